@@ -1,0 +1,48 @@
+/* util.c - aborting allocators and BUG(); see util.h. */
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void *check_alloc(void *p)
+{
+    if (!p) {
+        fputs("mcpdesc: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+void *xmalloc(size_t n) { return check_alloc(malloc(n ? n : 1)); }
+void *xcalloc(size_t count, size_t size) { return check_alloc(calloc(count ? count : 1, size ? size : 1)); }
+void *xrealloc(void *p, size_t n) { return check_alloc(realloc(p, n ? n : 1)); }
+char *xstrdup(const char *s) { return check_alloc(strdup(s)); }
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *d = xmalloc(n + 1);
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) BUG("vsnprintf failed");
+    char *s = xmalloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+void util_bug(const char *file, int line, const char *msg)
+{
+    fprintf(stderr, "mcpdesc: BUG at %s:%d: %s\n", file, line, msg);
+    abort();
+}

@@ -1,0 +1,47 @@
+/* util.h - allocation that never returns NULL, BUG(), and typed growable arrays.
+ * Out-of-memory aborts (house style: a CLI gains nothing from recovering),
+ * which removes a whole class of error paths from every other module. */
+#ifndef MCPDESC_UTIL_H
+#define MCPDESC_UTIL_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+/* All return new memory; abort with a message when the allocator fails. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* printf into new memory */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A programmer error: print file:line and abort. Never for bad user input. */
+#define BUG(msg) util_bug(__FILE__, __LINE__, (msg))
+void util_bug(const char *file, int line, const char *msg) __attribute__((noreturn));
+
+/* Typed growable array: VEC(int) v = VEC_INIT; VEC_PUSH(v, 3); VEC_FREE(v); */
+#define VEC(T) struct { T *items; size_t len, cap; }
+#define VEC_INIT { NULL, 0, 0 }
+#define VEC_RESERVE(v, n)                                                        \
+    do {                                                                         \
+        if ((v).len + (n) > (v).cap) {                                           \
+            size_t vec_cap_ = (v).cap ? (v).cap * 2 : 8;                         \
+            while (vec_cap_ < (v).len + (n)) vec_cap_ *= 2;                      \
+            (v).items = xrealloc((v).items, vec_cap_ * sizeof(*(v).items));      \
+            (v).cap = vec_cap_;                                                  \
+        }                                                                        \
+    } while (0)
+#define VEC_PUSH(v, x)                                                           \
+    do {                                                                         \
+        VEC_RESERVE(v, 1);                                                       \
+        (v).items[(v).len++] = (x);                                              \
+    } while (0)
+#define VEC_FREE(v)                                                              \
+    do {                                                                         \
+        free((v).items);                                                         \
+        (v).items = NULL;                                                        \
+        (v).len = (v).cap = 0;                                                   \
+    } while (0)
+
+#endif
