@@ -39,7 +39,7 @@ START_TEST(json_positions)
     ck_assert_int_eq(doc_pointer_pos(d, "/nope", NULL, NULL), -1);
     size_t len;
     const char *line = doc_line(d, 3, &len);
-    ck_assert_int_eq((int)len, 14);
+    ck_assert_int_eq((int)len, 13);
     ck_assert_int_eq(strncmp(line, "  \"c~/\": \"x\",", len), 0);
     doc_free(d);
 }
