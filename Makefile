@@ -6,7 +6,7 @@ CC      ?= cc
 BUILD   ?= build
 PREFIX  ?= /usr/local
 VERSION := 0.1.0
-PKGS    := jansson yaml-0.1 libpcre2-8
+PKGS    := jansson yaml-0.1 libpcre2-8 nettle
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wwrite-strings -Wno-unused-parameter

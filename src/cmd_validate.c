@@ -1,11 +1,328 @@
-/* cmd_validate.c - placeholder until the 'validate' command lands: says so and exits 2. */
-#include <stdio.h>
+/* cmd_validate.c - `mcpdesc validate`: load the rule set once, judge every input
+ * (files, directories searched for *.json, "-" for standard input), write one report.
+ * Exit 0: all judged, nothing at or above --fail-on; 1: something is; 2: bad usage, an
+ * unreadable or unparsable input, or a rule set that cannot be loaded. */
+#include <dirent.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
+#include "cmd_common.h"
+#include "eval.h"
+#include "lock.h"
+#include "report.h"
+#include "util.h"
+
+static const char *const options[] = {"--rules", "--rules-tag", "--format", "--protocol-version",
+                                      "--rule", "--skip", "--fail-on", "--color", "--output",
+                                      "--quiet", "--help", NULL};
+
+static void usage(FILE *f)
+{
+    fputs("usage: mcpdesc validate [OPTIONS] FILE|DIR|- ...\n"
+          "\n"
+          "Check MCP Description documents against the rule set. A directory is searched\n"
+          "for *.json files (recursively, in name order); - reads standard input.\n"
+          "\n"
+          "  --rules DIR              rule set to load (default: the build tree's rules-yaml/,\n"
+          "                           else the installed one; or $MCPDESC_RULES)\n"
+          "  --rules-tag TAG          refuse to run unless the rule set is the one locked as TAG\n"
+          "  --format FORMAT          text (default), json\n"
+          "  --protocol-version V     judge only these versions (repeatable)\n"
+          "  --rule GLOB              run only matching rule ids (repeatable)\n"
+          "  --skip GLOB              never run matching rule ids (repeatable)\n"
+          "  --fail-on LEVEL          error (default), warning, info or never: the lowest level\n"
+          "                           that makes the exit status 1\n"
+          "  --color WHEN             auto (default), always, never; NO_COLOR disables auto\n"
+          "  -o, --output FILE        write the report to FILE\n"
+          "  -q, --quiet              print only errors\n"
+          "\n"
+          "Exit status: 0 nothing at or above --fail-on, 1 something is, 2 bad usage, an\n"
+          "input that cannot be read or parsed, or a rule set that cannot be loaded.\n",
+          f);
+}
+
+struct filters {
+    VEC(const char *) only;
+    VEC(const char *) skip;
+};
+
+static int rule_enabled(const char *id, void *arg)
+{
+    const struct filters *f = arg;
+    if (!id) return 1;
+    for (size_t i = 0; i < f->skip.len; i++)
+        if (!fnmatch(f->skip.items[i], id, 0)) return 0;
+    if (!f->only.len) return 1;
+    for (size_t i = 0; i < f->only.len; i++)
+        if (!fnmatch(f->only.items[i], id, 0)) return 1;
+    return 0;
+}
+
+static int glob_matches_a_rule(const struct rule_set *rs, const char *glob)
+{
+    for (size_t i = 0; i < rule_set_count(rs); i++)
+        if (!fnmatch(glob, rule_id(rule_set_rule(rs, i)), 0)) return 1;
+    for (size_t i = 0; i < res_nbuiltins; i++)
+        if (!fnmatch(glob, res_builtins[i].id, 0)) return 1;
+    return 0;
+}
+
+struct strvec {
+    char **items;
+    size_t len, cap;
+};
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Append every *.json below DIR, sorted, depth first. */
+static void walk_dir(const char *dir, struct strvec *out, int depth)
+{
+    DIR *d = depth < 64 ? opendir(dir) : NULL;
+    if (!d) return;
+    VEC(char *) names = VEC_INIT;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') VEC_PUSH(names, xstrdup(e->d_name));
+    closedir(d);
+    qsort(names.items, names.len, sizeof *names.items, name_cmp);
+    for (size_t i = 0; i < names.len; i++) {
+        char *path = xasprintf("%s/%s", dir, names.items[i]);
+        struct stat st;
+        size_t n = strlen(path);
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            walk_dir(path, out, depth + 1);
+            free(path);
+        } else if (n > 5 && !strcmp(path + n - 5, ".json")) {
+            VEC_PUSH(*out, path);
+        } else {
+            free(path);
+        }
+        free(names.items[i]);
+    }
+    VEC_FREE(names);
+}
+
+static struct diag *file_error(const char *name, uint32_t line, uint32_t col, const char *msg)
+{
+    struct diag *d = xcalloc(1, sizeof *d);
+    d->level = DIAG_ERROR;
+    d->file = xstrdup(name);
+    d->line = line;
+    d->col = col;
+    d->message = xstrdup(msg);
+    return d;
+}
 
 int cmd_validate(int argc, char **argv)
 {
-    (void)argc;
-    fprintf(stderr, "mcpdesc: '%s' is not implemented yet\n", argv[0]);
-    return 2;
+    const char *rules_dir = NULL, *rules_tag = NULL, *format = "text", *fail_on = "error";
+    const char *color = "auto", *output = NULL;
+    int quiet = 0, status = 0;
+    struct filters filt = {VEC_INIT, VEC_INIT};
+    VEC(const char *) versions = VEC_INIT;
+    VEC(char *) inputs = VEC_INIT;
+    int only_args = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = NULL;
+#define OPT(name) (!strcmp(a, name) || (!strncmp(a, name "=", sizeof(name)) && a[sizeof(name) - 1] == '='))
+        if (only_args || a[0] != '-' || !strcmp(a, "-")) {
+            VEC_PUSH(inputs, xstrdup(a));
+        } else if (!strcmp(a, "--")) {
+            only_args = 1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            status = -1;
+            goto done;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = 1;
+        } else if (OPT("--rules")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--rules"))) goto usage_error;
+            rules_dir = v;
+        } else if (OPT("--rules-tag")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--rules-tag"))) goto usage_error;
+            rules_tag = v;
+        } else if (OPT("--format")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--format"))) goto usage_error;
+            format = v;
+        } else if (OPT("--protocol-version")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--protocol-version"))) goto usage_error;
+            VEC_PUSH(versions, v);
+        } else if (OPT("--rule")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--rule"))) goto usage_error;
+            VEC_PUSH(filt.only, v);
+        } else if (OPT("--skip")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--skip"))) goto usage_error;
+            VEC_PUSH(filt.skip, v);
+        } else if (OPT("--fail-on")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--fail-on"))) goto usage_error;
+            fail_on = v;
+        } else if (OPT("--color")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--color"))) goto usage_error;
+            color = v;
+        } else if (!strcmp(a, "-o") || OPT("--output")) {
+            if (!(v = cmd_option_value(argc, argv, &i, a[1] == 'o' ? "-o" : "--output"))) goto usage_error;
+            output = v;
+        } else {
+            cmd_unknown_option("validate", a, options);
+            goto usage_error;
+        }
+#undef OPT
+    }
+    const struct report_format *fmt = report_find(format);
+    if (!fmt) {
+        fprintf(stderr, "mcpdesc validate: unknown format '%s' (use one of: %s)\n", format, report_names());
+        goto usage_error;
+    }
+    enum diag_level fail_level = DIAG_ERROR;
+    int never_fail = !strcmp(fail_on, "never");
+    if (!never_fail && diag_level_parse(fail_on, &fail_level) < 0) {
+        fprintf(stderr, "mcpdesc validate: --fail-on takes error, warning, info or never, not '%s'\n", fail_on);
+        goto usage_error;
+    }
+    if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
+        fprintf(stderr, "mcpdesc validate: --color takes auto, always or never, not '%s'\n", color);
+        goto usage_error;
+    }
+    if (!inputs.len) {
+        fprintf(stderr, "mcpdesc validate: no input (give files, directories, or - for standard input)\n");
+        goto usage_error;
+    }
+
+    struct rule_set *rs = cmd_load_rules(rules_dir);
+    if (!rs) {
+        status = 2;
+        goto done;
+    }
+    if (rules_tag && lock_verify(rs, rules_tag, stderr) < 0) {
+        rule_set_free(rs);
+        status = 2;
+        goto done;
+    }
+    struct eval_options eo = {0, rule_enabled, &filt};
+    for (size_t i = 0; i < versions.len; i++) {
+        int k = ver_index(rule_set_versions(rs), versions.items[i]);
+        if (k < 0) {
+            struct buf known = BUF_INIT;
+            ver_format(&known, rule_set_versions(rs), ver_all(rule_set_versions(rs)), ", ");
+            fprintf(stderr, "mcpdesc validate: unknown protocol version '%s' (known: %s)\n",
+                    versions.items[i], buf_str(&known));
+            buf_release(&known);
+            rule_set_free(rs);
+            goto usage_error;
+        }
+        eo.versions |= (ver_mask)1 << k;
+    }
+    for (size_t i = 0; i < filt.only.len + filt.skip.len; i++) {
+        const char *g = i < filt.only.len ? filt.only.items[i] : filt.skip.items[i - filt.only.len];
+        if (!glob_matches_a_rule(rs, g)) {
+            fprintf(stderr, "mcpdesc validate: '%s' matches no rule id (see mcpdesc rules list)\n", g);
+            rule_set_free(rs);
+            goto usage_error;
+        }
+    }
+
+    /* Expand directories; keep command-line order otherwise. */
+    struct strvec files = VEC_INIT;
+    for (size_t i = 0; i < inputs.len; i++) {
+        struct stat st;
+        if (strcmp(inputs.items[i], "-") && stat(inputs.items[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            size_t before = files.len;
+            walk_dir(inputs.items[i], &files, 0);
+            if (files.len == before)
+                fprintf(stderr, "mcpdesc validate: no *.json file under '%s'\n", inputs.items[i]);
+        } else {
+            VEC_PUSH(files, xstrdup(inputs.items[i]));
+        }
+    }
+    struct report_file *rf = xcalloc(files.len ? files.len : 1, sizeof *rf);
+    doc **docs = xcalloc(files.len ? files.len : 1, sizeof *docs);
+    int unreadable = 0;
+    for (size_t i = 0; i < files.len; i++) {
+        const char *name = files.items[i];
+        rf[i].name = !strcmp(name, "-") ? "<stdin>" : name;
+        struct doc_error err;
+        docs[i] = doc_load_file(name, NULL, &err);
+        if (!docs[i]) {
+            rf[i].error = file_error(rf[i].name, err.line, err.col, err.message);
+            doc_error_release(&err);
+            unreadable = 1;
+            continue;
+        }
+        if (!json_is_object(doc_root(docs[i]))) {
+            rf[i].error = file_error(rf[i].name, 1, 1,
+                                     "an MCP Description must be a JSON object with \"mcpDescription\"");
+            unreadable = 1;
+            continue;
+        }
+        rf[i].d = docs[i];
+        eval_document(rs, docs[i], &eo, &rf[i].diags);
+        for (size_t k = 0; k < rf[i].diags.len; k++) {
+            struct diag *d = &rf[i].diags.items[k];
+            if (!never_fail && d->level >= fail_level) status = 1;
+        }
+    }
+    if (unreadable) status = 2;
+
+    FILE *out = stdout;
+    char *tmp = NULL;
+    if (output) {
+        tmp = xasprintf("%s.tmp.%ld", output, (long)getpid());
+        out = fopen(tmp, "w");
+        if (!out) {
+            fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", tmp);
+            status = 2;
+            out = NULL;
+        }
+    }
+    if (out) {
+        int tty = isatty(fileno(out));
+        const char *no_color = getenv("NO_COLOR");
+        int use_color = !strcmp(color, "always") ||
+                        (!strcmp(color, "auto") && tty && !(no_color && *no_color));
+        struct report_opts ro = {out, rs, quiet, use_color, tty};
+        fmt->write(&ro, rf, files.len);
+        if (output) {
+            if (fclose(out) != 0 || rename(tmp, output) != 0) {
+                fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", output);
+                unlink(tmp);
+                status = 2;
+            }
+        } else {
+            fflush(out);
+        }
+    }
+    free(tmp);
+    for (size_t i = 0; i < files.len; i++) {
+        diag_list_release(&rf[i].diags);
+        if (rf[i].error) {
+            diag_clear(rf[i].error);
+            free(rf[i].error);
+        }
+        doc_free(docs[i]);
+        free(files.items[i]);
+    }
+    free(rf);
+    free(docs);
+    VEC_FREE(files);
+    rule_set_free(rs);
+    goto done;
+
+usage_error:
+    status = 2;
+done:
+    for (size_t i = 0; i < inputs.len; i++) free(inputs.items[i]);
+    VEC_FREE(inputs);
+    VEC_FREE(versions);
+    VEC_FREE(filt.only);
+    VEC_FREE(filt.skip);
+    return status < 0 ? 0 : status;
 }

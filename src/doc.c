@@ -512,11 +512,11 @@ doc_node doc_node_member(const doc *d, doc_node n, json_t *obj, const char *key)
     return DOC_NONE;
 }
 
-int doc_pointer_pos(const doc *d, const char *pointer, struct doc_pos *value, struct doc_pos *key)
+doc_node doc_pointer_node(const doc *d, const char *pointer)
 {
     struct ptr p;
     const char *why;
-    if (ptr_parse(pointer, &p, &why) < 0) return -1;
+    if (ptr_parse(pointer, &p, &why) < 0) return DOC_NONE;
     json_t *v = d->root;
     doc_node n = 0;
     for (size_t i = 0; v && n != DOC_NONE && i < p.n; i++) {
@@ -532,10 +532,21 @@ int doc_pointer_pos(const doc *d, const char *pointer, struct doc_pos *value, st
         }
     }
     ptr_release(&p);
-    if (!v || n == DOC_NONE) return -1;
+    return v ? n : DOC_NONE;
+}
+
+int doc_pointer_pos(const doc *d, const char *pointer, struct doc_pos *value, struct doc_pos *key)
+{
+    doc_node n = doc_pointer_node(d, pointer);
+    if (n == DOC_NONE) return -1;
     if (value) *value = doc_node_pos(d, n);
     if (key) *key = doc_node_key_pos(d, n);
     return 0;
+}
+
+uint32_t doc_node_size(const doc *d, doc_node n)
+{
+    return n < d->idx.len ? d->idx.items[n].size : 0;
 }
 
 const char *doc_line(const doc *d, uint32_t line, size_t *len)

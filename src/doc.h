@@ -61,6 +61,11 @@ doc_node doc_node_item(const doc *d, doc_node n, size_t idx);
 int doc_pointer_pos(const doc *d, const char *pointer, struct doc_pos *value,
                     struct doc_pos *key);
 
+/* The source node at POINTER (following the source tree, before any resolution), or
+ * DOC_NONE. doc_node_size: entries in N's subtree, N included (0 if out of range). */
+doc_node doc_pointer_node(const doc *d, const char *pointer);
+uint32_t doc_node_size(const doc *d, doc_node n);
+
 /* Source line LINE (1-based) without its newline, for excerpts; NULL if out of range. */
 const char *doc_line(const doc *d, uint32_t line, size_t *len);
 

@@ -1,0 +1,24 @@
+/* eval.h - run a rule set over one document: resolve it (effective versions,
+ * $componentRef), then run every enabled rule's compiled check, judging each selected
+ * node once for all of its versions, and merge the failures into diagnostics. */
+#ifndef MCPDESC_EVAL_H
+#define MCPDESC_EVAL_H
+
+#include "diag.h"
+#include "doc.h"
+#include "rule.h"
+
+struct eval_options {
+    ver_mask versions;            /* judge only these (e.g. --protocol-version); 0 = all */
+    /* Run only rules for which this returns nonzero (NULL: all). Also filters the
+     * built-in mcpdesc.* diagnostics. */
+    int (*enabled)(const char *rule_id, void *arg);
+    void *enabled_arg;
+};
+
+/* Judge D (resolved in place) with RS. Appends diagnostics to OUT, sorted by position
+ * and merged per rule, node and failure. Returns the number appended. */
+size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
+                     struct diag_list *out);
+
+#endif

@@ -1,0 +1,499 @@
+/* res.c - effective versions and $componentRef resolution; see res.h.
+ * References form a graph (a site points at a target whose subtree may hold more
+ * sites); sites on a cycle are reported and left alone, every other valid site is
+ * substituted with its final target. Tarjan's algorithm runs iteratively so that a
+ * 100,000-long chain cannot overflow the C stack. */
+#include "res.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "ptr.h"
+#include "util.h"
+
+const struct res_builtin res_builtins[] = {
+    {"mcpdesc.protocol-versions.invalid", DIAG_ERROR,
+     "protocolVersions is an array of protocol version strings"},
+    {"mcpdesc.protocol-versions.unknown", DIAG_ERROR,
+     "every protocolVersions entry is a protocol version the rule set knows"},
+    {"mcpdesc.protocol-versions.not-in-document", DIAG_ERROR,
+     "an item's protocolVersions only narrows the document's"},
+    {"mcpdesc.component-ref.invalid", DIAG_ERROR,
+     "a $componentRef value is a URI fragment pointing into components.schemas"},
+    {"mcpdesc.component-ref.siblings", DIAG_ERROR,
+     "a $componentRef object has no other members"},
+    {"mcpdesc.component-ref.dangling", DIAG_ERROR, "a $componentRef points at a component"},
+    {"mcpdesc.component-ref.cycle", DIAG_ERROR, "$componentRef substitution terminates"},
+};
+const size_t res_nbuiltins = sizeof res_builtins / sizeof res_builtins[0];
+
+enum site_state { SITE_OK, SITE_BAD, SITE_CYCLE };
+
+struct site {
+    doc_node node;
+    json_t *parent;        /* container holding the site object (borrowed) */
+    char *key;             /* member name in parent, or NULL for an array item */
+    size_t index;
+    char *pointer;         /* source pointer of the site */
+    ver_mask vmask;
+    enum site_state state;
+    doc_node target;       /* node the reference names */
+    json_t *target_value;  /* its value (a reference held) */
+    char *component;       /* decoded pointer the reference names */
+    size_t final;          /* index of the site whose target holds the value, or self */
+    /* Tarjan */
+    int idx, low, on_stack;
+};
+
+struct res {
+    const struct res_config *cfg;
+    ver_mask doc_mask;
+    VEC(ver_mask) *items;  /* per collection */
+    VEC(struct site) sites; /* sorted by node */
+};
+
+struct walk {
+    struct res *r;
+    const doc *d;
+    struct diag_list *out;
+};
+
+static void report(struct walk *w, const char *rule, doc_node n, const char *pointer,
+                   ver_mask versions, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+static void report(struct walk *w, const char *rule, doc_node n, const char *pointer,
+                   ver_mask versions, const char *hint, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
+    va_end(ap);
+    struct doc_pos p = doc_node_pos(w->d, n);
+    struct diag *dg = diag_add(w->out, DIAG_ERROR, rule, doc_name(w->d), p.line, p.col, msg);
+    dg->pointer = xstrdup(pointer);
+    dg->versions = versions;
+    dg->hint = hint ? xstrdup(hint) : NULL;
+    free(msg);
+}
+
+/* ---- versions ------------------------------------------------------------------ */
+
+/* Parse a protocolVersions array at (v, n); BASE is what the versions may narrow
+ * (all known ones for the document). Returns the mask; *present says it was given. */
+static ver_mask parse_versions(struct walk *w, json_t *v, doc_node n, const char *pointer,
+                               ver_mask base, int is_item)
+{
+    const struct ver_list *vl = w->r->cfg->versions;
+    if (!json_is_array(v)) {
+        report(w, "mcpdesc.protocol-versions.invalid", n, pointer, base,
+               "write an array such as [\"2025-06-18\", \"2025-11-25\"], or remove it",
+               "%s must be an array of protocol version strings", w->r->cfg->versions_member);
+        return base;
+    }
+    ver_mask m = 0;
+    size_t i;
+    json_t *e;
+    doc_node en = doc_node_first_child(w->d, n);
+    json_array_foreach(v, i, e) {
+        char *ep = xasprintf("%s/%zu", pointer, i);
+        int k = json_is_string(e) ? ver_index(vl, json_string_value(e)) : -1;
+        if (k < 0) {
+            struct buf known = BUF_INIT;
+            ver_format(&known, vl, ver_all(vl), ", ");
+            char *hint = xasprintf("known versions: %s", buf_str(&known));
+            if (json_is_string(e))
+                report(w, "mcpdesc.protocol-versions.unknown", en, ep, base, hint,
+                       "\"%s\" is not a known MCP protocol version", json_string_value(e));
+            else
+                report(w, "mcpdesc.protocol-versions.invalid", en, ep, base, hint,
+                       "a protocol version must be a string");
+            free(hint);
+            buf_release(&known);
+        } else if (is_item && !(base & ((ver_mask)1 << k))) {
+            report(w, "mcpdesc.protocol-versions.not-in-document", en, ep, base,
+                   "add it to the document's protocolVersions, or remove it here",
+                   "version %s is not among the document's protocolVersions",
+                   json_string_value(e));
+        } else {
+            m |= (ver_mask)1 << k;
+        }
+        free(ep);
+        en = doc_node_next_sibling(w->d, n, en);
+    }
+    return m;
+}
+
+static void resolve_versions(struct walk *w)
+{
+    struct res *r = w->r;
+    const struct res_config *cfg = r->cfg;
+    json_t *root = doc_root(w->d);
+    struct sel_ctx ctx = {w->d, NULL, 0};
+    struct cursor rc, c;
+    sel_root(&ctx, &rc);
+    r->doc_mask = ver_all(cfg->versions);
+    if (sel_member(&ctx, &rc, cfg->versions_member, &c) == 0) {
+        char *p = xasprintf("/%s", cfg->versions_member);
+        r->doc_mask = parse_versions(w, c.v, c.node, p, r->doc_mask, 0);
+        free(p);
+    }
+    r->items = xcalloc(cfg->ncollections ? cfg->ncollections : 1, sizeof *r->items);
+    for (size_t k = 0; k < cfg->ncollections; k++) {
+        struct cursor arr, item, pv;
+        if (sel_member(&ctx, &rc, cfg->collections[k], &arr) < 0 || !json_is_array(arr.v)) continue;
+        for (size_t i = 0; i < json_array_size(arr.v); i++) {
+            ver_mask m = r->doc_mask;
+            sel_item(&ctx, &arr, i, &item);
+            if (sel_member(&ctx, &item, cfg->versions_member, &pv) == 0) {
+                char *p = sel_pointer(&pv);
+                m = parse_versions(w, pv.v, pv.node, p, r->doc_mask, 1);
+                free(p);
+            }
+            VEC_PUSH(r->items[k], m);
+        }
+    }
+    (void)root;
+}
+
+/* ---- collecting sites ---------------------------------------------------------- */
+
+static void collect(struct walk *w, json_t *v, doc_node n, json_t *parent, const char *key,
+                    size_t index, struct buf *path, ver_mask vmask)
+{
+    const struct res_config *cfg = w->r->cfg;
+    if (json_is_object(v) && json_object_get(v, cfg->ref_member)) {
+        struct site s;
+        memset(&s, 0, sizeof s);
+        s.node = n;
+        s.parent = parent;
+        s.key = key ? xstrdup(key) : NULL;
+        s.index = index;
+        s.pointer = xstrdup(buf_str(path));
+        s.vmask = vmask;
+        s.target = DOC_NONE;
+        VEC_PUSH(w->r->sites, s);
+        return;
+    }
+    size_t mark = path->len;
+    doc_node c = doc_node_first_child(w->d, n);
+    if (json_is_object(v)) {
+        for (void *it = json_object_iter(v); it; it = json_object_iter_next(v, it)) {
+            const char *k = json_object_iter_key(it);
+            ptr_append_segment(path, k, strlen(k));
+            collect(w, json_object_iter_value(it), c, v, k, 0, path, vmask);
+            buf_truncate(path, mark);
+            c = doc_node_next_sibling(w->d, n, c);
+        }
+    } else if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            ptr_append_index(path, i);
+            collect(w, json_array_get(v, i), c, v, NULL, i, path, vmask);
+            buf_truncate(path, mark);
+            c = doc_node_next_sibling(w->d, n, c);
+        }
+    }
+}
+
+static int collect_scope(const struct cursor *c, void *arg)
+{
+    struct walk *w = arg;
+    struct buf path = BUF_INIT;
+    char *p = sel_pointer(c);
+    buf_adds(&path, p);
+    free(p);
+    const struct cursor *parent = c->parent;
+    collect(w, c->v, c->node, parent ? parent->v : NULL, c->key, c->index, &path, c->vmask);
+    buf_release(&path);
+    return 0;
+}
+
+static int site_cmp(const void *a, const void *b)
+{
+    doc_node x = ((const struct site *)a)->node, y = ((const struct site *)b)->node;
+    return x < y ? -1 : x > y;
+}
+
+static void site_release(struct site *s)
+{
+    free(s->key);
+    free(s->pointer);
+    free(s->component);
+    json_decref(s->target_value);
+}
+
+/* Check one site's form and find its target in the (not yet modified) source tree. */
+static void check_site(struct walk *w, struct site *s)
+{
+    const struct res_config *cfg = w->r->cfg;
+    json_t *obj = s->parent ? (s->key ? json_object_get(s->parent, s->key)
+                                      : json_array_get(s->parent, s->index))
+                            : doc_root(w->d);
+    json_t *ref = json_object_get(obj, cfg->ref_member);
+    s->state = SITE_BAD;
+    if (json_object_size(obj) != 1) {
+        report(w, "mcpdesc.component-ref.siblings", s->node, s->pointer, s->vmask,
+               "move the other members into the component, or replace the reference by "
+               "the schema itself",
+               "a %s object must have no other members (it stands for the component as a whole)",
+               cfg->ref_member);
+        return;
+    }
+    if (!json_is_string(ref)) {
+        report(w, "mcpdesc.component-ref.invalid", s->node, s->pointer, s->vmask,
+               "write a string such as \"#/components/schemas/Name\"", "%s must be a string",
+               cfg->ref_member);
+        return;
+    }
+    const char *why = NULL;
+    char *target = ptr_from_fragment(json_string_value(ref), &why);
+    size_t plen = strlen(cfg->ref_prefix);
+    if (!target || strncmp(target, cfg->ref_prefix, plen) != 0 || !target[plen]) {
+        report(w, "mcpdesc.component-ref.invalid", s->node, s->pointer, s->vmask,
+               "write \"#/components/schemas/Name\" (RFC 6901: ~0 for '~', ~1 for '/')",
+               "%s \"%s\" is not a reference into %s%s%s", cfg->ref_member,
+               json_string_value(ref), cfg->ref_prefix, why ? ": " : "", why ? why : "");
+        free(target);
+        return;
+    }
+    s->component = target;
+    s->target = doc_pointer_node(w->d, target);
+    if (s->target == DOC_NONE) {
+        report(w, "mcpdesc.component-ref.dangling", s->node, s->pointer, s->vmask,
+               "define the component under components.schemas, or fix the name",
+               "%s \"%s\" points at nothing", cfg->ref_member, json_string_value(ref));
+        return;
+    }
+    struct ptr p;
+    ptr_parse(target, &p, &why);
+    s->target_value = json_incref(ptr_get(doc_root(w->d), &p));
+    ptr_release(&p);
+    s->state = SITE_OK;
+}
+
+/* Sites whose node lies in the subtree of NODE: [*lo, *hi). */
+static void sites_within(const struct res *r, const doc *d, doc_node node, size_t *lo, size_t *hi)
+{
+    doc_node end = node + doc_node_size(d, node);
+    size_t a = 0, b = r->sites.len;
+    while (a < b) {
+        size_t m = (a + b) / 2;
+        if (r->sites.items[m].node < node) a = m + 1;
+        else b = m;
+    }
+    *lo = a;
+    b = r->sites.len;
+    while (a < b) {
+        size_t m = (a + b) / 2;
+        if (r->sites.items[m].node < end) a = m + 1;
+        else b = m;
+    }
+    *hi = a;
+}
+
+static long find_site(const struct res *r, doc_node n)
+{
+    size_t a = 0, b = r->sites.len;
+    while (a < b) {
+        size_t m = (a + b) / 2;
+        if (r->sites.items[m].node < n) a = m + 1;
+        else if (r->sites.items[m].node > n) b = m;
+        else return (long)m;
+    }
+    return -1;
+}
+
+/* Iterative Tarjan over valid sites; edges go from a site to every valid site inside
+ * its target. SCCs come out sinks first, so a site's final target is known when its
+ * own SCC is emitted. */
+static void find_cycles_and_finals(struct walk *w)
+{
+    struct res *r = w->r;
+    size_t n = r->sites.len;
+    struct frame { size_t site, next, hi; };
+    VEC(struct frame) call = VEC_INIT;
+    VEC(size_t) stack = VEC_INIT;
+    int counter = 0;
+    for (size_t i = 0; i < n; i++) r->sites.items[i].idx = -1;
+    for (size_t root = 0; root < n; root++) {
+        if (r->sites.items[root].state != SITE_OK || r->sites.items[root].idx >= 0) continue;
+        struct frame f0 = {root, 0, 0};
+        VEC_PUSH(call, f0);
+        int fresh = 1;
+        while (call.len) {
+            struct frame *f = &call.items[call.len - 1];
+            struct site *s = &r->sites.items[f->site];
+            if (fresh) {
+                s->idx = s->low = counter++;
+                s->on_stack = 1;
+                VEC_PUSH(stack, f->site);
+                sites_within(r, w->d, s->target, &f->next, &f->hi);
+                fresh = 0;
+            }
+            int descended = 0;
+            while (f->next < f->hi) {
+                size_t t = f->next++;
+                struct site *ts = &r->sites.items[t];
+                if (ts->state != SITE_OK) continue;
+                if (ts->idx < 0) {
+                    struct frame nf = {t, 0, 0};
+                    VEC_PUSH(call, nf);
+                    fresh = 1;
+                    descended = 1;
+                    break;
+                }
+                if (ts->on_stack && ts->idx < s->low) s->low = ts->idx;
+            }
+            if (descended) continue;
+            /* s is done: emit an SCC if it is a root, then return to the caller. */
+            if (s->low == s->idx) {
+                size_t first = stack.len;
+                do first--; while (stack.items[first] != f->site);
+                size_t size = stack.len - first;
+                int self_loop = 0;
+                if (size == 1) {
+                    size_t lo, hi;
+                    sites_within(r, w->d, s->target, &lo, &hi);
+                    self_loop = f->site >= lo && f->site < hi;
+                }
+                for (size_t k = first; k < stack.len; k++) {
+                    struct site *m = &r->sites.items[stack.items[k]];
+                    m->on_stack = 0;
+                    if (size > 1 || self_loop) m->state = SITE_CYCLE;
+                }
+                stack.len = first;
+                if (size == 1 && !self_loop) {
+                    long t = find_site(r, s->target);
+                    s->final = (t >= 0 && r->sites.items[t].state == SITE_OK)
+                                   ? r->sites.items[t].final : f->site;
+                }
+            }
+            size_t done_site = f->site;
+            call.len--;
+            if (call.len) {
+                struct site *caller = &r->sites.items[call.items[call.len - 1].site];
+                struct site *d = &r->sites.items[done_site];
+                if (d->low < caller->low) caller->low = d->low;
+            }
+        }
+    }
+    VEC_FREE(call);
+    VEC_FREE(stack);
+}
+
+static void resolve_refs(struct walk *w)
+{
+    struct res *r = w->r;
+    const struct res_config *cfg = r->cfg;
+    struct sel_ctx ctx = {w->d, r, r->doc_mask};
+    for (size_t i = 0; i < cfg->nscopes; i++) sel_run(cfg->scopes[i], &ctx, NULL, collect_scope, w);
+    if (!r->sites.len) return;
+    qsort(r->sites.items, r->sites.len, sizeof *r->sites.items, site_cmp);
+    size_t out = 0; /* overlapping scopes may find a site twice */
+    for (size_t i = 0; i < r->sites.len; i++) {
+        if (out && r->sites.items[out - 1].node == r->sites.items[i].node) {
+            site_release(&r->sites.items[i]);
+            continue;
+        }
+        r->sites.items[out++] = r->sites.items[i];
+    }
+    r->sites.len = out;
+    for (size_t i = 0; i < r->sites.len; i++) check_site(w, &r->sites.items[i]);
+    find_cycles_and_finals(w);
+    for (size_t i = 0; i < r->sites.len; i++) {
+        struct site *s = &r->sites.items[i];
+        if (s->state == SITE_CYCLE)
+            report(w, "mcpdesc.component-ref.cycle", s->node, s->pointer, s->vmask,
+                   "use JSON Schema's $ref with $defs for recursive schemas; $componentRef "
+                   "is substitution and cannot express recursion",
+                   "%s \"#%s\" is part of a reference cycle", cfg->ref_member, s->component);
+    }
+    /* Substitute: every valid site takes its final target's value. */
+    for (size_t i = 0; i < r->sites.len; i++) {
+        struct site *s = &r->sites.items[i];
+        if (s->state != SITE_OK) continue;
+        struct site *f = &r->sites.items[s->final];
+        json_t *value = f->target_value;
+        if (!s->parent) continue; /* a scope rooted at the document itself: nothing to replace */
+        if (s->key) json_object_set(s->parent, s->key, value);
+        else json_array_set(s->parent, s->index, value);
+    }
+}
+
+struct res *res_resolve(doc *d, const struct res_config *cfg, struct diag_list *out)
+{
+    struct res *r = xcalloc(1, sizeof *r);
+    r->cfg = cfg;
+    struct walk w = {r, d, out};
+    resolve_versions(&w);
+    resolve_refs(&w);
+    /* Keep only valid sites, each pointing straight at its final value's node. */
+    size_t k = 0;
+    for (size_t i = 0; i < r->sites.len; i++) {
+        struct site *s = &r->sites.items[i];
+        if (s->state == SITE_OK) {
+            struct site *f = &r->sites.items[s->final];
+            s->target = f->target;
+            if (f != s) {
+                free(s->component);
+                s->component = xstrdup(f->component);
+            }
+        }
+    }
+    for (size_t i = 0; i < r->sites.len; i++) {
+        struct site *s = &r->sites.items[i];
+        if (s->state == SITE_OK) {
+            json_decref(s->target_value);
+            s->target_value = NULL;
+            free(s->key);
+            s->key = NULL;
+            free(s->pointer);
+            s->pointer = NULL;
+            r->sites.items[k++] = *s;
+        } else {
+            site_release(s);
+        }
+    }
+    r->sites.len = k;
+    return r;
+}
+
+void res_free(struct res *r)
+{
+    if (!r) return;
+    for (size_t i = 0; i < r->sites.len; i++) site_release(&r->sites.items[i]);
+    VEC_FREE(r->sites);
+    for (size_t i = 0; i < r->cfg->ncollections; i++) VEC_FREE(r->items[i]);
+    free(r->items);
+    free(r);
+}
+
+ver_mask res_doc_mask(const struct res *r) { return r->doc_mask; }
+
+int res_collection(const struct res *r, const char *key)
+{
+    for (size_t i = 0; i < r->cfg->ncollections; i++)
+        if (!strcmp(r->cfg->collections[i], key)) return (int)i;
+    return -1;
+}
+
+ver_mask res_item_mask(const struct res *r, int coll, size_t idx)
+{
+    if (coll < 0 || (size_t)coll >= r->cfg->ncollections || idx >= r->items[coll].len)
+        return r->doc_mask;
+    return r->items[coll].items[idx];
+}
+
+int res_follow(const struct res *r, doc_node n, doc_node *target, const char **component)
+{
+    if (!r->sites.len) return 0;
+    long i = find_site(r, n);
+    if (i < 0) return 0;
+    *target = r->sites.items[i].target;
+    *component = r->sites.items[i].component;
+    return 1;
+}

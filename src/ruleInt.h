@@ -1,0 +1,112 @@
+/* ruleInt.h - the compiled program shared by rule.c (compiler), fn.c (predicates) and
+ * eval.c (interpreter). Nothing outside those three files includes it. */
+#ifndef MCPDESC_RULEINT_H
+#define MCPDESC_RULEINT_H
+
+#include <jansson.h>
+
+#include "diag.h"
+#include "doc.h"
+#include "rule.h"
+#include "sel.h"
+#include "util.h"
+#include "ver.h"
+
+struct eval_ctx;
+struct pred;
+
+/* The compiler's view of a YAML value: the value and its source node. */
+struct yv {
+    json_t *v;
+    doc_node n;
+};
+
+struct named_pred;
+
+/* Compile state for one rule file. */
+struct cc {
+    const doc *d;                 /* the rule file */
+    struct rule_set *rs;
+    struct diag_list *errs;
+    VEC(struct named_pred) named;
+    int nodes;                    /* compiled predicate nodes (bounds alias bombs) */
+};
+
+/* Append a positioned error about (y) to the compile state's list. */
+void rule_cc_error(struct cc *cc, doc_node n, int at_key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Parse a version spec ("all", [V...], {from: V}, {before: V}, {from, before}). */
+int rule_cc_versions(struct cc *cc, struct yv y, ver_mask *out);
+/* Compile a predicate; NULL after reporting an error. */
+struct pred *rule_cc_pred(struct cc *cc, struct yv y);
+/* `use: NAME`: the file's named predicate, compiled on first use (or report). */
+struct pred *rule_cc_named(struct cc *cc, struct yv name);
+/* Compile a selector string (or report). */
+struct sel *rule_cc_sel(struct cc *cc, struct yv y);
+/* The member KEY of mapping Y (v NULL when absent). */
+struct yv rule_yv_member(struct cc *cc, struct yv y, const char *key);
+struct yv rule_yv_item(struct cc *cc, struct yv y, size_t i);
+const char *rule_json_type_name(json_t *v);
+
+/* A predicate: one entry of fn_table applied to compiled arguments. */
+enum fn_result { FN_FAIL = 0, FN_PASS = 1 };
+
+struct fn_def {
+    const char *name;
+    const char *synopsis;  /* argument shape, for errors and the rule author's guide */
+    const char *doc;       /* one sentence */
+    int (*compile)(struct cc *cc, struct pred *p, struct yv arg);
+    int (*eval)(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
+};
+
+struct pred {
+    const struct fn_def *fn;
+    unsigned types;          /* json-type */
+    json_t *arg;             /* literal argument (string, key list, value); owned */
+    struct pred **kids;      /* all/any/not/use; owned except for `use` */
+    size_t nkids;
+    struct sel *sel;         /* every/some */
+    struct pred *body;       /* every/some */
+    int borrowed;            /* kids[0] belongs to a named predicate */
+};
+
+extern const struct fn_def fn_table[];
+extern const size_t fn_count;
+const struct fn_def *fn_lookup(const char *name);
+void fn_pred_free(struct pred *p);
+int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
+/* JSON equality where 1 == 1.0 and object member order does not matter. */
+int fn_json_equal(json_t *a, json_t *b);
+
+struct clause {
+    uint32_t line, col;
+    ver_mask vmask;          /* versions this branch is for */
+    struct sel **sels;
+    size_t nsels;
+    struct pred *when;
+    struct pred *require;
+    char *message, *hint;
+    struct clause **kids;
+    size_t nkids;
+    int first;               /* kids: per version, only the first failing one reports */
+};
+
+struct rule {
+    char *id;
+    enum diag_level level;
+    ver_mask applies;
+    json_t *meta;
+    struct clause *check;
+    char *file;
+    uint32_t line, col;
+};
+
+/* Interpreter state for one document. */
+struct eval_ctx {
+    const struct rule_set *rs;
+    const struct rule *rule;
+    struct sel_ctx sctx;
+    struct diag_list *out;
+};
+
+#endif
