@@ -35,8 +35,9 @@ CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libmcpdesc.a
 BIN      := $(BUILD)/mcpdesc
 
-UNIT_SRCS := $(wildcard tests/unit/check_*.c)
+UNIT_SRCS := $(filter-out tests/unit/main.c,$(wildcard tests/unit/*.c))
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tests/unit/main.o
+UNIT_CHECKS := $(wildcard tests/unit/check_*.c)
 UNIT_BIN  := $(BUILD)/tests/unit-tests
 
 .PHONY: all deps demo check check-plain check-sanitize test-unit test-conformance test-cli \
@@ -65,9 +66,9 @@ $(BIN): $(CLI_OBJS) $(LIB)
 # Test files define suites and helpers without prototypes.
 $(BUILD)/tests/%.o: WARN += -Wno-missing-prototypes
 
-$(BUILD)/gen/unit_suites.h: $(UNIT_SRCS) | $(DEPS_STAMP)
+$(BUILD)/gen/unit_suites.h: $(UNIT_CHECKS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	sed -n 's/^Suite \*\([a-z_0-9]*_suite\)(void)$$/SUITE(\1)/p' $(UNIT_SRCS) > $@
+	sed -n 's/^Suite \*\([a-z_0-9]*_suite\)(void)$$/SUITE(\1)/p' $(UNIT_CHECKS) > $@
 $(BUILD)/tests/unit/main.o: $(BUILD)/gen/unit_suites.h
 $(UNIT_BIN): $(UNIT_OBJS) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs check) -lm

@@ -295,7 +295,7 @@ struct pred *rule_cc_pred(struct cc *cc, struct yv y)
         for (; k < fn_count && k < 63; k++) names[k] = fn_table[k].name;
         names[k] = NULL;
         const char *near = nearest(name, names);
-        rule_cc_error(cc, y.n, 1, "unknown predicate \"%s\"%s%s%s (see rules-yaml/README.md for the list)",
+        rule_cc_error(cc, arg.n, 1, "unknown predicate \"%s\"%s%s%s (see rules-yaml/README.md for the list)",
                       name, near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
         return NULL;
     }

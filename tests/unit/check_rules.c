@@ -1,0 +1,154 @@
+/* check_rules.c - the rule loader: every kind of mistake a rule author makes is refused
+ * with file:line:column and a message that says what to do. One case per loop index. */
+#include <check.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "util.h"
+
+#define HEAD "rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n" \
+             "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n" \
+             "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
+
+static const struct {
+    const char *text;
+    unsigned line, col;
+    const char *message; /* a substring of the first error */
+} cases[] = {
+    /* unknown predicate, with a suggestion */
+    {HEAD "    check: {select: /tools/*, require: {json-typ: object}, message: m}\n", 13, 41,
+     "unknown predicate \"json-typ\": did you mean \"json-type\"?"},
+    /* wrong argument type */
+    {HEAD "    check: {select: /tools/*, require: {json-type: 5}, message: m}\n", 13, 52,
+     "json-type takes object, array, string, number, integer, boolean or null"},
+    {HEAD "    check: {select: /tools/*, require: {has: {a: 1}}, message: m}\n", 13, 46,
+     "has takes a member name or a non-empty list of names"},
+    {HEAD "    check: {select: /tools/*, require: {all: {json-type: object}}, message: m}\n", 13, 46,
+     "all takes a non-empty list of predicates"},
+    /* unknown version, in applies and in a branch */
+    {"rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n    level: must\n"
+     "    status: stable\n    enforcement: internal\n    applies: {from: 2025-12-01}\n    summary: s\n"
+     "    requirement: r\n    based-on: [{tier: 1, text: src}]\n    check: {require: {has: a}, message: m}\n",
+     9, 21, "unknown protocol version \"2025-12-01\" (the manifest knows: 2024-11-05"},
+    {HEAD "    check:\n      select: /tools/*\n      first:\n        - versions: [2024-11-05, 2025-11-26]\n"
+          "          require: {json-type: object}\n          message: m\n",
+     16, 34, "unknown protocol version \"2025-11-26\""},
+    {HEAD "    check: {versions: {from: 2026-07-28, before: 2025-06-18}, require: {json-type: object}, message: m}\n",
+     13, 23, "this version range is empty"},
+    /* missing fields */
+    {"rules:\n  - id: t.x\n    owner: t\n", 2, 5, "a rule has no \"surface\" (it is required)"},
+    {HEAD "    check: {select: /tools/*, require: {json-type: object}}\n", 13, 12,
+     "check has no \"message\" (it is required)"},
+    {HEAD, 2, 5, "a rule has no \"check\""},
+    /* unknown member, with a suggestion */
+    {HEAD "    exmaples: []\n    check: {require: {json-type: object}, message: m}\n", 13, 5,
+     "unknown member \"exmaples\" in a rule: did you mean \"examples\"?"},
+    /* wrong level word */
+    {"rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n    level: MUST\n"
+     "    status: stable\n    enforcement: internal\n    applies: all\n    summary: s\n    requirement: r\n"
+     "    based-on: [{tier: 1, text: src}]\n    check: {require: {has: a}, message: m}\n",
+     6, 12, "level must be must (error), should (warning) or may (info), not \"MUST\""},
+    /* bad selector and bad pointer */
+    {HEAD "    check: {select: /tools/~9, require: {json-type: object}, message: m}\n", 13, 21,
+     "bad selector \"/tools/~9\": '~' in a JSON Pointer must be followed by 0 or 1"},
+    {HEAD "    examples: [{expect: valid, fixture: f.json, pointer: tools}]\n"
+          "    check: {require: {json-type: object}, message: m}\n",
+     13, 58, "bad JSON Pointer"},
+    /* several forms in one check */
+    {HEAD "    check: {require: {json-type: object}, message: m, all: [{require: {has: a}, message: n}]}\n",
+     13, 12, "needs exactly one of \"require\""},
+    /* a predicate with two members */
+    {HEAD "    check: {require: {has: a, lacks: b}, message: m}\n", 13, 22,
+     "a predicate is a mapping with exactly one member"},
+    /* duplicate YAML key */
+    {HEAD "    check: {require: {has: a}, message: m, message: n}\n", 13, 44, "duplicate key \"message\""},
+    /* YAML syntax */
+    {HEAD "    check: {require: {has: a}\n", 14, 1, "invalid YAML"},
+    /* named predicates: undefined and recursive */
+    {"predicates:\n  p: {use: q}\n  q: {not: {use: p}}\n" HEAD "    check: {require: {use: p}, message: m}\n",
+     3, 18, "predicate \"p\" refers to itself"},
+    {HEAD "    check: {require: {use: nothing}, message: m}\n", 13, 28,
+     "no predicate named \"nothing\" under \"predicates:\""},
+    /* duplicate rule id */
+    {HEAD "    check: {require: {has: a}, message: m}\n"
+          "  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n"
+          "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"
+          "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
+          "    check: {require: {has: a}, message: m}\n",
+     14, 9, "duplicate rule id \"t.x\""},
+    /* bad rule id; bad tier */
+    {"rules:\n  - id: Tool.Name\n", 2, 9, "rule id \"Tool.Name\" must be dot-separated lowercase words"},
+    {"rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n    level: must\n"
+     "    status: stable\n    enforcement: internal\n    applies: all\n    summary: s\n"
+     "    requirement: r\n    based-on: [{tier: 7, text: src}]\n",
+     12, 23, "based-on needs \"tier\": 1 to 4"},
+    /* top level */
+    {"- just a list\n", 1, 1, "a rule file is a mapping with \"rules:\""},
+    /* recursive YAML alias */
+    {"rules: &r [*r]\n", 1, 12, "refers to no complete anchor"},
+};
+
+START_TEST(refuses_with_position)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = tu_rules(cases[_i].text, &errs);
+    ck_assert_ptr_null(rs);
+    ck_assert_uint_ge(errs.len, 1);
+    const struct diag *d = &errs.items[0];
+    ck_assert_msg(strstr(d->message, cases[_i].message) != NULL, "case %d: message \"%s\" lacks \"%s\"", _i,
+                  d->message, cases[_i].message);
+    ck_assert_msg(d->line == cases[_i].line && d->col == cases[_i].col, "case %d (%s): at %u:%u, expected %u:%u",
+                  _i, d->message, d->line, d->col, cases[_i].line, cases[_i].col);
+    ck_assert_ptr_nonnull(strstr(d->file, "test.yaml"));
+    diag_list_release(&errs);
+}
+END_TEST
+
+/* All mistakes of a file are reported, not only the first. */
+START_TEST(reports_every_mistake)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = tu_rules(HEAD "    check:\n      all:\n"
+                                        "        - {require: {json-typo: object}, message: a}\n"
+                                        "        - {versions: [1999-01-01], require: {has: a}, message: b}\n"
+                                        "        - {require: {has: a}}\n",
+                                   &errs);
+    ck_assert_ptr_null(rs);
+    ck_assert_uint_eq(errs.len, 3);
+    ck_assert_uint_eq(errs.items[0].line, 15);
+    ck_assert_uint_eq(errs.items[1].line, 16);
+    ck_assert_uint_eq(errs.items[2].line, 17);
+    diag_list_release(&errs);
+}
+END_TEST
+
+START_TEST(manifest_mistakes)
+{
+    const char *files[] = {"test.yaml"}, *texts[] = {"rules: []\n"};
+    char *dir = tu_rule_dir(files, texts, 1);
+    char *path = xasprintf("%s/manifest.yaml", dir);
+    FILE *f = fopen(path, "w");
+    fputs("name: x\ntag: t\ndescription-format: 0.9.0\nversions: [2025-06-18, 2024-11-05]\n", f);
+    fclose(f);
+    struct diag_list errs = DIAG_LIST_INIT;
+    ck_assert_ptr_null(rule_set_load(dir, &errs));
+    ck_assert_ptr_nonnull(strstr(errs.items[0].message, "oldest first"));
+    ck_assert_uint_eq(errs.items[0].line, 4);
+    ck_assert_uint_eq(errs.items[0].col, 24);
+    diag_list_release(&errs);
+    free(path);
+    tu_rmdir(dir);
+}
+END_TEST
+
+
+Suite *rules_suite(void)
+{
+    Suite *s = suite_create("rules");
+    TCase *tc = tcase_create("loader");
+    tcase_add_loop_test(tc, refuses_with_position, 0, (int)(sizeof cases / sizeof *cases));
+    tcase_add_test(tc, reports_every_mistake);
+    tcase_add_test(tc, manifest_mistakes);
+    suite_add_tcase(s, tc);
+    return s;
+}

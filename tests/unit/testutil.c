@@ -1,0 +1,89 @@
+/* testutil.c - see testutil.h. */
+#include "testutil.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "eval.h"
+#include "util.h"
+
+static const char *manifest =
+    "name: test\n"
+    "tag: v0.0.0-test\n"
+    "description-format: 0.9.0\n"
+    "versions: [2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28]\n"
+    "document:\n"
+    "  versions-member: protocolVersions\n"
+    "  collections: [tools, resources, resourceTemplates, prompts]\n"
+    "  component-ref:\n"
+    "    member: $componentRef\n"
+    "    prefix: /components/schemas/\n"
+    "    scopes: [/tools/*/inputSchema, /tools/*/outputSchema, /components/schemas/*]\n";
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char *path = xasprintf("%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    free(path);
+}
+
+char *tu_rule_dir(const char *const *files, const char *const *texts, size_t n)
+{
+    char tmpl[] = "/tmp/mcpdesc-test-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tmpl));
+    struct buf m = BUF_INIT;
+    buf_adds(&m, manifest);
+    buf_adds(&m, "files: [");
+    for (size_t i = 0; i < n; i++) buf_addf(&m, "%s%s", i ? ", " : "", files[i]);
+    buf_adds(&m, "]\n");
+    write_file(tmpl, "manifest.yaml", buf_str(&m));
+    buf_release(&m);
+    for (size_t i = 0; i < n; i++) write_file(tmpl, files[i], texts[i]);
+    return xstrdup(tmpl);
+}
+
+void tu_rmdir(char *dir)
+{
+    char *cmd = xasprintf("rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    free(dir);
+}
+
+struct rule_set *tu_rules(const char *text, struct diag_list *errs)
+{
+    const char *files[] = {"test.yaml"};
+    char *dir = tu_rule_dir(files, &text, 1);
+    struct rule_set *rs = rule_set_load(dir, errs);
+    tu_rmdir(dir);
+    return rs;
+}
+
+doc *tu_doc(const char *json)
+{
+    struct doc_error err;
+    doc *d = doc_load_buffer("doc.json", json, strlen(json), 0, NULL, &err);
+    ck_assert_msg(d != NULL, "test document does not parse: %s", err.message);
+    return d;
+}
+
+void tu_eval(const struct rule_set *rs, const char *json, struct diag_list *out)
+{
+    doc *d = tu_doc(json);
+    eval_document(rs, d, NULL, out);
+    doc_free(d);
+}
+
+const char *tu_data_dir(void)
+{
+    static char path[4096];
+    const char *top = getenv("MCPDESC_TOP");
+    snprintf(path, sizeof path, "%s/tests/data", top ? top : ".");
+    return path;
+}

@@ -1,0 +1,22 @@
+/* testutil.h - helpers shared by the unit tests: scratch rule sets written to a
+ * temporary directory, documents from strings, and running a rule set on them. */
+#ifndef MCPDESC_TESTUTIL_H
+#define MCPDESC_TESTUTIL_H
+
+#include "diag.h"
+#include "doc.h"
+#include "rule.h"
+
+/* A fresh temporary directory holding manifest.yaml (the five versions, the standard
+ * document shape) and FILES/TEXTS as rule files. New string; remove with tu_rmdir. */
+char *tu_rule_dir(const char *const *files, const char *const *texts, size_t n);
+void tu_rmdir(char *dir);
+/* Load a rule set from a single rule file TEXT (NULL and errors in *errs on failure). */
+struct rule_set *tu_rules(const char *text, struct diag_list *errs);
+doc *tu_doc(const char *json);
+/* Run RS over JSON; diagnostics in *out (release with diag_list_release). */
+void tu_eval(const struct rule_set *rs, const char *json, struct diag_list *out);
+/* The test data directory (tests/data), from $MCPDESC_TOP or the working directory. */
+const char *tu_data_dir(void);
+
+#endif
