@@ -1,0 +1,9 @@
+# mk/conformance.mk - the conformance runner (tests/conformance.c, jansson only, no
+# project library) that tests/run-conformance.sh runs over conformance/expected-*/.
+CONFORMANCE_CHECK := $(BUILD)/tests/conformance-check
+
+$(CONFORMANCE_CHECK): tests/conformance.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(PKG_LIBS)
+
+test-conformance: $(CONFORMANCE_CHECK)
