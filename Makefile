@@ -25,15 +25,16 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc -I$(BUILD)/gen $(PKG
 CLI_SRCS := src/main.c $(wildcard src/cmd_*.c)
 LIB_SRCS := $(filter-out $(CLI_SRCS),$(wildcard src/*.c))
 GEN_SRCS :=
-TEST_SCRIPTS :=
 EXTRA_CHECKS :=
+LIB      := $(BUILD)/libmcpdesc.a
+BIN      := $(BUILD)/mcpdesc
+.DEFAULT_GOAL := all
 
+# Fragments may use $(BUILD), $(LIB), $(BIN) and append to GEN_SRCS, EXTRA_CHECKS, PKGS.
 -include mk/*.mk
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_SRCS:%.c=%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
-LIB      := $(BUILD)/libmcpdesc.a
-BIN      := $(BUILD)/mcpdesc
 
 UNIT_SRCS := $(filter-out tests/unit/main.c,$(wildcard tests/unit/*.c))
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tests/unit/main.o

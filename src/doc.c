@@ -17,6 +17,17 @@ struct doc_entry {
     uint32_t size;        /* entries in this subtree, itself included */
 };
 
+/* For a large object or array: its children's nodes, and for an object a hash of its
+ * keys (borrowed from jansson), so lookups cost O(1) instead of a walk. Built lazily. */
+struct doc_children {
+    doc_node node;
+    size_t n;
+    doc_node *child;       /* i-th child's node */
+    const char **keys;     /* objects: open-addressing table of keys ... */
+    uint32_t *slot_child;  /* ... and the child index in each slot */
+    size_t nslots;
+};
+
 struct doc {
     char *name;
     char *text;           /* the source bytes, NUL-terminated (for excerpts) */
@@ -24,7 +35,10 @@ struct doc {
     json_t *root;
     VEC(struct doc_entry) idx;
     VEC(size_t) line_starts; /* built lazily by doc_line */
+    VEC(struct doc_children) big;   /* lazily built child indexes, sorted by node */
 };
+
+#define DOC_BIG 32 /* children before a container gets an index */
 
 void doc_error_release(struct doc_error *err)
 {
@@ -463,6 +477,12 @@ void doc_free(doc *d)
     json_decref(d->root);
     VEC_FREE(d->idx);
     VEC_FREE(d->line_starts);
+    for (size_t i = 0; i < d->big.len; i++) {
+        free(d->big.items[i].child);
+        free(d->big.items[i].keys);
+        free(d->big.items[i].slot_child);
+    }
+    VEC_FREE(d->big);
     free(d->text);
     free(d->name);
     free(d);
@@ -497,19 +517,95 @@ doc_node doc_node_next_sibling(const doc *d, doc_node parent, doc_node n)
     return next < parent + d->idx.items[parent].size ? next : DOC_NONE;
 }
 
-doc_node doc_node_item(const doc *d, doc_node n, size_t idx)
+static uint64_t key_hash(const char *k)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *k; k++) h = (h ^ (unsigned char)*k) * 1099511628211ull;
+    return h;
+}
+
+/* The child index of container N (json V), built on first use; NULL for small ones. */
+static const struct doc_children *children_of(const doc *d, doc_node n, json_t *v)
+{
+    doc *m = (doc *)d; /* a cache, like the line table */
+    size_t count = json_is_object(v) ? json_object_size(v) : json_is_array(v) ? json_array_size(v) : 0;
+    if (count < DOC_BIG || n >= d->idx.len) return NULL;
+    size_t a = 0, b = m->big.len;
+    while (a < b) {
+        size_t mid = (a + b) / 2;
+        if (m->big.items[mid].node < n) a = mid + 1;
+        else b = mid;
+    }
+    if (a < m->big.len && m->big.items[a].node == n) return &m->big.items[a];
+    struct doc_children c = {n, 0, NULL, NULL, NULL, 0};
+    c.child = xmalloc(count * sizeof *c.child);
+    for (doc_node k = doc_node_first_child(d, n); k != DOC_NONE && c.n < count;
+         k = doc_node_next_sibling(d, n, k))
+        c.child[c.n++] = k;
+    if (json_is_object(v)) {
+        c.nslots = 1;
+        while (c.nslots < 2 * c.n) c.nslots *= 2;
+        c.keys = xcalloc(c.nslots, sizeof *c.keys);
+        c.slot_child = xcalloc(c.nslots, sizeof *c.slot_child);
+        uint32_t i = 0;
+        for (void *it = json_object_iter(v); it && i < c.n; it = json_object_iter_next(v, it), i++) {
+            const char *k = json_object_iter_key(it);
+            size_t s = key_hash(k) & (c.nslots - 1);
+            while (c.keys[s]) s = (s + 1) & (c.nslots - 1);
+            c.keys[s] = k;
+            c.slot_child[s] = i;
+        }
+    }
+    VEC_RESERVE(m->big, 1);
+    memmove(m->big.items + a + 1, m->big.items + a, (m->big.len - a) * sizeof *m->big.items);
+    m->big.items[a] = c;
+    m->big.len++;
+    return &m->big.items[a];
+}
+
+static doc_node walk_item(const doc *d, doc_node n, size_t idx)
 {
     doc_node c = doc_node_first_child(d, n);
     while (c != DOC_NONE && idx--) c = doc_node_next_sibling(d, n, c);
     return c;
 }
 
-doc_node doc_node_member(const doc *d, doc_node n, json_t *obj, const char *key)
+doc_node doc_node_item(const doc *d, doc_node n, size_t idx)
 {
+    return walk_item(d, n, idx);
+}
+
+doc_node doc_node_array_item(const doc *d, doc_node n, json_t *arr, size_t idx)
+{
+    const struct doc_children *c = children_of(d, n, arr);
+    if (c) return idx < c->n ? c->child[idx] : DOC_NONE;
+    return walk_item(d, n, idx);
+}
+
+doc_node doc_node_member_key(const doc *d, doc_node n, json_t *obj, const char *key,
+                             const char **stable_key)
+{
+    const struct doc_children *c = children_of(d, n, obj);
+    if (c) {
+        for (size_t s = key_hash(key) & (c->nslots - 1); c->keys[s]; s = (s + 1) & (c->nslots - 1))
+            if (!strcmp(c->keys[s], key)) {
+                if (stable_key) *stable_key = c->keys[s];
+                return c->slot_child[s] < c->n ? c->child[c->slot_child[s]] : DOC_NONE;
+            }
+        return DOC_NONE;
+    }
     size_t i = 0;
     for (void *it = json_object_iter(obj); it; it = json_object_iter_next(obj, it), i++)
-        if (!strcmp(json_object_iter_key(it), key)) return doc_node_item(d, n, i);
+        if (!strcmp(json_object_iter_key(it), key)) {
+            if (stable_key) *stable_key = json_object_iter_key(it);
+            return walk_item(d, n, i);
+        }
     return DOC_NONE;
+}
+
+doc_node doc_node_member(const doc *d, doc_node n, json_t *obj, const char *key)
+{
+    return doc_node_member_key(d, n, obj, key, NULL);
 }
 
 doc_node doc_pointer_node(const doc *d, const char *pointer)
@@ -525,7 +621,7 @@ doc_node doc_pointer_node(const doc *d, const char *pointer)
             n = doc_node_member(d, n, v, p.segs[i]);
             v = json_object_get(v, p.segs[i]);
         } else if (json_is_array(v) && ptr_is_index(p.segs[i], &idx)) {
-            n = doc_node_item(d, n, idx);
+            n = doc_node_array_item(d, n, v, idx);
             v = json_array_get(v, idx);
         } else {
             v = NULL;

@@ -55,6 +55,12 @@ doc_node doc_node_next_sibling(const doc *d, doc_node parent, doc_node n);
  * found by position in jansson's (insertion = source) order. DOC_NONE if absent. */
 doc_node doc_node_member(const doc *d, doc_node n, json_t *obj, const char *key);
 doc_node doc_node_item(const doc *d, doc_node n, size_t idx);
+/* The same for large containers in O(1) (a child index is built on first use):
+ * ARR is the array at N; STABLE_KEY (may be NULL) receives the object's own copy of
+ * the key, valid while the object lives. */
+doc_node doc_node_array_item(const doc *d, doc_node n, json_t *arr, size_t idx);
+doc_node doc_node_member_key(const doc *d, doc_node n, json_t *obj, const char *key,
+                             const char **stable_key);
 
 /* Position of the value at an RFC 6901 pointer of the source tree ("" = root).
  * Returns 0 and fills *value (and *key when not NULL), or -1 when nothing is there. */

@@ -84,18 +84,21 @@ int sel_member(const struct sel_ctx *ctx, const struct cursor *c, const char *ke
                struct cursor *out)
 {
     if (!json_is_object(c->v)) return -1;
-    /* Iterate for the member's position in source order and its stable key storage. */
-    size_t i = 0;
-    for (void *it = json_object_iter(c->v); it; it = json_object_iter_next(c->v, it), i++) {
-        if (strcmp(json_object_iter_key(it), key) != 0) continue;
-        out->v = json_object_iter_value(it);
-        out->key = json_object_iter_key(it);
-        out->index = 0;
-        out->node = c->node == DOC_NONE ? DOC_NONE : doc_node_item(ctx->d, c->node, i);
-        enter(ctx, c, out);
-        return 0;
+    json_t *v = json_object_get(c->v, key);
+    if (!v) return -1;
+    const char *stable = NULL;
+    doc_node n = c->node == DOC_NONE ? DOC_NONE
+                                     : doc_node_member_key(ctx->d, c->node, c->v, key, &stable);
+    if (!stable) { /* no source node (should not happen): find the object's own key copy */
+        for (void *it = json_object_iter(c->v); it; it = json_object_iter_next(c->v, it))
+            if (!strcmp(json_object_iter_key(it), key)) stable = json_object_iter_key(it);
     }
-    return -1;
+    out->v = v;
+    out->key = stable;
+    out->index = 0;
+    out->node = n;
+    enter(ctx, c, out);
+    return 0;
 }
 
 int sel_item(const struct sel_ctx *ctx, const struct cursor *c, size_t idx, struct cursor *out)
@@ -104,7 +107,7 @@ int sel_item(const struct sel_ctx *ctx, const struct cursor *c, size_t idx, stru
     out->v = json_array_get(c->v, idx);
     out->key = NULL;
     out->index = idx;
-    out->node = c->node == DOC_NONE ? DOC_NONE : doc_node_item(ctx->d, c->node, idx);
+    out->node = c->node == DOC_NONE ? DOC_NONE : doc_node_array_item(ctx->d, c->node, c->v, idx);
     enter(ctx, c, out);
     return 0;
 }

@@ -1,0 +1,28 @@
+# capture.mk - `mcpdesc capture`: libcurl for the Streamable HTTP transport, the fake
+# MCP server used by the tests, and the capture tests (run by `make check`, plain and
+# again under the sanitizers with BUILD=build/san SAN=1).
+
+PKGS += libcurl
+
+# This fragment is included before the Makefile's `all:` rule: keep `all` the default
+# goal, and name the binary by path (BIN is defined after the include).
+.DEFAULT_GOAL := all
+CAPTURE_BIN := $(BUILD)/mcpdesc
+
+FAKE_MCP := $(BUILD)/tests/fake-mcp-server
+
+$(FAKE_MCP): tests/fake-mcp-server.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs jansson)
+
+.PHONY: test-capture test-capture-everything
+# The fake-server suite (every failure mode, pagination, version merging), then the
+# integration test against @modelcontextprotocol/server-everything (skipped without npm).
+test-capture: $(CAPTURE_BIN) $(FAKE_MCP)
+	sh tests/run-capture.sh $(CAPTURE_BIN)
+	BUILD=$(BUILD) sh tests/capture-everything.sh $(CAPTURE_BIN)
+
+test-capture-everything: $(CAPTURE_BIN)
+	BUILD=$(BUILD) sh tests/capture-everything.sh $(CAPTURE_BIN)
+
+EXTRA_CHECKS += test-capture

@@ -1,0 +1,135 @@
+/* schema.h - JSON Schema engine: compile a schema once (references resolved, regexes
+ * precompiled, keywords dispatched), validate many instances; check schemas against
+ * their dialect's meta-schema. Dialects 2020-12, 2019-09, draft-07, -06, -04.
+ * Never touches the network: non-local references resolve only through documents
+ * registered on the context, the embedded meta-schemas and explicit --ref-map dirs. */
+#ifndef MCPDESC_SCHEMA_H
+#define MCPDESC_SCHEMA_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum schema_dialect {
+    SCHEMA_DIALECT_NONE = 0,
+    SCHEMA_DRAFT04 = 4,
+    SCHEMA_DRAFT06 = 6,
+    SCHEMA_DRAFT07 = 7,
+    SCHEMA_DRAFT2019_09 = 2019,
+    SCHEMA_DRAFT2020_12 = 2020,
+};
+
+/* "2020-12", "2019-09", "draft-07", "draft-06", "draft-04" (also "draft7", "7", ...) or a
+ * dialect's meta-schema URI (with or without an empty fragment). NONE when unknown. */
+enum schema_dialect schema_dialect_parse(const char *name);
+/* The canonical meta-schema URI of D (static string), NULL for NONE. */
+const char *schema_dialect_uri(enum schema_dialect d);
+/* Short name ("2020-12", "draft-07", ...), static. */
+const char *schema_dialect_name(enum schema_dialect d);
+
+/* Bounds. Each exceeded bound is reported by an error that names it. */
+struct schema_limits {
+    uint32_t max_depth;        /* nesting of a schema document (default 256) */
+    uint32_t max_subschemas;   /* compiled subschemas per schema (default 100000) */
+    uint32_t max_documents;    /* documents loaded for references (default 1000) */
+    uint32_t max_regex_len;    /* bytes of one pattern (default 8192) */
+    uint32_t regex_match_limit; /* PCRE2 match limit (default 1000000) */
+    uint32_t regex_depth_limit; /* PCRE2 depth limit (default 10000) */
+    uint32_t max_eval_depth;   /* nested evaluations in one validation (default 1000) */
+    uint64_t max_work;         /* keyword evaluations per validation (default 50000000) */
+};
+#define SCHEMA_DEFAULT_MAX_DEPTH 256u
+#define SCHEMA_DEFAULT_MAX_SUBSCHEMAS 100000u
+#define SCHEMA_DEFAULT_MAX_DOCUMENTS 1000u
+#define SCHEMA_DEFAULT_MAX_REGEX_LEN 8192u
+#define SCHEMA_DEFAULT_REGEX_MATCH_LIMIT 1000000u
+#define SCHEMA_DEFAULT_REGEX_DEPTH_LIMIT 10000u
+#define SCHEMA_DEFAULT_MAX_EVAL_DEPTH 1000u
+#define SCHEMA_DEFAULT_MAX_WORK 50000000u
+/* Fill *lim with the defaults above. */
+void schema_limits_default(struct schema_limits *lim);
+
+/* One failure. All strings are owned by the list.
+ * keyword_location: where in the schema ("/properties/a/type" inside the schema
+ *   document itself; "URI#/pointer" inside another document such as a meta-schema);
+ * instance_location: RFC 6901 pointer into the instance ("" = root); for compile errors
+ *   it is the pointer into the schema where the problem is. */
+struct schema_error {
+    char *keyword_location;
+    char *instance_location;
+    char *message;
+};
+struct schema_errors {
+    struct schema_error *items;
+    size_t len, cap;
+};
+#define SCHEMA_ERRORS_INIT { NULL, 0, 0 }
+void schema_errors_release(struct schema_errors *e);
+
+/* A registry: limits, preloaded documents and the --ref-map, and a cache of the
+ * meta-schemas compiled by schema_check. Not thread-safe while being filled or used by
+ * schema_check; compiled schemas do not refer to it afterwards. */
+typedef struct schema_ctx schema_ctx;
+schema_ctx *schema_ctx_new(const struct schema_limits *lim); /* NULL: defaults */
+void schema_ctx_free(schema_ctx *ctx);                       /* NULL is a no-op */
+/* Make DOC (borrowed; the context takes its own reference) available as URI (any
+ * fragment is ignored). Later registrations of the same URI win. */
+void schema_ctx_add_document(schema_ctx *ctx, const char *uri, json_t *doc);
+/* References whose absolute URI starts with PREFIX are read from DIR + the rest of the
+ * URI (JSON files, loaded at compile time). Only these and registered documents are
+ * ever read; nothing is fetched. */
+void schema_ctx_add_ref_map(schema_ctx *ctx, const char *prefix, const char *dir);
+
+/* A compiled schema: immutable, self-contained (it holds references to the jansson
+ * documents it uses, not to the context). */
+typedef struct schema schema;
+
+/* Compile ROOT (borrowed) whose retrieval URI is BASE_URI (NULL or "" when unknown).
+ * The dialect comes from ROOT's $schema, else DEFAULT_DIALECT. Returns a new schema, or
+ * NULL after appending at least one error to ERRS (unknown dialect, unresolvable or
+ * unfetched reference, bad regex, malformed keyword, exceeded bound). */
+schema *schema_compile(schema_ctx *ctx, json_t *root, const char *base_uri,
+                       enum schema_dialect default_dialect, struct schema_errors *errs);
+/* Compile the registered or embedded document at URI (e.g. a meta-schema). */
+schema *schema_compile_uri(schema_ctx *ctx, const char *uri,
+                           enum schema_dialect default_dialect, struct schema_errors *errs);
+/* Compile the JSON file PATH (its base URI is file://<absolute path>). NULL after
+ * appending an error (unreadable or malformed file, or any schema_compile error). */
+schema *schema_compile_file(schema_ctx *ctx, const char *path,
+                            enum schema_dialect default_dialect, struct schema_errors *errs);
+void schema_free(schema *s); /* NULL is a no-op */
+/* Dialect of the schema's root resource. */
+enum schema_dialect schema_root_dialect(const schema *s);
+
+/* Validate INSTANCE (borrowed). Returns 0 when valid, 1 when invalid, -1 when a bound
+ * (work budget, evaluation depth, regex match limit) stopped the validation. When ERRS
+ * is not NULL every failure is appended to it (and the bound that stopped it, if any);
+ * with ERRS NULL evaluation stops at the first failure. Thread-safe for one schema. */
+int schema_validate(const schema *s, json_t *instance, struct schema_errors *errs);
+
+/* Schema checking: is SCHEMA (borrowed) a valid schema of its dialect ($schema, else
+ * DEFAULT_DIALECT)? Validates it against the dialect's meta-schema (the embedded one,
+ * or a custom meta-schema registered on CTX), then compiles it with every subschema
+ * (each pattern and patternProperties regex, each reference). Returns 0 when valid, 1
+ * when errors were appended (instance_location then points into SCHEMA), -1 when the
+ * dialect is unknown (one error appended naming it). */
+int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri,
+                 enum schema_dialect default_dialect, struct schema_errors *errs);
+
+/* The dialect SCHEMA declares through $schema (DEFAULT_DIALECT when absent; a custom
+ * meta-schema gives its base dialect). NONE when $schema is not a known dialect. */
+enum schema_dialect schema_declared_dialect(schema_ctx *ctx, json_t *sch,
+                                            enum schema_dialect default_dialect);
+
+/* Helpers with JSON Schema semantics, exported for the interpreter and the tests. */
+int schema_json_equal(json_t *a, json_t *b);   /* 1 == 1.0, key order ignored */
+int schema_is_integer(json_t *v);              /* integer, or a real with no fraction */
+size_t schema_utf8_length(const char *s, size_t n); /* code points */
+/* Is X a multiple of M (both numbers, M > 0), exactly in decimal for reals. */
+int schema_multiple_of(json_t *x, json_t *m);
+/* Translate an ECMA-262 pattern into PCRE2 syntax (for PCRE2_UTF|PCRE2_ALT_BSUX|
+ * PCRE2_ALLOW_EMPTY_CLASS|PCRE2_DOLLAR_ENDONLY): \s, \S and long \p{...} names.
+ * Returns new memory. */
+char *schema_regex_translate(const char *pattern, size_t len, size_t *out_len);
+
+#endif

@@ -1,0 +1,260 @@
+#!/bin/sh
+# run-capture.sh BINARY - tests of `mcpdesc capture` against tests/fake-mcp-server.c
+# (built next to BINARY as tests/fake-mcp-server, or $FAKE_MCP): every failure mode
+# (JSON-RPC error, hang, garbage, early exit, crash, huge message, broken pagination),
+# version negotiation and merging, pagination, Streamable HTTP on 127.0.0.1, output
+# files. Outputs are compared with tests/capture/*.json. Prints ok/FAIL lines and
+# "N passed, N failed". Set UPDATE=1 to rewrite the expected files.
+set -u
+BIN=$1
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+FAKE=${FAKE_MCP:-$(dirname "$BIN")/tests/fake-mcp-server}
+case $FAKE in /*) ;; *) FAKE=$(pwd)/$FAKE ;; esac
+HERE=$(cd "$(dirname "$0")" && pwd)
+EXP=$HERE/capture
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-capture.XXXXXX")
+TAG=capture-test-$$
+HTTP_PID=
+pass=0
+fail=0
+cleanup() {
+    [ -n "$HTTP_PID" ] && kill "$HTTP_PID" 2>/dev/null
+    rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL $1: $2"
+    [ -s "$TMP/err" ] && sed 's/^/       stderr: /' "$TMP/err" | head -8
+    return 0
+}
+
+# cap NAME ARGS... : run capture with a fixed date; stdout in $TMP/out, stderr in
+# $TMP/err, status in $rc, seconds in $secs.
+cap() {
+    _name=$1
+    shift
+    _t0=$(date +%s)
+    $LIMIT "$BIN" capture --date 2026-01-01 "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    secs=$(($(date +%s) - _t0))
+}
+
+# expect_ok NAME EXPECTED-FILE: rc 0 and stdout equals tests/capture/EXPECTED-FILE
+expect_ok() {
+    if [ "$rc" != 0 ]; then bad "$1" "exit status $rc, expected 0"; return; fi
+    if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/out" "$EXP/$2"; fi
+    if cmp -s "$TMP/out" "$EXP/$2"; then ok "$1"; else
+        bad "$1" "output differs from tests/capture/$2"
+        diff "$EXP/$2" "$TMP/out" | head -20 | sed 's/^/       /'
+    fi
+}
+
+# expect_fail NAME TEXT: rc 2, nothing on stdout, TEXT in stderr, no more than 15 s
+expect_fail() {
+    if [ "$rc" != 2 ]; then bad "$1" "exit status $rc, expected 2"; return; fi
+    if [ -s "$TMP/out" ]; then bad "$1" "wrote to stdout on failure"; return; fi
+    if ! grep -qF -- "$2" "$TMP/err"; then bad "$1" "stderr lacks '$2'"; return; fi
+    if [ "$secs" -gt 15 ]; then bad "$1" "took $secs s"; return; fi
+    ok "$1"
+}
+
+# expect_note NAME TEXT: TEXT in stderr
+expect_note() {
+    if grep -qF -- "$2" "$TMP/err"; then ok "$1"; else bad "$1" "stderr lacks '$2'"; fi
+}
+
+# no_leftovers NAME: no fake server of this run is still alive
+no_leftovers() {
+    sleep 0.2
+    if ps -eo pid=,args= | grep -v grep | grep -q -- "--tag $TAG"; then
+        bad "$1" "a fake server is still running"
+        ps -eo pid=,args= | grep -v grep | grep -- "--tag $TAG" | sed 's/^/       /'
+    else ok "$1"; fi
+}
+
+S="$FAKE --tag $TAG"
+# a bug in mcpdesc must not hang the test suite
+LIMIT=
+command -v timeout >/dev/null 2>&1 && LIMIT="timeout 60"
+
+# ---- command line ----
+"$BIN" capture --help >"$TMP/out" 2>"$TMP/err" && grep -q '^usage: mcpdesc capture' "$TMP/out" &&
+    ok "help" || bad "help" "no usage on stdout"
+cap usage-none
+expect_fail "usage: no server" "no server given"
+cap usage-opt --bogus -- $S
+expect_fail "usage: unknown option" "unknown option '--bogus'"
+cap usage-version --protocol-version 2025-01-01 -- $S
+expect_fail "usage: unknown protocol version" "unknown protocol version '2025-01-01'"
+cap usage-date --date 1.1.2026 -- $S
+expect_fail "usage: bad --date" "--date wants YYYY-MM-DD"
+cap usage-timeout --timeout 0 -- $S
+expect_fail "usage: bad --timeout" "--timeout wants a number of seconds"
+cap usage-validate --validate -- $S
+expect_fail "usage: --validate without -o" "--validate needs -o FILE"
+cap usage-both --url http://127.0.0.1:1/ -- $S
+expect_fail "usage: --url and a command" "not both"
+cap not-found -- "$TMP/no-such-server"
+expect_fail "command not found" "cannot start server"
+
+# ---- one version, all versions, merge ----
+cap one --protocol-version 2025-06-18 -- $S
+expect_ok "one version" one-2025-06-18.json
+cap all -- $S
+expect_ok "all versions, identical items appear once" all-versions.json
+cap paged -- $S --page-size 2 --tools 7 --resources 5 --templates 3 --prompts 4
+expect_ok "pagination across several pages" paged.json
+cap paged1 -- $S --page-size 1 --tools 7 --resources 5 --templates 3 --prompts 4
+if [ "$rc" = 0 ] && cmp -s "$TMP/out" "$EXP/paged.json"; then ok "pages of one item give the same result"; else bad "pages of one item" "differs"; fi
+cap noise -- $S --noise --page-size 2
+if [ "$rc" = 0 ] && cmp -s "$TMP/out" "$EXP/all-versions.json"; then ok "notifications, server pings and stray responses are handled"; else bad "noise" "rc $rc or output differs"; fi
+cap vary -- $S --vary
+expect_ok "merge: items that differ or exist only in some versions" merge-vary.json
+expect_note "merge: differences noted" "tool 'tool-0' differs between protocol versions"
+expect_note "merge: instructions difference noted" "instructions differs in protocol versions 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25; recorded: 2026-07-28's"
+cap nocaps -- $S --prompts -1 --resources -1 --templates -1
+expect_ok "absent capabilities are not listed" tools-only.json
+cap notmpl --protocol-version 2025-11-25 -- $S --no-templates-method
+expect_ok "resources/templates/list not implemented" no-templates.json
+expect_note "resources/templates/list note" "recording no resource templates"
+
+# ---- version negotiation ----
+cap answer -- $S --answer-version 2025-03-26
+expect_ok "negotiation: a different version counts for the negotiated one" answer-2025-03-26.json
+expect_note "negotiation: said on stderr" "2024-11-05: the server answered with protocol version 2025-03-26; the session counts for 2025-03-26"
+expect_note "negotiation: duplicates dropped" "session dropped, protocol version 2025-03-26 was already captured"
+cap someversions -- $S --versions 2025-06-18,2025-11-25
+expect_ok "negotiation: server supporting two versions" two-versions.json
+expect_note "negotiation: legacy server and server/discover" "does not implement server/discover"
+cap modern -- $S --versions 2026-07-28
+expect_ok "negotiation: 2026-07-28-only server" modern-only.json
+expect_note "negotiation: initialize refused" "refused to initialize"
+cap discover-silent --timeout 1 -- $S --fail server/discover:hang
+expect_ok "negotiation: silence to server/discover means no 2026-07-28" legacy-only.json
+expect_note "negotiation: silent server/discover noted" "did not answer 'server/discover' within 1 s"
+cap modern-unsup --protocol-version 2026-07-28 -- $S --versions 2025-11-25
+expect_fail "negotiation: nothing accepted" "accepted none of the requested protocol versions"
+cap modern-answer --protocol-version 2025-06-18 --protocol-version 2026-07-28 -- $S --answer-version 2026-07-28
+expect_ok "negotiation: initialize answered with 2026-07-28" modern-only.json
+expect_note "negotiation: initialize answered with 2026-07-28 noted" "which has no 'initialize'; session dropped"
+cap unknown-answer --protocol-version 2025-06-18 -- $S --answer-version 1999-01-01
+expect_fail "negotiation: unknown version answered" "accepted none"
+expect_note "negotiation: unknown version noted" "which mcpdesc does not know"
+
+# ---- failure modes ----
+cap rpcerr -- $S --fail tools/list:error
+expect_fail "JSON-RPC error answer" "'tools/list' failed with JSON-RPC error -32603: scripted failure"
+cap rpcerr-init --protocol-version 2025-06-18 --protocol-version 2025-11-25 -- $S --fail initialize:error --fail-version 2025-06-18
+expect_ok "initialize refused for one version only" one-2025-11-25.json
+cap oneversion -- $S --fail prompts/list:error --fail-version 2025-03-26
+expect_fail "failure in one session names the version" "session for protocol version 2025-03-26"
+cap hang --timeout 1 -- $S --fail tools/list:hang
+expect_fail "server never answers" "did not answer 'tools/list' within 1 s"
+no_leftovers "hung server killed and reaped"
+cap hang-init --timeout 1 --protocol-version 2025-11-25 -- $S --fail initialize:hang
+expect_fail "server never answers initialize" "did not answer 'initialize' within 1 s"
+cap hang-term --timeout 1 --protocol-version 2025-11-25 -- $S --fail tools/list:hang --ignore-term
+expect_fail "server ignoring SIGTERM and EOF" "did not answer 'tools/list'"
+no_leftovers "server ignoring SIGTERM is killed with SIGKILL"
+cap session --timeout 10 --session-timeout 1 --protocol-version 2025-11-25 -- $S --fail prompts/list:hang
+expect_fail "session time limit" "session time limit reached while waiting for the answer to 'prompts/list'"
+cap garbage -- $S --fail initialize:garbage
+expect_fail "non-JSON output" "which is not a JSON-RPC message: 'Server started OK on stdio'"
+cap notrpc -- $S --fail tools/list:notrpc
+expect_fail "JSON that is not JSON-RPC" "wrote a JSON value to its standard output"
+cap exit -- $S --fail tools/list:exit
+expect_fail "early exit" "exited with status 7 before answering 'tools/list'"
+cap false -- false
+expect_fail "server exiting at once" "server 'false' exited with status 1 before"
+cap crash -- $S --fail resources/list:crash
+expect_fail "crash" "was killed by signal 11"
+cap partial -- $S --fail prompts/list:partial
+expect_fail "exit in the middle of a message" "its last line was incomplete"
+cap huge --max-message 100000 --protocol-version 2025-11-25 -- $S --huge 200000
+expect_fail "message over the size limit" "longer than 100000 bytes while answering 'tools/list'"
+cap huge-ok --protocol-version 2025-11-25 -- $S --huge 2000000
+if [ "$rc" = 0 ] && [ "$(wc -c <"$TMP/out")" -gt 2000000 ]; then ok "2 MB message under the default limit"; else bad "huge-ok" "rc $rc"; fi
+cap loop --protocol-version 2025-11-25 -- $S --cursor-loop
+expect_fail "pagination: repeated cursor" "returned the same nextCursor 'page-1' twice for 'tools/list'"
+cap endless --max-pages 5 --protocol-version 2025-11-25 -- $S --endless
+expect_fail "pagination: bounded number of pages" "beyond 5 pages"
+"$BIN" capture --timeout 60 -- $S --fail tools/list:hang >"$TMP/out" 2>"$TMP/err" &
+CPID=$!
+sleep 1
+kill -INT "$CPID"
+_t0=$(date +%s)
+wait "$CPID"
+rc=$?
+secs=$(($(date +%s) - _t0))
+expect_fail "Ctrl-C ends the session" "interrupted while waiting for the answer to 'tools/list'"
+no_leftovers "every server reaped"
+
+# ---- output ----
+cap stderr-file --server-stderr "$TMP/server.err" --protocol-version 2025-06-18 -- $S --stderr "hello from the server"
+if [ "$rc" = 0 ] && grep -q "hello from the server" "$TMP/server.err" && ! grep -q "hello from" "$TMP/err"; then
+    ok "--server-stderr FILE"; else bad "--server-stderr" "rc $rc"; fi
+cap passthrough --protocol-version 2025-06-18 -- $S --stderr "hello from the server"
+expect_note "server stderr passed through" "hello from the server"
+cap outfile -o "$TMP/d.json" --protocol-version 2025-06-18 -- $S
+if [ "$rc" = 0 ] && [ ! -s "$TMP/out" ] && cmp -s "$TMP/d.json" "$EXP/one-2025-06-18.json" &&
+    [ -z "$(ls "$TMP" | grep 'd.json.tmp')" ]; then ok "-o FILE"; else bad "-o FILE" "rc $rc"; fi
+cap badout -o "$TMP/no/such/dir/d.json" --protocol-version 2025-06-18 -- $S
+expect_fail "-o into a missing directory" "cannot write"
+cap validate -o "$TMP/v.json" --protocol-version 2025-06-18 --validate --format json -- $S
+"$BIN" validate --format json "$TMP/v.json" >"$TMP/vout" 2>"$TMP/verr"
+vrc=$?
+if [ "$rc" = "$vrc" ] && [ -s "$TMP/v.json" ]; then ok "--validate runs validate with its options (status $rc)"; else
+    bad "--validate" "status $rc, validate alone gives $vrc"; fi
+
+# ---- Streamable HTTP on 127.0.0.1 ----
+start_http() {
+    rm -f "$TMP/port"
+    "$FAKE" --tag "$TAG" --http 0 --port-file "$TMP/port" "$@" >/dev/null 2>"$TMP/http.err" &
+    HTTP_PID=$!
+    i=0
+    while [ ! -s "$TMP/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    URL=http://127.0.0.1:$(cat "$TMP/port")/mcp
+}
+stop_http() { kill "$HTTP_PID" 2>/dev/null; wait "$HTTP_PID" 2>/dev/null; HTTP_PID=; }
+
+start_http
+cap http --url "$URL"
+expect_ok "http: JSON responses, sessions, version headers" all-versions.json
+stop_http
+start_http --sse --vary --page-size 2
+cap http-sse --url "$URL"
+expect_ok "http: event-stream responses, pagination, merge" merge-vary.json
+stop_http
+start_http --sse-keep-open --versions 2025-11-25
+cap http-open --timeout 10 --url "$URL"
+if [ "$rc" = 0 ] && [ "$secs" -lt 8 ]; then ok "http: stream left open after the answer"; else bad "http: open stream" "rc $rc, $secs s"; fi
+stop_http
+start_http --fail tools/list:hang
+cap http-hang --timeout 1 --protocol-version 2025-11-25 --url "$URL"
+expect_fail "http: server never answers" "did not answer 'tools/list'"
+stop_http
+start_http --versions 2025-06-18,2025-11-25
+cap http-unsup --protocol-version 2026-07-28 --protocol-version 2025-11-25 --url "$URL"
+expect_ok "http: legacy server, 2026-07-28 not supported" one-2025-11-25.json
+stop_http
+start_http --huge 200000
+cap http-huge --max-message 100000 --protocol-version 2025-11-25 --url "$URL"
+expect_fail "http: JSON message over the size limit" "longer than 100000 bytes while answering 'tools/list'"
+stop_http
+start_http --huge 200000 --sse
+cap http-huge-sse --max-message 100000 --protocol-version 2026-07-28 --url "$URL"
+expect_fail "http: event over the size limit" "longer than 100000 bytes while answering 'tools/list'"
+stop_http
+start_http --versions 2026-07-28
+cap http-modern --url "$URL"
+expect_ok "http: 2026-07-28-only server" modern-only.json
+stop_http
+cap http-down --url "http://127.0.0.1:1/mcp"
+expect_fail "http: nothing listening" "cannot reach http://127.0.0.1:1/mcp"
+no_leftovers "every HTTP server stopped"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,435 @@
+/* check_schema.c - the JSON Schema engine's edge cases: JSON Schema equality, the
+ * integer test, code-point lengths, decimal multipleOf, ECMA regex rewrites, bounds on
+ * hostile schemas, reference resolution, unknown dialects, schema checking. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "schemaInt.h"
+
+static json_t *J(const char *text)
+{
+    json_error_t err;
+    json_t *j = json_loads(text, JSON_DECODE_ANY | JSON_ALLOW_NUL, &err);
+    if (!j) ck_abort_msg("bad test JSON: %s: %s", text, err.text);
+    return j;
+}
+
+static int eq(const char *a, const char *b)
+{
+    json_t *x = J(a), *y = J(b);
+    int r = schema_json_equal(x, y);
+    json_decref(x);
+    json_decref(y);
+    return r;
+}
+
+/* Validate INSTANCE against SCHEMA (2020-12 default) with limits LIM (NULL: defaults).
+ * Returns schema_validate's result, or -2 when the schema does not compile; the first
+ * message goes to MSG (may be NULL). */
+static int run(const struct schema_limits *lim, const char *sch, const char *inst, char *msg,
+               size_t msglen)
+{
+    schema_ctx *ctx = schema_ctx_new(lim);
+    json_t *s = J(sch), *i = J(inst);
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    schema *c = schema_compile(ctx, s, NULL, SCHEMA_DRAFT2020_12, &errs);
+    int r = c ? schema_validate(c, i, &errs) : -2;
+    if (msg) snprintf(msg, msglen, "%s", errs.len ? errs.items[0].message : "");
+    schema_errors_release(&errs);
+    schema_free(c);
+    json_decref(s);
+    json_decref(i);
+    schema_ctx_free(ctx);
+    return r;
+}
+
+START_TEST(equality)
+{
+    ck_assert(eq("1", "1.0"));
+    ck_assert(eq("-2.0", "-2"));
+    ck_assert(!eq("false", "0"));
+    ck_assert(!eq("[true]", "[1]"));
+    ck_assert(eq("{\"a\":1,\"b\":[1.0]}", "{\"b\":[1],\"a\":1.0}"));
+    ck_assert(!eq("{\"a\":1}", "{\"a\":1,\"b\":2}"));
+    ck_assert(eq("9007199254740992", "9007199254740992.0"));
+    ck_assert(!eq("9007199254740993", "9007199254740992.0"));
+    ck_assert(!eq("\"a\\u0000b\"", "\"a\\u0000c\""));
+    ck_assert(eq("\"a\\u0000b\"", "\"a\\u0000b\""));
+    ck_assert(!eq("null", "false"));
+}
+END_TEST
+
+START_TEST(integers)
+{
+    json_t *a = json_real(1.0), *b = json_real(1.5), *c = json_integer(7);
+    ck_assert(schema_is_integer(a));
+    ck_assert(!schema_is_integer(b));
+    ck_assert(schema_is_integer(c));
+    json_decref(a);
+    json_decref(b);
+    json_decref(c);
+    ck_assert_int_eq(run(NULL, "{\"type\":\"integer\"}", "1.0", NULL, 0), 0);
+    ck_assert_int_eq(run(NULL, "{\"type\":\"integer\"}", "1.5", NULL, 0), 1);
+    /* exact int64/double comparison beyond 2^53 */
+    ck_assert_int_eq(run(NULL, "{\"maximum\":9007199254740992.0}", "9007199254740993", NULL, 0),
+                     1);
+    ck_assert_int_eq(run(NULL, "{\"minimum\":0.5}", "1", NULL, 0), 0);
+}
+END_TEST
+
+START_TEST(code_point_lengths)
+{
+    ck_assert_uint_eq(schema_utf8_length("\xF0\x9F\x92\xA9", 4), 1);
+    ck_assert_uint_eq(schema_utf8_length("a\xC3\xA9", 3), 2);
+    ck_assert_int_eq(run(NULL, "{\"minLength\":2}", "\"\\ud83d\\udca9\"", NULL, 0), 1);
+    ck_assert_int_eq(run(NULL, "{\"maxLength\":2}", "\"\\ud83d\\udca9\\ud83d\\udca9\"", NULL, 0), 0);
+}
+END_TEST
+
+static int mult(const char *x, const char *m)
+{
+    json_t *a = J(x), *b = J(m);
+    int r = schema_multiple_of(a, b);
+    json_decref(a);
+    json_decref(b);
+    return r;
+}
+
+START_TEST(multiple_of)
+{
+    ck_assert(mult("0.0075", "0.0001"));
+    ck_assert(mult("0.3", "0.1")); /* 0.3/0.1 = 2.9999999999999996 in binary */
+    ck_assert(mult("12391239123", "1e-8"));
+    ck_assert(!mult("1e308", "0.123456789"));
+    ck_assert(mult("1e308", "0.5"));
+    ck_assert(!mult("7", "2"));
+    ck_assert(mult("-9223372036854775807", "1"));
+    ck_assert(mult("10", "2.5"));
+    ck_assert(!mult("0.00751", "0.0001"));
+    ck_assert(mult("0", "0.3"));
+}
+END_TEST
+
+static int rmatch(const char *pat, const char *subject)
+{
+    char *err = NULL;
+    struct schema_re *re = schema_re_compile(pat, strlen(pat), 1000, &err);
+    if (!re) {
+        free(err);
+        return -1;
+    }
+    pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+    int rc = pcre2_match(re->code, (PCRE2_SPTR)subject, strlen(subject), 0, 0, md, NULL);
+    pcre2_match_data_free(md);
+    schema_re_free(re);
+    return rc >= 0;
+}
+
+START_TEST(regex_rewrites)
+{
+    size_t n;
+    char *t = schema_regex_translate("^\\p{Letter}+$", 13, &n);
+    ck_assert_str_eq(t, "^\\p{L}+$");
+    free(t);
+    ck_assert_int_eq(rmatch("^\\p{Letter}+$", "\xC3\xA9t\xC3\xA9"), 1);
+    ck_assert_int_eq(rmatch("^\\p{digit}+$", "42"), 1);
+    ck_assert_int_eq(rmatch("^\\s$", "\xC2\xA0"), 1);           /* NBSP */
+    ck_assert_int_eq(rmatch("^\\s$", "\xEF\xBB\xBF"), 1);       /* U+FEFF */
+    ck_assert_int_eq(rmatch("^\\S$", "\xE2\x80\xA9"), 0);       /* U+2029 */
+    ck_assert_int_eq(rmatch("^[\\s]$", "\xE3\x80\x80"), 1);     /* in a class */
+    ck_assert_int_eq(rmatch("^\\d$", "\xD9\xA0"), 0);           /* \d is ASCII only */
+    ck_assert_int_eq(rmatch("^\\w$", "\xC3\xA9"), 0);           /* \w is ASCII only */
+    ck_assert_int_eq(rmatch("^\\u0041$", "A"), 1);              /* \uXXXX */
+    ck_assert_int_eq(rmatch("^\\u{1F600}$", "\xF0\x9F\x98\x80"), 1);
+    ck_assert_int_eq(rmatch("^\\ud83d\\ude00$", "\xF0\x9F\x98\x80"), 1);
+    ck_assert_int_eq(rmatch("^.$", "\n"), 0);
+    ck_assert_int_eq(rmatch("^.$", "\xE2\x80\xA8"), 0);         /* . excludes U+2028 */
+    ck_assert_int_eq(rmatch("abc$", "abc\n"), 0);               /* DOLLAR_ENDONLY */
+    ck_assert_int_eq(rmatch("[]", "a"), 0);                     /* empty class */
+    ck_assert_int_eq(rmatch("^[^]$", "a"), 1);
+    ck_assert_int_eq(rmatch("(", "("), -1);
+}
+END_TEST
+
+START_TEST(bound_schema_depth)
+{
+    struct buf b = BUF_INIT;
+    for (int i = 0; i < 300; i++) buf_adds(&b, "{\"not\":");
+    buf_adds(&b, "{}");
+    for (int i = 0; i < 300; i++) buf_addc(&b, '}');
+    char msg[256];
+    ck_assert_int_eq(run(NULL, buf_str(&b), "1", msg, sizeof msg), -2);
+    ck_assert_ptr_nonnull(strstr(msg, "max_depth=256"));
+    buf_release(&b);
+}
+END_TEST
+
+START_TEST(bound_subschemas_and_regex_len)
+{
+    struct schema_limits lim;
+    schema_limits_default(&lim);
+    lim.max_subschemas = 10;
+    lim.max_regex_len = 16;
+    char msg[256];
+    ck_assert_int_eq(run(&lim, "{\"allOf\":[{},{},{},{},{},{},{},{},{},{},{},{}]}", "1", msg,
+                         sizeof msg),
+                     -2);
+    ck_assert_ptr_nonnull(strstr(msg, "max_subschemas=10"));
+    ck_assert_int_eq(run(&lim, "{\"pattern\":\"aaaaaaaaaaaaaaaaaaaaaaaa\"}", "1", msg, sizeof msg),
+                     -2);
+    ck_assert_ptr_nonnull(strstr(msg, "max_regex_len=16"));
+}
+END_TEST
+
+START_TEST(bound_regex_match_limit)
+{
+    char msg[256];
+    struct buf b = BUF_INIT;
+    buf_adds(&b, "\"");
+    for (int i = 0; i < 40; i++) buf_addc(&b, 'a');
+    buf_adds(&b, "!\"");
+    ck_assert_int_eq(run(NULL, "{\"pattern\":\"^(a+)+$\"}", buf_str(&b), msg, sizeof msg), -1);
+    ck_assert_ptr_nonnull(strstr(msg, "regex_match_limit="));
+    buf_release(&b);
+}
+END_TEST
+
+START_TEST(bound_work_and_depth)
+{
+    struct schema_limits lim;
+    schema_limits_default(&lim);
+    lim.max_work = 1000;
+    char msg[256];
+    /* exponential: each level applies the next twice */
+    const char *bomb = "{\"$defs\":{"
+                       "\"a\":{\"allOf\":[{\"$ref\":\"#/$defs/b\"},{\"$ref\":\"#/$defs/b\"}]},"
+                       "\"b\":{\"allOf\":[{\"$ref\":\"#/$defs/c\"},{\"$ref\":\"#/$defs/c\"}]},"
+                       "\"c\":{\"allOf\":[{\"$ref\":\"#/$defs/d\"},{\"$ref\":\"#/$defs/d\"}]},"
+                       "\"d\":{\"allOf\":[{\"$ref\":\"#/$defs/e\"},{\"$ref\":\"#/$defs/e\"}]},"
+                       "\"e\":{\"allOf\":[{\"$ref\":\"#/$defs/f\"},{\"$ref\":\"#/$defs/f\"}]},"
+                       "\"f\":{\"allOf\":[{\"$ref\":\"#/$defs/g\"},{\"$ref\":\"#/$defs/g\"}]},"
+                       "\"g\":{\"allOf\":[{\"$ref\":\"#/$defs/h\"},{\"$ref\":\"#/$defs/h\"}]},"
+                       "\"h\":{\"allOf\":[{\"$ref\":\"#/$defs/i\"},{\"$ref\":\"#/$defs/i\"}]},"
+                       "\"i\":{\"allOf\":[{\"type\":\"integer\"},{\"type\":\"integer\"}]}},"
+                       "\"$ref\":\"#/$defs/a\"}";
+    ck_assert_int_eq(run(&lim, bomb, "1", msg, sizeof msg), -1);
+    ck_assert_ptr_nonnull(strstr(msg, "max_work=1000"));
+    ck_assert_int_eq(run(NULL, bomb, "1", NULL, 0), 0);
+    /* a reference cycle on the same instance terminates with the depth bound */
+    ck_assert_int_eq(run(NULL, "{\"$ref\":\"#\"}", "1", msg, sizeof msg), -1);
+    ck_assert_ptr_nonnull(strstr(msg, "max_eval_depth="));
+    /* uniqueItems is hashed (linear work), and charged */
+    struct buf big = BUF_INIT;
+    buf_addc(&big, '[');
+    for (int i = 0; i < 20000; i++) buf_addf(&big, "%s%d", i ? "," : "", i);
+    buf_adds(&big, ",{\"a\":[1,2.0]},{\"a\":[1.0,2]}]");
+    ck_assert_int_eq(run(NULL, "{\"uniqueItems\":true}", buf_str(&big), msg, sizeof msg), 1);
+    ck_assert_str_eq(msg, "items 20000 and 20001 are equal");
+    buf_release(&big);
+    ck_assert_int_eq(run(NULL, "{\"uniqueItems\":true}", "[1,\"1\",[1],{\"1\":1},true]", NULL, 0),
+                     0);
+    lim.max_work = 50;
+    ck_assert_int_eq(run(&lim, "{\"uniqueItems\":true}",
+                         "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]", msg, sizeof msg),
+                     -1);
+}
+END_TEST
+
+START_TEST(references)
+{
+    /* embedded resources, anchors, pointers relative to the enclosing resource */
+    const char *s = "{\"$id\":\"https://example.com/root.json\","
+                    "\"$defs\":{\"A\":{\"$id\":\"sub/a.json\",\"$defs\":{\"x\":{\"type\":\"string\"}},"
+                    "\"$ref\":\"#/$defs/x\"},\"B\":{\"$anchor\":\"bee\",\"type\":\"integer\"}},"
+                    "\"properties\":{\"a\":{\"$ref\":\"sub/a.json\"},\"b\":{\"$ref\":\"#bee\"},"
+                    "\"c\":{\"$ref\":\"https://example.com/sub/a.json#/$defs/x\"}}}";
+    ck_assert_int_eq(run(NULL, s, "{\"a\":\"x\",\"b\":1,\"c\":\"y\"}", NULL, 0), 0);
+    ck_assert_int_eq(run(NULL, s, "{\"a\":1}", NULL, 0), 1);
+    ck_assert_int_eq(run(NULL, s, "{\"b\":\"1\"}", NULL, 0), 1);
+    /* a network reference is never fetched */
+    char msg[256];
+    ck_assert_int_eq(run(NULL, "{\"$ref\":\"https://example.org/x.json\"}", "1", msg, sizeof msg),
+                     -2);
+    ck_assert_ptr_nonnull(strstr(msg, "was not fetched"));
+    ck_assert_int_eq(run(NULL, "{\"$ref\":\"#/$defs/missing\"}", "1", msg, sizeof msg), -2);
+    ck_assert_ptr_nonnull(strstr(msg, "does not resolve"));
+    /* URI resolution (RFC 3986 5.4) */
+    char *u = schema_uri_resolve("http://a/b/c/d;p?q", "../../g");
+    ck_assert_str_eq(u, "http://a/g");
+    free(u);
+    u = schema_uri_resolve("http://a/b/c/d;p?q", "#s");
+    ck_assert_str_eq(u, "http://a/b/c/d;p?q#s");
+    free(u);
+    u = schema_uri_resolve("urn:uuid:deadbeef-1234", "#/$defs/x");
+    ck_assert_str_eq(u, "urn:uuid:deadbeef-1234#/$defs/x");
+    free(u);
+}
+END_TEST
+
+START_TEST(registered_and_mapped_documents)
+{
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    json_t *remote = J("{\"type\":\"string\"}");
+    schema_ctx_add_document(ctx, "http://localhost:1234/str.json", remote);
+    json_decref(remote);
+    char dir[] = "/tmp/check_schema_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *file = xasprintf("%s/int.json", dir);
+    FILE *f = fopen(file, "w");
+    fputs("{\"type\":\"integer\"}", f);
+    fclose(f);
+    schema_ctx_add_ref_map(ctx, "https://schemas.example/", dir);
+    json_t *s = J("{\"properties\":{\"s\":{\"$ref\":\"http://localhost:1234/str.json\"},"
+                  "\"i\":{\"$ref\":\"https://schemas.example/int.json\"}}}");
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    schema *c = schema_compile(ctx, s, NULL, SCHEMA_DRAFT2020_12, &errs);
+    ck_assert_ptr_nonnull(c);
+    json_t *ok = J("{\"s\":\"a\",\"i\":1}"), *bad = J("{\"s\":1,\"i\":\"a\"}");
+    ck_assert_int_eq(schema_validate(c, ok, NULL), 0);
+    ck_assert_int_eq(schema_validate(c, bad, &errs), 1);
+    ck_assert_uint_eq(errs.len, 2);
+    ck_assert_str_eq(errs.items[0].instance_location, "/s");
+    ck_assert_str_eq(errs.items[0].keyword_location, "http://localhost:1234/str.json#/type");
+    schema_errors_release(&errs);
+    schema_free(c);
+    json_decref(ok);
+    json_decref(bad);
+    json_decref(s);
+    /* a schema file: compiled with a file:// base URI */
+    schema *fs = schema_compile_file(ctx, file, SCHEMA_DRAFT2020_12, &errs);
+    ck_assert_ptr_nonnull(fs);
+    json_t *one = json_integer(1);
+    ck_assert_int_eq(schema_validate(fs, one, NULL), 0);
+    json_decref(one);
+    schema_free(fs);
+    ck_assert_ptr_null(schema_compile_file(ctx, "/nonexistent/x.json", 0, &errs));
+    ck_assert_uint_eq(errs.len, 1);
+    schema_errors_release(&errs);
+    unlink(file);
+    rmdir(dir);
+    free(file);
+    schema_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(dialects)
+{
+    ck_assert_int_eq(schema_dialect_parse("2020-12"), SCHEMA_DRAFT2020_12);
+    ck_assert_int_eq(schema_dialect_parse("draft-07"), SCHEMA_DRAFT07);
+    ck_assert_int_eq(schema_dialect_parse("http://json-schema.org/draft-07/schema"),
+                     SCHEMA_DRAFT07);
+    ck_assert_int_eq(schema_dialect_parse("https://json-schema.org/draft/2020-12/schema#"),
+                     SCHEMA_DRAFT2020_12);
+    ck_assert_int_eq(schema_dialect_parse("draft-03"), SCHEMA_DIALECT_NONE);
+    char msg[256];
+    ck_assert_int_eq(run(NULL, "{\"$schema\":\"http://json-schema.org/draft-03/schema#\"}", "1",
+                         msg, sizeof msg),
+                     -2);
+    ck_assert_ptr_nonnull(strstr(msg, "unknown dialect \"http://json-schema.org/draft-03/schema#\""));
+    /* draft-07: $ref ignores its siblings; 2020-12 does not */
+    ck_assert_int_eq(run(NULL,
+                         "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+                         "\"definitions\":{\"a\":{}},\"$ref\":\"#/definitions/a\",\"type\":\"string\"}",
+                         "1", NULL, 0),
+                     0);
+    ck_assert_int_eq(run(NULL, "{\"$defs\":{\"a\":{}},\"$ref\":\"#/$defs/a\",\"type\":\"string\"}",
+                         "1", NULL, 0),
+                     1);
+}
+END_TEST
+
+START_TEST(custom_metaschema_vocabularies)
+{
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    json_t *meta = J("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
+                     "\"$vocabulary\":{\"https://json-schema.org/draft/2020-12/vocab/core\":true,"
+                     "\"https://json-schema.org/draft/2020-12/vocab/applicator\":true,"
+                     "\"https://example.com/vocab/unknown-optional\":false}}");
+    json_t *strict = J("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
+                       "\"$vocabulary\":{\"https://example.com/vocab/unknown\":true}}");
+    schema_ctx_add_document(ctx, "https://example.com/meta", meta);
+    schema_ctx_add_document(ctx, "https://example.com/strict", strict);
+    json_t *s = J("{\"$schema\":\"https://example.com/meta\",\"minimum\":5}");
+    json_t *t = J("{\"$schema\":\"https://example.com/strict\"}");
+    json_t *one = json_integer(1);
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    schema *c = schema_compile(ctx, s, NULL, SCHEMA_DRAFT2020_12, &errs);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(schema_validate(c, one, NULL), 0); /* no validation vocabulary */
+    ck_assert_int_eq(schema_declared_dialect(ctx, s, SCHEMA_DRAFT07), SCHEMA_DRAFT2020_12);
+    ck_assert_ptr_null(schema_compile(ctx, t, NULL, SCHEMA_DRAFT2020_12, &errs));
+    ck_assert_uint_eq(errs.len, 1);
+    ck_assert_ptr_nonnull(strstr(errs.items[0].message, "unsupported vocabulary"));
+    schema_errors_release(&errs);
+    schema_free(c);
+    json_decref(one);
+    json_decref(s);
+    json_decref(t);
+    json_decref(meta);
+    json_decref(strict);
+    schema_ctx_free(ctx);
+}
+END_TEST
+
+static int check(const char *text, char *msg, size_t len)
+{
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    json_t *s = J(text);
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    int r = schema_check(ctx, s, NULL, SCHEMA_DRAFT2020_12, &errs);
+    if (msg) snprintf(msg, len, "%s", errs.len ? errs.items[0].message : "");
+    schema_errors_release(&errs);
+    json_decref(s);
+    schema_ctx_free(ctx);
+    return r;
+}
+
+START_TEST(schema_checking)
+{
+    char msg[512];
+    ck_assert_int_eq(check("{\"type\":\"object\",\"properties\":{\"a\":{\"minimum\":1}}}", NULL, 0), 0);
+    ck_assert_int_eq(check("true", NULL, 0), 0);
+    ck_assert_int_eq(check("{\"type\":\"objekt\"}", NULL, 0), 1);
+    ck_assert_int_eq(check("{\"minLength\":-1}", NULL, 0), 1);
+    ck_assert_int_eq(check("{\"$defs\":{\"x\":{\"pattern\":\"(\"}}}", msg, sizeof msg), 1);
+    ck_assert_ptr_nonnull(strstr(msg, "invalid regular expression"));
+    ck_assert_int_eq(check("{\"patternProperties\":{\"[\":{}}}", NULL, 0), 1);
+    ck_assert_int_eq(check("{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+                           "\"definitions\":{\"a\":{\"type\":\"integer\"}}}",
+                           NULL, 0),
+                     0);
+    ck_assert_int_eq(check("{\"$schema\":\"http://json-schema.org/draft-04/schema#\","
+                           "\"type\":\"object\",\"exclusiveMinimum\":true,\"minimum\":1}",
+                           NULL, 0),
+                     0);
+    ck_assert_int_eq(check("{\"$schema\":\"https://example.com/unknown\"}", msg, sizeof msg), -1);
+    ck_assert_ptr_nonnull(strstr(msg, "https://example.com/unknown"));
+}
+END_TEST
+
+Suite *schema_suite(void)
+{
+    Suite *s = suite_create("schema");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, equality);
+    tcase_add_test(tc, integers);
+    tcase_add_test(tc, code_point_lengths);
+    tcase_add_test(tc, multiple_of);
+    tcase_add_test(tc, regex_rewrites);
+    tcase_add_test(tc, bound_schema_depth);
+    tcase_add_test(tc, bound_subschemas_and_regex_len);
+    tcase_add_test(tc, bound_regex_match_limit);
+    tcase_add_test(tc, bound_work_and_depth);
+    tcase_add_test(tc, references);
+    tcase_add_test(tc, registered_and_mapped_documents);
+    tcase_add_test(tc, dialects);
+    tcase_add_test(tc, custom_metaschema_vocabularies);
+    tcase_add_test(tc, schema_checking);
+    suite_add_tcase(s, tc);
+    return s;
+}
