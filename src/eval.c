@@ -35,9 +35,9 @@ static const char *value_type(json_t *v)
     }
 }
 
-/* Expand {pointer} {key} {value} {type} {versions} in a message template. */
+/* Expand {pointer} {key} {value} {type} {versions} {detail} in a message template. */
 static char *expand(const char *tmpl, const struct cursor *c, const char *pointer, ver_mask m,
-                    const struct ver_list *vl)
+                    const struct ver_list *vl, const struct buf *detail)
 {
     struct buf b = BUF_INIT;
     for (const char *p = tmpl; *p; p++) {
@@ -53,6 +53,7 @@ static char *expand(const char *tmpl, const struct cursor *c, const char *pointe
             else buf_addf(&b, "%zu", c->index);
         } else if (n == 4 && !strncmp(p + 1, "type", n)) buf_adds(&b, value_type(c->v));
         else if (n == 8 && !strncmp(p + 1, "versions", n)) ver_format(&b, vl, m, ", ");
+        else if (n == 6 && !strncmp(p + 1, "detail", n)) buf_adds(&b, buf_str(detail));
         else if (n == 5 && !strncmp(p + 1, "value", n)) {
             char *s = json_dumps(c->v, JSON_COMPACT | JSON_ENCODE_ANY);
             size_t len = strlen(s);
@@ -72,12 +73,12 @@ static void report(struct eval_ctx *ctx, const struct clause *cl, const struct c
     const struct rule *r = ctx->rule;
     const struct ver_list *vl = rule_set_versions(ctx->rs);
     char *pointer = sel_pointer(c);
-    char *msg = expand(cl->message, c, pointer, m, vl);
+    char *msg = expand(cl->message, c, pointer, m, vl, &ctx->detail);
     struct doc_pos pos = doc_node_pos(ctx->sctx.d, c->node);
     struct diag *dg = diag_add(ctx->out, r->level, r->id, doc_name(ctx->sctx.d), pos.line, pos.col, msg);
     dg->pointer = pointer;
     dg->versions = m;
-    dg->hint = cl->hint ? expand(cl->hint, c, pointer, m, vl) : NULL;
+    dg->hint = cl->hint ? expand(cl->hint, c, pointer, m, vl, &ctx->detail) : NULL;
     dg->component = c->component ? xstrdup(c->component) : NULL;
     free(msg);
 }
@@ -88,6 +89,7 @@ static ver_mask judge(struct eval_ctx *ctx, const struct clause *cl, const struc
     if (!m) return 0;
     if (cl->when && !fn_eval(cl->when, c, ctx)) return 0;
     if (cl->require) {
+        buf_reset(&ctx->detail);
         if (fn_eval(cl->require, c, ctx)) return 0;
         report(ctx, cl, c, m);
         return m;
@@ -126,7 +128,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     struct diag_list found = DIAG_LIST_INIT;
     struct res *res = res_resolve(d, rule_set_res_config(rs), &found);
     ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
-    struct eval_ctx ctx = {rs, NULL, {d, res, res_doc_mask(res)}, &found};
+    struct eval_ctx ctx = {rs, NULL, {d, res, res_doc_mask(res)}, &found, BUF_INIT};
     struct cursor root;
     sel_root(&ctx.sctx, &root);
     for (size_t i = 0; i < rule_set_count(rs); i++) {
@@ -138,6 +140,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
         run_clause(&ctx, r->check, &root, m);
     }
     res_free(res);
+    buf_release(&ctx.detail);
     /* keep what the options ask for: enabled rules, requested versions */
     for (size_t i = 0; i < found.len; i++) {
         struct diag *dg = &found.items[i];

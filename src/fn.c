@@ -22,6 +22,7 @@ void fn_pred_free(struct pred *p)
         if (!p->borrowed) fn_pred_free(p->kids[i]);
     free(p->kids);
     sel_free(p->sel);
+    fn_schema_free(p);
     fn_pred_free(p->body);
     free(p);
 }
@@ -76,7 +77,8 @@ static int arg_types(struct cc *cc, struct pred *p, struct yv arg)
     size_t n = json_is_array(arg.v) ? json_array_size(arg.v) : 1;
     for (size_t i = 0; i < n; i++) {
         struct yv e = json_is_array(arg.v) ? rule_yv_item(cc, arg, i) : arg;
-        unsigned bit = 0;
+        /* YAML reads a plain `null` as the null value: take it as the type name */
+        unsigned bit = json_is_null(e.v) ? T_NULL : 0;
         for (size_t k = 0; json_is_string(e.v) && k < sizeof type_names / sizeof *type_names; k++)
             if (!strcmp(json_string_value(e.v), type_names[k].name)) bit = type_names[k].bit;
         if (!bit) {
@@ -364,6 +366,8 @@ const size_t fn_count = sizeof fn_table / sizeof fn_table[0];
 
 const struct fn_def *fn_lookup(const char *name)
 {
+    for (size_t i = 0; i < fn_schema_count; i++)
+        if (!strcmp(fn_schema_table[i].name, name)) return &fn_schema_table[i];
     for (size_t i = 0; i < fn_count; i++)
         if (!strcmp(fn_table[i].name, name)) return &fn_table[i];
     return NULL;

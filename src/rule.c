@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "ptr.h"
 #include "ruleInt.h"
+#include "schema.h"
 #include "util.h"
 
 struct named_pred {
@@ -40,6 +41,7 @@ struct rule_set {
     VEC(struct pred *) shared_preds; /* named predicates, referenced by `use` */
     VEC(struct file_digest) digests;  /* manifest and rule files, sorted by path */
     json_t *manifest;
+    schema_ctx *schemas;              /* JSON Schema registry for schema predicates */
 };
 
 /* ---- errors and YAML access ----------------------------------------------------- */
@@ -698,7 +700,7 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
     struct yv top = {doc_root(d), 0};
     const char *what = "the manifest";
     static const char *const allowed[] = {"name", "tag", "description-format", "docs-url", "versions",
-                                          "tiers", "document", "files", NULL};
+                                          "tiers", "document", "schema-map", "files", NULL};
     if (!json_is_object(top.v)) {
         rule_cc_error(&cc, 0, 0, "the manifest must be a mapping");
         goto out;
@@ -727,6 +729,24 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
                               name, rs->versions.names[rs->versions.n - 1]);
             else
                 rs->versions.names[rs->versions.n++] = xstrdup(name);
+        }
+    }
+    /* schema-map: URI prefix -> directory (relative to the rule set) for $refs between
+     * the schema files that schema predicates use; nothing else is ever read. */
+    struct yv smap = rule_yv_member(&cc, top, "schema-map");
+    if (smap.v && !json_is_object(smap.v))
+        rule_cc_error(&cc, smap.n, 0, "\"schema-map\" maps URI prefixes to directories");
+    else if (smap.v) {
+        const char *prefix;
+        json_t *dirv;
+        json_object_foreach(smap.v, prefix, dirv) {
+            if (!json_is_string(dirv)) {
+                rule_cc_error(&cc, smap.n, 0, "schema-map: the directory for \"%s\" must be a string", prefix);
+                continue;
+            }
+            char *dir = xasprintf("%s/%s", rs->dir, json_string_value(dirv));
+            schema_ctx_add_ref_map(rs->schemas, prefix, dir);
+            free(dir);
         }
     }
     struct yv docm = rule_yv_member(&cc, top, "document");
@@ -780,6 +800,7 @@ struct rule_set *rule_set_load(const char *dir, struct diag_list *errs)
     size_t before = errs->len;
     struct rule_set *rs = xcalloc(1, sizeof *rs);
     rs->dir = xstrdup(dir);
+    rs->schemas = schema_ctx_new(NULL);
     load_manifest(rs, errs);
     if (errs->len == before) {
         for (size_t i = 0; i < rs->files.len; i++) compile_file(rs, rs->files.items[i], errs);
@@ -823,6 +844,7 @@ void rule_set_free(struct rule_set *rs)
     VEC_FREE(rs->scopes);
     ver_list_release(&rs->versions);
     json_decref(rs->manifest);
+    schema_ctx_free(rs->schemas);
     free(rs->versions_member);
     free(rs->ref_member);
     free(rs->ref_prefix);
@@ -834,6 +856,7 @@ void rule_set_free(struct rule_set *rs)
 }
 
 const char *rule_set_dir(const struct rule_set *rs) { return rs->dir; }
+struct schema_ctx *rule_set_schemas(const struct rule_set *rs) { return rs->schemas; }
 const char *rule_set_name(const struct rule_set *rs) { return rs->name; }
 const char *rule_set_tag(const struct rule_set *rs) { return rs->tag; }
 const char *rule_set_digest(const struct rule_set *rs) { return rs->digest; }

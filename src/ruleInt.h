@@ -9,6 +9,7 @@
 #include "doc.h"
 #include "rule.h"
 #include "sel.h"
+#include "buf.h"
 #include "util.h"
 #include "ver.h"
 
@@ -68,10 +69,17 @@ struct pred {
     struct sel *sel;         /* every/some */
     struct pred *body;       /* every/some */
     int borrowed;            /* kids[0] belongs to a named predicate */
+    struct schema *compiled; /* matches-schema */
 };
 
 extern const struct fn_def fn_table[];
 extern const size_t fn_count;
+extern const struct fn_def fn_schema_table[]; /* fn_schema.c: backed by the schema engine */
+extern const size_t fn_schema_count;
+void fn_schema_free(struct pred *p);
+/* The rule set's JSON Schema registry (created on first use, with the manifest's
+ * schema-map), shared by every schema predicate. */
+struct schema_ctx *rule_set_schemas(const struct rule_set *rs);
 const struct fn_def *fn_lookup(const char *name);
 void fn_pred_free(struct pred *p);
 int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
@@ -107,6 +115,7 @@ struct eval_ctx {
     const struct rule *rule;
     struct sel_ctx sctx;
     struct diag_list *out;
+    struct buf detail;       /* why the last predicate failed: {detail} in messages */
 };
 
 #endif

@@ -40,7 +40,12 @@ char *tu_rule_dir(const char *const *files, const char *const *texts, size_t n)
     struct buf m = BUF_INIT;
     buf_adds(&m, manifest);
     buf_adds(&m, "files: [");
-    for (size_t i = 0; i < n; i++) buf_addf(&m, "%s%s", i ? ", " : "", files[i]);
+    int first = 1; /* only .yaml files are rule files; others (schemas) just sit beside them */
+    for (size_t i = 0; i < n; i++)
+        if (strstr(files[i], ".yaml")) {
+            buf_addf(&m, "%s%s", first ? "" : ", ", files[i]);
+            first = 0;
+        }
     buf_adds(&m, "]\n");
     write_file(tmpl, "manifest.yaml", buf_str(&m));
     buf_release(&m);
