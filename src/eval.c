@@ -86,7 +86,7 @@ static void report(struct eval_ctx *ctx, const struct clause *cl, const struct c
 static ver_mask judge(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c, ver_mask m)
 {
     m &= c->vmask;
-    if (!m) return 0;
+    if (!m || c->unresolved) return 0; /* its built-in diagnostic says it all */
     if (cl->when && !fn_eval(cl->when, c, ctx)) return 0;
     if (cl->require) {
         buf_reset(&ctx->detail);

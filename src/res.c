@@ -53,6 +53,7 @@ struct res {
     ver_mask doc_mask;
     VEC(ver_mask) *items;  /* per collection */
     VEC(struct site) sites; /* sorted by node */
+    VEC(doc_node) unresolved; /* sites reported by a built-in rule, sorted */
 };
 
 struct walk {
@@ -455,6 +456,7 @@ struct res *res_resolve(doc *d, const struct res_config *cfg, struct diag_list *
             s->pointer = NULL;
             r->sites.items[k++] = *s;
         } else {
+            VEC_PUSH(r->unresolved, s->node);
             site_release(s);
         }
     }
@@ -467,6 +469,7 @@ void res_free(struct res *r)
     if (!r) return;
     for (size_t i = 0; i < r->sites.len; i++) site_release(&r->sites.items[i]);
     VEC_FREE(r->sites);
+    VEC_FREE(r->unresolved);
     for (size_t i = 0; i < r->cfg->ncollections; i++) VEC_FREE(r->items[i]);
     free(r->items);
     free(r);
@@ -496,4 +499,16 @@ int res_follow(const struct res *r, doc_node n, doc_node *target, const char **c
     *target = r->sites.items[i].target;
     *component = r->sites.items[i].component;
     return 1;
+}
+
+int res_unresolved(const struct res *r, doc_node n)
+{
+    size_t a = 0, b = r->unresolved.len;
+    while (a < b) {
+        size_t m = (a + b) / 2;
+        if (r->unresolved.items[m] < n) a = m + 1;
+        else if (r->unresolved.items[m] > n) b = m;
+        else return 1;
+    }
+    return 0;
 }

@@ -35,6 +35,10 @@ ver_mask res_item_mask(const struct res *r, int coll, size_t idx);
  * component's pointer (borrowed). Else 0. */
 int res_follow(const struct res *r, doc_node n, doc_node *target, const char **component);
 
+/* Is N a reference site that could not be resolved (and was reported)? Rules do not
+ * judge such a node: it would only repeat the built-in diagnostic. */
+int res_unresolved(const struct res *r, doc_node n);
+
 /* The built-in rules res_resolve reports (for rule listings and SARIF). */
 struct res_builtin {
     const char *id;

@@ -66,6 +66,7 @@ static void enter(const struct sel_ctx *ctx, const struct cursor *c, struct curs
     out->component = c->component;
     out->vmask = c->vmask;
     out->coll = -1;
+    out->unresolved = 0;
     out->depth = c->depth + 1;
     if (ctx->res) {
         if (c->depth == 0 && out->key) out->coll = res_collection(ctx->res, out->key);
@@ -76,6 +77,8 @@ static void enter(const struct sel_ctx *ctx, const struct cursor *c, struct curs
         if (out->node != DOC_NONE && res_follow(ctx->res, out->node, &target, &component)) {
             out->node = target;
             out->component = component;
+        } else if (out->node != DOC_NONE) {
+            out->unresolved = res_unresolved(ctx->res, out->node);
         }
     }
 }

@@ -23,6 +23,7 @@ struct cursor {
     const char *component;       /* component pointer crossed last, or NULL */
     ver_mask vmask;              /* effective versions of the enclosing item (or document) */
     int coll;                    /* at depth 1: index of the item collection, else -1 */
+    int unresolved;              /* an unresolved $componentRef site (not judged by rules) */
     int depth;
 };
 
