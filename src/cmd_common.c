@@ -27,9 +27,12 @@ char *cmd_rules_dir(const char *given)
         exe[n] = '\0';
         char *slash = strrchr(exe, '/');
         if (slash) *slash = '\0';
-        /* build/mcpdesc and build/san/mcpdesc both sit below the source tree */
-        static const char *const ups[] = {"/../rules-yaml", "/../../rules-yaml"};
-        for (size_t i = 0; i < 2; i++) {
+        /* build/mcpdesc and build/san/mcpdesc both sit below the source tree; an
+         * installed PREFIX/bin/mcpdesc finds PREFIX/share/mcpdesc/rules wherever PREFIX
+         * was moved to (DESTDIR staging, relocated packages) */
+        static const char *const ups[] = {"/../rules-yaml", "/../../rules-yaml",
+                                          "/../share/mcpdesc/rules"};
+        for (size_t i = 0; i < sizeof ups / sizeof *ups; i++) {
             char *cand = xasprintf("%s%s", exe, ups[i]);
             if (is_rule_dir(cand)) return cand;
             free(cand);

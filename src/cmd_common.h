@@ -9,7 +9,8 @@
 #include "rule.h"
 
 /* The rule set directory: DIR if given, else $MCPDESC_RULES, else rules-yaml/ of the
- * build tree the binary runs from, else the installed one. Returns new memory. */
+ * build tree the binary runs from, else ../share/mcpdesc/rules beside the binary's
+ * directory, else the installed one (MCPDESC_DATADIR/rules). Returns new memory. */
 char *cmd_rules_dir(const char *given);
 /* Load the rule set, printing every loader error to stderr as file:line:col: error:
  * message. NULL on failure (the caller exits 2). */

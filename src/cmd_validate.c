@@ -25,18 +25,22 @@ static void usage(FILE *f)
     fputs("usage: mcpdesc validate [OPTIONS] FILE|DIR|- ...\n"
           "\n"
           "Check MCP Description documents against the rule set. A directory is searched\n"
-          "for *.json files (recursively, in name order); - reads standard input.\n"
+          "for *.json files (recursively, in name order, not following links to\n"
+          "directories); - reads standard input. One report covers every input; a file\n"
+          "that cannot be parsed is reported and the others are still judged.\n"
           "\n"
-          "  --rules DIR              rule set to load (default: the build tree's rules-yaml/,\n"
-          "                           else the installed one; or $MCPDESC_RULES)\n"
+          "  --rules DIR              rule set to load (default: $MCPDESC_RULES, else the build\n"
+          "                           tree's rules-yaml/, else the installed one)\n"
           "  --rules-tag TAG          refuse to run unless the rule set is the one locked as TAG\n"
-          "  --format FORMAT          text (default), json\n"
+          "  --format FORMAT          text (default), json, sarif (SARIF 2.1.0 for code\n"
+          "                           scanning), github (GitHub Actions annotations)\n"
           "  --protocol-version V     judge only these versions (repeatable)\n"
           "  --rule GLOB              run only matching rule ids (repeatable)\n"
           "  --skip GLOB              never run matching rule ids (repeatable)\n"
           "  --fail-on LEVEL          error (default), warning, info or never: the lowest level\n"
           "                           that makes the exit status 1\n"
-          "  --color WHEN             auto (default), always, never; NO_COLOR disables auto\n"
+          "  --color WHEN             auto (default: colour on a terminal unless NO_COLOR is\n"
+          "                           set), always, never\n"
           "  -o, --output FILE        write the report to FILE\n"
           "  -q, --quiet              print only errors\n"
           "\n"
@@ -81,11 +85,17 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Append every *.json below DIR, sorted, depth first. */
+/* Append every *.json below DIR, sorted by name, depth first. Symbolic links to files
+ * are followed, links to directories are not (like grep -r: no cycles, no file seen
+ * twice). A directory that cannot be opened is appended itself, so that loading it
+ * fails and the report says why. */
 static void walk_dir(const char *dir, struct strvec *out, int depth)
 {
-    DIR *d = depth < 64 ? opendir(dir) : NULL;
-    if (!d) return;
+    DIR *d = depth < 256 ? opendir(dir) : NULL;
+    if (!d) {
+        VEC_PUSH(*out, xstrdup(dir));
+        return;
+    }
     VEC(char *) names = VEC_INIT;
     struct dirent *e;
     while ((e = readdir(d)))
@@ -93,13 +103,15 @@ static void walk_dir(const char *dir, struct strvec *out, int depth)
     closedir(d);
     qsort(names.items, names.len, sizeof *names.items, name_cmp);
     for (size_t i = 0; i < names.len; i++) {
-        char *path = xasprintf("%s/%s", dir, names.items[i]);
-        struct stat st;
+        char *path = !strcmp(dir, "/") ? xasprintf("/%s", names.items[i])
+                                       : xasprintf("%s/%s", dir, names.items[i]);
+        struct stat st = {0};   /* stays zero when lstat fails: loading reports why */
         size_t n = strlen(path);
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        int is_json = n > 5 && !strcmp(path + n - 5, ".json");
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
             walk_dir(path, out, depth + 1);
             free(path);
-        } else if (n > 5 && !strcmp(path + n - 5, ".json")) {
+        } else if (is_json && !(S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
             VEC_PUSH(*out, path);
         } else {
             free(path);
@@ -278,7 +290,7 @@ int cmd_validate(int argc, char **argv)
         tmp = xasprintf("%s.tmp.%ld", output, (long)getpid());
         out = fopen(tmp, "w");
         if (!out) {
-            fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", tmp);
+            fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", output);
             status = 2;
             out = NULL;
         }

@@ -128,7 +128,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     struct diag_list found = DIAG_LIST_INIT;
     struct res *res = res_resolve(d, rule_set_res_config(rs), &found);
     ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
-    struct eval_ctx ctx = {rs, NULL, {d, res, res_doc_mask(res)}, &found, BUF_INIT};
+    struct eval_ctx ctx = {rs, NULL, {d, res, res_doc_mask(res)}, &found, BUF_INIT, NULL};
     struct cursor root;
     sel_root(&ctx.sctx, &root);
     for (size_t i = 0; i < rule_set_count(rs); i++) {
@@ -139,6 +139,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
         ctx.rule = r;
         run_clause(&ctx, r->check, &root, m);
     }
+    fn_indexes_free(&ctx);
     res_free(res);
     buf_release(&ctx.detail);
     /* keep what the options ask for: enabled rules, requested versions */

@@ -6,6 +6,8 @@
 static const struct report_format formats[] = {
     {"text", report_text},
     {"json", report_json},
+    {"sarif", report_sarif},
+    {"github", report_github},
 };
 
 const struct report_format *report_find(const char *name)
@@ -15,7 +17,7 @@ const struct report_format *report_find(const char *name)
     return NULL;
 }
 
-const char *report_names(void) { return "text, json"; }
+const char *report_names(void) { return "text, json, sarif, github"; }
 
 struct report_totals report_count(const struct report_file *files, size_t n)
 {

@@ -1,5 +1,5 @@
 /* report.h - write the results of a validate run: one report for all inputs, in one of
- * the formats of spec/cli.md (text, json; sarif and github in their own files). A
+ * the formats of spec/cli.md (text, json, sarif, github; one file each). A
  * reporter only reads diagnostics, never the rule program. */
 #ifndef MCPDESC_REPORT_H
 #define MCPDESC_REPORT_H
@@ -45,5 +45,9 @@ int report_shown(const struct report_opts *o, const struct diag *d);
 
 void report_text(const struct report_opts *o, const struct report_file *files, size_t n);
 void report_json(const struct report_opts *o, const struct report_file *files, size_t n);
+/* SARIF 2.1.0 (report_sarif.c): reads the rule set's manifest for the rule pages' URL. */
+void report_sarif(const struct report_opts *o, const struct report_file *files, size_t n);
+/* GitHub Actions workflow commands (report_github.c). */
+void report_github(const struct report_opts *o, const struct report_file *files, size_t n);
 
 #endif

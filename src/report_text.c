@@ -29,8 +29,11 @@ static void excerpt(const struct report_opts *o, const doc *d, uint32_t line, ui
 static void line_for(const struct report_opts *o, const char *file, const struct diag *d)
 {
     const struct ver_list *vl = o->rs ? rule_set_versions(o->rs) : NULL;
-    fprintf(o->out, "%s%s:%u:%u:%s %s%s:%s %s", o->color ? "\033[1m" : "", file, d->line, d->col,
-            o->color ? "\033[0m" : "", o->color ? level_color(d->level) : "",
+    /* file:line:col: as compilers print it; just file: when there is no position (a
+     * file that cannot be opened) */
+    fprintf(o->out, "%s%s:", o->color ? "\033[1m" : "", file);
+    if (d->line) fprintf(o->out, "%u:%u:", d->line, d->col);
+    fprintf(o->out, "%s %s%s:%s %s", o->color ? "\033[0m" : "", o->color ? level_color(d->level) : "",
             diag_level_name(d->level), o->color ? "\033[0m" : "", d->message);
     if (d->rule) fprintf(o->out, " [%s]", d->rule);
     if (vl && d->versions) {

@@ -467,9 +467,9 @@ static void check_examples(struct cc *cc, struct yv y)
     for (size_t i = 0; json_is_array(y.v) && i < json_array_size(y.v); i++) {
         struct yv e = rule_yv_item(cc, y, i);
         const char *ex = need_string(cc, e, "expect", "an example", 1);
-        if (ex && strcmp(ex, "valid") && strcmp(ex, "invalid") && strcmp(ex, "warning"))
+        if (ex && strcmp(ex, "valid") && strcmp(ex, "invalid") && strcmp(ex, "warning") && strcmp(ex, "info"))
             rule_cc_error(cc, rule_yv_member(cc, e, "expect").n, 0,
-                          "expect must be valid, invalid or warning, not \"%s\"", ex);
+                          "expect must be valid, invalid, warning or info, not \"%s\"", ex);
         struct yv p = rule_yv_member(cc, e, "pointer");
         struct ptr parsed;
         const char *why;

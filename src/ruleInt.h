@@ -116,6 +116,9 @@ struct eval_ctx {
     struct sel_ctx sctx;
     struct diag_list *out;
     struct buf detail;       /* why the last predicate failed: {detail} in messages */
+    struct fn_indexes *indexes; /* unique/among selection indexes for this document */
 };
+/* Free the per-document indexes of unique/among. */
+void fn_indexes_free(struct eval_ctx *ctx);
 
 #endif

@@ -1,0 +1,63 @@
+# mk/install.mk - `make install PREFIX=... [DESTDIR=...]`: the binary, the rule set
+# (PREFIX/share/mcpdesc/rules, where the binary looks without --rules), libmcpdesc.a
+# with its public header mcpdesc.h and a pkg-config file, the man page and bash
+# completion; and `test-install` (run by `make check`, plain and under the sanitizers),
+# which installs into a temporary prefix and builds tests/embed/example.c through
+# pkg-config against what was installed.
+
+BINDIR      ?= $(PREFIX)/bin
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+DATADIR     ?= $(PREFIX)/share
+MANDIR      ?= $(DATADIR)/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+RULESDIR    := $(PREFIX)/share/mcpdesc/rules
+INSTALL     ?= install
+
+# The objects that compile in MCPDESC_DATADIR (from PREFIX) are rebuilt when PREFIX
+# changes, so `make install PREFIX=/opt/x` never installs a binary or library that
+# looks for its rules under another prefix. The stamp's time changes only with its text.
+PREFIX_STAMP := $(BUILD)/.prefix
+.PHONY: install-prefix-force
+$(PREFIX_STAMP): install-prefix-force | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo '$(PREFIX)' | cmp -s - $@ 2>/dev/null || echo '$(PREFIX)' > $@
+$(BUILD)/src/cmd_common.o $(BUILD)/src/mcpdesc.o: $(PREFIX_STAMP)
+
+# Requires: every pkg-config module the library is built with (PKGS, which
+# module fragments extend: libcurl for capture).
+$(BUILD)/mcpdesc.pc: tools/mcpdesc.pc.in $(PREFIX_STAMP) Makefile $(wildcard mk/*.mk)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@DATADIR@|$(DATADIR)|' -e 's|@RULESDIR@|$(RULESDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@REQUIRES@|$(PKGS)|' $< > $@
+
+install: $(BUILD)/mcpdesc $(BUILD)/libmcpdesc.a $(BUILD)/mcpdesc.pc
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 755 $(BUILD)/mcpdesc $(DESTDIR)$(BINDIR)/mcpdesc
+	$(INSTALL) -m 644 $(BUILD)/libmcpdesc.a $(DESTDIR)$(LIBDIR)/libmcpdesc.a
+	$(INSTALL) -m 644 src/mcpdesc.h $(DESTDIR)$(INCLUDEDIR)/mcpdesc.h
+	$(INSTALL) -m 644 $(BUILD)/mcpdesc.pc $(DESTDIR)$(PKGCONFIGDIR)/mcpdesc.pc
+	$(INSTALL) -m 644 docs/mcpdesc.1 $(DESTDIR)$(MANDIR)/man1/mcpdesc.1
+	$(INSTALL) -m 644 tools/mcpdesc.bash-completion $(DESTDIR)$(BASHCOMPDIR)/mcpdesc
+	rm -rf $(DESTDIR)$(RULESDIR)
+	cd rules-yaml && find . -type f \( -name '*.yaml' -o -name '*.lock' -o -name '*.md' \) | \
+	    while read -r f; do \
+	        $(INSTALL) -D -m 644 "$$f" "$(DESTDIR)$(RULESDIR)/$${f#./}" || exit 1; \
+	    done
+
+.PHONY: uninstall test-install
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/mcpdesc $(DESTDIR)$(LIBDIR)/libmcpdesc.a \
+	    $(DESTDIR)$(INCLUDEDIR)/mcpdesc.h $(DESTDIR)$(PKGCONFIGDIR)/mcpdesc.pc \
+	    $(DESTDIR)$(MANDIR)/man1/mcpdesc.1 $(DESTDIR)$(BASHCOMPDIR)/mcpdesc
+	rm -rf $(DESTDIR)$(RULESDIR)
+
+# A fresh build tree ($(BUILD)/install-test) installed into a temporary prefix, so the
+# test exercises `make install PREFIX=...` from scratch without touching this tree.
+test-install: | $(DEPS_STAMP)
+	MAKE='$(MAKE)' BUILD='$(BUILD)' EMBED_CC='$(CC)' EMBED_CFLAGS='$(CFLAGS)' EMBED_LDFLAGS='$(LDFLAGS)' \
+	    sh tests/embed/test-install.sh
+
+EXTRA_CHECKS += test-install

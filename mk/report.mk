@@ -1,0 +1,16 @@
+# mk/report.mk - tests of the report formats beyond the golden CLI cases, run by
+# `make check` plain and under ASan+UBSan (BUILD=build/san SAN=1):
+#   test-sarif  SARIF of the shipped examples against the official SARIF 2.1.0 schema
+#               ($(MCPDESC_SHARED)/data/sarif/; skipped with a message when absent),
+#               validated by `mcpdesc schema validate` and by python3-jsonschema
+#   test-color  colour, excerpts and NO_COLOR on a pseudo-terminal (script(1))
+MCPDESC_SHARED ?= ../shared
+
+.PHONY: test-sarif test-color
+test-sarif: $(BUILD)/mcpdesc
+	MCPDESC_SHARED='$(MCPDESC_SHARED)' sh tests/validate-sarif.sh $(BUILD)/mcpdesc
+
+test-color: $(BUILD)/mcpdesc
+	sh tests/validate-color.sh $(BUILD)/mcpdesc
+
+EXTRA_CHECKS += test-sarif test-color

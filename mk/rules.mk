@@ -1,0 +1,23 @@
+# mk/rules.mk - the tools of rule authors and release engineers (`mcpdesc rules ...`,
+# src/lint*.c, src/docs*.c). test-rules: lint the shipped rule set, run every rule's
+# examples (`rules test`), render every page, and pin a temporary copy with `rules lock`
+# and `--rules-tag`. check-locks: a committed tag lock never changes, and the manifest's
+# tag has a lock. Both run under `make check` (plain, then BUILD=build/san SAN=1).
+
+# Included before the Makefile's `all:` rule: keep `all` the default goal, and name the
+# binary by path (BIN is defined after the include).
+.DEFAULT_GOAL := all
+RULES_BIN := $(BUILD)/mcpdesc
+
+.PHONY: test-rules check-locks
+test-rules: $(RULES_BIN)
+	$(RULES_BIN) rules lint rules-yaml
+	$(RULES_BIN) rules test rules-yaml
+	rm -rf $(BUILD)/rule-docs
+	$(RULES_BIN) rules docs --rules rules-yaml --out $(BUILD)/rule-docs
+	sh tests/check-locks.sh pin $(RULES_BIN)
+
+check-locks:
+	sh tests/check-locks.sh committed
+
+EXTRA_CHECKS += test-rules check-locks

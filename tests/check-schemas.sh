@@ -1,0 +1,126 @@
+#!/bin/sh
+# check-schemas.sh BINARY - the project's JSON Schemas, checked with its own engine.
+#
+#   a. every schema/*.json and schema/mcp/*/*.json is a valid schema (`schema check`; the
+#      $refs between files of schema/mcp/<version>/ resolve through --ref-map);
+#   b. every rules-yaml/*.yaml validates against schema/rule-file.schema.json, and
+#      rules-yaml/manifest.yaml against schema/manifest.schema.json;
+#   c. so does every tests/data/rules-extra/*.yaml (manifest.yaml: the manifest schema);
+#   d. every planted mistake in tests/data/rule-schema/*.yaml (manifest-*.yaml: against the
+#      manifest schema) is rejected, for the reason its `# schema-error: LOCATION` line
+#      names (a keyword location the engine must report), and the loader refuses the
+#      planted rule files too (`rules lint` on a one-file set), so the planted cases never
+#      test something the loader accepts;
+#   e. the predicates of the rule-file schema are exactly those of fn_table[] (src/fn.c)
+#      and fn_schema_table[] (src/fn_schema.c): one $defs entry pred.NAME each.
+#
+# One `ok`/`FAIL` line per check, then `N passed, N failed`; exit 1 when any failed.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+case ${1:-} in
+/*) BIN=$1 ;;
+'') echo "usage: sh tests/check-schemas.sh BINARY" >&2; exit 2 ;;
+*) BIN=$PWD/$1 ;;
+esac
+[ -x "$BIN" ] || { echo "check-schemas: $BIN is not an executable" >&2; exit 2; }
+
+RULE_SCHEMA=schema/rule-file.schema.json
+MANIFEST_SCHEMA=schema/manifest.schema.json
+REFMAP=https://mcpdesc.dev/schema/=schema/
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/check-schemas.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT INT TERM
+pass=0
+fail=0
+
+ok() {
+    echo "ok $*"
+    pass=$((pass + 1))
+}
+bad() {
+    echo "FAIL $*"
+    fail=$((fail + 1))
+    if [ -s "$TMP/out" ]; then sed 's/^/    /' "$TMP/out" | head -n 20; fi
+}
+
+# a. the schemas themselves
+for f in schema/*.json schema/mcp/*/*.json; do
+    [ -f "$f" ] || continue
+    if "$BIN" schema check --ref-map "$REFMAP" "$f" >"$TMP/out" 2>&1; then ok "schema check $f"
+    else bad "schema check $f"; fi
+done
+
+schema_for() {
+    case $(basename "$1") in
+    manifest.yaml | manifest-*.yaml) echo "$MANIFEST_SCHEMA" ;;
+    *) echo "$RULE_SCHEMA" ;;
+    esac
+}
+
+# b, c. shipped and test rule sets are valid
+for f in rules-yaml/*.yaml tests/data/rules-extra/*.yaml; do
+    [ -f "$f" ] || continue
+    s=$(schema_for "$f")
+    if "$BIN" schema validate --schema "$s" "$f" >"$TMP/out" 2>&1; then ok "valid $f ($(basename "$s"))"
+    else bad "valid $f ($(basename "$s"))"; fi
+done
+
+# d. planted mistakes are rejected, for the planted reason, by the schema and the loader
+for f in tests/data/rule-schema/*.yaml; do
+    [ -f "$f" ] || continue
+    s=$(schema_for "$f")
+    want=$(sed -n 's/^# schema-error:[[:space:]]*//p' "$f" | head -n 1)
+    if [ -z "$want" ]; then
+        : >"$TMP/out"
+        bad "rejected $f: no '# schema-error: KEYWORD-LOCATION' line"
+        continue
+    fi
+    "$BIN" schema validate --schema "$s" "$f" >"$TMP/out" 2>&1
+    rc=$?
+    if [ "$rc" -ne 1 ]; then
+        bad "rejected $f ($(basename "$s")): exit $rc, expected 1 (invalid)"
+    elif ! grep -qF "($want)" "$TMP/out"; then
+        bad "rejected $f ($(basename "$s")): no error at keyword location $want"
+    else
+        ok "rejected $f ($(basename "$s"), $want)"
+    fi
+    case $(basename "$f") in manifest-*) continue ;; esac
+    rm -rf "$TMP/set" && mkdir "$TMP/set"
+    # the test rule set's manifest, with the planted file as its only rule file
+    { sed '/^files:/,$d' tests/data/rules-extra/manifest.yaml; printf 'files:\n  - planted.yaml\n'; } \
+        >"$TMP/set/manifest.yaml"
+    cp "$f" "$TMP/set/planted.yaml"
+    "$BIN" rules lint "$TMP/set" >"$TMP/out" 2>&1
+    rc=$?
+    if [ "$rc" -ne 0 ] && grep -q 'planted\.yaml:[0-9]*:[0-9]*: error: ' "$TMP/out"; then
+        ok "loader refuses $f"
+    else
+        bad "loader refuses $f: rules lint exit $rc without an error in it (the schema is stricter than the loader here)"
+    fi
+done
+
+# e. the schema's predicates are the predicate table's
+awk '/fn_table\[\] = \{|fn_schema_table\[\] = \{/ { t = 1; next }
+     t && /^};/ { t = 0 }
+     t && /^    \{"[a-z][a-z0-9-]*",/ { sub(/^    \{"/, ""); sub(/".*/, ""); print }' \
+    src/fn.c src/fn_schema.c 2>/dev/null | sort -u >"$TMP/table"
+sed -n 's/.*"\$ref": "#\/\$defs\/pred\.\([a-z0-9-]*\)".*/\1/p' "$RULE_SCHEMA" | sort -u >"$TMP/schema"
+sed -n 's/^    "pred\.\([a-z0-9-]*\)": {$/\1/p' "$RULE_SCHEMA" | sort -u >"$TMP/defs"
+: >"$TMP/out"
+n=$(wc -l <"$TMP/table" | tr -d ' ')
+if [ "$n" -eq 0 ]; then
+    bad "predicates: no fn_table[] entries found in src/fn.c (layout changed?)"
+else
+    before=$fail
+    for name in $(cat "$TMP/table"); do
+        grep -qx "$name" "$TMP/schema" && grep -qx "$name" "$TMP/defs" ||
+            bad "predicate $name (fn_table) has no pred.$name in $RULE_SCHEMA"
+    done
+    for name in $(cat "$TMP/schema" "$TMP/defs" | sort -u); do
+        grep -qx "$name" "$TMP/table" || bad "predicate $name is in $RULE_SCHEMA but in no predicate table"
+    done
+    [ "$fail" -eq "$before" ] &&
+        ok "predicates: the schema has exactly the $n of fn_table[] and fn_schema_table[]"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

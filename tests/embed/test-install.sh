@@ -1,0 +1,101 @@
+#!/bin/sh
+# test-install.sh - `make install PREFIX=<temporary>` from a fresh build tree, then use
+# what was installed the way a user would: the binary finds its rules without --rules
+# (also after the prefix is moved), `man` renders the page, bash loads the completion,
+# and tests/embed/example.c builds through pkg-config against the installed library and
+# validates tests/embed/fixture.json (run under the sanitizers when the build uses them).
+# Environment (from mk/install.mk): MAKE, BUILD, EMBED_CC, EMBED_CFLAGS, EMBED_LDFLAGS.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+: "${MAKE:=make}" "${BUILD:=build}" "${EMBED_CC:=cc}" "${EMBED_CFLAGS:=-O2 -g}" "${EMBED_LDFLAGS:=}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-install.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+prefix=$tmp/prefix
+fail=0
+ok() { echo "ok test-install: $1"; }
+bad() { echo "FAIL test-install: $1"; fail=1; }
+
+# 1. install from scratch (a separate build tree compiled for this PREFIX)
+if ! $MAKE --no-print-directory BUILD="$BUILD/install-test" PREFIX="$prefix" install \
+        > "$tmp/make.log" 2>&1; then
+    tail -n 30 "$tmp/make.log"
+    echo "FAIL test-install: make install PREFIX=$prefix"
+    exit 1
+fi
+for f in bin/mcpdesc lib/libmcpdesc.a include/mcpdesc.h lib/pkgconfig/mcpdesc.pc \
+         share/man/man1/mcpdesc.1 share/bash-completion/completions/mcpdesc \
+         share/mcpdesc/rules/manifest.yaml; do
+    [ -f "$prefix/$f" ] || bad "not installed: $f"
+done
+
+# 2. the installed binary finds its rule set without --rules, from anywhere
+fixture=$(pwd)/tests/embed/fixture.json
+run_bin() { (cd "$tmp" && env -u MCPDESC_RULES "$1" validate --format json "$fixture"); }
+if run_bin "$prefix/bin/mcpdesc" > "$tmp/out.json" 2> "$tmp/err"; then
+    bad "installed binary: exit 0 on a fixture with an error"
+elif grep -q '"mcp.tool.input-schema.object-root"' "$tmp/out.json"; then
+    ok "installed binary finds $prefix/share/mcpdesc/rules"
+else
+    bad "installed binary: $(head -c 300 "$tmp/err")"
+fi
+mv "$prefix" "$tmp/moved"
+run_bin "$tmp/moved/bin/mcpdesc" > "$tmp/out2.json" 2> "$tmp/err"
+if grep -q '"mcp.tool.input-schema.object-root"' "$tmp/out2.json"; then
+    ok "a moved prefix still finds its rules (../share/mcpdesc/rules)"
+else
+    bad "moved prefix: $(head -c 300 "$tmp/err")"
+fi
+mv "$tmp/moved" "$prefix"
+
+# 3. man page and completion
+if command -v man > /dev/null 2>&1; then
+    if MANWIDTH=80 man -l "$prefix/share/man/man1/mcpdesc.1" 2> "$tmp/err" | grep -q 'fail-on'; then
+        ok "man -l renders the installed page"
+    else
+        bad "man page does not render: $(head -c 300 "$tmp/err")"
+    fi
+else
+    echo "skip test-install: man not found"
+fi
+if command -v bash > /dev/null 2>&1; then
+    got=$(bash -c '. "$1"; COMP_WORDS=(mcpdesc validate --fo); COMP_CWORD=2; _mcpdesc; echo "${COMPREPLY[*]}"' \
+          sh "$prefix/share/bash-completion/completions/mcpdesc" 2>&1)
+    if [ "$got" = "--format" ]; then ok "bash completion completes --fo to --format"
+    else bad "bash completion of 'mcpdesc validate --fo': '$got'"; fi
+fi
+
+# 4. the example, built through pkg-config against the installed library only
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+if ! flags=$(pkg-config --cflags --libs mcpdesc 2> "$tmp/err"); then
+    bad "pkg-config mcpdesc: $(cat "$tmp/err")"
+    exit 1
+fi
+# shellcheck disable=SC2086
+if ! $EMBED_CC -std=c11 -Wall -Wextra -Werror $EMBED_CFLAGS -o "$tmp/example" tests/embed/example.c \
+        $EMBED_LDFLAGS $flags > "$tmp/cc.log" 2>&1; then
+    cat "$tmp/cc.log"
+    bad "example does not build with: $flags"
+    exit 1
+fi
+ok "example builds with pkg-config --cflags --libs mcpdesc"
+# No --rules: the library's default is the rule set of the prefix it was built for.
+(cd tests/embed && env -u MCPDESC_RULES "$tmp/example" fixture.json) > "$tmp/example.out" 2> "$tmp/err"
+status=$?
+# Every line of tests/embed/expected must be there, in that order, messages cut off
+# (their wording belongs to the rule set, and rules added later may add lines).
+sed 's/^\([^ ]* [^ ]* [^ ]* [^ ]*\): .*$/\1/' "$tmp/example.out" > "$tmp/example.cut"
+missing=$(awk 'NR == FNR { got[++n] = $0; next }
+               { while (i < n && got[++i] != $0) {} if (got[i] != $0) { print; exit } }' \
+          "$tmp/example.cut" tests/embed/expected)
+if ! head -n 1 "$tmp/example.out" | grep -q '^mcpdesc [0-9][^ ]*, rules '; then
+    missing="mcpdesc VERSION, rules TAG (first line)"
+fi
+if [ "$status" -eq 1 ] && [ -z "$missing" ]; then
+    ok "example validates the fixture (exit 1, expected diagnostics)"
+else
+    bad "example: exit $status (expected 1); missing line: '$missing'; output:"
+    sed 's/^/      | /' "$tmp/example.out" "$tmp/err"
+fi
+[ "$fail" -eq 0 ] && echo "test-install: passed" || echo "test-install: FAILED"
+exit "$fail"

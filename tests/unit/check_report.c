@@ -1,0 +1,449 @@
+/* check_report.c - the report formats byte for byte (text, json, github) and SARIF as a
+ * JSON value (its rule list, results, locations, property bags, notifications), written
+ * to memory with open_memstream; plus the embedding facade of mcpdesc.h. */
+#include <check.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mcpdesc.h"
+#include "report.h"
+#include "testutil.h"
+#include "util.h"
+
+#define RULE(id, level, summary, req) \
+    "  - id: " id "\n    owner: t\n    surface: Tool\n    kind: structural\n" \
+    "    level: " level "\n    status: stable\n    enforcement: internal\n    applies: all\n" \
+    "    summary: " summary "\n    requirement: " req "\n    based-on: [{tier: 1, text: src}]\n" \
+    "    check: {select: /tools/*, require: {has: name}, message: m}\n"
+
+static const char *const rules_text =
+    "rules:\n" RULE("t.err", "must", "Errors are errors.", "Every tool has a name.")
+    RULE("t.warn", "should", "Warnings warn.", "Tools should be named.")
+    RULE("t.info", "may", "Infos inform.", "Tools may be named.");
+
+static const char *const manifest_text =
+    "name: report-test\n"
+    "tag: v1.2.3\n"
+    "description-format: 0.9.0\n"
+    "docs-url: https://example.test/rules\n"
+    "versions: [2024-11-05, 2025-03-26, 2025-06-18]\n"
+    "document:\n"
+    "  versions-member: protocolVersions\n"
+    "  collections: [tools]\n"
+    "  component-ref:\n"
+    "    member: $componentRef\n"
+    "    prefix: /components/schemas/\n"
+    "    scopes: [/tools/*/inputSchema]\n"
+    "files: [t.yaml]\n";
+
+struct fixture {
+    char dir[64];
+    struct rule_set *rs;
+    doc *d;
+    struct report_file files[3];
+};
+
+static void put(const char *dir, const char *name, const char *text)
+{
+    char *path = xasprintf("%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    free(path);
+}
+
+/* Three files: one with an error, a warning (with hint, component) and an info; one
+ * that did not parse; and a file on standard input with nothing to say. */
+static void setup(struct fixture *fx)
+{
+    strcpy(fx->dir, "/tmp/mcpdesc-report-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(fx->dir));
+    put(fx->dir, "manifest.yaml", manifest_text);
+    put(fx->dir, "t.yaml", rules_text);
+    struct diag_list errs = DIAG_LIST_INIT;
+    fx->rs = rule_set_load(fx->dir, &errs);
+    ck_assert_msg(fx->rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
+    diag_list_release(&errs);
+    fx->d = tu_doc("{\"tools\": [\n  {\"name\": \"a\"}\n]}");
+
+    memset(fx->files, 0, sizeof fx->files);
+    struct report_file *f = &fx->files[0];
+    f->name = "dir/a b%.json";
+    f->d = fx->d;
+    struct diag *d = diag_add(&f->diags, DIAG_ERROR, "t.err", f->name, 2, 3, "bad: name, really\nyes");
+    d->pointer = xstrdup("/tools/0");
+    d->versions = 3;
+    d = diag_add(&f->diags, DIAG_WARNING, "t.warn", f->name, 2, 5, "100% odd");
+    d->pointer = xstrdup("/tools/0/name");
+    d->versions = 4;
+    d->hint = xstrdup("rename it");
+    d->component = xstrdup("/components/schemas/A");
+    d = diag_add(&f->diags, DIAG_INFO, "mcpdesc.component-ref.cycle", f->name, 1, 1, "fyi");
+    d->pointer = xstrdup("");
+    d->versions = 7;
+
+    f = &fx->files[1];
+    f->name = "broken.json";
+    f->error = xcalloc(1, sizeof *f->error);
+    f->error->level = DIAG_ERROR;
+    f->error->line = 4;
+    f->error->col = 2;
+    f->error->message = xstrdup("invalid JSON: '}' expected");
+
+    fx->files[2].name = "<stdin>";
+}
+
+static void teardown(struct fixture *fx)
+{
+    for (size_t i = 0; i < 3; i++) {
+        diag_list_release(&fx->files[i].diags);
+        if (fx->files[i].error) {
+            diag_clear(fx->files[i].error);
+            free(fx->files[i].error);
+        }
+    }
+    doc_free(fx->d);
+    rule_set_free(fx->rs);
+    tu_rmdir(xstrdup(fx->dir));
+}
+
+/* Run format NAME over the fixture; returns the output (new string). */
+static char *render(struct fixture *fx, const char *name, int quiet, int color, int excerpts)
+{
+    const struct report_format *fmt = report_find(name);
+    ck_assert_msg(fmt != NULL, "format %s", name);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    struct report_opts o = {f, fx->rs, quiet, color, excerpts};
+    fmt->write(&o, fx->files, 3);
+    fclose(f);
+    return out;
+}
+
+START_TEST(test_names)
+{
+    ck_assert_str_eq(report_names(), "text, json, sarif, github");
+    ck_assert_ptr_nonnull(report_find("sarif"));
+    ck_assert_ptr_nonnull(report_find("github"));
+    ck_assert_ptr_null(report_find("xml"));
+}
+END_TEST
+
+START_TEST(test_text)
+{
+    struct fixture fx;
+    setup(&fx);
+    char *out = render(&fx, "text", 0, 0, 0);
+    ck_assert_str_eq(out,
+        "dir/a b%.json:2:3: error: bad: name, really\nyes [t.err] (2024-11-05, 2025-03-26)\n"
+        "dir/a b%.json:2:5: warning: 100% odd [t.warn] (2025-06-18)\n"
+        "dir/a b%.json:1:1: info: fyi [mcpdesc.component-ref.cycle] (2024-11-05, 2025-03-26, 2025-06-18)\n"
+        "broken.json:4:2: error: invalid JSON: '}' expected\n"
+        "2 errors, 1 warnings, 1 infos in 3 files\n");
+    free(out);
+    /* a terminal: colour, the source line with a caret, component and hint */
+    out = render(&fx, "text", 1, 1, 1);
+    ck_assert_str_eq(out,
+        "\033[1mdir/a b%.json:2:3:\033[0m \033[1;31merror:\033[0m bad: name, really\nyes [t.err] "
+        "(2024-11-05, 2025-03-26)\n"
+        "     2 |   {\"name\": \"a\"}\n"
+        "       |   \033[1;32m^\033[0m\n"
+        "\033[1mbroken.json:4:2:\033[0m \033[1;31merror:\033[0m invalid JSON: '}' expected\n"
+        "2 errors, 1 warnings, 1 infos in 3 files\n");
+    free(out);
+    out = render(&fx, "text", 0, 0, 1);
+    ck_assert_ptr_nonnull(strstr(out, "       |     ^\n       = through /components/schemas/A\n"
+                                      "       = hint: rename it\n"));
+    free(out);
+    /* no position (a file that cannot be opened): no :0:0 */
+    fx.files[1].error->line = fx.files[1].error->col = 0;
+    out = render(&fx, "text", 1, 0, 0);
+    ck_assert_ptr_nonnull(strstr(out, "\nbroken.json: error: invalid JSON: '}' expected\n"));
+    free(out);
+    teardown(&fx);
+}
+END_TEST
+
+START_TEST(test_json)
+{
+    struct fixture fx;
+    setup(&fx);
+    char *out = render(&fx, "json", 1, 0, 0);
+    json_error_t e;
+    json_t *got = json_loads(out, 0, &e);
+    ck_assert_msg(got != NULL, "json: %s", e.text);
+    json_t *want = json_pack(
+        "{s:s, s:{s:s, s:s, s:s}, s:[{s:s, s:[{s:s, s:s, s:s, s:[s, s], s:s, s:i, s:i}]},"
+        " {s:s, s:{s:s, s:i, s:i}}, {s:s, s:[]}], s:{s:i, s:i, s:i, s:i}}",
+        "mcpdesc", MCPDESC_VERSION, "rules", "name", "report-test", "tag", "v1.2.3", "digest",
+        rule_set_digest(fx.rs), "files", "file", "dir/a b%.json", "diagnostics", "rule", "t.err",
+        "level", "error", "pointer", "/tools/0", "versions", "2024-11-05", "2025-03-26", "message",
+        "bad: name, really\nyes", "line", 2, "column", 3, "file", "broken.json", "error", "message",
+        "invalid JSON: '}' expected", "line", 4, "column", 2, "file", "<stdin>", "diagnostics",
+        "summary", "files", 3, "errors", 2, "warnings", 1, "infos", 1);
+    ck_assert_ptr_nonnull(want);
+    ck_assert_msg(json_equal(got, want), "got %s", out);
+    json_decref(got);
+    json_decref(want);
+    free(out);
+    teardown(&fx);
+}
+END_TEST
+
+START_TEST(test_github)
+{
+    struct fixture fx;
+    setup(&fx);
+    char *out = render(&fx, "github", 0, 1, 1);
+    ck_assert_str_eq(out,
+        "::error file=dir/a b%25.json,line=2,col=3,title=t.err::bad: name, really%0Ayes "
+        "(2024-11-05, 2025-03-26)\n"
+        "::warning file=dir/a b%25.json,line=2,col=5,title=t.warn::100%25 odd (2025-06-18)%0A"
+        "hint: rename it\n"
+        "::notice file=dir/a b%25.json,line=1,col=1,title=mcpdesc.component-ref.cycle::fyi "
+        "(2024-11-05, 2025-03-26, 2025-06-18)\n"
+        "::error file=broken.json,line=4,col=2,title=mcpdesc::invalid JSON: '}' expected\n"
+        "2 errors, 1 warnings, 1 infos in 3 files\n");
+    free(out);
+    out = render(&fx, "github", 1, 0, 0);
+    ck_assert_ptr_null(strstr(out, "::warning"));
+    ck_assert_ptr_null(strstr(out, "::notice"));
+    free(out);
+    /* properties escape ':' and ',' too; no file for standard input; no position */
+    fx.files[0].name = "a:b,c.json";
+    fx.files[0].diags.items[0].line = 0;
+    fx.files[1].name = "<stdin>";
+    out = render(&fx, "github", 1, 0, 0);
+    ck_assert_str_eq(out,
+        "::error file=a%3Ab%2Cc.json,title=t.err::bad: name, really%0Ayes (2024-11-05, 2025-03-26)\n"
+        "::error line=4,col=2,title=mcpdesc::invalid JSON: '}' expected\n"
+        "2 errors, 1 warnings, 1 infos in 3 files\n");
+    free(out);
+    teardown(&fx);
+}
+END_TEST
+
+static json_t *sarif_of(struct fixture *fx, int quiet)
+{
+    char *out = render(fx, "sarif", quiet, 1, 1);
+    json_error_t e;
+    json_t *j = json_loads(out, 0, &e);
+    ck_assert_msg(j != NULL, "sarif is not JSON: %s", e.text);
+    free(out);
+    return j;
+}
+
+START_TEST(test_sarif)
+{
+    struct fixture fx;
+    setup(&fx);
+    json_t *s = sarif_of(&fx, 0);
+    ck_assert_str_eq(json_string_value(json_object_get(s, "version")), "2.1.0");
+    ck_assert_int_eq(json_array_size(json_object_get(s, "runs")), 1);
+    json_t *run = json_array_get(json_object_get(s, "runs"), 0);
+    json_t *driver = json_object_get(json_object_get(run, "tool"), "driver");
+    ck_assert_str_eq(json_string_value(json_object_get(driver, "name")), "mcpdesc");
+    ck_assert_str_eq(json_string_value(json_object_get(driver, "version")), MCPDESC_VERSION);
+    ck_assert_ptr_nonnull(json_string_value(json_object_get(driver, "informationUri")));
+
+    /* rules: the three of the set in order, then every built-in */
+    json_t *rules = json_object_get(driver, "rules");
+    ck_assert_int_eq(json_array_size(rules), 3 + res_nbuiltins);
+    json_t *want = json_pack(
+        "{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:s, s:{s:s}, s:{s:[s, s], s:s, s:[s, s, s]}}",
+        "id", "t.warn", "name", "TWarn", "shortDescription", "text", "Tools should be named.",
+        "fullDescription", "text", "Warnings warn.", "help", "text",
+        "Warnings warn.\n\nTools should be named.\n\nRule page: https://example.test/rules/t.warn.html",
+        "markdown",
+        "**Tools should be named.**\n\nWarnings warn.\n\n[Rule page](https://example.test/rules/t.warn.html)",
+        "helpUri", "https://example.test/rules/t.warn.html", "defaultConfiguration", "level", "warning",
+        "properties", "tags", "Tool", "structural", "requirementLevel", "should", "versions",
+        "2024-11-05", "2025-03-26", "2025-06-18");
+    ck_assert_msg(json_equal(json_array_get(rules, 1), want), "rule 1: %s",
+                  json_dumps(json_array_get(rules, 1), JSON_COMPACT));
+    json_decref(want);
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(json_array_get(rules, 2), "defaultConfiguration"), "level")),
+                     "note");
+    json_t *b = json_array_get(rules, 3);
+    ck_assert_str_eq(json_string_value(json_object_get(b, "id")), res_builtins[0].id);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(b, "shortDescription"), "text")),
+                     res_builtins[0].summary);
+
+    /* results */
+    char cwd[PATH_MAX];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    json_t *results = json_object_get(run, "results");
+    ck_assert_int_eq(json_array_size(results), 3);
+    want = json_pack(
+        "{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:s, s:s}, s:{s:i, s:i}}, s:[{s:s}]}],"
+        " s:{s:[s], s:s, s:s, s:s, s:s}}",
+        "ruleId", "t.warn", "ruleIndex", 1, "level", "warning", "message", "text", "100% odd",
+        "locations", "physicalLocation", "artifactLocation", "uri", "dir/a%20b%25.json", "uriBaseId",
+        "%SRCROOT%", "region", "startLine", 2, "startColumn", 5, "logicalLocations",
+        "fullyQualifiedName", "/tools/0/name", "properties", "versions", "2025-06-18", "ruleSetTag",
+        "v1.2.3", "ruleSetDigest", rule_set_digest(fx.rs), "hint", "rename it", "component",
+        "/components/schemas/A");
+    ck_assert_msg(json_equal(json_array_get(results, 1), want), "result 1: %s",
+                  json_dumps(json_array_get(results, 1), JSON_COMPACT));
+    json_decref(want);
+    json_t *r2 = json_array_get(results, 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(r2, "ruleIndex")), 3 + 6);
+    ck_assert_str_eq(json_string_value(json_object_get(r2, "level")), "note");
+
+    /* the parse failure is a notification, not a result */
+    json_t *inv = json_array_get(json_object_get(run, "invocations"), 0);
+    ck_assert(json_is_false(json_object_get(inv, "executionSuccessful")));
+    json_t *notes = json_object_get(inv, "toolExecutionNotifications");
+    ck_assert_int_eq(json_array_size(notes), 1);
+    want = json_pack("{s:{s:s}, s:s, s:[{s:{s:{s:s, s:s}, s:{s:i, s:i}}}]}", "message", "text",
+                     "invalid JSON: '}' expected", "level", "error", "locations", "physicalLocation",
+                     "artifactLocation", "uri", "broken.json", "uriBaseId", "%SRCROOT%", "region",
+                     "startLine", 4, "startColumn", 2);
+    ck_assert(json_equal(json_array_get(notes, 0), want));
+    json_decref(want);
+
+    struct buf base = BUF_INIT;
+    buf_addf(&base, "file://%s%s", cwd, strcmp(cwd, "/") ? "/" : "");
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(json_object_get(run, "originalUriBaseIds"), "%SRCROOT%"), "uri")),
+                     buf_str(&base));
+    buf_release(&base);
+    ck_assert_str_eq(json_string_value(json_object_get(run, "columnKind")), "unicodeCodePoints");
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(json_object_get(run, "properties"), "ruleSet"), "tag")),
+                     "v1.2.3");
+    json_decref(s);
+
+    /* -q keeps only errors */
+    s = sarif_of(&fx, 1);
+    run = json_array_get(json_object_get(s, "runs"), 0);
+    ck_assert_int_eq(json_array_size(json_object_get(run, "results")), 1);
+    json_decref(s);
+    teardown(&fx);
+}
+END_TEST
+
+START_TEST(test_sarif_locations)
+{
+    struct fixture fx;
+    setup(&fx);
+    char cwd[PATH_MAX];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    char *abs_inside = xasprintf("%s/x/y.json", cwd);
+    const char *names[] = {"./././x.json", abs_inside, "/elsewhere/ü:1.json", "<stdin>", "../up.json"};
+    const char *uris[] = {"x.json", "x/y.json", "file:///elsewhere/%C3%BC%3A1.json", NULL, "../up.json"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        fx.files[0].name = names[i];
+        json_t *s = sarif_of(&fx, 1);
+        json_t *res = json_array_get(json_object_get(json_array_get(json_object_get(s, "runs"), 0), "results"), 0);
+        json_t *art = json_object_get(json_object_get(json_array_get(json_object_get(res, "locations"), 0),
+                                                      "physicalLocation"), "artifactLocation");
+        if (uris[i]) {
+            ck_assert_str_eq(json_string_value(json_object_get(art, "uri")), uris[i]);
+            ck_assert_int_eq(json_object_get(art, "uriBaseId") != NULL, uris[i][0] != 'f');
+        } else {
+            ck_assert_ptr_null(json_object_get(art, "uri"));
+            ck_assert_ptr_nonnull(json_object_get(art, "description"));
+        }
+        json_decref(s);
+    }
+    free(abs_inside);
+    teardown(&fx);
+}
+END_TEST
+
+/* ---- mcpdesc.h ------------------------------------------------------------------- */
+
+START_TEST(test_embed)
+{
+    char dir[] = "/tmp/mcpdesc-embed-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    put(dir, "manifest.yaml", manifest_text);
+    put(dir, "t.yaml", rules_text);
+    char *err = (char *)"unset";
+    mcpdesc_rules *rules = mcpdesc_rules_load(dir, &err);
+    ck_assert_ptr_nonnull(rules);
+    ck_assert_ptr_null(err);
+    ck_assert_str_eq(mcpdesc_rules_tag(rules), "v1.2.3");
+    ck_assert_int_eq(strncmp(mcpdesc_rules_digest(rules), "sha256:", 7), 0);
+    ck_assert_str_eq(mcpdesc_version(), MCPDESC_VERSION);
+
+    const char text[] = "{\"protocolVersions\": [\"2025-03-26\"],\n \"tools\": [{\"x\": 1}]}";
+    mcpdesc_result *res = mcpdesc_validate_buffer(rules, "mem.json", text, sizeof text - 1);
+    ck_assert(mcpdesc_result_parsed(res));
+    ck_assert_int_eq(mcpdesc_result_count(res), 3);
+    const struct mcpdesc_diag *d = mcpdesc_result_diag(res, 0);
+    ck_assert_int_eq(d->level, MCPDESC_ERROR);
+    ck_assert_str_eq(d->rule, "t.err");
+    ck_assert_str_eq(d->file, "mem.json");
+    ck_assert_uint_eq(d->line, 2);
+    ck_assert_uint_eq(d->col, 12);
+    ck_assert_str_eq(d->pointer, "/tools/0");
+    ck_assert_str_eq(d->versions, "2025-03-26");
+    ck_assert_str_eq(d->message, "m");
+    ck_assert_ptr_null(d->hint);
+    ck_assert_ptr_null(mcpdesc_result_diag(res, 3));
+    ck_assert_int_eq(mcpdesc_result_count_at_least(res, MCPDESC_ERROR), 1);
+    ck_assert_int_eq(mcpdesc_result_count_at_least(res, MCPDESC_WARNING), 2);
+    ck_assert_int_eq(mcpdesc_result_count_at_least(res, MCPDESC_INFO), 3);
+    ck_assert_str_eq(mcpdesc_level_name(mcpdesc_result_diag(res, 1)->level), "info");
+    mcpdesc_result_free(res);
+
+    res = mcpdesc_validate_buffer(rules, "bad.json", "{\"tools\": [", 11);
+    ck_assert(!mcpdesc_result_parsed(res));
+    ck_assert_int_eq(mcpdesc_result_count(res), 1);
+    d = mcpdesc_result_diag(res, 0);
+    ck_assert_ptr_null(d->rule);
+    ck_assert_uint_eq(d->line, 1);
+    ck_assert_str_eq(d->pointer, "");
+    mcpdesc_result_free(res);
+
+    res = mcpdesc_validate_buffer(rules, "array.json", "[]", 2);
+    ck_assert(!mcpdesc_result_parsed(res));
+    mcpdesc_result_free(res);
+
+    char *path = xasprintf("%s/doc.yaml", dir);
+    put(dir, "doc.yaml", "tools:\n  - name: ok\n");
+    res = mcpdesc_validate_file(rules, path);
+    ck_assert(mcpdesc_result_parsed(res));
+    ck_assert_int_eq(mcpdesc_result_count(res), 0);
+    mcpdesc_result_free(res);
+    free(path);
+
+    res = mcpdesc_validate_file(rules, "/nonexistent/x.json");
+    ck_assert(!mcpdesc_result_parsed(res));
+    ck_assert_int_eq(mcpdesc_result_count(res), 1);
+    mcpdesc_result_free(res);
+    mcpdesc_result_free(NULL);
+    mcpdesc_rules_free(rules);
+    mcpdesc_rules_free(NULL);
+
+    rules = mcpdesc_rules_load("/nonexistent-rules", &err);
+    ck_assert_ptr_null(rules);
+    ck_assert_ptr_nonnull(err);
+    ck_assert_ptr_nonnull(strstr(err, "/nonexistent-rules"));
+    free(err);
+    tu_rmdir(xstrdup(dir));
+}
+END_TEST
+
+Suite *report_suite(void)
+{
+    Suite *s = suite_create("report");
+    TCase *tc = tcase_create("formats");
+    tcase_add_test(tc, test_names);
+    tcase_add_test(tc, test_text);
+    tcase_add_test(tc, test_json);
+    tcase_add_test(tc, test_github);
+    tcase_add_test(tc, test_sarif);
+    tcase_add_test(tc, test_sarif_locations);
+    tcase_add_test(tc, test_embed);
+    suite_add_tcase(s, tc);
+    return s;
+}

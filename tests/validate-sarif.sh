@@ -1,0 +1,112 @@
+#!/bin/sh
+# validate-sarif.sh BINARY [SCHEMA] - the SARIF that `mcpdesc validate --format sarif`
+# writes for the shipped examples (examples/, conformance/, a file that does not parse,
+# standard input, -q) must validate against the official SARIF 2.1.0 JSON Schema.
+# Validators: the project's own engine (`mcpdesc schema validate`, draft-04), and also
+# Debian's python3-jsonschema when it is installed (a second opinion, plus checks the
+# schema cannot express: ruleIndex points at the rule named by ruleId, one result per
+# diagnostic of the JSON report, every artifact URI names an existing file).
+# SCHEMA defaults to $MCPDESC_SHARED/data/sarif/sarif-schema-2.1.0.json (../shared);
+# without it the test is skipped with a message (exit 0).
+set -u
+if [ $# -lt 1 ]; then
+    echo "usage: sh tests/validate-sarif.sh BINARY [SCHEMA]" >&2
+    exit 2
+fi
+bin=$1
+here=$(pwd)
+case $bin in /*) ;; *) bin="$here/$bin" ;; esac
+schema=${2:-${MCPDESC_SHARED:-../shared}/data/sarif/sarif-schema-2.1.0.json}
+case $schema in /*) ;; *) schema="$here/$schema" ;; esac
+cd "$(dirname "$0")/.." || exit 2
+if [ ! -f "$schema" ]; then
+    echo "skip validate-sarif: no SARIF 2.1.0 schema at $schema (set MCPDESC_SHARED)"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-sarif.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+
+py=""
+for p in /usr/bin/python3 python3; do
+    if command -v "$p" > /dev/null 2>&1 && "$p" -c 'import jsonschema' 2> /dev/null; then
+        py=$p
+        break
+    fi
+done
+
+printf '{"mcpDescription": "0.9.0",\n  "tools": [\n' > "$tmp/broken.json"
+failed=0
+n=0
+# check NAME ARGS...: run validate with ARGS twice (sarif, json) and judge the SARIF.
+check() {
+    name=$1
+    shift
+    n=$((n + 1))
+    "$bin" validate --rules rules-yaml --format sarif "$@" < conformance/expected-valid/component-chain.json \
+        > "$tmp/$name.sarif" 2> "$tmp/$name.err"
+    st=$?
+    if [ "$st" -gt 2 ] || [ ! -s "$tmp/$name.sarif" ]; then
+        echo "FAIL validate-sarif $name: exit $st"
+        sed 's/^/      | /' "$tmp/$name.err"
+        failed=$((failed + 1))
+        return
+    fi
+    "$bin" validate --rules rules-yaml --format json "$@" < conformance/expected-valid/component-chain.json \
+        > "$tmp/$name.json" 2> /dev/null
+    problems=""
+    if ! "$bin" schema validate --schema "$schema" "$tmp/$name.sarif" > "$tmp/$name.own" 2>&1; then
+        problems="$problems mcpdesc-schema"
+    fi
+    if [ -n "$py" ] && ! "$py" - "$schema" "$tmp/$name.sarif" "$tmp/$name.json" > "$tmp/$name.py" 2>&1 <<'PY'
+import json, os, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+sarif = json.load(open(sys.argv[2]))
+report = json.load(open(sys.argv[3]))
+jsonschema.Draft4Validator(schema).validate(sarif)
+assert len(sarif["runs"]) == 1, "one run"
+run = sarif["runs"][0]
+rules = run["tool"]["driver"]["rules"]
+ids = [r["id"] for r in rules]
+assert len(ids) == len(set(ids)), "rule ids are unique"
+for r in rules:
+    assert r["helpUri"].endswith("/" + r["id"] + ".html"), r["helpUri"]
+want = sum(len(f.get("diagnostics", [])) for f in report["files"])
+assert len(run["results"]) == want, "%d results, %d diagnostics" % (len(run["results"]), want)
+for res in run["results"]:
+    assert rules[res["ruleIndex"]]["id"] == res["ruleId"], res["ruleId"]
+    loc = res["locations"][0]
+    art = loc["physicalLocation"]["artifactLocation"]
+    if "uri" in art:
+        assert os.path.isfile(art["uri"]), art["uri"]
+    fqn = loc["logicalLocations"][0]["fullyQualifiedName"]
+    assert fqn == "" or fqn.startswith("/"), fqn
+    assert res["properties"]["versions"], "versions"
+notes = [x for inv in run["invocations"] for x in inv.get("toolExecutionNotifications", [])]
+errors = [f for f in report["files"] if "error" in f]
+assert len(notes) == len(errors), "%d notifications, %d parse errors" % (len(notes), len(errors))
+PY
+    then
+        problems="$problems python-jsonschema"
+    fi
+    if [ -z "$problems" ]; then
+        echo "ok validate-sarif $name ($(grep -c '"ruleId"' "$tmp/$name.sarif") results)"
+    else
+        echo "FAIL validate-sarif $name:$problems"
+        for f in own py; do [ -s "$tmp/$name.$f" ] && head -n 20 "$tmp/$name.$f" | sed 's/^/      | /'; done
+        failed=$((failed + 1))
+    fi
+}
+
+check examples examples
+check conformance conformance
+check parse-failure "$tmp/broken.json" conformance/expected-invalid/non-object-input-schema.json
+check stdin -
+check quiet -q conformance/expected-warning
+check absolute "$(pwd)/conformance/expected-invalid/component-ref-cycle.json"
+if [ -z "$py" ]; then
+    echo "note validate-sarif: python3-jsonschema not found; validated with mcpdesc schema validate only"
+fi
+echo "$((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
