@@ -70,24 +70,6 @@ struct rule_set *cmd_load_rules(const char *given_dir)
     return rs;
 }
 
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), prev[64], cur[64];
-    if (la > 62 || lb > 62) return 99;
-    for (size_t j = 0; j <= lb; j++) prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            if (prev[j] + 1 < best) best = prev[j] + 1;
-            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
-            cur[j] = best;
-        }
-        memcpy(prev, cur, (lb + 1) * sizeof *prev);
-    }
-    return prev[lb];
-}
-
 void cmd_unknown_option(const char *cmd, const char *arg, const char *const *options)
 {
     size_t len = strcspn(arg, "=");
@@ -95,7 +77,7 @@ void cmd_unknown_option(const char *cmd, const char *arg, const char *const *opt
     const char *best = NULL;
     size_t bd = 4;
     for (; *options; options++) {
-        size_t d = distance(name, *options);
+        size_t d = util_edit_distance(name, *options);
         if (d < bd) {
             bd = d;
             best = *options;

@@ -92,30 +92,13 @@ const char *rule_json_type_name(json_t *v)
     }
 }
 
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), prev[64], cur[64];
-    if (la >= 63 || lb >= 63) return 99;
-    for (size_t j = 0; j <= lb; j++) prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, cur, (lb + 1) * sizeof *prev);
-    }
-    return prev[lb];
-}
-
 /* The closest of NAMES (NULL-terminated) to S, if close enough to be a typo. */
 static const char *nearest(const char *s, const char *const *names)
 {
     const char *best = NULL;
     size_t bd = 3;
     for (; *names; names++) {
-        size_t d = edit_distance(s, *names);
+        size_t d = util_edit_distance(s, *names);
         if (d < bd) {
             bd = d;
             best = *names;
@@ -571,14 +554,26 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
     VEC_PUSH(cc->rs->rules, r);
 }
 
+/* Load DIR/NAME as YAML; on failure append its positioned error and return NULL.
+ * *PATH receives the new path string (free it). */
+static doc *load_rule_yaml(const struct rule_set *rs, const char *name, char **path,
+                           struct diag_list *errs)
+{
+    *path = xasprintf("%s/%s", rs->dir, name);
+    struct doc_error derr;
+    doc *d = doc_load_file(*path, NULL, &derr);
+    if (!d) {
+        diag_add(errs, DIAG_ERROR, NULL, *path, derr.line, derr.col, derr.message);
+        doc_error_release(&derr);
+    }
+    return d;
+}
+
 static void compile_file(struct rule_set *rs, const char *rel, struct diag_list *errs)
 {
-    char *path = xasprintf("%s/%s", rs->dir, rel);
-    struct doc_error derr;
-    doc *d = doc_load_file(path, NULL, &derr);
+    char *path;
+    doc *d = load_rule_yaml(rs, rel, &path, errs);
     if (!d) {
-        diag_add(errs, DIAG_ERROR, NULL, path, derr.line, derr.col, derr.message);
-        doc_error_release(&derr);
         free(path);
         return;
     }
@@ -687,12 +682,9 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
 
 static void load_manifest(struct rule_set *rs, struct diag_list *errs)
 {
-    char *path = xasprintf("%s/manifest.yaml", rs->dir);
-    struct doc_error derr;
-    doc *d = doc_load_file(path, NULL, &derr);
+    char *path;
+    doc *d = load_rule_yaml(rs, "manifest.yaml", &path, errs);
     if (!d) {
-        diag_add(errs, DIAG_ERROR, NULL, path, derr.line, derr.col, derr.message);
-        doc_error_release(&derr);
         free(path);
         return;
     }

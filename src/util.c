@@ -41,6 +41,24 @@ char *xasprintf(const char *fmt, ...)
     return s;
 }
 
+size_t util_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), prev[64], cur[64];
+    if (la > 62 || lb > 62) return 99;
+    for (size_t j = 0; j <= lb; j++) prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < best) best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
+            cur[j] = best;
+        }
+        memcpy(prev, cur, (lb + 1) * sizeof *prev);
+    }
+    return prev[lb];
+}
+
 void util_bug(const char *file, int line, const char *msg)
 {
     fprintf(stderr, "mcpdesc: BUG at %s:%d: %s\n", file, line, msg);

@@ -16,6 +16,10 @@ char *xstrndup(const char *s, size_t n);
 /* printf into new memory */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Levenshtein distance between A and B (for "did you mean" suggestions); strings over
+ * 62 bytes count as far apart. */
+size_t util_edit_distance(const char *a, const char *b);
+
 /* A programmer error: print file:line and abort. Never for bad user input. */
 #define BUG(msg) util_bug(__FILE__, __LINE__, (msg))
 void util_bug(const char *file, int line, const char *msg) __attribute__((noreturn));
