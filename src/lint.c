@@ -5,6 +5,8 @@
  * Lint reads the rule files itself, so it runs even when the loader refuses the set. */
 #include "lint.h"
 
+#include "schema.h"
+
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
@@ -491,6 +493,26 @@ static void add_loader_hints(struct diag_list *l, size_t from)
     }
 }
 
+/* Check D against the JSON Schema at SCHEMA_PATH (the rule-file or manifest schema in
+ * the schema/ directory beside the rule set); each failure is a warning where it is.
+ * Skipped silently when the schema file is absent (an installed rule set without it). */
+static void lint_against_schema(struct lint *l, schema_ctx *ctx, const char *schema_path)
+{
+    if (access(schema_path, R_OK) != 0) return;
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    schema *sc = schema_compile_file(ctx, schema_path, SCHEMA_DRAFT2020_12, &errs);
+    if (sc) schema_validate(sc, doc_root(l->d), &errs);
+    for (size_t i = 0; i < errs.len; i++) {
+        const struct schema_error *e = &errs.items[i];
+        char *hint = xasprintf("see %s (%s)", schema_path, e->keyword_location ? e->keyword_location : "");
+        finding(l, sc ? e->instance_location : "", DIAG_WARNING, hint, "does not match the rule-file schema: %s",
+                e->message);
+        free(hint);
+    }
+    schema_free(sc);
+    schema_errors_release(&errs);
+}
+
 int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
 {
     char *mpath = xasprintf("%s/manifest.yaml", dir);
@@ -515,6 +537,15 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
             const char *s = json_string_value(json_array_get(vers, i));
             if (s && ver_index(&l.vl, s) < 0) l.vl.names[l.vl.n++] = xstrdup(s);
         }
+        /* The JSON Schemas of the format, when the loader accepted the set (otherwise its
+         * errors already say what the schema would, and more precisely). */
+        schema_ctx *sctx = rs ? schema_ctx_new(NULL) : NULL;
+        char *rule_schema = xasprintf("%s/../schema/rule-file.schema.json", dir);
+        char *manifest_schema = xasprintf("%s/../schema/manifest.schema.json", dir);
+        if (sctx) {
+            l.d = m;
+            lint_against_schema(&l, sctx, manifest_schema);
+        }
         char *fxdir = fixtures ? xstrdup(fixtures) : lint_default_fixtures(dir);
         l.fx = lint_fixtures_new(fxdir, rs);
         free(fxdir);
@@ -527,6 +558,7 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
             if (d) {
                 l.d = d;
                 lint_file(&l);
+                if (sctx) lint_against_schema(&l, sctx, rule_schema);
                 doc_free(d);
             } else {
                 doc_error_release(&err);
@@ -534,6 +566,9 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
             free(path);
         }
         lint_fixtures_free(l.fx);
+        schema_ctx_free(sctx);
+        free(rule_schema);
+        free(manifest_schema);
         ver_list_release(&l.vl);
         for (size_t i = 0; i < l.ids.len; i++) {
             free(l.ids.items[i].id);

@@ -2,7 +2,7 @@
 # install-deps.sh - install the Debian packages mcpdesc needs to build and test,
 # only those missing. Needs root (or sudo) the first time on a fresh machine.
 set -eu
-PKGS="pkg-config nettle-dev libcurl4-openssl-dev libjansson-dev libyaml-dev libpcre2-dev check libsubunit-dev python3-jsonschema"
+PKGS="pkg-config json-schema-test-suite nettle-dev libcurl4-openssl-dev libjansson-dev libyaml-dev libpcre2-dev check libsubunit-dev python3-jsonschema"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
