@@ -35,6 +35,7 @@ for doc in examples/corpus/*.json; do
     expected=tests/corpus/$name.expected
     NO_COLOR=1 "$bin" validate --rules rules-yaml --color never "$doc" > "$tmp/out" 2> "$tmp/err"
     status=$?
+    sed -i 's/sha256:[0-9a-f]\{64\}/sha256:DIGEST/g' "$tmp/out" # changes with every rule edit
     echo "exit status $status" >> "$tmp/out"
     if [ -s "$tmp/err" ]; then
         sed 's/^/stderr: /' "$tmp/err" >> "$tmp/out"

@@ -144,6 +144,7 @@ START_TEST(test_text)
         "dir/a b%.json:2:5: warning: 100% odd [t.warn] (2025-06-18)\n"
         "dir/a b%.json:1:1: info: fyi [mcpdesc.component-ref.cycle] (2024-11-05, 2025-03-26, 2025-06-18)\n"
         "broken.json:4:2: error: invalid JSON: '}' expected\n"
+        "rules: report-test v1.2.3 (sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f)\n"
         "2 errors, 1 warnings, 1 infos in 3 files\n");
     free(out);
     /* a terminal: colour, the source line with a caret, component and hint */
@@ -154,6 +155,7 @@ START_TEST(test_text)
         "     2 |   {\"name\": \"a\"}\n"
         "       |   \033[1;32m^\033[0m\n"
         "\033[1mbroken.json:4:2:\033[0m \033[1;31merror:\033[0m invalid JSON: '}' expected\n"
+        "rules: report-test v1.2.3 (sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f)\n"
         "2 errors, 1 warnings, 1 infos in 3 files\n");
     free(out);
     out = render(&fx, "text", 0, 0, 1);
