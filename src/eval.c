@@ -10,6 +10,7 @@
 #include "buf.h"
 #include "res.h"
 #include "ruleInt.h"
+#include "schema.h"
 
 struct visit {
     struct eval_ctx *ctx;
@@ -21,19 +22,6 @@ struct visit {
 static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
                            ver_mask m);
 
-static const char *value_type(json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "object";
-    case JSON_ARRAY: return "array";
-    case JSON_STRING: return "string";
-    case JSON_INTEGER: return "integer";
-    case JSON_REAL: return "number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "boolean";
-    default: return "null";
-    }
-}
 
 /* Expand {pointer} {key} {value} {type} {versions} {detail} in a message template. */
 static char *expand(const char *tmpl, const struct cursor *c, const char *pointer, ver_mask m,
@@ -51,7 +39,7 @@ static char *expand(const char *tmpl, const struct cursor *c, const char *pointe
         else if (n == 3 && !strncmp(p + 1, "key", n)) {
             if (c->key) buf_adds(&b, c->key);
             else buf_addf(&b, "%zu", c->index);
-        } else if (n == 4 && !strncmp(p + 1, "type", n)) buf_adds(&b, value_type(c->v));
+        } else if (n == 4 && !strncmp(p + 1, "type", n)) buf_adds(&b, schema_type_name(c->v));
         else if (n == 8 && !strncmp(p + 1, "versions", n)) ver_format(&b, vl, m, ", ");
         else if (n == 6 && !strncmp(p + 1, "detail", n)) buf_adds(&b, buf_str(detail));
         else if (n == 5 && !strncmp(p + 1, "value", n)) {

@@ -11,6 +11,7 @@
 #include <pcre2.h>
 
 #include "ruleInt.h"
+#include "schema.h"
 
 enum {
     T_OBJECT = 1, T_ARRAY = 2, T_STRING = 4, T_NUMBER = 8, T_INTEGER = 16, T_BOOLEAN = 32, T_NULL = 64
@@ -252,42 +253,11 @@ static int eval_lacks(const struct pred *p, const struct cursor *c, struct eval_
     return 1;
 }
 
-int fn_json_equal(json_t *a, json_t *b)
-{
-    if (json_is_number(a) && json_is_number(b)) {
-        if (json_is_integer(a) && json_is_integer(b)) return json_integer_value(a) == json_integer_value(b);
-        if (json_is_real(a) && json_is_real(b)) return json_real_value(a) == json_real_value(b);
-        json_t *i = json_is_integer(a) ? a : b, *r = json_is_integer(a) ? b : a;
-        double x = json_real_value(r);
-        /* exact: compare as integers only when the real is integral and in range */
-        if (!isfinite(x) || x != trunc(x) || x < -9.2233720368547758e18 || x >= 9.2233720368547758e18)
-            return 0;
-        return (json_int_t)x == json_integer_value(i);
-    }
-    if (json_typeof(a) != json_typeof(b)) return 0;
-    if (json_is_array(a)) {
-        if (json_array_size(a) != json_array_size(b)) return 0;
-        for (size_t i = 0; i < json_array_size(a); i++)
-            if (!fn_json_equal(json_array_get(a, i), json_array_get(b, i))) return 0;
-        return 1;
-    }
-    if (json_is_object(a)) {
-        if (json_object_size(a) != json_object_size(b)) return 0;
-        const char *k;
-        json_t *v;
-        json_object_foreach(a, k, v) {
-            json_t *w = json_object_get(b, k);
-            if (!w || !fn_json_equal(v, w)) return 0;
-        }
-        return 1;
-    }
-    return json_equal(a, b);
-}
 
 static int eval_equals(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
-    return fn_json_equal(c->v, p->arg);
+    return schema_json_equal(c->v, p->arg);
 }
 
 static int eval_one_of(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
@@ -295,7 +265,7 @@ static int eval_one_of(const struct pred *p, const struct cursor *c, struct eval
     (void)ctx;
     size_t i;
     json_t *e;
-    json_array_foreach(p->arg, i, e) if (fn_json_equal(c->v, e)) return 1;
+    json_array_foreach(p->arg, i, e) if (schema_json_equal(c->v, e)) return 1;
     return 0;
 }
 
@@ -906,7 +876,7 @@ static int values_equal(json_t *a, json_t *b, int ignore_case)
     if (ignore_case && json_is_string(a) && json_is_string(b))
         return text_equal(json_string_value(a), json_string_length(a), json_string_value(b),
                           json_string_length(b), 1);
-    return fn_json_equal(a, b);
+    return schema_json_equal(a, b);
 }
 
 /* ---- selection indexes for unique/among --------------------------------------------

@@ -83,8 +83,6 @@ struct schema_ctx *rule_set_schemas(const struct rule_set *rs);
 const struct fn_def *fn_lookup(const char *name);
 void fn_pred_free(struct pred *p);
 int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
-/* JSON equality where 1 == 1.0 and object member order does not matter. */
-int fn_json_equal(json_t *a, json_t *b);
 
 struct clause {
     uint32_t line, col;

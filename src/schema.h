@@ -123,6 +123,7 @@ enum schema_dialect schema_declared_dialect(schema_ctx *ctx, json_t *sch,
 
 /* Helpers with JSON Schema semantics, exported for the interpreter and the tests. */
 int schema_json_equal(json_t *a, json_t *b);   /* 1 == 1.0, key order ignored */
+const char *schema_type_name(json_t *v);      /* "object", "integer", "number", ... */
 int schema_is_integer(json_t *v);              /* integer, or a real with no fraction */
 size_t schema_utf8_length(const char *s, size_t n); /* code points */
 /* Is X a multiple of M (both numbers, M > 0), exactly in decimal for reals. */

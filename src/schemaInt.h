@@ -175,7 +175,6 @@ char *schema_uri_split(const char *uri, const char **frag);
 
 /* Numbers (schema_num.c): compare two numbers exactly: <0, 0, >0. */
 int schema_num_cmp(json_t *a, json_t *b);
-const char *schema_type_name(json_t *v);
 
 /* Keyword location for errors of node N (new): "/ptr/KW" or "URI#/ptr/KW". */
 char *schema_kwloc(const schema *s, const struct schema_node *n, const char *kw,
