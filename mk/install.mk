@@ -13,6 +13,7 @@ MANDIR      ?= $(DATADIR)/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 RULESDIR    := $(PREFIX)/share/mcpdesc/rules
+SCHEMADIR   := $(PREFIX)/share/mcpdesc/schema
 INSTALL     ?= install
 
 # The objects that compile in MCPDESC_DATADIR (from PREFIX) are rebuilt when PREFIX
@@ -45,6 +46,11 @@ install: $(BUILD)/mcpdesc $(BUILD)/libmcpdesc.a $(BUILD)/mcpdesc.pc
 	cd rules-yaml && find . -type f \( -name '*.yaml' -o -name '*.lock' -o -name '*.md' \) | \
 	    while read -r f; do \
 	        $(INSTALL) -D -m 644 "$$f" "$(DESTDIR)$(RULESDIR)/$${f#./}" || exit 1; \
+	    done
+	rm -rf $(DESTDIR)$(SCHEMADIR)
+	cd schema && find . -type f -name '*.json' | \
+	    while read -r f; do \
+	        $(INSTALL) -D -m 644 "$$f" "$(DESTDIR)$(SCHEMADIR)/$${f#./}" || exit 1; \
 	    done
 
 .PHONY: uninstall test-install

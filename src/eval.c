@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "overlap.h"
 #include "res.h"
 #include "ruleInt.h"
 #include "schema.h"
@@ -148,5 +149,6 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     }
     free(found.items);
     diag_sort_merge(out);
+    overlap_filter(rs, out, before);
     return out->len - before;
 }

@@ -3,7 +3,14 @@
  *                       or of D when it declares none (meta-schema + every regex/ref)
  *   dialect-in: [D...]  the node's declared dialect (or the first D) is one of these
  *   matches-schema: F   the node validates against schema file F (relative to the rule
- *                       set's directory), compiled once when the rules load
+ *                       set's directory), compiled once when the rules load;
+ *                       {file: F, without: [M...]}: the node minus its members M (the
+ *                       description-only members of a native projection, e.g.
+ *                       protocolVersions) validates against F
+ *   ref-resolves: {depth: N, dialect: D}
+ *                       the node (a $ref value) resolves inside the schema rooted at its
+ *                       ancestor at depth N (D when that root declares no $schema),
+ *                       without fetching anything
  * Each failure leaves a one-line explanation in ctx->detail (message placeholder
  * {detail}), so a diagnostic names the keyword and the pointer that failed. */
 #include <string.h>
@@ -70,30 +77,146 @@ static int eval_dialect_in(const struct pred *p, const struct cursor *c, struct 
     return 0;
 }
 
-static int arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
+/* `without`: a list of member names (kept in p->arg). */
+static int arg_without(struct cc *cc, struct pred *p, struct yv w)
 {
-    if (!json_is_string(arg.v)) {
-        rule_cc_error(cc, arg.n, 0, "matches-schema takes a schema file path relative to the rule set, not a %s",
-                      rule_json_type_name(arg.v));
+    if (!json_is_array(w.v) || !json_array_size(w.v)) {
+        rule_cc_error(cc, w.n, 0, "matches-schema \"without\" takes a non-empty list of member names, "
+                      "e.g. [protocolVersions]");
         return -1;
     }
-    char *path = xasprintf("%s/%s", rule_set_dir(cc->rs), json_string_value(arg.v));
+    for (size_t i = 0; i < json_array_size(w.v); i++) {
+        struct yv e = rule_yv_item(cc, w, i);
+        if (!json_is_string(e.v)) {
+            rule_cc_error(cc, e.n, 0, "matches-schema \"without\" entries are member names, not a %s",
+                          rule_json_type_name(e.v));
+            return -1;
+        }
+    }
+    p->arg = json_incref(w.v);
+    return 0;
+}
+
+/* FILE, or {file: FILE, without: [MEMBER, ...]}. */
+static int arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
+{
+    struct yv file = arg;
+    if (json_is_object(arg.v)) {
+        for (void *it = json_object_iter(arg.v); it; it = json_object_iter_next(arg.v, it)) {
+            const char *k = json_object_iter_key(it);
+            if (strcmp(k, "file") && strcmp(k, "without")) {
+                rule_cc_error(cc, rule_yv_member(cc, arg, k).n, 1,
+                              "unknown member \"%s\" of matches-schema (known: file, without)", k);
+                return -1;
+            }
+        }
+        file = rule_yv_member(cc, arg, "file");
+        struct yv w = rule_yv_member(cc, arg, "without");
+        if (w.v && arg_without(cc, p, w) < 0) return -1;
+        if (!file.v) {
+            rule_cc_error(cc, arg.n, 0, "matches-schema needs \"file\": a schema file relative to the rule set");
+            return -1;
+        }
+    }
+    if (!json_is_string(file.v)) {
+        rule_cc_error(cc, file.n, 0, "matches-schema takes a schema file path relative to the rule set, not a %s",
+                      rule_json_type_name(file.v));
+        return -1;
+    }
+    char *path = xasprintf("%s/%s", rule_set_dir(cc->rs), json_string_value(file.v));
     struct schema_errors errs = SCHEMA_ERRORS_INIT;
     p->compiled = schema_compile_file(rule_set_schemas(cc->rs), path, SCHEMA_DRAFT2020_12, &errs);
     if (!p->compiled)
-        rule_cc_error(cc, arg.n, 0, "cannot use schema %s: %s", path, errs.len ? errs.items[0].message : "?");
+        rule_cc_error(cc, file.n, 0, "cannot use schema %s: %s", path, errs.len ? errs.items[0].message : "?");
     schema_errors_release(&errs);
     free(path);
     return p->compiled ? 0 : -1;
 }
 
+/* The value to validate: the node, or a shallow copy without the `without` members. */
+static json_t *projected(const struct pred *p, json_t *v)
+{
+    if (!p->arg || !json_is_object(v)) return json_incref(v);
+    json_t *copy = json_copy(v);
+    size_t i;
+    json_t *m;
+    json_array_foreach(p->arg, i, m) json_object_del(copy, json_string_value(m));
+    return copy;
+}
+
 static int eval_matches_schema(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     struct schema_errors errs = SCHEMA_ERRORS_INIT;
-    int rc = schema_validate(p->compiled, c->v, &errs);
+    json_t *v = projected(p, c->v);
+    int rc = schema_validate(p->compiled, v, &errs);
+    json_decref(v);
     if (rc != 0) add_detail(ctx, &errs);
     schema_errors_release(&errs);
     return rc == 0;
+}
+
+/* {depth: N, dialect: D}: kept in p->arg as {"depth": N, "dialect": [D]}. */
+static int arg_ref_resolves(struct cc *cc, struct pred *p, struct yv arg)
+{
+    if (!json_is_object(arg.v)) {
+        rule_cc_error(cc, arg.n, 0, "ref-resolves takes {depth: N, dialect: D} (the schema root's depth, e.g. 3 "
+                      "for /tools/0/inputSchema), not a %s", rule_json_type_name(arg.v));
+        return -1;
+    }
+    for (void *it = json_object_iter(arg.v); it; it = json_object_iter_next(arg.v, it)) {
+        const char *k = json_object_iter_key(it);
+        if (strcmp(k, "depth") && strcmp(k, "dialect")) {
+            rule_cc_error(cc, rule_yv_member(cc, arg, k).n, 1,
+                          "unknown member \"%s\" of ref-resolves (known: depth, dialect)", k);
+            return -1;
+        }
+    }
+    struct yv depth = rule_yv_member(cc, arg, "depth");
+    if (!json_is_integer(depth.v) || json_integer_value(depth.v) < 0) {
+        rule_cc_error(cc, depth.v ? depth.n : arg.n, 0, "ref-resolves needs \"depth\": a count of levels below the "
+                      "document root (3 for /tools/0/inputSchema)");
+        return -1;
+    }
+    struct yv dialect = rule_yv_member(cc, arg, "dialect");
+    json_t *d = dialect.v ? dialect.v : json_string("2020-12");
+    struct yv dy = {d, dialect.v ? dialect.n : arg.n};
+    int rc = arg_dialect(cc, p, dy);
+    if (!dialect.v) json_decref(d);
+    if (rc < 0) return -1;
+    json_t *dl = p->arg;
+    p->arg = json_pack("{s:O,s:o}", "depth", depth.v, "dialect", dl);
+    return 0;
+}
+
+static int eval_ref_resolves(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+{
+    json_int_t depth = json_integer_value(json_object_get(p->arg, "depth"));
+    const struct cursor *root = c;
+    while (root && root->depth > depth) root = root->parent;
+    if (!root || root->depth != depth || !json_is_string(c->v)) {
+        buf_reset(&ctx->detail);
+        buf_addf(&ctx->detail, "%s", json_is_string(c->v) ? "no schema root at that depth" : "a $ref must be a string");
+        return 0;
+    }
+    char *at = sel_pointer(c), *top = sel_pointer(root);
+    const char *rel = at + strlen(top); /* the $ref's pointer inside the schema */
+    enum schema_dialect d = schema_dialect_parse(json_string_value(json_array_get(json_object_get(p->arg, "dialect"), 0)));
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    schema *s = schema_compile(rule_set_schemas(ctx->rs), root->v, NULL, d, &errs);
+    int ok = 1;
+    for (size_t i = 0; i < errs.len && ok; i++) {
+        const struct schema_error *e = &errs.items[i];
+        if (e->instance_location && !strcmp(e->instance_location, rel)) {
+            ok = 0;
+            buf_reset(&ctx->detail);
+            buf_addf(&ctx->detail, "%s", e->message);
+        }
+    }
+    schema_free(s);
+    schema_errors_release(&errs);
+    free(at);
+    free(top);
+    return ok;
 }
 
 const struct fn_def fn_schema_table[] = {
@@ -104,9 +227,14 @@ const struct fn_def fn_schema_table[] = {
     {"dialect-in", "DIALECT or [DIALECT, ...]",
      "the node's declared dialect ($schema; the first DIALECT when absent) is one of these",
      arg_dialect, eval_dialect_in},
-    {"matches-schema", "FILE",
-     "the node validates against the JSON Schema in FILE (relative to the rule set's directory)",
+    {"matches-schema", "FILE or {file: FILE, without: [MEMBER, ...]}",
+     "the node (without the listed members, when given) validates against the JSON Schema in "
+     "FILE (relative to the rule set's directory)",
      arg_schema_file, eval_matches_schema},
+    {"ref-resolves", "{depth: N, dialect: DIALECT}",
+     "the node, a $ref value, resolves inside the schema rooted at its ancestor at depth N (DIALECT, "
+     "2020-12 by default, when that root declares no $schema); nothing is fetched",
+     arg_ref_resolves, eval_ref_resolves},
 };
 const size_t fn_schema_count = sizeof fn_schema_table / sizeof fn_schema_table[0];
 

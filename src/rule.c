@@ -37,6 +37,7 @@ struct rule_set {
     VEC(struct sel *) scopes;
     struct res_config rescfg;
     VEC(struct rule) rules;
+    VEC(char *) refused_ids;          /* ids of rules that did not compile (yields-to may name them) */
     VEC(char *) files;
     VEC(struct pred *) shared_preds; /* named predicates, referenced by `use` */
     VEC(struct file_digest) digests;  /* manifest and rule files, sorted by path */
@@ -391,7 +392,8 @@ static void clause_free(struct clause *c)
 
 static const char *const rule_members[] = {
     "id", "owner", "surface", "paths", "kind", "level", "status", "enforcement", "applies",
-    "summary", "requirement", "required-by", "based-on", "gaps", "examples", "check", NULL};
+    "summary", "requirement", "required-by", "based-on", "gaps", "examples", "yields-to", "check",
+    NULL};
 
 static int valid_rule_id(const char *id)
 {
@@ -464,6 +466,97 @@ static void check_examples(struct cc *cc, struct yv y)
     }
 }
 
+/* A yields-to entry is a rule id or an id prefix followed by ".*" (mcp.tool.name.*). */
+static int valid_yield_pattern(const char *s)
+{
+    size_t n = strlen(s);
+    if (n > 2 && !strcmp(s + n - 2, ".*")) {
+        char *prefix = xasprintf("%.*s.x", (int)(n - 2), s); /* a prefix of some valid id */
+        int ok = valid_rule_id(prefix);
+        free(prefix);
+        return ok;
+    }
+    return valid_rule_id(s);
+}
+
+/* `yields-to`: syntax now; that each entry names another rule once the set is loaded. */
+static void compile_yields(struct cc *cc, struct yv y, struct rule *r)
+{
+    struct yv yt = rule_yv_member(cc, y, "yields-to");
+    if (!yt.v) return;
+    if (!json_is_array(yt.v) || !json_array_size(yt.v)) {
+        rule_cc_error(cc, yt.n, 0, "\"yields-to\" must be a non-empty list of rule ids or id prefixes "
+                      "ending in \".*\", e.g. [mcp.tool.input-schema.*, mcp.tool.name.required]");
+        return;
+    }
+    for (size_t i = 0; i < json_array_size(yt.v); i++) {
+        struct yv e = rule_yv_item(cc, yt, i);
+        const char *pat = json_string_value(e.v);
+        if (!pat || !valid_yield_pattern(pat)) {
+            rule_cc_error(cc, e.n, 0, "yields-to entry %s%s%s is not a rule id or an id prefix ending in \".*\" "
+                          "(e.g. mcp.tool.name.required or mcp.tool.input-schema.*)",
+                          pat ? "\"" : "a ", pat ? pat : rule_json_type_name(e.v), pat ? "\"" : "");
+            continue;
+        }
+        struct doc_pos pos = doc_node_pos(cc->d, e.n);
+        r->yields = xrealloc(r->yields, (r->nyields + 1) * sizeof *r->yields);
+        r->yields[r->nyields++] = (struct yield){xstrdup(pat), pos.line, pos.col};
+    }
+}
+
+static int yield_matches(const char *pat, const char *id)
+{
+    size_t n = strlen(pat);
+    if (n > 2 && !strcmp(pat + n - 2, ".*")) return !strncmp(pat, id, n - 1); /* "PREFIX." */
+    return !strcmp(pat, id);
+}
+
+int rule_yields_to(const struct rule *r, const char *id)
+{
+    if (!id || !strcmp(r->id, id)) return 0;
+    for (size_t i = 0; i < r->nyields; i++)
+        if (yield_matches(r->yields[i].pattern, id)) return 1;
+    return 0;
+}
+
+size_t rule_yields_count(const struct rule *r) { return r->nyields; }
+
+/* Every yields-to entry must name at least one other rule of the set (or a built-in
+ * rule): a typo would
+ * silently never yield. */
+static void check_yields(const struct rule_set *rs, struct diag_list *errs)
+{
+    for (size_t i = 0; i < rs->rules.len; i++) {
+        const struct rule *r = &rs->rules.items[i];
+        for (size_t k = 0; k < r->nyields; k++) {
+            size_t hits = 0;
+            for (size_t j = 0; j < rs->rules.len; j++)
+                hits += j != i && yield_matches(r->yields[k].pattern, rs->rules.items[j].id);
+            for (size_t j = 0; j < res_nbuiltins; j++) /* built-in rules report too */
+                hits += yield_matches(r->yields[k].pattern, res_builtins[j].id);
+            for (size_t j = 0; j < rs->refused_ids.len; j++) /* already reported: no second error */
+                hits += strcmp(rs->refused_ids.items[j], r->id) && yield_matches(r->yields[k].pattern, rs->refused_ids.items[j]);
+            if (hits) continue;
+            char *path = xasprintf("%s/%s", rs->dir, r->file);
+            diag_errorf(errs, path, r->yields[k].line, r->yields[k].col,
+                        "yields-to entry \"%s\" of rule %s names no other rule of the set; "
+                        "write an existing rule id, or a prefix such as mcp.tool.* ending in \".*\"",
+                        r->yields[k].pattern, r->id);
+            free(path);
+        }
+    }
+}
+
+static void rule_release(struct rule *r)
+{
+    free(r->id);
+    free(r->file);
+    json_decref(r->meta);
+    clause_free(r->check);
+    for (size_t i = 0; i < r->nyields; i++) free(r->yields[i].pattern);
+    free(r->yields);
+}
+
 static void compile_rule(struct cc *cc, struct yv y, const char *file)
 {
     if (!json_is_object(y.v)) {
@@ -534,6 +627,7 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
     }
     struct yv ex = rule_yv_member(cc, y, "examples");
     if (ex.v) check_examples(cc, ex);
+    compile_yields(cc, y, &r);
     struct yv check = rule_yv_member(cc, y, "check");
     if (!check.v) {
         rule_cc_error(cc, y.n, 0, "a rule has no \"check\"");
@@ -542,7 +636,8 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
         bad = 1;
     }
     if (bad) {
-        clause_free(r.check);
+        if (id) VEC_PUSH(cc->rs->refused_ids, xstrdup(id));
+        rule_release(&r);
         return;
     }
     struct doc_pos pos = doc_node_pos(cc->d, y.n);
@@ -796,6 +891,7 @@ struct rule_set *rule_set_load(const char *dir, struct diag_list *errs)
     load_manifest(rs, errs);
     if (errs->len == before) {
         for (size_t i = 0; i < rs->files.len; i++) compile_file(rs, rs->files.items[i], errs);
+        check_yields(rs, errs);
         compute_digest(rs, errs);
     }
     if (errs->len != before) {
@@ -816,14 +912,10 @@ struct rule_set *rule_set_load(const char *dir, struct diag_list *errs)
 void rule_set_free(struct rule_set *rs)
 {
     if (!rs) return;
-    for (size_t i = 0; i < rs->rules.len; i++) {
-        struct rule *r = &rs->rules.items[i];
-        free(r->id);
-        free(r->file);
-        json_decref(r->meta);
-        clause_free(r->check);
-    }
+    for (size_t i = 0; i < rs->rules.len; i++) rule_release(&rs->rules.items[i]);
     VEC_FREE(rs->rules);
+    for (size_t i = 0; i < rs->refused_ids.len; i++) free(rs->refused_ids.items[i]);
+    VEC_FREE(rs->refused_ids);
     for (size_t i = 0; i < rs->shared_preds.len; i++) fn_pred_free(rs->shared_preds.items[i]);
     VEC_FREE(rs->shared_preds);
     for (size_t i = 0; i < rs->digests.len; i++) free(rs->digests.items[i].path);

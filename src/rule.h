@@ -44,6 +44,10 @@ ver_mask rule_applies(const struct rule *r);
 const char *rule_file(const struct rule *r);     /* relative to the rule set's directory */
 /* The rule's whole YAML mapping (borrowed): metadata for listings, pages and SARIF. */
 json_t *rule_meta(const struct rule *r);
+/* Does R yield to the rule ID (its `yields-to` names ID, or a "PREFIX.*" entry covers
+ * it)? A rule never yields to itself. See overlap.h. */
+int rule_yields_to(const struct rule *r, const char *id);
+size_t rule_yields_count(const struct rule *r);
 /* A string member of the metadata, or NULL. */
 const char *rule_str(const struct rule *r, const char *member);
 

@@ -97,6 +97,13 @@ struct clause {
     int first;               /* kids: per version, only the first failing one reports */
 };
 
+/* A `yields-to` entry: a rule id, or "PREFIX.*" for every rule whose id starts with
+ * "PREFIX.", with its position in the rule file (checked once the whole set is loaded). */
+struct yield {
+    char *pattern;
+    uint32_t line, col;
+};
+
 struct rule {
     char *id;
     enum diag_level level;
@@ -105,6 +112,8 @@ struct rule {
     struct clause *check;
     char *file;
     uint32_t line, col;
+    struct yield *yields;    /* yields-to: overlap.c drops this rule's overlapping diagnostics */
+    size_t nyields;
 };
 
 /* Interpreter state for one document. */

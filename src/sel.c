@@ -12,8 +12,18 @@
 struct sel {
     char *text;
     int absolute;
-    struct ptr segs;      /* a segment "*" is the wildcard */
+    struct ptr segs;      /* a segment "*" is the wildcard, "**" any depth */
     int wildcard;
+};
+
+/* One selector run: the bound on nodes a "**" segment enters (a resolved document can
+ * repeat a component many times, so its tree may be much larger than its text). */
+struct walk {
+    const struct sel *s;
+    const struct sel_ctx *ctx;
+    sel_visit_fn fn;
+    void *arg;
+    size_t entered;
 };
 
 struct sel *sel_compile(const char *text, const char **why)
@@ -33,8 +43,19 @@ struct sel *sel_compile(const char *text, const char **why)
         sel_free(s);
         return NULL;
     }
-    for (size_t i = 0; i < s->segs.n; i++)
+    size_t deep = 0;
+    for (size_t i = 0; i < s->segs.n; i++) {
         if (!strcmp(s->segs.segs[i], "*")) s->wildcard = 1;
+        if (!strcmp(s->segs.segs[i], "**")) {
+            s->wildcard = 1;
+            deep++;
+        }
+    }
+    if (deep > 1) { /* two would reach one node along several paths: duplicates */
+        *why = "a selector may hold at most one \"**\" segment";
+        sel_free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -115,25 +136,31 @@ int sel_item(const struct sel_ctx *ctx, const struct cursor *c, size_t idx, stru
     return 0;
 }
 
-static int run_from(const struct sel *s, size_t i, const struct sel_ctx *ctx,
-                    const struct cursor *c, sel_visit_fn fn, void *arg)
+static int run_from(struct walk *w, size_t i, const struct cursor *c);
+
+/* Segment I (not a wildcard) names one member, or one item of an array. */
+static int run_named(struct walk *w, size_t i, const struct cursor *c)
 {
-    if (i == s->segs.n) return fn(c, arg);
-    const char *seg = s->segs.segs[i];
+    const char *seg = w->s->segs.segs[i];
     struct cursor child;
-    if (strcmp(seg, "*") != 0) {
-        size_t idx;
-        if (json_is_object(c->v)) {
-            if (sel_member(ctx, c, seg, &child) < 0) return 0;
-        } else if (json_is_array(c->v) && ptr_is_index(seg, &idx)) {
-            if (sel_item(ctx, c, idx, &child) < 0) return 0;
-        } else {
-            return 0;
-        }
-        return run_from(s, i + 1, ctx, &child, fn, arg);
+    size_t idx;
+    if (json_is_object(c->v)) {
+        if (sel_member(w->ctx, c, seg, &child) < 0) return 0;
+    } else if (json_is_array(c->v) && ptr_is_index(seg, &idx)) {
+        if (sel_item(w->ctx, c, idx, &child) < 0) return 0;
+    } else {
+        return 0;
     }
-    /* Wildcard: walk children and their source nodes side by side (O(1) per step). */
+    return run_from(w, i + 1, &child);
+}
+
+/* Calls run_from(w, NEXT, child) for every member or item of C, in document order,
+ * walking children and their source nodes side by side (O(1) per step). */
+static int run_children(struct walk *w, size_t next, const struct cursor *c)
+{
+    const struct sel_ctx *ctx = w->ctx;
     doc_node n = c->node == DOC_NONE ? DOC_NONE : doc_node_first_child(ctx->d, c->node);
+    struct cursor child;
     int rc = 0;
     if (json_is_object(c->v)) {
         for (void *it = json_object_iter(c->v); it && !rc; it = json_object_iter_next(c->v, it)) {
@@ -142,7 +169,7 @@ static int run_from(const struct sel *s, size_t i, const struct sel_ctx *ctx,
             child.index = 0;
             child.node = n;
             enter(ctx, c, &child);
-            rc = run_from(s, i + 1, ctx, &child, fn, arg);
+            rc = run_from(w, next, &child);
             if (n != DOC_NONE) n = doc_node_next_sibling(ctx->d, c->node, n);
         }
     } else if (json_is_array(c->v)) {
@@ -153,11 +180,30 @@ static int run_from(const struct sel *s, size_t i, const struct sel_ctx *ctx,
             child.index = k;
             child.node = n;
             enter(ctx, c, &child);
-            rc = run_from(s, i + 1, ctx, &child, fn, arg);
+            rc = run_from(w, next, &child);
             if (n != DOC_NONE) n = doc_node_next_sibling(ctx->d, c->node, n);
         }
     }
     return rc;
+}
+
+/* "**" at segment I: the rest of the selector from C itself (zero segments), then from
+ * every node below C (pre-order), each node once; bounded by SEL_DEEP_MAX_NODES. */
+static int run_deep(struct walk *w, size_t i, const struct cursor *c)
+{
+    if (++w->entered > SEL_DEEP_MAX_NODES || c->depth >= SEL_DEEP_MAX_DEPTH) return 0;
+    int rc = run_from(w, i + 1, c);
+    if (rc) return rc;
+    return run_children(w, i, c); /* the children stay at segment I: any depth */
+}
+
+static int run_from(struct walk *w, size_t i, const struct cursor *c)
+{
+    if (i == w->s->segs.n) return w->fn(c, w->arg);
+    const char *seg = w->s->segs.segs[i];
+    if (!strcmp(seg, "**")) return run_deep(w, i, c);
+    if (!strcmp(seg, "*")) return run_children(w, i + 1, c);
+    return run_named(w, i, c);
 }
 
 int sel_run(const struct sel *s, const struct sel_ctx *ctx, const struct cursor *from,
@@ -168,7 +214,8 @@ int sel_run(const struct sel *s, const struct sel_ctx *ctx, const struct cursor 
         sel_root(ctx, &root);
         from = &root;
     }
-    return run_from(s, 0, ctx, from, fn, arg);
+    struct walk w = {s, ctx, fn, arg, 0};
+    return run_from(&w, 0, from);
 }
 
 static void append_path(struct buf *b, const struct cursor *c)

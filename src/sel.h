@@ -1,7 +1,7 @@
 /* sel.h - selectors and cursors. A selector is a JSON Pointer whose segments may be the
- * wildcard "*" (every member or item): absolute when it starts with "/" (for instance
- * every tool's inputSchema), else relative to the current node ("properties", then every
- * member). A cursor is a node of the resolved document with
+ * wildcard "*" (every member or item) or "**" (zero or more levels of members and items,
+ * at most one per selector): absolute when it starts with "/" (for instance every tool's
+ * inputSchema), else relative to the current node ("properties", then every member). A cursor is a node of the resolved document with
  * what the interpreter needs: its source position, the component it came through, its
  * effective protocol versions, and its logical path (parent links, on the C stack). */
 #ifndef MCPDESC_SEL_H
@@ -34,6 +34,11 @@ struct sel_ctx {
 };
 
 struct sel;
+
+/* Bounds of one "**" walk: nodes entered and depth below the root (a resolved document
+ * can repeat a component many times). Nodes beyond them are not selected. */
+#define SEL_DEEP_MAX_NODES 200000u
+#define SEL_DEEP_MAX_DEPTH 256
 
 /* Compile TEXT; returns a new selector, or NULL and *why (static text) when malformed. */
 struct sel *sel_compile(const char *text, const char **why);

@@ -72,7 +72,7 @@ pin() {
     fail=0
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-locks.XXXXXX") || return 2
     trap 'rm -rf "$tmp"' EXIT
-    cp -R rules-yaml "$tmp/rules-yaml" && cp -R conformance "$tmp/conformance" || return 2
+    cp -R rules-yaml "$tmp/rules-yaml" && cp -R conformance "$tmp/conformance" && cp -R schema "$tmp/schema" || return 2
     rm -rf "$tmp/rules-yaml/tags"
     rules=$tmp/rules-yaml
     tag=v0.0.0-pin-test

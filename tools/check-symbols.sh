@@ -4,7 +4,7 @@
 # embedded without clashing with jansson's json_*, libyaml's yaml_* or the caller.
 set -eu
 lib=$1
-allowed='^(mcpdesc_|docs_|lint_|buf_|doc_|ptr_|sel_|yml_|rule_|eval_|fn_|res_|diag_|report_|ver_|schema_|capture_|rpc_|manifest_|lock_|sha256_|util_|x(malloc|calloc|realloc|strdup|strndup|asprintf)$)'
+allowed='^(mcpdesc_|overlap_|docs_|lint_|buf_|doc_|ptr_|sel_|yml_|rule_|eval_|fn_|res_|diag_|report_|ver_|schema_|capture_|rpc_|manifest_|lock_|sha256_|util_|x(malloc|calloc|realloc|strdup|strndup|asprintf)$)'
 bad=$(nm -g --defined-only "$lib" | awk 'NF==3 && $2 ~ /[TDBR]/ {print $3}' | grep -Ev "$allowed" || true)
 if [ -n "$bad" ]; then
     echo "check-symbols: global symbols without a module prefix in $lib:" >&2

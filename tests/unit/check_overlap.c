@@ -1,0 +1,166 @@
+/* check_overlap.c - the yields-to post-pass (overlap.h) and the loader's checks of
+ * `yields-to` (rule.c): a general rule's diagnostic is dropped, or loses versions, where
+ * a rule it yields to reported at the same node or below it; nothing else changes. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "overlap.h"
+#include "testutil.h"
+#include "util.h"
+
+#define RULE(ID, EXTRA)                                                                  \
+    "  - id: " ID "\n"                                                                   \
+    "    owner: test\n    surface: Tool\n    kind: structural\n    level: must\n"        \
+    "    status: stable\n    enforcement: internal\n    applies: all\n"                  \
+    "    summary: s\n    requirement: r\n"                                              \
+    "    based-on: [{tier: 1, text: test}]\n" EXTRA                                      \
+    "    check: {require: {json-type: object}, message: m}\n"
+
+static const char *set_text =
+    "rules:\n"
+    RULE("test.general", "    yields-to: [test.specific.*, test.exact]\n")
+    RULE("test.specific.a", "")
+    RULE("test.specific.b", "")
+    RULE("test.exact", "")
+    RULE("test.other", "");
+
+static struct rule_set *rs;
+
+static void setup(void)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    rs = tu_rules(set_text, &errs);
+    ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
+}
+
+static void teardown(void) { rule_set_free(rs); }
+
+static void add(struct diag_list *l, const char *file, const char *rule, const char *pointer, ver_mask v)
+{
+    struct diag *d = diag_add(l, DIAG_ERROR, rule, file, 1, 1, "m");
+    d->pointer = pointer ? xstrdup(pointer) : NULL;
+    d->versions = v;
+}
+
+/* "rule@pointer:versions" for each diagnostic from FROM, space-separated (new string). */
+static char *show(const struct diag_list *l, size_t from)
+{
+    struct buf b = BUF_INIT;
+    for (size_t i = from; i < l->len; i++)
+        buf_addf(&b, "%s%s@%s:%x", b.len ? " " : "", l->items[i].rule ? l->items[i].rule : "-",
+                 l->items[i].pointer ? l->items[i].pointer : "-", (unsigned)l->items[i].versions);
+    return buf_detach(&b);
+}
+
+static void expect(const struct diag_list *l, size_t from, const char *want)
+{
+    char *got = show(l, from);
+    ck_assert_msg(!strcmp(got, want), "got \"%s\", expected \"%s\"", got, want);
+    free(got);
+}
+
+START_TEST(same_node_or_below_removes_versions)
+{
+    struct diag_list l = DIAG_LIST_INIT;
+    add(&l, "a.json", "test.general", "/tools/0", 0x7);
+    add(&l, "a.json", "test.specific.a", "/tools/0/inputSchema", 0x1);
+    add(&l, "a.json", "test.exact", "/tools/0", 0x2);
+    add(&l, "a.json", "test.general", "/tools/1", 0x3);
+    add(&l, "a.json", "test.specific.b", "/tools/1", 0x3);
+    ck_assert_uint_eq(overlap_filter(rs, &l, 0), 1);
+    expect(&l, 0, "test.general@/tools/0:4 test.specific.a@/tools/0/inputSchema:1 "
+                  "test.exact@/tools/0:2 test.specific.b@/tools/1:3");
+    diag_list_release(&l);
+}
+END_TEST
+
+START_TEST(unrelated_rules_siblings_and_ancestors_do_not_cover)
+{
+    struct diag_list l = DIAG_LIST_INIT;
+    add(&l, "a.json", "test.general", "/tools/1", 0x1);
+    add(&l, "a.json", "test.other", "/tools/1", 0x1);         /* not yielded to */
+    add(&l, "a.json", "test.specific.a", "/tools/10", 0x1);   /* a sibling, not below */
+    add(&l, "a.json", "test.specific.a", "/tools", 0x1);      /* an ancestor */
+    add(&l, "b.json", "test.specific.a", "/tools/1", 0x1);    /* another file */
+    add(&l, "a.json", NULL, NULL, 0);                         /* a loader error */
+    ck_assert_uint_eq(overlap_filter(rs, &l, 0), 0);
+    ck_assert_uint_eq(l.len, 6);
+    ck_assert_uint_eq(l.items[0].versions, 1);
+    diag_list_release(&l);
+}
+END_TEST
+
+START_TEST(only_from_index_on_and_specific_rules_untouched)
+{
+    struct diag_list l = DIAG_LIST_INIT;
+    add(&l, "a.json", "test.general", "/tools/0", 0x1);       /* an earlier document: kept */
+    add(&l, "a.json", "test.specific.a", "/tools/0", 0x1);    /* ... and covers nothing later */
+    add(&l, "a.json", "test.general", "/tools/0", 0x1);
+    add(&l, "a.json", "test.general", "", 0x2);               /* the root is above everything */
+    add(&l, "a.json", "test.specific.a", "/x/y", 0x2);
+    ck_assert_uint_eq(overlap_filter(rs, &l, 2), 1);
+    expect(&l, 0, "test.general@/tools/0:1 test.specific.a@/tools/0:1 test.general@/tools/0:1 "
+                  "test.specific.a@/x/y:2");
+    ck_assert_uint_eq(overlap_filter(rs, &l, 7), 0);          /* past the end: nothing */
+    diag_list_release(&l);
+}
+END_TEST
+
+START_TEST(rule_yields_to_matches_ids_and_prefixes)
+{
+    const struct rule *g = rule_set_find(rs, "test.general");
+    ck_assert_int_eq(rule_yields_to(g, "test.specific.a"), 1);
+    ck_assert_int_eq(rule_yields_to(g, "test.exact"), 1);
+    ck_assert_int_eq(rule_yields_to(g, "test.exactly"), 0);
+    ck_assert_int_eq(rule_yields_to(g, "test.specificity"), 0);
+    ck_assert_int_eq(rule_yields_to(g, "test.general"), 0);
+    ck_assert_int_eq(rule_yields_to(rule_set_find(rs, "test.exact"), "test.general"), 0);
+    ck_assert_uint_eq(rule_yields_count(g), 2);
+}
+END_TEST
+
+/* The loader refuses a malformed or dangling yields-to with its position. */
+static void expect_load_error(const char *text, unsigned line, unsigned col, const char *needle)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *bad = tu_rules(text, &errs);
+    ck_assert_ptr_null(bad);
+    ck_assert_uint_ge(errs.len, 1);
+    ck_assert_msg(strstr(errs.items[0].message, needle), "message: %s", errs.items[0].message);
+    ck_assert_uint_eq(errs.items[0].line, line);
+    ck_assert_uint_eq(errs.items[0].col, col);
+    ck_assert_ptr_nonnull(strstr(errs.items[0].file, "test.yaml"));
+    diag_list_release(&errs);
+}
+
+START_TEST(loader_checks_yields_to)
+{
+    /* line 13 is the yields-to line of the first rule */
+    expect_load_error("rules:\n" RULE("test.general", "    yields-to: [test.missing]\n") RULE("test.b", ""),
+                      13, 17, "names no other rule");
+    expect_load_error("rules:\n" RULE("test.general", "    yields-to: [test.general]\n"),
+                      13, 17, "names no other rule");
+    expect_load_error("rules:\n" RULE("test.general", "    yields-to: [Bad Id]\n") RULE("test.b", ""),
+                      13, 17, "not a rule id");
+    expect_load_error("rules:\n" RULE("test.general", "    yields-to: []\n") RULE("test.b", ""),
+                      13, 16, "non-empty list");
+    expect_load_error("rules:\n" RULE("test.general", "    yields-tu: [test.b]\n") RULE("test.b", ""),
+                      13, 5, "yields-to");
+}
+END_TEST
+
+Suite *overlap_suite(void)
+{
+    Suite *s = suite_create("overlap");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, same_node_or_below_removes_versions);
+    tcase_add_test(tc, unrelated_rules_siblings_and_ancestors_do_not_cover);
+    tcase_add_test(tc, only_from_index_on_and_specific_rules_untouched);
+    tcase_add_test(tc, rule_yields_to_matches_ids_and_prefixes);
+    tcase_add_test(tc, loader_checks_yields_to);
+    suite_add_tcase(s, tc);
+    return s;
+}

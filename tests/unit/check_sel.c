@@ -1,0 +1,167 @@
+/* check_sel.c - selectors: "*" and the any-depth "**" segment (order, zero levels,
+ * arrays, at most one "**", the bound), directly and through a rule with components. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "doc.h"
+#include "sel.h"
+#include "testutil.h"
+#include "util.h"
+
+static int collect(const struct cursor *c, void *arg)
+{
+    struct buf *b = arg;
+    char *p = sel_pointer(c);
+    if (b->len) buf_addc(b, ' ');
+    buf_adds(b, *p ? p : "(root)");
+    free(p);
+    return 0;
+}
+
+/* The pointers TEXT selects from the root of JSON, space-separated (new string). */
+static char *select_all(const char *json, const char *text)
+{
+    doc *d = tu_doc(json);
+    ck_assert_ptr_nonnull(d);
+    const char *why = NULL;
+    struct sel *s = sel_compile(text, &why);
+    ck_assert_msg(s != NULL, "%s: %s", text, why ? why : "?");
+    struct sel_ctx ctx = {d, NULL, 1};
+    struct buf b = BUF_INIT;
+    sel_run(s, &ctx, NULL, collect, &b);
+    sel_free(s);
+    doc_free(d);
+    return buf_detach(&b);
+}
+
+static void expect_selects(const char *json, const char *text, const char *want)
+{
+    char *got = select_all(json, text);
+    ck_assert_msg(!strcmp(got, want), "%s selects \"%s\", expected \"%s\"", text, got, want);
+    free(got);
+}
+
+static const char *schema =
+    "{\"properties\": {\"a\": {\"x-h\": \"A\", \"properties\": {\"b\": {\"x-h\": \"B\"}}},"
+    "                  \"c\": {\"items\": [{\"x-h\": \"C\"}]}},"
+    " \"x-h\": \"root\"}";
+
+START_TEST(deep_matches_any_depth_in_document_order)
+{
+    expect_selects(schema, "/**/x-h",
+                   "/x-h /properties/a/x-h /properties/a/properties/b/x-h /properties/c/items/0/x-h");
+    /* zero levels: the node itself */
+    expect_selects("{\"x-h\": 1}", "/**/x-h", "/x-h");
+    expect_selects(schema, "/properties/**/x-h",
+                   "/properties/a/x-h /properties/a/properties/b/x-h /properties/c/items/0/x-h");
+}
+END_TEST
+
+START_TEST(deep_combines_with_star_and_names)
+{
+    expect_selects(schema, "/**/properties/*",
+                   "/properties/a /properties/c /properties/a/properties/b");
+    /* "**" last: every node, pre-order, the start included */
+    expect_selects("{\"a\": [1, {\"b\": 2}]}", "/**", "(root) /a /a/0 /a/1 /a/1/b");
+    /* relative selectors start at the given node */
+    expect_selects("{\"p\": {\"q\": {\"r\": 1}}, \"r\": 0}", "p/**/r", "/p/q/r");
+    /* array indexes are segments too */
+    expect_selects("[[{\"k\": 1}], {\"k\": 2}]", "/**/0/k", "/0/0/k");
+}
+END_TEST
+
+START_TEST(compile_refuses_two_deep_segments)
+{
+    const char *why = NULL;
+    struct sel *s = sel_compile("/**/properties/**/x", &why);
+    ck_assert_ptr_null(s);
+    ck_assert_ptr_nonnull(strstr(why, "at most one"));
+    s = sel_compile("/tools/*/inputSchema/**/x-mcp-header", &why);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(sel_has_wildcard(s), 1);
+    sel_free(s);
+    s = sel_compile("/tools/0/name", &why);
+    ck_assert_int_eq(sel_has_wildcard(s), 0);
+    sel_free(s);
+}
+END_TEST
+
+static int count(const struct cursor *c, void *arg)
+{
+    (void)c;
+    ++*(size_t *)arg;
+    return 0;
+}
+
+START_TEST(deep_walk_is_bounded)
+{
+    /* a wide document: more nodes than one "**" walk enters */
+    struct buf b = BUF_INIT;
+    buf_adds(&b, "[");
+    for (unsigned i = 0; i < SEL_DEEP_MAX_NODES + 10; i++) buf_adds(&b, i ? ",0" : "0");
+    buf_adds(&b, "]");
+    doc *d = tu_doc(buf_str(&b));
+    const char *why;
+    struct sel *s = sel_compile("/**", &why);
+    struct sel_ctx ctx = {d, NULL, 1};
+    size_t n = 0;
+    sel_run(s, &ctx, NULL, count, &n);
+    ck_assert_uint_eq(n, SEL_DEEP_MAX_NODES);
+    sel_free(s);
+    doc_free(d);
+    buf_release(&b);
+}
+END_TEST
+
+/* Through the interpreter: "**" follows resolved $componentRef sites and keeps the
+ * component's positions. */
+static const char *deep_rule =
+    "rules:\n"
+    "  - id: test.deep\n"
+    "    owner: test\n    surface: Tool\n    kind: structural\n    level: should\n"
+    "    status: stable\n    enforcement: internal\n    applies: all\n"
+    "    summary: s\n    requirement: r\n"
+    "    based-on: [{tier: 1, text: test}]\n"
+    "    check:\n"
+    "      select: /tools/*/inputSchema/**/x-mcp-header\n"
+    "      require: {equals: ok}\n"
+    "      message: '{value}'\n";
+
+START_TEST(deep_follows_components)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = tu_rules(deep_rule, &errs);
+    ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
+    struct diag_list out = DIAG_LIST_INIT;
+    tu_eval(rs,
+            "{\"tools\": [{\"name\": \"t\", \"inputSchema\": {\"type\": \"object\", \"properties\": {\n"
+            "  \"a\": {\"$componentRef\": \"#/components/schemas/A\"}, \"b\": {\"x-mcp-header\": \"ok\"}}}}],\n"
+            " \"components\": {\"schemas\": {\n"
+            "  \"A\": {\"type\": \"object\", \"properties\": {\"n\": {\"x-mcp-header\": \"bad\"}}}}}}",
+            &out);
+    ck_assert_uint_eq(out.len, 1);
+    ck_assert_str_eq(out.items[0].pointer, "/tools/0/inputSchema/properties/a/properties/n/x-mcp-header");
+    ck_assert_str_eq(out.items[0].message, "\"bad\"");
+    ck_assert_uint_eq(out.items[0].line, 4);
+    ck_assert_str_eq(out.items[0].component, "/components/schemas/A");
+    diag_list_release(&out);
+    diag_list_release(&errs);
+    rule_set_free(rs);
+}
+END_TEST
+
+Suite *sel_suite(void)
+{
+    Suite *s = suite_create("sel");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, deep_matches_any_depth_in_document_order);
+    tcase_add_test(tc, deep_combines_with_star_and_names);
+    tcase_add_test(tc, compile_refuses_two_deep_segments);
+    tcase_add_test(tc, deep_walk_is_bounded);
+    tcase_add_test(tc, deep_follows_components);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    return s;
+}
