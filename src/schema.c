@@ -1415,6 +1415,7 @@ void schema_free(schema *s)
     if (!s) return;
     for (size_t i = 0; i < s->nodes.len; i++) {
         struct schema_node *n = s->nodes.items[i];
+        schema_fast_free(n);
         for (size_t k = 0; k < n->nkw; k++) kw_free(&n->kws[k]);
         free(n->kws);
         free(n->ptr);
@@ -1438,6 +1439,7 @@ void schema_free(schema *s)
     for (size_t i = 0; i < s->regexes.len; i++) schema_re_free(s->regexes.items[i]);
     VEC_FREE(s->regexes);
     pcre2_match_context_free(s->mctx);
+    schema_fast_release(s);
     free(s);
 }
 
@@ -1502,6 +1504,7 @@ static schema *compile(schema_ctx *ctx, json_t *root, const char *base_uri,
         schema_free(s);
         return NULL;
     }
+    schema_fast_build(s);
     return s;
 }
 

@@ -1,12 +1,15 @@
 /* schemaInt.h - internals shared by schema.c (context, documents, URIs, index and
- * compiler), schema_eval.c (validation), schema_num.c (numbers, equality, strings) and
- * schema_regex.c (ECMA-262 on PCRE2). Not for other modules. */
+ * compiler), schema_fast.c (the specialised boolean programs), schema_eval.c
+ * (validation), schema_num.c (numbers, equality, strings) and schema_regex.c (ECMA-262
+ * on PCRE2). Not for other modules. */
 #ifndef MCPDESC_SCHEMA_INT_H
 #define MCPDESC_SCHEMA_INT_H
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "buf.h"
 #include "schema.h"
@@ -54,6 +57,7 @@ extern const size_t schema_embedded_count;
 /* Compiled regex. */
 struct schema_re {
     pcre2_code *code;
+    int jit;   /* JIT-compiled: matched through pcre2_jit_match */
     char *src; /* the original ECMA pattern */
 };
 /* Compile PATTERN; NULL and *err (new) on failure or when longer than MAX_LEN. */
@@ -69,6 +73,82 @@ enum schema_kwk {
     SK_DEPSCHEMAS, SK_ALLOF, SK_ANYOF, SK_ONEOF, SK_NOT, SK_IF, SK_PROPERTIES,
     SK_PATTERNPROPS, SK_ADDPROPS, SK_PROPNAMES, SK_PREFIXITEMS, SK_ITEMS, SK_UNEVALPROPS,
     SK_UNEVALITEMS, SK_REF, SK_DYNREF, SK_RECREF, SK_FALSE,
+    /* specialised forms, only in a node's boolean program (schema_fast.c) */
+    SK_OBJECT, SK_ENUMSTR, SK_REQNAMES,
+};
+
+/* A property-name table built at compile time: open addressing over a cheap hash of
+ * the name's length and a few of its bytes, verified by length and bytes. */
+struct schema_pname {
+    const char *name; /* borrowed from the schema document */
+    size_t len;
+    size_t node;      /* "properties" subschema; SCHEMA_NONE when none or always valid */
+    unsigned types;   /* node is only {"type": ...}: its type mask, checked in place */
+    int declared;     /* named by "properties" (so not an additional property) */
+    int required;
+};
+struct schema_ptab {
+    size_t n;
+    struct schema_pname *names;
+    uint32_t *slots;  /* index + 1, 0 = empty; power-of-two size */
+    uint32_t mask;
+};
+
+/* Equality of two byte strings of length N (inline: most are short keys); overlapping
+ * word loads instead of a byte loop. */
+static inline int schema_bytes_eq(const char *a, const char *b, size_t n)
+{
+    if (n < 4) {
+        for (size_t i = 0; i < n; i++)
+            if (a[i] != b[i]) return 0;
+        return 1;
+    }
+    if (n <= 8) {
+        uint32_t a0, b0, a1, b1;
+        memcpy(&a0, a, 4), memcpy(&b0, b, 4);
+        memcpy(&a1, a + n - 4, 4), memcpy(&b1, b + n - 4, 4);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    for (; n > 8; a += 8, b += 8, n -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8), memcpy(&y, b, 8);
+        if (x != y) return 0;
+    }
+    uint64_t x, y; /* the last 8 bytes, overlapping what was compared */
+    memcpy(&x, a + n - 8, 8), memcpy(&y, b + n - 8, 8);
+    return x == y;
+}
+
+static inline uint32_t schema_pname_hash(const char *k, size_t len)
+{
+    uint32_t h = (uint32_t)len * 0x9E3779B1u;
+    if (len) {
+        const unsigned char *p = (const unsigned char *)k;
+        h ^= (p[0] | (uint32_t)p[len - 1] << 8 | (uint32_t)p[len / 2] << 16 |
+              (uint32_t)p[len > 1] << 24) * 0x85EBCA6Bu;
+        h ^= h >> 15;
+    }
+    return h;
+}
+
+/* Index of KEY in T, SCHEMA_NONE when absent. */
+static inline size_t schema_ptab_find(const struct schema_ptab *t, const char *key, size_t len)
+{
+    for (uint32_t i = schema_pname_hash(key, len) & t->mask;; i = (i + 1) & t->mask) {
+        uint32_t s = t->slots[i];
+        if (!s) return SCHEMA_NONE;
+        const struct schema_pname *p = &t->names[s - 1];
+        if (p->len == len && schema_bytes_eq(p->name, key, len)) return s - 1;
+    }
+}
+
+/* "properties" + "required" + "additionalProperties" fused into one pass over the
+ * instance's members (boolean mode only). */
+struct schema_objop {
+    struct schema_ptab tab;
+    uint64_t reqmask;  /* bit i: names[i] is required (required names come first) */
+    size_t add;        /* additionalProperties subschema, SCHEMA_NONE when absent */
+    int add_false;     /* additionalProperties: false */
 };
 
 struct schema_kw {
@@ -113,6 +193,12 @@ struct schema_kw {
             size_t node;
             char *anchor; /* $dynamicRef: the dynamic anchor name, NULL if static */
         } ref;
+        struct schema_objop *obj;
+        struct {
+            size_t n;
+            const char **s;
+            size_t *len;
+        } strs; /* enum of strings; required names */
     } u;
 };
 
@@ -126,6 +212,13 @@ struct schema_node {
     struct schema_kw *kws;
     size_t nkw;
     int has_uneval;  /* has unevaluatedProperties/Items itself */
+    int slow;        /* has_uneval: annotations needed, no boolean fast path */
+    /* The boolean program (schema_fast.c): the same keywords with specialised forms,
+     * used when no error is reported and no annotation is collected; NULL = kws. */
+    struct schema_kw *fkws;
+    size_t nfkw;
+    const struct schema_kw *prog; /* fkws, or kws when nothing was specialised */
+    size_t nprog;
 };
 
 struct schema_dyn_anchor {
@@ -162,7 +255,18 @@ struct schema {
     int root_plain;  /* locations in document 0 are printed as bare pointers */
     struct schema_limits lim;
     pcre2_match_context *mctx;
+    int dynamic;     /* has $dynamicRef or $recursiveRef: validation tracks the scope */
+    /* one reusable PCRE2 match data block (taken and given back atomically) */
+    struct schema_mdcache *mdcache;
 };
+
+/* Specialise every node's boolean program; free one node's. (schema_fast.c) */
+void schema_fast_build(schema *s);
+void schema_fast_free(struct schema_node *n);
+void schema_fast_release(schema *s); /* the match data cache */
+/* PCRE2 match data for one validation: from S's cache or new; give it back after. */
+pcre2_match_data *schema_md_take(const schema *s);
+void schema_md_give(const schema *s, pcre2_match_data *md);
 
 /* Error list helpers. */
 void schema_errors_add(struct schema_errors *e, const char *kwloc, const char *iloc,

@@ -1,6 +1,7 @@
 /* schema_eval.c - validation of an instance against a compiled schema: keyword
  * dispatch, annotation collection for unevaluated*, the dynamic scope for
- * $dynamicRef/$recursiveRef, and the per-validation bounds (work, depth, regex). */
+ * $dynamicRef/$recursiveRef, the per-validation bounds (work, depth, regex), and the
+ * boolean fast path (eval_fast: specialised programs, first failure stops). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,8 +30,9 @@ struct vst {
     size_t seen_count;
     struct buf ip;
     VEC(size_t) scope;
-    uint64_t work;
-    uint32_t depth;
+    uint64_t work, max_work;
+    uint32_t depth, max_depth;
+    int dynamic; /* the schema's: the dynamic scope is tracked */
     int aborted;
     pcre2_match_data *md;
 };
@@ -138,6 +140,7 @@ static int charge(struct vst *st, const struct schema_node *n, uint64_t units)
 }
 
 static int eval(struct vst *st, size_t nid, json_t *inst, struct ann *ann);
+static int eval_fast(struct vst *st, size_t nid, json_t *inst);
 
 /* Evaluate a subschema in place (same instance location), merging its annotations. */
 static int eval_here(struct vst *st, size_t nid, json_t *inst, struct ann *a)
@@ -176,9 +179,11 @@ static int re_match(struct vst *st, const struct schema_node *n, const struct sc
                     const char *s, size_t len)
 {
     if (!charge(st, n, 1 + len / 64)) return -1;
-    if (!st->md) st->md = pcre2_match_data_create(1, NULL);
-    int rc = pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, PCRE2_NO_UTF_CHECK, st->md,
-                         st->s->mctx);
+    if (!st->md) st->md = schema_md_take(st->s);
+    /* pcre2_jit_match: the JIT fast path (no option checks; the match limit holds) */
+    int rc = re->jit ? pcre2_jit_match(re->code, (PCRE2_SPTR)s, len, 0, 0, st->md, st->s->mctx)
+                     : pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, PCRE2_NO_UTF_CHECK, st->md,
+                                   st->s->mctx);
     if (rc == PCRE2_ERROR_JIT_STACKLIMIT) /* the interpreter has its own bounds */
         rc = pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT,
                          st->md, st->s->mctx);
@@ -228,7 +233,7 @@ static char *branch_summary(struct vst *st, const struct schema_kw *k, json_t *i
     return b.s ? buf_detach(&b) : xstrdup("");
 }
 
-static int type_ok(unsigned mask, json_t *v)
+static inline __attribute__((always_inline)) int type_ok(unsigned mask, json_t *v)
 {
     switch (json_typeof(v)) {
     case JSON_NULL: return mask & 1;
@@ -330,6 +335,66 @@ static int cmp_hashed(const void *a, const void *b)
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
+/* Boolean form of properties + required + additionalProperties: one pass over the
+ * members against the precomputed name table; stops at the first failure. Only in
+ * boolean mode, so children go straight to eval_fast. */
+static int object_fast(struct vst *st, const struct schema_objop *op, json_t *inst)
+{
+    if (!json_is_object(inst)) return 1;
+    const struct schema_ptab *t = &op->tab;
+    if (op->add == SCHEMA_NONE && !op->add_false &&
+        json_object_size(inst) > 4 * t->n + 8) { /* few names, many members: look up */
+        for (size_t i = 0; i < t->n; i++) {
+            json_t *v = json_object_getn(inst, t->names[i].name, t->names[i].len);
+            if (!v) {
+                if (t->names[i].required) return 0;
+            } else if (t->names[i].node != SCHEMA_NONE && !eval_fast(st, t->names[i].node, v)) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    uint64_t seen = 0;
+    for (void *it = json_object_iter(inst), *next; it; it = next) {
+        /* members are separate allocations: start loading the next one early */
+        next = json_object_iter_next(inst, it);
+        if (next) __builtin_prefetch(next);
+        const char *key = json_object_iter_key(it);
+        json_t *v = json_object_iter_value(it);
+        __builtin_prefetch(v);
+        size_t i = schema_ptab_find(t, key, json_object_iter_key_len(it));
+        if (i != SCHEMA_NONE) {
+            if (i < 64) seen |= 1ull << i;
+            size_t c = t->names[i].node;
+            if (t->names[i].types && st->work < st->max_work && st->depth < st->max_depth &&
+                !st->aborted) { /* {"type": ...} in place: what eval_fast would do */
+                st->work++;
+                if (!type_ok(t->names[i].types, v)) return 0;
+            } else if (c != SCHEMA_NONE && !eval_fast(st, c, v)) {
+                return 0;
+            }
+            if (t->names[i].declared) continue;
+        }
+        if (op->add_false) return 0;
+        if (op->add != SCHEMA_NONE && !eval_fast(st, op->add, v)) return 0;
+    }
+    return (seen & op->reqmask) == op->reqmask;
+}
+
+/* Boolean form of an enum of strings. */
+static int enum_fast(struct vst *st, const struct schema_node *n, const struct schema_kw *k,
+                     json_t *inst)
+{
+    (void)st;
+    (void)n;
+    if (!json_is_string(inst)) return 0;
+    const char *v = json_string_value(inst);
+    size_t len = json_string_length(inst);
+    for (size_t i = 0; i < k->u.strs.n; i++)
+        if (k->u.strs.len[i] == len && schema_bytes_eq(k->u.strs.s[i], v, len)) return 1;
+    return 0;
+}
+
 static int eval_kw(struct vst *st, const struct schema_node *n, const struct schema_kw *k,
                    json_t *inst, struct ann *a)
 {
@@ -396,7 +461,11 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
     case SK_MAXLENGTH:
     case SK_MINLENGTH: {
         if (!json_is_string(inst)) return 1;
-        size_t len = schema_utf8_length(json_string_value(inst), json_string_length(inst));
+        size_t bytes = json_string_length(inst);
+        /* code points <= bytes: a short string passes maxLength, fails minLength */
+        if (k->kind == SK_MAXLENGTH && bytes <= k->u.count) return 1;
+        if (k->kind == SK_MINLENGTH && bytes < k->u.count && !TRACK(st)) return 0;
+        size_t len = schema_utf8_length(json_string_value(inst), bytes);
         if (k->kind == SK_MAXLENGTH ? len <= k->u.count : len >= k->u.count) return 1;
         report(st, n, k->name, "string has %zu characters, %s %zu", len,
                k->kind == SK_MAXLENGTH ? "more than the maximum" : "fewer than the minimum",
@@ -793,11 +862,20 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
     }
     case SK_FALSE:
         return 0;
+    case SK_OBJECT:
+        return object_fast(st, k->u.obj, inst);
+    case SK_ENUMSTR:
+        return enum_fast(st, n, k, inst);
+    case SK_REQNAMES:
+        if (!json_is_object(inst)) return 1;
+        for (size_t i = 0; i < k->u.strs.n; i++)
+            if (!json_object_getn(inst, k->u.strs.s[i], k->u.strs.len[i])) return 0;
+        return 1;
     }
     return 1;
 }
 
-static int eval(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
+static int eval_full(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
 {
     const struct schema_node *n = st->s->nodes.items[nid];
     if (st->aborted || !charge(st, n, 1)) return 0;
@@ -814,7 +892,8 @@ static int eval(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
     }
     st->depth++;
     int pushed = 0;
-    if (!st->scope.len || st->scope.items[st->scope.len - 1] != n->res) {
+    if (st->s->dynamic &&
+        (!st->scope.len || st->scope.items[st->scope.len - 1] != n->res)) {
         VEC_PUSH(st->scope, n->res);
         pushed = 1;
     }
@@ -824,9 +903,15 @@ static int eval(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
         memset(&local, 0, sizeof local);
         a = &local;
     }
+    const struct schema_kw *kws = n->kws;
+    size_t nkw = n->nkw;
+    if (n->fkws && !a && !TRACK(st)) { /* the boolean program */
+        kws = n->fkws;
+        nkw = n->nfkw;
+    }
     int valid = 1;
-    for (size_t i = 0; i < n->nkw; i++) {
-        if (!eval_kw(st, n, &n->kws[i], inst, a)) {
+    for (size_t i = 0; i < nkw; i++) {
+        if (!eval_kw(st, n, &kws[i], inst, a)) {
             valid = 0;
             if (!TRACK(st) || st->aborted) break;
         }
@@ -838,14 +923,114 @@ static int eval(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
     return valid && !st->aborted;
 }
 
+/* Number keywords of the boolean program: int64 against int64 without the general
+ * exact comparison. */
+static int num_ok(const struct schema_kw *k, json_t *inst)
+{
+    if (!json_is_number(inst)) return 1;
+    int c;
+    if (json_is_integer(inst) && json_is_integer(k->u.value)) {
+        json_int_t x = json_integer_value(inst), y = json_integer_value(k->u.value);
+        c = x < y ? -1 : x > y;
+    } else {
+        c = schema_num_cmp(inst, k->u.value);
+    }
+    switch (k->kind) {
+    case SK_MAXIMUM: return c <= 0;
+    case SK_EXMAXIMUM: return c < 0;
+    case SK_MINIMUM: return c >= 0;
+    default: return c > 0;
+    }
+}
+
+/* One keyword of the boolean program: the common ones here, the rest in eval_kw. */
+static int fast_kw(struct vst *st, const struct schema_node *n, const struct schema_kw *k,
+                   json_t *inst)
+{
+    switch (k->kind) {
+    case SK_TYPE: return type_ok(k->u.types, inst);
+    case SK_ENUMSTR: return enum_fast(st, n, k, inst);
+    case SK_OBJECT: return object_fast(st, k->u.obj, inst);
+    case SK_MAXIMUM:
+    case SK_EXMAXIMUM:
+    case SK_MINIMUM:
+    case SK_EXMINIMUM: return num_ok(k, inst);
+    case SK_MAXLENGTH:
+    case SK_MINLENGTH: {
+        if (!json_is_string(inst)) return 1;
+        size_t bytes = json_string_length(inst);
+        if (k->kind == SK_MAXLENGTH) {
+            return bytes <= k->u.count ||
+                   schema_utf8_length(json_string_value(inst), bytes) <= k->u.count;
+        }
+        return bytes >= k->u.count &&
+               schema_utf8_length(json_string_value(inst), bytes) >= k->u.count;
+    }
+    case SK_MAXITEMS: return !json_is_array(inst) || json_array_size(inst) <= k->u.count;
+    case SK_MINITEMS: return !json_is_array(inst) || json_array_size(inst) >= k->u.count;
+    case SK_REF: return eval_fast(st, k->u.ref.node, inst);
+    case SK_ALLOF:
+        for (size_t i = 0; i < k->u.list.n; i++)
+            if (!eval_fast(st, k->u.list.nodes[i], inst)) return 0;
+        return 1;
+    case SK_ITEMS: {
+        if (!json_is_array(inst)) return 1;
+        size_t len = json_array_size(inst);
+        if (len <= k->u.items.start) return 1;
+        for (size_t i = k->u.items.start; i < len; i++)
+            if (!eval_fast(st, k->u.items.node, json_array_get(inst, i))) return 0;
+        return 1;
+    }
+    default: return eval_kw(st, n, k, inst, NULL);
+    }
+}
+
+static int prog_fast(struct vst *st, const struct schema_node *n, json_t *inst)
+{
+    for (const struct schema_kw *k = n->prog, *end = k + n->nprog; k < end; k++)
+        if (!fast_kw(st, n, k, inst)) return 0;
+    return 1;
+}
+
+/* Boolean evaluation (no error list, no annotations): the node's specialised program,
+ * stopping at the first failure. */
+static int eval_fast(struct vst *st, size_t nid, json_t *inst)
+{
+    const struct schema_node *n = st->s->nodes.items[nid];
+    /* annotations, or a bound about to stop: eval_full does the rest */
+    if (n->slow || st->depth >= st->max_depth || st->work >= st->max_work || st->aborted)
+        return eval_full(st, nid, inst, NULL);
+    st->work++;
+    if (n->boolean >= 0) return n->boolean;
+    int pushed = 0; /* the dynamic scope, for $dynamicRef and $recursiveRef */
+    if (st->dynamic && (!st->scope.len || st->scope.items[st->scope.len - 1] != n->res)) {
+        VEC_PUSH(st->scope, n->res);
+        pushed = 1;
+    }
+    st->depth++;
+    int ok = prog_fast(st, n, inst);
+    st->depth--;
+    if (pushed) st->scope.len--;
+    return ok && !st->aborted;
+}
+
+static int eval(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
+{
+    if (ann || TRACK(st)) return eval_full(st, nid, inst, ann);
+    return eval_fast(st, nid, inst);
+}
+
 int schema_validate(const schema *s, json_t *instance, struct schema_errors *errs)
 {
     struct vst st;
     memset(&st, 0, sizeof st);
     st.s = s;
     st.errs = errs;
+    st.max_work = s->lim.max_work;
+    st.max_depth = s->lim.max_eval_depth;
+    st.dynamic = s->dynamic;
     int r = eval(&st, s->root, instance, NULL);
-    pcre2_match_data_free(st.md);
+    schema_md_give(s, st.md);
     buf_release(&st.ip);
     VEC_FREE(st.scope);
     if (st.aborted) return -1;

@@ -201,9 +201,10 @@ struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t ma
         return NULL;
     }
     /* JIT when available (falls back to the interpreter when it is not, see re_match) */
-    (void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+    int jit = pcre2_jit_compile(re, PCRE2_JIT_COMPLETE) == 0;
     struct schema_re *r = xmalloc(sizeof *r);
     r->code = re;
+    r->jit = jit;
     r->src = xstrndup(pattern, len);
     return r;
 }

@@ -7,20 +7,22 @@
 #   tool-input  a realistic MCP tool input schema, 10000 generated arguments (~80% valid)
 #   mcp-tool    MCP 2025-11-25 schema.json #/$defs/Tool, one Tool per test-suite schema
 #   meta        the 2020-12 meta-schema applied to every 2020-12 test-suite schema
+# BUILD (default build) is the make build tree whose libmcpdesc.a is measured.
 # Needs: make, cc, python3; node+npm for the peers (skipped with a message without).
 set -eu
 secs=${1:-3}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 bench=${BENCH_DIR:-build/bench}
+build=${BUILD:-build}
 shared=${MCPDESC_SHARED:-../shared}
 suite=$shared/data/JSON-Schema-Test-Suite/tests/draft2020-12
 mcp=$shared/data/mcp/2025-11-25/schema.json
 mkdir -p "$bench"
 
-make -s build/libmcpdesc.a
+make -s BUILD="$build" "$build/libmcpdesc.a"
 cc -std=c11 -D_GNU_SOURCE -O2 -Isrc $(pkg-config --cflags jansson libpcre2-8) \
-    -o "$bench/bench-schema" tools/bench-schema.c build/libmcpdesc.a \
+    -o "$bench/bench-schema" tools/bench-schema.c "$build/libmcpdesc.a" \
     $(pkg-config --libs jansson yaml-0.1 libpcre2-8 nettle libcurl) -lm
 
 # ---- corpora ---------------------------------------------------------------------
