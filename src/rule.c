@@ -744,14 +744,43 @@ static int str_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* sha256 over the lines `<sha256 of file>  <path>` of the manifest and every rule file,
- * sorted by path: the same text `sha256sum` prints, so anyone can recompute it. */
+/* PATH (read as "<rule set dir>/REST") as REST with empty and "." segments dropped, so
+ * the same file read twice has one name; NULL for a file outside that form. */
+static char *rule_relative_path(const struct rule_set *rs, const char *path)
+{
+    size_t dl = strlen(rs->dir);
+    if (strncmp(path, rs->dir, dl) || path[dl] != '/') return NULL;
+    struct buf out = BUF_INIT;
+    for (const char *p = path + dl; *p;) {
+        while (*p == '/') p++;
+        size_t n = strcspn(p, "/");
+        if (n && !(n == 1 && *p == '.')) buf_addf(&out, "%s%.*s", out.len ? "/" : "", (int)n, p);
+        p += n;
+    }
+    return buf_detach(&out);
+}
+
+/* sha256 over the lines `<sha256 of file>  <path>` of the manifest, every rule file and
+ * every schema file the rules loaded (paths relative to the rule set, e.g.
+ * ../schema/mcp/2025-11-25/tool.json), sorted by path: the same text `sha256sum`
+ * prints, so anyone can recompute it. A schema change thus changes the digest too. */
 static void compute_digest(struct rule_set *rs, struct diag_list *errs)
 {
     VEC(const char *) names = VEC_INIT;
+    VEC(char *) owned = VEC_INIT;
     VEC_PUSH(names, "manifest.yaml");
     for (size_t i = 0; i < rs->files.len; i++) VEC_PUSH(names, rs->files.items[i]);
+    for (size_t i = 0; i < schema_ctx_file_count(rs->schemas); i++) {
+        char *rel = rule_relative_path(rs, schema_ctx_file(rs->schemas, i));
+        if (!rel) continue;
+        VEC_PUSH(owned, rel);
+        VEC_PUSH(names, rel);
+    }
     qsort(names.items, names.len, sizeof *names.items, str_cmp);
+    size_t uniq = 0; /* a schema file may be read twice (by path and by URI) */
+    for (size_t i = 0; i < names.len; i++)
+        if (!uniq || strcmp(names.items[uniq - 1], names.items[i])) names.items[uniq++] = names.items[i];
+    names.len = uniq;
     struct buf lines = BUF_INIT;
     for (size_t i = 0; i < names.len; i++) {
         char *path = xasprintf("%s/%s", rs->dir, names.items[i]), *data;
@@ -773,6 +802,8 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
     snprintf(rs->digest, sizeof rs->digest, "sha256:%s", hex);
     buf_release(&lines);
     VEC_FREE(names);
+    for (size_t i = 0; i < owned.len; i++) free(owned.items[i]);
+    VEC_FREE(owned);
 }
 
 static void load_manifest(struct rule_set *rs, struct diag_list *errs)

@@ -363,6 +363,7 @@ struct schema_ctx {
     struct schema_map docmap;
     VEC(struct refmap_ent) refmap;
     VEC(struct meta_cache_ent) metas; /* compiled meta-schemas, for schema_check */
+    VEC(char *) files;                /* files read from disk, in the order read */
 };
 
 static char *strip_empty_fragment(const char *uri)
@@ -435,8 +436,13 @@ void schema_ctx_free(schema_ctx *ctx)
         schema_free(ctx->metas.items[i].s);
     }
     VEC_FREE(ctx->metas);
+    for (size_t i = 0; i < ctx->files.len; i++) free(ctx->files.items[i]);
+    VEC_FREE(ctx->files);
     free(ctx);
 }
+
+size_t schema_ctx_file_count(const schema_ctx *ctx) { return ctx->files.len; }
+const char *schema_ctx_file(const schema_ctx *ctx, size_t i) { return ctx->files.items[i]; }
 
 static json_t *ctx_lookup(schema_ctx *ctx, const char *uri)
 {
@@ -485,7 +491,7 @@ static json_t *fetch_nofrag(schema_ctx *ctx, const char *uri, char **why)
             free(path);
             return NULL;
         }
-        free(path);
+        VEC_PUSH(ctx->files, path);
         schema_ctx_add_document(ctx, uri, j);
         json_decref(j);
         return ctx_lookup(ctx, uri);
@@ -1541,6 +1547,7 @@ schema *schema_compile_file(schema_ctx *ctx, const char *path, enum schema_diale
                           path, jerr.text, jerr.line, jerr.column);
         return NULL;
     }
+    VEC_PUSH(ctx->files, xstrdup(path));
     char *rp = realpath(path, NULL);
     char *base = xasprintf("file://%s", rp ? rp : path);
     free(rp);

@@ -79,6 +79,10 @@ void schema_ctx_add_document(schema_ctx *ctx, const char *uri, json_t *doc);
  * URI (JSON files, loaded at compile time). Only these and registered documents are
  * ever read; nothing is fetched. */
 void schema_ctx_add_ref_map(schema_ctx *ctx, const char *prefix, const char *dir);
+/* The files this context has read from disk (schema_compile_file and --ref-map), as
+ * the paths they were read by, in the order read: what a rule set's digest covers. */
+size_t schema_ctx_file_count(const schema_ctx *ctx);
+const char *schema_ctx_file(const schema_ctx *ctx, size_t i);
 
 /* A compiled schema: immutable, self-contained (it holds references to the jansson
  * documents it uses, not to the context). */

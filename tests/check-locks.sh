@@ -4,10 +4,10 @@
 # committed: every lock that was ever committed is still there and byte-for-byte the
 #   version of its first commit (a released tag never moves), and the manifest's tag has
 #   a lock. Outside a git checkout the first part is skipped with a message.
-# pin BINARY: on a temporary copy of rules-yaml/ and conformance/, `rules lock` writes a
-#   lock, `validate --rules-tag` and `rules test --rules-tag` accept the identical set,
-#   and after one byte changes they refuse it (exit 2) naming the file, while `rules lock`
-#   refuses to move the tag.
+# pin BINARY: on a temporary copy of rules-yaml/, schema/ and conformance/, `rules lock`
+#   writes a lock, `validate --rules-tag` and `rules test --rules-tag` accept the identical
+#   set, and after one byte changes (in a rule file, or in a schema file the rules load)
+#   they refuse it (exit 2) naming the file, while `rules lock` refuses to move the tag.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -102,6 +102,22 @@ pin() {
         sed 's/^/    | /' "$tmp/err"
         fail=1
     fi
+    # a schema file the rules load is part of the set too
+    cp "$tmp/tool.orig" "$rules/tool.yaml"
+    expect 0 "validate --rules-tag accepts the set restored" \
+        "$bin" validate --rules "$rules" --rules-tag "$tag" "$tmp/conformance/expected-valid"
+    schema_file=$tmp/schema/mcp/2025-11-25/tool.json
+    sed -i '1s/^{/{ /' "$schema_file"
+    expect 2 "validate --rules-tag refuses a set whose schema file changed" \
+        "$bin" validate --rules "$rules" --rules-tag "$tag" "$tmp/conformance/expected-valid"
+    if grep -q "schema/mcp/2025-11-25/tool.json: differs from the file locked as $tag" "$tmp/err"; then
+        echo "check-locks: ok the refusal names schema/mcp/2025-11-25/tool.json"
+    else
+        echo "check-locks: FAIL the refusal does not name schema/mcp/2025-11-25/tool.json:"
+        sed 's/^/    | /' "$tmp/err"
+        fail=1
+    fi
+    sed -i '1s/^# pin test/# pIn test/' "$rules/tool.yaml"
     expect 2 "rules docs --rules-tag refuses it too" "$bin" rules docs --rules-tag "$tag" --rules "$rules" --out "$tmp/docs"
     expect 2 "rules lock refuses to move the tag" "$bin" rules lock --rules "$rules" "$tag"
     if cmp -s "$tmp/lock.orig" "$rules/tags/$tag.lock"; then
