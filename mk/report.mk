@@ -4,13 +4,18 @@
 #               ($(MCPDESC_SHARED)/data/sarif/; skipped with a message when absent),
 #               validated by `mcpdesc schema validate` and by python3-jsonschema
 #   test-color  colour, excerpts and NO_COLOR on a pseudo-terminal (script(1))
+#   test-output `-o FILE`: equals standard output for every -j, and a failed write or
+#               rename exits 2 leaving the earlier file and no temporary file
 MCPDESC_SHARED ?= ../shared
 
-.PHONY: test-sarif test-color
+.PHONY: test-sarif test-color test-output
 test-sarif: $(BUILD)/mcpdesc
 	MCPDESC_SHARED='$(MCPDESC_SHARED)' sh tests/validate-sarif.sh $(BUILD)/mcpdesc
 
 test-color: $(BUILD)/mcpdesc
 	sh tests/validate-color.sh $(BUILD)/mcpdesc
 
-EXTRA_CHECKS += test-sarif test-color
+test-output: $(BUILD)/mcpdesc
+	sh tests/validate-output.sh $(BUILD)/mcpdesc
+
+EXTRA_CHECKS += test-sarif test-color test-output

@@ -3,7 +3,10 @@
  * Exit 0: all judged, nothing at or above --fail-on; 1: something is; 2: bad usage, an
  * unreadable or unparsable input, or a rule set that cannot be loaded. */
 #include <dirent.h>
+#include <errno.h>
 #include <fnmatch.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,7 +21,7 @@
 
 static const char *const options[] = {"--rules", "--rules-tag", "--format", "--protocol-version",
                                       "--rule", "--skip", "--fail-on", "--color", "--output",
-                                      "--quiet", "--help", NULL};
+                                      "--jobs", "--quiet", "--help", NULL};
 
 static void usage(FILE *f)
 {
@@ -41,7 +44,10 @@ static void usage(FILE *f)
           "                           that makes the exit status 1\n"
           "  --color WHEN             auto (default: colour on a terminal unless NO_COLOR is\n"
           "                           set), always, never\n"
-          "  -o, --output FILE        write the report to FILE\n"
+          "  -o, --output FILE        write the report to FILE (through a temporary file,\n"
+          "                           renamed when complete: never left half-written)\n"
+          "  -j, --jobs N             judge N files at a time (default: one per online CPU);\n"
+          "                           the report is the same for every N\n"
           "  -q, --quiet              print only errors\n"
           "\n"
           "Exit status: 0 nothing at or above --fail-on, 1 something is, 2 bad usage, an\n"
@@ -132,11 +138,79 @@ static struct diag *file_error(const char *name, uint32_t line, uint32_t col, co
     return d;
 }
 
+/* The files to judge, shared by the workers: each takes the next index and fills that
+ * file's slot, so the report (written after all are done) is the same for any -j. */
+struct job {
+    const struct rule_set *rs;        /* read only, loaded once */
+    const struct eval_options *eo;
+    pthread_mutex_t *registry_lock;   /* NULL with one thread */
+    char **files;
+    struct report_file *rf;
+    doc **docs;
+    size_t n;
+    atomic_size_t next;
+};
+
+static void judge_file(struct job *j, size_t i)
+{
+    struct report_file *rf = &j->rf[i];
+    const char *name = j->files[i];
+    rf->name = !strcmp(name, "-") ? "<stdin>" : name;
+    struct doc_error err;
+    j->docs[i] = doc_load_file(name, NULL, &err);
+    if (!j->docs[i]) {
+        rf->error = file_error(rf->name, err.line, err.col, err.message);
+        doc_error_release(&err);
+        return;
+    }
+    if (!json_is_object(doc_root(j->docs[i]))) {
+        rf->error = file_error(rf->name, 1, 1,
+                               "an MCP Description must be a JSON object with \"mcpDescription\"");
+        return;
+    }
+    rf->d = j->docs[i];
+    eval_document_shared(j->rs, j->docs[i], j->eo, j->registry_lock, &rf->diags);
+}
+
+static void *worker(void *arg)
+{
+    struct job *j = arg;
+    for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) judge_file(j, i);
+    return NULL;
+}
+
+/* Judge every file with up to JOBS threads (the calling one included). */
+static void judge_all(struct job *j, long jobs)
+{
+    size_t extra = jobs > 1 && j->n > 1 ? (size_t)jobs - 1 : 0;
+    if (extra > j->n - 1) extra = j->n - 1;
+    pthread_t *tids = xcalloc(extra ? extra : 1, sizeof *tids);
+    size_t started = 0;
+    while (started < extra && pthread_create(&tids[started], NULL, worker, j) == 0) started++;
+    worker(j); /* with no thread started, this one does it all */
+    for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
+    free(tids);
+}
+
+/* -j/--jobs: a count from 1 to 1024; 0 on a bad value (after a message). */
+static long parse_jobs(const char *v)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || end == v || *end || n < 1 || n > 1024) {
+        fprintf(stderr, "mcpdesc validate: --jobs takes a number from 1 to 1024, not '%s'\n", v);
+        return 0;
+    }
+    return n;
+}
+
 int cmd_validate(int argc, char **argv)
 {
     const char *rules_dir = NULL, *rules_tag = NULL, *format = "text", *fail_on = "error";
     const char *color = "auto", *output = NULL;
     int quiet = 0, status = 0;
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     struct filters filt = {VEC_INIT, VEC_INIT};
     VEC(const char *) versions = VEC_INIT;
     VEC(char *) inputs = VEC_INIT;
@@ -180,6 +254,11 @@ int cmd_validate(int argc, char **argv)
         } else if (OPT("--color")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--color"))) goto usage_error;
             color = v;
+        } else if (!strcmp(a, "-j") || OPT("--jobs")) {
+            if (!(v = cmd_option_value(argc, argv, &i, a[1] == 'j' ? "-j" : "--jobs"))) goto usage_error;
+            if (!(jobs = parse_jobs(v))) goto usage_error;
+        } else if (!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9') {
+            if (!(jobs = parse_jobs(a + 2))) goto usage_error;
         } else if (!strcmp(a, "-o") || OPT("--output")) {
             if (!(v = cmd_option_value(argc, argv, &i, a[1] == 'o' ? "-o" : "--output"))) goto usage_error;
             output = v;
@@ -257,26 +336,14 @@ int cmd_validate(int argc, char **argv)
     }
     struct report_file *rf = xcalloc(files.len ? files.len : 1, sizeof *rf);
     doc **docs = xcalloc(files.len ? files.len : 1, sizeof *docs);
+    pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+    struct job job = {rs, &eo, jobs > 1 && files.len > 1 ? &registry_lock : NULL,
+                      files.items, rf, docs, files.len, 0};
+    judge_all(&job, jobs);
+    pthread_mutex_destroy(&registry_lock);
     int unreadable = 0;
     for (size_t i = 0; i < files.len; i++) {
-        const char *name = files.items[i];
-        rf[i].name = !strcmp(name, "-") ? "<stdin>" : name;
-        struct doc_error err;
-        docs[i] = doc_load_file(name, NULL, &err);
-        if (!docs[i]) {
-            rf[i].error = file_error(rf[i].name, err.line, err.col, err.message);
-            doc_error_release(&err);
-            unreadable = 1;
-            continue;
-        }
-        if (!json_is_object(doc_root(docs[i]))) {
-            rf[i].error = file_error(rf[i].name, 1, 1,
-                                     "an MCP Description must be a JSON object with \"mcpDescription\"");
-            unreadable = 1;
-            continue;
-        }
-        rf[i].d = docs[i];
-        eval_document(rs, docs[i], &eo, &rf[i].diags);
+        if (rf[i].error) unreadable = 1;
         for (size_t k = 0; k < rf[i].diags.len; k++) {
             struct diag *d = &rf[i].diags.items[k];
             if (!never_fail && d->level >= fail_level) status = 1;
@@ -303,7 +370,8 @@ int cmd_validate(int argc, char **argv)
         struct report_opts ro = {out, rs, quiet, use_color, tty};
         fmt->write(&ro, rf, files.len);
         if (output) {
-            if (fclose(out) != 0 || rename(tmp, output) != 0) {
+            int write_failed = ferror(out); /* an error the final flush would not repeat */
+            if (fclose(out) != 0 || write_failed || rename(tmp, output) != 0) {
                 fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", output);
                 unlink(tmp);
                 status = 2;
@@ -313,19 +381,21 @@ int cmd_validate(int argc, char **argv)
         }
     }
     free(tmp);
+    /* Large blocks before the documents' many small ones: a large block freed after
+     * them makes malloc merge them all first (a tenth of a run over 5,000 files). */
+    rule_set_free(rs);
     for (size_t i = 0; i < files.len; i++) {
         diag_list_release(&rf[i].diags);
         if (rf[i].error) {
             diag_clear(rf[i].error);
             free(rf[i].error);
         }
-        doc_free(docs[i]);
         free(files.items[i]);
     }
     free(rf);
-    free(docs);
     VEC_FREE(files);
-    rule_set_free(rs);
+    for (size_t i = 0; i < job.n; i++) doc_free(docs[i]);
+    free(docs);
     goto done;
 
 usage_error:

@@ -137,7 +137,12 @@ void docs_page_init(struct docs_site *s, const struct rule *r, struct docs_page 
     json_t *paths = json_object_get(m, "paths");
     for (size_t i = 0; json_is_array(paths) && i < json_array_size(paths); i++)
         buf_addf(&b, "%s%s", i ? ", " : "", json_string_value(json_array_get(paths, i)));
-    p->paths = b.len ? buf_detach(&b) : xstrdup("—");
+    if (b.len) {
+        p->paths = buf_detach(&b);
+    } else {
+        buf_release(&b);
+        p->paths = xstrdup("—");
+    }
     json_t *rb = json_object_get(m, "required-by");
     for (size_t i = 0; json_is_array(rb) && i < json_array_size(rb); i++) {
         json_t *e = json_array_get(rb, i);

@@ -9,9 +9,21 @@
 
 #include "buf.h"
 #include "overlap.h"
+#include "ptr.h"
 #include "res.h"
 #include "ruleInt.h"
 #include "schema.h"
+
+/* One eval_document call: the interpreter state and what only eval.c and fn.c need. */
+struct eval_run {
+    struct eval_ctx ctx;     /* first: eval_registry_lock goes back from it */
+    pthread_mutex_t *registry_lock;
+};
+
+pthread_mutex_t *eval_registry_lock(const struct eval_ctx *ctx)
+{
+    return ((const struct eval_run *)(const void *)ctx)->registry_lock;
+}
 
 struct visit {
     struct eval_ctx *ctx;
@@ -113,24 +125,234 @@ static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const 
 size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
                      struct diag_list *out)
 {
+    return eval_document_shared(rs, d, opts, NULL, out);
+}
+
+/* ---- one walk of a large collection for all its rules ----------------------------
+ * Most rules select inside the items of a collection (every tool, then a path). Run
+ * rule by rule, each rule walks every item again, and on a 10,000-tool document the
+ * walks are memory-bound: the items no longer fit in the cache. So for a collection of
+ * at least GROUP_MIN items, every such rule judges an item while it is still in the
+ * cache: items outside, rules inside. Each rule keeps its own diagnostic list, joined
+ * in rule order at the end, so the result is the same as rule by rule. */
+
+#define GROUP_MIN 64
+
+/* What a rule does, split where it helps: a selector of a large collection is judged
+ * item by item with every other (GROUP), anything else as before. */
+enum unit_kind {
+    UNIT_WHOLE, /* the rule's check, from the root */
+    UNIT_ROOT,  /* a selector-less clause judged at the root */
+    UNIT_SEL,   /* a clause's selector, from the root */
+    UNIT_GROUP  /* a clause's selector inside the items of a collection */
+};
+
+struct unit {
+    enum unit_kind kind;
+    size_t rule;              /* index in the rule set */
+    const struct clause *cl;
+    ver_mask m;               /* versions judged */
+    const struct sel *sel;    /* UNIT_SEL */
+    struct sel *rest;         /* UNIT_GROUP: the selector after "/KEY/STAR" (owned), or
+                               * NULL: the item itself */
+    size_t key;               /* UNIT_GROUP: index in plan.keys */
+};
+
+struct plan {
+    VEC(struct unit) u;       /* in rule order */
+    VEC(char *) keys;         /* the collections walked once */
+};
+
+/* If S is "/KEY/STAR..." (STAR the wildcard; no "**") where KEY is a large array of
+ * the document: 1, the key (new) and the text after STAR (borrowed). */
+static int group_key(const struct sel *s, json_t *root, char **key, const char **rest)
+{
+    if (!sel_is_absolute(s)) return 0;
+    const char *text = sel_text(s);
+    struct ptr p = PTR_INIT;
+    const char *why;
+    int ok = ptr_parse(text, &p, &why) == 0 && p.n >= 2 && !strcmp(p.segs[1], "*");
+    for (size_t i = 0; ok && i < p.n; i++)
+        if (!strcmp(p.segs[i], "**")) ok = 0;
+    json_t *arr = ok ? json_object_get(root, p.segs[0]) : NULL;
+    ok = ok && json_is_array(arr) && json_array_size(arr) >= GROUP_MIN;
+    if (ok) {
+        *key = xstrdup(p.segs[0]);
+        const char *star = strchr(text + 1, '/'); /* raw segments never hold '/' */
+        *rest = star[2] ? star + 3 : NULL;        /* after "/STAR": "" or "/rest" */
+    }
+    ptr_release(&p);
+    return ok;
+}
+
+static void plan_add(struct plan *pl, enum unit_kind kind, size_t rule, const struct clause *cl,
+                     ver_mask m, const struct sel *sel)
+{
+    struct unit u = {kind, rule, cl, m, sel, NULL, 0};
+    VEC_PUSH(pl->u, u);
+}
+
+/* Clause CL with selectors, judged for M: one unit per selector. */
+static void plan_clause(struct plan *pl, size_t rule, const struct clause *cl, ver_mask m,
+                        json_t *root)
+{
+    for (size_t i = 0; m && i < cl->nsels; i++) {
+        char *key;
+        const char *rest, *why;
+        struct sel *tail = NULL;
+        if (!group_key(cl->sels[i], root, &key, &rest)) {
+            plan_add(pl, UNIT_SEL, rule, cl, m, cl->sels[i]);
+            continue;
+        }
+        if (rest && !(tail = sel_compile(rest, &why))) {
+            free(key);
+            plan_add(pl, UNIT_SEL, rule, cl, m, cl->sels[i]);
+            continue;
+        }
+        size_t ki = 0;
+        while (ki < pl->keys.len && strcmp(pl->keys.items[ki], key)) ki++;
+        if (ki == pl->keys.len) VEC_PUSH(pl->keys, key);
+        else free(key);
+        struct unit u = {UNIT_GROUP, rule, cl, m, NULL, tail, ki};
+        VEC_PUSH(pl->u, u);
+    }
+}
+
+/* Split rule I (judged for M) the way run_clause would run it from ROOT. A check
+ * without selectors whose parts are independent (no when, require or first) is split
+ * into its parts; their own selectors then join the walk. */
+static void plan_rule(struct plan *pl, size_t i, const struct clause *top, ver_mask m,
+                      const struct cursor *root)
+{
+    m &= top->vmask;
+    if (!m) return;
+    if (top->nsels) {
+        plan_clause(pl, i, top, m, root->v);
+        return;
+    }
+    if (top->when || top->require || top->first || !top->nkids) {
+        plan_add(pl, UNIT_WHOLE, i, top, m, NULL);
+        return;
+    }
+    m &= root->vmask; /* judge() at the root */
+    for (size_t k = 0; m && k < top->nkids; k++) {
+        const struct clause *kid = top->kids[k];
+        ver_mask km = m & kid->vmask;
+        if (!km) continue;
+        if (kid->nsels) plan_clause(pl, i, kid, km, root->v);
+        else plan_add(pl, UNIT_ROOT, i, kid, km, NULL);
+    }
+}
+
+static void plan_release(struct plan *pl)
+{
+    for (size_t i = 0; i < pl->u.len; i++) sel_free(pl->u.items[i].rest);
+    for (size_t i = 0; i < pl->keys.len; i++) free(pl->keys.items[i]);
+    VEC_FREE(pl->u);
+    VEC_FREE(pl->keys);
+}
+
+/* Does the document have a collection large enough for the walk to pay? */
+static int has_large_array(json_t *root)
+{
+    json_t *v;
+    const char *k;
+    json_object_foreach(root, k, v) if (json_is_array(v) && json_array_size(v) >= GROUP_MIN) return 1;
+    return 0;
+}
+
+static void unit_use(struct eval_ctx *ctx, const struct rule_set *rs, const struct unit *u,
+                     struct diag_list *per_rule)
+{
+    ctx->rule = rule_set_rule(rs, u->rule);
+    ctx->out = &per_rule[u->rule];
+}
+
+/* Walk each planned collection once; every GROUP unit judges each item in turn. */
+static void plan_walk(const struct plan *pl, const struct rule_set *rs, struct eval_ctx *ctx,
+                      const struct cursor *root, struct diag_list *per_rule)
+{
+    for (size_t ki = 0; ki < pl->keys.len; ki++) {
+        struct cursor coll, item;
+        int ok = sel_member(&ctx->sctx, root, pl->keys.items[ki], &coll) == 0;
+        for (size_t i = 0; ok && i < json_array_size(coll.v); i++) {
+            if (sel_item(&ctx->sctx, &coll, i, &item) < 0) break;
+            for (size_t n = 0; n < pl->u.len; n++) {
+                const struct unit *u = &pl->u.items[n];
+                if (u->kind != UNIT_GROUP || u->key != ki) continue;
+                unit_use(ctx, rs, u, per_rule);
+                if (!u->rest) {
+                    judge(ctx, u->cl, &item, u->m);
+                } else {
+                    struct visit v = {ctx, u->cl, u->m, 0};
+                    sel_run(u->rest, &ctx->sctx, &item, visit, &v);
+                }
+            }
+        }
+    }
+}
+
+/* The units that are not part of the walk, in rule order. */
+static void plan_rest(const struct plan *pl, const struct rule_set *rs, struct eval_ctx *ctx,
+                      const struct cursor *root, struct diag_list *per_rule)
+{
+    for (size_t n = 0; n < pl->u.len; n++) {
+        const struct unit *u = &pl->u.items[n];
+        if (u->kind == UNIT_GROUP) continue;
+        unit_use(ctx, rs, u, per_rule);
+        if (u->kind == UNIT_WHOLE) {
+            run_clause(ctx, u->cl, root, u->m);
+        } else if (u->kind == UNIT_ROOT) {
+            judge(ctx, u->cl, root, u->m);
+        } else {
+            struct visit v = {ctx, u->cl, u->m, 0};
+            sel_run(u->sel, &ctx->sctx, root, visit, &v);
+        }
+    }
+}
+
+size_t eval_document_shared(const struct rule_set *rs, doc *d, const struct eval_options *opts,
+                            pthread_mutex_t *registry_lock, struct diag_list *out)
+{
     size_t before = out->len;
     struct diag_list found = DIAG_LIST_INIT;
     struct res *res = res_resolve(d, rule_set_res_config(rs), &found);
     ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
-    struct eval_ctx ctx = {rs, NULL, {d, res, res_doc_mask(res)}, &found, BUF_INIT, NULL};
+    struct eval_run run = {{rs, NULL, {d, res, res_doc_mask(res)}, &found, BUF_INIT, NULL},
+                           registry_lock};
+    struct eval_ctx *ctx = &run.ctx;
     struct cursor root;
-    sel_root(&ctx.sctx, &root);
-    for (size_t i = 0; i < rule_set_count(rs); i++) {
+    sel_root(&ctx->sctx, &root);
+    size_t nrules = rule_set_count(rs);
+    struct diag_list *per_rule = xcalloc(nrules ? nrules : 1, sizeof *per_rule);
+    struct plan pl = {VEC_INIT, VEC_INIT};
+    int walk = has_large_array(root.v);
+    for (size_t i = 0; i < nrules; i++) {
         const struct rule *r = rule_set_rule(rs, i);
         if (opts && opts->enabled && !opts->enabled(r->id, opts->enabled_arg)) continue;
         ver_mask m = r->applies & want;
         if (!m) continue;
-        ctx.rule = r;
-        run_clause(&ctx, r->check, &root, m);
+        if (walk) plan_rule(&pl, i, r->check, m, &root);
+        else plan_add(&pl, UNIT_WHOLE, i, r->check, m, NULL);
     }
-    fn_indexes_free(&ctx);
+    plan_walk(&pl, rs, ctx, &root, per_rule);
+    plan_rest(&pl, rs, ctx, &root, per_rule);
+    plan_release(&pl);
+    /* the built-in diagnostics, then each rule's in rule order */
+    for (size_t i = 0; i < nrules; i++) {
+        for (size_t k = 0; k < per_rule[i].len; k++) {
+            if (found.len == found.cap) {
+                found.cap = found.cap ? found.cap * 2 : 16;
+                found.items = xrealloc(found.items, found.cap * sizeof *found.items);
+            }
+            found.items[found.len++] = per_rule[i].items[k];
+        }
+        free(per_rule[i].items);
+    }
+    free(per_rule);
+    fn_indexes_free(ctx);
     res_free(res);
-    buf_release(&ctx.detail);
+    buf_release(&ctx->detail);
     /* keep what the options ask for: enabled rules, requested versions */
     for (size_t i = 0; i < found.len; i++) {
         struct diag *dg = &found.items[i];

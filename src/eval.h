@@ -4,6 +4,8 @@
 #ifndef MCPDESC_EVAL_H
 #define MCPDESC_EVAL_H
 
+#include <pthread.h>
+
 #include "diag.h"
 #include "doc.h"
 #include "rule.h"
@@ -16,9 +18,19 @@ struct eval_options {
     void *enabled_arg;
 };
 
+struct eval_ctx;
+/* The lock of the eval_document call that CTX belongs to (NULL if none); for fn.c. */
+pthread_mutex_t *eval_registry_lock(const struct eval_ctx *ctx);
+
 /* Judge D (resolved in place) with RS. Appends diagnostics to OUT, sorted by position
  * and merged per rule, node and failure. Returns the number appended. */
 size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
                      struct diag_list *out);
+/* The same for threads judging documents with one rule set: they pass the same
+ * REGISTRY_LOCK, held around predicates that use the rule set's JSON Schema registry
+ * (it caches the meta-schemas and documents it loads while judging). Everything else
+ * in a loaded rule set is only read. */
+size_t eval_document_shared(const struct rule_set *rs, doc *d, const struct eval_options *opts,
+                            pthread_mutex_t *registry_lock, struct diag_list *out);
 
 #endif

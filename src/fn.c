@@ -10,6 +10,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "eval.h"
 #include "ruleInt.h"
 #include "schema.h"
 
@@ -50,9 +51,24 @@ void fn_pred_free(struct pred *p)
     free(p);
 }
 
+/* Does P use the rule set's JSON Schema registry while judging? It caches compiled
+ * meta-schemas and loads referenced documents on demand, so threads sharing the rule
+ * set take turns. matches-schema only reads a schema compiled with the rule set. */
+static int uses_registry(const struct pred *p)
+{
+    for (size_t i = 0; i < fn_schema_count; i++)
+        if (p->fn == &fn_schema_table[i]) return strcmp(p->fn->name, "matches-schema") != 0;
+    return 0;
+}
+
 int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    return p->fn->eval(p, c, ctx);
+    pthread_mutex_t *lock = eval_registry_lock(ctx);
+    if (!lock || !uses_registry(p)) return p->fn->eval(p, c, ctx);
+    pthread_mutex_lock(lock);
+    int rc = p->fn->eval(p, c, ctx);
+    pthread_mutex_unlock(lock);
+    return rc;
 }
 
 /* ---- argument compilers -------------------------------------------------------- */
@@ -930,9 +946,39 @@ struct sel_index {
     int fold;
 };
 
+/* Every index of this document, and a hash of them by (predicate, base pointer): a
+ * relative selection has one index per base node (per tool, say), so a linear search
+ * would make a rule O(n^2). */
 struct fn_indexes {
     VEC(struct sel_index *) all;
+    size_t nslots;            /* power of two, at least twice all.len */
+    struct sel_index **slot;
 };
+
+static size_t index_slot(const struct fn_indexes *all, const struct pred *p, const char *base)
+{
+    uint64_t h = fnv(base, strlen(base), 0) ^ ((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull);
+    size_t s = (size_t)(h & (all->nslots - 1));
+    while (all->slot[s] && !(all->slot[s]->p == p && !strcmp(all->slot[s]->base, base)))
+        s = (s + 1) & (all->nslots - 1);
+    return s;
+}
+
+static void index_remember(struct fn_indexes *all, struct sel_index *ix)
+{
+    VEC_PUSH(all->all, ix);
+    if (2 * all->all.len > all->nslots) {
+        free(all->slot);
+        all->nslots = all->nslots ? 2 * all->nslots : 16;
+        all->slot = xcalloc(all->nslots, sizeof *all->slot);
+        for (size_t i = 0; i < all->all.len; i++) {
+            struct sel_index *e = all->all.items[i];
+            all->slot[index_slot(all, e->p, e->base)] = e;
+        }
+        return;
+    }
+    all->slot[index_slot(all, ix->p, ix->base)] = ix;
+}
 
 struct build {
     struct sel_index *ix;
@@ -961,11 +1007,11 @@ static struct sel_index *index_get(const struct pred *p, const struct cursor *ba
     if (!ctx->indexes) ctx->indexes = xcalloc(1, sizeof *ctx->indexes);
     char *bp = base ? sel_pointer(base) : xstrdup("");
     struct fn_indexes *all = ctx->indexes;
-    for (size_t i = all->all.len; i-- > 0;) {
-        struct sel_index *ix = all->all.items[i];
-        if (ix->p == p && !strcmp(ix->base, bp)) {
+    if (all->nslots) {
+        struct sel_index *found = all->slot[index_slot(all, p, bp)];
+        if (found) {
             free(bp);
-            return ix;
+            return found;
         }
     }
     struct sel_index *ix = xcalloc(1, sizeof *ix);
@@ -997,7 +1043,7 @@ static struct sel_index *index_get(const struct pred *p, const struct cursor *ba
             ix->self_head[sb] = i;
         }
     }
-    VEC_PUSH(all->all, ix);
+    index_remember(all, ix);
     return ix;
 }
 
@@ -1016,6 +1062,7 @@ void fn_indexes_free(struct eval_ctx *ctx)
         free(ix);
     }
     VEC_FREE(all->all);
+    free(all->slot);
     free(all);
     ctx->indexes = NULL;
 }

@@ -14,6 +14,7 @@
 
 struct mcpdesc_rules {
     struct rule_set *rs;
+    pthread_mutex_t registry_lock; /* concurrent validations share the schema registry */
 };
 
 struct mcpdesc_result {
@@ -52,6 +53,7 @@ mcpdesc_rules *mcpdesc_rules_load(const char *dir, char **err)
     if (!rs) return NULL;
     mcpdesc_rules *r = xmalloc(sizeof *r);
     r->rs = rs;
+    pthread_mutex_init(&r->registry_lock, NULL);
     return r;
 }
 
@@ -59,6 +61,7 @@ void mcpdesc_rules_free(mcpdesc_rules *rules)
 {
     if (!rules) return;
     rule_set_free(rules->rs);
+    pthread_mutex_destroy(&rules->registry_lock);
     free(rules);
 }
 
@@ -78,7 +81,8 @@ static mcpdesc_result *finish(const mcpdesc_rules *rules, const char *name, doc 
                  "an MCP Description must be a JSON object with \"mcpDescription\"");
     } else {
         res->parsed = 1;
-        eval_document(rules->rs, d, NULL, &res->diags);
+        eval_document_shared(rules->rs, d, NULL, (pthread_mutex_t *)&rules->registry_lock,
+                             &res->diags);
     }
     doc_free(d);
     size_t n = res->diags.len;

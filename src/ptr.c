@@ -53,17 +53,30 @@ void ptr_release(struct ptr *p)
     p->n = 0;
 }
 
+/* Runs of plain bytes are copied at once: pointers are built for every diagnostic and
+ * every path-matches test, so this is on the hot path. */
 void ptr_append_segment(struct buf *b, const char *seg, size_t len)
 {
     buf_addc(b, '/');
+    size_t start = 0;
     for (size_t i = 0; i < len; i++) {
-        if (seg[i] == '~') buf_adds(b, "~0");
-        else if (seg[i] == '/') buf_adds(b, "~1");
-        else buf_addc(b, seg[i]);
+        if (seg[i] != '~' && seg[i] != '/') continue;
+        buf_add(b, seg + start, i - start);
+        buf_add(b, seg[i] == '~' ? "~0" : "~1", 2);
+        start = i + 1;
     }
+    buf_add(b, seg + start, len - start);
 }
 
-void ptr_append_index(struct buf *b, size_t idx) { buf_addf(b, "/%zu", idx); }
+void ptr_append_index(struct buf *b, size_t idx)
+{
+    char digits[24];
+    size_t n = sizeof digits;
+    do digits[--n] = (char)('0' + idx % 10);
+    while ((idx /= 10) != 0);
+    digits[--n] = '/';
+    buf_add(b, digits + n, sizeof digits - n);
+}
 
 static int hexval(char c)
 {

@@ -54,7 +54,12 @@ struct res {
     VEC(ver_mask) *items;  /* per collection */
     VEC(struct site) sites; /* sorted by node */
     VEC(doc_node) unresolved; /* sites reported by a built-in rule, sorted */
+    /* Per source node: RES_SITE / RES_UNRESOLVED, so that the cursor step asking
+     * "is this a site?" (every step of every selector) costs O(1). */
+    unsigned char *mark;
+    size_t nmark;
 };
+enum { RES_SITE = 1, RES_UNRESOLVED = 2 };
 
 struct walk {
     struct res *r;
@@ -163,38 +168,54 @@ static void resolve_versions(struct walk *w)
 
 /* ---- collecting sites ---------------------------------------------------------- */
 
+/* The path from a scope's root down to the node being collected, on the C stack: the
+ * site's pointer is only spelled out when a site is found (most nodes are not sites). */
+struct step {
+    const struct step *up;
+    const char *key;       /* member name, or NULL for an array item */
+    size_t index;
+};
+
+static void append_steps(struct buf *b, const struct step *st)
+{
+    if (!st) return;
+    append_steps(b, st->up);
+    if (st->key) ptr_append_segment(b, st->key, strlen(st->key));
+    else ptr_append_index(b, st->index);
+}
+
 static void collect(struct walk *w, json_t *v, doc_node n, json_t *parent, const char *key,
-                    size_t index, struct buf *path, ver_mask vmask)
+                    size_t index, const char *base, const struct step *path, ver_mask vmask)
 {
     const struct res_config *cfg = w->r->cfg;
     if (json_is_object(v) && json_object_get(v, cfg->ref_member)) {
         struct site s;
+        struct buf pointer = BUF_INIT;
+        buf_adds(&pointer, base);
+        append_steps(&pointer, path);
         memset(&s, 0, sizeof s);
         s.node = n;
         s.parent = parent;
         s.key = key ? xstrdup(key) : NULL;
         s.index = index;
-        s.pointer = xstrdup(buf_str(path));
+        s.pointer = buf_detach(&pointer);
         s.vmask = vmask;
         s.target = DOC_NONE;
         VEC_PUSH(w->r->sites, s);
         return;
     }
-    size_t mark = path->len;
     doc_node c = doc_node_first_child(w->d, n);
     if (json_is_object(v)) {
         for (void *it = json_object_iter(v); it; it = json_object_iter_next(v, it)) {
             const char *k = json_object_iter_key(it);
-            ptr_append_segment(path, k, strlen(k));
-            collect(w, json_object_iter_value(it), c, v, k, 0, path, vmask);
-            buf_truncate(path, mark);
+            struct step st = {path, k, 0};
+            collect(w, json_object_iter_value(it), c, v, k, 0, base, &st, vmask);
             c = doc_node_next_sibling(w->d, n, c);
         }
     } else if (json_is_array(v)) {
         for (size_t i = 0; i < json_array_size(v); i++) {
-            ptr_append_index(path, i);
-            collect(w, json_array_get(v, i), c, v, NULL, i, path, vmask);
-            buf_truncate(path, mark);
+            struct step st = {path, NULL, i};
+            collect(w, json_array_get(v, i), c, v, NULL, i, base, &st, vmask);
             c = doc_node_next_sibling(w->d, n, c);
         }
     }
@@ -203,13 +224,10 @@ static void collect(struct walk *w, json_t *v, doc_node n, json_t *parent, const
 static int collect_scope(const struct cursor *c, void *arg)
 {
     struct walk *w = arg;
-    struct buf path = BUF_INIT;
     char *p = sel_pointer(c);
-    buf_adds(&path, p);
-    free(p);
     const struct cursor *parent = c->parent;
-    collect(w, c->v, c->node, parent ? parent->v : NULL, c->key, c->index, &path, c->vmask);
-    buf_release(&path);
+    collect(w, c->v, c->node, parent ? parent->v : NULL, c->key, c->index, p, NULL, c->vmask);
+    free(p);
     return 0;
 }
 
@@ -461,6 +479,14 @@ struct res *res_resolve(doc *d, const struct res_config *cfg, struct diag_list *
         }
     }
     r->sites.len = k;
+    if (r->sites.len || r->unresolved.len) {
+        r->nmark = doc_node_count(d);
+        r->mark = xcalloc(r->nmark ? r->nmark : 1, 1);
+        for (size_t i = 0; i < r->sites.len; i++)
+            if (r->sites.items[i].node < r->nmark) r->mark[r->sites.items[i].node] |= RES_SITE;
+        for (size_t i = 0; i < r->unresolved.len; i++)
+            if (r->unresolved.items[i] < r->nmark) r->mark[r->unresolved.items[i]] |= RES_UNRESOLVED;
+    }
     return r;
 }
 
@@ -470,6 +496,7 @@ void res_free(struct res *r)
     for (size_t i = 0; i < r->sites.len; i++) site_release(&r->sites.items[i]);
     VEC_FREE(r->sites);
     VEC_FREE(r->unresolved);
+    free(r->mark);
     for (size_t i = 0; i < r->cfg->ncollections; i++) VEC_FREE(r->items[i]);
     free(r->items);
     free(r);
@@ -493,7 +520,7 @@ ver_mask res_item_mask(const struct res *r, int coll, size_t idx)
 
 int res_follow(const struct res *r, doc_node n, doc_node *target, const char **component)
 {
-    if (!r->sites.len) return 0;
+    if (n >= r->nmark || !(r->mark[n] & RES_SITE)) return 0;
     long i = find_site(r, n);
     if (i < 0) return 0;
     *target = r->sites.items[i].target;
@@ -503,6 +530,7 @@ int res_follow(const struct res *r, doc_node n, doc_node *target, const char **c
 
 int res_unresolved(const struct res *r, doc_node n)
 {
+    if (n >= r->nmark || !(r->mark[n] & RES_UNRESOLVED)) return 0;
     size_t a = 0, b = r->unresolved.len;
     while (a < b) {
         size_t m = (a + b) / 2;
