@@ -116,6 +116,30 @@ void schema_errors_release(struct schema_errors *e)
     e->len = e->cap = 0;
 }
 
+char *schema_escape(const char *str, size_t n)
+{
+    struct buf b = BUF_INIT;
+    buf_add_json_escaped(&b, str, n);
+    return b.s ? buf_detach(&b) : xstrdup("");
+}
+
+/* A string with a NUL inside: as a C string it would be cut short there. */
+static int has_nul(json_t *v)
+{
+    return json_is_string(v) && memchr(json_string_value(v), 0, json_string_length(v));
+}
+
+/* The message for a URI-like keyword value (WHAT, e.g. "reference") holding a NUL. */
+static char *nul_message(const char *what, const char *kw, json_t *v)
+{
+    char *e = schema_escape(json_string_value(v), json_string_length(v));
+    char *m = xasprintf("%s \"%s\" contains a NUL character (\\u0000), which \"%s\" "
+                        "cannot hold: remove it",
+                        what, e, kw);
+    free(e);
+    return m;
+}
+
 void schema_limits_default(struct schema_limits *lim)
 {
     lim->max_depth = SCHEMA_DEFAULT_MAX_DEPTH;
@@ -540,7 +564,7 @@ static int dialect_of_uri(schema_ctx *ctx, const char *uri, int *draft, unsigned
     json_t *m = depth < 8 ? schema_ctx_fetch(ctx, uri, &ferr) : NULL;
     free(ferr);
     json_t *ms = json_object_get(m, "$schema");
-    if (!json_is_string(ms) || !strcmp(json_string_value(ms), uri)) {
+    if (!json_is_string(ms) || has_nul(ms) || !strcmp(json_string_value(ms), uri)) {
         *why = xasprintf("unknown dialect \"%s\" in $schema", uri);
         return -1;
     }
@@ -567,6 +591,17 @@ static int dialect_of_uri(schema_ctx *ctx, const char *uri, int *draft, unsigned
     return 0;
 }
 
+/* dialect_of_uri for the value of a $schema keyword: a NUL inside is refused rather
+ * than cut short (which could turn "...2020-12/schema\u0000x" into a known dialect). */
+static int dialect_of(schema_ctx *ctx, json_t *sv, int *draft, unsigned *vocab, char **why)
+{
+    if (has_nul(sv)) {
+        *why = nul_message("dialect", "$schema", sv);
+        return -1;
+    }
+    return dialect_of_uri(ctx, json_string_value(sv), draft, vocab, 0, why);
+}
+
 enum schema_dialect schema_declared_dialect(schema_ctx *ctx, json_t *sch,
                                             enum schema_dialect dflt)
 {
@@ -575,7 +610,7 @@ enum schema_dialect schema_declared_dialect(schema_ctx *ctx, json_t *sch,
     int draft;
     unsigned vocab;
     char *why = NULL;
-    if (dialect_of_uri(ctx, json_string_value(sv), &draft, &vocab, 0, &why) < 0) {
+    if (dialect_of(ctx, sv, &draft, &vocab, &why) < 0) {
         free(why);
         return SCHEMA_DIALECT_NONE;
     }
@@ -587,7 +622,7 @@ enum schema_dialect schema_declared_dialect(schema_ctx *ctx, json_t *sch,
 struct loc {
     json_t *json;
     uint32_t doc;
-    char *ptr;
+    size_t ptr; /* in s->ptrs */
     size_t res;
 };
 
@@ -609,6 +644,32 @@ struct cstate {
     size_t work_head;
 };
 
+void schema_ptr_append(const schema *s, size_t id, struct buf *b)
+{
+    size_t depth = 0, i;
+    for (i = id; i != SCHEMA_NONE; i = s->ptrs.items[i].parent) depth++;
+    size_t *chain = xmalloc((depth ? depth : 1) * sizeof *chain), k = depth;
+    for (i = id; i != SCHEMA_NONE; i = s->ptrs.items[i].parent) chain[--k] = i;
+    for (k = 0; k < depth; k++) buf_adds(b, s->ptrs.items[chain[k]].seg);
+    free(chain);
+}
+
+/* A new pointer: PARENT's (SCHEMA_NONE: none) followed by SEG. Returns its id. */
+static size_t ptr_new(schema *s, size_t parent, const char *seg)
+{
+    struct schema_ptrent e = {parent, xstrdup(seg)};
+    VEC_PUSH(s->ptrs, e);
+    return s->ptrs.len - 1;
+}
+
+/* Pointer ID as a string (new). */
+static char *ptr_str(const schema *s, size_t id)
+{
+    struct buf b = BUF_INIT;
+    schema_ptr_append(s, id, &b);
+    return b.s ? buf_detach(&b) : xstrdup("");
+}
+
 char *schema_kwloc(const schema *s, const struct schema_node *n, const char *kw,
                    const char *extra)
 {
@@ -617,7 +678,7 @@ char *schema_kwloc(const schema *s, const struct schema_node *n, const char *kw,
         buf_adds(&b, s->docs.items[n->doc].uri);
         buf_addc(&b, '#');
     }
-    buf_adds(&b, n->ptr);
+    schema_ptr_append(s, n->ptr, &b);
     if (kw) ptr_append_segment(&b, kw, strlen(kw));
     if (extra) buf_adds(&b, extra);
     return b.s ? buf_detach(&b) : xstrdup("");
@@ -655,7 +716,7 @@ static void cerr(struct cstate *cs, const struct schema_node *n, const char *kw,
     char *il = NULL;
     if (n->doc == 0) {
         struct buf b = BUF_INIT;
-        buf_adds(&b, n->ptr);
+        schema_ptr_append(cs->s, n->ptr, &b);
         if (kw) ptr_append_segment(&b, kw, strlen(kw));
         il = b.s ? buf_detach(&b) : xstrdup("");
     }
@@ -666,14 +727,14 @@ static void cerr(struct cstate *cs, const struct schema_node *n, const char *kw,
     cs->nerr++;
 }
 
-static size_t new_res(struct cstate *cs, char *uri, json_t *root, uint32_t doc,
-                      const char *ptr, int draft, unsigned vocab)
+static size_t new_res(struct cstate *cs, char *uri, json_t *root, uint32_t doc, size_t ptr,
+                      int draft, unsigned vocab)
 {
     struct schema_res *r = xcalloc(1, sizeof *r);
     r->uri = uri;
     r->root = root;
     r->doc = doc;
-    r->ptr = xstrdup(ptr);
+    r->ptr = ptr;
     r->draft = draft;
     r->vocab = vocab;
     r->root_node = SCHEMA_NONE;
@@ -698,9 +759,39 @@ static const char *const SUB_ARRAY[] = {"allOf", "anyOf", "oneOf", "prefixItems"
 static const char *const SUB_MAP[] = {"$defs", "definitions", "dependentSchemas",
                                       "dependencies", "patternProperties", "properties"};
 
+/* Report each URI-like keyword of J (at PTR of DOC) whose value holds a NUL: cut short
+ * at the NUL it would name another resource or anchor. */
+static void refuse_nul(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr, int draft)
+{
+    static const struct {
+        const char *kw, *what;
+        int min, max; /* drafts where the keyword is in effect */
+    } KWS[] = {{"$ref", "reference", 0, 9999},        {"id", "identifier", 4, 4},
+               {"$id", "identifier", 6, 9999},        {"$anchor", "anchor", 2019, 9999},
+               {"$recursiveRef", "reference", 2019, 2019},
+               {"$dynamicRef", "reference", 2020, 9999},
+               {"$dynamicAnchor", "anchor", 2020, 9999}};
+    size_t mark = ptr->len;
+    for (size_t i = 0; i < sizeof KWS / sizeof KWS[0]; i++) {
+        json_t *v = json_object_get(j, KWS[i].kw);
+        if (draft < KWS[i].min || draft > KWS[i].max || !has_nul(v)) continue;
+        ptr_append_segment(ptr, KWS[i].kw, strlen(KWS[i].kw));
+        char *m = nul_message(KWS[i].what, KWS[i].kw, v);
+        cerr_at(cs, doc, buf_str(ptr), "%s", m);
+        free(m);
+        buf_truncate(ptr, mark);
+    }
+}
+
+/* Where walk() is: the pointer entry of the nearest indexed ancestor and the length
+ * of its pointer (the part of the walk's buffer that it already stores). */
+struct wparent {
+    size_t id, len;
+};
+
 /* Index identifiers of the subschema J (at PTR of DOC, inside resource RES). */
-static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr, size_t res,
-                 unsigned depth, int is_doc_root)
+static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr,
+                 struct wparent up, size_t res, unsigned depth, int is_doc_root)
 {
     if (depth > cs->s->lim.max_depth) {
         if (!cs->bound_reported++)
@@ -712,10 +803,12 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr, si
     if (!json_is_object(j) || schema_map_get(&cs->locmap, &j, sizeof j, NULL)) return;
     struct schema_res *R = cs->s->res.items[res];
     int draft = R->draft;
+    size_t pid = ptr_new(cs->s, up.id, buf_str(ptr) + up.len);
+    refuse_nul(cs, j, doc, ptr, draft);
     json_t *idv = json_object_get(j, draft == 4 ? "id" : "$id");
     int has_ref = json_is_string(json_object_get(j, "$ref"));
     char *old_anchor = NULL;
-    if (json_is_string(idv) && (draft >= 2019 || !has_ref)) {
+    if (json_is_string(idv) && !has_nul(idv) && (draft >= 2019 || !has_ref)) {
         const char *id = json_string_value(idv);
         if (draft <= 7 && id[0] == '#') {
             old_anchor = xstrdup(id + 1);
@@ -739,19 +832,18 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr, si
                 json_t *sv = json_object_get(j, "$schema");
                 if (json_is_string(sv)) {
                     char *why = NULL;
-                    if (dialect_of_uri(cs->ctx, json_string_value(sv), &ndraft, &nvocab, 0,
-                                       &why) < 0) {
+                    if (dialect_of(cs->ctx, sv, &ndraft, &nvocab, &why) < 0) {
                         cerr_at(cs, doc, buf_str(ptr), "%s", why);
                         free(why);
                     }
                 }
-                res = new_res(cs, nofrag, j, doc, buf_str(ptr), ndraft, nvocab);
+                res = new_res(cs, nofrag, j, doc, pid, ndraft, nvocab);
                 R = cs->s->res.items[res];
                 draft = R->draft;
             }
         }
     }
-    struct loc L = {j, doc, xstrdup(buf_str(ptr)), res};
+    struct loc L = {j, doc, pid, res};
     size_t li = cs->locs.len;
     VEC_PUSH(cs->locs, L);
     schema_map_put(&cs->locmap, &j, sizeof j, li);
@@ -761,9 +853,9 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr, si
     }
     if (draft >= 2019) {
         json_t *a = json_object_get(j, "$anchor");
-        if (json_is_string(a)) add_anchor(cs, R->uri, json_string_value(a), li);
+        if (json_is_string(a) && !has_nul(a)) add_anchor(cs, R->uri, json_string_value(a), li);
         a = json_object_get(j, "$dynamicAnchor");
-        if (draft >= 2020 && json_is_string(a)) {
+        if (draft >= 2020 && json_is_string(a) && !has_nul(a)) {
             add_anchor(cs, R->uri, json_string_value(a), li);
             struct schema_dyn_anchor da = {xstrdup(json_string_value(a)), j, SCHEMA_NONE};
             VEC_PUSH(R->dyn, da);
@@ -774,11 +866,12 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr, si
     }
     if (draft <= 7 && has_ref) return;
     size_t mark = ptr->len;
+    struct wparent here = {pid, mark};
     for (size_t i = 0; i < sizeof SUB_ONE / sizeof SUB_ONE[0]; i++) {
         json_t *c = json_object_get(j, SUB_ONE[i]);
         if (!json_is_object(c)) continue;
         ptr_append_segment(ptr, SUB_ONE[i], strlen(SUB_ONE[i]));
-        walk(cs, c, doc, ptr, res, depth + 1, 0);
+        walk(cs, c, doc, ptr, here, res, depth + 1, 0);
         buf_truncate(ptr, mark);
     }
     for (size_t i = 0; i < sizeof SUB_ARRAY / sizeof SUB_ARRAY[0]; i++) {
@@ -788,7 +881,7 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr, si
         json_array_foreach(c, k, v) {
             ptr_append_segment(ptr, SUB_ARRAY[i], strlen(SUB_ARRAY[i]));
             ptr_append_index(ptr, k);
-            walk(cs, v, doc, ptr, res, depth + 2, 0);
+            walk(cs, v, doc, ptr, here, res, depth + 2, 0);
             buf_truncate(ptr, mark);
         }
     }
@@ -799,7 +892,7 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr, si
         json_object_foreach(c, k, v) {
             ptr_append_segment(ptr, SUB_MAP[i], strlen(SUB_MAP[i]));
             ptr_append_segment(ptr, k, strlen(k));
-            walk(cs, v, doc, ptr, res, depth + 2, 0);
+            walk(cs, v, doc, ptr, here, res, depth + 2, 0);
             buf_truncate(ptr, mark);
         }
     }
@@ -817,14 +910,15 @@ static uint32_t add_doc(struct cstate *cs, const char *uri, json_t *root)
     json_t *sv = json_object_get(root, "$schema");
     if (json_is_string(sv)) {
         char *why = NULL;
-        if (dialect_of_uri(cs->ctx, json_string_value(sv), &draft, &vocab, 0, &why) < 0) {
+        if (dialect_of(cs->ctx, sv, &draft, &vocab, &why) < 0) {
             cerr_at(cs, di, "", "%s", why);
             free(why);
         }
     }
-    size_t res = new_res(cs, xstrdup(uri), root, di, "", draft, vocab);
+    size_t root_ptr = ptr_new(cs->s, SCHEMA_NONE, "");
+    size_t res = new_res(cs, xstrdup(uri), root, di, root_ptr, draft, vocab);
     struct buf p = BUF_INIT;
-    walk(cs, root, di, &p, res, 0, 1);
+    walk(cs, root, di, &p, (struct wparent){root_ptr, 0}, res, 0, 1);
     buf_release(&p);
     return di;
 }
@@ -851,20 +945,22 @@ static int load_doc(struct cstate *cs, const char *uri, const struct schema_node
     return 0;
 }
 
-static size_t new_node(struct cstate *cs, json_t *j, uint32_t doc, const char *ptr,
-                       size_t res)
+static size_t new_node(struct cstate *cs, json_t *j, uint32_t doc, size_t ptr, size_t res)
 {
     if (cs->s->nodes.len >= cs->s->lim.max_subschemas) {
-        if (!cs->bound_reported++)
-            cerr_at(cs, doc, ptr, "schema has more subschemas than the bound max_subschemas=%u",
+        if (!cs->bound_reported++) {
+            char *p = ptr_str(cs->s, ptr);
+            cerr_at(cs, doc, p, "schema has more subschemas than the bound max_subschemas=%u",
                     (unsigned)cs->s->lim.max_subschemas);
+            free(p);
+        }
         return SCHEMA_NONE;
     }
     struct schema_node *n = xcalloc(1, sizeof *n);
     n->json = j;
     n->boolean = json_is_object(j) ? -1 : json_is_true(j);
     n->doc = doc;
-    n->ptr = xstrdup(ptr);
+    n->ptr = ptr;
     n->res = res;
     n->draft = cs->s->res.items[res]->draft;
     size_t idx = cs->s->nodes.len;
@@ -872,24 +968,36 @@ static size_t new_node(struct cstate *cs, json_t *j, uint32_t doc, const char *p
     return idx;
 }
 
-/* The node for subschema J found at PTR of DOC within RES (objects are shared and
- * compiled later from the work list; booleans are made at once). */
-static size_t get_node(struct cstate *cs, json_t *j, uint32_t doc, const char *ptr,
-                       size_t res)
+/* The node for subschema J found in DOC at pointer PID followed by SUFFIX, within RES
+ * (objects are shared and compiled later from the work list; booleans are made at
+ * once). */
+static size_t get_node(struct cstate *cs, json_t *j, uint32_t doc, size_t pid,
+                       const char *suffix, size_t res)
 {
     size_t idx;
-    if (json_is_boolean(j)) return new_node(cs, j, doc, ptr, res);
+    /* past a bound the compile has failed: make nothing more (a schema nested 200,000
+     * deep would otherwise be walked again from each node at the depth bound) */
+    if (cs->bound_reported) return SCHEMA_NONE;
+    if (json_is_boolean(j))
+        return new_node(cs, j, doc, *suffix ? ptr_new(cs->s, pid, suffix) : pid, res);
+    struct buf p = BUF_INIT;
     if (!json_is_object(j)) {
-        cerr_at(cs, doc, ptr, "expected a schema (an object or a boolean), got %s",
+        schema_ptr_append(cs->s, pid, &p);
+        buf_adds(&p, suffix);
+        cerr_at(cs, doc, buf_str(&p), "expected a schema (an object or a boolean), got %s",
                 schema_type_name(j));
+        buf_release(&p);
         return SCHEMA_NONE;
     }
     if (schema_map_get(&cs->nodemap, &j, sizeof j, &idx)) return idx;
     size_t li;
     if (!schema_map_get(&cs->locmap, &j, sizeof j, &li)) {
-        struct buf p = BUF_INIT;
-        buf_adds(&p, ptr);
-        walk(cs, j, doc, &p, res, 0, 0);
+        /* not met by walk() from its document's root (a reference into a place that
+         * is not a subschema): index it from here */
+        schema_ptr_append(cs->s, pid, &p);
+        struct wparent up = {pid, p.len};
+        buf_adds(&p, suffix);
+        walk(cs, j, doc, &p, up, res, 0, 0);
         buf_release(&p);
         if (!schema_map_get(&cs->locmap, &j, sizeof j, &li)) return SCHEMA_NONE;
     }
@@ -906,11 +1014,10 @@ static size_t child(struct cstate *cs, const struct schema_node *n, json_t *j, c
                     const char *sub, size_t idx)
 {
     struct buf p = BUF_INIT;
-    buf_adds(&p, n->ptr);
     ptr_append_segment(&p, kw, strlen(kw));
     if (sub) ptr_append_segment(&p, sub, strlen(sub));
     else if (idx != SCHEMA_NONE) ptr_append_index(&p, idx);
-    size_t r = get_node(cs, j, n->doc, buf_str(&p), n->res);
+    size_t r = get_node(cs, j, n->doc, n->ptr, buf_str(&p), n->res);
     buf_release(&p);
     return r;
 }
@@ -938,10 +1045,11 @@ static size_t resolve_ref(struct cstate *cs, size_t nid, const char *ref, const 
     json_t *target = NULL;
     uint32_t doc = T->doc;
     size_t res = ri;
-    char *tptr = NULL;
+    size_t tpid = T->ptr;
+    char *tsuf = NULL; /* the target is at pointer tpid followed by tsuf */
     if (!frag || !*frag) {
         target = T->root;
-        tptr = xstrdup(T->ptr);
+        tsuf = xstrdup("");
     } else if (*frag == '/') {
         const char *why = NULL;
         char *hashed = xasprintf("#%s", frag);
@@ -954,8 +1062,7 @@ static size_t resolve_ref(struct cstate *cs, size_t nid, const char *ref, const 
         struct ptr pp = PTR_INIT;
         if (ptr_parse(p, &pp, &why) == 0) target = ptr_get(T->root, &pp);
         ptr_release(&pp);
-        tptr = xasprintf("%s%s", T->ptr, p);
-        free(p);
+        tsuf = p;
     } else {
         char *k = xasprintf("%s#%s", T->uri, frag);
         size_t li;
@@ -964,7 +1071,8 @@ static size_t resolve_ref(struct cstate *cs, size_t nid, const char *ref, const 
             target = L->json;
             doc = L->doc;
             res = L->res;
-            tptr = xstrdup(L->ptr);
+            tpid = L->ptr;
+            tsuf = xstrdup("");
             if (dyn) {
                 const struct schema_res *LR = cs->s->res.items[L->res];
                 for (size_t i = 0; i < LR->dyn.len; i++)
@@ -976,14 +1084,14 @@ static size_t resolve_ref(struct cstate *cs, size_t nid, const char *ref, const 
     }
     if (!target) {
         cerr(cs, n, kw, "reference \"%s\" does not resolve", abs);
-        free(tptr);
+        free(tsuf);
         goto done;
     }
     size_t li;
     if (json_is_object(target) && schema_map_get(&cs->locmap, &target, sizeof target, &li))
         res = cs->locs.items[li].res;
-    out = get_node(cs, target, doc, tptr, res);
-    free(tptr);
+    out = get_node(cs, target, doc, tpid, tsuf, res);
+    free(tsuf);
 done:
     free(abs);
     free(nofrag);
@@ -1088,17 +1196,21 @@ static void compile_map(struct cstate *cs, size_t nid, kwvec *kws, enum schema_k
     }
     size_t cnt = json_object_size(v), i = 0;
     const char **names = xmalloc((cnt ? cnt : 1) * sizeof *names);
+    size_t *lens = xmalloc((cnt ? cnt : 1) * sizeof *lens);
     size_t *nodes = xmalloc((cnt ? cnt : 1) * sizeof *nodes);
     const char *key;
-    json_object_foreach(v, key, c) {
+    size_t klen;
+    json_object_keylen_foreach(v, key, klen, c) {
         if (skip_arrays && json_is_array(c)) continue;
         names[i] = key;
+        lens[i] = klen;
         nodes[i] = child(cs, cs->s->nodes.items[nid], c, kw, key, SCHEMA_NONE);
         i++;
     }
     struct schema_kw *k = kw_add(kws, kind, kw);
     k->u.props.n = i;
     k->u.props.names = names;
+    k->u.props.lens = lens;
     k->u.props.nodes = nodes;
 }
 
@@ -1116,14 +1228,14 @@ static void compile_node(struct cstate *cs, size_t nid)
     if (v) {
         if (!json_is_string(v)) {
             cerr(cs, n, "$ref", "\"$ref\" must be a string");
-        } else {
+        } else if (!has_nul(v)) { /* with a NUL: reported by walk() */
             size_t t = resolve_ref(cs, nid, json_string_value(v), "$ref", NULL);
             if (t != SCHEMA_NONE) kw_add(&kws, SK_REF, "$ref")->u.ref.node = t;
         }
         if (draft <= 7) goto out;
     }
     n = cs->s->nodes.items[nid];
-    if (draft >= 2020 && json_is_string(v = json_object_get(j, "$dynamicRef"))) {
+    if (draft >= 2020 && json_is_string(v = json_object_get(j, "$dynamicRef")) && !has_nul(v)) {
         char *anchor = NULL;
         size_t t = resolve_ref(cs, nid, json_string_value(v), "$dynamicRef", &anchor);
         if (t != SCHEMA_NONE) {
@@ -1134,7 +1246,8 @@ static void compile_node(struct cstate *cs, size_t nid)
             free(anchor);
         }
     }
-    if (draft == 2019 && json_is_string(v = json_object_get(j, "$recursiveRef"))) {
+    if (draft == 2019 && json_is_string(v = json_object_get(j, "$recursiveRef")) &&
+        !has_nul(v)) {
         size_t t = resolve_ref(cs, nid, json_string_value(v), "$recursiveRef", NULL);
         if (t != SCHEMA_NONE) kw_add(&kws, SK_RECREF, "$recursiveRef")->u.ref.node = t;
     }
@@ -1360,8 +1473,9 @@ out:
 
 static void drain(struct cstate *cs)
 {
-    for (;;) {
-        while (cs->work_head < cs->work.len) compile_node(cs, cs->work.items[cs->work_head++]);
+    while (!cs->bound_reported) {
+        while (cs->work_head < cs->work.len && !cs->bound_reported)
+            compile_node(cs, cs->work.items[cs->work_head++]);
         /* dynamic scopes: every dynamic anchor of a resource in use must be compiled */
         int more = 0;
         for (size_t r = 0; r < cs->s->res.len; r++) {
@@ -1373,12 +1487,12 @@ static void drain(struct cstate *cs)
                 size_t li;
                 if (!schema_map_get(&cs->locmap, &dj, sizeof dj, &li)) continue;
                 R->dyn.items[i].node =
-                    get_node(cs, dj, cs->locs.items[li].doc, cs->locs.items[li].ptr, r);
+                    get_node(cs, dj, cs->locs.items[li].doc, cs->locs.items[li].ptr, "", r);
                 if (R->dyn.items[i].node == SCHEMA_NONE) R->dyn.items[i].node = SIZE_MAX - 1;
                 more = 1;
             }
             if (R->recursive_anchor && R->root_node == SCHEMA_NONE) {
-                R->root_node = get_node(cs, R->root, R->doc, R->ptr, r);
+                R->root_node = get_node(cs, R->root, R->doc, R->ptr, "", r);
                 if (R->root_node == SCHEMA_NONE) R->root_node = SIZE_MAX - 1;
                 more = 1;
             }
@@ -1399,6 +1513,7 @@ static void kw_free(struct schema_kw *k)
     case SK_PROPERTIES:
     case SK_DEPSCHEMAS:
         free(k->u.props.names);
+        free(k->u.props.lens);
         free(k->u.props.nodes);
         break;
     case SK_PATTERNPROPS:
@@ -1424,7 +1539,6 @@ void schema_free(schema *s)
         schema_fast_free(n);
         for (size_t k = 0; k < n->nkw; k++) kw_free(&n->kws[k]);
         free(n->kws);
-        free(n->ptr);
         free(n);
     }
     VEC_FREE(s->nodes);
@@ -1433,7 +1547,6 @@ void schema_free(schema *s)
         for (size_t k = 0; k < r->dyn.len; k++) free(r->dyn.items[k].name);
         VEC_FREE(r->dyn);
         free(r->uri);
-        free(r->ptr);
         free(r);
     }
     VEC_FREE(s->res);
@@ -1444,6 +1557,8 @@ void schema_free(schema *s)
     VEC_FREE(s->docs);
     for (size_t i = 0; i < s->regexes.len; i++) schema_re_free(s->regexes.items[i]);
     VEC_FREE(s->regexes);
+    for (size_t i = 0; i < s->ptrs.len; i++) free(s->ptrs.items[i].seg);
+    VEC_FREE(s->ptrs);
     pcre2_match_context_free(s->mctx);
     schema_fast_release(s);
     free(s);
@@ -1456,14 +1571,14 @@ static void cstate_release(struct cstate *cs)
     schema_map_release(&cs->locmap);
     schema_map_release(&cs->nodemap);
     schema_map_release(&cs->docmap);
-    for (size_t i = 0; i < cs->locs.len; i++) free(cs->locs.items[i].ptr);
     VEC_FREE(cs->locs);
     VEC_FREE(cs->work);
 }
 
+/* Compile ROOT; *BOUNDED (may be NULL) tells whether a bound stopped it. */
 static schema *compile(schema_ctx *ctx, json_t *root, const char *base_uri,
                        enum schema_dialect dflt, struct schema_errors *errs, int plain,
-                       int check_all)
+                       int check_all, int *bounded)
 {
     struct cstate cs;
     memset(&cs, 0, sizeof cs);
@@ -1484,7 +1599,7 @@ static schema *compile(schema_ctx *ctx, json_t *root, const char *base_uri,
         int d;
         unsigned v;
         char *why = NULL;
-        if (dialect_of_uri(ctx, json_string_value(sv), &d, &v, 0, &why) < 0) {
+        if (dialect_of(ctx, sv, &d, &v, &why) < 0) {
             schema_errors_add(errs, "/$schema", "/$schema", "%s", why);
             free(why);
             free(base);
@@ -1496,14 +1611,15 @@ static schema *compile(schema_ctx *ctx, json_t *root, const char *base_uri,
     uint32_t di = add_doc(&cs, base, root);
     free(base);
     s->root_draft = s->res.items[0]->draft;
-    s->root = get_node(&cs, root, di, "", 0);
+    s->root = get_node(&cs, root, di, s->res.items[0]->ptr, "", 0);
     if (check_all) {
-        for (size_t i = 0; i < cs.locs.len; i++)
+        for (size_t i = 0; i < cs.locs.len && !cs.bound_reported; i++)
             if (cs.locs.items[i].doc == 0)
-                get_node(&cs, cs.locs.items[i].json, 0, cs.locs.items[i].ptr,
+                get_node(&cs, cs.locs.items[i].json, 0, cs.locs.items[i].ptr, "",
                          cs.locs.items[i].res);
     }
     drain(&cs);
+    if (bounded) *bounded = cs.bound_reported > 0;
     int failed = cs.nerr > 0 || s->root == SCHEMA_NONE;
     cstate_release(&cs);
     if (failed) {
@@ -1517,7 +1633,7 @@ static schema *compile(schema_ctx *ctx, json_t *root, const char *base_uri,
 schema *schema_compile(schema_ctx *ctx, json_t *root, const char *base_uri,
                        enum schema_dialect dflt, struct schema_errors *errs)
 {
-    return compile(ctx, root, base_uri, dflt, errs, 1, 0);
+    return compile(ctx, root, base_uri, dflt, errs, 1, 0, NULL);
 }
 
 schema *schema_compile_uri(schema_ctx *ctx, const char *uri, enum schema_dialect dflt,
@@ -1531,7 +1647,7 @@ schema *schema_compile_uri(schema_ctx *ctx, const char *uri, enum schema_dialect
         return NULL;
     }
     char *u = strip_empty_fragment(uri);
-    schema *s = compile(ctx, j, u, dflt, errs, 0, 0);
+    schema *s = compile(ctx, j, u, dflt, errs, 0, 0, NULL);
     free(u);
     return s;
 }
@@ -1569,7 +1685,7 @@ int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema
         int d;
         unsigned v;
         char *why = NULL;
-        if (dialect_of_uri(ctx, json_string_value(sv), &d, &v, 0, &why) < 0) {
+        if (dialect_of(ctx, sv, &d, &v, &why) < 0) {
             schema_errors_add(errs, "/$schema", "/$schema", "%s", why);
             free(why);
             return -1;
@@ -1586,9 +1702,18 @@ int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema
         struct meta_cache_ent e = {xstrdup(meta), m};
         VEC_PUSH(ctx->metas, e);
     }
-    int r = schema_validate(m, sch, errs);
-    /* compile even when the meta-schema failed: bad regexes and references too */
-    schema *s = compile(ctx, sch, base_uri, dflt, errs, 1, 1);
+    /* compile even when the meta-schema fails: bad regexes and references too. First,
+     * though: past a bound (a schema nested deeper than max_depth) the meta-schema's
+     * verdict would only be that its own evaluation went too deep */
+    struct schema_errors cerrs = SCHEMA_ERRORS_INIT;
+    int bounded = 0;
+    schema *s = compile(ctx, sch, base_uri, dflt, &cerrs, 1, 1, &bounded);
+    int r = bounded ? 1 : schema_validate(m, sch, errs);
+    for (size_t i = 0; i < cerrs.len; i++) { /* after the meta-schema's, as they come */
+        struct schema_error *e = &cerrs.items[i];
+        schema_errors_add(errs, e->keyword_location, e->instance_location, "%s", e->message);
+    }
+    schema_errors_release(&cerrs);
     if (!s && r == 0) r = 1;
     schema_free(s);
     if (errs && errs->len > before && r == 0) r = 1;

@@ -176,6 +176,7 @@ struct schema_kw {
         struct {
             size_t n;
             const char **names;
+            size_t *lens; /* byte lengths of names (a key may hold a NUL) */
             size_t *nodes;
         } props;
         struct {
@@ -208,7 +209,7 @@ struct schema_node {
     int draft;
     size_t res;      /* schema resource it belongs to */
     uint32_t doc;    /* document */
-    char *ptr;       /* JSON pointer of the node inside its document */
+    size_t ptr;      /* JSON pointer of the node inside its document (schema.ptrs) */
     struct schema_kw *kws;
     size_t nkw;
     int has_uneval;  /* has unevaluatedProperties/Items itself */
@@ -231,13 +232,21 @@ struct schema_res {
     char *uri;       /* absolute URI without fragment (may be relative if no base) */
     json_t *root;    /* borrowed from the document */
     uint32_t doc;
-    char *ptr;
+    size_t ptr;      /* its root's JSON pointer inside its document (schema.ptrs) */
     int draft;
     unsigned vocab;
     int recursive_anchor;
     int used;        /* some node of it was compiled */
     size_t root_node; /* compiled root when recursive_anchor (2019-09), else NONE */
     VEC(struct schema_dyn_anchor) dyn;
+};
+
+/* The JSON pointers of subschemas, as a tree: each is its parent's pointer followed by
+ * SEG (the whole pointer when PARENT is SCHEMA_NONE). A schema nested D deep then costs
+ * the bytes of its keys, not D times them. */
+struct schema_ptrent {
+    size_t parent;
+    char *seg;
 };
 
 struct schema_docent {
@@ -250,6 +259,7 @@ struct schema {
     VEC(struct schema_res *) res;
     VEC(struct schema_docent) docs;
     VEC(struct schema_re *) regexes;
+    VEC(struct schema_ptrent) ptrs;
     size_t root;
     int root_draft;
     int root_plain;  /* locations in document 0 are printed as bare pointers */
@@ -279,6 +289,13 @@ char *schema_uri_split(const char *uri, const char **frag);
 
 /* Numbers (schema_num.c): compare two numbers exactly: <0, 0, >0. */
 int schema_num_cmp(json_t *a, json_t *b);
+
+/* S[0..N) as the body of a JSON string literal (new): names and references in
+ * messages, with a NUL or a control character shown as \u00XX, never cut short. */
+char *schema_escape(const char *s, size_t n);
+
+/* Append the JSON pointer ID (an index in S->ptrs) to B. */
+void schema_ptr_append(const schema *s, size_t id, struct buf *b);
 
 /* Keyword location for errors of node N (new): "/ptr/KW" or "URI#/ptr/KW". */
 char *schema_kwloc(const schema *s, const struct schema_node *n, const char *kw,

@@ -72,6 +72,12 @@ static int ann_has_item(const struct ann *a, size_t i)
     return 0;
 }
 
+/* A JSON string's value escaped for a message (new). */
+static char *escape_str(json_t *v)
+{
+    return schema_escape(json_string_value(v), json_string_length(v));
+}
+
 static void report(struct vst *st, const struct schema_node *n, const char *kw,
                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void report(struct vst *st, const struct schema_node *n, const char *kw,
@@ -89,20 +95,16 @@ static void report(struct vst *st, const struct schema_node *n, const char *kw,
     free(msg);
 }
 
+/* Report 'WHAT "KEY" is not allowed' at member KEY (KLEN bytes; shown escaped). */
 static void report_at_key(struct vst *st, const struct schema_node *n, const char *kw,
-                          const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void report_at_key(struct vst *st, const struct schema_node *n, const char *kw,
-                          const char *key, const char *fmt, ...)
+                          const char *key, size_t klen, const char *what)
 {
     if (!TRACK(st)) return;
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg;
-    if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
-    va_end(ap);
+    char *e = schema_escape(key, klen);
+    char *msg = xasprintf("%s \"%s\" is not allowed", what, e);
+    free(e);
     size_t mark = st->ip.len;
-    ptr_append_segment(&st->ip, key, strlen(key));
+    ptr_append_segment(&st->ip, key, klen);
     char *kwl = schema_kwloc(st->s, n, kw, NULL);
     schema_errors_add(st->errs, kwl, buf_str(&st->ip), "%s", msg);
     buf_truncate(&st->ip, mark);
@@ -154,11 +156,11 @@ static int eval_here(struct vst *st, size_t nid, json_t *inst, struct ann *a)
     return r;
 }
 
-static int eval_key(struct vst *st, size_t nid, json_t *v, const char *key)
+static int eval_key(struct vst *st, size_t nid, json_t *v, const char *key, size_t klen)
 {
     if (!TRACK(st)) return eval(st, nid, v, NULL);
     size_t mark = st->ip.len;
-    ptr_append_segment(&st->ip, key, strlen(key));
+    ptr_append_segment(&st->ip, key, klen);
     int r = eval(st, nid, v, NULL);
     buf_truncate(&st->ip, mark);
     return r;
@@ -558,9 +560,11 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         size_t i;
         json_t *r;
         json_array_foreach(k->u.value, i, r) {
-            if (!json_object_get(inst, json_string_value(r))) {
-                report(st, n, k->name, "required property \"%s\" is missing",
-                       json_string_value(r));
+            /* by length: "a\u0000b" is not "a" */
+            if (!json_object_getn(inst, json_string_value(r), json_string_length(r))) {
+                char *e = escape_str(r);
+                report(st, n, k->name, "required property \"%s\" is missing", e);
+                free(e);
                 ok = 0;
                 if (!TRACK(st)) break;
             }
@@ -571,15 +575,20 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         if (!json_is_object(inst)) return 1;
         int ok = 1;
         const char *key;
+        size_t klen;
         json_t *list;
-        json_object_foreach(k->u.value, key, list) {
-            if (!json_is_array(list) || !json_object_get(inst, key)) continue;
+        json_object_keylen_foreach(k->u.value, key, klen, list) {
+            if (!json_is_array(list) || !json_object_getn(inst, key, klen)) continue;
             size_t i;
             json_t *r;
             json_array_foreach(list, i, r) {
-                if (json_is_string(r) && !json_object_get(inst, json_string_value(r))) {
+                if (json_is_string(r) &&
+                    !json_object_getn(inst, json_string_value(r), json_string_length(r))) {
+                    char *e = escape_str(r), *ek = schema_escape(key, klen);
                     report(st, n, k->name, "property \"%s\" is required when \"%s\" is present",
-                           json_string_value(r), key);
+                           e, ek);
+                    free(e);
+                    free(ek);
                     ok = 0;
                 }
             }
@@ -590,7 +599,7 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         if (!json_is_object(inst)) return 1;
         int ok = 1;
         for (size_t i = 0; i < k->u.props.n && !st->aborted; i++) {
-            if (!json_object_get(inst, k->u.props.names[i])) continue;
+            if (!json_object_getn(inst, k->u.props.names[i], k->u.props.lens[i])) continue;
             if (!eval_here(st, k->u.props.nodes[i], inst, a)) {
                 ok = 0;
                 if (!TRACK(st)) break;
@@ -674,11 +683,11 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         int ok = 1;
         size_t found = 0;
         for (size_t i = 0; i < k->u.props.n && !st->aborted; i++) {
-            json_t *v = json_object_get(inst, k->u.props.names[i]);
+            json_t *v = json_object_getn(inst, k->u.props.names[i], k->u.props.lens[i]);
             if (!v) continue;
             found++;
             if (a) VEC_PUSH(a->props, k->u.props.names[i]);
-            if (!eval_key(st, k->u.props.nodes[i], v, k->u.props.names[i])) {
+            if (!eval_key(st, k->u.props.nodes[i], v, k->u.props.names[i], k->u.props.lens[i])) {
                 ok = 0;
                 if (!TRACK(st)) break;
             }
@@ -692,14 +701,15 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         if (!json_is_object(inst)) return 1;
         int ok = 1;
         const char *key;
+        size_t klen;
         json_t *v;
-        json_object_foreach(inst, key, v) {
+        json_object_keylen_foreach(inst, key, klen, v) {
             for (size_t i = 0; i < k->u.pprops.n; i++) {
-                int m = re_match(st, n, k->u.pprops.re[i], key, strlen(key));
+                int m = re_match(st, n, k->u.pprops.re[i], key, klen);
                 if (m < 0) return 0;
                 if (!m) continue;
                 if (a) VEC_PUSH(a->props, key);
-                if (!eval_key(st, k->u.pprops.nodes[i], v, key)) {
+                if (!eval_key(st, k->u.pprops.nodes[i], v, key, klen)) {
                     ok = 0;
                     if (!TRACK(st)) return 0;
                 }
@@ -716,20 +726,22 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         if (!k->u.addprops.npat && st->seen_node == n && st->seen_inst == inst &&
             st->seen_count == json_object_size(inst))
             return 1; /* every member is a declared property */
-        json_object_foreach(inst, key, v) {
-            if (k->u.addprops.props && json_object_get(k->u.addprops.props, key)) continue;
+        size_t klen;
+        json_object_keylen_foreach(inst, key, klen, v) {
+            if (k->u.addprops.props && json_object_getn(k->u.addprops.props, key, klen))
+                continue;
             int matched = 0;
             for (size_t i = 0; i < k->u.addprops.npat && !matched; i++) {
-                int m = re_match(st, n, k->u.addprops.re[i], key, strlen(key));
+                int m = re_match(st, n, k->u.addprops.re[i], key, klen);
                 if (m < 0) return 0;
                 matched = m;
             }
             if (matched) continue;
             if (a) VEC_PUSH(a->props, key);
             if (c->boolean == 0) {
-                report_at_key(st, n, k->name, key, "property \"%s\" is not allowed", key);
+                report_at_key(st, n, k->name, key, klen, "property");
                 ok = 0;
-            } else if (!eval_key(st, k->u.addprops.node, v, key)) {
+            } else if (!eval_key(st, k->u.addprops.node, v, key, klen)) {
                 ok = 0;
             }
             if (!ok && !TRACK(st)) return 0;
@@ -741,14 +753,17 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         int ok = 1;
         const char *key;
         json_t *v;
-        json_object_foreach(inst, key, v) {
-            json_t *name = json_string(key);
+        size_t klen;
+        json_object_keylen_foreach(inst, key, klen, v) {
+            json_t *name = json_stringn(key, klen);
             st->quiet++;
             int r = eval(st, k->u.node, name, NULL);
             st->quiet--;
             json_decref(name);
             if (!r) {
-                report(st, n, k->name, "property name \"%s\" is not valid", key);
+                char *e = schema_escape(key, klen);
+                report(st, n, k->name, "property name \"%s\" is not valid", e);
+                free(e);
                 ok = 0;
                 if (!TRACK(st)) return 0;
             }
@@ -793,13 +808,13 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         const char *key;
         json_t *v;
         const struct schema_node *c = st->s->nodes.items[k->u.node];
-        json_object_foreach(inst, key, v) {
+        size_t klen;
+        json_object_keylen_foreach(inst, key, klen, v) {
             if (ann_has_prop(a, key)) continue;
             if (c->boolean == 0) {
-                report_at_key(st, n, k->name, key, "unevaluated property \"%s\" is not allowed",
-                              key);
+                report_at_key(st, n, k->name, key, klen, "unevaluated property");
                 ok = 0;
-            } else if (!eval_key(st, k->u.node, v, key)) {
+            } else if (!eval_key(st, k->u.node, v, key, klen)) {
                 ok = 0;
             }
             if (!ok && !TRACK(st)) return 0;

@@ -67,8 +67,7 @@ static struct schema_objop *build_objop(const schema *s, const struct schema_nod
         }
     }
     for (i = 0; pk && i < pk->u.props.n; i++) {
-        const char *nm = pk->u.props.names[i];
-        size_t k = ptab_add(&op->tab, &cap, nm, strlen(nm));
+        size_t k = ptab_add(&op->tab, &cap, pk->u.props.names[i], pk->u.props.lens[i]);
         op->tab.names[k].declared = 1;
         const struct schema_node *c = s->nodes.items[pk->u.props.nodes[i]];
         if (!always_valid(c)) op->tab.names[k].node = pk->u.props.nodes[i];

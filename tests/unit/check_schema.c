@@ -411,6 +411,254 @@ START_TEST(schema_checking)
 }
 END_TEST
 
+/* Compile SCH (2020-12 default); returns 1 when it compiles. The first error's message
+ * and schema pointer go to MSG and LOC (may be NULL), the error count to *NERR. */
+static int compiles(json_t *sch, const struct schema_limits *lim, char *msg, size_t msglen,
+                    char *loc, size_t loclen, size_t *nerr)
+{
+    schema_ctx *ctx = schema_ctx_new(lim);
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    schema *c = schema_compile(ctx, sch, NULL, SCHEMA_DRAFT2020_12, &errs);
+    if (msg) snprintf(msg, msglen, "%s", errs.len ? errs.items[0].message : "");
+    if (loc) snprintf(loc, loclen, "%s", errs.len ? errs.items[0].instance_location : "");
+    if (nerr) *nerr = errs.len;
+    schema_errors_release(&errs);
+    int ok = c != NULL;
+    schema_free(c);
+    schema_ctx_free(ctx);
+    return ok;
+}
+
+/* SCH must not compile: exactly one error at LOC whose message holds WANT. */
+static void refused(const char *sch, const char *want, const char *want_loc)
+{
+    json_t *s = J(sch);
+    char msg[512], loc[256];
+    size_t n = 0;
+    ck_assert_msg(!compiles(s, NULL, msg, sizeof msg, loc, sizeof loc, &n), "%s compiled", sch);
+    ck_assert_msg(strstr(msg, want) != NULL, "%s: message \"%s\" lacks \"%s\"", sch, msg, want);
+    ck_assert_str_eq(loc, want_loc);
+    ck_assert_msg(n == 1, "%s: %zu errors (first: %s)", sch, n, msg);
+    json_decref(s);
+}
+
+/* A NUL inside a reference or identifier would cut it short and name something else
+ * (hostile cases schema-nul-ref, schema-nul-id): refused, the value shown escaped. */
+START_TEST(nul_in_references)
+{
+    refused("{\"$ref\":\"#/$defs/Str\\u0000evil\",\"$defs\":{\"Str\":{\"type\":\"string\"}}}",
+            "reference \"#/$defs/Str\\u0000evil\" contains a NUL character", "/$ref");
+    refused("{\"$id\":\"https://x.example/a\\u0000b\",\"type\":\"integer\"}",
+            "identifier \"https://x.example/a\\u0000b\"", "/$id");
+    refused("{\"$defs\":{\"a\":{\"$anchor\":\"x\\u0000y\"}}}", "anchor \"x\\u0000y\"",
+            "/$defs/a/$anchor");
+    refused("{\"$defs\":{\"a\":{\"$dynamicAnchor\":\"x\\u0000\"}}}", "\"$dynamicAnchor\"",
+            "/$defs/a/$dynamicAnchor");
+    refused("{\"items\":{\"$dynamicRef\":\"#x\\u0000\"}}", "reference \"#x\\u0000\"",
+            "/items/$dynamicRef");
+    refused("{\"$schema\":\"https://json-schema.org/draft/2019-09/schema\","
+            "\"not\":{\"$recursiveRef\":\"#\\u0000\"}}",
+            "\"$recursiveRef\"", "/not/$recursiveRef");
+    refused("{\"$schema\":\"http://json-schema.org/draft-04/schema#\","
+            "\"properties\":{\"a\":{\"id\":\"#a\\u0000\"}}}",
+            "identifier \"#a\\u0000\"", "/properties/a/id");
+    /* cut short, this $id would make the $ref below refer to the schema itself */
+    json_t *s = J("{\"$id\":\"https://x.example/a\\u0000b\",\"$ref\":\"https://x.example/a\"}");
+    ck_assert(!compiles(s, NULL, NULL, 0, NULL, 0, NULL));
+    json_decref(s);
+    /* cut short, this $schema would be the 2020-12 meta-schema's URI */
+    const char *dial = "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\\u0000x\"}";
+    char msg[512];
+    ck_assert_int_eq(run(NULL, dial, "1", msg, sizeof msg), -2);
+    ck_assert_ptr_nonnull(strstr(msg, "dialect \"https://json-schema.org/draft/2020-12/"
+                                      "schema\\u0000x\" contains a NUL character"));
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    s = J(dial);
+    ck_assert_int_eq(schema_declared_dialect(ctx, s, SCHEMA_DRAFT07), SCHEMA_DIALECT_NONE);
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    ck_assert_int_eq(schema_check(ctx, s, NULL, SCHEMA_DRAFT2020_12, &errs), -1);
+    schema_errors_release(&errs);
+    json_decref(s);
+    schema_ctx_free(ctx);
+    /* elsewhere a NUL is an ordinary character */
+    ck_assert_int_eq(run(NULL, "{\"const\":\"a\\u0000b\"}", "\"a\\u0000b\"", NULL, 0), 0);
+    ck_assert_int_eq(run(NULL, "{\"const\":\"a\\u0000b\"}", "\"a\"", NULL, 0), 1);
+}
+END_TEST
+
+/* "required" names are compared by length: "a\u0000b" is not "a" (hostile case
+ * schema-nul-required); names are shown escaped. */
+START_TEST(nul_in_required_names)
+{
+    char msg[256];
+    ck_assert_int_eq(run(NULL, "{\"required\":[\"a\\u0000b\"]}", "{\"a\":1}", msg, sizeof msg), 1);
+    ck_assert_str_eq(msg, "required property \"a\\u0000b\" is missing");
+    ck_assert_int_eq(run(NULL, "{\"dependentRequired\":{\"a\":[\"c\\u0000d\"]}}",
+                         "{\"a\":1,\"c\":2}", msg, sizeof msg),
+                     1);
+    ck_assert_str_eq(msg, "property \"c\\u0000d\" is required when \"a\" is present");
+    ck_assert_int_eq(run(NULL, "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+                               "\"dependencies\":{\"a\":[\"c\\u0000\"]}}",
+                         "{\"a\":1,\"c\":2}", NULL, 0),
+                     1);
+    ck_assert_int_eq(run(NULL, "{\"required\":[\"a\\nb\"]}", "{}", msg, sizeof msg), 1);
+    ck_assert_str_eq(msg, "required property \"a\\nb\" is missing");
+    ck_assert_int_eq(run(NULL, "{\"additionalProperties\":false}", "{\"x\\ty\":1}", msg,
+                         sizeof msg),
+                     1);
+    ck_assert_str_eq(msg, "property \"x\\ty\" is not allowed");
+    /* members whose names hold a NUL (built through the API: parsers refuse them) */
+    json_t *sch = J("{\"required\":[\"a\\u0000b\"],\"properties\":{}}");
+    json_object_setn_new(json_object_get(sch, "properties"), "k\0z", 3, json_false());
+    json_t *inst = json_object();
+    json_object_setn_new(inst, "a\0b", 3, json_integer(1));
+    json_object_set_new(inst, "k", json_integer(1));
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    schema *c = schema_compile(ctx, sch, NULL, SCHEMA_DRAFT2020_12, &errs);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(schema_validate(c, inst, &errs), 0); /* "k" is not "k\0z" */
+    json_object_setn_new(inst, "k\0z", 3, json_integer(1));
+    ck_assert_int_eq(schema_validate(c, inst, &errs), 1);
+    schema_errors_release(&errs);
+    schema_free(c);
+    schema_ctx_free(ctx);
+    json_decref(sch);
+    json_decref(inst);
+}
+END_TEST
+
+/* A chain of N {"properties":{"a": ...}} levels built through the API (parsers stop
+ * at their own depth); LEAF (new reference) at the bottom. */
+static json_t *deep_chain(size_t n, json_t *leaf, json_t ***levels)
+{
+    json_t **lv = xmalloc(2 * n * sizeof *lv);
+    json_t *root = json_object(), *cur = root;
+    for (size_t i = 0; i < n; i++) {
+        json_t *props = json_object(), *next = i + 1 < n ? json_object() : leaf;
+        json_object_set_new(cur, "properties", props);
+        json_object_set_new(props, "a", next);
+        lv[2 * i] = cur;
+        lv[2 * i + 1] = props;
+        cur = next;
+    }
+    *levels = lv;
+    return root;
+}
+
+/* Free it from the bottom up: jansson frees recursively and would need n frames. */
+static void deep_free(json_t **lv, size_t n)
+{
+    for (size_t i = 2 * n; i-- > 0;) json_object_clear(lv[i]);
+    json_decref(lv[0]);
+    free(lv);
+}
+
+/* Past the depth bound the compile stops: nothing deeper is compiled (so reported),
+ * and a schema nested 20,000 deep (hostile case component-ref-nest-100k-valid-schema
+ * has 200,000) costs no more than one at the bound. */
+START_TEST(bound_depth_stops_compile)
+{
+    json_t **lv;
+    json_t *s = deep_chain(400, J("{\"pattern\":\"(\"}"), &lv);
+    char msg[256];
+    size_t n = 0;
+    ck_assert(!compiles(s, NULL, msg, sizeof msg, NULL, 0, &n));
+    ck_assert_ptr_nonnull(strstr(msg, "max_depth=256"));
+    ck_assert_msg(n == 1, "%zu errors: the compile went on past the bound", n);
+    deep_free(lv, 400);
+
+    s = deep_chain(20000, json_object(), &lv);
+    ck_assert(!compiles(s, NULL, msg, sizeof msg, NULL, 0, &n));
+    ck_assert_ptr_nonnull(strstr(msg, "max_depth=256"));
+    ck_assert_uint_eq(n, 1);
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    /* schema_check says so alone, not that the meta-schema's evaluation went too deep */
+    ck_assert_int_eq(schema_check(ctx, s, NULL, SCHEMA_DRAFT2020_12, &errs), 1);
+    ck_assert_uint_eq(errs.len, 1);
+    ck_assert_ptr_nonnull(strstr(errs.items[0].message, "max_depth=256"));
+    schema_errors_release(&errs);
+    schema_ctx_free(ctx);
+    deep_free(lv, 20000);
+
+    /* the same through a reference into a place that is not a subschema */
+    json_t *inner = deep_chain(400, J("{\"pattern\":\"(\"}"), &lv);
+    s = J("{\"$ref\":\"#/x\"}");
+    json_object_set_new(s, "x", inner);
+    ck_assert(!compiles(s, NULL, msg, sizeof msg, NULL, 0, &n));
+    ck_assert_ptr_nonnull(strstr(msg, "max_depth=256"));
+    ck_assert_uint_eq(n, 1);
+    json_incref(inner);
+    json_decref(s);
+    deep_free(lv, 400);
+}
+END_TEST
+
+/* After max_subschemas the compile stops too (one error, nothing compiled after it). */
+START_TEST(bound_subschemas_stops_compile)
+{
+    struct schema_limits lim;
+    schema_limits_default(&lim);
+    lim.max_subschemas = 5;
+    /* the first subschema is made before the bound is hit, compiled after it */
+    json_t *s = J("{\"allOf\":[{\"pattern\":\"(\"},{},{},{},{},{},{}]}");
+    char msg[256];
+    size_t n = 0;
+    ck_assert(!compiles(s, &lim, msg, sizeof msg, NULL, 0, &n));
+    ck_assert_ptr_nonnull(strstr(msg, "max_subschemas=5"));
+    ck_assert_uint_eq(n, 1);
+    json_decref(s);
+}
+END_TEST
+
+/* Subschema pointers are stored as a tree (each its parent's plus a segment): a chain
+ * of long keys costs their bytes once, not once per level below them, and locations
+ * in messages are still whole. */
+START_TEST(pointers_stored_once)
+{
+    enum { LEVELS = 100, KEY = 1000 };
+    char key[KEY + 1];
+    memset(key, 'k', KEY);
+    key[KEY] = 0;
+    struct buf text = BUF_INIT, want = BUF_INIT;
+    for (int i = 0; i < LEVELS; i++) {
+        buf_addf(&text, "{\"properties\":{\"%s\":", key);
+        buf_addf(&want, "/properties/%s", key);
+    }
+    buf_adds(&text, "{\"type\":\"string\"}");
+    buf_adds(&want, "/type");
+    for (int i = 0; i < LEVELS; i++) buf_adds(&text, "}}");
+    json_t *sch = J(buf_str(&text));
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    schema *c = schema_compile(ctx, sch, NULL, SCHEMA_DRAFT2020_12, &errs);
+    ck_assert_ptr_nonnull(c);
+    size_t bytes = 0;
+    for (size_t i = 0; i < c->ptrs.len; i++) bytes += strlen(c->ptrs.items[i].seg);
+    ck_assert_msg(bytes < 2 * text.len, "%zu bytes of pointers for %zu of schema", bytes,
+                  text.len);
+    /* the instance: the same chain of objects, a number at the bottom */
+    struct buf inst = BUF_INIT;
+    for (int i = 0; i < LEVELS; i++) buf_addf(&inst, "{\"%s\":", key);
+    buf_adds(&inst, "1");
+    for (int i = 0; i < LEVELS; i++) buf_addc(&inst, '}');
+    json_t *ij = J(buf_str(&inst));
+    ck_assert_int_eq(schema_validate(c, ij, &errs), 1);
+    ck_assert_uint_eq(errs.len, 1);
+    ck_assert_str_eq(errs.items[0].keyword_location, buf_str(&want));
+    ck_assert_uint_eq(strlen(errs.items[0].instance_location), (size_t)LEVELS * (KEY + 1));
+    schema_errors_release(&errs);
+    schema_free(c);
+    schema_ctx_free(ctx);
+    json_decref(sch);
+    json_decref(ij);
+    buf_release(&text);
+    buf_release(&want);
+    buf_release(&inst);
+}
+END_TEST
+
 Suite *schema_suite(void)
 {
     Suite *s = suite_create("schema");
@@ -430,6 +678,11 @@ Suite *schema_suite(void)
     tcase_add_test(tc, dialects);
     tcase_add_test(tc, custom_metaschema_vocabularies);
     tcase_add_test(tc, schema_checking);
+    tcase_add_test(tc, nul_in_references);
+    tcase_add_test(tc, nul_in_required_names);
+    tcase_add_test(tc, bound_depth_stops_compile);
+    tcase_add_test(tc, bound_subschemas_stops_compile);
+    tcase_add_test(tc, pointers_stored_once);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -289,6 +289,51 @@ START_TEST(bytes_eq_matches_memcmp)
 }
 END_TEST
 
+/* Names holding a NUL are compared by length in both modes: "a\u0000b" is not "a"
+ * (hostile case schema-nul-required). Member names with a NUL come only through the
+ * API (parsers refuse them), so those cases are built with json_object_setn. */
+START_TEST(nul_in_names)
+{
+    both("{\"required\":[\"a\\u0000b\"]}", "{\"a\":1}", 1);
+    both("{\"required\":[\"a\\u0000b\",\"a\"]}", "{\"a\":1}", 1);
+    both("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}},"
+         "\"required\":[\"a\\u0000b\"],\"additionalProperties\":false}",
+         "{\"a\":1}", 1);
+    both("{\"dependentRequired\":{\"a\":[\"c\\u0000d\"]}}", "{\"a\":1,\"c\":2}", 1);
+    both("{\"enum\":[\"a\\u0000b\",\"c\"]}", "\"a\"", 1);
+    both("{\"enum\":[\"a\\u0000b\",\"c\"]}", "\"a\\u0000b\"", 0);
+
+    const char *schemas[] = {
+        /* fused name table (properties + required + additionalProperties) */
+        "{\"properties\":{},\"required\":[\"a\\u0000b\"],"
+        "\"additionalProperties\":{\"type\":\"string\"}}",
+        /* keyword by keyword (patternProperties prevents the fusion) */
+        "{\"properties\":{},\"required\":[\"a\\u0000b\"],\"patternProperties\":{\"^q\":true},"
+        "\"additionalProperties\":{\"type\":\"string\"}}",
+    };
+    for (size_t i = 0; i < sizeof schemas / sizeof schemas[0]; i++) {
+        json_t *sch = J(schemas[i]);
+        /* a declared name with a NUL: "k\0z" is false; "k" is not declared */
+        json_object_setn_new(json_object_get(sch, "properties"), "k\0z", 3, json_false());
+        json_t *inst = json_object();
+        json_object_setn_new(inst, "a\0b", 3, json_string("s"));
+        both_j(NULL, sch, inst, 0, schemas[i]); /* required "a\0b" present */
+        json_object_set_new(inst, "k", json_string("s"));
+        both_j(NULL, sch, inst, 0, schemas[i]); /* "k" is additional, not "k\0z" */
+        json_object_set_new(inst, "k", json_integer(1));
+        both_j(NULL, sch, inst, 1, schemas[i]); /* ... and must be a string */
+        json_object_del(inst, "k");
+        json_object_setn_new(inst, "k\0z", 3, json_string("s"));
+        both_j(NULL, sch, inst, 1, schemas[i]); /* "k\0z" is false */
+        json_object_clear(inst);
+        json_object_set_new(inst, "a", json_string("s"));
+        both_j(NULL, sch, inst, 1, schemas[i]); /* "a" is not "a\0b" */
+        json_decref(inst);
+        json_decref(sch);
+    }
+}
+END_TEST
+
 Suite *schema_fast_suite(void)
 {
     Suite *s = suite_create("schema_fast");
@@ -302,6 +347,7 @@ Suite *schema_fast_suite(void)
     tcase_add_test(tc, annotations_and_dynamic_scope);
     tcase_add_test(tc, bounds_hold_in_boolean_mode);
     tcase_add_test(tc, bytes_eq_matches_memcmp);
+    tcase_add_test(tc, nul_in_names);
     suite_add_tcase(s, tc);
     return s;
 }
