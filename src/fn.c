@@ -949,11 +949,67 @@ struct sel_index {
 /* Every index of this document, and a hash of them by (predicate, base pointer): a
  * relative selection has one index per base node (per tool, say), so a linear search
  * would make a rule O(n^2). */
+struct fn_memo_ent {
+    const void *value;        /* NULL: free slot */
+    int tag, result;
+    char *detail;
+};
+
 struct fn_indexes {
     VEC(struct sel_index *) all;
     size_t nslots;            /* power of two, at least twice all.len */
     struct sel_index **slot;
+    struct fn_memo_ent *memo; /* open addressing by (value, tag) */
+    size_t nmemo, memo_len;   /* slots (power of two), entries */
 };
+
+static struct fn_indexes *fn_indexes_of(struct eval_ctx *ctx)
+{
+    if (!ctx->indexes) ctx->indexes = xcalloc(1, sizeof *ctx->indexes);
+    return ctx->indexes;
+}
+
+static size_t memo_slot(const struct fn_indexes *all, const void *value, int tag)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)value ^ (uint64_t)(unsigned)tag << 48) * 0x9e3779b97f4a7c15ull;
+    size_t s = (size_t)(h >> 20) & (all->nmemo - 1);
+    while (all->memo[s].value && !(all->memo[s].value == value && all->memo[s].tag == tag))
+        s = (s + 1) & (all->nmemo - 1);
+    return s;
+}
+
+int fn_memo_get(struct eval_ctx *ctx, const void *value, int tag, int *result)
+{
+    struct fn_indexes *all = ctx->indexes;
+    if (!all || !all->nmemo) return 0;
+    const struct fn_memo_ent *e = &all->memo[memo_slot(all, value, tag)];
+    if (!e->value) return 0;
+    *result = e->result;
+    if (!e->result) { /* a pass leaves the detail of earlier failures alone, as at first */
+        buf_reset(&ctx->detail);
+        if (e->detail) buf_addf(&ctx->detail, "%s", e->detail);
+    }
+    return 1;
+}
+
+void fn_memo_put(struct eval_ctx *ctx, const void *value, int tag, int result)
+{
+    struct fn_indexes *all = fn_indexes_of(ctx);
+    if (2 * (all->memo_len + 1) > all->nmemo) {
+        struct fn_memo_ent *old = all->memo;
+        size_t n = all->nmemo;
+        all->nmemo = n ? 2 * n : 64;
+        all->memo = xcalloc(all->nmemo, sizeof *all->memo);
+        for (size_t i = 0; i < n; i++)
+            if (old[i].value) all->memo[memo_slot(all, old[i].value, old[i].tag)] = old[i];
+        free(old);
+    }
+    struct fn_memo_ent *e = &all->memo[memo_slot(all, value, tag)];
+    if (e->value) return;
+    *e = (struct fn_memo_ent){value, tag, result,
+                              !result && ctx->detail.len ? xstrdup(buf_str(&ctx->detail)) : NULL};
+    all->memo_len++;
+}
 
 static size_t index_slot(const struct fn_indexes *all, const struct pred *p, const char *base)
 {
@@ -1004,9 +1060,8 @@ static int build_visit(const struct cursor *s, void *arg)
 static struct sel_index *index_get(const struct pred *p, const struct cursor *base, int fold, int keys,
                                    struct eval_ctx *ctx)
 {
-    if (!ctx->indexes) ctx->indexes = xcalloc(1, sizeof *ctx->indexes);
+    struct fn_indexes *all = fn_indexes_of(ctx);
     char *bp = base ? sel_pointer(base) : xstrdup("");
-    struct fn_indexes *all = ctx->indexes;
     if (all->nslots) {
         struct sel_index *found = all->slot[index_slot(all, p, bp)];
         if (found) {
@@ -1063,6 +1118,8 @@ void fn_indexes_free(struct eval_ctx *ctx)
     }
     VEC_FREE(all->all);
     free(all->slot);
+    for (size_t i = 0; i < all->nmemo; i++) free(all->memo[i].detail);
+    free(all->memo);
     free(all);
     ctx->indexes = NULL;
 }
@@ -1156,6 +1213,57 @@ static int eval_every_descendant(const struct pred *p, const struct cursor *c, s
     return walk_below(&w, c, 0);
 }
 
+/* nesting: {max: N} (N <= WALK_MAX_DEPTH) */
+static int arg_nesting(struct cc *cc, struct pred *p, struct yv arg)
+{
+    static const char *const allowed[] = {"max", NULL};
+    json_int_t hi;
+    if (need_mapping(cc, p, arg) < 0 || only_members(cc, p, arg, allowed) < 0) return -1;
+    if (opt_count(cc, p, arg, "max", &hi) < 0) return -1;
+    if (hi < 0 || hi > WALK_MAX_DEPTH) {
+        rule_cc_error(cc, arg.n, 0, "nesting needs \"max\": a count of levels from 0 to %d", WALK_MAX_DEPTH);
+        return -1;
+    }
+    p->arg = json_incref(arg.v);
+    return 0;
+}
+
+/* Depth-first over containers with an explicit stack (no recursion, so a deep value
+ * costs no C stack): true unless some value lies more than max steps below the node.
+ * Like every-descendant, at most WALK_MAX_NODES values are visited (substituted
+ * components are shared subtrees, so a tree may be far larger than its text). */
+static int eval_nesting(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+{
+    (void)ctx;
+    size_t max = (size_t)json_integer_value(json_object_get(p->arg, "max"));
+    struct frame {
+        json_t *v;
+        size_t next;  /* array index */
+        void *iter;   /* object iterator */
+    } stack[WALK_MAX_DEPTH + 2];
+    size_t top = 0, visited = 0;
+    if (!json_is_array(c->v) && !json_is_object(c->v)) return 1;
+    stack[0] = (struct frame){c->v, 0, json_is_object(c->v) ? json_object_iter(c->v) : NULL};
+    for (;;) {
+        struct frame *f = &stack[top];
+        json_t *child = NULL;
+        if (json_is_array(f->v)) {
+            if (f->next < json_array_size(f->v)) child = json_array_get(f->v, f->next++);
+        } else if (f->iter) {
+            child = json_object_iter_value(f->iter);
+            f->iter = json_object_iter_next(f->v, f->iter);
+        }
+        if (!child) {
+            if (top-- == 0) return 1;
+            continue;
+        }
+        if (++visited > WALK_MAX_NODES) return 1;
+        if (top + 1 > max) return 0; /* the child lies top + 1 steps below the node */
+        if (json_is_array(child) || json_is_object(child))
+            stack[++top] = (struct frame){child, 0, json_is_object(child) ? json_object_iter(child) : NULL};
+    }
+}
+
 const struct fn_def fn_table[] = {
     {"json-type", "TYPE or [TYPE, ...]",
      "the node's JSON type is one of these (integer also matches 1.0; number matches any number)",
@@ -1208,6 +1316,10 @@ const struct fn_def fn_table[] = {
      "some other selected node has an equal value (keys: the node is a string naming a member of a "
      "selected object)",
      arg_context, eval_context},
+    {"nesting", "{max: N}",
+     "no value lies more than N member or item steps below the node (a scalar, [] and {} nest 0 "
+     "levels; [[1]] nests 2)",
+     arg_nesting, eval_nesting},
     {"every-descendant", "PREDICATE",
      "every node below this one, at any depth, satisfies the predicate (true when there is none)",
      arg_pred, eval_every_descendant},

@@ -56,12 +56,18 @@ static enum schema_dialect default_dialect(const struct pred *p)
     return schema_dialect_parse(json_string_value(json_array_get(p->arg, 0)));
 }
 
+/* The verdict depends only on the schema value and the default dialect, so it is
+ * memoized per document: a component shared by many tools is checked once. */
 static int eval_valid_schema(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
+    enum schema_dialect d = default_dialect(p);
+    int ok;
+    if (fn_memo_get(ctx, c->v, (int)d, &ok)) return ok;
     struct schema_errors errs = SCHEMA_ERRORS_INIT;
-    int rc = schema_check(rule_set_schemas(ctx->rs), c->v, NULL, default_dialect(p), &errs);
+    int rc = schema_check(rule_set_schemas(ctx->rs), c->v, NULL, d, &errs);
     if (rc != 0) add_detail(ctx, &errs);
     schema_errors_release(&errs);
+    fn_memo_put(ctx, c->v, (int)d, rc == 0);
     return rc == 0;
 }
 

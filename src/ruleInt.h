@@ -125,7 +125,13 @@ struct eval_ctx {
     struct buf detail;       /* why the last predicate failed: {detail} in messages */
     struct fn_indexes *indexes; /* unique/among selection indexes for this document */
 };
-/* Free the per-document indexes of unique/among. */
+/* A per-document memo for predicates whose result depends only on a JSON value and a
+ * TAG (the same schema reached through several $componentRefs is judged once): get
+ * returns 1 and sets *RESULT and ctx->detail when VALUE was judged with TAG; put records
+ * RESULT with the current ctx->detail. Freed with the indexes below. */
+int fn_memo_get(struct eval_ctx *ctx, const void *value, int tag, int *result);
+void fn_memo_put(struct eval_ctx *ctx, const void *value, int tag, int result);
+/* Free the per-document indexes of unique/among (and the memo). */
 void fn_indexes_free(struct eval_ctx *ctx);
 
 #endif

@@ -1708,7 +1708,9 @@ int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema
     struct schema_errors cerrs = SCHEMA_ERRORS_INIT;
     int bounded = 0;
     schema *s = compile(ctx, sch, base_uri, dflt, &cerrs, 1, 1, &bounded);
-    int r = bounded ? 1 : schema_validate(m, sch, errs);
+    /* yes/no first (the fast path, no error list); the errors only for an invalid one */
+    int r = bounded ? 1 : schema_validate(m, sch, NULL);
+    if (r != 0 && !bounded && errs) r = schema_validate(m, sch, errs);
     for (size_t i = 0; i < cerrs.len; i++) { /* after the meta-schema's, as they come */
         struct schema_error *e = &cerrs.items[i];
         schema_errors_add(errs, e->keyword_location, e->instance_location, "%s", e->message);

@@ -110,6 +110,18 @@ static const struct {
     {"{every-descendant: {lacks: bad}}", "{\"a\": [{\"b\": {\"bad\": 1}}]}", 0},
     {"{every-descendant: {lacks: bad}}", "{\"bad\": 1}", 1}, /* the node itself is not below */
     {"{every-descendant: {not: {path-matches: '/a/0/b$'}}}", "{\"a\": [{\"b\": 1}]}", 0},
+    /* nesting */
+    {"{nesting: {max: 0}}", "\"text\"", 1},
+    {"{nesting: {max: 0}}", "[]", 1},
+    {"{nesting: {max: 0}}", "{}", 1},
+    {"{nesting: {max: 0}}", "[1]", 0},
+    {"{nesting: {max: 2}}", "[[1]]", 1},
+    {"{nesting: {max: 1}}", "[[1]]", 0},
+    {"{nesting: {max: 1}}", "[[]]", 1},   /* the empty array lies one step below */
+    {"{nesting: {max: 3}}", "{\"a\": [1, {\"b\": {}}], \"c\": 2}", 1}, /* b's {} is 3 below */
+    {"{nesting: {max: 2}}", "{\"a\": [1, {\"b\": {}}], \"c\": 2}", 0},
+    {"{nesting: {max: 3}}", "{\"x\": 1, \"a\": [1, {\"b\": {\"c\": 3}}], \"z\": []}", 0},
+    {"{nesting: {max: 4}}", "{\"x\": 1, \"a\": [1, {\"b\": {\"c\": 3}}], \"z\": []}", 1},
 };
 
 START_TEST(predicate_holds_or_not)
