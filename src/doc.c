@@ -40,6 +40,7 @@ struct doc {
     json_t *root;
     VEC(struct doc_entry) idx;
     VEC(size_t) line_starts; /* built lazily by doc_line */
+    int is_yaml;          /* its line breaks are libyaml's (see break_len) */
     VEC(struct doc_children) big;   /* lazily built child indexes, sorted by node */
 };
 
@@ -56,6 +57,53 @@ static void set_error(struct doc_error *err, uint32_t line, uint32_t col, char *
     err->message = msg;
     err->line = line;
     err->col = col;
+}
+
+/* Bytes of a leading UTF-8 byte order mark (RFC 8259 section 8.1 lets a parser ignore
+ * it; positions count from the character after it). */
+static size_t bom_len(const char *text, size_t len)
+{
+    return len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}
+
+static void depth_error(struct doc_error *err, uint32_t line, uint32_t col, uint32_t max_depth)
+{
+    set_error(err, line, col,
+              xasprintf("nesting deeper than %u levels (the limit protects against hostile "
+                        "input)", max_depth));
+}
+
+/* Bytes of the line break at TEXT[I], 0 if none. JSON breaks lines at LF only (as
+ * jansson and the scans count them); libyaml also at CR, CRLF and YAML 1.1's NEL, LS
+ * and PS, and a YAML document's positions count those. */
+static size_t break_len(const doc *d, size_t i)
+{
+    const unsigned char *t = (const unsigned char *)d->text + i;
+    size_t left = d->len - i;
+    if (t[0] == '\n') return 1;
+    if (!d->is_yaml) return 0;
+    if (t[0] == '\r') return left > 1 && t[1] == '\n' ? 2 : 1;
+    if (left > 1 && t[0] == 0xC2 && t[1] == 0x85) return 2;
+    if (left > 2 && t[0] == 0xE2 && t[1] == 0x80 && (t[2] == 0xA8 || t[2] == 0xA9)) return 3;
+    return 0;
+}
+
+/* The line table (starts of lines), built on first use: a cache. */
+static const doc *line_table(const doc *d)
+{
+    doc *m = (doc *)d;
+    if (m->line_starts.len) return d;
+    VEC_PUSH(m->line_starts, 0);
+    for (size_t i = 0; i < m->len;) {
+        size_t n = break_len(m, i);
+        if (!n) {
+            i++;
+            continue;
+        }
+        i += n;
+        VEC_PUSH(m->line_starts, i);
+    }
+    return d;
 }
 
 /* ---- JSON position scan -------------------------------------------------------- */
@@ -99,10 +147,10 @@ static void scan_string(struct scan *s)
     s->p++;
 }
 
-static int scan_json(doc *d, uint32_t max_depth, struct doc_error *err)
+static int scan_json(doc *d, size_t start, uint32_t max_depth, struct doc_error *err)
 {
-    struct scan s = {(const unsigned char *)d->text, (const unsigned char *)d->text + d->len, 1,
-                     (const unsigned char *)d->text, 1};
+    const unsigned char *base = (const unsigned char *)d->text;
+    struct scan s = {base + start, base + d->len, 1, base + start, 1};
     VEC(uint32_t) stack = VEC_INIT;   /* open containers: entry index */
     VEC(char) kinds = VEC_INIT;       /* '{' or '[' */
     uint32_t kline = 0, kcol = 0;     /* pending member key position */
@@ -136,9 +184,7 @@ static int scan_json(doc *d, uint32_t max_depth, struct doc_error *err)
         VEC_PUSH(d->idx, e);
         if (c == '{' || c == '[') {
             if (stack.len >= max_depth) {
-                set_error(err, s.line, s.col,
-                          xasprintf("nesting deeper than %u levels (the limit protects "
-                                    "against hostile input)", max_depth));
+                depth_error(err, s.line, s.col, max_depth);
                 rc = -1;
                 break;
             }
@@ -441,11 +487,10 @@ static json_t *op_value(struct onepass *o, uint32_t kline, uint32_t kcol)
 }
 
 /* 0 with d->root and d->idx filled, or -1 with both empty (nothing is reported). */
-static int onepass_json(doc *d, uint32_t max_depth)
+static int onepass_json(doc *d, size_t start, uint32_t max_depth)
 {
-    struct onepass o = {{(const unsigned char *)d->text, (const unsigned char *)d->text + d->len, 1,
-                         (const unsigned char *)d->text, 1},
-                        d, 0, max_depth, BUF_INIT};
+    const unsigned char *base = (const unsigned char *)d->text;
+    struct onepass o = {{base + start, base + d->len, 1, base + start, 1}, d, 0, max_depth, BUF_INIT};
     scan_ws(&o.s);
     json_t *root = op_value(&o, 0, 0);
     buf_release(&o.str);
@@ -458,20 +503,62 @@ static int onepass_json(doc *d, uint32_t max_depth)
     return -1;
 }
 
+/* jansson refused the input at byte LIMIT, after the bytes before it parsed as a valid
+ * prefix: if that prefix opens more than MAX_DEPTH containers, the depth is the first
+ * problem (jansson's own bound is 2048 levels, and its message is not ours). 1 with
+ * *err filled then, else 0. */
+static int prefix_too_deep(const doc *d, size_t start, size_t limit, uint32_t max_depth,
+                           struct doc_error *err)
+{
+    const unsigned char *base = (const unsigned char *)d->text;
+    struct scan s = {base + start, base + (limit < d->len ? limit : d->len), 1, base + start, 1};
+    uint32_t depth = 0;
+    while (s.p < s.end) {
+        unsigned char c = *s.p;
+        if (c == '\n') {
+            scan_ws(&s);
+        } else if (c == '"') {
+            s.p++;
+            while (s.p < s.end && *s.p != '"') s.p += *s.p == '\\' && s.p + 1 < s.end ? 2 : 1;
+            if (s.p < s.end) s.p++;
+        } else if (c == '[' || c == '{') {
+            if (depth++ >= max_depth) {
+                scan_sync_col(&s);
+                depth_error(err, s.line, s.col, max_depth);
+                return 1;
+            }
+            s.p++;
+        } else {
+            if ((c == ']' || c == '}') && depth) depth--;
+            s.p++;
+        }
+    }
+    return 0;
+}
+
 static doc *load_json(doc *d, const struct doc_limits *lim, struct doc_error *err)
 {
-    VEC_RESERVE(d->idx, d->len / 32 + 16); /* pretty JSON: about 35 bytes per value */
-    if (onepass_json(d, lim->max_depth) == 0) return d;
-    json_error_t jerr;
-    d->root = json_loadb(d->text, d->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL,
-                         &jerr);
-    if (!d->root) {
-        int line = jerr.line > 0 ? jerr.line : 1, col = jerr.column > 0 ? jerr.column : 1;
-        set_error(err, (uint32_t)line, (uint32_t)col, xasprintf("invalid JSON: %s", jerr.text));
+    size_t start = bom_len(d->text, d->len);
+    if (strspn(d->text + start, " \t\r\n") == d->len - start) {
+        set_error(err, 1, 1, xstrdup("empty document (a description is a JSON object)"));
         doc_free(d);
         return NULL;
     }
-    if (scan_json(d, lim->max_depth, err) < 0) {
+    VEC_RESERVE(d->idx, d->len / 32 + 16); /* pretty JSON: about 35 bytes per value */
+    if (onepass_json(d, start, lim->max_depth) == 0) return d;
+    json_error_t jerr;
+    d->root = json_loadb(d->text + start, d->len - start,
+                         JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+    if (!d->root) {
+        size_t at = jerr.position > 0 ? (size_t)jerr.position : d->len - start;
+        if (!prefix_too_deep(d, start, start + at, lim->max_depth, err)) {
+            int line = jerr.line > 0 ? jerr.line : 1, col = jerr.column > 0 ? jerr.column : 1;
+            set_error(err, (uint32_t)line, (uint32_t)col, xasprintf("invalid JSON: %s", jerr.text));
+        }
+        doc_free(d);
+        return NULL;
+    }
+    if (scan_json(d, start, lim->max_depth, err) < 0) {
         doc_free(d);
         return NULL;
     }
@@ -494,9 +581,18 @@ struct yframe {
     char *anchor;          /* anchor of the container itself */
 };
 
+/* A number the JSON loader would refuse (an integer beyond 64 bits, a real beyond a
+ * double): refused here too rather than rounded, or kept as text. New message. */
+static char *yaml_number_error(const char *what, const char *v, size_t n, const char *fit)
+{
+    return xasprintf("%s %.40s%s does not fit in %s (quote it to keep it as text)", what, v,
+                     n > 40 ? "..." : "", fit);
+}
+
 /* YAML 1.2 core schema for plain scalars: null, booleans, integers, floats; the rest
- * (quoted, or plain text such as 2025-11-25) are strings. */
-static json_t *yaml_scalar_value(const yaml_event_t *ev)
+ * (quoted, or plain text such as 2025-11-25) are strings. NULL with *why (new) for a
+ * number out of range. */
+static json_t *yaml_scalar_value(const yaml_event_t *ev, char **why)
 {
     const char *v = (const char *)ev->data.scalar.value;
     size_t n = ev->data.scalar.length;
@@ -511,13 +607,19 @@ static json_t *yaml_scalar_value(const yaml_event_t *ev)
         char *endp;
         errno = 0;
         long long i = strtoll(v, &endp, 10);
-        if (*endp == '\0' && errno == 0 && (v[0] == '-' || v[0] == '+' || (v[0] >= '0' && v[0] <= '9')))
-            return json_integer(i);
+        if (*endp == '\0' && (v[0] == '-' || v[0] == '+' || (v[0] >= '0' && v[0] <= '9'))) {
+            if (errno == 0) return json_integer(i);
+            *why = yaml_number_error("integer", v, n, "64 bits");
+            return NULL;
+        }
         int numeric = (v[0] == '-' || v[0] == '+' || v[0] == '.' || (v[0] >= '0' && v[0] <= '9'));
         errno = 0;
         double x = strtod(v, &endp);
-        if (numeric && *endp == '\0' && errno == 0 && strspn(v, "+-.0123456789eE") == n)
-            return json_real(x);
+        if (numeric && *endp == '\0' && strspn(v, "+-.0123456789eE") == n) {
+            if (errno == 0 || !isinf(x)) return json_real(x); /* underflow: rounded, as jansson does */
+            *why = yaml_number_error("number", v, n, "a double");
+            return NULL;
+        }
     }
     return json_stringn(v, n);
 }
@@ -529,6 +631,49 @@ static const char *yaml_event_name(yaml_event_type_t t)
     case YAML_MAPPING_START_EVENT: return "mapping";
     case YAML_ALIAS_EVENT: return "alias";
     default: return "value";
+    }
+}
+
+/* Where libyaml's problem is. A reader error (bad UTF-8, a control character) has no
+ * mark, only a byte offset: for a bad trailing octet the offset of that octet, so the
+ * position is that of the sequence's first byte. Columns count characters. */
+static struct doc_pos yaml_problem_pos(const doc *d, const yaml_parser_t *parser)
+{
+    if (parser->error != YAML_READER_ERROR)
+        return (struct doc_pos){(uint32_t)parser->problem_mark.line + 1,
+                                (uint32_t)parser->problem_mark.column + 1};
+    const unsigned char *t = (const unsigned char *)d->text;
+    size_t at = parser->problem_offset < d->len ? parser->problem_offset : d->len;
+    if (at > 0 && parser->problem && !strcmp(parser->problem, "invalid trailing UTF-8 octet")) {
+        at--;
+        while (at > 0 && (t[at] & 0xC0) == 0x80) at--;
+    }
+    struct doc_pos p = {1, 1};
+    for (size_t i = bom_len(d->text, d->len); i < at;) {
+        size_t n = break_len(d, i);
+        if (n) {
+            p.line++, p.col = 1;
+            i += n;
+            continue;
+        }
+        p.col += (t[i++] & 0xC0) != 0x80;
+    }
+    return p;
+}
+
+/* libyaml places an empty value at the very end of a text without a final line break
+ * (the value of "---") on a line after the last: put it at the end of the last line. */
+static void yaml_clamp_positions(doc *d)
+{
+    line_table(d);
+    uint32_t last = (uint32_t)d->line_starts.len, end_col = 1;
+    const unsigned char *t = (const unsigned char *)d->text;
+    for (size_t i = d->line_starts.items[last - 1]; i < d->len; i++)
+        end_col += (t[i] & 0xC0) != 0x80;
+    for (size_t i = 0; i < d->idx.len; i++) {
+        struct doc_entry *e = &d->idx.items[i];
+        if (e->line > last) e->line = last, e->col = end_col;
+        if (e->kline > last) e->kline = last, e->kcol = end_col;
     }
 }
 
@@ -545,8 +690,8 @@ static doc *load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *er
     yaml_parser_set_input_string(&parser, (const unsigned char *)d->text, d->len);
     while (!done && !failed) {
         if (!yaml_parser_parse(&parser, &ev)) {
-            yaml_mark_t m = parser.problem_mark;
-            set_error(err, (uint32_t)m.line + 1, (uint32_t)m.column + 1,
+            struct doc_pos m = yaml_problem_pos(d, &parser);
+            set_error(err, m.line, m.col,
                       xasprintf("invalid YAML: %s%s%s", parser.problem ? parser.problem : "syntax error",
                                 parser.context ? " " : "", parser.context ? parser.context : ""));
             failed = 1;
@@ -643,7 +788,13 @@ static doc *load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *er
             entry = (uint32_t)d->idx.len;
             VEC_PUSH(d->idx, e);
             if (ev.type == YAML_SCALAR_EVENT) {
-                value = yaml_scalar_value(&ev);
+                char *why = NULL;
+                value = yaml_scalar_value(&ev, &why);
+                if (!value) {
+                    set_error(err, line, col, why);
+                    failed = 1;
+                    break;
+                }
                 anchor = (const char *)ev.data.scalar.anchor;
             } else {
                 struct yframe f = {ev.type == YAML_MAPPING_START_EVENT ? json_object() : json_array(),
@@ -702,6 +853,7 @@ static doc *load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *er
         set_error(err, 1, 1, xstrdup("empty YAML document"));
         failed = 1;
     }
+    if (!failed) yaml_clamp_positions(d);
     if (failed) {
         doc_free(d);
         return NULL;
@@ -736,6 +888,7 @@ static doc *load_owned(const char *name, char *text, size_t len, int is_yaml,
     d->text = text;
     d->text[len] = '\0';
     d->len = len;
+    d->is_yaml = is_yaml;
     return is_yaml ? load_yaml(d, &l, err) : load_json(d, &l, err);
 }
 
@@ -982,16 +1135,17 @@ uint32_t doc_node_size(const doc *d, doc_node n)
 
 const char *doc_line(const doc *d, uint32_t line, size_t *len)
 {
-    doc *m = (doc *)d; /* the line table is a cache */
-    if (!m->line_starts.len) {
-        VEC_PUSH(m->line_starts, 0);
-        for (size_t i = 0; i < m->len; i++)
-            if (m->text[i] == '\n') VEC_PUSH(m->line_starts, i + 1);
-    }
-    if (line == 0 || line > m->line_starts.len) return NULL;
-    size_t start = m->line_starts.items[line - 1];
-    size_t end = line < m->line_starts.len ? m->line_starts.items[line] - 1 : m->len;
-    if (end > start && m->text[end - 1] == '\r') end--;
+    line_table(d);
+    if (line == 0 || line > d->line_starts.len) return NULL;
+    size_t start = d->line_starts.items[line - 1];
+    if (line == 1) start = bom_len(d->text, d->len); /* columns count from after it */
+    size_t end = line < d->line_starts.len ? d->line_starts.items[line] : d->len;
+    for (size_t i = start; i < end; i++)
+        if (break_len(d, i)) { /* the line ends at its break (a CR before LF in JSON too) */
+            end = i;
+            break;
+        }
+    if (end > start && d->text[end - 1] == '\r') end--;
     *len = end - start;
-    return m->text + start;
+    return d->text + start;
 }

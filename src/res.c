@@ -2,7 +2,10 @@
  * References form a graph (a site points at a target whose subtree may hold more
  * sites); sites on a cycle are reported and left alone, every other valid site is
  * substituted with its final target. Tarjan's algorithm runs iteratively so that a
- * 100,000-long chain cannot overflow the C stack. */
+ * 100,000-long chain cannot overflow the C stack. Before anything is substituted, each
+ * site's expansion (nesting and node count once every reference inside is substituted)
+ * is measured, so that substitution never builds what the loader would refuse: a chain
+ * whose links nest each other, or a reference bomb (two references per link). */
 #include "res.h"
 
 #include <stdarg.h>
@@ -27,10 +30,25 @@ const struct res_builtin res_builtins[] = {
      "a $componentRef object has no other members"},
     {"mcpdesc.component-ref.dangling", DIAG_ERROR, "a $componentRef points at a component"},
     {"mcpdesc.component-ref.cycle", DIAG_ERROR, "$componentRef substitution terminates"},
+    {"mcpdesc.component-ref.too-large", DIAG_ERROR,
+     "$componentRef substitution stays within the document limits (nesting, node count)"},
 };
 const size_t res_nbuiltins = sizeof res_builtins / sizeof res_builtins[0];
 
-enum site_state { SITE_OK, SITE_BAD, SITE_CYCLE };
+/* SITE_DEP: its target is itself an unresolved site (it would stand for that site's
+ * reference object); unresolved, reported at that site only. SITE_BIG: its expansion
+ * exceeds a bound; measured like an OK site (for the sites referring to it), not
+ * substituted. */
+enum site_state { SITE_OK, SITE_BAD, SITE_CYCLE, SITE_DEP, SITE_BIG };
+
+/* The bounds of a substituted tree: the loader's nesting bound, and the YAML loader's
+ * alias bound (or the document's own size, when larger). */
+#define RES_MAX_DEPTH DOC_DEFAULT_MAX_DEPTH
+#define RES_MIN_MAX_NODES ((uint32_t)1 << 20)
+/* ... and for the whole document once substituted (every copy counted), so that many
+ * sites each within the bound cannot add up to a bomb: 8 times that (about a second of
+ * rules at most; sharing a component among thousands of tools stays well within). */
+#define RES_TOTAL_FACTOR 8u
 
 struct site {
     doc_node node;
@@ -44,6 +62,9 @@ struct site {
     json_t *target_value;  /* its value (a reference held) */
     char *component;       /* decoded pointer the reference names */
     size_t final;          /* index of the site whose target holds the value, or self */
+    uint32_t exp_depth;    /* nesting of its value once expanded (saturating) */
+    uint32_t exp_nodes;    /* nodes of its value once expanded (saturating) */
+    const char *rule;      /* unresolved: the built-in rule that reports it */
     /* Tarjan */
     int idx, low, on_stack;
 };
@@ -65,6 +86,7 @@ struct walk {
     struct res *r;
     const doc *d;
     struct diag_list *out;
+    VEC(size_t) order;     /* acyclic valid sites, each after the sites inside its target */
 };
 
 static void report(struct walk *w, const char *rule, doc_node n, const char *pointer,
@@ -85,6 +107,15 @@ static void report(struct walk *w, const char *rule, doc_node n, const char *poi
     dg->versions = versions;
     dg->hint = hint ? xstrdup(hint) : NULL;
     free(msg);
+}
+
+/* S as the body of a JSON string (new): names in messages never carry raw control
+ * characters. */
+static char *escaped(const char *str)
+{
+    struct buf b = BUF_INIT;
+    buf_add_json_escaped(&b, str, strlen(str));
+    return buf_detach(&b);
 }
 
 /* ---- versions ------------------------------------------------------------------ */
@@ -255,38 +286,51 @@ static void check_site(struct walk *w, struct site *s)
     json_t *ref = json_object_get(obj, cfg->ref_member);
     s->state = SITE_BAD;
     if (json_object_size(obj) != 1) {
-        report(w, "mcpdesc.component-ref.siblings", s->node, s->pointer, s->vmask,
+        s->rule = "mcpdesc.component-ref.siblings";
+        report(w, s->rule, s->node, s->pointer, s->vmask,
                "move the other members into the component, or replace the reference by "
                "the schema itself",
                "a %s object must have no other members (it stands for the component as a whole)",
                cfg->ref_member);
         return;
     }
+    s->rule = "mcpdesc.component-ref.invalid";
     if (!json_is_string(ref)) {
-        report(w, "mcpdesc.component-ref.invalid", s->node, s->pointer, s->vmask,
+        report(w, s->rule, s->node, s->pointer, s->vmask,
                "write a string such as \"#/components/schemas/Name\"", "%s must be a string",
                cfg->ref_member);
         return;
     }
+    /* shown escaped: a \u0000 or a newline in it must be seen, not cut or obeyed */
+    struct buf shown = BUF_INIT;
+    buf_add_json_escaped(&shown, json_string_value(ref), json_string_length(ref));
     const char *why = NULL;
-    char *target = ptr_from_fragment(json_string_value(ref), &why);
+    char *target = NULL;
+    if (strlen(json_string_value(ref)) != json_string_length(ref))
+        why = "it contains a NUL character (\\u0000), which no name can hold";
+    else
+        target = ptr_from_fragment(json_string_value(ref), &why);
     size_t plen = strlen(cfg->ref_prefix);
     if (!target || strncmp(target, cfg->ref_prefix, plen) != 0 || !target[plen]) {
         report(w, "mcpdesc.component-ref.invalid", s->node, s->pointer, s->vmask,
                "write \"#/components/schemas/Name\" (RFC 6901: ~0 for '~', ~1 for '/')",
-               "%s \"%s\" is not a reference into %s%s%s", cfg->ref_member,
-               json_string_value(ref), cfg->ref_prefix, why ? ": " : "", why ? why : "");
+               "%s \"%s\" is not a reference into %s%s%s", cfg->ref_member, buf_str(&shown),
+               cfg->ref_prefix, why ? ": " : "", why ? why : "");
         free(target);
+        buf_release(&shown);
         return;
     }
     s->component = target;
     s->target = doc_pointer_node(w->d, target);
     if (s->target == DOC_NONE) {
-        report(w, "mcpdesc.component-ref.dangling", s->node, s->pointer, s->vmask,
+        s->rule = "mcpdesc.component-ref.dangling";
+        report(w, s->rule, s->node, s->pointer, s->vmask,
                "define the component under components.schemas, or fix the name",
-               "%s \"%s\" points at nothing", cfg->ref_member, json_string_value(ref));
+               "%s \"%s\" points at nothing", cfg->ref_member, buf_str(&shown));
+        buf_release(&shown);
         return;
     }
+    buf_release(&shown);
     struct ptr p;
     ptr_parse(target, &p, &why);
     s->target_value = json_incref(ptr_get(doc_root(w->d), &p));
@@ -382,13 +426,22 @@ static void find_cycles_and_finals(struct walk *w)
                 for (size_t k = first; k < stack.len; k++) {
                     struct site *m = &r->sites.items[stack.items[k]];
                     m->on_stack = 0;
-                    if (size > 1 || self_loop) m->state = SITE_CYCLE;
+                    if (size > 1 || self_loop) {
+                        m->state = SITE_CYCLE;
+                        m->rule = "mcpdesc.component-ref.cycle";
+                    }
                 }
                 stack.len = first;
                 if (size == 1 && !self_loop) {
                     long t = find_site(r, s->target);
-                    s->final = (t >= 0 && r->sites.items[t].state == SITE_OK)
-                                   ? r->sites.items[t].final : f->site;
+                    s->final = f->site;
+                    if (t >= 0 && r->sites.items[t].state == SITE_OK)
+                        s->final = r->sites.items[t].final;
+                    else if (t >= 0) { /* it would stand for an unresolved reference */
+                        s->state = SITE_DEP;
+                        s->rule = r->sites.items[t].rule;
+                    }
+                    if (s->state == SITE_OK) VEC_PUSH(w->order, f->site);
                 }
             }
             size_t done_site = f->site;
@@ -402,6 +455,181 @@ static void find_cycles_and_finals(struct walk *w)
     }
     VEC_FREE(call);
     VEC_FREE(stack);
+}
+
+/* ---- measuring expansions ------------------------------------------------------ */
+
+static uint32_t sat_add(uint32_t a, uint32_t b) { return a > UINT32_MAX - b ? UINT32_MAX : a + b; }
+
+/* Per source node, the nesting and node count of its subtree once every measurable
+ * site in it is expanded (count 0: not yet known). Each node is measured once. */
+struct measure {
+    uint32_t *depth, *nodes;
+};
+
+/* Does node N (value V) stand for an expansion already measured? */
+static const struct site *measured_site(const struct res *r, json_t *v, doc_node n)
+{
+    if (!json_is_object(v) || json_object_size(v) != 1) return NULL;
+    long i = find_site(r, n);
+    if (i < 0) return NULL;
+    const struct site *y = &r->sites.items[i];
+    return y->state == SITE_OK || y->state == SITE_BIG ? y : NULL;
+}
+
+struct mframe {
+    json_t *v;
+    doc_node n, child;     /* the node, and its next child to measure */
+    void *it;              /* objects: next member */
+    size_t i;              /* arrays: next item */
+    uint32_t depth, nodes; /* deepest child, and nodes so far (itself included) */
+};
+typedef VEC(struct mframe) mstack;
+
+/* Start measuring (V, N): 1 if known at once (measured before, an expansion already
+ * measured, a scalar), else 0 with a frame pushed. */
+static int measure_enter(const struct walk *w, struct measure *m, mstack *st, json_t *v, doc_node n)
+{
+    if (m->nodes[n]) return 1;
+    const struct site *y = measured_site(w->r, v, n);
+    if (y || !(json_is_object(v) || json_is_array(v))) {
+        m->depth[n] = y ? y->exp_depth : 0;
+        m->nodes[n] = y ? y->exp_nodes : 1;
+        return 1;
+    }
+    struct mframe f = {v, n, doc_node_first_child(w->d, n),
+                       json_is_object(v) ? json_object_iter(v) : NULL, 0, 0, 1};
+    VEC_PUSH(*st, f);
+    return 0;
+}
+
+static void measure_fold(const struct measure *m, struct mframe *parent, doc_node child)
+{
+    if (m->depth[child] > parent->depth) parent->depth = m->depth[child];
+    parent->nodes = sat_add(parent->nodes, m->nodes[child]);
+}
+
+/* Measure the subtree at (V, N) with an explicit stack (no recursion: a source subtree
+ * may be 512 levels deep; expansions are summaries, never walked again). */
+static void measure_subtree(const struct walk *w, struct measure *m, json_t *v, doc_node n)
+{
+    mstack st = VEC_INIT;
+    if (measure_enter(w, m, &st, v, n)) return;
+    while (st.len) {
+        struct mframe *f = &st.items[st.len - 1];
+        json_t *cv = NULL;
+        if (json_is_object(f->v) && f->it) {
+            cv = json_object_iter_value(f->it);
+            f->it = json_object_iter_next(f->v, f->it);
+        } else if (json_is_array(f->v) && f->i < json_array_size(f->v)) {
+            cv = json_array_get(f->v, f->i++);
+        }
+        if (cv && f->child != DOC_NONE) {
+            doc_node cn = f->child;
+            f->child = doc_node_next_sibling(w->d, f->n, cn);
+            if (measure_enter(w, m, &st, cv, cn)) measure_fold(m, f, cn);
+            continue;
+        }
+        doc_node done = f->n;
+        m->depth[done] = sat_add(f->depth, 1);
+        m->nodes[done] = f->nodes;
+        st.len--;
+        if (st.len) measure_fold(m, &st.items[st.len - 1], done);
+    }
+    VEC_FREE(st);
+}
+
+/* Containers above the site's position: its pointer's segments. */
+static uint32_t depth_above(const char *pointer)
+{
+    uint32_t k = 0;
+    for (; *pointer; pointer++) k += *pointer == '/';
+    return k;
+}
+
+static void report_too_large(struct walk *w, const struct site *s, uint32_t above,
+                             uint32_t max_nodes, uint64_t max_total, int why)
+{
+    char *name = escaped(s->component);
+    const char *ref = w->r->cfg->ref_member;
+    if (why == 0)
+        report(w, "mcpdesc.component-ref.too-large", s->node, s->pointer, s->vmask,
+               "nest the components less deeply (or define the schema here); the limit "
+               "is the one on documents, so substitution cannot build what a parser refuses",
+               "%s \"#%s\" would nest this value deeper than %u levels (%u here + %u "
+               "substituted); it is left unresolved", ref, name, RES_MAX_DEPTH, above,
+               s->exp_depth);
+    else if (why == 1)
+        report(w, "mcpdesc.component-ref.too-large", s->node, s->pointer, s->vmask,
+               "refer to fewer or smaller components: each substitution copies the "
+               "whole component, so references that repeat at every level multiply",
+               "%s \"#%s\" would expand to more than %u nodes (the limit protects "
+               "against reference bombs); it is left unresolved", ref, name, max_nodes);
+    else
+        report(w, "mcpdesc.component-ref.too-large", s->node, s->pointer, s->vmask,
+               "refer to fewer or smaller components: each substitution copies the "
+               "whole component",
+               "%s \"#%s\" would bring the document past %llu nodes once substituted (the "
+               "limit protects against reference bombs); it is left unresolved", ref, name,
+               (unsigned long long)max_total);
+    free(name);
+}
+
+/* Measure every acyclic valid site (w->order: inner sites first) and refuse those
+ * whose expansion, where they are written, exceeds a bound, or that would take the
+ * whole document past its bound. Refused sites still count at their full size for the
+ * sites around them, so no accepted site can hold more. */
+static void refuse_large_sites(struct walk *w)
+{
+    struct res *r = w->r;
+    if (!w->order.len) return;
+    size_t count = doc_node_count(w->d);
+    uint32_t max_nodes = count > RES_MIN_MAX_NODES ? (uint32_t)count : RES_MIN_MAX_NODES;
+    uint64_t max_total = (uint64_t)RES_TOTAL_FACTOR * max_nodes, total = count;
+    struct measure m = {xcalloc(count ? count : 1, sizeof *m.depth),
+                        xcalloc(count ? count : 1, sizeof *m.nodes)};
+    for (size_t k = 0; k < w->order.len; k++) {
+        struct site *s = &r->sites.items[w->order.items[k]];
+        const struct site *f = &r->sites.items[s->final];
+        measure_subtree(w, &m, f->target_value, f->target);
+        s->exp_depth = m.depth[f->target];
+        s->exp_nodes = m.nodes[f->target];
+        uint32_t above = depth_above(s->pointer);
+        uint64_t grown = total + s->exp_nodes - doc_node_size(w->d, s->node);
+        int why = s->exp_depth > RES_MAX_DEPTH - (above < RES_MAX_DEPTH ? above : RES_MAX_DEPTH)
+                      ? 0 : s->exp_nodes > max_nodes ? 1 : grown > max_total ? 2 : -1;
+        if (why < 0) {
+            total = grown;
+            continue;
+        }
+        s->state = SITE_BIG;
+        report_too_large(w, s, above, max_nodes, max_total, why);
+    }
+    free(m.depth);
+    free(m.nodes);
+}
+
+/* Sites on a cycle, and sites that would stand for an unresolved reference. */
+static void report_cycles(struct walk *w)
+{
+    struct res *r = w->r;
+    const struct res_config *cfg = r->cfg;
+    for (size_t i = 0; i < r->sites.len; i++) {
+        struct site *s = &r->sites.items[i];
+        if (s->state != SITE_CYCLE && s->state != SITE_DEP) continue;
+        char *name = escaped(s->component);
+        if (s->state == SITE_CYCLE)
+            report(w, "mcpdesc.component-ref.cycle", s->node, s->pointer, s->vmask,
+                   "use JSON Schema's $ref with $defs for recursive schemas; $componentRef "
+                   "is substitution and cannot express recursion",
+                   "%s \"#%s\" is part of a reference cycle", cfg->ref_member, name);
+        else
+            report(w, s->rule, s->node, s->pointer, s->vmask,
+                   "fix the reference it points at (reported there)",
+                   "%s \"#%s\" points at a reference that cannot be resolved; it is left "
+                   "unresolved", cfg->ref_member, name);
+        free(name);
+    }
 }
 
 static void resolve_refs(struct walk *w)
@@ -423,14 +651,8 @@ static void resolve_refs(struct walk *w)
     r->sites.len = out;
     for (size_t i = 0; i < r->sites.len; i++) check_site(w, &r->sites.items[i]);
     find_cycles_and_finals(w);
-    for (size_t i = 0; i < r->sites.len; i++) {
-        struct site *s = &r->sites.items[i];
-        if (s->state == SITE_CYCLE)
-            report(w, "mcpdesc.component-ref.cycle", s->node, s->pointer, s->vmask,
-                   "use JSON Schema's $ref with $defs for recursive schemas; $componentRef "
-                   "is substitution and cannot express recursion",
-                   "%s \"#%s\" is part of a reference cycle", cfg->ref_member, s->component);
-    }
+    report_cycles(w);
+    refuse_large_sites(w);
     /* Substitute: every valid site takes its final target's value. */
     for (size_t i = 0; i < r->sites.len; i++) {
         struct site *s = &r->sites.items[i];
@@ -447,9 +669,10 @@ struct res *res_resolve(doc *d, const struct res_config *cfg, struct diag_list *
 {
     struct res *r = xcalloc(1, sizeof *r);
     r->cfg = cfg;
-    struct walk w = {r, d, out};
+    struct walk w = {r, d, out, VEC_INIT};
     resolve_versions(&w);
     resolve_refs(&w);
+    VEC_FREE(w.order);
     /* Keep only valid sites, each pointing straight at its final value's node. */
     size_t k = 0;
     for (size_t i = 0; i < r->sites.len; i++) {

@@ -112,6 +112,7 @@ int rpc_sse_next(struct rpc_sse *s, char **data, size_t *n)
             if (s->has_data) buf_addc(&s->data, '\n');
             else buf_adds(&s->data, "");
             s->has_data = 1;
+            if (s->data.len > s->max) return -1; /* a stream of bare "data" lines too */
         }
         /* event:, id:, retry: and unknown fields are ignored */
     }

@@ -1002,8 +1002,8 @@ static int fast_kw(struct vst *st, const struct schema_node *n, const struct sch
 
 static int prog_fast(struct vst *st, const struct schema_node *n, json_t *inst)
 {
-    for (const struct schema_kw *k = n->prog, *end = k + n->nprog; k < end; k++)
-        if (!fast_kw(st, n, k, inst)) return 0;
+    for (size_t i = 0; i < n->nprog; i++) /* by index: prog is NULL for {} */
+        if (!fast_kw(st, n, &n->prog[i], inst)) return 0;
     return 1;
 }
 

@@ -3,6 +3,7 @@
 # only those missing. Needs root (or sudo) the first time on a fresh machine.
 set -eu
 PKGS="pkg-config json-schema-test-suite nettle-dev libcurl4-openssl-dev libjansson-dev libyaml-dev libpcre2-dev check libsubunit-dev python3-jsonschema"
+PKGS="$PKGS clang libclang-rt-14-dev llvm-14" # libFuzzer harnesses (mk/fuzz.mk): clang-14, its fuzzer/sanitizer runtimes, llvm-symbolizer
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

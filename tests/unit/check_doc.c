@@ -1,5 +1,7 @@
 /* check_doc.c - the document model: positions for JSON and YAML, errors, limits. */
 #include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "doc.h"
@@ -72,8 +74,105 @@ START_TEST(json_errors_are_positioned)
     ck_assert_uint_eq(err.line, 1);
     ck_assert_uint_eq(err.col, 12);
     doc_error_release(&err);
-    ck_assert_ptr_null(load("", 0, &err));
+    ck_assert_ptr_null(load("[1, x", 0, &err));
     ck_assert_ptr_nonnull(strstr(err.message, "invalid JSON"));
+    doc_error_release(&err);
+}
+END_TEST
+
+static void assert_error(const char *text, size_t len, int yaml, uint32_t line, uint32_t col,
+                         const char *part)
+{
+    struct doc_error err;
+    ck_assert_msg(doc_load_buffer("t", text, len, yaml, NULL, &err) == NULL, "loaded: %.*s",
+                  (int)(len < 80 ? len : 80), text);
+    ck_assert_msg(err.line == line && err.col == col && strstr(err.message, part),
+                  "%u:%u %s, expected %u:%u %s (input %.*s)", err.line, err.col, err.message,
+                  line, col, part, (int)(len < 80 ? len : 80), text);
+    doc_error_release(&err);
+}
+
+/* A literal with its length (it may hold a NUL). */
+#define ERR(lit, ...) assert_error(lit, sizeof(lit) - 1, __VA_ARGS__)
+
+/* Nothing but whitespace (or a byte order mark) is an empty document, not a token error. */
+START_TEST(empty_json_is_named)
+{
+    static const char *const empty[] = {"", " ", "\n\t\r\n", "\xEF\xBB\xBF", "\xEF\xBB\xBF \n"};
+    for (size_t i = 0; i < sizeof empty / sizeof *empty; i++)
+        assert_error(empty[i], strlen(empty[i]), 0, 1, 1, "empty document");
+    ERR("\n [", 0, 2, 2, "invalid JSON"); /* not empty: jansson's error */
+}
+END_TEST
+
+/* RFC 8259 8.1: a leading UTF-8 BOM is ignored; columns count from the character after it. */
+START_TEST(json_bom_is_skipped)
+{
+    struct doc_error err;
+    doc *d = load("\xEF\xBB\xBF{\"a\": [1, 2],\n \"b\": \"\\u00e9\"}", 0, &err);
+    ck_assert_ptr_nonnull(d);
+    assert_pos(d, "", 1, 1);
+    assert_pos(d, "/a", 1, 7);
+    assert_pos(d, "/a/1", 1, 11);
+    assert_pos(d, "/b", 2, 7);
+    size_t len;
+    const char *line = doc_line(d, 1, &len);
+    ck_assert_int_eq(line[0], '{'); /* excerpts line up with the columns */
+    doc_free(d);
+    /* errors after it, in the one-pass loader and in jansson's */
+    ERR("\xEF\xBB\xBF{\"a\": x}", 0, 1, 7, "invalid token");
+    ERR("\xEF\xBB\xBF{\"a\": 1, \"a\": 2}", 0, 1, 12, "duplicate object key");
+    ERR("{\"a\": 1, \"a\": 2}", 0, 1, 12, "duplicate object key"); /* as without it */
+    /* only at the start, and only whole */
+    ERR("[\xEF\xBB\xBF]", 0, 1, 2, "invalid JSON");
+    ERR("\xEF\xBB[]", 0, 1, 1, "invalid JSON");
+}
+END_TEST
+
+static char *nested(const char *open, size_t n, const char *middle)
+{
+    size_t ol = strlen(open), ml = strlen(middle);
+    char *t = malloc(n * ol + ml + 1);
+    ck_assert_ptr_nonnull(t);
+    for (size_t i = 0; i < n; i++) memcpy(t + i * ol, open, ol);
+    memcpy(t + n * ol, middle, ml + 1);
+    return t;
+}
+
+/* The nesting bound is reported where it is crossed, with our message, however deep the
+ * input goes (jansson's own parser stops at 2048 levels with its own message). */
+START_TEST(depth_is_reported_at_the_513th_level)
+{
+    static const size_t depths[] = {513, 2048, 2049, 100000};
+    for (size_t i = 0; i < sizeof depths / sizeof *depths; i++) {
+        char *t = nested("[", depths[i], "");
+        assert_error(t, strlen(t), 0, 1, 513, "nesting deeper than 512 levels");
+        free(t);
+        t = nested("{\"a\":", depths[i], "1");
+        assert_error(t, strlen(t), 0, 1, 2561, "nesting deeper than 512 levels");
+        free(t);
+    }
+    char *t = nested("[", 3000, "");
+    t[1] = '\n'; /* line 2 from the second bracket on */
+    assert_error(t, strlen(t), 0, 2, 512, "nesting deeper than 512 levels");
+    free(t);
+    t = nested("[\"]\\\"[\",", 600, ""); /* brackets inside strings do not nest */
+    assert_error(t, strlen(t), 0, 1, 513 * 8 - 7, "nesting deeper than 512 levels");
+    free(t);
+    /* an error before the 513th level is reported as it is */
+    t = nested("[", 3000, "");
+    t[100] = 'x';
+    assert_error(t, strlen(t), 0, 1, 101, "invalid JSON");
+    free(t);
+    /* 512 levels are allowed: an error after them is jansson's */
+    t = nested("[", 512, "x");
+    assert_error(t, strlen(t), 0, 1, 513, "invalid JSON");
+    free(t);
+    struct doc_limits lim = {0, 4};
+    struct doc_error err;
+    ck_assert_ptr_null(doc_load_buffer("t", "[[[[[1]]]]]", 11, 0, &lim, &err));
+    ck_assert_uint_eq(err.col, 5);
+    ck_assert_ptr_nonnull(strstr(err.message, "deeper than 4 levels"));
     doc_error_release(&err);
 }
 END_TEST
@@ -137,6 +236,76 @@ START_TEST(yaml_errors)
 }
 END_TEST
 
+/* libyaml's reader errors carry a byte offset, not a mark: the position is computed. */
+START_TEST(yaml_reader_errors_are_positioned)
+{
+    ERR("a: b\nc: \"caf\xe9\"\n", 1, 2, 8, "invalid trailing UTF-8 octet");
+    ERR("\xc3\xa9: b\nc: [\xe2\x82\xac, \xe2\x82x]\n", 1, 2, 8,
+                 "invalid trailing UTF-8 octet");
+    ERR("a: b\nc: d\0e\n", 1, 2, 5, "control characters are not allowed");
+    ERR("\xc3\xa9\xc3\xa9: \xff\n", 1, 1, 5, "invalid leading UTF-8 octet");
+    ERR("\xEF\xBB\xBF" "a: \x01\n", 1, 1, 4, "control characters");
+    ERR("a: 1\rb: 2\r\nc: \x01\n", 1, 3, 4, "control characters"); /* libyaml's breaks */
+}
+END_TEST
+
+/* What JSON refuses (an integer beyond 64 bits, a real beyond a double) YAML refuses too,
+ * at the scalar, instead of rounding it. */
+START_TEST(yaml_numbers_out_of_range_are_refused)
+{
+    ERR("n: 123456789012345678901234567890\n", 1, 1, 4, "does not fit in 64 bits");
+    ERR("a:\n  - -9223372036854775809\n", 1, 2, 5, "integer -9223372036854775809 does");
+    ERR("n: 1e999\n", 1, 1, 4, "does not fit in a double");
+    struct doc_error err;
+    doc *d = load("a: 9223372036854775807\nb: -9223372036854775808\nc: '123456789012345678901'\n"
+                  "d: 1e-999\ne: 12345678901234567890123x\n", 1, &err);
+    ck_assert_ptr_nonnull(d);
+    json_t *r = doc_root(d);
+    ck_assert(json_integer_value(json_object_get(r, "a")) == INT64_MAX);
+    ck_assert(json_integer_value(json_object_get(r, "b")) == INT64_MIN);
+    ck_assert_str_eq(json_string_value(json_object_get(r, "c")), "123456789012345678901");
+    ck_assert(json_is_real(json_object_get(r, "d")));
+    ck_assert(json_is_string(json_object_get(r, "e")));
+    doc_free(d);
+}
+END_TEST
+
+static void assert_line(doc *d, uint32_t line, const char *want)
+{
+    size_t len;
+    const char *l = doc_line(d, line, &len);
+    ck_assert_msg(l != NULL, "no line %u", line);
+    ck_assert_msg(len == strlen(want) && !memcmp(l, want, len), "line %u is \"%.*s\", not \"%s\"",
+                  line, (int)len, l, want);
+}
+
+/* YAML positions count libyaml's line breaks (CR, CRLF, NEL, LS, PS too), and so do the
+ * source lines under diagnostics; a position is never past the text. */
+START_TEST(yaml_lines_are_libyamls)
+{
+    struct doc_error err;
+    doc *d = load("a: 1\rb: [x]\r\nc: \xE2\x80\xA8" "d: 3\xC2\x85" "e: 4", 1, &err);
+    ck_assert_ptr_nonnull(d);
+    assert_pos(d, "/b/0", 2, 5);
+    assert_pos(d, "/e", 5, 4);
+    assert_line(d, 1, "a: 1");
+    assert_line(d, 2, "b: [x]");
+    assert_line(d, 3, "c: ");
+    assert_line(d, 5, "e: 4");
+    doc_free(d);
+    d = load("---", 1, &err); /* the empty value after "---" */
+    ck_assert_ptr_nonnull(d);
+    assert_pos(d, "", 1, 4);
+    assert_line(d, 1, "---");
+    doc_free(d);
+    d = load("{\"a\":\r\n 1,\r\"b\": 2}", 0, &err); /* JSON: LF only */
+    ck_assert_ptr_nonnull(d);
+    assert_pos(d, "/b", 2, 10);
+    assert_line(d, 1, "{\"a\":");
+    doc_free(d);
+}
+END_TEST
+
 START_TEST(yaml_alias_bomb_is_bounded)
 {
     struct doc_error err;
@@ -169,6 +338,12 @@ Suite *doc_suite(void)
     tcase_add_test(tc, yaml_positions_and_types);
     tcase_add_test(tc, yaml_errors);
     tcase_add_test(tc, yaml_alias_bomb_is_bounded);
+    tcase_add_test(tc, empty_json_is_named);
+    tcase_add_test(tc, json_bom_is_skipped);
+    tcase_add_test(tc, depth_is_reported_at_the_513th_level);
+    tcase_add_test(tc, yaml_reader_errors_are_positioned);
+    tcase_add_test(tc, yaml_numbers_out_of_range_are_refused);
+    tcase_add_test(tc, yaml_lines_are_libyamls);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,7 @@
 /* check_res.c - effective versions and $componentRef resolution, through the whole
  * pipeline with a rule set that reports every tool inputSchema that is not an object. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,8 +128,11 @@ START_TEST(long_chains_and_cycles_are_bounded)
         buf_addf(&b, "\"c%d\": {\"type\": \"object\"}}}}", n);
         struct diag_list out = DIAG_LIST_INIT;
         tu_eval(rs, buf_str(&b), &out);
-        if (cyclic) {
-            ck_assert_uint_eq(diag_count(&out, DIAG_ERROR), (size_t)n);
+        if (cyclic) { /* every link, and the tool's reference into the cycle */
+            ck_assert_uint_eq(diag_count(&out, DIAG_ERROR), (size_t)n + 1);
+            const struct diag *d = find(&out, "mcpdesc.component-ref.cycle", "/tools/0/inputSchema");
+            ck_assert_ptr_nonnull(d);
+            ck_assert_ptr_nonnull(strstr(d->message, "points at a reference that cannot be resolved"));
         } else {
             ck_assert_uint_eq(out.len, 1);
             ck_assert_str_eq(out.items[0].message, "{\"type\":\"object\"}");
@@ -137,6 +141,154 @@ START_TEST(long_chains_and_cycles_are_bounded)
         diag_list_release(&out);
         buf_release(&b);
     }
+}
+END_TEST
+
+/* A tool whose reference leads into a cycle (or to a dangling reference) is not
+ * substituted with the unresolved reference object, and so not judged as if it were
+ * its schema: it is reported once, with the rule of what it leads to. */
+START_TEST(references_to_unresolved_references_are_not_judged)
+{
+    struct diag_list out = DIAG_LIST_INIT;
+    tu_eval(rs,
+            "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/CycA\"}},\n"
+            "            {\"name\": \"b\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/ToNowhere\"}},\n"
+            "            {\"name\": \"c\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/Chain\"}}],\n"
+            " \"components\": {\"schemas\": {\"CycA\": {\"$componentRef\": \"#/components/schemas/CycB\"},\n"
+            "   \"CycB\": {\"$componentRef\": \"#/components/schemas/CycA\"},\n"
+            "   \"ToNowhere\": {\"$componentRef\": \"#/components/schemas/Nope\"},\n"
+            "   \"Chain\": {\"$componentRef\": \"#/components/schemas/ToNowhere\"}}}}",
+            &out);
+    ck_assert_ptr_null(find(&out, "test.probe", "/tools/0/inputSchema"));
+    ck_assert_ptr_null(find(&out, "test.probe", "/tools/1/inputSchema"));
+    ck_assert_ptr_null(find(&out, "test.probe", "/tools/2/inputSchema"));
+    ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.cycle", "/components/schemas/CycA"));
+    ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.cycle", "/components/schemas/CycB"));
+    const struct diag *d = find(&out, "mcpdesc.component-ref.cycle", "/tools/0/inputSchema");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_uint_eq(d->line, 1);
+    ck_assert_ptr_nonnull(strstr(d->message, "\"#/components/schemas/CycA\" points at a reference"));
+    ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.dangling", "/components/schemas/ToNowhere"));
+    ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.dangling", "/tools/1/inputSchema"));
+    ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.dangling", "/components/schemas/Chain"));
+    ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.dangling", "/tools/2/inputSchema"));
+    ck_assert_uint_eq(out.len, 7);
+    diag_list_release(&out);
+}
+END_TEST
+
+/* A \u0000 in a reference does not cut it short: "Obj\u0000evil" is not "Obj". */
+START_TEST(nul_in_a_reference_is_invalid)
+{
+    struct diag_list out = DIAG_LIST_INIT;
+    tu_eval(rs,
+            "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/Obj\\u0000evil\"}}],\n"
+            " \"components\": {\"schemas\": {\"Obj\": {\"type\": \"string\"}}}}",
+            &out);
+    const struct diag *d = find(&out, "mcpdesc.component-ref.invalid", "/tools/0/inputSchema");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_ptr_nonnull(strstr(d->message, "\"#/components/schemas/Obj\\u0000evil\" is not a reference"));
+    ck_assert_ptr_null(find(&out, "test.probe", "/tools/0/inputSchema"));
+    ck_assert_uint_eq(out.len, 1);
+    diag_list_release(&out);
+    /* other control characters are shown escaped too, and resolve as written */
+    tu_eval(rs,
+            "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/A\\nB\"}}]}",
+            &out);
+    d = find(&out, "mcpdesc.component-ref.dangling", "/tools/0/inputSchema");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_ptr_nonnull(strstr(d->message, "\"#/components/schemas/A\\nB\" points at nothing"));
+    diag_list_release(&out);
+}
+END_TEST
+
+/* A chain of K components, each nesting the next under properties.a, ending in an object:
+ * substituted at /tools/0/inputSchema (3 levels down) it is 3 + 2K + 1 levels deep. */
+static char *nest_chains(int k, int twice, int tools)
+{
+    struct buf b = BUF_INIT;
+    buf_adds(&b, "{\"tools\": [");
+    for (int i = 0; i < tools; i++)
+        buf_addf(&b, "%s{\"name\": \"t%d\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/S0\"}}",
+                 i ? ", " : "", i);
+    buf_adds(&b, "],\n \"components\": {\"schemas\": {\n");
+    for (int i = 0; i < k; i++) {
+        buf_addf(&b, "  \"S%d\": {\"properties\": {\"a\": {\"$componentRef\": \"#/components/schemas/S%d\"}", i, i + 1);
+        if (twice) buf_addf(&b, ", \"b\": {\"$componentRef\": \"#/components/schemas/S%d\"}", i + 1);
+        buf_adds(&b, "}},\n");
+    }
+    buf_addf(&b, "  \"S%d\": {\"type\": \"object\"}}}}", k);
+    return buf_detach(&b);
+}
+
+static char *nest_chain(int k, int twice) { return nest_chains(k, twice, 1); }
+
+START_TEST(substitution_stays_within_the_nesting_bound)
+{
+    struct diag_list out = DIAG_LIST_INIT;
+    char *text = nest_chain(254, 0); /* 512 levels: allowed, as the loader allows them */
+    tu_eval(rs, text, &out);
+    free(text);
+    ck_assert_uint_eq(out.len, 1);
+    ck_assert_str_eq(out.items[0].rule, "test.probe");
+    diag_list_release(&out);
+    text = nest_chain(255, 0); /* 514 at the tool, 514 at S0's site, 512 at S1's */
+    tu_eval(rs, text, &out);
+    free(text);
+    const struct diag *d = find(&out, "mcpdesc.component-ref.too-large", "/tools/0/inputSchema");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_ptr_nonnull(strstr(d->message, "deeper than 512 levels (3 here + 511 substituted)"));
+    ck_assert_ptr_nonnull(d->hint);
+    ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.too-large", "/components/schemas/S0/properties/a"));
+    ck_assert_ptr_null(find(&out, "test.probe", "/tools/0/inputSchema"));
+    ck_assert_uint_eq(out.len, 2);
+    diag_list_release(&out);
+    text = nest_chain(100000, 0); /* 200,000 levels: refused, no stack overflow */
+    tu_eval(rs, text, &out);
+    free(text);
+    ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.too-large", "/tools/0/inputSchema"));
+    ck_assert_ptr_null(find(&out, "test.probe", "/tools/0/inputSchema"));
+    ck_assert_uint_eq(diag_count(&out, DIAG_ERROR), 100000 - 254 + 1); /* S0..S99745, and the tool */
+    diag_list_release(&out);
+}
+END_TEST
+
+/* Two references per link: 2^40 nodes once substituted. Refused, in linear time. */
+START_TEST(substitution_stays_within_the_node_bound)
+{
+    struct diag_list out = DIAG_LIST_INIT;
+    char *text = nest_chain(40, 1);
+    tu_eval(rs, text, &out);
+    free(text);
+    const struct diag *d = find(&out, "mcpdesc.component-ref.too-large", "/tools/0/inputSchema");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_ptr_nonnull(strstr(d->message, "more than 1048576 nodes"));
+    ck_assert_ptr_null(find(&out, "test.probe", "/tools/0/inputSchema"));
+    /* S(i) expands to 3 * 2^(40-i) + ... nodes: the links from S21 on stay within */
+    ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.too-large", "/components/schemas/S0/properties/b"));
+    ck_assert_ptr_null(find(&out, "mcpdesc.component-ref.too-large", "/components/schemas/S30/properties/a"));
+    diag_list_release(&out);
+    /* 20 tools sharing a component of 2^19 nodes: each within the bound, together not */
+    text = nest_chains(17, 1, 20);
+    tu_eval(rs, text, &out);
+    free(text);
+    /* 2^19 - 2 nodes each, after the components' own 2^20: the first 14 fit in 8 * 2^20 */
+    for (int i = 0; i < 20; i++) {
+        char ptr[40];
+        snprintf(ptr, sizeof ptr, "/tools/%d/inputSchema", i);
+        d = find(&out, "mcpdesc.component-ref.too-large", ptr);
+        ck_assert_msg((d != NULL) == (i >= 14), "tool %d", i);
+        ck_assert_msg((find(&out, "test.probe", ptr) != NULL) == (i < 14), "tool %d", i);
+        if (d) ck_assert_ptr_nonnull(strstr(d->message, "would bring the document past 8388608 nodes"));
+    }
+    ck_assert_uint_eq(diag_count(&out, DIAG_ERROR), 6);
+    diag_list_release(&out);
+    text = nest_chain(10, 1); /* about 5,000 nodes: substituted */
+    tu_eval(rs, text, &out);
+    free(text);
+    ck_assert_uint_eq(out.len, 1);
+    ck_assert_str_eq(out.items[0].rule, "test.probe");
+    diag_list_release(&out);
 }
 END_TEST
 
@@ -150,6 +302,10 @@ Suite *res_suite(void)
     tcase_add_test(tc, reports_bad_references_at_their_site);
     tcase_add_test(tc, effective_versions_narrow_and_report);
     tcase_add_test(tc, long_chains_and_cycles_are_bounded);
+    tcase_add_test(tc, references_to_unresolved_references_are_not_judged);
+    tcase_add_test(tc, nul_in_a_reference_is_invalid);
+    tcase_add_test(tc, substitution_stays_within_the_nesting_bound);
+    tcase_add_test(tc, substitution_stays_within_the_node_bound);
     suite_add_tcase(s, tc);
     return s;
 }

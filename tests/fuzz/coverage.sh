@@ -1,0 +1,41 @@
+#!/bin/sh
+# coverage.sh - line coverage reached by each harness's corpus (mk/fuzz.mk, fuzz-coverage):
+#   sh tests/fuzz/coverage.sh COVERAGE_FUZZ_BUILD FUZZ_BUILD NAME...
+# Runs each coverage-instrumented harness once over FUZZ_BUILD/corpus/NAME and
+# FUZZ_BUILD/seeds/NAME and prints llvm-cov's line coverage of the files it targets.
+set -u
+cb=$1
+fb=$2
+shift 2
+export MCPDESC_TOP="${MCPDESC_TOP:-$(pwd)}"
+cov=llvm-cov
+command -v llvm-cov >/dev/null || cov=llvm-cov-14
+prof=llvm-profdata
+command -v llvm-profdata >/dev/null || prof=llvm-profdata-14
+targets() {
+    case $1 in
+        doc_json|doc_yaml) echo src/doc.c ;;
+        rules) echo src/rule.c src/fn.c src/fn_schema.c src/sel.c src/eval.c ;;
+        ptr) echo src/ptr.c src/sel.c ;;
+        res) echo src/res.c src/sel.c ;;
+        schema) echo src/schema.c src/schema_eval.c src/schema_num.c src/schema_regex.c ;;
+        rpc) echo src/rpc.c ;;
+        validate) echo src/res.c src/sel.c src/eval.c src/fn.c src/fn_schema.c src/mcpdesc.c ;;
+        capture) echo src/capture.c ;;
+    esac
+}
+mkdir -p "$cb/prof"
+for name in "$@"; do
+    dirs=""
+    for d in "$fb/corpus/$name" "$fb/seeds/$name"; do [ -d "$d" ] && dirs="$dirs $d"; done
+    [ -n "$dirs" ] || { echo "coverage: $name: no corpus (run make fuzz first)"; continue; }
+    rm -f "$cb/prof/$name".*
+    # shellcheck disable=SC2086
+    LLVM_PROFILE_FILE="$cb/prof/$name.profraw" "$cb/bin/$name" -runs=0 $dirs > "$cb/prof/$name.log" 2>&1
+    "$prof" merge -sparse "$cb/prof/$name.profraw" -o "$cb/prof/$name.profdata"
+    # shellcheck disable=SC2086
+    echo "coverage: $name ($(find $dirs -type f | wc -l) inputs)"
+    # shellcheck disable=SC2046
+    "$cov" report "$cb/bin/$name" -instr-profile="$cb/prof/$name.profdata" $(targets "$name") |
+        awk 'NR > 2 && $1 != "" && $1 !~ /^-/ { printf "  %-22s lines %s  functions %s\n", $1, $10, $7 }'
+done

@@ -1,0 +1,53 @@
+/* validate.c - libFuzzer harness: the whole validator as an embedding program calls it
+ * (mcpdesc_validate_buffer with the shipped rule set): loading, resolution, selectors,
+ * every rule and predicate of rules-yaml/, merging. Invariants: every diagnostic has a
+ * file, a message and a pointer; a parsed document's diagnostics have rule ids; a second
+ * validation of the same bytes gives the same diagnostics in the same order. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "mcpdesc.h"
+
+static mcpdesc_rules *rules;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    char dir[4096], *err = NULL;
+    snprintf(dir, sizeof dir, "%s/rules-yaml", fuzz_top());
+    rules = mcpdesc_rules_load(dir, &err);
+    if (!rules) fuzz_fail("cannot load %s: %s", dir, err ? err : "?");
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    mcpdesc_result *res = mcpdesc_validate_buffer(rules, "fuzz.json", (const char *)data, size);
+    if (!res) fuzz_fail("no result");
+    int parsed = mcpdesc_result_parsed(res);
+    size_t n = mcpdesc_result_count(res);
+    if (!parsed && n != 1) fuzz_fail("an unparsed document has %zu diagnostics", n);
+    for (size_t i = 0; i < n; i++) {
+        const struct mcpdesc_diag *d = mcpdesc_result_diag(res, i);
+        if (!d || !d->file || !d->message || !d->pointer || !d->versions)
+            fuzz_fail("diagnostic %zu lacks a member", i);
+        if (parsed && !d->rule) fuzz_fail("diagnostic %zu of a parsed document has no rule", i);
+        mcpdesc_level_name(d->level);
+    }
+    if (mcpdesc_result_diag(res, n)) fuzz_fail("a diagnostic past the end");
+    mcpdesc_result_count_at_least(res, MCPDESC_WARNING);
+    mcpdesc_result *again = mcpdesc_validate_buffer(rules, "fuzz.json", (const char *)data, size);
+    if (mcpdesc_result_count(again) != n)
+        fuzz_fail("a second run gives %zu diagnostics, not %zu", mcpdesc_result_count(again), n);
+    for (size_t i = 0; i < n; i++) {
+        const struct mcpdesc_diag *a = mcpdesc_result_diag(res, i),
+                                  *b = mcpdesc_result_diag(again, i);
+        if (a->line != b->line || a->col != b->col || strcmp(a->message, b->message) ||
+            strcmp(a->pointer, b->pointer))
+            fuzz_fail("diagnostic %zu differs in a second run", i);
+    }
+    mcpdesc_result_free(again);
+    mcpdesc_result_free(res);
+    return 0;
+}
