@@ -14,16 +14,6 @@
 #include "ruleInt.h"
 #include "schema.h"
 
-/* One eval_document call: the interpreter state and what only eval.c and fn.c need. */
-struct eval_run {
-    struct eval_ctx ctx;     /* first: eval_registry_lock goes back from it */
-    pthread_mutex_t *registry_lock;
-};
-
-pthread_mutex_t *eval_registry_lock(const struct eval_ctx *ctx)
-{
-    return ((const struct eval_run *)(const void *)ctx)->registry_lock;
-}
 
 struct visit {
     struct eval_ctx *ctx;
@@ -318,9 +308,8 @@ size_t eval_document_shared(const struct rule_set *rs, doc *d, const struct eval
     struct diag_list found = DIAG_LIST_INIT;
     struct res *res = res_resolve(d, rule_set_res_config(rs), &found);
     ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
-    struct eval_run run = {{rs, NULL, {d, res, res_doc_mask(res)}, &found, BUF_INIT, NULL},
-                           registry_lock};
-    struct eval_ctx *ctx = &run.ctx;
+    struct eval_ctx run = {rs, NULL, {d, res, res_doc_mask(res)}, &found, BUF_INIT, NULL, registry_lock};
+    struct eval_ctx *ctx = &run;
     struct cursor root;
     sel_root(&ctx->sctx, &root);
     size_t nrules = rule_set_count(rs);

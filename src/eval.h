@@ -18,10 +18,6 @@ struct eval_options {
     void *enabled_arg;
 };
 
-struct eval_ctx;
-/* The lock of the eval_document call that CTX belongs to (NULL if none); for fn.c. */
-pthread_mutex_t *eval_registry_lock(const struct eval_ctx *ctx);
-
 /* Judge D (resolved in place) with RS. Appends diagnostics to OUT, sorted by position
  * and merged per rule, node and failure. Returns the number appended. */
 size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,

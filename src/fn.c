@@ -63,7 +63,7 @@ static int uses_registry(const struct pred *p)
 
 int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    pthread_mutex_t *lock = eval_registry_lock(ctx);
+    pthread_mutex_t *lock = ctx->registry_lock;
     if (!lock || !uses_registry(p)) return p->fn->eval(p, c, ctx);
     pthread_mutex_lock(lock);
     int rc = p->fn->eval(p, c, ctx);

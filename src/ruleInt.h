@@ -3,6 +3,8 @@
 #ifndef MCPDESC_RULEINT_H
 #define MCPDESC_RULEINT_H
 
+#include <pthread.h>
+
 #include <jansson.h>
 
 #include "diag.h"
@@ -124,6 +126,8 @@ struct eval_ctx {
     struct diag_list *out;
     struct buf detail;       /* why the last predicate failed: {detail} in messages */
     struct fn_indexes *indexes; /* unique/among selection indexes for this document */
+    /* serialises predicates that use the rule set's schema registry (NULL: one thread) */
+    pthread_mutex_t *registry_lock;
 };
 /* A per-document memo for predicates whose result depends only on a JSON value and a
  * TAG (the same schema reached through several $componentRefs is judged once): get
