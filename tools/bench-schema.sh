@@ -7,6 +7,9 @@
 #   tool-input  a realistic MCP tool input schema, 10000 generated arguments (~80% valid)
 #   mcp-tool    MCP 2025-11-25 schema.json #/$defs/Tool, one Tool per test-suite schema
 #   meta        the 2020-12 meta-schema applied to every 2020-12 test-suite schema
+# For each workload it also prints a floor: the instances merely walked through
+# jansson's API, no schema (the least any validator of jansson values must do when
+# the schema constrains every value, as tool-input's does).
 # BUILD (default build) is the make build tree whose libmcpdesc.a is measured.
 # Needs: make, cc, python3; node+npm for the peers (skipped with a message without).
 set -eu
