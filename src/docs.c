@@ -135,8 +135,11 @@ void docs_page_init(struct docs_site *s, const struct rule *r, struct docs_page 
     p->applies = rule_applies(r);
     struct buf b = BUF_INIT;
     json_t *paths = json_object_get(m, "paths");
-    for (size_t i = 0; json_is_array(paths) && i < json_array_size(paths); i++)
-        buf_addf(&b, "%s%s", i ? ", " : "", json_string_value(json_array_get(paths, i)));
+    for (size_t i = 0; json_is_array(paths) && i < json_array_size(paths); i++) {
+        const char *path = json_string_value(json_array_get(paths, i));
+        /* "" is a real path (the document itself); an empty list is "—" */
+        buf_addf(&b, "%s%s", i ? ", " : "", path && *path ? path : "\"\" (the document root)");
+    }
     if (b.len) {
         p->paths = buf_detach(&b);
     } else {

@@ -59,8 +59,32 @@ static char *expand(const char *tmpl, const struct cursor *c, const char *pointe
     return buf_detach(&b);
 }
 
+/* report-at: failure: the cursor of the value at ctx->at below C, as deep as the
+ * document has it (a "required" failure names the object itself). The steps are
+ * written into STEPS (ctx->at's segment count entries); returns the deepest cursor. */
+static const struct cursor *failure_cursor(struct eval_ctx *ctx, const struct cursor *c,
+                                           struct ptr *p, struct cursor **steps)
+{
+    const char *why;
+    *steps = NULL;
+    if (ptr_parse(buf_str(&ctx->at), p, &why) < 0 || !p->n) return c;
+    *steps = xcalloc(p->n, sizeof **steps);
+    for (size_t i = 0; i < p->n; i++) {
+        size_t idx;
+        int rc = json_is_array(c->v) ? (ptr_is_index(p->segs[i], &idx)
+                                             ? sel_item(&ctx->sctx, c, idx, &(*steps)[i]) : -1)
+                                     : sel_member(&ctx->sctx, c, p->segs[i], &(*steps)[i]);
+        if (rc < 0) break;
+        c = &(*steps)[i];
+    }
+    return c;
+}
+
 static void report(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c, ver_mask m)
 {
+    struct ptr at = PTR_INIT;
+    struct cursor *steps = NULL;
+    if (cl->at_failure && ctx->at.len) c = failure_cursor(ctx, c, &at, &steps);
     const struct rule *r = ctx->rule;
     const struct ver_list *vl = rule_set_versions(ctx->rs);
     char *pointer = sel_pointer(c);
@@ -72,6 +96,8 @@ static void report(struct eval_ctx *ctx, const struct clause *cl, const struct c
     dg->hint = cl->hint ? expand(cl->hint, c, pointer, m, vl, &ctx->detail) : NULL;
     dg->component = c->component ? xstrdup(c->component) : NULL;
     free(msg);
+    free(steps);
+    ptr_release(&at);
 }
 
 static ver_mask judge(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c, ver_mask m)
@@ -81,6 +107,7 @@ static ver_mask judge(struct eval_ctx *ctx, const struct clause *cl, const struc
     if (cl->when && !fn_eval(cl->when, c, ctx)) return 0;
     if (cl->require) {
         buf_reset(&ctx->detail);
+        buf_reset(&ctx->at);
         if (fn_eval(cl->require, c, ctx)) return 0;
         report(ctx, cl, c, m);
         return m;
@@ -308,7 +335,8 @@ size_t eval_document_shared(const struct rule_set *rs, doc *d, const struct eval
     struct diag_list found = DIAG_LIST_INIT;
     struct res *res = res_resolve(d, rule_set_res_config(rs), &found);
     ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
-    struct eval_ctx run = {rs, NULL, {d, res, res_doc_mask(res)}, &found, BUF_INIT, NULL, registry_lock};
+    struct eval_ctx run = {.rs = rs, .sctx = {d, res, res_doc_mask(res)}, .out = &found,
+                           .detail = BUF_INIT, .at = BUF_INIT, .registry_lock = registry_lock};
     struct eval_ctx *ctx = &run;
     struct cursor root;
     sel_root(&ctx->sctx, &root);
@@ -342,6 +370,7 @@ size_t eval_document_shared(const struct rule_set *rs, doc *d, const struct eval
     fn_indexes_free(ctx);
     res_free(res);
     buf_release(&ctx->detail);
+    buf_release(&ctx->at);
     /* keep what the options ask for: enabled rules, requested versions */
     for (size_t i = 0; i < found.len; i++) {
         struct diag *dg = &found.items[i];

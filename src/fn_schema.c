@@ -156,7 +156,12 @@ static int eval_matches_schema(const struct pred *p, const struct cursor *c, str
     json_t *v = projected(p, c->v);
     int rc = schema_validate(p->compiled, v, &errs);
     json_decref(v);
-    if (rc != 0) add_detail(ctx, &errs);
+    if (rc != 0) {
+        add_detail(ctx, &errs);
+        buf_reset(&ctx->at); /* where: for report-at: failure (the members it drops are */
+        if (errs.len && errs.items[0].instance_location) /* never where it fails) */
+            buf_adds(&ctx->at, errs.items[0].instance_location);
+    }
     schema_errors_release(&errs);
     return rc == 0;
 }

@@ -299,7 +299,7 @@ static void clause_free(struct clause *c);
 static struct clause *compile_clause(struct cc *cc, struct yv y, const char *what)
 {
     static const char *const allowed[] = {"versions", "select", "when", "require", "message",
-                                          "hint", "all", "first", NULL};
+                                          "hint", "all", "first", "report-at", NULL};
     if (!json_is_object(y.v)) {
         rule_cc_error(cc, y.n, 0, "%s must be a mapping (with select/when/require/message or "
                       "all/first), not a %s", what, rule_json_type_name(y.v));
@@ -352,6 +352,20 @@ static struct clause *compile_clause(struct cc *cc, struct yv y, const char *wha
     }
     const char *hint = need_string(cc, y, "hint", what, 0);
     c->hint = hint ? xstrdup(hint) : NULL;
+    struct yv at = rule_yv_member(cc, y, "report-at");
+    if (at.v) {
+        const char *a = json_string_value(at.v);
+        if (!a || (strcmp(a, "node") && strcmp(a, "failure"))) {
+            rule_cc_error(cc, at.n, 0, "report-at is \"node\" (the judged node, the default) or "
+                          "\"failure\" (the value where matches-schema failed)");
+            bad = 1;
+        } else if (!r.v) {
+            rule_cc_error(cc, at.n, 1, "\"report-at\" belongs beside \"require\"");
+            bad = 1;
+        } else {
+            c->at_failure = !strcmp(a, "failure");
+        }
+    }
     struct yv kids = all.v ? all : first;
     if (kids.v) {
         c->first = first.v != NULL;

@@ -97,6 +97,7 @@ struct clause {
     struct clause **kids;
     size_t nkids;
     int first;               /* kids: per version, only the first failing one reports */
+    int at_failure;          /* report-at: failure: report where the predicate failed */
 };
 
 /* A `yields-to` entry: a rule id, or "PREFIX.*" for every rule whose id starts with
@@ -125,6 +126,8 @@ struct eval_ctx {
     struct sel_ctx sctx;
     struct diag_list *out;
     struct buf detail;       /* why the last predicate failed: {detail} in messages */
+    struct buf at;           /* where, below the judged node, as a JSON pointer ("" if
+                              * the predicate names no place): for report-at: failure */
     struct fn_indexes *indexes; /* unique/among selection indexes for this document */
     /* serialises predicates that use the rule set's schema registry (NULL: one thread) */
     pthread_mutex_t *registry_lock;

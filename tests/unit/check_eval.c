@@ -230,11 +230,57 @@ START_TEST(schema_predicates)
 }
 END_TEST
 
+/* report-at: failure moves the diagnostic to the value where matches-schema failed
+ * (through escaped member names and array items); a "required" failure stays at the
+ * judged object; the default reports at the judged node. */
+START_TEST(report_at_failure)
+{
+    const char *files[] = {"test.yaml", "point.json"};
+    const char *texts[] = {
+        RULE("\n      all:\n"
+             "        - {select: '/at/*', require: {matches-schema: point.json}, report-at: failure,\n"
+             "           message: '{key}={value}: {detail}'}\n"
+             "        - {select: /node, require: {matches-schema: point.json}, message: 'n {detail}'}"),
+        "{\"type\": \"object\", \"required\": [\"x\"], \"additionalProperties\": false,"
+        " \"properties\": {\"x\": {\"type\": \"number\"}, \"pts\": {\"items\": {\"type\": \"number\"}}}}"};
+    char *dir = tu_rule_dir(files, texts, 2);
+    struct diag_list errs = DIAG_LIST_INIT, out = DIAG_LIST_INIT;
+    struct rule_set *rs = rule_set_load(dir, &errs);
+    ck_assert_msg(rs != NULL, "%s", errs.len ? errs.items[0].message : "");
+    tu_eval(rs,
+            "{\"at\": [\n"
+            "  {\"x\": \"1\"},\n"
+            "  {\"pts\": [1, 2]},\n"
+            "  {\"x\": 1, \"pts\": [1,\n    \"b\"]},\n"
+            "  {\"x\": 1, \"a/b\": 0},\n"
+            "  {\"x\": 2}],\n"
+            " \"node\": {\"x\": true}}",
+            &out);
+    ck_assert_uint_eq(out.len, 5);
+    ck_assert_str_eq(out.items[0].pointer, "/at/0/x");
+    ck_assert_uint_eq(out.items[0].line, 2);
+    ck_assert_uint_eq(out.items[0].col, 9);
+    ck_assert_ptr_nonnull(strstr(out.items[0].message, "x=\"1\": "));
+    ck_assert_str_eq(out.items[1].pointer, "/at/1"); /* required "x": the object itself */
+    ck_assert_str_eq(out.items[2].pointer, "/at/2/pts/1");
+    ck_assert_uint_eq(out.items[2].line, 5);
+    ck_assert_uint_eq(out.items[2].col, 5);
+    ck_assert_ptr_nonnull(strstr(out.items[2].message, "1=\"b\": "));
+    ck_assert_str_eq(out.items[3].pointer, "/at/3/a~1b");
+    ck_assert_ptr_nonnull(strstr(out.items[3].message, "a/b=0: "));
+    ck_assert_str_eq(out.items[4].pointer, "/node"); /* the default: the judged node */
+    diag_list_release(&out);
+    rule_set_free(rs);
+    tu_rmdir(dir);
+}
+END_TEST
+
 Suite *eval_schema_suite(void)
 {
     Suite *s = suite_create("eval_schema");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, schema_predicates);
+    tcase_add_test(tc, report_at_failure);
     suite_add_tcase(s, tc);
     return s;
 }

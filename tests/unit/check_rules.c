@@ -57,6 +57,11 @@ static const struct {
     /* several forms in one check */
     {HEAD "    check: {require: {json-type: object}, message: m, all: [{require: {has: a}, message: n}]}\n",
      13, 12, "needs exactly one of \"require\""},
+    /* report-at: a word it does not know; beside all/first */
+    {HEAD "    check: {require: {has: a}, message: m, report-at: here}\n", 13, 55,
+     "report-at is \"node\" (the judged node, the default) or \"failure\""},
+    {HEAD "    check: {all: [{require: {has: a}, message: m}], report-at: failure}\n", 13, 53,
+     "\"report-at\" belongs beside \"require\""},
     /* a predicate with two members */
     {HEAD "    check: {require: {has: a, lacks: b}, message: m}\n", 13, 22,
      "a predicate is a mapping with exactly one member"},
