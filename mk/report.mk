@@ -6,9 +6,10 @@
 #   test-color  colour, excerpts and NO_COLOR on a pseudo-terminal (script(1))
 #   test-output `-o FILE`: equals standard output for every -j, and a failed write or
 #               rename exits 2 leaving the earlier file and no temporary file
+#   test-timing `--timing`: the report unchanged, the per-rule table's shape on stderr
 MCPDESC_SHARED ?= ../shared
 
-.PHONY: test-sarif test-color test-output
+.PHONY: test-sarif test-color test-output test-timing
 test-sarif: $(BUILD)/mcpdesc
 	MCPDESC_SHARED='$(MCPDESC_SHARED)' sh tests/validate-sarif.sh $(BUILD)/mcpdesc
 
@@ -18,4 +19,7 @@ test-color: $(BUILD)/mcpdesc
 test-output: $(BUILD)/mcpdesc
 	sh tests/validate-output.sh $(BUILD)/mcpdesc
 
-EXTRA_CHECKS += test-sarif test-color test-output
+test-timing: $(BUILD)/mcpdesc
+	sh tests/validate-timing.sh $(BUILD)/mcpdesc
+
+EXTRA_CHECKS += test-sarif test-color test-output test-timing

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "buf.h"
 #include "overlap.h"
@@ -285,9 +286,38 @@ static void unit_use(struct eval_ctx *ctx, const struct rule_set *rs, const stru
     ctx->out = &per_rule[u->rule];
 }
 
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Run unit U on C (ROOT for the units outside the walk), timed into RULE_NS if set. */
+static void unit_run(struct eval_ctx *ctx, const struct unit *u, const struct cursor *c,
+                     _Atomic uint64_t *rule_ns)
+{
+    uint64_t t0 = rule_ns ? now_ns() : 0;
+    if (u->kind == UNIT_GROUP && !u->rest) {
+        judge(ctx, u->cl, c, u->m);
+    } else if (u->kind == UNIT_GROUP) {
+        struct visit v = {ctx, u->cl, u->m, 0};
+        sel_run(u->rest, &ctx->sctx, c, visit, &v);
+    } else if (u->kind == UNIT_WHOLE) {
+        run_clause(ctx, u->cl, c, u->m);
+    } else if (u->kind == UNIT_ROOT) {
+        judge(ctx, u->cl, c, u->m);
+    } else {
+        struct visit v = {ctx, u->cl, u->m, 0};
+        sel_run(u->sel, &ctx->sctx, c, visit, &v);
+    }
+    if (rule_ns) atomic_fetch_add(&rule_ns[u->rule], now_ns() - t0);
+}
+
 /* Walk each planned collection once; every GROUP unit judges each item in turn. */
 static void plan_walk(const struct plan *pl, const struct rule_set *rs, struct eval_ctx *ctx,
-                      const struct cursor *root, struct diag_list *per_rule)
+                      const struct cursor *root, struct diag_list *per_rule,
+                      _Atomic uint64_t *rule_ns)
 {
     for (size_t ki = 0; ki < pl->keys.len; ki++) {
         struct cursor coll, item;
@@ -298,12 +328,7 @@ static void plan_walk(const struct plan *pl, const struct rule_set *rs, struct e
                 const struct unit *u = &pl->u.items[n];
                 if (u->kind != UNIT_GROUP || u->key != ki) continue;
                 unit_use(ctx, rs, u, per_rule);
-                if (!u->rest) {
-                    judge(ctx, u->cl, &item, u->m);
-                } else {
-                    struct visit v = {ctx, u->cl, u->m, 0};
-                    sel_run(u->rest, &ctx->sctx, &item, visit, &v);
-                }
+                unit_run(ctx, u, &item, rule_ns);
             }
         }
     }
@@ -311,20 +336,14 @@ static void plan_walk(const struct plan *pl, const struct rule_set *rs, struct e
 
 /* The units that are not part of the walk, in rule order. */
 static void plan_rest(const struct plan *pl, const struct rule_set *rs, struct eval_ctx *ctx,
-                      const struct cursor *root, struct diag_list *per_rule)
+                      const struct cursor *root, struct diag_list *per_rule,
+                      _Atomic uint64_t *rule_ns)
 {
     for (size_t n = 0; n < pl->u.len; n++) {
         const struct unit *u = &pl->u.items[n];
         if (u->kind == UNIT_GROUP) continue;
         unit_use(ctx, rs, u, per_rule);
-        if (u->kind == UNIT_WHOLE) {
-            run_clause(ctx, u->cl, root, u->m);
-        } else if (u->kind == UNIT_ROOT) {
-            judge(ctx, u->cl, root, u->m);
-        } else {
-            struct visit v = {ctx, u->cl, u->m, 0};
-            sel_run(u->sel, &ctx->sctx, root, visit, &v);
-        }
+        unit_run(ctx, u, root, rule_ns);
     }
 }
 
@@ -333,6 +352,7 @@ size_t eval_document_shared(const struct rule_set *rs, doc *d, const struct eval
 {
     size_t before = out->len;
     struct diag_list found = DIAG_LIST_INIT;
+    uint64_t t_resolve = opts && opts->rule_ns ? now_ns() : 0;
     struct res *res = res_resolve(d, rule_set_res_config(rs), &found);
     ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
     struct eval_ctx run = {.rs = rs, .sctx = {d, res, res_doc_mask(res)}, .out = &found,
@@ -352,8 +372,10 @@ size_t eval_document_shared(const struct rule_set *rs, doc *d, const struct eval
         if (walk) plan_rule(&pl, i, r->check, m, &root);
         else plan_add(&pl, UNIT_WHOLE, i, r->check, m, NULL);
     }
-    plan_walk(&pl, rs, ctx, &root, per_rule);
-    plan_rest(&pl, rs, ctx, &root, per_rule);
+    _Atomic uint64_t *rule_ns = opts ? opts->rule_ns : NULL;
+    if (rule_ns) atomic_fetch_add(&rule_ns[nrules], now_ns() - t_resolve);
+    plan_walk(&pl, rs, ctx, &root, per_rule, rule_ns);
+    plan_rest(&pl, rs, ctx, &root, per_rule, rule_ns);
     plan_release(&pl);
     /* the built-in diagnostics, then each rule's in rule order */
     for (size_t i = 0; i < nrules; i++) {

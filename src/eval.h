@@ -5,6 +5,8 @@
 #define MCPDESC_EVAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "doc.h"
@@ -16,6 +18,10 @@ struct eval_options {
      * built-in mcpdesc.* diagnostics. */
     int (*enabled)(const char *rule_id, void *arg);
     void *enabled_arg;
+    /* When set (validate --timing): one counter per rule of the set, in rule order, to
+     * which the nanoseconds spent judging that rule are added, and one more for the
+     * resolution ($componentRef and versions: the built-in rules). Threads may share it. */
+    _Atomic uint64_t *rule_ns;
 };
 
 /* Judge D (resolved in place) with RS. Appends diagnostics to OUT, sorted by position

@@ -458,6 +458,10 @@ static struct pred *regex_compile(struct cc *cc, struct pred *p, struct yv arg)
                       (const char *)msg);
         return NULL;
     }
+    /* JIT where PCRE2 has it (pcre2_match then uses it): a pattern such as the schema
+     * rules' keyword-position runs on every node of every schema. Without JIT (or if it
+     * fails) the interpreter serves, with the same limits. */
+    (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
     struct regex_holder *h = xcalloc(1, sizeof *h);
     h->base.fn = &holder_regex;
     h->code = code;

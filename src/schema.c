@@ -804,9 +804,10 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr,
     struct schema_res *R = cs->s->res.items[res];
     int draft = R->draft;
     size_t pid = ptr_new(cs->s, up.id, buf_str(ptr) + up.len);
+    uint64_t pres = schema_kw_bits(j);
     refuse_nul(cs, j, doc, ptr, draft);
-    json_t *idv = json_object_get(j, draft == 4 ? "id" : "$id");
-    int has_ref = json_is_string(json_object_get(j, "$ref"));
+    json_t *idv = schema_kw_get(pres, j, draft == 4 ? "id" : "$id");
+    int has_ref = json_is_string(schema_kw_get(pres, j, "$ref"));
     char *old_anchor = NULL;
     if (json_is_string(idv) && !has_nul(idv) && (draft >= 2019 || !has_ref)) {
         const char *id = json_string_value(idv);
@@ -829,7 +830,7 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr,
             } else {
                 int ndraft = draft;
                 unsigned nvocab = R->vocab;
-                json_t *sv = json_object_get(j, "$schema");
+                json_t *sv = schema_kw_get(pres, j, "$schema");
                 if (json_is_string(sv)) {
                     char *why = NULL;
                     if (dialect_of(cs->ctx, sv, &ndraft, &nvocab, &why) < 0) {
@@ -852,15 +853,15 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr,
         free(old_anchor);
     }
     if (draft >= 2019) {
-        json_t *a = json_object_get(j, "$anchor");
+        json_t *a = schema_kw_get(pres, j, "$anchor");
         if (json_is_string(a) && !has_nul(a)) add_anchor(cs, R->uri, json_string_value(a), li);
-        a = json_object_get(j, "$dynamicAnchor");
+        a = schema_kw_get(pres, j, "$dynamicAnchor");
         if (draft >= 2020 && json_is_string(a) && !has_nul(a)) {
             add_anchor(cs, R->uri, json_string_value(a), li);
             struct schema_dyn_anchor da = {xstrdup(json_string_value(a)), j, SCHEMA_NONE};
             VEC_PUSH(R->dyn, da);
         }
-        if (draft == 2019 && json_is_true(json_object_get(j, "$recursiveAnchor")) &&
+        if (draft == 2019 && json_is_true(schema_kw_get(pres, j, "$recursiveAnchor")) &&
             R->root == j)
             R->recursive_anchor = 1;
     }
@@ -868,14 +869,14 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr,
     size_t mark = ptr->len;
     struct wparent here = {pid, mark};
     for (size_t i = 0; i < sizeof SUB_ONE / sizeof SUB_ONE[0]; i++) {
-        json_t *c = json_object_get(j, SUB_ONE[i]);
+        json_t *c = schema_kw_get(pres, j, SUB_ONE[i]);
         if (!json_is_object(c)) continue;
         ptr_append_segment(ptr, SUB_ONE[i], strlen(SUB_ONE[i]));
         walk(cs, c, doc, ptr, here, res, depth + 1, 0);
         buf_truncate(ptr, mark);
     }
     for (size_t i = 0; i < sizeof SUB_ARRAY / sizeof SUB_ARRAY[0]; i++) {
-        json_t *c = json_object_get(j, SUB_ARRAY[i]), *v;
+        json_t *c = schema_kw_get(pres, j, SUB_ARRAY[i]), *v;
         size_t k;
         if (!json_is_array(c)) continue;
         json_array_foreach(c, k, v) {
@@ -886,7 +887,7 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr,
         }
     }
     for (size_t i = 0; i < sizeof SUB_MAP / sizeof SUB_MAP[0]; i++) {
-        json_t *c = json_object_get(j, SUB_MAP[i]), *v;
+        json_t *c = schema_kw_get(pres, j, SUB_MAP[i]), *v;
         const char *k;
         if (!json_is_object(c)) continue;
         json_object_foreach(c, k, v) {
@@ -1121,6 +1122,12 @@ static unsigned type_bit(const char *t)
 
 typedef VEC(struct schema_kw) kwvec;
 
+/* Member KW of N's schema object, or NULL. */
+static inline json_t *kwget(const struct schema_node *n, const char *kw)
+{
+    return schema_kw_get(n->present, n->json, kw);
+}
+
 static struct schema_kw *kw_add(kwvec *v, enum schema_kwk kind, const char *name)
 {
     struct schema_kw k;
@@ -1134,7 +1141,7 @@ static struct schema_kw *kw_add(kwvec *v, enum schema_kwk kind, const char *name
 static int get_count(struct cstate *cs, const struct schema_node *n, const char *kw,
                      size_t *out)
 {
-    json_t *v = json_object_get(n->json, kw);
+    json_t *v = kwget(n, kw);
     if (!v) return 0;
     if (!schema_is_integer(v) || (json_is_integer(v) && json_integer_value(v) < 0) ||
         (json_is_real(v) && json_real_value(v) < 0)) {
@@ -1154,7 +1161,7 @@ static struct schema_re *compile_re(struct cstate *cs, const struct schema_node 
                                     const char *kw, const char *pat, size_t len)
 {
     char *err = NULL;
-    struct schema_re *re = schema_re_compile(pat, len, cs->s->lim.max_regex_len, &err);
+    struct schema_re *re = schema_re_compile(pat, len, cs->s->lim.max_regex_len, !cs->check_all, &err);
     if (!re) {
         cerr(cs, n, kw, "%s", err);
         free(err);
@@ -1168,7 +1175,7 @@ static void compile_list(struct cstate *cs, size_t nid, kwvec *kws, enum schema_
                          const char *kw)
 {
     const struct schema_node *n = cs->s->nodes.items[nid];
-    json_t *v = json_object_get(n->json, kw);
+    json_t *v = kwget(n, kw);
     if (!v) return;
     if (!json_is_array(v) || (kind != SK_PREFIXITEMS && json_array_size(v) == 0)) {
         cerr(cs, n, kw, "\"%s\" must be a non-empty array of schemas", kw);
@@ -1188,7 +1195,7 @@ static void compile_map(struct cstate *cs, size_t nid, kwvec *kws, enum schema_k
                         const char *kw, int skip_arrays)
 {
     const struct schema_node *n = cs->s->nodes.items[nid];
-    json_t *v = json_object_get(n->json, kw), *c;
+    json_t *v = kwget(n, kw), *c;
     if (!v) return;
     if (!json_is_object(v)) {
         cerr(cs, n, kw, "\"%s\" must be an object", kw);
@@ -1223,8 +1230,9 @@ static void compile_node(struct cstate *cs, size_t nid)
     unsigned vocab = R->vocab;
     kwvec kws = VEC_INIT;
     cs->s->res.items[n->res]->used = 1;
+    n->present = schema_kw_bits(j);
 
-    v = json_object_get(j, "$ref");
+    v = kwget(n, "$ref");
     if (v) {
         if (!json_is_string(v)) {
             cerr(cs, n, "$ref", "\"$ref\" must be a string");
@@ -1235,7 +1243,7 @@ static void compile_node(struct cstate *cs, size_t nid)
         if (draft <= 7) goto out;
     }
     n = cs->s->nodes.items[nid];
-    if (draft >= 2020 && json_is_string(v = json_object_get(j, "$dynamicRef")) && !has_nul(v)) {
+    if (draft >= 2020 && json_is_string(v = kwget(n, "$dynamicRef")) && !has_nul(v)) {
         char *anchor = NULL;
         size_t t = resolve_ref(cs, nid, json_string_value(v), "$dynamicRef", &anchor);
         if (t != SCHEMA_NONE) {
@@ -1246,7 +1254,7 @@ static void compile_node(struct cstate *cs, size_t nid)
             free(anchor);
         }
     }
-    if (draft == 2019 && json_is_string(v = json_object_get(j, "$recursiveRef")) &&
+    if (draft == 2019 && json_is_string(v = kwget(n, "$recursiveRef")) &&
         !has_nul(v)) {
         size_t t = resolve_ref(cs, nid, json_string_value(v), "$recursiveRef", NULL);
         if (t != SCHEMA_NONE) kw_add(&kws, SK_RECREF, "$recursiveRef")->u.ref.node = t;
@@ -1254,7 +1262,7 @@ static void compile_node(struct cstate *cs, size_t nid)
     n = cs->s->nodes.items[nid];
 
     if (vocab & SCHEMA_V_VALIDATION) {
-        if ((v = json_object_get(j, "type"))) {
+        if ((v = kwget(n, "type"))) {
             unsigned mask = 0;
             if (json_is_string(v)) {
                 mask = type_bit(json_string_value(v));
@@ -1273,13 +1281,13 @@ static void compile_node(struct cstate *cs, size_t nid)
             if (!mask) cerr(cs, n, "type", "\"type\" must name JSON Schema types");
             else kw_add(&kws, SK_TYPE, "type")->u.types = mask;
         }
-        if ((v = json_object_get(j, "enum"))) {
+        if ((v = kwget(n, "enum"))) {
             if (!json_is_array(v)) cerr(cs, n, "enum", "\"enum\" must be an array");
             else kw_add(&kws, SK_ENUM, "enum")->u.value = v;
         }
-        if (draft >= 6 && (v = json_object_get(j, "const")))
+        if (draft >= 6 && (v = kwget(n, "const")))
             kw_add(&kws, SK_CONST, "const")->u.value = v;
-        if ((v = json_object_get(j, "multipleOf"))) {
+        if ((v = kwget(n, "multipleOf"))) {
             if (!json_is_number(v) || json_number_value(v) <= 0)
                 cerr(cs, n, "multipleOf", "\"multipleOf\" must be a number greater than 0");
             else kw_add(&kws, SK_MULTIPLEOF, "multipleOf")->u.value = v;
@@ -1290,7 +1298,7 @@ static void compile_node(struct cstate *cs, size_t nid)
         } LIMS[] = {{"maximum", "exclusiveMaximum", SK_MAXIMUM, SK_EXMAXIMUM},
                     {"minimum", "exclusiveMinimum", SK_MINIMUM, SK_EXMINIMUM}};
         for (size_t i = 0; i < 2; i++) {
-            json_t *lim = json_object_get(j, LIMS[i].kw), *ex = json_object_get(j, LIMS[i].ex);
+            json_t *lim = kwget(n, LIMS[i].kw), *ex = kwget(n, LIMS[i].ex);
             if (lim && !json_is_number(lim)) {
                 cerr(cs, n, LIMS[i].kw, "\"%s\" must be a number", LIMS[i].kw);
                 lim = NULL;
@@ -1318,7 +1326,7 @@ static void compile_node(struct cstate *cs, size_t nid)
             if (get_count(cs, n, COUNTS[i].kw, &c))
                 kw_add(&kws, COUNTS[i].k, COUNTS[i].kw)->u.count = c;
         }
-        if ((v = json_object_get(j, "pattern"))) {
+        if ((v = kwget(n, "pattern"))) {
             if (!json_is_string(v)) {
                 cerr(cs, n, "pattern", "\"pattern\" must be a string");
             } else {
@@ -1327,9 +1335,9 @@ static void compile_node(struct cstate *cs, size_t nid)
                 if (re) kw_add(&kws, SK_PATTERN, "pattern")->u.re = re;
             }
         }
-        if (json_is_true(json_object_get(j, "uniqueItems")))
+        if (json_is_true(kwget(n, "uniqueItems")))
             kw_add(&kws, SK_UNIQUE, "uniqueItems");
-        if ((v = json_object_get(j, "required"))) {
+        if ((v = kwget(n, "required"))) {
             int ok = json_is_array(v);
             size_t i;
             json_t *t;
@@ -1337,13 +1345,13 @@ static void compile_node(struct cstate *cs, size_t nid)
             if (!ok) cerr(cs, n, "required", "\"required\" must be an array of strings");
             else kw_add(&kws, SK_REQUIRED, "required")->u.value = v;
         }
-        if (draft >= 2019 && (v = json_object_get(j, "dependentRequired"))) {
+        if (draft >= 2019 && (v = kwget(n, "dependentRequired"))) {
             if (!json_is_object(v))
                 cerr(cs, n, "dependentRequired", "\"dependentRequired\" must be an object");
             else kw_add(&kws, SK_DEPREQ, "dependentRequired")->u.value = v;
         }
     }
-    if ((v = json_object_get(j, "dependencies")) && json_is_object(v)) {
+    if ((v = kwget(n, "dependencies")) && json_is_object(v)) {
         kw_add(&kws, SK_DEPREQ, "dependencies")->u.value = v;
         compile_map(cs, nid, &kws, SK_DEPSCHEMAS, "dependencies", 1);
     }
@@ -1351,15 +1359,15 @@ static void compile_node(struct cstate *cs, size_t nid)
         compile_list(cs, nid, &kws, SK_ALLOF, "allOf");
         compile_list(cs, nid, &kws, SK_ANYOF, "anyOf");
         compile_list(cs, nid, &kws, SK_ONEOF, "oneOf");
-        if ((v = json_object_get(j, "not")))
+        if ((v = kwget(n, "not")))
             kw_add(&kws, SK_NOT, "not")->u.node = child(cs, n, v, "not", NULL, SCHEMA_NONE);
         n = cs->s->nodes.items[nid];
-        if (draft >= 7 && (v = json_object_get(j, "if"))) {
+        if (draft >= 7 && (v = kwget(n, "if"))) {
             size_t c = child(cs, n, v, "if", NULL, SCHEMA_NONE), t = SCHEMA_NONE,
                    e = SCHEMA_NONE;
             json_t *w;
-            if ((w = json_object_get(j, "then"))) t = child(cs, n, w, "then", NULL, SCHEMA_NONE);
-            if ((w = json_object_get(j, "else"))) e = child(cs, n, w, "else", NULL, SCHEMA_NONE);
+            if ((w = kwget(n, "then"))) t = child(cs, n, w, "then", NULL, SCHEMA_NONE);
+            if ((w = kwget(n, "else"))) e = child(cs, n, w, "else", NULL, SCHEMA_NONE);
             struct schema_kw *k = kw_add(&kws, SK_IF, "if");
             k->u.ifte.cond = c;
             k->u.ifte.then_ = t;
@@ -1369,7 +1377,7 @@ static void compile_node(struct cstate *cs, size_t nid)
         compile_map(cs, nid, &kws, SK_PROPERTIES, "properties", 0);
         struct schema_re **pres = NULL;
         size_t npat = 0;
-        if ((v = json_object_get(j, "patternProperties"))) {
+        if ((v = kwget(n, "patternProperties"))) {
             if (!json_is_object(v)) {
                 cerr(cs, n, "patternProperties", "\"patternProperties\" must be an object");
             } else {
@@ -1395,10 +1403,10 @@ static void compile_node(struct cstate *cs, size_t nid)
             }
         }
         n = cs->s->nodes.items[nid];
-        if ((v = json_object_get(j, "additionalProperties"))) {
+        if ((v = kwget(n, "additionalProperties"))) {
             struct schema_kw *k = kw_add(&kws, SK_ADDPROPS, "additionalProperties");
             k->u.addprops.node = child(cs, n, v, "additionalProperties", NULL, SCHEMA_NONE);
-            json_t *pp = json_object_get(j, "properties");
+            json_t *pp = kwget(n, "properties");
             k->u.addprops.props = json_is_object(pp) ? pp : NULL;
             k->u.addprops.npat = npat;
             if (npat) {
@@ -1407,13 +1415,13 @@ static void compile_node(struct cstate *cs, size_t nid)
             }
         }
         n = cs->s->nodes.items[nid];
-        if (draft >= 6 && (v = json_object_get(j, "propertyNames")))
+        if (draft >= 6 && (v = kwget(n, "propertyNames")))
             kw_add(&kws, SK_PROPNAMES, "propertyNames")->u.node =
                 child(cs, n, v, "propertyNames", NULL, SCHEMA_NONE);
         n = cs->s->nodes.items[nid];
-        json_t *items = json_object_get(j, "items");
+        json_t *items = kwget(n, "items");
         if (draft >= 2020) {
-            json_t *pi = json_object_get(j, "prefixItems");
+            json_t *pi = kwget(n, "prefixItems");
             compile_list(cs, nid, &kws, SK_PREFIXITEMS, "prefixItems");
             if (items) {
                 struct schema_kw *k = kw_add(&kws, SK_ITEMS, "items");
@@ -1423,7 +1431,7 @@ static void compile_node(struct cstate *cs, size_t nid)
             }
         } else if (json_is_array(items)) {
             compile_list(cs, nid, &kws, SK_PREFIXITEMS, "items");
-            json_t *ai = json_object_get(j, "additionalItems");
+            json_t *ai = kwget(n, "additionalItems");
             if (ai) {
                 struct schema_kw *k = kw_add(&kws, SK_ITEMS, "additionalItems");
                 k->u.items.node = child(cs, cs->s->nodes.items[nid], ai, "additionalItems",
@@ -1436,7 +1444,7 @@ static void compile_node(struct cstate *cs, size_t nid)
             k->u.items.start = 0;
         }
         n = cs->s->nodes.items[nid];
-        if (draft >= 6 && (v = json_object_get(j, "contains"))) {
+        if (draft >= 6 && (v = kwget(n, "contains"))) {
             size_t c = child(cs, n, v, "contains", NULL, SCHEMA_NONE), mn = 1, mx = SIZE_MAX;
             n = cs->s->nodes.items[nid];
             if (draft >= 2019 && (vocab & SCHEMA_V_VALIDATION)) {
@@ -1451,13 +1459,13 @@ static void compile_node(struct cstate *cs, size_t nid)
     }
     n = cs->s->nodes.items[nid];
     if (draft >= 2019 && (vocab & SCHEMA_V_UNEVALUATED)) {
-        if ((v = json_object_get(j, "unevaluatedProperties"))) {
+        if ((v = kwget(n, "unevaluatedProperties"))) {
             kw_add(&kws, SK_UNEVALPROPS, "unevaluatedProperties")->u.node =
                 child(cs, n, v, "unevaluatedProperties", NULL, SCHEMA_NONE);
             n = cs->s->nodes.items[nid];
             n->has_uneval = 1;
         }
-        if ((v = json_object_get(j, "unevaluatedItems"))) {
+        if ((v = kwget(n, "unevaluatedItems"))) {
             kw_add(&kws, SK_UNEVALITEMS, "unevaluatedItems")->u.node =
                 child(cs, n, v, "unevaluatedItems", NULL, SCHEMA_NONE);
             n = cs->s->nodes.items[nid];
@@ -1626,7 +1634,7 @@ static schema *compile(schema_ctx *ctx, json_t *root, const char *base_uri,
         schema_free(s);
         return NULL;
     }
-    schema_fast_build(s);
+    if (!check_all) schema_fast_build(s); /* schema_check only wants the errors */
     return s;
 }
 

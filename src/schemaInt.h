@@ -60,9 +60,10 @@ struct schema_re {
     int jit;   /* JIT-compiled: matched through pcre2_jit_match */
     char *src; /* the original ECMA pattern */
 };
-/* Compile PATTERN; NULL and *err (new) on failure or when longer than MAX_LEN. */
+/* Compile PATTERN (with JIT when WANT_JIT and PCRE2 has it); NULL and *err (new) on
+ * failure or when longer than MAX_LEN. */
 struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t max_len,
-                                    char **err);
+                                    int want_jit, char **err);
 void schema_re_free(struct schema_re *re);
 
 /* Keyword kinds, in no particular order; compile order decides evaluation order. */
@@ -142,6 +143,31 @@ static inline size_t schema_ptab_find(const struct schema_ptab *t, const char *k
     }
 }
 
+/* One of 64 bits for a member name: the compiler asks for some fifty keywords per
+ * schema object, most of them absent; a mask of the bits of the names present answers
+ * "absent" without hashing the keyword (jansson's lookup hashes every time). */
+static inline unsigned schema_kw_bit(const char *k, size_t len)
+{
+    return len ? (unsigned)(len * 7u + (unsigned char)k[0] * 3u + (unsigned char)k[len - 1]) & 63u : 0;
+}
+
+/* The bits of J's member names (0 when J is not an object). */
+static inline uint64_t schema_kw_bits(json_t *j)
+{
+    uint64_t m = 0;
+    for (void *it = json_object_iter(j); it; it = json_object_iter_next(j, it))
+        m |= 1ull << schema_kw_bit(json_object_iter_key(it), json_object_iter_key_len(it));
+    return m;
+}
+
+/* Member KW of the object J whose names have the bits PRESENT, or NULL: an absent
+ * name usually costs no hash lookup. */
+static inline json_t *schema_kw_get(uint64_t present, json_t *j, const char *kw)
+{
+    if (!(present >> schema_kw_bit(kw, strlen(kw)) & 1)) return NULL;
+    return json_object_get(j, kw);
+}
+
 /* "properties" + "required" + "additionalProperties" fused into one pass over the
  * instance's members (boolean mode only). */
 struct schema_objop {
@@ -213,6 +239,7 @@ struct schema_node {
     struct schema_kw *kws;
     size_t nkw;
     int has_uneval;  /* has unevaluatedProperties/Items itself */
+    uint64_t present; /* compile time: schema_kw_bit of each member name (kwget) */
     int slow;        /* has_uneval: annotations needed, no boolean fast path */
     /* The boolean program (schema_fast.c): the same keywords with specialised forms,
      * used when no error is reported and no annotation is collected; NULL = kws. */

@@ -177,7 +177,7 @@ char *schema_regex_translate(const char *pat, size_t len, size_t *out_len)
 }
 
 struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t max_len,
-                                    char **err)
+                                    int want_jit, char **err)
 {
     if (len > max_len) {
         *err = xasprintf("pattern is %zu bytes long, more than the bound max_regex_len=%u",
@@ -200,8 +200,9 @@ struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t ma
                          (const char *)msg);
         return NULL;
     }
-    /* JIT when available (falls back to the interpreter when it is not, see re_match) */
-    int jit = pcre2_jit_compile(re, PCRE2_JIT_COMPLETE) == 0;
+    /* JIT when available (falls back to the interpreter when it is not, see re_match);
+     * not for a schema only checked, whose regexes are never run */
+    int jit = want_jit && pcre2_jit_compile(re, PCRE2_JIT_COMPLETE) == 0;
     struct schema_re *r = xmalloc(sizeof *r);
     r->code = re;
     r->jit = jit;

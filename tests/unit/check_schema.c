@@ -117,7 +117,7 @@ END_TEST
 static int rmatch(const char *pat, const char *subject)
 {
     char *err = NULL;
-    struct schema_re *re = schema_re_compile(pat, strlen(pat), 1000, &err);
+    struct schema_re *re = schema_re_compile(pat, strlen(pat), 1000, 1, &err);
     if (!re) {
         free(err);
         return -1;

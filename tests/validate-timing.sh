@@ -1,0 +1,67 @@
+#!/bin/sh
+# validate-timing.sh BINARY - `validate --timing`: the report on standard output is the
+# same as without it (for -j1 and -j2); standard error holds a header, one line per
+# rule that ran (each a rule id of `rules list`, slowest first, no rule twice, none
+# excluded by --skip), the resolution line and a total that is the sum of the lines.
+# Times differ between runs, so the test checks the table's shape, never a figure.
+set -u
+if [ $# -ne 1 ]; then
+    echo "usage: sh tests/validate-timing.sh BINARY" >&2
+    exit 2
+fi
+bin=$1
+case $bin in /*) ;; *) bin="$(pwd)/$bin" ;; esac
+cd "$(dirname "$0")/.." || exit 2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-timing.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+inputs="conformance tests/cli/jobs-parallel/docs"
+failed=0
+n=0
+
+check() {
+    n=$((n + 1))
+    name=$1
+    shift
+    if "$@"; then
+        echo "ok $n $name"
+    else
+        echo "FAIL $n $name"
+        failed=$((failed + 1))
+    fi
+}
+
+"$bin" rules list --format json | python3 -c '
+import json, sys
+for r in json.load(sys.stdin)["rules"]: print(r["id"])' > "$tmp/ids" || exit 2
+"$bin" validate --format json $inputs > "$tmp/plain.json" 2> /dev/null
+plain=$?
+for j in 1 2; do
+    "$bin" validate --timing -j$j --skip 'mcp.tool.name.*' --format json $inputs \
+        > "$tmp/timed.json" 2> "$tmp/err"
+    st=$?
+    "$bin" validate -j$j --skip 'mcp.tool.name.*' --format json $inputs > "$tmp/want.json" 2> /dev/null
+    check "-j$j: the same exit status" [ "$st" = "$plain" ]
+    check "-j$j: the same report" cmp -s "$tmp/timed.json" "$tmp/want.json"
+    check "-j$j: the timing table" python3 - "$tmp/err" "$tmp/ids" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+ids = set(open(sys.argv[2]).read().split())
+ok = lines and lines[0].split()[:3] == ["rule", "time", "(ms)"]
+rows = [l.split() for l in lines[1:-2]]
+times = [float(r[1]) for r in rows]
+names = [r[0] for r in rows]
+ok = ok and len(rows) > 10 and all(x in ids for x in names) and len(set(names)) == len(names)
+ok = ok and not any(x.startswith("mcp.tool.name.") for x in names)
+ok = ok and times == sorted(times, reverse=True)
+ok = ok and lines[-2].startswith("(resolution: $componentRef, versions)")
+total = re.match(r"total\s+([0-9.]+)\s", lines[-1])
+ok = ok and total and abs(float(total.group(1)) - sum(times) - float(lines[-2].split()[-2])) < 0.01 + 0.001 * len(rows)
+if not ok: print("\n".join(lines[:5] + ["..."] + lines[-3:]), file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+done
+"$bin" validate --timing conformance/expected-valid > /dev/null 2> "$tmp/err"
+check "without --format: the table on standard error only" grep -q '^total ' "$tmp/err"
+echo "$((n - failed)) passed, $failed failed"
+[ "$failed" = 0 ]
