@@ -15,6 +15,10 @@ ifeq ($(SAN),1)
 CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 endif
+ifeq ($(SAN),thread)
+CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+LDFLAGS += -fsanitize=thread
+endif
 # validate judges files on one thread per core (pthreads)
 LDFLAGS += -pthread
 DEPS_STAMP := build/.deps-ok
@@ -89,7 +93,7 @@ test-cli: $(BIN)
 # and UndefinedBehaviorSanitizer in a separate build tree; the plain half also runs each
 # libFuzzer harness (clang, ASan+UBSan; 60 s each under CI=true, else 10 s: mk/fuzz.mk).
 check: check-plain check-sanitize
-check-plain: all test-unit test-conformance test-cli $(EXTRA_CHECKS) check-symbols fuzz-ci
+check-plain: all test-unit test-conformance test-cli $(EXTRA_CHECKS) check-symbols test-threads fuzz-ci
 check-sanitize: $(DEPS_STAMP)
 	$(MAKE) --no-print-directory SAN=1 BUILD=build/san test-unit test-conformance test-cli $(EXTRA_CHECKS)
 

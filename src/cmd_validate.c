@@ -145,7 +145,6 @@ static struct diag *file_error(const char *name, uint32_t line, uint32_t col, co
 struct job {
     const struct rule_set *rs;        /* read only, loaded once */
     const struct eval_options *eo;
-    pthread_mutex_t *registry_lock;   /* NULL with one thread */
     char **files;
     struct report_file *rf;
     doc **docs;
@@ -171,7 +170,7 @@ static void judge_file(struct job *j, size_t i)
         return;
     }
     rf->d = j->docs[i];
-    eval_document_shared(j->rs, j->docs[i], j->eo, j->registry_lock, &rf->diags);
+    eval_document(j->rs, j->docs[i], j->eo, &rf->diags);
 }
 
 static void *worker(void *arg)
@@ -377,11 +376,8 @@ int cmd_validate(int argc, char **argv)
         for (size_t i = 0; i <= rule_set_count(rs); i++) atomic_init(&rule_ns[i], 0);
         eo.rule_ns = rule_ns;
     }
-    pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-    struct job job = {rs, &eo, jobs > 1 && files.len > 1 ? &registry_lock : NULL,
-                      files.items, rf, docs, files.len, 0};
+    struct job job = {rs, &eo, files.items, rf, docs, files.len, 0};
     judge_all(&job, jobs);
-    pthread_mutex_destroy(&registry_lock);
     int unreadable = 0;
     for (size_t i = 0; i < files.len; i++) {
         if (rf[i].error) unreadable = 1;

@@ -140,11 +140,6 @@ static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const 
     return v.failed;
 }
 
-size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
-                     struct diag_list *out)
-{
-    return eval_document_shared(rs, d, opts, NULL, out);
-}
 
 /* ---- one walk of a large collection for all its rules ----------------------------
  * Most rules select inside the items of a collection (every tool, then a path). Run
@@ -347,8 +342,8 @@ static void plan_rest(const struct plan *pl, const struct rule_set *rs, struct e
     }
 }
 
-size_t eval_document_shared(const struct rule_set *rs, doc *d, const struct eval_options *opts,
-                            pthread_mutex_t *registry_lock, struct diag_list *out)
+size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
+                     struct diag_list *out)
 {
     size_t before = out->len;
     struct diag_list found = DIAG_LIST_INIT;
@@ -356,7 +351,7 @@ size_t eval_document_shared(const struct rule_set *rs, doc *d, const struct eval
     struct res *res = res_resolve(d, rule_set_res_config(rs), &found);
     ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
     struct eval_ctx run = {.rs = rs, .sctx = {d, res, res_doc_mask(res)}, .out = &found,
-                           .detail = BUF_INIT, .at = BUF_INIT, .registry_lock = registry_lock};
+                           .detail = BUF_INIT, .at = BUF_INIT};
     struct eval_ctx *ctx = &run;
     struct cursor root;
     sel_root(&ctx->sctx, &root);

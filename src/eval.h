@@ -4,7 +4,6 @@
 #ifndef MCPDESC_EVAL_H
 #define MCPDESC_EVAL_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -25,14 +24,10 @@ struct eval_options {
 };
 
 /* Judge D (resolved in place) with RS. Appends diagnostics to OUT, sorted by position
- * and merged per rule, node and failure. Returns the number appended. */
+ * and merged per rule, node and failure. Returns the number appended. Threads may
+ * judge their own documents with one rule set at the same time: a loaded rule set is
+ * only read, except its JSON Schema registry, which locks what it adds (schema.h). */
 size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
                      struct diag_list *out);
-/* The same for threads judging documents with one rule set: they pass the same
- * REGISTRY_LOCK, held around predicates that use the rule set's JSON Schema registry
- * (it caches the meta-schemas and documents it loads while judging). Everything else
- * in a loaded rule set is only read. */
-size_t eval_document_shared(const struct rule_set *rs, doc *d, const struct eval_options *opts,
-                            pthread_mutex_t *registry_lock, struct diag_list *out);
 
 #endif

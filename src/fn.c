@@ -51,24 +51,9 @@ void fn_pred_free(struct pred *p)
     free(p);
 }
 
-/* Does P use the rule set's JSON Schema registry while judging? It caches compiled
- * meta-schemas and loads referenced documents on demand, so threads sharing the rule
- * set take turns. matches-schema only reads a schema compiled with the rule set. */
-static int uses_registry(const struct pred *p)
-{
-    for (size_t i = 0; i < fn_schema_count; i++)
-        if (p->fn == &fn_schema_table[i]) return strcmp(p->fn->name, "matches-schema") != 0;
-    return 0;
-}
-
 int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    pthread_mutex_t *lock = ctx->registry_lock;
-    if (!lock || !uses_registry(p)) return p->fn->eval(p, c, ctx);
-    pthread_mutex_lock(lock);
-    int rc = p->fn->eval(p, c, ctx);
-    pthread_mutex_unlock(lock);
-    return rc;
+    return p->fn->eval(p, c, ctx);
 }
 
 /* ---- argument compilers -------------------------------------------------------- */

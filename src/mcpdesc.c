@@ -13,8 +13,7 @@
 #include "util.h"
 
 struct mcpdesc_rules {
-    struct rule_set *rs;
-    pthread_mutex_t registry_lock; /* concurrent validations share the schema registry */
+    struct rule_set *rs; /* shared by concurrent validations: only read (eval.h) */
 };
 
 struct mcpdesc_result {
@@ -53,7 +52,6 @@ mcpdesc_rules *mcpdesc_rules_load(const char *dir, char **err)
     if (!rs) return NULL;
     mcpdesc_rules *r = xmalloc(sizeof *r);
     r->rs = rs;
-    pthread_mutex_init(&r->registry_lock, NULL);
     return r;
 }
 
@@ -61,7 +59,6 @@ void mcpdesc_rules_free(mcpdesc_rules *rules)
 {
     if (!rules) return;
     rule_set_free(rules->rs);
-    pthread_mutex_destroy(&rules->registry_lock);
     free(rules);
 }
 
@@ -81,8 +78,7 @@ static mcpdesc_result *finish(const mcpdesc_rules *rules, const char *name, doc 
                  "an MCP Description must be a JSON object with \"mcpDescription\"");
     } else {
         res->parsed = 1;
-        eval_document_shared(rules->rs, d, NULL, (pthread_mutex_t *)&rules->registry_lock,
-                             &res->diags);
+        eval_document(rules->rs, d, NULL, &res->diags);
     }
     doc_free(d);
     size_t n = res->diags.len;

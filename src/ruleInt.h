@@ -3,7 +3,6 @@
 #ifndef MCPDESC_RULEINT_H
 #define MCPDESC_RULEINT_H
 
-#include <pthread.h>
 
 #include <jansson.h>
 
@@ -79,8 +78,8 @@ extern const size_t fn_count;
 extern const struct fn_def fn_schema_table[]; /* fn_schema.c: backed by the schema engine */
 extern const size_t fn_schema_count;
 void fn_schema_free(struct pred *p);
-/* The rule set's JSON Schema registry (created on first use, with the manifest's
- * schema-map), shared by every schema predicate. */
+/* The rule set's JSON Schema registry (created when the set loads, with the manifest's
+ * schema-map), shared by every schema predicate and by threads (schema.h). */
 struct schema_ctx *rule_set_schemas(const struct rule_set *rs);
 const struct fn_def *fn_lookup(const char *name);
 void fn_pred_free(struct pred *p);
@@ -129,8 +128,6 @@ struct eval_ctx {
     struct buf at;           /* where, below the judged node, as a JSON pointer ("" if
                               * the predicate names no place): for report-at: failure */
     struct fn_indexes *indexes; /* unique/among selection indexes for this document */
-    /* serialises predicates that use the rule set's schema registry (NULL: one thread) */
-    pthread_mutex_t *registry_lock;
 };
 /* A per-document memo for predicates whose result depends only on a JSON value and a
  * TAG (the same schema reached through several $componentRefs is judged once): get

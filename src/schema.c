@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -388,6 +389,9 @@ struct schema_ctx {
     VEC(struct refmap_ent) refmap;
     VEC(struct meta_cache_ent) metas; /* compiled meta-schemas, for schema_check */
     VEC(char *) files;                /* files read from disk, in the order read */
+    /* held around what compiling may add once set up: documents read through the
+     * ref-map (docs, docmap, files) and the meta-schema cache (metas) */
+    pthread_mutex_t lock;
 };
 
 static char *strip_empty_fragment(const char *uri)
@@ -422,6 +426,7 @@ void schema_ctx_add_ref_map(schema_ctx *ctx, const char *prefix, const char *dir
 schema_ctx *schema_ctx_new(const struct schema_limits *lim)
 {
     schema_ctx *ctx = xcalloc(1, sizeof *ctx);
+    pthread_mutex_init(&ctx->lock, NULL);
     if (lim) ctx->lim = *lim;
     else schema_limits_default(&ctx->lim);
     for (size_t i = 0; i < schema_embedded_count; i++) {
@@ -462,6 +467,7 @@ void schema_ctx_free(schema_ctx *ctx)
     VEC_FREE(ctx->metas);
     for (size_t i = 0; i < ctx->files.len; i++) free(ctx->files.items[i]);
     VEC_FREE(ctx->files);
+    pthread_mutex_destroy(&ctx->lock);
     free(ctx);
 }
 
@@ -488,7 +494,16 @@ static json_t *schema_ctx_fetch(schema_ctx *ctx, const char *uri, char **why)
     return j;
 }
 
+static json_t *fetch_unlocked(schema_ctx *ctx, const char *uri, char **why);
 static json_t *fetch_nofrag(schema_ctx *ctx, const char *uri, char **why)
+{
+    pthread_mutex_lock(&ctx->lock);
+    json_t *j = fetch_unlocked(ctx, uri, why);
+    pthread_mutex_unlock(&ctx->lock);
+    return j; /* stays valid: a document once registered is never replaced by a fetch */
+}
+
+static json_t *fetch_unlocked(schema_ctx *ctx, const char *uri, char **why)
 {
     json_t *j = ctx_lookup(ctx, uri);
     if (j) return j;
@@ -1683,6 +1698,17 @@ schema *schema_compile_file(schema_ctx *ctx, const char *path, enum schema_diale
 
 enum schema_dialect schema_root_dialect(const schema *s) { return s->root_draft; }
 
+/* The cached compiled meta-schema of URI META, or NULL. */
+static schema *cached_meta(schema_ctx *ctx, const char *meta)
+{
+    schema *m = NULL;
+    pthread_mutex_lock(&ctx->lock);
+    for (size_t i = 0; i < ctx->metas.len && !m; i++)
+        if (!strcmp(ctx->metas.items[i].uri, meta)) m = ctx->metas.items[i].s;
+    pthread_mutex_unlock(&ctx->lock);
+    return m;
+}
+
 int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema_dialect dflt,
                  struct schema_errors *errs)
 {
@@ -1701,14 +1727,21 @@ int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema
         meta = json_string_value(sv);
     }
     size_t before = errs ? errs->len : 0;
-    schema *m = NULL;
-    for (size_t i = 0; i < ctx->metas.len && !m; i++)
-        if (!strcmp(ctx->metas.items[i].uri, meta)) m = ctx->metas.items[i].s;
-    if (!m) {
-        m = schema_compile_uri(ctx, meta, dflt, errs);
-        if (!m) return 1;
-        struct meta_cache_ent e = {xstrdup(meta), m};
-        VEC_PUSH(ctx->metas, e);
+    schema *m = cached_meta(ctx, meta);
+    if (!m) { /* compiled outside the lock (compiling fetches); the first one cached wins */
+        schema *fresh = schema_compile_uri(ctx, meta, dflt, errs);
+        if (!fresh) return 1;
+        pthread_mutex_lock(&ctx->lock);
+        for (size_t i = 0; i < ctx->metas.len && !m; i++)
+            if (!strcmp(ctx->metas.items[i].uri, meta)) m = ctx->metas.items[i].s;
+        if (!m) {
+            struct meta_cache_ent e = {xstrdup(meta), fresh};
+            VEC_PUSH(ctx->metas, e);
+            m = fresh;
+            fresh = NULL;
+        }
+        pthread_mutex_unlock(&ctx->lock);
+        schema_free(fresh);
     }
     /* compile even when the meta-schema fails: bad regexes and references too. First,
      * though: past a bound (a schema nested deeper than max_depth) the meta-schema's

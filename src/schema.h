@@ -67,8 +67,11 @@ struct schema_errors {
 void schema_errors_release(struct schema_errors *e);
 
 /* A registry: limits, preloaded documents and the --ref-map, and a cache of the
- * meta-schemas compiled by schema_check. Not thread-safe while being filled or used by
- * schema_check; compiled schemas do not refer to it afterwards. */
+ * meta-schemas compiled by schema_check. Set it up (add documents and ref-map
+ * entries) from one thread; after that, threads may compile, check and validate with
+ * it at the same time (what compiling adds, documents read through the ref-map and
+ * compiled meta-schemas, is added under the context's own lock). Compiled schemas do
+ * not refer to it afterwards. */
 typedef struct schema_ctx schema_ctx;
 schema_ctx *schema_ctx_new(const struct schema_limits *lim); /* NULL: defaults */
 void schema_ctx_free(schema_ctx *ctx);                       /* NULL is a no-op */

@@ -1,0 +1,59 @@
+#!/bin/sh
+# validate-threads.sh BINARY - `validate -j N` on one shared rule set, for a binary built
+# with ThreadSanitizer (make test-threads): threads judge files at the same time, and
+# the schema predicates share the rule set's JSON Schema registry, which compiles and
+# caches meta-schemas (each thread's first schema check races to fill the cache) and
+# reads schema-map files under its own lock. Any data race makes TSan exit 66; the
+# report must be byte-identical to -j1's, and so must the exit status. The inputs are
+# the conformance fixtures, the shipped examples and 24 generated descriptions of 40
+# tools each (tools/bench/gen-description.py, fixed seeds), copied twice so that two
+# threads often judge the same kinds of schema at once.
+set -u
+if [ $# -ne 1 ]; then
+    echo "usage: sh tests/validate-threads.sh BINARY" >&2
+    exit 2
+fi
+bin=$1
+case $bin in /*) ;; *) bin="$(pwd)/$bin" ;; esac
+cd "$(dirname "$0")/.." || exit 2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-threads.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+mkdir -p "$tmp/gen"
+i=0
+while [ $i -lt 24 ]; do
+    python3 tools/bench/gen-description.py 40 "$tmp/gen/d$i.json" --seed=$((7000 + i)) >/dev/null || exit 2
+    i=$((i + 1))
+done
+cp -r "$tmp/gen" "$tmp/gen2"
+inputs="conformance examples $tmp/gen $tmp/gen2"
+failed=0
+n=0
+check() {
+    n=$((n + 1))
+    name=$1
+    shift
+    if "$@"; then
+        echo "ok $n $name"
+    else
+        echo "FAIL $n $name"
+        failed=$((failed + 1))
+    fi
+}
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(pwd)/tests/tsan.supp ${TSAN_OPTIONS:-}"
+"$bin" validate -j1 --format json $inputs > "$tmp/one.json" 2> "$tmp/one.err"
+one=$?
+check "-j1 runs (exit $one)" [ "$one" -le 1 ]
+for j in 2 4 8; do
+    for rep in 1 2; do
+        "$bin" validate -j$j --format json $inputs > "$tmp/many.json" 2> "$tmp/many.err"
+        st=$?
+        if [ "$st" = 66 ] || grep -q ThreadSanitizer "$tmp/many.err"; then
+            sed -n '1,40p' "$tmp/many.err" >&2
+        fi
+        check "-j$j run $rep: no data race, same exit status ($st)" [ "$st" = "$one" ]
+        check "-j$j run $rep: the same report as -j1" cmp -s "$tmp/one.json" "$tmp/many.json"
+    done
+done
+echo "$((n - failed)) passed, $failed failed"
+[ "$failed" = 0 ]
