@@ -5,20 +5,10 @@
 # pseudo-terminal from util-linux script(1); skipped with a message when it is missing.
 # (Pipes without a terminal are covered by the golden cases in tests/cli/.)
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/validate-color.sh BINARY" >&2
-    exit 2
-fi
-bin=$1
-case $bin in /*) ;; *) bin="$(pwd)/$bin" ;; esac
-cd "$(dirname "$0")/.." || exit 2
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-color.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' HUP INT TERM
+. "$(dirname "$0")/testlib.sh"
+testlib_setup validate-color "$@"
 fixture=tests/embed/fixture.json
 esc=$(printf '\033')
-failed=0
-n=0
 
 # expect NAME FILE WANT-COLOR WANT-EXCERPT
 expect() {

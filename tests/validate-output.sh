@@ -6,32 +6,9 @@
 # A successful run writes exactly what standard output would have shown; -j changes
 # nothing in it.
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/validate-output.sh BINARY" >&2
-    exit 2
-fi
-bin=$1
-case $bin in /*) ;; *) bin="$(pwd)/$bin" ;; esac
-cd "$(dirname "$0")/.." || exit 2
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-output.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' HUP INT TERM
+. "$(dirname "$0")/testlib.sh"
+testlib_setup validate-output "$@"
 inputs="conformance tests/cli/jobs-parallel/docs"
-failed=0
-n=0
-
-# check NAME CONDITION...: one numbered result
-check() {
-    n=$((n + 1))
-    name=$1
-    shift
-    if "$@"; then
-        echo "ok $n $name"
-    else
-        echo "FAIL $n $name"
-        failed=$((failed + 1))
-    fi
-}
 
 no_temporary() { [ -z "$(find "$tmp" -name '*.tmp.*' -print)" ]; }
 
@@ -74,5 +51,4 @@ status=$?
 check "a missing directory exits 2" [ "$status" -eq 2 ]
 check "nothing is created" [ ! -e "$tmp/none" ]
 
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+testlib_finish

@@ -9,16 +9,8 @@
 # tools each (tools/bench/gen-description.py, fixed seeds), copied twice so that two
 # threads often judge the same kinds of schema at once.
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/validate-threads.sh BINARY" >&2
-    exit 2
-fi
-bin=$1
-case $bin in /*) ;; *) bin="$(pwd)/$bin" ;; esac
-cd "$(dirname "$0")/.." || exit 2
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-threads.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' HUP INT TERM
+. "$(dirname "$0")/testlib.sh"
+testlib_setup validate-threads "$@"
 mkdir -p "$tmp/gen"
 i=0
 while [ $i -lt 24 ]; do
@@ -27,19 +19,6 @@ while [ $i -lt 24 ]; do
 done
 cp -r "$tmp/gen" "$tmp/gen2"
 inputs="conformance examples $tmp/gen $tmp/gen2"
-failed=0
-n=0
-check() {
-    n=$((n + 1))
-    name=$1
-    shift
-    if "$@"; then
-        echo "ok $n $name"
-    else
-        echo "FAIL $n $name"
-        failed=$((failed + 1))
-    fi
-}
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(pwd)/tests/tsan.supp ${TSAN_OPTIONS:-}"
 "$bin" validate -j1 --format json $inputs > "$tmp/one.json" 2> "$tmp/one.err"
 one=$?
@@ -55,5 +34,4 @@ for j in 2 4 8; do
         check "-j$j run $rep: the same report as -j1" cmp -s "$tmp/one.json" "$tmp/many.json"
     done
 done
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" = 0 ]
+testlib_finish

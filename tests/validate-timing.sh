@@ -5,31 +5,9 @@
 # excluded by --skip), the resolution line and a total that is the sum of the lines.
 # Times differ between runs, so the test checks the table's shape, never a figure.
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/validate-timing.sh BINARY" >&2
-    exit 2
-fi
-bin=$1
-case $bin in /*) ;; *) bin="$(pwd)/$bin" ;; esac
-cd "$(dirname "$0")/.." || exit 2
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-timing.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' HUP INT TERM
+. "$(dirname "$0")/testlib.sh"
+testlib_setup validate-timing "$@"
 inputs="conformance tests/cli/jobs-parallel/docs"
-failed=0
-n=0
-
-check() {
-    n=$((n + 1))
-    name=$1
-    shift
-    if "$@"; then
-        echo "ok $n $name"
-    else
-        echo "FAIL $n $name"
-        failed=$((failed + 1))
-    fi
-}
 
 "$bin" rules list --format json | python3 -c '
 import json, sys
@@ -63,5 +41,4 @@ PY
 done
 "$bin" validate --timing conformance/expected-valid > /dev/null 2> "$tmp/err"
 check "without --format: the table on standard error only" grep -q '^total ' "$tmp/err"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" = 0 ]
+testlib_finish

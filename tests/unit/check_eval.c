@@ -189,10 +189,24 @@ Suite *eval_suite(void)
 }
 
 /* The schema-engine predicates: valid-schema, dialect-in, matches-schema, {detail}. */
-START_TEST(schema_predicates)
+/* The rule set of a rule file (RULE text) with the JSON Schema point.json beside it;
+ * *DIR is its temporary directory (tu_rmdir it). */
+static struct rule_set *load_with_point(const char *rule_text, const char *point_json, char **dir)
 {
     const char *files[] = {"test.yaml", "point.json"};
-    const char *texts[] = {
+    const char *texts[] = {rule_text, point_json};
+    *dir = tu_rule_dir(files, texts, 2);
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = rule_set_load(*dir, &errs);
+    ck_assert_msg(rs != NULL, "%s", errs.len ? errs.items[0].message : "");
+    diag_list_release(&errs);
+    return rs;
+}
+
+START_TEST(schema_predicates)
+{
+    char *dir;
+    struct rule_set *rs = load_with_point(
         RULE("\n      all:\n"
              "        - select: /tools/*/inputSchema\n"
              "          first:\n"
@@ -202,11 +216,9 @@ START_TEST(schema_predicates)
              "          require: {matches-schema: point.json}\n"
              "          message: 'not a point: {detail}'"),
         "{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", \"type\": \"object\","
-        " \"required\": [\"x\"], \"properties\": {\"x\": {\"type\": \"number\"}}}"};
-    char *dir = tu_rule_dir(files, texts, 2);
-    struct diag_list errs = DIAG_LIST_INIT, out = DIAG_LIST_INIT;
-    struct rule_set *rs = rule_set_load(dir, &errs);
-    ck_assert_msg(rs != NULL, "%s", errs.len ? errs.items[0].message : "");
+        " \"required\": [\"x\"], \"properties\": {\"x\": {\"type\": \"number\"}}}",
+        &dir);
+    struct diag_list out = DIAG_LIST_INIT;
     tu_eval(rs,
             "{\"x\": {\"x\": \"1\"}, \"tools\": [\n"
             " {\"inputSchema\": {\"type\": \"object\", \"properties\": {\"a\": {\"minLength\": -1}}}},\n"
@@ -235,18 +247,16 @@ END_TEST
  * judged object; the default reports at the judged node. */
 START_TEST(report_at_failure)
 {
-    const char *files[] = {"test.yaml", "point.json"};
-    const char *texts[] = {
+    char *dir;
+    struct rule_set *rs = load_with_point(
         RULE("\n      all:\n"
              "        - {select: '/at/*', require: {matches-schema: point.json}, report-at: failure,\n"
              "           message: '{key}={value}: {detail}'}\n"
              "        - {select: /node, require: {matches-schema: point.json}, message: 'n {detail}'}"),
         "{\"type\": \"object\", \"required\": [\"x\"], \"additionalProperties\": false,"
-        " \"properties\": {\"x\": {\"type\": \"number\"}, \"pts\": {\"items\": {\"type\": \"number\"}}}}"};
-    char *dir = tu_rule_dir(files, texts, 2);
-    struct diag_list errs = DIAG_LIST_INIT, out = DIAG_LIST_INIT;
-    struct rule_set *rs = rule_set_load(dir, &errs);
-    ck_assert_msg(rs != NULL, "%s", errs.len ? errs.items[0].message : "");
+        " \"properties\": {\"x\": {\"type\": \"number\"}, \"pts\": {\"items\": {\"type\": \"number\"}}}}",
+        &dir);
+    struct diag_list out = DIAG_LIST_INIT;
     tu_eval(rs,
             "{\"at\": [\n"
             "  {\"x\": \"1\"},\n"
