@@ -139,13 +139,17 @@ static int arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
     return p->compiled ? 0 : -1;
 }
 
-/* The value to validate: the node, or a shallow copy without the `without` members. */
+/* The value to validate: the node, or a shallow copy without the `without` members
+ * (the node itself when it has none of them). */
 static json_t *projected(const struct pred *p, json_t *v)
 {
-    if (!p->arg || !json_is_object(v)) return json_incref(v);
-    json_t *copy = json_copy(v);
     size_t i;
     json_t *m;
+    int has = 0;
+    if (p->arg && json_is_object(v))
+        json_array_foreach(p->arg, i, m) has |= json_object_get(v, json_string_value(m)) != NULL;
+    if (!has) return json_incref(v);
+    json_t *copy = json_copy(v);
     json_array_foreach(p->arg, i, m) json_object_del(copy, json_string_value(m));
     return copy;
 }
@@ -154,7 +158,9 @@ static int eval_matches_schema(const struct pred *p, const struct cursor *c, str
 {
     struct schema_errors errs = SCHEMA_ERRORS_INIT;
     json_t *v = projected(p, c->v);
-    int rc = schema_validate(p->compiled, v, &errs);
+    /* yes/no first (the engine's fast path); the error list only for a failure */
+    int rc = schema_validate(p->compiled, v, NULL);
+    if (rc != 0) rc = schema_validate(p->compiled, v, &errs);
     json_decref(v);
     if (rc != 0) {
         add_detail(ctx, &errs);
