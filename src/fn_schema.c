@@ -28,8 +28,12 @@ static void add_detail(struct eval_ctx *ctx, const struct schema_errors *errs)
         buf_addf(&ctx->detail, " at %s", e->instance_location);
     if (e->keyword_location && *e->keyword_location)
         buf_addf(&ctx->detail, " (%s)", e->keyword_location);
-    if (errs->len > 1) buf_addf(&ctx->detail, "; %zu more", errs->len - 1);
+    if (errs->len > 1)
+        buf_addf(&ctx->detail, "; %s%zu more", schema_errors_full(errs) ? "at least " : "", errs->len - 1);
 }
+
+/* The predicates name the first error and count the others: they stop counting here. */
+#define DETAIL_ERRORS 100
 
 static int arg_dialect(struct cc *cc, struct pred *p, struct yv arg)
 {
@@ -63,7 +67,7 @@ static int eval_valid_schema(const struct pred *p, const struct cursor *c, struc
     enum schema_dialect d = default_dialect(p);
     int ok;
     if (fn_memo_get(ctx, c->v, (int)d, &ok)) return ok;
-    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    struct schema_errors errs = {.limit = DETAIL_ERRORS};
     int rc = schema_check(rule_set_schemas(ctx->rs), c->v, NULL, d, &errs);
     if (rc != 0) add_detail(ctx, &errs);
     schema_errors_release(&errs);
@@ -130,7 +134,7 @@ static int arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
         return -1;
     }
     char *path = xasprintf("%s/%s", rule_set_dir(cc->rs), json_string_value(file.v));
-    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    struct schema_errors errs = {.limit = DETAIL_ERRORS};
     p->compiled = schema_compile_file(rule_set_schemas(cc->rs), path, SCHEMA_DRAFT2020_12, &errs);
     if (!p->compiled)
         rule_cc_error(cc, file.n, 0, "cannot use schema %s: %s", path, errs.len ? errs.items[0].message : "?");
@@ -156,7 +160,7 @@ static json_t *projected(const struct pred *p, json_t *v)
 
 static int eval_matches_schema(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    struct schema_errors errs = {.limit = DETAIL_ERRORS};
     json_t *v = projected(p, c->v);
     /* yes/no first (the engine's fast path); the error list only for a failure */
     int rc = schema_validate(p->compiled, v, NULL);
@@ -218,7 +222,7 @@ static int eval_ref_resolves(const struct pred *p, const struct cursor *c, struc
     char *at = sel_pointer(c), *top = sel_pointer(root);
     const char *rel = at + strlen(top); /* the $ref's pointer inside the schema */
     enum schema_dialect d = schema_dialect_parse(json_string_value(json_array_get(json_object_get(p->arg, "dialect"), 0)));
-    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    struct schema_errors errs = {.limit = DETAIL_ERRORS};
     schema *s = schema_compile(rule_set_schemas(ctx->rs), root->v, NULL, d, &errs);
     int ok = 1;
     for (size_t i = 0; i < errs.len && ok; i++) {

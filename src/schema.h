@@ -62,8 +62,17 @@ struct schema_error {
 struct schema_errors {
     struct schema_error *items;
     size_t len, cap;
+    /* 0, or collect at most this many: validation then goes on as if without an error
+     * list (stopping at the first failure of each schema), so a schema invalid at a
+     * million places costs no more than any other invalid one. */
+    size_t limit;
 };
-#define SCHEMA_ERRORS_INIT { NULL, 0, 0 }
+#define SCHEMA_ERRORS_INIT { NULL, 0, 0, 0 }
+/* Has E collected its limit (so more errors may have been left uncounted)? */
+static inline int schema_errors_full(const struct schema_errors *e)
+{
+    return e->limit && e->len >= e->limit;
+}
 void schema_errors_release(struct schema_errors *e);
 
 /* A registry: limits, preloaded documents and the --ref-map, and a cache of the

@@ -37,7 +37,7 @@ struct vst {
     pcre2_match_data *md;
 };
 
-#define TRACK(st) ((st)->errs && !(st)->quiet)
+#define TRACK(st) ((st)->errs && !(st)->quiet && !schema_errors_full((st)->errs))
 
 static void ann_release(struct ann *a)
 {

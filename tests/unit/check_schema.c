@@ -239,6 +239,37 @@ START_TEST(bound_work_and_depth)
 }
 END_TEST
 
+/* An error list with a limit stops collecting there and the verdict stays "invalid"
+ * (1, not -1); without a limit every error is collected. */
+START_TEST(error_limit)
+{
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    json_t *sch = J("{\"items\": {\"type\": \"string\"}}");
+    struct buf inst = BUF_INIT;
+    buf_addc(&inst, '[');
+    for (int i = 0; i < 1000; i++) buf_addf(&inst, "%s%d", i ? "," : "", i);
+    buf_addc(&inst, ']');
+    json_t *v = J(buf_str(&inst));
+    struct schema_errors all = SCHEMA_ERRORS_INIT, few = {.limit = 3};
+    schema *s = schema_compile(ctx, sch, NULL, SCHEMA_DRAFT2020_12, &all);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(schema_validate(s, v, &all), 1);
+    ck_assert_uint_eq(all.len, 1000);
+    ck_assert(!schema_errors_full(&all));
+    ck_assert_int_eq(schema_validate(s, v, &few), 1);
+    ck_assert_uint_eq(few.len, 3);
+    ck_assert(schema_errors_full(&few));
+    ck_assert_str_eq(few.items[2].instance_location, "/2");
+    schema_errors_release(&all);
+    schema_errors_release(&few);
+    schema_free(s);
+    json_decref(v);
+    json_decref(sch);
+    buf_release(&inst);
+    schema_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(references)
 {
     /* embedded resources, anchors, pointers relative to the enclosing resource */
@@ -683,6 +714,7 @@ Suite *schema_suite(void)
     tcase_add_test(tc, bound_depth_stops_compile);
     tcase_add_test(tc, bound_subschemas_stops_compile);
     tcase_add_test(tc, pointers_stored_once);
+    tcase_add_test(tc, error_limit);
     suite_add_tcase(s, tc);
     return s;
 }
