@@ -11,9 +11,9 @@ CAPTURE_BIN := $(BUILD)/mcpdesc
 
 FAKE_MCP := $(BUILD)/tests/fake-mcp-server
 
-$(FAKE_MCP): tests/fake-mcp-server.c | $(DEPS_STAMP)
+$(FAKE_MCP): tests/fake-mcp-server.c $(SAN_OBJS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs jansson)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(SAN_OBJS) $(shell pkg-config --libs jansson)
 
 .PHONY: test-capture test-capture-everything
 # The fake-server suite (every failure mode, pagination, version merging), then the

@@ -13,7 +13,7 @@ MCPDESC_SHARED ?= ../shared
 CROSSCHECK_BIN := $(BUILD)/tests/crosscheck/crosscheck
 CROSSCHECK_DATA := $(MCPDESC_SHARED)/data/mcp $(MCPDESC_SHARED)/mcp ../shared/data/mcp
 
-$(CROSSCHECK_BIN): $(BUILD)/tests/crosscheck/crosscheck.o $(LIB)
+$(CROSSCHECK_BIN): $(BUILD)/tests/crosscheck/crosscheck.o $(LIB) $(SAN_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 .PHONY: test-crosscheck test-official-examples

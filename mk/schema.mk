@@ -12,13 +12,21 @@ $(BUILD)/gen/metaschemas.c: tools/embed-metaschemas.sh | $(DEPS_STAMP)
 $(BUILD)/gen/metaschemas.o: $(BUILD)/gen/metaschemas.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-# The suite: the first of $(MCPDESC_SHARED)/data/JSON-Schema-Test-Suite (MCPDESC_SHARED
-# naming the shared folder or its data/ folder), ../shared/data/..., Debian's
-# json-schema-test-suite; the runner says which, and skips (exit 0) when none exists.
+# The suite: EVERY copy named below that exists is used, not the first one (a directory
+# named twice runs once): $(MCPDESC_SHARED)/data/JSON-Schema-Test-Suite or
+# $(MCPDESC_SHARED)/JSON-Schema-Test-Suite (MCPDESC_SHARED naming the shared folder or its
+# data/ folder), ../shared/data/JSON-Schema-Test-Suite, and Debian's json-schema-test-suite
+# (/usr/share/json-schema-test-suite: draft3-draft7 only). Each draft from draft4 to
+# draft2020-12 runs from every copy that holds it, with that copy's remotes/; each draft's
+# line names its copy. A draft in no copy (all five when no copy exists) is a skip through
+# tests/testskip.h, and a failure under MCPDESC_REQUIRE=all.
 MCPDESC_SHARED ?= ../shared
 JSTS_BIN := $(BUILD)/tests/jsts/jsts
 
-$(JSTS_BIN): $(BUILD)/tests/jsts/jsts.o $(BUILD)/libmcpdesc.a
+# jsts.c includes tests/testskip.h
+$(BUILD)/tests/jsts/jsts.o: ALL_CFLAGS += -Itests
+
+$(JSTS_BIN): $(BUILD)/tests/jsts/jsts.o $(BUILD)/libmcpdesc.a $(SAN_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 .PHONY: test-jsts

@@ -35,7 +35,8 @@ committed() {
                 echo "check-locks: note: $lock is not committed yet (it is immutable once it is)"
         done
     else
-        echo "check-locks: not a git checkout: skipping the check that committed locks never change"
+        . tests/skip.sh
+        test_skip check-locks "the check that committed locks never change" "not a git checkout" || fail=1
     fi
     tag=$(sed -n 's/^tag:[[:space:]]*//p' rules-yaml/manifest.yaml | sed 's/[[:space:]]*#.*//; s/["'\'']//g' | head -n 1)
     if [ -z "$tag" ]; then

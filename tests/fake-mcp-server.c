@@ -25,6 +25,7 @@ struct cfg {
     int counts[4];              /* tools, resources, templates, prompts; -1: capability absent */
     int page_size;
     int vary;
+    int bad_tool; /* --bad-tool: a tool whose inputSchema root is a string (an error) */
     const char *fail_method, *fail_mode;
     const char *fail_version;   /* fail only in sessions of this version */
     int ignore_term;
@@ -107,6 +108,9 @@ static json_t *all_items(int list, const char *version)
         if (!strcmp(version, "2024-11-05"))
             json_array_insert_new(arr, 0, json_pack("{s:s, s:{s:s}}", "name", "old-tool", "inputSchema", "type", "object"));
     }
+    if (C.bad_tool && list == 0)
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:{s:s}}", "name", "bad-tool", "description",
+                                             "Its arguments are not an object.", "inputSchema", "type", "string"));
     if (C.huge_bytes && list == 0) {
         char *big = malloc((size_t)C.huge_bytes + 1);
         memset(big, 'x', (size_t)C.huge_bytes);
@@ -478,6 +482,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--prompts")) C.counts[3] = atoi(VAL());
         else if (!strcmp(a, "--page-size")) C.page_size = atoi(VAL());
         else if (!strcmp(a, "--vary")) C.vary = 1;
+        else if (!strcmp(a, "--bad-tool")) C.bad_tool = 1;
         else if (!strcmp(a, "--fail")) {
             char *f = strdup(VAL());
             char *colon = strchr(f, ':');

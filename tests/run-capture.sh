@@ -4,8 +4,14 @@
 # (JSON-RPC error, hang, garbage, early exit, crash, huge message, broken pagination),
 # version negotiation and merging, pagination, Streamable HTTP on 127.0.0.1, output
 # files. Outputs are compared with tests/capture/*.json. Prints ok/FAIL lines and
-# "N passed, N failed". Set UPDATE=1 to rewrite the expected files.
+# "N passed, N failed". `sh tests/run-capture.sh --update BINARY` rewrites the expected
+# files (only an argument does: an UPDATE=1 left in the environment once rewrote goldens).
 set -u
+update=0
+if [ "${1:-}" = --update ]; then
+    update=1
+    shift
+fi
 BIN=$1
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 FAKE=${FAKE_MCP:-$(dirname "$BIN")/tests/fake-mcp-server}
@@ -45,7 +51,7 @@ cap() {
 # expect_ok NAME EXPECTED-FILE: rc 0 and stdout equals tests/capture/EXPECTED-FILE
 expect_ok() {
     if [ "$rc" != 0 ]; then bad "$1" "exit status $rc, expected 0"; return; fi
-    if [ "${UPDATE:-}" = 1 ]; then cp "$TMP/out" "$EXP/$2"; fi
+    if [ $update = 1 ]; then cp "$TMP/out" "$EXP/$2"; fi
     if cmp -s "$TMP/out" "$EXP/$2"; then ok "$1"; else
         bad "$1" "output differs from tests/capture/$2"
         diff "$EXP/$2" "$TMP/out" | head -20 | sed 's/^/       /'
@@ -66,12 +72,23 @@ expect_note() {
     if grep -qF -- "$2" "$TMP/err"; then ok "$1"; else bad "$1" "stderr lacks '$2'"; fi
 }
 
+# leftovers: pid and command line of every live process of this run's fake servers, read
+# from /proc (no ps: a check must not pass because a tool is missing); fails without /proc
+leftovers() {
+    [ -r /proc/self/cmdline ] || { echo "no /proc to look for leftover servers"; return 1; }
+    for c in /proc/[0-9]*/cmdline; do
+        line=$(tr '\0' ' ' 2>/dev/null < "$c") || continue
+        case $line in *"--tag $TAG"*) echo "${c%/cmdline} $line" ;; esac
+    done
+    return 0
+}
+
 # no_leftovers NAME: no fake server of this run is still alive
 no_leftovers() {
     sleep 0.2
-    if ps -eo pid=,args= | grep -v grep | grep -q -- "--tag $TAG"; then
+    if leftovers > "$TMP/leftovers" && [ -s "$TMP/leftovers" ]; then
         bad "$1" "a fake server is still running"
-        ps -eo pid=,args= | grep -v grep | grep -- "--tag $TAG" | sed 's/^/       /'
+        sed 's/^/       /' "$TMP/leftovers"
     else ok "$1"; fi
 }
 
@@ -203,11 +220,21 @@ if [ "$rc" = 0 ] && [ ! -s "$TMP/out" ] && cmp -s "$TMP/d.json" "$EXP/one-2025-0
     [ -z "$(ls "$TMP" | grep 'd.json.tmp')" ]; then ok "-o FILE"; else bad "-o FILE" "rc $rc"; fi
 cap badout -o "$TMP/no/such/dir/d.json" --protocol-version 2025-06-18 -- $S
 expect_fail "-o into a missing directory" "cannot write"
-cap validate -o "$TMP/v.json" --protocol-version 2025-06-18 --validate --format json -- $S
+# --validate must judge what it captured: a server with an error in it (--bad-tool) gives
+# status 1 and the report that `validate` alone gives on the written file
+cap validate -o "$TMP/v.json" --protocol-version 2025-06-18 --validate --format json -- $S --bad-tool
+cp "$TMP/out" "$TMP/cap-report"
 "$BIN" validate --format json "$TMP/v.json" >"$TMP/vout" 2>"$TMP/verr"
 vrc=$?
-if [ "$rc" = "$vrc" ] && [ -s "$TMP/v.json" ]; then ok "--validate runs validate with its options (status $rc)"; else
-    bad "--validate" "status $rc, validate alone gives $vrc"; fi
+if [ "$rc" = 1 ] && [ "$vrc" = 1 ] && [ -s "$TMP/v.json" ] && cmp -s "$TMP/cap-report" "$TMP/vout" &&
+    grep -q '"mcp.tool.input-schema.object-root"' "$TMP/cap-report"; then
+    ok "--validate judges the capture: status 1 and validate's own report"
+else
+    bad "--validate" "status $rc (want 1), validate alone gives $vrc; reports differ or lack object-root"
+fi
+cap validate-clean -o "$TMP/v2.json" --protocol-version 2025-06-18 --validate --format json -- $S
+if [ "$rc" = 0 ] && grep -q '"errors": 0' "$TMP/out"; then ok "--validate on a clean server: status 0"; else
+    bad "--validate clean" "status $rc"; fi
 
 # ---- Streamable HTTP on 127.0.0.1 ----
 start_http() {

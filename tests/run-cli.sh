@@ -1,22 +1,35 @@
 #!/bin/sh
-# run-cli.sh BINARY - golden-file tests of the mcpdesc command line.
-# Each case is a directory tests/cli/<case>/ holding
-#   args    the arguments, one per line (an empty file: no argument)
+# run-cli.sh [--write-missing] BINARY - golden-file tests of the mcpdesc command line.
+# Each case is a directory tests/cli/<case>/ holding all four of
+#   args    the arguments, one per line (an empty file: no argument); @ROOT@ stands for
+#           the repository's absolute path
 #   stdin   optional: fed to the command (else /dev/null)
-#   stdout  optional: the exact expected standard output (absent: not compared)
-#   stderr  optional: the exact expected standard error (absent: not compared)
+#   stdout  the exact expected standard output (an empty file: expect it empty)
+#   stderr  the exact expected standard error (an empty file: expect it empty)
 #   status  the expected exit status
-# Rule-set digests (sha256:<64 hex>) are compared as sha256:DIGEST.
-# Cases run from the repository root. Prints ok/FAIL per case, then "N passed, N failed".
+# A case without args, stdout, stderr or status fails, and so does a run with no case: a
+# golden that compares less than everything has let bugs through (shifted YAML error
+# columns passed when only the status was compared). In the outputs, rule-set digests
+# (sha256:<64 hex>) read sha256:DIGEST and the repository's absolute path reads @ROOT@,
+# so SARIF's file:// base URI is the same on every machine.
+# --write-missing writes the files a case lacks from this run (review them before
+# committing); it never rewrites an existing golden. Cases run from the repository root.
+# Prints ok/FAIL per case, then "N passed, N failed".
 set -u
+write_missing=0
+if [ "${1:-}" = --write-missing ]; then
+    write_missing=1
+    shift
+fi
 if [ $# -ne 1 ]; then
-    echo "usage: sh tests/run-cli.sh BINARY" >&2
+    echo "usage: sh tests/run-cli.sh [--write-missing] BINARY" >&2
     exit 2
 fi
 bin=$1
 here=$(pwd)
 case $bin in /*) ;; *) bin="$here/$bin" ;; esac
 cd "$(dirname "$0")/.." || exit 2
+root=$(pwd)
 if [ ! -x "$bin" ]; then
     echo "run-cli: cannot run $bin" >&2
     exit 2
@@ -29,60 +42,75 @@ trap 'exit 2' HUP INT TERM
 run_case() {
     dir=$1
     set --
-    if [ -f "$dir/args" ]; then
-        while IFS= read -r line || [ -n "$line" ]; do
-            set -- "$@" "$line"
-        done < "$dir/args"
-    fi
+    while IFS= read -r line || [ -n "$line" ]; do
+        case $line in *@ROOT@*) line="$root${line#*@ROOT@}" ;; esac
+        set -- "$@" "$line"
+    done < "$dir/args"
     input=/dev/null
     [ -f "$dir/stdin" ] && input="$dir/stdin"
     "$bin" "$@" < "$input" > "$tmp/out" 2> "$tmp/err"
     status=$?
     # the rule set's digest changes with every rule edit: goldens say sha256:DIGEST
-    sed -i 's/sha256:[0-9a-f]\{64\}/sha256:DIGEST/g' "$tmp/out" "$tmp/err"
-}
-
-# show LABEL FILE: FILE's first lines, indented.
-show() {
-    echo "    $1:"
-    head -n 20 "$2" | sed 's/^/      | /'
+    sed -i -e 's/sha256:[0-9a-f]\{64\}/sha256:DIGEST/g' -e "s|$root|@ROOT@|g" "$tmp/out" "$tmp/err"
 }
 
 passed=0
 failed=0
+cases=0
 for case_dir in tests/cli/*/; do
+    [ -d "$case_dir" ] || continue
     case_dir=${case_dir%/}
-    [ -f "$case_dir/status" ] || continue
+    cases=$((cases + 1))
+    missing=""
+    for f in args stdout stderr status; do
+        [ -f "$case_dir/$f" ] || missing="$missing $f"
+    done
+    case $missing in *args*)
+        echo "FAIL $case_dir: no args file"
+        failed=$((failed + 1))
+        continue ;;
+    esac
     run_case "$case_dir"
+    if [ -n "$missing" ] && [ $write_missing -eq 1 ]; then
+        [ -f "$case_dir/stdout" ] || cp "$tmp/out" "$case_dir/stdout"
+        [ -f "$case_dir/stderr" ] || cp "$tmp/err" "$case_dir/stderr"
+        [ -f "$case_dir/status" ] || echo "$status" > "$case_dir/status"
+        echo "wrote$missing for $case_dir: review them"
+        missing=""
+    fi
+    if [ -n "$missing" ]; then
+        echo "FAIL $case_dir: missing$missing (every case compares stdout, stderr and status;"
+        echo "    an empty file expects nothing; sh tests/run-cli.sh --write-missing BINARY writes them)"
+        failed=$((failed + 1))
+        continue
+    fi
     want=$(tr -d ' \n' < "$case_dir/status")
     problems=""
     [ "$status" = "$want" ] || problems="$problems status"
-    for stream in stdout stderr; do
-        actual="$tmp/out"
-        [ "$stream" = stderr ] && actual="$tmp/err"
-        if [ -f "$case_dir/$stream" ] && ! cmp -s "$case_dir/$stream" "$actual"; then
-            problems="$problems $stream"
-        fi
-    done
+    cmp -s "$case_dir/stdout" "$tmp/out" || problems="$problems stdout"
+    cmp -s "$case_dir/stderr" "$tmp/err" || problems="$problems stderr"
     if [ -z "$problems" ]; then
         echo "ok $case_dir"
         passed=$((passed + 1))
-    else
-        echo "FAIL $case_dir"
-        case $problems in *status*) echo "    exit status $status, expected $want" ;; esac
-        for stream in stdout stderr; do
-            actual="$tmp/out"
-            [ "$stream" = stderr ] && actual="$tmp/err"
-            case $problems in
-            *$stream*)
-                echo "    $stream differs (- expected, + actual):"
-                diff -u "$case_dir/$stream" "$actual" | tail -n +3 | head -n 40 | sed 's/^/      /'
-                ;;
-            esac
-        done
-        case $problems in *stderr*) ;; *) [ -s "$tmp/err" ] && show stderr "$tmp/err" ;; esac
-        failed=$((failed + 1))
+        continue
     fi
+    echo "FAIL $case_dir"
+    case $problems in *status*) echo "    exit status $status, expected $want" ;; esac
+    for stream in stdout stderr; do
+        actual="$tmp/out"
+        [ "$stream" = stderr ] && actual="$tmp/err"
+        case $problems in
+        *$stream*)
+            echo "    $stream differs (- expected, + actual):"
+            diff -u "$case_dir/$stream" "$actual" | tail -n +3 | head -n 40 | sed 's/^/      /'
+            ;;
+        esac
+    done
+    failed=$((failed + 1))
 done
+if [ $cases -eq 0 ]; then
+    echo "FAIL run-cli: no case in tests/cli/"
+    failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -39,7 +39,9 @@ expect "--color always beats NO_COLOR" "$tmp/always-nocolor" 1 0
 expect "auto into a pipe" "$tmp/pipe" 0 0
 
 if ! command -v script > /dev/null 2>&1 || ! script -qec true /dev/null > /dev/null 2>&1; then
-    echo "skip validate-color: no script(1) to provide a terminal; $n pipe cases passed"
+    . tests/skip.sh
+    test_skip validate-color "the terminal cases" "no script(1) to provide a terminal" || failed=$((failed + 1))
+    echo "$((n - failed)) passed, $failed failed, 1 skipped"
     [ "$failed" -eq 0 ]
     exit
 fi

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../testskip.h"
 #include "buf.h"
 #include "diag.h"
 #include "doc.h"
@@ -1069,9 +1070,8 @@ static int cmd_types(int verbose, char **argv, int argc)
     const char *schema_dir = argv[0], *fixtures = argv[3], *samples = argv[4];
     struct run rn = {.verbose = verbose, .allow_path = argv[1]};
     if (!(rn.data = find_data(argv + 5, argc - 5))) {
-        printf("test-crosscheck: SKIP: no official MCP schemas (<version>/schema.json) in %s\n",
-               argv[5]);
-        return 0;
+        return test_skip("test-crosscheck", "no official MCP schemas (<version>/schema.json) in %s",
+                         argv[5]);
     }
     printf("crosscheck: %s/<version>/*.json against %s/<version>/schema.json\n", schema_dir,
            rn.data);

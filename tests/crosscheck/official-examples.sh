@@ -10,7 +10,8 @@ shift 3
 rm -rf "$out" && mkdir -p "$out" || exit 1
 "$cc" wrap-examples "$out" "$@" || exit 1
 if [ -z "$(ls "$out")" ]; then
-    echo "test-official-examples: SKIP: no official examples (<version>/examples/) in: $*"
+    . tests/skip.sh
+    test_skip test-official-examples "the official examples" "no <version>/examples/ in: $*" || exit 1
     exit 0
 fi
 "$bin" validate --rules rules-yaml --fail-on error --color never "$out"

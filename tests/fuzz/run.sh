@@ -21,8 +21,12 @@ export MCPDESC_TOP="${MCPDESC_TOP:-$(pwd)}"
 for s in llvm-symbolizer llvm-symbolizer-14 /usr/lib/llvm-14/bin/llvm-symbolizer; do
     p=$(command -v "$s" 2>/dev/null) && { export ASAN_SYMBOLIZER_PATH="$p"; break; }
 done
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:allocator_may_return_null=0}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+# The harnesses' own options come last so they win; a caller's options add to them
+# instead of replacing them (a caller's ASAN_OPTIONS once turned leak detection off).
+fuzz_asan="detect_leaks=1:abort_on_error=0:allocator_may_return_null=0"
+fuzz_ubsan="print_stacktrace=1:halt_on_error=1"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}$fuzz_asan"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}$fuzz_ubsan"
 
 # Per-harness options: the longest input worth mutating, and a dictionary.
 max_len() {
