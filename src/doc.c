@@ -571,6 +571,7 @@ struct yanchor {
     char *name;
     json_t *value;
     uint32_t first, count; /* its entries in the index, copied on each alias */
+    uint32_t line, col;    /* a key's anchor (first = UINT32_MAX): the key's position */
 };
 
 struct yframe {
@@ -627,10 +628,10 @@ static json_t *yaml_scalar_value(const yaml_event_t *ev, char **why)
 static const char *yaml_event_name(yaml_event_type_t t)
 {
     switch (t) {
-    case YAML_SEQUENCE_START_EVENT: return "sequence";
-    case YAML_MAPPING_START_EVENT: return "mapping";
-    case YAML_ALIAS_EVENT: return "alias";
-    default: return "value";
+    case YAML_SEQUENCE_START_EVENT: return "a sequence";
+    case YAML_MAPPING_START_EVENT: return "a mapping";
+    case YAML_ALIAS_EVENT: return "an alias"; /* not "a alias" */
+    default: return "a value";
     }
 }
 
@@ -719,7 +720,7 @@ static doc *load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *er
             if (top && json_is_object(top->container) && !top->pending_key) {
                 if (ev.type != YAML_SCALAR_EVENT) {
                     set_error(err, line, col,
-                              xasprintf("a mapping key must be a plain string, not a %s",
+                              xasprintf("a mapping key must be a plain string, not %s",
                                         yaml_event_name(ev.type)));
                     failed = 1;
                     break;
@@ -739,6 +740,11 @@ static doc *load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *er
                 top->pending_key = xstrdup(k);
                 top->kline = line;
                 top->kcol = col;
+                if (ev.data.scalar.anchor) { /* "&k a: 1" then "*k": was "refers to no complete anchor" */
+                    struct yanchor a = {xstrdup((const char *)ev.data.scalar.anchor),
+                                        json_stringn(k, ev.data.scalar.length), UINT32_MAX, 1, line, col};
+                    VEC_PUSH(anchors, a);
+                }
                 break;
             }
             if (st.len >= lim->max_depth && ev.type != YAML_SCALAR_EVENT && ev.type != YAML_ALIAS_EVENT) {
@@ -770,12 +776,17 @@ static doc *load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *er
                     break;
                 }
                 entry = (uint32_t)d->idx.len;
-                VEC_RESERVE(d->idx, a->count);
-                memcpy(d->idx.items + d->idx.len, d->idx.items + a->first,
-                       a->count * sizeof(struct doc_entry));
-                d->idx.len += a->count;
-                d->idx.items[entry].kline = kl;
-                d->idx.items[entry].kcol = kc;
+                if (a->first == UINT32_MAX) { /* a key's anchor has no entry: the key's position */
+                    struct doc_entry ke = {a->line, a->col, kl, kc, 1};
+                    VEC_PUSH(d->idx, ke);
+                } else {
+                    VEC_RESERVE(d->idx, a->count);
+                    memcpy(d->idx.items + d->idx.len, d->idx.items + a->first,
+                           a->count * sizeof(struct doc_entry));
+                    d->idx.len += a->count;
+                    d->idx.items[entry].kline = kl;
+                    d->idx.items[entry].kcol = kc;
+                }
                 value = json_incref(a->value);
                 break;
             }
@@ -814,7 +825,7 @@ static doc *load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *er
             value = f.container;
             entry = f.entry;
             if (f.anchor) {
-                struct yanchor a = {f.anchor, value, entry, d->idx.items[entry].size};
+                struct yanchor a = {f.anchor, value, entry, d->idx.items[entry].size, 0, 0};
                 VEC_PUSH(anchors, a);
             }
             entry = UINT32_MAX; /* entries already in place */
@@ -824,7 +835,7 @@ static doc *load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *er
         }
         if (!failed && value) {
             if (anchor) {
-                struct yanchor a = {xstrdup(anchor), value, entry, 1};
+                struct yanchor a = {xstrdup(anchor), value, entry, 1, 0, 0};
                 VEC_PUSH(anchors, a);
             }
             top = st.len ? &st.items[st.len - 1] : NULL;
@@ -846,7 +857,10 @@ static doc *load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *er
         free(st.items[i].pending_key);
         free(st.items[i].anchor);
     }
-    for (size_t i = 0; i < anchors.len; i++) free(anchors.items[i].name);
+    for (size_t i = 0; i < anchors.len; i++) {
+        free(anchors.items[i].name);
+        if (anchors.items[i].first == UINT32_MAX) json_decref(anchors.items[i].value); /* a key's */
+    }
     VEC_FREE(st);
     VEC_FREE(anchors);
     if (!failed && !d->root) {

@@ -672,7 +672,9 @@ static int fmt_uri_template(const char *s)
     return 1;
 }
 
-/* RFC 9110 media type: type "/" subtype *( OWS ";" OWS parameter ) */
+/* RFC 9110 media type: type "/" subtype *( OWS ";" OWS parameter ), a parameter being
+ * token "=" ( token / quoted-string ). Syntax only: tokens are case-insensitive, so any
+ * case passes; no whitespace before or after the whole, or around "/" and "=". */
 static int fmt_media_type(const char *s)
 {
     size_t n = 0;
@@ -683,16 +685,19 @@ static int fmt_media_type(const char *s)
     if (!n) return 0;
     s += n;
     for (;;) {
+        if (!*s) return 1; /* before the OWS: trailing whitespace is not in the grammar */
         while (*s == ' ' || *s == '\t') s++;
-        if (!*s) return 1;
         if (*s++ != ';') return 0;
         while (*s == ' ' || *s == '\t') s++;
         for (n = 0; is_tchar(s[n]); n++) {}
         if (!n || s[n] != '=') return 0;
         s += n + 1;
         if (*s == '"') {
-            for (s++; *s && *s != '"'; s++)
+            for (s++; *s && *s != '"'; s++) {
                 if (*s == '\\' && !*++s) return 0;
+                /* qdtext and quoted-pair take HTAB but no other control character */
+                if (((unsigned char)*s < 0x20 && *s != '\t') || *s == 0x7F) return 0;
+            }
             if (*s++ != '"') return 0;
         } else {
             for (n = 0; is_tchar(s[n]); n++) {}
@@ -723,7 +728,10 @@ static int days_in_month(int y, int m)
 
 /* ISO 8601 date or date and time: calendar (YYYY-MM-DD, YYYYMMDD, YYYY-MM), ordinal
  * (YYYY-DDD) or week (YYYY-Www-D) dates, then optionally T and hh[:mm[:ss]] with a
- * decimal fraction on the last part, then Z or an offset. Extended or basic format. */
+ * decimal fraction on the last part, then Z or an offset. Extended or basic format.
+ * Seconds go to 60, a leap second, at any minute (RFC 3339 time-second: syntax only);
+ * 24:00[:00] is the end of the day, with no later minute, second or fraction. Offsets
+ * are +-hh[[:]mm] with hh 00-23 and mm 00-59. */
 static int fmt_iso8601(const char *s)
 {
     int y, m, d, h, mi, sec;
@@ -742,7 +750,8 @@ static int fmt_iso8601(const char *s)
         int n = 0;
         while (is_digit(s[n])) n++;
         if (n == 3) {
-            if (!digits(&s, 3, &d) || d < 1 || d > 366) return 0;
+            /* day 366 only in a leap year (days_in_month's rule) */
+            if (!digits(&s, 3, &d) || d < 1 || d > 337 + days_in_month(y, 2)) return 0;
         } else if ((ext && n == 2) || (!ext && n == 4)) {
             if (!digits(&s, 2, &m) || m < 1 || m > 12) return 0;
             int want_day = !ext; /* basic: YYYYMMDD (YYYYMM is not ISO 8601) */
@@ -771,19 +780,21 @@ static int fmt_iso8601(const char *s)
     } else if (text) {
         return 0;
     }
+    int frac = 0; /* a non-zero digit in the fraction */
     if (*s == '.' || *s == ',') {
         s++;
         if (!is_digit(*s)) return 0;
-        while (is_digit(*s)) s++;
+        for (; is_digit(*s); s++) frac |= *s != '0';
     }
-    if (h == 24 && (mi || sec)) return 0;
+    if (h == 24 && (mi || sec || frac)) return 0; /* 24:00:00.5 is past the end of the day */
     if (*s == 'Z' || *s == 'z') s++;
     else if (*s == '+' || *s == '-') {
         int oh, om = 0;
         s++;
         if (!digits(&s, 2, &oh) || oh > 23) return 0;
-        if (*s == ':') s++;
-        if (*s && (!digits(&s, 2, &om) || om > 59)) return 0;
+        int colon = *s == ':';
+        s += colon;
+        if ((colon || *s) && (!digits(&s, 2, &om) || om > 59)) return 0; /* "+05:" needs its mm */
     }
     return !*s;
 }

@@ -327,6 +327,95 @@ START_TEST(yaml_alias_bomb_is_bounded)
 }
 END_TEST
 
+static void assert_key_pos(doc *d, const char *ptr, uint32_t line, uint32_t col)
+{
+    struct doc_pos k;
+    ck_assert_msg(doc_pointer_pos(d, ptr, NULL, &k) == 0, "no value at %s", ptr);
+    ck_assert_msg(k.line == line && k.col == col, "key of %s at %u:%u, expected %u:%u", ptr, k.line,
+                  k.col, line, col);
+}
+
+/* An alias copies its anchor's entries: its value (and every member below it) keeps the
+ * anchor's source position, where the text is; only the alias's own key moves to where the
+ * alias is used (in a sequence, to the alias itself). The anchor's entries stay as they were.
+ * A node with an anchor starts at the anchor ("&x 5" at the "&"). */
+START_TEST(yaml_alias_positions)
+{
+    struct doc_error err;
+    const char *text = "a: &x 5\n"        /* 1 */
+                       "b: *x\n"          /* 2 */
+                       "m: &m\n"          /* 3 */
+                       "  k: v\n"         /* 4 */
+                       "  n: [1, 2]\n"    /* 5 */
+                       "c:   *m\n"        /* 6 */
+                       "s: [*x, *m]\n"    /* 7 */
+                       "t:\n"             /* 8 */
+                       "  u: *m\n";       /* 9 */
+    doc *d = load(text, 1, &err);
+    ck_assert_ptr_nonnull(d);
+    /* the anchors themselves */
+    assert_pos(d, "/a", 1, 4);
+    assert_key_pos(d, "/a", 1, 1);
+    assert_pos(d, "/m", 3, 4);
+    assert_key_pos(d, "/m", 3, 1);
+    assert_pos(d, "/m/k", 4, 6);
+    assert_key_pos(d, "/m/k", 4, 3);
+    /* a value that is an alias: the anchor's value, its own key */
+    assert_pos(d, "/b", 1, 4);
+    assert_key_pos(d, "/b", 2, 1);
+    assert_pos(d, "/c", 3, 4);
+    assert_key_pos(d, "/c", 6, 1);
+    /* members inside an aliased mapping: where the anchor's members are, keys included */
+    assert_pos(d, "/c/k", 4, 6);
+    assert_key_pos(d, "/c/k", 4, 3);
+    assert_pos(d, "/c/n", 5, 6);
+    assert_key_pos(d, "/c/n", 5, 3);
+    assert_pos(d, "/c/n/1", 5, 10);
+    assert_key_pos(d, "/c/n/1", 5, 10);
+    assert_pos(d, "/t/u/n/0", 5, 7);
+    assert_key_pos(d, "/t/u", 9, 3);
+    assert_key_pos(d, "/t/u/k", 4, 3);
+    /* aliases as sequence items: the "key" is the alias's place */
+    assert_pos(d, "/s/0", 1, 4);
+    assert_key_pos(d, "/s/0", 7, 5);
+    assert_pos(d, "/s/1", 3, 4);
+    assert_key_pos(d, "/s/1", 7, 9);
+    assert_pos(d, "/s/1/k", 4, 6);
+    assert_key_pos(d, "/s/1/k", 4, 3);
+    /* the copies are nodes of their own, with the anchor's subtree size */
+    ck_assert_uint_ne(doc_pointer_node(d, "/c/k"), doc_pointer_node(d, "/m/k"));
+    ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/c")), doc_node_size(d, doc_pointer_node(d, "/m")));
+    ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/c")), 5);
+    doc_free(d);
+
+    /* an anchor on a mapping key: "*k" as a value is the key's text, at the key */
+    d = load("x: 0\n&k a: 1\nb: *k\nc: [*k]\n", 1, &err);
+    ck_assert_msg(d != NULL, "%s", d ? "" : err.message);
+    ck_assert_str_eq(json_string_value(json_object_get(doc_root(d), "b")), "a");
+    assert_pos(d, "/a", 2, 7);
+    assert_key_pos(d, "/a", 2, 1);
+    assert_pos(d, "/b", 2, 1);
+    assert_key_pos(d, "/b", 3, 1);
+    assert_pos(d, "/c/0", 2, 1);
+    assert_key_pos(d, "/c/0", 4, 5);
+    doc_free(d);
+}
+END_TEST
+
+/* A mapping key that is an alias ("*k : 1", in block, flow and explicit form) is refused
+ * at the alias: keys are plain strings. */
+START_TEST(yaml_alias_keys_are_refused)
+{
+    ERR("a: &k x\n*k : 2\n", 1, 2, 1, "a mapping key must be a plain string, not an alias");
+    ERR("a: &k x\nb:\n  c: 1\n  *k : 2\n", 1, 4, 3, "a mapping key must be a plain string, not an alias");
+    ERR("{a: &k x, *k : 2}", 1, 1, 11, "a mapping key must be a plain string, not an alias");
+    ERR("a: &k x\n? *k\n: 2\n", 1, 2, 3, "a mapping key must be a plain string, not an alias");
+    ERR("a: &k {x: 1}\n*k : 2\n", 1, 2, 1, "not an alias");
+    ERR("? [a]\n: 1\n", 1, 1, 3, "a mapping key must be a plain string, not a sequence");
+    ERR("? {a: 1}\n: 1\n", 1, 1, 3, "a mapping key must be a plain string, not a mapping");
+}
+END_TEST
+
 Suite *doc_suite(void)
 {
     Suite *s = suite_create("doc");
@@ -338,6 +427,8 @@ Suite *doc_suite(void)
     tcase_add_test(tc, yaml_positions_and_types);
     tcase_add_test(tc, yaml_errors);
     tcase_add_test(tc, yaml_alias_bomb_is_bounded);
+    tcase_add_test(tc, yaml_alias_positions);
+    tcase_add_test(tc, yaml_alias_keys_are_refused);
     tcase_add_test(tc, empty_json_is_named);
     tcase_add_test(tc, json_bom_is_skipped);
     tcase_add_test(tc, depth_is_reported_at_the_513th_level);

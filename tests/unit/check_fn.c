@@ -142,6 +142,139 @@ START_TEST(predicate_holds_or_not)
 }
 END_TEST
 
+/* format boundaries, both sides of each: the value is a plain C string (JSON-encoded
+ * here, so quotes, backslashes and control characters need no second escaping). */
+static const struct {
+    const char *format;
+    const char *value;
+    int holds;
+} formats[] = {
+    /* iso-8601: leap years (every 4th year, not every 100th, but every 400th) */
+    {"iso-8601", "2000-02-29", 1},
+    {"iso-8601", "1900-02-29", 0},
+    {"iso-8601", "2024-02-29", 1},
+    {"iso-8601", "2023-02-29", 0},
+    {"iso-8601", "2023-02-28", 1},
+    {"iso-8601", "20000229", 1},
+    {"iso-8601", "19000229", 0},
+    {"iso-8601", "2000-02-30", 0},
+    /* day 31 in a 30-day month (and in a 31-day one) */
+    {"iso-8601", "2025-04-31", 0},
+    {"iso-8601", "2025-11-31", 0},
+    {"iso-8601", "2025-04-30", 1},
+    {"iso-8601", "2025-12-31", 1},
+    {"iso-8601", "2025-12-32", 0},
+    {"iso-8601", "2025-01-00", 0},
+    /* ordinal dates: day 366 only in leap years */
+    {"iso-8601", "2024-366", 1},
+    {"iso-8601", "2000-366", 1},
+    {"iso-8601", "2023-366", 0},
+    {"iso-8601", "1900-366", 0},
+    {"iso-8601", "2023-365", 1},
+    {"iso-8601", "2024-367", 0},
+    {"iso-8601", "2024-000", 0},
+    /* leap second: 60 is accepted (RFC 3339 time-second), at any minute; 61 never */
+    {"iso-8601", "2016-12-31T23:59:60Z", 1},
+    {"iso-8601", "2016-12-31T23:59:60.5Z", 1},
+    {"iso-8601", "20161231T235960Z", 1},
+    {"iso-8601", "2016-12-31T23:59:61Z", 0},
+    {"iso-8601", "20161231T235961Z", 0},
+    {"iso-8601", "2016-12-31T23:59:59Z", 1},
+    {"iso-8601", "2016-12-31T23:60:00Z", 0},
+    /* 24:00 ends the day: allowed only with nothing after it */
+    {"iso-8601", "2025-01-12T24:00", 1},
+    {"iso-8601", "2025-01-12T24:00:00Z", 1},
+    {"iso-8601", "2025-01-12T24:00:00.000", 1},
+    {"iso-8601", "2025-01-12T24", 1},
+    {"iso-8601", "2025-01-12T24:01", 0},
+    {"iso-8601", "2025-01-12T24:30:00", 0},
+    {"iso-8601", "2025-01-12T24:00:01", 0},
+    {"iso-8601", "2025-01-12T24:00:60", 0},
+    {"iso-8601", "20250112T240001", 0},
+    {"iso-8601", "2025-01-12T24:00:00.5", 0},
+    {"iso-8601", "2025-01-12T24.5", 0},
+    {"iso-8601", "2025-01-12T23:59:59.999", 1},
+    /* offsets: hours 00 to 23, minutes 00 to 59 */
+    {"iso-8601", "2025-01-12T15:00:58+23:59", 1},
+    {"iso-8601", "2025-01-12T15:00:58-23:59", 1},
+    {"iso-8601", "2025-01-12T15:00:58+24:00", 0},
+    {"iso-8601", "2025-01-12T15:00:58-25:00", 0},
+    {"iso-8601", "2025-01-12T15:00:58+2400", 0},
+    {"iso-8601", "2025-01-12T15:00:58+05:60", 0},
+    {"iso-8601", "2025-01-12T15:00:58+0560", 0},
+    {"iso-8601", "2025-01-12T15:00:58+05:59", 1},
+    {"iso-8601", "2025-01-12T15:00:58+0530", 1},
+    {"iso-8601", "2025-01-12T15:00:58+05", 1},
+    {"iso-8601", "2025-01-12T15:00:58+05:", 0},
+    {"iso-8601", "2025-01-12T15:00:58+5:30", 0},
+    {"iso-8601", "2025-01-12T15:00:58+05:3", 0},
+    /* media-type: quoted strings, with quoted pairs */
+    {"media-type", "text/plain; charset=\"a\\\"b\"", 1},
+    {"media-type", "text/plain; charset=\"a\\\\\"", 1},   /* an escaped backslash, then the end */
+    {"media-type", "text/plain; charset=\"\"", 1},
+    {"media-type", "text/plain; charset=\"a b;c=d\"", 1},
+    {"media-type", "text/plain; charset=\"abc", 0},       /* unterminated */
+    {"media-type", "text/plain; charset=\"a\\\"", 0},     /* the only quote after a is escaped */
+    {"media-type", "text/plain; charset=\"abc\\", 0},     /* a backslash at the very end */
+    {"media-type", "text/plain; charset=\"a\x01" "b\"", 0}, /* a control character */
+    {"media-type", "text/plain; charset=\"a\\\x01\"", 0},  /* nor quoted */
+    {"media-type", "text/plain; charset=\"a\tb\"", 1},    /* a tab is qdtext */
+    {"media-type", "text/plain; charset=\"a\"b", 0},      /* text after the closing quote */
+    /* empty type or subtype */
+    {"media-type", "/plain", 0},
+    {"media-type", "text/", 0},
+    {"media-type", "/", 0},
+    {"media-type", "", 0},
+    {"media-type", "text/plain/x", 0},
+    /* tokens with characters outside tchar */
+    {"media-type", "te(xt/plain", 0},
+    {"media-type", "text/pl@in", 0},
+    {"media-type", "text/pl\xc3\xa9in", 0},
+    {"media-type", "text/plain; ch@rset=utf-8", 0},
+    {"media-type", "text/plain; charset=utf/8", 0},
+    {"media-type", "text/plain; charset=utf 8", 0},
+    {"media-type", "application/vnd.a+json; q=1.0; x-y_z=!#$%&'*+-.^_`|~", 1},
+    /* a parameter needs a name, "=" and a value */
+    {"media-type", "text/plain; charset", 0},
+    {"media-type", "text/plain; charset=", 0},
+    {"media-type", "text/plain; =utf-8", 0},
+    {"media-type", "text/plain; charset=utf-8;", 0},
+    /* whitespace: optional around ";", nowhere else */
+    {"media-type", "text/plain;charset=utf-8", 1},
+    {"media-type", "text/plain ; charset=utf-8", 1},
+    {"media-type", "text/plain\t;\tcharset=utf-8", 1},
+    {"media-type", "text/plain ;charset=utf-8 ; format=flowed", 1},
+    {"media-type", "text/plain; charset =utf-8", 0},
+    {"media-type", "text/plain; charset= utf-8", 0},
+    {"media-type", "text /plain", 0},
+    {"media-type", "text/ plain", 0},
+    {"media-type", " text/plain", 0},
+    {"media-type", "text/plain ", 0},
+    {"media-type", "text/plain; charset=utf-8\t", 0},
+    /* case: tokens are case-insensitive (RFC 9110 8.3.1), so any case is the syntax */
+    {"media-type", "TEXT/Plain; Charset=UTF-8", 1},
+};
+
+START_TEST(format_boundary)
+{
+    char *rule = xasprintf(RULE("{select: /x, require: {format: %s}, message: m}"), formats[_i].format);
+    struct diag_list errs = DIAG_LIST_INIT, out = DIAG_LIST_INIT;
+    struct rule_set *rs = tu_rules(rule, &errs);
+    ck_assert_msg(rs != NULL, "case %d: %s", _i, errs.len ? errs.items[0].message : "");
+    json_t *v = json_pack("{s:s}", "x", formats[_i].value);
+    char *json = json_dumps(v, JSON_COMPACT);
+    tu_eval(rs, json, &out);
+    ck_assert_msg((out.len == 0) == formats[_i].holds, "case %d: format %s on %s: expected %s", _i,
+                  formats[_i].format, json, formats[_i].holds ? "pass" : "fail");
+    free(json);
+    json_decref(v);
+    diag_list_release(&out);
+    diag_list_release(&errs);
+    rule_set_free(rs);
+    free(rule);
+}
+END_TEST
+
 /* Runs CHECK over JSON and returns the failing pointers, comma-separated (new string). */
 static char *failing(const char *check, const char *json)
 {
@@ -275,6 +408,7 @@ Suite *fn_suite(void)
     Suite *s = suite_create("fn");
     TCase *tc = tcase_create("predicates");
     tcase_add_loop_test(tc, predicate_holds_or_not, 0, sizeof preds / sizeof preds[0]);
+    tcase_add_loop_test(tc, format_boundary, 0, sizeof formats / sizeof formats[0]);
     tcase_add_loop_test(tc, predicate_in_context, 0, sizeof contexts / sizeof contexts[0]);
     tcase_add_loop_test(tc, bad_argument_refused_with_position, 0, sizeof bad / sizeof bad[0]);
     suite_add_tcase(s, tc);
