@@ -109,7 +109,10 @@ static ver_mask judge(struct eval_ctx *ctx, const struct clause *cl, const struc
     if (cl->require) {
         buf_reset(&ctx->detail);
         buf_reset(&ctx->at);
+        ctx->narrow = ~(ver_mask)0;
         if (fn_eval(cl->require, c, ctx)) return 0;
+        m &= ctx->narrow;
+        if (!m) return 0;
         report(ctx, cl, c, m);
         return m;
     }
@@ -176,15 +179,17 @@ struct plan {
     VEC(char *) keys;         /* the collections walked once */
 };
 
-/* If S is "/KEY/STAR..." (STAR the wildcard; no "**") where KEY is a large array of
- * the document: 1, the key (new) and the text after STAR (borrowed). */
+/* If S is "/KEY/STAR..." (STAR the wildcard "*" or "[*]", the same on an array; no "**")
+ * where KEY is a large array of the document: 1, the key (new) and the text after STAR
+ * (borrowed). */
 static int group_key(const struct sel *s, json_t *root, char **key, const char **rest)
 {
     if (!sel_is_absolute(s)) return 0;
     const char *text = sel_text(s);
     struct ptr p = PTR_INIT;
     const char *why;
-    int ok = ptr_parse(text, &p, &why) == 0 && p.n >= 2 && !strcmp(p.segs[1], "*");
+    int ok = ptr_parse(text, &p, &why) == 0 && p.n >= 2 &&
+             (!strcmp(p.segs[1], "*") || !strcmp(p.segs[1], SEL_ITEMS));
     for (size_t i = 0; ok && i < p.n; i++)
         if (!strcmp(p.segs[i], "**")) ok = 0;
     json_t *arr = ok ? json_object_get(root, p.segs[0]) : NULL;
@@ -192,7 +197,8 @@ static int group_key(const struct sel *s, json_t *root, char **key, const char *
     if (ok) {
         *key = xstrdup(p.segs[0]);
         const char *star = strchr(text + 1, '/'); /* raw segments never hold '/' */
-        *rest = star[2] ? star + 3 : NULL;        /* after "/STAR": "" or "/rest" */
+        const char *after = star + 1 + strlen(p.segs[1]);
+        *rest = *after ? after + 1 : NULL;        /* after "/STAR": "" or "/rest" */
     }
     ptr_release(&p);
     return ok;

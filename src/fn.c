@@ -277,16 +277,23 @@ static int eval_all(const struct pred *p, const struct cursor *c, struct eval_ct
     return 1;
 }
 
+/* any and not do not narrow the failing versions (ctx->narrow): the versions in which a
+ * kid failed say nothing about when any of them, or the negation, fails */
 static int eval_any(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    for (size_t i = 0; i < p->nkids; i++)
-        if (fn_eval(p->kids[i], c, ctx)) return 1;
-    return 0;
+    ver_mask narrow = ctx->narrow;
+    int ok = 0;
+    for (size_t i = 0; i < p->nkids && !ok; i++) ok = fn_eval(p->kids[i], c, ctx);
+    ctx->narrow = narrow;
+    return ok;
 }
 
 static int eval_not(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    return !fn_eval(p->kids[0], c, ctx);
+    ver_mask narrow = ctx->narrow;
+    int ok = !fn_eval(p->kids[0], c, ctx);
+    ctx->narrow = narrow;
+    return ok;
 }
 
 struct quant {
@@ -1124,7 +1131,9 @@ void fn_indexes_free(struct eval_ctx *ctx)
     ctx->indexes = NULL;
 }
 
-/* unique: no earlier selected node, offered in a common version, has an equal value.
+/* unique: no earlier selected node, offered in a common version, has an equal value; on
+ * failure ctx->narrow keeps only the versions shared with the earlier equal nodes (a
+ * name duplicated in one shared version is a duplicate in that version only).
  * among: some other selected node has an equal value (with keys: some selected object
  * has a member of that name). */
 static int eval_context(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
@@ -1159,6 +1168,7 @@ static int eval_context(const struct pred *p, const struct cursor *c, struct eva
         free(me);
     }
     uint64_t h = keys ? fnv(json_string_value(c->v), json_string_length(c->v), fold) : value_hash(c->v, fold);
+    ver_mask shared = 0;
     for (size_t i = ix->head[h & (ix->nb - 1)]; i != SIZE_MAX; i = ix->e.items[i].next) {
         const struct sel_entry *e = &ix->e.items[i];
         if (i == self) {
@@ -1168,9 +1178,13 @@ static int eval_context(const struct pred *p, const struct cursor *c, struct eva
         if (unique && !(e->vmask & c->vmask)) continue; /* never offered together */
         int eq = keys ? text_equal(e->key, strlen(e->key), json_string_value(c->v), json_string_length(c->v), fold)
                       : values_equal(e->v, c->v, fold);
-        if (eq) return !unique;
+        if (eq && !unique) return 1;
+        if (eq) shared |= e->vmask & c->vmask;
     }
-    return unique;
+    if (!unique) return 0;
+    if (!shared) return 1;
+    ctx->narrow &= shared;
+    return 0;
 }
 
 /* ---- every-descendant: PREDICATE ---- */

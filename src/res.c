@@ -741,6 +741,14 @@ ver_mask res_item_mask(const struct res *r, int coll, size_t idx)
     return r->items[coll].items[idx];
 }
 
+ver_mask res_collection_mask(const struct res *r, int coll)
+{
+    if (coll < 0 || (size_t)coll >= r->cfg->ncollections) return r->doc_mask;
+    ver_mask m = 0;
+    for (size_t i = 0; i < r->items[coll].len; i++) m |= r->items[coll].items[i];
+    return m;
+}
+
 int res_follow(const struct res *r, doc_node n, doc_node *target, const char **component)
 {
     if (n >= r->nmark || !(r->mark[n] & RES_SITE)) return 0;

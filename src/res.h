@@ -31,6 +31,9 @@ void res_free(struct res *r);
 ver_mask res_doc_mask(const struct res *r);
 int res_collection(const struct res *r, const char *key);          /* -1 if not one */
 ver_mask res_item_mask(const struct res *r, int coll, size_t idx);
+/* The versions in which collection COLL offers at least one item: the union of its
+ * items' masks (0 for an empty list); the document's versions if COLL is not a list. */
+ver_mask res_collection_mask(const struct res *r, int coll);
 /* If N is a resolved reference site: 1, with the node holding its value and the
  * component's pointer (borrowed). Else 0. */
 int res_follow(const struct res *r, doc_node n, doc_node *target, const char **component);

@@ -128,6 +128,9 @@ struct eval_ctx {
     struct buf at;           /* where, below the judged node, as a JSON pointer ("" if
                               * the predicate names no place): for report-at: failure */
     struct fn_indexes *indexes; /* unique/among selection indexes for this document */
+    ver_mask narrow;         /* the versions in which a failing require fails: every version,
+                              * unless a predicate names fewer (unique: those the node shares
+                              * with its earlier duplicates); not and any give it back */
 };
 /* A per-document memo for predicates whose result depends only on a JSON value and a
  * TAG (the same schema reached through several $componentRefs is judged once): get

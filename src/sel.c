@@ -12,7 +12,7 @@
 struct sel {
     char *text;
     int absolute;
-    struct ptr segs;      /* a segment "*" is the wildcard, "**" any depth */
+    struct ptr segs;      /* a segment "*" is the wildcard, "[*]" array items only, "**" any depth */
     int wildcard;
 };
 
@@ -45,7 +45,7 @@ struct sel *sel_compile(const char *text, const char **why)
     }
     size_t deep = 0;
     for (size_t i = 0; i < s->segs.n; i++) {
-        if (!strcmp(s->segs.segs[i], "*")) s->wildcard = 1;
+        if (!strcmp(s->segs.segs[i], "*") || !strcmp(s->segs.segs[i], SEL_ITEMS)) s->wildcard = 1;
         if (!strcmp(s->segs.segs[i], "**")) {
             s->wildcard = 1;
             deep++;
@@ -90,8 +90,13 @@ static void enter(const struct sel_ctx *ctx, const struct cursor *c, struct curs
     out->unresolved = 0;
     out->depth = c->depth + 1;
     if (ctx->res) {
-        if (c->depth == 0 && out->key) out->coll = res_collection(ctx->res, out->key);
-        else if (c->depth == 1 && c->coll >= 0 && !out->key)
+        if (c->depth == 0 && out->key) {
+            out->coll = res_collection(ctx->res, out->key);
+            /* a list is offered in the versions of its items: "the server lists tools"
+             * holds only where some tool is offered */
+            if (out->coll >= 0 && json_is_array(out->v))
+                out->vmask = res_collection_mask(ctx->res, out->coll);
+        } else if (c->depth == 1 && c->coll >= 0 && !out->key)
             out->vmask = res_item_mask(ctx->res, c->coll, out->index);
         doc_node target;
         const char *component;
@@ -154,15 +159,16 @@ static int run_named(struct walk *w, size_t i, const struct cursor *c)
     return run_from(w, i + 1, &child);
 }
 
-/* Calls run_from(w, NEXT, child) for every member or item of C, in document order,
- * walking children and their source nodes side by side (O(1) per step). */
-static int run_children(struct walk *w, size_t next, const struct cursor *c)
+/* Calls run_from(w, NEXT, child) for every member or item of C (every item only, when
+ * ITEMS_ONLY), in document order, walking children and their source nodes side by side
+ * (O(1) per step). */
+static int run_children(struct walk *w, size_t next, const struct cursor *c, int items_only)
 {
     const struct sel_ctx *ctx = w->ctx;
     doc_node n = c->node == DOC_NONE ? DOC_NONE : doc_node_first_child(ctx->d, c->node);
     struct cursor child;
     int rc = 0;
-    if (json_is_object(c->v)) {
+    if (json_is_object(c->v) && !items_only) {
         for (void *it = json_object_iter(c->v); it && !rc; it = json_object_iter_next(c->v, it)) {
             child.v = json_object_iter_value(it);
             child.key = json_object_iter_key(it);
@@ -194,7 +200,7 @@ static int run_deep(struct walk *w, size_t i, const struct cursor *c)
     if (++w->entered > SEL_DEEP_MAX_NODES || c->depth >= SEL_DEEP_MAX_DEPTH) return 0;
     int rc = run_from(w, i + 1, c);
     if (rc) return rc;
-    return run_children(w, i, c); /* the children stay at segment I: any depth */
+    return run_children(w, i, c, 0); /* the children stay at segment I: any depth */
 }
 
 static int run_from(struct walk *w, size_t i, const struct cursor *c)
@@ -202,7 +208,10 @@ static int run_from(struct walk *w, size_t i, const struct cursor *c)
     if (i == w->s->segs.n) return w->fn(c, w->arg);
     const char *seg = w->s->segs.segs[i];
     if (!strcmp(seg, "**")) return run_deep(w, i, c);
-    if (!strcmp(seg, "*")) return run_children(w, i + 1, c);
+    if (!strcmp(seg, "*")) return run_children(w, i + 1, c, 0);
+    /* an MCP array written as an object (a map) is reported once as such by the type
+     * rules; its members are not judged as if they were items */
+    if (!strcmp(seg, SEL_ITEMS)) return run_children(w, i + 1, c, 1);
     return run_named(w, i, c);
 }
 

@@ -1,6 +1,6 @@
 /* sel.h - selectors and cursors. A selector is a JSON Pointer whose segments may be the
- * wildcard "*" (every member or item) or "**" (zero or more levels of members and items,
- * at most one per selector): absolute when it starts with "/" (for instance every tool's
+ * wildcard "*" (every member or item), "[*]" (every item of an array; an object has none)
+ * or "**" (zero or more levels of members and items, at most one per selector): absolute when it starts with "/" (for instance every tool's
  * inputSchema), else relative to the current node ("properties", then every member). A cursor is a node of the resolved document with
  * what the interpreter needs: its source position, the component it came through, its
  * effective protocol versions, and its logical path (parent links, on the C stack). */
@@ -34,6 +34,8 @@ struct sel_ctx {
 };
 
 struct sel;
+
+#define SEL_ITEMS "[*]" /* the segment for every item of an array, and nothing else */
 
 /* Bounds of one "**" walk: nodes entered and depth below the root (a resolved document
  * can repeat a component many times). Nodes beyond them are not selected. */

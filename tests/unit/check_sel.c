@@ -1,4 +1,4 @@
-/* check_sel.c - selectors: "*" and the any-depth "**" segment (order, zero levels,
+/* check_sel.c - selectors: "*", "[*]" (array items only) and the any-depth "**" segment (order, zero levels,
  * arrays, at most one "**", the bound), directly and through a rule with components. */
 #include <check.h>
 #include <stdlib.h>
@@ -69,6 +69,25 @@ START_TEST(deep_combines_with_star_and_names)
     expect_selects("{\"p\": {\"q\": {\"r\": 1}}, \"r\": 0}", "p/**/r", "/p/q/r");
     /* array indexes are segments too */
     expect_selects("[[{\"k\": 1}], {\"k\": 2}]", "/**/0/k", "/0/0/k");
+}
+END_TEST
+
+/* "[*]" walks the items of an array and nothing else: an MCP array written as a map
+ * is reported once by the type rules, never judged member by member */
+START_TEST(items_segment_walks_arrays_only)
+{
+    const char *arr = "{\"args\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}";
+    const char *map = "{\"args\": {\"x\": {\"name\": \"a\"}, \"y\": {}}}";
+    expect_selects(arr, "/args/[*]/name", "/args/0/name /args/1/name");
+    expect_selects(arr, "/args/*/name", "/args/0/name /args/1/name");
+    expect_selects(map, "/args/[*]", "");
+    expect_selects(map, "/args/[*]/name", "");
+    expect_selects(map, "/args/*/name", "/args/x/name");
+    expect_selects("{\"args\": \"s\"}", "/args/[*]", "");
+    expect_selects("[[1, 2], {\"a\": 3}]", "/[*]/[*]", "/0/0 /0/1");
+    /* beside "**", and relative */
+    expect_selects("{\"a\": {\"l\": [{\"v\": 1}], \"m\": {\"k\": {\"v\": 2}}}}", "/**/[*]/v", "/a/l/0/v");
+    expect_selects(arr, "args/[*]", "/args/0 /args/1");
 }
 END_TEST
 
@@ -159,6 +178,7 @@ Suite *sel_suite(void)
     tcase_add_test(tc, deep_matches_any_depth_in_document_order);
     tcase_add_test(tc, deep_combines_with_star_and_names);
     tcase_add_test(tc, compile_refuses_two_deep_segments);
+    tcase_add_test(tc, items_segment_walks_arrays_only);
     tcase_add_test(tc, deep_walk_is_bounded);
     tcase_add_test(tc, deep_follows_components);
     tcase_set_timeout(tc, 60);
