@@ -1,7 +1,11 @@
 /* cmd_validate.c - `mcpdesc validate`: load the rule set once, judge every input
- * (files, directories searched for *.json, "-" for standard input), write one report.
+ * (files; directories, searched for *.json, *.yaml and *.yml with an mcpDescription
+ * member; "-" for standard input, JSON or YAML), write one report.
  * Exit 0: all judged, nothing at or above --fail-on; 1: something is; 2: bad usage, an
- * unreadable or unparsable input, or a rule set that cannot be loaded. */
+ * unreadable or unparsable input, a directory without a description, a
+ * --protocol-version that selects none of a document's versions, or a rule set that
+ * cannot be loaded. No run ends green without judging something. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -21,39 +25,52 @@
 
 static const char *const options[] = {"--rules", "--rules-tag", "--format", "--protocol-version",
                                       "--rule", "--skip", "--fail-on", "--color", "--output",
-                                      "--jobs", "--quiet", "--timing", "--help", NULL};
+                                      "--jobs", "--quiet", "--timing", "--stdin-filepath", "--help",
+                                      NULL};
 
 static void usage(FILE *f)
 {
     fputs("usage: mcpdesc validate [OPTIONS] FILE|DIR|- ...\n"
           "\n"
-          "Check MCP Description documents against the rule set. A directory is searched\n"
-          "for *.json files (recursively, in name order, not following links to\n"
-          "directories); - reads standard input. One report covers every input; a file\n"
-          "that cannot be parsed is reported and the others are still judged.\n"
+          "Check MCP Description documents against the rule set. A file named on the\n"
+          "command line is always judged. A directory is searched for *.json, *.yaml and\n"
+          "*.yml files (recursively, in name order, not following links to directories,\n"
+          "leaving out hidden files and directories and node_modules): those whose top\n"
+          "level has an mcpDescription member are judged, the others are skipped and\n"
+          "counted in the summary, and one that cannot be parsed is an input error. A\n"
+          "directory with no description in it is an input error. - reads standard input,\n"
+          "JSON or YAML (by content). One report covers every input; a file that cannot\n"
+          "be parsed is reported and the others are still judged.\n"
           "\n"
           "  --rules DIR              rule set to load (default: $MCPDESC_RULES, else the build\n"
           "                           tree's rules-yaml/, else the installed one)\n"
           "  --rules-tag TAG          refuse to run unless the rule set is the one locked as TAG\n"
           "  --format FORMAT          text (default), json, sarif (SARIF 2.1.0 for code\n"
           "                           scanning), github (GitHub Actions annotations)\n"
-          "  --protocol-version V     judge only these versions (repeatable)\n"
+          "  --protocol-version V     judge only these versions (repeatable); a document\n"
+          "                           that lists none of them is an input error\n"
           "  --rule GLOB              run only matching rule ids (repeatable)\n"
           "  --skip GLOB              never run matching rule ids (repeatable)\n"
           "  --fail-on LEVEL          error (default), warning, info or never: the lowest level\n"
           "                           that makes the exit status 1\n"
           "  --color WHEN             auto (default: colour on a terminal unless NO_COLOR is\n"
           "                           set), always, never\n"
+          "  --stdin-filepath NAME    name standard input NAME in the report (default\n"
+          "                           <stdin>); a .json, .yaml or .yml ending picks the\n"
+          "                           parser; with no input given, - is implied\n"
           "  -o, --output FILE        write the report to FILE (through a temporary file,\n"
           "                           renamed when complete: never left half-written)\n"
           "  -j, --jobs N             judge N files at a time (default: one per online CPU);\n"
           "                           the report is the same for every N\n"
-          "  -q, --quiet              print only errors\n"
+          "  -q, --quiet              print only findings at or above --fail-on (only errors\n"
+          "                           with --fail-on never); the summary counts them all\n"
           "      --timing             after the report, print to standard error the time\n"
           "                           spent on each rule, slowest first\n"
           "\n"
           "Exit status: 0 nothing at or above --fail-on, 1 something is, 2 bad usage, an\n"
-          "input that cannot be read or parsed, or a rule set that cannot be loaded.\n",
+          "input that cannot be read or parsed, a directory without a description, a\n"
+          "--protocol-version that selects none of a document's versions, or a rule set\n"
+          "that cannot be loaded.\n",
           f);
 }
 
@@ -93,10 +110,20 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Append every *.json below DIR, sorted by name, depth first. Symbolic links to files
- * are followed, links to directories are not (like grep -r: no cycles, no file seen
- * twice). A directory that cannot be opened is appended itself, so that loading it
- * fails and the report says why. */
+/* Is NAME a candidate for a directory search: *.json, *.yaml or *.yml? */
+static int has_description_suffix(const char *name)
+{
+    size_t n = strlen(name);
+    return (n > 5 && (!strcmp(name + n - 5, ".json") || !strcmp(name + n - 5, ".yaml"))) ||
+           (n > 4 && !strcmp(name + n - 4, ".yml"));
+}
+
+/* Append every *.json, *.yaml and *.yml below DIR, sorted by name, depth first. Hidden
+ * entries (a leading dot) and node_modules directories (ESLint's and ruff's default
+ * ignore) are not searched; DIR itself is, whatever its name. Symbolic links to files are followed,
+ * links to directories are not (like grep -r: no cycles, no file seen twice). A
+ * directory that cannot be opened is appended itself, so that loading it fails and the
+ * report says why. */
 static void walk_dir(const char *dir, struct strvec *out, int depth)
 {
     DIR *d = depth < 256 ? opendir(dir) : NULL;
@@ -109,17 +136,16 @@ static void walk_dir(const char *dir, struct strvec *out, int depth)
     while ((e = readdir(d)))
         if (e->d_name[0] != '.') VEC_PUSH(names, xstrdup(e->d_name));
     closedir(d);
-    qsort(names.items, names.len, sizeof *names.items, name_cmp);
+    if (names.len) qsort(names.items, names.len, sizeof *names.items, name_cmp); /* not NULL */
     for (size_t i = 0; i < names.len; i++) {
         char *path = !strcmp(dir, "/") ? xasprintf("/%s", names.items[i])
                                        : xasprintf("%s/%s", dir, names.items[i]);
         struct stat st = {0};   /* stays zero when lstat fails: loading reports why */
-        size_t n = strlen(path);
-        int is_json = n > 5 && !strcmp(path + n - 5, ".json");
+        int wanted = has_description_suffix(names.items[i]);
         if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-            walk_dir(path, out, depth + 1);
+            if (strcmp(names.items[i], "node_modules")) walk_dir(path, out, depth + 1);
             free(path);
-        } else if (is_json && !(S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+        } else if (wanted && !(S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
             VEC_PUSH(*out, path);
         } else {
             free(path);
@@ -140,12 +166,71 @@ static struct diag *file_error(const char *name, uint32_t line, uint32_t col, co
     return d;
 }
 
+/* The top-level member that makes a file found in a directory a description. */
+#define DESCRIPTION_MEMBER "mcpDescription"
+#define SKIP_REASON "no " DESCRIPTION_MEMBER " member"
+
+/* Is ROOT, from a file found in a directory, to be judged? Yes when it is an object
+ * with an mcpDescription member, or with a member that looks like a misspelling of it
+ * (letter case aside, at most two edits: "mcpDescripton", "mcp_description"), so that
+ * the description-format rule reports the typo instead of the file being skipped. */
+static int is_description(json_t *root)
+{
+    if (!json_is_object(root)) return 0;
+    if (json_object_get(root, DESCRIPTION_MEMBER)) return 1;
+    const char *key;
+    json_t *v;
+    json_object_foreach(root, key, v) {
+        char low[32];
+        size_t n = strlen(key);
+        if (n >= sizeof low || n + 2 < sizeof DESCRIPTION_MEMBER - 1) continue;
+        for (size_t k = 0; k <= n; k++) low[k] = (char)tolower((unsigned char)key[k]);
+        if (util_edit_distance(low, "mcpdescription") <= 2) return 1;
+    }
+    return 0;
+}
+
+/* With --protocol-version: does the selection meet the versions D lists (its
+ * protocolVersions member, read as the resolver reads it: absent or not an array means
+ * every known version)? If not, the reason, at the member's position. */
+static char *versions_selected(const struct rule_set *rs, const doc *d, ver_mask want,
+                               struct doc_pos *pos)
+{
+    const struct ver_list *vl = rule_set_versions(rs);
+    const char *member = rule_set_res_config(rs)->versions_member;
+    json_t *pv = json_object_get(doc_root(d), member);
+    if (!want || !json_is_array(pv)) return NULL;
+    ver_mask listed = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(pv, i, e) {
+        int k = json_is_string(e) ? ver_index(vl, json_string_value(e)) : -1;
+        if (k >= 0) listed |= (ver_mask)1 << k;
+    }
+    if (listed & want) return NULL;
+    struct buf sel = BUF_INIT, has = BUF_INIT;
+    ver_format(&sel, vl, want, ", ");
+    if (listed) ver_format(&has, vl, listed, ", ");
+    else buf_adds(&has, json_array_size(pv) ? "none known" : "none");
+    char *why = xasprintf("--protocol-version %s selects none of the protocol versions the "
+                          "document lists (%s): nothing would be judged",
+                          buf_str(&sel), buf_str(&has));
+    buf_release(&sel);
+    buf_release(&has);
+    char *pointer = xasprintf("/%s", member);
+    if (doc_pointer_pos(d, pointer, pos, NULL) < 0) *pos = (struct doc_pos){1, 1};
+    free(pointer);
+    return why;
+}
+
 /* The files to judge, shared by the workers: each takes the next index and fills that
  * file's slot, so the report (written after all are done) is the same for any -j. */
 struct job {
     const struct rule_set *rs;        /* read only, loaded once */
     const struct eval_options *eo;
     char **files;
+    const unsigned char *from_dir;    /* found by a directory search: may be skipped */
+    const char *stdin_name;           /* how "-" is called in the report */
     struct report_file *rf;
     doc **docs;
     size_t n;
@@ -156,17 +241,31 @@ static void judge_file(struct job *j, size_t i)
 {
     struct report_file *rf = &j->rf[i];
     const char *name = j->files[i];
-    rf->name = !strcmp(name, "-") ? "<stdin>" : name;
+    int is_stdin = !strcmp(name, "-");
+    rf->name = is_stdin ? j->stdin_name : name;
     struct doc_error err;
-    j->docs[i] = doc_load_file(name, NULL, &err);
+    j->docs[i] = is_stdin ? cmd_load_stdin(rf->name, &err) : doc_load_file(name, NULL, &err);
     if (!j->docs[i]) {
         rf->error = file_error(rf->name, err.line, err.col, err.message);
         doc_error_release(&err);
         return;
     }
+    if (j->from_dir[i] && !is_description(doc_root(j->docs[i]))) {
+        rf->skipped = SKIP_REASON;
+        doc_free(j->docs[i]);
+        j->docs[i] = NULL;
+        return;
+    }
     if (!json_is_object(doc_root(j->docs[i]))) {
         rf->error = file_error(rf->name, 1, 1,
                                "an MCP Description must be a JSON object with \"mcpDescription\"");
+        return;
+    }
+    struct doc_pos pos;
+    char *why = versions_selected(j->rs, j->docs[i], j->eo->versions, &pos);
+    if (why) {
+        rf->error = file_error(rf->name, pos.line, pos.col, why);
+        free(why);
         return;
     }
     rf->d = j->docs[i];
@@ -240,7 +339,7 @@ static long parse_jobs(const char *v)
 int cmd_validate(int argc, char **argv)
 {
     const char *rules_dir = NULL, *rules_tag = NULL, *format = "text", *fail_on = "error";
-    const char *color = "auto", *output = NULL;
+    const char *color = "auto", *output = NULL, *stdin_name = NULL;
     int quiet = 0, timing = 0, status = 0;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     struct filters filt = {VEC_INIT, VEC_INIT};
@@ -282,6 +381,13 @@ int cmd_validate(int argc, char **argv)
         } else if (OPT("--skip")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--skip"))) goto usage_error;
             VEC_PUSH(filt.skip, v);
+        } else if (OPT("--stdin-filepath")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--stdin-filepath"))) goto usage_error;
+            if (!*v) {
+                fprintf(stderr, "mcpdesc validate: --stdin-filepath needs a name\n");
+                goto usage_error;
+            }
+            stdin_name = v;
         } else if (OPT("--fail-on")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--fail-on"))) goto usage_error;
             fail_on = v;
@@ -317,8 +423,23 @@ int cmd_validate(int argc, char **argv)
         fprintf(stderr, "mcpdesc validate: --color takes auto, always or never, not '%s'\n", color);
         goto usage_error;
     }
+    size_t dashes = 0;
+    for (size_t i = 0; i < inputs.len; i++) dashes += !strcmp(inputs.items[i], "-");
+    if (stdin_name && !inputs.len) {
+        VEC_PUSH(inputs, xstrdup("-")); /* like prettier and ruff: the name implies stdin */
+        dashes = 1;
+    }
     if (!inputs.len) {
         fprintf(stderr, "mcpdesc validate: no input (give files, directories, or - for standard input)\n");
+        goto usage_error;
+    }
+    if (dashes > 1) {
+        fprintf(stderr, "mcpdesc validate: '-' is given twice (standard input can be read only once)\n");
+        goto usage_error;
+    }
+    if (stdin_name && !dashes) {
+        fprintf(stderr, "mcpdesc validate: --stdin-filepath names standard input, but '-' is not "
+                        "among the inputs\n");
         goto usage_error;
     }
 
@@ -355,28 +476,40 @@ int cmd_validate(int argc, char **argv)
         }
     }
 
-    /* Expand directories; keep command-line order otherwise. */
+    /* Expand directories; keep command-line order otherwise. The files of a directory
+     * are contiguous: DIRS remembers each one's range, to tell one without a
+     * description. */
     struct strvec files = VEC_INIT;
+    struct dir_range {
+        const char *dir;
+        size_t begin, end;
+    };
+    VEC(struct dir_range) dirs = VEC_INIT;
     for (size_t i = 0; i < inputs.len; i++) {
         struct stat st;
         if (strcmp(inputs.items[i], "-") && stat(inputs.items[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            size_t before = files.len;
+            struct dir_range r = {inputs.items[i], files.len, 0};
             walk_dir(inputs.items[i], &files, 0);
-            if (files.len == before)
-                fprintf(stderr, "mcpdesc validate: no *.json file under '%s'\n", inputs.items[i]);
+            r.end = files.len;
+            VEC_PUSH(dirs, r);
         } else {
             VEC_PUSH(files, xstrdup(inputs.items[i]));
         }
     }
-    struct report_file *rf = xcalloc(files.len ? files.len : 1, sizeof *rf);
-    doc **docs = xcalloc(files.len ? files.len : 1, sizeof *docs);
+    size_t nf = files.len ? files.len : 1;
+    struct report_file *rf = xcalloc(nf, sizeof *rf);
+    doc **docs = xcalloc(nf, sizeof *docs);
+    unsigned char *from_dir = xcalloc(nf, 1);
+    for (size_t k = 0; k < dirs.len; k++)
+        memset(from_dir + dirs.items[k].begin, 1, dirs.items[k].end - dirs.items[k].begin);
     _Atomic uint64_t *rule_ns = NULL;
     if (timing) {
         rule_ns = xcalloc(rule_set_count(rs) + 1, sizeof *rule_ns);
         for (size_t i = 0; i <= rule_set_count(rs); i++) atomic_init(&rule_ns[i], 0);
         eo.rule_ns = rule_ns;
     }
-    struct job job = {rs, &eo, files.items, rf, docs, files.len, 0};
+    struct job job = {rs, &eo, files.items, from_dir, stdin_name ? stdin_name : "<stdin>", rf, docs,
+                      files.len, 0};
     judge_all(&job, jobs);
     int unreadable = 0;
     for (size_t i = 0; i < files.len; i++) {
@@ -386,7 +519,25 @@ int cmd_validate(int argc, char **argv)
             if (!never_fail && d->level >= fail_level) status = 1;
         }
     }
+    /* A directory that holds nothing judged would pass for a clean one. */
+    for (size_t k = 0; k < dirs.len; k++) {
+        const struct dir_range *r = &dirs.items[k];
+        size_t found = r->end - r->begin, judged = 0;
+        for (size_t i = r->begin; i < r->end; i++) judged += !rf[i].skipped;
+        if (judged) continue;
+        unreadable = 1;
+        fprintf(stderr, "mcpdesc validate: no MCP Description under '%s': ", r->dir);
+        if (!found) fprintf(stderr, "no *.json, *.yaml or *.yml file below it");
+        else
+            fprintf(stderr, "%zu *.json, *.yaml or *.yml file%s below it, none with a top-level "
+                            DESCRIPTION_MEMBER " member", found, found == 1 ? "" : "s");
+        fprintf(stderr, " (hidden files and directories, and node_modules, are not searched)\n");
+    }
     if (unreadable) status = 2;
+    /* -q shows what fails the run: errors, warnings too with --fail-on warning, ... */
+    int quiet_level = !quiet ? 0 : never_fail || fail_level == DIAG_ERROR ? 1
+                                 : fail_level == DIAG_WARNING            ? 2
+                                                                         : 3;
 
     FILE *out = stdout;
     char *tmp = NULL;
@@ -404,7 +555,7 @@ int cmd_validate(int argc, char **argv)
         const char *no_color = getenv("NO_COLOR");
         int use_color = !strcmp(color, "always") ||
                         (!strcmp(color, "auto") && tty && !(no_color && *no_color));
-        struct report_opts ro = {out, rs, quiet, use_color, tty};
+        struct report_opts ro = {out, rs, quiet_level, use_color, tty};
         fmt->write(&ro, rf, files.len);
         if (output) {
             int write_failed = ferror(out); /* an error the final flush would not repeat */
@@ -434,6 +585,8 @@ int cmd_validate(int argc, char **argv)
         free(files.items[i]);
     }
     free(rf);
+    free(from_dir);
+    VEC_FREE(dirs);
     VEC_FREE(files);
     for (size_t i = 0; i < job.n; i++) doc_free(docs[i]);
     free(docs);

@@ -21,8 +21,13 @@ const char *report_names(void) { return "text, json, sarif, github"; }
 
 struct report_totals report_count(const struct report_file *files, size_t n)
 {
-    struct report_totals t = {n, 0, 0, 0};
+    struct report_totals t = {0, 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {
+        if (files[i].skipped) {
+            t.skipped++;
+            continue;
+        }
+        t.files++;
         if (files[i].error) t.errors++;
         t.errors += diag_count(&files[i].diags, DIAG_ERROR);
         t.warnings += diag_count(&files[i].diags, DIAG_WARNING);
@@ -33,5 +38,21 @@ struct report_totals report_count(const struct report_file *files, size_t n)
 
 int report_shown(const struct report_opts *o, const struct diag *d)
 {
-    return !o->quiet || d->level == DIAG_ERROR;
+    if (!o->quiet) return 1;
+    enum diag_level least = o->quiet >= 3 ? DIAG_INFO : o->quiet == 2 ? DIAG_WARNING : DIAG_ERROR;
+    return d->level >= least;
+}
+
+void report_summary(const struct report_opts *o, const struct report_file *files, size_t n)
+{
+    struct report_totals t = report_count(files, n);
+    fprintf(o->out, "%zu errors, %zu warnings, %zu infos in %zu files", t.errors, t.warnings,
+            t.infos, t.files);
+    for (size_t i = 0; t.skipped && i < n; i++)
+        if (files[i].skipped) {
+            fprintf(o->out, " (%zu file%s skipped: %s)", t.skipped, t.skipped == 1 ? "" : "s",
+                    files[i].skipped);
+            break;
+        }
+    fputc('\n', o->out);
 }

@@ -75,7 +75,5 @@ void report_github(const struct report_opts *o, const struct report_file *files,
         for (size_t k = 0; k < f->diags.len; k++)
             if (report_shown(o, &f->diags.items[k])) annotation(o, f->name, &f->diags.items[k]);
     }
-    struct report_totals t = report_count(files, n);
-    fprintf(o->out, "%zu errors, %zu warnings, %zu infos in %zu files\n", t.errors, t.warnings,
-            t.infos, t.files);
+    report_summary(o, files, n);
 }

@@ -28,8 +28,13 @@ void report_json(const struct report_opts *o, const struct report_file *files, s
                                                  "tag", rule_set_tag(o->rs), "digest",
                                                  rule_set_digest(o->rs)));
     json_t *arr = json_array();
+    json_t *skipped = json_array();
     for (size_t i = 0; i < n; i++) {
         const struct report_file *f = &files[i];
+        if (f->skipped) {
+            json_array_append_new(skipped, json_pack("{s:s, s:s}", "file", f->name, "reason", f->skipped));
+            continue;
+        }
         json_t *fj = json_pack("{s:s}", "file", f->name);
         if (f->error) {
             json_object_set_new(fj, "error", json_pack("{s:s, s:i, s:i}", "message", f->error->message,
@@ -45,10 +50,16 @@ void report_json(const struct report_opts *o, const struct report_file *files, s
         json_array_append_new(arr, fj);
     }
     json_object_set_new(root, "files", arr);
+    /* Added members (none renamed or removed), present only when a directory search
+     * skipped a file: the list after "files", the count in the summary. */
     struct report_totals t = report_count(files, n);
-    json_object_set_new(root, "summary", json_pack("{s:I, s:I, s:I, s:I}", "files", (json_int_t)t.files,
-                                                   "errors", (json_int_t)t.errors, "warnings",
-                                                   (json_int_t)t.warnings, "infos", (json_int_t)t.infos));
+    if (t.skipped) json_object_set(root, "skipped", skipped);
+    json_decref(skipped);
+    json_t *sum = json_pack("{s:I, s:I, s:I, s:I}", "files", (json_int_t)t.files, "errors",
+                            (json_int_t)t.errors, "warnings", (json_int_t)t.warnings, "infos",
+                            (json_int_t)t.infos);
+    if (t.skipped) json_object_set_new(sum, "skipped", json_integer((json_int_t)t.skipped));
+    json_object_set_new(root, "summary", sum);
     json_dumpf(root, o->out, JSON_INDENT(2));
     fputc('\n', o->out);
     json_decref(root);

@@ -63,11 +63,9 @@ void report_text(const struct report_opts *o, const struct report_file *files, s
             if (d->hint) fprintf(o->out, "       = hint: %s\n", d->hint);
         }
     }
-    struct report_totals t = report_count(files, n);
     /* which rules judged (a pinned run can be told from any other), then the summary */
     if (o->rs)
         fprintf(o->out, "rules: %s %s (%s)\n", rule_set_name(o->rs), rule_set_tag(o->rs),
                 rule_set_digest(o->rs));
-    fprintf(o->out, "%zu errors, %zu warnings, %zu infos in %zu files\n", t.errors, t.warnings,
-            t.infos, t.files);
+    report_summary(o, files, n);
 }

@@ -119,7 +119,7 @@ static char *render(struct fixture *fx, const char *name, int quiet, int color, 
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    struct report_opts o = {f, fx->rs, quiet, color, excerpts};
+    struct report_opts o = {.out = f, .rs = fx->rs, .quiet = quiet, .color = color, .excerpts = excerpts};
     fmt->write(&o, fx->files, 3);
     fclose(f);
     return out;
