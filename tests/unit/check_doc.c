@@ -416,6 +416,350 @@ START_TEST(yaml_alias_keys_are_refused)
 }
 END_TEST
 
+/* ---- YAML merge keys (https://yaml.org/type/merge.html) -------------------------- */
+
+/* The index agrees with the tree: every container's children are its members in jansson's
+ * order, and every size is 1 plus its children's. */
+static void check_index_at(doc *d, doc_node n, json_t *v, const char *where)
+{
+    uint32_t sum = 1;
+    doc_node c = doc_node_first_child(d, n);
+    if (json_is_object(v)) {
+        for (void *it = json_object_iter(v); it; it = json_object_iter_next(v, it)) {
+            ck_assert_msg(c != DOC_NONE, "%s: no node for member %s", where, json_object_iter_key(it));
+            check_index_at(d, c, json_object_iter_value(it), where);
+            sum += doc_node_size(d, c);
+            c = doc_node_next_sibling(d, n, c);
+        }
+    } else if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            ck_assert_msg(c != DOC_NONE, "%s: no node for item %zu", where, i);
+            check_index_at(d, c, json_array_get(v, i), where);
+            sum += doc_node_size(d, c);
+            c = doc_node_next_sibling(d, n, c);
+        }
+    }
+    ck_assert_msg(c == DOC_NONE, "%s: node %u has more children than its value", where, n);
+    ck_assert_msg(doc_node_size(d, n) == sum, "%s: node %u has size %u, its children add to %u",
+                  where, n, doc_node_size(d, n), sum);
+}
+
+static void check_index(doc *d)
+{
+    check_index_at(d, 0, doc_root(d), doc_name(d));
+    ck_assert_uint_eq(doc_node_size(d, 0), doc_node_count(d));
+}
+
+/* The member names of the object at POINTER, in order, comma-separated. */
+static void assert_keys(doc *d, const char *pointer, const char *want)
+{
+    json_t *v = doc_root(d);
+    if (*pointer) { /* one level is enough here: "/m" */
+        v = json_object_get(v, pointer + 1);
+    }
+    ck_assert_msg(json_is_object(v), "%s is not an object", pointer);
+    char got[256] = "";
+    for (void *it = json_object_iter(v); it; it = json_object_iter_next(v, it)) {
+        if (*got) strcat(got, ",");
+        strcat(got, json_object_iter_key(it));
+    }
+    ck_assert_msg(!strcmp(got, want), "%s has members %s, expected %s", pointer, got, want);
+}
+
+static doc *load_ok(const char *text)
+{
+    struct doc_error err;
+    doc *d = load(text, 1, &err);
+    ck_assert_msg(d != NULL, "%u:%u %s", d ? 0 : err.line, d ? 0 : err.col, d ? "" : err.message);
+    check_index(d);
+    return d;
+}
+
+
+static json_t *at(doc *d, const char *a, const char *b)
+{
+    json_t *v = json_object_get(doc_root(d), a);
+    return b ? json_object_get(v, b) : v;
+}
+
+/* "<<: *b" merges b's members where the "<<" is: a merged member's value and key keep the
+ * anchor's source position (as an alias's members do); no member is named "<<". */
+START_TEST(yaml_merge_key_merges_a_mapping)
+{
+    doc *d = load_ok("base: &b {x: 1, y: [2, 3], z: 4}\n" /* 1 */
+                     "m:\n"                               /* 2 */
+                     "  a: 0\n"                           /* 3 */
+                     "  <<: *b\n"                         /* 4 */
+                     "  c: 5\n"                           /* 5 */
+                     "n: {<<: *b}\n"                      /* 6 */
+                     "o: {<<: [*b]}\n");                  /* 7 */
+    assert_keys(d, "/m", "a,x,y,z,c");
+    ck_assert_ptr_null(at(d, "m", "<<"));
+    ck_assert_int_eq(json_integer_value(at(d, "m", "x")), 1);
+    ck_assert_int_eq(json_integer_value(json_array_get(at(d, "m", "y"), 1)), 3);
+    ck_assert_int_eq(json_integer_value(at(d, "m", "z")), 4);
+    assert_pos(d, "/m/a", 3, 6);
+    assert_key_pos(d, "/m/a", 3, 3);
+    assert_pos(d, "/m/x", 1, 14);
+    assert_key_pos(d, "/m/x", 1, 11);
+    assert_pos(d, "/m/y", 1, 20);
+    assert_key_pos(d, "/m/y", 1, 17);
+    assert_pos(d, "/m/y/1", 1, 24);
+    assert_pos(d, "/m/z", 1, 31);
+    assert_key_pos(d, "/m/z", 1, 28);
+    assert_pos(d, "/m/c", 5, 6);
+    assert_key_pos(d, "/m/c", 5, 3);
+    assert_pos(d, "/m", 3, 3);
+    assert_key_pos(d, "/m", 2, 1);
+    assert_pos(d, "/base/x", 1, 14); /* the anchor is as it was */
+    ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/m")), 8);
+    assert_keys(d, "/n", "x,y,z");
+    assert_keys(d, "/o", "x,y,z");
+    assert_pos(d, "/o/y/0", 1, 21);
+    ck_assert(json_equal(at(d, "n", NULL), at(d, "base", NULL)));
+    ck_assert(json_equal(at(d, "o", NULL), at(d, "base", NULL)));
+    ck_assert_uint_eq(doc_node_count(d), 1 + 6 + 8 + 6 + 6);
+    doc_free(d);
+    /* an alias of a sequence of mappings is a sequence of mappings */
+    d = load_ok("s: &s [{k: 1, l: 2}, {k: 3, m: 4}]\nt: {<<: *s}\n");
+    assert_keys(d, "/t", "k,l,m");
+    ck_assert_int_eq(json_integer_value(at(d, "t", "k")), 1);
+    assert_pos(d, "/t/m", 1, 32);
+    assert_key_pos(d, "/t/m", 1, 29);
+    doc_free(d);
+}
+END_TEST
+
+/* A key written in the mapping wins over a merged one, before or after the "<<", and keeps
+ * its place; it is no duplicate. Two written keys still are. */
+START_TEST(yaml_merge_explicit_keys_win)
+{
+    doc *d = load_ok("b: &b {x: 1, y: 2, z: 3}\n"                 /* 1 */
+                     "m:\n"                                       /* 2 */
+                     "  y: before\n"                              /* 3 */
+                     "  <<: *b\n"                                 /* 4 */
+                     "  z: after\n"                               /* 5 */
+                     "c: &c {k: [1, 2, 3], l: {p: q}}\n"          /* 6 */
+                     "n: {<<: *c, k: 1, s: &s [7, 8]}\n"          /* 7 */
+                     "u: [0, 0, 0, 0, 0, 0, 0, 0]\n"              /* 8: over where s was */
+                     "t: *s\n");                                  /* 9 */
+    assert_keys(d, "/m", "y,x,z");
+    ck_assert_str_eq(json_string_value(at(d, "m", "y")), "before");
+    ck_assert_int_eq(json_integer_value(at(d, "m", "x")), 1);
+    ck_assert_str_eq(json_string_value(at(d, "m", "z")), "after");
+    assert_pos(d, "/m/y", 3, 6);
+    assert_pos(d, "/m/x", 1, 11);
+    assert_key_pos(d, "/m/x", 1, 8);
+    assert_pos(d, "/m/z", 5, 6);
+    assert_key_pos(d, "/m/z", 5, 3);
+    ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/m")), 4);
+    /* a merged container overridden after the "<<": gone from the tree and the index */
+    assert_keys(d, "/n", "l,k,s");
+    ck_assert_int_eq(json_integer_value(at(d, "n", "k")), 1);
+    assert_pos(d, "/n/k", 7, 16);
+    assert_key_pos(d, "/n/k", 7, 13);
+    assert_pos(d, "/n/l/p", 6, 29);
+    assert_pos(d, "/n/s/1", 7, 29);
+    ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/n")), 1 + 2 + 1 + 3);
+    /* an anchor after the override moved with its member: still at its own text */
+    assert_pos(d, "/t", 7, 22);
+    assert_pos(d, "/t/1", 7, 29);
+    assert_key_pos(d, "/t", 9, 1);
+    ck_assert_int_eq(json_integer_value(json_array_get(at(d, "t", NULL), 1)), 8);
+    doc_free(d);
+    ERR("a: &a {k: 1}\nm: {<<: *a, k: 2, k: 3}\n", 1, 2, 19, "duplicate key \"k\"");
+    ERR("a: &a {k: 1}\nm: {k: 2, <<: *a, k: 3}\n", 1, 2, 19, "duplicate key \"k\"");
+}
+END_TEST
+
+/* "<<: [*a, *b]": earlier mappings in the sequence win over later ones; members come in
+ * the order of the sequence, then of each mapping. */
+START_TEST(yaml_merge_sequence_precedence)
+{
+    doc *d = load_ok("a: &a {k: from-a, p: 1}\n"       /* 1 */
+                     "b: &b {k: from-b, q: 2, p: 9}\n" /* 2 */
+                     "m: {<<: [*a, *b], r: 3}\n"       /* 3 */
+                     "n: {<<: [*b, *a]}\n"             /* 4 */
+                     "o: {<<: [*a, *b], q: 0}\n");     /* 5 */
+    assert_keys(d, "/m", "k,p,q,r");
+    ck_assert_str_eq(json_string_value(at(d, "m", "k")), "from-a");
+    ck_assert_int_eq(json_integer_value(at(d, "m", "p")), 1);
+    ck_assert_int_eq(json_integer_value(at(d, "m", "q")), 2);
+    assert_pos(d, "/m/k", 1, 11);
+    assert_key_pos(d, "/m/k", 1, 8);
+    assert_pos(d, "/m/p", 1, 22);
+    assert_pos(d, "/m/q", 2, 22);
+    assert_key_pos(d, "/m/q", 2, 19);
+    assert_pos(d, "/m/r", 3, 22);
+    ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/m")), 5);
+    assert_keys(d, "/n", "k,q,p");
+    ck_assert_str_eq(json_string_value(at(d, "n", "k")), "from-b");
+    ck_assert_int_eq(json_integer_value(at(d, "n", "p")), 9);
+    assert_pos(d, "/n/p", 2, 28);
+    assert_keys(d, "/o", "k,p,q");
+    ck_assert_int_eq(json_integer_value(at(d, "o", "q")), 0);
+    assert_pos(d, "/o/q", 5, 22);
+    doc_free(d);
+}
+END_TEST
+
+/* The merge key is the plain scalar << only: quoted (or tagged !!str) it is a member. */
+START_TEST(yaml_merge_quoted_key_is_literal)
+{
+    doc *d = load_ok("a: &a {k: 1}\n"
+                     "m: {\"<<\": *a}\n"
+                     "n: {'<<': x, <<: *a}\n"
+                     "o: {!!str <<: y}\n");
+    assert_keys(d, "/m", "<<");
+    ck_assert(json_equal(at(d, "m", "<<"), at(d, "a", NULL)));
+    assert_pos(d, "/m/<<", 1, 4);
+    assert_key_pos(d, "/m/<<", 2, 5);
+    assert_keys(d, "/n", "<<,k");
+    ck_assert_str_eq(json_string_value(at(d, "n", "<<")), "x");
+    assert_keys(d, "/o", "<<");
+    doc_free(d);
+}
+END_TEST
+
+/* "<<" takes a mapping or a sequence of mappings; anything else is refused where it is
+ * written, and so is a second "<<" in one mapping. */
+START_TEST(yaml_merge_value_errors)
+{
+    ERR("m:\n  <<: 5\n", 1, 2, 7, "merge key << takes a mapping or a sequence of mappings");
+    ERR("m: {<<: null}\n", 1, 1, 9, "merge key << takes");
+    ERR("a: &s text\nm: {<<: *s}\n", 1, 2, 9, "merge key << takes");
+    ERR("a: &a {k: 1}\nm: {<<: [*a, 5]}\n", 1, 2, 14, "merge key << takes");
+    ERR("a: &a {k: 1}\nm: {<<: [*a, [*a]]}\n", 1, 2, 14, "merge key << takes");
+    ERR("a: &a [1]\nm: {<<: [*a]}\n", 1, 2, 10, "merge key << takes");
+    ERR("a: &a [{k: 1}, 2]\nm: {<<: *a}\n", 1, 2, 9, "merge key << takes");
+    ERR("a: &a {k: 1}\nm:\n  <<: *a\n  <<: *a\n", 1, 4, 3, "duplicate merge key <<");
+    ERR("m: {<<: *nope}\n", 1, 1, 9, "refers to no complete anchor");
+}
+END_TEST
+
+/* Merges inside merged mappings, inline mappings as sources (anchored ones too), and
+ * aliases of mappings built by merging. */
+START_TEST(yaml_merge_nested)
+{
+    doc *d = load_ok("a: &a {k: 1, n: {p: 1}}\n"                    /* 1 */
+                     "b: &b {<<: *a, l: 2}\n"                       /* 2 */
+                     "m: &m {<<: *b, k: 9}\n"                       /* 3 */
+                     "i: {<<: {x: {<<: *a, q: 3}}}\n"               /* 4 */
+                     "j: {<<: &s {u: 1, v: &v {w: 2}}, u: 0}\n"     /* 5 */
+                     "s2: *s\n"                                     /* 6 */
+                     "v2: *v\n"                                     /* 7 */
+                     "c: *m\n");                                    /* 8 */
+    assert_keys(d, "/b", "k,n,l");
+    assert_pos(d, "/b/k", 1, 11);
+    assert_pos(d, "/b/n/p", 1, 21);
+    assert_pos(d, "/b/l", 2, 19);
+    assert_keys(d, "/m", "n,l,k");
+    ck_assert_int_eq(json_integer_value(at(d, "m", "k")), 9);
+    ck_assert_int_eq(json_integer_value(at(d, "m", "l")), 2);
+    assert_pos(d, "/m/n/p", 1, 21);
+    assert_pos(d, "/m/l", 2, 19);
+    assert_key_pos(d, "/m/l", 2, 16);
+    assert_pos(d, "/m/k", 3, 19);
+    assert_key_pos(d, "/m/k", 3, 16);
+    assert_keys(d, "/i", "x");
+    json_t *x = at(d, "i", "x");
+    ck_assert_int_eq(json_integer_value(json_object_get(x, "k")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(x, "q")), 3);
+    ck_assert_int_eq(json_object_size(x), 3);
+    assert_pos(d, "/i/x", 4, 13);
+    assert_pos(d, "/i/x/k", 1, 11);
+    assert_pos(d, "/i/x/q", 4, 25);
+    assert_keys(d, "/j", "v,u");
+    ck_assert_int_eq(json_integer_value(at(d, "j", "u")), 0);
+    assert_pos(d, "/j/v/w", 5, 29);
+    assert_pos(d, "/j/u", 5, 37);
+    /* the anchored merge source and the anchor inside it are still whole */
+    assert_keys(d, "/s2", "u,v");
+    assert_pos(d, "/s2", 5, 9);
+    assert_key_pos(d, "/s2", 6, 1);
+    assert_pos(d, "/s2/u", 5, 16);
+    assert_pos(d, "/s2/v/w", 5, 29);
+    assert_pos(d, "/v2", 5, 22);
+    assert_pos(d, "/v2/w", 5, 29);
+    /* an alias of a merged mapping copies it */
+    ck_assert(json_equal(at(d, "c", NULL), at(d, "m", NULL)));
+    assert_pos(d, "/c/l", 2, 19);
+    assert_pos(d, "/c/k", 3, 19);
+    ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/c")),
+                      doc_node_size(d, doc_pointer_node(d, "/m")));
+    doc_free(d);
+}
+END_TEST
+
+static char *repeat_lines(const char *head, const char *line, size_t n)
+{
+    size_t hl = strlen(head), ll = strlen(line);
+    char *t = malloc(hl + n * (ll + 16) + 1);
+    ck_assert_ptr_nonnull(t);
+    memcpy(t, head, hl);
+    char *p = t + hl;
+    for (size_t i = 0; i < n; i++) p += sprintf(p, "m%zu: %s\n", i, line);
+    *p = '\0';
+    return t;
+}
+
+/* Merges do not get round the alias-bomb limit, and the work they do (copies merged
+ * away, mappings closed up) is bounded too. */
+#define E111K "a: &a [x, x, x, x, x, x, x, x, x, x]\n" \
+              "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n" \
+              "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n" \
+              "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n" \
+              "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n" \
+              "big: &big {k: *e}\n"
+START_TEST(yaml_merge_bombs_are_bounded)
+{
+    struct doc_error err;
+    const char *bomb = "a: &a {a0: x, a1: x, a2: x, a3: x, a4: x, a5: x, a6: x, a7: x, a8: x}\n"
+                       "b: &b {<<: *a, b0: *a, b1: *a, b2: *a, b3: *a, b4: *a, b5: *a, b6: *a, b7: *a}\n"
+                       "c: &c {<<: *b, c0: *b, c1: *b, c2: *b, c3: *b, c4: *b, c5: *b, c6: *b, c7: *b}\n"
+                       "d: &d {<<: *c, d0: *c, d1: *c, d2: *c, d3: *c, d4: *c, d5: *c, d6: *c, d7: *c}\n"
+                       "e: &e {<<: *d, e0: *d, e1: *d, e2: *d, e3: *d, e4: *d, e5: *d, e6: *d, e7: *d}\n"
+                       "f: &f {<<: *e, f0: *e, f1: *e, f2: *e, f3: *e, f4: *e, f5: *e, f6: *e, f7: *e}\n"
+                       "g: &g {<<: *f, g0: *f, g1: *f, g2: *f, g3: *f, g4: *f, g5: *f, g6: *f, g7: *f}\n"
+                       "h: &h {<<: [*g, *g, *g, *g, *g, *g, *g, *g]}\n";
+    ck_assert_ptr_null(load(bomb, 1, &err));
+    ck_assert_ptr_nonnull(strstr(err.message, "alias bombs"));
+    doc_error_release(&err);
+    /* a mapping merged many times, each merge kept small by a written key */
+    char *t = repeat_lines(E111K, "{k: 0, <<: [*big, *big, *big, *big, *big, *big]}", 16);
+    ck_assert_ptr_null(load(t, 1, &err));
+    ck_assert_msg(strstr(err.message, "merge bombs") != NULL, "%s", err.message);
+    ck_assert_uint_eq(err.line, 6 + 13); /* 13 merges of 6 copies of 111,112 nodes */
+    doc_error_release(&err);
+    free(t);
+    /* inline merges nested inside each other, each closing up the whole */
+    char *deep = nested("{<<: ", 200, "{k: *e}");
+    t = malloc(strlen(E111K) + strlen(deep) + 400 + 8);
+    ck_assert_ptr_nonnull(t);
+    strcpy(t, E111K);
+    strcat(t, "m: ");
+    strcat(t, deep);
+    for (int i = 0; i < 200; i++) strcat(t, "}");
+    strcat(t, "\n");
+    ck_assert_ptr_null(load(t, 1, &err));
+    ck_assert_msg(strstr(err.message, "merge bombs") != NULL, "%s", err.message);
+    doc_error_release(&err);
+    free(t);
+    free(deep);
+    /* below the bounds all is well */
+    t = repeat_lines(E111K, "{k: 0, <<: [*big, *big]}", 3);
+    doc *d = load_ok(t);
+    ck_assert_int_eq(json_integer_value(at(d, "m2", "k")), 0);
+    ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/m2")), 2);
+    doc_free(d);
+    free(t);
+    d = load_ok(E111K "m: {<<: *big}\n");
+    ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/m")), doc_node_size(d, doc_pointer_node(d, "/big")));
+    assert_pos(d, "/m/k/9/9/9/9/9", 1, 35);
+    doc_free(d);
+}
+END_TEST
+
 Suite *doc_suite(void)
 {
     Suite *s = suite_create("doc");
@@ -429,6 +773,13 @@ Suite *doc_suite(void)
     tcase_add_test(tc, yaml_alias_bomb_is_bounded);
     tcase_add_test(tc, yaml_alias_positions);
     tcase_add_test(tc, yaml_alias_keys_are_refused);
+    tcase_add_test(tc, yaml_merge_key_merges_a_mapping);
+    tcase_add_test(tc, yaml_merge_explicit_keys_win);
+    tcase_add_test(tc, yaml_merge_sequence_precedence);
+    tcase_add_test(tc, yaml_merge_quoted_key_is_literal);
+    tcase_add_test(tc, yaml_merge_value_errors);
+    tcase_add_test(tc, yaml_merge_nested);
+    tcase_add_test(tc, yaml_merge_bombs_are_bounded);
     tcase_add_test(tc, empty_json_is_named);
     tcase_add_test(tc, json_bom_is_skipped);
     tcase_add_test(tc, depth_is_reported_at_the_513th_level);
