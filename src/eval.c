@@ -365,14 +365,17 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     struct diag_list *per_rule = xcalloc(nrules ? nrules : 1, sizeof *per_rule);
     struct plan pl = {VEC_INIT, VEC_INIT};
     int walk = has_large_array(root.v);
+    /* --rule/--skip: the enabled rules, and the rules they yield to (overlap.h) */
+    unsigned char *need = opts && opts->enabled ? overlap_required(rs, opts->enabled, opts->enabled_arg) : NULL;
     for (size_t i = 0; i < nrules; i++) {
         const struct rule *r = rule_set_rule(rs, i);
-        if (opts && opts->enabled && !opts->enabled(r->id, opts->enabled_arg)) continue;
+        if (need && !need[i]) continue;
         ver_mask m = r->applies & want;
         if (!m) continue;
         if (walk) plan_rule(&pl, i, r->check, m, &root);
         else plan_add(&pl, UNIT_WHOLE, i, r->check, m, NULL);
     }
+    free(need);
     _Atomic uint64_t *rule_ns = opts ? opts->rule_ns : NULL;
     if (rule_ns) atomic_fetch_add(&rule_ns[nrules], now_ns() - t_resolve);
     plan_walk(&pl, rs, ctx, &root, per_rule, rule_ns);
@@ -394,12 +397,18 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     res_free(res);
     buf_release(&ctx->detail);
     buf_release(&ctx->at);
-    /* keep what the options ask for: enabled rules, requested versions */
+    /* the requested versions; then the yields, on the full set; then keep what the
+     * options ask for (enabled rules) */
+    for (size_t i = 0; i < found.len; i++) {
+        struct diag *dg = &found.items[i];
+        if (dg->rule && !strncmp(dg->rule, "mcpdesc.", 8) && opts && opts->versions && dg->versions)
+            dg->versions &= want;
+    }
+    diag_sort_merge(&found);
+    overlap_filter(rs, &found, 0);
     for (size_t i = 0; i < found.len; i++) {
         struct diag *dg = &found.items[i];
         int keep = !(opts && opts->enabled) || opts->enabled(dg->rule, opts->enabled_arg);
-        if (dg->rule && !strncmp(dg->rule, "mcpdesc.", 8) && opts && opts->versions && dg->versions)
-            dg->versions &= want;
         if (keep) {
             if (out->len == out->cap) {
                 out->cap = out->cap ? out->cap * 2 : 16;
@@ -412,6 +421,5 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     }
     free(found.items);
     diag_sort_merge(out);
-    overlap_filter(rs, out, before);
     return out->len - before;
 }

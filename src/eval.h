@@ -13,8 +13,9 @@
 
 struct eval_options {
     ver_mask versions;            /* judge only these (e.g. --protocol-version); 0 = all */
-    /* Run only rules for which this returns nonzero (NULL: all). Also filters the
-     * built-in mcpdesc.* diagnostics. */
+    /* Report only rules for which this returns nonzero (NULL: all); the rules they yield
+     * to run too, unreported, so that yields are decided on the full set (overlap.h).
+     * Also filters the built-in mcpdesc.* diagnostics. */
     int (*enabled)(const char *rule_id, void *arg);
     void *enabled_arg;
     /* When set (validate --timing): one counter per rule of the set, in rule order, to

@@ -1,6 +1,8 @@
 /* fn_schema.c - predicates backed by the JSON Schema engine (schema.h):
  *   valid-schema: D     the node is a valid schema of its declared dialect ($schema),
- *                       or of D when it declares none (meta-schema + every regex/ref)
+ *                       or of D when it declares none (meta-schema + every regex/ref;
+ *                       a reference to a network URI is not resolved: nothing is
+ *                       fetched, and the meta-schema never needs it)
  *   dialect-in: [D...]  the node's declared dialect (or the first D) is one of these
  *   matches-schema: F   the node validates against schema file F (relative to the rule
  *                       set's directory), compiled once when the rules load;
@@ -12,7 +14,12 @@
  *                       ancestor at depth N (D when that root declares no $schema),
  *                       without fetching anything
  * Each failure leaves a one-line explanation in ctx->detail (message placeholder
- * {detail}), so a diagnostic names the keyword and the pointer that failed. */
+ * {detail}), so a diagnostic names the keyword and the pointer that failed, and where
+ * below the node the failing value is in ctx->at (report-at: failure): the instance
+ * location of the error it names (for valid-schema a pointer inside the schema; for
+ * dialect-in its $schema; which error: name_first below). A matches-schema `const` failure is the failure of the object
+ * holding the member: a literal member such as an MCP inputSchema's "type": "object"
+ * discriminates the object's type, so the object is the value that does not have it. */
 #include <string.h>
 
 #include "ruleInt.h"
@@ -34,6 +41,62 @@ static void add_detail(struct eval_ctx *ctx, const struct schema_errors *errs)
 
 /* The predicates name the first error and count the others: they stop counting here. */
 #define DETAIL_ERRORS 100
+
+/* ctx->at: where the first error is, for report-at: failure. PARENT: the object holding
+ * the member the error is at. */
+static void set_at(struct eval_ctx *ctx, const struct schema_errors *errs, int parent)
+{
+    buf_reset(&ctx->at);
+    if (!errs->len || !errs->items[0].instance_location) return;
+    const char *loc = errs->items[0].instance_location;
+    const char *end = parent ? strrchr(loc, '/') : NULL;
+    buf_add(&ctx->at, loc, end ? (size_t)(end - loc) : strlen(loc));
+}
+
+/* Which error a diagnostic names (moved to the front, the others keeping their order):
+ * with MEMBERS_FIRST the first one below the judged node rather than one at the node
+ * itself, with REFS_LAST the first one that is not an unresolved reference. A missing
+ * member of an item (an error at the node itself) and a local reference that does not
+ * resolve have rules of their own (mcp.tool.name.required, mcp.schema.ref.local-resolves,
+ * ...) that report them where they are: naming them first would let such a rule's
+ * diagnostic take the place of an error about another value. */
+static int is_ref_error(const struct schema_error *e)
+{
+    static const char *const kws[] = {"/$ref", "/$dynamicRef", "/$recursiveRef"};
+    size_t n = e->keyword_location ? strlen(e->keyword_location) : 0;
+    for (size_t i = 0; i < sizeof kws / sizeof *kws; i++) {
+        size_t k = strlen(kws[i]);
+        if (n >= k && !strcmp(e->keyword_location + n - k, kws[i])) return 1;
+    }
+    return 0;
+}
+
+static void name_first(struct schema_errors *errs, int members_first, int refs_last)
+{
+    size_t best = 0;
+    int best_rank = 4;
+    for (size_t i = 0; i < errs->len && best_rank; i++) {
+        const struct schema_error *e = &errs->items[i];
+        int rank = (refs_last && is_ref_error(e)) * 2 +
+                   (members_first && !(e->instance_location && *e->instance_location));
+        if (rank < best_rank) {
+            best = i;
+            best_rank = rank;
+        }
+    }
+    if (!best) return;
+    struct schema_error first = errs->items[best];
+    memmove(errs->items + 1, errs->items, best * sizeof *errs->items);
+    errs->items[0] = first;
+}
+
+/* Is the first error a `const` keyword's (a literal member)? */
+static int first_is_const(const struct schema_errors *errs)
+{
+    const char *k = errs->len ? errs->items[0].keyword_location : NULL;
+    size_t n = k ? strlen(k) : 0;
+    return n >= 6 && !strcmp(k + n - 6, "/const");
+}
 
 static int arg_dialect(struct cc *cc, struct pred *p, struct yv arg)
 {
@@ -60,18 +123,23 @@ static enum schema_dialect default_dialect(const struct pred *p)
     return schema_dialect_parse(json_string_value(json_array_get(p->arg, 0)));
 }
 
-/* The verdict depends only on the schema value and the default dialect, so it is
- * memoized per document: a component shared by many tools is checked once. */
+/* The verdict depends only on the schema value and the default dialect, so a valid
+ * one is memoized per document: a component shared by many tools is checked once (an
+ * invalid one is checked again, for where it fails). */
 static int eval_valid_schema(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     enum schema_dialect d = default_dialect(p);
     int ok;
-    if (fn_memo_get(ctx, c->v, (int)d, &ok)) return ok;
+    if (fn_memo_get(ctx, c->v, (int)d, &ok) && ok) return ok;
     struct schema_errors errs = {.limit = DETAIL_ERRORS};
-    int rc = schema_check(rule_set_schemas(ctx->rs), c->v, NULL, d, &errs);
-    if (rc != 0) add_detail(ctx, &errs);
+    int rc = schema_check_offline(rule_set_schemas(ctx->rs), c->v, NULL, d, &errs);
+    if (rc != 0) {
+        name_first(&errs, 1, 1);
+        add_detail(ctx, &errs);
+        set_at(ctx, &errs, 0);
+    }
     schema_errors_release(&errs);
-    fn_memo_put(ctx, c->v, (int)d, rc == 0);
+    if (rc == 0) fn_memo_put(ctx, c->v, (int)d, 1);
     return rc == 0;
 }
 
@@ -84,6 +152,8 @@ static int eval_dialect_in(const struct pred *p, const struct cursor *c, struct 
     buf_reset(&ctx->detail);
     json_t *decl = json_object_get(c->v, "$schema");
     buf_addf(&ctx->detail, "%s", json_is_string(decl) ? json_string_value(decl) : "a $schema that is not a string");
+    buf_reset(&ctx->at);
+    if (decl) buf_adds(&ctx->at, "/$schema"); /* the failing value */
     return 0;
 }
 
@@ -167,10 +237,12 @@ static int eval_matches_schema(const struct pred *p, const struct cursor *c, str
     if (rc != 0) rc = schema_validate(p->compiled, v, &errs);
     json_decref(v);
     if (rc != 0) {
+        /* an item's missing member is its presence rule's; the document's own
+         * (mcpdesc.description.format, at the root) is named as it comes */
+        name_first(&errs, c->depth > 0, 0);
         add_detail(ctx, &errs);
-        buf_reset(&ctx->at); /* where: for report-at: failure (the members it drops are */
-        if (errs.len && errs.items[0].instance_location) /* never where it fails) */
-            buf_adds(&ctx->at, errs.items[0].instance_location);
+        /* where: for report-at: failure (the members it drops are never where it fails) */
+        set_at(ctx, &errs, first_is_const(&errs));
     }
     schema_errors_release(&errs);
     return rc == 0;
@@ -243,7 +315,8 @@ static int eval_ref_resolves(const struct pred *p, const struct cursor *c, struc
 const struct fn_def fn_schema_table[] = {
     {"valid-schema", "DIALECT",
      "the node is a valid JSON Schema of its declared dialect ($schema), or of DIALECT when it "
-     "declares none: the meta-schema, plus every regex and reference compiles",
+     "declares none: the meta-schema, plus every regex and reference compiles (a reference to a "
+     "network URI is not resolved)",
      arg_dialect, eval_valid_schema},
     {"dialect-in", "DIALECT or [DIALECT, ...]",
      "the node's declared dialect ($schema; the first DIALECT when absent) is one of these",

@@ -1,7 +1,11 @@
 /* lint.c - `rules lint`: the loader's positioned errors, then what the loader cannot
  * see because it judges one member at a time: version branches outside `applies`,
  * examples whose fixture or pointer does not exist (or whose expectation the rule's level
- * can never produce), and a level that contradicts the requirement's RFC 2119 keyword.
+ * can never produce), a level that contradicts the requirement's RFC 2119 keyword, and
+ * citations (`based-on`): every source has a text and, once the set links its sources, a
+ * url; a GitHub file link is pinned to a commit, the same commit as the set's other links
+ * to that repository; a link to a file of this project (under the manifest's schema-map)
+ * names a file that exists.
  * Lint reads the rule files itself, so it runs even when the loader refuses the set. */
 #include "lint.h"
 
@@ -187,8 +191,22 @@ struct seen_id {
     struct doc_pos pos;
 };
 
+/* A based-on url found in the set, remembered until every file is read. */
+struct cite {
+    char *file;
+    struct doc_pos pos;
+    char *repo;                  /* GitHub owner/name, lower case (NULL: an entry without url) */
+    char *commit;                /* 40 hex digits (NULL: not pinned, or no url) */
+    char *ref;                   /* the ref of a link not pinned to a commit (else NULL) */
+};
+
 struct lint {
     VEC(struct seen_id) ids;     /* every rule id met so far, for duplicates */
+    VEC(struct cite) pinned;     /* every GitHub file link, pinned to a commit or not */
+    VEC(struct cite) no_url;     /* every based-on entry without a url */
+    size_t urls;                 /* based-on entries with a url */
+    const char *dir;             /* the rule set's directory */
+    json_t *schema_map;          /* the manifest's schema-map (borrowed; may be NULL) */
     const doc *d;                /* the rule file being linted */
     struct ver_list vl;          /* the manifest's versions (as lint read them) */
     struct lint_fixtures *fx;
@@ -425,6 +443,300 @@ static void lint_duplicate(struct lint *l, const char *ptr)
     free(ip);
 }
 
+/* ---- citations (based-on) ----------------------------------------------------------- */
+
+/* A GitHub file link: https://github.com/OWNER/REPO/(blob|tree|raw|blame)/REF/PATH or
+ * https://raw.githubusercontent.com/OWNER/REPO/REF/PATH. Spans point into the url. */
+struct gh_link {
+    const char *owner, *repo, *ref;
+    size_t owner_n, repo_n, ref_n;
+};
+
+static int github_file_link(const char *url, struct gh_link *g)
+{
+    static const char web[] = "https://github.com/", raw[] = "https://raw.githubusercontent.com/";
+    const char *p;
+    int is_raw = 0;
+    if (!strncmp(url, web, sizeof web - 1)) {
+        p = url + sizeof web - 1;
+    } else if (!strncmp(url, raw, sizeof raw - 1)) {
+        p = url + sizeof raw - 1;
+        is_raw = 1;
+    } else {
+        return 0;
+    }
+    memset(g, 0, sizeof *g);
+    g->owner = p;
+    g->owner_n = strcspn(p, "/?#");
+    p += g->owner_n;
+    if (!g->owner_n || *p != '/') return 0;
+    g->repo = ++p;
+    g->repo_n = strcspn(p, "/?#");
+    p += g->repo_n;
+    if (!g->repo_n) return 0;
+    if (!is_raw) {
+        if (*p != '/') return 0; /* the repository's home page */
+        size_t k = strcspn(++p, "/?#");
+        static const char *const views[] = {"blob", "tree", "raw", "blame"};
+        int file_view = 0;
+        for (size_t i = 0; i < sizeof views / sizeof *views; i++)
+            if (k == strlen(views[i]) && !strncmp(p, views[i], k)) file_view = 1;
+        if (!file_view) return 0; /* pull requests, issues, commits: not a file */
+        p += k;
+    }
+    g->ref = *p == '/' ? p + 1 : p;
+    g->ref_n = *p == '/' ? strcspn(p + 1, "/?#") : 0;
+    return 1;
+}
+
+static int is_commit_id(const char *s, size_t n)
+{
+    if (n != 40) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F')))
+            return 0;
+    return 1;
+}
+
+/* A GitHub line anchor: L12, L12-L34, with optional columns (L12C3-L14C5). Returns 1 when
+ * FRAG (after '#') is one, well formed, first line first; 0 when it is malformed; -1
+ * when it is no line anchor at all (a heading's anchor). */
+static int line_anchor_ok(const char *frag)
+{
+    if (frag[0] != 'L' || frag[1] < '0' || frag[1] > '9') return -1;
+    unsigned long lines[2] = {0, 0};
+    const char *p = frag;
+    for (int k = 0; k < 2; k++) {
+        if (*p != 'L' || p[1] < '0' || p[1] > '9') return 0;
+        char *end;
+        lines[k] = strtoul(p + 1, &end, 10);
+        p = end;
+        if (*p == 'C') {
+            if (p[1] < '0' || p[1] > '9') return 0;
+            strtoul(p + 1, &end, 10);
+            p = end;
+        }
+        if (k == 0 && *p != '-') {
+            lines[1] = lines[0];
+            break;
+        }
+        if (k == 0) p++;
+    }
+    return !*p && lines[0] >= 1 && lines[1] >= lines[0];
+}
+
+/* RFC 3986: an absolute URI starts with a scheme, ALPHA *( ALPHA / DIGIT / + / - / . ) ":". */
+static int is_absolute_url(const char *u)
+{
+    if (!((*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z'))) return 0;
+    const char *p = u + 1;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '+' ||
+           *p == '-' || *p == '.')
+        p++;
+    return *p == ':' && p[1];
+}
+
+/* Remember a based-on entry: NO_URL, or a GitHub link to REPO whose REF is a commit (or not). */
+static void cite_push(struct lint *l, int no_url, const char *pointer, const char *repo, size_t repo_n,
+                      const char *ref, size_t ref_n)
+{
+    struct cite c = {xstrdup(doc_name(l->d)), {0, 0}, NULL, NULL, NULL};
+    doc_pointer_pos(l->d, pointer, &c.pos, NULL);
+    if (repo) {
+        c.repo = xstrndup(repo, repo_n);
+        for (char *q = c.repo; *q; q++)
+            if (*q >= 'A' && *q <= 'Z') *q = (char)(*q - 'A' + 'a');
+    }
+    if (ref && is_commit_id(ref, ref_n)) {
+        c.commit = xstrndup(ref, ref_n);
+        for (char *q = c.commit; *q; q++)
+            if (*q >= 'A' && *q <= 'F') *q = (char)(*q - 'A' + 'a');
+    } else if (ref) {
+        c.ref = xstrndup(ref, ref_n);
+    }
+    if (no_url) VEC_PUSH(l->no_url, c);
+    else VEC_PUSH(l->pinned, c);
+}
+
+/* A url under a schema-map prefix names a file of this project: it must exist. */
+static void lint_project_link(struct lint *l, const char *url, const char *up)
+{
+    const char *prefix;
+    json_t *dirv;
+    json_object_foreach(l->schema_map, prefix, dirv) {
+        size_t n = strlen(prefix);
+        if (!json_is_string(dirv) || !n || strncmp(url, prefix, n)) continue;
+        const char *rest = url + n;
+        size_t rest_n = strcspn(rest, "?#");
+        const char *dir = json_string_value(dirv);
+        char *path = xasprintf("%s/%s%s%.*s", l->dir, dir,
+                               *dir && dir[strlen(dir) - 1] != '/' && rest_n && *rest != '/' ? "/" : "",
+                               (int)rest_n, rest);
+        if (access(path, R_OK) != 0) {
+            char *hint = xasprintf("correct the path (the manifest's schema-map reads %s as %s, relative to the "
+                                   "rule set), or add the file", prefix, dir);
+            finding(l, up, DIAG_ERROR, hint, "url %s names %s in this project, which does not exist", url, path);
+            free(hint);
+        }
+        free(path);
+        return;
+    }
+}
+
+/* The first schema-map prefix (for hints), or NULL. */
+static const char *first_project_prefix(const struct lint *l)
+{
+    const char *prefix;
+    json_t *dirv;
+    json_object_foreach(l->schema_map, prefix, dirv) return prefix;
+    return NULL;
+}
+
+static void lint_based_on(struct lint *l, json_t *rule, const char *ptr)
+{
+    json_t *bo = json_object_get(rule, "based-on");
+    for (size_t i = 0; json_is_array(bo) && i < json_array_size(bo); i++) {
+        json_t *e = json_array_get(bo, i);
+        if (!json_is_object(e)) continue; /* the loader reports it */
+        char *ep = xasprintf("%s/based-on/%zu", ptr, i);
+        json_t *text = json_object_get(e, "text"), *url = json_object_get(e, "url");
+        if (!text || (json_is_string(text) && !*json_string_value(text)))
+            finding(l, ep, DIAG_ERROR,
+                    "add text: what the source says and where, e.g. MCP 2025-11-25 specification, Server "
+                    "Features, Tools, Tool Names (\"Tool names SHOULD be between 1 and 128 characters\")",
+                    "this source has %s \"text\": its link alone does not say what the rule rests on",
+                    text ? "an empty" : "no");
+        if (!url || (json_is_string(url) && !*json_string_value(url))) {
+            cite_push(l, 1, ep, NULL, 0, NULL, 0);
+        } else if (json_is_string(url)) {
+            const char *u = json_string_value(url);
+            char *up = xasprintf("%s/url", ep);
+            struct gh_link g;
+            const char *frag = strchr(u, '#');
+            l->urls++;
+            if (!is_absolute_url(u)) {
+                const char *pfx = first_project_prefix(l);
+                char *hint = pfx ? xasprintf("cite a file of this project by its URL under the manifest's "
+                                             "schema-map (%s...), any other source by its https:// address", pfx)
+                                 : xstrdup("write the source's full https:// address");
+                finding(l, up, DIAG_ERROR, hint, "url \"%s\" is not an absolute URL: the rule pages cannot link it", u);
+                free(hint);
+            } else if (github_file_link(u, &g)) {
+                /* judged once the set's commit for this repository is known */
+                cite_push(l, 0, up, g.owner, (size_t)(g.repo + g.repo_n - g.owner), g.ref, g.ref_n);
+                if (frag && line_anchor_ok(frag + 1) == 0)
+                    finding(l, up, DIAG_ERROR,
+                            "write #L<first> or #L<first>-L<last>: the lines that hold the cited text at the "
+                            "pinned commit",
+                            "url has a malformed line anchor \"%s\" (GitHub marks lines #L12 or #L12-L34, first "
+                            "line first)", frag);
+            } else if (l->schema_map) {
+                lint_project_link(l, u, up);
+            }
+            free(up);
+        }
+        free(ep);
+    }
+}
+
+struct repo_commit {
+    const char *repo, *commit; /* borrowed from the cites */
+    size_t n, total;           /* links pinned to commit; links to repo */
+};
+
+/* After every file: the links to one GitHub repository share the commit most of them use;
+ * a link without a commit, or with another one, is reported naming that commit; and once
+ * the set links any source, an entry without a url is reported. */
+static void lint_citations_finish(struct lint *l)
+{
+    /* the majority commit of each repository (ties: the one met first) */
+    VEC(struct repo_commit) maj = VEC_INIT;
+    for (size_t i = 0; i < l->pinned.len; i++) {
+        const struct cite *c = &l->pinned.items[i];
+        size_t k = 0;
+        while (k < maj.len && strcmp(maj.items[k].repo, c->repo)) k++;
+        if (k == maj.len) {
+            VEC_RESERVE(maj, 1);
+            maj.items[maj.len].repo = c->repo;
+            maj.items[maj.len].commit = NULL;
+            maj.items[maj.len].n = 0;
+            maj.items[maj.len].total = 0;
+            maj.len++;
+        }
+        maj.items[k].total++;
+        if (!c->commit) continue;
+        size_t same = 0;
+        for (size_t j = 0; j < l->pinned.len; j++)
+            same += l->pinned.items[j].commit && !strcmp(l->pinned.items[j].repo, c->repo) &&
+                    !strcmp(l->pinned.items[j].commit, c->commit);
+        if (same > maj.items[k].n) {
+            maj.items[k].n = same;
+            maj.items[k].commit = c->commit;
+        }
+    }
+    for (size_t i = 0; i < l->pinned.len; i++) {
+        const struct cite *c = &l->pinned.items[i];
+        size_t k = 0;
+        while (strcmp(maj.items[k].repo, c->repo)) k++;
+        const char *mc = maj.items[k].commit;
+        char *msg = NULL, *hint = NULL;
+        if (!c->commit) {
+            msg = *c->ref ? xasprintf("this link to %s is not pinned to a commit: \"%s\" is a branch, a tag or an "
+                                      "abbreviated commit, and what it shows changes as the repository moves",
+                                      c->repo, c->ref)
+                          : xasprintf("this link to %s names no commit", c->repo);
+            hint = mc ? xasprintf("write %s (the commit of the set's other links to %s) in place of \"%s\", and "
+                                  "check that the cited lines say the same at that commit", mc, c->repo, c->ref)
+                      : xasprintf("write the 40-hex commit you read (git rev-parse HEAD) in place of \"%s\"", c->ref);
+        } else if (strcmp(c->commit, mc)) {
+            msg = xasprintf("this link is pinned to commit %s, but %zu of the set's %zu links to %s are "
+                            "pinned to %s", c->commit, maj.items[k].n, maj.items[k].total, c->repo, mc);
+            hint = xasprintf("re-pin it to %s (one snapshot for the whole set) and check that the cited lines "
+                             "say the same at that commit", mc);
+        }
+        if (msg) {
+            struct diag *dg = diag_add(l->out, DIAG_ERROR, NULL, c->file, c->pos.line, c->pos.col, msg);
+            dg->hint = hint;
+            free(msg);
+        }
+    }
+    if (l->urls) {
+        /* the commit of the most-linked repository, for the hint */
+        size_t best = 0;
+        for (size_t k = 1; k < maj.len; k++)
+            if (maj.items[k].total > maj.items[best].total) best = k;
+        const char *pfx = first_project_prefix(l);
+        for (size_t i = 0; i < l->no_url.len; i++) {
+            const struct cite *c = &l->no_url.items[i];
+            char *msg = xasprintf("this source has no \"url\", while %zu other source%s of the set link%s theirs",
+                                  l->urls, l->urls == 1 ? "" : "s", l->urls == 1 ? "s" : "");
+            struct buf h = BUF_INIT;
+            buf_adds(&h, "add url: a link to the source,");
+            if (maj.len && maj.items[best].commit)
+                buf_addf(&h, " pinned like the set's other links (https://github.com/%s/blob/%s/PATH#Lx-Ly)",
+                         maj.items[best].repo, maj.items[best].commit);
+            if (pfx) buf_addf(&h, "; a file of this project by its URL under %s", pfx);
+            struct diag *dg = diag_add(l->out, DIAG_ERROR, NULL, c->file, c->pos.line, c->pos.col, msg);
+            dg->hint = buf_detach(&h);
+            free(msg);
+        }
+    }
+    VEC_FREE(maj);
+}
+
+static void cites_free(struct lint *l)
+{
+    for (size_t i = 0; i < l->pinned.len; i++) {
+        free(l->pinned.items[i].file);
+        free(l->pinned.items[i].repo);
+        free(l->pinned.items[i].commit);
+        free(l->pinned.items[i].ref);
+    }
+    for (size_t i = 0; i < l->no_url.len; i++) free(l->no_url.items[i].file);
+    VEC_FREE(l->pinned);
+    VEC_FREE(l->no_url);
+}
+
 static void lint_file(struct lint *l)
 {
     json_t *rules = json_object_get(doc_root(l->d), "rules");
@@ -458,6 +770,7 @@ static void lint_file(struct lint *l)
         }
         lint_level(l, r, ptr);
         lint_examples(l, r, ptr);
+        lint_based_on(l, r, ptr);
         free(ptr);
     }
 }
@@ -532,6 +845,9 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
         struct lint l;
         memset(&l, 0, sizeof l);
         l.out = out;
+        l.dir = dir;
+        l.schema_map = json_object_get(doc_root(m), "schema-map");
+        if (!json_is_object(l.schema_map)) l.schema_map = NULL;
         json_t *vers = json_object_get(doc_root(m), "versions");
         for (size_t i = 0; json_is_array(vers) && i < json_array_size(vers) && l.vl.n < VER_MAX; i++) {
             const char *s = json_string_value(json_array_get(vers, i));
@@ -565,6 +881,8 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
             }
             free(path);
         }
+        lint_citations_finish(&l);
+        cites_free(&l);
         lint_fixtures_free(l.fx);
         schema_ctx_free(sctx);
         free(rule_schema);

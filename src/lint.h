@@ -1,7 +1,8 @@
 /* lint.h - tools for rule authors: lint a rule directory (the loader's errors plus
  * what only a whole-set view finds: version branches outside `applies`, examples whose
  * fixture or pointer does not exist, a level that contradicts the requirement's RFC 2119
- * keyword), and run every rule's examples against its conformance fixtures. */
+ * keyword, citations without a text or a url, or whose GitHub links are not pinned to the
+ * set's commit), and run every rule's examples against its conformance fixtures. */
 #ifndef MCPDESC_LINT_H
 #define MCPDESC_LINT_H
 

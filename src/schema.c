@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ptr.h"
 #include "schemaInt.h"
@@ -648,6 +649,8 @@ struct cstate {
     int nerr;
     int default_draft;
     int check_all;
+    int skip_network;          /* schema_check_offline: a network reference that is not
+                                * available without fetching is left unresolved */
     int bound_reported;
     struct schema_map resmap;  /* uri -> res */
     struct schema_map anchors; /* uri#name -> loc */
@@ -939,6 +942,17 @@ static uint32_t add_doc(struct cstate *cs, const char *uri, json_t *root)
     return di;
 }
 
+/* Does URI name a network location: an http, https, ws, wss or ftp URI, or a
+ * scheme-relative //host reference (the predicate network-uri of rules-yaml/schema.yaml)? */
+static int network_uri(const char *uri)
+{
+    static const char *const schemes[] = {"http:", "https:", "ws:", "wss:", "ftp:"};
+    if (!strncmp(uri, "//", 2)) return 1;
+    for (size_t i = 0; i < sizeof schemes / sizeof *schemes; i++)
+        if (!strncasecmp(uri, schemes[i], strlen(schemes[i]))) return 1;
+    return 0;
+}
+
 /* Make the document at URI (no fragment) available: registered on the context
  * (including the embedded meta-schemas) or read through the ref map. 0 or -1. */
 static int load_doc(struct cstate *cs, const char *uri, const struct schema_node *from,
@@ -953,7 +967,8 @@ static int load_doc(struct cstate *cs, const char *uri, const struct schema_node
     char *why = NULL;
     json_t *j = schema_ctx_fetch(cs->ctx, uri, &why);
     if (!j) {
-        cerr(cs, from, kw, "%s", why);
+        /* schema_check_offline: resolving it would mean fetching it, so it is skipped */
+        if (!cs->skip_network || !network_uri(uri)) cerr(cs, from, kw, "%s", why);
         free(why);
         return -1;
     }
@@ -1603,6 +1618,8 @@ static schema *compile(schema_ctx *ctx, json_t *root, const char *base_uri,
                        enum schema_dialect dflt, struct schema_errors *errs, int plain,
                        int check_all, int *bounded)
 {
+    /* check_all: 1 to compile every subschema (schema_check), | 2 to leave a network
+     * reference unresolved (schema_check_offline) */
     struct cstate cs;
     memset(&cs, 0, sizeof cs);
     schema *s = xcalloc(1, sizeof *s);
@@ -1614,7 +1631,8 @@ static schema *compile(schema_ctx *ctx, json_t *root, const char *base_uri,
     cs.s = s;
     cs.ctx = ctx;
     cs.errs = errs;
-    cs.check_all = check_all;
+    cs.check_all = check_all & 1;
+    cs.skip_network = (check_all & 2) != 0;
     cs.default_draft = dflt ? (int)dflt : SCHEMA_DRAFT2020_12;
     char *base = strip_empty_fragment(base_uri ? base_uri : "");
     json_t *sv = json_object_get(root, "$schema");
@@ -1635,7 +1653,7 @@ static schema *compile(schema_ctx *ctx, json_t *root, const char *base_uri,
     free(base);
     s->root_draft = s->res.items[0]->draft;
     s->root = get_node(&cs, root, di, s->res.items[0]->ptr, "", 0);
-    if (check_all) {
+    if (check_all & 1) {
         for (size_t i = 0; i < cs.locs.len && !cs.bound_reported; i++)
             if (cs.locs.items[i].doc == 0)
                 get_node(&cs, cs.locs.items[i].json, 0, cs.locs.items[i].ptr, "",
@@ -1649,7 +1667,7 @@ static schema *compile(schema_ctx *ctx, json_t *root, const char *base_uri,
         schema_free(s);
         return NULL;
     }
-    if (!check_all) schema_fast_build(s); /* schema_check only wants the errors */
+    if (!(check_all & 1)) schema_fast_build(s); /* schema_check only wants the errors */
     return s;
 }
 
@@ -1709,8 +1727,8 @@ static schema *cached_meta(schema_ctx *ctx, const char *meta)
     return m;
 }
 
-int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema_dialect dflt,
-                 struct schema_errors *errs)
+static int check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema_dialect dflt,
+                 struct schema_errors *errs, int offline)
 {
     if (!dflt) dflt = SCHEMA_DRAFT2020_12;
     json_t *sv = json_object_get(sch, "$schema");
@@ -1748,7 +1766,7 @@ int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema
      * verdict would only be that its own evaluation went too deep */
     struct schema_errors cerrs = SCHEMA_ERRORS_INIT;
     int bounded = 0;
-    schema *s = compile(ctx, sch, base_uri, dflt, &cerrs, 1, 1, &bounded);
+    schema *s = compile(ctx, sch, base_uri, dflt, &cerrs, 1, offline ? 3 : 1, &bounded);
     /* yes/no first (the fast path, no error list); the errors only for an invalid one */
     int r = bounded ? 1 : schema_validate(m, sch, NULL);
     if (r != 0 && !bounded && errs) r = schema_validate(m, sch, errs);
@@ -1761,4 +1779,16 @@ int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema
     schema_free(s);
     if (errs && errs->len > before && r == 0) r = 1;
     return r < 0 ? 1 : r;
+}
+
+int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema_dialect dflt,
+                 struct schema_errors *errs)
+{
+    return check(ctx, sch, base_uri, dflt, errs, 0);
+}
+
+int schema_check_offline(schema_ctx *ctx, json_t *sch, const char *base_uri,
+                         enum schema_dialect dflt, struct schema_errors *errs)
+{
+    return check(ctx, sch, base_uri, dflt, errs, 1);
 }

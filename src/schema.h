@@ -132,6 +132,14 @@ int schema_validate(const schema *s, json_t *instance, struct schema_errors *err
 int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri,
                  enum schema_dialect default_dialect, struct schema_errors *errs);
 
+/* schema_check without the network: a reference that resolves to a network URI (http,
+ * https, ws, wss, ftp, or a scheme-relative //host) and is not available without
+ * fetching (registered, embedded, in the schema itself through an $id, or under a
+ * --ref-map prefix) is left unresolved instead of being an error. Everything else is
+ * checked as by schema_check: the meta-schema, every regex, every other reference. */
+int schema_check_offline(schema_ctx *ctx, json_t *sch, const char *base_uri,
+                         enum schema_dialect default_dialect, struct schema_errors *errs);
+
 /* The dialect SCHEMA declares through $schema (DEFAULT_DIALECT when absent; a custom
  * meta-schema gives its base dialect). NONE when $schema is not a known dialect. */
 enum schema_dialect schema_declared_dialect(schema_ctx *ctx, json_t *sch,

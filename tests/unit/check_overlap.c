@@ -1,6 +1,7 @@
 /* check_overlap.c - the yields-to post-pass (overlap.h) and the loader's checks of
  * `yields-to` (rule.c): a general rule's diagnostic is dropped, or loses versions, where
- * a rule it yields to reported at the same node or below it; nothing else changes. */
+ * a kept diagnostic of a rule it yields to is about the same value (the same node or
+ * below it); a diagnostic elsewhere in the item never is; nothing else changes. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +25,19 @@ static const char *set_text =
     RULE("test.specific.a", "")
     RULE("test.specific.b", "")
     RULE("test.exact", "")
-    RULE("test.other", "");
+    RULE("test.other", "")
+    RULE("test.general2", "    yields-to: [test.mid]\n")
+    RULE("test.mid", "    yields-to: [test.leaf]\n")
+    RULE("test.leaf", "")
+    RULE("test.ping", "    yields-to: [test.pong]\n")
+    RULE("test.pong", "    yields-to: [test.ping]\n");
 
 static struct rule_set *rs;
 
 static void setup(void)
 {
     struct diag_list errs = DIAG_LIST_INIT;
+    unsetenv("MCPDESC_NO_OVERLAP"); /* the post-pass is on unless a test says otherwise */
     rs = tu_rules(set_text, &errs);
     ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
 }
@@ -108,6 +115,101 @@ START_TEST(only_from_index_on_and_specific_rules_untouched)
 }
 END_TEST
 
+/* The audit's case: a warning about the schema does not hide a type error elsewhere in
+ * the tool, nor does an error about the whole tool; only what is about the failing value
+ * (that node or inside it) does. */
+START_TEST(only_the_same_value_covers)
+{
+    struct diag_list l = DIAG_LIST_INIT;
+    add(&l, "a.json", "test.general", "/tools/0/description", 0x1f);
+    add(&l, "a.json", "test.specific.a", "/tools/0/inputSchema", 0x18);   /* elsewhere */
+    add(&l, "a.json", "test.specific.b", "/tools/0", 0x1f);               /* the item */
+    add(&l, "a.json", "test.exact", "/tools/0/descriptionx", 0x1f);       /* a prefix only */
+    add(&l, "a.json", "test.general", "/tools/0/icons/0/sizes", 0x18);
+    add(&l, "a.json", "test.specific.a", "/tools/0/icons/0/sizes/1", 0x08); /* inside it */
+    add(&l, "a.json", "test.specific.b", "/tools/0/icons/0", 0x10);       /* around it */
+    ck_assert_uint_eq(overlap_filter(rs, &l, 0), 0);
+    expect(&l, 0, "test.general@/tools/0/description:1f test.specific.a@/tools/0/inputSchema:18 "
+                  "test.specific.b@/tools/0:1f test.exact@/tools/0/descriptionx:1f "
+                  "test.general@/tools/0/icons/0/sizes:10 test.specific.a@/tools/0/icons/0/sizes/1:8 "
+                  "test.specific.b@/tools/0/icons/0:10");
+    diag_list_release(&l);
+}
+END_TEST
+
+/* A diagnostic yields only to what is still reported: what it yields to is decided first
+ * (deeper pointers first), and of two that yield to each other at one pointer the later
+ * stays, so a value never loses every diagnostic. */
+START_TEST(yields_only_to_kept_diagnostics)
+{
+    struct diag_list l = DIAG_LIST_INIT;
+    add(&l, "a.json", "test.general2", "/x", 0x3);
+    add(&l, "a.json", "test.mid", "/x/y", 0x3);      /* dropped for 1, kept for 2 */
+    add(&l, "a.json", "test.leaf", "/x/y/z", 0x1);
+    add(&l, "a.json", "test.ping", "/p", 0x1);
+    add(&l, "a.json", "test.pong", "/p", 0x1);
+    ck_assert_uint_eq(overlap_filter(rs, &l, 0), 1);
+    expect(&l, 0, "test.general2@/x:1 test.mid@/x/y:2 test.leaf@/x/y/z:1 test.pong@/p:1");
+    diag_list_release(&l);
+}
+END_TEST
+
+/* MCPDESC_NO_OVERLAP switches the post-pass off (tests/overlap-invariant.sh). */
+START_TEST(no_overlap_environment)
+{
+    struct diag_list l = DIAG_LIST_INIT;
+    add(&l, "a.json", "test.general", "/tools/0", 0x1);
+    add(&l, "a.json", "test.exact", "/tools/0", 0x1);
+    ck_assert_int_eq(setenv("MCPDESC_NO_OVERLAP", "1", 1), 0);
+    ck_assert_int_eq(overlap_disabled(), 1);
+    ck_assert_uint_eq(overlap_filter(rs, &l, 0), 0);
+    ck_assert_uint_eq(l.len, 2);
+    ck_assert_int_eq(setenv("MCPDESC_NO_OVERLAP", "0", 1), 0);
+    ck_assert_int_eq(overlap_disabled(), 0);
+    ck_assert_int_eq(setenv("MCPDESC_NO_OVERLAP", "", 1), 0);
+    ck_assert_int_eq(overlap_disabled(), 0);
+    ck_assert_int_eq(unsetenv("MCPDESC_NO_OVERLAP"), 0);
+    ck_assert_uint_eq(overlap_filter(rs, &l, 0), 1);
+    expect(&l, 0, "test.exact@/tools/0:1");
+    diag_list_release(&l);
+}
+END_TEST
+
+static int only(const char *id, void *arg) { return !strcmp(id, (const char *)arg); }
+static int all_but(const char *id, void *arg) { return strcmp(id, (const char *)arg) != 0; }
+
+/* --rule/--skip: the rules a selection yields to run too, transitively. */
+static char *required(int (*enabled)(const char *, void *), const char *arg)
+{
+    unsigned char *need = overlap_required(rs, enabled, (void *)arg);
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < rule_set_count(rs); i++)
+        if (need[i]) buf_addf(&b, "%s%s", b.len ? " " : "", rule_id(rule_set_rule(rs, i)));
+    free(need);
+    return buf_detach(&b);
+}
+
+START_TEST(required_rules_for_a_selection)
+{
+    char *got = required(only, "test.general");
+    ck_assert_str_eq(got, "test.general test.specific.a test.specific.b test.exact");
+    free(got);
+    got = required(only, "test.general2");
+    ck_assert_str_eq(got, "test.general2 test.mid test.leaf");
+    free(got);
+    got = required(only, "test.other");
+    ck_assert_str_eq(got, "test.other");
+    free(got);
+    got = required(all_but, "test.exact"); /* --skip test.exact: it still runs */
+    ck_assert_str_eq(got, "test.general test.specific.a test.specific.b test.exact test.other "
+                          "test.general2 test.mid test.leaf test.ping test.pong");
+    free(got);
+    got = required(NULL, NULL);
+    ck_assert_uint_eq(strlen(got) > 0, 1);
+    free(got);
+}
+END_TEST
+
 START_TEST(rule_yields_to_matches_ids_and_prefixes)
 {
     const struct rule *g = rule_set_find(rs, "test.general");
@@ -159,6 +261,10 @@ Suite *overlap_suite(void)
     tcase_add_test(tc, same_node_or_below_removes_versions);
     tcase_add_test(tc, unrelated_rules_siblings_and_ancestors_do_not_cover);
     tcase_add_test(tc, only_from_index_on_and_specific_rules_untouched);
+    tcase_add_test(tc, only_the_same_value_covers);
+    tcase_add_test(tc, yields_only_to_kept_diagnostics);
+    tcase_add_test(tc, no_overlap_environment);
+    tcase_add_test(tc, required_rules_for_a_selection);
     tcase_add_test(tc, rule_yields_to_matches_ids_and_prefixes);
     tcase_add_test(tc, loader_checks_yields_to);
     suite_add_tcase(s, tc);
