@@ -154,6 +154,24 @@ START_TEST(yields_only_to_kept_diagnostics)
 }
 END_TEST
 
+/* A diagnostic without versions (none to subtract) yields to any kept diagnostic about
+ * its value, and to nothing else; a versioned one loses nothing to a versionless one. */
+START_TEST(versionless_diagnostics)
+{
+    struct diag_list l = DIAG_LIST_INIT;
+    add(&l, "a.json", "test.general", "/tools/0", 0);
+    add(&l, "a.json", "test.specific.a", "/tools/0/name", 0x1); /* covers the one above */
+    add(&l, "a.json", "test.general", "/tools/1", 0);           /* nothing about it: kept */
+    add(&l, "a.json", "test.specific.a", "/tools/2", 0x1);      /* a sibling's, not its */
+    add(&l, "a.json", "test.general", "/tools/3", 0x3);
+    add(&l, "a.json", "test.specific.b", "/tools/3/x", 0);      /* takes no version */
+    ck_assert_uint_eq(overlap_filter(rs, &l, 0), 1);
+    expect(&l, 0, "test.specific.a@/tools/0/name:1 test.general@/tools/1:0 "
+                  "test.specific.a@/tools/2:1 test.general@/tools/3:3 test.specific.b@/tools/3/x:0");
+    diag_list_release(&l);
+}
+END_TEST
+
 /* MCPDESC_NO_OVERLAP switches the post-pass off (tests/overlap-invariant.sh). */
 START_TEST(no_overlap_environment)
 {
@@ -263,6 +281,7 @@ Suite *overlap_suite(void)
     tcase_add_test(tc, only_from_index_on_and_specific_rules_untouched);
     tcase_add_test(tc, only_the_same_value_covers);
     tcase_add_test(tc, yields_only_to_kept_diagnostics);
+    tcase_add_test(tc, versionless_diagnostics);
     tcase_add_test(tc, no_overlap_environment);
     tcase_add_test(tc, required_rules_for_a_selection);
     tcase_add_test(tc, rule_yields_to_matches_ids_and_prefixes);
