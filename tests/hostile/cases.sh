@@ -178,9 +178,13 @@ hcase regex-schema-too-large 1 10 200 "$S/huge-repeat.schema.json:2:13: error: i
     -- schema check "$S/huge-repeat.schema.json"
 
 # ---- network $refs: refused by name, and no socket is ever opened (nosocket.so) ----
-hcase netref-description-shipped-rules 0 10 200 "in 1 files" -- $V "$D/netref.json"
-hcase netref-description-valid-schema 1 10 200 \
-    "$D/netref.json:5:19: error: inputSchema is not a usable schema: reference \"https://evil.example/schema.json\" was not fetched" \
+hcase netref-description-shipped-rules 0 10 200 \
+    "$D/netref.json:6:20: warning: \$ref \"https://evil.example/schema.json\" points at a network URI" \
+    "0 errors, 3 warnings, 0 infos in 1 files" -- $V "$D/netref.json"
+# valid-schema checks the schema against its meta-schema and leaves a network reference
+# unresolved (never fetched): the schema is otherwise valid (mcp.schema.ref.no-network
+# names the reference, above)
+hcase netref-description-valid-schema 0 10 200 "0 errors, 0 warnings, 0 infos in 1 files" \
     -- $V --rules "$T/rules-schema" --rule hostile.tool.input-schema.valid "$D/netref.json"
 hcase netref-schema-check 1 10 200 "$S/netref.schema.json:4:18: error: reference \"https://evil.example/schema.json\" was not fetched" \
     "$S/netref.schema.json:5:18:" "$S/netref.schema.json:6:25:" -- schema check "$S/netref.schema.json"
