@@ -6,7 +6,9 @@ CC      ?= cc
 BUILD   ?= build
 PREFIX  ?= /usr/local
 VERSION := 0.1.0
-PKGS    := jansson yaml-0.1 libpcre2-8 nettle
+# what libmcpdesc.a needs (its pkg-config Requires); mk/capture.mk adds libcurl for the CLI
+LIB_PKGS := jansson yaml-0.1 libpcre2-8 nettle
+PKGS    := $(LIB_PKGS)
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wwrite-strings -Wno-unused-parameter
@@ -40,9 +42,14 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(CFLAGS) -Isrc -I$(BUILD)/gen $(PKG_CFLAGS) \
              -DMCPDESC_VERSION='"$(VERSION)"' -DMCPDESC_DATADIR='"$(PREFIX)/share/mcpdesc"' -MMD -MP
 
-# Library: every src/*.c except the CLI (main.c, cmd_*.c).
-CLI_SRCS := src/main.c $(wildcard src/cmd_*.c)
-LIB_SRCS := $(filter-out $(CLI_SRCS),$(wildcard src/*.c))
+# src/ is one folder per layer (docs/architecture.md; `make check-layers` keeps the
+# include order): base < schema < core < author; capture sits on base alone; cli on all.
+# libmcpdesc.a is what a validator needs (base, schema, core: no curl); the rule
+# author's tools and the MCP client are linked into the command line program.
+LAYERS     := base schema core author capture cli
+LIB_SRCS   := $(foreach l,base schema core,$(wildcard src/$(l)/*.c))
+TOOL_SRCS  := $(wildcard src/author/*.c) $(wildcard src/capture/*.c)
+CLI_SRCS   := $(wildcard src/cli/*.c)
 GEN_SRCS :=
 EXTRA_CHECKS :=
 LIB      := $(BUILD)/libmcpdesc.a
@@ -52,8 +59,10 @@ BIN      := $(BUILD)/mcpdesc
 # Fragments may use $(BUILD), $(LIB), $(BIN) and append to GEN_SRCS, EXTRA_CHECKS, PKGS.
 -include mk/*.mk
 
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_SRCS:%.c=%.o)
-CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_SRCS:%.c=%.o)
+TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/%.o)
+CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+TOOL_LIB  := $(BUILD)/libmcpdesc-tools.a
 
 UNIT_SRCS := $(filter-out tests/unit/main.c,$(wildcard tests/unit/*.c))
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tests/unit/main.o
@@ -61,7 +70,7 @@ UNIT_CHECKS := $(wildcard tests/unit/check_*.c)
 UNIT_BIN  := $(BUILD)/tests/unit-tests
 
 .PHONY: all deps demo check check-plain check-sanitize test-unit test-conformance test-cli \
-        clean install check-symbols
+        clean install check-symbols check-layers
 all: $(BIN)
 
 # Dependencies are installed by the project itself (tools/install-deps.sh, apt-get as root).
@@ -78,8 +87,13 @@ $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(CLI_OBJS) $(LIB) $(SAN_OBJS)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(SAN_OBJS) $(LIB) $(PKG_LIBS) -lm
+# The rule author's tools and the capture client: not part of the embeddable library.
+$(TOOL_LIB): $(TOOL_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(CLI_OBJS) $(TOOL_LIB) $(LIB) $(SAN_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(SAN_OBJS) $(TOOL_LIB) $(LIB) $(PKG_LIBS) -lm
 
 # One Check harness: tests/unit/check_<module>.c each define `Suite *<module>_suite(void)`;
 # the list of suites is generated from the file names (not from the code), so adding a
@@ -91,8 +105,8 @@ $(BUILD)/gen/unit_suites.h: $(UNIT_CHECKS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	for f in $(notdir $(basename $(UNIT_CHECKS))); do echo "SUITE($${f#check_}_suite)"; done > $@
 $(BUILD)/tests/unit/main.o: $(BUILD)/gen/unit_suites.h
-$(UNIT_BIN): $(UNIT_OBJS) $(LIB) $(SAN_OBJS)
-	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(SAN_OBJS) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs check) -lm
+$(UNIT_BIN): $(UNIT_OBJS) $(TOOL_LIB) $(LIB) $(SAN_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(SAN_OBJS) $(TOOL_LIB) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs check) -lm
 
 test-unit: $(UNIT_BIN)
 	cd tests && MCPDESC_TOP=.. CK_FORK=no ../$(UNIT_BIN)
@@ -111,15 +125,21 @@ check: $(DEPS_STAMP)
 	@mkdir -p build && rm -f $(MCPDESC_SKIP_LOG)
 	@st=0; $(MAKE) --no-print-directory check-plain check-sanitize || st=$$?; \
 	    sh tests/skip-summary.sh "$(MCPDESC_SKIP_LOG)" || st=1; exit $$st
-check-plain: all test-unit test-conformance test-cli $(EXTRA_CHECKS) check-symbols test-threads fuzz-ci
+check-plain: all test-unit test-conformance test-cli $(EXTRA_CHECKS) check-symbols check-layers test-threads fuzz-ci
 check-sanitize: $(DEPS_STAMP)
 	@rm -rf build/san/sanitizer-reports && mkdir -p build/san/sanitizer-reports
 	@st=0; $(MAKE) --no-print-directory SAN=1 BUILD=build/san test-unit test-conformance test-cli \
 	    $(EXTRA_CHECKS) || st=$$?; sh tests/san/no-reports.sh build/san/sanitizer-reports || st=1; exit $$st
 
-# Every global symbol of the library carries its module's prefix (jansson check-exports).
-check-symbols: $(LIB)
-	sh tools/check-symbols.sh $(LIB)
+# Every global symbol of the libraries carries its module's prefix (jansson check-exports);
+# every #include follows the layer order (tools/check-layers.sh).
+check-symbols: $(LIB) $(TOOL_LIB)
+	sh tools/check-symbols.sh $(LIB) $(TOOL_LIB)
+
+# Both checks, then both again on planted violations (each must fail).
+check-layers: $(LIB)
+	sh tools/check-layers.sh src
+	CC='$(CC)' sh tests/check-tools-selftest.sh $(LIB)
 
 demo: $(BIN)
 	@echo '$$ mcpdesc validate examples/weather.json'

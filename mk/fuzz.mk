@@ -26,7 +26,7 @@ FUZZ_CFLAGS    = -std=c11 -D_GNU_SOURCE -pthread $(filter-out -Werror,$(WARN)) -
 FUZZ_LIB      := $(FUZZ_BUILD)/libmcpdesc-fuzz.a
 # Generated sources (GEN_SRCS, e.g. the embedded meta-schemas) are appended by fragments
 # read after this one, so the sub-make of fuzz-build receives them as FUZZ_GEN_SRCS.
-FUZZ_LIB_OBJS  = $(LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o) \
+FUZZ_LIB_OBJS  = $(LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o) $(TOOL_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o) \
                  $(FUZZ_GEN_SRCS:$(BUILD)/%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_BINS     := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/bin/%)
 

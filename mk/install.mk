@@ -24,21 +24,21 @@ PREFIX_STAMP := $(BUILD)/.prefix
 $(PREFIX_STAMP): install-prefix-force | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo '$(PREFIX)' | cmp -s - $@ 2>/dev/null || echo '$(PREFIX)' > $@
-$(BUILD)/src/cmd_common.o $(BUILD)/src/mcpdesc.o: $(PREFIX_STAMP)
+$(BUILD)/src/cli/cmd_common.o $(BUILD)/src/core/mcpdesc.o: $(PREFIX_STAMP)
 
-# Requires: every pkg-config module the library is built with (PKGS, which
-# module fragments extend: libcurl for capture).
+# Requires: every pkg-config module the library is built with (LIB_PKGS: the library
+# holds no capture client, so an embedding program does not link curl).
 $(BUILD)/mcpdesc.pc: tools/mcpdesc.pc.in $(PREFIX_STAMP) Makefile $(wildcard mk/*.mk)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@DATADIR@|$(DATADIR)|' -e 's|@RULESDIR@|$(RULESDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	    -e 's|@REQUIRES@|$(PKGS)|' $< > $@
+	    -e 's|@REQUIRES@|$(LIB_PKGS)|' $< > $@
 
 install: $(BUILD)/mcpdesc $(BUILD)/libmcpdesc.a $(BUILD)/mcpdesc.pc
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	$(INSTALL) -m 755 $(BUILD)/mcpdesc $(DESTDIR)$(BINDIR)/mcpdesc
 	$(INSTALL) -m 644 $(BUILD)/libmcpdesc.a $(DESTDIR)$(LIBDIR)/libmcpdesc.a
-	$(INSTALL) -m 644 src/mcpdesc.h $(DESTDIR)$(INCLUDEDIR)/mcpdesc.h
+	$(INSTALL) -m 644 src/core/mcpdesc.h $(DESTDIR)$(INCLUDEDIR)/mcpdesc.h
 	$(INSTALL) -m 644 $(BUILD)/mcpdesc.pc $(DESTDIR)$(PKGCONFIGDIR)/mcpdesc.pc
 	$(INSTALL) -m 644 docs/mcpdesc.1 $(DESTDIR)$(MANDIR)/man1/mcpdesc.1
 	$(INSTALL) -m 644 tools/mcpdesc.bash-completion $(DESTDIR)$(BASHCOMPDIR)/mcpdesc

@@ -11,8 +11,8 @@
 #      names (a keyword location the engine must report), and the loader refuses the
 #      planted rule files too (`rules lint` on a one-file set), so the planted cases never
 #      test something the loader accepts;
-#   e. the predicates of the rule-file schema are exactly those of fn_table[] (src/fn.c)
-#      and fn_schema_table[] (src/fn_schema.c): one $defs entry pred.NAME each.
+#   e. the predicates of the rule-file schema are exactly those of fn_table[] (src/core/fn.c)
+#      and fn_schema_table[] (src/core/fn_schema.c): one $defs entry pred.NAME each.
 #
 # One `ok`/`FAIL` line per check, then `N passed, N failed`; exit 1 when any failed.
 set -u
@@ -102,13 +102,13 @@ done
 awk '/fn_table\[\] = \{|fn_schema_table\[\] = \{/ { t = 1; next }
      t && /^};/ { t = 0 }
      t && /^    \{"[a-z][a-z0-9-]*",/ { sub(/^    \{"/, ""); sub(/".*/, ""); print }' \
-    src/fn.c src/fn_schema.c 2>/dev/null | sort -u >"$TMP/table"
+    src/core/fn.c src/core/fn_schema.c 2>/dev/null | sort -u >"$TMP/table"
 sed -n 's/.*"\$ref": "#\/\$defs\/pred\.\([a-z0-9-]*\)".*/\1/p' "$RULE_SCHEMA" | sort -u >"$TMP/schema"
 sed -n 's/^    "pred\.\([a-z0-9-]*\)": {$/\1/p' "$RULE_SCHEMA" | sort -u >"$TMP/defs"
 : >"$TMP/out"
 n=$(wc -l <"$TMP/table" | tr -d ' ')
 if [ "$n" -eq 0 ]; then
-    bad "predicates: no fn_table[] entries found in src/fn.c (layout changed?)"
+    bad "predicates: no fn_table[] entries found in src/core/fn.c (layout changed?)"
 else
     before=$fail
     for name in $(cat "$TMP/table"); do

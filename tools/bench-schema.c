@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "schema.h"
-#include "util.h"
+#include "schema/schema.h"
+#include "base/util.h"
 
 static double now(void)
 {

@@ -26,14 +26,14 @@
 #include <sys/stat.h>
 
 #include "../testskip.h"
-#include "buf.h"
-#include "diag.h"
-#include "doc.h"
-#include "res.h"
-#include "schema.h"
-#include "sel.h"
-#include "util.h"
-#include "ver.h"
+#include "base/buf.h"
+#include "core/diag.h"
+#include "core/doc.h"
+#include "core/res.h"
+#include "schema/schema.h"
+#include "core/sel.h"
+#include "base/util.h"
+#include "base/ver.h"
 
 /* The item types an MCP Description holds, where they sit, and both sides' names. */
 static const struct type_info {

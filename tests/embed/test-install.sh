@@ -81,6 +81,17 @@ if ! $EMBED_CC -std=c11 -Wall -Wextra -Werror $EMBED_CFLAGS -o "$tmp/example" te
     exit 1
 fi
 ok "example builds with pkg-config --cflags --libs mcpdesc"
+# The embeddable library is the validator: no MCP client, so no curl to link.
+case " $flags " in
+*curl*) bad "pkg-config --libs mcpdesc names curl: $flags" ;;
+*) if nm -u "$prefix/lib/libmcpdesc.a" 2>/dev/null | grep -q 'curl_'; then
+       bad "libmcpdesc.a refers to curl symbols"
+   elif ! command -v nm > /dev/null 2>&1; then
+       bad "nm not found: cannot check libmcpdesc.a for curl"
+   else
+       ok "the example links without curl (pkg-config and libmcpdesc.a)"
+   fi ;;
+esac
 # No --rules: the library's default is the rule set of the prefix it was built for.
 (cd tests/embed && env -u MCPDESC_RULES "$tmp/example" fixture.json) > "$tmp/example.out" 2> "$tmp/err"
 status=$?

@@ -7,10 +7,10 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-#include "buf.h"
-#include "capture.h"
+#include "base/buf.h"
+#include "capture/capture.h"
 #include "fuzz.h"
-#include "util.h"
+#include "base/util.h"
 
 static json_t *member(json_t *o, const char *key, int array)
 {

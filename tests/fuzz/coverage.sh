@@ -14,14 +14,14 @@ prof=llvm-profdata
 command -v llvm-profdata >/dev/null || prof=llvm-profdata-14
 targets() {
     case $1 in
-        doc_json|doc_yaml) echo src/doc.c ;;
-        rules) echo src/rule.c src/fn.c src/fn_schema.c src/sel.c src/eval.c ;;
-        ptr) echo src/ptr.c src/sel.c ;;
-        res) echo src/res.c src/sel.c ;;
-        schema) echo src/schema.c src/schema_eval.c src/schema_num.c src/schema_regex.c ;;
-        rpc) echo src/rpc.c ;;
-        validate) echo src/res.c src/sel.c src/eval.c src/fn.c src/fn_schema.c src/mcpdesc.c ;;
-        capture) echo src/capture.c ;;
+        doc_json|doc_yaml) echo src/core/doc.c ;;
+        rules) echo src/core/rule.c src/core/fn.c src/core/fn_schema.c src/core/sel.c src/core/eval.c ;;
+        ptr) echo src/base/ptr.c src/core/sel.c ;;
+        res) echo src/core/res.c src/core/sel.c ;;
+        schema) echo src/schema/schema.c src/schema/schema_eval.c src/schema/schema_num.c src/schema/schema_regex.c ;;
+        rpc) echo src/capture/rpc.c ;;
+        validate) echo src/core/res.c src/core/sel.c src/core/eval.c src/core/fn.c src/core/fn_schema.c src/core/mcpdesc.c ;;
+        capture) echo src/capture/capture.c ;;
     esac
 }
 mkdir -p "$cb/prof"

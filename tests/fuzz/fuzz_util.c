@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "ptr.h"
+#include "base/buf.h"
+#include "base/ptr.h"
 
 void fuzz_fail(const char *fmt, ...)
 {

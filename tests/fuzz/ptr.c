@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "doc.h"
+#include "base/buf.h"
+#include "core/doc.h"
 #include "fuzz.h"
-#include "ptr.h"
-#include "sel.h"
+#include "base/ptr.h"
+#include "core/sel.h"
 
 static const char fixed_json[] =
     "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"type\": \"object\", \"properties\": "

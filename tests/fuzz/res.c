@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
-#include "doc.h"
+#include "core/diag.h"
+#include "core/doc.h"
 #include "fuzz.h"
-#include "res.h"
-#include "rule.h"
-#include "sel.h"
+#include "core/res.h"
+#include "core/rule.h"
+#include "core/sel.h"
 
 static struct rule_set *rules;
 static struct sel *everything[3];

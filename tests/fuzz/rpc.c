@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "fuzz.h"
-#include "rpc.h"
-#include "rpcInt.h"
+#include "capture/rpc.h"
+#include "capture/rpcInt.h"
 
 static void handle(const char *p, size_t n)
 {

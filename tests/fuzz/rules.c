@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "doc.h"
-#include "eval.h"
+#include "core/diag.h"
+#include "core/doc.h"
+#include "core/eval.h"
 #include "fuzz.h"
-#include "rule.h"
+#include "core/rule.h"
 
 static char dir[256];
 static char *docs[2];

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "schema.h"
+#include "schema/schema.h"
 
 static const char fixed_json[] =
     "[null, true, false, 0, -1, 1.5, 1e308, 9007199254740993, \"\", \"abc\", \"2026-01-01\","

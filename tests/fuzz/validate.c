@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "mcpdesc.h"
+#include "core/mcpdesc.h"
 
 static mcpdesc_rules *rules;
 

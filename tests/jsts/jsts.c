@@ -24,10 +24,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "buf.h"
-#include "schema.h"
+#include "base/buf.h"
+#include "schema/schema.h"
 #include "testskip.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Required tests we knowingly fail: {draft, file, case description, test description or
  * NULL for the whole case}. Must stay EMPTY for draft7 and draft2020-12 (issue 3). */

@@ -2,7 +2,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 START_TEST(buf_grows_and_formats)
 {

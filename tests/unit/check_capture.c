@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
-#include "rpc.h"
+#include "capture/capture.h"
+#include "capture/rpc.h"
 
 static json_t *J(const char *text)
 {

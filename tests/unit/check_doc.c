@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doc.h"
+#include "core/doc.h"
 
 static doc *load(const char *text, int yaml, struct doc_error *err)
 {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "doc.h"
+#include "core/doc.h"
 
 #define FLAGS (JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL)
 

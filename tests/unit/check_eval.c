@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval.h"
+#include "base/buf.h"
+#include "core/eval.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 #define RULE(check) \
     "rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n" \
@@ -57,6 +58,10 @@ static const struct {
     {"{some: {select: 'required/*', require: {equals: id}}}", "{\"required\": [\"x\"]}", 0},
     {"{some: {select: 'a/0'}}", "{\"a\": [0]}", 1},
     {"{some: {select: 'a/0'}}", "{\"a\": []}", 0},
+    /* format boundaries found by tools/mutate-source (check_fn.c has the others) */
+    {"{format: iso-8601}", "\"2020-W53-7\"", 1},
+    {"{format: iso-8601}", "\"2020-W53\"", 1},
+    {"{format: iso-8601}", "\"2025-01-12T15:00:58Zjunk\"", 0},
 };
 
 START_TEST(predicate_holds_or_not)
@@ -176,6 +181,103 @@ START_TEST(new_rules_need_no_c_change)
 }
 END_TEST
 
+/* In `first`, a later branch judges only the versions no earlier branch failed, even
+ * where its own versions overlap an earlier branch's. */
+START_TEST(first_later_branch_gets_only_remaining_versions)
+{
+    struct rule_set *rs = load(RULE(
+        "\n      select: /tools/*/inputSchema\n      first:\n"
+        "        - {versions: {before: 2026-07-28}, require: {declared-type-is: object}, message: not-literal}\n"
+        "        - {require: {has: type}, message: no-type}"));
+    struct diag_list out = DIAG_LIST_INIT;
+    tu_eval(rs, "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\", \"2026-07-28\"], "
+                "\"tools\": [{\"inputSchema\": {\"$ref\": \"#/x\"}}]}", &out);
+    ck_assert_uint_eq(out.len, 2);
+    ck_assert_str_eq(out.items[0].message, "no-type");
+    ck_assert_uint_eq(out.items[0].versions, 0x10);
+    ck_assert_str_eq(out.items[1].message, "not-literal");
+    ck_assert_uint_eq(out.items[1].versions, 0x0C);
+    diag_list_release(&out);
+    rule_set_free(rs);
+}
+END_TEST
+
+/* `unique` fails only in the versions the two nodes share: when the clause judges none
+ * of them there is no diagnostic at all (not one without versions). */
+START_TEST(unique_outside_the_clause_versions_is_no_diagnostic)
+{
+    struct rule_set *rs = load(RULE(
+        "\n      select: /tools/*/name\n      versions: [2025-11-25]\n"
+        "      require: {unique: {select: /tools/*/name}}\n      message: dup"));
+    struct diag_list out = DIAG_LIST_INIT;
+    tu_eval(rs, "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\"], \"tools\": [\n"
+                " {\"protocolVersions\": [\"2025-06-18\"], \"name\": \"a\"},\n"
+                " {\"name\": \"a\"},\n"
+                " {\"name\": \"b\"}]}", &out);
+    ck_assert_uint_eq(out.len, 0);
+    diag_list_release(&out);
+    tu_eval(rs, "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\"], \"tools\": [\n"
+                " {\"name\": \"a\"},\n"
+                " {\"name\": \"a\"}]}", &out);
+    ck_assert_uint_eq(out.len, 1);
+    ck_assert_str_eq(out.items[0].pointer, "/tools/1/name");
+    ck_assert_uint_eq(out.items[0].versions, 0x08);
+    diag_list_release(&out);
+    rule_set_free(rs);
+}
+END_TEST
+
+/* {value} is the compact JSON text, cut to 57 characters and "..." only beyond 60. */
+START_TEST(value_placeholder_cut_beyond_60_characters)
+{
+    struct rule_set *rs = load(RULE("{select: '/x/*', require: {json-type: object}, message: '{value}'}"));
+    struct diag_list out = DIAG_LIST_INIT;
+    char s58[59], s59[60];
+    memset(s58, 'a', 58);
+    s58[58] = '\0';
+    memset(s59, 'b', 59);
+    s59[59] = '\0';
+    char *json = xasprintf("{\"x\": [\"%s\", \"%s\"]}", s58, s59);
+    tu_eval(rs, json, &out);
+    ck_assert_uint_eq(out.len, 2);
+    char *want60 = xasprintf("\"%s\"", s58);                   /* 60 characters: whole */
+    char *want61 = xasprintf("\"%.56s...", s59);               /* 61: 57 and "..." */
+    ck_assert_str_eq(out.items[0].message, want60);
+    ck_assert_str_eq(out.items[1].message, want61);
+    free(want60);
+    free(want61);
+    free(json);
+    diag_list_release(&out);
+    rule_set_free(rs);
+}
+END_TEST
+
+static int all_but_dangling(const char *id, void *arg)
+{
+    (void)arg;
+    return !id || strcmp(id, "mcpdesc.component-ref.dangling") != 0;
+}
+
+/* The enabled filter (--rule/--skip) applies to the built-in mcpdesc.* diagnostics too. */
+START_TEST(enabled_filters_builtin_diagnostics)
+{
+    struct rule_set *rs = load(RULE("{select: /tools/*, require: {has: name}, message: unnamed}"));
+    const char *json = "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/Gone\"}}]}";
+    struct diag_list out = DIAG_LIST_INIT;
+    tu_eval(rs, json, &out);
+    ck_assert_uint_eq(out.len, 1);
+    ck_assert_str_eq(out.items[0].rule, "mcpdesc.component-ref.dangling");
+    diag_list_release(&out);
+    doc *d = tu_doc(json);
+    struct eval_options eo = {.enabled = all_but_dangling};
+    eval_document(rs, d, &eo, &out);
+    ck_assert_uint_eq(out.len, 0);
+    diag_list_release(&out);
+    doc_free(d);
+    rule_set_free(rs);
+}
+END_TEST
+
 Suite *eval_suite(void)
 {
     Suite *s = suite_create("eval");
@@ -184,6 +286,10 @@ Suite *eval_suite(void)
     tcase_add_test(tc, versions_merge_and_first_branch_wins);
     tcase_add_test(tc, when_guards_and_placeholders);
     tcase_add_test(tc, new_rules_need_no_c_change);
+    tcase_add_test(tc, first_later_branch_gets_only_remaining_versions);
+    tcase_add_test(tc, unique_outside_the_clause_versions_is_no_diagnostic);
+    tcase_add_test(tc, value_placeholder_cut_beyond_60_characters);
+    tcase_add_test(tc, enabled_filters_builtin_diagnostics);
     suite_add_tcase(s, tc);
     return s;
 }
@@ -285,12 +391,104 @@ START_TEST(report_at_failure)
 }
 END_TEST
 
+/* report-at: failure where the failing location is not below the judged node (an
+ * `every` judged other nodes): the diagnostic stays at the deepest prefix of it that the
+ * judged node has, never jumps to a later segment that happens to exist there. */
+START_TEST(report_at_failure_keeps_the_existing_prefix)
+{
+    char *dir;
+    struct rule_set *rs = load_with_point(
+        RULE("{select: /x, require: {every: {select: 'a/*', require: {matches-schema: point.json}}},"
+             " report-at: failure, message: m}"),
+        "{\"type\": \"object\", \"properties\": {\"pts\": {\"items\": {\"type\": \"number\"}}}}", &dir);
+    struct diag_list out = DIAG_LIST_INIT;
+    /* the failure is at /pts/1 of /x/a/0; /x has no "pts" but has a member "1" */
+    tu_eval(rs, "{\"x\": {\"a\": [{\"pts\": [1, \"b\"]}], \"1\": true}}", &out);
+    ck_assert_uint_eq(out.len, 1);
+    ck_assert_str_eq(out.items[0].pointer, "/x");
+    diag_list_release(&out);
+    rule_set_free(rs);
+    tu_rmdir(dir);
+}
+END_TEST
+
 Suite *eval_schema_suite(void)
 {
     Suite *s = suite_create("eval_schema");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, schema_predicates);
     tcase_add_test(tc, report_at_failure);
+    tcase_add_test(tc, report_at_failure_keeps_the_existing_prefix);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+/* ---- one walk of a large collection ------------------------------------------------
+ * From GROUP_MIN (64) items on, a collection is walked once for all the rules that select
+ * inside its items (eval.c); the diagnostics must be those of rule by rule. */
+
+#define RULE_N(id, check) \
+    "  - id: " id "\n    owner: t\n    surface: Tool\n    kind: structural\n" \
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n" \
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n    check: " check "\n"
+
+/* "rule@pointer:versions:message" for each diagnostic, space-separated (new string). */
+static char *show_diags(const struct diag_list *l)
+{
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < l->len; i++)
+        buf_addf(&b, "%s%s@%s:%x:%s", b.len ? " " : "", l->items[i].rule, l->items[i].pointer,
+                 (unsigned)l->items[i].versions, l->items[i].message);
+    return buf_detach(&b);
+}
+
+START_TEST(large_collections_walked_once_as_rule_by_rule)
+{
+    struct rule_set *rs = load(
+        "rules:\n"
+        /* a selector below the item ("rest"), and the item itself */
+        RULE_N("t.a-schema", "{select: /tools/*/inputSchema, require: {json-type: object}, message: schema}")
+        RULE_N("t.b-named", "{select: /tools/*, require: {has: name}, message: unnamed}")
+        /* `first` without a selector is never split: a failing name hides every title */
+        RULE_N("t.c-first", "{first: [{select: /tools/*/name, require: {json-type: string}, message: name},\n"
+                            "                   {select: /tools/*/title, require: {json-type: string}, message: title}]}")
+        /* independent parts: one at the root, one inside the items of the other collection */
+        RULE_N("t.d-parts", "{all: [{versions: [2026-07-28], require: {has: serverInfo}, message: root},\n"
+                            "                 {select: /resources/*/uri, require: {json-type: string}, message: uri}]}"));
+    struct buf text = BUF_INIT;
+    buf_adds(&text, "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\"],\n\"tools\": [\n");
+    for (int i = 0; i < 70; i++) {
+        if (i == 0 || i == 69) buf_addf(&text, "{\"name\": \"t%d\", \"inputSchema\": true}", i);
+        else if (i == 5) buf_adds(&text, "{\"inputSchema\": {}}");
+        else if (i == 7) buf_adds(&text, "{\"name\": 7, \"inputSchema\": {}}");
+        else if (i == 8) buf_adds(&text, "{\"name\": \"t8\", \"title\": 8, \"inputSchema\": {}}");
+        else buf_addf(&text, "{\"name\": \"t%d\", \"inputSchema\": {}}", i);
+        buf_adds(&text, i < 69 ? ",\n" : "],\n\"resources\": [\n");
+    }
+    for (int i = 0; i < 70; i++) {
+        if (i == 69) buf_adds(&text, "{\"uri\": 69}");
+        else buf_addf(&text, "{\"uri\": \"u%d\"}", i);
+        buf_adds(&text, i < 69 ? ",\n" : "]}\n");
+    }
+    struct diag_list out = DIAG_LIST_INIT;
+    tu_eval(rs, buf_str(&text), &out);
+    char *got = show_diags(&out);
+    const char *want = "t.a-schema@/tools/0/inputSchema:c:schema t.b-named@/tools/5:c:unnamed "
+                       "t.c-first@/tools/7/name:c:name t.a-schema@/tools/69/inputSchema:c:schema "
+                       "t.d-parts@/resources/69/uri:c:uri";
+    ck_assert_msg(!strcmp(got, want), "got \"%s\", expected \"%s\"", got, want);
+    free(got);
+    diag_list_release(&out);
+    buf_release(&text);
+    rule_set_free(rs);
+}
+END_TEST
+
+Suite *eval_walk_suite(void)
+{
+    Suite *s = suite_create("eval_walk");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, large_collections_walked_once_as_rule_by_rule);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 /* The check sits on line 13, from column 12. */
 #define RULE(check) \

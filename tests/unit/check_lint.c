@@ -4,9 +4,9 @@
 #include <check.h>
 #include <string.h>
 
-#include "lint.h"
+#include "author/lint.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 #define RULE(id, level, applies, requirement)                                                     \
     "  - id: " id "\n    owner: t\n    surface: Tool\n    kind: structural\n    level: " level     \

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "overlap.h"
+#include "base/buf.h"
+#include "core/overlap.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 #define RULE(ID, EXTRA)                                                                  \
     "  - id: " ID "\n"                                                                   \

@@ -2,7 +2,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "ptr.h"
+#include "base/ptr.h"
 
 START_TEST(parses_and_unescapes)
 {

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mcpdesc.h"
-#include "report.h"
+#include "core/mcpdesc.h"
+#include "core/report.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 #define RULE(id, level, summary, req) \
     "  - id: " id "\n    owner: t\n    surface: Tool\n    kind: structural\n" \
@@ -360,6 +360,91 @@ START_TEST(test_sarif_locations)
 }
 END_TEST
 
+/* Edges of each format: the colour of every level, no excerpt without a column, tabs
+ * kept under the caret, summary counts per level, no column 0 in SARIF or GitHub, and
+ * paths relative to a working directory that is the root. */
+START_TEST(test_format_edges)
+{
+    struct fixture fx;
+    setup(&fx);
+    char *out = render(&fx, "text", 0, 1, 0);
+    ck_assert_ptr_nonnull(strstr(out, "\033[1;33mwarning:\033[0m 100% odd"));
+    ck_assert_ptr_nonnull(strstr(out, "\033[1;36minfo:\033[0m fyi"));
+    free(out);
+
+    /* a column 0 (unknown): no source line, no caret; github and SARIF omit it */
+    fx.files[0].diags.items[0].col = 0;
+    out = render(&fx, "text", 1, 0, 1);
+    ck_assert_msg(!strstr(out, "     2 |"), "excerpt without a column: %s", out);
+    free(out);
+    out = render(&fx, "github", 1, 0, 0);
+    ck_assert_ptr_nonnull(strstr(out, "::error file=dir/a b%25.json,line=2,title=t.err::"));
+    free(out);
+    json_t *s = sarif_of(&fx, 1);
+    json_t *res = json_array_get(json_object_get(json_array_get(json_object_get(s, "runs"), 0), "results"), 0);
+    json_t *region = json_object_get(json_object_get(json_array_get(json_object_get(res, "locations"), 0),
+                                                     "physicalLocation"), "region");
+    ck_assert_int_eq(json_integer_value(json_object_get(region, "startLine")), 2);
+    ck_assert_ptr_null(json_object_get(region, "startColumn"));
+    json_decref(s);
+    fx.files[0].diags.items[0].col = 3;
+
+    /* a tab before the column stays a tab under it, so the caret lines up */
+    doc_free(fx.d);
+    fx.d = tu_doc("{\"tools\": [\n\t{\"name\": \"a\"}\n]}");
+    fx.files[0].d = fx.d;
+    out = render(&fx, "text", 1, 0, 1);
+    ck_assert_msg(strstr(out, "     2 | \t{\"name\": \"a\"}\n       | \t ^\n") != NULL, "got %s", out);
+    free(out);
+
+    /* the JSON summary counts each level apart */
+    struct diag *d = diag_add(&fx.files[0].diags, DIAG_INFO, "t.info", fx.files[0].name, 3, 1, "more");
+    d->pointer = xstrdup("/tools");
+    out = render(&fx, "json", 0, 0, 0);
+    json_error_t e;
+    json_t *j = json_loads(out, 0, &e);
+    ck_assert_msg(j != NULL, "json: %s", e.text);
+    json_t *sum = json_object_get(j, "summary");
+    ck_assert_int_eq(json_integer_value(json_object_get(sum, "errors")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(sum, "warnings")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(sum, "infos")), 2);
+    json_decref(j);
+    free(out);
+    teardown(&fx);
+}
+END_TEST
+
+/* SARIF paths: ".//x" is "x"; with the root as working directory every absolute path is
+ * inside it ("/srv/x.json" is "srv/x.json" against %SRCROOT% = file:///). */
+START_TEST(test_sarif_paths_from_root)
+{
+    struct fixture fx;
+    setup(&fx);
+    char cwd[PATH_MAX];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    const char *names[] = {".//x.json", "/srv/x.json"};
+    const char *uris[] = {"x.json", "srv/x.json"};
+    for (size_t i = 0; i < 2; i++) {
+        if (i == 1) ck_assert_int_eq(chdir("/"), 0);
+        fx.files[0].name = names[i];
+        json_t *s = sarif_of(&fx, 1);
+        json_t *run = json_array_get(json_object_get(s, "runs"), 0);
+        json_t *res = json_array_get(json_object_get(run, "results"), 0);
+        json_t *art = json_object_get(json_object_get(json_array_get(json_object_get(res, "locations"), 0),
+                                                      "physicalLocation"), "artifactLocation");
+        ck_assert_str_eq(json_string_value(json_object_get(art, "uri")), uris[i]);
+        ck_assert_str_eq(json_string_value(json_object_get(art, "uriBaseId")), "%SRCROOT%");
+        if (i == 1)
+            ck_assert_str_eq(json_string_value(json_object_get(
+                                 json_object_get(json_object_get(run, "originalUriBaseIds"), "%SRCROOT%"), "uri")),
+                             "file:///");
+        json_decref(s);
+    }
+    ck_assert_int_eq(chdir(cwd), 0);
+    teardown(&fx);
+}
+END_TEST
+
 /* ---- mcpdesc.h ------------------------------------------------------------------- */
 
 START_TEST(test_embed)
@@ -445,6 +530,8 @@ Suite *report_suite(void)
     tcase_add_test(tc, test_github);
     tcase_add_test(tc, test_sarif);
     tcase_add_test(tc, test_sarif_locations);
+    tcase_add_test(tc, test_format_edges);
+    tcase_add_test(tc, test_sarif_paths_from_root);
     tcase_add_test(tc, test_embed);
     suite_add_tcase(s, tc);
     return s;

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "eval.h"
+#include "base/buf.h"
+#include "core/eval.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 /* A rule that fails on every inputSchema, so diagnostics show what resolution did. */
 static const char *probe =

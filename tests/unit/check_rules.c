@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 #define HEAD "rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n" \
              "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n" \

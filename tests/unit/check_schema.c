@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "schemaInt.h"
+#include "schema/schemaInt.h"
 
 static json_t *J(const char *text)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schemaInt.h"
+#include "schema/schemaInt.h"
 
 static json_t *J(const char *text)
 {

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "doc.h"
-#include "sel.h"
+#include "base/buf.h"
+#include "core/doc.h"
+#include "core/sel.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 static int collect(const struct cursor *c, void *arg)
 {

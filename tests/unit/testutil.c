@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "eval.h"
-#include "util.h"
+#include "core/eval.h"
+#include "base/util.h"
 
 static const char *manifest =
     "name: test\n"

@@ -1,0 +1,1028 @@
+/* lint.c - `rules lint`: the loader's positioned errors, then what the loader cannot
+ * see because it judges one member at a time: version branches outside `applies`,
+ * examples whose fixture or pointer does not exist (or whose expectation the rule's level
+ * can never produce), a level that contradicts the requirement's RFC 2119 keyword, and
+ * citations (`based-on`): every source has a text and, once the set links its sources, a
+ * url; a GitHub file link is pinned to a commit, the same commit as the set's other links
+ * to that repository; a link to a file of this project (under the manifest's schema-map)
+ * names a file that exists.
+ * Lint reads the rule files itself, so it runs even when the loader refuses the set. */
+#include "author/lint.h"
+
+#include "schema/schema.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "author/rulepage.h"
+#include "core/eval.h"
+#include "base/ptr.h"
+#include "core/res.h"
+#include "base/util.h"
+#include "base/ver.h"
+
+char *lint_default_fixtures(const char *rules_dir)
+{
+    size_t n = strlen(rules_dir);
+    while (n > 1 && rules_dir[n - 1] == '/') n--;
+    size_t base = n;
+    while (base > 0 && rules_dir[base - 1] != '/') base--;
+    const char *last = rules_dir + base;
+    size_t last_len = n - base;
+    if ((last_len == 1 && *last == '.') || (last_len == 2 && !strncmp(last, "..", 2)) || !last_len)
+        return xasprintf("%.*s/../conformance", (int)n, rules_dir);
+    if (base == 0) return xstrdup("conformance");
+    return xasprintf("%.*sconformance", (int)base, rules_dir);
+}
+
+/* ---- fixtures ---------------------------------------------------------------------- */
+
+struct fx_entry {
+    char *name;
+    doc *raw;        /* as written */
+    doc *resolved;   /* after $componentRef resolution (on demand) */
+    char *problem;   /* why it cannot be loaded */
+};
+
+struct lint_fixtures {
+    char *dir;
+    const struct rule_set *rs;
+    VEC(struct fx_entry) e;
+};
+
+struct lint_fixtures *lint_fixtures_new(const char *dir, const struct rule_set *rs)
+{
+    struct lint_fixtures *fx = xcalloc(1, sizeof *fx);
+    fx->dir = xstrdup(dir);
+    fx->rs = rs;
+    return fx;
+}
+
+void lint_fixtures_free(struct lint_fixtures *fx)
+{
+    if (!fx) return;
+    for (size_t i = 0; i < fx->e.len; i++) {
+        free(fx->e.items[i].name);
+        doc_free(fx->e.items[i].raw);
+        doc_free(fx->e.items[i].resolved);
+        free(fx->e.items[i].problem);
+    }
+    VEC_FREE(fx->e);
+    free(fx->dir);
+    free(fx);
+}
+
+const char *lint_fixtures_dir(const struct lint_fixtures *fx) { return fx->dir; }
+
+/* A fixture name is a relative path that stays inside the fixtures directory. */
+static int fixture_name_ok(const char *name)
+{
+    if (!*name || name[0] == '/') return 0;
+    for (const char *p = name; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n == 0 || (n == 2 && !strncmp(p, "..", 2)) || (n == 1 && *p == '.')) return 0;
+        p += n;
+        if (*p) p++;
+    }
+    return 1;
+}
+
+static struct fx_entry *fixture_entry(struct lint_fixtures *fx, const char *name)
+{
+    for (size_t i = 0; i < fx->e.len; i++)
+        if (!strcmp(fx->e.items[i].name, name)) return &fx->e.items[i];
+    struct fx_entry e = {xstrdup(name), NULL, NULL, NULL};
+    if (!fixture_name_ok(name)) {
+        e.problem = xasprintf("fixture \"%s\" is not a relative path inside %s", name, fx->dir);
+    } else {
+        char *path = xasprintf("%s/%s", fx->dir, name);
+        struct doc_error err;
+        if (access(path, F_OK) != 0) {
+            e.problem = xasprintf("no fixture \"%s\" in %s", name, fx->dir);
+        } else if (!(e.raw = doc_load_file(path, NULL, &err))) {
+            e.problem = err.line ? xasprintf("fixture %s does not parse: %u:%u: %s", path, err.line,
+                                             err.col, err.message)
+                                 : xasprintf("fixture %s cannot be read: %s", path, err.message);
+            doc_error_release(&err);
+        }
+        free(path);
+    }
+    VEC_PUSH(fx->e, e);
+    return &fx->e.items[fx->e.len - 1];
+}
+
+/* The deepest prefix of P that exists in ROOT, as a pointer string (new). */
+static char *deepest_prefix(json_t *root, const struct ptr *p)
+{
+    struct buf b = BUF_INIT;
+    json_t *v = root;
+    for (size_t i = 0; i < p->n; i++) {
+        json_t *next = NULL;
+        size_t idx;
+        if (json_is_object(v)) next = json_object_get(v, p->segs[i]);
+        else if (json_is_array(v) && ptr_is_index(p->segs[i], &idx)) next = json_array_get(v, idx);
+        if (!next) break;
+        ptr_append_segment(&b, p->segs[i], strlen(p->segs[i]));
+        v = next;
+    }
+    char *s = b.len ? buf_detach(&b) : xstrdup("\"\" (the root)");
+    buf_release(&b);
+    return s;
+}
+
+enum lookup { LOOKUP_OK, LOOKUP_NO_FIXTURE, LOOKUP_NO_POINTER, LOOKUP_BAD_POINTER };
+
+static enum lookup fixture_lookup(struct lint_fixtures *fx, const char *fixture, const char *pointer,
+                                  json_t **value, char **problem)
+{
+    *value = NULL;
+    *problem = NULL;
+    struct fx_entry *e = fixture_entry(fx, fixture);
+    if (!e->raw) {
+        *problem = xstrdup(e->problem);
+        return LOOKUP_NO_FIXTURE;
+    }
+    struct ptr p;
+    const char *why;
+    if (ptr_parse(pointer, &p, &why) < 0) {
+        *problem = xasprintf("bad JSON Pointer \"%s\": %s", pointer, why);
+        return LOOKUP_BAD_POINTER;
+    }
+    *value = ptr_get(doc_root(e->raw), &p);
+    if (!*value && fx->rs) {
+        if (!e->resolved) {
+            char *path = xasprintf("%s/%s", fx->dir, fixture);
+            struct doc_error err;
+            e->resolved = doc_load_file(path, NULL, &err);
+            if (!e->resolved) doc_error_release(&err);
+            free(path);
+            if (e->resolved) {
+                struct diag_list ignored = DIAG_LIST_INIT;
+                res_free(res_resolve(e->resolved, rule_set_res_config(fx->rs), &ignored));
+                diag_list_release(&ignored);
+            }
+        }
+        if (e->resolved) *value = ptr_get(doc_root(e->resolved), &p);
+    }
+    if (!*value) {
+        char *deepest = deepest_prefix(doc_root(e->raw), &p);
+        *problem = xasprintf("nothing at %s in fixture %s (the deepest part that exists is %s)", pointer,
+                             fixture, deepest);
+        free(deepest);
+    }
+    ptr_release(&p);
+    return *value ? LOOKUP_OK : LOOKUP_NO_POINTER;
+}
+
+json_t *lint_fixture_value(struct lint_fixtures *fx, const char *fixture, const char *pointer,
+                           char **problem)
+{
+    json_t *v;
+    fixture_lookup(fx, fixture, pointer, &v, problem);
+    return v;
+}
+
+/* ---- lint -------------------------------------------------------------------------- */
+
+struct seen_id {
+    char *id, *file;
+    struct doc_pos pos;
+};
+
+/* A based-on url found in the set, remembered until every file is read. */
+struct cite {
+    char *file;
+    struct doc_pos pos;
+    char *repo;                  /* GitHub owner/name, lower case (NULL: an entry without url) */
+    char *commit;                /* 40 hex digits (NULL: not pinned, or no url) */
+    char *ref;                   /* the ref of a link not pinned to a commit (else NULL) */
+};
+
+struct lint {
+    VEC(struct seen_id) ids;     /* every rule id met so far, for duplicates */
+    VEC(struct cite) pinned;     /* every GitHub file link, pinned to a commit or not */
+    VEC(struct cite) no_url;     /* every based-on entry without a url */
+    size_t urls;                 /* based-on entries with a url */
+    const char *dir;             /* the rule set's directory */
+    json_t *schema_map;          /* the manifest's schema-map (borrowed; may be NULL) */
+    const doc *d;                /* the rule file being linted */
+    struct ver_list vl;          /* the manifest's versions (as lint read them) */
+    struct lint_fixtures *fx;
+    struct diag_list *out;
+    const char *rule_id;
+    ver_mask judged;             /* versions some `require` of the current rule judges */
+};
+
+static void finding(struct lint *l, const char *pointer, enum diag_level level, const char *hint,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void finding(struct lint *l, const char *pointer, enum diag_level level, const char *hint,
+                    const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
+    va_end(ap);
+    struct doc_pos pos = {0, 0};
+    doc_pointer_pos(l->d, pointer, &pos, NULL);
+    struct diag *dg = diag_add(l->out, level, NULL, doc_name(l->d), pos.line, pos.col, msg);
+    if (hint) dg->hint = xstrdup(hint);
+    free(msg);
+}
+
+/* A version spec as the loader reads it; -1 when malformed (the loader reports it). */
+static int spec_mask(const struct ver_list *vl, json_t *spec, ver_mask *out)
+{
+    if (json_is_string(spec) && !strcmp(json_string_value(spec), "all")) {
+        *out = ver_all(vl);
+        return 0;
+    }
+    if (json_is_array(spec)) {
+        ver_mask m = 0;
+        for (size_t i = 0; i < json_array_size(spec); i++) {
+            const char *s = json_string_value(json_array_get(spec, i));
+            int k = s ? ver_index(vl, s) : -1;
+            if (k < 0) return -1;
+            m |= (ver_mask)1 << k;
+        }
+        *out = m;
+        return m ? 0 : -1;
+    }
+    if (json_is_object(spec)) {
+        json_t *f = json_object_get(spec, "from"), *b = json_object_get(spec, "before");
+        if ((!f && !b) || json_object_size(spec) != (size_t)(!!f + !!b)) return -1;
+        int fi = -1, bi = -1;
+        if (f && (!json_is_string(f) || (fi = ver_index(vl, json_string_value(f))) < 0)) return -1;
+        if (b && (!json_is_string(b) || (bi = ver_index(vl, json_string_value(b))) < 0)) return -1;
+        *out = ver_range(vl, fi, bi);
+        return *out ? 0 : -1;
+    }
+    return -1;
+}
+
+static char *versions_text(const struct ver_list *vl, ver_mask m)
+{
+    struct buf b = BUF_INIT;
+    ver_format(&b, vl, m, ", ");
+    return buf_detach(&b);
+}
+
+/* A clause's `versions` against the versions it can ever be asked about (OUTER). */
+static void lint_clause(struct lint *l, json_t *c, const char *ptr, ver_mask outer, const char *outer_what)
+{
+    if (!json_is_object(c)) return;
+    json_t *v = json_object_get(c, "versions");
+    ver_mask own, eff = outer;
+    if (v && spec_mask(&l->vl, v, &own) == 0) {
+        ver_mask inside = own & outer, outside = own & ~outer;
+        char *vp = xasprintf("%s/versions", ptr);
+        char *o = versions_text(&l->vl, outer), *out = versions_text(&l->vl, outside);
+        if (!inside) {
+            char *hint = xasprintf("remove the branch, or widen %s to include it", outer_what);
+            finding(l, vp, DIAG_ERROR, hint,
+                    "this branch never runs: its versions (%s) are all outside %s (%s)", out,
+                    outer_what, o);
+            free(hint);
+        } else if (outside) {
+            struct buf spec = BUF_INIT;
+            rulepage_versions_spec(&spec, &l->vl, inside);
+            char *in = versions_text(&l->vl, inside);
+            char *hint = xasprintf("write versions: %s (what it judges), or widen %s", buf_str(&spec),
+                                   outer_what);
+            finding(l, vp, DIAG_WARNING, hint,
+                    "versions %s of this branch are outside %s (%s): it only judges %s", out,
+                    outer_what, o, in);
+            free(hint);
+            free(in);
+            buf_release(&spec);
+        }
+        free(o);
+        free(out);
+        free(vp);
+        eff = inside;
+        if (!eff) return;
+    }
+    if (json_object_get(c, "require")) l->judged |= eff;
+    static const char *const lists[] = {"all", "first"};
+    for (size_t k = 0; k < 2; k++) {
+        json_t *kids = json_object_get(c, lists[k]);
+        for (size_t i = 0; json_is_array(kids) && i < json_array_size(kids); i++) {
+            char *kp = xasprintf("%s/%s/%zu", ptr, lists[k], i);
+            char *what = v ? xasprintf("the enclosing branch's versions (%s/versions)", ptr) : NULL;
+            lint_clause(l, json_array_get(kids, i), kp, eff, what ? what : outer_what);
+            free(what);
+            free(kp);
+        }
+    }
+}
+
+/* RFC 2119 keywords (upper case only, as RFC 8174 says) and the level each means. */
+static const struct {
+    const char *word;
+    const char *level;
+} keywords[] = {
+    {"MUST", "must"}, {"REQUIRED", "must"}, {"SHALL", "must"},
+    {"SHOULD", "should"}, {"RECOMMENDED", "should"},
+    {"MAY", "may"}, {"OPTIONAL", "may"},
+};
+
+static int is_upper_word_char(char c) { return (c >= 'A' && c <= 'Z') || c == '_'; }
+
+static void lint_level(struct lint *l, json_t *rule, const char *ptr)
+{
+    const char *level = json_string_value(json_object_get(rule, "level"));
+    const char *req = json_string_value(json_object_get(rule, "requirement"));
+    if (!level || !req) return;
+    if (strcmp(level, "must") && strcmp(level, "should") && strcmp(level, "may")) return;
+    const char *first = NULL;
+    int matches = 0;
+    for (const char *p = req; *p; p++) {
+        if (p > req && is_upper_word_char(p[-1])) continue;
+        for (size_t k = 0; k < sizeof keywords / sizeof keywords[0]; k++) {
+            size_t n = strlen(keywords[k].word);
+            if (strncmp(p, keywords[k].word, n) || is_upper_word_char(p[n])) continue;
+            if (!first) first = keywords[k].word;
+            if (!strcmp(keywords[k].level, level)) matches = 1;
+        }
+    }
+    if (!first || matches) return;
+    const char *want = "must";
+    for (size_t k = 0; k < sizeof keywords / sizeof keywords[0]; k++)
+        if (!strcmp(keywords[k].word, first)) want = keywords[k].level;
+    char *lp = xasprintf("%s/level", ptr);
+    char *hint = xasprintf("write level: %s, or reword the requirement (MUST: error, SHOULD: warning, "
+                           "MAY: info)", want);
+    finding(l, lp, DIAG_ERROR, hint,
+            "level \"%s\" does not match the requirement, which says %s (a %s rule)", level, first, want);
+    free(hint);
+    free(lp);
+}
+
+static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
+{
+    json_t *ex = json_object_get(rule, "examples");
+    const char *level = json_string_value(json_object_get(rule, "level"));
+    for (size_t i = 0; json_is_array(ex) && i < json_array_size(ex); i++) {
+        json_t *e = json_array_get(ex, i);
+        const char *expect = json_string_value(json_object_get(e, "expect"));
+        const char *fixture = json_string_value(json_object_get(e, "fixture"));
+        const char *pointer = json_string_value(json_object_get(e, "pointer"));
+        char *ep = xasprintf("%s/examples/%zu", ptr, i);
+        if (expect && level) {
+            const char *need = !strcmp(expect, "invalid") ? "must" : !strcmp(expect, "warning") ? "should"
+                             : !strcmp(expect, "info") ? "may" : NULL;
+            if (need && strcmp(need, level) != 0 &&
+                (!strcmp(level, "must") || !strcmp(level, "should") || !strcmp(level, "may"))) {
+                char *xp = xasprintf("%s/expect", ep);
+                const char *reports = !strcmp(level, "must") ? "errors" : !strcmp(level, "should") ? "warnings" : "infos";
+                char *hint = xasprintf("write expect: %s, or level: %s",
+                                       !strcmp(level, "must") ? "invalid" : !strcmp(level, "should") ? "warning" : "info",
+                                       need);
+                finding(l, xp, DIAG_ERROR, hint,
+                        "this example expects %s, but a %s rule reports %s, so `rules test` can never pass it",
+                        !strcmp(expect, "invalid") ? "an error" : !strcmp(expect, "warning") ? "a warning" : "an info",
+                        level, reports);
+                free(hint);
+                free(xp);
+            }
+        }
+        if (fixture && pointer) {
+            json_t *v;
+            char *problem;
+            enum lookup k = fixture_lookup(l->fx, fixture, pointer, &v, &problem);
+            if (k == LOOKUP_NO_FIXTURE) {
+                char *fp = xasprintf("%s/fixture", ep);
+                char *hint = xasprintf("name a file under %s (e.g. expected-invalid/NAME.json), or add "
+                                       "the fixture (see conformance/README.md)", lint_fixtures_dir(l->fx));
+                finding(l, fp, DIAG_ERROR, hint, "%s", problem);
+                free(hint);
+                free(fp);
+            } else if (k == LOOKUP_NO_POINTER) {
+                char *pp = xasprintf("%s/pointer", ep);
+                finding(l, pp, DIAG_ERROR,
+                        "point at the value the rule reports (RFC 6901: array items by index, e.g. "
+                        "/tools/0/inputSchema)",
+                        "%s", problem);
+                free(pp);
+            }
+            free(problem);
+        }
+        free(ep);
+    }
+}
+
+/* A rule id met before. The loader reports duplicates of rules it compiled; one whose
+ * first occurrence it refused slips through, so lint reports it unless already reported. */
+static void lint_duplicate(struct lint *l, const char *ptr)
+{
+    char *ip = xasprintf("%s/id", ptr);
+    struct doc_pos pos = {0, 0};
+    doc_pointer_pos(l->d, ip, &pos, NULL);
+    const struct seen_id *first = NULL;
+    for (size_t i = 0; i < l->ids.len && !first; i++)
+        if (!strcmp(l->ids.items[i].id, l->rule_id)) first = &l->ids.items[i];
+    if (first) {
+        int reported = 0;
+        for (size_t i = 0; i < l->out->len && !reported; i++) {
+            const struct diag *d = &l->out->items[i];
+            reported = d->file && !strcmp(d->file, doc_name(l->d)) && d->line == pos.line && d->col == pos.col;
+        }
+        if (!reported) {
+            char *hint = xasprintf("rule ids are unique in the set: rename this rule or merge it with the "
+                                   "one at %s:%u:%u", first->file, first->pos.line, first->pos.col);
+            finding(l, ip, DIAG_ERROR, hint, "duplicate rule id \"%s\"", l->rule_id);
+            free(hint);
+        }
+    } else {
+        struct seen_id e = {xstrdup(l->rule_id), xstrdup(doc_name(l->d)), pos};
+        VEC_PUSH(l->ids, e);
+    }
+    free(ip);
+}
+
+/* ---- citations (based-on) ----------------------------------------------------------- */
+
+/* A GitHub file link: https://github.com/OWNER/REPO/(blob|tree|raw|blame)/REF/PATH or
+ * https://raw.githubusercontent.com/OWNER/REPO/REF/PATH. Spans point into the url. */
+struct gh_link {
+    const char *owner, *repo, *ref;
+    size_t owner_n, repo_n, ref_n;
+};
+
+static int github_file_link(const char *url, struct gh_link *g)
+{
+    static const char web[] = "https://github.com/", raw[] = "https://raw.githubusercontent.com/";
+    const char *p;
+    int is_raw = 0;
+    if (!strncmp(url, web, sizeof web - 1)) {
+        p = url + sizeof web - 1;
+    } else if (!strncmp(url, raw, sizeof raw - 1)) {
+        p = url + sizeof raw - 1;
+        is_raw = 1;
+    } else {
+        return 0;
+    }
+    memset(g, 0, sizeof *g);
+    g->owner = p;
+    g->owner_n = strcspn(p, "/?#");
+    p += g->owner_n;
+    if (!g->owner_n || *p != '/') return 0;
+    g->repo = ++p;
+    g->repo_n = strcspn(p, "/?#");
+    p += g->repo_n;
+    if (!g->repo_n) return 0;
+    if (!is_raw) {
+        if (*p != '/') return 0; /* the repository's home page */
+        size_t k = strcspn(++p, "/?#");
+        static const char *const views[] = {"blob", "tree", "raw", "blame"};
+        int file_view = 0;
+        for (size_t i = 0; i < sizeof views / sizeof *views; i++)
+            if (k == strlen(views[i]) && !strncmp(p, views[i], k)) file_view = 1;
+        if (!file_view) return 0; /* pull requests, issues, commits: not a file */
+        p += k;
+    }
+    g->ref = *p == '/' ? p + 1 : p;
+    g->ref_n = *p == '/' ? strcspn(p + 1, "/?#") : 0;
+    return 1;
+}
+
+static int is_commit_id(const char *s, size_t n)
+{
+    if (n != 40) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F')))
+            return 0;
+    return 1;
+}
+
+/* A GitHub line anchor: L12, L12-L34, with optional columns (L12C3-L14C5). Returns 1 when
+ * FRAG (after '#') is one, well formed, first line first; 0 when it is malformed; -1
+ * when it is no line anchor at all (a heading's anchor). */
+static int line_anchor_ok(const char *frag)
+{
+    if (frag[0] != 'L' || frag[1] < '0' || frag[1] > '9') return -1;
+    unsigned long lines[2] = {0, 0};
+    const char *p = frag;
+    for (int k = 0; k < 2; k++) {
+        if (*p != 'L' || p[1] < '0' || p[1] > '9') return 0;
+        char *end;
+        lines[k] = strtoul(p + 1, &end, 10);
+        p = end;
+        if (*p == 'C') {
+            if (p[1] < '0' || p[1] > '9') return 0;
+            strtoul(p + 1, &end, 10);
+            p = end;
+        }
+        if (k == 0 && *p != '-') {
+            lines[1] = lines[0];
+            break;
+        }
+        if (k == 0) p++;
+    }
+    return !*p && lines[0] >= 1 && lines[1] >= lines[0];
+}
+
+/* RFC 3986: an absolute URI starts with a scheme, ALPHA *( ALPHA / DIGIT / + / - / . ) ":". */
+static int is_absolute_url(const char *u)
+{
+    if (!((*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z'))) return 0;
+    const char *p = u + 1;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '+' ||
+           *p == '-' || *p == '.')
+        p++;
+    return *p == ':' && p[1];
+}
+
+/* Remember a based-on entry: NO_URL, or a GitHub link to REPO whose REF is a commit (or not). */
+static void cite_push(struct lint *l, int no_url, const char *pointer, const char *repo, size_t repo_n,
+                      const char *ref, size_t ref_n)
+{
+    struct cite c = {xstrdup(doc_name(l->d)), {0, 0}, NULL, NULL, NULL};
+    doc_pointer_pos(l->d, pointer, &c.pos, NULL);
+    if (repo) {
+        c.repo = xstrndup(repo, repo_n);
+        for (char *q = c.repo; *q; q++)
+            if (*q >= 'A' && *q <= 'Z') *q = (char)(*q - 'A' + 'a');
+    }
+    if (ref && is_commit_id(ref, ref_n)) {
+        c.commit = xstrndup(ref, ref_n);
+        for (char *q = c.commit; *q; q++)
+            if (*q >= 'A' && *q <= 'F') *q = (char)(*q - 'A' + 'a');
+    } else if (ref) {
+        c.ref = xstrndup(ref, ref_n);
+    }
+    if (no_url) VEC_PUSH(l->no_url, c);
+    else VEC_PUSH(l->pinned, c);
+}
+
+/* A url under a schema-map prefix names a file of this project: it must exist. */
+static void lint_project_link(struct lint *l, const char *url, const char *up)
+{
+    const char *prefix;
+    json_t *dirv;
+    json_object_foreach(l->schema_map, prefix, dirv) {
+        size_t n = strlen(prefix);
+        if (!json_is_string(dirv) || !n || strncmp(url, prefix, n)) continue;
+        const char *rest = url + n;
+        size_t rest_n = strcspn(rest, "?#");
+        const char *dir = json_string_value(dirv);
+        char *path = xasprintf("%s/%s%s%.*s", l->dir, dir,
+                               *dir && dir[strlen(dir) - 1] != '/' && rest_n && *rest != '/' ? "/" : "",
+                               (int)rest_n, rest);
+        if (access(path, R_OK) != 0) {
+            char *hint = xasprintf("correct the path (the manifest's schema-map reads %s as %s, relative to the "
+                                   "rule set), or add the file", prefix, dir);
+            finding(l, up, DIAG_ERROR, hint, "url %s names %s in this project, which does not exist", url, path);
+            free(hint);
+        }
+        free(path);
+        return;
+    }
+}
+
+/* The first schema-map prefix (for hints), or NULL. */
+static const char *first_project_prefix(const struct lint *l)
+{
+    const char *prefix;
+    json_t *dirv;
+    json_object_foreach(l->schema_map, prefix, dirv) return prefix;
+    return NULL;
+}
+
+static void lint_based_on(struct lint *l, json_t *rule, const char *ptr)
+{
+    json_t *bo = json_object_get(rule, "based-on");
+    for (size_t i = 0; json_is_array(bo) && i < json_array_size(bo); i++) {
+        json_t *e = json_array_get(bo, i);
+        if (!json_is_object(e)) continue; /* the loader reports it */
+        char *ep = xasprintf("%s/based-on/%zu", ptr, i);
+        json_t *text = json_object_get(e, "text"), *url = json_object_get(e, "url");
+        if (!text || (json_is_string(text) && !*json_string_value(text)))
+            finding(l, ep, DIAG_ERROR,
+                    "add text: what the source says and where, e.g. MCP 2025-11-25 specification, Server "
+                    "Features, Tools, Tool Names (\"Tool names SHOULD be between 1 and 128 characters\")",
+                    "this source has %s \"text\": its link alone does not say what the rule rests on",
+                    text ? "an empty" : "no");
+        if (!url || (json_is_string(url) && !*json_string_value(url))) {
+            cite_push(l, 1, ep, NULL, 0, NULL, 0);
+        } else if (json_is_string(url)) {
+            const char *u = json_string_value(url);
+            char *up = xasprintf("%s/url", ep);
+            struct gh_link g;
+            const char *frag = strchr(u, '#');
+            l->urls++;
+            if (!is_absolute_url(u)) {
+                const char *pfx = first_project_prefix(l);
+                char *hint = pfx ? xasprintf("cite a file of this project by its URL under the manifest's "
+                                             "schema-map (%s...), any other source by its https:// address", pfx)
+                                 : xstrdup("write the source's full https:// address");
+                finding(l, up, DIAG_ERROR, hint, "url \"%s\" is not an absolute URL: the rule pages cannot link it", u);
+                free(hint);
+            } else if (github_file_link(u, &g)) {
+                /* judged once the set's commit for this repository is known */
+                cite_push(l, 0, up, g.owner, (size_t)(g.repo + g.repo_n - g.owner), g.ref, g.ref_n);
+                if (frag && line_anchor_ok(frag + 1) == 0)
+                    finding(l, up, DIAG_ERROR,
+                            "write #L<first> or #L<first>-L<last>: the lines that hold the cited text at the "
+                            "pinned commit",
+                            "url has a malformed line anchor \"%s\" (GitHub marks lines #L12 or #L12-L34, first "
+                            "line first)", frag);
+            } else if (l->schema_map) {
+                lint_project_link(l, u, up);
+            }
+            free(up);
+        }
+        free(ep);
+    }
+}
+
+struct repo_commit {
+    const char *repo, *commit; /* borrowed from the cites */
+    size_t n, total;           /* links pinned to commit; links to repo */
+};
+
+/* After every file: the links to one GitHub repository share the commit most of them use;
+ * a link without a commit, or with another one, is reported naming that commit; and once
+ * the set links any source, an entry without a url is reported. */
+static void lint_citations_finish(struct lint *l)
+{
+    /* the majority commit of each repository (ties: the one met first) */
+    VEC(struct repo_commit) maj = VEC_INIT;
+    for (size_t i = 0; i < l->pinned.len; i++) {
+        const struct cite *c = &l->pinned.items[i];
+        size_t k = 0;
+        while (k < maj.len && strcmp(maj.items[k].repo, c->repo)) k++;
+        if (k == maj.len) {
+            VEC_RESERVE(maj, 1);
+            maj.items[maj.len].repo = c->repo;
+            maj.items[maj.len].commit = NULL;
+            maj.items[maj.len].n = 0;
+            maj.items[maj.len].total = 0;
+            maj.len++;
+        }
+        maj.items[k].total++;
+        if (!c->commit) continue;
+        size_t same = 0;
+        for (size_t j = 0; j < l->pinned.len; j++)
+            same += l->pinned.items[j].commit && !strcmp(l->pinned.items[j].repo, c->repo) &&
+                    !strcmp(l->pinned.items[j].commit, c->commit);
+        if (same > maj.items[k].n) {
+            maj.items[k].n = same;
+            maj.items[k].commit = c->commit;
+        }
+    }
+    for (size_t i = 0; i < l->pinned.len; i++) {
+        const struct cite *c = &l->pinned.items[i];
+        size_t k = 0;
+        while (strcmp(maj.items[k].repo, c->repo)) k++;
+        const char *mc = maj.items[k].commit;
+        char *msg = NULL, *hint = NULL;
+        if (!c->commit) {
+            msg = *c->ref ? xasprintf("this link to %s is not pinned to a commit: \"%s\" is a branch, a tag or an "
+                                      "abbreviated commit, and what it shows changes as the repository moves",
+                                      c->repo, c->ref)
+                          : xasprintf("this link to %s names no commit", c->repo);
+            hint = mc ? xasprintf("write %s (the commit of the set's other links to %s) in place of \"%s\", and "
+                                  "check that the cited lines say the same at that commit", mc, c->repo, c->ref)
+                      : xasprintf("write the 40-hex commit you read (git rev-parse HEAD) in place of \"%s\"", c->ref);
+        } else if (strcmp(c->commit, mc)) {
+            msg = xasprintf("this link is pinned to commit %s, but %zu of the set's %zu links to %s are "
+                            "pinned to %s", c->commit, maj.items[k].n, maj.items[k].total, c->repo, mc);
+            hint = xasprintf("re-pin it to %s (one snapshot for the whole set) and check that the cited lines "
+                             "say the same at that commit", mc);
+        }
+        if (msg) {
+            struct diag *dg = diag_add(l->out, DIAG_ERROR, NULL, c->file, c->pos.line, c->pos.col, msg);
+            dg->hint = hint;
+            free(msg);
+        }
+    }
+    if (l->urls) {
+        /* the commit of the most-linked repository, for the hint */
+        size_t best = 0;
+        for (size_t k = 1; k < maj.len; k++)
+            if (maj.items[k].total > maj.items[best].total) best = k;
+        const char *pfx = first_project_prefix(l);
+        for (size_t i = 0; i < l->no_url.len; i++) {
+            const struct cite *c = &l->no_url.items[i];
+            char *msg = xasprintf("this source has no \"url\", while %zu other source%s of the set link%s theirs",
+                                  l->urls, l->urls == 1 ? "" : "s", l->urls == 1 ? "s" : "");
+            struct buf h = BUF_INIT;
+            buf_adds(&h, "add url: a link to the source,");
+            if (maj.len && maj.items[best].commit)
+                buf_addf(&h, " pinned like the set's other links (https://github.com/%s/blob/%s/PATH#Lx-Ly)",
+                         maj.items[best].repo, maj.items[best].commit);
+            if (pfx) buf_addf(&h, "; a file of this project by its URL under %s", pfx);
+            struct diag *dg = diag_add(l->out, DIAG_ERROR, NULL, c->file, c->pos.line, c->pos.col, msg);
+            dg->hint = buf_detach(&h);
+            free(msg);
+        }
+    }
+    VEC_FREE(maj);
+}
+
+static void cites_free(struct lint *l)
+{
+    for (size_t i = 0; i < l->pinned.len; i++) {
+        free(l->pinned.items[i].file);
+        free(l->pinned.items[i].repo);
+        free(l->pinned.items[i].commit);
+        free(l->pinned.items[i].ref);
+    }
+    for (size_t i = 0; i < l->no_url.len; i++) free(l->no_url.items[i].file);
+    VEC_FREE(l->pinned);
+    VEC_FREE(l->no_url);
+}
+
+static void lint_file(struct lint *l)
+{
+    json_t *rules = json_object_get(doc_root(l->d), "rules");
+    for (size_t i = 0; json_is_array(rules) && i < json_array_size(rules); i++) {
+        json_t *r = json_array_get(rules, i);
+        if (!json_is_object(r)) continue;
+        char *ptr = xasprintf("/rules/%zu", i);
+        l->rule_id = json_string_value(json_object_get(r, "id"));
+        if (l->rule_id) lint_duplicate(l, ptr);
+        ver_mask applies;
+        json_t *check = json_object_get(r, "check");
+        if (check && spec_mask(&l->vl, json_object_get(r, "applies"), &applies) == 0) {
+            char *cp = xasprintf("%s/check", ptr);
+            l->judged = 0;
+            lint_clause(l, check, cp, applies, "the rule's applies");
+            if (l->judged && (applies & ~l->judged)) {
+                char *ap = xasprintf("%s/applies", ptr);
+                char *unj = versions_text(&l->vl, applies & ~l->judged);
+                struct buf spec = BUF_INIT;
+                rulepage_versions_spec(&spec, &l->vl, applies & l->judged);
+                char *hint = xasprintf("write applies: %s, or add a check for %s", buf_str(&spec), unj);
+                finding(l, ap, DIAG_WARNING, hint,
+                        "the rule applies to %s, but none of its checks judges %s: its page would "
+                        "claim it applies there", unj, ver_count(applies & ~l->judged) > 1 ? "them" : "it");
+                free(hint);
+                buf_release(&spec);
+                free(unj);
+                free(ap);
+            }
+            free(cp);
+        }
+        lint_level(l, r, ptr);
+        lint_examples(l, r, ptr);
+        lint_based_on(l, r, ptr);
+        free(ptr);
+    }
+}
+
+/* Fix hints for the loader's messages (which say what is wrong, and often how). */
+static const struct {
+    const char *start, *hint;
+} loader_hints[] = {
+    {"unknown protocol version", "use a version the manifest lists, or add it to \"versions\" in manifest.yaml (oldest first)"},
+    {"bad JSON Pointer", "an example's pointer is an RFC 6901 pointer from the fixture's root, e.g. /tools/0/inputSchema"},
+    {"bad selector", "a selector is a JSON Pointer whose segment * means every member, e.g. /tools/*/inputSchema"},
+    {"unknown predicate", "use one of the predicates listed in rules-yaml/README.md (Predicates)"},
+    {"this version range is empty", "\"from\" must be older than \"before\" (versions in manifest order)"},
+    {"versions must be listed oldest first", "reorder the manifest's versions, oldest first"},
+    {"duplicate rule id", "rule ids are unique in the set: rename one of the rules"},
+    {"unknown member", "remove the member or correct its spelling (the message lists the known ones)"},
+    {"level must be", "write must, should or may in lower case"},
+    {"a predicate is a mapping", "write the predicate as {NAME: ARGUMENT}, one member per mapping"},
+};
+
+static void add_loader_hints(struct diag_list *l, size_t from)
+{
+    for (size_t i = from; i < l->len; i++) {
+        struct diag *d = &l->items[i];
+        if (d->hint) continue;
+        const char *hint = "see rules-yaml/README.md for the rule format";
+        for (size_t k = 0; k < sizeof loader_hints / sizeof loader_hints[0]; k++)
+            if (strstr(d->message, loader_hints[k].start)) {
+                hint = loader_hints[k].hint;
+                break;
+            }
+        d->hint = xstrdup(hint);
+    }
+}
+
+/* Check D against the JSON Schema at SCHEMA_PATH (the rule-file or manifest schema in
+ * the schema/ directory beside the rule set); each failure is a warning where it is.
+ * Skipped silently when the schema file is absent (an installed rule set without it). */
+static void lint_against_schema(struct lint *l, schema_ctx *ctx, const char *schema_path)
+{
+    if (access(schema_path, R_OK) != 0) return;
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    schema *sc = schema_compile_file(ctx, schema_path, SCHEMA_DRAFT2020_12, &errs);
+    if (sc) schema_validate(sc, doc_root(l->d), &errs);
+    for (size_t i = 0; i < errs.len; i++) {
+        const struct schema_error *e = &errs.items[i];
+        char *hint = xasprintf("see %s (%s)", schema_path, e->keyword_location ? e->keyword_location : "");
+        finding(l, sc ? e->instance_location : "", DIAG_WARNING, hint, "does not match the rule-file schema: %s",
+                e->message);
+        free(hint);
+    }
+    schema_free(sc);
+    schema_errors_release(&errs);
+}
+
+int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
+{
+    char *mpath = xasprintf("%s/manifest.yaml", dir);
+    if (access(mpath, R_OK) != 0) {
+        diag_errorf(out, dir, 0, 0, "no readable manifest.yaml in this directory (is it a rule set?)");
+        free(mpath);
+        return -1;
+    }
+    size_t before = out->len;
+    struct rule_set *rs = rule_set_load(dir, out);
+    add_loader_hints(out, before);
+    struct doc_error err;
+    doc *m = doc_load_file(mpath, NULL, &err);
+    if (!m) {
+        doc_error_release(&err); /* the loader reported it */
+    } else {
+        struct lint l;
+        memset(&l, 0, sizeof l);
+        l.out = out;
+        l.dir = dir;
+        l.schema_map = json_object_get(doc_root(m), "schema-map");
+        if (!json_is_object(l.schema_map)) l.schema_map = NULL;
+        json_t *vers = json_object_get(doc_root(m), "versions");
+        for (size_t i = 0; json_is_array(vers) && i < json_array_size(vers) && l.vl.n < VER_MAX; i++) {
+            const char *s = json_string_value(json_array_get(vers, i));
+            if (s && ver_index(&l.vl, s) < 0) l.vl.names[l.vl.n++] = xstrdup(s);
+        }
+        /* The JSON Schemas of the format, when the loader accepted the set (otherwise its
+         * errors already say what the schema would, and more precisely). */
+        schema_ctx *sctx = rs ? schema_ctx_new(NULL) : NULL;
+        char *rule_schema = xasprintf("%s/../schema/rule-file.schema.json", dir);
+        char *manifest_schema = xasprintf("%s/../schema/manifest.schema.json", dir);
+        if (sctx) {
+            l.d = m;
+            lint_against_schema(&l, sctx, manifest_schema);
+        }
+        char *fxdir = fixtures ? xstrdup(fixtures) : lint_default_fixtures(dir);
+        l.fx = lint_fixtures_new(fxdir, rs);
+        free(fxdir);
+        json_t *files = json_object_get(doc_root(m), "files");
+        for (size_t i = 0; json_is_array(files) && i < json_array_size(files); i++) {
+            const char *f = json_string_value(json_array_get(files, i));
+            if (!f || strchr(f, '/')) continue;
+            char *path = xasprintf("%s/%s", dir, f);
+            doc *d = doc_load_file(path, NULL, &err);
+            if (d) {
+                l.d = d;
+                lint_file(&l);
+                if (sctx) lint_against_schema(&l, sctx, rule_schema);
+                doc_free(d);
+            } else {
+                doc_error_release(&err);
+            }
+            free(path);
+        }
+        lint_citations_finish(&l);
+        cites_free(&l);
+        lint_fixtures_free(l.fx);
+        schema_ctx_free(sctx);
+        free(rule_schema);
+        free(manifest_schema);
+        ver_list_release(&l.vl);
+        for (size_t i = 0; i < l.ids.len; i++) {
+            free(l.ids.items[i].id);
+            free(l.ids.items[i].file);
+        }
+        VEC_FREE(l.ids);
+        doc_free(m);
+    }
+    rule_set_free(rs);
+    free(mpath);
+    /* sort only what this call added */
+    struct diag_list mine = {out->items + before, out->len - before, out->len - before};
+    diag_sort_merge(&mine);
+    out->len = before + mine.len;
+    return 0;
+}
+
+/* ---- rules test -------------------------------------------------------------------- */
+
+struct only {
+    const char *id;
+};
+
+static int only_rule(const char *id, void *arg)
+{
+    const struct only *o = arg;
+    return id && !strcmp(id, o->id);
+}
+
+/* The fixture's x-args: only --protocol-version V is meaningful to a single rule. */
+static ver_mask fixture_versions(const struct rule_set *rs, json_t *root)
+{
+    json_t *args = json_object_get(root, "x-args");
+    ver_mask m = 0;
+    for (size_t i = 0; json_is_array(args) && i + 1 < json_array_size(args); i++) {
+        const char *a = json_string_value(json_array_get(args, i));
+        const char *v = json_string_value(json_array_get(args, i + 1));
+        if (!a || !v || strcmp(a, "--protocol-version")) continue;
+        int k = ver_index(rule_set_versions(rs), v);
+        if (k >= 0) m |= (ver_mask)1 << k;
+        i++;
+    }
+    return m;
+}
+
+static char *run_one(const struct rule_set *rs, const char *fixtures, const char *id, const char *expect,
+                     const char *fixture, const char *pointer)
+{
+    if (!fixture_name_ok(fixture)) return xasprintf("fixture \"%s\" is not a relative path", fixture);
+    char *path = xasprintf("%s/%s", fixtures, fixture);
+    struct doc_error err;
+    doc *d = doc_load_file(path, NULL, &err);
+    if (!d) {
+        char *msg = err.line ? xasprintf("%s:%u:%u: %s", path, err.line, err.col, err.message)
+                             : xasprintf("%s: %s", path, err.message);
+        doc_error_release(&err);
+        free(path);
+        return msg;
+    }
+    free(path);
+    if (!json_is_object(doc_root(d))) {
+        doc_free(d);
+        return xstrdup("the fixture is not a JSON object");
+    }
+    struct ptr p;
+    const char *why;
+    if (ptr_parse(pointer, &p, &why) < 0) {
+        doc_free(d);
+        return xasprintf("bad JSON Pointer \"%s\": %s", pointer, why);
+    }
+    int exists = ptr_get(doc_root(d), &p) != NULL;
+    struct only o = {id};
+    struct eval_options eo = {fixture_versions(rs, doc_root(d)), only_rule, &o, NULL};
+    struct diag_list found = DIAG_LIST_INIT;
+    eval_document(rs, d, &eo, &found);
+    if (!exists) exists = ptr_get(doc_root(d), &p) != NULL; /* through $componentRef */
+    ptr_release(&p);
+    doc_free(d);
+    if (!exists) {
+        diag_list_release(&found);
+        return xasprintf("nothing at %s in the fixture", pointer);
+    }
+    enum diag_level want = !strcmp(expect, "invalid") ? DIAG_ERROR : !strcmp(expect, "warning") ? DIAG_WARNING : DIAG_INFO;
+    int valid = !strcmp(expect, "valid");
+    int ok = valid;
+    struct buf at = BUF_INIT, elsewhere = BUF_INIT;
+    size_t others = 0;
+    for (size_t i = 0; i < found.len; i++) {
+        const struct diag *dg = &found.items[i];
+        if (dg->pointer && !strcmp(dg->pointer, pointer)) {
+            if (valid) ok = 0;
+            else if (dg->level == want) ok = 1;
+            buf_addf(&at, "%s%s \"%s\"", at.len ? "; " : "", diag_level_name(dg->level), dg->message);
+        } else if (others++ < 3) {
+            buf_addf(&elsewhere, "%s%s at %s", elsewhere.len ? ", " : "", diag_level_name(dg->level),
+                     dg->pointer ? dg->pointer : "?");
+        }
+    }
+    if (others > 3) buf_addf(&elsewhere, " and %zu more", others - 3);
+    diag_list_release(&found);
+    char *detail = NULL;
+    if (!ok) {
+        if (at.len)
+            detail = xasprintf("expected %s at %s, the rule reports %s", valid ? "nothing" : diag_level_name(want),
+                               pointer, buf_str(&at));
+        else
+            detail = xasprintf("expected %s at %s, the rule reports nothing there%s%s%s",
+                               diag_level_name(want), pointer, elsewhere.len ? " (it reports " : "",
+                               buf_str(&elsewhere), elsewhere.len ? ")" : "");
+    }
+    buf_release(&at);
+    buf_release(&elsewhere);
+    return detail;
+}
+
+size_t lint_run_examples(const struct rule_set *rs, const char *fixtures,
+                         int (*enabled)(const char *id, void *arg), void *enabled_arg,
+                         void (*each)(const struct lint_example_result *res, void *arg), void *each_arg)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < rule_set_count(rs); i++) {
+        const struct rule *r = rule_set_rule(rs, i);
+        if (enabled && !enabled(rule_id(r), enabled_arg)) continue;
+        json_t *ex = json_object_get(rule_meta(r), "examples");
+        for (size_t k = 0; json_is_array(ex) && k < json_array_size(ex); k++) {
+            json_t *e = json_array_get(ex, k);
+            struct lint_example_result res = {rule_id(r), json_string_value(json_object_get(e, "expect")),
+                                              json_string_value(json_object_get(e, "fixture")),
+                                              json_string_value(json_object_get(e, "pointer")), 0, NULL};
+            if (!res.expect || !res.fixture || !res.pointer) continue; /* the loader refuses these */
+            res.detail = run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer);
+            res.passed = res.detail == NULL;
+            if (!res.passed) failed++;
+            if (each) each(&res, each_arg);
+            free(res.detail);
+        }
+    }
+    return failed;
+}

@@ -1,0 +1,59 @@
+/* lint.h - tools for rule authors: lint a rule directory (the loader's errors plus
+ * what only a whole-set view finds: version branches outside `applies`, examples whose
+ * fixture or pointer does not exist, a level that contradicts the requirement's RFC 2119
+ * keyword, citations without a text or a url, or whose GitHub links are not pinned to the
+ * set's commit), and run every rule's examples against its conformance fixtures. */
+#ifndef MCPDESC_LINT_H
+#define MCPDESC_LINT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "core/diag.h"
+#include "core/doc.h"
+#include "core/rule.h"
+
+/* The conformance fixtures of the rule set in RULES_DIR: RULES_DIR/../conformance.
+ * New string. */
+char *lint_default_fixtures(const char *rules_dir);
+
+/* A cache of loaded fixtures (each file parsed once). RS may be NULL (then pointers are
+ * looked up in the source document only, never through $componentRef). */
+struct lint_fixtures;
+struct lint_fixtures *lint_fixtures_new(const char *dir, const struct rule_set *rs);
+void lint_fixtures_free(struct lint_fixtures *fx);          /* NULL is a no-op */
+const char *lint_fixtures_dir(const struct lint_fixtures *fx);
+/* The value an example selects (borrowed, valid while FX lives): the fixture's own value
+ * at POINTER where the source reaches it, else the value after $componentRef resolution.
+ * NULL when the fixture cannot be read or nothing is there; *problem is then a new
+ * message ("no fixture ...", "nothing at /tools/9 in ..."). */
+json_t *lint_fixture_value(struct lint_fixtures *fx, const char *fixture, const char *pointer,
+                           char **problem);
+
+/* Lint the rule set in DIR. FIXTURES is the conformance directory (NULL: the default).
+ * Appends every finding to OUT (level error or warning, file:line:col, message and, for
+ * lint's own findings, a hint), sorted by file and position. Returns 0, or -1 when DIR
+ * has no readable manifest.yaml (one diagnostic without position appended). */
+int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out);
+
+/* The outcome of one example under `rules test`. */
+struct lint_example_result {
+    const char *rule;        /* borrowed from the rule set */
+    const char *expect;      /* valid, invalid, warning (borrowed) */
+    const char *fixture;     /* borrowed */
+    const char *pointer;     /* borrowed */
+    int passed;
+    char *detail;            /* new: what the rule reported instead (NULL when passed) */
+};
+
+/* Run the examples of every rule of RS for which ENABLED(id, arg) is nonzero (ENABLED
+ * NULL: all): load the fixture, run only that rule (honouring the fixture's x-args
+ * --protocol-version), and check that it reports exactly at the example's pointer (an
+ * error for invalid, a warning for warning, nothing for valid). Calls EACH for every
+ * example in rule order. Returns the number of failed examples. */
+size_t lint_run_examples(const struct rule_set *rs, const char *fixtures,
+                         int (*enabled)(const char *id, void *arg), void *enabled_arg,
+                         void (*each)(const struct lint_example_result *res, void *arg),
+                         void *each_arg);
+
+#endif

@@ -1,0 +1,51 @@
+/* docsInt.h - the page model shared by docs.c (model, text, Markdown, files) and
+ * rulepage_html.c (HTML). Nothing else includes it. */
+#ifndef MCPDESC_DOCSINT_H
+#define MCPDESC_DOCSINT_H
+
+#include <jansson.h>
+
+#include "author/rulepage.h"
+#include "author/lint.h"
+#include "base/util.h"
+
+struct rulepage_site {
+    const struct rule_set *rs;
+    struct lint_fixtures *fx;
+    json_t *tiers;                 /* manifest "tiers": {"1": name, ...} (owned, may be NULL) */
+    VEC(char *) problems;
+    VEC(const char *) surfaces;    /* in order of first appearance */
+};
+
+struct rulepage_source {
+    long tier;
+    const char *tier_name;         /* NULL when the manifest names no such tier */
+    const char *text, *url;        /* either may be NULL */
+};
+
+struct rulepage_example {
+    const char *expect, *fixture, *pointer;
+    char *json;                    /* pretty-printed selected value, or NULL */
+    char *problem;                 /* why it is missing, or NULL */
+};
+
+struct rulepage_page {
+    const struct rule *r;
+    const char *id, *summary, *requirement, *owner, *surface, *kind, *level, *status,
+        *enforcement, *file, *tag;
+    char *paths;                   /* "inputSchema, outputSchema" */
+    ver_mask applies;
+    VEC(char *) required_by;
+    VEC(struct rulepage_source) based_on;
+    VEC(const char *) gaps;
+    VEC(struct rulepage_example) examples;
+};
+
+void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct rulepage_page *p);
+void rulepage_page_release(struct rulepage_page *p);
+/* "Valid example", "Invalid example", "Warning example" */
+const char *rulepage_example_title(const char *expect);
+/* The level word of a rule ("must", "should", "may"). */
+const char *rulepage_level_word(const struct rule *r);
+
+#endif

@@ -1,0 +1,326 @@
+/* capture_run.c - one MCP session per requested protocol version, then the merge.
+ * Up to 2025-11-25: `initialize` then `notifications/initialized`
+ * (docs/specification/2025-11-25/basic/lifecycle.mdx:47-155; the server answers the
+ * version it will speak, :165-175; shapes in schema/2025-11-25/schema.ts:255-293). From 2026-07-28: no handshake; `server/discover`
+ * and every request carries `_meta` with io.modelcontextprotocol/protocolVersion and
+ * clientCapabilities (2026-07-28/changelog.mdx:14-16, server/discover.mdx:11-60,
+ * schema/2026-07-28/schema.ts:63-110 and 179-181); an unsupported version is an
+ * UnsupportedProtocolVersionError -32022 (basic/versioning.mdx:48-71), and on stdio any
+ * other error or silence means a legacy server (basic/transports/stdio.mdx:121-141).
+ * Lists follow `nextCursor` (schema.ts:1054-1074). Line numbers: MCP repository b0f60ba. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "capture/rpc.h"
+#include "base/util.h"
+
+#define CLIENT_NAME "mcpdesc"
+
+static const char *const list_method[CAPTURE_NLISTS] = {"tools/list", "resources/list",
+                                                         "resources/templates/list", "prompts/list"};
+static const char *const list_member[CAPTURE_NLISTS] = {"tools", "resources", "resourceTemplates", "prompts"};
+static const char *const list_capability[CAPTURE_NLISTS] = {"tools", "resources", "resources", "prompts"};
+
+static int is_modern(const char *version) { return strcmp(version, "2026-07-28") >= 0; }
+
+static json_t *client_info(void)
+{
+    return json_pack("{s:s, s:s}", "name", CLIENT_NAME, "version", MCPDESC_VERSION);
+}
+
+/* params for a 2026-07-28 request: {"_meta": {...}} */
+static json_t *modern_params(const char *version)
+{
+    return json_pack("{s:{s:s, s:o, s:{}}}", "_meta", "io.modelcontextprotocol/protocolVersion", version,
+                     "io.modelcontextprotocol/clientInfo", client_info(),
+                     "io.modelcontextprotocol/clientCapabilities");
+}
+
+enum outcome { SESSION_OK, SESSION_REFUSED, SESSION_FAILED };
+
+/* List every page of LIST into s->lists[LIST]. */
+static enum outcome list_all(rpc_conn *c, const struct capture_opts *o, struct capture_session *s,
+                             int list, struct buf *err)
+{
+    const char *method = list_method[list];
+    json_t *items = json_array();
+    char *cursor = NULL;
+    struct rpc_error e = RPC_ERROR_INIT;
+    enum outcome out = SESSION_OK;
+    for (int page = 0;; page++) {
+        if (page >= o->max_pages) {
+            buf_addf(err, "server kept paginating '%s' beyond %d pages (raise --max-pages if the server "
+                     "really has that many)", method, o->max_pages);
+            out = SESSION_FAILED;
+            break;
+        }
+        json_t *params = is_modern(s->version) ? modern_params(s->version) : NULL;
+        if (cursor) {
+            if (!params) params = json_object();
+            json_object_set_new(params, "cursor", json_string(cursor));
+        }
+        json_t *result = NULL;
+        enum rpc_fail f = rpc_call(c, method, params, &result, &e);
+        if (f == RPC_EJSONRPC && list == CAPTURE_TEMPLATES && e.code == -32601) {
+            fprintf(stderr, "mcpdesc: %s: the server declares resources but not '%s' (%s); "
+                    "recording no resource templates\n", s->version, method, buf_str(&e.msg));
+            break;
+        }
+        if (f != RPC_OK) {
+            buf_addf(err, "%s", buf_str(&e.msg));
+            if (f == RPC_EJSONRPC)
+                buf_addf(err, " (the server declares '%s' but cannot list it: fix the server, or capture "
+                         "only the versions that work with --protocol-version)", list_capability[list]);
+            out = SESSION_FAILED;
+            break;
+        }
+        json_t *arr = json_object_get(result, list_member[list]);
+        if (!json_is_array(arr)) {
+            buf_addf(err, "server's answer to '%s' has no '%s' array", method, list_member[list]);
+            json_decref(result);
+            out = SESSION_FAILED;
+            break;
+        }
+        json_array_extend(items, arr);
+        if (!s->server_info && is_modern(s->version)) {
+            json_t *si = json_object_get(json_object_get(result, "_meta"), "io.modelcontextprotocol/serverInfo");
+            if (si) s->server_info = json_incref(si);
+        }
+        json_t *next = json_object_get(result, "nextCursor");
+        if (!json_is_string(next)) {
+            json_decref(result);
+            break;
+        }
+        if (cursor && !strcmp(cursor, json_string_value(next))) {
+            buf_addf(err, "server returned the same nextCursor '%s' twice for '%s'", cursor, method);
+            json_decref(result);
+            out = SESSION_FAILED;
+            break;
+        }
+        free(cursor);
+        cursor = xstrdup(json_string_value(next));
+        json_decref(result);
+    }
+    free(cursor);
+    rpc_error_release(&e);
+    if (out == SESSION_OK) s->lists[list] = items;
+    else json_decref(items);
+    return out;
+}
+
+static enum outcome handshake_legacy(rpc_conn *c, struct capture_session *s, struct buf *err)
+{
+    struct rpc_error e = RPC_ERROR_INIT;
+    json_t *params = json_pack("{s:s, s:{}, s:o}", "protocolVersion", s->requested, "capabilities",
+                               "clientInfo", client_info());
+    json_t *result = NULL;
+    enum rpc_fail f = rpc_call(c, "initialize", params, &result, &e);
+    if (f == RPC_EJSONRPC || (f == RPC_EHTTP && e.http_status >= 400 && e.http_status < 500)) {
+        fprintf(stderr, "mcpdesc: %s: the server refused to initialize (%s); version not recorded\n",
+                s->requested, buf_str(&e.msg));
+        rpc_error_release(&e);
+        return SESSION_REFUSED;
+    }
+    if (f != RPC_OK) {
+        buf_addf(err, "%s", buf_str(&e.msg));
+        rpc_error_release(&e);
+        return SESSION_FAILED;
+    }
+    json_t *pv = json_object_get(result, "protocolVersion");
+    if (!json_is_string(pv)) {
+        buf_adds(err, "server's answer to 'initialize' has no protocolVersion string");
+        json_decref(result);
+        rpc_error_release(&e);
+        return SESSION_FAILED;
+    }
+    s->version = xstrdup(json_string_value(pv));
+    s->server_info = json_incref(json_object_get(result, "serverInfo"));
+    s->capabilities = json_incref(json_object_get(result, "capabilities"));
+    s->instructions = json_incref(json_object_get(result, "instructions"));
+    json_decref(result);
+    /* the header exists from 2025-06-18 (2025-06-18/basic/transports.mdx:242-246; servers
+     * assume 2025-03-26 without it, :251) */
+    if (strcmp(s->version, "2025-06-18") >= 0) rpc_set_http_version(c, s->version, 0);
+    f = rpc_notify(c, "notifications/initialized", NULL, &e);
+    if (f != RPC_OK) {
+        buf_addf(err, "%s", buf_str(&e.msg));
+        rpc_error_release(&e);
+        return SESSION_FAILED;
+    }
+    rpc_error_release(&e);
+    return SESSION_OK;
+}
+
+static void add_versions(struct buf *b, json_t *arr)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v) buf_addf(b, "%s%s", i ? ", " : "", json_is_string(v) ? json_string_value(v) : "?");
+}
+
+static enum outcome handshake_modern(rpc_conn *c, struct capture_session *s, struct buf *err)
+{
+    struct rpc_error e = RPC_ERROR_INIT;
+    rpc_set_http_version(c, s->requested, 1);
+    json_t *result = NULL;
+    enum rpc_fail f = rpc_call(c, "server/discover", modern_params(s->requested), &result, &e);
+    enum outcome out = SESSION_OK;
+    if (f == RPC_EJSONRPC && e.code == -32022) {
+        struct buf b = BUF_INIT;
+        add_versions(&b, json_object_get(e.data, "supported"));
+        fprintf(stderr, "mcpdesc: %s: not supported by the server (it supports: %s); version not recorded\n",
+                s->requested, b.s ? b.s : "not said");
+        buf_release(&b);
+        out = SESSION_REFUSED;
+    } else if (f == RPC_EJSONRPC || f == RPC_ETIMEOUT ||
+               (f == RPC_EHTTP && e.http_status >= 400 && e.http_status < 500)) {
+        /* HTTP: a 4xx without a modern error body means a legacy server
+         * (2026-07-28 basic/versioning.mdx:139-146) */
+        fprintf(stderr, "mcpdesc: %s: the server does not implement server/discover (%s); taking it for a "
+                "server without 2026-07-28 support; version not recorded\n", s->requested, buf_str(&e.msg));
+        out = SESSION_REFUSED;
+    } else if (f != RPC_OK) {
+        buf_addf(err, "%s", buf_str(&e.msg));
+        out = SESSION_FAILED;
+    } else {
+        json_t *sv = json_object_get(result, "supportedVersions");
+        int ok = 0;
+        size_t i;
+        json_t *v;
+        json_array_foreach(sv, i, v) ok |= json_is_string(v) && !strcmp(json_string_value(v), s->requested);
+        if (!ok) {
+            struct buf b = BUF_INIT;
+            add_versions(&b, sv);
+            fprintf(stderr, "mcpdesc: %s: server/discover does not list it (supportedVersions: %s); version "
+                    "not recorded\n", s->requested, b.s ? b.s : "none");
+            buf_release(&b);
+            out = SESSION_REFUSED;
+        } else {
+            s->version = xstrdup(s->requested);
+            s->capabilities = json_incref(json_object_get(result, "capabilities"));
+            s->instructions = json_incref(json_object_get(result, "instructions"));
+            s->server_info = json_incref(json_object_get(json_object_get(result, "_meta"),
+                                                         "io.modelcontextprotocol/serverInfo"));
+        }
+    }
+    json_decref(result);
+    rpc_error_release(&e);
+    return out;
+}
+
+/* One session for S->requested. */
+static enum outcome run_session(const struct capture_opts *o, struct capture_session *s, struct buf *err)
+{
+    struct rpc_opts ro = {o->request_timeout, rpc_now() + o->session_timeout, o->max_message,
+                          o->stderr_fd, o->verbose};
+    struct rpc_error e = RPC_ERROR_INIT;
+    rpc_conn *c = o->url ? rpc_open_http(o->url, &ro, &e) : rpc_open_stdio(o->argv, &ro, &e);
+    if (!c) {
+        buf_addf(err, "%s", buf_str(&e.msg));
+        rpc_error_release(&e);
+        return SESSION_FAILED;
+    }
+    rpc_error_release(&e);
+    enum outcome out = is_modern(s->requested) ? handshake_modern(c, s, err) : handshake_legacy(c, s, err);
+    if (out == SESSION_OK && !s->capabilities) s->capabilities = json_object();
+    for (int l = 0; out == SESSION_OK && l < CAPTURE_NLISTS; l++) {
+        if (!json_object_get(s->capabilities, list_capability[l])) continue;
+        out = list_all(c, o, s, l, err);
+    }
+    rpc_close(c);
+    return out;
+}
+
+json_t *capture_run(const struct capture_opts *o, struct buf *err)
+{
+    struct capture_session *ss = xcalloc(o->nversions, sizeof *ss);
+    size_t n = 0;
+    json_t *doc = NULL;
+    for (size_t i = 0; i < o->nversions; i++) {
+        if (rpc_interrupted()) {
+            buf_adds(err, "interrupted");
+            goto done;
+        }
+        struct capture_session *s = &ss[n];
+        s->requested = xstrdup(o->versions[i]);
+        struct buf e = BUF_INIT;
+        enum outcome out = run_session(o, s, &e);
+        if (out == SESSION_FAILED) {
+            buf_addf(err, "session for protocol version %s: %s", o->versions[i], buf_str(&e));
+            if (strstr(buf_str(&e), "exited with") || strstr(buf_str(&e), "was killed by"))
+                buf_adds(err, o->stderr_fd >= 0 ? " (its stderr, in the --server-stderr file, may say why)"
+                                                : " (its stderr, above, may say why)");
+            buf_release(&e);
+            capture_session_release(s);
+            goto done;
+        }
+        buf_release(&e);
+        if (out == SESSION_REFUSED) {
+            capture_session_release(s);
+            continue;
+        }
+        if (strcmp(s->version, s->requested)) {
+            if (is_modern(s->version)) {
+                fprintf(stderr, "mcpdesc: %s: the server answered 'initialize' with protocol version %s, "
+                        "which has no 'initialize'; session dropped\n", s->requested, s->version);
+                capture_session_release(s);
+                continue;
+            }
+            if (!capture_version_known(s->version)) {
+                fprintf(stderr, "mcpdesc: %s: the server answered with protocol version '%s', which mcpdesc "
+                        "does not know; session dropped\n", s->requested, s->version);
+                capture_session_release(s);
+                continue;
+            }
+            fprintf(stderr, "mcpdesc: %s: the server answered with protocol version %s; the session counts "
+                    "for %s\n", s->requested, s->version, s->version);
+        }
+        n++;
+    }
+    /* One session per negotiated version: prefer the one that asked for it. */
+    int *drop = xcalloc(n ? n : 1, sizeof *drop);
+    for (size_t i = 0; i < n; i++) {
+        int exact_i = !strcmp(ss[i].version, ss[i].requested);
+        for (size_t j = 0; j < n; j++) {
+            if (j == i || strcmp(ss[j].version, ss[i].version)) continue;
+            int exact_j = !strcmp(ss[j].version, ss[j].requested);
+            if ((!exact_i && exact_j) || (exact_i == exact_j && j < i)) drop[i] = 1;
+        }
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (drop[i]) {
+            fprintf(stderr, "mcpdesc: %s: session dropped, protocol version %s was already captured\n",
+                    ss[i].requested, ss[i].version);
+            capture_session_release(&ss[i]);
+            continue;
+        }
+        if (kept != i) {
+            ss[kept] = ss[i];
+            memset(&ss[i], 0, sizeof ss[i]);
+        }
+        kept++;
+    }
+    free(drop);
+    n = kept;
+    if (n == 0) {
+        buf_adds(err, "the server accepted none of the requested protocol versions (see the notes above; "
+                      "try other --protocol-version values)");
+        goto done;
+    }
+    struct buf notes = BUF_INIT;
+    doc = capture_merge(ss, n, "mcpdesc " MCPDESC_VERSION, o->date, &notes);
+    for (const char *p = buf_str(&notes); *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        fprintf(stderr, "mcpdesc: %.*s\n", (int)len, p);
+        p += len + (nl ? 1 : 0);
+    }
+    buf_release(&notes);
+done:
+    for (size_t i = 0; i < n; i++) capture_session_release(&ss[i]);
+    free(ss);
+    return doc;
+}

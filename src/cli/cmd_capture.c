@@ -1,0 +1,266 @@
+/* cmd_capture.c - `mcpdesc capture`: start (or reach) an MCP server, list what it
+ * offers for each protocol version, write the merged MCP Description, and optionally
+ * run `validate` on it. Exit 0 on success, 2 on bad usage or a failed capture
+ * (with --validate: validate's status). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "capture/capture.h"
+#include "cli/cmd.h"
+#include "capture/rpc.h"
+#include "base/util.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: mcpdesc capture [OPTIONS] [--validate [VALIDATE-OPTIONS]] -- COMMAND [ARGS...]\n"
+          "       mcpdesc capture [OPTIONS] --url URL [--validate [VALIDATE-OPTIONS]]\n"
+          "\n"
+          "Start the MCP server COMMAND (stdio transport) or reach it at URL (Streamable HTTP),\n"
+          "list its tools, resources, resource templates and prompts for each protocol version,\n"
+          "and write the merged MCP Description.\n"
+          "\n"
+          "options:\n"
+          "  --protocol-version V  capture only this version (repeatable; default: 2024-11-05,\n"
+          "                        2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)\n"
+          "  --url URL             use the Streamable HTTP endpoint URL instead of a command\n"
+          "  -o FILE               write the description to FILE (default: standard output)\n"
+          "  --date YYYY-MM-DD     date recorded in x-capturedBy (default: today, UTC)\n"
+          "  --timeout SECONDS     time limit per request (default 30)\n"
+          "  --session-timeout SECONDS  time limit per session, one per version (default 120)\n"
+          "  --max-message BYTES   size limit per message (default 16777216)\n"
+          "  --max-pages N         pages followed per list call (default 100)\n"
+          "  --server-stderr FILE  write the server's stderr to FILE (default: pass it through)\n"
+          "  -v, --verbose         log every JSON-RPC message on stderr\n"
+          "  --validate            after writing, run `mcpdesc validate` on FILE (needs -o); the\n"
+          "                        arguments after --validate up to `--` are validate's options\n"
+          "  -h, --help            show this help\n"
+          "\n"
+          "examples:\n"
+          "  mcpdesc capture -o everything.json -- npx -y @modelcontextprotocol/server-everything\n"
+          "  mcpdesc capture -o d.json --validate --format json -- ./my-server --stdio\n"
+          "  mcpdesc capture --url http://127.0.0.1:3001/mcp --protocol-version 2025-11-25\n",
+          out);
+}
+
+static int fail_usage(const char *fmt, const char *arg)
+{
+    fputs("mcpdesc capture: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n(see 'mcpdesc capture --help')\n", stderr);
+    return 2;
+}
+
+/* Parse "--name VALUE" or "--name=VALUE" at argv[*i]; 1 if it is NAME. */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **value, int *missing)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n)) return 0;
+    if (a[n] == '=') {
+        *value = a + n + 1;
+        return 1;
+    }
+    if (a[n] != '\0') return 0;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return 1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+static int parse_seconds(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v > 0) || v > 86400) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_count(const char *s, long long max, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < 1 || v > max) return -1;
+    *out = v;
+    return 0;
+}
+
+static int valid_date(const char *d)
+{
+    if (strlen(d) != 10 || d[4] != '-' || d[7] != '-') return 0;
+    for (int i = 0; i < 10; i++)
+        if (i != 4 && i != 7 && (d[i] < '0' || d[i] > '9')) return 0;
+    return 1;
+}
+
+/* Write TEXT to PATH via a temporary file in the same directory and rename. */
+static int write_file(const char *path, const char *text)
+{
+    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "mcpdesc capture: cannot write '%s': %s\n", tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    int bad = fputs(text, f) < 0;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        fprintf(stderr, "mcpdesc capture: cannot write '%s': %s\n", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+int cmd_capture(int argc, char **argv)
+{
+    VEC(const char *) versions = VEC_INIT;
+    VEC(char *) vargs = VEC_INIT; /* validate's argv */
+    const char *url = NULL, *out = NULL, *date = NULL, *stderr_file = NULL;
+    double timeout = 30, session_timeout = 120;
+    long long max_message = 16 * 1024 * 1024, max_pages = 100;
+    int verbose = 0, validate = 0, status = 2, stderr_fd = -1;
+    char **command = NULL;
+    char datebuf[16];
+    json_t *doc = NULL;
+    char *text = NULL;
+
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        int missing = 0;
+        if (validate) {
+            if (!strcmp(a, "--")) {
+                i++;
+                break;
+            }
+            VEC_PUSH(vargs, argv[i]);
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            status = 0;
+            goto done;
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            verbose = 1;
+        } else if (!strcmp(a, "--validate")) {
+            validate = 1;
+        } else if (opt_value(argc, argv, &i, "--protocol-version", &v, &missing)) {
+            if (missing) { fail_usage("option '%s' needs a value", a); goto done; }
+            if (!capture_version_known(v)) {
+                fail_usage("unknown protocol version '%s' (known: 2024-11-05, 2025-03-26, 2025-06-18, "
+                           "2025-11-25, 2026-07-28)", v);
+                goto done;
+            }
+            int dup = 0;
+            for (size_t k = 0; k < versions.len; k++) dup |= !strcmp(versions.items[k], v);
+            if (!dup) VEC_PUSH(versions, v);
+        } else if (opt_value(argc, argv, &i, "--url", &v, &missing)) {
+            if (missing) { fail_usage("option '%s' needs a value", a); goto done; }
+            url = v;
+        } else if (opt_value(argc, argv, &i, "-o", &v, &missing) ||
+                   opt_value(argc, argv, &i, "--output", &v, &missing)) {
+            if (missing) { fail_usage("option '%s' needs a value", a); goto done; }
+            out = v;
+        } else if (opt_value(argc, argv, &i, "--date", &v, &missing)) {
+            if (missing) { fail_usage("option '%s' needs a value", a); goto done; }
+            if (!valid_date(v)) { fail_usage("--date wants YYYY-MM-DD, not '%s'", v); goto done; }
+            date = v;
+        } else if (opt_value(argc, argv, &i, "--timeout", &v, &missing)) {
+            if (missing || parse_seconds(v, &timeout)) { fail_usage("--timeout wants a number of seconds, not '%s'", missing ? "" : v); goto done; }
+        } else if (opt_value(argc, argv, &i, "--session-timeout", &v, &missing)) {
+            if (missing || parse_seconds(v, &session_timeout)) { fail_usage("--session-timeout wants a number of seconds, not '%s'", missing ? "" : v); goto done; }
+        } else if (opt_value(argc, argv, &i, "--max-message", &v, &missing)) {
+            if (missing || parse_count(v, (long long)1 << 32, &max_message)) { fail_usage("--max-message wants a number of bytes, not '%s'", missing ? "" : v); goto done; }
+        } else if (opt_value(argc, argv, &i, "--max-pages", &v, &missing)) {
+            if (missing || parse_count(v, 1000000, &max_pages)) { fail_usage("--max-pages wants a positive number, not '%s'", missing ? "" : v); goto done; }
+        } else if (opt_value(argc, argv, &i, "--server-stderr", &v, &missing)) {
+            if (missing) { fail_usage("option '%s' needs a value", a); goto done; }
+            stderr_file = v;
+        } else if (a[0] == '-') {
+            fail_usage("unknown option '%s'", a);
+            goto done;
+        } else {
+            break; /* the command starts here */
+        }
+    }
+    if (i < argc) command = argv + i;
+    if (url && command) { fail_usage("give either --url or a server command, not both (%s)", command[0]); goto done; }
+    if (!url && !command) { fail_usage("no server given: add '-- COMMAND [ARGS...]' or '--url URL'%s", ""); goto done; }
+    if (validate && (!out || !strcmp(out, "-"))) { fail_usage("--validate needs -o FILE to have a file to validate%s", ""); goto done; }
+    if (!versions.len)
+        for (size_t k = 0; capture_known_versions[k]; k++) VEC_PUSH(versions, capture_known_versions[k]);
+    if (!date) {
+        time_t now = time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        strftime(datebuf, sizeof datebuf, "%Y-%m-%d", &tm);
+        date = datebuf;
+    }
+    if (stderr_file) {
+        stderr_fd = open(stderr_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (stderr_fd < 0) {
+            fprintf(stderr, "mcpdesc capture: cannot open '%s': %s\n", stderr_file, strerror(errno));
+            goto done;
+        }
+    }
+    /* A server that exits while we write to it must not kill us. */
+    signal(SIGPIPE, SIG_IGN);
+    /* Ctrl-C: end the sessions (killing and reaping the server) before exiting. */
+    rpc_catch_interrupts();
+
+    struct capture_opts o = {versions.items, versions.len, command, url, timeout, session_timeout,
+                             (size_t)max_message, (int)max_pages, stderr_fd, verbose, date};
+    struct buf err = BUF_INIT;
+    doc = capture_run(&o, &err);
+    if (!doc) {
+        fprintf(stderr, "mcpdesc capture: %s\n", buf_str(&err));
+        buf_release(&err);
+        goto done;
+    }
+    buf_release(&err);
+    struct buf b = BUF_INIT;
+    capture_dump(doc, &b);
+    text = buf_detach(&b);
+    if (out && strcmp(out, "-")) {
+        if (write_file(out, text)) goto done;
+    } else if (fputs(text, stdout) < 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "mcpdesc capture: cannot write to standard output: %s\n", strerror(errno));
+        goto done;
+    }
+    status = 0;
+    if (validate) {
+        VEC(char *) va = VEC_INIT;
+        VEC_PUSH(va, (char *)"validate");
+        for (size_t k = 0; k < vargs.len; k++) VEC_PUSH(va, vargs.items[k]);
+        VEC_PUSH(va, (char *)out);
+        VEC_PUSH(va, NULL);
+        status = cmd_validate((int)va.len - 1, va.items);
+        VEC_FREE(va);
+    }
+done:
+    if (stderr_fd >= 0) close(stderr_fd);
+    free(text);
+    json_decref(doc);
+    VEC_FREE(versions);
+    VEC_FREE(vargs);
+    return status;
+}

@@ -1,0 +1,481 @@
+/* cmd_rules.c - `mcpdesc rules list|explain|lint|test|docs|lock`: the tools of rule
+ * authors and release engineers. The work is in lint.c (lint, examples) and docs*.c
+ * (pages); this file parses options and maps outcomes to exit codes: 0 ok, 1 findings
+ * (lint findings, failed examples, examples that cannot be shown), 2 bad usage or a
+ * rule set that cannot be read, loaded or matched to --rules-tag. */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cmd.h"
+#include "cli/cmd_common.h"
+#include "author/rulepage.h"
+#include "author/lint.h"
+#include "core/lock.h"
+#include "core/res.h"
+#include "base/util.h"
+
+static const struct sub {
+    const char *name, *synopsis, *summary, *help;
+    const char *const options[8];
+} subs[] = {
+    {"list", "list [--format text|json] [--rules DIR]", "one line per rule: id, level, surface, versions",
+     "  --format FORMAT    text (default: an aligned table) or json\n",
+     {"--format", "--rules", "--rules-tag", "--help", NULL}},
+    {"explain", "explain RULE-ID [--rules DIR] [--fixtures DIR]", "the rule's page in the terminal",
+     "The page has the sections of the published rule pages; each example shows the JSON the\n"
+     "fixture holds at its pointer.\n",
+     {"--rules", "--rules-tag", "--fixtures", "--help", NULL}},
+    {"lint", "lint [DIR] [--fixtures DIR]", "check rule files themselves, with file:line:col",
+     "Reports every mistake of every file: what the loader refuses, version branches outside\n"
+     "the rule's applies, versions in applies that no check judges, examples whose fixture or\n"
+     "pointer does not exist or whose expectation the rule's level cannot produce, and a level\n"
+     "that contradicts the requirement's MUST, SHOULD or MAY. DIR defaults to the rule set (as\n"
+     "for --rules).\n",
+     {"--rules", "--fixtures", "--help", NULL}},
+    {"test", "test [DIR] [--fixtures DIR] [--rule GLOB]...", "run every rule's examples against conformance/",
+     "Runs only the example's rule on its fixture and checks that it reports exactly at the\n"
+     "example's pointer: an error (invalid), a warning (warning), nothing (valid). One line\n"
+     "per example, then \"N passed, N failed\".\n"
+     "  --rule GLOB        only the examples of matching rule ids (repeatable)\n",
+     {"--rules", "--rules-tag", "--fixtures", "--rule", "--help", NULL}},
+    {"docs", "docs --out DIR [--rules DIR] [--fixtures DIR]", "render every rule's page (Markdown and HTML)",
+     "Writes RULE-ID.md and RULE-ID.html per rule, index.{md,html} (rules grouped by surface)\n"
+     "and version-V.{md,html} per protocol version (the rules that apply to it).\n"
+     "  --out DIR          where to write the pages (created when missing)\n",
+     {"--out", "--rules", "--rules-tag", "--fixtures", "--help", NULL}},
+    {"lock", "lock TAG [--rules DIR]", "record the digests of the rule set under TAG",
+     "Writes DIR/tags/TAG.lock: the SHA-256 of manifest.yaml, of every rule file and of the\n"
+     "set. TAG must be the manifest's tag. An existing lock is never changed: a released tag\n"
+     "never moves.\n",
+     {"--rules", "--help", NULL}},
+};
+#define NSUBS (sizeof subs / sizeof subs[0])
+
+static const struct {
+    const char *option, *text;
+} common_help[] = {
+    {"--rules", "  --rules DIR        rule set (default: the build tree's rules-yaml/, else the installed\n"
+                "                     one; or $MCPDESC_RULES)\n"},
+    {"--rules-tag", "  --rules-tag TAG    refuse to run unless the rule set is the one locked as TAG\n"},
+    {"--fixtures", "  --fixtures DIR     conformance fixtures (default: the rule set's ../conformance)\n"},
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: mcpdesc rules SUBCOMMAND [OPTIONS]\n\n", f);
+    for (size_t i = 0; i < NSUBS; i++) fprintf(f, "  %-9s %s\n", subs[i].name, subs[i].summary);
+    fputs("\nmcpdesc rules SUBCOMMAND --help shows its options. Exit status: 0 ok, 1 findings\n"
+          "(lint findings, failed examples), 2 bad usage or a rule set that cannot be loaded.\n",
+          f);
+}
+
+static void sub_usage(const struct sub *s, FILE *f)
+{
+    fprintf(f, "usage: mcpdesc rules %s\n\n%c%s.\n\n%s", s->synopsis, s->summary[0] - 'a' + 'A',
+            s->summary + 1, s->help);
+    const char *last = s->help + strlen(s->help) - 1;
+    while (last > s->help && last[-1] != '\n') last--;
+    if (strncmp(last, "  --", 4) != 0) fputc('\n', f); /* prose, then the options */
+    for (size_t k = 0; k < sizeof common_help / sizeof common_help[0]; k++)
+        for (const char *const *o = s->options; *o; o++)
+            if (!strcmp(*o, common_help[k].option)) fputs(common_help[k].text, f);
+}
+
+struct opts {
+    const char *rules, *rules_tag, *fixtures, *format, *out;
+    VEC(const char *) args;
+    VEC(const char *) only;
+};
+
+/* Parse ARGV (argv[0] is the subcommand). Returns 0, 1 after --help, -1 on bad usage. */
+static int parse(const struct sub *s, int argc, char **argv, struct opts *o)
+{
+    int only_args = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_args || a[0] != '-' || !strcmp(a, "-")) {
+            VEC_PUSH(o->args, a);
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            only_args = 1;
+            continue;
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            sub_usage(s, stdout);
+            return 1;
+        }
+        const char *name = NULL;
+        for (const char *const *opt = s->options; *opt && !name; opt++) {
+            size_t n = strlen(*opt);
+            if (!strncmp(a, *opt, n) && (a[n] == '\0' || a[n] == '=')) name = *opt;
+        }
+        if (!name || !strcmp(name, "--help")) {
+            char cmd[32];
+            snprintf(cmd, sizeof cmd, "rules %s", s->name);
+            cmd_unknown_option(cmd, a, s->options);
+            return -1;
+        }
+        const char *v = cmd_option_value(argc, argv, &i, name);
+        if (!v) return -1;
+        if (!strcmp(name, "--rules")) o->rules = v;
+        else if (!strcmp(name, "--rules-tag")) o->rules_tag = v;
+        else if (!strcmp(name, "--fixtures")) o->fixtures = v;
+        else if (!strcmp(name, "--format")) o->format = v;
+        else if (!strcmp(name, "--out")) o->out = v;
+        else if (!strcmp(name, "--rule")) VEC_PUSH(o->only, v);
+    }
+    return 0;
+}
+
+/* Load the rule set (and check --rules-tag); NULL after printing why. */
+static struct rule_set *load(const struct opts *o)
+{
+    struct rule_set *rs = cmd_load_rules(o->rules);
+    if (rs && o->rules_tag && lock_verify(rs, o->rules_tag, stderr) < 0) {
+        rule_set_free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
+static char *fixtures_dir(const struct opts *o, const struct rule_set *rs)
+{
+    return o->fixtures ? xstrdup(o->fixtures) : lint_default_fixtures(rule_set_dir(rs));
+}
+
+static int too_many(const char *sub, const struct opts *o, size_t max)
+{
+    if (o->args.len <= max) return 0;
+    fprintf(stderr, "mcpdesc rules %s: unexpected argument '%s'\n", sub, o->args.items[max]);
+    return 1;
+}
+
+/* ---- list ------------------------------------------------------------------------- */
+
+static int run_list(struct opts *o)
+{
+    const char *format = o->format ? o->format : "text";
+    if (strcmp(format, "text") && strcmp(format, "json")) {
+        fprintf(stderr, "mcpdesc rules list: --format takes text or json, not '%s'\n", format);
+        return 2;
+    }
+    if (too_many("list", o, 0)) return 2;
+    struct rule_set *rs = load(o);
+    if (!rs) return 2;
+    const struct ver_list *vl = rule_set_versions(rs);
+    size_t n = rule_set_count(rs), total = n + res_nbuiltins;
+    const char **ids = xcalloc(total, sizeof *ids), **levels = xcalloc(total, sizeof *levels);
+    const char **surfaces = xcalloc(total, sizeof *surfaces);
+    char **specs = xcalloc(total, sizeof *specs);
+    for (size_t i = 0; i < total; i++) {
+        struct buf spec = BUF_INIT;
+        if (i < n) {
+            const struct rule *r = rule_set_rule(rs, i);
+            ids[i] = rule_id(r);
+            levels[i] = rule_level(r) == DIAG_ERROR ? "must" : rule_level(r) == DIAG_WARNING ? "should" : "may";
+            surfaces[i] = rule_str(r, "surface");
+            rulepage_versions_spec(&spec, vl, rule_applies(r));
+        } else {
+            const struct res_builtin *b = &res_builtins[i - n];
+            ids[i] = b->id;
+            levels[i] = b->level == DIAG_ERROR ? "must" : b->level == DIAG_WARNING ? "should" : "may";
+            surfaces[i] = "(built-in)";
+            buf_adds(&spec, "all");
+        }
+        specs[i] = buf_detach(&spec);
+    }
+    if (!strcmp(format, "json")) {
+        json_t *arr = json_array();
+        for (size_t i = 0; i < total; i++) {
+            const struct rule *r = i < n ? rule_set_rule(rs, i) : NULL;
+            json_t *vs = json_array();
+            ver_mask m = r ? rule_applies(r) : ver_all(vl);
+            for (size_t k = 0; k < vl->n; k++)
+                if (m >> k & 1) json_array_append_new(vs, json_string(vl->names[k]));
+            json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:o}", "id", ids[i], "level", levels[i], "severity",
+                                  diag_level_name(r ? rule_level(r) : res_builtins[i - n].level), "surface",
+                                  r ? surfaces[i] : "built-in", "versions", vs);
+            json_object_set_new(e, "applies", json_string(specs[i]));
+            if (r) {
+                json_object_set_new(e, "file", json_string(rule_file(r)));
+                json_object_set(e, "requirement", json_object_get(rule_meta(r), "requirement"));
+            } else {
+                json_object_set_new(e, "builtin", json_true());
+                json_object_set_new(e, "summary", json_string(res_builtins[i - n].summary));
+            }
+            json_array_append_new(arr, e);
+        }
+        json_t *top = json_pack("{s:s, s:s, s:s, s:o}", "name", rule_set_name(rs), "tag", rule_set_tag(rs),
+                                "digest", rule_set_digest(rs), "rules", arr);
+        char *text = json_dumps(top, JSON_INDENT(2));
+        puts(text);
+        free(text);
+        json_decref(top);
+    } else {
+        int w[3] = {2, 5, 7};
+        for (size_t i = 0; i < total; i++) {
+            if ((int)strlen(ids[i]) > w[0]) w[0] = (int)strlen(ids[i]);
+            if ((int)strlen(levels[i]) > w[1]) w[1] = (int)strlen(levels[i]);
+            if ((int)strlen(surfaces[i]) > w[2]) w[2] = (int)strlen(surfaces[i]);
+        }
+        printf("%-*s  %-*s  %-*s  %s\n", w[0], "ID", w[1], "LEVEL", w[2], "SURFACE", "VERSIONS");
+        for (size_t i = 0; i < total; i++)
+            printf("%-*s  %-*s  %-*s  %s\n", w[0], ids[i], w[1], levels[i], w[2], surfaces[i], specs[i]);
+    }
+    for (size_t i = 0; i < total; i++) free(specs[i]);
+    free(specs);
+    free(ids);
+    free(levels);
+    free(surfaces);
+    rule_set_free(rs);
+    return 0;
+}
+
+/* ---- explain ---------------------------------------------------------------------- */
+
+static void print_problems(const struct rulepage_site *site)
+{
+    for (size_t i = 0; i < rulepage_problem_count(site); i++)
+        fprintf(stderr, "mcpdesc: %s (run `mcpdesc rules lint`)\n", rulepage_problem(site, i));
+}
+
+static int run_explain(struct opts *o)
+{
+    if (o->args.len != 1) {
+        fprintf(stderr, "mcpdesc rules explain: give one RULE-ID (see mcpdesc rules list)\n");
+        return 2;
+    }
+    const char *id = o->args.items[0];
+    struct rule_set *rs = load(o);
+    if (!rs) return 2;
+    const struct rule *r = rule_set_find(rs, id);
+    int status = 0;
+    if (!r) {
+        const struct res_builtin *b = NULL;
+        for (size_t i = 0; i < res_nbuiltins; i++)
+            if (!strcmp(res_builtins[i].id, id)) b = &res_builtins[i];
+        if (b) {
+            printf("%s\n\nA built-in rule (%s), judged before any rule runs: %s.\n", b->id,
+                   diag_level_name(b->level), b->summary);
+        } else {
+            const char *best = NULL;
+            for (size_t i = 0; i < rule_set_count(rs) && !best; i++) {
+                const char *cand = rule_id(rule_set_rule(rs, i));
+                if (strstr(cand, id) || strstr(id, cand)) best = cand;
+            }
+            fprintf(stderr, "mcpdesc rules explain: no rule '%s'%s%s%s (see mcpdesc rules list)\n", id,
+                    best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+            status = 2;
+        }
+    } else {
+        char *fx = fixtures_dir(o, rs);
+        struct rulepage_site *site = rulepage_site_new(rs, fx);
+        struct buf page = BUF_INIT;
+        rulepage_rule_text(site, r, &page);
+        fputs(buf_str(&page), stdout);
+        buf_release(&page);
+        print_problems(site);
+        if (rulepage_problem_count(site)) status = 1;
+        rulepage_site_free(site);
+        free(fx);
+    }
+    rule_set_free(rs);
+    return status;
+}
+
+/* ---- lint ------------------------------------------------------------------------- */
+
+static const char *dir_arg(const char *sub, struct opts *o)
+{
+    if (too_many(sub, o, 1)) return NULL;
+    if (o->args.len && o->rules && strcmp(o->args.items[0], o->rules)) {
+        fprintf(stderr, "mcpdesc rules %s: give the rule directory once (DIR or --rules DIR)\n", sub);
+        return NULL;
+    }
+    return o->args.len ? o->args.items[0] : o->rules;
+}
+
+static int run_lint(struct opts *o)
+{
+    if (too_many("lint", o, 1)) return 2;
+    const char *given = dir_arg("lint", o);
+    if (o->args.len > 1 || (o->args.len && !given)) return 2;
+    char *dir = cmd_rules_dir(given);
+    if (!given) { /* the build tree's or installed set: show it relative to here if below */
+        char *real = realpath(dir, NULL), *cwd = getcwd(NULL, 0);
+        size_t n = cwd ? strlen(cwd) : 0;
+        if (real) {
+            free(dir);
+            dir = xstrdup(cwd && !strncmp(real, cwd, n) && real[n] == '/' ? real + n + 1 : real);
+        }
+        free(real);
+        free(cwd);
+    }
+    struct diag_list found = DIAG_LIST_INIT;
+    int status;
+    if (lint_rule_dir(dir, o->fixtures, &found) < 0) {
+        cmd_print_errors(stderr, &found);
+        status = 2;
+    } else {
+        for (size_t i = 0; i < found.len; i++) {
+            const struct diag *d = &found.items[i];
+            if (d->line) printf("%s:%u:%u: %s: %s\n", d->file, d->line, d->col, diag_level_name(d->level), d->message);
+            else printf("%s: %s: %s\n", d->file, diag_level_name(d->level), d->message);
+            if (d->hint) printf("    hint: %s\n", d->hint);
+        }
+        size_t e = diag_count(&found, DIAG_ERROR), w = diag_count(&found, DIAG_WARNING);
+        printf("%zu error%s, %zu warning%s in %s\n", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", dir);
+        status = found.len ? 1 : 0;
+    }
+    diag_list_release(&found);
+    free(dir);
+    return status;
+}
+
+/* ---- test ------------------------------------------------------------------------- */
+
+static int glob_enabled(const char *id, void *arg)
+{
+    const struct opts *o = arg;
+    if (!o->only.len) return 1;
+    for (size_t i = 0; i < o->only.len; i++)
+        if (!fnmatch(o->only.items[i], id, 0)) return 1;
+    return 0;
+}
+
+struct tally {
+    size_t passed, failed;
+};
+
+static void print_result(const struct lint_example_result *res, void *arg)
+{
+    struct tally *t = arg;
+    if (res->passed) t->passed++;
+    else t->failed++;
+    printf("%s %s %s %s %s%s%s\n", res->passed ? "ok" : "FAIL", res->rule, res->expect, res->fixture,
+           res->pointer, res->passed ? "" : ": ", res->passed ? "" : res->detail);
+}
+
+static int run_test(struct opts *o)
+{
+    if (too_many("test", o, 1)) return 2;
+    const char *given = dir_arg("test", o);
+    if (o->args.len && !given) return 2;
+    o->rules = given;
+    struct rule_set *rs = load(o);
+    if (!rs) return 2;
+    for (size_t i = 0; i < o->only.len; i++) {
+        int hit = 0;
+        for (size_t k = 0; k < rule_set_count(rs) && !hit; k++)
+            hit = !fnmatch(o->only.items[i], rule_id(rule_set_rule(rs, k)), 0);
+        if (!hit) {
+            fprintf(stderr, "mcpdesc rules test: '%s' matches no rule id (see mcpdesc rules list)\n", o->only.items[i]);
+            rule_set_free(rs);
+            return 2;
+        }
+    }
+    char *fx = fixtures_dir(o, rs);
+    struct tally t = {0, 0};
+    lint_run_examples(rs, fx, glob_enabled, o, print_result, &t);
+    printf("%zu passed, %zu failed\n", t.passed, t.failed);
+    free(fx);
+    rule_set_free(rs);
+    return t.failed ? 1 : 0;
+}
+
+/* ---- docs ------------------------------------------------------------------------- */
+
+static int run_docs(struct opts *o)
+{
+    if (!o->out) {
+        fprintf(stderr, "mcpdesc rules docs: give --out DIR (where to write the pages)\n");
+        return 2;
+    }
+    if (too_many("docs", o, 0)) return 2;
+    struct rule_set *rs = load(o);
+    if (!rs) return 2;
+    char *fx = fixtures_dir(o, rs);
+    struct rulepage_site *site = rulepage_site_new(rs, fx);
+    int n = rulepage_write(site, o->out, stderr), status = 0;
+    if (n < 0) {
+        status = 2;
+    } else {
+        print_problems(site);
+        if (rulepage_problem_count(site)) status = 1;
+        /* The pages promise "FILE at immutable tag TAG": say so when no lock backs it. */
+        char *quiet = NULL;
+        size_t quiet_len = 0;
+        FILE *sink = open_memstream(&quiet, &quiet_len);
+        if (sink && lock_verify(rs, rule_set_tag(rs), sink) < 0)
+            fprintf(stderr, "mcpdesc: note: the pages name tag %s, but the rule set is not the one locked "
+                            "as %s (mcpdesc validate --rules-tag %s says why)\n",
+                    rule_set_tag(rs), rule_set_tag(rs), rule_set_tag(rs));
+        if (sink) fclose(sink);
+        free(quiet);
+        printf("wrote %d files to %s (index.html)\n", n, o->out);
+    }
+    rulepage_site_free(site);
+    free(fx);
+    rule_set_free(rs);
+    return status;
+}
+
+/* ---- lock ------------------------------------------------------------------------- */
+
+static int run_lock(struct opts *o)
+{
+    if (o->args.len != 1) {
+        fprintf(stderr, "mcpdesc rules lock: give one TAG (the manifest's tag)\n");
+        return 2;
+    }
+    struct rule_set *rs = load(o);
+    if (!rs) return 2;
+    const char *tag = o->args.items[0];
+    int status = 0;
+    if (strcmp(tag, rule_set_tag(rs)) != 0) {
+        fprintf(stderr, "mcpdesc rules lock: the manifest's tag is '%s', not '%s': reports name the "
+                        "manifest's tag, so set `tag: %s` in %s/manifest.yaml first\n",
+                rule_set_tag(rs), tag, tag, rule_set_dir(rs));
+        status = 2;
+    } else if (lock_write(rs, tag, stderr) < 0) {
+        status = 2;
+    }
+    rule_set_free(rs);
+    return status;
+}
+
+int cmd_rules(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    const struct sub *s = NULL;
+    for (size_t i = 0; i < NSUBS; i++)
+        if (!strcmp(argv[1], subs[i].name)) s = &subs[i];
+    if (!s) {
+        fprintf(stderr, "mcpdesc rules: unknown subcommand '%s'\n", argv[1]);
+        usage(stderr);
+        return 2;
+    }
+    struct opts o;
+    memset(&o, 0, sizeof o);
+    int rc = parse(s, argc - 1, argv + 1, &o), status;
+    if (rc != 0) status = rc > 0 ? 0 : 2;
+    else if (!strcmp(s->name, "list")) status = run_list(&o);
+    else if (!strcmp(s->name, "explain")) status = run_explain(&o);
+    else if (!strcmp(s->name, "lint")) status = run_lint(&o);
+    else if (!strcmp(s->name, "test")) status = run_test(&o);
+    else if (!strcmp(s->name, "docs")) status = run_docs(&o);
+    else status = run_lock(&o);
+    VEC_FREE(o.args);
+    VEC_FREE(o.only);
+    return status;
+}

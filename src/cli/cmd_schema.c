@@ -1,0 +1,295 @@
+/* cmd_schema.c - `mcpdesc schema validate` (instances against a JSON Schema) and
+ * `mcpdesc schema check` (schemas against their dialect's meta-schema, plus every
+ * regex and reference compiled). Exit 0 valid, 1 invalid, 2 usage or unreadable input.
+ * Text: file:line:col: error: message (keyword location); JSON: one object. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "cli/cmd.h"
+#include "cli/cmd_common.h"
+#include "core/doc.h"
+#include "schema/schema.h"
+#include "base/util.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: mcpdesc schema validate --schema FILE [--dialect D] [--ref-map PREFIX=DIR]...\n"
+          "                               [--format text|json] INSTANCE...\n"
+          "       mcpdesc schema check [--dialect D] [--ref-map PREFIX=DIR]... [--format text|json]\n"
+          "                            SCHEMA...\n"
+          "\n"
+          "  --dialect D      dialect of schemas without $schema: 2020-12 (default), 2019-09,\n"
+          "                   draft-07, draft-06, draft-04\n"
+          "  --ref-map P=DIR  resolve $refs whose URI starts with P from files under DIR;\n"
+          "                   no other non-local reference is ever fetched\n"
+          "  --format F       text (default) or json\n"
+          "exit status: 0 valid, 1 invalid, 2 bad usage or unreadable input\n",
+          f);
+}
+
+struct out {
+    int json;
+    json_t *files; /* JSON output */
+    size_t nfiles, ninvalid, nerrors;
+};
+
+/* The file:line:col of POINTER in D (0:0 when unknown). */
+static struct doc_pos pos_of(const doc *d, const char *pointer)
+{
+    struct doc_pos p = {0, 0};
+    if (d && doc_pointer_pos(d, pointer, &p, NULL) < 0) {
+        /* nearest existing ancestor */
+        char *q = xstrdup(pointer);
+        char *slash;
+        while ((slash = strrchr(q, '/'))) {
+            *slash = 0;
+            if (doc_pointer_pos(d, q, &p, NULL) == 0) break;
+        }
+        free(q);
+    }
+    return p;
+}
+
+static void emit_errors(struct out *o, const char *file, const doc *d,
+                        const struct schema_errors *errs, size_t from, json_t *jerrs)
+{
+    for (size_t i = from; i < errs->len; i++) {
+        const struct schema_error *e = &errs->items[i];
+        struct doc_pos p = pos_of(d, e->instance_location);
+        o->nerrors++;
+        if (o->json) {
+            json_array_append_new(
+                jerrs, json_pack("{s:s, s:s, s:s, s:i, s:i}", "message", e->message,
+                                 "keywordLocation", e->keyword_location, "instanceLocation",
+                                 e->instance_location, "line", (int)p.line, "column",
+                                 (int)p.col));
+        } else {
+            printf("%s:%u:%u: error: %s (%s)\n", file, (unsigned)p.line, (unsigned)p.col,
+                   e->message, e->keyword_location[0] ? e->keyword_location : "#");
+        }
+    }
+}
+
+static void emit_file(struct out *o, const char *file, int status, json_t *jerrs)
+{
+    o->nfiles++;
+    if (status) o->ninvalid++;
+    if (o->json) {
+        json_array_append_new(o->files, json_pack("{s:s, s:b, s:o}", "file", file, "valid",
+                                                  status == 0, "errors", jerrs));
+    } else {
+        json_decref(jerrs);
+    }
+}
+
+static void emit_unreadable(struct out *o, const char *file, const struct doc_error *err)
+{
+    o->nfiles++;
+    if (o->json) {
+        json_array_append_new(o->files,
+                              json_pack("{s:s, s:{s:s, s:i, s:i}}", "file", file, "error",
+                                        "message", err->message, "line", (int)err->line,
+                                        "column", (int)err->col));
+    } else {
+        if (err->line)
+            fprintf(stderr, "%s:%u:%u: error: %s\n", file, (unsigned)err->line,
+                    (unsigned)err->col, err->message);
+        else
+            fprintf(stderr, "%s: error: %s\n", file, err->message);
+    }
+}
+
+static int finish(struct out *o, const char *command, const char *schema_file, int status)
+{
+    if (o->json) {
+        json_t *j = json_pack("{s:s, s:s}", "mcpdesc", MCPDESC_VERSION, "command", command);
+        if (schema_file) json_object_set_new(j, "schema", json_string(schema_file));
+        json_object_set(j, "files", o->files);
+        json_object_set_new(j, "summary",
+                            json_pack("{s:I, s:I, s:I}", "files", (json_int_t)o->nfiles,
+                                      "invalid", (json_int_t)o->ninvalid, "errors",
+                                      (json_int_t)o->nerrors));
+        char *s = json_dumps(j, JSON_INDENT(2));
+        puts(s);
+        free(s);
+        json_decref(j);
+    } else {
+        printf("%zu error%s, %zu invalid in %zu file%s\n", o->nerrors, o->nerrors == 1 ? "" : "s",
+               o->ninvalid, o->nfiles, o->nfiles == 1 ? "" : "s");
+    }
+    json_decref(o->files);
+    return status;
+}
+
+/* file:///absolute/path for a schema file (its base URI); "-" has none. */
+static char *base_uri_of(const char *path)
+{
+    if (!strcmp(path, "-")) return xstrdup("");
+    char *rp = realpath(path, NULL);
+    char *u = xasprintf("file://%s", rp ? rp : path);
+    free(rp);
+    return u;
+}
+
+int cmd_schema(int argc, char **argv)
+{
+    static const char *const options[] = {"--schema", "--dialect", "--ref-map", "--format",
+                                          "--help", NULL};
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const char *sub = argv[1];
+    int is_validate = !strcmp(sub, "validate");
+    if (!is_validate && strcmp(sub, "check")) {
+        fprintf(stderr, "mcpdesc schema: unknown subcommand '%s' (use validate or check)\n", sub);
+        return 2;
+    }
+    const char *schema_file = NULL, *format = "text";
+    enum schema_dialect dialect = SCHEMA_DRAFT2020_12;
+    VEC(const char *) inputs = VEC_INIT;
+    VEC(const char *) maps = VEC_INIT;
+    int only_args = 0, status = 0;
+    schema_ctx *ctx = NULL;
+    struct out o = {0, NULL, 0, 0, 0};
+
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v;
+#define OPT(name) (!strcmp(a, name) || (!strncmp(a, name "=", sizeof(name))))
+        if (only_args || a[0] != '-' || !strcmp(a, "-")) {
+            VEC_PUSH(inputs, a);
+        } else if (!strcmp(a, "--")) {
+            only_args = 1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            goto done;
+        } else if (is_validate && OPT("--schema")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--schema"))) goto usage_error;
+            schema_file = v;
+        } else if (OPT("--dialect")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--dialect"))) goto usage_error;
+            dialect = schema_dialect_parse(v);
+            if (!dialect) {
+                fprintf(stderr,
+                        "mcpdesc schema: unknown dialect '%s' (use 2020-12, 2019-09, draft-07, "
+                        "draft-06 or draft-04)\n",
+                        v);
+                goto usage_error;
+            }
+        } else if (OPT("--ref-map")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--ref-map"))) goto usage_error;
+            if (!strchr(v, '=') || v[0] == '=') {
+                fprintf(stderr, "mcpdesc schema: --ref-map takes PREFIX=DIR, not '%s'\n", v);
+                goto usage_error;
+            }
+            VEC_PUSH(maps, v);
+        } else if (OPT("--format")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--format"))) goto usage_error;
+            format = v;
+        } else {
+            cmd_unknown_option(is_validate ? "schema validate" : "schema check", a, options);
+            goto usage_error;
+        }
+#undef OPT
+    }
+    if (strcmp(format, "text") && strcmp(format, "json")) {
+        fprintf(stderr, "mcpdesc schema: unknown format '%s' (use text or json)\n", format);
+        goto usage_error;
+    }
+    if (is_validate && !schema_file) {
+        fprintf(stderr, "mcpdesc schema validate: --schema FILE is required\n");
+        goto usage_error;
+    }
+    if (!inputs.len) {
+        fprintf(stderr, "mcpdesc schema %s: no %s given\n", sub,
+                is_validate ? "instance" : "schema");
+        goto usage_error;
+    }
+    o.json = !strcmp(format, "json");
+    o.files = json_array();
+    ctx = schema_ctx_new(NULL);
+    for (size_t i = 0; i < maps.len; i++) {
+        const char *eq = strchr(maps.items[i], '=');
+        char *prefix = xstrndup(maps.items[i], (size_t)(eq - maps.items[i]));
+        schema_ctx_add_ref_map(ctx, prefix, eq + 1);
+        free(prefix);
+    }
+
+    if (is_validate) {
+        struct doc_error derr = {NULL, 0, 0};
+        doc *sd = doc_load_file(schema_file, NULL, &derr);
+        if (!sd) {
+            emit_unreadable(&o, schema_file, &derr);
+            doc_error_release(&derr);
+            status = finish(&o, "schema validate", schema_file, 2);
+            goto done;
+        }
+        char *base = base_uri_of(schema_file);
+        struct schema_errors errs = SCHEMA_ERRORS_INIT;
+        schema *s = schema_compile(ctx, doc_root(sd), base, dialect, &errs);
+        free(base);
+        if (!s) {
+            json_t *je = json_array();
+            emit_errors(&o, schema_file, sd, &errs, 0, je);
+            emit_file(&o, schema_file, 1, je);
+            schema_errors_release(&errs);
+            doc_free(sd);
+            status = finish(&o, "schema validate", schema_file, 2);
+            goto done;
+        }
+        for (size_t i = 0; i < inputs.len; i++) {
+            doc *d = doc_load_file(inputs.items[i], NULL, &derr);
+            if (!d) {
+                emit_unreadable(&o, inputs.items[i], &derr);
+                doc_error_release(&derr);
+                status = 2;
+                continue;
+            }
+            struct schema_errors ie = SCHEMA_ERRORS_INIT;
+            int r = schema_validate(s, doc_root(d), &ie);
+            json_t *je = json_array();
+            emit_errors(&o, inputs.items[i], d, &ie, 0, je);
+            emit_file(&o, inputs.items[i], r != 0, je);
+            if (r != 0 && status == 0) status = 1;
+            schema_errors_release(&ie);
+            doc_free(d);
+        }
+        schema_free(s);
+        doc_free(sd);
+        status = finish(&o, "schema validate", schema_file, status);
+    } else {
+        for (size_t i = 0; i < inputs.len; i++) {
+            struct doc_error derr = {NULL, 0, 0};
+            doc *d = doc_load_file(inputs.items[i], NULL, &derr);
+            if (!d) {
+                emit_unreadable(&o, inputs.items[i], &derr);
+                doc_error_release(&derr);
+                status = 2;
+                continue;
+            }
+            char *base = base_uri_of(inputs.items[i]);
+            struct schema_errors errs = SCHEMA_ERRORS_INIT;
+            int r = schema_check(ctx, doc_root(d), base, dialect, &errs);
+            free(base);
+            json_t *je = json_array();
+            emit_errors(&o, inputs.items[i], d, &errs, 0, je);
+            emit_file(&o, inputs.items[i], r != 0, je);
+            if (r != 0 && status == 0) status = 1;
+            schema_errors_release(&errs);
+            doc_free(d);
+        }
+        status = finish(&o, "schema check", NULL, status);
+    }
+    goto done;
+usage_error:
+    usage(stderr);
+    status = 2;
+done:
+    schema_ctx_free(ctx);
+    VEC_FREE(inputs);
+    VEC_FREE(maps);
+    return status;
+}

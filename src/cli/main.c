@@ -1,0 +1,46 @@
+/* main.c - the mcpdesc command line: dispatch to cmd_<family>(). Each family parses
+ * its own options and returns the exit status (0 ok, 1 findings, 2 usage/input). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"validate", cmd_validate, "check description documents against the rule set"},
+    {"rules", cmd_rules, "list, explain, lint, test, render and lock rules"},
+    {"schema", cmd_schema, "validate instances against a JSON Schema, check schemas"},
+    {"capture", cmd_capture, "describe a running MCP server"},
+};
+
+static void usage(FILE *out)
+{
+    fputs("usage: mcpdesc COMMAND [OPTIONS] ...\n\ncommands:\n", out);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("\nmcpdesc COMMAND --help shows a command's options.\n", out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("mcpdesc %s\n", MCPDESC_VERSION);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "mcpdesc: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

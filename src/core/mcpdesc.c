@@ -1,0 +1,146 @@
+/* mcpdesc.c - the embedding facade of mcpdesc.h over rule.h, doc.h, eval.h and diag.h:
+ * a result owns its diagnostics and the strings the public view points at. */
+#include "core/mcpdesc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "core/diag.h"
+#include "core/doc.h"
+#include "core/eval.h"
+#include "core/rule.h"
+#include "base/util.h"
+
+struct mcpdesc_rules {
+    struct rule_set *rs; /* shared by concurrent validations: only read (eval.h) */
+};
+
+struct mcpdesc_result {
+    int parsed;
+    struct diag_list diags;
+    struct mcpdesc_diag *view;    /* one per diagnostic */
+    char **versions;              /* formatted version lists, one per diagnostic */
+};
+
+const char *mcpdesc_version(void) { return MCPDESC_VERSION; }
+
+const char *mcpdesc_level_name(enum mcpdesc_level level)
+{
+    return level == MCPDESC_ERROR ? "error" : level == MCPDESC_WARNING ? "warning" : "info";
+}
+
+mcpdesc_rules *mcpdesc_rules_load(const char *dir, char **err)
+{
+    const char *env = getenv("MCPDESC_RULES");
+    char *path = dir ? xstrdup(dir) : env && *env ? xstrdup(env) : xstrdup(MCPDESC_DATADIR "/rules");
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = rule_set_load(path, &errs);
+    if (err) *err = NULL;
+    if (!rs && err) {
+        struct buf b = BUF_INIT;
+        for (size_t i = 0; i < errs.len; i++) {
+            const struct diag *d = &errs.items[i];
+            if (d->line) buf_addf(&b, "%s:%u:%u: %s\n", d->file ? d->file : path, d->line, d->col, d->message);
+            else buf_addf(&b, "%s: %s\n", d->file ? d->file : path, d->message);
+        }
+        if (!b.len) buf_addf(&b, "%s: cannot load the rule set\n", path);
+        *err = buf_detach(&b);
+    }
+    diag_list_release(&errs);
+    free(path);
+    if (!rs) return NULL;
+    mcpdesc_rules *r = xmalloc(sizeof *r);
+    r->rs = rs;
+    return r;
+}
+
+void mcpdesc_rules_free(mcpdesc_rules *rules)
+{
+    if (!rules) return;
+    rule_set_free(rules->rs);
+    free(rules);
+}
+
+const char *mcpdesc_rules_tag(const mcpdesc_rules *rules) { return rule_set_tag(rules->rs); }
+const char *mcpdesc_rules_digest(const mcpdesc_rules *rules) { return rule_set_digest(rules->rs); }
+
+/* Judge D (NULL: the load failed with ERR) and build the public view. */
+static mcpdesc_result *finish(const mcpdesc_rules *rules, const char *name, doc *d,
+                              struct doc_error *err)
+{
+    mcpdesc_result *res = xcalloc(1, sizeof *res);
+    if (!d) {
+        diag_add(&res->diags, DIAG_ERROR, NULL, name, err->line, err->col, err->message);
+        doc_error_release(err);
+    } else if (!json_is_object(doc_root(d))) {
+        diag_add(&res->diags, DIAG_ERROR, NULL, name, 1, 1,
+                 "an MCP Description must be a JSON object with \"mcpDescription\"");
+    } else {
+        res->parsed = 1;
+        eval_document(rules->rs, d, NULL, &res->diags);
+    }
+    doc_free(d);
+    size_t n = res->diags.len;
+    res->view = xcalloc(n ? n : 1, sizeof *res->view);
+    res->versions = xcalloc(n ? n : 1, sizeof *res->versions);
+    for (size_t i = 0; i < n; i++) {
+        const struct diag *dg = &res->diags.items[i];
+        struct buf b = BUF_INIT;
+        ver_format(&b, rule_set_versions(rules->rs), dg->versions, ", ");
+        res->versions[i] = b.len ? buf_detach(&b) : xstrdup("");
+        buf_release(&b);
+        res->view[i] = (struct mcpdesc_diag){
+            (enum mcpdesc_level)dg->level, dg->rule, dg->file ? dg->file : name, dg->line, dg->col,
+            dg->pointer ? dg->pointer : "", res->versions[i], dg->message, dg->hint, dg->component,
+        };
+    }
+    return res;
+}
+
+mcpdesc_result *mcpdesc_validate_file(const mcpdesc_rules *rules, const char *path)
+{
+    if (!rules || !path) return NULL;
+    struct doc_error err = {0};
+    doc *d = doc_load_file(path, NULL, &err);
+    return finish(rules, !strcmp(path, "-") ? "<stdin>" : path, d, &err);
+}
+
+mcpdesc_result *mcpdesc_validate_buffer(const mcpdesc_rules *rules, const char *name,
+                                        const char *data, size_t len)
+{
+    if (!rules) return NULL;
+    if (!name) name = "<buffer>";
+    size_t nl = strlen(name);
+    int yaml = (nl > 5 && !strcmp(name + nl - 5, ".yaml")) || (nl > 4 && !strcmp(name + nl - 4, ".yml"));
+    struct doc_error err = {0};
+    doc *d = doc_load_buffer(name, data ? data : "", data ? len : 0, yaml, NULL, &err);
+    return finish(rules, name, d, &err);
+}
+
+void mcpdesc_result_free(mcpdesc_result *res)
+{
+    if (!res) return;
+    for (size_t i = 0; i < res->diags.len; i++) free(res->versions[i]);
+    free(res->versions);
+    free(res->view);
+    diag_list_release(&res->diags);
+    free(res);
+}
+
+int mcpdesc_result_parsed(const mcpdesc_result *res) { return res && res->parsed; }
+
+size_t mcpdesc_result_count(const mcpdesc_result *res) { return res ? res->diags.len : 0; }
+
+const struct mcpdesc_diag *mcpdesc_result_diag(const mcpdesc_result *res, size_t i)
+{
+    return res && i < res->diags.len ? &res->view[i] : NULL;
+}
+
+size_t mcpdesc_result_count_at_least(const mcpdesc_result *res, enum mcpdesc_level level)
+{
+    size_t n = 0;
+    for (size_t i = 0; res && i < res->diags.len; i++)
+        if ((int)res->diags.items[i].level >= (int)level) n++;
+    return n;
+}

@@ -1,0 +1,58 @@
+/* report.c - the format table and what every reporter shares. */
+#include "core/report.h"
+
+#include <string.h>
+
+static const struct report_format formats[] = {
+    {"text", report_text},
+    {"json", report_json},
+    {"sarif", report_sarif},
+    {"github", report_github},
+};
+
+const struct report_format *report_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (!strcmp(formats[i].name, name)) return &formats[i];
+    return NULL;
+}
+
+const char *report_names(void) { return "text, json, sarif, github"; }
+
+struct report_totals report_count(const struct report_file *files, size_t n)
+{
+    struct report_totals t = {0, 0, 0, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        if (files[i].skipped) {
+            t.skipped++;
+            continue;
+        }
+        t.files++;
+        if (files[i].error) t.errors++;
+        t.errors += diag_count(&files[i].diags, DIAG_ERROR);
+        t.warnings += diag_count(&files[i].diags, DIAG_WARNING);
+        t.infos += diag_count(&files[i].diags, DIAG_INFO);
+    }
+    return t;
+}
+
+int report_shown(const struct report_opts *o, const struct diag *d)
+{
+    if (!o->quiet) return 1;
+    enum diag_level least = o->quiet >= 3 ? DIAG_INFO : o->quiet == 2 ? DIAG_WARNING : DIAG_ERROR;
+    return d->level >= least;
+}
+
+void report_summary(const struct report_opts *o, const struct report_file *files, size_t n)
+{
+    struct report_totals t = report_count(files, n);
+    fprintf(o->out, "%zu errors, %zu warnings, %zu infos in %zu files", t.errors, t.warnings,
+            t.infos, t.files);
+    for (size_t i = 0; t.skipped && i < n; i++)
+        if (files[i].skipped) {
+            fprintf(o->out, " (%zu file%s skipped: %s)", t.skipped, t.skipped == 1 ? "" : "s",
+                    files[i].skipped);
+            break;
+        }
+    fputc('\n', o->out);
+}

@@ -1,0 +1,63 @@
+/* report.h - write the results of a validate run: one report for all inputs, in one of
+ * the formats of spec/cli.md (text, json, sarif, github; one file each). A
+ * reporter only reads diagnostics, never the rule program. */
+#ifndef MCPDESC_REPORT_H
+#define MCPDESC_REPORT_H
+
+#include <stdio.h>
+
+#include "core/diag.h"
+#include "core/doc.h"
+#include "core/rule.h"
+
+struct report_file {
+    const char *name;          /* as given on the command line ("-" shows as <stdin>) */
+    const doc *d;              /* for source excerpts; NULL when the file did not load */
+    struct diag_list diags;    /* what the rules found */
+    struct diag *error;        /* why the file could not be judged, or NULL */
+    /* Why a file found by a directory search was not judged ("no mcpDescription
+     * member"), or NULL. Such a file is no file of the report: it is only counted in the
+     * summaries, and listed by the JSON report. */
+    const char *skipped;
+};
+
+struct report_opts {
+    FILE *out;
+    const struct rule_set *rs;
+    int quiet;                 /* 0: every finding; 1: only errors; 2: errors and warnings;
+                                  3: infos too (validate -q shows what --fail-on fails on) */
+    int color;                 /* ANSI colour by level */
+    int excerpts;              /* source line and caret under each diagnostic */
+};
+
+struct report_format {
+    const char *name;
+    void (*write)(const struct report_opts *o, const struct report_file *files, size_t n);
+};
+
+/* The format called NAME, or NULL. */
+const struct report_format *report_find(const char *name);
+/* "text, json, ..." for messages. */
+const char *report_names(void);
+
+/* Shared by the reporters: totals over every file (parse failures count as errors;
+ * skipped files count only as skipped). */
+struct report_totals {
+    size_t files, errors, warnings, infos, skipped;
+};
+struct report_totals report_count(const struct report_file *files, size_t n);
+/* Is this diagnostic printed under opts (quiet drops the levels below its own)? */
+int report_shown(const struct report_opts *o, const struct diag *d);
+/* The summary line of the text and github formats: "N errors, N warnings, N infos in N
+ * files", then " (N files skipped: REASON)" when a directory search skipped some (the
+ * reason of the first: there is one reason today). */
+void report_summary(const struct report_opts *o, const struct report_file *files, size_t n);
+
+void report_text(const struct report_opts *o, const struct report_file *files, size_t n);
+void report_json(const struct report_opts *o, const struct report_file *files, size_t n);
+/* SARIF 2.1.0 (report_sarif.c): reads the rule set's manifest for the rule pages' URL. */
+void report_sarif(const struct report_opts *o, const struct report_file *files, size_t n);
+/* GitHub Actions workflow commands (report_github.c). */
+void report_github(const struct report_opts *o, const struct report_file *files, size_t n);
+
+#endif

@@ -1,0 +1,66 @@
+/* report_json.c - the JSON report of spec/cli.md, built with jansson. */
+#include "core/report.h"
+
+static json_t *diag_json(const struct report_opts *o, const struct diag *d)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "rule", json_string(d->rule));
+    json_object_set_new(j, "level", json_string(diag_level_name(d->level)));
+    json_object_set_new(j, "pointer", json_string(d->pointer ? d->pointer : ""));
+    json_t *vs = json_array();
+    const struct ver_list *vl = rule_set_versions(o->rs);
+    for (size_t i = 0; i < vl->n; i++)
+        if (d->versions & ((ver_mask)1 << i)) json_array_append_new(vs, json_string(vl->names[i]));
+    json_object_set_new(j, "versions", vs);
+    json_object_set_new(j, "message", json_string(d->message));
+    if (d->hint) json_object_set_new(j, "hint", json_string(d->hint));
+    json_object_set_new(j, "line", json_integer(d->line));
+    json_object_set_new(j, "column", json_integer(d->col));
+    if (d->component) json_object_set_new(j, "component", json_string(d->component));
+    return j;
+}
+
+void report_json(const struct report_opts *o, const struct report_file *files, size_t n)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "mcpdesc", json_string(MCPDESC_VERSION));
+    json_object_set_new(root, "rules", json_pack("{s:s?, s:s?, s:s?}", "name", rule_set_name(o->rs),
+                                                 "tag", rule_set_tag(o->rs), "digest",
+                                                 rule_set_digest(o->rs)));
+    json_t *arr = json_array();
+    json_t *skipped = json_array();
+    for (size_t i = 0; i < n; i++) {
+        const struct report_file *f = &files[i];
+        if (f->skipped) {
+            json_array_append_new(skipped, json_pack("{s:s, s:s}", "file", f->name, "reason", f->skipped));
+            continue;
+        }
+        json_t *fj = json_pack("{s:s}", "file", f->name);
+        if (f->error) {
+            json_object_set_new(fj, "error", json_pack("{s:s, s:i, s:i}", "message", f->error->message,
+                                                       "line", (json_int_t)f->error->line, "column",
+                                                       (json_int_t)f->error->col));
+        } else {
+            json_t *ds = json_array();
+            for (size_t k = 0; k < f->diags.len; k++)
+                if (report_shown(o, &f->diags.items[k]))
+                    json_array_append_new(ds, diag_json(o, &f->diags.items[k]));
+            json_object_set_new(fj, "diagnostics", ds);
+        }
+        json_array_append_new(arr, fj);
+    }
+    json_object_set_new(root, "files", arr);
+    /* Added members (none renamed or removed), present only when a directory search
+     * skipped a file: the list after "files", the count in the summary. */
+    struct report_totals t = report_count(files, n);
+    if (t.skipped) json_object_set(root, "skipped", skipped);
+    json_decref(skipped);
+    json_t *sum = json_pack("{s:I, s:I, s:I, s:I}", "files", (json_int_t)t.files, "errors",
+                            (json_int_t)t.errors, "warnings", (json_int_t)t.warnings, "infos",
+                            (json_int_t)t.infos);
+    if (t.skipped) json_object_set_new(sum, "skipped", json_integer((json_int_t)t.skipped));
+    json_object_set_new(root, "summary", sum);
+    json_dumpf(root, o->out, JSON_INDENT(2));
+    fputc('\n', o->out);
+    json_decref(root);
+}

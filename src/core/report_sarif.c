@@ -1,0 +1,267 @@
+/* report_sarif.c - SARIF 2.1.0 for code scanning (GitHub and others): one run whose
+ * tool.driver lists every rule of the loaded set plus the built-in mcpdesc.* rules, one
+ * result per diagnostic (physical location relative to the working directory, the JSON
+ * Pointer as a logical location, versions and rule-set tag in property bags), and parse
+ * failures as tool execution notifications. Checked against the OASIS schema by
+ * tests/validate-sarif.sh. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/report.h"
+#include "base/util.h"
+
+#define SARIF_SCHEMA \
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+#define SARIF_INFO_URI "https://mcpdesc.dev/"
+#define SARIF_SRCROOT "%SRCROOT%"
+
+static const char *sarif_level(enum diag_level l)
+{
+    return l == DIAG_ERROR ? "error" : l == DIAG_WARNING ? "warning" : "note";
+}
+
+/* Percent-encode what may not appear in a URI path (RFC 3986 pchar plus '/'); ':' is
+ * encoded too so that a relative path's first segment never reads as a scheme. */
+static void add_uri_path(struct buf *b, const char *s)
+{
+    static const char ok[] = "-._~!$&'()*+,;=@/";
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr(ok, *p))
+            buf_addc(b, (char)*p);
+        else
+            buf_addf(b, "%%%02X", *p);
+    }
+}
+
+/* The artifact location of NAME: a URI relative to the working directory (base id
+ * %SRCROOT%) or a file: URI for an absolute path elsewhere. New reference. */
+static json_t *artifact_location(const char *name, const char *cwd)
+{
+    if (!strcmp(name, "<stdin>"))
+        return json_pack("{s:{s:s}}", "description", "text", "standard input");
+    const char *rel = name;
+    size_t cl = cwd ? strlen(cwd) : 0;
+    if (rel[0] == '/' && cl && !strncmp(rel, cwd, cl) && (rel[cl] == '/' || cl == 1))
+        rel += cl == 1 ? 1 : cl + 1;
+    struct buf b = BUF_INIT;
+    json_t *loc;
+    if (rel[0] == '/') {
+        buf_adds(&b, "file://");
+        add_uri_path(&b, rel);
+        loc = json_pack("{s:s}", "uri", buf_str(&b));
+    } else {
+        while (rel[0] == '.' && rel[1] == '/')
+            for (rel += 2; *rel == '/'; rel++) {}
+        add_uri_path(&b, rel);
+        loc = json_pack("{s:s, s:s}", "uri", buf_str(&b), "uriBaseId", SARIF_SRCROOT);
+    }
+    buf_release(&b);
+    return loc;
+}
+
+static json_t *physical_location(const char *name, const char *cwd, uint32_t line, uint32_t col)
+{
+    json_t *pl = json_pack("{s:o}", "artifactLocation", artifact_location(name, cwd));
+    if (line) {
+        json_t *region = json_pack("{s:I}", "startLine", (json_int_t)line);
+        if (col) json_object_set_new(region, "startColumn", json_integer(col));
+        json_object_set_new(pl, "region", region);
+    }
+    return pl;
+}
+
+static json_t *text(const char *s) { return json_pack("{s:s}", "text", s ? s : ""); }
+
+/* "mcp.tool.input-schema.object-root" -> "McpToolInputSchemaObjectRoot": SARIF wants a
+ * name without whitespace that a person can read. */
+static char *pascal_name(const char *id)
+{
+    struct buf b = BUF_INIT;
+    int up = 1;
+    for (const char *p = id; *p; p++) {
+        if (*p == '.' || *p == '-' || *p == '_') {
+            up = 1;
+            continue;
+        }
+        buf_addc(&b, up && *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p);
+        up = 0;
+    }
+    return buf_detach(&b);
+}
+
+/* The manifest's docs-url (new string), or NULL: the rule pages are docs-url + id + .html. */
+static char *docs_url(const struct rule_set *rs)
+{
+    char *path = xasprintf("%s/manifest.yaml", rule_set_dir(rs));
+    struct doc_error err;
+    doc *m = doc_load_file(path, NULL, &err);
+    free(path);
+    if (!m) {
+        doc_error_release(&err);
+        return NULL;
+    }
+    const char *u = json_string_value(json_object_get(doc_root(m), "docs-url"));
+    char *url = NULL;
+    if (u && *u) url = u[strlen(u) - 1] == '/' ? xstrdup(u) : xasprintf("%s/", u);
+    doc_free(m);
+    return url;
+}
+
+static json_t *versions_array(const struct ver_list *vl, ver_mask m)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; vl && i < vl->n; i++)
+        if (m & ((ver_mask)1 << i)) json_array_append_new(a, json_string(vl->names[i]));
+    return a;
+}
+
+static json_t *descriptor(const char *id, enum diag_level level, const char *short_desc,
+                          const char *full_desc, const char *url_base)
+{
+    char *name = pascal_name(id);
+    json_t *r = json_pack("{s:s, s:s, s:o, s:o}", "id", id, "name", name, "shortDescription",
+                          text(short_desc), "fullDescription", text(full_desc));
+    free(name);
+    char *uri = url_base ? xasprintf("%s%s.html", url_base, id) : NULL;
+    struct buf help = BUF_INIT, md = BUF_INIT;
+    buf_adds(&help, full_desc);
+    buf_addf(&md, "**%s**", short_desc);
+    if (strcmp(short_desc, full_desc)) {
+        buf_addf(&help, "\n\n%s", short_desc);
+        buf_addf(&md, "\n\n%s", full_desc);
+    }
+    if (uri) {
+        buf_addf(&help, "\n\nRule page: %s", uri);
+        buf_addf(&md, "\n\n[Rule page](%s)", uri);
+    }
+    json_object_set_new(r, "help", json_pack("{s:s, s:s}", "text", buf_str(&help), "markdown",
+                                             buf_str(&md)));
+    buf_release(&help);
+    buf_release(&md);
+    if (uri) json_object_set_new(r, "helpUri", json_string(uri));
+    free(uri);
+    json_object_set_new(r, "defaultConfiguration", json_pack("{s:s}", "level", sarif_level(level)));
+    return r;
+}
+
+/* tool.driver.rules: the loaded rules in order, then the built-ins. */
+static json_t *driver_rules(const struct rule_set *rs)
+{
+    char *base = docs_url(rs);
+    json_t *rules = json_array();
+    const struct ver_list *vl = rule_set_versions(rs);
+    for (size_t i = 0; i < rule_set_count(rs); i++) {
+        const struct rule *r = rule_set_rule(rs, i);
+        const char *summary = rule_str(r, "summary");
+        const char *req = rule_str(r, "requirement");
+        if (!req) req = summary ? summary : rule_id(r);
+        if (!summary) summary = req;
+        json_t *d = descriptor(rule_id(r), rule_level(r), req, summary, base);
+        json_t *props = json_object();
+        json_t *tags = json_array();
+        const char *surface = rule_str(r, "surface"), *kind = rule_str(r, "kind");
+        if (surface) json_array_append_new(tags, json_string(surface));
+        if (kind) json_array_append_new(tags, json_string(kind));
+        json_object_set_new(props, "tags", tags);
+        const char *req_level = rule_str(r, "level");
+        if (req_level) json_object_set_new(props, "requirementLevel", json_string(req_level));
+        json_object_set_new(props, "versions", versions_array(vl, rule_applies(r)));
+        json_object_set_new(d, "properties", props);
+        json_array_append_new(rules, d);
+    }
+    for (size_t i = 0; i < res_nbuiltins; i++) {
+        const struct res_builtin *b = &res_builtins[i];
+        json_t *d = descriptor(b->id, b->level, b->summary, b->summary, base);
+        json_object_set_new(d, "properties", json_pack("{s:[s]}", "tags", "built-in"));
+        json_array_append_new(rules, d);
+    }
+    free(base);
+    return rules;
+}
+
+static json_int_t rule_index(const struct rule_set *rs, const char *id)
+{
+    for (size_t i = 0; i < rule_set_count(rs); i++)
+        if (!strcmp(rule_id(rule_set_rule(rs, i)), id)) return (json_int_t)i;
+    for (size_t i = 0; i < res_nbuiltins; i++)
+        if (!strcmp(res_builtins[i].id, id)) return (json_int_t)(rule_set_count(rs) + i);
+    return -1;
+}
+
+static json_t *result(const struct report_opts *o, const char *cwd, const struct report_file *f,
+                      const struct diag *d)
+{
+    json_t *res = json_object();
+    json_int_t idx = d->rule ? rule_index(o->rs, d->rule) : -1;
+    if (d->rule) json_object_set_new(res, "ruleId", json_string(d->rule));
+    if (idx >= 0) json_object_set_new(res, "ruleIndex", json_integer(idx));
+    json_object_set_new(res, "level", json_string(sarif_level(d->level)));
+    json_object_set_new(res, "message", text(d->message));
+    json_t *loc = json_pack("{s:o}", "physicalLocation", physical_location(f->name, cwd, d->line, d->col));
+    if (d->pointer)
+        json_object_set_new(loc, "logicalLocations",
+                            json_pack("[{s:s}]", "fullyQualifiedName", d->pointer));
+    json_object_set_new(res, "locations", json_pack("[o]", loc));
+    json_t *props = json_pack("{s:o}", "versions", versions_array(rule_set_versions(o->rs), d->versions));
+    if (rule_set_tag(o->rs)) json_object_set_new(props, "ruleSetTag", json_string(rule_set_tag(o->rs)));
+    if (rule_set_digest(o->rs))
+        json_object_set_new(props, "ruleSetDigest", json_string(rule_set_digest(o->rs)));
+    if (d->hint) json_object_set_new(props, "hint", json_string(d->hint));
+    if (d->component) json_object_set_new(props, "component", json_string(d->component));
+    json_object_set_new(res, "properties", props);
+    return res;
+}
+
+void report_sarif(const struct report_opts *o, const struct report_file *files, size_t n)
+{
+    char cwdbuf[PATH_MAX];
+    const char *cwd = getcwd(cwdbuf, sizeof cwdbuf) ? cwdbuf : NULL;
+
+    json_t *driver = json_pack("{s:s, s:s, s:s, s:s}", "name", "mcpdesc", "version", MCPDESC_VERSION,
+                               "semanticVersion", MCPDESC_VERSION, "informationUri", SARIF_INFO_URI);
+    json_object_set_new(driver, "rules", driver_rules(o->rs));
+
+    json_t *results = json_array(), *notes = json_array();
+    for (size_t i = 0; i < n; i++) {
+        const struct report_file *f = &files[i];
+        if (f->error) {
+            json_t *loc = json_pack("{s:o}", "physicalLocation",
+                                    physical_location(f->name, cwd, f->error->line, f->error->col));
+            json_array_append_new(notes, json_pack("{s:o, s:s, s:[o]}", "message", text(f->error->message),
+                                                   "level", "error", "locations", loc));
+            continue;
+        }
+        for (size_t k = 0; k < f->diags.len; k++)
+            if (report_shown(o, &f->diags.items[k]))
+                json_array_append_new(results, result(o, cwd, f, &f->diags.items[k]));
+    }
+    json_t *inv = json_pack("{s:b}", "executionSuccessful", json_array_size(notes) == 0);
+    if (json_array_size(notes)) json_object_set(inv, "toolExecutionNotifications", notes);
+    json_decref(notes);
+
+    json_t *run = json_pack("{s:{s:o}, s:[o]}", "tool", "driver", driver, "invocations", inv);
+    if (cwd) {
+        struct buf b = BUF_INIT;
+        buf_adds(&b, "file://");
+        add_uri_path(&b, cwd);
+        if (b.len && b.s[b.len - 1] != '/') buf_addc(&b, '/');
+        json_object_set_new(run, "originalUriBaseIds",
+                            json_pack("{s:{s:s}}", SARIF_SRCROOT, "uri", buf_str(&b)));
+        buf_release(&b);
+    }
+    json_object_set_new(run, "results", results);
+    json_object_set_new(run, "columnKind", json_string("unicodeCodePoints"));
+    json_object_set_new(run, "properties",
+                        json_pack("{s:{s:s?, s:s?, s:s?, s:o}}", "ruleSet", "name", rule_set_name(o->rs),
+                                  "tag", rule_set_tag(o->rs), "digest", rule_set_digest(o->rs),
+                                  "versions", versions_array(rule_set_versions(o->rs),
+                                                             ver_all(rule_set_versions(o->rs)))));
+
+    json_t *root = json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs", run);
+    json_dumpf(root, o->out, JSON_INDENT(2));
+    fputc('\n', o->out);
+    json_decref(root);
+}

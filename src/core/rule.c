@@ -1,0 +1,1018 @@
+/* rule.c - load and compile a rule set: manifest.yaml, then each rule file, each rule
+ * checked field by field against what rules-yaml/README.md documents, and its `check`
+ * compiled into clauses and predicates (ruleInt.h). Errors never stop the load early:
+ * a rule author sees every mistake of a file, each at its line and column. */
+#include "core/rule.h"
+
+#include <nettle/sha2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/ptr.h"
+#include "core/ruleInt.h"
+#include "schema/schema.h"
+#include "base/util.h"
+
+struct named_pred {
+    char *name;
+    struct yv y;
+    struct pred *compiled;
+    int busy;
+};
+
+struct file_digest {
+    char *path;
+    char hex[65];
+};
+
+struct rule_set {
+    char *dir;
+    char *name, *tag, *format;
+    char digest[7 + 64 + 1];
+    struct ver_list versions;
+    char *versions_member, *ref_member, *ref_prefix;
+    VEC(char *) collections;
+    VEC(struct sel *) scopes;
+    struct res_config rescfg;
+    VEC(struct rule) rules;
+    VEC(char *) refused_ids;          /* ids of rules that did not compile (yields-to may name them) */
+    VEC(char *) files;
+    VEC(struct pred *) shared_preds; /* named predicates, referenced by `use` */
+    VEC(struct file_digest) digests;  /* manifest and rule files, sorted by path */
+    json_t *manifest;
+    schema_ctx *schemas;              /* JSON Schema registry for schema predicates */
+};
+
+/* ---- errors and YAML access ----------------------------------------------------- */
+
+void rule_cc_error(struct cc *cc, doc_node n, int at_key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
+    va_end(ap);
+    struct doc_pos p = at_key ? doc_node_key_pos(cc->d, n) : doc_node_pos(cc->d, n);
+    diag_add(cc->errs, DIAG_ERROR, NULL, doc_name(cc->d), p.line, p.col, msg);
+    free(msg);
+}
+
+struct yv rule_yv_member(struct cc *cc, struct yv y, const char *key)
+{
+    struct yv out = {NULL, DOC_NONE};
+    if (!json_is_object(y.v)) return out;
+    size_t i = 0;
+    for (void *it = json_object_iter(y.v); it; it = json_object_iter_next(y.v, it), i++) {
+        if (strcmp(json_object_iter_key(it), key) != 0) continue;
+        out.v = json_object_iter_value(it);
+        out.n = doc_node_item(cc->d, y.n, i);
+        return out;
+    }
+    return out;
+}
+
+struct yv rule_yv_item(struct cc *cc, struct yv y, size_t i)
+{
+    struct yv out = {json_array_get(y.v, i), doc_node_item(cc->d, y.n, i)};
+    return out;
+}
+
+const char *rule_json_type_name(json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "mapping";
+    case JSON_ARRAY: return "list";
+    case JSON_STRING: return "string";
+    case JSON_INTEGER: return "integer";
+    case JSON_REAL: return "number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "boolean";
+    default: return "null";
+    }
+}
+
+/* The closest of NAMES (NULL-terminated) to S, if close enough to be a typo. */
+static const char *nearest(const char *s, const char *const *names)
+{
+    const char *best = NULL;
+    size_t bd = 3;
+    for (; *names; names++) {
+        size_t d = util_edit_distance(s, *names);
+        if (d < bd) {
+            bd = d;
+            best = *names;
+        }
+    }
+    return best;
+}
+
+/* Report members of mapping Y that are not in ALLOWED. */
+static void check_members(struct cc *cc, struct yv y, const char *what, const char *const *allowed)
+{
+    size_t i = 0;
+    for (void *it = json_object_iter(y.v); it; it = json_object_iter_next(y.v, it), i++) {
+        const char *k = json_object_iter_key(it);
+        int ok = 0;
+        for (const char *const *a = allowed; *a && !ok; a++) ok = !strcmp(*a, k);
+        if (ok) continue;
+        const char *near = nearest(k, allowed);
+        struct buf list = BUF_INIT;
+        for (const char *const *a = allowed; *a; a++) buf_addf(&list, "%s%s", a == allowed ? "" : ", ", *a);
+        rule_cc_error(cc, doc_node_item(cc->d, y.n, i), 1, "unknown member \"%s\" in %s%s%s%s (known: %s)",
+                      k, what, near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "",
+                      buf_str(&list));
+        buf_release(&list);
+    }
+}
+
+static const char *need_string(struct cc *cc, struct yv parent, const char *key, const char *what,
+                               int required)
+{
+    struct yv y = rule_yv_member(cc, parent, key);
+    if (!y.v) {
+        if (required)
+            rule_cc_error(cc, parent.n, 0, "%s has no \"%s\" (it is required)", what, key);
+        return NULL;
+    }
+    if (!json_is_string(y.v)) {
+        rule_cc_error(cc, y.n, 0, "\"%s\" of %s must be a string, not a %s", key, what,
+                      rule_json_type_name(y.v));
+        return NULL;
+    }
+    return json_string_value(y.v);
+}
+
+/* ---- versions -------------------------------------------------------------------- */
+
+static int version_at(struct cc *cc, struct yv y, const char *what)
+{
+    const struct ver_list *vl = &cc->rs->versions;
+    if (!json_is_string(y.v)) {
+        rule_cc_error(cc, y.n, 0, "%s must be a protocol version string, not a %s", what,
+                      rule_json_type_name(y.v));
+        return -2;
+    }
+    int k = ver_index(vl, json_string_value(y.v));
+    if (k < 0) {
+        struct buf known = BUF_INIT;
+        ver_format(&known, vl, ver_all(vl), ", ");
+        rule_cc_error(cc, y.n, 0, "unknown protocol version \"%s\" (the manifest knows: %s)",
+                      json_string_value(y.v), buf_str(&known));
+        buf_release(&known);
+        return -2;
+    }
+    return k;
+}
+
+int rule_cc_versions(struct cc *cc, struct yv y, ver_mask *out)
+{
+    const struct ver_list *vl = &cc->rs->versions;
+    if (json_is_string(y.v) && !strcmp(json_string_value(y.v), "all")) {
+        *out = ver_all(vl);
+        return 0;
+    }
+    if (json_is_array(y.v)) {
+        ver_mask m = 0;
+        int bad = 0;
+        for (size_t i = 0; i < json_array_size(y.v); i++) {
+            int k = version_at(cc, rule_yv_item(cc, y, i), "a version list entry");
+            if (k < 0) bad = 1;
+            else m |= (ver_mask)1 << k;
+        }
+        if (!bad && !m) {
+            rule_cc_error(cc, y.n, 0, "an empty version list never applies; remove the rule or list versions");
+            bad = 1;
+        }
+        *out = m;
+        return bad ? -1 : 0;
+    }
+    if (json_is_object(y.v)) {
+        static const char *const allowed[] = {"from", "before", NULL};
+        check_members(cc, y, "a version range", allowed);
+        struct yv from = rule_yv_member(cc, y, "from"), before = rule_yv_member(cc, y, "before");
+        int f = from.v ? version_at(cc, from, "\"from\"") : -1;
+        int b = before.v ? version_at(cc, before, "\"before\"") : -1;
+        if (f == -2 || b == -2) return -1;
+        if (!from.v && !before.v) {
+            rule_cc_error(cc, y.n, 0, "a version range needs \"from\", \"before\" or both");
+            return -1;
+        }
+        *out = ver_range(vl, f, b);
+        if (!*out) {
+            rule_cc_error(cc, y.n, 0, "this version range is empty (\"from\" must be older than \"before\")");
+            return -1;
+        }
+        return 0;
+    }
+    rule_cc_error(cc, y.n, 0,
+                  "a version spec is \"all\", a list of versions, or {from: V} / {before: V} / "
+                  "{from: V, before: W}, not a %s",
+                  rule_json_type_name(y.v));
+    return -1;
+}
+
+/* ---- predicates and clauses ------------------------------------------------------ */
+
+struct sel *rule_cc_sel(struct cc *cc, struct yv y)
+{
+    if (!json_is_string(y.v)) {
+        rule_cc_error(cc, y.n, 0, "a selector must be a string such as \"/tools/*\" or \"properties/*\", not a %s",
+                      rule_json_type_name(y.v));
+        return NULL;
+    }
+    const char *why = NULL;
+    struct sel *s = sel_compile(json_string_value(y.v), &why);
+    if (!s) rule_cc_error(cc, y.n, 0, "bad selector \"%s\": %s", json_string_value(y.v), why);
+    return s;
+}
+
+/* `use: NAME` resolves against the file's `predicates:` section; compiled on first use. */
+struct pred *rule_cc_named(struct cc *cc, struct yv name)
+{
+    if (!json_is_string(name.v)) {
+        rule_cc_error(cc, name.n, 0, "use takes the name of a predicate defined under \"predicates:\"");
+        return NULL;
+    }
+    const char *s = json_string_value(name.v);
+    for (size_t i = 0; i < cc->named.len; i++) {
+        struct named_pred *np = &cc->named.items[i];
+        if (strcmp(np->name, s) != 0) continue;
+        if (np->compiled) return np->compiled;
+        if (np->busy) {
+            rule_cc_error(cc, name.n, 0, "predicate \"%s\" refers to itself", s);
+            return NULL;
+        }
+        np->busy = 1;
+        np->compiled = rule_cc_pred(cc, np->y);
+        np->busy = 0;
+        if (np->compiled) VEC_PUSH(cc->rs->shared_preds, np->compiled);
+        return np->compiled;
+    }
+    rule_cc_error(cc, name.n, 0, "no predicate named \"%s\" under \"predicates:\" in this file", s);
+    return NULL;
+}
+
+#define MAX_PRED_NODES 100000
+
+struct pred *rule_cc_pred(struct cc *cc, struct yv y)
+{
+    if (++cc->nodes > MAX_PRED_NODES) {
+        if (cc->nodes == MAX_PRED_NODES + 1)
+            rule_cc_error(cc, y.n, 0, "more than %d predicate nodes in one file (YAML aliases "
+                          "expanding too far?)", MAX_PRED_NODES);
+        return NULL;
+    }
+    if (!json_is_object(y.v) || json_object_size(y.v) != 1) {
+        rule_cc_error(cc, y.n, 0,
+                      "a predicate is a mapping with exactly one member, such as {json-type: object} "
+                      "or {all: [...]}; found a %s%s",
+                      rule_json_type_name(y.v), json_is_object(y.v) ? " with several members" : "");
+        return NULL;
+    }
+    void *it = json_object_iter(y.v);
+    const char *name = json_object_iter_key(it);
+    struct yv arg = {json_object_iter_value(it), doc_node_first_child(cc->d, y.n)};
+    const struct fn_def *fn = fn_lookup(name);
+    if (!fn) {
+        const char *names[64];
+        size_t k = 0;
+        for (; k < fn_count && k < 63; k++) names[k] = fn_table[k].name;
+        names[k] = NULL;
+        const char *near = nearest(name, names);
+        rule_cc_error(cc, arg.n, 1, "unknown predicate \"%s\"%s%s%s (see rules-yaml/README.md for the list)",
+                      name, near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+        return NULL;
+    }
+    struct pred *p = xcalloc(1, sizeof *p);
+    p->fn = fn;
+    if (fn->compile(cc, p, arg) < 0) {
+        fn_pred_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void clause_free(struct clause *c);
+
+static struct clause *compile_clause(struct cc *cc, struct yv y, const char *what)
+{
+    static const char *const allowed[] = {"versions", "select", "when", "require", "message",
+                                          "hint", "all", "first", "report-at", NULL};
+    if (!json_is_object(y.v)) {
+        rule_cc_error(cc, y.n, 0, "%s must be a mapping (with select/when/require/message or "
+                      "all/first), not a %s", what, rule_json_type_name(y.v));
+        return NULL;
+    }
+    check_members(cc, y, what, allowed);
+    struct clause *c = xcalloc(1, sizeof *c);
+    struct doc_pos pos = doc_node_pos(cc->d, y.n);
+    c->line = pos.line;
+    c->col = pos.col;
+    c->vmask = ver_all(&cc->rs->versions);
+    int bad = 0;
+    struct yv v = rule_yv_member(cc, y, "versions");
+    if (v.v && rule_cc_versions(cc, v, &c->vmask) < 0) bad = 1;
+    struct yv s = rule_yv_member(cc, y, "select");
+    if (s.v) {
+        size_t n = json_is_array(s.v) ? json_array_size(s.v) : 1;
+        if (n == 0) {
+            rule_cc_error(cc, s.n, 0, "select needs at least one selector");
+            bad = 1;
+        }
+        c->sels = xcalloc(n ? n : 1, sizeof *c->sels);
+        for (size_t i = 0; i < n; i++) {
+            struct yv e = json_is_array(s.v) ? rule_yv_item(cc, s, i) : s;
+            c->sels[c->nsels] = rule_cc_sel(cc, e);
+            if (c->sels[c->nsels]) c->nsels++;
+            else bad = 1;
+        }
+    }
+    struct yv w = rule_yv_member(cc, y, "when");
+    if (w.v && !(c->when = rule_cc_pred(cc, w))) bad = 1;
+    struct yv r = rule_yv_member(cc, y, "require");
+    struct yv all = rule_yv_member(cc, y, "all"), first = rule_yv_member(cc, y, "first");
+    int forms = !!r.v + !!all.v + !!first.v;
+    if (forms != 1) {
+        rule_cc_error(cc, y.n, 0, "%s needs exactly one of \"require\" (a predicate), \"all\" "
+                      "or \"first\" (lists of checks)%s", what, forms ? "; found several" : "");
+        bad = 1;
+    }
+    if (r.v) {
+        if (!(c->require = rule_cc_pred(cc, r))) bad = 1;
+        const char *msg = need_string(cc, y, "message", what, 1);
+        c->message = msg ? xstrdup(msg) : NULL;
+        if (!msg) bad = 1;
+    } else if (rule_yv_member(cc, y, "message").v) {
+        rule_cc_error(cc, rule_yv_member(cc, y, "message").n, 1,
+                      "\"message\" belongs beside \"require\"; a check with \"all\"/\"first\" "
+                      "reports through its sub-checks");
+        bad = 1;
+    }
+    const char *hint = need_string(cc, y, "hint", what, 0);
+    c->hint = hint ? xstrdup(hint) : NULL;
+    struct yv at = rule_yv_member(cc, y, "report-at");
+    if (at.v) {
+        const char *a = json_string_value(at.v);
+        if (!a || (strcmp(a, "node") && strcmp(a, "failure"))) {
+            rule_cc_error(cc, at.n, 0, "report-at is \"node\" (the judged node, the default) or "
+                          "\"failure\" (the value where matches-schema failed)");
+            bad = 1;
+        } else if (!r.v) {
+            rule_cc_error(cc, at.n, 1, "\"report-at\" belongs beside \"require\"");
+            bad = 1;
+        } else {
+            c->at_failure = !strcmp(a, "failure");
+        }
+    }
+    struct yv kids = all.v ? all : first;
+    if (kids.v) {
+        c->first = first.v != NULL;
+        if (!json_is_array(kids.v) || !json_array_size(kids.v)) {
+            rule_cc_error(cc, kids.n, 0, "\"%s\" takes a non-empty list of checks", c->first ? "first" : "all");
+            bad = 1;
+        } else {
+            c->kids = xcalloc(json_array_size(kids.v), sizeof *c->kids);
+            for (size_t i = 0; i < json_array_size(kids.v); i++) {
+                struct clause *k = compile_clause(cc, rule_yv_item(cc, kids, i), "a check");
+                if (k) c->kids[c->nkids++] = k;
+                else bad = 1;
+            }
+        }
+    }
+    if (bad) {
+        clause_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void clause_free(struct clause *c)
+{
+    if (!c) return;
+    for (size_t i = 0; i < c->nsels; i++) sel_free(c->sels[i]);
+    free(c->sels);
+    fn_pred_free(c->when);
+    fn_pred_free(c->require);
+    free(c->message);
+    free(c->hint);
+    for (size_t i = 0; i < c->nkids; i++) clause_free(c->kids[i]);
+    free(c->kids);
+    free(c);
+}
+
+/* ---- rules ----------------------------------------------------------------------- */
+
+static const char *const rule_members[] = {
+    "id", "owner", "surface", "paths", "kind", "level", "status", "enforcement", "applies",
+    "summary", "requirement", "required-by", "based-on", "gaps", "examples", "yields-to", "check",
+    NULL};
+
+static int valid_rule_id(const char *id)
+{
+    /* dot-separated lowercase words: mcp.tool.input-schema.object-root */
+    int dots = 0;
+    if (!*id || *id == '.' || *id == '-') return 0;
+    for (const char *p = id; *p; p++) {
+        if (*p == '.') {
+            dots++;
+            if (p[1] == '.' || p[1] == '\0' || p[1] == '-') return 0;
+        } else if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-')) {
+            return 0;
+        }
+    }
+    return dots >= 1;
+}
+
+static void check_string_list(struct cc *cc, struct yv y, const char *key, const char *what)
+{
+    if (!json_is_array(y.v)) {
+        rule_cc_error(cc, y.n, 0, "\"%s\" of %s must be a list of strings", key, what);
+        return;
+    }
+    for (size_t i = 0; i < json_array_size(y.v); i++) {
+        struct yv e = rule_yv_item(cc, y, i);
+        if (!json_is_string(e.v))
+            rule_cc_error(cc, e.n, 0, "\"%s\" entries must be strings, not a %s", key, rule_json_type_name(e.v));
+    }
+}
+
+static void check_objects(struct cc *cc, struct yv y, const char *key, const char *const *allowed,
+                          const char *const *required)
+{
+    if (!json_is_array(y.v)) {
+        rule_cc_error(cc, y.n, 0, "\"%s\" must be a list of mappings", key);
+        return;
+    }
+    for (size_t i = 0; i < json_array_size(y.v); i++) {
+        struct yv e = rule_yv_item(cc, y, i);
+        if (!json_is_object(e.v)) {
+            rule_cc_error(cc, e.n, 0, "\"%s\" entries must be mappings, not a %s", key, rule_json_type_name(e.v));
+            continue;
+        }
+        char what[64];
+        snprintf(what, sizeof what, "a \"%s\" entry", key);
+        check_members(cc, e, what, allowed);
+        for (const char *const *r = required; *r; r++) need_string(cc, e, *r, what, 1);
+    }
+}
+
+static void check_examples(struct cc *cc, struct yv y)
+{
+    static const char *const allowed[] = {"expect", "fixture", "pointer", "note", NULL};
+    static const char *const required[] = {"fixture", "pointer", NULL};
+    check_objects(cc, y, "examples", allowed, required);
+    for (size_t i = 0; json_is_array(y.v) && i < json_array_size(y.v); i++) {
+        struct yv e = rule_yv_item(cc, y, i);
+        const char *ex = need_string(cc, e, "expect", "an example", 1);
+        if (ex && strcmp(ex, "valid") && strcmp(ex, "invalid") && strcmp(ex, "warning") && strcmp(ex, "info"))
+            rule_cc_error(cc, rule_yv_member(cc, e, "expect").n, 0,
+                          "expect must be valid, invalid, warning or info, not \"%s\"", ex);
+        struct yv p = rule_yv_member(cc, e, "pointer");
+        struct ptr parsed;
+        const char *why;
+        if (json_is_string(p.v)) {
+            if (ptr_parse(json_string_value(p.v), &parsed, &why) < 0)
+                rule_cc_error(cc, p.n, 0, "bad JSON Pointer: %s", why);
+            else ptr_release(&parsed);
+        }
+    }
+}
+
+/* A yields-to entry is a rule id or an id prefix followed by ".*" (mcp.tool.name.*). */
+static int valid_yield_pattern(const char *s)
+{
+    size_t n = strlen(s);
+    if (n > 2 && !strcmp(s + n - 2, ".*")) {
+        char *prefix = xasprintf("%.*s.x", (int)(n - 2), s); /* a prefix of some valid id */
+        int ok = valid_rule_id(prefix);
+        free(prefix);
+        return ok;
+    }
+    return valid_rule_id(s);
+}
+
+/* `yields-to`: syntax now; that each entry names another rule once the set is loaded. */
+static void compile_yields(struct cc *cc, struct yv y, struct rule *r)
+{
+    struct yv yt = rule_yv_member(cc, y, "yields-to");
+    if (!yt.v) return;
+    if (!json_is_array(yt.v) || !json_array_size(yt.v)) {
+        rule_cc_error(cc, yt.n, 0, "\"yields-to\" must be a non-empty list of rule ids or id prefixes "
+                      "ending in \".*\", e.g. [mcp.tool.input-schema.*, mcp.tool.name.required]");
+        return;
+    }
+    for (size_t i = 0; i < json_array_size(yt.v); i++) {
+        struct yv e = rule_yv_item(cc, yt, i);
+        const char *pat = json_string_value(e.v);
+        if (!pat || !valid_yield_pattern(pat)) {
+            rule_cc_error(cc, e.n, 0, "yields-to entry %s%s%s is not a rule id or an id prefix ending in \".*\" "
+                          "(e.g. mcp.tool.name.required or mcp.tool.input-schema.*)",
+                          pat ? "\"" : "a ", pat ? pat : rule_json_type_name(e.v), pat ? "\"" : "");
+            continue;
+        }
+        struct doc_pos pos = doc_node_pos(cc->d, e.n);
+        r->yields = xrealloc(r->yields, (r->nyields + 1) * sizeof *r->yields);
+        r->yields[r->nyields++] = (struct yield){xstrdup(pat), pos.line, pos.col};
+    }
+}
+
+static int yield_matches(const char *pat, const char *id)
+{
+    size_t n = strlen(pat);
+    if (n > 2 && !strcmp(pat + n - 2, ".*")) return !strncmp(pat, id, n - 1); /* "PREFIX." */
+    return !strcmp(pat, id);
+}
+
+int rule_yields_to(const struct rule *r, const char *id)
+{
+    if (!id || !strcmp(r->id, id)) return 0;
+    for (size_t i = 0; i < r->nyields; i++)
+        if (yield_matches(r->yields[i].pattern, id)) return 1;
+    return 0;
+}
+
+size_t rule_yields_count(const struct rule *r) { return r->nyields; }
+
+/* Every yields-to entry must name at least one other rule of the set (or a built-in
+ * rule): a typo would
+ * silently never yield. */
+static void check_yields(const struct rule_set *rs, struct diag_list *errs)
+{
+    for (size_t i = 0; i < rs->rules.len; i++) {
+        const struct rule *r = &rs->rules.items[i];
+        for (size_t k = 0; k < r->nyields; k++) {
+            size_t hits = 0;
+            for (size_t j = 0; j < rs->rules.len; j++)
+                hits += j != i && yield_matches(r->yields[k].pattern, rs->rules.items[j].id);
+            for (size_t j = 0; j < res_nbuiltins; j++) /* built-in rules report too */
+                hits += yield_matches(r->yields[k].pattern, res_builtins[j].id);
+            for (size_t j = 0; j < rs->refused_ids.len; j++) /* already reported: no second error */
+                hits += strcmp(rs->refused_ids.items[j], r->id) && yield_matches(r->yields[k].pattern, rs->refused_ids.items[j]);
+            if (hits) continue;
+            char *path = xasprintf("%s/%s", rs->dir, r->file);
+            diag_errorf(errs, path, r->yields[k].line, r->yields[k].col,
+                        "yields-to entry \"%s\" of rule %s names no other rule of the set; "
+                        "write an existing rule id, or a prefix such as mcp.tool.* ending in \".*\"",
+                        r->yields[k].pattern, r->id);
+            free(path);
+        }
+    }
+}
+
+static void rule_release(struct rule *r)
+{
+    free(r->id);
+    free(r->file);
+    json_decref(r->meta);
+    clause_free(r->check);
+    for (size_t i = 0; i < r->nyields; i++) free(r->yields[i].pattern);
+    free(r->yields);
+}
+
+static void compile_rule(struct cc *cc, struct yv y, const char *file)
+{
+    if (!json_is_object(y.v)) {
+        rule_cc_error(cc, y.n, 0, "a rule must be a mapping, not a %s", rule_json_type_name(y.v));
+        return;
+    }
+    check_members(cc, y, "a rule", rule_members);
+    const char *id = need_string(cc, y, "id", "a rule", 1);
+    const char *what = "a rule";
+    if (id && !valid_rule_id(id)) {
+        rule_cc_error(cc, rule_yv_member(cc, y, "id").n, 0,
+                      "rule id \"%s\" must be dot-separated lowercase words, e.g. mcp.tool.name.unique", id);
+        id = NULL;
+    }
+    if (id && rule_set_find(cc->rs, id)) {
+        rule_cc_error(cc, rule_yv_member(cc, y, "id").n, 0, "duplicate rule id \"%s\"", id);
+        id = NULL;
+    }
+    static const char *const strings[] = {"owner", "surface", "kind", "status", "enforcement",
+                                          "summary", "requirement", NULL};
+    for (const char *const *s = strings; *s; s++) need_string(cc, y, *s, what, 1);
+    struct rule r;
+    memset(&r, 0, sizeof r);
+    int bad = !id;
+    const char *level = need_string(cc, y, "level", what, 1);
+    if (level) {
+        if (!strcmp(level, "must")) r.level = DIAG_ERROR;
+        else if (!strcmp(level, "should")) r.level = DIAG_WARNING;
+        else if (!strcmp(level, "may")) r.level = DIAG_INFO;
+        else {
+            rule_cc_error(cc, rule_yv_member(cc, y, "level").n, 0,
+                          "level must be must (error), should (warning) or may (info), not \"%s\"", level);
+            bad = 1;
+        }
+    } else {
+        bad = 1;
+    }
+    struct yv applies = rule_yv_member(cc, y, "applies");
+    if (!applies.v) {
+        rule_cc_error(cc, y.n, 0, "a rule has no \"applies\" (write \"all\", a list of versions, or {from: V})");
+        bad = 1;
+    } else if (rule_cc_versions(cc, applies, &r.applies) < 0) {
+        bad = 1;
+    }
+    struct yv paths = rule_yv_member(cc, y, "paths");
+    if (paths.v) check_string_list(cc, paths, "paths", what);
+    struct yv gaps = rule_yv_member(cc, y, "gaps");
+    if (gaps.v) check_string_list(cc, gaps, "gaps", what);
+    static const char *const rb_allowed[] = {"document", "section", "title", "requirement", NULL};
+    static const char *const rb_required[] = {"document", "section", NULL};
+    struct yv rb = rule_yv_member(cc, y, "required-by");
+    if (rb.v) check_objects(cc, rb, "required-by", rb_allowed, rb_required);
+    static const char *const bo_allowed[] = {"tier", "text", "url", NULL};
+    static const char *const bo_required[] = {NULL};
+    struct yv bo = rule_yv_member(cc, y, "based-on");
+    if (!bo.v) rule_cc_error(cc, y.n, 0, "a rule has no \"based-on\" (cite its Tier 1 source)");
+    else {
+        check_objects(cc, bo, "based-on", bo_allowed, bo_required);
+        for (size_t i = 0; json_is_array(bo.v) && i < json_array_size(bo.v); i++) {
+            struct yv e = rule_yv_item(cc, bo, i);
+            struct yv tier = rule_yv_member(cc, e, "tier");
+            if (!json_is_object(e.v)) continue;
+            if (!json_is_integer(tier.v) || json_integer_value(tier.v) < 1 || json_integer_value(tier.v) > 4)
+                rule_cc_error(cc, tier.v ? tier.n : e.n, 0, "based-on needs \"tier\": 1 to 4");
+            if (!rule_yv_member(cc, e, "text").v && !rule_yv_member(cc, e, "url").v)
+                rule_cc_error(cc, e.n, 0, "a based-on entry needs \"text\", \"url\" or both");
+        }
+    }
+    struct yv ex = rule_yv_member(cc, y, "examples");
+    if (ex.v) check_examples(cc, ex);
+    compile_yields(cc, y, &r);
+    struct yv check = rule_yv_member(cc, y, "check");
+    if (!check.v) {
+        rule_cc_error(cc, y.n, 0, "a rule has no \"check\"");
+        bad = 1;
+    } else if (!(r.check = compile_clause(cc, check, "check"))) {
+        bad = 1;
+    }
+    if (bad) {
+        if (id) VEC_PUSH(cc->rs->refused_ids, xstrdup(id));
+        rule_release(&r);
+        return;
+    }
+    struct doc_pos pos = doc_node_pos(cc->d, y.n);
+    r.id = xstrdup(id);
+    r.meta = json_incref(y.v);
+    r.file = xstrdup(file);
+    r.line = pos.line;
+    r.col = pos.col;
+    VEC_PUSH(cc->rs->rules, r);
+}
+
+/* Load DIR/NAME as YAML; on failure append its positioned error and return NULL.
+ * *PATH receives the new path string (free it). */
+static doc *load_rule_yaml(const struct rule_set *rs, const char *name, char **path,
+                           struct diag_list *errs)
+{
+    *path = xasprintf("%s/%s", rs->dir, name);
+    struct doc_error derr;
+    doc *d = doc_load_file(*path, NULL, &derr);
+    if (!d) {
+        diag_add(errs, DIAG_ERROR, NULL, *path, derr.line, derr.col, derr.message);
+        doc_error_release(&derr);
+    }
+    return d;
+}
+
+static void compile_file(struct rule_set *rs, const char *rel, struct diag_list *errs)
+{
+    char *path;
+    doc *d = load_rule_yaml(rs, rel, &path, errs);
+    if (!d) {
+        free(path);
+        return;
+    }
+    struct cc cc = {d, rs, errs, VEC_INIT, 0};
+    struct yv top = {doc_root(d), 0};
+    static const char *const allowed[] = {"predicates", "rules", NULL};
+    if (!json_is_object(top.v)) {
+        rule_cc_error(&cc, 0, 0, "a rule file is a mapping with \"rules:\" (and optionally \"predicates:\")");
+    } else {
+        check_members(&cc, top, "a rule file", allowed);
+        struct yv preds = rule_yv_member(&cc, top, "predicates");
+        if (preds.v && !json_is_object(preds.v))
+            rule_cc_error(&cc, preds.n, 0, "\"predicates\" must be a mapping of name to predicate");
+        else if (preds.v) {
+            size_t i = 0;
+            for (void *it = json_object_iter(preds.v); it; it = json_object_iter_next(preds.v, it), i++) {
+                struct named_pred np = {xstrdup(json_object_iter_key(it)),
+                                        {json_object_iter_value(it), doc_node_item(d, preds.n, i)}, NULL, 0};
+                VEC_PUSH(cc.named, np);
+            }
+            for (size_t k = 0; k < cc.named.len; k++) { /* compile unused ones too: report their errors */
+                struct yv name = {json_string(cc.named.items[k].name), cc.named.items[k].y.n};
+                rule_cc_named(&cc, name);
+                json_decref(name.v);
+            }
+        }
+        struct yv rules = rule_yv_member(&cc, top, "rules");
+        if (!rules.v || !json_is_array(rules.v))
+            rule_cc_error(&cc, rules.v ? rules.n : 0, 0, "a rule file needs \"rules:\", a list of rules");
+        else
+            for (size_t i = 0; i < json_array_size(rules.v); i++)
+                compile_rule(&cc, rule_yv_item(&cc, rules, i), rel);
+    }
+    for (size_t k = 0; k < cc.named.len; k++) free(cc.named.items[k].name);
+    VEC_FREE(cc.named);
+    doc_free(d);
+    free(path);
+}
+
+/* ---- manifest -------------------------------------------------------------------- */
+
+static int read_file(const char *path, char **data, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    struct buf b = BUF_INIT;
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_add(&b, chunk, n);
+    int err = ferror(f);
+    fclose(f);
+    *len = b.len;
+    *data = buf_detach(&b);
+    if (err) {
+        free(*data);
+        return -1;
+    }
+    return 0;
+}
+
+static void hex_sha256(const char *data, size_t len, char out[65])
+{
+    struct sha256_ctx ctx;
+    uint8_t dg[SHA256_DIGEST_SIZE];
+    sha256_init(&ctx);
+    sha256_update(&ctx, len, (const uint8_t *)data);
+    sha256_digest(&ctx, sizeof dg, dg);
+    for (int i = 0; i < SHA256_DIGEST_SIZE; i++) snprintf(out + 2 * i, 3, "%02x", dg[i]);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* PATH (read as "<rule set dir>/REST") as REST with empty and "." segments dropped, so
+ * the same file read twice has one name; NULL for a file outside that form. */
+static char *rule_relative_path(const struct rule_set *rs, const char *path)
+{
+    size_t dl = strlen(rs->dir);
+    if (strncmp(path, rs->dir, dl) || path[dl] != '/') return NULL;
+    struct buf out = BUF_INIT;
+    for (const char *p = path + dl; *p;) {
+        while (*p == '/') p++;
+        size_t n = strcspn(p, "/");
+        if (n && !(n == 1 && *p == '.')) buf_addf(&out, "%s%.*s", out.len ? "/" : "", (int)n, p);
+        p += n;
+    }
+    return buf_detach(&out);
+}
+
+/* sha256 over the lines `<sha256 of file>  <path>` of the manifest, every rule file and
+ * every schema file the rules loaded (paths relative to the rule set, e.g.
+ * ../schema/mcp/2025-11-25/tool.json), sorted by path: the same text `sha256sum`
+ * prints, so anyone can recompute it. A schema change thus changes the digest too. */
+static void compute_digest(struct rule_set *rs, struct diag_list *errs)
+{
+    VEC(const char *) names = VEC_INIT;
+    VEC(char *) owned = VEC_INIT;
+    VEC_PUSH(names, "manifest.yaml");
+    for (size_t i = 0; i < rs->files.len; i++) VEC_PUSH(names, rs->files.items[i]);
+    for (size_t i = 0; i < schema_ctx_file_count(rs->schemas); i++) {
+        char *rel = rule_relative_path(rs, schema_ctx_file(rs->schemas, i));
+        if (!rel) continue;
+        VEC_PUSH(owned, rel);
+        VEC_PUSH(names, rel);
+    }
+    qsort(names.items, names.len, sizeof *names.items, str_cmp);
+    size_t uniq = 0; /* a schema file may be read twice (by path and by URI) */
+    for (size_t i = 0; i < names.len; i++)
+        if (!uniq || strcmp(names.items[uniq - 1], names.items[i])) names.items[uniq++] = names.items[i];
+    names.len = uniq;
+    struct buf lines = BUF_INIT;
+    for (size_t i = 0; i < names.len; i++) {
+        char *path = xasprintf("%s/%s", rs->dir, names.items[i]), *data;
+        size_t len;
+        if (read_file(path, &data, &len) < 0) {
+            diag_errorf(errs, path, 0, 0, "cannot read rule file");
+        } else {
+            struct file_digest fd;
+            fd.path = xstrdup(names.items[i]);
+            hex_sha256(data, len, fd.hex);
+            VEC_PUSH(rs->digests, fd);
+            buf_addf(&lines, "%s  %s\n", fd.hex, names.items[i]);
+            free(data);
+        }
+        free(path);
+    }
+    char hex[65];
+    hex_sha256(buf_str(&lines), lines.len, hex);
+    snprintf(rs->digest, sizeof rs->digest, "sha256:%s", hex);
+    buf_release(&lines);
+    VEC_FREE(names);
+    for (size_t i = 0; i < owned.len; i++) free(owned.items[i]);
+    VEC_FREE(owned);
+}
+
+static void load_manifest(struct rule_set *rs, struct diag_list *errs)
+{
+    char *path;
+    doc *d = load_rule_yaml(rs, "manifest.yaml", &path, errs);
+    if (!d) {
+        free(path);
+        return;
+    }
+    struct cc cc = {d, rs, errs, VEC_INIT, 0};
+    struct yv top = {doc_root(d), 0};
+    const char *what = "the manifest";
+    static const char *const allowed[] = {"name", "tag", "description-format", "docs-url", "versions",
+                                          "tiers", "document", "schema-map", "files", NULL};
+    if (!json_is_object(top.v)) {
+        rule_cc_error(&cc, 0, 0, "the manifest must be a mapping");
+        goto out;
+    }
+    check_members(&cc, top, what, allowed);
+    const char *s;
+    if ((s = need_string(&cc, top, "name", what, 1))) rs->name = xstrdup(s);
+    if ((s = need_string(&cc, top, "tag", what, 1))) rs->tag = xstrdup(s);
+    if ((s = need_string(&cc, top, "description-format", what, 1))) rs->format = xstrdup(s);
+    need_string(&cc, top, "docs-url", what, 0);
+    struct yv vers = rule_yv_member(&cc, top, "versions");
+    if (!json_is_array(vers.v) || !json_array_size(vers.v)) {
+        rule_cc_error(&cc, vers.v ? vers.n : 0, 0, "the manifest needs \"versions\": the known protocol versions, oldest first");
+    } else {
+        for (size_t i = 0; i < json_array_size(vers.v) && rs->versions.n < VER_MAX; i++) {
+            struct yv e = rule_yv_item(&cc, vers, i);
+            if (!json_is_string(e.v)) {
+                rule_cc_error(&cc, e.n, 0, "a protocol version must be a string");
+                continue;
+            }
+            const char *name = json_string_value(e.v);
+            if (ver_index(&rs->versions, name) >= 0)
+                rule_cc_error(&cc, e.n, 0, "version \"%s\" is listed twice", name);
+            else if (rs->versions.n && strcmp(rs->versions.names[rs->versions.n - 1], name) >= 0)
+                rule_cc_error(&cc, e.n, 0, "versions must be listed oldest first (\"%s\" comes after \"%s\")",
+                              name, rs->versions.names[rs->versions.n - 1]);
+            else
+                rs->versions.names[rs->versions.n++] = xstrdup(name);
+        }
+    }
+    /* schema-map: URI prefix -> directory (relative to the rule set) for $refs between
+     * the schema files that schema predicates use; nothing else is ever read. */
+    struct yv smap = rule_yv_member(&cc, top, "schema-map");
+    if (smap.v && !json_is_object(smap.v))
+        rule_cc_error(&cc, smap.n, 0, "\"schema-map\" maps URI prefixes to directories");
+    else if (smap.v) {
+        const char *prefix;
+        json_t *dirv;
+        json_object_foreach(smap.v, prefix, dirv) {
+            if (!json_is_string(dirv)) {
+                rule_cc_error(&cc, smap.n, 0, "schema-map: the directory for \"%s\" must be a string", prefix);
+                continue;
+            }
+            char *dir = xasprintf("%s/%s", rs->dir, json_string_value(dirv));
+            schema_ctx_add_ref_map(rs->schemas, prefix, dir);
+            free(dir);
+        }
+    }
+    struct yv docm = rule_yv_member(&cc, top, "document");
+    static const char *const doc_allowed[] = {"versions-member", "collections", "component-ref", NULL};
+    static const char *const ref_allowed[] = {"member", "prefix", "scopes", NULL};
+    if (!json_is_object(docm.v)) {
+        rule_cc_error(&cc, docm.v ? docm.n : 0, 0, "the manifest needs \"document\": versions-member, collections, component-ref");
+        goto out;
+    }
+    check_members(&cc, docm, "\"document\"", doc_allowed);
+    if ((s = need_string(&cc, docm, "versions-member", "\"document\"", 1))) rs->versions_member = xstrdup(s);
+    struct yv colls = rule_yv_member(&cc, docm, "collections");
+    if (colls.v) check_string_list(&cc, colls, "collections", "\"document\"");
+    for (size_t i = 0; json_is_array(colls.v) && i < json_array_size(colls.v); i++)
+        if (json_is_string(json_array_get(colls.v, i)))
+            VEC_PUSH(rs->collections, xstrdup(json_string_value(json_array_get(colls.v, i))));
+    struct yv ref = rule_yv_member(&cc, docm, "component-ref");
+    if (!json_is_object(ref.v)) {
+        rule_cc_error(&cc, ref.v ? ref.n : docm.n, 0, "\"document\" needs \"component-ref\": member, prefix, scopes");
+        goto out;
+    }
+    check_members(&cc, ref, "\"component-ref\"", ref_allowed);
+    if ((s = need_string(&cc, ref, "member", "\"component-ref\"", 1))) rs->ref_member = xstrdup(s);
+    if ((s = need_string(&cc, ref, "prefix", "\"component-ref\"", 1))) rs->ref_prefix = xstrdup(s);
+    struct yv scopes = rule_yv_member(&cc, ref, "scopes");
+    if (!json_is_array(scopes.v)) rule_cc_error(&cc, scopes.v ? scopes.n : ref.n, 0, "\"component-ref\" needs \"scopes\": a list of selectors");
+    for (size_t i = 0; json_is_array(scopes.v) && i < json_array_size(scopes.v); i++) {
+        struct sel *sl = rule_cc_sel(&cc, rule_yv_item(&cc, scopes, i));
+        if (sl) VEC_PUSH(rs->scopes, sl);
+    }
+    struct yv files = rule_yv_member(&cc, top, "files");
+    if (!files.v) rule_cc_error(&cc, 0, 0, "the manifest needs \"files\": the rule files, in order");
+    else check_string_list(&cc, files, "files", what);
+    for (size_t i = 0; json_is_array(files.v) && i < json_array_size(files.v); i++) {
+        json_t *f = json_array_get(files.v, i);
+        if (!json_is_string(f)) continue;
+        const char *name = json_string_value(f);
+        if (strchr(name, '/') || name[0] == '.' || !strstr(name, ".yaml"))
+            rule_cc_error(&cc, rule_yv_item(&cc, files, i).n, 0,
+                          "rule files are plain names of .yaml files beside the manifest, not \"%s\"", name);
+        else VEC_PUSH(rs->files, xstrdup(name));
+    }
+    rs->manifest = json_incref(top.v);
+out:
+    doc_free(d);
+    free(path);
+}
+
+struct rule_set *rule_set_load(const char *dir, struct diag_list *errs)
+{
+    size_t before = errs->len;
+    struct rule_set *rs = xcalloc(1, sizeof *rs);
+    rs->dir = xstrdup(dir);
+    rs->schemas = schema_ctx_new(NULL);
+    load_manifest(rs, errs);
+    if (errs->len == before) {
+        for (size_t i = 0; i < rs->files.len; i++) compile_file(rs, rs->files.items[i], errs);
+        check_yields(rs, errs);
+        compute_digest(rs, errs);
+    }
+    if (errs->len != before) {
+        rule_set_free(rs);
+        return NULL;
+    }
+    rs->rescfg.versions = &rs->versions;
+    rs->rescfg.versions_member = rs->versions_member;
+    rs->rescfg.collections = rs->collections.items;
+    rs->rescfg.ncollections = rs->collections.len;
+    rs->rescfg.scopes = rs->scopes.items;
+    rs->rescfg.nscopes = rs->scopes.len;
+    rs->rescfg.ref_member = rs->ref_member;
+    rs->rescfg.ref_prefix = rs->ref_prefix;
+    return rs;
+}
+
+void rule_set_free(struct rule_set *rs)
+{
+    if (!rs) return;
+    for (size_t i = 0; i < rs->rules.len; i++) rule_release(&rs->rules.items[i]);
+    VEC_FREE(rs->rules);
+    for (size_t i = 0; i < rs->refused_ids.len; i++) free(rs->refused_ids.items[i]);
+    VEC_FREE(rs->refused_ids);
+    for (size_t i = 0; i < rs->shared_preds.len; i++) fn_pred_free(rs->shared_preds.items[i]);
+    VEC_FREE(rs->shared_preds);
+    for (size_t i = 0; i < rs->digests.len; i++) free(rs->digests.items[i].path);
+    VEC_FREE(rs->digests);
+    for (size_t i = 0; i < rs->files.len; i++) free(rs->files.items[i]);
+    VEC_FREE(rs->files);
+    for (size_t i = 0; i < rs->collections.len; i++) free(rs->collections.items[i]);
+    VEC_FREE(rs->collections);
+    for (size_t i = 0; i < rs->scopes.len; i++) sel_free(rs->scopes.items[i]);
+    VEC_FREE(rs->scopes);
+    ver_list_release(&rs->versions);
+    json_decref(rs->manifest);
+    schema_ctx_free(rs->schemas);
+    free(rs->versions_member);
+    free(rs->ref_member);
+    free(rs->ref_prefix);
+    free(rs->name);
+    free(rs->tag);
+    free(rs->format);
+    free(rs->dir);
+    free(rs);
+}
+
+const char *rule_set_dir(const struct rule_set *rs) { return rs->dir; }
+struct schema_ctx *rule_set_schemas(const struct rule_set *rs) { return rs->schemas; }
+const char *rule_set_name(const struct rule_set *rs) { return rs->name; }
+const char *rule_set_tag(const struct rule_set *rs) { return rs->tag; }
+const char *rule_set_digest(const struct rule_set *rs) { return rs->digest; }
+const struct ver_list *rule_set_versions(const struct rule_set *rs) { return &rs->versions; }
+const struct res_config *rule_set_res_config(const struct rule_set *rs) { return &rs->rescfg; }
+size_t rule_set_count(const struct rule_set *rs) { return rs->rules.len; }
+const struct rule *rule_set_rule(const struct rule_set *rs, size_t i) { return &rs->rules.items[i]; }
+size_t rule_set_digest_count(const struct rule_set *rs) { return rs->digests.len; }
+const char *rule_set_digest_path(const struct rule_set *rs, size_t i) { return rs->digests.items[i].path; }
+const char *rule_set_digest_hex(const struct rule_set *rs, size_t i) { return rs->digests.items[i].hex; }
+size_t rule_set_file_count(const struct rule_set *rs) { return rs->files.len; }
+const char *rule_set_file(const struct rule_set *rs, size_t i) { return rs->files.items[i]; }
+
+const struct rule *rule_set_find(const struct rule_set *rs, const char *id)
+{
+    for (size_t i = 0; i < rs->rules.len; i++)
+        if (!strcmp(rs->rules.items[i].id, id)) return &rs->rules.items[i];
+    return NULL;
+}
+
+const char *rule_id(const struct rule *r) { return r->id; }
+enum diag_level rule_level(const struct rule *r) { return r->level; }
+ver_mask rule_applies(const struct rule *r) { return r->applies; }
+const char *rule_file(const struct rule *r) { return r->file; }
+json_t *rule_meta(const struct rule *r) { return r->meta; }
+
+const char *rule_str(const struct rule *r, const char *member)
+{
+    return json_string_value(json_object_get(r->meta, member));
+}

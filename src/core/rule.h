@@ -1,0 +1,54 @@
+/* rule.h - a rule set: the manifest (name, tag, known protocol versions, item
+ * collections, component scopes) and the rules of every rule file, each compiled once
+ * into an immutable program. Loading never stops at the first mistake: every error is
+ * a positioned diagnostic (file:line:col) a rule author can act on. */
+#ifndef MCPDESC_RULE_H
+#define MCPDESC_RULE_H
+
+#include <jansson.h>
+
+#include "core/diag.h"
+#include "core/res.h"
+#include "base/ver.h"
+
+struct rule_set;
+struct rule;
+
+/* Load DIR/manifest.yaml and the rule files it lists. Returns a new rule set, or NULL
+ * when any error was appended to ERRS (diagnostics without rule id, with positions). */
+struct rule_set *rule_set_load(const char *dir, struct diag_list *errs);
+void rule_set_free(struct rule_set *rs);
+
+const char *rule_set_dir(const struct rule_set *rs);
+const char *rule_set_name(const struct rule_set *rs);
+const char *rule_set_tag(const struct rule_set *rs);
+/* "sha256:<hex>" over the manifest and rule files (see rules-yaml/README.md). */
+const char *rule_set_digest(const struct rule_set *rs);
+/* The per-file digests behind it: manifest.yaml and every rule file, sorted by path;
+ * hex is the SHA-256 of the file's bytes. */
+size_t rule_set_digest_count(const struct rule_set *rs);
+const char *rule_set_digest_path(const struct rule_set *rs, size_t i);
+const char *rule_set_digest_hex(const struct rule_set *rs, size_t i);
+const struct ver_list *rule_set_versions(const struct rule_set *rs);
+const struct res_config *rule_set_res_config(const struct rule_set *rs);
+size_t rule_set_count(const struct rule_set *rs);
+const struct rule *rule_set_rule(const struct rule_set *rs, size_t i);
+const struct rule *rule_set_find(const struct rule_set *rs, const char *id);
+/* Rule files in manifest order (paths relative to the rule set's directory). */
+size_t rule_set_file_count(const struct rule_set *rs);
+const char *rule_set_file(const struct rule_set *rs, size_t i);
+
+const char *rule_id(const struct rule *r);
+enum diag_level rule_level(const struct rule *r);
+ver_mask rule_applies(const struct rule *r);
+const char *rule_file(const struct rule *r);     /* relative to the rule set's directory */
+/* The rule's whole YAML mapping (borrowed): metadata for listings, pages and SARIF. */
+json_t *rule_meta(const struct rule *r);
+/* Does R yield to the rule ID (its `yields-to` names ID, or a "PREFIX.*" entry covers
+ * it)? A rule never yields to itself. See overlap.h. */
+int rule_yields_to(const struct rule *r, const char *id);
+size_t rule_yields_count(const struct rule *r);
+/* A string member of the metadata, or NULL. */
+const char *rule_str(const struct rule *r, const char *member);
+
+#endif

@@ -1,0 +1,144 @@
+/* ruleInt.h - the compiled program shared by rule.c (compiler), fn.c (predicates) and
+ * eval.c (interpreter). Nothing outside those three files includes it. */
+#ifndef MCPDESC_RULEINT_H
+#define MCPDESC_RULEINT_H
+
+
+#include <jansson.h>
+
+#include "core/diag.h"
+#include "core/doc.h"
+#include "core/rule.h"
+#include "core/sel.h"
+#include "base/buf.h"
+#include "base/util.h"
+#include "base/ver.h"
+
+struct eval_ctx;
+struct pred;
+
+/* The compiler's view of a YAML value: the value and its source node. */
+struct yv {
+    json_t *v;
+    doc_node n;
+};
+
+struct named_pred;
+
+/* Compile state for one rule file. */
+struct cc {
+    const doc *d;                 /* the rule file */
+    struct rule_set *rs;
+    struct diag_list *errs;
+    VEC(struct named_pred) named;
+    int nodes;                    /* compiled predicate nodes (bounds alias bombs) */
+};
+
+/* Append a positioned error about (y) to the compile state's list. */
+void rule_cc_error(struct cc *cc, doc_node n, int at_key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Parse a version spec ("all", [V...], {from: V}, {before: V}, {from, before}). */
+int rule_cc_versions(struct cc *cc, struct yv y, ver_mask *out);
+/* Compile a predicate; NULL after reporting an error. */
+struct pred *rule_cc_pred(struct cc *cc, struct yv y);
+/* `use: NAME`: the file's named predicate, compiled on first use (or report). */
+struct pred *rule_cc_named(struct cc *cc, struct yv name);
+/* Compile a selector string (or report). */
+struct sel *rule_cc_sel(struct cc *cc, struct yv y);
+/* The member KEY of mapping Y (v NULL when absent). */
+struct yv rule_yv_member(struct cc *cc, struct yv y, const char *key);
+struct yv rule_yv_item(struct cc *cc, struct yv y, size_t i);
+const char *rule_json_type_name(json_t *v);
+
+/* A predicate: one entry of fn_table applied to compiled arguments. */
+enum fn_result { FN_FAIL = 0, FN_PASS = 1 };
+
+struct fn_def {
+    const char *name;
+    const char *synopsis;  /* argument shape, for errors and the rule author's guide */
+    const char *doc;       /* one sentence */
+    int (*compile)(struct cc *cc, struct pred *p, struct yv arg);
+    int (*eval)(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
+};
+
+struct pred {
+    const struct fn_def *fn;
+    unsigned types;          /* json-type */
+    json_t *arg;             /* literal argument (string, key list, value); owned */
+    struct pred **kids;      /* all/any/not/use; owned except for `use` */
+    size_t nkids;
+    struct sel *sel;         /* every/some */
+    struct pred *body;       /* every/some */
+    int borrowed;            /* kids[0] belongs to a named predicate */
+    struct schema *compiled; /* matches-schema */
+};
+
+extern const struct fn_def fn_table[];
+extern const size_t fn_count;
+extern const struct fn_def fn_schema_table[]; /* fn_schema.c: backed by the schema engine */
+extern const size_t fn_schema_count;
+void fn_schema_free(struct pred *p);
+/* The rule set's JSON Schema registry (created when the set loads, with the manifest's
+ * schema-map), shared by every schema predicate and by threads (schema.h). */
+struct schema_ctx *rule_set_schemas(const struct rule_set *rs);
+const struct fn_def *fn_lookup(const char *name);
+void fn_pred_free(struct pred *p);
+int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
+
+struct clause {
+    uint32_t line, col;
+    ver_mask vmask;          /* versions this branch is for */
+    struct sel **sels;
+    size_t nsels;
+    struct pred *when;
+    struct pred *require;
+    char *message, *hint;
+    struct clause **kids;
+    size_t nkids;
+    int first;               /* kids: per version, only the first failing one reports */
+    int at_failure;          /* report-at: failure: report where the predicate failed */
+};
+
+/* A `yields-to` entry: a rule id, or "PREFIX.*" for every rule whose id starts with
+ * "PREFIX.", with its position in the rule file (checked once the whole set is loaded). */
+struct yield {
+    char *pattern;
+    uint32_t line, col;
+};
+
+struct rule {
+    char *id;
+    enum diag_level level;
+    ver_mask applies;
+    json_t *meta;
+    struct clause *check;
+    char *file;
+    uint32_t line, col;
+    struct yield *yields;    /* yields-to: overlap.c drops this rule's overlapping diagnostics */
+    size_t nyields;
+};
+
+/* Interpreter state for one document. */
+struct eval_ctx {
+    const struct rule_set *rs;
+    const struct rule *rule;
+    struct sel_ctx sctx;
+    struct diag_list *out;
+    struct buf detail;       /* why the last predicate failed: {detail} in messages */
+    struct buf at;           /* where, below the judged node, as a JSON pointer ("" if
+                              * the predicate names no place): for report-at: failure */
+    struct fn_indexes *indexes; /* unique/among selection indexes for this document */
+    ver_mask narrow;         /* the versions in which a failing require fails: every version,
+                              * unless a predicate names fewer (unique: those the node shares
+                              * with its earlier duplicates); not and any give it back */
+};
+/* A per-document memo for predicates whose result depends only on a JSON value and a
+ * TAG (the same schema reached through several $componentRefs is judged once): get
+ * returns 1 and sets *RESULT and ctx->detail when VALUE was judged with TAG; put records
+ * RESULT with the current ctx->detail. Freed with the indexes below. */
+int fn_memo_get(struct eval_ctx *ctx, const void *value, int tag, int *result);
+void fn_memo_put(struct eval_ctx *ctx, const void *value, int tag, int result);
+/* Free the per-document indexes of unique/among (and the memo). */
+void fn_indexes_free(struct eval_ctx *ctx);
+
+#endif

@@ -1,0 +1,331 @@
+/* schemaInt.h - internals shared by schema.c (context, documents, URIs, index and
+ * compiler), schema_fast.c (the specialised boolean programs), schema_eval.c
+ * (validation), schema_num.c (numbers, equality, strings) and schema_regex.c (ECMA-262
+ * on PCRE2). Not for other modules. */
+#ifndef MCPDESC_SCHEMA_INT_H
+#define MCPDESC_SCHEMA_INT_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "schema/schema.h"
+#include "base/util.h"
+
+#define SCHEMA_NONE ((size_t)-1)
+
+/* A string/byte-keyed hash map to size_t (open addressing). */
+struct schema_map_ent {
+    char *key;
+    size_t klen;
+    size_t val;
+};
+struct schema_map {
+    struct schema_map_ent *ents;
+    size_t cap, len;
+};
+int schema_map_get(const struct schema_map *m, const void *key, size_t klen, size_t *val);
+void schema_map_put(struct schema_map *m, const void *key, size_t klen, size_t val);
+void schema_map_release(struct schema_map *m);
+
+/* Vocabularies (bit mask). */
+enum {
+    SCHEMA_V_CORE = 1u << 0,
+    SCHEMA_V_APPLICATOR = 1u << 1,
+    SCHEMA_V_UNEVALUATED = 1u << 2,
+    SCHEMA_V_VALIDATION = 1u << 3,
+    SCHEMA_V_METADATA = 1u << 4,
+    SCHEMA_V_FORMAT_ANNOTATION = 1u << 5,
+    SCHEMA_V_FORMAT_ASSERTION = 1u << 6,
+    SCHEMA_V_CONTENT = 1u << 7,
+    SCHEMA_V_ALL = 0xffu & ~SCHEMA_V_FORMAT_ASSERTION,
+};
+
+/* Embedded meta-schemas (generated at build time from python3-jsonschema). A bundle is
+ * an object mapping URIs to schemas (Debian's vocabularies.json). */
+struct schema_embedded {
+    const char *uri; /* NULL for a bundle */
+    const unsigned char *data;
+    size_t len;
+};
+extern const struct schema_embedded schema_embedded_docs[];
+extern const size_t schema_embedded_count;
+
+/* Compiled regex. */
+struct schema_re {
+    pcre2_code *code;
+    int jit;   /* JIT-compiled: matched through pcre2_jit_match */
+    char *src; /* the original ECMA pattern */
+};
+/* Compile PATTERN (with JIT when WANT_JIT and PCRE2 has it); NULL and *err (new) on
+ * failure or when longer than MAX_LEN. */
+struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t max_len,
+                                    int want_jit, char **err);
+void schema_re_free(struct schema_re *re);
+
+/* Keyword kinds, in no particular order; compile order decides evaluation order. */
+enum schema_kwk {
+    SK_TYPE, SK_ENUM, SK_CONST, SK_MULTIPLEOF, SK_MAXIMUM, SK_EXMAXIMUM, SK_MINIMUM,
+    SK_EXMINIMUM, SK_MAXLENGTH, SK_MINLENGTH, SK_PATTERN, SK_MAXITEMS, SK_MINITEMS,
+    SK_UNIQUE, SK_CONTAINS, SK_MAXPROPS, SK_MINPROPS, SK_REQUIRED, SK_DEPREQ,
+    SK_DEPSCHEMAS, SK_ALLOF, SK_ANYOF, SK_ONEOF, SK_NOT, SK_IF, SK_PROPERTIES,
+    SK_PATTERNPROPS, SK_ADDPROPS, SK_PROPNAMES, SK_PREFIXITEMS, SK_ITEMS, SK_UNEVALPROPS,
+    SK_UNEVALITEMS, SK_REF, SK_DYNREF, SK_RECREF, SK_FALSE,
+    /* specialised forms, only in a node's boolean program (schema_fast.c) */
+    SK_OBJECT, SK_ENUMSTR, SK_REQNAMES,
+};
+
+/* A property-name table built at compile time: open addressing over a cheap hash of
+ * the name's length and a few of its bytes, verified by length and bytes. */
+struct schema_pname {
+    const char *name; /* borrowed from the schema document */
+    size_t len;
+    size_t node;      /* "properties" subschema; SCHEMA_NONE when none or always valid */
+    unsigned types;   /* node is only {"type": ...}: its type mask, checked in place */
+    int declared;     /* named by "properties" (so not an additional property) */
+    int required;
+};
+struct schema_ptab {
+    size_t n;
+    struct schema_pname *names;
+    uint32_t *slots;  /* index + 1, 0 = empty; power-of-two size */
+    uint32_t mask;
+};
+
+/* Equality of two byte strings of length N (inline: most are short keys); overlapping
+ * word loads instead of a byte loop. */
+static inline int schema_bytes_eq(const char *a, const char *b, size_t n)
+{
+    if (n < 4) {
+        for (size_t i = 0; i < n; i++)
+            if (a[i] != b[i]) return 0;
+        return 1;
+    }
+    if (n <= 8) {
+        uint32_t a0, b0, a1, b1;
+        memcpy(&a0, a, 4), memcpy(&b0, b, 4);
+        memcpy(&a1, a + n - 4, 4), memcpy(&b1, b + n - 4, 4);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    for (; n > 8; a += 8, b += 8, n -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8), memcpy(&y, b, 8);
+        if (x != y) return 0;
+    }
+    uint64_t x, y; /* the last 8 bytes, overlapping what was compared */
+    memcpy(&x, a + n - 8, 8), memcpy(&y, b + n - 8, 8);
+    return x == y;
+}
+
+static inline uint32_t schema_pname_hash(const char *k, size_t len)
+{
+    uint32_t h = (uint32_t)len * 0x9E3779B1u;
+    if (len) {
+        const unsigned char *p = (const unsigned char *)k;
+        h ^= (p[0] | (uint32_t)p[len - 1] << 8 | (uint32_t)p[len / 2] << 16 |
+              (uint32_t)p[len > 1] << 24) * 0x85EBCA6Bu;
+        h ^= h >> 15;
+    }
+    return h;
+}
+
+/* Index of KEY in T, SCHEMA_NONE when absent. */
+static inline size_t schema_ptab_find(const struct schema_ptab *t, const char *key, size_t len)
+{
+    for (uint32_t i = schema_pname_hash(key, len) & t->mask;; i = (i + 1) & t->mask) {
+        uint32_t s = t->slots[i];
+        if (!s) return SCHEMA_NONE;
+        const struct schema_pname *p = &t->names[s - 1];
+        if (p->len == len && schema_bytes_eq(p->name, key, len)) return s - 1;
+    }
+}
+
+/* One of 64 bits for a member name: the compiler asks for some fifty keywords per
+ * schema object, most of them absent; a mask of the bits of the names present answers
+ * "absent" without hashing the keyword (jansson's lookup hashes every time). */
+static inline unsigned schema_kw_bit(const char *k, size_t len)
+{
+    return len ? (unsigned)(len * 7u + (unsigned char)k[0] * 3u + (unsigned char)k[len - 1]) & 63u : 0;
+}
+
+/* The bits of J's member names (0 when J is not an object). */
+static inline uint64_t schema_kw_bits(json_t *j)
+{
+    uint64_t m = 0;
+    for (void *it = json_object_iter(j); it; it = json_object_iter_next(j, it))
+        m |= 1ull << schema_kw_bit(json_object_iter_key(it), json_object_iter_key_len(it));
+    return m;
+}
+
+/* Member KW of the object J whose names have the bits PRESENT, or NULL: an absent
+ * name usually costs no hash lookup. */
+static inline json_t *schema_kw_get(uint64_t present, json_t *j, const char *kw)
+{
+    if (!(present >> schema_kw_bit(kw, strlen(kw)) & 1)) return NULL;
+    return json_object_get(j, kw);
+}
+
+/* "properties" + "required" + "additionalProperties" fused into one pass over the
+ * instance's members (boolean mode only). */
+struct schema_objop {
+    struct schema_ptab tab;
+    uint64_t reqmask;  /* bit i: names[i] is required (required names come first) */
+    size_t add;        /* additionalProperties subschema, SCHEMA_NONE when absent */
+    int add_false;     /* additionalProperties: false */
+};
+
+struct schema_kw {
+    enum schema_kwk kind;
+    const char *name; /* keyword, borrowed from the schema document (or static) */
+    union {
+        unsigned types;
+        json_t *value; /* enum array, const value, numeric limit, dependentRequired */
+        size_t count;
+        size_t node;
+        struct schema_re *re;
+        struct {
+            size_t n;
+            size_t *nodes;
+        } list;
+        struct {
+            size_t node, start;
+        } items;
+        struct {
+            size_t node, min, max;
+        } contains;
+        struct {
+            size_t cond, then_, else_;
+        } ifte;
+        struct {
+            size_t n;
+            const char **names;
+            size_t *lens; /* byte lengths of names (a key may hold a NUL) */
+            size_t *nodes;
+        } props;
+        struct {
+            size_t n;
+            struct schema_re **re;
+            size_t *nodes;
+        } pprops;
+        struct {
+            size_t node;
+            json_t *props;  /* sibling "properties" object or NULL */
+            size_t npat;
+            struct schema_re **re; /* sibling patternProperties regexes (borrowed) */
+        } addprops;
+        struct {
+            size_t node;
+            char *anchor; /* $dynamicRef: the dynamic anchor name, NULL if static */
+        } ref;
+        struct schema_objop *obj;
+        struct {
+            size_t n;
+            const char **s;
+            size_t *len;
+        } strs; /* enum of strings; required names */
+    } u;
+};
+
+struct schema_node {
+    json_t *json;    /* borrowed from its document */
+    int boolean;     /* -1: object schema, 0/1: false/true */
+    int draft;
+    size_t res;      /* schema resource it belongs to */
+    uint32_t doc;    /* document */
+    size_t ptr;      /* JSON pointer of the node inside its document (schema.ptrs) */
+    struct schema_kw *kws;
+    size_t nkw;
+    int has_uneval;  /* has unevaluatedProperties/Items itself */
+    uint64_t present; /* compile time: schema_kw_bit of each member name (kwget) */
+    int slow;        /* has_uneval: annotations needed, no boolean fast path */
+    /* The boolean program (schema_fast.c): the same keywords with specialised forms,
+     * used when no error is reported and no annotation is collected; NULL = kws. */
+    struct schema_kw *fkws;
+    size_t nfkw;
+    const struct schema_kw *prog; /* fkws, or kws when nothing was specialised */
+    size_t nprog;
+};
+
+struct schema_dyn_anchor {
+    char *name;
+    json_t *json;
+    size_t node; /* compiled node, SCHEMA_NONE until compiled */
+};
+
+struct schema_res {
+    char *uri;       /* absolute URI without fragment (may be relative if no base) */
+    json_t *root;    /* borrowed from the document */
+    uint32_t doc;
+    size_t ptr;      /* its root's JSON pointer inside its document (schema.ptrs) */
+    int draft;
+    unsigned vocab;
+    int recursive_anchor;
+    int used;        /* some node of it was compiled */
+    size_t root_node; /* compiled root when recursive_anchor (2019-09), else NONE */
+    VEC(struct schema_dyn_anchor) dyn;
+};
+
+/* The JSON pointers of subschemas, as a tree: each is its parent's pointer followed by
+ * SEG (the whole pointer when PARENT is SCHEMA_NONE). A schema nested D deep then costs
+ * the bytes of its keys, not D times them. */
+struct schema_ptrent {
+    size_t parent;
+    char *seg;
+};
+
+struct schema_docent {
+    char *uri;
+    json_t *root; /* own reference */
+};
+
+struct schema {
+    VEC(struct schema_node *) nodes;
+    VEC(struct schema_res *) res;
+    VEC(struct schema_docent) docs;
+    VEC(struct schema_re *) regexes;
+    VEC(struct schema_ptrent) ptrs;
+    size_t root;
+    int root_draft;
+    int root_plain;  /* locations in document 0 are printed as bare pointers */
+    struct schema_limits lim;
+    pcre2_match_context *mctx;
+    int dynamic;     /* has $dynamicRef or $recursiveRef: validation tracks the scope */
+    /* one reusable PCRE2 match data block (taken and given back atomically) */
+    struct schema_mdcache *mdcache;
+};
+
+/* Specialise every node's boolean program; free one node's. (schema_fast.c) */
+void schema_fast_build(schema *s);
+void schema_fast_free(struct schema_node *n);
+void schema_fast_release(schema *s); /* the match data cache */
+/* PCRE2 match data for one validation: from S's cache or new; give it back after. */
+pcre2_match_data *schema_md_take(const schema *s);
+void schema_md_give(const schema *s, pcre2_match_data *md);
+
+/* Error list helpers. */
+void schema_errors_add(struct schema_errors *e, const char *kwloc, const char *iloc,
+                       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* URIs (RFC 3986). New strings. */
+char *schema_uri_resolve(const char *base, const char *ref);
+/* Split URI at '#': returns the part before (new); *frag borrowed (NULL when absent). */
+char *schema_uri_split(const char *uri, const char **frag);
+
+/* Numbers (schema_num.c): compare two numbers exactly: <0, 0, >0. */
+int schema_num_cmp(json_t *a, json_t *b);
+
+/* S[0..N) as the body of a JSON string literal (new): names and references in
+ * messages, with a NUL or a control character shown as \u00XX, never cut short. */
+char *schema_escape(const char *s, size_t n);
+
+/* Append the JSON pointer ID (an index in S->ptrs) to B. */
+void schema_ptr_append(const schema *s, size_t id, struct buf *b);
+
+/* Keyword location for errors of node N (new): "/ptr/KW" or "URI#/ptr/KW". */
+char *schema_kwloc(const schema *s, const struct schema_node *n, const char *kw,
+                   const char *extra);
+
+#endif

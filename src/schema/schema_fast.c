@@ -1,0 +1,237 @@
+/* schema_fast.c - compile-time specialisation of the boolean ("valid?") program of each
+ * node: properties/required/additionalProperties fused into one pass over an object's
+ * members against a precomputed name table, string enums and required names with
+ * precomputed lengths; plus the reusable PCRE2 match data of a compiled schema. */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "schema/schemaInt.h"
+
+struct schema_mdcache {
+    _Atomic(pcre2_match_data *) md;
+};
+
+static void ptab_index(struct schema_ptab *t)
+{
+    uint32_t cap = 8;
+    while (cap < 2 * t->n) cap *= 2;
+    t->mask = cap - 1;
+    t->slots = xcalloc(cap, sizeof *t->slots);
+    for (size_t k = 0; k < t->n; k++) {
+        uint32_t i = schema_pname_hash(t->names[k].name, t->names[k].len) & t->mask;
+        while (t->slots[i]) i = (i + 1) & t->mask;
+        t->slots[i] = (uint32_t)k + 1;
+    }
+}
+
+/* Add NAME unless present; returns its index. */
+static size_t ptab_add(struct schema_ptab *t, size_t *cap, const char *name, size_t len)
+{
+    for (size_t k = 0; k < t->n; k++)
+        if (t->names[k].len == len && !memcmp(t->names[k].name, name, len)) return k;
+    if (t->n == *cap) {
+        *cap = *cap ? 2 * *cap : 8;
+        t->names = xrealloc(t->names, *cap * sizeof *t->names);
+    }
+    t->names[t->n] = (struct schema_pname){name, len, SCHEMA_NONE, 0, 0, 0};
+    return t->n++;
+}
+
+static const struct schema_kw *find_kw(const struct schema_node *n, enum schema_kwk kind)
+{
+    for (size_t i = 0; i < n->nkw; i++)
+        if (n->kws[i].kind == kind) return &n->kws[i];
+    return NULL;
+}
+
+/* true, {} or only annotations: nothing to evaluate in boolean mode */
+static int always_valid(const struct schema_node *n)
+{
+    return n->boolean == 1 || (n->boolean < 0 && n->nkw == 0);
+}
+
+/* Fuse the node's properties/required/additionalProperties (no patternProperties). */
+static struct schema_objop *build_objop(const schema *s, const struct schema_node *n,
+                                        int with_required)
+{
+    const struct schema_kw *pk = find_kw(n, SK_PROPERTIES), *rk = find_kw(n, SK_REQUIRED),
+                           *ak = find_kw(n, SK_ADDPROPS);
+    struct schema_objop *op = xcalloc(1, sizeof *op);
+    size_t cap = 0, i;
+    json_t *r;
+    if (with_required && rk) {
+        json_array_foreach(rk->u.value, i, r) {
+            size_t k = ptab_add(&op->tab, &cap, json_string_value(r), json_string_length(r));
+            op->tab.names[k].required = 1;
+            op->reqmask |= 1ull << k;
+        }
+    }
+    for (i = 0; pk && i < pk->u.props.n; i++) {
+        size_t k = ptab_add(&op->tab, &cap, pk->u.props.names[i], pk->u.props.lens[i]);
+        op->tab.names[k].declared = 1;
+        const struct schema_node *c = s->nodes.items[pk->u.props.nodes[i]];
+        if (!always_valid(c)) op->tab.names[k].node = pk->u.props.nodes[i];
+        if (c->boolean < 0 && c->nkw == 1 && c->kws[0].kind == SK_TYPE && !c->has_uneval)
+            op->tab.names[k].types = c->kws[0].u.types;
+    }
+    op->add = ak ? ak->u.addprops.node : SCHEMA_NONE;
+    op->add_false = ak && s->nodes.items[op->add]->boolean == 0;
+    if (ak && always_valid(s->nodes.items[op->add])) op->add = SCHEMA_NONE;
+    ptab_index(&op->tab);
+    return op;
+}
+
+static void objop_free(struct schema_objop *op)
+{
+    free(op->tab.names);
+    free(op->tab.slots);
+    free(op);
+}
+
+/* Nothing to check: no required name, no subschema to apply, nothing forbidden. */
+static int objop_trivial(const struct schema_objop *op)
+{
+    if (op->reqmask || op->add != SCHEMA_NONE || op->add_false) return 0;
+    for (size_t i = 0; i < op->tab.n; i++)
+        if (op->tab.names[i].node != SCHEMA_NONE) return 0;
+    return 1;
+}
+
+/* Each required name gets a bit of a 64-bit mask (the array length bounds the names). */
+static int required_fits_mask(const struct schema_kw *rk)
+{
+    return json_array_size(rk->u.value) <= 64;
+}
+
+static int all_strings(json_t *arr)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v) if (!json_is_string(v)) return 0;
+    return json_array_size(arr) > 0;
+}
+
+static void set_strs(struct schema_kw *k, json_t *arr)
+{
+    size_t n = json_array_size(arr), i;
+    json_t *v;
+    k->u.strs.n = n;
+    k->u.strs.s = xmalloc((n ? n : 1) * sizeof *k->u.strs.s);
+    k->u.strs.len = xmalloc((n ? n : 1) * sizeof *k->u.strs.len);
+    json_array_foreach(arr, i, v) {
+        k->u.strs.s[i] = json_string_value(v);
+        k->u.strs.len[i] = json_string_length(v);
+    }
+}
+
+/* Give N a boolean program (fkws) when some keyword has a specialised form; otherwise
+ * the full program serves both modes. */
+static void build_node(const schema *s, struct schema_node *n)
+{
+    const struct schema_kw *pp = find_kw(n, SK_PATTERNPROPS), *rk = find_kw(n, SK_REQUIRED);
+    int fuse = !pp && (find_kw(n, SK_PROPERTIES) || find_kw(n, SK_ADDPROPS));
+    int fuse_req = fuse && rk && required_fits_mask(rk);
+    int changed = fuse || rk;
+    for (size_t i = 0; i < n->nkw && !changed; i++)
+        changed = (n->kws[i].kind == SK_ENUM && all_strings(n->kws[i].u.value)) ||
+                  (n->kws[i].kind == SK_CONST && json_is_string(n->kws[i].u.value));
+    if (!changed) return;
+    struct schema_kw *f = xcalloc(n->nkw, sizeof *f);
+    size_t m = 0;
+    int placed = 0;
+    for (size_t i = 0; i < n->nkw; i++) {
+        const struct schema_kw *k = &n->kws[i];
+        int objkw = k->kind == SK_PROPERTIES || k->kind == SK_ADDPROPS ||
+                    (k->kind == SK_REQUIRED && fuse_req);
+        if (fuse && objkw) {
+            if (placed++) continue;
+            struct schema_objop *op = build_objop(s, n, fuse_req);
+            if (objop_trivial(op)) { /* e.g. "properties": {} or only always-valid ones */
+                objop_free(op);
+                continue;
+            }
+            f[m] = (struct schema_kw){.kind = SK_OBJECT, .name = k->name};
+            f[m++].u.obj = op;
+        } else if (k->kind == SK_REQUIRED) {
+            f[m] = (struct schema_kw){.kind = SK_REQNAMES, .name = k->name};
+            set_strs(&f[m++], k->u.value);
+        } else if (k->kind == SK_ENUM && all_strings(k->u.value)) {
+            f[m] = (struct schema_kw){.kind = SK_ENUMSTR, .name = k->name};
+            set_strs(&f[m++], k->u.value);
+        } else if (k->kind == SK_CONST && json_is_string(k->u.value)) {
+            json_t *one = json_pack("[O]", k->u.value);
+            f[m] = (struct schema_kw){.kind = SK_ENUMSTR, .name = k->name};
+            set_strs(&f[m++], one); /* the strings stay owned by the schema document */
+            json_decref(one);
+        } else {
+            f[m++] = *k; /* shares the full program's data */
+        }
+    }
+    n->fkws = f;
+    n->nfkw = m;
+}
+
+static int is_dynamic(const struct schema_node *n)
+{
+    for (size_t i = 0; i < n->nkw; i++)
+        if ((n->kws[i].kind == SK_DYNREF && n->kws[i].u.ref.anchor) ||
+            n->kws[i].kind == SK_RECREF)
+            return 1;
+    return 0;
+}
+
+void schema_fast_build(schema *s)
+{
+    s->mdcache = xcalloc(1, sizeof *s->mdcache);
+    atomic_init(&s->mdcache->md, NULL);
+    for (size_t i = 0; i < s->nodes.len; i++) {
+        struct schema_node *n = s->nodes.items[i];
+        if (n->boolean >= 0) continue;
+        s->dynamic |= is_dynamic(n);
+        build_node(s, n);
+    }
+    for (size_t i = 0; i < s->nodes.len; i++) {
+        struct schema_node *n = s->nodes.items[i];
+        n->slow = n->has_uneval;
+        n->prog = n->fkws ? n->fkws : n->kws;
+        n->nprog = n->fkws ? n->nfkw : n->nkw;
+    }
+}
+
+void schema_fast_free(struct schema_node *n)
+{
+    for (size_t i = 0; i < n->nfkw; i++) {
+        struct schema_kw *k = &n->fkws[i];
+        if (k->kind == SK_OBJECT) {
+            objop_free(k->u.obj);
+        } else if (k->kind == SK_ENUMSTR || k->kind == SK_REQNAMES) {
+            free(k->u.strs.s);
+            free(k->u.strs.len);
+        }
+    }
+    free(n->fkws);
+    n->fkws = NULL;
+    n->nfkw = 0;
+}
+
+void schema_fast_release(schema *s)
+{
+    if (!s->mdcache) return;
+    pcre2_match_data_free(atomic_load(&s->mdcache->md));
+    free(s->mdcache);
+    s->mdcache = NULL;
+}
+
+pcre2_match_data *schema_md_take(const schema *s)
+{
+    pcre2_match_data *md = s->mdcache ? atomic_exchange(&s->mdcache->md, NULL) : NULL;
+    return md ? md : pcre2_match_data_create(1, NULL);
+}
+
+void schema_md_give(const schema *s, pcre2_match_data *md)
+{
+    if (!md) return;
+    pcre2_match_data *none = NULL;
+    if (!s->mdcache || !atomic_compare_exchange_strong(&s->mdcache->md, &none, md))
+        pcre2_match_data_free(md);
+}

@@ -1,0 +1,69 @@
+#!/bin/sh
+# check-layers.sh SRC - every #include "..." of a file in SRC/LAYER/ names a header of a
+# layer LAYER may use (docs/architecture.md), by its folder ("core/eval.h"):
+#   base     base                          buffers, strings, JSON Pointers, version masks
+#   schema   base schema                   the JSON Schema engine
+#   core     base schema core              document, resolution, rules, interpreter, reports
+#   author   base schema core author       lint and rule pages
+#   capture  base capture                  the MCP client
+#   cli      everything                    the command line
+# A header without a folder, or of a layer not allowed, fails with file:line. So do a file
+# directly in SRC (outside every layer) and a layer folder this script does not know.
+set -u
+src=${1:-src}
+allowed() {
+    case $1 in
+    base) echo "base" ;;
+    schema) echo "base schema" ;;
+    core) echo "base schema core" ;;
+    author) echo "base schema core author" ;;
+    capture) echo "base capture" ;;
+    cli) echo "base schema core author capture cli" ;;
+    *) return 1 ;;
+    esac
+}
+bad=0
+files=0
+for f in "$src"/*; do
+    [ -f "$f" ] || continue
+    echo "$f: outside every layer (move it into one of $src/base, schema, core, author, capture, cli)"
+    bad=$((bad + 1))
+done
+for dir in "$src"/*/; do
+    layer=$(basename "$dir")
+    if ! ok=$(allowed "$layer"); then
+        echo "$dir: not a known layer (tools/check-layers.sh lists them)"
+        bad=$((bad + 1))
+        continue
+    fi
+    for f in "$dir"*.c "$dir"*.h; do
+        [ -f "$f" ] || continue
+        files=$((files + 1))
+        # "N:header" for every quoted include (system headers <...> are not ours)
+        out=$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
+              sed 's/^\([0-9]*\):.*"\([^"]*\)".*/\1:\2/') || true
+        for e in $out; do
+            line=${e%%:*}
+            h=${e#*:}
+            case $h in
+            */*) to=${h%%/*} ;;
+            *) echo "$f:$line: #include \"$h\" names no layer folder (write \"LAYER/$h\")"
+               bad=$((bad + 1)); continue ;;
+            esac
+            case " $ok " in
+            *" $to "*) ;;
+            *) echo "$f:$line: #include \"$h\": the $layer layer may include only: $ok"
+               bad=$((bad + 1)) ;;
+            esac
+        done
+    done
+done
+if [ "$files" -eq 0 ]; then
+    echo "check-layers: FAIL: no source file under $src/LAYER/"
+    exit 1
+fi
+if [ "$bad" -ne 0 ]; then
+    echo "check-layers: FAIL: $bad include(s) against the layer order"
+    exit 1
+fi
+echo "check-layers: ok ($files files, layers base < schema < core < author; capture on base; cli on all)"
