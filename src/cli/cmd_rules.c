@@ -1,8 +1,9 @@
-/* cmd_rules.c - `mcpdesc rules list|explain|lint|test|docs|lock`: the tools of rule
- * authors and release engineers. The work is in lint.c (lint, examples) and docs*.c
- * (pages); this file parses options and maps outcomes to exit codes: 0 ok, 1 findings
- * (lint findings, failed examples, examples that cannot be shown), 2 bad usage or a
- * rule set that cannot be read, loaded or matched to --rules-tag. */
+/* cmd_rules.c - `mcpdesc rules list|explain|dump|lint|test|docs|lock`: the tools of
+ * rule authors and release engineers. The work is in lint.c (lint, examples),
+ * rulepage*.c (pages) and rule_dump.c (compiled programs); this file parses options
+ * and maps outcomes to exit codes: 0 ok, 1 findings (lint findings, failed examples,
+ * examples that cannot be shown), 2 bad usage (an unknown rule id too) or a rule set
+ * that cannot be read, loaded or matched to --rules-tag. */
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,16 @@ static const struct sub {
      "The page has the sections of the published rule pages; each example shows the JSON the\n"
      "fixture holds at its pointer.\n",
      {"--rules", "--rules-tag", "--fixtures", "--help", NULL}},
+    {"dump", "dump [RULE-ID...] [--format text|json] [--rules DIR]", "the compiled program of rules, clause by clause",
+     "Prints what the loader compiled each rule into (every rule of the set without RULE-ID,\n"
+     "in the set's order): its level, applies (versions, and their bit mask), yields-to,\n"
+     "then its checks, indented: the versions of a check where narrower than its parent's,\n"
+     "its selectors (absolute or relative, with their wildcards), when and require as\n"
+     "predicate trees with their compiled arguments (use NAME = the named predicate's body,\n"
+     "schema files relative to the rule set), report-at, message and hint. Regexes,\n"
+     "messages and hints are quoted as in YAML ('' for '), literal arguments are JSON.\n"
+     "  --format FORMAT    text (default) or json (the same program as one JSON object)\n",
+     {"--format", "--rules", "--rules-tag", "--help", NULL}},
     {"lint", "lint [DIR] [--fixtures DIR]", "check rule files themselves, with file:line:col",
      "Reports every mistake of every file: what the loader refuses, version branches outside\n"
      "the rule's applies, versions in applies that no check judges, examples whose fixture or\n"
@@ -286,6 +297,40 @@ static int run_explain(struct opts *o)
     return status;
 }
 
+/* ---- dump ------------------------------------------------------------------------- */
+
+static int run_dump(struct opts *o)
+{
+    const char *format = o->format ? o->format : "text";
+    if (strcmp(format, "text") && strcmp(format, "json")) {
+        fprintf(stderr, "mcpdesc rules dump: --format takes text or json, not '%s'\n", format);
+        return 2;
+    }
+    struct rule_set *rs = load(o);
+    if (!rs) return 2;
+    int status = 0;
+    for (size_t i = 0; i < o->args.len; i++) {
+        const char *id = o->args.items[i];
+        if (rule_set_find(rs, id)) continue;
+        status = 2;
+        int builtin = 0;
+        for (size_t k = 0; k < res_nbuiltins; k++) builtin |= !strcmp(res_builtins[k].id, id);
+        if (builtin) {
+            fprintf(stderr, "mcpdesc rules dump: '%s' is a built-in rule, judged in C before any rule runs: "
+                            "it has no program (mcpdesc rules explain %s says what it checks)\n", id, id);
+            continue;
+        }
+        const char *near = rule_set_suggest(rs, id);
+        fprintf(stderr, "mcpdesc rules dump: no rule '%s'%s%s%s (see mcpdesc rules list)\n", id,
+                near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+    }
+    if (!status && rule_set_dump(rs, o->args.items, o->args.len,
+                                 strcmp(format, "json") ? RULE_DUMP_TEXT : RULE_DUMP_JSON, stdout) < 0)
+        status = 2; /* not reached: every id was found above */
+    rule_set_free(rs);
+    return status;
+}
+
 /* ---- lint ------------------------------------------------------------------------- */
 
 static const char *dir_arg(const char *sub, struct opts *o)
@@ -471,6 +516,7 @@ int cmd_rules(int argc, char **argv)
     if (rc != 0) status = rc > 0 ? 0 : 2;
     else if (!strcmp(s->name, "list")) status = run_list(&o);
     else if (!strcmp(s->name, "explain")) status = run_explain(&o);
+    else if (!strcmp(s->name, "dump")) status = run_dump(&o);
     else if (!strcmp(s->name, "lint")) status = run_lint(&o);
     else if (!strcmp(s->name, "test")) status = run_test(&o);
     else if (!strcmp(s->name, "docs")) status = run_docs(&o);

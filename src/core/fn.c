@@ -154,6 +154,7 @@ static int arg_use(struct cc *cc, struct pred *p, struct yv arg)
     p->kids = xcalloc(1, sizeof *p->kids);
     p->kids[p->nkids++] = k;
     p->borrowed = 1;
+    p->arg = json_incref(arg.v); /* the name, for `rules dump` (the body is kids[0]) */
     return 0;
 }
 
@@ -1339,6 +1340,24 @@ const struct fn_def fn_table[] = {
      arg_pred, eval_every_descendant},
 };
 const size_t fn_count = sizeof fn_table / sizeof fn_table[0];
+
+json_t *fn_type_names(unsigned types)
+{
+    json_t *out = json_array();
+    for (size_t k = 0; k < sizeof type_names / sizeof *type_names; k++)
+        if (types & type_names[k].bit) json_array_append_new(out, json_string(type_names[k].name));
+    return out;
+}
+
+const char *fn_format_name(const struct pred *p)
+{
+    return p->fn->eval == eval_format ? formats[json_integer_value(p->arg)].name : NULL;
+}
+
+int fn_is_holder(const struct pred *p)
+{
+    return p->fn == &holder_regex || p->fn == &holder_sel;
+}
 
 const struct fn_def *fn_lookup(const char *name)
 {

@@ -177,6 +177,31 @@ static int arg_without(struct cc *cc, struct pred *p, struct yv w)
     return 0;
 }
 
+/* FILE with "." and "DIR/.." segments (and repeated slashes) removed: the same file as
+ * FILE, relative to the same directory, written once (`rules dump` shows it). */
+static char *normalize_path(const char *file)
+{
+    struct seg {
+        const char *s;
+        int n;
+    };
+    VEC(struct seg) segs = VEC_INIT;
+    for (const char *s = file; *s;) {
+        int n = (int)strcspn(s, "/");
+        int up = n == 2 && !strncmp(s, "..", 2);
+        const struct seg *last = segs.len ? &segs.items[segs.len - 1] : NULL;
+        if (up && last && !(last->n == 2 && !strncmp(last->s, "..", 2))) segs.len--; /* DIR/.. */
+        else if (n && !(n == 1 && *s == '.')) VEC_PUSH(segs, ((struct seg){s, n}));
+        s += n;
+        while (*s == '/') s++;
+    }
+    struct buf out = BUF_INIT;
+    for (size_t i = 0; i < segs.len; i++) buf_addf(&out, "%s%.*s", i ? "/" : "", segs.items[i].n, segs.items[i].s);
+    if (!segs.len) buf_adds(&out, ".");
+    VEC_FREE(segs);
+    return buf_detach(&out);
+}
+
 /* FILE, or {file: FILE, without: [MEMBER, ...]}. */
 static int arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
 {
@@ -204,6 +229,7 @@ static int arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
         return -1;
     }
     char *path = xasprintf("%s/%s", rule_set_dir(cc->rs), json_string_value(file.v));
+    p->file = normalize_path(json_string_value(file.v));
     struct schema_errors errs = {.limit = DETAIL_ERRORS};
     p->compiled = schema_compile_file(rule_set_schemas(cc->rs), path, SCHEMA_DRAFT2020_12, &errs);
     if (!p->compiled)
@@ -335,4 +361,5 @@ const size_t fn_schema_count = sizeof fn_schema_table / sizeof fn_schema_table[0
 void fn_schema_free(struct pred *p)
 {
     schema_free(p->compiled);
+    free(p->file);
 }

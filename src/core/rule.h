@@ -6,6 +6,7 @@
 #define MCPDESC_RULE_H
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include "core/diag.h"
 #include "core/res.h"
@@ -50,5 +51,20 @@ int rule_yields_to(const struct rule *r, const char *id);
 size_t rule_yields_count(const struct rule *r);
 /* A string member of the metadata, or NULL. */
 const char *rule_str(const struct rule *r, const char *member);
+
+/* `mcpdesc rules dump` (rule_dump.c): the compiled program of the rules named by IDS (N
+ * ids; every rule of the set when N is 0), in the set's rule order, each once: id, level,
+ * applies (versions and mask), yields-to, then the clause tree with its versions (where
+ * narrower than the parent's), selectors, predicates and their compiled arguments
+ * (`use` resolved to its body, schema files relative to the set), message and hint.
+ * RULE_DUMP_TEXT is an indented listing (like jq --debug-dump-disasm), RULE_DUMP_JSON one
+ * JSON object; both are stable (no addresses). Returns 0, or -1 without writing anything
+ * when some id names no rule of the set (the caller says which, and suggests). */
+enum rule_dump_format { RULE_DUMP_TEXT, RULE_DUMP_JSON };
+int rule_set_dump(const struct rule_set *rs, const char *const *ids, size_t n, enum rule_dump_format format,
+                  FILE *out);
+/* The rule id of RS closest to ID, for "did you mean": within 3 edits, else one that
+ * contains ID or is contained in it; NULL when none is close. */
+const char *rule_set_suggest(const struct rule_set *rs, const char *id);
 
 #endif

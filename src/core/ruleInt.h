@@ -1,5 +1,6 @@
-/* ruleInt.h - the compiled program shared by rule.c (compiler), fn.c (predicates) and
- * eval.c (interpreter). Nothing outside those three files includes it. */
+/* ruleInt.h - the compiled program shared by rule.c (compiler), fn.c and fn_schema.c
+ * (predicates), eval.c (interpreter) and rule_dump.c (`rules dump`, which prints it).
+ * Nothing outside those files includes it. */
 #ifndef MCPDESC_RULEINT_H
 #define MCPDESC_RULEINT_H
 
@@ -64,13 +65,16 @@ struct fn_def {
 struct pred {
     const struct fn_def *fn;
     unsigned types;          /* json-type */
-    json_t *arg;             /* literal argument (string, key list, value); owned */
+    json_t *arg;             /* literal argument (string, key list, value; for `use` the
+                              * name); owned */
     struct pred **kids;      /* all/any/not/use; owned except for `use` */
     size_t nkids;
     struct sel *sel;         /* every/some */
     struct pred *body;       /* every/some */
     int borrowed;            /* kids[0] belongs to a named predicate */
     struct schema *compiled; /* matches-schema */
+    char *file;              /* matches-schema: its file relative to the rule set's directory,
+                              * "." and "DIR/.." segments removed; owned */
 };
 
 extern const struct fn_def fn_table[];
@@ -82,6 +86,12 @@ void fn_schema_free(struct pred *p);
  * schema-map), shared by every schema predicate and by threads (schema.h). */
 struct schema_ctx *rule_set_schemas(const struct rule_set *rs);
 const struct fn_def *fn_lookup(const char *name);
+/* For rule_dump.c: json-type's bits as a new array of type names; format's name (NULL
+ * for any other predicate); whether P is a private holder kept in another predicate's
+ * kids (a compiled regex, an extra selector), not a predicate a rule wrote. */
+json_t *fn_type_names(unsigned types);
+const char *fn_format_name(const struct pred *p);
+int fn_is_holder(const struct pred *p);
 void fn_pred_free(struct pred *p);
 int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
 
