@@ -1,5 +1,6 @@
-/* ruleInt.h - the compiled program shared by rule.c (compiler), fn.c (predicates) and
- * eval.c (interpreter). Nothing outside those three files includes it. */
+/* ruleInt.h - the compiled program shared by rule.c (compiler), the predicates (fn.c,
+ * fn_schema.c, and fn_table.c, their one table; through fnInt.h) and eval.c
+ * (interpreter). Nothing outside those files includes it. */
 #ifndef MCPDESC_RULEINT_H
 #define MCPDESC_RULEINT_H
 
@@ -59,6 +60,9 @@ struct fn_def {
     const char *doc;       /* one sentence */
     int (*compile)(struct cc *cc, struct pred *p, struct yv arg);
     int (*eval)(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
+    /* Frees what compile kept beyond the members fn_pred_free always frees (arg, kids,
+     * sel, body), e.g. matches-schema's compiled schema; NULL when there is nothing. */
+    void (*free)(struct pred *p);
 };
 
 struct pred {
@@ -70,18 +74,19 @@ struct pred {
     struct sel *sel;         /* every/some */
     struct pred *body;       /* every/some */
     int borrowed;            /* kids[0] belongs to a named predicate */
-    struct schema *compiled; /* matches-schema */
+    struct schema *compiled; /* matches-schema (freed by its fn's free hook) */
 };
 
+/* fn_table.c: every predicate a rule may name, in one table (the loader's lookup and
+ * "did you mean", tests/check-schemas.sh against schema/rule-file.schema.json). */
 extern const struct fn_def fn_table[];
 extern const size_t fn_count;
-extern const struct fn_def fn_schema_table[]; /* fn_schema.c: backed by the schema engine */
-extern const size_t fn_schema_count;
-void fn_schema_free(struct pred *p);
+/* The entry of fn_table named NAME, or NULL. */
+const struct fn_def *fn_lookup(const char *name);
 /* The rule set's JSON Schema registry (created when the set loads, with the manifest's
  * schema-map), shared by every schema predicate and by threads (schema.h). */
 struct schema_ctx *rule_set_schemas(const struct rule_set *rs);
-const struct fn_def *fn_lookup(const char *name);
+/* fn.c: free a compiled predicate and its kids (not borrowed ones); run one. */
 void fn_pred_free(struct pred *p);
 int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
 
