@@ -11,8 +11,8 @@
 #      names (a keyword location the engine must report), and the loader refuses the
 #      planted rule files too (`rules lint` on a one-file set), so the planted cases never
 #      test something the loader accepts;
-#   e. the predicates of the rule-file schema are exactly those of fn_table[] (src/core/fn.c)
-#      and fn_schema_table[] (src/core/fn_schema.c): one $defs entry pred.NAME each.
+#   e. the predicates of the rule-file schema are exactly those of the one predicate table,
+#      fn_table[] (src/core/fn_table.c): one $defs entry pred.NAME each.
 #
 # One `ok`/`FAIL` line per check, then `N passed, N failed`; exit 1 when any failed.
 set -u
@@ -99,16 +99,16 @@ for f in tests/data/rule-schema/*.yaml; do
 done
 
 # e. the schema's predicates are the predicate table's
-awk '/fn_table\[\] = \{|fn_schema_table\[\] = \{/ { t = 1; next }
+awk '/fn_table\[\] = \{/ { t = 1; next }
      t && /^};/ { t = 0 }
      t && /^    \{"[a-z][a-z0-9-]*",/ { sub(/^    \{"/, ""); sub(/".*/, ""); print }' \
-    src/core/fn.c src/core/fn_schema.c 2>/dev/null | sort -u >"$TMP/table"
+    src/core/fn_table.c 2>/dev/null | sort -u >"$TMP/table"
 sed -n 's/.*"\$ref": "#\/\$defs\/pred\.\([a-z0-9-]*\)".*/\1/p' "$RULE_SCHEMA" | sort -u >"$TMP/schema"
 sed -n 's/^    "pred\.\([a-z0-9-]*\)": {$/\1/p' "$RULE_SCHEMA" | sort -u >"$TMP/defs"
 : >"$TMP/out"
 n=$(wc -l <"$TMP/table" | tr -d ' ')
 if [ "$n" -eq 0 ]; then
-    bad "predicates: no fn_table[] entries found in src/core/fn.c (layout changed?)"
+    bad "predicates: no fn_table[] entries found in src/core/fn_table.c (layout changed?)"
 else
     before=$fail
     for name in $(cat "$TMP/table"); do
@@ -116,10 +116,10 @@ else
             bad "predicate $name (fn_table) has no pred.$name in $RULE_SCHEMA"
     done
     for name in $(cat "$TMP/schema" "$TMP/defs" | sort -u); do
-        grep -qx "$name" "$TMP/table" || bad "predicate $name is in $RULE_SCHEMA but in no predicate table"
+        grep -qx "$name" "$TMP/table" || bad "predicate $name is in $RULE_SCHEMA but not in fn_table[]"
     done
     [ "$fail" -eq "$before" ] &&
-        ok "predicates: the schema has exactly the $n of fn_table[] and fn_schema_table[]"
+        ok "predicates: the schema has exactly the $n of fn_table[]"
 fi
 
 echo "$pass passed, $fail failed"

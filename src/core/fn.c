@@ -1,6 +1,8 @@
-/* fn.c - the predicate table: every predicate a rule's `check` may use, with its
- * compiler (argument checking, positioned errors) and its evaluator. Adding a
- * predicate is one entry in fn_table; rules-yaml/README.md documents each one. */
+/* fn.c - the predicates a rule's `check` may use (all but the schema predicates of
+ * fn_schema.c): each one's compiler (argument checking, positioned errors) and
+ * evaluator, listed with its name in fn_table[] (fn_table.c, through fnInt.h); the
+ * generic pred tree operations (fn_pred_free, fn_eval); and the per-document indexes
+ * and memo the predicates share. rules-yaml/README.md documents each predicate. */
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>
@@ -11,7 +13,7 @@
 #include <pcre2.h>
 
 #include "core/eval.h"
-#include "core/ruleInt.h"
+#include "core/fnInt.h"
 #include "schema/schema.h"
 
 enum {
@@ -30,23 +32,26 @@ struct regex_holder {
     pcre2_match_context *mctx;
 };
 static int eval_never(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
-static const struct fn_def holder_regex = {"(regex)", "", "", NULL, eval_never};
-static const struct fn_def holder_sel = {"(selector)", "", "", NULL, eval_never};
+static void regex_free(struct pred *p);
+static const struct fn_def holder_regex = {"(regex)", "", "", NULL, eval_never, regex_free};
+static const struct fn_def holder_sel = {"(selector)", "", "", NULL, eval_never, NULL};
+
+static void regex_free(struct pred *p)
+{
+    struct regex_holder *h = (struct regex_holder *)p;
+    pcre2_code_free(h->code);
+    pcre2_match_context_free(h->mctx);
+}
 
 void fn_pred_free(struct pred *p)
 {
     if (!p) return;
-    if (p->fn == &holder_regex) {
-        struct regex_holder *h = (struct regex_holder *)p;
-        pcre2_code_free(h->code);
-        pcre2_match_context_free(h->mctx);
-    }
+    if (p->fn->free) p->fn->free(p); /* what its compiler kept beyond the members below */
     json_decref(p->arg);
     for (size_t i = 0; i < p->nkids; i++)
         if (!p->borrowed) fn_pred_free(p->kids[i]);
     free(p->kids);
     sel_free(p->sel);
-    fn_schema_free(p);
     fn_pred_free(p->body);
     free(p);
 }
@@ -58,7 +63,7 @@ int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 
 /* ---- argument compilers -------------------------------------------------------- */
 
-static int arg_string(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_string(struct cc *cc, struct pred *p, struct yv arg)
 {
     if (!json_is_string(arg.v)) {
         rule_cc_error(cc, arg.n, 0, "%s takes a string (%s), not a %s", p->fn->name, p->fn->synopsis,
@@ -69,7 +74,7 @@ static int arg_string(struct cc *cc, struct pred *p, struct yv arg)
     return 0;
 }
 
-static int arg_strings(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_strings(struct cc *cc, struct pred *p, struct yv arg)
 {
     if (json_is_string(arg.v)) {
         p->arg = json_pack("[O]", arg.v);
@@ -89,14 +94,14 @@ static int arg_strings(struct cc *cc, struct pred *p, struct yv arg)
     return 0;
 }
 
-static int arg_any(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_any(struct cc *cc, struct pred *p, struct yv arg)
 {
     (void)cc;
     p->arg = json_incref(arg.v);
     return 0;
 }
 
-static int arg_types(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_types(struct cc *cc, struct pred *p, struct yv arg)
 {
     size_t n = json_is_array(arg.v) ? json_array_size(arg.v) : 1;
     for (size_t i = 0; i < n; i++) {
@@ -122,7 +127,7 @@ static int arg_types(struct cc *cc, struct pred *p, struct yv arg)
     return 0;
 }
 
-static int arg_preds(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_preds(struct cc *cc, struct pred *p, struct yv arg)
 {
     if (!json_is_array(arg.v) || !json_array_size(arg.v)) {
         rule_cc_error(cc, arg.n, 0, "%s takes a non-empty list of predicates", p->fn->name);
@@ -138,7 +143,7 @@ static int arg_preds(struct cc *cc, struct pred *p, struct yv arg)
     return bad ? -1 : 0;
 }
 
-static int arg_pred(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_pred(struct cc *cc, struct pred *p, struct yv arg)
 {
     struct pred *k = rule_cc_pred(cc, arg);
     if (!k) return -1;
@@ -147,7 +152,7 @@ static int arg_pred(struct cc *cc, struct pred *p, struct yv arg)
     return 0;
 }
 
-static int arg_use(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_use(struct cc *cc, struct pred *p, struct yv arg)
 {
     struct pred *k = rule_cc_named(cc, arg);
     if (!k) return -1;
@@ -158,7 +163,7 @@ static int arg_use(struct cc *cc, struct pred *p, struct yv arg)
     return 0;
 }
 
-static int arg_quantifier(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_quantifier(struct cc *cc, struct pred *p, struct yv arg)
 {
     int body_required = !strcmp(p->fn->name, "every");
     if (!json_is_object(arg.v)) {
@@ -199,7 +204,7 @@ static int is_integral(json_t *v)
     return isfinite(x) && x == trunc(x);
 }
 
-static int eval_json_type(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_json_type(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     json_t *v = c->v;
@@ -216,15 +221,14 @@ static int eval_json_type(const struct pred *p, const struct cursor *c, struct e
     }
 }
 
-static int eval_declared_type_is(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_declared_type_is(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     json_t *t = json_object_get(c->v, "type");
     return json_is_string(t) && !strcmp(json_string_value(t), json_string_value(p->arg));
 }
 
-static int eval_declared_type_includes(const struct pred *p, const struct cursor *c,
-                                       struct eval_ctx *ctx)
+int fn_eval_declared_type_includes(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     json_t *t = json_object_get(c->v, "type"), *e;
@@ -235,7 +239,7 @@ static int eval_declared_type_includes(const struct pred *p, const struct cursor
     return 0;
 }
 
-static int eval_has(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_has(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     if (!json_is_object(c->v)) return 0;
@@ -245,7 +249,7 @@ static int eval_has(const struct pred *p, const struct cursor *c, struct eval_ct
     return 1;
 }
 
-static int eval_lacks(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_lacks(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     if (!json_is_object(c->v)) return 1;
@@ -256,13 +260,13 @@ static int eval_lacks(const struct pred *p, const struct cursor *c, struct eval_
 }
 
 
-static int eval_equals(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_equals(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     return schema_json_equal(c->v, p->arg);
 }
 
-static int eval_one_of(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_one_of(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     size_t i;
@@ -271,7 +275,7 @@ static int eval_one_of(const struct pred *p, const struct cursor *c, struct eval
     return 0;
 }
 
-static int eval_all(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_all(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     for (size_t i = 0; i < p->nkids; i++)
         if (!fn_eval(p->kids[i], c, ctx)) return 0;
@@ -280,7 +284,7 @@ static int eval_all(const struct pred *p, const struct cursor *c, struct eval_ct
 
 /* any and not do not narrow the failing versions (ctx->narrow): the versions in which a
  * kid failed say nothing about when any of them, or the negation, fails */
-static int eval_any(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_any(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     ver_mask narrow = ctx->narrow;
     int ok = 0;
@@ -289,7 +293,7 @@ static int eval_any(const struct pred *p, const struct cursor *c, struct eval_ct
     return ok;
 }
 
-static int eval_not(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_not(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     ver_mask narrow = ctx->narrow;
     int ok = !fn_eval(p->kids[0], c, ctx);
@@ -314,19 +318,19 @@ static int some_visit(const struct cursor *c, void *arg)
     return !q->p->body || fn_eval(q->p->body, c, q->ctx); /* stop at the first witness */
 }
 
-static int eval_every(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_every(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     struct quant q = {p, ctx};
     return !sel_run(p->sel, &ctx->sctx, c, every_visit, &q);
 }
 
-static int eval_some(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_some(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     struct quant q = {p, ctx};
     return sel_run(p->sel, &ctx->sctx, c, some_visit, &q) != 0;
 }
 
-static int arg_values(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_values(struct cc *cc, struct pred *p, struct yv arg)
 {
     if (!json_is_array(arg.v) || !json_array_size(arg.v)) {
         rule_cc_error(cc, arg.n, 0, "one-of takes a non-empty list of values");
@@ -395,7 +399,7 @@ static int opt_bool(struct cc *cc, struct pred *p, struct yv arg, const char *ke
 }
 
 /* length: {min: N, max: N} */
-static int arg_length(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_length(struct cc *cc, struct pred *p, struct yv arg)
 {
     static const char *const allowed[] = {"min", "max", NULL};
     json_int_t lo, hi;
@@ -418,7 +422,7 @@ static size_t utf8_code_points(const char *s, size_t n)
     return k;
 }
 
-static int eval_length(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_length(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     size_t n;
@@ -464,7 +468,7 @@ static struct pred *regex_compile(struct cc *cc, struct pred *p, struct yv arg)
     return &h->base;
 }
 
-static int arg_regex(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_regex(struct cc *cc, struct pred *p, struct yv arg)
 {
     struct pred *h = regex_compile(cc, p, arg);
     if (!h) return -1;
@@ -484,13 +488,13 @@ static int regex_test(const struct pred *holder, const char *s, size_t n)
     return rc >= 0;
 }
 
-static int eval_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     return json_is_string(c->v) && regex_test(p->kids[0], json_string_value(c->v), json_string_length(c->v));
 }
 
-static int eval_path_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_path_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     char *ptr = sel_pointer(c);
@@ -500,7 +504,7 @@ static int eval_path_matches(const struct pred *p, const struct cursor *c, struc
 }
 
 /* key: PREDICATE - the node's member name, as a string, satisfies it. */
-static int eval_key(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_key(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     if (!c->parent || !c->key) return 0;
     struct cursor k = *c;
@@ -512,7 +516,7 @@ static int eval_key(const struct pred *p, const struct cursor *c, struct eval_ct
 }
 
 /* range: {min: X, max: Y} */
-static int arg_range(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_range(struct cc *cc, struct pred *p, struct yv arg)
 {
     static const char *const allowed[] = {"min", "max", NULL};
     if (need_mapping(cc, p, arg) < 0 || only_members(cc, p, arg, allowed) < 0) return -1;
@@ -545,7 +549,7 @@ static int num_cmp(json_t *a, json_t *b)
     return (x > y) - (x < y);
 }
 
-static int eval_range(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_range(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     if (!json_is_number(c->v)) return 0;
@@ -818,7 +822,7 @@ static const struct {
     {"iso-8601", fmt_iso8601},
 };
 
-static int arg_format(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_format(struct cc *cc, struct pred *p, struct yv arg)
 {
     for (size_t i = 0; json_is_string(arg.v) && i < sizeof formats / sizeof *formats; i++)
         if (!strcmp(json_string_value(arg.v), formats[i].name)) {
@@ -832,7 +836,7 @@ static int arg_format(struct cc *cc, struct pred *p, struct yv arg)
     return -1;
 }
 
-static int eval_format(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_format(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     if (!json_is_string(c->v)) return 0;
@@ -843,7 +847,7 @@ static int eval_format(const struct pred *p, const struct cursor *c, struct eval
 
 /* ---- unique / among: compare the node with nodes selected from an ancestor ---- */
 
-static int arg_context(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_context(struct cc *cc, struct pred *p, struct yv arg)
 {
     int among = !strcmp(p->fn->name, "among");
     static const char *const allowed_unique[] = {"select", "up", "depth", "ignore-case", NULL};
@@ -1137,7 +1141,7 @@ void fn_indexes_free(struct eval_ctx *ctx)
  * name duplicated in one shared version is a duplicate in that version only).
  * among: some other selected node has an equal value (with keys: some selected object
  * has a member of that name). */
-static int eval_context(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     json_int_t up = json_integer_value(json_object_get(p->arg, "up"));
     json_int_t depth = json_integer_value(json_object_get(p->arg, "depth"));
@@ -1222,14 +1226,14 @@ static int walk_below(struct walk *w, const struct cursor *c, int depth)
     return 1;
 }
 
-static int eval_every_descendant(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_every_descendant(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     struct walk w = {p->kids[0], ctx, WALK_MAX_NODES};
     return walk_below(&w, c, 0);
 }
 
 /* nesting: {max: N} (N <= WALK_MAX_DEPTH) */
-static int arg_nesting(struct cc *cc, struct pred *p, struct yv arg)
+int fn_arg_nesting(struct cc *cc, struct pred *p, struct yv arg)
 {
     static const char *const allowed[] = {"max", NULL};
     json_int_t hi;
@@ -1247,7 +1251,7 @@ static int arg_nesting(struct cc *cc, struct pred *p, struct yv arg)
  * costs no C stack): true unless some value lies more than max steps below the node.
  * Like every-descendant, at most WALK_MAX_NODES values are visited (substituted
  * components are shared subtrees, so a tree may be far larger than its text). */
-static int eval_nesting(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_nesting(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     size_t max = (size_t)json_integer_value(json_object_get(p->arg, "max"));
@@ -1279,68 +1283,7 @@ static int eval_nesting(const struct pred *p, const struct cursor *c, struct eva
     }
 }
 
-const struct fn_def fn_table[] = {
-    {"json-type", "TYPE or [TYPE, ...]",
-     "the node's JSON type is one of these (integer also matches 1.0; number matches any number)",
-     arg_types, eval_json_type},
-    {"declared-type-is", "TYPE-NAME",
-     "the node is an object whose \"type\" is exactly this string", arg_string, eval_declared_type_is},
-    {"declared-type-includes", "TYPE-NAME",
-     "the node is an object whose \"type\" is this string or an array containing it", arg_string,
-     eval_declared_type_includes},
-    {"has", "MEMBER or [MEMBER, ...]", "the node is an object with every one of these members",
-     arg_strings, eval_has},
-    {"lacks", "MEMBER or [MEMBER, ...]", "the node is not an object, or has none of these members",
-     arg_strings, eval_lacks},
-    {"equals", "VALUE", "the node equals this JSON value (1 equals 1.0; member order is irrelevant)",
-     arg_any, eval_equals},
-    {"one-of", "[VALUE, ...]", "the node equals one of these JSON values", arg_values, eval_one_of},
-    {"all", "[PREDICATE, ...]", "every predicate holds", arg_preds, eval_all},
-    {"any", "[PREDICATE, ...]", "at least one predicate holds", arg_preds, eval_any},
-    {"not", "PREDICATE", "the predicate does not hold", arg_pred, eval_not},
-    {"every", "{select: SELECTOR, require: PREDICATE}",
-     "every node the selector reaches from here satisfies the predicate (true when none)",
-     arg_quantifier, eval_every},
-    {"some", "{select: SELECTOR, require: PREDICATE}",
-     "at least one node the selector reaches satisfies the predicate (or exists, without require)",
-     arg_quantifier, eval_some},
-    {"use", "NAME", "the predicate defined as NAME under the file's \"predicates:\"", arg_use, eval_all},
-    {"length", "{min: N, max: N}",
-     "the node is a string whose length in Unicode code points, an array whose item count, or an "
-     "object whose member count lies within min and max (inclusive; either may be omitted)",
-     arg_length, eval_length},
-    {"matches", "REGEX",
-     "the node is a string in which the PCRE2 regular expression finds a match (anchor with ^ and $)",
-     arg_regex, eval_matches},
-    {"path-matches", "REGEX",
-     "the node's JSON Pointer in the resolved document matches the PCRE2 regular expression",
-     arg_regex, eval_path_matches},
-    {"key", "PREDICATE",
-     "the node is an object member whose name, taken as a string, satisfies the predicate", arg_pred, eval_key},
-    {"range", "{min: NUMBER, max: NUMBER}",
-     "the node is a number within min and max (inclusive; either may be omitted)", arg_range, eval_range},
-    {"format", "uri | uri-reference | uri-template | media-type | iso-8601",
-     "the node is a string of that syntax (RFC 3986 URI or URI reference, RFC 6570 template, RFC 9110 "
-     "media type, ISO 8601 date or date-time)",
-     arg_format, eval_format},
-    {"unique", "{select: SELECTOR or [SELECTOR, ...], up: N, depth: N, ignore-case: BOOL}",
-     "no node selected before this one (from the ancestor up levels above, or at depth, or the root for "
-     "absolute selectors) and offered in a common protocol version has an equal value",
-     arg_context, eval_context},
-    {"among", "{select: SELECTOR or [SELECTOR, ...], up: N, depth: N, ignore-case: BOOL, keys: BOOL}",
-     "some other selected node has an equal value (keys: the node is a string naming a member of a "
-     "selected object)",
-     arg_context, eval_context},
-    {"nesting", "{max: N}",
-     "no value lies more than N member or item steps below the node (a scalar, [] and {} nest 0 "
-     "levels; [[1]] nests 2)",
-     arg_nesting, eval_nesting},
-    {"every-descendant", "PREDICATE",
-     "every node below this one, at any depth, satisfies the predicate (true when there is none)",
-     arg_pred, eval_every_descendant},
-};
-const size_t fn_count = sizeof fn_table / sizeof fn_table[0];
-
+/* For rule_dump.c (ruleInt.h). */
 json_t *fn_type_names(unsigned types)
 {
     json_t *out = json_array();
@@ -1351,19 +1294,10 @@ json_t *fn_type_names(unsigned types)
 
 const char *fn_format_name(const struct pred *p)
 {
-    return p->fn->eval == eval_format ? formats[json_integer_value(p->arg)].name : NULL;
+    return p->fn->eval == fn_eval_format ? formats[json_integer_value(p->arg)].name : NULL;
 }
 
 int fn_is_holder(const struct pred *p)
 {
     return p->fn == &holder_regex || p->fn == &holder_sel;
-}
-
-const struct fn_def *fn_lookup(const char *name)
-{
-    for (size_t i = 0; i < fn_schema_count; i++)
-        if (!strcmp(fn_schema_table[i].name, name)) return &fn_schema_table[i];
-    for (size_t i = 0; i < fn_count; i++)
-        if (!strcmp(fn_table[i].name, name)) return &fn_table[i];
-    return NULL;
 }

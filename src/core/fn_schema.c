@@ -19,10 +19,12 @@
  * location of the error it names (for valid-schema a pointer inside the schema; for
  * dialect-in its $schema; which error: name_first below). A matches-schema `const` failure is the failure of the object
  * holding the member: a literal member such as an MCP inputSchema's "type": "object"
- * discriminates the object's type, so the object is the value that does not have it. */
+ * discriminates the object's type, so the object is the value that does not have it.
+ * The predicates are listed, with their names and synopses, in fn_table[] (fn_table.c);
+ * this file exports their functions through fnInt.h. */
 #include <string.h>
 
-#include "core/ruleInt.h"
+#include "core/fnInt.h"
 #include "schema/schema.h"
 
 static void add_detail(struct eval_ctx *ctx, const struct schema_errors *errs)
@@ -98,7 +100,7 @@ static int first_is_const(const struct schema_errors *errs)
     return n >= 6 && !strcmp(k + n - 6, "/const");
 }
 
-static int arg_dialect(struct cc *cc, struct pred *p, struct yv arg)
+int fn_schema_arg_dialect(struct cc *cc, struct pred *p, struct yv arg)
 {
     size_t n = json_is_array(arg.v) ? json_array_size(arg.v) : 1;
     if (!n) {
@@ -126,7 +128,7 @@ static enum schema_dialect default_dialect(const struct pred *p)
 /* The verdict depends only on the schema value and the default dialect, so a valid
  * one is memoized per document: a component shared by many tools is checked once (an
  * invalid one is checked again, for where it fails). */
-static int eval_valid_schema(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_schema_eval_valid_schema(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     enum schema_dialect d = default_dialect(p);
     int ok;
@@ -143,7 +145,7 @@ static int eval_valid_schema(const struct pred *p, const struct cursor *c, struc
     return rc == 0;
 }
 
-static int eval_dialect_in(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_schema_eval_dialect_in(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     enum schema_dialect d = schema_declared_dialect(rule_set_schemas(ctx->rs), c->v, default_dialect(p));
     size_t i;
@@ -203,7 +205,7 @@ static char *normalize_path(const char *file)
 }
 
 /* FILE, or {file: FILE, without: [MEMBER, ...]}. */
-static int arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
+int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
 {
     struct yv file = arg;
     if (json_is_object(arg.v)) {
@@ -254,7 +256,7 @@ static json_t *projected(const struct pred *p, json_t *v)
     return copy;
 }
 
-static int eval_matches_schema(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_schema_eval_matches_schema(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     struct schema_errors errs = {.limit = DETAIL_ERRORS};
     json_t *v = projected(p, c->v);
@@ -275,7 +277,7 @@ static int eval_matches_schema(const struct pred *p, const struct cursor *c, str
 }
 
 /* {depth: N, dialect: D}: kept in p->arg as {"depth": N, "dialect": [D]}. */
-static int arg_ref_resolves(struct cc *cc, struct pred *p, struct yv arg)
+int fn_schema_arg_ref_resolves(struct cc *cc, struct pred *p, struct yv arg)
 {
     if (!json_is_object(arg.v)) {
         rule_cc_error(cc, arg.n, 0, "ref-resolves takes {depth: N, dialect: D} (the schema root's depth, e.g. 3 "
@@ -299,7 +301,7 @@ static int arg_ref_resolves(struct cc *cc, struct pred *p, struct yv arg)
     struct yv dialect = rule_yv_member(cc, arg, "dialect");
     json_t *d = dialect.v ? dialect.v : json_string("2020-12");
     struct yv dy = {d, dialect.v ? dialect.n : arg.n};
-    int rc = arg_dialect(cc, p, dy);
+    int rc = fn_schema_arg_dialect(cc, p, dy);
     if (!dialect.v) json_decref(d);
     if (rc < 0) return -1;
     json_t *dl = p->arg;
@@ -307,7 +309,7 @@ static int arg_ref_resolves(struct cc *cc, struct pred *p, struct yv arg)
     return 0;
 }
 
-static int eval_ref_resolves(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_schema_eval_ref_resolves(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     json_int_t depth = json_integer_value(json_object_get(p->arg, "depth"));
     const struct cursor *root = c;
@@ -338,27 +340,8 @@ static int eval_ref_resolves(const struct pred *p, const struct cursor *c, struc
     return ok;
 }
 
-const struct fn_def fn_schema_table[] = {
-    {"valid-schema", "DIALECT",
-     "the node is a valid JSON Schema of its declared dialect ($schema), or of DIALECT when it "
-     "declares none: the meta-schema, plus every regex and reference compiles (a reference to a "
-     "network URI is not resolved)",
-     arg_dialect, eval_valid_schema},
-    {"dialect-in", "DIALECT or [DIALECT, ...]",
-     "the node's declared dialect ($schema; the first DIALECT when absent) is one of these",
-     arg_dialect, eval_dialect_in},
-    {"matches-schema", "FILE or {file: FILE, without: [MEMBER, ...]}",
-     "the node (without the listed members, when given) validates against the JSON Schema in "
-     "FILE (relative to the rule set's directory)",
-     arg_schema_file, eval_matches_schema},
-    {"ref-resolves", "{depth: N, dialect: DIALECT}",
-     "the node, a $ref value, resolves inside the schema rooted at its ancestor at depth N (DIALECT, "
-     "2020-12 by default, when that root declares no $schema); nothing is fetched",
-     arg_ref_resolves, eval_ref_resolves},
-};
-const size_t fn_schema_count = sizeof fn_schema_table / sizeof fn_schema_table[0];
-
-void fn_schema_free(struct pred *p)
+/* matches-schema's free hook: the schema its compiler compiled when the rules loaded. */
+void fn_schema_free_compiled(struct pred *p)
 {
     schema_free(p->compiled);
     free(p->file);

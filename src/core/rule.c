@@ -275,14 +275,13 @@ struct pred *rule_cc_pred(struct cc *cc, struct yv y)
     const char *name = json_object_iter_key(it);
     struct yv arg = {json_object_iter_value(it), doc_node_first_child(cc->d, y.n)};
     const struct fn_def *fn = fn_lookup(name);
-    if (!fn) {
-        const char *names[64];
-        size_t k = 0;
-        for (; k < fn_count && k < 63; k++) names[k] = fn_table[k].name;
-        names[k] = NULL;
+    if (!fn) { /* suggest the nearest of every predicate of the one table */
+        const char **names = xcalloc(fn_count + 1, sizeof *names);
+        for (size_t k = 0; k < fn_count; k++) names[k] = fn_table[k].name;
         const char *near = nearest(name, names);
         rule_cc_error(cc, arg.n, 1, "unknown predicate \"%s\"%s%s%s (see rules-yaml/README.md for the list)",
                       name, near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+        free(names);
         return NULL;
     }
     struct pred *p = xcalloc(1, sizeof *p);

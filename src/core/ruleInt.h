@@ -1,6 +1,6 @@
-/* ruleInt.h - the compiled program shared by rule.c (compiler), fn.c and fn_schema.c
- * (predicates), eval.c (interpreter) and rule_dump.c (`rules dump`, which prints it).
- * Nothing outside those files includes it. */
+/* ruleInt.h - the compiled program shared by rule.c (compiler), the predicates (fn.c,
+ * fn_schema.c, and fn_table.c, their one table; through fnInt.h), eval.c (interpreter)
+ * and rule_dump.c (`rules dump`, which prints it). Nothing outside those files includes it. */
 #ifndef MCPDESC_RULEINT_H
 #define MCPDESC_RULEINT_H
 
@@ -60,6 +60,9 @@ struct fn_def {
     const char *doc;       /* one sentence */
     int (*compile)(struct cc *cc, struct pred *p, struct yv arg);
     int (*eval)(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
+    /* Frees what compile kept beyond the members fn_pred_free always frees (arg, kids,
+     * sel, body), e.g. matches-schema's compiled schema; NULL when there is nothing. */
+    void (*free)(struct pred *p);
 };
 
 struct pred {
@@ -72,26 +75,27 @@ struct pred {
     struct sel *sel;         /* every/some */
     struct pred *body;       /* every/some */
     int borrowed;            /* kids[0] belongs to a named predicate */
-    struct schema *compiled; /* matches-schema */
+    struct schema *compiled; /* matches-schema (freed by its fn's free hook) */
     char *file;              /* matches-schema: its file relative to the rule set's directory,
-                              * "." and "DIR/.." segments removed; owned */
+                              * "." and "DIR/.." segments removed; owned (the same hook) */
 };
 
+/* fn_table.c: every predicate a rule may name, in one table (the loader's lookup and
+ * "did you mean", tests/check-schemas.sh against schema/rule-file.schema.json). */
 extern const struct fn_def fn_table[];
 extern const size_t fn_count;
-extern const struct fn_def fn_schema_table[]; /* fn_schema.c: backed by the schema engine */
-extern const size_t fn_schema_count;
-void fn_schema_free(struct pred *p);
+/* The entry of fn_table named NAME, or NULL. */
+const struct fn_def *fn_lookup(const char *name);
 /* The rule set's JSON Schema registry (created when the set loads, with the manifest's
  * schema-map), shared by every schema predicate and by threads (schema.h). */
 struct schema_ctx *rule_set_schemas(const struct rule_set *rs);
-const struct fn_def *fn_lookup(const char *name);
 /* For rule_dump.c: json-type's bits as a new array of type names; format's name (NULL
  * for any other predicate); whether P is a private holder kept in another predicate's
  * kids (a compiled regex, an extra selector), not a predicate a rule wrote. */
 json_t *fn_type_names(unsigned types);
 const char *fn_format_name(const struct pred *p);
 int fn_is_holder(const struct pred *p);
+/* fn.c: free a compiled predicate and its kids (not borrowed ones); run one. */
 void fn_pred_free(struct pred *p);
 int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
 

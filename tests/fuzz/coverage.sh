@@ -15,7 +15,7 @@ command -v llvm-profdata >/dev/null || prof=llvm-profdata-14
 targets() {
     case $1 in
         doc_json|doc_yaml) echo src/core/doc.c ;;
-        rules) echo src/core/rule.c src/core/fn.c src/core/fn_schema.c src/core/sel.c src/core/eval.c ;;
+        rules) echo src/core/rule.c src/core/fn.c src/core/fn_schema.c src/core/fn_table.c src/core/sel.c src/core/eval.c ;;
         ptr) echo src/base/ptr.c src/core/sel.c ;;
         res) echo src/core/res.c src/core/sel.c ;;
         schema) echo src/schema/schema.c src/schema/schema_eval.c src/schema/schema_num.c src/schema/schema_regex.c ;;

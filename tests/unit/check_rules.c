@@ -18,6 +18,9 @@ static const struct {
     /* unknown predicate, with a suggestion */
     {HEAD "    check: {select: /tools/*, require: {json-typ: object}, message: m}\n", 13, 41,
      "unknown predicate \"json-typ\": did you mean \"json-type\"?"},
+    /* ... a schema predicate too (fn_schema.c's are in the one table) */
+    {HEAD "    check: {select: /tools/*, require: {valid-schem: 2020-12}, message: m}\n", 13, 41,
+     "unknown predicate \"valid-schem\": did you mean \"valid-schema\"?"},
     /* wrong argument type */
     {HEAD "    check: {select: /tools/*, require: {json-type: 5}, message: m}\n", 13, 52,
      "json-type takes object, array, string, number, integer, boolean or null"},
