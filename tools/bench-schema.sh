@@ -26,7 +26,7 @@ mkdir -p "$bench"
 make -s BUILD="$build" "$build/libmcpdesc.a"
 cc -std=c11 -D_GNU_SOURCE -O2 -Isrc $(pkg-config --cflags jansson libpcre2-8) \
     -o "$bench/bench-schema" tools/bench-schema.c "$build/libmcpdesc.a" \
-    $(pkg-config --libs jansson yaml-0.1 libpcre2-8 nettle libcurl) -lm
+    $(pkg-config --libs jansson yaml-0.1 libpcre2-8 nettle liburiparser libcurl) -lm
 
 # ---- corpora ---------------------------------------------------------------------
 python3 - "$bench" "$suite" "$mcp" <<'EOF'

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/uri.h"
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
 #include "core/doc.h"
@@ -129,7 +130,7 @@ static char *base_uri_of(const char *path)
 {
     if (!strcmp(path, "-")) return xstrdup("");
     char *rp = realpath(path, NULL);
-    char *u = xasprintf("file://%s", rp ? rp : path);
+    char *u = uri_from_path(rp ? rp : path);
     free(rp);
     return u;
 }

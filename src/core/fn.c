@@ -12,6 +12,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "base/uri.h"
 #include "core/eval.h"
 #include "core/fnInt.h"
 #include "schema/schema.h"
@@ -565,63 +566,11 @@ int fn_eval_range(const struct pred *p, const struct cursor *c, struct eval_ctx 
 static int is_hex(int ch) { return isxdigit((unsigned char)ch); }
 static int is_alpha(int ch) { return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z'); }
 static int is_digit(int ch) { return ch >= '0' && ch <= '9'; }
-static int is_unreserved(int ch) { return is_alpha(ch) || is_digit(ch) || (ch && strchr("-._~", ch)); }
-static int is_sub_delim(int ch) { return ch && strchr("!$&'()*+,;=", ch); }
 static int is_tchar(int ch) { return is_alpha(ch) || is_digit(ch) || (ch && strchr("!#$%&'*+-.^_`|~", ch)); }
 
-/* Length of a scheme ("http" in "http:...") followed by ':', else 0. */
-static size_t uri_scheme(const char *s)
-{
-    if (!is_alpha(s[0])) return 0;
-    size_t i = 1;
-    while (is_alpha(s[i]) || is_digit(s[i]) || s[i] == '+' || s[i] == '-' || s[i] == '.') i++;
-    return s[i] == ':' ? i : 0;
-}
-
-/* The part after the scheme (or a relative reference): authority, path, query, fragment. */
-static int uri_rest(const char *s)
-{
-    if (s[0] == '/' && s[1] == '/') {
-        s += 2;
-        for (; *s && *s != '/' && *s != '?' && *s != '#'; s++) {
-            if (*s == '%') {
-                if (!is_hex(s[1]) || !is_hex(s[2])) return 0;
-                s += 2;
-            } else if (!is_unreserved(*s) && !is_sub_delim(*s) && !strchr(":@[]", *s)) {
-                return 0;
-            }
-        }
-    }
-    int fragment = 0;
-    for (; *s; s++) {
-        if (*s == '%') {
-            if (!is_hex(s[1]) || !is_hex(s[2])) return 0;
-            s += 2;
-        } else if (*s == '#') {
-            if (fragment) return 0;
-            fragment = 1;
-        } else if (!is_unreserved(*s) && !is_sub_delim(*s) && !strchr(":@/?", *s)) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-static int fmt_uri(const char *s)
-{
-    size_t n = uri_scheme(s);
-    return n && uri_rest(s + n + 1);
-}
-
-static int fmt_uri_reference(const char *s)
-{
-    size_t n = uri_scheme(s);
-    if (n) return uri_rest(s + n + 1);
-    /* a relative reference: its first segment has no ':' (RFC 3986 section 4.2) */
-    const char *colon = strchr(s, ':'), *stop = strpbrk(s, "/?#");
-    if (colon && (!stop || colon < stop)) return 0;
-    return uri_rest(s);
-}
+/* RFC 3986 URI and URI reference: uriparser's grammar (base/uri.c). */
+static int fmt_uri(const char *s) { return uri_check(s, 0); }
+static int fmt_uri_reference(const char *s) { return uri_check(s, 1); }
 
 /* RFC 6570 varchar: ALPHA / DIGIT / "_" / pct-encoded */
 static int tpl_varchar(const char **s)

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "base/ptr.h"
+#include "base/uri.h"
 #include "schema/schemaInt.h"
 
 /* ---- small hash map ---------------------------------------------------------- */
@@ -154,166 +155,6 @@ void schema_limits_default(struct schema_limits *lim)
     lim->max_work = SCHEMA_DEFAULT_MAX_WORK;
 }
 
-/* ---- URIs (RFC 3986) ------------------------------------------------------------ */
-
-enum { U_SCHEME, U_AUTH, U_PATH, U_QUERY, U_FRAG };
-struct uparts {
-    const char *s[5];
-    size_t n[5];
-    int has[5];
-};
-
-static void uparse(const char *u, struct uparts *p)
-{
-    memset(p, 0, sizeof *p);
-    const char *q = u, *c = u;
-    if (isalpha((unsigned char)*c)) {
-        while (isalnum((unsigned char)*c) || *c == '+' || *c == '-' || *c == '.') c++;
-        if (*c == ':') {
-            p->has[U_SCHEME] = 1;
-            p->s[U_SCHEME] = q;
-            p->n[U_SCHEME] = (size_t)(c - q);
-            q = c + 1;
-        }
-    }
-    if (q[0] == '/' && q[1] == '/') {
-        q += 2;
-        const char *a = q;
-        while (*q && *q != '/' && *q != '?' && *q != '#') q++;
-        p->has[U_AUTH] = 1;
-        p->s[U_AUTH] = a;
-        p->n[U_AUTH] = (size_t)(q - a);
-    }
-    const char *a = q;
-    while (*q && *q != '?' && *q != '#') q++;
-    p->has[U_PATH] = 1;
-    p->s[U_PATH] = a;
-    p->n[U_PATH] = (size_t)(q - a);
-    if (*q == '?') {
-        a = ++q;
-        while (*q && *q != '#') q++;
-        p->has[U_QUERY] = 1;
-        p->s[U_QUERY] = a;
-        p->n[U_QUERY] = (size_t)(q - a);
-    }
-    if (*q == '#') {
-        q++;
-        p->has[U_FRAG] = 1;
-        p->s[U_FRAG] = q;
-        p->n[U_FRAG] = strlen(q);
-    }
-}
-
-/* RFC 3986 5.2.4 */
-static char *remove_dots(const char *in, size_t n)
-{
-    char *inp = xstrndup(in, n), *s = inp;
-    struct buf out = BUF_INIT;
-    while (*s) {
-        if (!strncmp(s, "../", 3)) s += 3;
-        else if (!strncmp(s, "./", 2)) s += 2;
-        else if (!strncmp(s, "/./", 3)) s += 2;
-        else if (!strcmp(s, "/.")) {
-            s[1] = 0;
-        } else if (!strncmp(s, "/../", 4) || !strcmp(s, "/..")) {
-            if (s[3]) s += 3;
-            else {
-                s += 2;
-                s[0] = '/';
-            }
-            const char *o = buf_str(&out);
-            const char *last = strrchr(o, '/');
-            buf_truncate(&out, last ? (size_t)(last - o) : 0);
-        } else if (!strcmp(s, ".") || !strcmp(s, "..")) {
-            s += strlen(s);
-        } else {
-            const char *e = strchr(s + 1, '/');
-            size_t len = e ? (size_t)(e - s) : strlen(s);
-            buf_add(&out, s, len);
-            s += len;
-        }
-    }
-    free(inp);
-    return out.s ? buf_detach(&out) : xstrdup("");
-}
-
-char *schema_uri_resolve(const char *base, const char *ref)
-{
-    struct uparts B, R;
-    uparse(base ? base : "", &B);
-    uparse(ref, &R);
-    struct buf t = BUF_INIT;
-    const char *scheme = NULL, *auth = NULL, *query = NULL;
-    size_t nscheme = 0, nauth = 0, nquery = 0;
-    int has_auth = 0, has_query = 0;
-    char *path;
-    if (R.has[U_SCHEME]) {
-        scheme = R.s[U_SCHEME], nscheme = R.n[U_SCHEME];
-        has_auth = R.has[U_AUTH], auth = R.s[U_AUTH], nauth = R.n[U_AUTH];
-        path = remove_dots(R.s[U_PATH], R.n[U_PATH]);
-        has_query = R.has[U_QUERY], query = R.s[U_QUERY], nquery = R.n[U_QUERY];
-    } else {
-        if (R.has[U_AUTH]) {
-            has_auth = 1, auth = R.s[U_AUTH], nauth = R.n[U_AUTH];
-            path = remove_dots(R.s[U_PATH], R.n[U_PATH]);
-            has_query = R.has[U_QUERY], query = R.s[U_QUERY], nquery = R.n[U_QUERY];
-        } else {
-            if (!R.n[U_PATH]) {
-                path = xstrndup(B.s[U_PATH], B.n[U_PATH]);
-                if (R.has[U_QUERY])
-                    has_query = 1, query = R.s[U_QUERY], nquery = R.n[U_QUERY];
-                else
-                    has_query = B.has[U_QUERY], query = B.s[U_QUERY], nquery = B.n[U_QUERY];
-            } else {
-                if (R.s[U_PATH][0] == '/') {
-                    path = remove_dots(R.s[U_PATH], R.n[U_PATH]);
-                } else {
-                    struct buf m = BUF_INIT;
-                    if (B.has[U_AUTH] && !B.n[U_PATH]) {
-                        buf_addc(&m, '/');
-                    } else {
-                        size_t k = B.n[U_PATH];
-                        while (k && B.s[U_PATH][k - 1] != '/') k--;
-                        buf_add(&m, B.s[U_PATH], k);
-                    }
-                    buf_add(&m, R.s[U_PATH], R.n[U_PATH]);
-                    path = remove_dots(buf_str(&m), m.len);
-                    buf_release(&m);
-                }
-                has_query = R.has[U_QUERY], query = R.s[U_QUERY], nquery = R.n[U_QUERY];
-            }
-            has_auth = B.has[U_AUTH], auth = B.s[U_AUTH], nauth = B.n[U_AUTH];
-        }
-        if (B.has[U_SCHEME]) scheme = B.s[U_SCHEME], nscheme = B.n[U_SCHEME];
-    }
-    if (scheme) {
-        buf_add(&t, scheme, nscheme);
-        buf_addc(&t, ':');
-    }
-    if (has_auth) {
-        buf_adds(&t, "//");
-        buf_add(&t, auth, nauth);
-    }
-    buf_adds(&t, path);
-    free(path);
-    if (has_query) {
-        buf_addc(&t, '?');
-        buf_add(&t, query, nquery);
-    }
-    if (R.has[U_FRAG]) {
-        buf_addc(&t, '#');
-        buf_add(&t, R.s[U_FRAG], R.n[U_FRAG]);
-    }
-    return t.s ? buf_detach(&t) : xstrdup("");
-}
-
-char *schema_uri_split(const char *uri, const char **frag)
-{
-    const char *h = strchr(uri, '#');
-    *frag = h ? h + 1 : NULL;
-    return h ? xstrndup(uri, (size_t)(h - uri)) : xstrdup(uri);
-}
-
 /* ---- dialects ------------------------------------------------------------------ */
 
 static const struct {
@@ -398,8 +239,7 @@ struct schema_ctx {
 static char *strip_empty_fragment(const char *uri)
 {
     const char *frag;
-    char *u = schema_uri_split(uri, &frag);
-    return u;
+    return uri_split_fragment(uri, &frag);
 }
 
 void schema_ctx_add_document(schema_ctx *ctx, const char *uri, json_t *doc)
@@ -832,12 +672,21 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr,
         if (draft <= 7 && id[0] == '#') {
             old_anchor = xstrdup(id + 1);
         } else {
-            char *u = schema_uri_resolve(R->uri, id);
-            const char *frag;
-            char *nofrag = schema_uri_split(u, &frag);
+            char *bad = NULL;
+            char *u = uri_resolve(R->uri, id, &bad);
+            const char *frag = NULL;
+            char *nofrag = u ? uri_split_fragment(u, &frag) : NULL;
             if (frag && *frag && *frag != '/' && draft <= 7) old_anchor = xstrdup(frag);
             free(u);
-            if (is_doc_root) {
+            if (!nofrag) {
+                /* reported, and the subschema keeps the identifier of its parent */
+                const char *kw = draft == 4 ? "id" : "$id";
+                size_t mark = ptr->len;
+                ptr_append_segment(ptr, kw, strlen(kw));
+                cerr_at(cs, doc, buf_str(ptr), "identifier \"%s\" %s", id, bad);
+                buf_truncate(ptr, mark);
+                free(bad);
+            } else if (is_doc_root) {
                 if (strcmp(nofrag, R->uri)) {
                     smap_put(&cs->resmap, nofrag, res);
                     free(R->uri);
@@ -1060,9 +909,15 @@ static size_t resolve_ref(struct cstate *cs, size_t nid, const char *ref, const 
 {
     const struct schema_node *n = cs->s->nodes.items[nid];
     const struct schema_res *R = cs->s->res.items[n->res];
-    char *abs = schema_uri_resolve(R->uri, ref);
+    char *bad = NULL;
+    char *abs = uri_resolve(R->uri, ref, &bad);
+    if (!abs) {
+        cerr(cs, n, kw, "reference \"%s\" %s", ref, bad);
+        free(bad);
+        return SCHEMA_NONE;
+    }
     const char *frag;
-    char *nofrag = schema_uri_split(abs, &frag);
+    char *nofrag = uri_split_fragment(abs, &frag);
     size_t ri, out = SCHEMA_NONE;
     if (!smap_get(&cs->resmap, nofrag, &ri)) {
         if (load_doc(cs, nofrag, n, kw) < 0) goto done;
@@ -1706,7 +1561,7 @@ schema *schema_compile_file(schema_ctx *ctx, const char *path, enum schema_diale
     }
     VEC_PUSH(ctx->files, xstrdup(path));
     char *rp = realpath(path, NULL);
-    char *base = xasprintf("file://%s", rp ? rp : path);
+    char *base = uri_from_path(rp ? rp : path);
     free(rp);
     schema *s = schema_compile(ctx, j, base, dflt, errs);
     free(base);

@@ -309,11 +309,6 @@ void schema_md_give(const schema *s, pcre2_match_data *md);
 void schema_errors_add(struct schema_errors *e, const char *kwloc, const char *iloc,
                        const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* URIs (RFC 3986). New strings. */
-char *schema_uri_resolve(const char *base, const char *ref);
-/* Split URI at '#': returns the part before (new); *frag borrowed (NULL when absent). */
-char *schema_uri_split(const char *uri, const char **frag);
-
 /* Numbers (schema_num.c): compare two numbers exactly: <0, 0, >0. */
 int schema_num_cmp(json_t *a, json_t *b);
 

@@ -62,6 +62,8 @@ static const struct {
     {"{format: uri}", "\"https://example.com/a#b#c\"", 0},
     {"{format: uri}", "\"https://example.com/%zz\"", 0},
     {"{format: uri}", "\"urn:isbn:0451450523\"", 1},
+    {"{format: uri}", "\"http://x:abc/\"", 0},          /* RFC 3986 port = *DIGIT */
+    {"{format: uri-reference}", "\"//x:abc/\"", 0},
     {"{format: uri}", "\"https://example.com/caf\\u00e9\"", 0},
     {"{format: uri-reference}", "\"../a/b?c\"", 1},
     {"{format: uri-reference}", "\"a:b/c\"", 1},

@@ -288,16 +288,25 @@ START_TEST(references)
     ck_assert_ptr_nonnull(strstr(msg, "was not fetched"));
     ck_assert_int_eq(run(NULL, "{\"$ref\":\"#/$defs/missing\"}", "1", msg, sizeof msg), -2);
     ck_assert_ptr_nonnull(strstr(msg, "does not resolve"));
-    /* URI resolution (RFC 3986 5.4) */
-    char *u = schema_uri_resolve("http://a/b/c/d;p?q", "../../g");
-    ck_assert_str_eq(u, "http://a/g");
-    free(u);
-    u = schema_uri_resolve("http://a/b/c/d;p?q", "#s");
-    ck_assert_str_eq(u, "http://a/b/c/d;p?q#s");
-    free(u);
-    u = schema_uri_resolve("urn:uuid:deadbeef-1234", "#/$defs/x");
-    ck_assert_str_eq(u, "urn:uuid:deadbeef-1234#/$defs/x");
-    free(u);
+    /* references and identifiers are RFC 3986 URI references (base/uri.c); a fragment
+     * is the JSON Pointer's or anchor's to judge, as before */
+    ck_assert_int_eq(run(NULL, "{\"$ref\":\"other schema.json\"}", "1", msg, sizeof msg), -2);
+    ck_assert_str_eq(msg, "reference \"other schema.json\" is not a URI reference: the parse "
+                          "fails at character 6 (' ')");
+    ck_assert_int_eq(run(NULL, "{\"$defs\":{\"a\":{\"$id\":\"http://x:abc/a.json\"}}}", "1", msg,
+                         sizeof msg),
+                     -2);
+    ck_assert_str_eq(msg, "identifier \"http://x:abc/a.json\" is not a URI reference: the parse "
+                          "fails at character 13 ('/')");
+    ck_assert_int_eq(run(NULL,
+                         "{\"$ref\":\"#/$defs/foo bar\",\"$defs\":{\"foo bar\":{\"type\":\"string\"}}}",
+                         "\"x\"", NULL, 0),
+                     0);
+    ck_assert_int_eq(run(NULL,
+                         "{\"$id\":\"http://[2001:DB8::7]/s/a.json\",\"$ref\":\"b.json\",\"$defs\":"
+                         "{\"b\":{\"$id\":\"http://[2001:DB8::7]/s/b.json\",\"type\":\"string\"}}}",
+                         "1", NULL, 0),
+                     1);
 }
 END_TEST
 
