@@ -1,7 +1,7 @@
 # mk/rules.mk - the tools of rule authors and release engineers (`mcpdesc rules ...`,
-# src/lint*.c, src/docs*.c). test-rules: lint the shipped rule set, run every rule's
-# examples (`rules test`), render every page, and pin a temporary copy with `rules lock`
-# and `--rules-tag`. check-locks: a committed tag lock never changes, and the manifest's
+# src/author/: lint.c, rulepage*.c, fixtures.c). test-rules: lint the shipped rule set,
+# run every rule's examples (`rules test`), render every page, and pin a temporary copy
+# with `rules lock` and `--rules-tag`. check-locks: a committed tag lock never changes, and the manifest's
 # tag has a lock. Both run under `make check` (plain, then BUILD=build/san SAN=1).
 
 # Included before the Makefile's `all:` rule: keep `all` the default goal, and name the

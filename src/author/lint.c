@@ -9,19 +9,17 @@
  * Lint reads the rule files itself, so it runs even when the loader refuses the set. */
 #include "author/lint.h"
 
-#include "schema/schema.h"
-
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "author/fixtures.h"
 #include "base/buf.h"
-#include "author/rulepage.h"
-#include "core/eval.h"
 #include "base/ptr.h"
-#include "core/res.h"
 #include "base/util.h"
 #include "base/ver.h"
+#include "core/eval.h"
+#include "schema/schema.h"
 
 char *lint_default_fixtures(const char *rules_dir)
 {
@@ -35,153 +33,6 @@ char *lint_default_fixtures(const char *rules_dir)
         return xasprintf("%.*s/../conformance", (int)n, rules_dir);
     if (base == 0) return xstrdup("conformance");
     return xasprintf("%.*sconformance", (int)base, rules_dir);
-}
-
-/* ---- fixtures ---------------------------------------------------------------------- */
-
-struct fx_entry {
-    char *name;
-    doc *raw;        /* as written */
-    doc *resolved;   /* after $componentRef resolution (on demand) */
-    char *problem;   /* why it cannot be loaded */
-};
-
-struct lint_fixtures {
-    char *dir;
-    const struct rule_set *rs;
-    VEC(struct fx_entry) e;
-};
-
-struct lint_fixtures *lint_fixtures_new(const char *dir, const struct rule_set *rs)
-{
-    struct lint_fixtures *fx = xcalloc(1, sizeof *fx);
-    fx->dir = xstrdup(dir);
-    fx->rs = rs;
-    return fx;
-}
-
-void lint_fixtures_free(struct lint_fixtures *fx)
-{
-    if (!fx) return;
-    for (size_t i = 0; i < fx->e.len; i++) {
-        free(fx->e.items[i].name);
-        doc_free(fx->e.items[i].raw);
-        doc_free(fx->e.items[i].resolved);
-        free(fx->e.items[i].problem);
-    }
-    VEC_FREE(fx->e);
-    free(fx->dir);
-    free(fx);
-}
-
-const char *lint_fixtures_dir(const struct lint_fixtures *fx) { return fx->dir; }
-
-/* A fixture name is a relative path that stays inside the fixtures directory. */
-static int fixture_name_ok(const char *name)
-{
-    if (!*name || name[0] == '/') return 0;
-    for (const char *p = name; *p;) {
-        size_t n = strcspn(p, "/");
-        if (n == 0 || (n == 2 && !strncmp(p, "..", 2)) || (n == 1 && *p == '.')) return 0;
-        p += n;
-        if (*p) p++;
-    }
-    return 1;
-}
-
-static struct fx_entry *fixture_entry(struct lint_fixtures *fx, const char *name)
-{
-    for (size_t i = 0; i < fx->e.len; i++)
-        if (!strcmp(fx->e.items[i].name, name)) return &fx->e.items[i];
-    struct fx_entry e = {xstrdup(name), NULL, NULL, NULL};
-    if (!fixture_name_ok(name)) {
-        e.problem = xasprintf("fixture \"%s\" is not a relative path inside %s", name, fx->dir);
-    } else {
-        char *path = xasprintf("%s/%s", fx->dir, name);
-        struct doc_error err;
-        if (access(path, F_OK) != 0) {
-            e.problem = xasprintf("no fixture \"%s\" in %s", name, fx->dir);
-        } else if (!(e.raw = doc_load_file(path, NULL, &err))) {
-            e.problem = err.line ? xasprintf("fixture %s does not parse: %u:%u: %s", path, err.line,
-                                             err.col, err.message)
-                                 : xasprintf("fixture %s cannot be read: %s", path, err.message);
-            doc_error_release(&err);
-        }
-        free(path);
-    }
-    VEC_PUSH(fx->e, e);
-    return &fx->e.items[fx->e.len - 1];
-}
-
-/* The deepest prefix of P that exists in ROOT, as a pointer string (new). */
-static char *deepest_prefix(json_t *root, const struct ptr *p)
-{
-    struct buf b = BUF_INIT;
-    json_t *v = root;
-    for (size_t i = 0; i < p->n; i++) {
-        json_t *next = NULL;
-        size_t idx;
-        if (json_is_object(v)) next = json_object_get(v, p->segs[i]);
-        else if (json_is_array(v) && ptr_is_index(p->segs[i], &idx)) next = json_array_get(v, idx);
-        if (!next) break;
-        ptr_append_segment(&b, p->segs[i], strlen(p->segs[i]));
-        v = next;
-    }
-    char *s = b.len ? buf_detach(&b) : xstrdup("\"\" (the root)");
-    buf_release(&b);
-    return s;
-}
-
-enum lookup { LOOKUP_OK, LOOKUP_NO_FIXTURE, LOOKUP_NO_POINTER, LOOKUP_BAD_POINTER };
-
-static enum lookup fixture_lookup(struct lint_fixtures *fx, const char *fixture, const char *pointer,
-                                  json_t **value, char **problem)
-{
-    *value = NULL;
-    *problem = NULL;
-    struct fx_entry *e = fixture_entry(fx, fixture);
-    if (!e->raw) {
-        *problem = xstrdup(e->problem);
-        return LOOKUP_NO_FIXTURE;
-    }
-    struct ptr p;
-    const char *why;
-    if (ptr_parse(pointer, &p, &why) < 0) {
-        *problem = xasprintf("bad JSON Pointer \"%s\": %s", pointer, why);
-        return LOOKUP_BAD_POINTER;
-    }
-    *value = ptr_get(doc_root(e->raw), &p);
-    if (!*value && fx->rs) {
-        if (!e->resolved) {
-            char *path = xasprintf("%s/%s", fx->dir, fixture);
-            struct doc_error err;
-            e->resolved = doc_load_file(path, NULL, &err);
-            if (!e->resolved) doc_error_release(&err);
-            free(path);
-            if (e->resolved) {
-                struct diag_list ignored = DIAG_LIST_INIT;
-                res_free(res_resolve(e->resolved, rule_set_res_config(fx->rs), &ignored));
-                diag_list_release(&ignored);
-            }
-        }
-        if (e->resolved) *value = ptr_get(doc_root(e->resolved), &p);
-    }
-    if (!*value) {
-        char *deepest = deepest_prefix(doc_root(e->raw), &p);
-        *problem = xasprintf("nothing at %s in fixture %s (the deepest part that exists is %s)", pointer,
-                             fixture, deepest);
-        free(deepest);
-    }
-    ptr_release(&p);
-    return *value ? LOOKUP_OK : LOOKUP_NO_POINTER;
-}
-
-json_t *lint_fixture_value(struct lint_fixtures *fx, const char *fixture, const char *pointer,
-                           char **problem)
-{
-    json_t *v;
-    fixture_lookup(fx, fixture, pointer, &v, problem);
-    return v;
 }
 
 /* ---- lint -------------------------------------------------------------------------- */
@@ -209,7 +60,7 @@ struct lint {
     json_t *schema_map;          /* the manifest's schema-map (borrowed; may be NULL) */
     const doc *d;                /* the rule file being linted */
     struct ver_list vl;          /* the manifest's versions (as lint read them) */
-    struct lint_fixtures *fx;
+    struct fixtures *fx;
     struct diag_list *out;
     const char *rule_id;
     ver_mask judged;             /* versions some `require` of the current rule judges */
@@ -233,34 +84,21 @@ static void finding(struct lint *l, const char *pointer, enum diag_level level, 
     free(msg);
 }
 
-/* A version spec as the loader reads it; -1 when malformed (the loader reports it). */
+static void count_problem(void *arg, const struct ver_spec_error *e)
+{
+    (void)e;
+    ++*(size_t *)arg;
+}
+
+/* A version spec read by the loader's parser; -1 when it has any problem (the loader
+ * reports it, and lint does not judge what it would have meant). */
 static int spec_mask(const struct ver_list *vl, json_t *spec, ver_mask *out)
 {
-    if (json_is_string(spec) && !strcmp(json_string_value(spec), "all")) {
-        *out = ver_all(vl);
-        return 0;
-    }
-    if (json_is_array(spec)) {
-        ver_mask m = 0;
-        for (size_t i = 0; i < json_array_size(spec); i++) {
-            const char *s = json_string_value(json_array_get(spec, i));
-            int k = s ? ver_index(vl, s) : -1;
-            if (k < 0) return -1;
-            m |= (ver_mask)1 << k;
-        }
-        *out = m;
-        return m ? 0 : -1;
-    }
-    if (json_is_object(spec)) {
-        json_t *f = json_object_get(spec, "from"), *b = json_object_get(spec, "before");
-        if ((!f && !b) || json_object_size(spec) != (size_t)(!!f + !!b)) return -1;
-        int fi = -1, bi = -1;
-        if (f && (!json_is_string(f) || (fi = ver_index(vl, json_string_value(f))) < 0)) return -1;
-        if (b && (!json_is_string(b) || (bi = ver_index(vl, json_string_value(b))) < 0)) return -1;
-        *out = ver_range(vl, fi, bi);
-        return *out ? 0 : -1;
-    }
-    return -1;
+    size_t problems = 0;
+    ver_mask m;
+    if (ver_spec_parse(vl, spec, &m, count_problem, &problems) < 0 || problems) return -1;
+    *out = m;
+    return 0;
 }
 
 static char *versions_text(const struct ver_list *vl, ver_mask m)
@@ -288,7 +126,7 @@ static void lint_clause(struct lint *l, json_t *c, const char *ptr, ver_mask out
             free(hint);
         } else if (outside) {
             struct buf spec = BUF_INIT;
-            rulepage_versions_spec(&spec, &l->vl, inside);
+            ver_spec_format(&spec, &l->vl, inside);
             char *in = versions_text(&l->vl, inside);
             char *hint = xasprintf("write versions: %s (what it judges), or widen %s", buf_str(&spec),
                                    outer_what);
@@ -392,15 +230,15 @@ static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
         if (fixture && pointer) {
             json_t *v;
             char *problem;
-            enum lookup k = fixture_lookup(l->fx, fixture, pointer, &v, &problem);
-            if (k == LOOKUP_NO_FIXTURE) {
+            enum fixtures_lookup k = fixtures_lookup(l->fx, fixture, pointer, &v, &problem);
+            if (k == FIXTURES_NO_FIXTURE) {
                 char *fp = xasprintf("%s/fixture", ep);
                 char *hint = xasprintf("name a file under %s (e.g. expected-invalid/NAME.json), or add "
-                                       "the fixture (see conformance/README.md)", lint_fixtures_dir(l->fx));
+                                       "the fixture (see conformance/README.md)", fixtures_dir(l->fx));
                 finding(l, fp, DIAG_ERROR, hint, "%s", problem);
                 free(hint);
                 free(fp);
-            } else if (k == LOOKUP_NO_POINTER) {
+            } else if (k == FIXTURES_NO_POINTER) {
                 char *pp = xasprintf("%s/pointer", ep);
                 finding(l, pp, DIAG_ERROR,
                         "point at the value the rule reports (RFC 6901: array items by index, e.g. "
@@ -756,7 +594,7 @@ static void lint_file(struct lint *l)
                 char *ap = xasprintf("%s/applies", ptr);
                 char *unj = versions_text(&l->vl, applies & ~l->judged);
                 struct buf spec = BUF_INIT;
-                rulepage_versions_spec(&spec, &l->vl, applies & l->judged);
+                ver_spec_format(&spec, &l->vl, applies & l->judged);
                 char *hint = xasprintf("write applies: %s, or add a check for %s", buf_str(&spec), unj);
                 finding(l, ap, DIAG_WARNING, hint,
                         "the rule applies to %s, but none of its checks judges %s: its page would "
@@ -772,37 +610,6 @@ static void lint_file(struct lint *l)
         lint_examples(l, r, ptr);
         lint_based_on(l, r, ptr);
         free(ptr);
-    }
-}
-
-/* Fix hints for the loader's messages (which say what is wrong, and often how). */
-static const struct {
-    const char *start, *hint;
-} loader_hints[] = {
-    {"unknown protocol version", "use a version the manifest lists, or add it to \"versions\" in manifest.yaml (oldest first)"},
-    {"bad JSON Pointer", "an example's pointer is an RFC 6901 pointer from the fixture's root, e.g. /tools/0/inputSchema"},
-    {"bad selector", "a selector is a JSON Pointer whose segment * means every member, e.g. /tools/*/inputSchema"},
-    {"unknown predicate", "use one of the predicates listed in rules-yaml/README.md (Predicates)"},
-    {"this version range is empty", "\"from\" must be older than \"before\" (versions in manifest order)"},
-    {"versions must be listed oldest first", "reorder the manifest's versions, oldest first"},
-    {"duplicate rule id", "rule ids are unique in the set: rename one of the rules"},
-    {"unknown member", "remove the member or correct its spelling (the message lists the known ones)"},
-    {"level must be", "write must, should or may in lower case"},
-    {"a predicate is a mapping", "write the predicate as {NAME: ARGUMENT}, one member per mapping"},
-};
-
-static void add_loader_hints(struct diag_list *l, size_t from)
-{
-    for (size_t i = from; i < l->len; i++) {
-        struct diag *d = &l->items[i];
-        if (d->hint) continue;
-        const char *hint = "see rules-yaml/README.md for the rule format";
-        for (size_t k = 0; k < sizeof loader_hints / sizeof loader_hints[0]; k++)
-            if (strstr(d->message, loader_hints[k].start)) {
-                hint = loader_hints[k].hint;
-                break;
-            }
-        d->hint = xstrdup(hint);
     }
 }
 
@@ -835,8 +642,7 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
         return -1;
     }
     size_t before = out->len;
-    struct rule_set *rs = rule_set_load(dir, out);
-    add_loader_hints(out, before);
+    struct rule_set *rs = rule_set_load(dir, out); /* its errors carry their hints */
     struct doc_error err;
     doc *m = doc_load_file(mpath, NULL, &err);
     if (!m) {
@@ -863,7 +669,7 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
             lint_against_schema(&l, sctx, manifest_schema);
         }
         char *fxdir = fixtures ? xstrdup(fixtures) : lint_default_fixtures(dir);
-        l.fx = lint_fixtures_new(fxdir, rs);
+        l.fx = fixtures_new(fxdir, rs);
         free(fxdir);
         json_t *files = json_object_get(doc_root(m), "files");
         for (size_t i = 0; json_is_array(files) && i < json_array_size(files); i++) {
@@ -883,7 +689,7 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
         }
         lint_citations_finish(&l);
         cites_free(&l);
-        lint_fixtures_free(l.fx);
+        fixtures_free(l.fx);
         schema_ctx_free(sctx);
         free(rule_schema);
         free(manifest_schema);
@@ -935,7 +741,7 @@ static ver_mask fixture_versions(const struct rule_set *rs, json_t *root)
 static char *run_one(const struct rule_set *rs, const char *fixtures, const char *id, const char *expect,
                      const char *fixture, const char *pointer)
 {
-    if (!fixture_name_ok(fixture)) return xasprintf("fixture \"%s\" is not a relative path", fixture);
+    if (!fixtures_name_ok(fixture)) return xasprintf("fixture \"%s\" is not a relative path", fixture);
     char *path = xasprintf("%s/%s", fixtures, fixture);
     struct doc_error err;
     doc *d = doc_load_file(path, NULL, &err);

@@ -17,22 +17,9 @@
  * New string. */
 char *lint_default_fixtures(const char *rules_dir);
 
-/* A cache of loaded fixtures (each file parsed once). RS may be NULL (then pointers are
- * looked up in the source document only, never through $componentRef). */
-struct lint_fixtures;
-struct lint_fixtures *lint_fixtures_new(const char *dir, const struct rule_set *rs);
-void lint_fixtures_free(struct lint_fixtures *fx);          /* NULL is a no-op */
-const char *lint_fixtures_dir(const struct lint_fixtures *fx);
-/* The value an example selects (borrowed, valid while FX lives): the fixture's own value
- * at POINTER where the source reaches it, else the value after $componentRef resolution.
- * NULL when the fixture cannot be read or nothing is there; *problem is then a new
- * message ("no fixture ...", "nothing at /tools/9 in ..."). */
-json_t *lint_fixture_value(struct lint_fixtures *fx, const char *fixture, const char *pointer,
-                           char **problem);
-
 /* Lint the rule set in DIR. FIXTURES is the conformance directory (NULL: the default).
- * Appends every finding to OUT (level error or warning, file:line:col, message and, for
- * lint's own findings, a hint), sorted by file and position. Returns 0, or -1 when DIR
+ * Appends every finding to OUT (level error or warning, file:line:col, message and hint:
+ * the loader's errors come with theirs), sorted by file and position. Returns 0, or -1 when DIR
  * has no readable manifest.yaml (one diagnostic without position appended). */
 int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out);
 

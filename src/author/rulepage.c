@@ -1,4 +1,4 @@
-/* docs.c - the rule page model (built from the rule's YAML mapping, the manifest's tier
+/* rulepage.c - the rule page model (built from the rule's YAML mapping, the manifest's tier
  * names and the conformance fixtures), its terminal and Markdown renderings, the index
  * and per-version pages in Markdown, and writing the whole site; HTML is rulepage_html.c. */
 #include "author/rulepageInt.h"
@@ -13,53 +13,13 @@ const char *const rulepage_sections[] = {"Requirement", "Details", "Protocol ver
                                      "Required by", "Based on", "Gaps and arbitrations",
                                      "Examples", "Rule Source Code", NULL};
 
-void rulepage_versions_spec(struct buf *b, const struct ver_list *vl, ver_mask m)
-{
-    ver_mask all = ver_all(vl);
-    m &= all;
-    if (m == all) {
-        buf_adds(b, "all");
-        return;
-    }
-    /* contiguous run [lo, hi] ? */
-    int lo = -1, hi = -1, contiguous = 1;
-    for (size_t i = 0; i < vl->n; i++) {
-        if (!(m >> i & 1)) continue;
-        if (lo < 0) lo = (int)i;
-        else if (hi != (int)i - 1) contiguous = 0;
-        hi = (int)i;
-    }
-    if (lo >= 0 && contiguous && ver_count(m) > 1) {
-        int from = lo > 0, before = (size_t)hi + 1 < vl->n;
-        buf_adds(b, "{");
-        if (from) buf_addf(b, "from: %s", vl->names[lo]);
-        if (before) buf_addf(b, "%sbefore: %s", from ? ", " : "", vl->names[hi + 1]);
-        buf_adds(b, "}");
-        return;
-    }
-    buf_adds(b, "[");
-    ver_format(b, vl, m, ", ");
-    buf_adds(b, "]");
-}
-
 /* ---- site and page model --------------------------------------------------------- */
 
 struct rulepage_site *rulepage_site_new(const struct rule_set *rs, const char *fixtures)
 {
     struct rulepage_site *s = xcalloc(1, sizeof *s);
     s->rs = rs;
-    s->fx = lint_fixtures_new(fixtures, rs);
-    char *path = xasprintf("%s/manifest.yaml", rule_set_dir(rs));
-    struct doc_error err;
-    doc *m = doc_load_file(path, NULL, &err);
-    if (m) {
-        json_t *t = json_object_get(doc_root(m), "tiers");
-        if (json_is_object(t)) s->tiers = json_incref(t);
-        doc_free(m);
-    } else {
-        doc_error_release(&err);
-    }
-    free(path);
+    s->fx = fixtures_new(fixtures, rs);
     for (size_t i = 0; i < rule_set_count(rs); i++) {
         const char *surf = rule_str(rule_set_rule(rs, i), "surface");
         int seen = 0;
@@ -72,8 +32,7 @@ struct rulepage_site *rulepage_site_new(const struct rule_set *rs, const char *f
 void rulepage_site_free(struct rulepage_site *s)
 {
     if (!s) return;
-    lint_fixtures_free(s->fx);
-    json_decref(s->tiers);
+    fixtures_free(s->fx);
     for (size_t i = 0; i < s->problems.len; i++) free(s->problems.items[i]);
     VEC_FREE(s->problems);
     VEC_FREE(s->surfaces);
@@ -163,9 +122,7 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
         json_t *e = json_array_get(bo, i);
         struct rulepage_source src;
         src.tier = (long)json_integer_value(json_object_get(e, "tier"));
-        char key[24];
-        snprintf(key, sizeof key, "%ld", src.tier);
-        src.tier_name = json_string_value(json_object_get(s->tiers, key));
+        src.tier_name = rule_set_tier_name(s->rs, src.tier);
         src.text = str_or(e, "text", NULL);
         src.url = str_or(e, "url", NULL);
         VEC_PUSH(p->based_on, src);
@@ -179,7 +136,8 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
         struct rulepage_example x = {str_or(e, "expect", "valid"), str_or(e, "fixture", ""),
                                  str_or(e, "pointer", ""), NULL, NULL};
         char *problem = NULL;
-        json_t *v = lint_fixture_value(s->fx, x.fixture, x.pointer, &problem);
+        json_t *v;
+        fixtures_lookup(s->fx, x.fixture, x.pointer, &v, &problem);
         if (v) {
             x.json = json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY);
         } else {
@@ -395,7 +353,7 @@ static void md_rule_table(struct rulepage_site *s, struct buf *out, const char *
         if (vi >= 0 && !(rule_applies(r) >> vi & 1)) continue;
         buf_addf(out, "| [%s](%s.md) | %s | ", rule_id(r), rule_id(r), rulepage_level_word(r));
         struct buf spec = BUF_INIT;
-        rulepage_versions_spec(&spec, vl, rule_applies(r));
+        ver_spec_format(&spec, vl, rule_applies(r));
         md_cell(out, buf_str(&spec));
         buf_release(&spec);
         buf_adds(out, " | ");

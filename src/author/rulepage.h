@@ -1,26 +1,21 @@
-/* docs.h - rule pages: every rule's page (the sections of the published seed pages, in
+/* rulepage.h - rule pages: every rule's page (the sections of the published seed pages, in
  * their order) as terminal text, Markdown and HTML, an index grouped by surface and a
  * page per protocol version. Examples show the JSON the fixture itself holds at the
  * example's pointer, pretty-printed; nothing is copied into the rule files. */
-#ifndef MCPDESC_DOCS_H
-#define MCPDESC_DOCS_H
+#ifndef MCPDESC_RULEPAGE_H
+#define MCPDESC_RULEPAGE_H
 
 #include <stdio.h>
 
 #include "base/buf.h"
 #include "core/rule.h"
-#include "base/ver.h"
-
-/* Append the version spec of M in the rule format's syntax: all, [V, ...], {from: V},
- * {before: W} or {from: V, before: W}. */
-void rulepage_versions_spec(struct buf *b, const struct ver_list *vl, ver_mask m);
 
 /* The section headings of a rule page, in order (NULL-terminated, static). */
 extern const char *const rulepage_sections[];
 
 struct rulepage_site;
 
-/* A site for RS (borrowed, must outlive the site): reads the manifest's tier names and
+/* A site for RS (borrowed, must outlive the site: the tier names are its manifest's) that
  * looks examples up in FIXTURES (the conformance directory). New; never NULL. */
 struct rulepage_site *rulepage_site_new(const struct rule_set *rs, const char *fixtures);
 void rulepage_site_free(struct rulepage_site *s);        /* NULL is a no-op */

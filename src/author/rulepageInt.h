@@ -1,25 +1,24 @@
-/* docsInt.h - the page model shared by docs.c (model, text, Markdown, files) and
+/* rulepageInt.h - the page model shared by rulepage.c (model, text, Markdown, files) and
  * rulepage_html.c (HTML). Nothing else includes it. */
-#ifndef MCPDESC_DOCSINT_H
-#define MCPDESC_DOCSINT_H
+#ifndef MCPDESC_RULEPAGEINT_H
+#define MCPDESC_RULEPAGEINT_H
 
 #include <jansson.h>
 
+#include "author/fixtures.h"
 #include "author/rulepage.h"
-#include "author/lint.h"
 #include "base/util.h"
 
 struct rulepage_site {
     const struct rule_set *rs;
-    struct lint_fixtures *fx;
-    json_t *tiers;                 /* manifest "tiers": {"1": name, ...} (owned, may be NULL) */
+    struct fixtures *fx;
     VEC(char *) problems;
     VEC(const char *) surfaces;    /* in order of first appearance */
 };
 
 struct rulepage_source {
     long tier;
-    const char *tier_name;         /* NULL when the manifest names no such tier */
+    const char *tier_name;         /* the manifest's name of the tier, or NULL */
     const char *text, *url;        /* either may be NULL */
 };
 

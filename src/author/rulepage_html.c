@@ -373,7 +373,7 @@ static void rule_table(struct rulepage_site *s, struct buf *out, const char *sur
                      vl->names[k], rule_applies(r) >> k & 1 ? "applies" : "not-applicable");
         buf_adds(out, "</span>");
         struct buf spec = BUF_INIT;
-        rulepage_versions_spec(&spec, vl, rule_applies(r));
+        ver_spec_format(&spec, vl, rule_applies(r));
         escs(out, buf_str(&spec));
         buf_release(&spec);
         buf_adds(out, "</td><td>");

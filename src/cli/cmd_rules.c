@@ -188,7 +188,7 @@ static int run_list(struct opts *o)
             ids[i] = rule_id(r);
             levels[i] = rule_level(r) == DIAG_ERROR ? "must" : rule_level(r) == DIAG_WARNING ? "should" : "may";
             surfaces[i] = rule_str(r, "surface");
-            rulepage_versions_spec(&spec, vl, rule_applies(r));
+            ver_spec_format(&spec, vl, rule_applies(r));
         } else {
             const struct res_builtin *b = &res_builtins[i - n];
             ids[i] = b->id;

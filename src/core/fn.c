@@ -176,8 +176,8 @@ int fn_arg_quantifier(struct cc *cc, struct pred *p, struct yv arg)
     for (void *it = json_object_iter(arg.v); it; it = json_object_iter_next(arg.v, it), i++) {
         const char *k = json_object_iter_key(it);
         if (strcmp(k, "select") && strcmp(k, "require")) {
-            rule_cc_error(cc, doc_node_item(cc->d, arg.n, i), 1,
-                          "unknown member \"%s\" in %s (it takes select and require)", k, p->fn->name);
+            rule_cc_error_hint(cc, doc_node_item(cc->d, arg.n, i), 1, rule_hint_unknown_member,
+                               "unknown member \"%s\" in %s (it takes select and require)", k, p->fn->name);
             bad = 1;
         }
     }
@@ -359,8 +359,8 @@ static int only_members(struct cc *cc, struct pred *p, struct yv arg, const char
         size_t j = 0;
         while (allowed[j] && strcmp(allowed[j], k)) j++;
         if (!allowed[j]) {
-            rule_cc_error(cc, doc_node_item(cc->d, arg.n, i), 1, "unknown member \"%s\" in %s (it takes %s)",
-                          k, p->fn->name, p->fn->synopsis);
+            rule_cc_error_hint(cc, doc_node_item(cc->d, arg.n, i), 1, rule_hint_unknown_member,
+                               "unknown member \"%s\" in %s (it takes %s)", k, p->fn->name, p->fn->synopsis);
             bad = 1;
         }
     }

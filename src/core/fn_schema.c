@@ -212,8 +212,8 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
         for (void *it = json_object_iter(arg.v); it; it = json_object_iter_next(arg.v, it)) {
             const char *k = json_object_iter_key(it);
             if (strcmp(k, "file") && strcmp(k, "without")) {
-                rule_cc_error(cc, rule_yv_member(cc, arg, k).n, 1,
-                              "unknown member \"%s\" of matches-schema (known: file, without)", k);
+                rule_cc_error_hint(cc, rule_yv_member(cc, arg, k).n, 1, rule_hint_unknown_member,
+                                   "unknown member \"%s\" of matches-schema (known: file, without)", k);
                 return -1;
             }
         }
@@ -287,8 +287,8 @@ int fn_schema_arg_ref_resolves(struct cc *cc, struct pred *p, struct yv arg)
     for (void *it = json_object_iter(arg.v); it; it = json_object_iter_next(arg.v, it)) {
         const char *k = json_object_iter_key(it);
         if (strcmp(k, "depth") && strcmp(k, "dialect")) {
-            rule_cc_error(cc, rule_yv_member(cc, arg, k).n, 1,
-                          "unknown member \"%s\" of ref-resolves (known: depth, dialect)", k);
+            rule_cc_error_hint(cc, rule_yv_member(cc, arg, k).n, 1, rule_hint_unknown_member,
+                               "unknown member \"%s\" of ref-resolves (known: depth, dialect)", k);
             return -1;
         }
     }

@@ -92,22 +92,13 @@ static char *pascal_name(const char *id)
     return buf_detach(&b);
 }
 
-/* The manifest's docs-url (new string), or NULL: the rule pages are docs-url + id + .html. */
+/* The manifest's docs-url ending in '/' (new string), or NULL: the rule pages are
+ * docs-url + id + .html. */
 static char *docs_url(const struct rule_set *rs)
 {
-    char *path = xasprintf("%s/manifest.yaml", rule_set_dir(rs));
-    struct doc_error err;
-    doc *m = doc_load_file(path, NULL, &err);
-    free(path);
-    if (!m) {
-        doc_error_release(&err);
-        return NULL;
-    }
-    const char *u = json_string_value(json_object_get(doc_root(m), "docs-url"));
-    char *url = NULL;
-    if (u && *u) url = u[strlen(u) - 1] == '/' ? xstrdup(u) : xasprintf("%s/", u);
-    doc_free(m);
-    return url;
+    const char *u = rule_set_docs_url(rs);
+    if (!u || !*u) return NULL;
+    return u[strlen(u) - 1] == '/' ? xstrdup(u) : xasprintf("%s/", u);
 }
 
 static json_t *versions_array(const struct ver_list *vl, ver_mask m)

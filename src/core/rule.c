@@ -47,15 +47,53 @@ struct rule_set {
 
 /* ---- errors and YAML access ----------------------------------------------------- */
 
+/* Every error of the loader carries a hint (`rules lint` shows it): how to fix what its
+ * message says, or at least where the rule format is described. */
+static const char hint_format[] = "see rules-yaml/README.md for the rule format";
+const char rule_hint_unknown_member[] =
+    "remove the member or correct its spelling (the message lists the known ones)";
+
+static void cc_verror(struct cc *cc, doc_node n, int at_key, const char *hint, const char *fmt, va_list ap)
+{
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
+    struct doc_pos p = at_key ? doc_node_key_pos(cc->d, n) : doc_node_pos(cc->d, n);
+    struct diag *dg = diag_add(cc->errs, DIAG_ERROR, NULL, doc_name(cc->d), p.line, p.col, msg);
+    dg->hint = xstrdup(hint ? hint : hint_format);
+    free(msg);
+}
+
 void rule_cc_error(struct cc *cc, doc_node n, int at_key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cc_verror(cc, n, at_key, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void rule_cc_error_hint(struct cc *cc, doc_node n, int at_key, const char *hint, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cc_verror(cc, n, at_key, hint, fmt, ap);
+    va_end(ap);
+}
+
+/* An error that is about a file or the whole set rather than a node of the rule file
+ * being compiled (FILE may be any file of the set; LINE 0 when there is no position). */
+static void set_error(struct diag_list *errs, const char *file, uint32_t line, uint32_t col,
+                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void set_error(struct diag_list *errs, const char *file, uint32_t line, uint32_t col,
+                      const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *msg = NULL;
     if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
     va_end(ap);
-    struct doc_pos p = at_key ? doc_node_key_pos(cc->d, n) : doc_node_pos(cc->d, n);
-    diag_add(cc->errs, DIAG_ERROR, NULL, doc_name(cc->d), p.line, p.col, msg);
+    struct diag *dg = diag_add(errs, DIAG_ERROR, NULL, file, line, col, msg);
+    dg->hint = xstrdup(hint_format);
     free(msg);
 }
 
@@ -108,6 +146,19 @@ static const char *nearest(const char *s, const char *const *names)
     return best;
 }
 
+/* Report the I-th member K of mapping Y, which is not in ALLOWED. */
+static void unknown_member(struct cc *cc, struct yv y, size_t i, const char *k, const char *what,
+                           const char *const *allowed)
+{
+    const char *near = nearest(k, allowed);
+    struct buf list = BUF_INIT;
+    for (const char *const *a = allowed; *a; a++) buf_addf(&list, "%s%s", a == allowed ? "" : ", ", *a);
+    rule_cc_error_hint(cc, doc_node_item(cc->d, y.n, i), 1, rule_hint_unknown_member,
+                       "unknown member \"%s\" in %s%s%s%s (known: %s)", k, what,
+                       near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "", buf_str(&list));
+    buf_release(&list);
+}
+
 /* Report members of mapping Y that are not in ALLOWED. */
 static void check_members(struct cc *cc, struct yv y, const char *what, const char *const *allowed)
 {
@@ -116,14 +167,7 @@ static void check_members(struct cc *cc, struct yv y, const char *what, const ch
         const char *k = json_object_iter_key(it);
         int ok = 0;
         for (const char *const *a = allowed; *a && !ok; a++) ok = !strcmp(*a, k);
-        if (ok) continue;
-        const char *near = nearest(k, allowed);
-        struct buf list = BUF_INIT;
-        for (const char *const *a = allowed; *a; a++) buf_addf(&list, "%s%s", a == allowed ? "" : ", ", *a);
-        rule_cc_error(cc, doc_node_item(cc->d, y.n, i), 1, "unknown member \"%s\" in %s%s%s%s (known: %s)",
-                      k, what, near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "",
-                      buf_str(&list));
-        buf_release(&list);
+        if (!ok) unknown_member(cc, y, i, k, what, allowed);
     }
 }
 
@@ -146,71 +190,66 @@ static const char *need_string(struct cc *cc, struct yv parent, const char *key,
 
 /* ---- versions -------------------------------------------------------------------- */
 
-static int version_at(struct cc *cc, struct yv y, const char *what)
+/* The loader's words for what ver_spec_parse finds wrong in the spec Y. */
+struct spec_cc {
+    struct cc *cc;
+    struct yv y;
+};
+
+static void spec_error(void *arg, const struct ver_spec_error *e)
 {
+    const struct spec_cc *sc = arg;
+    struct cc *cc = sc->cc;
     const struct ver_list *vl = &cc->rs->versions;
-    if (!json_is_string(y.v)) {
-        rule_cc_error(cc, y.n, 0, "%s must be a protocol version string, not a %s", what,
-                      rule_json_type_name(y.v));
-        return -2;
-    }
-    int k = ver_index(vl, json_string_value(y.v));
-    if (k < 0) {
+    doc_node at = e->index < 0 ? sc->y.n : doc_node_item(cc->d, sc->y.n, (size_t)e->index);
+    switch (e->problem) {
+    case VER_SPEC_NOT_A_STRING:
+        if (e->member)
+            rule_cc_error(cc, at, 0, "\"%s\" must be a protocol version string, not a %s", e->member,
+                          rule_json_type_name(e->value));
+        else
+            rule_cc_error(cc, at, 0, "a version list entry must be a protocol version string, not a %s",
+                          rule_json_type_name(e->value));
+        break;
+    case VER_SPEC_UNKNOWN_VERSION: {
         struct buf known = BUF_INIT;
         ver_format(&known, vl, ver_all(vl), ", ");
-        rule_cc_error(cc, y.n, 0, "unknown protocol version \"%s\" (the manifest knows: %s)",
-                      json_string_value(y.v), buf_str(&known));
+        rule_cc_error_hint(cc, at, 0,
+                           "use a version the manifest lists, or add it to \"versions\" in manifest.yaml "
+                           "(oldest first)",
+                           "unknown protocol version \"%s\" (the manifest knows: %s)",
+                           json_string_value(e->value), buf_str(&known));
         buf_release(&known);
-        return -2;
+        break;
     }
-    return k;
+    case VER_SPEC_EMPTY_LIST:
+        rule_cc_error(cc, at, 0, "an empty version list never applies; remove the rule or list versions");
+        break;
+    case VER_SPEC_UNKNOWN_MEMBER: {
+        static const char *const allowed[] = {"from", "before", NULL};
+        unknown_member(cc, sc->y, (size_t)e->index, e->member, "a version range", allowed);
+        break;
+    }
+    case VER_SPEC_NO_BOUND:
+        rule_cc_error(cc, at, 0, "a version range needs \"from\", \"before\" or both");
+        break;
+    case VER_SPEC_EMPTY_RANGE:
+        rule_cc_error_hint(cc, at, 0, "\"from\" must be older than \"before\" (versions in manifest order)",
+                           "this version range is empty (\"from\" must be older than \"before\")");
+        break;
+    case VER_SPEC_NOT_A_SPEC:
+        rule_cc_error(cc, at, 0,
+                      "a version spec is \"all\", a list of versions, or {from: V} / {before: V} / "
+                      "{from: V, before: W}, not a %s",
+                      rule_json_type_name(e->value));
+        break;
+    }
 }
 
 int rule_cc_versions(struct cc *cc, struct yv y, ver_mask *out)
 {
-    const struct ver_list *vl = &cc->rs->versions;
-    if (json_is_string(y.v) && !strcmp(json_string_value(y.v), "all")) {
-        *out = ver_all(vl);
-        return 0;
-    }
-    if (json_is_array(y.v)) {
-        ver_mask m = 0;
-        int bad = 0;
-        for (size_t i = 0; i < json_array_size(y.v); i++) {
-            int k = version_at(cc, rule_yv_item(cc, y, i), "a version list entry");
-            if (k < 0) bad = 1;
-            else m |= (ver_mask)1 << k;
-        }
-        if (!bad && !m) {
-            rule_cc_error(cc, y.n, 0, "an empty version list never applies; remove the rule or list versions");
-            bad = 1;
-        }
-        *out = m;
-        return bad ? -1 : 0;
-    }
-    if (json_is_object(y.v)) {
-        static const char *const allowed[] = {"from", "before", NULL};
-        check_members(cc, y, "a version range", allowed);
-        struct yv from = rule_yv_member(cc, y, "from"), before = rule_yv_member(cc, y, "before");
-        int f = from.v ? version_at(cc, from, "\"from\"") : -1;
-        int b = before.v ? version_at(cc, before, "\"before\"") : -1;
-        if (f == -2 || b == -2) return -1;
-        if (!from.v && !before.v) {
-            rule_cc_error(cc, y.n, 0, "a version range needs \"from\", \"before\" or both");
-            return -1;
-        }
-        *out = ver_range(vl, f, b);
-        if (!*out) {
-            rule_cc_error(cc, y.n, 0, "this version range is empty (\"from\" must be older than \"before\")");
-            return -1;
-        }
-        return 0;
-    }
-    rule_cc_error(cc, y.n, 0,
-                  "a version spec is \"all\", a list of versions, or {from: V} / {before: V} / "
-                  "{from: V, before: W}, not a %s",
-                  rule_json_type_name(y.v));
-    return -1;
+    struct spec_cc sc = {cc, y};
+    return ver_spec_parse(&cc->rs->versions, y.v, out, spec_error, &sc);
 }
 
 /* ---- predicates and clauses ------------------------------------------------------ */
@@ -224,7 +263,11 @@ struct sel *rule_cc_sel(struct cc *cc, struct yv y)
     }
     const char *why = NULL;
     struct sel *s = sel_compile(json_string_value(y.v), &why);
-    if (!s) rule_cc_error(cc, y.n, 0, "bad selector \"%s\": %s", json_string_value(y.v), why);
+    if (!s)
+        rule_cc_error_hint(cc, y.n, 0,
+                           "a selector is a JSON Pointer whose segment * means every member, e.g. "
+                           "/tools/*/inputSchema",
+                           "bad selector \"%s\": %s", json_string_value(y.v), why);
     return s;
 }
 
@@ -265,10 +308,10 @@ struct pred *rule_cc_pred(struct cc *cc, struct yv y)
         return NULL;
     }
     if (!json_is_object(y.v) || json_object_size(y.v) != 1) {
-        rule_cc_error(cc, y.n, 0,
-                      "a predicate is a mapping with exactly one member, such as {json-type: object} "
-                      "or {all: [...]}; found a %s%s",
-                      rule_json_type_name(y.v), json_is_object(y.v) ? " with several members" : "");
+        rule_cc_error_hint(cc, y.n, 0, "write the predicate as {NAME: ARGUMENT}, one member per mapping",
+                           "a predicate is a mapping with exactly one member, such as {json-type: object} "
+                           "or {all: [...]}; found a %s%s",
+                           rule_json_type_name(y.v), json_is_object(y.v) ? " with several members" : "");
         return NULL;
     }
     void *it = json_object_iter(y.v);
@@ -279,8 +322,9 @@ struct pred *rule_cc_pred(struct cc *cc, struct yv y)
         const char **names = xcalloc(fn_count + 1, sizeof *names);
         for (size_t k = 0; k < fn_count; k++) names[k] = fn_table[k].name;
         const char *near = nearest(name, names);
-        rule_cc_error(cc, arg.n, 1, "unknown predicate \"%s\"%s%s%s (see rules-yaml/README.md for the list)",
-                      name, near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+        rule_cc_error_hint(cc, arg.n, 1, "use one of the predicates listed in rules-yaml/README.md (Predicates)",
+                           "unknown predicate \"%s\"%s%s%s (see rules-yaml/README.md for the list)", name,
+                           near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
         free(names);
         return NULL;
     }
@@ -473,7 +517,10 @@ static void check_examples(struct cc *cc, struct yv y)
         const char *why;
         if (json_is_string(p.v)) {
             if (ptr_parse(json_string_value(p.v), &parsed, &why) < 0)
-                rule_cc_error(cc, p.n, 0, "bad JSON Pointer: %s", why);
+                rule_cc_error_hint(cc, p.n, 0,
+                                   "an example's pointer is an RFC 6901 pointer from the fixture's root, "
+                                   "e.g. /tools/0/inputSchema",
+                                   "bad JSON Pointer: %s", why);
             else ptr_release(&parsed);
         }
     }
@@ -551,10 +598,10 @@ static void check_yields(const struct rule_set *rs, struct diag_list *errs)
                 hits += strcmp(rs->refused_ids.items[j], r->id) && yield_matches(r->yields[k].pattern, rs->refused_ids.items[j]);
             if (hits) continue;
             char *path = xasprintf("%s/%s", rs->dir, r->file);
-            diag_errorf(errs, path, r->yields[k].line, r->yields[k].col,
-                        "yields-to entry \"%s\" of rule %s names no other rule of the set; "
-                        "write an existing rule id, or a prefix such as mcp.tool.* ending in \".*\"",
-                        r->yields[k].pattern, r->id);
+            set_error(errs, path, r->yields[k].line, r->yields[k].col,
+                      "yields-to entry \"%s\" of rule %s names no other rule of the set; "
+                      "write an existing rule id, or a prefix such as mcp.tool.* ending in \".*\"",
+                      r->yields[k].pattern, r->id);
             free(path);
         }
     }
@@ -585,7 +632,8 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
         id = NULL;
     }
     if (id && rule_set_find(cc->rs, id)) {
-        rule_cc_error(cc, rule_yv_member(cc, y, "id").n, 0, "duplicate rule id \"%s\"", id);
+        rule_cc_error_hint(cc, rule_yv_member(cc, y, "id").n, 0, "rule ids are unique in the set: rename one of the rules",
+                           "duplicate rule id \"%s\"", id);
         id = NULL;
     }
     static const char *const strings[] = {"owner", "surface", "kind", "status", "enforcement",
@@ -600,8 +648,8 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
         else if (!strcmp(level, "should")) r.level = DIAG_WARNING;
         else if (!strcmp(level, "may")) r.level = DIAG_INFO;
         else {
-            rule_cc_error(cc, rule_yv_member(cc, y, "level").n, 0,
-                          "level must be must (error), should (warning) or may (info), not \"%s\"", level);
+            rule_cc_error_hint(cc, rule_yv_member(cc, y, "level").n, 0, "write must, should or may in lower case",
+                               "level must be must (error), should (warning) or may (info), not \"%s\"", level);
             bad = 1;
         }
     } else {
@@ -671,7 +719,7 @@ static doc *load_rule_yaml(const struct rule_set *rs, const char *name, char **p
     struct doc_error derr;
     doc *d = doc_load_file(*path, NULL, &derr);
     if (!d) {
-        diag_add(errs, DIAG_ERROR, NULL, *path, derr.line, derr.col, derr.message);
+        set_error(errs, *path, derr.line, derr.col, "%s", derr.message);
         doc_error_release(&derr);
     }
     return d;
@@ -799,7 +847,7 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
         char *path = xasprintf("%s/%s", rs->dir, names.items[i]), *data;
         size_t len;
         if (read_file(path, &data, &len) < 0) {
-            diag_errorf(errs, path, 0, 0, "cannot read rule file");
+            set_error(errs, path, 0, 0, "cannot read rule file");
         } else {
             struct file_digest fd;
             fd.path = xstrdup(names.items[i]);
@@ -856,8 +904,9 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
             if (ver_index(&rs->versions, name) >= 0)
                 rule_cc_error(&cc, e.n, 0, "version \"%s\" is listed twice", name);
             else if (rs->versions.n && strcmp(rs->versions.names[rs->versions.n - 1], name) >= 0)
-                rule_cc_error(&cc, e.n, 0, "versions must be listed oldest first (\"%s\" comes after \"%s\")",
-                              name, rs->versions.names[rs->versions.n - 1]);
+                rule_cc_error_hint(&cc, e.n, 0, "reorder the manifest's versions, oldest first",
+                                   "versions must be listed oldest first (\"%s\" comes after \"%s\")", name,
+                                   rs->versions.names[rs->versions.n - 1]);
             else
                 rs->versions.names[rs->versions.n++] = xstrdup(name);
         }
@@ -988,6 +1037,19 @@ struct schema_ctx *rule_set_schemas(const struct rule_set *rs) { return rs->sche
 const char *rule_set_name(const struct rule_set *rs) { return rs->name; }
 const char *rule_set_tag(const struct rule_set *rs) { return rs->tag; }
 const char *rule_set_digest(const struct rule_set *rs) { return rs->digest; }
+
+const char *rule_set_docs_url(const struct rule_set *rs)
+{
+    return json_string_value(json_object_get(rs->manifest, "docs-url"));
+}
+
+const char *rule_set_tier_name(const struct rule_set *rs, long tier)
+{
+    char key[24];
+    snprintf(key, sizeof key, "%ld", tier);
+    return json_string_value(json_object_get(json_object_get(rs->manifest, "tiers"), key));
+}
+
 const struct ver_list *rule_set_versions(const struct rule_set *rs) { return &rs->versions; }
 const struct res_config *rule_set_res_config(const struct rule_set *rs) { return &rs->rescfg; }
 size_t rule_set_count(const struct rule_set *rs) { return rs->rules.len; }

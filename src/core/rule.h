@@ -16,13 +16,19 @@ struct rule_set;
 struct rule;
 
 /* Load DIR/manifest.yaml and the rule files it lists. Returns a new rule set, or NULL
- * when any error was appended to ERRS (diagnostics without rule id, with positions). */
+ * when any error was appended to ERRS (diagnostics without rule id, with positions and a
+ * hint: how to fix it, else where the rule format is described). */
 struct rule_set *rule_set_load(const char *dir, struct diag_list *errs);
 void rule_set_free(struct rule_set *rs);
 
 const char *rule_set_dir(const struct rule_set *rs);
+/* What the manifest says, as the loader read it (borrowed; nothing re-reads the file). */
 const char *rule_set_name(const struct rule_set *rs);
 const char *rule_set_tag(const struct rule_set *rs);
+/* The manifest's docs-url, where the rule pages are published, or NULL when it has none. */
+const char *rule_set_docs_url(const struct rule_set *rs);
+/* The manifest's name of source tier TIER (its `tiers` mapping), or NULL when it names none. */
+const char *rule_set_tier_name(const struct rule_set *rs, long tier);
 /* "sha256:<hex>" over the manifest and rule files (see rules-yaml/README.md). */
 const char *rule_set_digest(const struct rule_set *rs);
 /* The per-file digests behind it: manifest.yaml and every rule file, sorted by path;

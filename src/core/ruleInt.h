@@ -35,9 +35,15 @@ struct cc {
     int nodes;                    /* compiled predicate nodes (bounds alias bombs) */
 };
 
-/* Append a positioned error about (y) to the compile state's list. */
+/* Append a positioned error about node N (its key when AT_KEY) to the compile state's list,
+ * with the general hint (where the rule format is described), or with HINT: how to fix
+ * what the message says. */
 void rule_cc_error(struct cc *cc, doc_node n, int at_key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+void rule_cc_error_hint(struct cc *cc, doc_node n, int at_key, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* The hint of every "unknown member" error. */
+extern const char rule_hint_unknown_member[];
 /* Parse a version spec ("all", [V...], {from: V}, {before: V}, {from, before}). */
 int rule_cc_versions(struct cc *cc, struct yv y, ver_mask *out);
 /* Compile a predicate; NULL after reporting an error. */

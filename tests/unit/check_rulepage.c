@@ -312,23 +312,6 @@ START_TEST(site_files)
 }
 END_TEST
 
-START_TEST(versions_spec)
-{
-    struct ver_list vl = {{(char *)"a", (char *)"b", (char *)"c", (char *)"d"}, 4};
-    static const struct {
-        ver_mask m;
-        const char *want;
-    } cases[] = {{0xF, "all"}, {0xC, "{from: c}"}, {0x3, "{before: c}"}, {0x6, "{from: b, before: d}"},
-                 {0x4, "[c]"}, {0x1, "[a]"}, {0x9, "[a, d]"}, {0xB, "[a, b, d]"}};
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        struct buf b = BUF_INIT;
-        rulepage_versions_spec(&b, &vl, cases[i].m);
-        ck_assert_str_eq(buf_str(&b), cases[i].want);
-        buf_release(&b);
-    }
-}
-END_TEST
-
 Suite *rulepage_suite(void)
 {
     Suite *s = suite_create("docs");
@@ -337,7 +320,6 @@ Suite *rulepage_suite(void)
     tcase_add_test(tc, seed_pages);
     tcase_add_test(tc, seed_comparison_catches_a_missing_sentence);
     tcase_add_test(tc, site_files);
-    tcase_add_test(tc, versions_spec);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,5 +1,6 @@
 /* check_rules.c - the rule loader: every kind of mistake a rule author makes is refused
- * with file:line:column and a message that says what to do. One case per loop index. */
+ * with file:line:column, a message that says what is wrong and a hint that says what to
+ * do. One case per loop index. What the manifest says is the rule set's to answer. */
 #include <check.h>
 #include <string.h>
 
@@ -130,6 +131,69 @@ START_TEST(reports_every_mistake)
 }
 END_TEST
 
+/* Every error of the loader carries its hint: the one for its kind of mistake, else where
+ * the rule format is described. */
+static const struct {
+    const char *message, *hint; /* substrings */
+} hints[] = {
+    {"unknown protocol version", "use a version the manifest lists, or add it to \"versions\" in manifest.yaml"},
+    {"bad JSON Pointer", "an example's pointer is an RFC 6901 pointer from the fixture's root"},
+    {"bad selector", "a selector is a JSON Pointer whose segment * means every member"},
+    {"unknown predicate", "use one of the predicates listed in rules-yaml/README.md (Predicates)"},
+    {"this version range is empty", "\"from\" must be older than \"before\" (versions in manifest order)"},
+    {"duplicate rule id", "rule ids are unique in the set: rename one of the rules"},
+    {"unknown member", "remove the member or correct its spelling"},
+    {"level must be", "write must, should or may in lower case"},
+    {"a predicate is a mapping", "write the predicate as {NAME: ARGUMENT}"},
+};
+
+START_TEST(errors_carry_their_hint)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    ck_assert_ptr_null(tu_rules(cases[_i].text, &errs));
+    for (size_t i = 0; i < errs.len; i++) {
+        const struct diag *d = &errs.items[i];
+        const char *want = "see rules-yaml/README.md for the rule format";
+        for (size_t k = 0; k < sizeof hints / sizeof *hints; k++)
+            if (strstr(d->message, hints[k].message)) {
+                want = hints[k].hint;
+                break;
+            }
+        ck_assert_msg(d->hint && strstr(d->hint, want), "case %d: \"%s\" has hint \"%s\", not \"%s\"", _i,
+                      d->message, d->hint ? d->hint : "(none)", want);
+    }
+    diag_list_release(&errs);
+}
+END_TEST
+
+/* The manifest's docs-url and tier names, as loaded; NULL when it says nothing. */
+START_TEST(manifest_accessors)
+{
+    const char *files[] = {"test.yaml"}, *texts[] = {"rules: []\n"};
+    char *dir = tu_rule_dir(files, texts, 1);
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = rule_set_load(dir, &errs);
+    ck_assert_ptr_nonnull(rs);
+    ck_assert_ptr_null(rule_set_docs_url(rs));
+    ck_assert_ptr_null(rule_set_tier_name(rs, 1));
+    rule_set_free(rs);
+    char *path = xasprintf("%s/manifest.yaml", dir);
+    FILE *f = fopen(path, "a");
+    fputs("docs-url: https://example.test/rules\ntiers:\n  1: First tier\n  3: Third tier\n", f);
+    fclose(f);
+    rs = rule_set_load(dir, &errs);
+    ck_assert_ptr_nonnull(rs);
+    ck_assert_str_eq(rule_set_docs_url(rs), "https://example.test/rules");
+    ck_assert_str_eq(rule_set_tier_name(rs, 1), "First tier");
+    ck_assert_ptr_null(rule_set_tier_name(rs, 2));
+    ck_assert_str_eq(rule_set_tier_name(rs, 3), "Third tier");
+    rule_set_free(rs);
+    ck_assert_uint_eq(errs.len, 0);
+    free(path);
+    tu_rmdir(dir);
+}
+END_TEST
+
 START_TEST(manifest_mistakes)
 {
     const char *files[] = {"test.yaml"}, *texts[] = {"rules: []\n"};
@@ -141,6 +205,7 @@ START_TEST(manifest_mistakes)
     struct diag_list errs = DIAG_LIST_INIT;
     ck_assert_ptr_null(rule_set_load(dir, &errs));
     ck_assert_ptr_nonnull(strstr(errs.items[0].message, "oldest first"));
+    ck_assert_str_eq(errs.items[0].hint, "reorder the manifest's versions, oldest first");
     ck_assert_uint_eq(errs.items[0].line, 4);
     ck_assert_uint_eq(errs.items[0].col, 24);
     diag_list_release(&errs);
@@ -156,7 +221,9 @@ Suite *rules_suite(void)
     TCase *tc = tcase_create("loader");
     tcase_add_loop_test(tc, refuses_with_position, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, reports_every_mistake);
+    tcase_add_loop_test(tc, errors_carry_their_hint, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, manifest_mistakes);
+    tcase_add_test(tc, manifest_accessors);
     suite_add_tcase(s, tc);
     return s;
 }
