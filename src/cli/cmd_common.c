@@ -1,7 +1,6 @@
 /* cmd_common.c - see cmd_common.h. */
 #include "cli/cmd_common.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,52 +96,4 @@ const char *cmd_option_value(int argc, char **argv, int *i, const char *name)
     if (*i + 1 < argc) return argv[++*i];
     fprintf(stderr, "mcpdesc: option '%s' needs a value\n", name);
     return NULL;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n > k && !strcmp(s + n - k, suffix);
-}
-
-/* YAML unless the text starts, after a UTF-8 byte-order mark and white space, like JSON. */
-static int looks_like_yaml(const char *text, size_t len)
-{
-    size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) i++;
-    return i == len || (text[i] != '{' && text[i] != '[');
-}
-
-doc *cmd_load_stdin(const char *name, struct doc_error *err)
-{
-    const size_t max = DOC_DEFAULT_MAX_BYTES;
-    size_t cap = 65536, len = 0;
-    char *data = xmalloc(cap);
-    err->message = NULL;
-    err->line = err->col = 0;
-    for (;;) {
-        if (len == cap) {
-            cap = cap > max / 2 ? max + 1 : cap * 2; /* one byte past the limit says "over" */
-            data = xrealloc(data, cap);
-        }
-        size_t n = fread(data + len, 1, cap - len, stdin);
-        len += n;
-        if (len > max) {
-            err->message = xasprintf("input is over the limit of %zu bytes", max);
-            break;
-        }
-        if (n == 0) {
-            if (ferror(stdin)) err->message = xasprintf("cannot read: %s", strerror(errno));
-            break;
-        }
-    }
-    doc *d = NULL;
-    if (!err->message) {
-        int yaml = ends_with(name, ".yaml") || ends_with(name, ".yml") ? 1
-                   : ends_with(name, ".json")                         ? 0
-                                                                      : looks_like_yaml(data, len);
-        d = doc_load_buffer(name, data, len, yaml, NULL, err);
-    }
-    free(data);
-    return d;
 }

@@ -6,7 +6,6 @@
 #include <stdio.h>
 
 #include "core/diag.h"
-#include "core/doc.h"
 #include "core/rule.h"
 
 /* The rule set directory: DIR if given, else $MCPDESC_RULES, else rules-yaml/ of the
@@ -24,12 +23,5 @@ void cmd_unknown_option(const char *cmd, const char *arg, const char *const *opt
 /* Value of an option given as "--name=value" or "--name value"; advances *i. NULL and
  * a message when missing. */
 const char *cmd_option_value(int argc, char **argv, int *i, const char *name);
-
-/* Read standard input whole and load it as a document named NAME ("<stdin>", or what
- * --stdin-filepath says). YAML or JSON as NAME ends (.yaml/.yml, .json), else by content:
- * JSON when the first character after a byte-order mark and white space is '{' or '[',
- * YAML otherwise (a JSON document is almost always an object or an array; a YAML one
- * almost never starts with either). NULL with *err filled, as doc_load_file. */
-doc *cmd_load_stdin(const char *name, struct doc_error *err);
 
 #endif

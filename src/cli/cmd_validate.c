@@ -5,7 +5,6 @@
  * unreadable or unparsable input, a directory without a description, a
  * --protocol-version that selects none of a document's versions, or a rule set that
  * cannot be loaded. No run ends green without judging something. */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -18,7 +17,7 @@
 
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
-#include "core/eval.h"
+#include "core/judge.h"
 #include "core/lock.h"
 #include "core/report.h"
 #include "base/util.h"
@@ -155,74 +154,6 @@ static void walk_dir(const char *dir, struct strvec *out, int depth)
     VEC_FREE(names);
 }
 
-static struct diag *file_error(const char *name, uint32_t line, uint32_t col, const char *msg)
-{
-    struct diag *d = xcalloc(1, sizeof *d);
-    d->level = DIAG_ERROR;
-    d->file = xstrdup(name);
-    d->line = line;
-    d->col = col;
-    d->message = xstrdup(msg);
-    return d;
-}
-
-/* The top-level member that makes a file found in a directory a description. */
-#define DESCRIPTION_MEMBER "mcpDescription"
-#define SKIP_REASON "no " DESCRIPTION_MEMBER " member"
-
-/* Is ROOT, from a file found in a directory, to be judged? Yes when it is an object
- * with an mcpDescription member, or with a member that looks like a misspelling of it
- * (letter case aside, at most two edits: "mcpDescripton", "mcp_description"), so that
- * the description-format rule reports the typo instead of the file being skipped. */
-static int is_description(json_t *root)
-{
-    if (!json_is_object(root)) return 0;
-    if (json_object_get(root, DESCRIPTION_MEMBER)) return 1;
-    const char *key;
-    json_t *v;
-    json_object_foreach(root, key, v) {
-        char low[32];
-        size_t n = strlen(key);
-        if (n >= sizeof low || n + 2 < sizeof DESCRIPTION_MEMBER - 1) continue;
-        for (size_t k = 0; k <= n; k++) low[k] = (char)tolower((unsigned char)key[k]);
-        if (util_edit_distance(low, "mcpdescription") <= 2) return 1;
-    }
-    return 0;
-}
-
-/* With --protocol-version: does the selection meet the versions D lists (its
- * protocolVersions member, read as the resolver reads it: absent or not an array means
- * every known version)? If not, the reason, at the member's position. */
-static char *versions_selected(const struct rule_set *rs, const doc *d, ver_mask want,
-                               struct doc_pos *pos)
-{
-    const struct ver_list *vl = rule_set_versions(rs);
-    const char *member = rule_set_res_config(rs)->versions_member;
-    json_t *pv = json_object_get(doc_root(d), member);
-    if (!want || !json_is_array(pv)) return NULL;
-    ver_mask listed = 0;
-    size_t i;
-    json_t *e;
-    json_array_foreach(pv, i, e) {
-        int k = json_is_string(e) ? ver_index(vl, json_string_value(e)) : -1;
-        if (k >= 0) listed |= (ver_mask)1 << k;
-    }
-    if (listed & want) return NULL;
-    struct buf sel = BUF_INIT, has = BUF_INIT;
-    ver_format(&sel, vl, want, ", ");
-    if (listed) ver_format(&has, vl, listed, ", ");
-    else buf_adds(&has, json_array_size(pv) ? "none known" : "none");
-    char *why = xasprintf("--protocol-version %s selects none of the protocol versions the "
-                          "document lists (%s): nothing would be judged",
-                          buf_str(&sel), buf_str(&has));
-    buf_release(&sel);
-    buf_release(&has);
-    char *pointer = xasprintf("/%s", member);
-    if (doc_pointer_pos(d, pointer, pos, NULL) < 0) *pos = (struct doc_pos){1, 1};
-    free(pointer);
-    return why;
-}
-
 /* The files to judge, shared by the workers: each takes the next index and fills that
  * file's slot, so the report (written after all are done) is the same for any -j. */
 struct job {
@@ -231,45 +162,24 @@ struct job {
     char **files;
     const unsigned char *from_dir;    /* found by a directory search: may be skipped */
     const char *stdin_name;           /* how "-" is called in the report */
-    struct report_file *rf;
-    doc **docs;
+    struct judge_result *results;
     size_t n;
     atomic_size_t next;
 };
 
+/* File I is "-" (standard input) or a path; judge.h does the rest. */
+static const char *file_name(const struct job *j, size_t i)
+{
+    return !strcmp(j->files[i], "-") ? j->stdin_name : j->files[i];
+}
+
 static void judge_file(struct job *j, size_t i)
 {
-    struct report_file *rf = &j->rf[i];
-    const char *name = j->files[i];
-    int is_stdin = !strcmp(name, "-");
-    rf->name = is_stdin ? j->stdin_name : name;
-    struct doc_error err;
-    j->docs[i] = is_stdin ? cmd_load_stdin(rf->name, &err) : doc_load_file(name, NULL, &err);
-    if (!j->docs[i]) {
-        rf->error = file_error(rf->name, err.line, err.col, err.message);
-        doc_error_release(&err);
-        return;
-    }
-    if (j->from_dir[i] && !is_description(doc_root(j->docs[i]))) {
-        rf->skipped = SKIP_REASON;
-        doc_free(j->docs[i]);
-        j->docs[i] = NULL;
-        return;
-    }
-    if (!json_is_object(doc_root(j->docs[i]))) {
-        rf->error = file_error(rf->name, 1, 1,
-                               "an MCP Description must be a JSON object with \"mcpDescription\"");
-        return;
-    }
-    struct doc_pos pos;
-    char *why = versions_selected(j->rs, j->docs[i], j->eo->versions, &pos);
-    if (why) {
-        rf->error = file_error(rf->name, pos.line, pos.col, why);
-        free(why);
-        return;
-    }
-    rf->d = j->docs[i];
-    eval_document(j->rs, j->docs[i], j->eo, &rf->diags);
+    int is_stdin = !strcmp(j->files[i], "-");
+    struct judge_source src = {is_stdin ? JUDGE_STDIN : JUDGE_FILE, file_name(j, i), j->files[i],
+                               NULL, 0};
+    struct judge_options jo = {j->eo, NULL, j->from_dir[i]};
+    judge_document(j->rs, &src, &jo, &j->results[i]);
 }
 
 static void *worker(void *arg)
@@ -339,216 +249,257 @@ static long parse_jobs(const char *v)
     return n;
 }
 
-int cmd_validate(int argc, char **argv)
-{
-    const char *rules_dir = NULL, *rules_tag = NULL, *format = "text", *fail_on = "error";
-    const char *color = "auto", *output = NULL, *stdin_name = NULL;
-    int quiet = 0, timing = 0, status = 0;
-    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-    struct filters filt = {VEC_INIT, VEC_INIT};
-    VEC(const char *) versions = VEC_INIT;
-    VEC(char *) inputs = VEC_INIT;
-    int only_args = 0;
+/* What the command line asks for (parse_options). */
+struct validate_opts {
+    const char *rules_dir, *rules_tag, *color, *output, *stdin_name;
+    const struct report_format *fmt;
+    enum diag_level fail_level;
+    int never_fail;                   /* --fail-on never */
+    int quiet, timing;
+    long jobs;
+    struct filters filt;
+    VEC(const char *) versions;       /* --protocol-version, as given */
+    VEC(char *) inputs;               /* files, directories and "-", in order */
+};
 
+static void opts_release(struct validate_opts *o)
+{
+    for (size_t i = 0; i < o->inputs.len; i++) free(o->inputs.items[i]);
+    VEC_FREE(o->inputs);
+    VEC_FREE(o->versions);
+    VEC_FREE(o->filt.only);
+    VEC_FREE(o->filt.skip);
+}
+
+/* Parse ARGV into *O. Returns 0 to go on, 2 on bad usage (after a message), -1 when
+ * --help was printed. What needs the rule set (versions, globs) is checked by
+ * judge_inputs. */
+static int parse_options(int argc, char **argv, struct validate_opts *o)
+{
+    const char *format = "text", *fail_on = "error";
+    int only_args = 0;
+    *o = (struct validate_opts){.color = "auto", .jobs = sysconf(_SC_NPROCESSORS_ONLN),
+                                .filt = {VEC_INIT, VEC_INIT}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = NULL;
 #define OPT(name) (!strcmp(a, name) || (!strncmp(a, name "=", sizeof(name)) && a[sizeof(name) - 1] == '='))
         if (only_args || a[0] != '-' || !strcmp(a, "-")) {
-            VEC_PUSH(inputs, xstrdup(a));
+            VEC_PUSH(o->inputs, xstrdup(a));
         } else if (!strcmp(a, "--")) {
             only_args = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
-            status = -1;
-            goto done;
+            return -1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            quiet = 1;
+            o->quiet = 1;
         } else if (!strcmp(a, "--timing")) {
-            timing = 1;
+            o->timing = 1;
         } else if (OPT("--rules")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--rules"))) goto usage_error;
-            rules_dir = v;
+            if (!(v = cmd_option_value(argc, argv, &i, "--rules"))) return 2;
+            o->rules_dir = v;
         } else if (OPT("--rules-tag")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--rules-tag"))) goto usage_error;
-            rules_tag = v;
+            if (!(v = cmd_option_value(argc, argv, &i, "--rules-tag"))) return 2;
+            o->rules_tag = v;
         } else if (OPT("--format")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--format"))) goto usage_error;
+            if (!(v = cmd_option_value(argc, argv, &i, "--format"))) return 2;
             format = v;
         } else if (OPT("--protocol-version")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--protocol-version"))) goto usage_error;
-            VEC_PUSH(versions, v);
+            if (!(v = cmd_option_value(argc, argv, &i, "--protocol-version"))) return 2;
+            VEC_PUSH(o->versions, v);
         } else if (OPT("--rule")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--rule"))) goto usage_error;
-            VEC_PUSH(filt.only, v);
+            if (!(v = cmd_option_value(argc, argv, &i, "--rule"))) return 2;
+            VEC_PUSH(o->filt.only, v);
         } else if (OPT("--skip")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--skip"))) goto usage_error;
-            VEC_PUSH(filt.skip, v);
+            if (!(v = cmd_option_value(argc, argv, &i, "--skip"))) return 2;
+            VEC_PUSH(o->filt.skip, v);
         } else if (OPT("--stdin-filepath")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--stdin-filepath"))) goto usage_error;
+            if (!(v = cmd_option_value(argc, argv, &i, "--stdin-filepath"))) return 2;
             if (!*v) {
                 fprintf(stderr, "mcpdesc validate: --stdin-filepath needs a name\n");
-                goto usage_error;
+                return 2;
             }
-            stdin_name = v;
+            o->stdin_name = v;
         } else if (OPT("--fail-on")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--fail-on"))) goto usage_error;
+            if (!(v = cmd_option_value(argc, argv, &i, "--fail-on"))) return 2;
             fail_on = v;
         } else if (OPT("--color")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--color"))) goto usage_error;
-            color = v;
+            if (!(v = cmd_option_value(argc, argv, &i, "--color"))) return 2;
+            o->color = v;
         } else if (!strcmp(a, "-j") || OPT("--jobs")) {
-            if (!(v = cmd_option_value(argc, argv, &i, a[1] == 'j' ? "-j" : "--jobs"))) goto usage_error;
-            if (!(jobs = parse_jobs(v))) goto usage_error;
+            if (!(v = cmd_option_value(argc, argv, &i, a[1] == 'j' ? "-j" : "--jobs"))) return 2;
+            if (!(o->jobs = parse_jobs(v))) return 2;
         } else if (!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9') {
-            if (!(jobs = parse_jobs(a + 2))) goto usage_error;
+            if (!(o->jobs = parse_jobs(a + 2))) return 2;
         } else if (!strcmp(a, "-o") || OPT("--output")) {
-            if (!(v = cmd_option_value(argc, argv, &i, a[1] == 'o' ? "-o" : "--output"))) goto usage_error;
-            output = v;
+            if (!(v = cmd_option_value(argc, argv, &i, a[1] == 'o' ? "-o" : "--output"))) return 2;
+            o->output = v;
         } else {
             cmd_unknown_option("validate", a, options);
-            goto usage_error;
+            return 2;
         }
 #undef OPT
     }
-    const struct report_format *fmt = report_find(format);
-    if (!fmt) {
+    if (!(o->fmt = report_find(format))) {
         fprintf(stderr, "mcpdesc validate: unknown format '%s' (use one of: %s)\n", format, report_names());
-        goto usage_error;
+        return 2;
     }
-    enum diag_level fail_level = DIAG_ERROR;
-    int never_fail = !strcmp(fail_on, "never");
-    if (!never_fail && diag_level_parse(fail_on, &fail_level) < 0) {
+    o->fail_level = DIAG_ERROR;
+    o->never_fail = !strcmp(fail_on, "never");
+    if (!o->never_fail && diag_level_parse(fail_on, &o->fail_level) < 0) {
         fprintf(stderr, "mcpdesc validate: --fail-on takes error, warning, info or never, not '%s'\n", fail_on);
-        goto usage_error;
+        return 2;
     }
-    if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
-        fprintf(stderr, "mcpdesc validate: --color takes auto, always or never, not '%s'\n", color);
-        goto usage_error;
+    if (strcmp(o->color, "auto") && strcmp(o->color, "always") && strcmp(o->color, "never")) {
+        fprintf(stderr, "mcpdesc validate: --color takes auto, always or never, not '%s'\n", o->color);
+        return 2;
     }
     size_t dashes = 0;
-    for (size_t i = 0; i < inputs.len; i++) dashes += !strcmp(inputs.items[i], "-");
-    if (stdin_name && !inputs.len) {
-        VEC_PUSH(inputs, xstrdup("-")); /* like prettier and ruff: the name implies stdin */
+    for (size_t i = 0; i < o->inputs.len; i++) dashes += !strcmp(o->inputs.items[i], "-");
+    if (o->stdin_name && !o->inputs.len) {
+        VEC_PUSH(o->inputs, xstrdup("-")); /* like prettier and ruff: the name implies stdin */
         dashes = 1;
     }
-    if (!inputs.len) {
+    if (!o->inputs.len) {
         fprintf(stderr, "mcpdesc validate: no input (give files, directories, or - for standard input)\n");
-        goto usage_error;
+        return 2;
     }
     if (dashes > 1) {
         fprintf(stderr, "mcpdesc validate: '-' is given twice (standard input can be read only once)\n");
-        goto usage_error;
+        return 2;
     }
-    if (stdin_name && !dashes) {
+    if (o->stdin_name && !dashes) {
         fprintf(stderr, "mcpdesc validate: --stdin-filepath names standard input, but '-' is not "
                         "among the inputs\n");
-        goto usage_error;
+        return 2;
     }
+    return 0;
+}
 
-    struct rule_set *rs = cmd_load_rules(rules_dir);
-    if (!rs) {
-        status = 2;
-        goto done;
-    }
-    if (rules_tag && lock_verify(rs, rules_tag, stderr) < 0) {
-        rule_set_free(rs);
-        status = 2;
-        goto done;
-    }
-    struct eval_options eo = {0, rule_enabled, &filt, NULL};
-    for (size_t i = 0; i < versions.len; i++) {
-        int k = ver_index(rule_set_versions(rs), versions.items[i]);
-        if (k < 0) {
-            struct buf known = BUF_INIT;
-            ver_format(&known, rule_set_versions(rs), ver_all(rule_set_versions(rs)), ", ");
-            fprintf(stderr, "mcpdesc validate: unknown protocol version '%s' (known: %s)\n",
-                    versions.items[i], buf_str(&known));
-            buf_release(&known);
-            rule_set_free(rs);
-            goto usage_error;
-        }
-        eo.versions |= (ver_mask)1 << k;
-    }
-    for (size_t i = 0; i < filt.only.len + filt.skip.len; i++) {
-        const char *g = i < filt.only.len ? filt.only.items[i] : filt.skip.items[i - filt.only.len];
-        if (!glob_matches_a_rule(rs, g)) {
-            fprintf(stderr, "mcpdesc validate: '%s' matches no rule id (see mcpdesc rules list)\n", g);
-            rule_set_free(rs);
-            goto usage_error;
-        }
-    }
-
-    /* Expand directories; keep command-line order otherwise. The files of a directory
-     * are contiguous: DIRS remembers each one's range, to tell one without a
-     * description. */
-    struct strvec files = VEC_INIT;
+/* The inputs once directories are expanded, and what judging them gave. */
+struct validate_run {
+    struct rule_set *rs;
+    struct eval_options eo;
+    _Atomic uint64_t *rule_ns;        /* --timing */
+    struct strvec files;              /* command-line order; a directory's files together */
     struct dir_range {
         const char *dir;
-        size_t begin, end;
-    };
+        size_t begin, end;            /* its files in FILES */
+    } *dirs;
+    size_t ndirs;
+    struct job job;
+    struct report_file *rf;           /* the report's view of job.results */
+};
+
+/* Load the rule set and check what depends on it: the tag, the protocol versions and
+ * the --rule/--skip globs. 0, or 2 after a message. */
+static int prepare(const struct validate_opts *o, struct validate_run *v)
+{
+    if (!(v->rs = cmd_load_rules(o->rules_dir))) return 2;
+    if (o->rules_tag && lock_verify(v->rs, o->rules_tag, stderr) < 0) return 2;
+    v->eo = (struct eval_options){0, rule_enabled, (void *)&o->filt, NULL};
+    const struct ver_list *vl = rule_set_versions(v->rs);
+    for (size_t i = 0; i < o->versions.len; i++) {
+        int k = ver_index(vl, o->versions.items[i]);
+        if (k < 0) {
+            struct buf known = BUF_INIT;
+            ver_format(&known, vl, ver_all(vl), ", ");
+            fprintf(stderr, "mcpdesc validate: unknown protocol version '%s' (known: %s)\n",
+                    o->versions.items[i], buf_str(&known));
+            buf_release(&known);
+            return 2;
+        }
+        v->eo.versions |= (ver_mask)1 << k;
+    }
+    for (size_t i = 0; i < o->filt.only.len + o->filt.skip.len; i++) {
+        const char *g = i < o->filt.only.len ? o->filt.only.items[i]
+                                             : o->filt.skip.items[i - o->filt.only.len];
+        if (!glob_matches_a_rule(v->rs, g)) {
+            fprintf(stderr, "mcpdesc validate: '%s' matches no rule id (see mcpdesc rules list)\n", g);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* Expand directories, keeping command-line order otherwise; then judge every file.
+ * Returns the status so far: 1 when a diagnostic is at or above --fail-on, 2 when an
+ * input could not be judged or a directory holds no description (after a message). */
+static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
+{
     VEC(struct dir_range) dirs = VEC_INIT;
-    for (size_t i = 0; i < inputs.len; i++) {
+    for (size_t i = 0; i < o->inputs.len; i++) {
+        const char *in = o->inputs.items[i];
         struct stat st;
-        if (strcmp(inputs.items[i], "-") && stat(inputs.items[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            struct dir_range r = {inputs.items[i], files.len, 0};
-            walk_dir(inputs.items[i], &files, 0);
-            r.end = files.len;
+        if (strcmp(in, "-") && stat(in, &st) == 0 && S_ISDIR(st.st_mode)) {
+            struct dir_range r = {in, v->files.len, 0};
+            walk_dir(in, &v->files, 0);
+            r.end = v->files.len;
             VEC_PUSH(dirs, r);
         } else {
-            VEC_PUSH(files, xstrdup(inputs.items[i]));
+            VEC_PUSH(v->files, xstrdup(in));
         }
     }
-    size_t nf = files.len ? files.len : 1;
-    struct report_file *rf = xcalloc(nf, sizeof *rf);
-    doc **docs = xcalloc(nf, sizeof *docs);
+    v->dirs = dirs.items;
+    v->ndirs = dirs.len;
+    size_t n = v->files.len, nf = n ? n : 1;
     unsigned char *from_dir = xcalloc(nf, 1);
-    for (size_t k = 0; k < dirs.len; k++)
-        memset(from_dir + dirs.items[k].begin, 1, dirs.items[k].end - dirs.items[k].begin);
-    _Atomic uint64_t *rule_ns = NULL;
-    if (timing) {
-        rule_ns = xcalloc(rule_set_count(rs) + 1, sizeof *rule_ns);
-        for (size_t i = 0; i <= rule_set_count(rs); i++) atomic_init(&rule_ns[i], 0);
-        eo.rule_ns = rule_ns;
+    for (size_t k = 0; k < v->ndirs; k++)
+        memset(from_dir + v->dirs[k].begin, 1, v->dirs[k].end - v->dirs[k].begin);
+    if (o->timing) {
+        size_t nrules = rule_set_count(v->rs);
+        v->rule_ns = xcalloc(nrules + 1, sizeof *v->rule_ns);
+        for (size_t i = 0; i <= nrules; i++) atomic_init(&v->rule_ns[i], 0);
+        v->eo.rule_ns = v->rule_ns;
     }
-    struct job job = {rs, &eo, files.items, from_dir, stdin_name ? stdin_name : "<stdin>", rf, docs,
-                      files.len, 0};
-    judge_all(&job, jobs);
-    int unreadable = 0;
-    for (size_t i = 0; i < files.len; i++) {
-        if (rf[i].error) unreadable = 1;
-        for (size_t k = 0; k < rf[i].diags.len; k++) {
-            struct diag *d = &rf[i].diags.items[k];
-            if (!never_fail && d->level >= fail_level) status = 1;
-        }
+    v->job = (struct job){v->rs, &v->eo, v->files.items, from_dir,
+                          o->stdin_name ? o->stdin_name : "<stdin>", xcalloc(nf, sizeof *v->job.results),
+                          n, 0};
+    judge_all(&v->job, o->jobs);
+    v->job.from_dir = NULL;
+    free(from_dir);
+
+    int status = 0, unreadable = 0;
+    v->rf = xcalloc(nf, sizeof *v->rf);
+    for (size_t i = 0; i < n; i++) {
+        const struct judge_result *r = &v->job.results[i];
+        v->rf[i] = (struct report_file){file_name(&v->job, i), r->d, r->diags, r->error, r->skipped};
+        if (r->error) unreadable = 1;
+        for (size_t k = 0; k < r->diags.len; k++)
+            if (!o->never_fail && r->diags.items[k].level >= o->fail_level) status = 1;
     }
     /* A directory that holds nothing judged would pass for a clean one. */
-    for (size_t k = 0; k < dirs.len; k++) {
-        const struct dir_range *r = &dirs.items[k];
+    for (size_t k = 0; k < v->ndirs; k++) {
+        const struct dir_range *r = &v->dirs[k];
         size_t found = r->end - r->begin, judged = 0;
-        for (size_t i = r->begin; i < r->end; i++) judged += !rf[i].skipped;
+        for (size_t i = r->begin; i < r->end; i++) judged += !v->rf[i].skipped;
         if (judged) continue;
         unreadable = 1;
         fprintf(stderr, "mcpdesc validate: no MCP Description under '%s': ", r->dir);
         if (!found) fprintf(stderr, "no *.json, *.yaml or *.yml file below it");
         else
             fprintf(stderr, "%zu *.json, *.yaml or *.yml file%s below it, none with a top-level "
-                            DESCRIPTION_MEMBER " member", found, found == 1 ? "" : "s");
+                            JUDGE_DESCRIPTION_MEMBER " member", found, found == 1 ? "" : "s");
         fprintf(stderr, " (hidden files and directories, and node_modules, are not searched)\n");
     }
-    if (unreadable) status = 2;
-    /* -q shows what fails the run: errors, warnings too with --fail-on warning, ... */
-    int quiet_level = !quiet ? 0 : never_fail || fail_level == DIAG_ERROR ? 1
-                                 : fail_level == DIAG_WARNING            ? 2
-                                                                         : 3;
+    return unreadable ? 2 : status;
+}
 
+/* Write the report (to -o FILE through a temporary file, renamed when complete), then
+ * --timing. Returns STATUS, or 2 when the report cannot be written. */
+static int emit(const struct validate_opts *o, const struct validate_run *v, int status)
+{
+    /* -q shows what fails the run: errors, warnings too with --fail-on warning, ... */
+    int quiet_level = !o->quiet ? 0 : o->never_fail || o->fail_level == DIAG_ERROR ? 1
+                                    : o->fail_level == DIAG_WARNING               ? 2
+                                                                                  : 3;
     FILE *out = stdout;
     char *tmp = NULL;
-    if (output) {
-        tmp = xasprintf("%s.tmp.%ld", output, (long)getpid());
+    if (o->output) {
+        tmp = xasprintf("%s.tmp.%ld", o->output, (long)getpid());
         out = fopen(tmp, "w");
         if (!out) {
-            fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", output);
+            fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", o->output);
             status = 2;
             out = NULL;
         }
@@ -556,14 +507,14 @@ int cmd_validate(int argc, char **argv)
     if (out) {
         int tty = isatty(fileno(out));
         const char *no_color = getenv("NO_COLOR");
-        int use_color = !strcmp(color, "always") ||
-                        (!strcmp(color, "auto") && tty && !(no_color && *no_color));
-        struct report_opts ro = {out, rs, quiet_level, use_color, tty};
-        fmt->write(&ro, rf, files.len);
-        if (output) {
+        int use_color = !strcmp(o->color, "always") ||
+                        (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
+        struct report_opts ro = {out, v->rs, quiet_level, use_color, tty};
+        o->fmt->write(&ro, v->rf, v->files.len);
+        if (o->output) {
             int write_failed = ferror(out); /* an error the final flush would not repeat */
-            if (fclose(out) != 0 || write_failed || rename(tmp, output) != 0) {
-                fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", output);
+            if (fclose(out) != 0 || write_failed || rename(tmp, o->output) != 0) {
+                fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", o->output);
                 unlink(tmp);
                 status = 2;
             }
@@ -572,36 +523,36 @@ int cmd_validate(int argc, char **argv)
         }
     }
     free(tmp);
-    if (rule_ns) {
-        print_timing(stderr, rs, rule_ns, &filt);
-        free((void *)rule_ns);
-    }
+    if (v->rule_ns) print_timing(stderr, v->rs, v->rule_ns, (void *)&o->filt);
+    return status;
+}
+
+static void run_release(struct validate_run *v)
+{
     /* Large blocks before the documents' many small ones: a large block freed after
      * them makes malloc merge them all first (a tenth of a run over 5,000 files). */
-    rule_set_free(rs);
-    for (size_t i = 0; i < files.len; i++) {
-        diag_list_release(&rf[i].diags);
-        if (rf[i].error) {
-            diag_clear(rf[i].error);
-            free(rf[i].error);
-        }
-        free(files.items[i]);
+    rule_set_free(v->rs);
+    free((void *)v->rule_ns);
+    free(v->rf);
+    for (size_t i = 0; i < v->job.n; i++) {
+        judge_result_release(&v->job.results[i]);
+        free(v->files.items[i]);
     }
-    free(rf);
-    free(from_dir);
-    VEC_FREE(dirs);
-    VEC_FREE(files);
-    for (size_t i = 0; i < job.n; i++) doc_free(docs[i]);
-    free(docs);
-    goto done;
+    free(v->job.results);
+    free(v->dirs);
+    VEC_FREE(v->files);
+}
 
-usage_error:
-    status = 2;
-done:
-    for (size_t i = 0; i < inputs.len; i++) free(inputs.items[i]);
-    VEC_FREE(inputs);
-    VEC_FREE(versions);
-    VEC_FREE(filt.only);
-    VEC_FREE(filt.skip);
+int cmd_validate(int argc, char **argv)
+{
+    struct validate_opts o;
+    int status = parse_options(argc, argv, &o);
+    if (!status) {
+        struct validate_run v = {0};
+        status = prepare(&o, &v);
+        if (!status) status = emit(&o, &v, judge_inputs(&o, &v));
+        run_release(&v);
+    }
+    opts_release(&o);
     return status < 0 ? 0 : status;
 }

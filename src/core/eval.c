@@ -356,7 +356,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     uint64_t t_resolve = opts && opts->rule_ns ? now_ns() : 0;
     struct res *res = res_resolve(d, rule_set_res_config(rs), &found);
     ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
-    struct eval_ctx run = {.rs = rs, .sctx = {d, res, res_doc_mask(res)}, .out = &found,
+    struct eval_ctx run = {.rs = rs, .sctx = {d, res_view(res)}, .out = &found,
                            .detail = BUF_INIT, .at = BUF_INIT};
     struct eval_ctx *ctx = &run;
     struct cursor root;

@@ -1,5 +1,5 @@
-/* mcpdesc.c - the embedding facade of mcpdesc.h over rule.h, doc.h, eval.h and diag.h:
- * a result owns its diagnostics and the strings the public view points at. */
+/* mcpdesc.c - the embedding facade of mcpdesc.h over rule.h, judge.h and diag.h: a
+ * result owns its diagnostics and the strings the public view points at. */
 #include "core/mcpdesc.h"
 
 #include <stdlib.h>
@@ -7,8 +7,7 @@
 
 #include "base/buf.h"
 #include "core/diag.h"
-#include "core/doc.h"
-#include "core/eval.h"
+#include "core/judge.h"
 #include "core/rule.h"
 #include "base/util.h"
 
@@ -65,22 +64,22 @@ void mcpdesc_rules_free(mcpdesc_rules *rules)
 const char *mcpdesc_rules_tag(const mcpdesc_rules *rules) { return rule_set_tag(rules->rs); }
 const char *mcpdesc_rules_digest(const mcpdesc_rules *rules) { return rule_set_digest(rules->rs); }
 
-/* Judge D (NULL: the load failed with ERR) and build the public view. */
-static mcpdesc_result *finish(const mcpdesc_rules *rules, const char *name, doc *d,
-                              struct doc_error *err)
+/* Judge SRC (judge.h: the path `mcpdesc validate` takes) and build the public view: a
+ * document that was not judged has its one error as its diagnostic. */
+static mcpdesc_result *judge(const mcpdesc_rules *rules, const struct judge_source *src)
 {
     mcpdesc_result *res = xcalloc(1, sizeof *res);
-    if (!d) {
-        diag_add(&res->diags, DIAG_ERROR, NULL, name, err->line, err->col, err->message);
-        doc_error_release(err);
-    } else if (!json_is_object(doc_root(d))) {
-        diag_add(&res->diags, DIAG_ERROR, NULL, name, 1, 1,
-                 "an MCP Description must be a JSON object with \"mcpDescription\"");
+    struct judge_result jr;
+    judge_document(rules->rs, src, NULL, &jr);
+    if (jr.error) {
+        diag_add(&res->diags, DIAG_ERROR, NULL, src->name, jr.error->line, jr.error->col,
+                 jr.error->message);
     } else {
         res->parsed = 1;
-        eval_document(rules->rs, d, NULL, &res->diags);
+        res->diags = jr.diags; /* taken over */
+        jr.diags = (struct diag_list)DIAG_LIST_INIT;
     }
-    doc_free(d);
+    judge_result_release(&jr);
     size_t n = res->diags.len;
     res->view = xcalloc(n ? n : 1, sizeof *res->view);
     res->versions = xcalloc(n ? n : 1, sizeof *res->versions);
@@ -91,8 +90,9 @@ static mcpdesc_result *finish(const mcpdesc_rules *rules, const char *name, doc 
         res->versions[i] = b.len ? buf_detach(&b) : xstrdup("");
         buf_release(&b);
         res->view[i] = (struct mcpdesc_diag){
-            (enum mcpdesc_level)dg->level, dg->rule, dg->file ? dg->file : name, dg->line, dg->col,
-            dg->pointer ? dg->pointer : "", res->versions[i], dg->message, dg->hint, dg->component,
+            (enum mcpdesc_level)dg->level, dg->rule, dg->file ? dg->file : src->name, dg->line,
+            dg->col, dg->pointer ? dg->pointer : "", res->versions[i], dg->message, dg->hint,
+            dg->component,
         };
     }
     return res;
@@ -101,21 +101,16 @@ static mcpdesc_result *finish(const mcpdesc_rules *rules, const char *name, doc 
 mcpdesc_result *mcpdesc_validate_file(const mcpdesc_rules *rules, const char *path)
 {
     if (!rules || !path) return NULL;
-    struct doc_error err = {0};
-    doc *d = doc_load_file(path, NULL, &err);
-    return finish(rules, !strcmp(path, "-") ? "<stdin>" : path, d, &err);
+    struct judge_source src = {JUDGE_FILE, !strcmp(path, "-") ? "<stdin>" : path, path, NULL, 0};
+    return judge(rules, &src);
 }
 
 mcpdesc_result *mcpdesc_validate_buffer(const mcpdesc_rules *rules, const char *name,
                                         const char *data, size_t len)
 {
     if (!rules) return NULL;
-    if (!name) name = "<buffer>";
-    size_t nl = strlen(name);
-    int yaml = (nl > 5 && !strcmp(name + nl - 5, ".yaml")) || (nl > 4 && !strcmp(name + nl - 4, ".yml"));
-    struct doc_error err = {0};
-    doc *d = doc_load_buffer(name, data ? data : "", data ? len : 0, yaml, NULL, &err);
-    return finish(rules, name, d, &err);
+    struct judge_source src = {JUDGE_BUFFER, name ? name : "<buffer>", NULL, data, len};
+    return judge(rules, &src);
 }
 
 void mcpdesc_result_free(mcpdesc_result *res)

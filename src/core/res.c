@@ -16,6 +16,8 @@
 #include "base/buf.h"
 #include "base/ptr.h"
 #include "base/util.h"
+#include "core/sel.h"
+#include "core/view.h"
 
 const struct res_builtin res_builtins[] = {
     {"mcpdesc.protocol-versions.invalid", DIAG_ERROR,
@@ -69,23 +71,22 @@ struct site {
     int idx, low, on_stack;
 };
 
+/* The result: the view that selectors read (view.h), and the storage behind it. */
 struct res {
-    const struct res_config *cfg;
-    ver_mask doc_mask;
-    VEC(ver_mask) *items;  /* per collection */
-    VEC(struct site) sites; /* sorted by node */
-    VEC(doc_node) unresolved; /* sites reported by a built-in rule, sorted */
-    /* Per source node: RES_SITE / RES_UNRESOLVED, so that the cursor step asking
-     * "is this a site?" (every step of every selector) costs O(1). */
-    unsigned char *mark;
-    size_t nmark;
+    struct view view;
+    struct view_collection *collections; /* view.collections */
+    ver_mask *item_masks;                /* every collection's items, one after another */
+    struct view_site *sites;             /* view.sites; each one's component is owned */
+    unsigned char *mark;                 /* view.mark */
 };
-enum { RES_SITE = 1, RES_UNRESOLVED = 2 };
 
+/* One resolution in progress: its input (the document and the shape), where its
+ * problems go, and the sites being worked on (the result is struct res, below). */
 struct walk {
-    struct res *r;
+    const struct res_config *cfg;
     const doc *d;
     struct diag_list *out;
+    VEC(struct site) sites; /* found in the scopes; sorted by node once all are found */
     VEC(size_t) order;     /* acyclic valid sites, each after the sites inside its target */
 };
 
@@ -125,11 +126,11 @@ static char *escaped(const char *str)
 static ver_mask parse_versions(struct walk *w, json_t *v, doc_node n, const char *pointer,
                                ver_mask base, int is_item)
 {
-    const struct ver_list *vl = w->r->cfg->versions;
+    const struct ver_list *vl = w->cfg->versions;
     if (!json_is_array(v)) {
         report(w, "mcpdesc.protocol-versions.invalid", n, pointer, base,
                "write an array such as [\"2025-06-18\", \"2025-11-25\"], or remove it",
-               "%s must be an array of protocol version strings", w->r->cfg->versions_member);
+               "%s must be an array of protocol version strings", w->cfg->versions_member);
         return base;
     }
     ver_mask m = 0;
@@ -165,36 +166,51 @@ static ver_mask parse_versions(struct walk *w, json_t *v, doc_node n, const char
     return m;
 }
 
-static void resolve_versions(struct walk *w)
+/* Stage 1, versions. Input: the source tree, walked as it is (selectors without a
+ * view: nothing is resolved yet). Output: the versions part of R's view: the
+ * document's, each collection item's (its protocolVersions narrows the document's)
+ * and each collection's (the union of its items'). */
+static void resolve_versions(struct walk *w, struct res *r)
 {
-    struct res *r = w->r;
-    const struct res_config *cfg = r->cfg;
-    json_t *root = doc_root(w->d);
-    struct sel_ctx ctx = {w->d, NULL, 0};
+    const struct res_config *cfg = w->cfg;
+    struct sel_ctx ctx = {w->d, NULL};
     struct cursor rc, c;
     sel_root(&ctx, &rc);
-    r->doc_mask = ver_all(cfg->versions);
+    ver_mask doc_mask = ver_all(cfg->versions);
     if (sel_member(&ctx, &rc, cfg->versions_member, &c) == 0) {
         char *p = xasprintf("/%s", cfg->versions_member);
-        r->doc_mask = parse_versions(w, c.v, c.node, p, r->doc_mask, 0);
+        doc_mask = parse_versions(w, c.v, c.node, p, doc_mask, 0);
         free(p);
     }
-    r->items = xcalloc(cfg->ncollections ? cfg->ncollections : 1, sizeof *r->items);
-    for (size_t k = 0; k < cfg->ncollections; k++) {
+    size_t nc = cfg->ncollections, total = 0;
+    for (size_t k = 0; k < nc; k++)
+        total += json_array_size(json_object_get(doc_root(w->d), cfg->collections[k]));
+    r->item_masks = xcalloc(total ? total : 1, sizeof *r->item_masks);
+    r->collections = xcalloc(nc ? nc : 1, sizeof *r->collections);
+    ver_mask *next = r->item_masks;
+    for (size_t k = 0; k < nc; k++) {
+        struct view_collection *vc = &r->collections[k];
         struct cursor arr, item, pv;
+        vc->name = cfg->collections[k];
         if (sel_member(&ctx, &rc, cfg->collections[k], &arr) < 0 || !json_is_array(arr.v)) continue;
-        for (size_t i = 0; i < json_array_size(arr.v); i++) {
-            ver_mask m = r->doc_mask;
+        vc->items = next;
+        vc->nitems = json_array_size(arr.v);
+        for (size_t i = 0; i < vc->nitems; i++) {
+            ver_mask m = doc_mask;
             sel_item(&ctx, &arr, i, &item);
             if (sel_member(&ctx, &item, cfg->versions_member, &pv) == 0) {
                 char *p = sel_pointer(&pv);
-                m = parse_versions(w, pv.v, pv.node, p, r->doc_mask, 1);
+                m = parse_versions(w, pv.v, pv.node, p, doc_mask, 1);
                 free(p);
             }
-            VEC_PUSH(r->items[k], m);
+            next[i] = m;
+            vc->mask |= m;
         }
+        next += vc->nitems;
     }
-    (void)root;
+    r->view.doc_mask = doc_mask;
+    r->view.collections = r->collections;
+    r->view.ncollections = nc;
 }
 
 /* ---- collecting sites ---------------------------------------------------------- */
@@ -218,7 +234,7 @@ static void append_steps(struct buf *b, const struct step *st)
 static void collect(struct walk *w, json_t *v, doc_node n, json_t *parent, const char *key,
                     size_t index, const char *base, const struct step *path, ver_mask vmask)
 {
-    const struct res_config *cfg = w->r->cfg;
+    const struct res_config *cfg = w->cfg;
     if (json_is_object(v) && json_object_get(v, cfg->ref_member)) {
         struct site s;
         struct buf pointer = BUF_INIT;
@@ -232,7 +248,7 @@ static void collect(struct walk *w, json_t *v, doc_node n, json_t *parent, const
         s.pointer = buf_detach(&pointer);
         s.vmask = vmask;
         s.target = DOC_NONE;
-        VEC_PUSH(w->r->sites, s);
+        VEC_PUSH(w->sites, s);
         return;
     }
     doc_node c = doc_node_first_child(w->d, n);
@@ -279,7 +295,7 @@ static void site_release(struct site *s)
 /* Check one site's form and find its target in the (not yet modified) source tree. */
 static void check_site(struct walk *w, struct site *s)
 {
-    const struct res_config *cfg = w->r->cfg;
+    const struct res_config *cfg = w->cfg;
     json_t *obj = s->parent ? (s->key ? json_object_get(s->parent, s->key)
                                       : json_array_get(s->parent, s->index))
                             : doc_root(w->d);
@@ -339,32 +355,32 @@ static void check_site(struct walk *w, struct site *s)
 }
 
 /* Sites whose node lies in the subtree of NODE: [*lo, *hi). */
-static void sites_within(const struct res *r, const doc *d, doc_node node, size_t *lo, size_t *hi)
+static void sites_within(const struct walk *w, doc_node node, size_t *lo, size_t *hi)
 {
-    doc_node end = node + doc_node_size(d, node);
-    size_t a = 0, b = r->sites.len;
+    doc_node end = node + doc_node_size(w->d, node);
+    size_t a = 0, b = w->sites.len;
     while (a < b) {
         size_t m = (a + b) / 2;
-        if (r->sites.items[m].node < node) a = m + 1;
+        if (w->sites.items[m].node < node) a = m + 1;
         else b = m;
     }
     *lo = a;
-    b = r->sites.len;
+    b = w->sites.len;
     while (a < b) {
         size_t m = (a + b) / 2;
-        if (r->sites.items[m].node < end) a = m + 1;
+        if (w->sites.items[m].node < end) a = m + 1;
         else b = m;
     }
     *hi = a;
 }
 
-static long find_site(const struct res *r, doc_node n)
+static long find_site(const struct walk *w, doc_node n)
 {
-    size_t a = 0, b = r->sites.len;
+    size_t a = 0, b = w->sites.len;
     while (a < b) {
         size_t m = (a + b) / 2;
-        if (r->sites.items[m].node < n) a = m + 1;
-        else if (r->sites.items[m].node > n) b = m;
+        if (w->sites.items[m].node < n) a = m + 1;
+        else if (w->sites.items[m].node > n) b = m;
         else return (long)m;
     }
     return -1;
@@ -375,32 +391,31 @@ static long find_site(const struct res *r, doc_node n)
  * own SCC is emitted. */
 static void find_cycles_and_finals(struct walk *w)
 {
-    struct res *r = w->r;
-    size_t n = r->sites.len;
+    size_t n = w->sites.len;
     struct frame { size_t site, next, hi; };
     VEC(struct frame) call = VEC_INIT;
     VEC(size_t) stack = VEC_INIT;
     int counter = 0;
-    for (size_t i = 0; i < n; i++) r->sites.items[i].idx = -1;
+    for (size_t i = 0; i < n; i++) w->sites.items[i].idx = -1;
     for (size_t root = 0; root < n; root++) {
-        if (r->sites.items[root].state != SITE_OK || r->sites.items[root].idx >= 0) continue;
+        if (w->sites.items[root].state != SITE_OK || w->sites.items[root].idx >= 0) continue;
         struct frame f0 = {root, 0, 0};
         VEC_PUSH(call, f0);
         int fresh = 1;
         while (call.len) {
             struct frame *f = &call.items[call.len - 1];
-            struct site *s = &r->sites.items[f->site];
+            struct site *s = &w->sites.items[f->site];
             if (fresh) {
                 s->idx = s->low = counter++;
                 s->on_stack = 1;
                 VEC_PUSH(stack, f->site);
-                sites_within(r, w->d, s->target, &f->next, &f->hi);
+                sites_within(w, s->target, &f->next, &f->hi);
                 fresh = 0;
             }
             int descended = 0;
             while (f->next < f->hi) {
                 size_t t = f->next++;
-                struct site *ts = &r->sites.items[t];
+                struct site *ts = &w->sites.items[t];
                 if (ts->state != SITE_OK) continue;
                 if (ts->idx < 0) {
                     struct frame nf = {t, 0, 0};
@@ -420,11 +435,11 @@ static void find_cycles_and_finals(struct walk *w)
                 int self_loop = 0;
                 if (size == 1) {
                     size_t lo, hi;
-                    sites_within(r, w->d, s->target, &lo, &hi);
+                    sites_within(w, s->target, &lo, &hi);
                     self_loop = f->site >= lo && f->site < hi;
                 }
                 for (size_t k = first; k < stack.len; k++) {
-                    struct site *m = &r->sites.items[stack.items[k]];
+                    struct site *m = &w->sites.items[stack.items[k]];
                     m->on_stack = 0;
                     if (size > 1 || self_loop) {
                         m->state = SITE_CYCLE;
@@ -433,13 +448,13 @@ static void find_cycles_and_finals(struct walk *w)
                 }
                 stack.len = first;
                 if (size == 1 && !self_loop) {
-                    long t = find_site(r, s->target);
+                    long t = find_site(w, s->target);
                     s->final = f->site;
-                    if (t >= 0 && r->sites.items[t].state == SITE_OK)
-                        s->final = r->sites.items[t].final;
+                    if (t >= 0 && w->sites.items[t].state == SITE_OK)
+                        s->final = w->sites.items[t].final;
                     else if (t >= 0) { /* it would stand for an unresolved reference */
                         s->state = SITE_DEP;
-                        s->rule = r->sites.items[t].rule;
+                        s->rule = w->sites.items[t].rule;
                     }
                     if (s->state == SITE_OK) VEC_PUSH(w->order, f->site);
                 }
@@ -447,8 +462,8 @@ static void find_cycles_and_finals(struct walk *w)
             size_t done_site = f->site;
             call.len--;
             if (call.len) {
-                struct site *caller = &r->sites.items[call.items[call.len - 1].site];
-                struct site *d = &r->sites.items[done_site];
+                struct site *caller = &w->sites.items[call.items[call.len - 1].site];
+                struct site *d = &w->sites.items[done_site];
                 if (d->low < caller->low) caller->low = d->low;
             }
         }
@@ -468,12 +483,12 @@ struct measure {
 };
 
 /* Does node N (value V) stand for an expansion already measured? */
-static const struct site *measured_site(const struct res *r, json_t *v, doc_node n)
+static const struct site *measured_site(const struct walk *w, json_t *v, doc_node n)
 {
     if (!json_is_object(v) || json_object_size(v) != 1) return NULL;
-    long i = find_site(r, n);
+    long i = find_site(w, n);
     if (i < 0) return NULL;
-    const struct site *y = &r->sites.items[i];
+    const struct site *y = &w->sites.items[i];
     return y->state == SITE_OK || y->state == SITE_BIG ? y : NULL;
 }
 
@@ -491,7 +506,7 @@ typedef VEC(struct mframe) mstack;
 static int measure_enter(const struct walk *w, struct measure *m, mstack *st, json_t *v, doc_node n)
 {
     if (m->nodes[n]) return 1;
-    const struct site *y = measured_site(w->r, v, n);
+    const struct site *y = measured_site(w, v, n);
     if (y || !(json_is_object(v) || json_is_array(v))) {
         m->depth[n] = y ? y->exp_depth : 0;
         m->nodes[n] = y ? y->exp_nodes : 1;
@@ -551,7 +566,7 @@ static void report_too_large(struct walk *w, const struct site *s, uint32_t abov
                              uint32_t max_nodes, uint64_t max_total, int why)
 {
     char *name = escaped(s->component);
-    const char *ref = w->r->cfg->ref_member;
+    const char *ref = w->cfg->ref_member;
     if (why == 0)
         report(w, "mcpdesc.component-ref.too-large", s->node, s->pointer, s->vmask,
                "nest the components less deeply (or define the schema here); the limit "
@@ -581,7 +596,6 @@ static void report_too_large(struct walk *w, const struct site *s, uint32_t abov
  * sites around them, so no accepted site can hold more. */
 static void refuse_large_sites(struct walk *w)
 {
-    struct res *r = w->r;
     if (!w->order.len) return;
     size_t count = doc_node_count(w->d);
     uint32_t max_nodes = count > RES_MIN_MAX_NODES ? (uint32_t)count : RES_MIN_MAX_NODES;
@@ -589,8 +603,8 @@ static void refuse_large_sites(struct walk *w)
     struct measure m = {xcalloc(count ? count : 1, sizeof *m.depth),
                         xcalloc(count ? count : 1, sizeof *m.nodes)};
     for (size_t k = 0; k < w->order.len; k++) {
-        struct site *s = &r->sites.items[w->order.items[k]];
-        const struct site *f = &r->sites.items[s->final];
+        struct site *s = &w->sites.items[w->order.items[k]];
+        const struct site *f = &w->sites.items[s->final];
         measure_subtree(w, &m, f->target_value, f->target);
         s->exp_depth = m.depth[f->target];
         s->exp_nodes = m.nodes[f->target];
@@ -612,10 +626,9 @@ static void refuse_large_sites(struct walk *w)
 /* Sites on a cycle, and sites that would stand for an unresolved reference. */
 static void report_cycles(struct walk *w)
 {
-    struct res *r = w->r;
-    const struct res_config *cfg = r->cfg;
-    for (size_t i = 0; i < r->sites.len; i++) {
-        struct site *s = &r->sites.items[i];
+    const struct res_config *cfg = w->cfg;
+    for (size_t i = 0; i < w->sites.len; i++) {
+        struct site *s = &w->sites.items[i];
         if (s->state != SITE_CYCLE && s->state != SITE_DEP) continue;
         char *name = escaped(s->component);
         if (s->state == SITE_CYCLE)
@@ -632,32 +645,36 @@ static void report_cycles(struct walk *w)
     }
 }
 
-static void resolve_refs(struct walk *w)
+/* Stage 2, references. Input: the source tree and VERSIONS, the view of stage 1 alone
+ * (no site marks: nothing is substituted yet, so no cursor follows a reference, and the
+ * scopes' cursors carry their items' versions, which the diagnostics take). Output:
+ * w->sites, sorted by node, each with its state and final site, the problems reported,
+ * and every valid site substituted in the document's tree. */
+static void resolve_refs(struct walk *w, const struct view *versions)
 {
-    struct res *r = w->r;
-    const struct res_config *cfg = r->cfg;
-    struct sel_ctx ctx = {w->d, r, r->doc_mask};
+    const struct res_config *cfg = w->cfg;
+    struct sel_ctx ctx = {w->d, versions};
     for (size_t i = 0; i < cfg->nscopes; i++) sel_run(cfg->scopes[i], &ctx, NULL, collect_scope, w);
-    if (!r->sites.len) return;
-    qsort(r->sites.items, r->sites.len, sizeof *r->sites.items, site_cmp);
+    if (!w->sites.len) return;
+    qsort(w->sites.items, w->sites.len, sizeof *w->sites.items, site_cmp);
     size_t out = 0; /* overlapping scopes may find a site twice */
-    for (size_t i = 0; i < r->sites.len; i++) {
-        if (out && r->sites.items[out - 1].node == r->sites.items[i].node) {
-            site_release(&r->sites.items[i]);
+    for (size_t i = 0; i < w->sites.len; i++) {
+        if (out && w->sites.items[out - 1].node == w->sites.items[i].node) {
+            site_release(&w->sites.items[i]);
             continue;
         }
-        r->sites.items[out++] = r->sites.items[i];
+        w->sites.items[out++] = w->sites.items[i];
     }
-    r->sites.len = out;
-    for (size_t i = 0; i < r->sites.len; i++) check_site(w, &r->sites.items[i]);
+    w->sites.len = out;
+    for (size_t i = 0; i < w->sites.len; i++) check_site(w, &w->sites.items[i]);
     find_cycles_and_finals(w);
     report_cycles(w);
     refuse_large_sites(w);
     /* Substitute: every valid site takes its final target's value. */
-    for (size_t i = 0; i < r->sites.len; i++) {
-        struct site *s = &r->sites.items[i];
+    for (size_t i = 0; i < w->sites.len; i++) {
+        struct site *s = &w->sites.items[i];
         if (s->state != SITE_OK) continue;
-        struct site *f = &r->sites.items[s->final];
+        struct site *f = &w->sites.items[s->final];
         json_t *value = f->target_value;
         if (!s->parent) continue; /* a scope rooted at the document itself: nothing to replace */
         if (s->key) json_object_set(s->parent, s->key, value);
@@ -665,109 +682,60 @@ static void resolve_refs(struct walk *w)
     }
 }
 
+/* Stage 3: the sites of stage 2 into R's view (and the work released): each valid one
+ * pointing straight at its final value's node, and a mark per source node. */
+static void publish_sites(struct walk *w, struct res *r)
+{
+    size_t nok = 0;
+    for (size_t i = 0; i < w->sites.len; i++) nok += w->sites.items[i].state == SITE_OK;
+    r->sites = xcalloc(nok ? nok : 1, sizeof *r->sites);
+    size_t nmark = w->sites.len ? doc_node_count(w->d) : 0;
+    if (w->sites.len) r->mark = xcalloc(nmark ? nmark : 1, 1);
+    size_t k = 0;
+    for (size_t i = 0; i < w->sites.len; i++) {
+        const struct site *s = &w->sites.items[i];
+        int ok = s->state == SITE_OK;
+        if (ok) {
+            const struct site *f = &w->sites.items[s->final];
+            /* its own component is taken over below; another site's is copied */
+            r->sites[k++] = (struct view_site){s->node, f->target,
+                                               f == s ? s->component : xstrdup(f->component)};
+        }
+        if (s->node < nmark) r->mark[s->node] |= ok ? VIEW_SITE : VIEW_UNRESOLVED;
+    }
+    for (size_t i = 0; i < w->sites.len; i++) {
+        struct site *s = &w->sites.items[i];
+        if (s->state == SITE_OK && s->final == i) s->component = NULL; /* taken over */
+        site_release(s);
+    }
+    r->view.sites = r->sites;
+    r->view.nsites = nok;
+    r->view.mark = r->mark;
+    r->view.nmark = nmark;
+}
+
 struct res *res_resolve(doc *d, const struct res_config *cfg, struct diag_list *out)
 {
     struct res *r = xcalloc(1, sizeof *r);
-    r->cfg = cfg;
-    struct walk w = {r, d, out, VEC_INIT};
-    resolve_versions(&w);
-    resolve_refs(&w);
+    struct walk w = {cfg, d, out, VEC_INIT, VEC_INIT};
+    resolve_versions(&w, r);
+    const struct view versions = r->view; /* stage 1's view: versions, no sites */
+    resolve_refs(&w, &versions);
+    publish_sites(&w, r);
+    VEC_FREE(w.sites);
     VEC_FREE(w.order);
-    /* Keep only valid sites, each pointing straight at its final value's node. */
-    size_t k = 0;
-    for (size_t i = 0; i < r->sites.len; i++) {
-        struct site *s = &r->sites.items[i];
-        if (s->state == SITE_OK) {
-            struct site *f = &r->sites.items[s->final];
-            s->target = f->target;
-            if (f != s) {
-                free(s->component);
-                s->component = xstrdup(f->component);
-            }
-        }
-    }
-    for (size_t i = 0; i < r->sites.len; i++) {
-        struct site *s = &r->sites.items[i];
-        if (s->state == SITE_OK) {
-            json_decref(s->target_value);
-            s->target_value = NULL;
-            free(s->key);
-            s->key = NULL;
-            free(s->pointer);
-            s->pointer = NULL;
-            r->sites.items[k++] = *s;
-        } else {
-            VEC_PUSH(r->unresolved, s->node);
-            site_release(s);
-        }
-    }
-    r->sites.len = k;
-    if (r->sites.len || r->unresolved.len) {
-        r->nmark = doc_node_count(d);
-        r->mark = xcalloc(r->nmark ? r->nmark : 1, 1);
-        for (size_t i = 0; i < r->sites.len; i++)
-            if (r->sites.items[i].node < r->nmark) r->mark[r->sites.items[i].node] |= RES_SITE;
-        for (size_t i = 0; i < r->unresolved.len; i++)
-            if (r->unresolved.items[i] < r->nmark) r->mark[r->unresolved.items[i]] |= RES_UNRESOLVED;
-    }
     return r;
 }
 
 void res_free(struct res *r)
 {
     if (!r) return;
-    for (size_t i = 0; i < r->sites.len; i++) site_release(&r->sites.items[i]);
-    VEC_FREE(r->sites);
-    VEC_FREE(r->unresolved);
+    for (size_t i = 0; i < r->view.nsites; i++) free((char *)r->sites[i].component);
+    free(r->sites);
     free(r->mark);
-    for (size_t i = 0; i < r->cfg->ncollections; i++) VEC_FREE(r->items[i]);
-    free(r->items);
+    free(r->item_masks);
+    free(r->collections);
     free(r);
 }
 
-ver_mask res_doc_mask(const struct res *r) { return r->doc_mask; }
-
-int res_collection(const struct res *r, const char *key)
-{
-    for (size_t i = 0; i < r->cfg->ncollections; i++)
-        if (!strcmp(r->cfg->collections[i], key)) return (int)i;
-    return -1;
-}
-
-ver_mask res_item_mask(const struct res *r, int coll, size_t idx)
-{
-    if (coll < 0 || (size_t)coll >= r->cfg->ncollections || idx >= r->items[coll].len)
-        return r->doc_mask;
-    return r->items[coll].items[idx];
-}
-
-ver_mask res_collection_mask(const struct res *r, int coll)
-{
-    if (coll < 0 || (size_t)coll >= r->cfg->ncollections) return r->doc_mask;
-    ver_mask m = 0;
-    for (size_t i = 0; i < r->items[coll].len; i++) m |= r->items[coll].items[i];
-    return m;
-}
-
-int res_follow(const struct res *r, doc_node n, doc_node *target, const char **component)
-{
-    if (n >= r->nmark || !(r->mark[n] & RES_SITE)) return 0;
-    long i = find_site(r, n);
-    if (i < 0) return 0;
-    *target = r->sites.items[i].target;
-    *component = r->sites.items[i].component;
-    return 1;
-}
-
-int res_unresolved(const struct res *r, doc_node n)
-{
-    if (n >= r->nmark || !(r->mark[n] & RES_UNRESOLVED)) return 0;
-    size_t a = 0, b = r->unresolved.len;
-    while (a < b) {
-        size_t m = (a + b) / 2;
-        if (r->unresolved.items[m] < n) a = m + 1;
-        else if (r->unresolved.items[m] > n) b = m;
-        else return 1;
-    }
-    return 0;
-}
+const struct view *res_view(const struct res *r) { return &r->view; }

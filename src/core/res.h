@@ -1,14 +1,18 @@
 /* res.h - resolution before any rule runs: each item's effective protocol versions
  * (spec 2.1) and $componentRef substitution (spec 3). Substitution shares nodes
- * (json_incref) in the document's own tree; res_follow tells cursors where a
- * substituted value really is in the source, so diagnostics keep its line and column. */
+ * (json_incref) in the document's own tree. What it leaves for the selectors is a view
+ * (view.h): the versions, and where each substituted value really is in the source,
+ * so that diagnostics keep its line and column. Resolution walks the document with
+ * selectors (sel.h); selectors read only the view, never this module. */
 #ifndef MCPDESC_RES_H
 #define MCPDESC_RES_H
 
+#include "base/ver.h"
 #include "core/diag.h"
 #include "core/doc.h"
-#include "core/sel.h"
-#include "base/ver.h"
+#include "core/view.h"
+
+struct sel;
 
 struct res_config {
     const struct ver_list *versions;
@@ -23,24 +27,15 @@ struct res_config {
 
 struct res;
 
-/* Resolve D in place. Appends a diagnostic for each problem found (built-in rules
- * mcpdesc.protocol-versions.* and mcpdesc.component-ref.*) and returns a new res. */
+/* Resolve D in place, in three stages, each with its input explicit: the versions (from
+ * the source tree alone), then the references (their scopes walked with the view of
+ * the versions, no site followed yet), then the view of both. Appends a diagnostic for
+ * each problem found (built-in rules mcpdesc.protocol-versions.* and
+ * mcpdesc.component-ref.*) and returns a new res. */
 struct res *res_resolve(doc *d, const struct res_config *cfg, struct diag_list *out);
 void res_free(struct res *r);
-
-ver_mask res_doc_mask(const struct res *r);
-int res_collection(const struct res *r, const char *key);          /* -1 if not one */
-ver_mask res_item_mask(const struct res *r, int coll, size_t idx);
-/* The versions in which collection COLL offers at least one item: the union of its
- * items' masks (0 for an empty list); the document's versions if COLL is not a list. */
-ver_mask res_collection_mask(const struct res *r, int coll);
-/* If N is a resolved reference site: 1, with the node holding its value and the
- * component's pointer (borrowed). Else 0. */
-int res_follow(const struct res *r, doc_node n, doc_node *target, const char **component);
-
-/* Is N a reference site that could not be resolved (and was reported)? Rules do not
- * judge such a node: it would only repeat the built-in diagnostic. */
-int res_unresolved(const struct res *r, doc_node n);
+/* What the selectors read: valid until res_free (borrowed). */
+const struct view *res_view(const struct res *r);
 
 /* The built-in rules res_resolve reports (for rule listings and SARIF). */
 struct res_builtin {

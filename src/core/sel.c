@@ -1,12 +1,13 @@
-/* sel.c - selectors and cursor stepping; see sel.h. Stepping follows resolved
- * $componentRef sites (res.h) so that positions stay those of the source. */
+/* sel.c - selectors and cursor stepping; see sel.h. Stepping reads a resolution's view
+ * (view.h): it follows resolved $componentRef sites, so that positions stay those of
+ * the source, and gives each cursor its effective versions. */
 #include "core/sel.h"
 
 #include <string.h>
 
 #include "base/buf.h"
 #include "base/ptr.h"
-#include "core/res.h"
+#include "core/view.h"
 #include "base/util.h"
 
 struct sel {
@@ -76,7 +77,7 @@ void sel_root(const struct sel_ctx *ctx, struct cursor *out)
     memset(out, 0, sizeof *out);
     out->v = doc_root(ctx->d);
     out->node = 0;
-    out->vmask = ctx->doc_mask;
+    out->vmask = ctx->view ? ctx->view->doc_mask : 0;
     out->coll = -1;
 }
 
@@ -89,22 +90,23 @@ static void enter(const struct sel_ctx *ctx, const struct cursor *c, struct curs
     out->coll = -1;
     out->unresolved = 0;
     out->depth = c->depth + 1;
-    if (ctx->res) {
+    const struct view *v = ctx->view;
+    if (v) {
         if (c->depth == 0 && out->key) {
-            out->coll = res_collection(ctx->res, out->key);
+            out->coll = view_collection(v, out->key);
             /* a list is offered in the versions of its items: "the server lists tools"
              * holds only where some tool is offered */
             if (out->coll >= 0 && json_is_array(out->v))
-                out->vmask = res_collection_mask(ctx->res, out->coll);
+                out->vmask = view_collection_mask(v, out->coll);
         } else if (c->depth == 1 && c->coll >= 0 && !out->key)
-            out->vmask = res_item_mask(ctx->res, c->coll, out->index);
+            out->vmask = view_item_mask(v, c->coll, out->index);
         doc_node target;
         const char *component;
-        if (out->node != DOC_NONE && res_follow(ctx->res, out->node, &target, &component)) {
+        if (out->node != DOC_NONE && view_follow(v, out->node, &target, &component)) {
             out->node = target;
             out->component = component;
         } else if (out->node != DOC_NONE) {
-            out->unresolved = res_unresolved(ctx->res, out->node);
+            out->unresolved = view_unresolved(v, out->node);
         }
     }
 }

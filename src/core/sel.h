@@ -12,7 +12,7 @@
 #include "core/doc.h"
 #include "base/ver.h"
 
-struct res;
+struct view;
 
 struct cursor {
     json_t *v;                   /* the value (borrowed) */
@@ -27,10 +27,13 @@ struct cursor {
     int depth;
 };
 
+/* What cursors walk: a document, and what its resolution says about it (view.h: the
+ * effective versions, the $componentRef sites to follow and those to leave alone).
+ * With no view, the source tree as it is: every cursor has no versions (vmask 0), no
+ * collection, and no site is followed. */
 struct sel_ctx {
     const doc *d;
-    const struct res *res;       /* NULL before resolution: no $componentRef following */
-    ver_mask doc_mask;           /* versions of nodes outside items */
+    const struct view *view;     /* read only; may be NULL */
 };
 
 struct sel;

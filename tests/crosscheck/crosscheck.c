@@ -528,16 +528,16 @@ static void fixture(struct run *rn, const struct doc_shape *shape, const char *p
         if (!m) continue;
         if (!TYPES[t].collection) {
             char *ptr = xasprintf("/%s", TYPES[t].member);
-            compare_versions(rn, res_doc_mask(r), t, path, ptr, m);
+            compare_versions(rn, res_view(r)->doc_mask, t, path, ptr, m);
             free(ptr);
             continue;
         }
-        int coll = res_collection(r, TYPES[t].member);
+        int coll = view_collection(res_view(r), TYPES[t].member);
         size_t i;
         json_t *item;
         json_array_foreach(m, i, item) {
             char *ptr = xasprintf("/%s/%zu", TYPES[t].member, i);
-            compare_versions(rn, res_item_mask(r, coll, i), t, path, ptr, item);
+            compare_versions(rn, view_item_mask(res_view(r), coll, i), t, path, ptr, item);
             free(ptr);
         }
     }

@@ -78,7 +78,7 @@ static void check_selector(const char *s)
     }
     sel_text(sl);
     sel_has_wildcard(sl);
-    struct sel_ctx ctx = {fixed, NULL, 0};
+    struct sel_ctx ctx = {fixed, NULL};
     struct cursor root, tools;
     sel_root(&ctx, &root);
     size_t count = 0;

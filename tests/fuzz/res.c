@@ -1,7 +1,7 @@
 /* res.c - libFuzzer harness: resolution ($componentRef substitution and effective
  * protocol versions, res_resolve) of a JSON description with the shipped rule set's
  * configuration, then a walk of the resolved document through selectors that follow
- * the resolved sites. Invariants: a followed site leads to a node of the source; an
+ * the resolved sites (its view, view.h). Invariants: a followed site leads to a node of the source; an
  * item's versions are within the known ones; every diagnostic has a message and rule. */
 #include <jansson.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "core/res.h"
 #include "core/rule.h"
 #include "core/sel.h"
+#include "core/view.h"
 
 static struct rule_set *rules;
 static struct sel *everything[3];
@@ -60,25 +61,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const struct res_config *cfg = rule_set_res_config(rules);
     struct diag_list out = DIAG_LIST_INIT;
     struct res *r = res_resolve(d, cfg, &out);
+    const struct view *v = res_view(r);
     ver_mask all = ver_all(cfg->versions);
-    if (res_doc_mask(r) & ~all) fuzz_fail("document versions outside the known ones");
+    if (v->doc_mask & ~all) fuzz_fail("document versions outside the known ones");
     json_t *root = doc_root(d);
     for (size_t k = 0; k < cfg->ncollections; k++) {
-        int coll = res_collection(r, cfg->collections[k]);
+        int coll = view_collection(v, cfg->collections[k]);
         json_t *items = json_object_get(root, cfg->collections[k]);
         for (size_t i = 0; coll >= 0 && i < json_array_size(items) + 1; i++)
-            if (res_item_mask(r, coll, i) & ~all) fuzz_fail("item versions outside the known ones");
+            if (view_item_mask(v, coll, i) & ~all) fuzz_fail("item versions outside the known ones");
     }
     for (doc_node n = 0; n < doc_node_count(d); n++) {
         doc_node target;
         const char *component;
-        if (res_follow(r, n, &target, &component)) {
+        if (view_follow(v, n, &target, &component)) {
             if (target >= doc_node_count(d) || !component)
                 fuzz_fail("site %u follows to node %u of %zu", n, target, doc_node_count(d));
         }
-        res_unresolved(r, n);
+        view_unresolved(v, n);
     }
-    struct sel_ctx ctx = {d, r, res_doc_mask(r)};
+    struct sel_ctx ctx = {d, v};
     struct cursor top;
     sel_root(&ctx, &top);
     struct walk w = {d, 0};

@@ -7,6 +7,8 @@
 
 #include "base/buf.h"
 #include "core/eval.h"
+#include "core/res.h"
+#include "core/view.h"
 #include "testutil.h"
 #include "base/util.h"
 
@@ -292,6 +294,57 @@ START_TEST(substitution_stays_within_the_node_bound)
 }
 END_TEST
 
+/* What resolution leaves for the selectors (view.h), read directly: the versions of the
+ * document, of each item and collection; the resolved site and where it leads; the
+ * unresolved one marked. The dangling site's diagnostic has its tool's versions: the
+ * reference stage walks with the versions stage's view. */
+START_TEST(the_view_holds_versions_and_sites)
+{
+    doc *d = tu_doc(
+        "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\"],\n"
+        " \"tools\": [{\"name\": \"a\", \"protocolVersions\": [\"2025-11-25\"],\n"
+        "             \"inputSchema\": {\"$componentRef\": \"#/components/schemas/A\"}},\n"
+        "            {\"name\": \"b\", \"protocolVersions\": [\"2025-06-18\"],\n"
+        "             \"inputSchema\": {\"$componentRef\": \"#/components/schemas/Nope\"}}],\n"
+        " \"prompts\": [],\n"
+        " \"components\": {\"schemas\": {\"A\": {\"type\": \"object\"}}}}");
+    doc_node site = doc_pointer_node(d, "/tools/0/inputSchema");
+    doc_node dangling = doc_pointer_node(d, "/tools/1/inputSchema");
+    doc_node a = doc_pointer_node(d, "/components/schemas/A");
+    struct diag_list out = DIAG_LIST_INIT;
+    struct res *r = res_resolve(d, rule_set_res_config(rs), &out);
+    const struct view *v = res_view(r);
+    ck_assert_uint_eq(v->doc_mask, 0x0C);
+    int tools = view_collection(v, "tools");
+    ck_assert_int_eq(tools, 0);
+    ck_assert_int_eq(view_collection(v, "components"), -1);
+    ck_assert_uint_eq(v->collections[tools].nitems, 2);
+    ck_assert_uint_eq(view_item_mask(v, tools, 0), 0x08);
+    ck_assert_uint_eq(view_item_mask(v, tools, 1), 0x04);
+    ck_assert_uint_eq(view_item_mask(v, tools, 2), 0x0C); /* out of range: the document's */
+    ck_assert_uint_eq(view_collection_mask(v, tools), 0x0C);
+    ck_assert_uint_eq(view_collection_mask(v, view_collection(v, "prompts")), 0);
+    ck_assert_uint_eq(view_collection_mask(v, -1), 0x0C);
+    ck_assert_uint_eq(v->nsites, 1);
+    doc_node target = DOC_NONE;
+    const char *component = NULL;
+    ck_assert(view_follow(v, site, &target, &component));
+    ck_assert_uint_eq(target, a);
+    ck_assert_str_eq(component, "/components/schemas/A");
+    ck_assert(!view_follow(v, dangling, &target, &component));
+    ck_assert(view_unresolved(v, dangling));
+    ck_assert(!view_unresolved(v, site));
+    ck_assert(!view_unresolved(v, (doc_node)v->nmark));
+    ck_assert_uint_eq(out.len, 1);
+    ck_assert_str_eq(out.items[0].rule, "mcpdesc.component-ref.dangling");
+    ck_assert_str_eq(out.items[0].pointer, "/tools/1/inputSchema");
+    ck_assert_uint_eq(out.items[0].versions, 0x04);
+    diag_list_release(&out);
+    res_free(r);
+    doc_free(d);
+}
+END_TEST
+
 Suite *res_suite(void)
 {
     Suite *s = suite_create("res");
@@ -306,6 +359,7 @@ Suite *res_suite(void)
     tcase_add_test(tc, nul_in_a_reference_is_invalid);
     tcase_add_test(tc, substitution_stays_within_the_nesting_bound);
     tcase_add_test(tc, substitution_stays_within_the_node_bound);
+    tcase_add_test(tc, the_view_holds_versions_and_sites);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,5 +1,6 @@
 /* check_sel.c - selectors: "*", "[*]" (array items only) and the any-depth "**" segment (order, zero levels,
- * arrays, at most one "**", the bound), directly and through a rule with components. */
+ * arrays, at most one "**", the bound), directly and through a rule with components;
+ * cursors over a view written by hand (selectors read a view, not a resolution). */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "base/buf.h"
 #include "core/doc.h"
 #include "core/sel.h"
+#include "core/view.h"
 #include "testutil.h"
 #include "base/util.h"
 
@@ -28,7 +30,7 @@ static char *select_all(const char *json, const char *text)
     const char *why = NULL;
     struct sel *s = sel_compile(text, &why);
     ck_assert_msg(s != NULL, "%s: %s", text, why ? why : "?");
-    struct sel_ctx ctx = {d, NULL, 1};
+    struct sel_ctx ctx = {d, NULL};
     struct buf b = BUF_INIT;
     sel_run(s, &ctx, NULL, collect, &b);
     sel_free(s);
@@ -124,7 +126,7 @@ START_TEST(deep_walk_is_bounded)
     doc *d = tu_doc(buf_str(&b));
     const char *why;
     struct sel *s = sel_compile("/**", &why);
-    struct sel_ctx ctx = {d, NULL, 1};
+    struct sel_ctx ctx = {d, NULL};
     size_t n = 0;
     sel_run(s, &ctx, NULL, count, &n);
     ck_assert_uint_eq(n, SEL_DEEP_MAX_NODES);
@@ -171,6 +173,77 @@ START_TEST(deep_follows_components)
 }
 END_TEST
 
+struct seen {
+    doc_node node[4];
+    ver_mask vmask[4];
+    const char *component[4];
+    int unresolved[4];
+    size_t n;
+};
+
+static int remember(const struct cursor *c, void *arg)
+{
+    struct seen *s = arg;
+    ck_assert_uint_lt(s->n, 4);
+    s->node[s->n] = c->node;
+    s->vmask[s->n] = c->vmask;
+    s->component[s->n] = c->component;
+    s->unresolved[s->n] = c->unresolved;
+    s->n++;
+    return 0;
+}
+
+/* A view is passive data: written by hand here (no resolution ran), it gives cursors
+ * their item's versions, leads a site to its target and marks an unresolved one. */
+START_TEST(cursors_read_a_view_written_by_hand)
+{
+    doc *d = tu_doc("{\"tools\": [{\"s\": {\"ref\": 1}}, {\"s\": 2}, {\"s\": {\"ref\": 3}}],\n"
+                    " \"defs\": {\"X\": {\"deep\": true}}}");
+    doc_node site = doc_pointer_node(d, "/tools/0/s"), bad = doc_pointer_node(d, "/tools/2/s");
+    doc_node x = doc_pointer_node(d, "/defs/X");
+    const ver_mask items[] = {0x1, 0x2, 0x4};
+    const struct view_collection colls[] = {{"tools", items, 3, 0x7}};
+    const struct view_site sites[] = {{site, x, "/defs/X"}};
+    unsigned char *mark = xcalloc(doc_node_count(d), 1);
+    mark[site] = VIEW_SITE;
+    mark[bad] = VIEW_UNRESOLVED;
+    const struct view v = {0x10, colls, 1, sites, 1, mark, doc_node_count(d)};
+    const char *why;
+    struct sel *s = sel_compile("/tools/*/s", &why);
+    struct sel_ctx ctx = {d, &v};
+    struct seen seen = {0};
+    sel_run(s, &ctx, NULL, remember, &seen);
+    ck_assert_uint_eq(seen.n, 3);
+    ck_assert_uint_eq(seen.node[0], x);
+    ck_assert_str_eq(seen.component[0], "/defs/X");
+    ck_assert_uint_eq(seen.node[1], doc_pointer_node(d, "/tools/1/s"));
+    ck_assert_ptr_null(seen.component[1]);
+    ck_assert_uint_eq(seen.vmask[0], 0x1);
+    ck_assert_uint_eq(seen.vmask[1], 0x2);
+    ck_assert_uint_eq(seen.vmask[2], 0x4);
+    ck_assert(!seen.unresolved[0] && !seen.unresolved[1] && seen.unresolved[2]);
+    /* the collection itself has its items' versions, the rest the document's */
+    struct cursor root, c;
+    sel_root(&ctx, &root);
+    ck_assert_uint_eq(root.vmask, 0x10);
+    ck_assert_int_eq(sel_member(&ctx, &root, "tools", &c), 0);
+    ck_assert_uint_eq(c.vmask, 0x7);
+    ck_assert_int_eq(sel_member(&ctx, &root, "defs", &c), 0);
+    ck_assert_uint_eq(c.vmask, 0x10);
+    /* no view: the source as it is, no versions, nothing followed */
+    struct sel_ctx plain = {d, NULL};
+    memset(&seen, 0, sizeof seen);
+    sel_run(s, &plain, NULL, remember, &seen);
+    ck_assert_uint_eq(seen.n, 3);
+    ck_assert_uint_eq(seen.node[0], site);
+    ck_assert_uint_eq(seen.vmask[0], 0);
+    ck_assert(!seen.unresolved[2]);
+    sel_free(s);
+    free(mark);
+    doc_free(d);
+}
+END_TEST
+
 Suite *sel_suite(void)
 {
     Suite *s = suite_create("sel");
@@ -181,6 +254,7 @@ Suite *sel_suite(void)
     tcase_add_test(tc, items_segment_walks_arrays_only);
     tcase_add_test(tc, deep_walk_is_bounded);
     tcase_add_test(tc, deep_follows_components);
+    tcase_add_test(tc, cursors_read_a_view_written_by_hand);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
