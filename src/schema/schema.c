@@ -88,61 +88,6 @@ static void smap_put(struct schema_map *m, const char *s, size_t v)
     schema_map_put(m, s, strlen(s), v);
 }
 
-/* ---- errors ------------------------------------------------------------------- */
-
-void schema_errors_add(struct schema_errors *e, const char *kwloc, const char *iloc,
-                       const char *fmt, ...)
-{
-    if (!e) return;
-    if (e->len == e->cap) {
-        e->cap = e->cap ? e->cap * 2 : 8;
-        e->items = xrealloc(e->items, e->cap * sizeof *e->items);
-    }
-    struct schema_error *x = &e->items[e->len++];
-    va_list ap;
-    va_start(ap, fmt);
-    if (vasprintf(&x->message, fmt, ap) < 0) BUG("vasprintf failed");
-    va_end(ap);
-    x->keyword_location = xstrdup(kwloc ? kwloc : "");
-    x->instance_location = xstrdup(iloc ? iloc : "");
-}
-
-void schema_errors_release(struct schema_errors *e)
-{
-    for (size_t i = 0; i < e->len; i++) {
-        free(e->items[i].keyword_location);
-        free(e->items[i].instance_location);
-        free(e->items[i].message);
-    }
-    free(e->items);
-    e->items = NULL;
-    e->len = e->cap = 0;
-}
-
-char *schema_escape(const char *str, size_t n)
-{
-    struct buf b = BUF_INIT;
-    buf_add_json_escaped(&b, str, n);
-    return b.s ? buf_detach(&b) : xstrdup("");
-}
-
-/* A string with a NUL inside: as a C string it would be cut short there. */
-static int has_nul(json_t *v)
-{
-    return json_is_string(v) && memchr(json_string_value(v), 0, json_string_length(v));
-}
-
-/* The message for a URI-like keyword value (WHAT, e.g. "reference") holding a NUL. */
-static char *nul_message(const char *what, const char *kw, json_t *v)
-{
-    char *e = schema_escape(json_string_value(v), json_string_length(v));
-    char *m = xasprintf("%s \"%s\" contains a NUL character (\\u0000), which \"%s\" "
-                        "cannot hold: remove it",
-                        what, e, kw);
-    free(e);
-    return m;
-}
-
 void schema_limits_default(struct schema_limits *lim)
 {
     lim->max_depth = SCHEMA_DEFAULT_MAX_DEPTH;
@@ -420,7 +365,7 @@ static int dialect_of_uri(schema_ctx *ctx, const char *uri, int *draft, unsigned
     json_t *m = depth < 8 ? schema_ctx_fetch(ctx, uri, &ferr) : NULL;
     free(ferr);
     json_t *ms = json_object_get(m, "$schema");
-    if (!json_is_string(ms) || has_nul(ms) || !strcmp(json_string_value(ms), uri)) {
+    if (!json_is_string(ms) || schema_has_nul(ms) || !strcmp(json_string_value(ms), uri)) {
         *why = xasprintf("unknown dialect \"%s\" in $schema", uri);
         return -1;
     }
@@ -451,8 +396,8 @@ static int dialect_of_uri(schema_ctx *ctx, const char *uri, int *draft, unsigned
  * than cut short (which could turn "...2020-12/schema\u0000x" into a known dialect). */
 static int dialect_of(schema_ctx *ctx, json_t *sv, int *draft, unsigned *vocab, char **why)
 {
-    if (has_nul(sv)) {
-        *why = nul_message("dialect", "$schema", sv);
+    if (schema_has_nul(sv)) {
+        *why = schema_nul_message("dialect", "$schema", sv);
         return -1;
     }
     return dialect_of_uri(ctx, json_string_value(sv), draft, vocab, 0, why);
@@ -632,9 +577,9 @@ static void refuse_nul(struct cstate *cs, json_t *j, uint32_t doc, struct buf *p
     size_t mark = ptr->len;
     for (size_t i = 0; i < sizeof KWS / sizeof KWS[0]; i++) {
         json_t *v = json_object_get(j, KWS[i].kw);
-        if (draft < KWS[i].min || draft > KWS[i].max || !has_nul(v)) continue;
+        if (draft < KWS[i].min || draft > KWS[i].max || !schema_has_nul(v)) continue;
         ptr_append_segment(ptr, KWS[i].kw, strlen(KWS[i].kw));
-        char *m = nul_message(KWS[i].what, KWS[i].kw, v);
+        char *m = schema_nul_message(KWS[i].what, KWS[i].kw, v);
         cerr_at(cs, doc, buf_str(ptr), "%s", m);
         free(m);
         buf_truncate(ptr, mark);
@@ -667,7 +612,7 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr,
     json_t *idv = schema_kw_get(pres, j, draft == 4 ? "id" : "$id");
     int has_ref = json_is_string(schema_kw_get(pres, j, "$ref"));
     char *old_anchor = NULL;
-    if (json_is_string(idv) && !has_nul(idv) && (draft >= 2019 || !has_ref)) {
+    if (json_is_string(idv) && !schema_has_nul(idv) && (draft >= 2019 || !has_ref)) {
         const char *id = json_string_value(idv);
         if (draft <= 7 && id[0] == '#') {
             old_anchor = xstrdup(id + 1);
@@ -721,9 +666,9 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr,
     }
     if (draft >= 2019) {
         json_t *a = schema_kw_get(pres, j, "$anchor");
-        if (json_is_string(a) && !has_nul(a)) add_anchor(cs, R->uri, json_string_value(a), li);
+        if (json_is_string(a) && !schema_has_nul(a)) add_anchor(cs, R->uri, json_string_value(a), li);
         a = schema_kw_get(pres, j, "$dynamicAnchor");
-        if (draft >= 2020 && json_is_string(a) && !has_nul(a)) {
+        if (draft >= 2020 && json_is_string(a) && !schema_has_nul(a)) {
             add_anchor(cs, R->uri, json_string_value(a), li);
             struct schema_dyn_anchor da = {xstrdup(json_string_value(a)), j, SCHEMA_NONE};
             VEC_PUSH(R->dyn, da);
@@ -1121,14 +1066,14 @@ static void compile_node(struct cstate *cs, size_t nid)
     if (v) {
         if (!json_is_string(v)) {
             cerr(cs, n, "$ref", "\"$ref\" must be a string");
-        } else if (!has_nul(v)) { /* with a NUL: reported by walk() */
+        } else if (!schema_has_nul(v)) { /* with a NUL: reported by walk() */
             size_t t = resolve_ref(cs, nid, json_string_value(v), "$ref", NULL);
             if (t != SCHEMA_NONE) kw_add(&kws, SK_REF, "$ref")->u.ref.node = t;
         }
         if (draft <= 7) goto out;
     }
     n = cs->s->nodes.items[nid];
-    if (draft >= 2020 && json_is_string(v = kwget(n, "$dynamicRef")) && !has_nul(v)) {
+    if (draft >= 2020 && json_is_string(v = kwget(n, "$dynamicRef")) && !schema_has_nul(v)) {
         char *anchor = NULL;
         size_t t = resolve_ref(cs, nid, json_string_value(v), "$dynamicRef", &anchor);
         if (t != SCHEMA_NONE) {
@@ -1140,7 +1085,7 @@ static void compile_node(struct cstate *cs, size_t nid)
         }
     }
     if (draft == 2019 && json_is_string(v = kwget(n, "$recursiveRef")) &&
-        !has_nul(v)) {
+        !schema_has_nul(v)) {
         size_t t = resolve_ref(cs, nid, json_string_value(v), "$recursiveRef", NULL);
         if (t != SCHEMA_NONE) kw_add(&kws, SK_RECREF, "$recursiveRef")->u.ref.node = t;
     }

@@ -305,7 +305,9 @@ void schema_fast_release(schema *s); /* the match data cache */
 pcre2_match_data *schema_md_take(const schema *s);
 void schema_md_give(const schema *s, pcre2_match_data *md);
 
-/* Error list helpers. */
+/* Error list helpers (schema_errors.c, the bottom of the engine: it calls no other
+ * file of it). Append one error to E (NULL: nothing) with locations KWLOC and ILOC
+ * (NULL: ""). */
 void schema_errors_add(struct schema_errors *e, const char *kwloc, const char *iloc,
                        const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
@@ -315,6 +317,16 @@ int schema_num_cmp(json_t *a, json_t *b);
 /* S[0..N) as the body of a JSON string literal (new): names and references in
  * messages, with a NUL or a control character shown as \u00XX, never cut short. */
 char *schema_escape(const char *s, size_t n);
+
+/* A string with a NUL inside: as a C string it would be cut short there. */
+static inline int schema_has_nul(json_t *v)
+{
+    return json_is_string(v) && memchr(json_string_value(v), 0, json_string_length(v));
+}
+
+/* The message for a URI-like keyword value V (WHAT, e.g. "reference", of the keyword
+ * KW) holding a NUL (new). */
+char *schema_nul_message(const char *what, const char *kw, json_t *v);
 
 /* Append the JSON pointer ID (an index in S->ptrs) to B. */
 void schema_ptr_append(const schema *s, size_t id, struct buf *b);
