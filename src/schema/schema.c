@@ -260,6 +260,33 @@ void schema_ctx_free(schema_ctx *ctx)
 size_t schema_ctx_file_count(const schema_ctx *ctx) { return ctx->files.len; }
 const char *schema_ctx_file(const schema_ctx *ctx, size_t i) { return ctx->files.items[i]; }
 
+schema *schema_ctx_meta(schema_ctx *ctx, const char *uri)
+{
+    schema *m = NULL;
+    pthread_mutex_lock(&ctx->lock);
+    for (size_t i = 0; i < ctx->metas.len && !m; i++)
+        if (!strcmp(ctx->metas.items[i].uri, uri)) m = ctx->metas.items[i].s;
+    pthread_mutex_unlock(&ctx->lock);
+    return m;
+}
+
+schema *schema_ctx_meta_keep(schema_ctx *ctx, const char *uri, schema *fresh)
+{
+    schema *m = NULL;
+    pthread_mutex_lock(&ctx->lock);
+    for (size_t i = 0; i < ctx->metas.len && !m; i++)
+        if (!strcmp(ctx->metas.items[i].uri, uri)) m = ctx->metas.items[i].s;
+    if (!m) {
+        struct meta_cache_ent e = {xstrdup(uri), fresh};
+        VEC_PUSH(ctx->metas, e);
+        m = fresh;
+        fresh = NULL;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    schema_free(fresh);
+    return m;
+}
+
 static json_t *ctx_lookup(schema_ctx *ctx, const char *uri)
 {
     size_t i;
@@ -392,9 +419,7 @@ static int dialect_of_uri(schema_ctx *ctx, const char *uri, int *draft, unsigned
     return 0;
 }
 
-/* dialect_of_uri for the value of a $schema keyword: a NUL inside is refused rather
- * than cut short (which could turn "...2020-12/schema\u0000x" into a known dialect). */
-static int dialect_of(schema_ctx *ctx, json_t *sv, int *draft, unsigned *vocab, char **why)
+int schema_dialect_of(schema_ctx *ctx, json_t *sv, int *draft, unsigned *vocab, char **why)
 {
     if (schema_has_nul(sv)) {
         *why = schema_nul_message("dialect", "$schema", sv);
@@ -411,7 +436,7 @@ enum schema_dialect schema_declared_dialect(schema_ctx *ctx, json_t *sch,
     int draft;
     unsigned vocab;
     char *why = NULL;
-    if (dialect_of(ctx, sv, &draft, &vocab, &why) < 0) {
+    if (schema_dialect_of(ctx, sv, &draft, &vocab, &why) < 0) {
         free(why);
         return SCHEMA_DIALECT_NONE;
     }
@@ -645,7 +670,7 @@ static void walk(struct cstate *cs, json_t *j, uint32_t doc, struct buf *ptr,
                 json_t *sv = schema_kw_get(pres, j, "$schema");
                 if (json_is_string(sv)) {
                     char *why = NULL;
-                    if (dialect_of(cs->ctx, sv, &ndraft, &nvocab, &why) < 0) {
+                    if (schema_dialect_of(cs->ctx, sv, &ndraft, &nvocab, &why) < 0) {
                         cerr_at(cs, doc, buf_str(ptr), "%s", why);
                         free(why);
                     }
@@ -723,7 +748,7 @@ static uint32_t add_doc(struct cstate *cs, const char *uri, json_t *root)
     json_t *sv = json_object_get(root, "$schema");
     if (json_is_string(sv)) {
         char *why = NULL;
-        if (dialect_of(cs->ctx, sv, &draft, &vocab, &why) < 0) {
+        if (schema_dialect_of(cs->ctx, sv, &draft, &vocab, &why) < 0) {
             cerr_at(cs, di, "", "%s", why);
             free(why);
         }
@@ -1440,7 +1465,7 @@ static schema *compile(schema_ctx *ctx, json_t *root, const char *base_uri,
         int d;
         unsigned v;
         char *why = NULL;
-        if (dialect_of(ctx, sv, &d, &v, &why) < 0) {
+        if (schema_dialect_of(ctx, sv, &d, &v, &why) < 0) {
             schema_errors_add(errs, "/$schema", "/$schema", "%s", why);
             free(why);
             free(base);
@@ -1516,79 +1541,9 @@ schema *schema_compile_file(schema_ctx *ctx, const char *path, enum schema_diale
 
 enum schema_dialect schema_root_dialect(const schema *s) { return s->root_draft; }
 
-/* The cached compiled meta-schema of URI META, or NULL. */
-static schema *cached_meta(schema_ctx *ctx, const char *meta)
+schema *schema_compile_check(schema_ctx *ctx, json_t *sch, const char *base_uri,
+                             enum schema_dialect dflt, struct schema_errors *errs, int offline,
+                             int *bounded)
 {
-    schema *m = NULL;
-    pthread_mutex_lock(&ctx->lock);
-    for (size_t i = 0; i < ctx->metas.len && !m; i++)
-        if (!strcmp(ctx->metas.items[i].uri, meta)) m = ctx->metas.items[i].s;
-    pthread_mutex_unlock(&ctx->lock);
-    return m;
-}
-
-static int check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema_dialect dflt,
-                 struct schema_errors *errs, int offline)
-{
-    if (!dflt) dflt = SCHEMA_DRAFT2020_12;
-    json_t *sv = json_object_get(sch, "$schema");
-    const char *meta = schema_dialect_uri(dflt);
-    if (json_is_string(sv)) {
-        int d;
-        unsigned v;
-        char *why = NULL;
-        if (dialect_of(ctx, sv, &d, &v, &why) < 0) {
-            schema_errors_add(errs, "/$schema", "/$schema", "%s", why);
-            free(why);
-            return -1;
-        }
-        meta = json_string_value(sv);
-    }
-    size_t before = errs ? errs->len : 0;
-    schema *m = cached_meta(ctx, meta);
-    if (!m) { /* compiled outside the lock (compiling fetches); the first one cached wins */
-        schema *fresh = schema_compile_uri(ctx, meta, dflt, errs);
-        if (!fresh) return 1;
-        pthread_mutex_lock(&ctx->lock);
-        for (size_t i = 0; i < ctx->metas.len && !m; i++)
-            if (!strcmp(ctx->metas.items[i].uri, meta)) m = ctx->metas.items[i].s;
-        if (!m) {
-            struct meta_cache_ent e = {xstrdup(meta), fresh};
-            VEC_PUSH(ctx->metas, e);
-            m = fresh;
-            fresh = NULL;
-        }
-        pthread_mutex_unlock(&ctx->lock);
-        schema_free(fresh);
-    }
-    /* compile even when the meta-schema fails: bad regexes and references too. First,
-     * though: past a bound (a schema nested deeper than max_depth) the meta-schema's
-     * verdict would only be that its own evaluation went too deep */
-    struct schema_errors cerrs = SCHEMA_ERRORS_INIT;
-    int bounded = 0;
-    schema *s = compile(ctx, sch, base_uri, dflt, &cerrs, 1, offline ? 3 : 1, &bounded);
-    /* yes/no first (the fast path, no error list); the errors only for an invalid one */
-    int r = bounded ? 1 : schema_validate(m, sch, NULL);
-    if (r != 0 && !bounded && errs) r = schema_validate(m, sch, errs);
-    for (size_t i = 0; i < cerrs.len; i++) { /* after the meta-schema's, as they come */
-        struct schema_error *e = &cerrs.items[i];
-        schema_errors_add(errs, e->keyword_location, e->instance_location, "%s", e->message);
-    }
-    schema_errors_release(&cerrs);
-    if (!s && r == 0) r = 1;
-    schema_free(s);
-    if (errs && errs->len > before && r == 0) r = 1;
-    return r < 0 ? 1 : r;
-}
-
-int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema_dialect dflt,
-                 struct schema_errors *errs)
-{
-    return check(ctx, sch, base_uri, dflt, errs, 0);
-}
-
-int schema_check_offline(schema_ctx *ctx, json_t *sch, const char *base_uri,
-                         enum schema_dialect dflt, struct schema_errors *errs)
-{
-    return check(ctx, sch, base_uri, dflt, errs, 1);
+    return compile(ctx, sch, base_uri, dflt, errs, 1, offline ? 3 : 1, bounded);
 }

@@ -297,6 +297,25 @@ struct schema {
     struct schema_mdcache *mdcache;
 };
 
+/* The dialect of the value SV of a $schema keyword: a known meta-schema, or a custom
+ * one registered on CTX (its $vocabulary on top of its own $schema). 0, or -1 with *WHY
+ * (new) when unknown; a NUL inside is refused rather than cut short (which could turn
+ * "...2020-12/schema\u0000x" into a known dialect). */
+int schema_dialect_of(schema_ctx *ctx, json_t *sv, int *draft, unsigned *vocab, char **why);
+
+/* The context's cache of compiled meta-schemas, for schema_check (schema_check.c),
+ * under the context's lock: the one of URI or NULL; or keep FRESH (stolen) as URI's
+ * unless another thread cached one first (FRESH is then freed). Returns the cached. */
+schema *schema_ctx_meta(schema_ctx *ctx, const char *uri);
+schema *schema_ctx_meta_keep(schema_ctx *ctx, const char *uri, schema *fresh);
+
+/* Compile SCH for schema_check: every subschema (not only those reachable from the
+ * root), no boolean programs; with OFFLINE a network reference that is not available
+ * without fetching is left unresolved. *BOUNDED (may be NULL): did a bound stop it. */
+schema *schema_compile_check(schema_ctx *ctx, json_t *sch, const char *base_uri,
+                             enum schema_dialect dflt, struct schema_errors *errs, int offline,
+                             int *bounded);
+
 /* Specialise every node's boolean program; free one node's. (schema_fast.c) */
 void schema_fast_build(schema *s);
 void schema_fast_free(struct schema_node *n);
