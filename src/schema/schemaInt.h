@@ -2,7 +2,7 @@
  * other modules. The files, each calling only those listed before it:
  *   schema_errors.c   the error list and message helpers
  *   schema_map.c      the hash map
- *   schema_num.c      decimal-exact multipleOf
+ *   schema_num.c      decimal-exact multipleOf (the other value semantics: base/val.c)
  *   schema_regex.c    ECMA-262 patterns on PCRE2
  *   schema_fast.c     the specialised boolean programs
  *   schema_obj.c      the compiled schema: pointers, keyword locations, schema_free
@@ -23,6 +23,7 @@
 
 #include "base/buf.h"
 #include "base/uri.h"
+#include "base/val.h"
 #include "schema/schema.h"
 #include "base/util.h"
 
@@ -364,9 +365,6 @@ void schema_md_give(const schema *s, pcre2_match_data *md);
  * (NULL: ""). */
 void schema_errors_add(struct schema_errors *e, const char *kwloc, const char *iloc,
                        const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-/* Numbers (schema_num.c): compare two numbers exactly: <0, 0, >0. */
-int schema_num_cmp(json_t *a, json_t *b);
 
 /* S[0..N) as the body of a JSON string literal (new): names and references in
  * messages, with a NUL or a control character shown as \u00XX, never cut short. */

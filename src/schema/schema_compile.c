@@ -59,7 +59,7 @@ static size_t get_node(struct schema_cstate *cs, json_t *j, uint32_t doc, size_t
         schema_ptr_append(cs->s, pid, &p);
         buf_adds(&p, suffix);
         schema_cerr_at(cs, doc, buf_str(&p), "expected a schema (an object or a boolean), got %s",
-                       schema_type_name(j));
+                       val_type_name(j));
         buf_release(&p);
         return SCHEMA_NONE;
     }
@@ -155,7 +155,7 @@ static int get_count(struct schema_cstate *cs, const struct schema_node *n, cons
 {
     json_t *v = kwget(n, kw);
     if (!v) return 0;
-    if (!schema_is_integer(v) || (json_is_integer(v) && json_integer_value(v) < 0) ||
+    if (!val_is_integer(v) || (json_is_integer(v) && json_integer_value(v) < 0) ||
         (json_is_real(v) && json_real_value(v) < 0)) {
         schema_cerr(cs, n, kw, "\"%s\" must be a non-negative integer", kw);
         return 0;
