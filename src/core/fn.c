@@ -514,7 +514,7 @@ int fn_arg_range(struct cc *cc, struct pred *p, struct yv arg)
         }
     }
     json_t *lo = json_object_get(arg.v, "min"), *hi = json_object_get(arg.v, "max");
-    if (lo && hi && json_number_value(lo) > json_number_value(hi)) {
+    if (lo && hi && val_num_cmp(lo, hi) > 0) {
         rule_cc_error(cc, arg.n, 0, "range: \"min\" is larger than \"max\"");
         return -1;
     }
