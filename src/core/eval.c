@@ -13,7 +13,7 @@
 #include "base/ptr.h"
 #include "core/res.h"
 #include "core/ruleInt.h"
-#include "schema/schema.h"
+#include "base/val.h"
 
 
 struct visit {
@@ -43,7 +43,7 @@ static char *expand(const char *tmpl, const struct cursor *c, const char *pointe
         else if (n == 3 && !strncmp(p + 1, "key", n)) {
             if (c->key) buf_adds(&b, c->key);
             else buf_addf(&b, "%zu", c->index);
-        } else if (n == 4 && !strncmp(p + 1, "type", n)) buf_adds(&b, schema_type_name(c->v));
+        } else if (n == 4 && !strncmp(p + 1, "type", n)) buf_adds(&b, val_type_name(c->v));
         else if (n == 8 && !strncmp(p + 1, "versions", n)) ver_format(&b, vl, m, ", ");
         else if (n == 6 && !strncmp(p + 1, "detail", n)) buf_adds(&b, buf_str(detail));
         else if (n == 5 && !strncmp(p + 1, "value", n)) {

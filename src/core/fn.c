@@ -13,9 +13,9 @@
 #include <pcre2.h>
 
 #include "base/uri.h"
+#include "base/val.h"
 #include "core/eval.h"
 #include "core/fnInt.h"
-#include "schema/schema.h"
 
 enum {
     T_OBJECT = 1, T_ARRAY = 2, T_STRING = 4, T_NUMBER = 8, T_INTEGER = 16, T_BOOLEAN = 32, T_NULL = 64
@@ -197,14 +197,6 @@ int fn_arg_quantifier(struct cc *cc, struct pred *p, struct yv arg)
 
 /* ---- evaluators ---------------------------------------------------------------- */
 
-static int is_integral(json_t *v)
-{
-    if (json_is_integer(v)) return 1;
-    if (!json_is_real(v)) return 0;
-    double x = json_real_value(v);
-    return isfinite(x) && x == trunc(x);
-}
-
 int fn_eval_json_type(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
@@ -215,7 +207,7 @@ int fn_eval_json_type(const struct pred *p, const struct cursor *c, struct eval_
     case JSON_ARRAY: return !!(t & T_ARRAY);
     case JSON_STRING: return !!(t & T_STRING);
     case JSON_INTEGER:
-    case JSON_REAL: return (t & T_NUMBER) || ((t & T_INTEGER) && is_integral(v));
+    case JSON_REAL: return (t & T_NUMBER) || ((t & T_INTEGER) && val_is_integer(v));
     case JSON_TRUE:
     case JSON_FALSE: return !!(t & T_BOOLEAN);
     default: return !!(t & T_NULL);
@@ -264,7 +256,7 @@ int fn_eval_lacks(const struct pred *p, const struct cursor *c, struct eval_ctx 
 int fn_eval_equals(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
-    return schema_json_equal(c->v, p->arg);
+    return val_equal(c->v, p->arg);
 }
 
 int fn_eval_one_of(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
@@ -272,7 +264,7 @@ int fn_eval_one_of(const struct pred *p, const struct cursor *c, struct eval_ctx
     (void)ctx;
     size_t i;
     json_t *e;
-    json_array_foreach(p->arg, i, e) if (schema_json_equal(c->v, e)) return 1;
+    json_array_foreach(p->arg, i, e) if (val_equal(c->v, e)) return 1;
     return 0;
 }
 
@@ -415,19 +407,11 @@ int fn_arg_length(struct cc *cc, struct pred *p, struct yv arg)
     return 0;
 }
 
-static size_t utf8_code_points(const char *s, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80) k++;
-    return k;
-}
-
 int fn_eval_length(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     size_t n;
-    if (json_is_string(c->v)) n = utf8_code_points(json_string_value(c->v), json_string_length(c->v));
+    if (json_is_string(c->v)) n = val_utf8_length(json_string_value(c->v), json_string_length(c->v));
     else if (json_is_array(c->v)) n = json_array_size(c->v);
     else if (json_is_object(c->v)) n = json_object_size(c->v);
     else return 0;
@@ -530,24 +514,12 @@ int fn_arg_range(struct cc *cc, struct pred *p, struct yv arg)
         }
     }
     json_t *lo = json_object_get(arg.v, "min"), *hi = json_object_get(arg.v, "max");
-    if (lo && hi && json_number_value(lo) > json_number_value(hi)) {
+    if (lo && hi && val_num_cmp(lo, hi) > 0) {
         rule_cc_error(cc, arg.n, 0, "range: \"min\" is larger than \"max\"");
         return -1;
     }
     p->arg = json_incref(arg.v);
     return 0;
-}
-
-/* a <=> b for two JSON numbers, exact for integers. */
-static int num_cmp(json_t *a, json_t *b)
-{
-    if (json_is_integer(a) && json_is_integer(b)) {
-        json_int_t x = json_integer_value(a), y = json_integer_value(b);
-        return (x > y) - (x < y);
-    }
-    long double x = json_is_integer(a) ? (long double)json_integer_value(a) : json_real_value(a);
-    long double y = json_is_integer(b) ? (long double)json_integer_value(b) : json_real_value(b);
-    return (x > y) - (x < y);
 }
 
 int fn_eval_range(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
@@ -556,8 +528,8 @@ int fn_eval_range(const struct pred *p, const struct cursor *c, struct eval_ctx 
     if (!json_is_number(c->v)) return 0;
     json_t *lo = json_object_get(p->arg, "min"), *hi = json_object_get(p->arg, "max");
     if (json_is_real(c->v) && !isfinite(json_real_value(c->v))) return 0;
-    if (lo && num_cmp(c->v, lo) < 0) return 0;
-    if (hi && num_cmp(c->v, hi) > 0) return 0;
+    if (lo && val_num_cmp(c->v, lo) < 0) return 0;
+    if (hi && val_num_cmp(c->v, hi) > 0) return 0;
     return 1;
 }
 
@@ -853,7 +825,7 @@ static int values_equal(json_t *a, json_t *b, int ignore_case)
     if (ignore_case && json_is_string(a) && json_is_string(b))
         return text_equal(json_string_value(a), json_string_length(a), json_string_value(b),
                           json_string_length(b), 1);
-    return schema_json_equal(a, b);
+    return val_equal(a, b);
 }
 
 /* ---- selection indexes for unique/among --------------------------------------------

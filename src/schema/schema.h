@@ -145,11 +145,8 @@ int schema_check_offline(schema_ctx *ctx, json_t *sch, const char *base_uri,
 enum schema_dialect schema_declared_dialect(schema_ctx *ctx, json_t *sch,
                                             enum schema_dialect default_dialect);
 
-/* Helpers with JSON Schema semantics, exported for the interpreter and the tests. */
-int schema_json_equal(json_t *a, json_t *b);   /* 1 == 1.0, key order ignored */
-const char *schema_type_name(json_t *v);      /* "object", "integer", "number", ... */
-int schema_is_integer(json_t *v);              /* integer, or a real with no fraction */
-size_t schema_utf8_length(const char *s, size_t n); /* code points */
+/* Helpers with JSON Schema semantics, exported for the tests (equality, number
+ * comparison, the integer test, type names and code-point lengths are base/val.h's). */
 /* Is X a multiple of M (both numbers, M > 0), exactly in decimal for reals. */
 int schema_multiple_of(json_t *x, json_t *m);
 /* Translate an ECMA-262 pattern into PCRE2 syntax (for PCRE2_UTF|PCRE2_ALT_BSUX|

@@ -1,7 +1,17 @@
-/* schemaInt.h - internals shared by schema.c (context, documents, URIs, index and
- * compiler), schema_fast.c (the specialised boolean programs), schema_eval.c
- * (validation), schema_num.c (numbers, equality, strings) and schema_regex.c (ECMA-262
- * on PCRE2). Not for other modules. */
+/* schemaInt.h - internals shared by the files of the JSON Schema engine, and not for
+ * other modules. The files, each calling only those listed before it:
+ *   schema_errors.c   the error list and message helpers
+ *   schema_map.c      the hash map
+ *   schema_num.c      decimal-exact multipleOf (the other value semantics: base/val.c)
+ *   schema_regex.c    ECMA-262 patterns on PCRE2
+ *   schema_fast.c     the specialised boolean programs
+ *   schema_obj.c      the compiled schema: pointers, keyword locations, schema_free
+ *   schema_ctx.c      the context: limits, documents, --ref-map, meta-schema cache
+ *   schema_dialect.c  dialects, vocabularies, $schema
+ *   schema_index.c    the index of identifiers and anchors; reference targets
+ *   schema_compile.c  the compiler
+ *   schema_eval.c     validation
+ *   schema_check.c    schema checking (against the meta-schema, then compiled) */
 #ifndef MCPDESC_SCHEMA_INT_H
 #define MCPDESC_SCHEMA_INT_H
 
@@ -12,6 +22,8 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/uri.h"
+#include "base/val.h"
 #include "schema/schema.h"
 #include "base/util.h"
 
@@ -30,6 +42,22 @@ struct schema_map {
 int schema_map_get(const struct schema_map *m, const void *key, size_t klen, size_t *val);
 void schema_map_put(struct schema_map *m, const void *key, size_t klen, size_t val);
 void schema_map_release(struct schema_map *m);
+/* The same with a NUL-terminated string key. */
+static inline int schema_smap_get(const struct schema_map *m, const char *s, size_t *v)
+{
+    return schema_map_get(m, s, strlen(s), v);
+}
+static inline void schema_smap_put(struct schema_map *m, const char *s, size_t v)
+{
+    schema_map_put(m, s, strlen(s), v);
+}
+
+/* URI without its fragment (new): the key of a document or a resource. */
+static inline char *schema_uri_nofrag(const char *uri)
+{
+    const char *frag;
+    return uri_split_fragment(uri, &frag);
+}
 
 /* Vocabularies (bit mask). */
 enum {
@@ -297,6 +325,33 @@ struct schema {
     struct schema_mdcache *mdcache;
 };
 
+/* The dialect of the value SV of a $schema keyword: a known meta-schema, or a custom
+ * one registered on CTX (its $vocabulary on top of its own $schema). 0, or -1 with *WHY
+ * (new) when unknown; a NUL inside is refused rather than cut short (which could turn
+ * "...2020-12/schema\u0000x" into a known dialect). */
+int schema_dialect_of(schema_ctx *ctx, json_t *sv, int *draft, unsigned *vocab, char **why);
+
+/* Context (schema_ctx.c). The document at URI (any fragment ignored): registered (or
+ * embedded), else read from a --ref-map directory and registered, under the context's
+ * lock. Borrowed; NULL with *WHY (new) when it cannot be had. */
+json_t *schema_ctx_fetch(schema_ctx *ctx, const char *uri, char **why);
+/* Note PATH (copied) as read from disk (schema_ctx_file). */
+void schema_ctx_add_file(schema_ctx *ctx, const char *path);
+const struct schema_limits *schema_ctx_limits(const schema_ctx *ctx);
+
+/* The context's cache of compiled meta-schemas, for schema_check (schema_check.c),
+ * under the context's lock: the one of URI or NULL; or keep FRESH (stolen) as URI's
+ * unless another thread cached one first (FRESH is then freed). Returns the cached. */
+schema *schema_ctx_meta(schema_ctx *ctx, const char *uri);
+schema *schema_ctx_meta_keep(schema_ctx *ctx, const char *uri, schema *fresh);
+
+/* Compile SCH for schema_check: every subschema (not only those reachable from the
+ * root), no boolean programs; with OFFLINE a network reference that is not available
+ * without fetching is left unresolved. *BOUNDED (may be NULL): did a bound stop it. */
+schema *schema_compile_check(schema_ctx *ctx, json_t *sch, const char *base_uri,
+                             enum schema_dialect dflt, struct schema_errors *errs, int offline,
+                             int *bounded);
+
 /* Specialise every node's boolean program; free one node's. (schema_fast.c) */
 void schema_fast_build(schema *s);
 void schema_fast_free(struct schema_node *n);
@@ -305,22 +360,92 @@ void schema_fast_release(schema *s); /* the match data cache */
 pcre2_match_data *schema_md_take(const schema *s);
 void schema_md_give(const schema *s, pcre2_match_data *md);
 
-/* Error list helpers. */
+/* Error list helpers (schema_errors.c, the bottom of the engine: it calls no other
+ * file of it). Append one error to E (NULL: nothing) with locations KWLOC and ILOC
+ * (NULL: ""). */
 void schema_errors_add(struct schema_errors *e, const char *kwloc, const char *iloc,
                        const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-/* Numbers (schema_num.c): compare two numbers exactly: <0, 0, >0. */
-int schema_num_cmp(json_t *a, json_t *b);
 
 /* S[0..N) as the body of a JSON string literal (new): names and references in
  * messages, with a NUL or a control character shown as \u00XX, never cut short. */
 char *schema_escape(const char *s, size_t n);
 
-/* Append the JSON pointer ID (an index in S->ptrs) to B. */
+/* A string with a NUL inside: as a C string it would be cut short there. */
+static inline int schema_has_nul(json_t *v)
+{
+    return json_is_string(v) && memchr(json_string_value(v), 0, json_string_length(v));
+}
+
+/* The message for a URI-like keyword value V (WHAT, e.g. "reference", of the keyword
+ * KW) holding a NUL (new). */
+char *schema_nul_message(const char *what, const char *kw, json_t *v);
+
+/* The compiled schema (schema_obj.c). Append the JSON pointer ID (an index in S->ptrs)
+ * to B. */
 void schema_ptr_append(const schema *s, size_t id, struct buf *b);
+/* A new pointer: PARENT's (SCHEMA_NONE: none) followed by SEG. Returns its id. */
+size_t schema_ptr_new(schema *s, size_t parent, const char *seg);
 
 /* Keyword location for errors of node N (new): "/ptr/KW" or "URI#/ptr/KW". */
 char *schema_kwloc(const schema *s, const struct schema_node *n, const char *kw,
                    const char *extra);
+
+/* The state of one compilation (schema_compile.c), with its index (schema_index.c). */
+struct schema_loc {
+    json_t *json;
+    uint32_t doc;
+    size_t ptr; /* in s->ptrs */
+    size_t res;
+};
+
+struct schema_cstate {
+    schema *s;
+    schema_ctx *ctx;
+    struct schema_errors *errs;
+    int nerr;
+    int default_draft;
+    int check_all;
+    int skip_network;          /* schema_check_offline: a network reference that is not
+                                * available without fetching is left unresolved */
+    int bound_reported;
+    struct schema_map resmap;  /* uri -> res */
+    struct schema_map anchors; /* uri#name -> loc */
+    struct schema_map locmap;  /* json_t* -> loc */
+    struct schema_map nodemap; /* json_t* -> node */
+    struct schema_map docmap;  /* uri -> doc */
+    VEC(struct schema_loc) locs;
+    VEC(size_t) work; /* FIFO: work_head is the next to compile */
+    size_t work_head;
+};
+
+/* A compile error at pointer PTR of document DOC, or at keyword KW (NULL: none) of
+ * node N; counted in cs->nerr. */
+void schema_cerr_at(struct schema_cstate *cs, uint32_t doc, const char *ptr, const char *fmt,
+                    ...) __attribute__((format(printf, 4, 5)));
+void schema_cerr(struct schema_cstate *cs, const struct schema_node *n, const char *kw,
+                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Index (schema_index.c). Add a document (borrowed root) under URI and index it.
+ * Returns its index. */
+uint32_t schema_index_doc(struct schema_cstate *cs, const char *uri, json_t *root);
+/* The index entry (in cs->locs) of the schema object J, found in DOC at pointer PID
+ * followed by SUFFIX, within RES: indexed now when the walk from its document's root
+ * did not meet it. SCHEMA_NONE when it cannot be (an error was recorded). */
+size_t schema_index_loc(struct schema_cstate *cs, json_t *j, uint32_t doc, size_t pid,
+                        const char *suffix, size_t res);
+/* Where a reference leads: the subschema JSON, in DOC at pointer PTR followed by SUFFIX
+ * (new), within resource RES. */
+struct schema_target {
+    json_t *json;
+    uint32_t doc;
+    size_t res, ptr;
+    char *suffix;
+};
+/* The target of the absolute reference ABS (REF as written, under keyword KW, of node
+ * NID), its document loaded through the context when it is not yet: 0 with *T, or -1
+ * after an error was recorded. For $dynamicRef (DYN not NULL), *DYN gets the anchor
+ * name (new) when the target is a dynamic anchor. */
+int schema_index_target(struct schema_cstate *cs, size_t nid, const char *abs, const char *ref,
+                        const char *kw, char **dyn, struct schema_target *t);
 
 #endif

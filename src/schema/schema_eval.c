@@ -245,7 +245,7 @@ static inline __attribute__((always_inline)) int type_ok(unsigned mask, json_t *
     case JSON_ARRAY: return mask & 8;
     case JSON_STRING: return mask & 32;
     case JSON_INTEGER: return mask & (16 | 64);
-    case JSON_REAL: return (mask & 16) || ((mask & 64) && schema_is_integer(v));
+    case JSON_REAL: return (mask & 16) || ((mask & 64) && val_is_integer(v));
     }
     return 0;
 }
@@ -275,7 +275,7 @@ static char *dump(json_t *v)
     return s;
 }
 
-/* A hash consistent with schema_json_equal (1 and 1.0 hash alike, key order ignored). */
+/* A hash consistent with val_equal (1 and 1.0 hash alike, key order ignored). */
 static uint64_t value_hash(json_t *v)
 {
     uint64_t h = 1469598103934665603ull;
@@ -405,14 +405,14 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         if (type_ok(k->u.types, inst)) return 1;
         if (TRACK(st)) {
             char *t = type_list(k->u.types);
-            report(st, n, k->name, "expected %s, got %s", t, schema_type_name(inst));
+            report(st, n, k->name, "expected %s, got %s", t, val_type_name(inst));
             free(t);
         }
         return 0;
     case SK_ENUM: {
         size_t i;
         json_t *e;
-        json_array_foreach(k->u.value, i, e) if (schema_json_equal(inst, e)) return 1;
+        json_array_foreach(k->u.value, i, e) if (val_equal(inst, e)) return 1;
         if (TRACK(st)) {
             char *d = dump(k->u.value);
             report(st, n, k->name, "value is not one of %s", d);
@@ -421,7 +421,7 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         return 0;
     }
     case SK_CONST:
-        if (schema_json_equal(inst, k->u.value)) return 1;
+        if (val_equal(inst, k->u.value)) return 1;
         if (TRACK(st)) {
             char *d = dump(k->u.value);
             report(st, n, k->name, "value must be %s", d);
@@ -442,7 +442,7 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
     case SK_MINIMUM:
     case SK_EXMINIMUM: {
         if (!json_is_number(inst)) return 1;
-        int c = schema_num_cmp(inst, k->u.value);
+        int c = val_num_cmp(inst, k->u.value);
         int ok = k->kind == SK_MAXIMUM     ? c <= 0
                  : k->kind == SK_EXMAXIMUM ? c < 0
                  : k->kind == SK_MINIMUM   ? c >= 0
@@ -467,7 +467,7 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         /* code points <= bytes: a short string passes maxLength, fails minLength */
         if (k->kind == SK_MAXLENGTH && bytes <= k->u.count) return 1;
         if (k->kind == SK_MINLENGTH && bytes < k->u.count && !TRACK(st)) return 0;
-        size_t len = schema_utf8_length(json_string_value(inst), bytes);
+        size_t len = val_utf8_length(json_string_value(inst), bytes);
         if (k->kind == SK_MAXLENGTH ? len <= k->u.count : len >= k->u.count) return 1;
         report(st, n, k->name, "string has %zu characters, %s %zu", len,
                k->kind == SK_MAXLENGTH ? "more than the maximum" : "fewer than the minimum",
@@ -511,8 +511,7 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
                     free(h);
                     return 0;
                 }
-                if (schema_json_equal(json_array_get(inst, h[a1].i),
-                                      json_array_get(inst, h[b1].i))) {
+                if (val_equal(json_array_get(inst, h[a1].i), json_array_get(inst, h[b1].i))) {
                     ok = 0;
                     di = h[a1].i < h[b1].i ? h[a1].i : h[b1].i;
                     dj = h[a1].i < h[b1].i ? h[b1].i : h[a1].i;
@@ -948,7 +947,7 @@ static int num_ok(const struct schema_kw *k, json_t *inst)
         json_int_t x = json_integer_value(inst), y = json_integer_value(k->u.value);
         c = x < y ? -1 : x > y;
     } else {
-        c = schema_num_cmp(inst, k->u.value);
+        c = val_num_cmp(inst, k->u.value);
     }
     switch (k->kind) {
     case SK_MAXIMUM: return c <= 0;
@@ -976,10 +975,10 @@ static int fast_kw(struct vst *st, const struct schema_node *n, const struct sch
         size_t bytes = json_string_length(inst);
         if (k->kind == SK_MAXLENGTH) {
             return bytes <= k->u.count ||
-                   schema_utf8_length(json_string_value(inst), bytes) <= k->u.count;
+                   val_utf8_length(json_string_value(inst), bytes) <= k->u.count;
         }
         return bytes >= k->u.count &&
-               schema_utf8_length(json_string_value(inst), bytes) >= k->u.count;
+               val_utf8_length(json_string_value(inst), bytes) >= k->u.count;
     }
     case SK_MAXITEMS: return !json_is_array(inst) || json_array_size(inst) <= k->u.count;
     case SK_MINITEMS: return !json_is_array(inst) || json_array_size(inst) >= k->u.count;

@@ -27,6 +27,7 @@
 
 #include "../testskip.h"
 #include "base/buf.h"
+#include "base/val.h"
 #include "core/diag.h"
 #include "core/doc.h"
 #include "core/res.h"
@@ -361,7 +362,7 @@ static void print_first_error(const char *side, const schema *s, json_t *value)
 
 static int non_integer_number(json_t *x)
 {
-    return json_is_real(x) && !schema_is_integer(x);
+    return json_is_real(x) && !val_is_integer(x);
 }
 
 /* D2: a copy of V without nulls (members and items dropped) and with fractional numbers

@@ -18,7 +18,11 @@ targets() {
         rules) echo src/core/rule.c src/core/fn.c src/core/fn_schema.c src/core/fn_table.c src/core/sel.c src/core/eval.c ;;
         ptr) echo src/base/ptr.c src/core/sel.c ;;
         res) echo src/core/res.c src/core/sel.c ;;
-        schema) echo src/schema/schema.c src/schema/schema_eval.c src/schema/schema_num.c src/schema/schema_regex.c ;;
+        schema) echo src/schema/schema_errors.c src/schema/schema_map.c src/schema/schema_obj.c \
+                     src/schema/schema_ctx.c src/schema/schema_dialect.c src/schema/schema_index.c \
+                     src/schema/schema_compile.c src/schema/schema_check.c \
+                     src/schema/schema_eval.c src/schema/schema_num.c src/schema/schema_regex.c \
+                     src/base/val.c ;;
         rpc) echo src/capture/rpc.c ;;
         validate) echo src/core/res.c src/core/sel.c src/core/eval.c src/core/fn.c src/core/fn_schema.c src/core/mcpdesc.c ;;
         capture) echo src/capture/capture.c ;;

@@ -373,6 +373,8 @@ static const struct {
     {"{key: 5}", "5", "a predicate is a mapping"},
     {"{range: {min: a}}", "a}", "range: \"min\" must be a number"},
     {"{range: {min: 2, max: 1}}", "{min", "\"min\" is larger than \"max\""},
+    /* compared exactly, as range compares a value: equal as doubles, not as numbers */
+    {"{range: {min: 9007199254740993, max: 9007199254740992}}", "{min", "\"min\" is larger than \"max\""},
     {"{format: url}", "url", "format takes uri, uri-reference, uri-template, media-type or iso-8601, not \"url\""},
     {"{unique: /tools/*/name}", "/tools", "unique takes a mapping"},
     {"{unique: {up: 1}}", "{up", "unique needs \"select\""},

@@ -1,0 +1,63 @@
+/* schema_check.c - schema checking (schema_check, schema_check_offline), the top of
+ * the JSON Schema engine: a schema against its dialect's meta-schema (compiled once
+ * per context and cached there), then compiled with every subschema. It calls the
+ * compiler and the validator; no file of the engine calls it. */
+#include <stdlib.h>
+
+#include "schema/schemaInt.h"
+
+static int check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema_dialect dflt,
+                 struct schema_errors *errs, int offline)
+{
+    if (!dflt) dflt = SCHEMA_DRAFT2020_12;
+    json_t *sv = json_object_get(sch, "$schema");
+    const char *meta = schema_dialect_uri(dflt);
+    if (json_is_string(sv)) {
+        int d;
+        unsigned v;
+        char *why = NULL;
+        if (schema_dialect_of(ctx, sv, &d, &v, &why) < 0) {
+            schema_errors_add(errs, "/$schema", "/$schema", "%s", why);
+            free(why);
+            return -1;
+        }
+        meta = json_string_value(sv);
+    }
+    size_t before = errs ? errs->len : 0;
+    schema *m = schema_ctx_meta(ctx, meta);
+    if (!m) { /* compiled outside the lock (compiling fetches); the first one cached wins */
+        schema *fresh = schema_compile_uri(ctx, meta, dflt, errs);
+        if (!fresh) return 1;
+        m = schema_ctx_meta_keep(ctx, meta, fresh);
+    }
+    /* compile even when the meta-schema fails: bad regexes and references too. First,
+     * though: past a bound (a schema nested deeper than max_depth) the meta-schema's
+     * verdict would only be that its own evaluation went too deep */
+    struct schema_errors cerrs = SCHEMA_ERRORS_INIT;
+    int bounded = 0;
+    schema *s = schema_compile_check(ctx, sch, base_uri, dflt, &cerrs, offline, &bounded);
+    /* yes/no first (the fast path, no error list); the errors only for an invalid one */
+    int r = bounded ? 1 : schema_validate(m, sch, NULL);
+    if (r != 0 && !bounded && errs) r = schema_validate(m, sch, errs);
+    for (size_t i = 0; i < cerrs.len; i++) { /* after the meta-schema's, as they come */
+        struct schema_error *e = &cerrs.items[i];
+        schema_errors_add(errs, e->keyword_location, e->instance_location, "%s", e->message);
+    }
+    schema_errors_release(&cerrs);
+    if (!s && r == 0) r = 1;
+    schema_free(s);
+    if (errs && errs->len > before && r == 0) r = 1;
+    return r < 0 ? 1 : r;
+}
+
+int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema_dialect dflt,
+                 struct schema_errors *errs)
+{
+    return check(ctx, sch, base_uri, dflt, errs, 0);
+}
+
+int schema_check_offline(schema_ctx *ctx, json_t *sch, const char *base_uri,
+                         enum schema_dialect dflt, struct schema_errors *errs)
+{
+    return check(ctx, sch, base_uri, dflt, errs, 1);
+}

@@ -1,0 +1,214 @@
+/* schema_ctx.c - the context (schema_ctx, schema.h): its limits, the registry of
+ * documents (registered, embedded meta-schemas, read through the --ref-map under the
+ * context's lock), the files read from disk and the cache of compiled meta-schemas.
+ * Nothing here compiles or validates. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema/schemaInt.h"
+
+void schema_limits_default(struct schema_limits *lim)
+{
+    lim->max_depth = SCHEMA_DEFAULT_MAX_DEPTH;
+    lim->max_subschemas = SCHEMA_DEFAULT_MAX_SUBSCHEMAS;
+    lim->max_documents = SCHEMA_DEFAULT_MAX_DOCUMENTS;
+    lim->max_regex_len = SCHEMA_DEFAULT_MAX_REGEX_LEN;
+    lim->regex_match_limit = SCHEMA_DEFAULT_REGEX_MATCH_LIMIT;
+    lim->regex_depth_limit = SCHEMA_DEFAULT_REGEX_DEPTH_LIMIT;
+    lim->max_eval_depth = SCHEMA_DEFAULT_MAX_EVAL_DEPTH;
+    lim->max_work = SCHEMA_DEFAULT_MAX_WORK;
+}
+
+struct refmap_ent {
+    char *prefix, *dir;
+};
+
+struct meta_cache_ent {
+    char *uri;
+    schema *s;
+};
+
+struct schema_ctx {
+    struct schema_limits lim;
+    VEC(struct schema_docent) docs;
+    struct schema_map docmap;
+    VEC(struct refmap_ent) refmap;
+    VEC(struct meta_cache_ent) metas; /* compiled meta-schemas, for schema_check */
+    VEC(char *) files;                /* files read from disk, in the order read */
+    /* held around what compiling may add once set up: documents read through the
+     * ref-map (docs, docmap, files) and the meta-schema cache (metas) */
+    pthread_mutex_t lock;
+};
+
+void schema_ctx_add_document(schema_ctx *ctx, const char *uri, json_t *doc)
+{
+    char *u = schema_uri_nofrag(uri);
+    size_t i;
+    json_incref(doc);
+    if (schema_smap_get(&ctx->docmap, u, &i)) {
+        json_decref(ctx->docs.items[i].root);
+        ctx->docs.items[i].root = doc;
+        free(u);
+        return;
+    }
+    struct schema_docent e = {u, doc};
+    schema_smap_put(&ctx->docmap, u, ctx->docs.len);
+    VEC_PUSH(ctx->docs, e);
+}
+
+void schema_ctx_add_ref_map(schema_ctx *ctx, const char *prefix, const char *dir)
+{
+    struct refmap_ent e = {xstrdup(prefix), xstrdup(dir)};
+    VEC_PUSH(ctx->refmap, e);
+}
+
+schema_ctx *schema_ctx_new(const struct schema_limits *lim)
+{
+    schema_ctx *ctx = xcalloc(1, sizeof *ctx);
+    pthread_mutex_init(&ctx->lock, NULL);
+    if (lim) ctx->lim = *lim;
+    else schema_limits_default(&ctx->lim);
+    for (size_t i = 0; i < schema_embedded_count; i++) {
+        const struct schema_embedded *e = &schema_embedded_docs[i];
+        json_error_t jerr;
+        json_t *j = json_loadb((const char *)e->data, e->len, 0, &jerr);
+        if (!j) BUG("embedded meta-schema does not parse");
+        if (e->uri) {
+            schema_ctx_add_document(ctx, e->uri, j);
+        } else {
+            const char *k;
+            json_t *v;
+            json_object_foreach(j, k, v) schema_ctx_add_document(ctx, k, v);
+        }
+        json_decref(j);
+    }
+    return ctx;
+}
+
+void schema_ctx_free(schema_ctx *ctx)
+{
+    if (!ctx) return;
+    for (size_t i = 0; i < ctx->docs.len; i++) {
+        free(ctx->docs.items[i].uri);
+        json_decref(ctx->docs.items[i].root);
+    }
+    VEC_FREE(ctx->docs);
+    schema_map_release(&ctx->docmap);
+    for (size_t i = 0; i < ctx->refmap.len; i++) {
+        free(ctx->refmap.items[i].prefix);
+        free(ctx->refmap.items[i].dir);
+    }
+    VEC_FREE(ctx->refmap);
+    for (size_t i = 0; i < ctx->metas.len; i++) {
+        free(ctx->metas.items[i].uri);
+        schema_free(ctx->metas.items[i].s);
+    }
+    VEC_FREE(ctx->metas);
+    for (size_t i = 0; i < ctx->files.len; i++) free(ctx->files.items[i]);
+    VEC_FREE(ctx->files);
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+}
+
+size_t schema_ctx_file_count(const schema_ctx *ctx) { return ctx->files.len; }
+const char *schema_ctx_file(const schema_ctx *ctx, size_t i) { return ctx->files.items[i]; }
+
+void schema_ctx_add_file(schema_ctx *ctx, const char *path)
+{
+    VEC_PUSH(ctx->files, xstrdup(path));
+}
+
+const struct schema_limits *schema_ctx_limits(const schema_ctx *ctx) { return &ctx->lim; }
+
+schema *schema_ctx_meta(schema_ctx *ctx, const char *uri)
+{
+    schema *m = NULL;
+    pthread_mutex_lock(&ctx->lock);
+    for (size_t i = 0; i < ctx->metas.len && !m; i++)
+        if (!strcmp(ctx->metas.items[i].uri, uri)) m = ctx->metas.items[i].s;
+    pthread_mutex_unlock(&ctx->lock);
+    return m;
+}
+
+schema *schema_ctx_meta_keep(schema_ctx *ctx, const char *uri, schema *fresh)
+{
+    schema *m = NULL;
+    pthread_mutex_lock(&ctx->lock);
+    for (size_t i = 0; i < ctx->metas.len && !m; i++)
+        if (!strcmp(ctx->metas.items[i].uri, uri)) m = ctx->metas.items[i].s;
+    if (!m) {
+        struct meta_cache_ent e = {xstrdup(uri), fresh};
+        VEC_PUSH(ctx->metas, e);
+        m = fresh;
+        fresh = NULL;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    schema_free(fresh);
+    return m;
+}
+
+static json_t *ctx_lookup(schema_ctx *ctx, const char *uri)
+{
+    size_t i;
+    char *u = schema_uri_nofrag(uri);
+    int found = schema_smap_get(&ctx->docmap, u, &i);
+    free(u);
+    return found ? ctx->docs.items[i].root : NULL;
+}
+
+static json_t *fetch_nofrag(schema_ctx *ctx, const char *uri, char **why);
+json_t *schema_ctx_fetch(schema_ctx *ctx, const char *uri, char **why)
+{
+    char *u = schema_uri_nofrag(uri);
+    json_t *j = fetch_nofrag(ctx, u, why);
+    free(u);
+    return j;
+}
+
+static json_t *fetch_unlocked(schema_ctx *ctx, const char *uri, char **why);
+static json_t *fetch_nofrag(schema_ctx *ctx, const char *uri, char **why)
+{
+    pthread_mutex_lock(&ctx->lock);
+    json_t *j = fetch_unlocked(ctx, uri, why);
+    pthread_mutex_unlock(&ctx->lock);
+    return j; /* stays valid: a document once registered is never replaced by a fetch */
+}
+
+static json_t *fetch_unlocked(schema_ctx *ctx, const char *uri, char **why)
+{
+    json_t *j = ctx_lookup(ctx, uri);
+    if (j) return j;
+    for (size_t i = 0; i < ctx->refmap.len; i++) {
+        const struct refmap_ent *m = &ctx->refmap.items[i];
+        size_t pl = strlen(m->prefix);
+        if (strncmp(uri, m->prefix, pl)) continue;
+        const char *rest = uri + pl;
+        if (strstr(rest, "..") || strchr(rest, '?') || strchr(rest, '#')) {
+            *why = xasprintf("reference \"%s\" was not fetched: it leaves the mapped directory",
+                             uri);
+            return NULL;
+        }
+        char *path = xasprintf("%s%s%s", m->dir,
+                               (*rest == '/' || !*m->dir || m->dir[strlen(m->dir) - 1] == '/')
+                                   ? ""
+                                   : "/",
+                               rest);
+        json_error_t jerr;
+        j = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+        if (!j) {
+            *why = xasprintf("cannot read reference \"%s\" from \"%s\": %s", uri, path,
+                             jerr.text);
+            free(path);
+            return NULL;
+        }
+        VEC_PUSH(ctx->files, path);
+        schema_ctx_add_document(ctx, uri, j);
+        json_decref(j);
+        return ctx_lookup(ctx, uri);
+    }
+    *why = xasprintf("reference \"%s\" was not fetched: only registered documents and "
+                     "--ref-map prefixes are resolved",
+                     uri);
+    return NULL;
+}
