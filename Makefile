@@ -101,9 +101,9 @@ $(BIN): $(CLI_OBJS) $(TOOL_LIB) $(LIB) $(SAN_OBJS)
 # Test files define suites and helpers without prototypes.
 $(BUILD)/tests/%.o: WARN += -Wno-missing-prototypes
 
-$(BUILD)/gen/unit_suites.h: $(UNIT_CHECKS) | $(DEPS_STAMP)
+$(BUILD)/gen/unit_suites.h: $(UNIT_CHECKS) tests/unit/list-suites.sh | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	for f in $(notdir $(basename $(UNIT_CHECKS))); do echo "SUITE($${f#check_}_suite)"; done > $@
+	sh tests/unit/list-suites.sh $(UNIT_CHECKS) > $@.tmp && mv $@.tmp $@
 $(BUILD)/tests/unit/main.o: $(BUILD)/gen/unit_suites.h
 $(UNIT_BIN): $(UNIT_OBJS) $(TOOL_LIB) $(LIB) $(SAN_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(SAN_OBJS) $(TOOL_LIB) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs check) -lm

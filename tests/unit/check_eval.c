@@ -278,22 +278,6 @@ START_TEST(enabled_filters_builtin_diagnostics)
 }
 END_TEST
 
-Suite *eval_suite(void)
-{
-    Suite *s = suite_create("eval");
-    TCase *tc = tcase_create("core");
-    tcase_add_loop_test(tc, predicate_holds_or_not, 0, (int)(sizeof preds / sizeof *preds));
-    tcase_add_test(tc, versions_merge_and_first_branch_wins);
-    tcase_add_test(tc, when_guards_and_placeholders);
-    tcase_add_test(tc, new_rules_need_no_c_change);
-    tcase_add_test(tc, first_later_branch_gets_only_remaining_versions);
-    tcase_add_test(tc, unique_outside_the_clause_versions_is_no_diagnostic);
-    tcase_add_test(tc, value_placeholder_cut_beyond_60_characters);
-    tcase_add_test(tc, enabled_filters_builtin_diagnostics);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 /* The schema-engine predicates: valid-schema, dialect-in, matches-schema, {detail}. */
 /* The rule set of a rule file (RULE text) with the JSON Schema point.json beside it;
  * *DIR is its temporary directory (tu_rmdir it). */
@@ -412,17 +396,6 @@ START_TEST(report_at_failure_keeps_the_existing_prefix)
 }
 END_TEST
 
-Suite *eval_schema_suite(void)
-{
-    Suite *s = suite_create("eval_schema");
-    TCase *tc = tcase_create("core");
-    tcase_add_test(tc, schema_predicates);
-    tcase_add_test(tc, report_at_failure);
-    tcase_add_test(tc, report_at_failure_keeps_the_existing_prefix);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 /* ---- one walk of a large collection ------------------------------------------------
  * From GROUP_MIN (64) items on, a collection is walked once for all the rules that select
  * inside its items (eval.c); the diagnostics must be those of rule by rule. */
@@ -484,10 +457,27 @@ START_TEST(large_collections_walked_once_as_rule_by_rule)
 }
 END_TEST
 
-Suite *eval_walk_suite(void)
+/* One suite per file (the Makefile runs <module>_suite of each check_<module>.c): the
+ * interpreter core, the schema-engine predicates, and the walk of large collections. */
+Suite *eval_suite(void)
 {
-    Suite *s = suite_create("eval_walk");
+    Suite *s = suite_create("eval");
     TCase *tc = tcase_create("core");
+    tcase_add_loop_test(tc, predicate_holds_or_not, 0, (int)(sizeof preds / sizeof *preds));
+    tcase_add_test(tc, versions_merge_and_first_branch_wins);
+    tcase_add_test(tc, when_guards_and_placeholders);
+    tcase_add_test(tc, new_rules_need_no_c_change);
+    tcase_add_test(tc, first_later_branch_gets_only_remaining_versions);
+    tcase_add_test(tc, unique_outside_the_clause_versions_is_no_diagnostic);
+    tcase_add_test(tc, value_placeholder_cut_beyond_60_characters);
+    tcase_add_test(tc, enabled_filters_builtin_diagnostics);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("schema");
+    tcase_add_test(tc, schema_predicates);
+    tcase_add_test(tc, report_at_failure);
+    tcase_add_test(tc, report_at_failure_keeps_the_existing_prefix);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("walk");
     tcase_add_test(tc, large_collections_walked_once_as_rule_by_rule);
     suite_add_tcase(s, tc);
     return s;
