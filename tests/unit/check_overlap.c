@@ -172,6 +172,40 @@ START_TEST(versionless_diagnostics)
 }
 END_TEST
 
+/* A dropped diagnostic covers nothing: a versionless one whose only yielded-to
+ * diagnostic about its value was itself dropped stays (for a versioned one a dropped
+ * diagnostic has no version left to take anyway). */
+START_TEST(versionless_yields_not_to_a_dropped_one)
+{
+    struct diag_list l = DIAG_LIST_INIT;
+    add(&l, "a.json", "test.general2", "/x", 0);
+    add(&l, "a.json", "test.mid", "/x/y", 0x1);     /* dropped: test.leaf covers it */
+    add(&l, "a.json", "test.leaf", "/x/y/z", 0x1);  /* test.general2 does not yield to it */
+    ck_assert_uint_eq(overlap_filter(rs, &l, 0), 1);
+    expect(&l, 0, "test.general2@/x:0 test.leaf@/x/y/z:1");
+    diag_list_release(&l);
+}
+END_TEST
+
+/* A rule whose yields-to prefix matches its own id still never yields to itself: not to
+ * the diagnostic itself, nor to its own diagnostics below it. */
+START_TEST(a_diagnostic_never_covers_itself)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *self = tu_rules("rules:\n" RULE("self.all", "    yields-to: [self.*]\n") RULE("self.b", ""), &errs);
+    ck_assert_msg(self != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
+    struct diag_list l = DIAG_LIST_INIT;
+    add(&l, "a.json", "self.all", "/a", 0x1);
+    add(&l, "a.json", "self.all", "/a/x", 0x1);
+    add(&l, "a.json", "self.all", "/b", 0x1);
+    add(&l, "a.json", "self.b", "/b/c", 0x1);
+    ck_assert_uint_eq(overlap_filter(self, &l, 0), 1);
+    expect(&l, 0, "self.all@/a:1 self.all@/a/x:1 self.b@/b/c:1");
+    diag_list_release(&l);
+    rule_set_free(self);
+}
+END_TEST
+
 /* MCPDESC_NO_OVERLAP switches the post-pass off (tests/overlap-invariant.sh). */
 START_TEST(no_overlap_environment)
 {
@@ -282,6 +316,8 @@ Suite *overlap_suite(void)
     tcase_add_test(tc, only_the_same_value_covers);
     tcase_add_test(tc, yields_only_to_kept_diagnostics);
     tcase_add_test(tc, versionless_diagnostics);
+    tcase_add_test(tc, versionless_yields_not_to_a_dropped_one);
+    tcase_add_test(tc, a_diagnostic_never_covers_itself);
     tcase_add_test(tc, no_overlap_environment);
     tcase_add_test(tc, required_rules_for_a_selection);
     tcase_add_test(tc, rule_yields_to_matches_ids_and_prefixes);
