@@ -388,7 +388,10 @@ struct validate_run {
     } *dirs;
     size_t ndirs;
     struct job job;
-    struct report_file *rf;           /* the report's view of job.results */
+    struct report_file *rf;           /* the report's view of job.results, then one entry per
+                                       * directory in which no description was found */
+    size_t nrf;
+    struct diag_list dir_errors;      /* those directories' errors (rf points into it) */
 };
 
 /* Load the rule set and check what depends on it: the tag, the protocol versions and
@@ -460,7 +463,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     free(from_dir);
 
     int status = 0, unreadable = 0;
-    v->rf = xcalloc(nf, sizeof *v->rf);
+    v->rf = xcalloc(nf + v->ndirs, sizeof *v->rf);
     for (size_t i = 0; i < n; i++) {
         const struct judge_result *r = &v->job.results[i];
         v->rf[i] = (struct report_file){file_name(&v->job, i), r->d, r->diags, r->error, r->skipped};
@@ -468,20 +471,30 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         for (size_t k = 0; k < r->diags.len; k++)
             if (!o->never_fail && r->diags.items[k].level >= o->fail_level) status = 1;
     }
-    /* A directory that holds nothing judged would pass for a clean one. */
+    /* A directory that holds nothing judged would pass for a clean one: an input error,
+     * on standard error and in the report itself (JSON files[].error, a SARIF
+     * notification, a GitHub ::error), so that no format shows a clean run. */
+    v->nrf = n;
     for (size_t k = 0; k < v->ndirs; k++) {
         const struct dir_range *r = &v->dirs[k];
         size_t found = r->end - r->begin, judged = 0;
         for (size_t i = r->begin; i < r->end; i++) judged += !v->rf[i].skipped;
         if (judged) continue;
         unreadable = 1;
-        fprintf(stderr, "mcpdesc validate: no MCP Description under '%s': ", r->dir);
-        if (!found) fprintf(stderr, "no *.json, *.yaml or *.yml file below it");
-        else
-            fprintf(stderr, "%zu *.json, *.yaml or *.yml file%s below it, none with a top-level "
-                            JUDGE_DESCRIPTION_MEMBER " member", found, found == 1 ? "" : "s");
-        fprintf(stderr, " (hidden files and directories, and node_modules, are not searched)\n");
+        char *why = !found ? xstrdup("no *.json, *.yaml or *.yml file below it")
+                           : xasprintf("%zu *.json, *.yaml or *.yml file%s below it, none with a top-level "
+                                       JUDGE_DESCRIPTION_MEMBER " member", found, found == 1 ? "" : "s");
+        char *msg = xasprintf("no MCP Description found: %s (hidden files and directories, and "
+                              "node_modules, are not searched)", why);
+        fprintf(stderr, "mcpdesc validate: no MCP Description under '%s': %s (hidden files and "
+                        "directories, and node_modules, are not searched)\n", r->dir, why);
+        diag_add(&v->dir_errors, DIAG_ERROR, NULL, r->dir, 0, 0, msg);
+        free(msg);
+        free(why);
+        v->rf[v->nrf++] = (struct report_file){r->dir, NULL, DIAG_LIST_INIT, NULL, NULL};
     }
+    /* the errors' addresses are stable only now that the list is complete */
+    for (size_t i = n, e = 0; i < v->nrf; i++) v->rf[i].error = &v->dir_errors.items[e++];
     return unreadable ? 2 : status;
 }
 
@@ -510,7 +523,7 @@ static int emit(const struct validate_opts *o, const struct validate_run *v, int
         int use_color = !strcmp(o->color, "always") ||
                         (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
         struct report_opts ro = {out, v->rs, quiet_level, use_color, tty};
-        o->fmt->write(&ro, v->rf, v->files.len);
+        o->fmt->write(&ro, v->rf, v->nrf);
         if (o->output) {
             int write_failed = ferror(out); /* an error the final flush would not repeat */
             if (fclose(out) != 0 || write_failed || rename(tmp, o->output) != 0) {
@@ -534,6 +547,7 @@ static void run_release(struct validate_run *v)
     rule_set_free(v->rs);
     free((void *)v->rule_ns);
     free(v->rf);
+    diag_list_release(&v->dir_errors);
     for (size_t i = 0; i < v->job.n; i++) {
         judge_result_release(&v->job.results[i]);
         free(v->files.items[i]);

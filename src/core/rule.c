@@ -20,6 +20,7 @@ struct named_pred {
     struct yv y;
     struct pred *compiled;
     int busy;
+    int failed; /* compiled once and refused: its errors are reported once, not per use */
 };
 
 struct file_digest {
@@ -282,7 +283,7 @@ struct pred *rule_cc_named(struct cc *cc, struct yv name)
     for (size_t i = 0; i < cc->named.len; i++) {
         struct named_pred *np = &cc->named.items[i];
         if (strcmp(np->name, s) != 0) continue;
-        if (np->compiled) return np->compiled;
+        if (np->compiled || np->failed) return np->compiled;
         if (np->busy) {
             rule_cc_error(cc, name.n, 0, "predicate \"%s\" refers to itself", s);
             return NULL;
@@ -290,6 +291,7 @@ struct pred *rule_cc_named(struct cc *cc, struct yv name)
         np->busy = 1;
         np->compiled = rule_cc_pred(cc, np->y);
         np->busy = 0;
+        np->failed = !np->compiled;
         if (np->compiled) VEC_PUSH(cc->rs->shared_preds, np->compiled);
         return np->compiled;
     }
@@ -747,7 +749,7 @@ static void compile_file(struct rule_set *rs, const char *rel, struct diag_list 
             size_t i = 0;
             for (void *it = json_object_iter(preds.v); it; it = json_object_iter_next(preds.v, it), i++) {
                 struct named_pred np = {xstrdup(json_object_iter_key(it)),
-                                        {json_object_iter_value(it), doc_node_item(d, preds.n, i)}, NULL, 0};
+                                        {json_object_iter_value(it), doc_node_item(d, preds.n, i)}, NULL, 0, 0};
                 VEC_PUSH(cc.named, np);
             }
             for (size_t k = 0; k < cc.named.len; k++) { /* compile unused ones too: report their errors */
