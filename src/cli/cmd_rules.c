@@ -272,11 +272,7 @@ static int run_explain(struct opts *o)
             printf("%s\n\nA built-in rule (%s), judged before any rule runs: %s.\n", b->id,
                    diag_level_name(b->level), b->summary);
         } else {
-            const char *best = NULL;
-            for (size_t i = 0; i < rule_set_count(rs) && !best; i++) {
-                const char *cand = rule_id(rule_set_rule(rs, i));
-                if (strstr(cand, id) || strstr(id, cand)) best = cand;
-            }
+            const char *best = rule_set_suggest(rs, id); /* as rules dump and validate --rule do */
             fprintf(stderr, "mcpdesc rules explain: no rule '%s'%s%s%s (see mcpdesc rules list)\n", id,
                     best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
             status = 2;

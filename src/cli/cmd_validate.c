@@ -137,8 +137,9 @@ static void walk_dir(const char *dir, struct strvec *out, int depth)
     closedir(d);
     if (names.len) qsort(names.items, names.len, sizeof *names.items, name_cmp); /* not NULL */
     for (size_t i = 0; i < names.len; i++) {
-        char *path = !strcmp(dir, "/") ? xasprintf("/%s", names.items[i])
-                                       : xasprintf("%s/%s", dir, names.items[i]);
+        size_t dl = strlen(dir); /* "examples/" names examples/x.json, not examples//x.json */
+        char *path = dl && dir[dl - 1] == '/' ? xasprintf("%s%s", dir, names.items[i])
+                                              : xasprintf("%s/%s", dir, names.items[i]);
         struct stat st = {0};   /* stays zero when lstat fails: loading reports why */
         int wanted = has_description_suffix(names.items[i]);
         if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -418,7 +419,9 @@ static int prepare(const struct validate_opts *o, struct validate_run *v)
         const char *g = i < o->filt.only.len ? o->filt.only.items[i]
                                              : o->filt.skip.items[i - o->filt.only.len];
         if (!glob_matches_a_rule(v->rs, g)) {
-            fprintf(stderr, "mcpdesc validate: '%s' matches no rule id (see mcpdesc rules list)\n", g);
+            const char *near = rule_set_suggest(v->rs, g);
+            fprintf(stderr, "mcpdesc validate: '%s' matches no rule id%s%s%s (see mcpdesc rules list)\n", g,
+                    near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
             return 2;
         }
     }
