@@ -126,29 +126,41 @@ static int write_file(const char *path, const char *text)
     return 0;
 }
 
-int cmd_capture(int argc, char **argv)
-{
-    VEC(const char *) versions = VEC_INIT;
-    VEC(char *) vargs = VEC_INIT; /* validate's argv */
-    const char *url = NULL, *out = NULL, *date = NULL, *stderr_file = NULL;
-    double timeout = 30, session_timeout = 120;
-    long long max_message = 16 * 1024 * 1024, max_pages = 100;
-    int verbose = 0, validate = 0, status = 2, stderr_fd = -1;
-    char **command = NULL;
-    char datebuf[16];
-    json_t *doc = NULL;
-    char *text = NULL;
+/* What the command line asks for (parse_options). */
+struct capture_cli_opts {
+    VEC(const char *) versions;       /* --protocol-version, no duplicates; default: all known */
+    VEC(char *) vargs;                /* validate's options, after --validate */
+    const char *url, *out, *date, *stderr_file;
+    double timeout, session_timeout;
+    long long max_message, max_pages;
+    int verbose, validate;
+    char **command;                   /* the server's argv, or NULL with --url */
+    char datebuf[16];                 /* today's date when --date is not given */
+};
 
+static void opts_release(struct capture_cli_opts *o)
+{
+    VEC_FREE(o->versions);
+    VEC_FREE(o->vargs);
+}
+
+/* Parse ARGV into *O and fill in the defaults (every known version, today's date).
+ * Returns 0 to go on, 2 on bad usage (after a message), -1 when --help was printed. */
+static int parse_options(int argc, char **argv, struct capture_cli_opts *o)
+{
+    *o = (struct capture_cli_opts){.versions = VEC_INIT, .vargs = VEC_INIT, .timeout = 30,
+                                   .session_timeout = 120, .max_message = 16 * 1024 * 1024,
+                                   .max_pages = 100};
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         int missing = 0;
-        if (validate) {
+        if (o->validate) {
             if (!strcmp(a, "--")) {
                 i++;
                 break;
             }
-            VEC_PUSH(vargs, argv[i]);
+            VEC_PUSH(o->vargs, argv[i]);
             continue;
         }
         if (!strcmp(a, "--")) {
@@ -157,110 +169,151 @@ int cmd_capture(int argc, char **argv)
         }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            status = 0;
-            goto done;
+            return -1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-            verbose = 1;
+            o->verbose = 1;
         } else if (!strcmp(a, "--validate")) {
-            validate = 1;
+            o->validate = 1;
         } else if (opt_value(argc, argv, &i, "--protocol-version", &v, &missing)) {
-            if (missing) { fail_usage("option '%s' needs a value", a); goto done; }
-            if (!capture_version_known(v)) {
-                fail_usage("unknown protocol version '%s' (known: 2024-11-05, 2025-03-26, 2025-06-18, "
-                           "2025-11-25, 2026-07-28)", v);
-                goto done;
-            }
+            if (missing) return fail_usage("option '%s' needs a value", a);
+            if (!capture_version_known(v))
+                return fail_usage("unknown protocol version '%s' (known: 2024-11-05, 2025-03-26, "
+                                  "2025-06-18, 2025-11-25, 2026-07-28)", v);
             int dup = 0;
-            for (size_t k = 0; k < versions.len; k++) dup |= !strcmp(versions.items[k], v);
-            if (!dup) VEC_PUSH(versions, v);
+            for (size_t k = 0; k < o->versions.len; k++) dup |= !strcmp(o->versions.items[k], v);
+            if (!dup) VEC_PUSH(o->versions, v);
         } else if (opt_value(argc, argv, &i, "--url", &v, &missing)) {
-            if (missing) { fail_usage("option '%s' needs a value", a); goto done; }
-            url = v;
+            if (missing) return fail_usage("option '%s' needs a value", a);
+            o->url = v;
         } else if (opt_value(argc, argv, &i, "-o", &v, &missing) ||
                    opt_value(argc, argv, &i, "--output", &v, &missing)) {
-            if (missing) { fail_usage("option '%s' needs a value", a); goto done; }
-            out = v;
+            if (missing) return fail_usage("option '%s' needs a value", a);
+            o->out = v;
         } else if (opt_value(argc, argv, &i, "--date", &v, &missing)) {
-            if (missing) { fail_usage("option '%s' needs a value", a); goto done; }
-            if (!valid_date(v)) { fail_usage("--date wants YYYY-MM-DD, not '%s'", v); goto done; }
-            date = v;
+            if (missing) return fail_usage("option '%s' needs a value", a);
+            if (!valid_date(v)) return fail_usage("--date wants YYYY-MM-DD, not '%s'", v);
+            o->date = v;
         } else if (opt_value(argc, argv, &i, "--timeout", &v, &missing)) {
-            if (missing || parse_seconds(v, &timeout)) { fail_usage("--timeout wants a number of seconds, not '%s'", missing ? "" : v); goto done; }
+            if (missing || parse_seconds(v, &o->timeout))
+                return fail_usage("--timeout wants a number of seconds, not '%s'", missing ? "" : v);
         } else if (opt_value(argc, argv, &i, "--session-timeout", &v, &missing)) {
-            if (missing || parse_seconds(v, &session_timeout)) { fail_usage("--session-timeout wants a number of seconds, not '%s'", missing ? "" : v); goto done; }
+            if (missing || parse_seconds(v, &o->session_timeout))
+                return fail_usage("--session-timeout wants a number of seconds, not '%s'", missing ? "" : v);
         } else if (opt_value(argc, argv, &i, "--max-message", &v, &missing)) {
-            if (missing || parse_count(v, (long long)1 << 32, &max_message)) { fail_usage("--max-message wants a number of bytes, not '%s'", missing ? "" : v); goto done; }
+            if (missing || parse_count(v, (long long)1 << 32, &o->max_message))
+                return fail_usage("--max-message wants a number of bytes, not '%s'", missing ? "" : v);
         } else if (opt_value(argc, argv, &i, "--max-pages", &v, &missing)) {
-            if (missing || parse_count(v, 1000000, &max_pages)) { fail_usage("--max-pages wants a positive number, not '%s'", missing ? "" : v); goto done; }
+            if (missing || parse_count(v, 1000000, &o->max_pages))
+                return fail_usage("--max-pages wants a positive number, not '%s'", missing ? "" : v);
         } else if (opt_value(argc, argv, &i, "--server-stderr", &v, &missing)) {
-            if (missing) { fail_usage("option '%s' needs a value", a); goto done; }
-            stderr_file = v;
+            if (missing) return fail_usage("option '%s' needs a value", a);
+            o->stderr_file = v;
         } else if (a[0] == '-') {
-            fail_usage("unknown option '%s'", a);
-            goto done;
+            return fail_usage("unknown option '%s'", a);
         } else {
             break; /* the command starts here */
         }
     }
-    if (i < argc) command = argv + i;
-    if (url && command) { fail_usage("give either --url or a server command, not both (%s)", command[0]); goto done; }
-    if (!url && !command) { fail_usage("no server given: add '-- COMMAND [ARGS...]' or '--url URL'%s", ""); goto done; }
-    if (validate && (!out || !strcmp(out, "-"))) { fail_usage("--validate needs -o FILE to have a file to validate%s", ""); goto done; }
-    if (!versions.len)
-        for (size_t k = 0; capture_known_versions[k]; k++) VEC_PUSH(versions, capture_known_versions[k]);
-    if (!date) {
+    if (i < argc) o->command = argv + i;
+    if (o->url && o->command)
+        return fail_usage("give either --url or a server command, not both (%s)", o->command[0]);
+    if (!o->url && !o->command)
+        return fail_usage("no server given: add '-- COMMAND [ARGS...]' or '--url URL'%s", "");
+    if (o->validate && (!o->out || !strcmp(o->out, "-")))
+        return fail_usage("--validate needs -o FILE to have a file to validate%s", "");
+    if (!o->versions.len)
+        for (size_t k = 0; capture_known_versions[k]; k++) VEC_PUSH(o->versions, capture_known_versions[k]);
+    if (!o->date) {
         time_t now = time(NULL);
         struct tm tm;
         gmtime_r(&now, &tm);
-        strftime(datebuf, sizeof datebuf, "%Y-%m-%d", &tm);
-        date = datebuf;
+        strftime(o->datebuf, sizeof o->datebuf, "%Y-%m-%d", &tm);
+        o->date = o->datebuf;
     }
-    if (stderr_file) {
-        stderr_fd = open(stderr_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (stderr_fd < 0) {
-            fprintf(stderr, "mcpdesc capture: cannot open '%s': %s\n", stderr_file, strerror(errno));
-            goto done;
+    return 0;
+}
+
+/* Open --server-stderr (into *STDERR_FD, else -1) and set up the signals. 0, or 2
+ * after a message. */
+static int prepare(const struct capture_cli_opts *o, int *stderr_fd)
+{
+    *stderr_fd = -1;
+    if (o->stderr_file) {
+        *stderr_fd = open(o->stderr_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (*stderr_fd < 0) {
+            fprintf(stderr, "mcpdesc capture: cannot open '%s': %s\n", o->stderr_file, strerror(errno));
+            return 2;
         }
     }
     /* A server that exits while we write to it must not kill us. */
     signal(SIGPIPE, SIG_IGN);
     /* Ctrl-C: end the sessions (killing and reaping the server) before exiting. */
     rpc_catch_interrupts();
+    return 0;
+}
 
-    struct capture_opts o = {versions.items, versions.len, command, url, timeout, session_timeout,
-                             (size_t)max_message, (int)max_pages, stderr_fd, verbose, date};
+/* Run the sessions and dump the merged description into *TEXT (new). 0, or 2 after a
+ * message. */
+static int capture(const struct capture_cli_opts *o, int stderr_fd, char **text)
+{
+    struct capture_opts co = {o->versions.items, o->versions.len, o->command, o->url, o->timeout,
+                              o->session_timeout, (size_t)o->max_message, (int)o->max_pages,
+                              stderr_fd, o->verbose, o->date};
     struct buf err = BUF_INIT;
-    doc = capture_run(&o, &err);
+    json_t *doc = capture_run(&co, &err);
     if (!doc) {
         fprintf(stderr, "mcpdesc capture: %s\n", buf_str(&err));
         buf_release(&err);
-        goto done;
+        return 2;
     }
     buf_release(&err);
     struct buf b = BUF_INIT;
     capture_dump(doc, &b);
-    text = buf_detach(&b);
-    if (out && strcmp(out, "-")) {
-        if (write_file(out, text)) goto done;
+    *text = buf_detach(&b);
+    json_decref(doc);
+    return 0;
+}
+
+/* Write TEXT to -o FILE (through a temporary file) or standard output. 0, or 2 after
+ * a message. */
+static int emit(const struct capture_cli_opts *o, const char *text)
+{
+    if (o->out && strcmp(o->out, "-")) {
+        if (write_file(o->out, text)) return 2;
     } else if (fputs(text, stdout) < 0 || fflush(stdout) != 0) {
         fprintf(stderr, "mcpdesc capture: cannot write to standard output: %s\n", strerror(errno));
-        goto done;
+        return 2;
     }
-    status = 0;
-    if (validate) {
-        VEC(char *) va = VEC_INIT;
-        VEC_PUSH(va, (char *)"validate");
-        for (size_t k = 0; k < vargs.len; k++) VEC_PUSH(va, vargs.items[k]);
-        VEC_PUSH(va, (char *)out);
-        VEC_PUSH(va, NULL);
-        status = cmd_validate((int)va.len - 1, va.items);
-        VEC_FREE(va);
-    }
-done:
-    if (stderr_fd >= 0) close(stderr_fd);
-    free(text);
-    json_decref(doc);
-    VEC_FREE(versions);
-    VEC_FREE(vargs);
+    return 0;
+}
+
+/* --validate: `mcpdesc validate [VALIDATE-OPTIONS] FILE`; its status. */
+static int validate_output(const struct capture_cli_opts *o)
+{
+    VEC(char *) va = VEC_INIT;
+    VEC_PUSH(va, (char *)"validate");
+    for (size_t k = 0; k < o->vargs.len; k++) VEC_PUSH(va, o->vargs.items[k]);
+    VEC_PUSH(va, (char *)o->out);
+    VEC_PUSH(va, NULL);
+    int status = cmd_validate((int)va.len - 1, va.items);
+    VEC_FREE(va);
     return status;
+}
+
+int cmd_capture(int argc, char **argv)
+{
+    struct capture_cli_opts o;
+    int status = parse_options(argc, argv, &o);
+    if (!status) {
+        int stderr_fd = -1;
+        char *text = NULL;
+        status = prepare(&o, &stderr_fd);
+        if (!status) status = capture(&o, stderr_fd, &text);
+        if (!status) status = emit(&o, text);
+        if (!status && o.validate) status = validate_output(&o);
+        if (stderr_fd >= 0) close(stderr_fd);
+        free(text);
+    }
+    opts_release(&o);
+    return status < 0 ? 0 : status;
 }

@@ -166,6 +166,99 @@ static int too_many(const char *sub, const struct opts *o, size_t max)
 
 /* ---- list ------------------------------------------------------------------------- */
 
+/* The rows of `rules list`: the set's rules, then the built-in ones. */
+struct list_rows {
+    size_t n, total;                  /* the set's rules; with the built-ins */
+    const char **ids, **levels, **surfaces;
+    char **specs;                     /* applies, as a version spec (new) */
+};
+
+static void list_collect(const struct rule_set *rs, struct list_rows *l)
+{
+    const struct ver_list *vl = rule_set_versions(rs);
+    size_t n = rule_set_count(rs), total = n + res_nbuiltins;
+    l->n = n;
+    l->total = total;
+    l->ids = xcalloc(total, sizeof *l->ids);
+    l->levels = xcalloc(total, sizeof *l->levels);
+    l->surfaces = xcalloc(total, sizeof *l->surfaces);
+    l->specs = xcalloc(total, sizeof *l->specs);
+    for (size_t i = 0; i < total; i++) {
+        struct buf spec = BUF_INIT;
+        if (i < n) {
+            const struct rule *r = rule_set_rule(rs, i);
+            l->ids[i] = rule_id(r);
+            l->levels[i] = rule_level(r) == DIAG_ERROR ? "must" : rule_level(r) == DIAG_WARNING ? "should" : "may";
+            l->surfaces[i] = rule_str(r, "surface");
+            ver_spec_format(&spec, vl, rule_applies(r));
+        } else {
+            const struct res_builtin *b = &res_builtins[i - n];
+            l->ids[i] = b->id;
+            l->levels[i] = b->level == DIAG_ERROR ? "must" : b->level == DIAG_WARNING ? "should" : "may";
+            l->surfaces[i] = "(built-in)";
+            buf_adds(&spec, "all");
+        }
+        l->specs[i] = buf_detach(&spec);
+    }
+}
+
+static void list_release(struct list_rows *l)
+{
+    for (size_t i = 0; i < l->total; i++) free(l->specs[i]);
+    free(l->specs);
+    free(l->ids);
+    free(l->levels);
+    free(l->surfaces);
+}
+
+/* --format json: the set's name, tag and digest, then one object per row. */
+static void list_emit_json(const struct rule_set *rs, const struct list_rows *l)
+{
+    const struct ver_list *vl = rule_set_versions(rs);
+    size_t n = l->n;
+    json_t *arr = json_array();
+    for (size_t i = 0; i < l->total; i++) {
+        const struct rule *r = i < n ? rule_set_rule(rs, i) : NULL;
+        json_t *vs = json_array();
+        ver_mask m = r ? rule_applies(r) : ver_all(vl);
+        for (size_t k = 0; k < vl->n; k++)
+            if (m >> k & 1) json_array_append_new(vs, json_string(vl->names[k]));
+        json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:o}", "id", l->ids[i], "level", l->levels[i], "severity",
+                              diag_level_name(r ? rule_level(r) : res_builtins[i - n].level), "surface",
+                              r ? l->surfaces[i] : "built-in", "versions", vs);
+        json_object_set_new(e, "applies", json_string(l->specs[i]));
+        if (r) {
+            json_object_set_new(e, "file", json_string(rule_file(r)));
+            json_object_set(e, "requirement", json_object_get(rule_meta(r), "requirement"));
+        } else {
+            json_object_set_new(e, "builtin", json_true());
+            json_object_set_new(e, "summary", json_string(res_builtins[i - n].summary));
+        }
+        json_array_append_new(arr, e);
+    }
+    json_t *top = json_pack("{s:s, s:s, s:s, s:o}", "name", rule_set_name(rs), "tag", rule_set_tag(rs),
+                            "digest", rule_set_digest(rs), "rules", arr);
+    char *text = json_dumps(top, JSON_INDENT(2));
+    puts(text);
+    free(text);
+    json_decref(top);
+}
+
+/* --format text: an aligned table. */
+static void list_emit_text(const struct list_rows *l)
+{
+    int w[3] = {2, 5, 7};
+    for (size_t i = 0; i < l->total; i++) {
+        if ((int)strlen(l->ids[i]) > w[0]) w[0] = (int)strlen(l->ids[i]);
+        if ((int)strlen(l->levels[i]) > w[1]) w[1] = (int)strlen(l->levels[i]);
+        if ((int)strlen(l->surfaces[i]) > w[2]) w[2] = (int)strlen(l->surfaces[i]);
+    }
+    printf("%-*s  %-*s  %-*s  %s\n", w[0], "ID", w[1], "LEVEL", w[2], "SURFACE", "VERSIONS");
+    for (size_t i = 0; i < l->total; i++)
+        printf("%-*s  %-*s  %-*s  %s\n", w[0], l->ids[i], w[1], l->levels[i], w[2], l->surfaces[i],
+               l->specs[i]);
+}
+
 static int run_list(struct opts *o)
 {
     const char *format = o->format ? o->format : "text";
@@ -176,71 +269,11 @@ static int run_list(struct opts *o)
     if (too_many("list", o, 0)) return 2;
     struct rule_set *rs = load(o);
     if (!rs) return 2;
-    const struct ver_list *vl = rule_set_versions(rs);
-    size_t n = rule_set_count(rs), total = n + res_nbuiltins;
-    const char **ids = xcalloc(total, sizeof *ids), **levels = xcalloc(total, sizeof *levels);
-    const char **surfaces = xcalloc(total, sizeof *surfaces);
-    char **specs = xcalloc(total, sizeof *specs);
-    for (size_t i = 0; i < total; i++) {
-        struct buf spec = BUF_INIT;
-        if (i < n) {
-            const struct rule *r = rule_set_rule(rs, i);
-            ids[i] = rule_id(r);
-            levels[i] = rule_level(r) == DIAG_ERROR ? "must" : rule_level(r) == DIAG_WARNING ? "should" : "may";
-            surfaces[i] = rule_str(r, "surface");
-            ver_spec_format(&spec, vl, rule_applies(r));
-        } else {
-            const struct res_builtin *b = &res_builtins[i - n];
-            ids[i] = b->id;
-            levels[i] = b->level == DIAG_ERROR ? "must" : b->level == DIAG_WARNING ? "should" : "may";
-            surfaces[i] = "(built-in)";
-            buf_adds(&spec, "all");
-        }
-        specs[i] = buf_detach(&spec);
-    }
-    if (!strcmp(format, "json")) {
-        json_t *arr = json_array();
-        for (size_t i = 0; i < total; i++) {
-            const struct rule *r = i < n ? rule_set_rule(rs, i) : NULL;
-            json_t *vs = json_array();
-            ver_mask m = r ? rule_applies(r) : ver_all(vl);
-            for (size_t k = 0; k < vl->n; k++)
-                if (m >> k & 1) json_array_append_new(vs, json_string(vl->names[k]));
-            json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:o}", "id", ids[i], "level", levels[i], "severity",
-                                  diag_level_name(r ? rule_level(r) : res_builtins[i - n].level), "surface",
-                                  r ? surfaces[i] : "built-in", "versions", vs);
-            json_object_set_new(e, "applies", json_string(specs[i]));
-            if (r) {
-                json_object_set_new(e, "file", json_string(rule_file(r)));
-                json_object_set(e, "requirement", json_object_get(rule_meta(r), "requirement"));
-            } else {
-                json_object_set_new(e, "builtin", json_true());
-                json_object_set_new(e, "summary", json_string(res_builtins[i - n].summary));
-            }
-            json_array_append_new(arr, e);
-        }
-        json_t *top = json_pack("{s:s, s:s, s:s, s:o}", "name", rule_set_name(rs), "tag", rule_set_tag(rs),
-                                "digest", rule_set_digest(rs), "rules", arr);
-        char *text = json_dumps(top, JSON_INDENT(2));
-        puts(text);
-        free(text);
-        json_decref(top);
-    } else {
-        int w[3] = {2, 5, 7};
-        for (size_t i = 0; i < total; i++) {
-            if ((int)strlen(ids[i]) > w[0]) w[0] = (int)strlen(ids[i]);
-            if ((int)strlen(levels[i]) > w[1]) w[1] = (int)strlen(levels[i]);
-            if ((int)strlen(surfaces[i]) > w[2]) w[2] = (int)strlen(surfaces[i]);
-        }
-        printf("%-*s  %-*s  %-*s  %s\n", w[0], "ID", w[1], "LEVEL", w[2], "SURFACE", "VERSIONS");
-        for (size_t i = 0; i < total; i++)
-            printf("%-*s  %-*s  %-*s  %s\n", w[0], ids[i], w[1], levels[i], w[2], surfaces[i], specs[i]);
-    }
-    for (size_t i = 0; i < total; i++) free(specs[i]);
-    free(specs);
-    free(ids);
-    free(levels);
-    free(surfaces);
+    struct list_rows l;
+    list_collect(rs, &l);
+    if (!strcmp(format, "json")) list_emit_json(rs, &l);
+    else list_emit_text(&l);
+    list_release(&l);
     rule_set_free(rs);
     return 0;
 }

@@ -135,162 +135,205 @@ static char *base_uri_of(const char *path)
     return u;
 }
 
-int cmd_schema(int argc, char **argv)
+/* What the command line asks for (parse_options). */
+struct schema_opts {
+    const char *sub;                  /* "validate" or "check" */
+    int is_validate;
+    const char *schema_file;          /* --schema (validate) */
+    int json;                         /* --format json */
+    enum schema_dialect dialect;
+    VEC(const char *) inputs;         /* instances (validate) or schemas (check) */
+    VEC(const char *) maps;           /* --ref-map PREFIX=DIR, as given */
+};
+
+static void opts_release(struct schema_opts *o)
+{
+    VEC_FREE(o->inputs);
+    VEC_FREE(o->maps);
+}
+
+/* Bad usage after the subcommand: the usage to stderr, then 2. */
+static int usage_error(void)
+{
+    usage(stderr);
+    return 2;
+}
+
+/* Parse ARGV into *O. Returns 0 to go on, 2 on bad usage (after a message), -1 when
+ * the usage was printed for --help. */
+static int parse_options(int argc, char **argv, struct schema_opts *o)
 {
     static const char *const options[] = {"--schema", "--dialect", "--ref-map", "--format",
                                           "--help", NULL};
+    *o = (struct schema_opts){.dialect = SCHEMA_DRAFT2020_12, .inputs = VEC_INIT, .maps = VEC_INIT};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+        return argc < 2 ? 2 : -1;
     }
-    const char *sub = argv[1];
-    int is_validate = !strcmp(sub, "validate");
-    if (!is_validate && strcmp(sub, "check")) {
-        fprintf(stderr, "mcpdesc schema: unknown subcommand '%s' (use validate or check)\n", sub);
+    o->sub = argv[1];
+    o->is_validate = !strcmp(o->sub, "validate");
+    if (!o->is_validate && strcmp(o->sub, "check")) {
+        fprintf(stderr, "mcpdesc schema: unknown subcommand '%s' (use validate or check)\n", o->sub);
         return 2;
     }
-    const char *schema_file = NULL, *format = "text";
-    enum schema_dialect dialect = SCHEMA_DRAFT2020_12;
-    VEC(const char *) inputs = VEC_INIT;
-    VEC(const char *) maps = VEC_INIT;
-    int only_args = 0, status = 0;
-    schema_ctx *ctx = NULL;
-    struct out o = {0, NULL, 0, 0, 0};
-
+    const char *format = "text";
+    int only_args = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v;
 #define OPT(name) (!strcmp(a, name) || (!strncmp(a, name "=", sizeof(name))))
         if (only_args || a[0] != '-' || !strcmp(a, "-")) {
-            VEC_PUSH(inputs, a);
+            VEC_PUSH(o->inputs, a);
         } else if (!strcmp(a, "--")) {
             only_args = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
-            goto done;
-        } else if (is_validate && OPT("--schema")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--schema"))) goto usage_error;
-            schema_file = v;
+            return -1;
+        } else if (o->is_validate && OPT("--schema")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--schema"))) return usage_error();
+            o->schema_file = v;
         } else if (OPT("--dialect")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--dialect"))) goto usage_error;
-            dialect = schema_dialect_parse(v);
-            if (!dialect) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--dialect"))) return usage_error();
+            o->dialect = schema_dialect_parse(v);
+            if (!o->dialect) {
                 fprintf(stderr,
                         "mcpdesc schema: unknown dialect '%s' (use 2020-12, 2019-09, draft-07, "
                         "draft-06 or draft-04)\n",
                         v);
-                goto usage_error;
+                return usage_error();
             }
         } else if (OPT("--ref-map")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--ref-map"))) goto usage_error;
+            if (!(v = cmd_option_value(argc, argv, &i, "--ref-map"))) return usage_error();
             if (!strchr(v, '=') || v[0] == '=') {
                 fprintf(stderr, "mcpdesc schema: --ref-map takes PREFIX=DIR, not '%s'\n", v);
-                goto usage_error;
+                return usage_error();
             }
-            VEC_PUSH(maps, v);
+            VEC_PUSH(o->maps, v);
         } else if (OPT("--format")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--format"))) goto usage_error;
+            if (!(v = cmd_option_value(argc, argv, &i, "--format"))) return usage_error();
             format = v;
         } else {
-            cmd_unknown_option(is_validate ? "schema validate" : "schema check", a, options);
-            goto usage_error;
+            cmd_unknown_option(o->is_validate ? "schema validate" : "schema check", a, options);
+            return usage_error();
         }
 #undef OPT
     }
     if (strcmp(format, "text") && strcmp(format, "json")) {
         fprintf(stderr, "mcpdesc schema: unknown format '%s' (use text or json)\n", format);
-        goto usage_error;
+        return usage_error();
     }
-    if (is_validate && !schema_file) {
+    if (o->is_validate && !o->schema_file) {
         fprintf(stderr, "mcpdesc schema validate: --schema FILE is required\n");
-        goto usage_error;
+        return usage_error();
     }
-    if (!inputs.len) {
-        fprintf(stderr, "mcpdesc schema %s: no %s given\n", sub,
-                is_validate ? "instance" : "schema");
-        goto usage_error;
+    if (!o->inputs.len) {
+        fprintf(stderr, "mcpdesc schema %s: no %s given\n", o->sub,
+                o->is_validate ? "instance" : "schema");
+        return usage_error();
     }
-    o.json = !strcmp(format, "json");
-    o.files = json_array();
-    ctx = schema_ctx_new(NULL);
-    for (size_t i = 0; i < maps.len; i++) {
-        const char *eq = strchr(maps.items[i], '=');
-        char *prefix = xstrndup(maps.items[i], (size_t)(eq - maps.items[i]));
+    o->json = !strcmp(format, "json");
+    return 0;
+}
+
+/* A schema context that resolves the --ref-map prefixes from their directories. */
+static schema_ctx *prepare(const struct schema_opts *o)
+{
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    for (size_t i = 0; i < o->maps.len; i++) {
+        const char *eq = strchr(o->maps.items[i], '=');
+        char *prefix = xstrndup(o->maps.items[i], (size_t)(eq - o->maps.items[i]));
         schema_ctx_add_ref_map(ctx, prefix, eq + 1);
         free(prefix);
     }
+    return ctx;
+}
 
-    if (is_validate) {
-        struct doc_error derr = {NULL, 0, 0};
-        doc *sd = doc_load_file(schema_file, NULL, &derr);
-        if (!sd) {
-            emit_unreadable(&o, schema_file, &derr);
-            doc_error_release(&derr);
-            status = finish(&o, "schema validate", schema_file, 2);
-            goto done;
-        }
-        char *base = base_uri_of(schema_file);
-        struct schema_errors errs = SCHEMA_ERRORS_INIT;
-        schema *s = schema_compile(ctx, doc_root(sd), base, dialect, &errs);
-        free(base);
-        if (!s) {
-            json_t *je = json_array();
-            emit_errors(&o, schema_file, sd, &errs, 0, je);
-            emit_file(&o, schema_file, 1, je);
-            schema_errors_release(&errs);
-            doc_free(sd);
-            status = finish(&o, "schema validate", schema_file, 2);
-            goto done;
-        }
-        for (size_t i = 0; i < inputs.len; i++) {
-            doc *d = doc_load_file(inputs.items[i], NULL, &derr);
-            if (!d) {
-                emit_unreadable(&o, inputs.items[i], &derr);
-                doc_error_release(&derr);
-                status = 2;
-                continue;
-            }
-            struct schema_errors ie = SCHEMA_ERRORS_INIT;
-            int r = schema_validate(s, doc_root(d), &ie);
-            json_t *je = json_array();
-            emit_errors(&o, inputs.items[i], d, &ie, 0, je);
-            emit_file(&o, inputs.items[i], r != 0, je);
-            if (r != 0 && status == 0) status = 1;
-            schema_errors_release(&ie);
-            doc_free(d);
-        }
-        schema_free(s);
-        doc_free(sd);
-        status = finish(&o, "schema validate", schema_file, status);
-    } else {
-        for (size_t i = 0; i < inputs.len; i++) {
-            struct doc_error derr = {NULL, 0, 0};
-            doc *d = doc_load_file(inputs.items[i], NULL, &derr);
-            if (!d) {
-                emit_unreadable(&o, inputs.items[i], &derr);
-                doc_error_release(&derr);
-                status = 2;
-                continue;
-            }
-            char *base = base_uri_of(inputs.items[i]);
-            struct schema_errors errs = SCHEMA_ERRORS_INIT;
-            int r = schema_check(ctx, doc_root(d), base, dialect, &errs);
-            free(base);
-            json_t *je = json_array();
-            emit_errors(&o, inputs.items[i], d, &errs, 0, je);
-            emit_file(&o, inputs.items[i], r != 0, je);
-            if (r != 0 && status == 0) status = 1;
-            schema_errors_release(&errs);
-            doc_free(d);
-        }
-        status = finish(&o, "schema check", NULL, status);
+/* `schema validate`: compile --schema, then validate every instance against it.
+ * Returns 0, 1 when an instance is invalid, 2 when the schema cannot be read or
+ * compiled or an instance cannot be read. */
+static int run_validate(const struct schema_opts *o, schema_ctx *ctx, struct out *out)
+{
+    struct doc_error derr = {NULL, 0, 0};
+    doc *sd = doc_load_file(o->schema_file, NULL, &derr);
+    if (!sd) {
+        emit_unreadable(out, o->schema_file, &derr);
+        doc_error_release(&derr);
+        return 2;
     }
-    goto done;
-usage_error:
-    usage(stderr);
-    status = 2;
-done:
-    schema_ctx_free(ctx);
-    VEC_FREE(inputs);
-    VEC_FREE(maps);
+    char *base = base_uri_of(o->schema_file);
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    schema *s = schema_compile(ctx, doc_root(sd), base, o->dialect, &errs);
+    free(base);
+    if (!s) {
+        json_t *je = json_array();
+        emit_errors(out, o->schema_file, sd, &errs, 0, je);
+        emit_file(out, o->schema_file, 1, je);
+        schema_errors_release(&errs);
+        doc_free(sd);
+        return 2;
+    }
+    int status = 0;
+    for (size_t i = 0; i < o->inputs.len; i++) {
+        doc *d = doc_load_file(o->inputs.items[i], NULL, &derr);
+        if (!d) {
+            emit_unreadable(out, o->inputs.items[i], &derr);
+            doc_error_release(&derr);
+            status = 2;
+            continue;
+        }
+        struct schema_errors ie = SCHEMA_ERRORS_INIT;
+        int r = schema_validate(s, doc_root(d), &ie);
+        json_t *je = json_array();
+        emit_errors(out, o->inputs.items[i], d, &ie, 0, je);
+        emit_file(out, o->inputs.items[i], r != 0, je);
+        if (r != 0 && status == 0) status = 1;
+        schema_errors_release(&ie);
+        doc_free(d);
+    }
+    schema_free(s);
+    doc_free(sd);
     return status;
+}
+
+/* `schema check`: every schema against its dialect's meta-schema. Returns 0, 1 when
+ * one is invalid, 2 when one cannot be read. */
+static int run_check(const struct schema_opts *o, schema_ctx *ctx, struct out *out)
+{
+    int status = 0;
+    for (size_t i = 0; i < o->inputs.len; i++) {
+        struct doc_error derr = {NULL, 0, 0};
+        doc *d = doc_load_file(o->inputs.items[i], NULL, &derr);
+        if (!d) {
+            emit_unreadable(out, o->inputs.items[i], &derr);
+            doc_error_release(&derr);
+            status = 2;
+            continue;
+        }
+        char *base = base_uri_of(o->inputs.items[i]);
+        struct schema_errors errs = SCHEMA_ERRORS_INIT;
+        int r = schema_check(ctx, doc_root(d), base, o->dialect, &errs);
+        free(base);
+        json_t *je = json_array();
+        emit_errors(out, o->inputs.items[i], d, &errs, 0, je);
+        emit_file(out, o->inputs.items[i], r != 0, je);
+        if (r != 0 && status == 0) status = 1;
+        schema_errors_release(&errs);
+        doc_free(d);
+    }
+    return status;
+}
+
+int cmd_schema(int argc, char **argv)
+{
+    struct schema_opts o;
+    int status = parse_options(argc, argv, &o);
+    if (!status) {
+        struct out out = {o.json, json_array(), 0, 0, 0};
+        schema_ctx *ctx = prepare(&o);
+        status = o.is_validate ? run_validate(&o, ctx, &out) : run_check(&o, ctx, &out);
+        status = finish(&out, o.is_validate ? "schema validate" : "schema check",
+                        o.is_validate ? o.schema_file : NULL, status);
+        schema_ctx_free(ctx);
+    }
+    opts_release(&o);
+    return status < 0 ? 0 : status;
 }
