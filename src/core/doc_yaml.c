@@ -1,7 +1,7 @@
-/* doc_yaml.c - load YAML into a doc (docInt.h) from libyaml's events: YAML 1.2
- * core-schema scalars, anchors and aliases (copies of their source's index entries, so
- * positions are the source's), merge keys, and the bounds on depth, nodes and alias and
- * merge expansion. */
+/* doc_yaml.c - load YAML into a doc (docInt.h) from libyaml's events: one handler per
+ * event kind on a loader state (struct yload), YAML 1.2 core-schema scalars, anchors and
+ * aliases (copies of their source's index entries, so positions are the source's), merge
+ * keys, and the bounds on depth, nodes and alias and merge expansion. */
 #include "core/docInt.h"
 
 #include <errno.h>
@@ -279,241 +279,300 @@ static char *yaml_merge_refusal(const yaml_event_t *ev, int in_list, struct yanc
                      "\"<<\" for a member of that name)", what);
 }
 
-doc *doc_load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *err)
-{
-    yaml_parser_t parser;
-    yaml_event_t ev;
-    VEC(struct yframe) st = VEC_INIT;
-    VEC(struct yanchor) anchors = VEC_INIT;
-    size_t max_nodes = d->len > ((size_t)1 << 20) ? d->len : ((size_t)1 << 20);
+/* The loader's state: the document being built, the open collections, the anchors seen,
+ * the bounds, and the position of the event being handled (for its errors). */
+struct yload {
+    doc *d;
+    const struct doc_limits *lim;
+    struct doc_error *err;
+    VEC(struct yframe) st;
+    VEC(struct yanchor) anchors;
+    size_t max_nodes;
     /* Merges copy entries in and close the index up: that work is bounded too (merges
      * of merges, nested inline merges, many copies merged away). */
-    size_t work = 0, max_work = 8 * max_nodes;
-    int done = 0, failed = 0, docs = 0;
+    size_t work, max_work;
+    int docs;
+    uint32_t line, col;    /* the current event's start */
+};
+
+/* A completed node to attach to its parent: its value and its node. */
+struct ynode {
+    json_t *value;
+    uint32_t node;
+};
+
+/* Fails the load at the current event with MSG (new). -1. */
+static int yaml_fail(struct yload *y, char *msg)
+{
+    doc_set_error(y->err, y->line, y->col, msg);
+    return -1;
+}
+
+static struct yframe *yaml_top(struct yload *y)
+{
+    return y->st.len ? &y->st.items[y->st.len - 1] : NULL;
+}
+
+static int yaml_on_document(struct yload *y)
+{
+    if (++y->docs > 1) return yaml_fail(y, xstrdup("a YAML input must hold exactly one document"));
+    return 0;
+}
+
+/* Merge key handling of key K (event EV) in mapping frame TOP: the merge key << itself
+ * (its value is merged when it completes, see yaml_attach), or a key written after the
+ * << that overrides a merged member. 1 when handled so, 0 when K is another key. */
+static int yaml_merge_key(struct yload *y, struct yframe *top, const yaml_event_t *ev,
+                          const char *k)
+{
+    json_t *merged = top->merged ? json_object_get(top->merged, k) : NULL;
+    if (yaml_is_merge_key(ev)) {
+        if (top->had_merge)
+            return yaml_fail(y, xstrdup("duplicate merge key << (merge several mappings with "
+                                        "<<: [*a, *b])"));
+        top->merge_value = top->had_merge = 1;
+        return 1;
+    }
+    if (!merged) return 0;
+    /* a key written after the << wins over the merged one, in its own place */
+    uint32_t gone = (uint32_t)json_integer_value(merged);
+    y->d->idx.items[gone].kline = 0;
+    if (gone < top->first_gone) top->first_gone = gone;
+    json_object_del(top->container, k);
+    json_object_del(top->merged, k);
+    return 1;
+}
+
+/* EV in mapping frame TOP awaiting a key: the key, a scalar. */
+static int yaml_on_key(struct yload *y, struct yframe *top, const yaml_event_t *ev)
+{
+    if (ev->type != YAML_SCALAR_EVENT)
+        return yaml_fail(y, xasprintf("a mapping key must be a plain string, not %s",
+                                      yaml_event_name(ev->type)));
+    const char *k = (const char *)ev->data.scalar.value;
+    if (strlen(k) != ev->data.scalar.length)
+        return yaml_fail(y, xstrdup("a mapping key must not contain NUL"));
+    int m = yaml_merge_key(y, top, ev, k);
+    if (m < 0) return -1;
+    if (!m && json_object_get(top->container, k))
+        return yaml_fail(y, xasprintf("duplicate key \"%s\" (YAML mappings need unique keys)", k));
+    top->pending_key = xstrdup(k);
+    top->kline = y->line;
+    top->kcol = y->col;
+    if (ev->data.scalar.anchor) { /* "&k a: 1" then "*k": was "refers to no complete anchor" */
+        struct yanchor a = {xstrdup((const char *)ev->data.scalar.anchor),
+                            json_stringn(k, ev->data.scalar.length), UINT32_MAX, 1, y->line, y->col,
+                            NULL};
+        VEC_PUSH(y->anchors, a);
+    }
+    top->merge_anchors = y->anchors.len;
+    return 0;
+}
+
+/* An alias: a copy of its anchor's value and index entries; KL, KC: its key's position. */
+static int yaml_on_alias(struct yload *y, const yaml_event_t *ev, uint32_t kl, uint32_t kc,
+                         struct ynode *out)
+{
+    doc *d = y->d;
+    const char *name = (const char *)ev->data.alias.anchor;
+    struct yanchor *a = yaml_find_anchor(y->anchors.items, y->anchors.len, name);
+    if (!a)
+        return yaml_fail(y, xasprintf("alias *%s refers to no complete anchor (undefined, or "
+                                      "recursive: an alias inside its own anchor)", name));
+    if (d->idx.len + a->count > y->max_nodes)
+        return yaml_fail(y, xasprintf("aliases expand to more than %zu nodes (the limit "
+                                      "protects against alias bombs)", y->max_nodes));
+    uint32_t entry = (uint32_t)d->idx.len;
+    if (a->first == UINT32_MAX) { /* a key's anchor has no entry: the key's position */
+        struct doc_entry ke = {a->line, a->col, kl, kc, 1};
+        VEC_PUSH(d->idx, ke);
+    } else {
+        VEC_RESERVE(d->idx, a->count);
+        memcpy(d->idx.items + d->idx.len, a->saved ? a->saved : d->idx.items + a->first,
+               a->count * sizeof(struct doc_entry));
+        d->idx.len += a->count;
+        d->idx.items[entry].kline = kl;
+        d->idx.items[entry].kcol = kc;
+    }
+    out->value = json_incref(a->value);
+    out->node = entry;
+    return 0;
+}
+
+/* The index entry of a new scalar or collection at the current event: its node, or -1. */
+static int64_t yaml_new_entry(struct yload *y, uint32_t kl, uint32_t kc)
+{
+    if (y->d->idx.len + 1 > y->max_nodes)
+        return yaml_fail(y, xasprintf("more than %zu nodes", y->max_nodes));
+    struct doc_entry e = {y->line, y->col, kl, kc, 1};
+    uint32_t entry = (uint32_t)y->d->idx.len;
+    VEC_PUSH(y->d->idx, e);
+    return entry;
+}
+
+static int yaml_on_scalar(struct yload *y, const yaml_event_t *ev, uint32_t kl, uint32_t kc,
+                          struct ynode *out)
+{
+    int64_t entry = yaml_new_entry(y, kl, kc);
+    if (entry < 0) return -1;
+    char *why = NULL;
+    json_t *value = yaml_scalar_value(ev, &why);
+    if (!value) return yaml_fail(y, why);
+    const char *anchor = (const char *)ev->data.scalar.anchor;
+    if (anchor) {
+        struct yanchor a = {xstrdup(anchor), json_incref(value), (uint32_t)entry, 1, 0, 0, NULL};
+        VEC_PUSH(y->anchors, a);
+    }
+    out->value = value;
+    out->node = (uint32_t)entry;
+    return 0;
+}
+
+/* The start of a sequence or mapping: a new frame (in frame TOP, or NULL at the top). */
+static int yaml_on_start(struct yload *y, struct yframe *top, const yaml_event_t *ev,
+                         uint32_t kl, uint32_t kc)
+{
+    if (y->st.len >= y->lim->max_depth)
+        return yaml_fail(y, xasprintf("nesting deeper than %u levels (the limit protects against "
+                                      "hostile input)", y->lim->max_depth));
+    int64_t entry = yaml_new_entry(y, kl, kc);
+    if (entry < 0) return -1;
+    struct yframe f = {ev->type == YAML_MAPPING_START_EVENT ? json_object() : json_array(),
+                       (uint32_t)entry, NULL, 0, 0, NULL, 0, 0, 0, NULL, UINT32_MAX,
+                       y->anchors.len, 0};
+    f.merge_list = top && top->merge_value && ev->type == YAML_SEQUENCE_START_EVENT;
+    const char *an = ev->type == YAML_MAPPING_START_EVENT
+                         ? (const char *)ev->data.mapping_start.anchor
+                         : (const char *)ev->data.sequence_start.anchor;
+    f.anchor = an ? xstrdup(an) : NULL;
+    VEC_PUSH(y->st, f);
+    return 0;
+}
+
+/* A scalar, alias, or the start of a sequence or mapping: a key in a mapping that awaits
+ * one, else a value (a scalar or alias completes one in OUT). */
+static int yaml_on_node(struct yload *y, const yaml_event_t *ev, struct ynode *out)
+{
+    struct yframe *top = yaml_top(y);
+    if (top && json_is_object(top->container) && !top->pending_key) return yaml_on_key(y, top, ev);
+    /* The value of a <<, or an item of its sequence: mappings only. */
+    int in_list = top && top->merge_list;
+    if (top && (in_list || (json_is_object(top->container) && top->merge_value))) {
+        char *why = yaml_merge_refusal(ev, in_list, y->anchors.items, y->anchors.len);
+        if (why) return yaml_fail(y, why);
+    }
+    uint32_t kl = top && top->pending_key ? top->kline : y->line;
+    uint32_t kc = top && top->pending_key ? top->kcol : y->col;
+    switch (ev->type) {
+    case YAML_ALIAS_EVENT: return yaml_on_alias(y, ev, kl, kc, out);
+    case YAML_SCALAR_EVENT: return yaml_on_scalar(y, ev, kl, kc, out);
+    default: return yaml_on_start(y, top, ev, kl, kc);
+    }
+}
+
+/* The end of a sequence or mapping: its frame completes a value in OUT. */
+static void yaml_on_end(struct yload *y, struct ynode *out)
+{
+    doc *d = y->d;
+    struct yframe f = y->st.items[--y->st.len];
+    if (f.first_gone != UINT32_MAX)
+        yaml_drop_overridden(d, &f, y->anchors.items, y->anchors.len, &y->work);
+    json_decref(f.merged);
+    d->idx.items[f.entry].size = (uint32_t)d->idx.len - f.entry;
+    out->value = f.container;
+    out->node = f.entry;
+    if (f.anchor) {
+        struct yanchor a = {f.anchor, json_incref(out->value), f.entry, d->idx.items[f.entry].size,
+                            0, 0, NULL};
+        VEC_PUSH(y->anchors, a);
+    }
+}
+
+/* A completed value (consumed) goes to its parent: the root, merged (the value of a <<),
+ * a member, or an item. */
+static void yaml_attach(struct yload *y, const struct ynode *n)
+{
+    struct yframe *top = yaml_top(y);
+    if (!top) {
+        y->d->root = n->value;
+    } else if (json_is_object(top->container) && top->merge_value) {
+        yaml_merge(y->d, top, n->value, n->node, y->anchors.items, y->anchors.len, &y->work);
+        free(top->pending_key);
+        top->pending_key = NULL;
+        top->merge_value = 0;
+    } else if (json_is_object(top->container)) {
+        json_object_set_new(top->container, top->pending_key, n->value);
+        free(top->pending_key);
+        top->pending_key = NULL;
+    } else {
+        json_array_append_new(top->container, n->value);
+    }
+}
+
+static void yaml_parse_error(struct yload *y, const yaml_parser_t *parser)
+{
+    struct doc_pos m = yaml_problem_pos(y->d, parser);
+    doc_set_error(y->err, m.line, m.col,
+                  xasprintf("invalid YAML: %s%s%s", parser->problem ? parser->problem : "syntax error",
+                            parser->context ? " " : "", parser->context ? parser->context : ""));
+}
+
+static void yaml_release(struct yload *y)
+{
+    for (size_t i = 0; i < y->st.len; i++) {
+        json_decref(y->st.items[i].container);
+        json_decref(y->st.items[i].merged);
+        free(y->st.items[i].pending_key);
+        free(y->st.items[i].anchor);
+    }
+    for (size_t i = 0; i < y->anchors.len; i++) {
+        free(y->anchors.items[i].name);
+        json_decref(y->anchors.items[i].value);
+        free(y->anchors.items[i].saved);
+    }
+    VEC_FREE(y->st);
+    VEC_FREE(y->anchors);
+}
+
+doc *doc_load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *err)
+{
+    struct yload y = {d, lim, err, VEC_INIT, VEC_INIT, 0, 0, 0, 0, 0, 0};
+    y.max_nodes = d->len > ((size_t)1 << 20) ? d->len : ((size_t)1 << 20);
+    y.max_work = 8 * y.max_nodes;
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    int done = 0, failed = 0;
 
     yaml_parser_initialize(&parser);
     yaml_parser_set_input_string(&parser, (const unsigned char *)d->text, d->len);
     while (!done && !failed) {
         if (!yaml_parser_parse(&parser, &ev)) {
-            struct doc_pos m = yaml_problem_pos(d, &parser);
-            doc_set_error(err, m.line, m.col,
-                      xasprintf("invalid YAML: %s%s%s", parser.problem ? parser.problem : "syntax error",
-                                parser.context ? " " : "", parser.context ? parser.context : ""));
+            yaml_parse_error(&y, &parser);
             failed = 1;
             break;
         }
-        uint32_t line = (uint32_t)ev.start_mark.line + 1, col = (uint32_t)ev.start_mark.column + 1;
-        json_t *value = NULL;        /* a completed node to attach */
-        uint32_t entry = UINT32_MAX; /* its first index entry */
-        uint32_t vnode = UINT32_MAX; /* the node of VALUE */
-        const char *anchor = NULL;
-        struct yframe *top = st.len ? &st.items[st.len - 1] : NULL;
-
+        y.line = (uint32_t)ev.start_mark.line + 1;
+        y.col = (uint32_t)ev.start_mark.column + 1;
+        struct ynode node = {NULL, UINT32_MAX};
         switch (ev.type) {
         case YAML_STREAM_END_EVENT: done = 1; break;
-        case YAML_DOCUMENT_START_EVENT:
-            if (++docs > 1) {
-                doc_set_error(err, line, col, xstrdup("a YAML input must hold exactly one document"));
-                failed = 1;
-            }
-            break;
+        case YAML_DOCUMENT_START_EVENT: failed = yaml_on_document(&y) < 0; break;
         case YAML_SCALAR_EVENT:
         case YAML_SEQUENCE_START_EVENT:
         case YAML_MAPPING_START_EVENT:
-        case YAML_ALIAS_EVENT: {
-            /* In a mapping awaiting a key, a scalar is the key. */
-            if (top && json_is_object(top->container) && !top->pending_key) {
-                if (ev.type != YAML_SCALAR_EVENT) {
-                    doc_set_error(err, line, col,
-                              xasprintf("a mapping key must be a plain string, not %s",
-                                        yaml_event_name(ev.type)));
-                    failed = 1;
-                    break;
-                }
-                const char *k = (const char *)ev.data.scalar.value;
-                if (strlen(k) != ev.data.scalar.length) {
-                    doc_set_error(err, line, col, xstrdup("a mapping key must not contain NUL"));
-                    failed = 1;
-                    break;
-                }
-                json_t *merged = top->merged ? json_object_get(top->merged, k) : NULL;
-                if (yaml_is_merge_key(&ev)) {
-                    if (top->had_merge) {
-                        doc_set_error(err, line, col,
-                                  xstrdup("duplicate merge key << (merge several mappings with "
-                                          "<<: [*a, *b])"));
-                        failed = 1;
-                        break;
-                    }
-                    top->merge_value = top->had_merge = 1;
-                } else if (merged) {
-                    /* a key written after the << wins over the merged one, in its own place */
-                    uint32_t gone = (uint32_t)json_integer_value(merged);
-                    d->idx.items[gone].kline = 0;
-                    if (gone < top->first_gone) top->first_gone = gone;
-                    json_object_del(top->container, k);
-                    json_object_del(top->merged, k);
-                } else if (json_object_get(top->container, k)) {
-                    doc_set_error(err, line, col,
-                              xasprintf("duplicate key \"%s\" (YAML mappings need unique keys)", k));
-                    failed = 1;
-                    break;
-                }
-                top->pending_key = xstrdup(k);
-                top->kline = line;
-                top->kcol = col;
-                if (ev.data.scalar.anchor) { /* "&k a: 1" then "*k": was "refers to no complete anchor" */
-                    struct yanchor a = {xstrdup((const char *)ev.data.scalar.anchor),
-                                        json_stringn(k, ev.data.scalar.length), UINT32_MAX, 1, line, col,
-                                        NULL};
-                    VEC_PUSH(anchors, a);
-                }
-                top->merge_anchors = anchors.len;
-                break;
-            }
-            /* The value of a <<, or an item of its sequence: mappings only. */
-            int in_list = top && top->merge_list;
-            if (top && (in_list || (json_is_object(top->container) && top->merge_value))) {
-                char *why = yaml_merge_refusal(&ev, in_list, anchors.items, anchors.len);
-                if (why) {
-                    doc_set_error(err, line, col, why);
-                    failed = 1;
-                    break;
-                }
-            }
-            if (st.len >= lim->max_depth && ev.type != YAML_SCALAR_EVENT && ev.type != YAML_ALIAS_EVENT) {
-                doc_set_error(err, line, col,
-                          xasprintf("nesting deeper than %u levels (the limit protects against "
-                                    "hostile input)", lim->max_depth));
-                failed = 1;
-                break;
-            }
-            uint32_t kl = top && top->pending_key ? top->kline : line;
-            uint32_t kc = top && top->pending_key ? top->kcol : col;
-            if (ev.type == YAML_ALIAS_EVENT) {
-                const char *name = (const char *)ev.data.alias.anchor;
-                struct yanchor *a = yaml_find_anchor(anchors.items, anchors.len, name);
-                if (!a) {
-                    doc_set_error(err, line, col,
-                              xasprintf("alias *%s refers to no complete anchor (undefined, or "
-                                        "recursive: an alias inside its own anchor)", name));
-                    failed = 1;
-                    break;
-                }
-                if (d->idx.len + a->count > max_nodes) {
-                    doc_set_error(err, line, col,
-                              xasprintf("aliases expand to more than %zu nodes (the limit "
-                                        "protects against alias bombs)", max_nodes));
-                    failed = 1;
-                    break;
-                }
-                entry = (uint32_t)d->idx.len;
-                if (a->first == UINT32_MAX) { /* a key's anchor has no entry: the key's position */
-                    struct doc_entry ke = {a->line, a->col, kl, kc, 1};
-                    VEC_PUSH(d->idx, ke);
-                } else {
-                    VEC_RESERVE(d->idx, a->count);
-                    memcpy(d->idx.items + d->idx.len, a->saved ? a->saved : d->idx.items + a->first,
-                           a->count * sizeof(struct doc_entry));
-                    d->idx.len += a->count;
-                    d->idx.items[entry].kline = kl;
-                    d->idx.items[entry].kcol = kc;
-                }
-                value = json_incref(a->value);
-                vnode = entry;
-                break;
-            }
-            if (d->idx.len + 1 > max_nodes) {
-                doc_set_error(err, line, col, xasprintf("more than %zu nodes", max_nodes));
-                failed = 1;
-                break;
-            }
-            struct doc_entry e = {line, col, kl, kc, 1};
-            entry = (uint32_t)d->idx.len;
-            VEC_PUSH(d->idx, e);
-            if (ev.type == YAML_SCALAR_EVENT) {
-                char *why = NULL;
-                value = yaml_scalar_value(&ev, &why);
-                if (!value) {
-                    doc_set_error(err, line, col, why);
-                    failed = 1;
-                    break;
-                }
-                anchor = (const char *)ev.data.scalar.anchor;
-                vnode = entry;
-            } else {
-                struct yframe f = {ev.type == YAML_MAPPING_START_EVENT ? json_object() : json_array(),
-                                   entry, NULL, 0, 0, NULL, 0, 0, 0, NULL, UINT32_MAX, anchors.len, 0};
-                f.merge_list = top && top->merge_value && ev.type == YAML_SEQUENCE_START_EVENT;
-                const char *an = ev.type == YAML_MAPPING_START_EVENT
-                                     ? (const char *)ev.data.mapping_start.anchor
-                                     : (const char *)ev.data.sequence_start.anchor;
-                f.anchor = an ? xstrdup(an) : NULL;
-                VEC_PUSH(st, f);
-            }
-            break;
-        }
+        case YAML_ALIAS_EVENT: failed = yaml_on_node(&y, &ev, &node) < 0; break;
         case YAML_SEQUENCE_END_EVENT:
-        case YAML_MAPPING_END_EVENT: {
-            struct yframe f = st.items[--st.len];
-            if (f.first_gone != UINT32_MAX)
-                yaml_drop_overridden(d, &f, anchors.items, anchors.len, &work);
-            json_decref(f.merged);
-            d->idx.items[f.entry].size = (uint32_t)d->idx.len - f.entry;
-            value = f.container;
-            vnode = f.entry;
-            if (f.anchor) {
-                struct yanchor a = {f.anchor, json_incref(value), f.entry, d->idx.items[f.entry].size,
-                                    0, 0, NULL};
-                VEC_PUSH(anchors, a);
-            }
-            break;
-        }
+        case YAML_MAPPING_END_EVENT: yaml_on_end(&y, &node); break;
         default: break;
         }
-        if (!failed && value) {
-            if (anchor) {
-                struct yanchor a = {xstrdup(anchor), json_incref(value), entry, 1, 0, 0, NULL};
-                VEC_PUSH(anchors, a);
-            }
-            top = st.len ? &st.items[st.len - 1] : NULL;
-            if (!top) {
-                d->root = value;
-            } else if (json_is_object(top->container) && top->merge_value) {
-                yaml_merge(d, top, value, vnode, anchors.items, anchors.len, &work);
-                free(top->pending_key);
-                top->pending_key = NULL;
-                top->merge_value = 0;
-            } else if (json_is_object(top->container)) {
-                json_object_set_new(top->container, top->pending_key, value);
-                free(top->pending_key);
-                top->pending_key = NULL;
-            } else {
-                json_array_append_new(top->container, value);
-            }
-        }
-        if (!failed && work > max_work) {
-            doc_set_error(err, line, col,
-                      xasprintf("merge keys copy more than %zu nodes (the limit protects against "
-                                "merge bombs)", max_work));
-            failed = 1;
-        }
+        if (!failed && node.value) yaml_attach(&y, &node);
+        if (!failed && y.work > y.max_work)
+            failed = yaml_fail(&y, xasprintf("merge keys copy more than %zu nodes (the limit "
+                                             "protects against merge bombs)", y.max_work)) < 0;
         yaml_event_delete(&ev);
     }
     yaml_parser_delete(&parser);
-    for (size_t i = 0; i < st.len; i++) {
-        json_decref(st.items[i].container);
-        json_decref(st.items[i].merged);
-        free(st.items[i].pending_key);
-        free(st.items[i].anchor);
-    }
-    for (size_t i = 0; i < anchors.len; i++) {
-        free(anchors.items[i].name);
-        json_decref(anchors.items[i].value);
-        free(anchors.items[i].saved);
-    }
-    VEC_FREE(st);
-    VEC_FREE(anchors);
+    yaml_release(&y);
     if (!failed && !d->root) {
         doc_set_error(err, 1, 1, xstrdup("empty YAML document"));
         failed = 1;
