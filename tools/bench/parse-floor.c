@@ -1,5 +1,5 @@
 /* parse-floor.c - the floor our parser dependency sets: read a whole file, parse it with
- * jansson's json_loadb (the flags src/core/doc.c uses), free the tree, and print the seconds
+ * jansson's json_loadb (the flags src/core/doc_json.c uses), free the tree, and print the seconds
  * taken by the whole run on stdout ("parse-floor: 0.412 s, 23129730 bytes"). The benchmark
  * times the process from outside too; this figure excludes process start-up.
  * Usage: parse-floor FILE */

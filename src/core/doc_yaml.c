@@ -1,0 +1,586 @@
+/* doc_yaml.c - load YAML into a doc (docInt.h) from libyaml's events: one handler per
+ * event kind on a loader state (struct yload), YAML 1.2 core-schema scalars, anchors and
+ * aliases (copies of their source's index entries, so positions are the source's), merge
+ * keys, and the bounds on depth, nodes and alias and merge expansion. */
+#include "core/docInt.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+
+/* ---- YAML ---------------------------------------------------------------------- */
+
+struct yanchor {
+    char *name;
+    json_t *value;         /* a reference of its own */
+    uint32_t first, count; /* its entries in the index, copied on each alias */
+    uint32_t line, col;    /* a key's anchor (first = UINT32_MAX): the key's position */
+    struct doc_entry *saved; /* its entries, once a merge took them out of the index */
+};
+
+struct yframe {
+    json_t *container;
+    uint32_t entry;
+    char *pending_key;     /* mapping: key read, value not yet */
+    uint32_t kline, kcol;
+    char *anchor;          /* anchor of the container itself */
+    /* Merge keys (see yaml_merge). */
+    int merge_value;       /* mapping: the pending key is the merge key << */
+    int had_merge;         /* mapping: a << was read (a second one is refused) */
+    int merge_list;        /* sequence: it is the value of a <<, its items are merged */
+    json_t *merged;        /* mapping: each merged member's key -> its node (an integer) */
+    uint32_t first_gone;   /* mapping: first merged member a later key overrode, or UINT32_MAX */
+    size_t anchors_at;     /* anchors registered before the frame began ... */
+    size_t merge_anchors;  /* ... and before the value of its << began */
+};
+
+/* A number the JSON loader would refuse (an integer beyond 64 bits, a real beyond a
+ * double): refused here too rather than rounded, or kept as text. New message. */
+static char *yaml_number_error(const char *what, const char *v, size_t n, const char *fit)
+{
+    return xasprintf("%s %.40s%s does not fit in %s (quote it to keep it as text)", what, v,
+                     n > 40 ? "..." : "", fit);
+}
+
+/* YAML 1.2 core schema for plain scalars: null, booleans, integers, floats; the rest
+ * (quoted, or plain text such as 2025-11-25) are strings. NULL with *why (new) for a
+ * number out of range. */
+static json_t *yaml_scalar_value(const yaml_event_t *ev, char **why)
+{
+    const char *v = (const char *)ev->data.scalar.value;
+    size_t n = ev->data.scalar.length;
+    const char *tag = (const char *)ev->data.scalar.tag;
+    if (tag && !strcmp(tag, YAML_STR_TAG)) return json_stringn(v, n);
+    if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE && !tag) return json_stringn(v, n);
+    if (n == 0 || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") || !strcmp(v, "NULL"))
+        return json_null();
+    if (!strcmp(v, "true") || !strcmp(v, "True") || !strcmp(v, "TRUE")) return json_true();
+    if (!strcmp(v, "false") || !strcmp(v, "False") || !strcmp(v, "FALSE")) return json_false();
+    if (strlen(v) == n) {
+        char *endp;
+        errno = 0;
+        long long i = strtoll(v, &endp, 10);
+        if (*endp == '\0' && (v[0] == '-' || v[0] == '+' || (v[0] >= '0' && v[0] <= '9'))) {
+            if (errno == 0) return json_integer(i);
+            *why = yaml_number_error("integer", v, n, "64 bits");
+            return NULL;
+        }
+        int numeric = (v[0] == '-' || v[0] == '+' || v[0] == '.' || (v[0] >= '0' && v[0] <= '9'));
+        errno = 0;
+        double x = strtod(v, &endp);
+        if (numeric && *endp == '\0' && strspn(v, "+-.0123456789eE") == n) {
+            if (errno == 0 || !isinf(x)) return json_real(x); /* underflow: rounded, as jansson does */
+            *why = yaml_number_error("number", v, n, "a double");
+            return NULL;
+        }
+    }
+    return json_stringn(v, n);
+}
+
+static const char *yaml_event_name(yaml_event_type_t t)
+{
+    switch (t) {
+    case YAML_SEQUENCE_START_EVENT: return "a sequence";
+    case YAML_MAPPING_START_EVENT: return "a mapping";
+    case YAML_ALIAS_EVENT: return "an alias"; /* not "a alias" */
+    default: return "a value";
+    }
+}
+
+/* Where libyaml's problem is. A reader error (bad UTF-8, a control character) has no
+ * mark, only a byte offset: for a bad trailing octet the offset of that octet, so the
+ * position is that of the sequence's first byte. Columns count characters. */
+static struct doc_pos yaml_problem_pos(const doc *d, const yaml_parser_t *parser)
+{
+    if (parser->error != YAML_READER_ERROR)
+        return (struct doc_pos){(uint32_t)parser->problem_mark.line + 1,
+                                (uint32_t)parser->problem_mark.column + 1};
+    const unsigned char *t = (const unsigned char *)d->text;
+    size_t at = parser->problem_offset < d->len ? parser->problem_offset : d->len;
+    if (at > 0 && parser->problem && !strcmp(parser->problem, "invalid trailing UTF-8 octet")) {
+        at--;
+        while (at > 0 && (t[at] & 0xC0) == 0x80) at--;
+    }
+    struct doc_pos p = {1, 1};
+    for (size_t i = doc_bom_len(d->text, d->len); i < at;) {
+        size_t n = doc_break_len(d, i);
+        if (n) {
+            p.line++, p.col = 1;
+            i += n;
+            continue;
+        }
+        p.col += (t[i++] & 0xC0) != 0x80;
+    }
+    return p;
+}
+
+/* libyaml places an empty value at the very end of a text without a final line break
+ * (the value of "---") on a line after the last: put it at the end of the last line. */
+static void yaml_clamp_positions(doc *d)
+{
+    doc_line_table(d);
+    uint32_t last = (uint32_t)d->line_starts.len, end_col = 1;
+    const unsigned char *t = (const unsigned char *)d->text;
+    for (size_t i = d->line_starts.items[last - 1]; i < d->len; i++)
+        end_col += (t[i] & 0xC0) != 0x80;
+    for (size_t i = 0; i < d->idx.len; i++) {
+        struct doc_entry *e = &d->idx.items[i];
+        if (e->line > last) e->line = last, e->col = end_col;
+        if (e->kline > last) e->kline = last, e->kcol = end_col;
+    }
+}
+
+/* The merge key (https://yaml.org/type/merge.html) is the plain scalar << (or one tagged
+ * !!merge); a quoted "<<" or !!str << is a member named "<<". */
+static int yaml_is_merge_key(const yaml_event_t *ev)
+{
+    const char *tag = (const char *)ev->data.scalar.tag;
+    if (ev->data.scalar.length != 2 || memcmp(ev->data.scalar.value, "<<", 2)) return 0;
+    if (tag) return !strcmp(tag, "tag:yaml.org,2002:merge");
+    return ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+}
+
+static struct yanchor *yaml_find_anchor(struct yanchor *a, size_t n, const char *name)
+{
+    while (n-- > 0)
+        if (!strcmp(a[n].name, name)) return &a[n];
+    return NULL;
+}
+
+static const char *yaml_kind(const json_t *v)
+{
+    if (json_is_object(v)) return "a mapping";
+    if (json_is_array(v)) return "a sequence";
+    return "a scalar";
+}
+
+/* A run of the index kept when a merge closes up: SIZE entries at SRC go to DST. */
+struct yspan {
+    uint32_t src, size, dst;
+    const char *key;       /* a merged member's key (borrowed) */
+};
+
+/* Reduces index entries [FROM, end) to the spans KEEP (in order, not overlapping), moved
+ * down to start at FROM. Anchors registered from A0 on whose entries were there follow
+ * their span, or, dropped, keep a copy of their entries (an anchored merge source, a
+ * merged member overridden). Adds the work done to *WORK. */
+static void yaml_close_up(doc *d, uint32_t from, struct yspan *keep, size_t n,
+                          struct yanchor *an, size_t a0, size_t na, size_t *work)
+{
+    uint32_t dst = from;
+    for (size_t i = 0; i < n; i++) {
+        keep[i].dst = dst;
+        dst += keep[i].size;
+    }
+    *work += (d->idx.len - from) + (na - a0);
+    for (size_t j = a0; j < na; j++) {
+        struct yanchor *a = &an[j];
+        if (a->first == UINT32_MAX || a->saved || a->first < from) continue;
+        size_t lo = 0, hi = n; /* the last span starting at or before the anchor */
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (keep[mid].src <= a->first) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo > 0 && a->first < keep[lo - 1].src + keep[lo - 1].size) {
+            a->first = a->first - keep[lo - 1].src + keep[lo - 1].dst;
+        } else {
+            a->saved = xmalloc(a->count * sizeof *a->saved);
+            memcpy(a->saved, d->idx.items + a->first, a->count * sizeof *a->saved);
+            *work += a->count;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        if (keep[i].dst != keep[i].src)
+            memmove(d->idx.items + keep[i].dst, d->idx.items + keep[i].src,
+                    keep[i].size * sizeof *d->idx.items);
+    d->idx.len = dst;
+}
+
+/* "<<: VALUE" in mapping frame T: VALUE (a mapping, or a sequence of mappings; consumed)
+ * has its entries at the end of the index from node V. Each source mapping's members that
+ * T does not have yet (written before the <<, or merged from an earlier source: earlier
+ * wins) become T's members where the << is, with their entries, so their positions are
+ * the sources'; the rest of the value's entries go. A key written after the << overrides
+ * its merged member later (see first_gone). */
+static void yaml_merge(doc *d, struct yframe *t, json_t *value, uint32_t v, struct yanchor *an,
+                       size_t na, size_t *work)
+{
+    VEC(struct yspan) keep = VEC_INIT;
+    int list = json_is_array(value);
+    size_t nsrc = list ? json_array_size(value) : 1;
+    uint32_t s = list ? v + 1 : v; /* the node of the current source */
+    for (size_t i = 0; i < nsrc; i++) {
+        json_t *src = list ? json_array_get(value, i) : value;
+        uint32_t c = s + 1;
+        for (void *it = json_object_iter(src); it; it = json_object_iter_next(src, it)) {
+            const char *k = json_object_iter_key(it);
+            uint32_t size = d->idx.items[c].size;
+            if (!json_object_get(t->container, k)) {
+                json_object_set(t->container, k, json_object_iter_value(it));
+                struct yspan sp = {c, size, 0, k};
+                VEC_PUSH(keep, sp);
+            }
+            c += size;
+        }
+        s += d->idx.items[s].size;
+    }
+    yaml_close_up(d, v, keep.items, keep.len, an, t->merge_anchors, na, work);
+    if (!t->merged) t->merged = json_object();
+    for (size_t i = 0; i < keep.len; i++)
+        json_object_set_new(t->merged, keep.items[i].key, json_integer(keep.items[i].dst));
+    VEC_FREE(keep);
+    json_decref(value);
+}
+
+/* At the end of mapping frame F: the merged members that keys written after the << have
+ * overridden (marked kline = 0) leave the index. */
+static void yaml_drop_overridden(doc *d, const struct yframe *f, struct yanchor *an, size_t na,
+                                 size_t *work)
+{
+    VEC(struct yspan) keep = VEC_INIT;
+    for (uint32_t c = f->first_gone; c < d->idx.len; c += d->idx.items[c].size)
+        if (d->idx.items[c].kline) {
+            struct yspan sp = {c, d->idx.items[c].size, 0, NULL};
+            VEC_PUSH(keep, sp);
+        }
+    yaml_close_up(d, f->first_gone, keep.items, keep.len, an, f->anchors_at, na, work);
+    VEC_FREE(keep);
+}
+
+/* Why the value event EV (at the start of the value of a <<, or an item of its sequence:
+ * IN_LIST) cannot be merged, or NULL. */
+static char *yaml_merge_refusal(const yaml_event_t *ev, int in_list, struct yanchor *an, size_t na)
+{
+    const char *what = NULL;
+    if (ev->type == YAML_SCALAR_EVENT) {
+        what = "a scalar";
+    } else if (ev->type == YAML_SEQUENCE_START_EVENT && in_list) {
+        what = "a sequence inside its sequence";
+    } else if (ev->type == YAML_ALIAS_EVENT) {
+        const char *name = (const char *)ev->data.alias.anchor;
+        const struct yanchor *a = yaml_find_anchor(an, na, name);
+        if (!a || json_is_object(a->value)) return NULL; /* no anchor: the alias's own error */
+        int ok = !in_list && json_is_array(a->value);
+        for (size_t i = 0; ok && i < json_array_size(a->value); i++)
+            ok = json_is_object(json_array_get(a->value, i));
+        if (ok) return NULL;
+        return xasprintf("merge key << takes a mapping or a sequence of mappings, not *%s (%s%s)",
+                         name, in_list && json_is_array(a->value) ? "a sequence inside its sequence"
+                                                                  : yaml_kind(a->value),
+                         !in_list && json_is_array(a->value) ? " holding other than mappings" : "");
+    }
+    if (!what) return NULL;
+    return xasprintf("merge key << takes a mapping or a sequence of mappings, not %s (quote "
+                     "\"<<\" for a member of that name)", what);
+}
+
+/* The loader's state: the document being built, the open collections, the anchors seen,
+ * the bounds, and the position of the event being handled (for its errors). */
+struct yload {
+    doc *d;
+    const struct doc_limits *lim;
+    struct doc_error *err;
+    VEC(struct yframe) st;
+    VEC(struct yanchor) anchors;
+    size_t max_nodes;
+    /* Merges copy entries in and close the index up: that work is bounded too (merges
+     * of merges, nested inline merges, many copies merged away). */
+    size_t work, max_work;
+    int docs;
+    uint32_t line, col;    /* the current event's start */
+};
+
+/* A completed node to attach to its parent: its value and its node. */
+struct ynode {
+    json_t *value;
+    uint32_t node;
+};
+
+/* Fails the load at the current event with MSG (new). -1. */
+static int yaml_fail(struct yload *y, char *msg)
+{
+    doc_set_error(y->err, y->line, y->col, msg);
+    return -1;
+}
+
+static struct yframe *yaml_top(struct yload *y)
+{
+    return y->st.len ? &y->st.items[y->st.len - 1] : NULL;
+}
+
+static int yaml_on_document(struct yload *y)
+{
+    if (++y->docs > 1) return yaml_fail(y, xstrdup("a YAML input must hold exactly one document"));
+    return 0;
+}
+
+/* Merge key handling of key K (event EV) in mapping frame TOP: the merge key << itself
+ * (its value is merged when it completes, see yaml_attach), or a key written after the
+ * << that overrides a merged member. 1 when handled so, 0 when K is another key. */
+static int yaml_merge_key(struct yload *y, struct yframe *top, const yaml_event_t *ev,
+                          const char *k)
+{
+    json_t *merged = top->merged ? json_object_get(top->merged, k) : NULL;
+    if (yaml_is_merge_key(ev)) {
+        if (top->had_merge)
+            return yaml_fail(y, xstrdup("duplicate merge key << (merge several mappings with "
+                                        "<<: [*a, *b])"));
+        top->merge_value = top->had_merge = 1;
+        return 1;
+    }
+    if (!merged) return 0;
+    /* a key written after the << wins over the merged one, in its own place */
+    uint32_t gone = (uint32_t)json_integer_value(merged);
+    y->d->idx.items[gone].kline = 0;
+    if (gone < top->first_gone) top->first_gone = gone;
+    json_object_del(top->container, k);
+    json_object_del(top->merged, k);
+    return 1;
+}
+
+/* EV in mapping frame TOP awaiting a key: the key, a scalar. */
+static int yaml_on_key(struct yload *y, struct yframe *top, const yaml_event_t *ev)
+{
+    if (ev->type != YAML_SCALAR_EVENT)
+        return yaml_fail(y, xasprintf("a mapping key must be a plain string, not %s",
+                                      yaml_event_name(ev->type)));
+    const char *k = (const char *)ev->data.scalar.value;
+    if (strlen(k) != ev->data.scalar.length)
+        return yaml_fail(y, xstrdup("a mapping key must not contain NUL"));
+    int m = yaml_merge_key(y, top, ev, k);
+    if (m < 0) return -1;
+    if (!m && json_object_get(top->container, k))
+        return yaml_fail(y, xasprintf("duplicate key \"%s\" (YAML mappings need unique keys)", k));
+    top->pending_key = xstrdup(k);
+    top->kline = y->line;
+    top->kcol = y->col;
+    if (ev->data.scalar.anchor) { /* "&k a: 1" then "*k": was "refers to no complete anchor" */
+        struct yanchor a = {xstrdup((const char *)ev->data.scalar.anchor),
+                            json_stringn(k, ev->data.scalar.length), UINT32_MAX, 1, y->line, y->col,
+                            NULL};
+        VEC_PUSH(y->anchors, a);
+    }
+    top->merge_anchors = y->anchors.len;
+    return 0;
+}
+
+/* An alias: a copy of its anchor's value and index entries; KL, KC: its key's position. */
+static int yaml_on_alias(struct yload *y, const yaml_event_t *ev, uint32_t kl, uint32_t kc,
+                         struct ynode *out)
+{
+    doc *d = y->d;
+    const char *name = (const char *)ev->data.alias.anchor;
+    struct yanchor *a = yaml_find_anchor(y->anchors.items, y->anchors.len, name);
+    if (!a)
+        return yaml_fail(y, xasprintf("alias *%s refers to no complete anchor (undefined, or "
+                                      "recursive: an alias inside its own anchor)", name));
+    if (d->idx.len + a->count > y->max_nodes)
+        return yaml_fail(y, xasprintf("aliases expand to more than %zu nodes (the limit "
+                                      "protects against alias bombs)", y->max_nodes));
+    uint32_t entry = (uint32_t)d->idx.len;
+    if (a->first == UINT32_MAX) { /* a key's anchor has no entry: the key's position */
+        struct doc_entry ke = {a->line, a->col, kl, kc, 1};
+        VEC_PUSH(d->idx, ke);
+    } else {
+        VEC_RESERVE(d->idx, a->count);
+        memcpy(d->idx.items + d->idx.len, a->saved ? a->saved : d->idx.items + a->first,
+               a->count * sizeof(struct doc_entry));
+        d->idx.len += a->count;
+        d->idx.items[entry].kline = kl;
+        d->idx.items[entry].kcol = kc;
+    }
+    out->value = json_incref(a->value);
+    out->node = entry;
+    return 0;
+}
+
+/* The index entry of a new scalar or collection at the current event: its node, or -1. */
+static int64_t yaml_new_entry(struct yload *y, uint32_t kl, uint32_t kc)
+{
+    if (y->d->idx.len + 1 > y->max_nodes)
+        return yaml_fail(y, xasprintf("more than %zu nodes", y->max_nodes));
+    struct doc_entry e = {y->line, y->col, kl, kc, 1};
+    uint32_t entry = (uint32_t)y->d->idx.len;
+    VEC_PUSH(y->d->idx, e);
+    return entry;
+}
+
+static int yaml_on_scalar(struct yload *y, const yaml_event_t *ev, uint32_t kl, uint32_t kc,
+                          struct ynode *out)
+{
+    int64_t entry = yaml_new_entry(y, kl, kc);
+    if (entry < 0) return -1;
+    char *why = NULL;
+    json_t *value = yaml_scalar_value(ev, &why);
+    if (!value) return yaml_fail(y, why);
+    const char *anchor = (const char *)ev->data.scalar.anchor;
+    if (anchor) {
+        struct yanchor a = {xstrdup(anchor), json_incref(value), (uint32_t)entry, 1, 0, 0, NULL};
+        VEC_PUSH(y->anchors, a);
+    }
+    out->value = value;
+    out->node = (uint32_t)entry;
+    return 0;
+}
+
+/* The start of a sequence or mapping: a new frame (in frame TOP, or NULL at the top). */
+static int yaml_on_start(struct yload *y, struct yframe *top, const yaml_event_t *ev,
+                         uint32_t kl, uint32_t kc)
+{
+    if (y->st.len >= y->lim->max_depth)
+        return yaml_fail(y, xasprintf("nesting deeper than %u levels (the limit protects against "
+                                      "hostile input)", y->lim->max_depth));
+    int64_t entry = yaml_new_entry(y, kl, kc);
+    if (entry < 0) return -1;
+    struct yframe f = {ev->type == YAML_MAPPING_START_EVENT ? json_object() : json_array(),
+                       (uint32_t)entry, NULL, 0, 0, NULL, 0, 0, 0, NULL, UINT32_MAX,
+                       y->anchors.len, 0};
+    f.merge_list = top && top->merge_value && ev->type == YAML_SEQUENCE_START_EVENT;
+    const char *an = ev->type == YAML_MAPPING_START_EVENT
+                         ? (const char *)ev->data.mapping_start.anchor
+                         : (const char *)ev->data.sequence_start.anchor;
+    f.anchor = an ? xstrdup(an) : NULL;
+    VEC_PUSH(y->st, f);
+    return 0;
+}
+
+/* A scalar, alias, or the start of a sequence or mapping: a key in a mapping that awaits
+ * one, else a value (a scalar or alias completes one in OUT). */
+static int yaml_on_node(struct yload *y, const yaml_event_t *ev, struct ynode *out)
+{
+    struct yframe *top = yaml_top(y);
+    if (top && json_is_object(top->container) && !top->pending_key) return yaml_on_key(y, top, ev);
+    /* The value of a <<, or an item of its sequence: mappings only. */
+    int in_list = top && top->merge_list;
+    if (top && (in_list || (json_is_object(top->container) && top->merge_value))) {
+        char *why = yaml_merge_refusal(ev, in_list, y->anchors.items, y->anchors.len);
+        if (why) return yaml_fail(y, why);
+    }
+    uint32_t kl = top && top->pending_key ? top->kline : y->line;
+    uint32_t kc = top && top->pending_key ? top->kcol : y->col;
+    switch (ev->type) {
+    case YAML_ALIAS_EVENT: return yaml_on_alias(y, ev, kl, kc, out);
+    case YAML_SCALAR_EVENT: return yaml_on_scalar(y, ev, kl, kc, out);
+    default: return yaml_on_start(y, top, ev, kl, kc);
+    }
+}
+
+/* The end of a sequence or mapping: its frame completes a value in OUT. */
+static void yaml_on_end(struct yload *y, struct ynode *out)
+{
+    doc *d = y->d;
+    struct yframe f = y->st.items[--y->st.len];
+    if (f.first_gone != UINT32_MAX)
+        yaml_drop_overridden(d, &f, y->anchors.items, y->anchors.len, &y->work);
+    json_decref(f.merged);
+    d->idx.items[f.entry].size = (uint32_t)d->idx.len - f.entry;
+    out->value = f.container;
+    out->node = f.entry;
+    if (f.anchor) {
+        struct yanchor a = {f.anchor, json_incref(out->value), f.entry, d->idx.items[f.entry].size,
+                            0, 0, NULL};
+        VEC_PUSH(y->anchors, a);
+    }
+}
+
+/* A completed value (consumed) goes to its parent: the root, merged (the value of a <<),
+ * a member, or an item. */
+static void yaml_attach(struct yload *y, const struct ynode *n)
+{
+    struct yframe *top = yaml_top(y);
+    if (!top) {
+        y->d->root = n->value;
+    } else if (json_is_object(top->container) && top->merge_value) {
+        yaml_merge(y->d, top, n->value, n->node, y->anchors.items, y->anchors.len, &y->work);
+        free(top->pending_key);
+        top->pending_key = NULL;
+        top->merge_value = 0;
+    } else if (json_is_object(top->container)) {
+        json_object_set_new(top->container, top->pending_key, n->value);
+        free(top->pending_key);
+        top->pending_key = NULL;
+    } else {
+        json_array_append_new(top->container, n->value);
+    }
+}
+
+static void yaml_parse_error(struct yload *y, const yaml_parser_t *parser)
+{
+    struct doc_pos m = yaml_problem_pos(y->d, parser);
+    doc_set_error(y->err, m.line, m.col,
+                  xasprintf("invalid YAML: %s%s%s", parser->problem ? parser->problem : "syntax error",
+                            parser->context ? " " : "", parser->context ? parser->context : ""));
+}
+
+static void yaml_release(struct yload *y)
+{
+    for (size_t i = 0; i < y->st.len; i++) {
+        json_decref(y->st.items[i].container);
+        json_decref(y->st.items[i].merged);
+        free(y->st.items[i].pending_key);
+        free(y->st.items[i].anchor);
+    }
+    for (size_t i = 0; i < y->anchors.len; i++) {
+        free(y->anchors.items[i].name);
+        json_decref(y->anchors.items[i].value);
+        free(y->anchors.items[i].saved);
+    }
+    VEC_FREE(y->st);
+    VEC_FREE(y->anchors);
+}
+
+doc *doc_load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *err)
+{
+    struct yload y = {d, lim, err, VEC_INIT, VEC_INIT, 0, 0, 0, 0, 0, 0};
+    y.max_nodes = d->len > ((size_t)1 << 20) ? d->len : ((size_t)1 << 20);
+    y.max_work = 8 * y.max_nodes;
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    int done = 0, failed = 0;
+
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)d->text, d->len);
+    while (!done && !failed) {
+        if (!yaml_parser_parse(&parser, &ev)) {
+            yaml_parse_error(&y, &parser);
+            failed = 1;
+            break;
+        }
+        y.line = (uint32_t)ev.start_mark.line + 1;
+        y.col = (uint32_t)ev.start_mark.column + 1;
+        struct ynode node = {NULL, UINT32_MAX};
+        switch (ev.type) {
+        case YAML_STREAM_END_EVENT: done = 1; break;
+        case YAML_DOCUMENT_START_EVENT: failed = yaml_on_document(&y) < 0; break;
+        case YAML_SCALAR_EVENT:
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT:
+        case YAML_ALIAS_EVENT: failed = yaml_on_node(&y, &ev, &node) < 0; break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT: yaml_on_end(&y, &node); break;
+        default: break;
+        }
+        if (!failed && node.value) yaml_attach(&y, &node);
+        if (!failed && y.work > y.max_work)
+            failed = yaml_fail(&y, xasprintf("merge keys copy more than %zu nodes (the limit "
+                                             "protects against merge bombs)", y.max_work)) < 0;
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&parser);
+    yaml_release(&y);
+    if (!failed && !d->root) {
+        doc_set_error(err, 1, 1, xstrdup("empty YAML document"));
+        failed = 1;
+    }
+    if (!failed) yaml_clamp_positions(d);
+    if (failed) {
+        doc_free(d);
+        return NULL;
+    }
+    return d;
+}
