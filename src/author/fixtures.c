@@ -12,9 +12,9 @@
 
 struct fx_entry {
     char *name;
-    doc *raw;        /* as written */
-    doc *resolved;   /* after $componentRef resolution (on demand) */
-    char *problem;   /* why it cannot be loaded */
+    doc *raw;      /* as written */
+    doc *resolved; /* after $componentRef resolution (on demand) */
+    char *problem; /* why it cannot be loaded */
 };
 
 struct fixtures {
@@ -45,7 +45,10 @@ void fixtures_free(struct fixtures *fx)
     free(fx);
 }
 
-const char *fixtures_dir(const struct fixtures *fx) { return fx->dir; }
+const char *fixtures_dir(const struct fixtures *fx)
+{
+    return fx->dir;
+}
 
 int fixtures_name_ok(const char *name)
 {
@@ -136,8 +139,8 @@ enum fixtures_lookup fixtures_lookup(struct fixtures *fx, const char *fixture, c
     }
     if (!*value) {
         char *deepest = deepest_prefix(doc_root(e->raw), &p);
-        *problem = xasprintf("nothing at %s in fixture %s (the deepest part that exists is %s)", pointer,
-                             fixture, deepest);
+        *problem = xasprintf("nothing at %s in fixture %s (the deepest part that exists is %s)",
+                             pointer, fixture, deepest);
         free(deepest);
     }
     ptr_release(&p);

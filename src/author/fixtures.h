@@ -18,14 +18,14 @@ int fixtures_name_ok(const char *name);
  * without it pointers are looked up in the source document only. New; never NULL. */
 struct fixtures;
 struct fixtures *fixtures_new(const char *dir, const struct rule_set *rs);
-void fixtures_free(struct fixtures *fx);          /* NULL is a no-op */
+void fixtures_free(struct fixtures *fx); /* NULL is a no-op */
 const char *fixtures_dir(const struct fixtures *fx);
 
 enum fixtures_lookup {
     FIXTURES_OK,
-    FIXTURES_NO_FIXTURE,   /* the fixture cannot be named, found, read or parsed */
-    FIXTURES_NO_POINTER,   /* nothing at the pointer, as written or after resolution */
-    FIXTURES_BAD_POINTER,  /* the pointer is not an RFC 6901 JSON Pointer */
+    FIXTURES_NO_FIXTURE,  /* the fixture cannot be named, found, read or parsed */
+    FIXTURES_NO_POINTER,  /* nothing at the pointer, as written or after resolution */
+    FIXTURES_BAD_POINTER, /* the pointer is not an RFC 6901 JSON Pointer */
 };
 
 /* The value an example selects in FIXTURE at POINTER: the fixture's own value where the

@@ -46,24 +46,24 @@ struct seen_id {
 struct cite {
     char *file;
     struct doc_pos pos;
-    char *repo;                  /* GitHub owner/name, lower case (NULL: an entry without url) */
-    char *commit;                /* 40 hex digits (NULL: not pinned, or no url) */
-    char *ref;                   /* the ref of a link not pinned to a commit (else NULL) */
+    char *repo;   /* GitHub owner/name, lower case (NULL: an entry without url) */
+    char *commit; /* 40 hex digits (NULL: not pinned, or no url) */
+    char *ref;    /* the ref of a link not pinned to a commit (else NULL) */
 };
 
 struct lint {
-    VEC(struct seen_id) ids;     /* every rule id met so far, for duplicates */
-    VEC(struct cite) pinned;     /* every GitHub file link, pinned to a commit or not */
-    VEC(struct cite) no_url;     /* every based-on entry without a url */
-    size_t urls;                 /* based-on entries with a url */
-    const char *dir;             /* the rule set's directory */
-    json_t *schema_map;          /* the manifest's schema-map (borrowed; may be NULL) */
-    const doc *d;                /* the rule file being linted */
-    struct ver_list vl;          /* the manifest's versions (as lint read them) */
+    VEC(struct seen_id) ids; /* every rule id met so far, for duplicates */
+    VEC(struct cite) pinned; /* every GitHub file link, pinned to a commit or not */
+    VEC(struct cite) no_url; /* every based-on entry without a url */
+    size_t urls;             /* based-on entries with a url */
+    const char *dir;         /* the rule set's directory */
+    json_t *schema_map;      /* the manifest's schema-map (borrowed; may be NULL) */
+    const doc *d;            /* the rule file being linted */
+    struct ver_list vl;      /* the manifest's versions (as lint read them) */
     struct fixtures *fx;
     struct diag_list *out;
     const char *rule_id;
-    ver_mask judged;             /* versions some `require` of the current rule judges */
+    ver_mask judged; /* versions some `require` of the current rule judges */
 };
 
 static void finding(struct lint *l, const char *pointer, enum diag_level level, const char *hint,
@@ -109,7 +109,8 @@ static char *versions_text(const struct ver_list *vl, ver_mask m)
 }
 
 /* A clause's `versions` against the versions it can ever be asked about (OUTER). */
-static void lint_clause(struct lint *l, json_t *c, const char *ptr, ver_mask outer, const char *outer_what)
+static void lint_clause(struct lint *l, json_t *c, const char *ptr, ver_mask outer,
+                        const char *outer_what)
 {
     if (!json_is_object(c)) return;
     json_t *v = json_object_get(c, "versions");
@@ -128,8 +129,8 @@ static void lint_clause(struct lint *l, json_t *c, const char *ptr, ver_mask out
             struct buf spec = BUF_INIT;
             ver_spec_format(&spec, &l->vl, inside);
             char *in = versions_text(&l->vl, inside);
-            char *hint = xasprintf("write versions: %s (what it judges), or widen %s", buf_str(&spec),
-                                   outer_what);
+            char *hint = xasprintf("write versions: %s (what it judges), or widen %s",
+                                   buf_str(&spec), outer_what);
             finding(l, vp, DIAG_WARNING, hint,
                     "versions %s of this branch are outside %s (%s): it only judges %s", out,
                     outer_what, o, in);
@@ -162,12 +163,14 @@ static const struct {
     const char *word;
     const char *level;
 } keywords[] = {
-    {"MUST", "must"}, {"REQUIRED", "must"}, {"SHALL", "must"},
-    {"SHOULD", "should"}, {"RECOMMENDED", "should"},
-    {"MAY", "may"}, {"OPTIONAL", "may"},
+    {"MUST", "must"},          {"REQUIRED", "must"}, {"SHALL", "must"},   {"SHOULD", "should"},
+    {"RECOMMENDED", "should"}, {"MAY", "may"},       {"OPTIONAL", "may"},
 };
 
-static int is_upper_word_char(char c) { return (c >= 'A' && c <= 'Z') || c == '_'; }
+static int is_upper_word_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || c == '_';
+}
 
 static void lint_level(struct lint *l, json_t *rule, const char *ptr)
 {
@@ -191,10 +194,13 @@ static void lint_level(struct lint *l, json_t *rule, const char *ptr)
     for (size_t k = 0; k < sizeof keywords / sizeof keywords[0]; k++)
         if (!strcmp(keywords[k].word, first)) want = keywords[k].level;
     char *lp = xasprintf("%s/level", ptr);
-    char *hint = xasprintf("write level: %s, or reword the requirement (MUST: error, SHOULD: warning, "
-                           "MAY: info)", want);
+    char *hint =
+        xasprintf("write level: %s, or reword the requirement (MUST: error, SHOULD: warning, "
+                  "MAY: info)",
+                  want);
     finding(l, lp, DIAG_ERROR, hint,
-            "level \"%s\" does not match the requirement, which says %s (a %s rule)", level, first, want);
+            "level \"%s\" does not match the requirement, which says %s (a %s rule)", level, first,
+            want);
     free(hint);
     free(lp);
 }
@@ -210,18 +216,27 @@ static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
         const char *pointer = json_string_value(json_object_get(e, "pointer"));
         char *ep = xasprintf("%s/examples/%zu", ptr, i);
         if (expect && level) {
-            const char *need = !strcmp(expect, "invalid") ? "must" : !strcmp(expect, "warning") ? "should"
-                             : !strcmp(expect, "info") ? "may" : NULL;
+            const char *need = !strcmp(expect, "invalid") ? "must"
+                : !strcmp(expect, "warning")              ? "should"
+                : !strcmp(expect, "info")                 ? "may"
+                                                          : NULL;
             if (need && strcmp(need, level) != 0 &&
                 (!strcmp(level, "must") || !strcmp(level, "should") || !strcmp(level, "may"))) {
                 char *xp = xasprintf("%s/expect", ep);
-                const char *reports = !strcmp(level, "must") ? "errors" : !strcmp(level, "should") ? "warnings" : "infos";
+                const char *reports = !strcmp(level, "must") ? "errors"
+                    : !strcmp(level, "should")               ? "warnings"
+                                                             : "infos";
                 char *hint = xasprintf("write expect: %s, or level: %s",
-                                       !strcmp(level, "must") ? "invalid" : !strcmp(level, "should") ? "warning" : "info",
+                                       !strcmp(level, "must")         ? "invalid"
+                                           : !strcmp(level, "should") ? "warning"
+                                                                      : "info",
                                        need);
                 finding(l, xp, DIAG_ERROR, hint,
-                        "this example expects %s, but a %s rule reports %s, so `rules test` can never pass it",
-                        !strcmp(expect, "invalid") ? "an error" : !strcmp(expect, "warning") ? "a warning" : "an info",
+                        "this example expects %s, but a %s rule reports %s, so `rules test` can "
+                        "never pass it",
+                        !strcmp(expect, "invalid")       ? "an error"
+                            : !strcmp(expect, "warning") ? "a warning"
+                                                         : "an info",
                         level, reports);
                 free(hint);
                 free(xp);
@@ -233,8 +248,10 @@ static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
             enum fixtures_lookup k = fixtures_lookup(l->fx, fixture, pointer, &v, &problem);
             if (k == FIXTURES_NO_FIXTURE) {
                 char *fp = xasprintf("%s/fixture", ep);
-                char *hint = xasprintf("name a file under %s (e.g. expected-invalid/NAME.json), or add "
-                                       "the fixture (see conformance/README.md)", fixtures_dir(l->fx));
+                char *hint =
+                    xasprintf("name a file under %s (e.g. expected-invalid/NAME.json), or add "
+                              "the fixture (see conformance/README.md)",
+                              fixtures_dir(l->fx));
                 finding(l, fp, DIAG_ERROR, hint, "%s", problem);
                 free(hint);
                 free(fp);
@@ -266,11 +283,14 @@ static void lint_duplicate(struct lint *l, const char *ptr)
         int reported = 0;
         for (size_t i = 0; i < l->out->len && !reported; i++) {
             const struct diag *d = &l->out->items[i];
-            reported = d->file && !strcmp(d->file, doc_name(l->d)) && d->line == pos.line && d->col == pos.col;
+            reported = d->file && !strcmp(d->file, doc_name(l->d)) && d->line == pos.line &&
+                d->col == pos.col;
         }
         if (!reported) {
-            char *hint = xasprintf("rule ids are unique in the set: rename this rule or merge it with the "
-                                   "one at %s:%u:%u", first->file, first->pos.line, first->pos.col);
+            char *hint =
+                xasprintf("rule ids are unique in the set: rename this rule or merge it with the "
+                          "one at %s:%u:%u",
+                          first->file, first->pos.line, first->pos.col);
             finding(l, ip, DIAG_ERROR, hint, "duplicate rule id \"%s\"", l->rule_id);
             free(hint);
         }
@@ -331,7 +351,8 @@ static int is_commit_id(const char *s, size_t n)
 {
     if (n != 40) return 0;
     for (size_t i = 0; i < n; i++)
-        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F')))
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') ||
+              (s[i] >= 'A' && s[i] <= 'F')))
             return 0;
     return 1;
 }
@@ -368,15 +389,15 @@ static int is_absolute_url(const char *u)
 {
     if (!((*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z'))) return 0;
     const char *p = u + 1;
-    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '+' ||
-           *p == '-' || *p == '.')
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+           *p == '+' || *p == '-' || *p == '.')
         p++;
     return *p == ':' && p[1];
 }
 
 /* Remember a based-on entry: NO_URL, or a GitHub link to REPO whose REF is a commit (or not). */
-static void cite_push(struct lint *l, int no_url, const char *pointer, const char *repo, size_t repo_n,
-                      const char *ref, size_t ref_n)
+static void cite_push(struct lint *l, int no_url, const char *pointer, const char *repo,
+                      size_t repo_n, const char *ref, size_t ref_n)
 {
     struct cite c = {xstrdup(doc_name(l->d)), {0, 0}, NULL, NULL, NULL};
     doc_pointer_pos(l->d, pointer, &c.pos, NULL);
@@ -401,19 +422,24 @@ static void lint_project_link(struct lint *l, const char *url, const char *up)
 {
     const char *prefix;
     json_t *dirv;
-    json_object_foreach(l->schema_map, prefix, dirv) {
+    json_object_foreach(l->schema_map, prefix, dirv)
+    {
         size_t n = strlen(prefix);
         if (!json_is_string(dirv) || !n || strncmp(url, prefix, n)) continue;
         const char *rest = url + n;
         size_t rest_n = strcspn(rest, "?#");
         const char *dir = json_string_value(dirv);
-        char *path = xasprintf("%s/%s%s%.*s", l->dir, dir,
-                               *dir && dir[strlen(dir) - 1] != '/' && rest_n && *rest != '/' ? "/" : "",
-                               (int)rest_n, rest);
+        char *path =
+            xasprintf("%s/%s%s%.*s", l->dir, dir,
+                      *dir && dir[strlen(dir) - 1] != '/' && rest_n && *rest != '/' ? "/" : "",
+                      (int)rest_n, rest);
         if (access(path, R_OK) != 0) {
-            char *hint = xasprintf("correct the path (the manifest's schema-map reads %s as %s, relative to the "
-                                   "rule set), or add the file", prefix, dir);
-            finding(l, up, DIAG_ERROR, hint, "url %s names %s in this project, which does not exist", url, path);
+            char *hint = xasprintf(
+                "correct the path (the manifest's schema-map reads %s as %s, relative to the "
+                "rule set), or add the file",
+                prefix, dir);
+            finding(l, up, DIAG_ERROR, hint,
+                    "url %s names %s in this project, which does not exist", url, path);
             free(hint);
         }
         free(path);
@@ -439,11 +465,14 @@ static void lint_based_on(struct lint *l, json_t *rule, const char *ptr)
         char *ep = xasprintf("%s/based-on/%zu", ptr, i);
         json_t *text = json_object_get(e, "text"), *url = json_object_get(e, "url");
         if (!text || (json_is_string(text) && !*json_string_value(text)))
-            finding(l, ep, DIAG_ERROR,
-                    "add text: what the source says and where, e.g. MCP 2025-11-25 specification, Server "
-                    "Features, Tools, Tool Names (\"Tool names SHOULD be between 1 and 128 characters\")",
-                    "this source has %s \"text\": its link alone does not say what the rule rests on",
-                    text ? "an empty" : "no");
+            finding(
+                l, ep, DIAG_ERROR,
+                "add text: what the source says and where, e.g. MCP 2025-11-25 specification, "
+                "Server "
+                "Features, Tools, Tool Names (\"Tool names SHOULD be between 1 and 128 "
+                "characters\")",
+                "this source has %s \"text\": its link alone does not say what the rule rests on",
+                text ? "an empty" : "no");
         if (!url || (json_is_string(url) && !*json_string_value(url))) {
             cite_push(l, 1, ep, NULL, 0, NULL, 0);
         } else if (json_is_string(url)) {
@@ -454,20 +483,26 @@ static void lint_based_on(struct lint *l, json_t *rule, const char *ptr)
             l->urls++;
             if (!is_absolute_url(u)) {
                 const char *pfx = first_project_prefix(l);
-                char *hint = pfx ? xasprintf("cite a file of this project by its URL under the manifest's "
-                                             "schema-map (%s...), any other source by its https:// address", pfx)
-                                 : xstrdup("write the source's full https:// address");
-                finding(l, up, DIAG_ERROR, hint, "url \"%s\" is not an absolute URL: the rule pages cannot link it", u);
+                char *hint = pfx
+                    ? xasprintf("cite a file of this project by its URL under the manifest's "
+                                "schema-map (%s...), any other source by its https:// address",
+                                pfx)
+                    : xstrdup("write the source's full https:// address");
+                finding(l, up, DIAG_ERROR, hint,
+                        "url \"%s\" is not an absolute URL: the rule pages cannot link it", u);
                 free(hint);
             } else if (github_file_link(u, &g)) {
                 /* judged once the set's commit for this repository is known */
                 cite_push(l, 0, up, g.owner, (size_t)(g.repo + g.repo_n - g.owner), g.ref, g.ref_n);
                 if (frag && line_anchor_ok(frag + 1) == 0)
                     finding(l, up, DIAG_ERROR,
-                            "write #L<first> or #L<first>-L<last>: the lines that hold the cited text at the "
+                            "write #L<first> or #L<first>-L<last>: the lines that hold the cited "
+                            "text at the "
                             "pinned commit",
-                            "url has a malformed line anchor \"%s\" (GitHub marks lines #L12 or #L12-L34, first "
-                            "line first)", frag);
+                            "url has a malformed line anchor \"%s\" (GitHub marks lines #L12 or "
+                            "#L12-L34, first "
+                            "line first)",
+                            frag);
             } else if (l->schema_map) {
                 lint_project_link(l, u, up);
             }
@@ -506,7 +541,7 @@ static void lint_citations_finish(struct lint *l)
         size_t same = 0;
         for (size_t j = 0; j < l->pinned.len; j++)
             same += l->pinned.items[j].commit && !strcmp(l->pinned.items[j].repo, c->repo) &&
-                    !strcmp(l->pinned.items[j].commit, c->commit);
+                !strcmp(l->pinned.items[j].commit, c->commit);
         if (same > maj.items[k].n) {
             maj.items[k].n = same;
             maj.items[k].commit = c->commit;
@@ -519,21 +554,33 @@ static void lint_citations_finish(struct lint *l)
         const char *mc = maj.items[k].commit;
         char *msg = NULL, *hint = NULL;
         if (!c->commit) {
-            msg = *c->ref ? xasprintf("this link to %s is not pinned to a commit: \"%s\" is a branch, a tag or an "
-                                      "abbreviated commit, and what it shows changes as the repository moves",
-                                      c->repo, c->ref)
-                          : xasprintf("this link to %s names no commit", c->repo);
-            hint = mc ? xasprintf("write %s (the commit of the set's other links to %s) in place of \"%s\", and "
-                                  "check that the cited lines say the same at that commit", mc, c->repo, c->ref)
-                      : xasprintf("write the 40-hex commit you read (git rev-parse HEAD) in place of \"%s\"", c->ref);
+            msg = *c->ref
+                ? xasprintf(
+                      "this link to %s is not pinned to a commit: \"%s\" is a branch, a tag or an "
+                      "abbreviated commit, and what it shows changes as the repository moves",
+                      c->repo, c->ref)
+                : xasprintf("this link to %s names no commit", c->repo);
+            hint = mc
+                ? xasprintf("write %s (the commit of the set's other links to %s) in place of "
+                            "\"%s\", and "
+                            "check that the cited lines say the same at that commit",
+                            mc, c->repo, c->ref)
+                : xasprintf(
+                      "write the 40-hex commit you read (git rev-parse HEAD) in place of \"%s\"",
+                      c->ref);
         } else if (strcmp(c->commit, mc)) {
-            msg = xasprintf("this link is pinned to commit %s, but %zu of the set's %zu links to %s are "
-                            "pinned to %s", c->commit, maj.items[k].n, maj.items[k].total, c->repo, mc);
-            hint = xasprintf("re-pin it to %s (one snapshot for the whole set) and check that the cited lines "
-                             "say the same at that commit", mc);
+            msg = xasprintf(
+                "this link is pinned to commit %s, but %zu of the set's %zu links to %s are "
+                "pinned to %s",
+                c->commit, maj.items[k].n, maj.items[k].total, c->repo, mc);
+            hint = xasprintf(
+                "re-pin it to %s (one snapshot for the whole set) and check that the cited lines "
+                "say the same at that commit",
+                mc);
         }
         if (msg) {
-            struct diag *dg = diag_add(l->out, DIAG_ERROR, NULL, c->file, c->pos.line, c->pos.col, msg);
+            struct diag *dg =
+                diag_add(l->out, DIAG_ERROR, NULL, c->file, c->pos.line, c->pos.col, msg);
             dg->hint = hint;
             free(msg);
         }
@@ -546,15 +593,19 @@ static void lint_citations_finish(struct lint *l)
         const char *pfx = first_project_prefix(l);
         for (size_t i = 0; i < l->no_url.len; i++) {
             const struct cite *c = &l->no_url.items[i];
-            char *msg = xasprintf("this source has no \"url\", while %zu other source%s of the set link%s theirs",
-                                  l->urls, l->urls == 1 ? "" : "s", l->urls == 1 ? "s" : "");
+            char *msg = xasprintf(
+                "this source has no \"url\", while %zu other source%s of the set link%s theirs",
+                l->urls, l->urls == 1 ? "" : "s", l->urls == 1 ? "s" : "");
             struct buf h = BUF_INIT;
             buf_adds(&h, "add url: a link to the source,");
             if (maj.len && maj.items[best].commit)
-                buf_addf(&h, " pinned like the set's other links (https://github.com/%s/blob/%s/PATH#Lx-Ly)",
-                         maj.items[best].repo, maj.items[best].commit);
+                buf_addf(
+                    &h,
+                    " pinned like the set's other links (https://github.com/%s/blob/%s/PATH#Lx-Ly)",
+                    maj.items[best].repo, maj.items[best].commit);
             if (pfx) buf_addf(&h, "; a file of this project by its URL under %s", pfx);
-            struct diag *dg = diag_add(l->out, DIAG_ERROR, NULL, c->file, c->pos.line, c->pos.col, msg);
+            struct diag *dg =
+                diag_add(l->out, DIAG_ERROR, NULL, c->file, c->pos.line, c->pos.col, msg);
             dg->hint = buf_detach(&h);
             free(msg);
         }
@@ -595,10 +646,12 @@ static void lint_file(struct lint *l)
                 char *unj = versions_text(&l->vl, applies & ~l->judged);
                 struct buf spec = BUF_INIT;
                 ver_spec_format(&spec, &l->vl, applies & l->judged);
-                char *hint = xasprintf("write applies: %s, or add a check for %s", buf_str(&spec), unj);
+                char *hint =
+                    xasprintf("write applies: %s, or add a check for %s", buf_str(&spec), unj);
                 finding(l, ap, DIAG_WARNING, hint,
                         "the rule applies to %s, but none of its checks judges %s: its page would "
-                        "claim it applies there", unj, ver_count(applies & ~l->judged) > 1 ? "them" : "it");
+                        "claim it applies there",
+                        unj, ver_count(applies & ~l->judged) > 1 ? "them" : "it");
                 free(hint);
                 buf_release(&spec);
                 free(unj);
@@ -624,9 +677,10 @@ static void lint_against_schema(struct lint *l, schema_ctx *ctx, const char *sch
     if (sc) schema_validate(sc, doc_root(l->d), &errs);
     for (size_t i = 0; i < errs.len; i++) {
         const struct schema_error *e = &errs.items[i];
-        char *hint = xasprintf("see %s (%s)", schema_path, e->keyword_location ? e->keyword_location : "");
-        finding(l, sc ? e->instance_location : "", DIAG_WARNING, hint, "does not match the rule-file schema: %s",
-                e->message);
+        char *hint =
+            xasprintf("see %s (%s)", schema_path, e->keyword_location ? e->keyword_location : "");
+        finding(l, sc ? e->instance_location : "", DIAG_WARNING, hint,
+                "does not match the rule-file schema: %s", e->message);
         free(hint);
     }
     schema_free(sc);
@@ -637,7 +691,8 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
 {
     char *mpath = xasprintf("%s/manifest.yaml", dir);
     if (access(mpath, R_OK) != 0) {
-        diag_errorf(out, dir, 0, 0, "no readable manifest.yaml in this directory (is it a rule set?)");
+        diag_errorf(out, dir, 0, 0,
+                    "no readable manifest.yaml in this directory (is it a rule set?)");
         free(mpath);
         return -1;
     }
@@ -655,7 +710,8 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
         l.schema_map = json_object_get(doc_root(m), "schema-map");
         if (!json_is_object(l.schema_map)) l.schema_map = NULL;
         json_t *vers = json_object_get(doc_root(m), "versions");
-        for (size_t i = 0; json_is_array(vers) && i < json_array_size(vers) && l.vl.n < VER_MAX; i++) {
+        for (size_t i = 0; json_is_array(vers) && i < json_array_size(vers) && l.vl.n < VER_MAX;
+             i++) {
             const char *s = json_string_value(json_array_get(vers, i));
             if (s && ver_index(&l.vl, s) < 0) l.vl.names[l.vl.n++] = xstrdup(s);
         }
@@ -738,10 +794,11 @@ static ver_mask fixture_versions(const struct rule_set *rs, json_t *root)
     return m;
 }
 
-static char *run_one(const struct rule_set *rs, const char *fixtures, const char *id, const char *expect,
-                     const char *fixture, const char *pointer)
+static char *run_one(const struct rule_set *rs, const char *fixtures, const char *id,
+                     const char *expect, const char *fixture, const char *pointer)
 {
-    if (!fixtures_name_ok(fixture)) return xasprintf("fixture \"%s\" is not a relative path", fixture);
+    if (!fixtures_name_ok(fixture))
+        return xasprintf("fixture \"%s\" is not a relative path", fixture);
     char *path = xasprintf("%s/%s", fixtures, fixture);
     struct doc_error err;
     doc *d = doc_load_file(path, NULL, &err);
@@ -775,7 +832,9 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
         diag_list_release(&found);
         return xasprintf("nothing at %s in the fixture", pointer);
     }
-    enum diag_level want = !strcmp(expect, "invalid") ? DIAG_ERROR : !strcmp(expect, "warning") ? DIAG_WARNING : DIAG_INFO;
+    enum diag_level want = !strcmp(expect, "invalid") ? DIAG_ERROR
+        : !strcmp(expect, "warning")                  ? DIAG_WARNING
+                                                      : DIAG_INFO;
     int valid = !strcmp(expect, "valid");
     int ok = valid;
     struct buf at = BUF_INIT, elsewhere = BUF_INIT;
@@ -785,10 +844,11 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
         if (dg->pointer && !strcmp(dg->pointer, pointer)) {
             if (valid) ok = 0;
             else if (dg->level == want) ok = 1;
-            buf_addf(&at, "%s%s \"%s\"", at.len ? "; " : "", diag_level_name(dg->level), dg->message);
+            buf_addf(&at, "%s%s \"%s\"", at.len ? "; " : "", diag_level_name(dg->level),
+                     dg->message);
         } else if (others++ < 3) {
-            buf_addf(&elsewhere, "%s%s at %s", elsewhere.len ? ", " : "", diag_level_name(dg->level),
-                     dg->pointer ? dg->pointer : "?");
+            buf_addf(&elsewhere, "%s%s at %s", elsewhere.len ? ", " : "",
+                     diag_level_name(dg->level), dg->pointer ? dg->pointer : "?");
         }
     }
     if (others > 3) buf_addf(&elsewhere, " and %zu more", others - 3);
@@ -796,8 +856,8 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
     char *detail = NULL;
     if (!ok) {
         if (at.len)
-            detail = xasprintf("expected %s at %s, the rule reports %s", valid ? "nothing" : diag_level_name(want),
-                               pointer, buf_str(&at));
+            detail = xasprintf("expected %s at %s, the rule reports %s",
+                               valid ? "nothing" : diag_level_name(want), pointer, buf_str(&at));
         else
             detail = xasprintf("expected %s at %s, the rule reports nothing there%s%s%s",
                                diag_level_name(want), pointer, elsewhere.len ? " (it reports " : "",
@@ -810,7 +870,8 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
 
 size_t lint_run_examples(const struct rule_set *rs, const char *fixtures,
                          int (*enabled)(const char *id, void *arg), void *enabled_arg,
-                         void (*each)(const struct lint_example_result *res, void *arg), void *each_arg)
+                         void (*each)(const struct lint_example_result *res, void *arg),
+                         void *each_arg)
 {
     size_t failed = 0;
     for (size_t i = 0; i < rule_set_count(rs); i++) {
@@ -819,10 +880,14 @@ size_t lint_run_examples(const struct rule_set *rs, const char *fixtures,
         json_t *ex = json_object_get(rule_meta(r), "examples");
         for (size_t k = 0; json_is_array(ex) && k < json_array_size(ex); k++) {
             json_t *e = json_array_get(ex, k);
-            struct lint_example_result res = {rule_id(r), json_string_value(json_object_get(e, "expect")),
+            struct lint_example_result res = {rule_id(r),
+                                              json_string_value(json_object_get(e, "expect")),
                                               json_string_value(json_object_get(e, "fixture")),
-                                              json_string_value(json_object_get(e, "pointer")), 0, NULL};
-            if (!res.expect || !res.fixture || !res.pointer) continue; /* the loader refuses these */
+                                              json_string_value(json_object_get(e, "pointer")),
+                                              0,
+                                              NULL};
+            if (!res.expect || !res.fixture || !res.pointer)
+                continue; /* the loader refuses these */
             res.detail = run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer);
             res.passed = res.detail == NULL;
             if (!res.passed) failed++;

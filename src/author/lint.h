@@ -25,12 +25,12 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out);
 
 /* The outcome of one example under `rules test`. */
 struct lint_example_result {
-    const char *rule;        /* borrowed from the rule set */
-    const char *expect;      /* valid, invalid, warning (borrowed) */
-    const char *fixture;     /* borrowed */
-    const char *pointer;     /* borrowed */
+    const char *rule;    /* borrowed from the rule set */
+    const char *expect;  /* valid, invalid, warning (borrowed) */
+    const char *fixture; /* borrowed */
+    const char *pointer; /* borrowed */
     int passed;
-    char *detail;            /* new: what the rule reported instead (NULL when passed) */
+    char *detail; /* new: what the rule reported instead (NULL when passed) */
 };
 
 /* Run the examples of every rule of RS for which ENABLED(id, arg) is nonzero (ENABLED

@@ -9,9 +9,10 @@
 
 #include "core/res.h"
 
-const char *const rulepage_sections[] = {"Requirement", "Details", "Protocol version applicability",
-                                     "Required by", "Based on", "Gaps and arbitrations",
-                                     "Examples", "Rule Source Code", NULL};
+const char *const rulepage_sections[] = {
+    "Requirement", "Details",          "Protocol version applicability",
+    "Required by", "Based on",         "Gaps and arbitrations",
+    "Examples",    "Rule Source Code", NULL};
 
 /* ---- site and page model --------------------------------------------------------- */
 
@@ -23,7 +24,8 @@ struct rulepage_site *rulepage_site_new(const struct rule_set *rs, const char *f
     for (size_t i = 0; i < rule_set_count(rs); i++) {
         const char *surf = rule_str(rule_set_rule(rs, i), "surface");
         int seen = 0;
-        for (size_t k = 0; k < s->surfaces.len && !seen; k++) seen = !strcmp(s->surfaces.items[k], surf);
+        for (size_t k = 0; k < s->surfaces.len && !seen; k++)
+            seen = !strcmp(s->surfaces.items[k], surf);
         if (!seen) VEC_PUSH(s->surfaces, surf);
     }
     return s;
@@ -39,8 +41,14 @@ void rulepage_site_free(struct rulepage_site *s)
     free(s);
 }
 
-size_t rulepage_problem_count(const struct rulepage_site *s) { return s->problems.len; }
-const char *rulepage_problem(const struct rulepage_site *s, size_t i) { return s->problems.items[i]; }
+size_t rulepage_problem_count(const struct rulepage_site *s)
+{
+    return s->problems.len;
+}
+const char *rulepage_problem(const struct rulepage_site *s, size_t i)
+{
+    return s->problems.items[i];
+}
 
 static void add_problem(struct rulepage_site *s, char *msg)
 {
@@ -134,7 +142,7 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
     for (size_t i = 0; json_is_array(ex) && i < json_array_size(ex); i++) {
         json_t *e = json_array_get(ex, i);
         struct rulepage_example x = {str_or(e, "expect", "valid"), str_or(e, "fixture", ""),
-                                 str_or(e, "pointer", ""), NULL, NULL};
+                                     str_or(e, "pointer", ""), NULL, NULL};
         char *problem = NULL;
         json_t *v;
         fixtures_lookup(s->fx, x.fixture, x.pointer, &v, &problem);
@@ -246,14 +254,16 @@ void rulepage_rule_text(struct rulepage_site *s, const struct rule *r, struct bu
     text_heading(out, "Requirement", '-');
     wrap(out, p.requirement, 0);
     text_heading(out, "Details", '-');
-    buf_addf(out, "Rule ID: %s\nOwner: %s\nSurface: %s · Path: %s\nKind: %s\nRequirement level: %s\n"
-                  "Status: %s · Enforcement: %s\n",
+    buf_addf(out,
+             "Rule ID: %s\nOwner: %s\nSurface: %s · Path: %s\nKind: %s\nRequirement level: %s\n"
+             "Status: %s · Enforcement: %s\n",
              p.id, p.owner, p.surface, p.paths, p.kind, p.level, p.status, p.enforcement);
     text_heading(out, "Protocol version applicability", '-');
     for (size_t i = 0; i < vl->n; i++) buf_addf(out, i + 1 < vl->n ? "%-16s" : "%s", vl->names[i]);
     buf_addc(out, '\n');
     for (size_t i = 0; i < vl->n; i++)
-        buf_addf(out, i + 1 < vl->n ? "%-16s" : "%s", p.applies >> i & 1 ? "applies" : "not-applicable");
+        buf_addf(out, i + 1 < vl->n ? "%-16s" : "%s",
+                 p.applies >> i & 1 ? "applies" : "not-applicable");
     buf_addc(out, '\n');
     text_heading(out, "Required by", '-');
     if (!p.required_by.len) buf_adds(out, "Not recorded.\n");
@@ -274,8 +284,8 @@ void rulepage_rule_text(struct rulepage_site *s, const struct rule *r, struct bu
     if (!p.examples.len) buf_adds(out, "None recorded.\n");
     for (size_t i = 0; i < p.examples.len; i++) {
         const struct rulepage_example *x = &p.examples.items[i];
-        buf_addf(out, "%s%s\nSource: %s · Selected: %s\n", i ? "\n" : "", rulepage_example_title(x->expect),
-                 x->fixture, x->pointer);
+        buf_addf(out, "%s%s\nSource: %s · Selected: %s\n", i ? "\n" : "",
+                 rulepage_example_title(x->expect), x->fixture, x->pointer);
         if (x->json) indent_block(out, x->json, "    ");
         else buf_addf(out, "    (cannot be shown: %s)\n", x->problem);
     }
@@ -303,15 +313,18 @@ void rulepage_rule_markdown(struct rulepage_site *s, const struct rule *r, struc
     const struct ver_list *vl = rule_set_versions(s->rs);
     buf_addf(out, "# %s\n\n[All rules](index.md) · %s rules\n\n%s\n\n", p.id, p.surface, p.summary);
     buf_addf(out, "## Requirement\n\n> %s\n\n", p.requirement);
-    buf_addf(out, "## Details\n\n- Rule ID: `%s`\n- Owner: %s\n- Surface: %s · Path: %s\n- Kind: %s\n"
-                  "- Requirement level: %s\n- Status: %s · Enforcement: %s\n\n",
+    buf_addf(out,
+             "## Details\n\n- Rule ID: `%s`\n- Owner: %s\n- Surface: %s · Path: %s\n- Kind: %s\n"
+             "- Requirement level: %s\n- Status: %s · Enforcement: %s\n\n",
              p.id, p.owner, p.surface, p.paths, p.kind, p.level, p.status, p.enforcement);
     buf_adds(out, "## Protocol version applicability\n\n|");
-    for (size_t i = 0; i < vl->n; i++) buf_addf(out, " [%s](version-%s.md) |", vl->names[i], vl->names[i]);
+    for (size_t i = 0; i < vl->n; i++)
+        buf_addf(out, " [%s](version-%s.md) |", vl->names[i], vl->names[i]);
     buf_adds(out, "\n|");
     for (size_t i = 0; i < vl->n; i++) buf_adds(out, "---|");
     buf_adds(out, "\n|");
-    for (size_t i = 0; i < vl->n; i++) buf_addf(out, " %s |", p.applies >> i & 1 ? "applies" : "not-applicable");
+    for (size_t i = 0; i < vl->n; i++)
+        buf_addf(out, " %s |", p.applies >> i & 1 ? "applies" : "not-applicable");
     buf_adds(out, "\n\n## Required by\n\n");
     if (!p.required_by.len) buf_adds(out, "Not recorded.\n");
     for (size_t i = 0; i < p.required_by.len; i++) buf_addf(out, "- %s\n", p.required_by.items[i]);
@@ -334,8 +347,8 @@ void rulepage_rule_markdown(struct rulepage_site *s, const struct rule *r, struc
     if (!p.examples.len) buf_adds(out, "None recorded.\n\n");
     for (size_t i = 0; i < p.examples.len; i++) {
         const struct rulepage_example *x = &p.examples.items[i];
-        buf_addf(out, "### %s\n\nSource: `%s` · Selected: `%s`\n\n", rulepage_example_title(x->expect),
-                 x->fixture, x->pointer);
+        buf_addf(out, "### %s\n\nSource: `%s` · Selected: `%s`\n\n",
+                 rulepage_example_title(x->expect), x->fixture, x->pointer);
         if (x->json) buf_addf(out, "```json\n%s\n```\n\n", x->json);
         else buf_addf(out, "*Cannot be shown: %s.*\n\n", x->problem);
     }
@@ -369,14 +382,17 @@ void rulepage_index_markdown(struct rulepage_site *s, struct buf *out)
     buf_addf(out, "# %s rules\n\nTag `%s` · digest `%s` · %zu rules\n\n", rule_set_name(s->rs),
              rule_set_tag(s->rs), rule_set_digest(s->rs), rule_set_count(s->rs));
     buf_adds(out, "Protocol versions:");
-    for (size_t i = 0; i < vl->n; i++) buf_addf(out, "%s [%s](version-%s.md)", i ? " ·" : "", vl->names[i], vl->names[i]);
+    for (size_t i = 0; i < vl->n; i++)
+        buf_addf(out, "%s [%s](version-%s.md)", i ? " ·" : "", vl->names[i], vl->names[i]);
     buf_adds(out, "\n\n");
     for (size_t k = 0; k < s->surfaces.len; k++) {
         buf_addf(out, "## %s\n\n", s->surfaces.items[k]);
         md_rule_table(s, out, s->surfaces.items[k], -1);
     }
-    buf_adds(out, "## Built-in rules\n\nJudged before any rule runs (`mcpdesc validate --rule`/`--skip` select them too).\n\n"
-                  "| Rule | Level | What |\n|---|---|---|\n");
+    buf_adds(out,
+             "## Built-in rules\n\nJudged before any rule runs (`mcpdesc validate --rule`/`--skip` "
+             "select them too).\n\n"
+             "| Rule | Level | What |\n|---|---|---|\n");
     for (size_t i = 0; i < res_nbuiltins; i++) {
         buf_addf(out, "| `%s` | %s | ", res_builtins[i].id, diag_level_name(res_builtins[i].level));
         md_cell(out, res_builtins[i].summary);
@@ -388,14 +404,18 @@ void rulepage_version_markdown(struct rulepage_site *s, size_t vi, struct buf *o
 {
     const struct ver_list *vl = rule_set_versions(s->rs);
     size_t n = 0;
-    for (size_t i = 0; i < rule_set_count(s->rs); i++) n += rule_applies(rule_set_rule(s->rs, i)) >> vi & 1;
-    buf_addf(out, "# MCP %s\n\n[All rules](index.md) · %zu of %zu rules apply to protocol version %s.\n\n",
-             vl->names[vi], n, rule_set_count(s->rs), vl->names[vi]);
+    for (size_t i = 0; i < rule_set_count(s->rs); i++)
+        n += rule_applies(rule_set_rule(s->rs, i)) >> vi & 1;
+    buf_addf(
+        out,
+        "# MCP %s\n\n[All rules](index.md) · %zu of %zu rules apply to protocol version %s.\n\n",
+        vl->names[vi], n, rule_set_count(s->rs), vl->names[vi]);
     for (size_t k = 0; k < s->surfaces.len; k++) {
         size_t m = 0;
         for (size_t i = 0; i < rule_set_count(s->rs); i++) {
             const struct rule *r = rule_set_rule(s->rs, i);
-            m += !strcmp(rule_str(r, "surface"), s->surfaces.items[k]) && (rule_applies(r) >> vi & 1);
+            m += !strcmp(rule_str(r, "surface"), s->surfaces.items[k]) &&
+                (rule_applies(r) >> vi & 1);
         }
         if (!m) continue;
         buf_addf(out, "## %s\n\n", s->surfaces.items[k]);
@@ -405,7 +425,8 @@ void rulepage_version_markdown(struct rulepage_site *s, size_t vi, struct buf *o
         buf_adds(out, "## Not applicable\n\n");
         for (size_t i = 0; i < rule_set_count(s->rs); i++) {
             const struct rule *r = rule_set_rule(s->rs, i);
-            if (!(rule_applies(r) >> vi & 1)) buf_addf(out, "- [%s](%s.md)\n", rule_id(r), rule_id(r));
+            if (!(rule_applies(r) >> vi & 1))
+                buf_addf(out, "- [%s](%s.md)\n", rule_id(r), rule_id(r));
         }
     }
 }

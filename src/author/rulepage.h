@@ -18,7 +18,7 @@ struct rulepage_site;
 /* A site for RS (borrowed, must outlive the site: the tier names are its manifest's) that
  * looks examples up in FIXTURES (the conformance directory). New; never NULL. */
 struct rulepage_site *rulepage_site_new(const struct rule_set *rs, const char *fixtures);
-void rulepage_site_free(struct rulepage_site *s);        /* NULL is a no-op */
+void rulepage_site_free(struct rulepage_site *s); /* NULL is a no-op */
 
 /* Append R's page to OUT. An example whose fixture or pointer is missing is shown as
  * such on the page and recorded as a problem (see rulepage_problem). */

@@ -13,26 +13,26 @@ struct rulepage_site {
     const struct rule_set *rs;
     struct fixtures *fx;
     VEC(char *) problems;
-    VEC(const char *) surfaces;    /* in order of first appearance */
+    VEC(const char *) surfaces; /* in order of first appearance */
 };
 
 struct rulepage_source {
     long tier;
-    const char *tier_name;         /* the manifest's name of the tier, or NULL */
-    const char *text, *url;        /* either may be NULL */
+    const char *tier_name;  /* the manifest's name of the tier, or NULL */
+    const char *text, *url; /* either may be NULL */
 };
 
 struct rulepage_example {
     const char *expect, *fixture, *pointer;
-    char *json;                    /* pretty-printed selected value, or NULL */
-    char *problem;                 /* why it is missing, or NULL */
+    char *json;    /* pretty-printed selected value, or NULL */
+    char *problem; /* why it is missing, or NULL */
 };
 
 struct rulepage_page {
     const struct rule *r;
-    const char *id, *summary, *requirement, *owner, *surface, *kind, *level, *status,
-        *enforcement, *file, *tag;
-    char *paths;                   /* "inputSchema, outputSchema" */
+    const char *id, *summary, *requirement, *owner, *surface, *kind, *level, *status, *enforcement,
+        *file, *tag;
+    char *paths; /* "inputSchema, outputSchema" */
     ver_mask applies;
     VEC(char *) required_by;
     VEC(struct rulepage_source) based_on;

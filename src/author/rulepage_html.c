@@ -17,7 +17,8 @@ static const char style[] =
     "a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}\n"
     "code,pre{font-family:ui-monospace,SFMono-Regular,'DejaVu Sans Mono',Menlo,Consolas,monospace;"
     "font-size:.88em}\n"
-    "code{background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:.05em .35em}\n"
+    "code{background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:.05em "
+    ".35em}\n"
     "pre code{background:none;border:0;border-radius:0;padding:0;font-size:1em}\n"
     "header.top{background:#0f172a;color:#e2e8f0;padding:.7rem 1.5rem;display:flex;gap:1.5rem;"
     "align-items:baseline;flex-wrap:wrap}\n"
@@ -27,18 +28,23 @@ static const char style[] =
     ".crumbs{font-size:.9rem;color:var(--muted);margin:0 0 .5rem}\n"
     "h1{font-size:1.7rem;line-height:1.25;margin:.2rem 0 1rem;word-break:break-word}\n"
     "h1 .id{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-weight:600}\n"
-    "h2{font-size:1.25rem;margin:2.2rem 0 .8rem;padding-bottom:.3rem;border-bottom:1px solid var(--line)}\n"
+    "h2{font-size:1.25rem;margin:2.2rem 0 .8rem;padding-bottom:.3rem;border-bottom:1px solid "
+    "var(--line)}\n"
     "h3{font-size:1.02rem;margin:1.4rem 0 .4rem}\n"
-    "h2 a.anchor,h3 a.anchor{color:var(--line);margin-left:.4rem;font-weight:400;visibility:hidden}\n"
+    "h2 a.anchor,h3 "
+    "a.anchor{color:var(--line);margin-left:.4rem;font-weight:400;visibility:hidden}\n"
     "h2:hover a.anchor,h3:hover a.anchor{visibility:visible}\n"
     ".summary{font-size:1.07rem}\n"
     ".badge{display:inline-block;font:600 .75rem/1.4 system-ui,sans-serif;text-transform:uppercase;"
-    "letter-spacing:.05em;padding:.15em .6em;border-radius:999px;vertical-align:middle;margin-left:.5rem}\n"
+    "letter-spacing:.05em;padding:.15em "
+    ".6em;border-radius:999px;vertical-align:middle;margin-left:.5rem}\n"
     ".badge.must{background:var(--bad-bg);color:var(--bad)}.badge.should{background:var(--warn-bg);"
     "color:var(--warn)}.badge.may{background:#ddf4ff;color:#0969da}\n"
-    "blockquote.req{margin:0;padding:.8rem 1.1rem;border-left:4px solid var(--accent);background:#f0f6ff;"
+    "blockquote.req{margin:0;padding:.8rem 1.1rem;border-left:4px solid "
+    "var(--accent);background:#f0f6ff;"
     "border-radius:0 6px 6px 0;font-size:1.03rem}\n"
-    "ul.details{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:1fr 1fr;gap:.3rem 2rem}\n"
+    "ul.details{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:1fr "
+    "1fr;gap:.3rem 2rem}\n"
     "ul.details li{padding:.25rem 0;border-bottom:1px dashed var(--line)}\n"
     "ul.details .k{color:var(--muted);margin-right:.3rem}\n"
     "table{border-collapse:collapse;width:100%;font-size:.95rem}\n"
@@ -54,15 +60,18 @@ static const char style[] =
     ".none{color:var(--muted);font-style:italic}\n"
     ".example{border:1px solid var(--line);border-left:5px solid var(--ok);border-radius:6px;"
     "margin:1rem 0;padding:.2rem 1rem .8rem}\n"
-    ".example.invalid{border-left-color:var(--bad)}.example.warning{border-left-color:#d4a72c}.example.info{border-left-color:#0969da}\n"
+    ".example.invalid{border-left-color:var(--bad)}.example.warning{border-left-color:#d4a72c}."
+    "example.info{border-left-color:#0969da}\n"
     ".example h3{margin-top:.7rem}\n"
-    ".example.valid h3{color:var(--ok)}.example.invalid h3{color:var(--bad)}.example.warning h3{color:var(--warn)}.example.info h3{color:#0969da}\n"
+    ".example.valid h3{color:var(--ok)}.example.invalid h3{color:var(--bad)}.example.warning "
+    "h3{color:var(--warn)}.example.info h3{color:#0969da}\n"
     ".src{font-size:.9rem;color:var(--muted);margin:.2rem 0 .6rem}\n"
     "pre.json{background:var(--soft);border-radius:6px;padding:.8rem 1rem;overflow-x:auto;margin:0;"
     "line-height:1.45}\n"
     ".jk{color:#0550ae}.js{color:#0a3069}.jn{color:#953800}.jl{color:#cf222e;font-weight:600}\n"
     ".missing{color:var(--bad)}\n"
-    "footer{max-width:62rem;margin:0 auto;padding:1rem 1.5rem 2rem;color:var(--muted);font-size:.85rem;"
+    "footer{max-width:62rem;margin:0 auto;padding:1rem 1.5rem "
+    "2rem;color:var(--muted);font-size:.85rem;"
     "border-top:1px solid var(--line)}\n"
     "nav.versions a{display:inline-block;margin:.2rem .4rem .2rem 0;padding:.2rem .7rem;"
     "border:1px solid var(--line);border-radius:999px;background:var(--soft)}\n"
@@ -71,7 +80,8 @@ static const char style[] =
     ".vbar i{display:block;width:1.1rem;height:.6rem;border-radius:2px;background:var(--na-bg);"
     "border:1px solid var(--line)}\n"
     ".vbar i.on{background:#4ac26b;border-color:#2da44e}\n"
-    "table.rules{table-layout:fixed}table.rules th:first-child{width:32%}table.rules th:nth-child(2){width:6.5rem}"
+    "table.rules{table-layout:fixed}table.rules th:first-child{width:32%}table.rules "
+    "th:nth-child(2){width:6.5rem}"
     "table.rules th:nth-child(3){width:11rem}table.rules code{word-break:break-word}\n"
     "@media (max-width:40rem){ul.details{grid-template-columns:1fr}}\n";
 
@@ -88,7 +98,10 @@ static void esc(struct buf *out, const char *s, size_t n)
     }
 }
 
-static void escs(struct buf *out, const char *s) { esc(out, s, strlen(s)); }
+static void escs(struct buf *out, const char *s)
+{
+    esc(out, s, strlen(s));
+}
 
 static int id_char(char c)
 {
@@ -193,15 +206,19 @@ static void json_html(struct buf *out, const char *j)
 
 static void head(struct rulepage_site *s, struct buf *out, const char *title)
 {
-    buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    buf_adds(out,
+             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
     escs(out, title);
     buf_adds(out, " · mcpdesc rules</title>\n<style>\n");
     buf_adds(out, style);
-    buf_adds(out, "</style>\n</head>\n<body>\n<header class=\"top\"><a class=\"brand\" href=\"index.html\">"
-                  "{mcpdesc}</a><a href=\"index.html\">Rules</a>");
+    buf_adds(
+        out,
+        "</style>\n</head>\n<body>\n<header class=\"top\"><a class=\"brand\" href=\"index.html\">"
+        "{mcpdesc}</a><a href=\"index.html\">Rules</a>");
     const struct ver_list *vl = rule_set_versions(s->rs);
-    buf_addf(out, "<a href=\"version-%s.html\">Protocol versions</a><span class=\"tag\">", vl->names[vl->n - 1]);
+    buf_addf(out, "<a href=\"version-%s.html\">Protocol versions</a><span class=\"tag\">",
+             vl->names[vl->n - 1]);
     escs(out, rule_set_name(s->rs));
     buf_adds(out, " · ");
     escs(out, rule_set_tag(s->rs));
@@ -223,10 +240,13 @@ static void h2(struct buf *out, const char *anchor, const char *title)
 {
     buf_addf(out, "<section id=\"%s\">\n<h2>", anchor);
     escs(out, title);
-    buf_addf(out, "<a class=\"anchor\" href=\"#%s\" aria-label=\"link to this section\">#</a></h2>\n", anchor);
+    buf_addf(out,
+             "<a class=\"anchor\" href=\"#%s\" aria-label=\"link to this section\">#</a></h2>\n",
+             anchor);
 }
 
-static void detail(struct buf *out, const char *k1, const char *v1, const char *k2, const char *v2, int code)
+static void detail(struct buf *out, const char *k1, const char *v1, const char *k2, const char *v2,
+                   int code)
 {
     buf_addf(out, "<li><span class=\"k\">%s:</span> %s", k1, code ? "<code>" : "");
     escs(out, v1);
@@ -250,7 +270,8 @@ void rulepage_rule_html(struct rulepage_site *s, const struct rule *r, struct bu
     escs(out, p.surface);
     buf_adds(out, "</a></p>\n<h1 id=\"top\"><span class=\"id\">");
     escs(out, p.id);
-    buf_addf(out, "</span><span class=\"badge %s\">%s</span></h1>\n<p class=\"summary\">", p.level, p.level);
+    buf_addf(out, "</span><span class=\"badge %s\">%s</span></h1>\n<p class=\"summary\">", p.level,
+             p.level);
     prose(s, out, p.summary, p.id);
     buf_adds(out, "</p>\n");
 
@@ -275,7 +296,9 @@ void rulepage_rule_html(struct rulepage_site *s, const struct rule *r, struct bu
         buf_addf(out, "<th><a href=\"version-%s.html\">%s</a></th>", vl->names[i], vl->names[i]);
     buf_adds(out, "</tr>\n<tr>");
     for (size_t i = 0; i < vl->n; i++)
-        buf_adds(out, p.applies >> i & 1 ? "<td class=\"applies\">applies</td>" : "<td class=\"na\">not-applicable</td>");
+        buf_adds(out,
+                 p.applies >> i & 1 ? "<td class=\"applies\">applies</td>"
+                                    : "<td class=\"na\">not-applicable</td>");
     buf_adds(out, "</tr>\n</table>\n</section>\n");
 
     h2(out, "required-by", "Required by");
@@ -325,10 +348,13 @@ void rulepage_rule_html(struct rulepage_site *s, const struct rule *r, struct bu
     if (!p.examples.len) buf_adds(out, "<p class=\"none\">None recorded.</p>\n");
     for (size_t i = 0; i < p.examples.len; i++) {
         const struct rulepage_example *x = &p.examples.items[i];
-        const char *kind = !strcmp(x->expect, "invalid") ? "invalid" : !strcmp(x->expect, "warning") ? "warning"
-                         : !strcmp(x->expect, "info") ? "info" : "valid";
-        buf_addf(out, "<div class=\"example %s\" id=\"example-%zu\">\n<h3>%s<a class=\"anchor\" "
-                      "href=\"#example-%zu\">#</a></h3>\n<p class=\"src\">Source: <code>",
+        const char *kind = !strcmp(x->expect, "invalid") ? "invalid"
+            : !strcmp(x->expect, "warning")              ? "warning"
+            : !strcmp(x->expect, "info")                 ? "info"
+                                                         : "valid";
+        buf_addf(out,
+                 "<div class=\"example %s\" id=\"example-%zu\">\n<h3>%s<a class=\"anchor\" "
+                 "href=\"#example-%zu\">#</a></h3>\n<p class=\"src\">Source: <code>",
                  kind, i + 1, rulepage_example_title(x->expect), i + 1);
         escs(out, x->fixture);
         buf_adds(out, "</code> · Selected: <code>");
@@ -360,17 +386,23 @@ void rulepage_rule_html(struct rulepage_site *s, const struct rule *r, struct bu
 static void rule_table(struct rulepage_site *s, struct buf *out, const char *surface, int vi)
 {
     const struct ver_list *vl = rule_set_versions(s->rs);
-    buf_adds(out, "<table class=\"rules\">\n<tr><th>Rule</th><th>Level</th><th>Versions</th><th>Requirement</th></tr>\n");
+    buf_adds(out,
+             "<table "
+             "class=\"rules\">\n<tr><th>Rule</th><th>Level</th><th>Versions</th><th>Requirement</"
+             "th></tr>\n");
     for (size_t i = 0; i < rule_set_count(s->rs); i++) {
         const struct rule *r = rule_set_rule(s->rs, i);
         if (strcmp(rule_str(r, "surface"), surface)) continue;
         if (vi >= 0 && !(rule_applies(r) >> vi & 1)) continue;
-        buf_addf(out, "<tr><td><a href=\"%s.html\"><code>%s</code></a></td><td><span class=\"badge %s\">%s</span></td>"
-                      "<td class=\"vers\"><span class=\"vbar\">",
+        buf_addf(out,
+                 "<tr><td><a href=\"%s.html\"><code>%s</code></a></td><td><span class=\"badge "
+                 "%s\">%s</span></td>"
+                 "<td class=\"vers\"><span class=\"vbar\">",
                  rule_id(r), rule_id(r), rulepage_level_word(r), rulepage_level_word(r));
         for (size_t k = 0; k < vl->n; k++)
-            buf_addf(out, "<i class=\"%s\" title=\"%s: %s\"></i>", rule_applies(r) >> k & 1 ? "on" : "off",
-                     vl->names[k], rule_applies(r) >> k & 1 ? "applies" : "not-applicable");
+            buf_addf(out, "<i class=\"%s\" title=\"%s: %s\"></i>",
+                     rule_applies(r) >> k & 1 ? "on" : "off", vl->names[k],
+                     rule_applies(r) >> k & 1 ? "applies" : "not-applicable");
         buf_adds(out, "</span>");
         struct buf spec = BUF_INIT;
         ver_spec_format(&spec, vl, rule_applies(r));
@@ -392,17 +424,18 @@ static void version_nav(struct rulepage_site *s, struct buf *out)
     buf_adds(out, "</nav>\n");
 }
 
-
 void rulepage_index_html(struct rulepage_site *s, struct buf *out)
 {
     head(s, out, "All rules");
     buf_adds(out, "<h1>");
     escs(out, rule_set_name(s->rs));
-    buf_addf(out, " rules</h1>\n<p class=\"summary\">%zu rules at tag <code>", rule_set_count(s->rs));
+    buf_addf(out, " rules</h1>\n<p class=\"summary\">%zu rules at tag <code>",
+             rule_set_count(s->rs));
     escs(out, rule_set_tag(s->rs));
-    buf_adds(out, "</code>, grouped by the surface they judge. Each page gives the requirement, the "
-                  "protocol versions it applies to, its sources and examples from the conformance "
-                  "fixtures.</p>\n");
+    buf_adds(out,
+             "</code>, grouped by the surface they judge. Each page gives the requirement, the "
+             "protocol versions it applies to, its sources and examples from the conformance "
+             "fixtures.</p>\n");
     h2(out, "versions", "Protocol versions");
     version_nav(s, out);
     buf_adds(out, "</section>\n");
@@ -415,13 +448,16 @@ void rulepage_index_html(struct rulepage_site *s, struct buf *out)
         buf_adds(out, "</section>\n");
     }
     h2(out, "built-in", "Built-in rules");
-    buf_adds(out, "<p>Judged before any rule runs; <code>mcpdesc validate --rule</code> and "
-                  "<code>--skip</code> select them like any other.</p>\n<table>\n<tr><th>Rule</th>"
-                  "<th>Level</th><th>What</th></tr>\n");
+    buf_adds(out,
+             "<p>Judged before any rule runs; <code>mcpdesc validate --rule</code> and "
+             "<code>--skip</code> select them like any other.</p>\n<table>\n<tr><th>Rule</th>"
+             "<th>Level</th><th>What</th></tr>\n");
     for (size_t i = 0; i < res_nbuiltins; i++) {
-        const char *lvl = res_builtins[i].level == DIAG_ERROR ? "must" : res_builtins[i].level == DIAG_WARNING ? "should" : "may";
-        buf_addf(out, "<tr><td><code>%s</code></td><td><span class=\"badge %s\">%s</span></td><td>", res_builtins[i].id,
-                 lvl, diag_level_name(res_builtins[i].level));
+        const char *lvl = res_builtins[i].level == DIAG_ERROR ? "must"
+            : res_builtins[i].level == DIAG_WARNING           ? "should"
+                                                              : "may";
+        buf_addf(out, "<tr><td><code>%s</code></td><td><span class=\"badge %s\">%s</span></td><td>",
+                 res_builtins[i].id, lvl, diag_level_name(res_builtins[i].level));
         escs(out, res_builtins[i].summary);
         buf_adds(out, "</td></tr>\n");
     }
@@ -436,16 +472,20 @@ void rulepage_version_html(struct rulepage_site *s, size_t vi, struct buf *out)
     head(s, out, title);
     free(title);
     size_t n = 0;
-    for (size_t i = 0; i < rule_set_count(s->rs); i++) n += rule_applies(rule_set_rule(s->rs, i)) >> vi & 1;
-    buf_addf(out, "<p class=\"crumbs\"><a href=\"index.html\">Rules</a> › Protocol versions</p>\n"
-                  "<h1>MCP %s</h1>\n<p class=\"summary\">%zu of %zu rules apply to protocol version %s.</p>\n",
+    for (size_t i = 0; i < rule_set_count(s->rs); i++)
+        n += rule_applies(rule_set_rule(s->rs, i)) >> vi & 1;
+    buf_addf(out,
+             "<p class=\"crumbs\"><a href=\"index.html\">Rules</a> › Protocol versions</p>\n"
+             "<h1>MCP %s</h1>\n<p class=\"summary\">%zu of %zu rules apply to protocol version "
+             "%s.</p>\n",
              vl->names[vi], n, rule_set_count(s->rs), vl->names[vi]);
     version_nav(s, out);
     for (size_t k = 0; k < s->surfaces.len; k++) {
         size_t m = 0;
         for (size_t i = 0; i < rule_set_count(s->rs); i++) {
             const struct rule *r = rule_set_rule(s->rs, i);
-            m += !strcmp(rule_str(r, "surface"), s->surfaces.items[k]) && (rule_applies(r) >> vi & 1);
+            m += !strcmp(rule_str(r, "surface"), s->surfaces.items[k]) &&
+                (rule_applies(r) >> vi & 1);
         }
         if (!m) continue;
         struct buf a = BUF_INIT;
@@ -461,7 +501,8 @@ void rulepage_version_html(struct rulepage_site *s, size_t vi, struct buf *out)
         for (size_t i = 0; i < rule_set_count(s->rs); i++) {
             const struct rule *r = rule_set_rule(s->rs, i);
             if (!(rule_applies(r) >> vi & 1))
-                buf_addf(out, "<li><a href=\"%s.html\"><code>%s</code></a></li>\n", rule_id(r), rule_id(r));
+                buf_addf(out, "<li><a href=\"%s.html\"><code>%s</code></a></li>\n", rule_id(r),
+                         rule_id(r));
         }
         buf_adds(out, "</ul>\n</section>\n");
     }

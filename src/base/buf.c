@@ -24,8 +24,14 @@ void buf_add(struct buf *b, const char *data, size_t n)
     b->s[b->len] = '\0';
 }
 
-void buf_adds(struct buf *b, const char *s) { buf_add(b, s, strlen(s)); }
-void buf_addc(struct buf *b, char c) { buf_add(b, &c, 1); }
+void buf_adds(struct buf *b, const char *s)
+{
+    buf_add(b, s, strlen(s));
+}
+void buf_addc(struct buf *b, char c)
+{
+    buf_add(b, &c, 1);
+}
 
 void buf_addf(struct buf *b, const char *fmt, ...)
 {
@@ -60,7 +66,10 @@ void buf_add_json_escaped(struct buf *b, const char *s, size_t n)
     }
 }
 
-void buf_reset(struct buf *b) { buf_truncate(b, 0); }
+void buf_reset(struct buf *b)
+{
+    buf_truncate(b, 0);
+}
 
 void buf_truncate(struct buf *b, size_t len)
 {
@@ -69,7 +78,10 @@ void buf_truncate(struct buf *b, size_t len)
     b->s[len] = '\0';
 }
 
-const char *buf_str(const struct buf *b) { return b->s ? b->s : ""; }
+const char *buf_str(const struct buf *b)
+{
+    return b->s ? b->s : "";
+}
 
 char *buf_detach(struct buf *b)
 {

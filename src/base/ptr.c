@@ -27,7 +27,8 @@ int ptr_parse(const char *s, struct ptr *out, const char **why)
                 } else {
                     free(tok);
                     ptr_release(out);
-                    *why = "'~' in a JSON Pointer must be followed by 0 or 1 (~0 is '~', ~1 is '/')";
+                    *why =
+                        "'~' in a JSON Pointer must be followed by 0 or 1 (~0 is '~', ~1 is '/')";
                     return -1;
                 }
             } else {

@@ -9,10 +9,13 @@
 #include "base/buf.h"
 
 struct ptr {
-    char **segs;   /* unescaped reference tokens, owned */
+    char **segs; /* unescaped reference tokens, owned */
     size_t n;
 };
-#define PTR_INIT { NULL, 0 }
+#define PTR_INIT                                                                                   \
+    {                                                                                              \
+        NULL, 0                                                                                    \
+    }
 
 /* Parse S ("" is the root, otherwise it starts with '/'). Returns 0, or -1 and sets
  * *why to a static description of the mistake ("~ must be followed by 0 or 1", ...). */

@@ -60,16 +60,13 @@ static int parse(const char *s, size_t n, UriUriA *u, UriMemoryManager *mm, char
     if (why) {
         size_t at = err && err >= s && err <= s + n ? (size_t)(err - s) : n;
         unsigned char c = at < n ? (unsigned char)s[at] : 0;
-        if (at >= n)
-            *why = xstrdup("the parse fails at its end");
+        if (at >= n) *why = xstrdup("the parse fails at its end");
         else if (c < 0x20 || c == 0x7F)
-            *why = xasprintf("the parse fails at character %zu (control character 0x%02X)",
-                             at + 1, c);
+            *why =
+                xasprintf("the parse fails at character %zu (control character 0x%02X)", at + 1, c);
         else if (c >= 0x80)
-            *why = xasprintf("the parse fails at character %zu (non-ASCII byte 0x%02X)", at + 1,
-                             c);
-        else
-            *why = xasprintf("the parse fails at character %zu ('%c')", at + 1, c);
+            *why = xasprintf("the parse fails at character %zu (non-ASCII byte 0x%02X)", at + 1, c);
+        else *why = xasprintf("the parse fails at character %zu ('%c')", at + 1, c);
     }
     return -1;
 }

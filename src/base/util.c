@@ -14,10 +14,22 @@ static void *check_alloc(void *p)
     return p;
 }
 
-void *xmalloc(size_t n) { return check_alloc(malloc(n ? n : 1)); }
-void *xcalloc(size_t count, size_t size) { return check_alloc(calloc(count ? count : 1, size ? size : 1)); }
-void *xrealloc(void *p, size_t n) { return check_alloc(realloc(p, n ? n : 1)); }
-char *xstrdup(const char *s) { return check_alloc(strdup(s)); }
+void *xmalloc(size_t n)
+{
+    return check_alloc(malloc(n ? n : 1));
+}
+void *xcalloc(size_t count, size_t size)
+{
+    return check_alloc(calloc(count ? count : 1, size ? size : 1));
+}
+void *xrealloc(void *p, size_t n)
+{
+    return check_alloc(realloc(p, n ? n : 1));
+}
+char *xstrdup(const char *s)
+{
+    return check_alloc(strdup(s));
+}
 
 char *xstrndup(const char *s, size_t n)
 {

@@ -25,27 +25,34 @@ size_t util_edit_distance(const char *a, const char *b);
 void util_bug(const char *file, int line, const char *msg) __attribute__((noreturn));
 
 /* Typed growable array: VEC(int) v = VEC_INIT; VEC_PUSH(v, 3); VEC_FREE(v); */
-#define VEC(T) struct { T *items; size_t len, cap; }
-#define VEC_INIT { NULL, 0, 0 }
-#define VEC_RESERVE(v, n)                                                        \
-    do {                                                                         \
-        if ((v).len + (n) > (v).cap) {                                           \
-            size_t vec_cap_ = (v).cap ? (v).cap * 2 : 8;                         \
-            while (vec_cap_ < (v).len + (n)) vec_cap_ *= 2;                      \
-            (v).items = xrealloc((v).items, vec_cap_ * sizeof(*(v).items));      \
-            (v).cap = vec_cap_;                                                  \
-        }                                                                        \
+#define VEC(T)                                                                                     \
+    struct {                                                                                       \
+        T *items;                                                                                  \
+        size_t len, cap;                                                                           \
+    }
+#define VEC_INIT                                                                                   \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
+#define VEC_RESERVE(v, n)                                                                          \
+    do {                                                                                           \
+        if ((v).len + (n) > (v).cap) {                                                             \
+            size_t vec_cap_ = (v).cap ? (v).cap * 2 : 8;                                           \
+            while (vec_cap_ < (v).len + (n)) vec_cap_ *= 2;                                        \
+            (v).items = xrealloc((v).items, vec_cap_ * sizeof(*(v).items));                        \
+            (v).cap = vec_cap_;                                                                    \
+        }                                                                                          \
     } while (0)
-#define VEC_PUSH(v, x)                                                           \
-    do {                                                                         \
-        VEC_RESERVE(v, 1);                                                       \
-        (v).items[(v).len++] = (x);                                              \
+#define VEC_PUSH(v, x)                                                                             \
+    do {                                                                                           \
+        VEC_RESERVE(v, 1);                                                                         \
+        (v).items[(v).len++] = (x);                                                                \
     } while (0)
-#define VEC_FREE(v)                                                              \
-    do {                                                                         \
-        free((v).items);                                                         \
-        (v).items = NULL;                                                        \
-        (v).len = (v).cap = 0;                                                   \
+#define VEC_FREE(v)                                                                                \
+    do {                                                                                           \
+        free((v).items);                                                                           \
+        (v).items = NULL;                                                                          \
+        (v).len = (v).cap = 0;                                                                     \
     } while (0)
 
 #endif

@@ -46,7 +46,7 @@ int val_equal(json_t *a, json_t *b)
     switch (json_typeof(a)) {
     case JSON_STRING:
         return json_string_length(a) == json_string_length(b) &&
-               memcmp(json_string_value(a), json_string_value(b), json_string_length(a)) == 0;
+            memcmp(json_string_value(a), json_string_value(b), json_string_length(a)) == 0;
     case JSON_ARRAY: {
         size_t n = json_array_size(a);
         if (n != json_array_size(b)) return 0;
@@ -58,14 +58,14 @@ int val_equal(json_t *a, json_t *b)
         if (json_object_size(a) != json_object_size(b)) return 0;
         const char *k;
         json_t *v;
-        json_object_foreach(a, k, v) {
+        json_object_foreach(a, k, v)
+        {
             json_t *w = json_object_get(b, k);
             if (!w || !val_equal(v, w)) return 0;
         }
         return 1;
     }
-    default:
-        return 1; /* true, false, null are singletons of their type */
+    default: return 1; /* true, false, null are singletons of their type */
     }
 }
 

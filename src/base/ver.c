@@ -41,7 +41,10 @@ void ver_format(struct buf *b, const struct ver_list *l, ver_mask m, const char 
     }
 }
 
-size_t ver_count(ver_mask m) { return (size_t)__builtin_popcountll(m); }
+size_t ver_count(ver_mask m)
+{
+    return (size_t)__builtin_popcountll(m);
+}
 
 /* ---- version specs ------------------------------------------------------------------ */
 
@@ -102,7 +105,8 @@ int ver_spec_parse(const struct ver_list *vl, json_t *spec, ver_mask *out,
         }
         int idx[2] = {-1, -1}, bad = 0;
         for (int b = 0; b < 2; b++)
-            if (bound[b] && (idx[b] = spec_version(vl, bound[b], at[b], names[b], report, arg)) < 0) bad = 1;
+            if (bound[b] && (idx[b] = spec_version(vl, bound[b], at[b], names[b], report, arg)) < 0)
+                bad = 1;
         if (bad) return -1;
         if (!bound[0] && !bound[1]) {
             problem(report, arg, VER_SPEC_NO_BOUND, -1, NULL, spec);

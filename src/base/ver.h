@@ -15,12 +15,12 @@
 typedef uint64_t ver_mask;
 
 struct ver_list {
-    char *names[VER_MAX];  /* oldest first, owned */
+    char *names[VER_MAX]; /* oldest first, owned */
     size_t n;
 };
 
 void ver_list_release(struct ver_list *l);
-int ver_index(const struct ver_list *l, const char *name);   /* -1 if unknown */
+int ver_index(const struct ver_list *l, const char *name); /* -1 if unknown */
 ver_mask ver_all(const struct ver_list *l);
 /* Versions i with from <= i < before (indexes; -1 means unbounded). */
 ver_mask ver_range(const struct ver_list *l, int from, int before);
@@ -43,10 +43,10 @@ enum ver_spec_problem {
 
 struct ver_spec_error {
     enum ver_spec_problem problem;
-    int index;                /* -1: the spec itself; else the list entry or range member at fault
+    int index;          /* -1: the spec itself; else the list entry or range member at fault
                                * (members counted in the mapping's order) */
-    const char *member;       /* that member's key, or NULL (the spec itself, a list entry) */
-    json_t *value;            /* the value at fault (borrowed) */
+    const char *member; /* that member's key, or NULL (the spec itself, a list entry) */
+    json_t *value;      /* the value at fault (borrowed) */
 };
 
 /* Parse SPEC (NULL: absent) against VL, calling REPORT (may be NULL) with ARG for every

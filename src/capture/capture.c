@@ -31,9 +31,11 @@ void capture_session_release(struct capture_session *s)
     memset(s, 0, sizeof *s);
 }
 
-static const char *const list_member[CAPTURE_NLISTS] = {"tools", "resources", "resourceTemplates", "prompts"};
+static const char *const list_member[CAPTURE_NLISTS] = {"tools", "resources", "resourceTemplates",
+                                                        "prompts"};
 static const char *const list_key[CAPTURE_NLISTS] = {"name", "uri", "uriTemplate", "name"};
-static const char *const list_noun[CAPTURE_NLISTS] = {"tool", "resource", "resource template", "prompt"};
+static const char *const list_noun[CAPTURE_NLISTS] = {"tool", "resource", "resource template",
+                                                      "prompt"};
 
 struct variant {
     json_t *item;    /* borrowed from a session */
@@ -69,7 +71,8 @@ static json_t *merge_list(const struct capture_session *const *sorted, size_t n,
         json_t *arr = sorted[si]->lists[list];
         size_t idx, prev = SIZE_MAX; /* variant of this session's previous item */
         json_t *item;
-        json_array_foreach(arr, idx, item) {
+        json_array_foreach(arr, idx, item)
+        {
             const char *key = item_key(item, list);
             size_t found = vs.len, last_same_key = vs.len;
             for (size_t k = 0; k < vs.len; k++) {
@@ -77,7 +80,8 @@ static json_t *merge_list(const struct capture_session *const *sorted, size_t n,
                 int same_key = (key && v->key) ? !strcmp(key, v->key) : (!key && !v->key);
                 if (!same_key) continue;
                 last_same_key = k;
-                if (found == vs.len && !(v->seen & ((uint64_t)1 << si)) && json_equal(item, v->item))
+                if (found == vs.len && !(v->seen & ((uint64_t)1 << si)) &&
+                    json_equal(item, v->item))
                     found = k;
             }
             if (found < vs.len) {
@@ -114,9 +118,11 @@ static json_t *merge_list(const struct capture_session *const *sorted, size_t n,
         json_t *copy = json_copy(v->item);
         json_object_set_new(copy, "protocolVersions", version_array(sorted, v->seen));
         json_array_append_new(out, copy);
-        int other_form = (k > 0 && v->key && vs.items[k - 1].key && !strcmp(vs.items[k - 1].key, v->key));
+        int other_form =
+            (k > 0 && v->key && vs.items[k - 1].key && !strcmp(vs.items[k - 1].key, v->key));
         if (v->key && other_form) {
-            buf_addf(notes, "%s '%s' differs between protocol versions; it is listed once per form\n",
+            buf_addf(notes,
+                     "%s '%s' differs between protocol versions; it is listed once per form\n",
                      list_noun[list], v->key);
         }
     }
@@ -126,7 +132,8 @@ static json_t *merge_list(const struct capture_session *const *sorted, size_t n,
 
 /* Note when a member (at MEMBER_OFFSET of each session) differs from the recorded one. */
 static void note_differences(const struct capture_session *const *sorted, size_t n,
-                             const char *what, size_t member_offset, size_t chosen, struct buf *notes)
+                             const char *what, size_t member_offset, size_t chosen,
+                             struct buf *notes)
 {
     json_t *ref = *(json_t *const *)((const char *)sorted[chosen] + member_offset);
     struct buf which = BUF_INIT;
@@ -143,8 +150,8 @@ static void note_differences(const struct capture_session *const *sorted, size_t
     buf_release(&which);
 }
 
-json_t *capture_merge(const struct capture_session *s, size_t n, const char *tool,
-                      const char *date, struct buf *notes)
+json_t *capture_merge(const struct capture_session *s, size_t n, const char *tool, const char *date,
+                      struct buf *notes)
 {
     if (n == 0 || n > 64) BUG("capture_merge: bad number of sessions");
     const struct capture_session **sorted = xmalloc(n * sizeof *sorted);
@@ -154,19 +161,25 @@ json_t *capture_merge(const struct capture_session *s, size_t n, const char *too
 
     json_t *doc = json_object();
     json_object_set_new(doc, "mcpDescription", json_string("0.9.0"));
-    json_object_set_new(doc, "protocolVersions", version_array(sorted, n >= 64 ? UINT64_MAX : (((uint64_t)1 << n) - 1)));
+    json_object_set_new(doc, "protocolVersions",
+                        version_array(sorted, n >= 64 ? UINT64_MAX : (((uint64_t)1 << n) - 1)));
 
     /* serverInfo: the newest session that has one (2026-07-28 only SHOULD send it) */
     size_t info = newest;
     while (info > 0 && !sorted[info]->server_info) info--;
     if (sorted[info]->server_info) {
         json_object_set(doc, "serverInfo", sorted[info]->server_info);
-        note_differences(sorted, n, "serverInfo", offsetof(struct capture_session, server_info), info, notes);
+        note_differences(sorted, n, "serverInfo", offsetof(struct capture_session, server_info),
+                         info, notes);
     }
-    if (sorted[newest]->capabilities) json_object_set(doc, "capabilities", sorted[newest]->capabilities);
-    note_differences(sorted, n, "capabilities", offsetof(struct capture_session, capabilities), newest, notes);
-    if (sorted[newest]->instructions) json_object_set(doc, "instructions", sorted[newest]->instructions);
-    note_differences(sorted, n, "instructions", offsetof(struct capture_session, instructions), newest, notes);
+    if (sorted[newest]->capabilities)
+        json_object_set(doc, "capabilities", sorted[newest]->capabilities);
+    note_differences(sorted, n, "capabilities", offsetof(struct capture_session, capabilities),
+                     newest, notes);
+    if (sorted[newest]->instructions)
+        json_object_set(doc, "instructions", sorted[newest]->instructions);
+    note_differences(sorted, n, "instructions", offsetof(struct capture_session, instructions),
+                     newest, notes);
 
     for (int l = 0; l < CAPTURE_NLISTS; l++) {
         int any = 0;
@@ -207,7 +220,8 @@ static void dump(json_t *v, struct buf *b, int depth)
         const char *key;
         json_t *m;
         int first = 1;
-        json_object_foreach(v, key, m) {
+        json_object_foreach(v, key, m)
+        {
             if (!first) buf_addc(b, ',');
             first = 0;
             add_indent(b, depth + 1);
@@ -228,7 +242,8 @@ static void dump(json_t *v, struct buf *b, int depth)
         buf_addc(b, '[');
         size_t i;
         json_t *m;
-        json_array_foreach(v, i, m) {
+        json_array_foreach(v, i, m)
+        {
             if (i) buf_addc(b, ',');
             add_indent(b, depth + 1);
             dump(m, b, depth + 1);

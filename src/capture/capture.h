@@ -17,15 +17,21 @@ extern const char *const capture_known_versions[];
 /* 1 when V is one of capture_known_versions. */
 int capture_version_known(const char *v);
 
-enum capture_list { CAPTURE_TOOLS, CAPTURE_RESOURCES, CAPTURE_TEMPLATES, CAPTURE_PROMPTS, CAPTURE_NLISTS };
+enum capture_list {
+    CAPTURE_TOOLS,
+    CAPTURE_RESOURCES,
+    CAPTURE_TEMPLATES,
+    CAPTURE_PROMPTS,
+    CAPTURE_NLISTS
+};
 
 /* What one session saw. Every member is owned (NULL when absent). */
 struct capture_session {
-    char *requested;       /* the version mcpdesc asked for */
-    char *version;         /* the version the server negotiated */
-    json_t *server_info;   /* Implementation */
-    json_t *capabilities;  /* ServerCapabilities */
-    json_t *instructions;  /* string */
+    char *requested;               /* the version mcpdesc asked for */
+    char *version;                 /* the version the server negotiated */
+    json_t *server_info;           /* Implementation */
+    json_t *capabilities;          /* ServerCapabilities */
+    json_t *instructions;          /* string */
     json_t *lists[CAPTURE_NLISTS]; /* arrays of items; NULL when the capability is absent */
 };
 void capture_session_release(struct capture_session *s);
@@ -39,8 +45,8 @@ void capture_session_release(struct capture_session *s);
  * sessions right after the item that preceded it there, and the other forms of an item
  * right after its first form. Differences of serverInfo, capabilities and instructions
  * between sessions are described in NOTES, one line each (no prefix, ending in '\n'). */
-json_t *capture_merge(const struct capture_session *s, size_t n, const char *tool,
-                      const char *date, struct buf *notes);
+json_t *capture_merge(const struct capture_session *s, size_t n, const char *tool, const char *date,
+                      struct buf *notes);
 
 /* Append V to B pretty-printed with two-space indentation (jansson's JSON_INDENT(2)
  * layout) and a final newline. Reals are written in the shortest form that reads back
@@ -50,15 +56,15 @@ void capture_dump(json_t *v, struct buf *b);
 struct capture_opts {
     const char *const *versions; /* requested, each known */
     size_t nversions;
-    char *const *argv;            /* stdio server command, or NULL */
-    const char *url;              /* Streamable HTTP endpoint, or NULL */
-    double request_timeout;       /* seconds */
-    double session_timeout;       /* seconds per session */
-    size_t max_message;           /* bytes */
-    int max_pages;                /* per list call */
-    int stderr_fd;                /* server stderr, -1 inherits */
+    char *const *argv;      /* stdio server command, or NULL */
+    const char *url;        /* Streamable HTTP endpoint, or NULL */
+    double request_timeout; /* seconds */
+    double session_timeout; /* seconds per session */
+    size_t max_message;     /* bytes */
+    int max_pages;          /* per list call */
+    int stderr_fd;          /* server stderr, -1 inherits */
     int verbose;
-    const char *date;             /* YYYY-MM-DD for x-capturedBy */
+    const char *date; /* YYYY-MM-DD for x-capturedBy */
 };
 
 /* Run every session and merge them. Returns the new document, or NULL with ERR set to

@@ -19,11 +19,16 @@
 #define CLIENT_NAME "mcpdesc"
 
 static const char *const list_method[CAPTURE_NLISTS] = {"tools/list", "resources/list",
-                                                         "resources/templates/list", "prompts/list"};
-static const char *const list_member[CAPTURE_NLISTS] = {"tools", "resources", "resourceTemplates", "prompts"};
-static const char *const list_capability[CAPTURE_NLISTS] = {"tools", "resources", "resources", "prompts"};
+                                                        "resources/templates/list", "prompts/list"};
+static const char *const list_member[CAPTURE_NLISTS] = {"tools", "resources", "resourceTemplates",
+                                                        "prompts"};
+static const char *const list_capability[CAPTURE_NLISTS] = {"tools", "resources", "resources",
+                                                            "prompts"};
 
-static int is_modern(const char *version) { return strcmp(version, "2026-07-28") >= 0; }
+static int is_modern(const char *version)
+{
+    return strcmp(version, "2026-07-28") >= 0;
+}
 
 static json_t *client_info(void)
 {
@@ -33,8 +38,8 @@ static json_t *client_info(void)
 /* params for a 2026-07-28 request: {"_meta": {...}} */
 static json_t *modern_params(const char *version)
 {
-    return json_pack("{s:{s:s, s:o, s:{}}}", "_meta", "io.modelcontextprotocol/protocolVersion", version,
-                     "io.modelcontextprotocol/clientInfo", client_info(),
+    return json_pack("{s:{s:s, s:o, s:{}}}", "_meta", "io.modelcontextprotocol/protocolVersion",
+                     version, "io.modelcontextprotocol/clientInfo", client_info(),
                      "io.modelcontextprotocol/clientCapabilities");
 }
 
@@ -51,8 +56,10 @@ static enum outcome list_all(rpc_conn *c, const struct capture_opts *o, struct c
     enum outcome out = SESSION_OK;
     for (int page = 0;; page++) {
         if (page >= o->max_pages) {
-            buf_addf(err, "server kept paginating '%s' beyond %d pages (raise --max-pages if the server "
-                     "really has that many)", method, o->max_pages);
+            buf_addf(err,
+                     "server kept paginating '%s' beyond %d pages (raise --max-pages if the server "
+                     "really has that many)",
+                     method, o->max_pages);
             out = SESSION_FAILED;
             break;
         }
@@ -64,15 +71,20 @@ static enum outcome list_all(rpc_conn *c, const struct capture_opts *o, struct c
         json_t *result = NULL;
         enum rpc_fail f = rpc_call(c, method, params, &result, &e);
         if (f == RPC_EJSONRPC && list == CAPTURE_TEMPLATES && e.code == -32601) {
-            fprintf(stderr, "mcpdesc: %s: the server declares resources but not '%s' (%s); "
-                    "recording no resource templates\n", s->version, method, buf_str(&e.msg));
+            fprintf(stderr,
+                    "mcpdesc: %s: the server declares resources but not '%s' (%s); "
+                    "recording no resource templates\n",
+                    s->version, method, buf_str(&e.msg));
             break;
         }
         if (f != RPC_OK) {
             buf_addf(err, "%s", buf_str(&e.msg));
             if (f == RPC_EJSONRPC)
-                buf_addf(err, " (the server declares '%s' but cannot list it: fix the server, or capture "
-                         "only the versions that work with --protocol-version)", list_capability[list]);
+                buf_addf(
+                    err,
+                    " (the server declares '%s' but cannot list it: fix the server, or capture "
+                    "only the versions that work with --protocol-version)",
+                    list_capability[list]);
             out = SESSION_FAILED;
             break;
         }
@@ -85,7 +97,8 @@ static enum outcome list_all(rpc_conn *c, const struct capture_opts *o, struct c
         }
         json_array_extend(items, arr);
         if (!s->server_info && is_modern(s->version)) {
-            json_t *si = json_object_get(json_object_get(result, "_meta"), "io.modelcontextprotocol/serverInfo");
+            json_t *si = json_object_get(json_object_get(result, "_meta"),
+                                         "io.modelcontextprotocol/serverInfo");
             if (si) s->server_info = json_incref(si);
         }
         json_t *next = json_object_get(result, "nextCursor");
@@ -94,7 +107,8 @@ static enum outcome list_all(rpc_conn *c, const struct capture_opts *o, struct c
             break;
         }
         if (cursor && !strcmp(cursor, json_string_value(next))) {
-            buf_addf(err, "server returned the same nextCursor '%s' twice for '%s'", cursor, method);
+            buf_addf(err, "server returned the same nextCursor '%s' twice for '%s'", cursor,
+                     method);
             json_decref(result);
             out = SESSION_FAILED;
             break;
@@ -118,7 +132,8 @@ static enum outcome handshake_legacy(rpc_conn *c, struct capture_session *s, str
     json_t *result = NULL;
     enum rpc_fail f = rpc_call(c, "initialize", params, &result, &e);
     if (f == RPC_EJSONRPC || (f == RPC_EHTTP && e.http_status >= 400 && e.http_status < 500)) {
-        fprintf(stderr, "mcpdesc: %s: the server refused to initialize (%s); version not recorded\n",
+        fprintf(stderr,
+                "mcpdesc: %s: the server refused to initialize (%s); version not recorded\n",
                 s->requested, buf_str(&e.msg));
         rpc_error_release(&e);
         return SESSION_REFUSED;
@@ -157,7 +172,8 @@ static void add_versions(struct buf *b, json_t *arr)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(arr, i, v) buf_addf(b, "%s%s", i ? ", " : "", json_is_string(v) ? json_string_value(v) : "?");
+    json_array_foreach(arr, i, v)
+        buf_addf(b, "%s%s", i ? ", " : "", json_is_string(v) ? json_string_value(v) : "?");
 }
 
 static enum outcome handshake_modern(rpc_conn *c, struct capture_session *s, struct buf *err)
@@ -170,16 +186,20 @@ static enum outcome handshake_modern(rpc_conn *c, struct capture_session *s, str
     if (f == RPC_EJSONRPC && e.code == -32022) {
         struct buf b = BUF_INIT;
         add_versions(&b, json_object_get(e.data, "supported"));
-        fprintf(stderr, "mcpdesc: %s: not supported by the server (it supports: %s); version not recorded\n",
-                s->requested, b.s ? b.s : "not said");
+        fprintf(
+            stderr,
+            "mcpdesc: %s: not supported by the server (it supports: %s); version not recorded\n",
+            s->requested, b.s ? b.s : "not said");
         buf_release(&b);
         out = SESSION_REFUSED;
     } else if (f == RPC_EJSONRPC || f == RPC_ETIMEOUT ||
                (f == RPC_EHTTP && e.http_status >= 400 && e.http_status < 500)) {
         /* HTTP: a 4xx without a modern error body means a legacy server
          * (2026-07-28 basic/versioning.mdx:139-146) */
-        fprintf(stderr, "mcpdesc: %s: the server does not implement server/discover (%s); taking it for a "
-                "server without 2026-07-28 support; version not recorded\n", s->requested, buf_str(&e.msg));
+        fprintf(stderr,
+                "mcpdesc: %s: the server does not implement server/discover (%s); taking it for a "
+                "server without 2026-07-28 support; version not recorded\n",
+                s->requested, buf_str(&e.msg));
         out = SESSION_REFUSED;
     } else if (f != RPC_OK) {
         buf_addf(err, "%s", buf_str(&e.msg));
@@ -189,12 +209,16 @@ static enum outcome handshake_modern(rpc_conn *c, struct capture_session *s, str
         int ok = 0;
         size_t i;
         json_t *v;
-        json_array_foreach(sv, i, v) ok |= json_is_string(v) && !strcmp(json_string_value(v), s->requested);
+        json_array_foreach(sv, i, v) ok |=
+            json_is_string(v) && !strcmp(json_string_value(v), s->requested);
         if (!ok) {
             struct buf b = BUF_INIT;
             add_versions(&b, sv);
-            fprintf(stderr, "mcpdesc: %s: server/discover does not list it (supportedVersions: %s); version "
-                    "not recorded\n", s->requested, b.s ? b.s : "none");
+            fprintf(
+                stderr,
+                "mcpdesc: %s: server/discover does not list it (supportedVersions: %s); version "
+                "not recorded\n",
+                s->requested, b.s ? b.s : "none");
             buf_release(&b);
             out = SESSION_REFUSED;
         } else {
@@ -211,7 +235,8 @@ static enum outcome handshake_modern(rpc_conn *c, struct capture_session *s, str
 }
 
 /* One session for S->requested. */
-static enum outcome run_session(const struct capture_opts *o, struct capture_session *s, struct buf *err)
+static enum outcome run_session(const struct capture_opts *o, struct capture_session *s,
+                                struct buf *err)
 {
     struct rpc_opts ro = {o->request_timeout, rpc_now() + o->session_timeout, o->max_message,
                           o->stderr_fd, o->verbose};
@@ -223,7 +248,8 @@ static enum outcome run_session(const struct capture_opts *o, struct capture_ses
         return SESSION_FAILED;
     }
     rpc_error_release(&e);
-    enum outcome out = is_modern(s->requested) ? handshake_modern(c, s, err) : handshake_legacy(c, s, err);
+    enum outcome out =
+        is_modern(s->requested) ? handshake_modern(c, s, err) : handshake_legacy(c, s, err);
     if (out == SESSION_OK && !s->capabilities) s->capabilities = json_object();
     for (int l = 0; out == SESSION_OK && l < CAPTURE_NLISTS; l++) {
         if (!json_object_get(s->capabilities, list_capability[l])) continue;
@@ -250,8 +276,10 @@ json_t *capture_run(const struct capture_opts *o, struct buf *err)
         if (out == SESSION_FAILED) {
             buf_addf(err, "session for protocol version %s: %s", o->versions[i], buf_str(&e));
             if (strstr(buf_str(&e), "exited with") || strstr(buf_str(&e), "was killed by"))
-                buf_adds(err, o->stderr_fd >= 0 ? " (its stderr, in the --server-stderr file, may say why)"
-                                                : " (its stderr, above, may say why)");
+                buf_adds(err,
+                         o->stderr_fd >= 0
+                             ? " (its stderr, in the --server-stderr file, may say why)"
+                             : " (its stderr, above, may say why)");
             buf_release(&e);
             capture_session_release(s);
             goto done;
@@ -263,19 +291,26 @@ json_t *capture_run(const struct capture_opts *o, struct buf *err)
         }
         if (strcmp(s->version, s->requested)) {
             if (is_modern(s->version)) {
-                fprintf(stderr, "mcpdesc: %s: the server answered 'initialize' with protocol version %s, "
-                        "which has no 'initialize'; session dropped\n", s->requested, s->version);
+                fprintf(stderr,
+                        "mcpdesc: %s: the server answered 'initialize' with protocol version %s, "
+                        "which has no 'initialize'; session dropped\n",
+                        s->requested, s->version);
                 capture_session_release(s);
                 continue;
             }
             if (!capture_version_known(s->version)) {
-                fprintf(stderr, "mcpdesc: %s: the server answered with protocol version '%s', which mcpdesc "
-                        "does not know; session dropped\n", s->requested, s->version);
+                fprintf(
+                    stderr,
+                    "mcpdesc: %s: the server answered with protocol version '%s', which mcpdesc "
+                    "does not know; session dropped\n",
+                    s->requested, s->version);
                 capture_session_release(s);
                 continue;
             }
-            fprintf(stderr, "mcpdesc: %s: the server answered with protocol version %s; the session counts "
-                    "for %s\n", s->requested, s->version, s->version);
+            fprintf(stderr,
+                    "mcpdesc: %s: the server answered with protocol version %s; the session counts "
+                    "for %s\n",
+                    s->requested, s->version, s->version);
         }
         n++;
     }
@@ -292,7 +327,8 @@ json_t *capture_run(const struct capture_opts *o, struct buf *err)
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         if (drop[i]) {
-            fprintf(stderr, "mcpdesc: %s: session dropped, protocol version %s was already captured\n",
+            fprintf(stderr,
+                    "mcpdesc: %s: session dropped, protocol version %s was already captured\n",
                     ss[i].requested, ss[i].version);
             capture_session_release(&ss[i]);
             continue;
@@ -306,8 +342,10 @@ json_t *capture_run(const struct capture_opts *o, struct buf *err)
     free(drop);
     n = kept;
     if (n == 0) {
-        buf_adds(err, "the server accepted none of the requested protocol versions (see the notes above; "
-                      "try other --protocol-version values)");
+        buf_adds(
+            err,
+            "the server accepted none of the requested protocol versions (see the notes above; "
+            "try other --protocol-version values)");
         goto done;
     }
     struct buf notes = BUF_INIT;

@@ -22,7 +22,10 @@ void rpc_reader_init(struct rpc_reader *r, size_t max)
     r->max = max;
 }
 
-void rpc_reader_release(struct rpc_reader *r) { buf_release(&r->data); }
+void rpc_reader_release(struct rpc_reader *r)
+{
+    buf_release(&r->data);
+}
 
 void rpc_reader_feed(struct rpc_reader *r, const char *p, size_t n)
 {
@@ -38,7 +41,10 @@ void rpc_reader_feed(struct rpc_reader *r, const char *p, size_t n)
     buf_add(&r->data, p, n);
 }
 
-size_t rpc_reader_pending(const struct rpc_reader *r) { return r->data.len - r->start; }
+size_t rpc_reader_pending(const struct rpc_reader *r)
+{
+    return r->data.len - r->start;
+}
 
 int rpc_reader_next(struct rpc_reader *r, const char **line, size_t *n)
 {
@@ -78,7 +84,10 @@ void rpc_sse_release(struct rpc_sse *s)
     buf_release(&s->data);
 }
 
-void rpc_sse_feed(struct rpc_sse *s, const char *p, size_t n) { rpc_reader_feed(&s->lines, p, n); }
+void rpc_sse_feed(struct rpc_sse *s, const char *p, size_t n)
+{
+    rpc_reader_feed(&s->lines, p, n);
+}
 
 /* The SSE reader needs blank lines (they end events), so it splits lines itself. */
 int rpc_sse_next(struct rpc_sse *s, char **data, size_t *n)
@@ -223,7 +232,10 @@ void rpc_catch_interrupts(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
-int rpc_interrupted(void) { return interrupted != 0; }
+int rpc_interrupted(void)
+{
+    return interrupted != 0;
+}
 
 /* ---- connection ---- */
 

@@ -67,7 +67,10 @@ struct rpc_error {
     long http_status; /* HTTP transport: the response's status, 0 if none */
     struct buf msg;   /* one lowercase sentence for people */
 };
-#define RPC_ERROR_INIT { RPC_OK, 0, NULL, 0, BUF_INIT }
+#define RPC_ERROR_INIT                                                                             \
+    {                                                                                              \
+        RPC_OK, 0, NULL, 0, BUF_INIT                                                               \
+    }
 void rpc_error_reset(struct rpc_error *e);
 void rpc_error_release(struct rpc_error *e);
 

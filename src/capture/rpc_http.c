@@ -25,16 +25,16 @@ struct http_impl {
 /* State of one POST. */
 struct http_xfer {
     rpc_conn *c;
-    json_int_t id;         /* response we wait for; 0 for a notification */
-    int is_sse;            /* decided from Content-Type at the first body byte */
-    int typed;             /* Content-Type seen */
-    struct buf body;       /* application/json (or anything else) body */
+    json_int_t id;   /* response we wait for; 0 for a notification */
+    int is_sse;      /* decided from Content-Type at the first body byte */
+    int typed;       /* Content-Type seen */
+    struct buf body; /* application/json (or anything else) body */
     struct rpc_sse sse;
-    json_t *response;      /* matching response from the SSE stream */
+    json_t *response; /* matching response from the SSE stream */
     int too_big;
     int garbage;
     struct buf garbage_text;
-    char *session_id;      /* from the response headers */
+    char *session_id; /* from the response headers */
     char *content_type;
 };
 
@@ -87,7 +87,8 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
         if (r == 0) break;
         size_t sp = 0;
         while (sp < dn && (data[sp] == ' ' || data[sp] == '\t' || data[sp] == '\n')) sp++;
-        if (sp == dn) { /* a priming event: an id and empty data (2025-11-25 basic/transports.mdx:106-108) */
+        if (sp ==
+            dn) { /* a priming event: an id and empty data (2025-11-25 basic/transports.mdx:106-108) */
             free(data);
             continue;
         }
@@ -158,7 +159,9 @@ static enum rpc_fail post(rpc_conn *c, json_t *msg, json_int_t id, json_t **resp
     double start = rpc_now();
     double left = rpc_time_left(c, start);
     if (left <= 0)
-        return rpc_fail_with(err, RPC_ETIMEOUT, "session time limit reached before '%s' (raise --session-timeout)", method);
+        return rpc_fail_with(err, RPC_ETIMEOUT,
+                             "session time limit reached before '%s' (raise --session-timeout)",
+                             method);
     char *text = json_dumps(msg, JSON_COMPACT);
     rpc_trace(c, "->", text, strlen(text));
     struct http_xfer x;
@@ -192,44 +195,58 @@ static enum rpc_fail post(rpc_conn *c, json_t *msg, json_int_t id, json_t **resp
     enum rpc_fail f = RPC_OK;
     if (x.session_id && !h->session_id) h->session_id = xstrdup(x.session_id);
     if (rpc_interrupted()) {
-        f = rpc_fail_with(err, RPC_EINTR, "interrupted while waiting for the answer to '%s'", method);
+        f = rpc_fail_with(err, RPC_EINTR, "interrupted while waiting for the answer to '%s'",
+                          method);
     } else if (x.response) {
         *response = x.response;
         x.response = NULL;
     } else if (x.too_big) {
-        f = rpc_fail_with(err, RPC_ETOOBIG, "server sent a message longer than %zu bytes while answering "
-                          "'%s' (raise --max-message if it is legitimate)", c->opts.max_message, method);
+        f = rpc_fail_with(err, RPC_ETOOBIG,
+                          "server sent a message longer than %zu bytes while answering "
+                          "'%s' (raise --max-message if it is legitimate)",
+                          c->opts.max_message, method);
     } else if (x.garbage) {
-        f = rpc_fail_with(err, RPC_EGARBAGE, "server sent an event that is not a JSON-RPC message in "
-                          "answer to '%s': %s", method, buf_str(&x.garbage_text));
+        f = rpc_fail_with(err, RPC_EGARBAGE,
+                          "server sent an event that is not a JSON-RPC message in "
+                          "answer to '%s': %s",
+                          method, buf_str(&x.garbage_text));
     } else if (rc == CURLE_OPERATION_TIMEDOUT) {
-        f = rpc_fail_with(err, RPC_ETIMEOUT, "server at %s did not answer '%s' within %g s (raise "
-                          "--timeout if it is just slow)", h->url, method, left);
+        f = rpc_fail_with(err, RPC_ETIMEOUT,
+                          "server at %s did not answer '%s' within %g s (raise "
+                          "--timeout if it is just slow)",
+                          h->url, method, left);
     } else if (rc != CURLE_OK) {
         f = rpc_fail_with(err, RPC_EHTTP, "cannot reach %s: %s", h->url, curl_easy_strerror(rc));
     } else if (!id) {
         if (status < 200 || status > 299)
-            f = rpc_fail_with(err, RPC_EHTTP, "server at %s refused '%s' with HTTP status %ld", h->url, method, status);
+            f = rpc_fail_with(err, RPC_EHTTP, "server at %s refused '%s' with HTTP status %ld",
+                              h->url, method, status);
     } else if (x.is_sse) {
-        f = rpc_fail_with(err, RPC_EEXIT, "server at %s closed the event stream without answering '%s' "
-                          "(HTTP status %ld)", h->url, method, status);
+        f = rpc_fail_with(err, RPC_EEXIT,
+                          "server at %s closed the event stream without answering '%s' "
+                          "(HTTP status %ld)",
+                          h->url, method, status);
     } else {
         rpc_trace(c, "<-", buf_str(&x.body), x.body.len);
         json_t *m = x.body.len ? json_loadb(x.body.s, x.body.len, 0, NULL) : NULL;
         enum rpc_kind k = rpc_classify(m);
-        if (k == RPC_MSG_RESPONSE && (rpc_id_matches(m, id) || (json_is_null(json_object_get(m, "id")) &&
-                                                                json_object_get(m, "error")))) {
+        if (k == RPC_MSG_RESPONSE &&
+            (rpc_id_matches(m, id) ||
+             (json_is_null(json_object_get(m, "id")) && json_object_get(m, "error")))) {
             *response = m; /* error bodies of 4xx answers may carry "id": null */
             m = NULL;
         } else if (status < 200 || status > 299) {
-            f = rpc_fail_with(err, RPC_EHTTP, "server at %s answered '%s' with HTTP status %ld", h->url, method, status);
+            f = rpc_fail_with(err, RPC_EHTTP, "server at %s answered '%s' with HTTP status %ld",
+                              h->url, method, status);
             if (x.body.len) {
                 buf_adds(&err->msg, ": ");
                 rpc_add_snippet(&err->msg, x.body.s, x.body.len);
             }
         } else {
-            f = rpc_fail_with(err, RPC_EGARBAGE, "server at %s answered '%s' with a body that is not its "
-                              "JSON-RPC response: ", h->url, method);
+            f = rpc_fail_with(err, RPC_EGARBAGE,
+                              "server at %s answered '%s' with a body that is not its "
+                              "JSON-RPC response: ",
+                              h->url, method);
             rpc_add_snippet(&err->msg, buf_str(&x.body), x.body.len);
         }
         json_decref(m);

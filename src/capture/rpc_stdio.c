@@ -56,7 +56,9 @@ static void describe_exit(struct stdio_impl *s, struct buf *b)
 {
     if (!s->reaped) buf_adds(b, "closed its standard output");
     else if (WIFEXITED(s->status)) buf_addf(b, "exited with status %d", WEXITSTATUS(s->status));
-    else if (WIFSIGNALED(s->status)) buf_addf(b, "was killed by signal %d (%s)", WTERMSIG(s->status), strsignal(WTERMSIG(s->status)));
+    else if (WIFSIGNALED(s->status))
+        buf_addf(b, "was killed by signal %d (%s)", WTERMSIG(s->status),
+                 strsignal(WTERMSIG(s->status)));
     else buf_adds(b, "ended");
 }
 
@@ -84,10 +86,14 @@ static enum rpc_fail write_all(rpc_conn *c, struct stdio_impl *s, const char *p,
         }
         if (w < 0 && errno == EINTR) continue;
         if (w < 0 && errno == EPIPE) return fail_exit(c, s, "before reading its input", err);
-        if (w < 0 && errno != EAGAIN) return rpc_fail_with(err, RPC_EIO, "cannot write to server: %s", strerror(errno));
+        if (w < 0 && errno != EAGAIN)
+            return rpc_fail_with(err, RPC_EIO, "cannot write to server: %s", strerror(errno));
         double left = rpc_time_left(c, start);
-        if (rpc_interrupted()) return rpc_fail_with(err, RPC_EINTR, "interrupted while writing to the server");
-        if (left <= 0) return rpc_fail_with(err, RPC_ETIMEOUT, "server '%s' did not read its input in time", s->name);
+        if (rpc_interrupted())
+            return rpc_fail_with(err, RPC_EINTR, "interrupted while writing to the server");
+        if (left <= 0)
+            return rpc_fail_with(err, RPC_ETIMEOUT, "server '%s' did not read its input in time",
+                                 s->name);
         struct pollfd pfd = {s->in_fd, POLLOUT, 0};
         int ms = (int)(left * 1000) + 1;
         if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
@@ -114,8 +120,8 @@ static enum rpc_fail send_msg(rpc_conn *c, struct stdio_impl *s, json_t *msg, do
 }
 
 /* Read until one complete message is available; *msg is new. */
-static enum rpc_fail read_msg(rpc_conn *c, struct stdio_impl *s, const char *method,
-                              double start, json_t **msg, struct rpc_error *err)
+static enum rpc_fail read_msg(rpc_conn *c, struct stdio_impl *s, const char *method, double start,
+                              json_t **msg, struct rpc_error *err)
 {
     for (;;) {
         const char *line;
@@ -131,12 +137,15 @@ static enum rpc_fail read_msg(rpc_conn *c, struct stdio_impl *s, const char *met
             json_error_t jerr;
             json_t *m = json_loadb(line, n, 0, &jerr);
             if (!m || rpc_classify(m) == RPC_MSG_INVALID) {
-                rpc_fail_with(err, RPC_EGARBAGE, "server '%s' wrote %s to its standard output, "
-                              "which is not a JSON-RPC message", s->name, m ? "a JSON value" : "a line");
+                rpc_fail_with(err, RPC_EGARBAGE,
+                              "server '%s' wrote %s to its standard output, "
+                              "which is not a JSON-RPC message",
+                              s->name, m ? "a JSON value" : "a line");
                 buf_adds(&err->msg, ": ");
                 rpc_add_snippet(&err->msg, line, n);
-                buf_adds(&err->msg, " (an MCP stdio server must write only JSON-RPC messages to stdout, "
-                                    "and log to stderr)");
+                buf_adds(&err->msg,
+                         " (an MCP stdio server must write only JSON-RPC messages to stdout, "
+                         "and log to stderr)");
                 json_decref(m);
                 return RPC_EGARBAGE;
             }
@@ -146,18 +155,23 @@ static enum rpc_fail read_msg(rpc_conn *c, struct stdio_impl *s, const char *met
         double left = rpc_time_left(c, start);
         if (left <= 0) {
             if (c->opts.deadline > 0 && rpc_now() >= c->opts.deadline)
-                return rpc_fail_with(err, RPC_ETIMEOUT,
-                                     "session time limit reached while waiting for the answer to '%s' "
-                                     "(raise --session-timeout if the server is just slow)", method);
-            return rpc_fail_with(err, RPC_ETIMEOUT,
-                                 "server '%s' did not answer '%s' within %g s (raise --timeout if it "
-                                 "is just slow)", s->name, method, c->opts.request_timeout);
+                return rpc_fail_with(
+                    err, RPC_ETIMEOUT,
+                    "session time limit reached while waiting for the answer to '%s' "
+                    "(raise --session-timeout if the server is just slow)",
+                    method);
+            return rpc_fail_with(
+                err, RPC_ETIMEOUT,
+                "server '%s' did not answer '%s' within %g s (raise --timeout if it "
+                "is just slow)",
+                s->name, method, c->opts.request_timeout);
         }
         struct pollfd pfd = {s->out_fd, POLLIN, 0};
         int ms = (int)(left * 1000) + 1;
         int pr = poll(&pfd, 1, ms);
         if (rpc_interrupted())
-            return rpc_fail_with(err, RPC_EINTR, "interrupted while waiting for the answer to '%s'", method);
+            return rpc_fail_with(err, RPC_EINTR, "interrupted while waiting for the answer to '%s'",
+                                 method);
         if (pr < 0) {
             if (errno == EINTR) continue;
             return rpc_fail_with(err, RPC_EIO, "poll: %s", strerror(errno));
@@ -226,7 +240,8 @@ static void stdio_close(rpc_conn *c)
         kill(-s->pid, SIGTERM);
         kill(s->pid, SIGTERM);
         if (!wait_exit(s, 2.0)) {
-            if (c->opts.verbose) fprintf(stderr, "mcpdesc: server ignored SIGTERM, sending SIGKILL\n");
+            if (c->opts.verbose)
+                fprintf(stderr, "mcpdesc: server ignored SIGTERM, sending SIGKILL\n");
             kill(-s->pid, SIGKILL);
             kill(s->pid, SIGKILL);
             while (waitpid(s->pid, &s->status, 0) < 0 && errno == EINTR) {}
@@ -268,7 +283,8 @@ rpc_conn *rpc_open_stdio(char *const argv[], const struct rpc_opts *o, struct rp
     posix_spawnattr_setsigdefault(&at, &def);
     posix_spawnattr_setsigmask(&at, &none);
     posix_spawnattr_setpgroup(&at, 0);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setflags(
+        &at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
     pid_t pid;
     int rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
     posix_spawn_file_actions_destroy(&fa);

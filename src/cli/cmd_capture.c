@@ -58,7 +58,8 @@ static int fail_usage(const char *fmt, const char *arg)
 }
 
 /* Parse "--name VALUE" or "--name=VALUE" at argv[*i]; 1 if it is NAME. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **value, int *missing)
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **value,
+                     int *missing)
 {
     const char *a = argv[*i];
     size_t n = strlen(name);
@@ -128,14 +129,14 @@ static int write_file(const char *path, const char *text)
 
 /* What the command line asks for (parse_options). */
 struct capture_cli_opts {
-    VEC(const char *) versions;       /* --protocol-version, no duplicates; default: all known */
-    VEC(char *) vargs;                /* validate's options, after --validate */
+    VEC(const char *) versions; /* --protocol-version, no duplicates; default: all known */
+    VEC(char *) vargs;          /* validate's options, after --validate */
     const char *url, *out, *date, *stderr_file;
     double timeout, session_timeout;
     long long max_message, max_pages;
     int verbose, validate;
-    char **command;                   /* the server's argv, or NULL with --url */
-    char datebuf[16];                 /* today's date when --date is not given */
+    char **command;   /* the server's argv, or NULL with --url */
+    char datebuf[16]; /* today's date when --date is not given */
 };
 
 static void opts_release(struct capture_cli_opts *o)
@@ -148,8 +149,11 @@ static void opts_release(struct capture_cli_opts *o)
  * Returns 0 to go on, 2 on bad usage (after a message), -1 when --help was printed. */
 static int parse_options(int argc, char **argv, struct capture_cli_opts *o)
 {
-    *o = (struct capture_cli_opts){.versions = VEC_INIT, .vargs = VEC_INIT, .timeout = 30,
-                                   .session_timeout = 120, .max_message = 16 * 1024 * 1024,
+    *o = (struct capture_cli_opts){.versions = VEC_INIT,
+                                   .vargs = VEC_INIT,
+                                   .timeout = 30,
+                                   .session_timeout = 120,
+                                   .max_message = 16 * 1024 * 1024,
                                    .max_pages = 100};
     int i = 1;
     for (; i < argc; i++) {
@@ -178,7 +182,8 @@ static int parse_options(int argc, char **argv, struct capture_cli_opts *o)
             if (missing) return fail_usage("option '%s' needs a value", a);
             if (!capture_version_known(v))
                 return fail_usage("unknown protocol version '%s' (known: 2024-11-05, 2025-03-26, "
-                                  "2025-06-18, 2025-11-25, 2026-07-28)", v);
+                                  "2025-06-18, 2025-11-25, 2026-07-28)",
+                                  v);
             int dup = 0;
             for (size_t k = 0; k < o->versions.len; k++) dup |= !strcmp(o->versions.items[k], v);
             if (!dup) VEC_PUSH(o->versions, v);
@@ -195,16 +200,20 @@ static int parse_options(int argc, char **argv, struct capture_cli_opts *o)
             o->date = v;
         } else if (opt_value(argc, argv, &i, "--timeout", &v, &missing)) {
             if (missing || parse_seconds(v, &o->timeout))
-                return fail_usage("--timeout wants a number of seconds, not '%s'", missing ? "" : v);
+                return fail_usage("--timeout wants a number of seconds, not '%s'",
+                                  missing ? "" : v);
         } else if (opt_value(argc, argv, &i, "--session-timeout", &v, &missing)) {
             if (missing || parse_seconds(v, &o->session_timeout))
-                return fail_usage("--session-timeout wants a number of seconds, not '%s'", missing ? "" : v);
+                return fail_usage("--session-timeout wants a number of seconds, not '%s'",
+                                  missing ? "" : v);
         } else if (opt_value(argc, argv, &i, "--max-message", &v, &missing)) {
             if (missing || parse_count(v, (long long)1 << 32, &o->max_message))
-                return fail_usage("--max-message wants a number of bytes, not '%s'", missing ? "" : v);
+                return fail_usage("--max-message wants a number of bytes, not '%s'",
+                                  missing ? "" : v);
         } else if (opt_value(argc, argv, &i, "--max-pages", &v, &missing)) {
             if (missing || parse_count(v, 1000000, &o->max_pages))
-                return fail_usage("--max-pages wants a positive number, not '%s'", missing ? "" : v);
+                return fail_usage("--max-pages wants a positive number, not '%s'",
+                                  missing ? "" : v);
         } else if (opt_value(argc, argv, &i, "--server-stderr", &v, &missing)) {
             if (missing) return fail_usage("option '%s' needs a value", a);
             o->stderr_file = v;
@@ -222,7 +231,8 @@ static int parse_options(int argc, char **argv, struct capture_cli_opts *o)
     if (o->validate && (!o->out || !strcmp(o->out, "-")))
         return fail_usage("--validate needs -o FILE to have a file to validate%s", "");
     if (!o->versions.len)
-        for (size_t k = 0; capture_known_versions[k]; k++) VEC_PUSH(o->versions, capture_known_versions[k]);
+        for (size_t k = 0; capture_known_versions[k]; k++)
+            VEC_PUSH(o->versions, capture_known_versions[k]);
     if (!o->date) {
         time_t now = time(NULL);
         struct tm tm;
@@ -241,7 +251,8 @@ static int prepare(const struct capture_cli_opts *o, int *stderr_fd)
     if (o->stderr_file) {
         *stderr_fd = open(o->stderr_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (*stderr_fd < 0) {
-            fprintf(stderr, "mcpdesc capture: cannot open '%s': %s\n", o->stderr_file, strerror(errno));
+            fprintf(stderr, "mcpdesc capture: cannot open '%s': %s\n", o->stderr_file,
+                    strerror(errno));
             return 2;
         }
     }
@@ -256,9 +267,17 @@ static int prepare(const struct capture_cli_opts *o, int *stderr_fd)
  * message. */
 static int capture(const struct capture_cli_opts *o, int stderr_fd, char **text)
 {
-    struct capture_opts co = {o->versions.items, o->versions.len, o->command, o->url, o->timeout,
-                              o->session_timeout, (size_t)o->max_message, (int)o->max_pages,
-                              stderr_fd, o->verbose, o->date};
+    struct capture_opts co = {o->versions.items,
+                              o->versions.len,
+                              o->command,
+                              o->url,
+                              o->timeout,
+                              o->session_timeout,
+                              (size_t)o->max_message,
+                              (int)o->max_pages,
+                              stderr_fd,
+                              o->verbose,
+                              o->date};
     struct buf err = BUF_INIT;
     json_t *doc = capture_run(&co, &err);
     if (!doc) {

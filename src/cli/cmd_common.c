@@ -56,13 +56,16 @@ struct rule_set *cmd_load_rules(const char *given_dir)
     struct diag_list errs = DIAG_LIST_INIT;
     struct rule_set *rs = NULL;
     if (!is_rule_dir(dir)) {
-        fprintf(stderr, "mcpdesc: no rule set at '%s' (no manifest.yaml there); pass --rules DIR\n", dir);
+        fprintf(stderr, "mcpdesc: no rule set at '%s' (no manifest.yaml there); pass --rules DIR\n",
+                dir);
     } else {
         rs = rule_set_load(dir, &errs);
         if (!rs) {
             cmd_print_errors(stderr, &errs);
-            fprintf(stderr, "mcpdesc: the rule set in '%s' has %zu error%s; `mcpdesc rules lint %s` "
-                            "lists them\n", dir, errs.len, errs.len == 1 ? "" : "s", dir);
+            fprintf(stderr,
+                    "mcpdesc: the rule set in '%s' has %zu error%s; `mcpdesc rules lint %s` "
+                    "lists them\n",
+                    dir, errs.len, errs.len == 1 ? "" : "s", dir);
         }
     }
     diag_list_release(&errs);
@@ -83,8 +86,11 @@ void cmd_unknown_option(const char *cmd, const char *arg, const char *const *opt
             best = *options;
         }
     }
-    if (best) fprintf(stderr, "mcpdesc %s: unknown option '%s': did you mean '%s'?\n", cmd, name, best);
-    else fprintf(stderr, "mcpdesc %s: unknown option '%s' (see mcpdesc %s --help)\n", cmd, name, cmd);
+    if (best)
+        fprintf(stderr, "mcpdesc %s: unknown option '%s': did you mean '%s'?\n", cmd, name, best);
+    else
+        fprintf(stderr, "mcpdesc %s: unknown option '%s' (see mcpdesc %s --help)\n", cmd, name,
+                cmd);
     free(name);
 }
 

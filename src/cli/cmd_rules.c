@@ -21,14 +21,20 @@ static const struct sub {
     const char *name, *synopsis, *summary, *help;
     const char *const options[8];
 } subs[] = {
-    {"list", "list [--format text|json] [--rules DIR]", "one line per rule: id, level, surface, versions",
+    {"list",
+     "list [--format text|json] [--rules DIR]",
+     "one line per rule: id, level, surface, versions",
      "  --format FORMAT    text (default: an aligned table) or json\n",
      {"--format", "--rules", "--rules-tag", "--help", NULL}},
-    {"explain", "explain RULE-ID [--rules DIR] [--fixtures DIR]", "the rule's page in the terminal",
+    {"explain",
+     "explain RULE-ID [--rules DIR] [--fixtures DIR]",
+     "the rule's page in the terminal",
      "The page has the sections of the published rule pages; each example shows the JSON the\n"
      "fixture holds at its pointer.\n",
      {"--rules", "--rules-tag", "--fixtures", "--help", NULL}},
-    {"dump", "dump [RULE-ID...] [--format text|json] [--rules DIR]", "the compiled program of rules, clause by clause",
+    {"dump",
+     "dump [RULE-ID...] [--format text|json] [--rules DIR]",
+     "the compiled program of rules, clause by clause",
      "Prints what the loader compiled each rule into (every rule of the set without RULE-ID,\n"
      "in the set's order): its level, applies (versions, and their bit mask), yields-to,\n"
      "then its checks, indented: the versions of a check where narrower than its parent's,\n"
@@ -38,25 +44,33 @@ static const struct sub {
      "messages and hints are quoted as in YAML ('' for '), literal arguments are JSON.\n"
      "  --format FORMAT    text (default) or json (the same program as one JSON object)\n",
      {"--format", "--rules", "--rules-tag", "--help", NULL}},
-    {"lint", "lint [DIR] [--fixtures DIR]", "check rule files themselves, with file:line:col",
+    {"lint",
+     "lint [DIR] [--fixtures DIR]",
+     "check rule files themselves, with file:line:col",
      "Reports every mistake of every file: what the loader refuses, version branches outside\n"
      "the rule's applies, versions in applies that no check judges, examples whose fixture or\n"
      "pointer does not exist or whose expectation the rule's level cannot produce, and a level\n"
      "that contradicts the requirement's MUST, SHOULD or MAY. DIR defaults to the rule set (as\n"
      "for --rules).\n",
      {"--rules", "--fixtures", "--help", NULL}},
-    {"test", "test [DIR] [--fixtures DIR] [--rule GLOB]...", "run every rule's examples against conformance/",
+    {"test",
+     "test [DIR] [--fixtures DIR] [--rule GLOB]...",
+     "run every rule's examples against conformance/",
      "Runs only the example's rule on its fixture and checks that it reports exactly at the\n"
      "example's pointer: an error (invalid), a warning (warning), nothing (valid). One line\n"
      "per example, then \"N passed, N failed\".\n"
      "  --rule GLOB        only the examples of matching rule ids (repeatable)\n",
      {"--rules", "--rules-tag", "--fixtures", "--rule", "--help", NULL}},
-    {"docs", "docs --out DIR [--rules DIR] [--fixtures DIR]", "render every rule's page (Markdown and HTML)",
+    {"docs",
+     "docs --out DIR [--rules DIR] [--fixtures DIR]",
+     "render every rule's page (Markdown and HTML)",
      "Writes RULE-ID.md and RULE-ID.html per rule, index.{md,html} (rules grouped by surface)\n"
      "and version-V.{md,html} per protocol version (the rules that apply to it).\n"
      "  --out DIR          where to write the pages (created when missing)\n",
      {"--out", "--rules", "--rules-tag", "--fixtures", "--help", NULL}},
-    {"lock", "lock TAG [--rules DIR]", "record the digests of the rule set under TAG",
+    {"lock",
+     "lock TAG [--rules DIR]",
+     "record the digests of the rule set under TAG",
      "Writes DIR/tags/TAG.lock: the SHA-256 of manifest.yaml, of every rule file and of the\n"
      "set. TAG must be the manifest's tag. An existing lock is never changed: a released tag\n"
      "never moves.\n",
@@ -67,10 +81,13 @@ static const struct sub {
 static const struct {
     const char *option, *text;
 } common_help[] = {
-    {"--rules", "  --rules DIR        rule set (default: the build tree's rules-yaml/, else the installed\n"
-                "                     one; or $MCPDESC_RULES)\n"},
-    {"--rules-tag", "  --rules-tag TAG    refuse to run unless the rule set is the one locked as TAG\n"},
-    {"--fixtures", "  --fixtures DIR     conformance fixtures (default: the rule set's ../conformance)\n"},
+    {"--rules",
+     "  --rules DIR        rule set (default: the build tree's rules-yaml/, else the installed\n"
+     "                     one; or $MCPDESC_RULES)\n"},
+    {"--rules-tag",
+     "  --rules-tag TAG    refuse to run unless the rule set is the one locked as TAG\n"},
+    {"--fixtures",
+     "  --fixtures DIR     conformance fixtures (default: the rule set's ../conformance)\n"},
 };
 
 static void usage(FILE *f)
@@ -168,9 +185,9 @@ static int too_many(const char *sub, const struct opts *o, size_t max)
 
 /* The rows of `rules list`: the set's rules, then the built-in ones. */
 struct list_rows {
-    size_t n, total;                  /* the set's rules; with the built-ins */
+    size_t n, total; /* the set's rules; with the built-ins */
     const char **ids, **levels, **surfaces;
-    char **specs;                     /* applies, as a version spec (new) */
+    char **specs; /* applies, as a version spec (new) */
 };
 
 static void list_collect(const struct rule_set *rs, struct list_rows *l)
@@ -188,13 +205,17 @@ static void list_collect(const struct rule_set *rs, struct list_rows *l)
         if (i < n) {
             const struct rule *r = rule_set_rule(rs, i);
             l->ids[i] = rule_id(r);
-            l->levels[i] = rule_level(r) == DIAG_ERROR ? "must" : rule_level(r) == DIAG_WARNING ? "should" : "may";
+            l->levels[i] = rule_level(r) == DIAG_ERROR ? "must"
+                : rule_level(r) == DIAG_WARNING        ? "should"
+                                                       : "may";
             l->surfaces[i] = rule_str(r, "surface");
             ver_spec_format(&spec, vl, rule_applies(r));
         } else {
             const struct res_builtin *b = &res_builtins[i - n];
             l->ids[i] = b->id;
-            l->levels[i] = b->level == DIAG_ERROR ? "must" : b->level == DIAG_WARNING ? "should" : "may";
+            l->levels[i] = b->level == DIAG_ERROR ? "must"
+                : b->level == DIAG_WARNING        ? "should"
+                                                  : "may";
             l->surfaces[i] = "(built-in)";
             buf_adds(&spec, "all");
         }
@@ -223,9 +244,10 @@ static void list_emit_json(const struct rule_set *rs, const struct list_rows *l)
         ver_mask m = r ? rule_applies(r) : ver_all(vl);
         for (size_t k = 0; k < vl->n; k++)
             if (m >> k & 1) json_array_append_new(vs, json_string(vl->names[k]));
-        json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:o}", "id", l->ids[i], "level", l->levels[i], "severity",
-                              diag_level_name(r ? rule_level(r) : res_builtins[i - n].level), "surface",
-                              r ? l->surfaces[i] : "built-in", "versions", vs);
+        json_t *e =
+            json_pack("{s:s, s:s, s:s, s:s, s:o}", "id", l->ids[i], "level", l->levels[i],
+                      "severity", diag_level_name(r ? rule_level(r) : res_builtins[i - n].level),
+                      "surface", r ? l->surfaces[i] : "built-in", "versions", vs);
         json_object_set_new(e, "applies", json_string(l->specs[i]));
         if (r) {
             json_object_set_new(e, "file", json_string(rule_file(r)));
@@ -236,8 +258,8 @@ static void list_emit_json(const struct rule_set *rs, const struct list_rows *l)
         }
         json_array_append_new(arr, e);
     }
-    json_t *top = json_pack("{s:s, s:s, s:s, s:o}", "name", rule_set_name(rs), "tag", rule_set_tag(rs),
-                            "digest", rule_set_digest(rs), "rules", arr);
+    json_t *top = json_pack("{s:s, s:s, s:s, s:o}", "name", rule_set_name(rs), "tag",
+                            rule_set_tag(rs), "digest", rule_set_digest(rs), "rules", arr);
     char *text = json_dumps(top, JSON_INDENT(2));
     puts(text);
     free(text);
@@ -306,8 +328,8 @@ static int run_explain(struct opts *o)
                    diag_level_name(b->level), b->summary);
         } else {
             const char *best = rule_set_suggest(rs, id); /* as rules dump and validate --rule do */
-            fprintf(stderr, "mcpdesc rules explain: no rule '%s'%s%s%s (see mcpdesc rules list)\n", id,
-                    best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+            fprintf(stderr, "mcpdesc rules explain: no rule '%s'%s%s%s (see mcpdesc rules list)\n",
+                    id, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
             status = 2;
         }
     } else {
@@ -345,16 +367,20 @@ static int run_dump(struct opts *o)
         int builtin = 0;
         for (size_t k = 0; k < res_nbuiltins; k++) builtin |= !strcmp(res_builtins[k].id, id);
         if (builtin) {
-            fprintf(stderr, "mcpdesc rules dump: '%s' is a built-in rule, judged in C before any rule runs: "
-                            "it has no program (mcpdesc rules explain %s says what it checks)\n", id, id);
+            fprintf(
+                stderr,
+                "mcpdesc rules dump: '%s' is a built-in rule, judged in C before any rule runs: "
+                "it has no program (mcpdesc rules explain %s says what it checks)\n",
+                id, id);
             continue;
         }
         const char *near = rule_set_suggest(rs, id);
         fprintf(stderr, "mcpdesc rules dump: no rule '%s'%s%s%s (see mcpdesc rules list)\n", id,
                 near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
     }
-    if (!status && rule_set_dump(rs, o->args.items, o->args.len,
-                                 strcmp(format, "json") ? RULE_DUMP_TEXT : RULE_DUMP_JSON, stdout) < 0)
+    if (!status &&
+        rule_set_dump(rs, o->args.items, o->args.len,
+                      strcmp(format, "json") ? RULE_DUMP_TEXT : RULE_DUMP_JSON, stdout) < 0)
         status = 2; /* not reached: every id was found above */
     rule_set_free(rs);
     return status;
@@ -366,7 +392,8 @@ static const char *dir_arg(const char *sub, struct opts *o)
 {
     if (too_many(sub, o, 1)) return NULL;
     if (o->args.len && o->rules && strcmp(o->args.items[0], o->rules)) {
-        fprintf(stderr, "mcpdesc rules %s: give the rule directory once (DIR or --rules DIR)\n", sub);
+        fprintf(stderr, "mcpdesc rules %s: give the rule directory once (DIR or --rules DIR)\n",
+                sub);
         return NULL;
     }
     return o->args.len ? o->args.items[0] : o->rules;
@@ -396,12 +423,15 @@ static int run_lint(struct opts *o)
     } else {
         for (size_t i = 0; i < found.len; i++) {
             const struct diag *d = &found.items[i];
-            if (d->line) printf("%s:%u:%u: %s: %s\n", d->file, d->line, d->col, diag_level_name(d->level), d->message);
+            if (d->line)
+                printf("%s:%u:%u: %s: %s\n", d->file, d->line, d->col, diag_level_name(d->level),
+                       d->message);
             else printf("%s: %s: %s\n", d->file, diag_level_name(d->level), d->message);
             if (d->hint) printf("    hint: %s\n", d->hint);
         }
         size_t e = diag_count(&found, DIAG_ERROR), w = diag_count(&found, DIAG_WARNING);
-        printf("%zu error%s, %zu warning%s in %s\n", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", dir);
+        printf("%zu error%s, %zu warning%s in %s\n", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s",
+               dir);
         status = found.len ? 1 : 0;
     }
     diag_list_release(&found);
@@ -429,8 +459,8 @@ static void print_result(const struct lint_example_result *res, void *arg)
     struct tally *t = arg;
     if (res->passed) t->passed++;
     else t->failed++;
-    printf("%s %s %s %s %s%s%s\n", res->passed ? "ok" : "FAIL", res->rule, res->expect, res->fixture,
-           res->pointer, res->passed ? "" : ": ", res->passed ? "" : res->detail);
+    printf("%s %s %s %s %s%s%s\n", res->passed ? "ok" : "FAIL", res->rule, res->expect,
+           res->fixture, res->pointer, res->passed ? "" : ": ", res->passed ? "" : res->detail);
 }
 
 static int run_test(struct opts *o)
@@ -446,7 +476,9 @@ static int run_test(struct opts *o)
         for (size_t k = 0; k < rule_set_count(rs) && !hit; k++)
             hit = !fnmatch(o->only.items[i], rule_id(rule_set_rule(rs, k)), 0);
         if (!hit) {
-            fprintf(stderr, "mcpdesc rules test: '%s' matches no rule id (see mcpdesc rules list)\n", o->only.items[i]);
+            fprintf(stderr,
+                    "mcpdesc rules test: '%s' matches no rule id (see mcpdesc rules list)\n",
+                    o->only.items[i]);
             rule_set_free(rs);
             return 2;
         }
@@ -484,8 +516,9 @@ static int run_docs(struct opts *o)
         size_t quiet_len = 0;
         FILE *sink = open_memstream(&quiet, &quiet_len);
         if (sink && lock_verify(rs, rule_set_tag(rs), sink) < 0)
-            fprintf(stderr, "mcpdesc: note: the pages name tag %s, but the rule set is not the one locked "
-                            "as %s (mcpdesc validate --rules-tag %s says why)\n",
+            fprintf(stderr,
+                    "mcpdesc: note: the pages name tag %s, but the rule set is not the one locked "
+                    "as %s (mcpdesc validate --rules-tag %s says why)\n",
                     rule_set_tag(rs), rule_set_tag(rs), rule_set_tag(rs));
         if (sink) fclose(sink);
         free(quiet);
@@ -510,8 +543,9 @@ static int run_lock(struct opts *o)
     const char *tag = o->args.items[0];
     int status = 0;
     if (strcmp(tag, rule_set_tag(rs)) != 0) {
-        fprintf(stderr, "mcpdesc rules lock: the manifest's tag is '%s', not '%s': reports name the "
-                        "manifest's tag, so set `tag: %s` in %s/manifest.yaml first\n",
+        fprintf(stderr,
+                "mcpdesc rules lock: the manifest's tag is '%s', not '%s': reports name the "
+                "manifest's tag, so set `tag: %s` in %s/manifest.yaml first\n",
                 rule_set_tag(rs), tag, tag, rule_set_dir(rs));
         status = 2;
     } else if (lock_write(rs, tag, stderr) < 0) {

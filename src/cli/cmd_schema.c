@@ -17,18 +17,19 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: mcpdesc schema validate --schema FILE [--dialect D] [--ref-map PREFIX=DIR]...\n"
-          "                               [--format text|json] INSTANCE...\n"
-          "       mcpdesc schema check [--dialect D] [--ref-map PREFIX=DIR]... [--format text|json]\n"
-          "                            SCHEMA...\n"
-          "\n"
-          "  --dialect D      dialect of schemas without $schema: 2020-12 (default), 2019-09,\n"
-          "                   draft-07, draft-06, draft-04\n"
-          "  --ref-map P=DIR  resolve $refs whose URI starts with P from files under DIR;\n"
-          "                   no other non-local reference is ever fetched\n"
-          "  --format F       text (default) or json\n"
-          "exit status: 0 valid, 1 invalid, 2 bad usage or unreadable input\n",
-          f);
+    fputs(
+        "usage: mcpdesc schema validate --schema FILE [--dialect D] [--ref-map PREFIX=DIR]...\n"
+        "                               [--format text|json] INSTANCE...\n"
+        "       mcpdesc schema check [--dialect D] [--ref-map PREFIX=DIR]... [--format text|json]\n"
+        "                            SCHEMA...\n"
+        "\n"
+        "  --dialect D      dialect of schemas without $schema: 2020-12 (default), 2019-09,\n"
+        "                   draft-07, draft-06, draft-04\n"
+        "  --ref-map P=DIR  resolve $refs whose URI starts with P from files under DIR;\n"
+        "                   no other non-local reference is ever fetched\n"
+        "  --format F       text (default) or json\n"
+        "exit status: 0 valid, 1 invalid, 2 bad usage or unreadable input\n",
+        f);
 }
 
 struct out {
@@ -62,11 +63,11 @@ static void emit_errors(struct out *o, const char *file, const doc *d,
         struct doc_pos p = pos_of(d, e->instance_location);
         o->nerrors++;
         if (o->json) {
-            json_array_append_new(
-                jerrs, json_pack("{s:s, s:s, s:s, s:i, s:i}", "message", e->message,
-                                 "keywordLocation", e->keyword_location, "instanceLocation",
-                                 e->instance_location, "line", (int)p.line, "column",
-                                 (int)p.col));
+            json_array_append_new(jerrs,
+                                  json_pack("{s:s, s:s, s:s, s:i, s:i}", "message", e->message,
+                                            "keywordLocation", e->keyword_location,
+                                            "instanceLocation", e->instance_location, "line",
+                                            (int)p.line, "column", (int)p.col));
         } else {
             printf("%s:%u:%u: error: %s (%s)\n", file, (unsigned)p.line, (unsigned)p.col,
                    e->message, e->keyword_location[0] ? e->keyword_location : "#");
@@ -79,8 +80,9 @@ static void emit_file(struct out *o, const char *file, int status, json_t *jerrs
     o->nfiles++;
     if (status) o->ninvalid++;
     if (o->json) {
-        json_array_append_new(o->files, json_pack("{s:s, s:b, s:o}", "file", file, "valid",
-                                                  status == 0, "errors", jerrs));
+        json_array_append_new(
+            o->files,
+            json_pack("{s:s, s:b, s:o}", "file", file, "valid", status == 0, "errors", jerrs));
     } else {
         json_decref(jerrs);
     }
@@ -92,14 +94,13 @@ static void emit_unreadable(struct out *o, const char *file, const struct doc_er
     if (o->json) {
         json_array_append_new(o->files,
                               json_pack("{s:s, s:{s:s, s:i, s:i}}", "file", file, "error",
-                                        "message", err->message, "line", (int)err->line,
-                                        "column", (int)err->col));
+                                        "message", err->message, "line", (int)err->line, "column",
+                                        (int)err->col));
     } else {
         if (err->line)
-            fprintf(stderr, "%s:%u:%u: error: %s\n", file, (unsigned)err->line,
-                    (unsigned)err->col, err->message);
-        else
-            fprintf(stderr, "%s: error: %s\n", file, err->message);
+            fprintf(stderr, "%s:%u:%u: error: %s\n", file, (unsigned)err->line, (unsigned)err->col,
+                    err->message);
+        else fprintf(stderr, "%s: error: %s\n", file, err->message);
     }
 }
 
@@ -110,9 +111,8 @@ static int finish(struct out *o, const char *command, const char *schema_file, i
         if (schema_file) json_object_set_new(j, "schema", json_string(schema_file));
         json_object_set(j, "files", o->files);
         json_object_set_new(j, "summary",
-                            json_pack("{s:I, s:I, s:I}", "files", (json_int_t)o->nfiles,
-                                      "invalid", (json_int_t)o->ninvalid, "errors",
-                                      (json_int_t)o->nerrors));
+                            json_pack("{s:I, s:I, s:I}", "files", (json_int_t)o->nfiles, "invalid",
+                                      (json_int_t)o->ninvalid, "errors", (json_int_t)o->nerrors));
         char *s = json_dumps(j, JSON_INDENT(2));
         puts(s);
         free(s);
@@ -137,13 +137,13 @@ static char *base_uri_of(const char *path)
 
 /* What the command line asks for (parse_options). */
 struct schema_opts {
-    const char *sub;                  /* "validate" or "check" */
+    const char *sub; /* "validate" or "check" */
     int is_validate;
-    const char *schema_file;          /* --schema (validate) */
-    int json;                         /* --format json */
+    const char *schema_file; /* --schema (validate) */
+    int json;                /* --format json */
     enum schema_dialect dialect;
-    VEC(const char *) inputs;         /* instances (validate) or schemas (check) */
-    VEC(const char *) maps;           /* --ref-map PREFIX=DIR, as given */
+    VEC(const char *) inputs; /* instances (validate) or schemas (check) */
+    VEC(const char *) maps;   /* --ref-map PREFIX=DIR, as given */
 };
 
 static void opts_release(struct schema_opts *o)
@@ -163,8 +163,8 @@ static int usage_error(void)
  * the usage was printed for --help. */
 static int parse_options(int argc, char **argv, struct schema_opts *o)
 {
-    static const char *const options[] = {"--schema", "--dialect", "--ref-map", "--format",
-                                          "--help", NULL};
+    static const char *const options[] = {"--schema", "--dialect", "--ref-map",
+                                          "--format", "--help",    NULL};
     *o = (struct schema_opts){.dialect = SCHEMA_DRAFT2020_12, .inputs = VEC_INIT, .maps = VEC_INIT};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(argc < 2 ? stderr : stdout);
@@ -173,7 +173,8 @@ static int parse_options(int argc, char **argv, struct schema_opts *o)
     o->sub = argv[1];
     o->is_validate = !strcmp(o->sub, "validate");
     if (!o->is_validate && strcmp(o->sub, "check")) {
-        fprintf(stderr, "mcpdesc schema: unknown subcommand '%s' (use validate or check)\n", o->sub);
+        fprintf(stderr, "mcpdesc schema: unknown subcommand '%s' (use validate or check)\n",
+                o->sub);
         return 2;
     }
     const char *format = "text";

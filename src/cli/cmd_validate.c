@@ -22,10 +22,11 @@
 #include "core/report.h"
 #include "base/util.h"
 
-static const char *const options[] = {"--rules", "--rules-tag", "--format", "--protocol-version",
-                                      "--rule", "--skip", "--fail-on", "--color", "--output",
-                                      "--jobs", "--quiet", "--timing", "--stdin-filepath", "--help",
-                                      NULL};
+static const char *const options[] = {
+    "--rules",          "--rules-tag", "--format",  "--protocol-version",
+    "--rule",           "--skip",      "--fail-on", "--color",
+    "--output",         "--jobs",      "--quiet",   "--timing",
+    "--stdin-filepath", "--help",      NULL};
 
 static void usage(FILE *f)
 {
@@ -114,7 +115,7 @@ static int has_description_suffix(const char *name)
 {
     size_t n = strlen(name);
     return (n > 5 && (!strcmp(name + n - 5, ".json") || !strcmp(name + n - 5, ".yaml"))) ||
-           (n > 4 && !strcmp(name + n - 4, ".yml"));
+        (n > 4 && !strcmp(name + n - 4, ".yml"));
 }
 
 /* Append every *.json, *.yaml and *.yml below DIR, sorted by name, depth first. Hidden
@@ -140,12 +141,13 @@ static void walk_dir(const char *dir, struct strvec *out, int depth)
         size_t dl = strlen(dir); /* "examples/" names examples/x.json, not examples//x.json */
         char *path = dl && dir[dl - 1] == '/' ? xasprintf("%s%s", dir, names.items[i])
                                               : xasprintf("%s/%s", dir, names.items[i]);
-        struct stat st = {0};   /* stays zero when lstat fails: loading reports why */
+        struct stat st = {0}; /* stays zero when lstat fails: loading reports why */
         int wanted = has_description_suffix(names.items[i]);
         if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
             if (strcmp(names.items[i], "node_modules")) walk_dir(path, out, depth + 1);
             free(path);
-        } else if (wanted && !(S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+        } else if (wanted &&
+                   !(S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
             VEC_PUSH(*out, path);
         } else {
             free(path);
@@ -158,11 +160,11 @@ static void walk_dir(const char *dir, struct strvec *out, int depth)
 /* The files to judge, shared by the workers: each takes the next index and fills that
  * file's slot, so the report (written after all are done) is the same for any -j. */
 struct job {
-    const struct rule_set *rs;        /* read only, loaded once */
+    const struct rule_set *rs; /* read only, loaded once */
     const struct eval_options *eo;
     char **files;
-    const unsigned char *from_dir;    /* found by a directory search: may be skipped */
-    const char *stdin_name;           /* how "-" is called in the report */
+    const unsigned char *from_dir; /* found by a directory search: may be skipped */
+    const char *stdin_name;        /* how "-" is called in the report */
     struct judge_result *results;
     size_t n;
     atomic_size_t next;
@@ -255,12 +257,12 @@ struct validate_opts {
     const char *rules_dir, *rules_tag, *color, *output, *stdin_name;
     const struct report_format *fmt;
     enum diag_level fail_level;
-    int never_fail;                   /* --fail-on never */
+    int never_fail; /* --fail-on never */
     int quiet, timing;
     long jobs;
     struct filters filt;
-    VEC(const char *) versions;       /* --protocol-version, as given */
-    VEC(char *) inputs;               /* files, directories and "-", in order */
+    VEC(const char *) versions; /* --protocol-version, as given */
+    VEC(char *) inputs;         /* files, directories and "-", in order */
 };
 
 static void opts_release(struct validate_opts *o)
@@ -279,12 +281,13 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
 {
     const char *format = "text", *fail_on = "error";
     int only_args = 0;
-    *o = (struct validate_opts){.color = "auto", .jobs = sysconf(_SC_NPROCESSORS_ONLN),
-                                .filt = {VEC_INIT, VEC_INIT}};
+    *o = (struct validate_opts){
+        .color = "auto", .jobs = sysconf(_SC_NPROCESSORS_ONLN), .filt = {VEC_INIT, VEC_INIT}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = NULL;
-#define OPT(name) (!strcmp(a, name) || (!strncmp(a, name "=", sizeof(name)) && a[sizeof(name) - 1] == '='))
+#define OPT(name)                                                                                  \
+    (!strcmp(a, name) || (!strncmp(a, name "=", sizeof(name)) && a[sizeof(name) - 1] == '='))
         if (only_args || a[0] != '-' || !strcmp(a, "-")) {
             VEC_PUSH(o->inputs, xstrdup(a));
         } else if (!strcmp(a, "--")) {
@@ -342,17 +345,21 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
 #undef OPT
     }
     if (!(o->fmt = report_find(format))) {
-        fprintf(stderr, "mcpdesc validate: unknown format '%s' (use one of: %s)\n", format, report_names());
+        fprintf(stderr, "mcpdesc validate: unknown format '%s' (use one of: %s)\n", format,
+                report_names());
         return 2;
     }
     o->fail_level = DIAG_ERROR;
     o->never_fail = !strcmp(fail_on, "never");
     if (!o->never_fail && diag_level_parse(fail_on, &o->fail_level) < 0) {
-        fprintf(stderr, "mcpdesc validate: --fail-on takes error, warning, info or never, not '%s'\n", fail_on);
+        fprintf(stderr,
+                "mcpdesc validate: --fail-on takes error, warning, info or never, not '%s'\n",
+                fail_on);
         return 2;
     }
     if (strcmp(o->color, "auto") && strcmp(o->color, "always") && strcmp(o->color, "never")) {
-        fprintf(stderr, "mcpdesc validate: --color takes auto, always or never, not '%s'\n", o->color);
+        fprintf(stderr, "mcpdesc validate: --color takes auto, always or never, not '%s'\n",
+                o->color);
         return 2;
     }
     size_t dashes = 0;
@@ -362,16 +369,19 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
         dashes = 1;
     }
     if (!o->inputs.len) {
-        fprintf(stderr, "mcpdesc validate: no input (give files, directories, or - for standard input)\n");
+        fprintf(stderr,
+                "mcpdesc validate: no input (give files, directories, or - for standard input)\n");
         return 2;
     }
     if (dashes > 1) {
-        fprintf(stderr, "mcpdesc validate: '-' is given twice (standard input can be read only once)\n");
+        fprintf(stderr,
+                "mcpdesc validate: '-' is given twice (standard input can be read only once)\n");
         return 2;
     }
     if (o->stdin_name && !dashes) {
-        fprintf(stderr, "mcpdesc validate: --stdin-filepath names standard input, but '-' is not "
-                        "among the inputs\n");
+        fprintf(stderr,
+                "mcpdesc validate: --stdin-filepath names standard input, but '-' is not "
+                "among the inputs\n");
         return 2;
     }
     return 0;
@@ -381,18 +391,18 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
 struct validate_run {
     struct rule_set *rs;
     struct eval_options eo;
-    _Atomic uint64_t *rule_ns;        /* --timing */
-    struct strvec files;              /* command-line order; a directory's files together */
+    _Atomic uint64_t *rule_ns; /* --timing */
+    struct strvec files;       /* command-line order; a directory's files together */
     struct dir_range {
         const char *dir;
-        size_t begin, end;            /* its files in FILES */
-    } *dirs;
+        size_t begin, end; /* its files in FILES */
+    } * dirs;
     size_t ndirs;
     struct job job;
-    struct report_file *rf;           /* the report's view of job.results, then one entry per
+    struct report_file *rf; /* the report's view of job.results, then one entry per
                                        * directory in which no description was found */
     size_t nrf;
-    struct diag_list dir_errors;      /* those directories' errors (rf points into it) */
+    struct diag_list dir_errors; /* those directories' errors (rf points into it) */
 };
 
 /* Load the rule set and check what depends on it: the tag, the protocol versions and
@@ -416,11 +426,12 @@ static int prepare(const struct validate_opts *o, struct validate_run *v)
         v->eo.versions |= (ver_mask)1 << k;
     }
     for (size_t i = 0; i < o->filt.only.len + o->filt.skip.len; i++) {
-        const char *g = i < o->filt.only.len ? o->filt.only.items[i]
-                                             : o->filt.skip.items[i - o->filt.only.len];
+        const char *g =
+            i < o->filt.only.len ? o->filt.only.items[i] : o->filt.skip.items[i - o->filt.only.len];
         if (!glob_matches_a_rule(v->rs, g)) {
             const char *near = rule_set_suggest(v->rs, g);
-            fprintf(stderr, "mcpdesc validate: '%s' matches no rule id%s%s%s (see mcpdesc rules list)\n", g,
+            fprintf(stderr,
+                    "mcpdesc validate: '%s' matches no rule id%s%s%s (see mcpdesc rules list)\n", g,
                     near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
             return 2;
         }
@@ -458,9 +469,14 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         for (size_t i = 0; i <= nrules; i++) atomic_init(&v->rule_ns[i], 0);
         v->eo.rule_ns = v->rule_ns;
     }
-    v->job = (struct job){v->rs, &v->eo, v->files.items, from_dir,
-                          o->stdin_name ? o->stdin_name : "<stdin>", xcalloc(nf, sizeof *v->job.results),
-                          n, 0};
+    v->job = (struct job){v->rs,
+                          &v->eo,
+                          v->files.items,
+                          from_dir,
+                          o->stdin_name ? o->stdin_name : "<stdin>",
+                          xcalloc(nf, sizeof *v->job.results),
+                          n,
+                          0};
     judge_all(&v->job, o->jobs);
     v->job.from_dir = NULL;
     free(from_dir);
@@ -469,7 +485,8 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     v->rf = xcalloc(nf + v->ndirs, sizeof *v->rf);
     for (size_t i = 0; i < n; i++) {
         const struct judge_result *r = &v->job.results[i];
-        v->rf[i] = (struct report_file){file_name(&v->job, i), r->d, r->diags, r->error, r->skipped};
+        v->rf[i] =
+            (struct report_file){file_name(&v->job, i), r->d, r->diags, r->error, r->skipped};
         if (r->error) unreadable = 1;
         for (size_t k = 0; k < r->diags.len; k++)
             if (!o->never_fail && r->diags.items[k].level >= o->fail_level) status = 1;
@@ -485,12 +502,16 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         if (judged) continue;
         unreadable = 1;
         char *why = !found ? xstrdup("no *.json, *.yaml or *.yml file below it")
-                           : xasprintf("%zu *.json, *.yaml or *.yml file%s below it, none with a top-level "
-                                       JUDGE_DESCRIPTION_MEMBER " member", found, found == 1 ? "" : "s");
+                           : xasprintf("%zu *.json, *.yaml or *.yml file%s below it, none with a "
+                                       "top-level " JUDGE_DESCRIPTION_MEMBER " member",
+                                       found, found == 1 ? "" : "s");
         char *msg = xasprintf("no MCP Description found: %s (hidden files and directories, and "
-                              "node_modules, are not searched)", why);
-        fprintf(stderr, "mcpdesc validate: no MCP Description under '%s': %s (hidden files and "
-                        "directories, and node_modules, are not searched)\n", r->dir, why);
+                              "node_modules, are not searched)",
+                              why);
+        fprintf(stderr,
+                "mcpdesc validate: no MCP Description under '%s': %s (hidden files and "
+                "directories, and node_modules, are not searched)\n",
+                r->dir, why);
         diag_add(&v->dir_errors, DIAG_ERROR, NULL, r->dir, 0, 0, msg);
         free(msg);
         free(why);
@@ -506,9 +527,10 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
 static int emit(const struct validate_opts *o, const struct validate_run *v, int status)
 {
     /* -q shows what fails the run: errors, warnings too with --fail-on warning, ... */
-    int quiet_level = !o->quiet ? 0 : o->never_fail || o->fail_level == DIAG_ERROR ? 1
-                                    : o->fail_level == DIAG_WARNING               ? 2
-                                                                                  : 3;
+    int quiet_level = !o->quiet                        ? 0
+        : o->never_fail || o->fail_level == DIAG_ERROR ? 1
+        : o->fail_level == DIAG_WARNING                ? 2
+                                                       : 3;
     FILE *out = stdout;
     char *tmp = NULL;
     if (o->output) {
@@ -524,7 +546,7 @@ static int emit(const struct validate_opts *o, const struct validate_run *v, int
         int tty = isatty(fileno(out));
         const char *no_color = getenv("NO_COLOR");
         int use_color = !strcmp(o->color, "always") ||
-                        (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
+            (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
         struct report_opts ro = {out, v->rs, quiet_level, use_color, tty};
         o->fmt->write(&ro, v->rf, v->nrf);
         if (o->output) {

@@ -7,7 +7,10 @@
 
 #include "base/util.h"
 
-static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
 
 struct diag *diag_add(struct diag_list *l, enum diag_level level, const char *rule,
                       const char *file, uint32_t line, uint32_t col, const char *message)

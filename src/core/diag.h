@@ -12,21 +12,24 @@ enum diag_level { DIAG_INFO, DIAG_WARNING, DIAG_ERROR };
 
 struct diag {
     enum diag_level level;
-    char *rule;        /* rule id; NULL for loader errors (rule files, parse errors) */
-    char *file;        /* file the position refers to */
-    uint32_t line, col;/* 1-based; 0 when unknown */
-    char *pointer;     /* RFC 6901 pointer in the resolved document; NULL for loader errors */
-    ver_mask versions; /* protocol versions concerned */
+    char *rule;         /* rule id; NULL for loader errors (rule files, parse errors) */
+    char *file;         /* file the position refers to */
+    uint32_t line, col; /* 1-based; 0 when unknown */
+    char *pointer;      /* RFC 6901 pointer in the resolved document; NULL for loader errors */
+    ver_mask versions;  /* protocol versions concerned */
     char *message;
-    char *hint;        /* how to fix, or NULL */
-    char *component;   /* component pointer when reached through $componentRef, or NULL */
+    char *hint;      /* how to fix, or NULL */
+    char *component; /* component pointer when reached through $componentRef, or NULL */
 };
 
 struct diag_list {
     struct diag *items;
     size_t len, cap;
 };
-#define DIAG_LIST_INIT { NULL, 0, 0 }
+#define DIAG_LIST_INIT                                                                             \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
 
 /* Appends a diagnostic; every string argument is copied (NULL allowed). Returns it. */
 struct diag *diag_add(struct diag_list *l, enum diag_level level, const char *rule,
@@ -42,7 +45,7 @@ void diag_list_release(struct diag_list *l);
 /* Free the strings of one diagnostic (not the diagnostic itself). */
 void diag_clear(struct diag *d);
 
-const char *diag_level_name(enum diag_level level);   /* "error", "warning", "info" */
+const char *diag_level_name(enum diag_level level); /* "error", "warning", "info" */
 int diag_level_parse(const char *s, enum diag_level *out);
 
 #endif

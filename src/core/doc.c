@@ -82,7 +82,8 @@ static doc *load_owned(const char *name, char *text, size_t len, int is_yaml,
     err->message = NULL;
     err->line = err->col = 0;
     if (len > l.max_bytes) {
-        doc_set_error(err, 0, 0, xasprintf("input is %zu bytes, over the limit of %zu", len, l.max_bytes));
+        doc_set_error(err, 0, 0,
+                      xasprintf("input is %zu bytes, over the limit of %zu", len, l.max_bytes));
         free(text);
         return NULL;
     }
@@ -143,7 +144,10 @@ doc *doc_load_file(const char *path, const struct doc_limits *lim, struct doc_er
         }
         size_t n = fread(data + len, 1, cap - 1 - len, f);
         len += n;
-        if (len > max) { too_big = 1; break; }
+        if (len > max) {
+            too_big = 1;
+            break;
+        }
         if (n == 0) {
             read_err = ferror(f);
             break;
@@ -152,7 +156,8 @@ doc *doc_load_file(const char *path, const struct doc_limits *lim, struct doc_er
     int saved = errno;
     if (!is_stdin) fclose(f);
     if (read_err) doc_set_error(err, 0, 0, xasprintf("cannot read: %s", strerror(saved)));
-    else if (too_big) doc_set_error(err, 0, 0, xasprintf("input is over the limit of %zu bytes", max));
+    else if (too_big)
+        doc_set_error(err, 0, 0, xasprintf("input is over the limit of %zu bytes", max));
     else return load_owned(is_stdin ? "<stdin>" : path, data, len, has_yaml_suffix(path), lim, err);
     free(data);
     return NULL;
@@ -177,9 +182,18 @@ void doc_free(doc *d)
     free(d);
 }
 
-json_t *doc_root(const doc *d) { return d->root; }
-const char *doc_name(const doc *d) { return d->name; }
-size_t doc_node_count(const doc *d) { return d->idx.len; }
+json_t *doc_root(const doc *d)
+{
+    return d->root;
+}
+const char *doc_name(const doc *d)
+{
+    return d->name;
+}
+size_t doc_node_count(const doc *d)
+{
+    return d->idx.len;
+}
 
 struct doc_pos doc_node_pos(const doc *d, doc_node n)
 {
@@ -217,7 +231,9 @@ static uint64_t key_hash(const char *k)
 static const struct doc_children *children_of(const doc *d, doc_node n, json_t *v)
 {
     doc *m = (doc *)d; /* a cache, like the line table */
-    size_t count = json_is_object(v) ? json_object_size(v) : json_is_array(v) ? json_array_size(v) : 0;
+    size_t count = json_is_object(v) ? json_object_size(v)
+        : json_is_array(v)           ? json_array_size(v)
+                                     : 0;
     if (count < DOC_BIG || n >= d->idx.len) return NULL;
     size_t a = 0, b = m->big.len;
     while (a < b) {
@@ -237,7 +253,8 @@ static const struct doc_children *children_of(const doc *d, doc_node n, json_t *
         c.keys = xcalloc(c.nslots, sizeof *c.keys);
         c.slot_child = xcalloc(c.nslots, sizeof *c.slot_child);
         uint32_t i = 0;
-        for (void *it = json_object_iter(v); it && i < c.n; it = json_object_iter_next(v, it), i++) {
+        for (void *it = json_object_iter(v); it && i < c.n;
+             it = json_object_iter_next(v, it), i++) {
             const char *k = json_object_iter_key(it);
             size_t s = key_hash(k) & (c.nslots - 1);
             while (c.keys[s]) s = (s + 1) & (c.nslots - 1);

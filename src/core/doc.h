@@ -10,16 +10,16 @@
 #include <stdint.h>
 
 typedef struct doc doc;
-typedef uint32_t doc_node;          /* index into the position index */
+typedef uint32_t doc_node; /* index into the position index */
 #define DOC_NONE ((doc_node)UINT32_MAX)
 
 struct doc_pos {
-    uint32_t line, col;             /* 1-based; 0 means unknown */
+    uint32_t line, col; /* 1-based; 0 means unknown */
 };
 
 struct doc_limits {
-    size_t max_bytes;               /* refuse larger inputs (0: DOC_DEFAULT_MAX_BYTES) */
-    uint32_t max_depth;             /* nesting bound (0: DOC_DEFAULT_MAX_DEPTH) */
+    size_t max_bytes;   /* refuse larger inputs (0: DOC_DEFAULT_MAX_BYTES) */
+    uint32_t max_depth; /* nesting bound (0: DOC_DEFAULT_MAX_DEPTH) */
 };
 #define DOC_DEFAULT_MAX_BYTES ((size_t)256 << 20)
 #define DOC_DEFAULT_MAX_DEPTH 512u
@@ -39,10 +39,10 @@ doc *doc_load_file(const char *path, const struct doc_limits *lim, struct doc_er
 /* Same from memory; NAME is used in messages and by doc_name. is_yaml selects the parser. */
 doc *doc_load_buffer(const char *name, const char *data, size_t len, int is_yaml,
                      const struct doc_limits *lim, struct doc_error *err);
-void doc_free(doc *d);                          /* NULL is a no-op */
+void doc_free(doc *d); /* NULL is a no-op */
 
-json_t *doc_root(const doc *d);                 /* borrowed */
-const char *doc_name(const doc *d);             /* borrowed */
+json_t *doc_root(const doc *d);     /* borrowed */
+const char *doc_name(const doc *d); /* borrowed */
 
 /* Position index. */
 size_t doc_node_count(const doc *d);
@@ -64,8 +64,7 @@ doc_node doc_node_member_key(const doc *d, doc_node n, json_t *obj, const char *
 
 /* Position of the value at an RFC 6901 pointer of the source tree ("" = root).
  * Returns 0 and fills *value (and *key when not NULL), or -1 when nothing is there. */
-int doc_pointer_pos(const doc *d, const char *pointer, struct doc_pos *value,
-                    struct doc_pos *key);
+int doc_pointer_pos(const doc *d, const char *pointer, struct doc_pos *value, struct doc_pos *key);
 
 /* The source node at POINTER (following the source tree, before any resolution), or
  * DOC_NONE. doc_node_size: entries in N's subtree, N included (0 if out of range). */

@@ -19,21 +19,21 @@ struct doc_entry {
 struct doc_children {
     doc_node node;
     size_t n;
-    doc_node *child;       /* i-th child's node */
-    const char **keys;     /* objects: open-addressing table of keys ... */
-    uint32_t *slot_child;  /* ... and the child index in each slot */
+    doc_node *child;      /* i-th child's node */
+    const char **keys;    /* objects: open-addressing table of keys ... */
+    uint32_t *slot_child; /* ... and the child index in each slot */
     size_t nslots;
 };
 
 struct doc {
     char *name;
-    char *text;           /* the source bytes, NUL-terminated (for excerpts) */
+    char *text; /* the source bytes, NUL-terminated (for excerpts) */
     size_t len;
     json_t *root;
     VEC(struct doc_entry) idx;
-    VEC(size_t) line_starts; /* built lazily by doc_line */
-    int is_yaml;          /* its line breaks are libyaml's (see doc_break_len) */
-    VEC(struct doc_children) big;   /* lazily built child indexes, sorted by node */
+    VEC(size_t) line_starts;      /* built lazily by doc_line */
+    int is_yaml;                  /* its line breaks are libyaml's (see doc_break_len) */
+    VEC(struct doc_children) big; /* lazily built child indexes, sorted by node */
 };
 
 /* Fills *ERR; MSG is new (ERR takes it). */

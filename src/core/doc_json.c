@@ -15,8 +15,9 @@
 static void depth_error(struct doc_error *err, uint32_t line, uint32_t col, uint32_t max_depth)
 {
     doc_set_error(err, line, col,
-              xasprintf("nesting deeper than %u levels (the limit protects against hostile "
-                        "input)", max_depth));
+                  xasprintf("nesting deeper than %u levels (the limit protects against hostile "
+                            "input)",
+                            max_depth));
 }
 
 /* ---- JSON position scan -------------------------------------------------------- */
@@ -64,9 +65,9 @@ static int scan_json(doc *d, size_t start, uint32_t max_depth, struct doc_error 
 {
     const unsigned char *base = (const unsigned char *)d->text;
     struct scan s = {base + start, base + d->len, 1, base + start, 1};
-    VEC(uint32_t) stack = VEC_INIT;   /* open containers: entry index */
-    VEC(char) kinds = VEC_INIT;       /* '{' or '[' */
-    uint32_t kline = 0, kcol = 0;     /* pending member key position */
+    VEC(uint32_t) stack = VEC_INIT; /* open containers: entry index */
+    VEC(char) kinds = VEC_INIT;     /* '{' or '[' */
+    uint32_t kline = 0, kcol = 0;   /* pending member key position */
     int rc = 0;
 
     for (;;) {
@@ -130,7 +131,7 @@ struct onepass {
     struct scan s;
     doc *d;
     uint32_t depth, max_depth;
-    struct buf str;        /* a string with escapes, decoded */
+    struct buf str; /* a string with escapes, decoded */
 };
 
 /* Length of the UTF-8 sequence at P (jansson's utf8_check_first/full), 0 if invalid. */
@@ -243,7 +244,10 @@ static int op_string(struct onepass *o, const char **text, size_t *len)
     return 0;
 }
 
-static int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
+static int is_digit(unsigned c)
+{
+    return c >= '0' && c <= '9';
+}
 
 /* The number at s->p, by jansson's grammar and conversions. NULL: give up. */
 static json_t *op_number(struct onepass *o)
@@ -403,7 +407,8 @@ static json_t *op_value(struct onepass *o, uint32_t kline, uint32_t kcol)
 static int onepass_json(doc *d, size_t start, uint32_t max_depth)
 {
     const unsigned char *base = (const unsigned char *)d->text;
-    struct onepass o = {{base + start, base + d->len, 1, base + start, 1}, d, 0, max_depth, BUF_INIT};
+    struct onepass o = {
+        {base + start, base + d->len, 1, base + start, 1}, d, 0, max_depth, BUF_INIT};
     scan_ws(&o.s);
     json_t *root = op_value(&o, 0, 0);
     buf_release(&o.str);
@@ -466,7 +471,8 @@ doc *doc_load_json(doc *d, const struct doc_limits *lim, struct doc_error *err)
         size_t at = jerr.position > 0 ? (size_t)jerr.position : d->len - start;
         if (!prefix_too_deep(d, start, start + at, lim->max_depth, err)) {
             int line = jerr.line > 0 ? jerr.line : 1, col = jerr.column > 0 ? jerr.column : 1;
-            doc_set_error(err, (uint32_t)line, (uint32_t)col, xasprintf("invalid JSON: %s", jerr.text));
+            doc_set_error(err, (uint32_t)line, (uint32_t)col,
+                          xasprintf("invalid JSON: %s", jerr.text));
         }
         doc_free(d);
         return NULL;

@@ -16,26 +16,26 @@
 
 struct yanchor {
     char *name;
-    json_t *value;         /* a reference of its own */
-    uint32_t first, count; /* its entries in the index, copied on each alias */
-    uint32_t line, col;    /* a key's anchor (first = UINT32_MAX): the key's position */
+    json_t *value;           /* a reference of its own */
+    uint32_t first, count;   /* its entries in the index, copied on each alias */
+    uint32_t line, col;      /* a key's anchor (first = UINT32_MAX): the key's position */
     struct doc_entry *saved; /* its entries, once a merge took them out of the index */
 };
 
 struct yframe {
     json_t *container;
     uint32_t entry;
-    char *pending_key;     /* mapping: key read, value not yet */
+    char *pending_key; /* mapping: key read, value not yet */
     uint32_t kline, kcol;
-    char *anchor;          /* anchor of the container itself */
+    char *anchor; /* anchor of the container itself */
     /* Merge keys (see yaml_merge). */
-    int merge_value;       /* mapping: the pending key is the merge key << */
-    int had_merge;         /* mapping: a << was read (a second one is refused) */
-    int merge_list;        /* sequence: it is the value of a <<, its items are merged */
-    json_t *merged;        /* mapping: each merged member's key -> its node (an integer) */
-    uint32_t first_gone;   /* mapping: first merged member a later key overrode, or UINT32_MAX */
-    size_t anchors_at;     /* anchors registered before the frame began ... */
-    size_t merge_anchors;  /* ... and before the value of its << began */
+    int merge_value;      /* mapping: the pending key is the merge key << */
+    int had_merge;        /* mapping: a << was read (a second one is refused) */
+    int merge_list;       /* sequence: it is the value of a <<, its items are merged */
+    json_t *merged;       /* mapping: each merged member's key -> its node (an integer) */
+    uint32_t first_gone;  /* mapping: first merged member a later key overrode, or UINT32_MAX */
+    size_t anchors_at;    /* anchors registered before the frame began ... */
+    size_t merge_anchors; /* ... and before the value of its << began */
 };
 
 /* A number the JSON loader would refuse (an integer beyond 64 bits, a real beyond a
@@ -73,7 +73,8 @@ static json_t *yaml_scalar_value(const yaml_event_t *ev, char **why)
         errno = 0;
         double x = strtod(v, &endp);
         if (numeric && *endp == '\0' && strspn(v, "+-.0123456789eE") == n) {
-            if (errno == 0 || !isinf(x)) return json_real(x); /* underflow: rounded, as jansson does */
+            if (errno == 0 || !isinf(x))
+                return json_real(x); /* underflow: rounded, as jansson does */
             *why = yaml_number_error("number", v, n, "a double");
             return NULL;
         }
@@ -161,15 +162,15 @@ static const char *yaml_kind(const json_t *v)
 /* A run of the index kept when a merge closes up: SIZE entries at SRC go to DST. */
 struct yspan {
     uint32_t src, size, dst;
-    const char *key;       /* a merged member's key (borrowed) */
+    const char *key; /* a merged member's key (borrowed) */
 };
 
 /* Reduces index entries [FROM, end) to the spans KEEP (in order, not overlapping), moved
  * down to start at FROM. Anchors registered from A0 on whose entries were there follow
  * their span, or, dropped, keep a copy of their entries (an anchored merge source, a
  * merged member overridden). Adds the work done to *WORK. */
-static void yaml_close_up(doc *d, uint32_t from, struct yspan *keep, size_t n,
-                          struct yanchor *an, size_t a0, size_t na, size_t *work)
+static void yaml_close_up(doc *d, uint32_t from, struct yspan *keep, size_t n, struct yanchor *an,
+                          size_t a0, size_t na, size_t *work)
 {
     uint32_t dst = from;
     for (size_t i = 0; i < n; i++) {
@@ -270,13 +271,15 @@ static char *yaml_merge_refusal(const yaml_event_t *ev, int in_list, struct yanc
             ok = json_is_object(json_array_get(a->value, i));
         if (ok) return NULL;
         return xasprintf("merge key << takes a mapping or a sequence of mappings, not *%s (%s%s)",
-                         name, in_list && json_is_array(a->value) ? "a sequence inside its sequence"
-                                                                  : yaml_kind(a->value),
+                         name,
+                         in_list && json_is_array(a->value) ? "a sequence inside its sequence"
+                                                            : yaml_kind(a->value),
                          !in_list && json_is_array(a->value) ? " holding other than mappings" : "");
     }
     if (!what) return NULL;
     return xasprintf("merge key << takes a mapping or a sequence of mappings, not %s (quote "
-                     "\"<<\" for a member of that name)", what);
+                     "\"<<\" for a member of that name)",
+                     what);
 }
 
 /* The loader's state: the document being built, the open collections, the anchors seen,
@@ -292,7 +295,7 @@ struct yload {
      * of merges, nested inline merges, many copies merged away). */
     size_t work, max_work;
     int docs;
-    uint32_t line, col;    /* the current event's start */
+    uint32_t line, col; /* the current event's start */
 };
 
 /* A completed node to attach to its parent: its value and its node. */
@@ -328,8 +331,9 @@ static int yaml_merge_key(struct yload *y, struct yframe *top, const yaml_event_
     json_t *merged = top->merged ? json_object_get(top->merged, k) : NULL;
     if (yaml_is_merge_key(ev)) {
         if (top->had_merge)
-            return yaml_fail(y, xstrdup("duplicate merge key << (merge several mappings with "
-                                        "<<: [*a, *b])"));
+            return yaml_fail(y,
+                             xstrdup("duplicate merge key << (merge several mappings with "
+                                     "<<: [*a, *b])"));
         top->merge_value = top->had_merge = 1;
         return 1;
     }
@@ -347,8 +351,9 @@ static int yaml_merge_key(struct yload *y, struct yframe *top, const yaml_event_
 static int yaml_on_key(struct yload *y, struct yframe *top, const yaml_event_t *ev)
 {
     if (ev->type != YAML_SCALAR_EVENT)
-        return yaml_fail(y, xasprintf("a mapping key must be a plain string, not %s",
-                                      yaml_event_name(ev->type)));
+        return yaml_fail(
+            y,
+            xasprintf("a mapping key must be a plain string, not %s", yaml_event_name(ev->type)));
     const char *k = (const char *)ev->data.scalar.value;
     if (strlen(k) != ev->data.scalar.length)
         return yaml_fail(y, xstrdup("a mapping key must not contain NUL"));
@@ -361,7 +366,11 @@ static int yaml_on_key(struct yload *y, struct yframe *top, const yaml_event_t *
     top->kcol = y->col;
     if (ev->data.scalar.anchor) { /* "&k a: 1" then "*k": was "refers to no complete anchor" */
         struct yanchor a = {xstrdup((const char *)ev->data.scalar.anchor),
-                            json_stringn(k, ev->data.scalar.length), UINT32_MAX, 1, y->line, y->col,
+                            json_stringn(k, ev->data.scalar.length),
+                            UINT32_MAX,
+                            1,
+                            y->line,
+                            y->col,
                             NULL};
         VEC_PUSH(y->anchors, a);
     }
@@ -377,11 +386,15 @@ static int yaml_on_alias(struct yload *y, const yaml_event_t *ev, uint32_t kl, u
     const char *name = (const char *)ev->data.alias.anchor;
     struct yanchor *a = yaml_find_anchor(y->anchors.items, y->anchors.len, name);
     if (!a)
-        return yaml_fail(y, xasprintf("alias *%s refers to no complete anchor (undefined, or "
-                                      "recursive: an alias inside its own anchor)", name));
+        return yaml_fail(y,
+                         xasprintf("alias *%s refers to no complete anchor (undefined, or "
+                                   "recursive: an alias inside its own anchor)",
+                                   name));
     if (d->idx.len + a->count > y->max_nodes)
-        return yaml_fail(y, xasprintf("aliases expand to more than %zu nodes (the limit "
-                                      "protects against alias bombs)", y->max_nodes));
+        return yaml_fail(y,
+                         xasprintf("aliases expand to more than %zu nodes (the limit "
+                                   "protects against alias bombs)",
+                                   y->max_nodes));
     uint32_t entry = (uint32_t)d->idx.len;
     if (a->first == UINT32_MAX) { /* a key's anchor has no entry: the key's position */
         struct doc_entry ke = {a->line, a->col, kl, kc, 1};
@@ -429,21 +442,33 @@ static int yaml_on_scalar(struct yload *y, const yaml_event_t *ev, uint32_t kl, 
 }
 
 /* The start of a sequence or mapping: a new frame (in frame TOP, or NULL at the top). */
-static int yaml_on_start(struct yload *y, struct yframe *top, const yaml_event_t *ev,
-                         uint32_t kl, uint32_t kc)
+static int yaml_on_start(struct yload *y, struct yframe *top, const yaml_event_t *ev, uint32_t kl,
+                         uint32_t kc)
 {
     if (y->st.len >= y->lim->max_depth)
-        return yaml_fail(y, xasprintf("nesting deeper than %u levels (the limit protects against "
-                                      "hostile input)", y->lim->max_depth));
+        return yaml_fail(y,
+                         xasprintf("nesting deeper than %u levels (the limit protects against "
+                                   "hostile input)",
+                                   y->lim->max_depth));
     int64_t entry = yaml_new_entry(y, kl, kc);
     if (entry < 0) return -1;
     struct yframe f = {ev->type == YAML_MAPPING_START_EVENT ? json_object() : json_array(),
-                       (uint32_t)entry, NULL, 0, 0, NULL, 0, 0, 0, NULL, UINT32_MAX,
-                       y->anchors.len, 0};
+                       (uint32_t)entry,
+                       NULL,
+                       0,
+                       0,
+                       NULL,
+                       0,
+                       0,
+                       0,
+                       NULL,
+                       UINT32_MAX,
+                       y->anchors.len,
+                       0};
     f.merge_list = top && top->merge_value && ev->type == YAML_SEQUENCE_START_EVENT;
     const char *an = ev->type == YAML_MAPPING_START_EVENT
-                         ? (const char *)ev->data.mapping_start.anchor
-                         : (const char *)ev->data.sequence_start.anchor;
+        ? (const char *)ev->data.mapping_start.anchor
+        : (const char *)ev->data.sequence_start.anchor;
     f.anchor = an ? xstrdup(an) : NULL;
     VEC_PUSH(y->st, f);
     return 0;
@@ -482,8 +507,8 @@ static void yaml_on_end(struct yload *y, struct ynode *out)
     out->value = f.container;
     out->node = f.entry;
     if (f.anchor) {
-        struct yanchor a = {f.anchor, json_incref(out->value), f.entry, d->idx.items[f.entry].size,
-                            0, 0, NULL};
+        struct yanchor a = {
+            f.anchor, json_incref(out->value), f.entry, d->idx.items[f.entry].size, 0, 0, NULL};
         VEC_PUSH(y->anchors, a);
     }
 }
@@ -513,7 +538,8 @@ static void yaml_parse_error(struct yload *y, const yaml_parser_t *parser)
 {
     struct doc_pos m = yaml_problem_pos(y->d, parser);
     doc_set_error(y->err, m.line, m.col,
-                  xasprintf("invalid YAML: %s%s%s", parser->problem ? parser->problem : "syntax error",
+                  xasprintf("invalid YAML: %s%s%s",
+                            parser->problem ? parser->problem : "syntax error",
                             parser->context ? " " : "", parser->context ? parser->context : ""));
 }
 
@@ -567,8 +593,10 @@ doc *doc_load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *err)
         }
         if (!failed && node.value) yaml_attach(&y, &node);
         if (!failed && y.work > y.max_work)
-            failed = yaml_fail(&y, xasprintf("merge keys copy more than %zu nodes (the limit "
-                                             "protects against merge bombs)", y.max_work)) < 0;
+            failed = yaml_fail(&y,
+                               xasprintf("merge keys copy more than %zu nodes (the limit "
+                                         "protects against merge bombs)",
+                                         y.max_work)) < 0;
         yaml_event_delete(&ev);
     }
     yaml_parser_delete(&parser);

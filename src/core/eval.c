@@ -15,7 +15,6 @@
 #include "core/ruleInt.h"
 #include "base/val.h"
 
-
 struct visit {
     struct eval_ctx *ctx;
     const struct clause *cl;
@@ -25,7 +24,6 @@ struct visit {
 
 static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
                            ver_mask m);
-
 
 /* Expand {pointer} {key} {value} {type} {versions} {detail} in a message template. */
 static char *expand(const char *tmpl, const struct cursor *c, const char *pointer, ver_mask m,
@@ -72,16 +70,17 @@ static const struct cursor *failure_cursor(struct eval_ctx *ctx, const struct cu
     *steps = xcalloc(p->n, sizeof **steps);
     for (size_t i = 0; i < p->n; i++) {
         size_t idx;
-        int rc = json_is_array(c->v) ? (ptr_is_index(p->segs[i], &idx)
-                                             ? sel_item(&ctx->sctx, c, idx, &(*steps)[i]) : -1)
-                                     : sel_member(&ctx->sctx, c, p->segs[i], &(*steps)[i]);
+        int rc = json_is_array(c->v)
+            ? (ptr_is_index(p->segs[i], &idx) ? sel_item(&ctx->sctx, c, idx, &(*steps)[i]) : -1)
+            : sel_member(&ctx->sctx, c, p->segs[i], &(*steps)[i]);
         if (rc < 0) break;
         c = &(*steps)[i];
     }
     return c;
 }
 
-static void report(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c, ver_mask m)
+static void report(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                   ver_mask m)
 {
     struct ptr at = PTR_INIT;
     struct cursor *steps = NULL;
@@ -91,7 +90,8 @@ static void report(struct eval_ctx *ctx, const struct clause *cl, const struct c
     char *pointer = sel_pointer(c);
     char *msg = expand(cl->message, c, pointer, m, vl, &ctx->detail);
     struct doc_pos pos = doc_node_pos(ctx->sctx.d, c->node);
-    struct diag *dg = diag_add(ctx->out, r->level, r->id, doc_name(ctx->sctx.d), pos.line, pos.col, msg);
+    struct diag *dg =
+        diag_add(ctx->out, r->level, r->id, doc_name(ctx->sctx.d), pos.line, pos.col, msg);
     dg->pointer = pointer;
     dg->versions = m;
     dg->hint = cl->hint ? expand(cl->hint, c, pointer, m, vl, &ctx->detail) : NULL;
@@ -101,7 +101,8 @@ static void report(struct eval_ctx *ctx, const struct clause *cl, const struct c
     ptr_release(&at);
 }
 
-static ver_mask judge(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c, ver_mask m)
+static ver_mask judge(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                      ver_mask m)
 {
     m &= c->vmask;
     if (!m || c->unresolved) return 0; /* its built-in diagnostic says it all */
@@ -143,7 +144,6 @@ static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const 
     return v.failed;
 }
 
-
 /* ---- one walk of a large collection for all its rules ----------------------------
  * Most rules select inside the items of a collection (every tool, then a path). Run
  * rule by rule, each rule walks every item again, and on a 10,000-tool document the
@@ -165,18 +165,18 @@ enum unit_kind {
 
 struct unit {
     enum unit_kind kind;
-    size_t rule;              /* index in the rule set */
+    size_t rule; /* index in the rule set */
     const struct clause *cl;
-    ver_mask m;               /* versions judged */
-    const struct sel *sel;    /* UNIT_SEL */
-    struct sel *rest;         /* UNIT_GROUP: the selector after "/KEY/STAR" (owned), or
+    ver_mask m;            /* versions judged */
+    const struct sel *sel; /* UNIT_SEL */
+    struct sel *rest;      /* UNIT_GROUP: the selector after "/KEY/STAR" (owned), or
                                * NULL: the item itself */
-    size_t key;               /* UNIT_GROUP: index in plan.keys */
+    size_t key;            /* UNIT_GROUP: index in plan.keys */
 };
 
 struct plan {
-    VEC(struct unit) u;       /* in rule order */
-    VEC(char *) keys;         /* the collections walked once */
+    VEC(struct unit) u; /* in rule order */
+    VEC(char *) keys;   /* the collections walked once */
 };
 
 /* If S is "/KEY/STAR..." (STAR the wildcard "*" or "[*]", the same on an array; no "**")
@@ -189,7 +189,7 @@ static int group_key(const struct sel *s, json_t *root, char **key, const char *
     struct ptr p = PTR_INIT;
     const char *why;
     int ok = ptr_parse(text, &p, &why) == 0 && p.n >= 2 &&
-             (!strcmp(p.segs[1], "*") || !strcmp(p.segs[1], SEL_ITEMS));
+        (!strcmp(p.segs[1], "*") || !strcmp(p.segs[1], SEL_ITEMS));
     for (size_t i = 0; ok && i < p.n; i++)
         if (!strcmp(p.segs[i], "**")) ok = 0;
     json_t *arr = ok ? json_object_get(root, p.segs[0]) : NULL;
@@ -198,7 +198,7 @@ static int group_key(const struct sel *s, json_t *root, char **key, const char *
         *key = xstrdup(p.segs[0]);
         const char *star = strchr(text + 1, '/'); /* raw segments never hold '/' */
         const char *after = star + 1 + strlen(p.segs[1]);
-        *rest = *after ? after + 1 : NULL;        /* after "/STAR": "" or "/rest" */
+        *rest = *after ? after + 1 : NULL; /* after "/STAR": "" or "/rest" */
     }
     ptr_release(&p);
     return ok;
@@ -276,7 +276,8 @@ static int has_large_array(json_t *root)
 {
     json_t *v;
     const char *k;
-    json_object_foreach(root, k, v) if (json_is_array(v) && json_array_size(v) >= GROUP_MIN) return 1;
+    json_object_foreach(root, k,
+                        v) if (json_is_array(v) && json_array_size(v) >= GROUP_MIN) return 1;
     return 0;
 }
 
@@ -356,8 +357,8 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     uint64_t t_resolve = opts && opts->rule_ns ? now_ns() : 0;
     struct res *res = res_resolve(d, rule_set_res_config(rs), &found);
     ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
-    struct eval_ctx run = {.rs = rs, .sctx = {d, res_view(res)}, .out = &found,
-                           .detail = BUF_INIT, .at = BUF_INIT};
+    struct eval_ctx run = {
+        .rs = rs, .sctx = {d, res_view(res)}, .out = &found, .detail = BUF_INIT, .at = BUF_INIT};
     struct eval_ctx *ctx = &run;
     struct cursor root;
     sel_root(&ctx->sctx, &root);
@@ -366,7 +367,8 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     struct plan pl = {VEC_INIT, VEC_INIT};
     int walk = has_large_array(root.v);
     /* --rule/--skip: the enabled rules, and the rules they yield to (overlap.h) */
-    unsigned char *need = opts && opts->enabled ? overlap_required(rs, opts->enabled, opts->enabled_arg) : NULL;
+    unsigned char *need =
+        opts && opts->enabled ? overlap_required(rs, opts->enabled, opts->enabled_arg) : NULL;
     for (size_t i = 0; i < nrules; i++) {
         const struct rule *r = rule_set_rule(rs, i);
         if (need && !need[i]) continue;

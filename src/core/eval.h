@@ -12,7 +12,7 @@
 #include "core/rule.h"
 
 struct eval_options {
-    ver_mask versions;            /* judge only these (e.g. --protocol-version); 0 = all */
+    ver_mask versions; /* judge only these (e.g. --protocol-version); 0 = all */
     /* Report only rules for which this returns nonzero (NULL: all); the rules they yield
      * to run too, unreported, so that yields are decided on the full set (overlap.h).
      * Also filters the built-in mcpdesc.* diagnostics. */

@@ -18,17 +18,26 @@
 #include "core/fnInt.h"
 
 enum {
-    T_OBJECT = 1, T_ARRAY = 2, T_STRING = 4, T_NUMBER = 8, T_INTEGER = 16, T_BOOLEAN = 32, T_NULL = 64
+    T_OBJECT = 1,
+    T_ARRAY = 2,
+    T_STRING = 4,
+    T_NUMBER = 8,
+    T_INTEGER = 16,
+    T_BOOLEAN = 32,
+    T_NULL = 64
 };
-static const struct { const char *name; unsigned bit; } type_names[] = {
-    {"object", T_OBJECT}, {"array", T_ARRAY}, {"string", T_STRING}, {"number", T_NUMBER},
+static const struct {
+    const char *name;
+    unsigned bit;
+} type_names[] = {
+    {"object", T_OBJECT},   {"array", T_ARRAY},     {"string", T_STRING}, {"number", T_NUMBER},
     {"integer", T_INTEGER}, {"boolean", T_BOOLEAN}, {"null", T_NULL},
 };
 
 /* Private holders kept in a predicate's kids (never in fn_table, never named by rules):
  * a compiled regular expression, and an extra selector of a multi-selector argument. */
 struct regex_holder {
-    struct pred base;            /* first: freed through fn_pred_free like any kid */
+    struct pred base; /* first: freed through fn_pred_free like any kid */
     pcre2_code *code;
     pcre2_match_context *mctx;
 };
@@ -67,8 +76,8 @@ int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 int fn_arg_string(struct cc *cc, struct pred *p, struct yv arg)
 {
     if (!json_is_string(arg.v)) {
-        rule_cc_error(cc, arg.n, 0, "%s takes a string (%s), not a %s", p->fn->name, p->fn->synopsis,
-                      rule_json_type_name(arg.v));
+        rule_cc_error(cc, arg.n, 0, "%s takes a string (%s), not a %s", p->fn->name,
+                      p->fn->synopsis, rule_json_type_name(arg.v));
         return -1;
     }
     p->arg = json_incref(arg.v);
@@ -88,7 +97,8 @@ int fn_arg_strings(struct cc *cc, struct pred *p, struct yv arg)
     }
     for (size_t i = 0; i < json_array_size(arg.v); i++)
         if (!json_is_string(json_array_get(arg.v, i))) {
-            rule_cc_error(cc, rule_yv_item(cc, arg, i).n, 0, "%s: every name must be a string", p->fn->name);
+            rule_cc_error(cc, rule_yv_item(cc, arg, i).n, 0, "%s: every name must be a string",
+                          p->fn->name);
             return -1;
         }
     p->arg = json_incref(arg.v);
@@ -112,7 +122,8 @@ int fn_arg_types(struct cc *cc, struct pred *p, struct yv arg)
         for (size_t k = 0; json_is_string(e.v) && k < sizeof type_names / sizeof *type_names; k++)
             if (!strcmp(json_string_value(e.v), type_names[k].name)) bit = type_names[k].bit;
         if (!bit) {
-            rule_cc_error(cc, e.n, 0, "json-type takes object, array, string, number, integer, "
+            rule_cc_error(cc, e.n, 0,
+                          "json-type takes object, array, string, number, integer, "
                           "boolean or null (or a list of them), not %s%s%s",
                           json_is_string(e.v) ? "\"" : "a ",
                           json_is_string(e.v) ? json_string_value(e.v) : rule_json_type_name(e.v),
@@ -168,7 +179,8 @@ int fn_arg_quantifier(struct cc *cc, struct pred *p, struct yv arg)
 {
     int body_required = !strcmp(p->fn->name, "every");
     if (!json_is_object(arg.v)) {
-        rule_cc_error(cc, arg.n, 0, "%s takes a mapping {select: SELECTOR, require: PREDICATE}", p->fn->name);
+        rule_cc_error(cc, arg.n, 0, "%s takes a mapping {select: SELECTOR, require: PREDICATE}",
+                      p->fn->name);
         return -1;
     }
     int bad = 0;
@@ -177,13 +189,15 @@ int fn_arg_quantifier(struct cc *cc, struct pred *p, struct yv arg)
         const char *k = json_object_iter_key(it);
         if (strcmp(k, "select") && strcmp(k, "require")) {
             rule_cc_error_hint(cc, doc_node_item(cc->d, arg.n, i), 1, rule_hint_unknown_member,
-                               "unknown member \"%s\" in %s (it takes select and require)", k, p->fn->name);
+                               "unknown member \"%s\" in %s (it takes select and require)", k,
+                               p->fn->name);
             bad = 1;
         }
     }
     struct yv s = rule_yv_member(cc, arg, "select"), r = rule_yv_member(cc, arg, "require");
     if (!s.v) {
-        rule_cc_error(cc, arg.n, 0, "%s needs \"select\": the nodes it quantifies over", p->fn->name);
+        rule_cc_error(cc, arg.n, 0, "%s needs \"select\": the nodes it quantifies over",
+                      p->fn->name);
         return -1;
     }
     if (!(p->sel = rule_cc_sel(cc, s))) bad = 1;
@@ -221,14 +235,16 @@ int fn_eval_declared_type_is(const struct pred *p, const struct cursor *c, struc
     return json_is_string(t) && !strcmp(json_string_value(t), json_string_value(p->arg));
 }
 
-int fn_eval_declared_type_includes(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_eval_declared_type_includes(const struct pred *p, const struct cursor *c,
+                                   struct eval_ctx *ctx)
 {
     (void)ctx;
     json_t *t = json_object_get(c->v, "type"), *e;
     const char *want = json_string_value(p->arg);
     if (json_is_string(t)) return !strcmp(json_string_value(t), want);
     size_t i;
-    json_array_foreach(t, i, e) if (json_is_string(e) && !strcmp(json_string_value(e), want)) return 1;
+    json_array_foreach(t, i,
+                       e) if (json_is_string(e) && !strcmp(json_string_value(e), want)) return 1;
     return 0;
 }
 
@@ -251,7 +267,6 @@ int fn_eval_lacks(const struct pred *p, const struct cursor *c, struct eval_ctx 
     json_array_foreach(p->arg, i, k) if (json_object_get(c->v, json_string_value(k))) return 0;
     return 1;
 }
-
 
 int fn_eval_equals(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
@@ -352,7 +367,8 @@ static int only_members(struct cc *cc, struct pred *p, struct yv arg, const char
         while (allowed[j] && strcmp(allowed[j], k)) j++;
         if (!allowed[j]) {
             rule_cc_error_hint(cc, doc_node_item(cc->d, arg.n, i), 1, rule_hint_unknown_member,
-                               "unknown member \"%s\" in %s (it takes %s)", k, p->fn->name, p->fn->synopsis);
+                               "unknown member \"%s\" in %s (it takes %s)", k, p->fn->name,
+                               p->fn->synopsis);
             bad = 1;
         }
     }
@@ -374,8 +390,8 @@ static int opt_count(struct cc *cc, struct pred *p, struct yv arg, const char *k
     *out = -1;
     if (!y.v) return 0;
     if (!json_is_integer(y.v) || json_integer_value(y.v) < 0) {
-        rule_cc_error(cc, y.n, 0, "%s: \"%s\" must be a non-negative integer, not %s", p->fn->name, key,
-                      json_is_integer(y.v) ? "a negative one" : rule_json_type_name(y.v));
+        rule_cc_error(cc, y.n, 0, "%s: \"%s\" must be a non-negative integer, not %s", p->fn->name,
+                      key, json_is_integer(y.v) ? "a negative one" : rule_json_type_name(y.v));
         return -1;
     }
     *out = json_integer_value(y.v);
@@ -399,8 +415,8 @@ int fn_arg_length(struct cc *cc, struct pred *p, struct yv arg)
     if (need_mapping(cc, p, arg) < 0 || only_members(cc, p, arg, allowed) < 0) return -1;
     if (opt_count(cc, p, arg, "min", &lo) < 0 || opt_count(cc, p, arg, "max", &hi) < 0) return -1;
     if (lo >= 0 && hi >= 0 && lo > hi) {
-        rule_cc_error(cc, arg.n, 0, "length: \"min\" (%lld) is larger than \"max\" (%lld)", (long long)lo,
-                      (long long)hi);
+        rule_cc_error(cc, arg.n, 0, "length: \"min\" (%lld) is larger than \"max\" (%lld)",
+                      (long long)lo, (long long)hi);
         return -1;
     }
     p->arg = json_incref(arg.v);
@@ -411,7 +427,8 @@ int fn_eval_length(const struct pred *p, const struct cursor *c, struct eval_ctx
 {
     (void)ctx;
     size_t n;
-    if (json_is_string(c->v)) n = val_utf8_length(json_string_value(c->v), json_string_length(c->v));
+    if (json_is_string(c->v))
+        n = val_utf8_length(json_string_value(c->v), json_string_length(c->v));
     else if (json_is_array(c->v)) n = json_array_size(c->v);
     else if (json_is_object(c->v)) n = json_object_size(c->v);
     else return 0;
@@ -425,19 +442,20 @@ int fn_eval_length(const struct pred *p, const struct cursor *c, struct eval_ctx
 static struct pred *regex_compile(struct cc *cc, struct pred *p, struct yv arg)
 {
     if (!json_is_string(arg.v)) {
-        rule_cc_error(cc, arg.n, 0, "%s takes a regular expression (a PCRE2 pattern string), not a %s",
+        rule_cc_error(cc, arg.n, 0,
+                      "%s takes a regular expression (a PCRE2 pattern string), not a %s",
                       p->fn->name, rule_json_type_name(arg.v));
         return NULL;
     }
     int err;
     PCRE2_SIZE off;
-    pcre2_code *code = pcre2_compile((PCRE2_SPTR)json_string_value(arg.v), json_string_length(arg.v),
-                                     PCRE2_UTF, &err, &off, NULL);
+    pcre2_code *code = pcre2_compile((PCRE2_SPTR)json_string_value(arg.v),
+                                     json_string_length(arg.v), PCRE2_UTF, &err, &off, NULL);
     if (!code) {
         PCRE2_UCHAR msg[256];
         pcre2_get_error_message(err, msg, sizeof msg);
-        rule_cc_error(cc, arg.n, 0, "%s: bad regular expression at offset %zu: %s", p->fn->name, (size_t)off,
-                      (const char *)msg);
+        rule_cc_error(cc, arg.n, 0, "%s: bad regular expression at offset %zu: %s", p->fn->name,
+                      (size_t)off, (const char *)msg);
         return NULL;
     }
     /* JIT where PCRE2 has it (pcre2_match then uses it): a pattern such as the schema
@@ -476,7 +494,8 @@ static int regex_test(const struct pred *holder, const char *s, size_t n)
 int fn_eval_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
-    return json_is_string(c->v) && regex_test(p->kids[0], json_string_value(c->v), json_string_length(c->v));
+    return json_is_string(c->v) &&
+        regex_test(p->kids[0], json_string_value(c->v), json_string_length(c->v));
 }
 
 int fn_eval_path_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
@@ -535,14 +554,32 @@ int fn_eval_range(const struct pred *p, const struct cursor *c, struct eval_ctx 
 
 /* ---- format: NAME ---- */
 
-static int is_hex(int ch) { return isxdigit((unsigned char)ch); }
-static int is_alpha(int ch) { return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z'); }
-static int is_digit(int ch) { return ch >= '0' && ch <= '9'; }
-static int is_tchar(int ch) { return is_alpha(ch) || is_digit(ch) || (ch && strchr("!#$%&'*+-.^_`|~", ch)); }
+static int is_hex(int ch)
+{
+    return isxdigit((unsigned char)ch);
+}
+static int is_alpha(int ch)
+{
+    return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z');
+}
+static int is_digit(int ch)
+{
+    return ch >= '0' && ch <= '9';
+}
+static int is_tchar(int ch)
+{
+    return is_alpha(ch) || is_digit(ch) || (ch && strchr("!#$%&'*+-.^_`|~", ch));
+}
 
 /* RFC 3986 URI and URI reference: uriparser's grammar (base/uri.c). */
-static int fmt_uri(const char *s) { return uri_check(s, 0); }
-static int fmt_uri_reference(const char *s) { return uri_check(s, 1); }
+static int fmt_uri(const char *s)
+{
+    return uri_check(s, 0);
+}
+static int fmt_uri_reference(const char *s)
+{
+    return uri_check(s, 1);
+}
 
 /* RFC 6570 varchar: ALPHA / DIGIT / "_" / pct-encoded */
 static int tpl_varchar(const char **s)
@@ -750,10 +787,12 @@ int fn_arg_format(struct cc *cc, struct pred *p, struct yv arg)
             p->arg = json_integer((json_int_t)i);
             return 0;
         }
-    rule_cc_error(cc, arg.n, 0, "format takes uri, uri-reference, uri-template, media-type or iso-8601, not %s%s%s",
-                  json_is_string(arg.v) ? "\"" : "a ",
-                  json_is_string(arg.v) ? json_string_value(arg.v) : rule_json_type_name(arg.v),
-                  json_is_string(arg.v) ? "\"" : "");
+    rule_cc_error(
+        cc, arg.n, 0,
+        "format takes uri, uri-reference, uri-template, media-type or iso-8601, not %s%s%s",
+        json_is_string(arg.v) ? "\"" : "a ",
+        json_is_string(arg.v) ? json_string_value(arg.v) : rule_json_type_name(arg.v),
+        json_is_string(arg.v) ? "\"" : "");
     return -1;
 }
 
@@ -772,25 +811,30 @@ int fn_arg_context(struct cc *cc, struct pred *p, struct yv arg)
 {
     int among = !strcmp(p->fn->name, "among");
     static const char *const allowed_unique[] = {"select", "up", "depth", "ignore-case", NULL};
-    static const char *const allowed_among[] = {"select", "up", "depth", "ignore-case", "keys", NULL};
-    if (need_mapping(cc, p, arg) < 0 || only_members(cc, p, arg, among ? allowed_among : allowed_unique) < 0)
+    static const char *const allowed_among[] = {"select",      "up",   "depth",
+                                                "ignore-case", "keys", NULL};
+    if (need_mapping(cc, p, arg) < 0 ||
+        only_members(cc, p, arg, among ? allowed_among : allowed_unique) < 0)
         return -1;
     json_int_t up, depth;
-    if (opt_count(cc, p, arg, "up", &up) < 0 || opt_count(cc, p, arg, "depth", &depth) < 0) return -1;
+    if (opt_count(cc, p, arg, "up", &up) < 0 || opt_count(cc, p, arg, "depth", &depth) < 0)
+        return -1;
     if (opt_bool(cc, p, arg, "ignore-case") < 0 || opt_bool(cc, p, arg, "keys") < 0) return -1;
     if (up >= 0 && depth >= 0) {
-        rule_cc_error(cc, rule_yv_member(cc, arg, "depth").n, 1, "%s takes \"up\" or \"depth\", not both",
-                      p->fn->name);
+        rule_cc_error(cc, rule_yv_member(cc, arg, "depth").n, 1,
+                      "%s takes \"up\" or \"depth\", not both", p->fn->name);
         return -1;
     }
     struct yv s = rule_yv_member(cc, arg, "select");
     if (!s.v) {
-        rule_cc_error(cc, arg.n, 0, "%s needs \"select\": the nodes the value is compared with", p->fn->name);
+        rule_cc_error(cc, arg.n, 0, "%s needs \"select\": the nodes the value is compared with",
+                      p->fn->name);
         return -1;
     }
     size_t n = json_is_array(s.v) ? json_array_size(s.v) : 1;
     if (json_is_array(s.v) && !n) {
-        rule_cc_error(cc, s.n, 0, "%s: \"select\" takes a selector or a non-empty list of them", p->fn->name);
+        rule_cc_error(cc, s.n, 0, "%s: \"select\" takes a selector or a non-empty list of them",
+                      p->fn->name);
         return -1;
     }
     p->kids = xcalloc(n, sizeof *p->kids);
@@ -802,8 +846,8 @@ int fn_arg_context(struct cc *cc, struct pred *p, struct yv arg)
         h->sel = sl;
         p->kids[p->nkids++] = h;
     }
-    p->arg = json_pack("{s:I,s:I,s:b,s:b}", "up", (json_int_t)up, "depth", (json_int_t)depth, "ignore-case",
-                       json_is_true(json_object_get(arg.v, "ignore-case")), "keys",
+    p->arg = json_pack("{s:I,s:I,s:b,s:b}", "up", (json_int_t)up, "depth", (json_int_t)depth,
+                       "ignore-case", json_is_true(json_object_get(arg.v, "ignore-case")), "keys",
                        json_is_true(json_object_get(arg.v, "keys")));
     return 0;
 }
@@ -814,7 +858,8 @@ static int text_equal(const char *a, size_t la, const char *b, size_t lb, int ig
     if (la != lb) return 0;
     for (size_t i = 0; i < la; i++) {
         unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
-        if (ignore_case && x < 0x80 && y < 0x80) x = (unsigned char)tolower(x), y = (unsigned char)tolower(y);
+        if (ignore_case && x < 0x80 && y < 0x80)
+            x = (unsigned char)tolower(x), y = (unsigned char)tolower(y);
         if (x != y) return 0;
     }
     return 1;
@@ -835,11 +880,11 @@ static int values_equal(json_t *a, json_t *b, int ignore_case)
  * entries in selection order, hashed by a normalised key; a node then costs O(1). */
 
 struct sel_entry {
-    json_t *v;            /* the selected value (or, for keys: NULL and key set) */
-    const char *key;      /* keys mode: the member name */
+    json_t *v;       /* the selected value (or, for keys: NULL and key set) */
+    const char *key; /* keys mode: the member name */
     ver_mask vmask;
-    char *pointer;        /* logical pointer: identifies the node itself */
-    size_t next;          /* next entry in the same bucket (SIZE_MAX: none) */
+    char *pointer; /* logical pointer: identifies the node itself */
+    size_t next;   /* next entry in the same bucket (SIZE_MAX: none) */
 };
 
 static uint64_t fnv(const char *s, size_t n, int fold)
@@ -870,11 +915,11 @@ static uint64_t value_hash(json_t *v, int fold)
 
 struct sel_index {
     const struct pred *p;
-    char *base;           /* logical pointer of the base node ("" = none) */
+    char *base; /* logical pointer of the base node ("" = none) */
     VEC(struct sel_entry) e;
     size_t nb;
-    size_t *head;         /* value buckets */
-    size_t *self_head;    /* pointer buckets: which entry is a given node */
+    size_t *head;      /* value buckets */
+    size_t *self_head; /* pointer buckets: which entry is a given node */
     size_t *self_next;
     int fold;
 };
@@ -883,14 +928,14 @@ struct sel_index {
  * relative selection has one index per base node (per tool, say), so a linear search
  * would make a rule O(n^2). */
 struct fn_memo_ent {
-    const void *value;        /* NULL: free slot */
+    const void *value; /* NULL: free slot */
     int tag, result;
     char *detail;
 };
 
 struct fn_indexes {
     VEC(struct sel_index *) all;
-    size_t nslots;            /* power of two, at least twice all.len */
+    size_t nslots; /* power of two, at least twice all.len */
     struct sel_index **slot;
     struct fn_memo_ent *memo; /* open addressing by (value, tag) */
     size_t nmemo, memo_len;   /* slots (power of two), entries */
@@ -904,7 +949,8 @@ static struct fn_indexes *fn_indexes_of(struct eval_ctx *ctx)
 
 static size_t memo_slot(const struct fn_indexes *all, const void *value, int tag)
 {
-    uint64_t h = ((uint64_t)(uintptr_t)value ^ (uint64_t)(unsigned)tag << 48) * 0x9e3779b97f4a7c15ull;
+    uint64_t h =
+        ((uint64_t)(uintptr_t)value ^ (uint64_t)(unsigned)tag << 48) * 0x9e3779b97f4a7c15ull;
     size_t s = (size_t)(h >> 20) & (all->nmemo - 1);
     while (all->memo[s].value && !(all->memo[s].value == value && all->memo[s].tag == tag))
         s = (s + 1) & (all->nmemo - 1);
@@ -990,8 +1036,8 @@ static int build_visit(const struct cursor *s, void *arg)
     return 0;
 }
 
-static struct sel_index *index_get(const struct pred *p, const struct cursor *base, int fold, int keys,
-                                   struct eval_ctx *ctx)
+static struct sel_index *index_get(const struct pred *p, const struct cursor *base, int fold,
+                                   int keys, struct eval_ctx *ctx)
 {
     struct fn_indexes *all = fn_indexes_of(ctx);
     char *bp = base ? sel_pointer(base) : xstrdup("");
@@ -1093,7 +1139,8 @@ int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ct
             }
         free(me);
     }
-    uint64_t h = keys ? fnv(json_string_value(c->v), json_string_length(c->v), fold) : value_hash(c->v, fold);
+    uint64_t h = keys ? fnv(json_string_value(c->v), json_string_length(c->v), fold)
+                      : value_hash(c->v, fold);
     ver_mask shared = 0;
     for (size_t i = ix->head[h & (ix->nb - 1)]; i != SIZE_MAX; i = ix->e.items[i].next) {
         const struct sel_entry *e = &ix->e.items[i];
@@ -1102,7 +1149,8 @@ int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ct
             continue;
         }
         if (unique && !(e->vmask & c->vmask)) continue; /* never offered together */
-        int eq = keys ? text_equal(e->key, strlen(e->key), json_string_value(c->v), json_string_length(c->v), fold)
+        int eq = keys ? text_equal(e->key, strlen(e->key), json_string_value(c->v),
+                                   json_string_length(c->v), fold)
                       : values_equal(e->v, c->v, fold);
         if (eq && !unique) return 1;
         if (eq) shared |= e->vmask & c->vmask;
@@ -1161,7 +1209,8 @@ int fn_arg_nesting(struct cc *cc, struct pred *p, struct yv arg)
     if (need_mapping(cc, p, arg) < 0 || only_members(cc, p, arg, allowed) < 0) return -1;
     if (opt_count(cc, p, arg, "max", &hi) < 0) return -1;
     if (hi < 0 || hi > WALK_MAX_DEPTH) {
-        rule_cc_error(cc, arg.n, 0, "nesting needs \"max\": a count of levels from 0 to %d", WALK_MAX_DEPTH);
+        rule_cc_error(cc, arg.n, 0, "nesting needs \"max\": a count of levels from 0 to %d",
+                      WALK_MAX_DEPTH);
         return -1;
     }
     p->arg = json_incref(arg.v);
@@ -1178,8 +1227,8 @@ int fn_eval_nesting(const struct pred *p, const struct cursor *c, struct eval_ct
     size_t max = (size_t)json_integer_value(json_object_get(p->arg, "max"));
     struct frame {
         json_t *v;
-        size_t next;  /* array index */
-        void *iter;   /* object iterator */
+        size_t next; /* array index */
+        void *iter;  /* object iterator */
     } stack[WALK_MAX_DEPTH + 2];
     size_t top = 0, visited = 0;
     if (!json_is_array(c->v) && !json_is_object(c->v)) return 1;
@@ -1200,7 +1249,8 @@ int fn_eval_nesting(const struct pred *p, const struct cursor *c, struct eval_ct
         if (++visited > WALK_MAX_NODES) return 1;
         if (top + 1 > max) return 0; /* the child lies top + 1 steps below the node */
         if (json_is_array(child) || json_is_object(child))
-            stack[++top] = (struct frame){child, 0, json_is_object(child) ? json_object_iter(child) : NULL};
+            stack[++top] =
+                (struct frame){child, 0, json_is_object(child) ? json_object_iter(child) : NULL};
     }
 }
 

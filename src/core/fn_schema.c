@@ -38,7 +38,8 @@ static void add_detail(struct eval_ctx *ctx, const struct schema_errors *errs)
     if (e->keyword_location && *e->keyword_location)
         buf_addf(&ctx->detail, " (%s)", e->keyword_location);
     if (errs->len > 1)
-        buf_addf(&ctx->detail, "; %s%zu more", schema_errors_full(errs) ? "at least " : "", errs->len - 1);
+        buf_addf(&ctx->detail, "; %s%zu more", schema_errors_full(errs) ? "at least " : "",
+                 errs->len - 1);
 }
 
 /* The predicates name the first error and count the others: they stop counting here. */
@@ -80,7 +81,7 @@ static void name_first(struct schema_errors *errs, int members_first, int refs_l
     for (size_t i = 0; i < errs->len && best_rank; i++) {
         const struct schema_error *e = &errs->items[i];
         int rank = (refs_last && is_ref_error(e)) * 2 +
-                   (members_first && !(e->instance_location && *e->instance_location));
+            (members_first && !(e->instance_location && *e->instance_location));
         if (rank < best_rank) {
             best = i;
             best_rank = rank;
@@ -109,9 +110,12 @@ int fn_schema_arg_dialect(struct cc *cc, struct pred *p, struct yv arg)
     }
     for (size_t i = 0; i < n; i++) {
         struct yv e = json_is_array(arg.v) ? rule_yv_item(cc, arg, i) : arg;
-        if (!json_is_string(e.v) || schema_dialect_parse(json_string_value(e.v)) == SCHEMA_DIALECT_NONE) {
-            rule_cc_error(cc, e.n, 0, "%s takes dialect names (2020-12, 2019-09, draft-07, draft-06, "
-                          "draft-04), not %s", p->fn->name,
+        if (!json_is_string(e.v) ||
+            schema_dialect_parse(json_string_value(e.v)) == SCHEMA_DIALECT_NONE) {
+            rule_cc_error(cc, e.n, 0,
+                          "%s takes dialect names (2020-12, 2019-09, draft-07, draft-06, "
+                          "draft-04), not %s",
+                          p->fn->name,
                           json_is_string(e.v) ? json_string_value(e.v) : rule_json_type_name(e.v));
             return -1;
         }
@@ -147,13 +151,15 @@ int fn_schema_eval_valid_schema(const struct pred *p, const struct cursor *c, st
 
 int fn_schema_eval_dialect_in(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    enum schema_dialect d = schema_declared_dialect(rule_set_schemas(ctx->rs), c->v, default_dialect(p));
+    enum schema_dialect d =
+        schema_declared_dialect(rule_set_schemas(ctx->rs), c->v, default_dialect(p));
     size_t i;
     json_t *e;
     json_array_foreach(p->arg, i, e) if (schema_dialect_parse(json_string_value(e)) == d) return 1;
     buf_reset(&ctx->detail);
     json_t *decl = json_object_get(c->v, "$schema");
-    buf_addf(&ctx->detail, "%s", json_is_string(decl) ? json_string_value(decl) : "a $schema that is not a string");
+    buf_addf(&ctx->detail, "%s",
+             json_is_string(decl) ? json_string_value(decl) : "a $schema that is not a string");
     buf_reset(&ctx->at);
     if (decl) buf_adds(&ctx->at, "/$schema"); /* the failing value */
     return 0;
@@ -163,14 +169,16 @@ int fn_schema_eval_dialect_in(const struct pred *p, const struct cursor *c, stru
 static int arg_without(struct cc *cc, struct pred *p, struct yv w)
 {
     if (!json_is_array(w.v) || !json_array_size(w.v)) {
-        rule_cc_error(cc, w.n, 0, "matches-schema \"without\" takes a non-empty list of member names, "
+        rule_cc_error(cc, w.n, 0,
+                      "matches-schema \"without\" takes a non-empty list of member names, "
                       "e.g. [protocolVersions]");
         return -1;
     }
     for (size_t i = 0; i < json_array_size(w.v); i++) {
         struct yv e = rule_yv_item(cc, w, i);
         if (!json_is_string(e.v)) {
-            rule_cc_error(cc, e.n, 0, "matches-schema \"without\" entries are member names, not a %s",
+            rule_cc_error(cc, e.n, 0,
+                          "matches-schema \"without\" entries are member names, not a %s",
                           rule_json_type_name(e.v));
             return -1;
         }
@@ -198,7 +206,8 @@ static char *normalize_path(const char *file)
         while (*s == '/') s++;
     }
     struct buf out = BUF_INIT;
-    for (size_t i = 0; i < segs.len; i++) buf_addf(&out, "%s%.*s", i ? "/" : "", segs.items[i].n, segs.items[i].s);
+    for (size_t i = 0; i < segs.len; i++)
+        buf_addf(&out, "%s%.*s", i ? "/" : "", segs.items[i].n, segs.items[i].s);
     if (!segs.len) buf_adds(&out, ".");
     VEC_FREE(segs);
     return buf_detach(&out);
@@ -213,7 +222,8 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
             const char *k = json_object_iter_key(it);
             if (strcmp(k, "file") && strcmp(k, "without")) {
                 rule_cc_error_hint(cc, rule_yv_member(cc, arg, k).n, 1, rule_hint_unknown_member,
-                                   "unknown member \"%s\" of matches-schema (known: file, without)", k);
+                                   "unknown member \"%s\" of matches-schema (known: file, without)",
+                                   k);
                 return -1;
             }
         }
@@ -221,12 +231,14 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
         struct yv w = rule_yv_member(cc, arg, "without");
         if (w.v && arg_without(cc, p, w) < 0) return -1;
         if (!file.v) {
-            rule_cc_error(cc, arg.n, 0, "matches-schema needs \"file\": a schema file relative to the rule set");
+            rule_cc_error(cc, arg.n, 0,
+                          "matches-schema needs \"file\": a schema file relative to the rule set");
             return -1;
         }
     }
     if (!json_is_string(file.v)) {
-        rule_cc_error(cc, file.n, 0, "matches-schema takes a schema file path relative to the rule set, not a %s",
+        rule_cc_error(cc, file.n, 0,
+                      "matches-schema takes a schema file path relative to the rule set, not a %s",
                       rule_json_type_name(file.v));
         return -1;
     }
@@ -235,7 +247,8 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
     struct schema_errors errs = {.limit = DETAIL_ERRORS};
     p->compiled = schema_compile_file(rule_set_schemas(cc->rs), path, SCHEMA_DRAFT2020_12, &errs);
     if (!p->compiled)
-        rule_cc_error(cc, file.n, 0, "cannot use schema %s: %s", path, errs.len ? errs.items[0].message : "?");
+        rule_cc_error(cc, file.n, 0, "cannot use schema %s: %s", path,
+                      errs.len ? errs.items[0].message : "?");
     schema_errors_release(&errs);
     free(path);
     return p->compiled ? 0 : -1;
@@ -256,7 +269,8 @@ static json_t *projected(const struct pred *p, json_t *v)
     return copy;
 }
 
-int fn_schema_eval_matches_schema(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_schema_eval_matches_schema(const struct pred *p, const struct cursor *c,
+                                  struct eval_ctx *ctx)
 {
     struct schema_errors errs = {.limit = DETAIL_ERRORS};
     json_t *v = projected(p, c->v);
@@ -280,8 +294,10 @@ int fn_schema_eval_matches_schema(const struct pred *p, const struct cursor *c, 
 int fn_schema_arg_ref_resolves(struct cc *cc, struct pred *p, struct yv arg)
 {
     if (!json_is_object(arg.v)) {
-        rule_cc_error(cc, arg.n, 0, "ref-resolves takes {depth: N, dialect: D} (the schema root's depth, e.g. 3 "
-                      "for /tools/0/inputSchema), not a %s", rule_json_type_name(arg.v));
+        rule_cc_error(cc, arg.n, 0,
+                      "ref-resolves takes {depth: N, dialect: D} (the schema root's depth, e.g. 3 "
+                      "for /tools/0/inputSchema), not a %s",
+                      rule_json_type_name(arg.v));
         return -1;
     }
     for (void *it = json_object_iter(arg.v); it; it = json_object_iter_next(arg.v, it)) {
@@ -294,7 +310,8 @@ int fn_schema_arg_ref_resolves(struct cc *cc, struct pred *p, struct yv arg)
     }
     struct yv depth = rule_yv_member(cc, arg, "depth");
     if (!json_is_integer(depth.v) || json_integer_value(depth.v) < 0) {
-        rule_cc_error(cc, depth.v ? depth.n : arg.n, 0, "ref-resolves needs \"depth\": a count of levels below the "
+        rule_cc_error(cc, depth.v ? depth.n : arg.n, 0,
+                      "ref-resolves needs \"depth\": a count of levels below the "
                       "document root (3 for /tools/0/inputSchema)");
         return -1;
     }
@@ -316,12 +333,14 @@ int fn_schema_eval_ref_resolves(const struct pred *p, const struct cursor *c, st
     while (root && root->depth > depth) root = root->parent;
     if (!root || root->depth != depth || !json_is_string(c->v)) {
         buf_reset(&ctx->detail);
-        buf_addf(&ctx->detail, "%s", json_is_string(c->v) ? "no schema root at that depth" : "a $ref must be a string");
+        buf_addf(&ctx->detail, "%s",
+                 json_is_string(c->v) ? "no schema root at that depth" : "a $ref must be a string");
         return 0;
     }
     char *at = sel_pointer(c), *top = sel_pointer(root);
     const char *rel = at + strlen(top); /* the $ref's pointer inside the schema */
-    enum schema_dialect d = schema_dialect_parse(json_string_value(json_array_get(json_object_get(p->arg, "dialect"), 0)));
+    enum schema_dialect d = schema_dialect_parse(
+        json_string_value(json_array_get(json_object_get(p->arg, "dialect"), 0)));
     struct schema_errors errs = {.limit = DETAIL_ERRORS};
     schema *s = schema_compile(rule_set_schemas(ctx->rs), root->v, NULL, d, &errs);
     int ok = 1;

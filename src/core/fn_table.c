@@ -16,9 +16,8 @@ const struct fn_def fn_table[] = {
     {"json-type", "TYPE or [TYPE, ...]",
      "the node's JSON type is one of these (integer also matches 1.0; number matches any number)",
      fn_arg_types, fn_eval_json_type, NULL},
-    {"declared-type-is", "TYPE-NAME",
-     "the node is an object whose \"type\" is exactly this string", fn_arg_string, fn_eval_declared_type_is,
-     NULL},
+    {"declared-type-is", "TYPE-NAME", "the node is an object whose \"type\" is exactly this string",
+     fn_arg_string, fn_eval_declared_type_is, NULL},
     {"declared-type-includes", "TYPE-NAME",
      "the node is an object whose \"type\" is this string or an array containing it", fn_arg_string,
      fn_eval_declared_type_includes, NULL},
@@ -26,9 +25,11 @@ const struct fn_def fn_table[] = {
      fn_arg_strings, fn_eval_has, NULL},
     {"lacks", "MEMBER or [MEMBER, ...]", "the node is not an object, or has none of these members",
      fn_arg_strings, fn_eval_lacks, NULL},
-    {"equals", "VALUE", "the node equals this JSON value (1 equals 1.0; member order is irrelevant)",
-     fn_arg_any, fn_eval_equals, NULL},
-    {"one-of", "[VALUE, ...]", "the node equals one of these JSON values", fn_arg_values, fn_eval_one_of, NULL},
+    {"equals", "VALUE",
+     "the node equals this JSON value (1 equals 1.0; member order is irrelevant)", fn_arg_any,
+     fn_eval_equals, NULL},
+    {"one-of", "[VALUE, ...]", "the node equals one of these JSON values", fn_arg_values,
+     fn_eval_one_of, NULL},
     {"all", "[PREDICATE, ...]", "every predicate holds", fn_arg_preds, fn_eval_all, NULL},
     {"any", "[PREDICATE, ...]", "at least one predicate holds", fn_arg_preds, fn_eval_any, NULL},
     {"not", "PREDICATE", "the predicate does not hold", fn_arg_pred, fn_eval_not, NULL},
@@ -38,33 +39,37 @@ const struct fn_def fn_table[] = {
     {"some", "{select: SELECTOR, require: PREDICATE}",
      "at least one node the selector reaches satisfies the predicate (or exists, without require)",
      fn_arg_quantifier, fn_eval_some, NULL},
-    {"use", "NAME", "the predicate defined as NAME under the file's \"predicates:\"", fn_arg_use, fn_eval_all,
-     NULL},
+    {"use", "NAME", "the predicate defined as NAME under the file's \"predicates:\"", fn_arg_use,
+     fn_eval_all, NULL},
     {"length", "{min: N, max: N}",
      "the node is a string whose length in Unicode code points, an array whose item count, or an "
      "object whose member count lies within min and max (inclusive; either may be omitted)",
      fn_arg_length, fn_eval_length, NULL},
     {"matches", "REGEX",
-     "the node is a string in which the PCRE2 regular expression finds a match (anchor with ^ and $)",
+     "the node is a string in which the PCRE2 regular expression finds a match (anchor with ^ and "
+     "$)",
      fn_arg_regex, fn_eval_matches, NULL},
     {"path-matches", "REGEX",
      "the node's JSON Pointer in the resolved document matches the PCRE2 regular expression",
      fn_arg_regex, fn_eval_path_matches, NULL},
     {"key", "PREDICATE",
-     "the node is an object member whose name, taken as a string, satisfies the predicate", fn_arg_pred,
-     fn_eval_key, NULL},
+     "the node is an object member whose name, taken as a string, satisfies the predicate",
+     fn_arg_pred, fn_eval_key, NULL},
     {"range", "{min: NUMBER, max: NUMBER}",
-     "the node is a number within min and max (inclusive; either may be omitted)", fn_arg_range, fn_eval_range,
-     NULL},
+     "the node is a number within min and max (inclusive; either may be omitted)", fn_arg_range,
+     fn_eval_range, NULL},
     {"format", "uri | uri-reference | uri-template | media-type | iso-8601",
-     "the node is a string of that syntax (RFC 3986 URI or URI reference, RFC 6570 template, RFC 9110 "
+     "the node is a string of that syntax (RFC 3986 URI or URI reference, RFC 6570 template, RFC "
+     "9110 "
      "media type, ISO 8601 date or date-time)",
      fn_arg_format, fn_eval_format, NULL},
     {"unique", "{select: SELECTOR or [SELECTOR, ...], up: N, depth: N, ignore-case: BOOL}",
-     "no node selected before this one (from the ancestor up levels above, or at depth, or the root for "
+     "no node selected before this one (from the ancestor up levels above, or at depth, or the "
+     "root for "
      "absolute selectors) and offered in a common protocol version has an equal value",
      fn_arg_context, fn_eval_context, NULL},
-    {"among", "{select: SELECTOR or [SELECTOR, ...], up: N, depth: N, ignore-case: BOOL, keys: BOOL}",
+    {"among",
+     "{select: SELECTOR or [SELECTOR, ...], up: N, depth: N, ignore-case: BOOL, keys: BOOL}",
      "some other selected node has an equal value (keys: the node is a string naming a member of a "
      "selected object)",
      fn_arg_context, fn_eval_context, NULL},
@@ -89,7 +94,8 @@ const struct fn_def fn_table[] = {
      "FILE (relative to the rule set's directory)",
      fn_schema_arg_schema_file, fn_schema_eval_matches_schema, fn_schema_free_compiled},
     {"ref-resolves", "{depth: N, dialect: DIALECT}",
-     "the node, a $ref value, resolves inside the schema rooted at its ancestor at depth N (DIALECT, "
+     "the node, a $ref value, resolves inside the schema rooted at its ancestor at depth N "
+     "(DIALECT, "
      "2020-12 by default, when that root declares no $schema); nothing is fetched",
      fn_schema_arg_ref_resolves, fn_schema_eval_ref_resolves, NULL},
 };

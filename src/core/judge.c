@@ -28,7 +28,8 @@ static int yaml_name(const char *name)
 static int looks_like_yaml(const char *text, size_t len)
 {
     size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) i++;
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+        i++;
     return i == len || (text[i] != '{' && text[i] != '[');
 }
 
@@ -69,12 +70,9 @@ static doc *load(const struct judge_source *src, const struct doc_limits *lim,
                  struct doc_error *err)
 {
     switch (src->from) {
-    case JUDGE_FILE:
-        return doc_load_file(src->path, lim, err);
-    case JUDGE_STDIN:
-        return load_stdin(src->name, lim, err);
-    case JUDGE_BUFFER:
-        break;
+    case JUDGE_FILE: return doc_load_file(src->path, lim, err);
+    case JUDGE_STDIN: return load_stdin(src->name, lim, err);
+    case JUDGE_BUFFER: break;
     }
     return doc_load_buffer(src->name, src->data ? src->data : "", src->data ? src->len : 0,
                            yaml_name(src->name), lim, err);
@@ -98,7 +96,8 @@ static int is_description(json_t *root)
     if (json_object_get(root, JUDGE_DESCRIPTION_MEMBER)) return 1;
     const char *key;
     json_t *v;
-    json_object_foreach(root, key, v) {
+    json_object_foreach(root, key, v)
+    {
         char low[32];
         size_t n = strlen(key);
         if (n >= sizeof low || n + 2 < sizeof JUDGE_DESCRIPTION_MEMBER - 1) continue;
@@ -121,7 +120,8 @@ static char *versions_selected(const struct rule_set *rs, const doc *d, ver_mask
     ver_mask listed = 0;
     size_t i;
     json_t *e;
-    json_array_foreach(pv, i, e) {
+    json_array_foreach(pv, i, e)
+    {
         int k = json_is_string(e) ? ver_index(vl, json_string_value(e)) : -1;
         if (k >= 0) listed |= (ver_mask)1 << k;
     }

@@ -36,15 +36,15 @@ enum judge_from {
 
 struct judge_source {
     enum judge_from from;
-    const char *name;        /* the document's name in diagnostics and reports */
-    const char *path;        /* JUDGE_FILE */
-    const char *data;        /* JUDGE_BUFFER; NULL is an empty buffer */
+    const char *name; /* the document's name in diagnostics and reports */
+    const char *path; /* JUDGE_FILE */
+    const char *data; /* JUDGE_BUFFER; NULL is an empty buffer */
     size_t len;
 };
 
 struct judge_options {
-    const struct eval_options *eval;  /* what is judged (rules, versions, timing); NULL: all */
-    const struct doc_limits *limits;  /* NULL: the defaults of doc.h */
+    const struct eval_options *eval; /* what is judged (rules, versions, timing); NULL: all */
+    const struct doc_limits *limits; /* NULL: the defaults of doc.h */
     /* The document was found by a directory search, not named: it is skipped unless its
      * top level is an object with an mcpDescription member, or a member that looks like
      * a misspelling of it (letter case aside, at most two edits: "mcpDescripton",
@@ -54,8 +54,8 @@ struct judge_options {
 
 /* One document's outcome: exactly one of D, ERROR and SKIPPED is set. */
 struct judge_result {
-    doc *d;                  /* the judged document (owned: kept for source excerpts) */
-    struct diag_list diags;  /* what the rules found, sorted and merged (with D) */
+    doc *d;                 /* the judged document (owned: kept for source excerpts) */
+    struct diag_list diags; /* what the rules found, sorted and merged (with D) */
     /* Why the document was not judged (owned): it could not be read or parsed, its top
      * level is not an object, or the options' versions select none of those its
      * protocolVersions lists. Level error, no rule, no pointer, at the position. */

@@ -22,8 +22,9 @@ json_t *lock_describe(const struct rule_set *rs, const char *tag)
 {
     json_t *files = json_array();
     for (size_t i = 0; i < rule_set_digest_count(rs); i++)
-        json_array_append_new(files, json_pack("{s:s, s:s}", "path", rule_set_digest_path(rs, i),
-                                               "sha256", rule_set_digest_hex(rs, i)));
+        json_array_append_new(files,
+                              json_pack("{s:s, s:s}", "path", rule_set_digest_path(rs, i), "sha256",
+                                        rule_set_digest_hex(rs, i)));
     return json_pack("{s:s, s:s, s:s, s:o}", "name", rule_set_name(rs), "tag", tag, "digest",
                      rule_set_digest(rs), "files", files);
 }
@@ -43,7 +44,10 @@ int lock_verify(const struct rule_set *rs, const char *tag, FILE *err)
     json_error_t jerr;
     json_t *lock = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (!lock) {
-        if (jerr.line <= 0) fprintf(err, "mcpdesc: no lock for tag '%s' (%s); `mcpdesc rules lock %s` records one\n", tag, path, tag);
+        if (jerr.line <= 0)
+            fprintf(err,
+                    "mcpdesc: no lock for tag '%s' (%s); `mcpdesc rules lock %s` records one\n",
+                    tag, path, tag);
         else fprintf(err, "%s:%d:%d: error: %s\n", path, jerr.line, jerr.column, jerr.text);
         free(path);
         return -1;
@@ -53,7 +57,8 @@ int lock_verify(const struct rule_set *rs, const char *tag, FILE *err)
     /* Files the lock names: changed or missing. */
     size_t i;
     json_t *f;
-    json_array_foreach(files, i, f) {
+    json_array_foreach(files, i, f)
+    {
         const char *p = json_string_value(json_object_get(f, "path"));
         const char *h = json_string_value(json_object_get(f, "sha256"));
         if (!p || !h) continue;
@@ -61,10 +66,12 @@ int lock_verify(const struct rule_set *rs, const char *tag, FILE *err)
         for (size_t k = 0; k < rule_set_digest_count(rs); k++)
             if (!strcmp(rule_set_digest_path(rs, k), p)) now = rule_set_digest_hex(rs, k);
         if (!now) {
-            fprintf(err, "mcpdesc: %s/%s: locked in %s but no longer in the rule set\n", rule_set_dir(rs), p, tag);
+            fprintf(err, "mcpdesc: %s/%s: locked in %s but no longer in the rule set\n",
+                    rule_set_dir(rs), p, tag);
             bad = 1;
         } else if (strcmp(now, h) != 0) {
-            fprintf(err, "mcpdesc: %s/%s: differs from the file locked as %s (sha256 %s, locked %s)\n",
+            fprintf(err,
+                    "mcpdesc: %s/%s: differs from the file locked as %s (sha256 %s, locked %s)\n",
                     rule_set_dir(rs), p, tag, now, h);
             bad = 1;
         }
@@ -72,13 +79,14 @@ int lock_verify(const struct rule_set *rs, const char *tag, FILE *err)
     /* Files added since. */
     for (size_t k = 0; k < rule_set_digest_count(rs); k++) {
         int found = 0;
-        json_array_foreach(files, i, f) {
+        json_array_foreach(files, i, f)
+        {
             const char *p = json_string_value(json_object_get(f, "path"));
             if (p && !strcmp(p, rule_set_digest_path(rs, k))) found = 1;
         }
         if (!found) {
-            fprintf(err, "mcpdesc: %s/%s: not part of the rule set locked as %s\n", rule_set_dir(rs),
-                    rule_set_digest_path(rs, k), tag);
+            fprintf(err, "mcpdesc: %s/%s: not part of the rule set locked as %s\n",
+                    rule_set_dir(rs), rule_set_digest_path(rs, k), tag);
             bad = 1;
         }
     }
@@ -88,7 +96,9 @@ int lock_verify(const struct rule_set *rs, const char *tag, FILE *err)
                 rule_set_digest(rs), tag, digest ? digest : "none");
         bad = 1;
     }
-    if (bad) fprintf(err, "mcpdesc: refusing to run: the rule set in %s is not %s\n", rule_set_dir(rs), tag);
+    if (bad)
+        fprintf(err, "mcpdesc: refusing to run: the rule set in %s is not %s\n", rule_set_dir(rs),
+                tag);
     json_decref(lock);
     free(path);
     return bad ? -1 : 0;
@@ -116,8 +126,10 @@ int lock_write(const struct rule_set *rs, const char *tag, FILE *err)
     if (old) {
         fclose(old);
         if (lock_verify(rs, tag, err) < 0) {
-            fprintf(err, "mcpdesc: %s exists and records a different rule set: a tag is immutable, "
-                         "cut a new tag instead\n", path);
+            fprintf(err,
+                    "mcpdesc: %s exists and records a different rule set: a tag is immutable, "
+                    "cut a new tag instead\n",
+                    path);
             rc = -1;
         } else {
             fprintf(err, "mcpdesc: %s already records this rule set\n", path);

@@ -18,11 +18,14 @@ struct mcpdesc_rules {
 struct mcpdesc_result {
     int parsed;
     struct diag_list diags;
-    struct mcpdesc_diag *view;    /* one per diagnostic */
-    char **versions;              /* formatted version lists, one per diagnostic */
+    struct mcpdesc_diag *view; /* one per diagnostic */
+    char **versions;           /* formatted version lists, one per diagnostic */
 };
 
-const char *mcpdesc_version(void) { return MCPDESC_VERSION; }
+const char *mcpdesc_version(void)
+{
+    return MCPDESC_VERSION;
+}
 
 const char *mcpdesc_level_name(enum mcpdesc_level level)
 {
@@ -32,7 +35,9 @@ const char *mcpdesc_level_name(enum mcpdesc_level level)
 mcpdesc_rules *mcpdesc_rules_load(const char *dir, char **err)
 {
     const char *env = getenv("MCPDESC_RULES");
-    char *path = dir ? xstrdup(dir) : env && *env ? xstrdup(env) : xstrdup(MCPDESC_DATADIR "/rules");
+    char *path = dir  ? xstrdup(dir)
+        : env && *env ? xstrdup(env)
+                      : xstrdup(MCPDESC_DATADIR "/rules");
     struct diag_list errs = DIAG_LIST_INIT;
     struct rule_set *rs = rule_set_load(path, &errs);
     if (err) *err = NULL;
@@ -40,7 +45,9 @@ mcpdesc_rules *mcpdesc_rules_load(const char *dir, char **err)
         struct buf b = BUF_INIT;
         for (size_t i = 0; i < errs.len; i++) {
             const struct diag *d = &errs.items[i];
-            if (d->line) buf_addf(&b, "%s:%u:%u: %s\n", d->file ? d->file : path, d->line, d->col, d->message);
+            if (d->line)
+                buf_addf(&b, "%s:%u:%u: %s\n", d->file ? d->file : path, d->line, d->col,
+                         d->message);
             else buf_addf(&b, "%s: %s\n", d->file ? d->file : path, d->message);
         }
         if (!b.len) buf_addf(&b, "%s: cannot load the rule set\n", path);
@@ -61,8 +68,14 @@ void mcpdesc_rules_free(mcpdesc_rules *rules)
     free(rules);
 }
 
-const char *mcpdesc_rules_tag(const mcpdesc_rules *rules) { return rule_set_tag(rules->rs); }
-const char *mcpdesc_rules_digest(const mcpdesc_rules *rules) { return rule_set_digest(rules->rs); }
+const char *mcpdesc_rules_tag(const mcpdesc_rules *rules)
+{
+    return rule_set_tag(rules->rs);
+}
+const char *mcpdesc_rules_digest(const mcpdesc_rules *rules)
+{
+    return rule_set_digest(rules->rs);
+}
 
 /* Judge SRC (judge.h: the path `mcpdesc validate` takes) and build the public view: a
  * document that was not judged has its one error as its diagnostic. */
@@ -90,8 +103,15 @@ static mcpdesc_result *judge(const mcpdesc_rules *rules, const struct judge_sour
         res->versions[i] = b.len ? buf_detach(&b) : xstrdup("");
         buf_release(&b);
         res->view[i] = (struct mcpdesc_diag){
-            (enum mcpdesc_level)dg->level, dg->rule, dg->file ? dg->file : src->name, dg->line,
-            dg->col, dg->pointer ? dg->pointer : "", res->versions[i], dg->message, dg->hint,
+            (enum mcpdesc_level)dg->level,
+            dg->rule,
+            dg->file ? dg->file : src->name,
+            dg->line,
+            dg->col,
+            dg->pointer ? dg->pointer : "",
+            res->versions[i],
+            dg->message,
+            dg->hint,
             dg->component,
         };
     }
@@ -123,9 +143,15 @@ void mcpdesc_result_free(mcpdesc_result *res)
     free(res);
 }
 
-int mcpdesc_result_parsed(const mcpdesc_result *res) { return res && res->parsed; }
+int mcpdesc_result_parsed(const mcpdesc_result *res)
+{
+    return res && res->parsed;
+}
 
-size_t mcpdesc_result_count(const mcpdesc_result *res) { return res ? res->diags.len : 0; }
+size_t mcpdesc_result_count(const mcpdesc_result *res)
+{
+    return res ? res->diags.len : 0;
+}
 
 const struct mcpdesc_diag *mcpdesc_result_diag(const mcpdesc_result *res, size_t i)
 {

@@ -34,14 +34,14 @@ enum mcpdesc_level { MCPDESC_INFO = 0, MCPDESC_WARNING = 1, MCPDESC_ERROR = 2 };
  * mcpdesc_result_free. New members are only ever appended. */
 struct mcpdesc_diag {
     enum mcpdesc_level level;
-    const char *rule;       /* rule id; NULL when the document could not be read or parsed */
-    const char *file;       /* the name given to mcpdesc_validate_* */
-    unsigned line, col;     /* 1-based; 0 when unknown */
-    const char *pointer;    /* RFC 6901 JSON Pointer of the offending value; "" if none */
-    const char *versions;   /* protocol versions concerned, "2025-06-18, 2025-11-25"; "" if none */
+    const char *rule;     /* rule id; NULL when the document could not be read or parsed */
+    const char *file;     /* the name given to mcpdesc_validate_* */
+    unsigned line, col;   /* 1-based; 0 when unknown */
+    const char *pointer;  /* RFC 6901 JSON Pointer of the offending value; "" if none */
+    const char *versions; /* protocol versions concerned, "2025-06-18, 2025-11-25"; "" if none */
     const char *message;
-    const char *hint;       /* how to fix it, or NULL */
-    const char *component;  /* the $componentRef target it was reached through, or NULL */
+    const char *hint;      /* how to fix it, or NULL */
+    const char *component; /* the $componentRef target it was reached through, or NULL */
 };
 
 /* The library's version, "0.1.0". Static string. */
@@ -54,7 +54,7 @@ const char *mcpdesc_level_name(enum mcpdesc_level level);
  * Returns a new rule set, or NULL and, when ERR is not NULL, a new message in *ERR
  * (every loader error, one per line, file:line:col: message; free it with free()). */
 mcpdesc_rules *mcpdesc_rules_load(const char *dir, char **err);
-void mcpdesc_rules_free(mcpdesc_rules *rules);                 /* NULL is a no-op */
+void mcpdesc_rules_free(mcpdesc_rules *rules); /* NULL is a no-op */
 /* The rule set's tag ("v0.9.0-rc.3", or NULL) and digest ("sha256:..."). Borrowed. */
 const char *mcpdesc_rules_tag(const mcpdesc_rules *rules);
 const char *mcpdesc_rules_digest(const mcpdesc_rules *rules);
@@ -67,7 +67,7 @@ const char *mcpdesc_rules_digest(const mcpdesc_rules *rules);
 mcpdesc_result *mcpdesc_validate_file(const mcpdesc_rules *rules, const char *path);
 mcpdesc_result *mcpdesc_validate_buffer(const mcpdesc_rules *rules, const char *name,
                                         const char *data, size_t len);
-void mcpdesc_result_free(mcpdesc_result *res);                 /* NULL is a no-op */
+void mcpdesc_result_free(mcpdesc_result *res); /* NULL is a no-op */
 
 /* 1 when the document was parsed and judged, 0 when it could not be. */
 int mcpdesc_result_parsed(const mcpdesc_result *res);

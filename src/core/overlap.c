@@ -29,8 +29,8 @@ static int strcmp_null(const char *a, const char *b)
 /* One diagnostic with a rule and a pointer, for the index sorted by (file, pointer). */
 struct ent {
     const char *file, *pointer;
-    size_t i;       /* index in the list */
-    size_t depth;   /* segments of the pointer */
+    size_t i;     /* index in the list */
+    size_t depth; /* segments of the pointer */
 };
 
 static int ent_cmp(const void *pa, const void *pb)
@@ -81,7 +81,7 @@ size_t overlap_filter(const struct rule_set *rs, struct diag_list *l, size_t fro
 {
     if (l->len <= from || overlap_disabled()) return 0;
     size_t n = l->len - from;
-    ver_mask *left = xcalloc(n, sizeof *left);   /* versions still reported */
+    ver_mask *left = xcalloc(n, sizeof *left); /* versions still reported */
     unsigned char *drop = xcalloc(n, 1);
     const struct rule **rule = xcalloc(n, sizeof *rule);
     struct ent *ix = xcalloc(n, sizeof *ix);     /* every diagnostic with a pointer */
@@ -114,8 +114,11 @@ size_t overlap_filter(const struct rule_set *rs, struct diag_list *l, size_t fro
             for (size_t j = lower_bound(ix, nix, d->file, buf_str(&below)); j < nix; j++) {
                 const struct ent *e = &ix[j];
                 if (strcmp_null(e->file, d->file)) break;
-                if (pass ? strncmp(e->pointer, buf_str(&below), below.len) : strcmp(e->pointer, d->pointer)) break;
-                if (e->i == k || drop[e->i] || !rule_yields_to(rule[k], l->items[from + e->i].rule)) continue;
+                if (pass ? strncmp(e->pointer, buf_str(&below), below.len)
+                         : strcmp(e->pointer, d->pointer))
+                    break;
+                if (e->i == k || drop[e->i] || !rule_yields_to(rule[k], l->items[from + e->i].rule))
+                    continue;
                 cover |= left[e->i];
                 any = 1;
             }
@@ -145,8 +148,8 @@ size_t overlap_filter(const struct rule_set *rs, struct diag_list *l, size_t fro
     return dropped;
 }
 
-unsigned char *overlap_required(const struct rule_set *rs, int (*enabled)(const char *id, void *arg),
-                                void *arg)
+unsigned char *overlap_required(const struct rule_set *rs,
+                                int (*enabled)(const char *id, void *arg), void *arg)
 {
     size_t n = rule_set_count(rs);
     unsigned char *need = xcalloc(n ? n : 1, 1);

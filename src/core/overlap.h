@@ -28,7 +28,7 @@ int overlap_disabled(void);
  * nonzero are reported: the enabled ones, and every rule an enabled rule yields to,
  * transitively (a yield is decided on the full set, then --rule/--skip filter the
  * output). A new array of rule_set_count(RS) flags, in rule order (free it). */
-unsigned char *overlap_required(const struct rule_set *rs, int (*enabled)(const char *id, void *arg),
-                                void *arg);
+unsigned char *overlap_required(const struct rule_set *rs,
+                                int (*enabled)(const char *id, void *arg), void *arg);
 
 #endif

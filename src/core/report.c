@@ -17,7 +17,10 @@ const struct report_format *report_find(const char *name)
     return NULL;
 }
 
-const char *report_names(void) { return "text, json, sarif, github"; }
+const char *report_names(void)
+{
+    return "text, json, sarif, github";
+}
 
 struct report_totals report_count(const struct report_file *files, size_t n)
 {

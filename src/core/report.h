@@ -11,10 +11,10 @@
 #include "core/rule.h"
 
 struct report_file {
-    const char *name;          /* as given on the command line ("-" shows as <stdin>) */
-    const doc *d;              /* for source excerpts; NULL when the file did not load */
-    struct diag_list diags;    /* what the rules found */
-    struct diag *error;        /* why the file could not be judged, or NULL */
+    const char *name;       /* as given on the command line ("-" shows as <stdin>) */
+    const doc *d;           /* for source excerpts; NULL when the file did not load */
+    struct diag_list diags; /* what the rules found */
+    struct diag *error;     /* why the file could not be judged, or NULL */
     /* Why a file found by a directory search was not judged ("no mcpDescription
      * member"), or NULL. Such a file is no file of the report: it is only counted in the
      * summaries, and listed by the JSON report. */
@@ -24,10 +24,10 @@ struct report_file {
 struct report_opts {
     FILE *out;
     const struct rule_set *rs;
-    int quiet;                 /* 0: every finding; 1: only errors; 2: errors and warnings;
+    int quiet;    /* 0: every finding; 1: only errors; 2: errors and warnings;
                                   3: infos too (validate -q shows what --fail-on fails on) */
-    int color;                 /* ANSI colour by level */
-    int excerpts;              /* source line and caret under each diagnostic */
+    int color;    /* ANSI colour by level */
+    int excerpts; /* source line and caret under each diagnostic */
 };
 
 struct report_format {

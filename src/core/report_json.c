@@ -24,22 +24,24 @@ void report_json(const struct report_opts *o, const struct report_file *files, s
 {
     json_t *root = json_object();
     json_object_set_new(root, "mcpdesc", json_string(MCPDESC_VERSION));
-    json_object_set_new(root, "rules", json_pack("{s:s?, s:s?, s:s?}", "name", rule_set_name(o->rs),
-                                                 "tag", rule_set_tag(o->rs), "digest",
-                                                 rule_set_digest(o->rs)));
+    json_object_set_new(root, "rules",
+                        json_pack("{s:s?, s:s?, s:s?}", "name", rule_set_name(o->rs), "tag",
+                                  rule_set_tag(o->rs), "digest", rule_set_digest(o->rs)));
     json_t *arr = json_array();
     json_t *skipped = json_array();
     for (size_t i = 0; i < n; i++) {
         const struct report_file *f = &files[i];
         if (f->skipped) {
-            json_array_append_new(skipped, json_pack("{s:s, s:s}", "file", f->name, "reason", f->skipped));
+            json_array_append_new(skipped,
+                                  json_pack("{s:s, s:s}", "file", f->name, "reason", f->skipped));
             continue;
         }
         json_t *fj = json_pack("{s:s}", "file", f->name);
         if (f->error) {
-            json_object_set_new(fj, "error", json_pack("{s:s, s:i, s:i}", "message", f->error->message,
-                                                       "line", (json_int_t)f->error->line, "column",
-                                                       (json_int_t)f->error->col));
+            json_object_set_new(fj, "error",
+                                json_pack("{s:s, s:i, s:i}", "message", f->error->message, "line",
+                                          (json_int_t)f->error->line, "column",
+                                          (json_int_t)f->error->col));
         } else {
             json_t *ds = json_array();
             for (size_t k = 0; k < f->diags.len; k++)

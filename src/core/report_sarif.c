@@ -12,7 +12,7 @@
 #include "core/report.h"
 #include "base/util.h"
 
-#define SARIF_SCHEMA \
+#define SARIF_SCHEMA                                                                               \
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 #define SARIF_INFO_URI "https://mcpdesc.dev/"
 #define SARIF_SRCROOT "%SRCROOT%"
@@ -31,8 +31,7 @@ static void add_uri_path(struct buf *b, const char *s)
         if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
             strchr(ok, *p))
             buf_addc(b, (char)*p);
-        else
-            buf_addf(b, "%%%02X", *p);
+        else buf_addf(b, "%%%02X", *p);
     }
 }
 
@@ -73,7 +72,10 @@ static json_t *physical_location(const char *name, const char *cwd, uint32_t lin
     return pl;
 }
 
-static json_t *text(const char *s) { return json_pack("{s:s}", "text", s ? s : ""); }
+static json_t *text(const char *s)
+{
+    return json_pack("{s:s}", "text", s ? s : "");
+}
 
 /* "mcp.tool.input-schema.object-root" -> "McpToolInputSchemaObjectRoot": SARIF wants a
  * name without whitespace that a person can read. */
@@ -128,8 +130,8 @@ static json_t *descriptor(const char *id, enum diag_level level, const char *sho
         buf_addf(&help, "\n\nRule page: %s", uri);
         buf_addf(&md, "\n\n[Rule page](%s)", uri);
     }
-    json_object_set_new(r, "help", json_pack("{s:s, s:s}", "text", buf_str(&help), "markdown",
-                                             buf_str(&md)));
+    json_object_set_new(r, "help",
+                        json_pack("{s:s, s:s}", "text", buf_str(&help), "markdown", buf_str(&md)));
     buf_release(&help);
     buf_release(&md);
     if (uri) json_object_set_new(r, "helpUri", json_string(uri));
@@ -191,13 +193,16 @@ static json_t *result(const struct report_opts *o, const char *cwd, const struct
     if (idx >= 0) json_object_set_new(res, "ruleIndex", json_integer(idx));
     json_object_set_new(res, "level", json_string(sarif_level(d->level)));
     json_object_set_new(res, "message", text(d->message));
-    json_t *loc = json_pack("{s:o}", "physicalLocation", physical_location(f->name, cwd, d->line, d->col));
+    json_t *loc =
+        json_pack("{s:o}", "physicalLocation", physical_location(f->name, cwd, d->line, d->col));
     if (d->pointer)
         json_object_set_new(loc, "logicalLocations",
                             json_pack("[{s:s}]", "fullyQualifiedName", d->pointer));
     json_object_set_new(res, "locations", json_pack("[o]", loc));
-    json_t *props = json_pack("{s:o}", "versions", versions_array(rule_set_versions(o->rs), d->versions));
-    if (rule_set_tag(o->rs)) json_object_set_new(props, "ruleSetTag", json_string(rule_set_tag(o->rs)));
+    json_t *props =
+        json_pack("{s:o}", "versions", versions_array(rule_set_versions(o->rs), d->versions));
+    if (rule_set_tag(o->rs))
+        json_object_set_new(props, "ruleSetTag", json_string(rule_set_tag(o->rs)));
     if (rule_set_digest(o->rs))
         json_object_set_new(props, "ruleSetDigest", json_string(rule_set_digest(o->rs)));
     if (d->hint) json_object_set_new(props, "hint", json_string(d->hint));
@@ -211,8 +216,9 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
     char cwdbuf[PATH_MAX];
     const char *cwd = getcwd(cwdbuf, sizeof cwdbuf) ? cwdbuf : NULL;
 
-    json_t *driver = json_pack("{s:s, s:s, s:s, s:s}", "name", "mcpdesc", "version", MCPDESC_VERSION,
-                               "semanticVersion", MCPDESC_VERSION, "informationUri", SARIF_INFO_URI);
+    json_t *driver =
+        json_pack("{s:s, s:s, s:s, s:s}", "name", "mcpdesc", "version", MCPDESC_VERSION,
+                  "semanticVersion", MCPDESC_VERSION, "informationUri", SARIF_INFO_URI);
     json_object_set_new(driver, "rules", driver_rules(o->rs));
 
     json_t *results = json_array(), *notes = json_array();
@@ -221,8 +227,9 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
         if (f->error) {
             json_t *loc = json_pack("{s:o}", "physicalLocation",
                                     physical_location(f->name, cwd, f->error->line, f->error->col));
-            json_array_append_new(notes, json_pack("{s:o, s:s, s:[o]}", "message", text(f->error->message),
-                                                   "level", "error", "locations", loc));
+            json_array_append_new(notes,
+                                  json_pack("{s:o, s:s, s:[o]}", "message", text(f->error->message),
+                                            "level", "error", "locations", loc));
             continue;
         }
         for (size_t k = 0; k < f->diags.len; k++)
@@ -245,13 +252,14 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
     }
     json_object_set_new(run, "results", results);
     json_object_set_new(run, "columnKind", json_string("unicodeCodePoints"));
-    json_object_set_new(run, "properties",
-                        json_pack("{s:{s:s?, s:s?, s:s?, s:o}}", "ruleSet", "name", rule_set_name(o->rs),
-                                  "tag", rule_set_tag(o->rs), "digest", rule_set_digest(o->rs),
-                                  "versions", versions_array(rule_set_versions(o->rs),
-                                                             ver_all(rule_set_versions(o->rs)))));
+    json_object_set_new(
+        run, "properties",
+        json_pack("{s:{s:s?, s:s?, s:s?, s:o}}", "ruleSet", "name", rule_set_name(o->rs), "tag",
+                  rule_set_tag(o->rs), "digest", rule_set_digest(o->rs), "versions",
+                  versions_array(rule_set_versions(o->rs), ver_all(rule_set_versions(o->rs)))));
 
-    json_t *root = json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs", run);
+    json_t *root =
+        json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs", run);
     json_dumpf(root, o->out, JSON_INDENT(2));
     fputc('\n', o->out);
     json_decref(root);

@@ -33,8 +33,9 @@ static void line_for(const struct report_opts *o, const char *file, const struct
      * file that cannot be opened) */
     fprintf(o->out, "%s%s:", o->color ? "\033[1m" : "", file);
     if (d->line) fprintf(o->out, "%u:%u:", d->line, d->col);
-    fprintf(o->out, "%s %s%s:%s %s", o->color ? "\033[0m" : "", o->color ? level_color(d->level) : "",
-            diag_level_name(d->level), o->color ? "\033[0m" : "", d->message);
+    fprintf(o->out, "%s %s%s:%s %s", o->color ? "\033[0m" : "",
+            o->color ? level_color(d->level) : "", diag_level_name(d->level),
+            o->color ? "\033[0m" : "", d->message);
     if (d->rule) fprintf(o->out, " [%s]", d->rule);
     if (vl && d->versions) {
         struct buf b = BUF_INIT;

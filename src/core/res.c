@@ -28,8 +28,7 @@ const struct res_builtin res_builtins[] = {
      "an item's protocolVersions only narrows the document's"},
     {"mcpdesc.component-ref.invalid", DIAG_ERROR,
      "a $componentRef value is a URI fragment pointing into components.schemas"},
-    {"mcpdesc.component-ref.siblings", DIAG_ERROR,
-     "a $componentRef object has no other members"},
+    {"mcpdesc.component-ref.siblings", DIAG_ERROR, "a $componentRef object has no other members"},
     {"mcpdesc.component-ref.dangling", DIAG_ERROR, "a $componentRef points at a component"},
     {"mcpdesc.component-ref.cycle", DIAG_ERROR, "$componentRef substitution terminates"},
     {"mcpdesc.component-ref.too-large", DIAG_ERROR,
@@ -54,19 +53,19 @@ enum site_state { SITE_OK, SITE_BAD, SITE_CYCLE, SITE_DEP, SITE_BIG };
 
 struct site {
     doc_node node;
-    json_t *parent;        /* container holding the site object (borrowed) */
-    char *key;             /* member name in parent, or NULL for an array item */
+    json_t *parent; /* container holding the site object (borrowed) */
+    char *key;      /* member name in parent, or NULL for an array item */
     size_t index;
-    char *pointer;         /* source pointer of the site */
+    char *pointer; /* source pointer of the site */
     ver_mask vmask;
     enum site_state state;
-    doc_node target;       /* node the reference names */
-    json_t *target_value;  /* its value (a reference held) */
-    char *component;       /* decoded pointer the reference names */
-    size_t final;          /* index of the site whose target holds the value, or self */
-    uint32_t exp_depth;    /* nesting of its value once expanded (saturating) */
-    uint32_t exp_nodes;    /* nodes of its value once expanded (saturating) */
-    const char *rule;      /* unresolved: the built-in rule that reports it */
+    doc_node target;      /* node the reference names */
+    json_t *target_value; /* its value (a reference held) */
+    char *component;      /* decoded pointer the reference names */
+    size_t final;         /* index of the site whose target holds the value, or self */
+    uint32_t exp_depth;   /* nesting of its value once expanded (saturating) */
+    uint32_t exp_nodes;   /* nodes of its value once expanded (saturating) */
+    const char *rule;     /* unresolved: the built-in rule that reports it */
     /* Tarjan */
     int idx, low, on_stack;
 };
@@ -87,7 +86,7 @@ struct walk {
     const doc *d;
     struct diag_list *out;
     VEC(struct site) sites; /* found in the scopes; sorted by node once all are found */
-    VEC(size_t) order;     /* acyclic valid sites, each after the sites inside its target */
+    VEC(size_t) order;      /* acyclic valid sites, each after the sites inside its target */
 };
 
 static void report(struct walk *w, const char *rule, doc_node n, const char *pointer,
@@ -137,7 +136,8 @@ static ver_mask parse_versions(struct walk *w, json_t *v, doc_node n, const char
     size_t i;
     json_t *e;
     doc_node en = doc_node_first_child(w->d, n);
-    json_array_foreach(v, i, e) {
+    json_array_foreach(v, i, e)
+    {
         char *ep = xasprintf("%s/%zu", pointer, i);
         int k = json_is_string(e) ? ver_index(vl, json_string_value(e)) : -1;
         if (k < 0) {
@@ -155,8 +155,7 @@ static ver_mask parse_versions(struct walk *w, json_t *v, doc_node n, const char
         } else if (is_item && !(base & ((ver_mask)1 << k))) {
             report(w, "mcpdesc.protocol-versions.not-in-document", en, ep, base,
                    "add it to the document's protocolVersions, or remove it here",
-                   "version %s is not among the document's protocolVersions",
-                   json_string_value(e));
+                   "version %s is not among the document's protocolVersions", json_string_value(e));
         } else {
             m |= (ver_mask)1 << k;
         }
@@ -219,7 +218,7 @@ static void resolve_versions(struct walk *w, struct res *r)
  * site's pointer is only spelled out when a site is found (most nodes are not sites). */
 struct step {
     const struct step *up;
-    const char *key;       /* member name, or NULL for an array item */
+    const char *key; /* member name, or NULL for an array item */
     size_t index;
 };
 
@@ -296,9 +295,9 @@ static void site_release(struct site *s)
 static void check_site(struct walk *w, struct site *s)
 {
     const struct res_config *cfg = w->cfg;
-    json_t *obj = s->parent ? (s->key ? json_object_get(s->parent, s->key)
-                                      : json_array_get(s->parent, s->index))
-                            : doc_root(w->d);
+    json_t *obj = s->parent
+        ? (s->key ? json_object_get(s->parent, s->key) : json_array_get(s->parent, s->index))
+        : doc_root(w->d);
     json_t *ref = json_object_get(obj, cfg->ref_member);
     s->state = SITE_BAD;
     if (json_object_size(obj) != 1) {
@@ -324,8 +323,7 @@ static void check_site(struct walk *w, struct site *s)
     char *target = NULL;
     if (strlen(json_string_value(ref)) != json_string_length(ref))
         why = "it contains a NUL character (\\u0000), which no name can hold";
-    else
-        target = ptr_from_fragment(json_string_value(ref), &why);
+    else target = ptr_from_fragment(json_string_value(ref), &why);
     size_t plen = strlen(cfg->ref_prefix);
     if (!target || strncmp(target, cfg->ref_prefix, plen) != 0 || !target[plen]) {
         report(w, "mcpdesc.component-ref.invalid", s->node, s->pointer, s->vmask,
@@ -392,7 +390,9 @@ static long find_site(const struct walk *w, doc_node n)
 static void find_cycles_and_finals(struct walk *w)
 {
     size_t n = w->sites.len;
-    struct frame { size_t site, next, hi; };
+    struct frame {
+        size_t site, next, hi;
+    };
     VEC(struct frame) call = VEC_INIT;
     VEC(size_t) stack = VEC_INIT;
     int counter = 0;
@@ -430,7 +430,8 @@ static void find_cycles_and_finals(struct walk *w)
             /* s is done: emit an SCC if it is a root, then return to the caller. */
             if (s->low == s->idx) {
                 size_t first = stack.len;
-                do first--; while (stack.items[first] != f->site);
+                do first--;
+                while (stack.items[first] != f->site);
                 size_t size = stack.len - first;
                 int self_loop = 0;
                 if (size == 1) {
@@ -474,7 +475,10 @@ static void find_cycles_and_finals(struct walk *w)
 
 /* ---- measuring expansions ------------------------------------------------------ */
 
-static uint32_t sat_add(uint32_t a, uint32_t b) { return a > UINT32_MAX - b ? UINT32_MAX : a + b; }
+static uint32_t sat_add(uint32_t a, uint32_t b)
+{
+    return a > UINT32_MAX - b ? UINT32_MAX : a + b;
+}
 
 /* Per source node, the nesting and node count of its subtree once every measurable
  * site in it is expanded (count 0: not yet known). Each node is measured once. */
@@ -512,8 +516,9 @@ static int measure_enter(const struct walk *w, struct measure *m, mstack *st, js
         m->nodes[n] = y ? y->exp_nodes : 1;
         return 1;
     }
-    struct mframe f = {v, n, doc_node_first_child(w->d, n),
-                       json_is_object(v) ? json_object_iter(v) : NULL, 0, 0, 1};
+    struct mframe f = {
+        v, n, doc_node_first_child(w->d, n), json_is_object(v) ? json_object_iter(v) : NULL, 0,
+        0, 1};
     VEC_PUSH(*st, f);
     return 0;
 }
@@ -572,21 +577,22 @@ static void report_too_large(struct walk *w, const struct site *s, uint32_t abov
                "nest the components less deeply (or define the schema here); the limit "
                "is the one on documents, so substitution cannot build what a parser refuses",
                "%s \"#%s\" would nest this value deeper than %u levels (%u here + %u "
-               "substituted); it is left unresolved", ref, name, RES_MAX_DEPTH, above,
-               s->exp_depth);
+               "substituted); it is left unresolved",
+               ref, name, RES_MAX_DEPTH, above, s->exp_depth);
     else if (why == 1)
         report(w, "mcpdesc.component-ref.too-large", s->node, s->pointer, s->vmask,
                "refer to fewer or smaller components: each substitution copies the "
                "whole component, so references that repeat at every level multiply",
                "%s \"#%s\" would expand to more than %u nodes (the limit protects "
-               "against reference bombs); it is left unresolved", ref, name, max_nodes);
+               "against reference bombs); it is left unresolved",
+               ref, name, max_nodes);
     else
         report(w, "mcpdesc.component-ref.too-large", s->node, s->pointer, s->vmask,
                "refer to fewer or smaller components: each substitution copies the "
                "whole component",
                "%s \"#%s\" would bring the document past %llu nodes once substituted (the "
-               "limit protects against reference bombs); it is left unresolved", ref, name,
-               (unsigned long long)max_total);
+               "limit protects against reference bombs); it is left unresolved",
+               ref, name, (unsigned long long)max_total);
     free(name);
 }
 
@@ -610,8 +616,10 @@ static void refuse_large_sites(struct walk *w)
         s->exp_nodes = m.nodes[f->target];
         uint32_t above = depth_above(s->pointer);
         uint64_t grown = total + s->exp_nodes - doc_node_size(w->d, s->node);
-        int why = s->exp_depth > RES_MAX_DEPTH - (above < RES_MAX_DEPTH ? above : RES_MAX_DEPTH)
-                      ? 0 : s->exp_nodes > max_nodes ? 1 : grown > max_total ? 2 : -1;
+        int why = s->exp_depth > RES_MAX_DEPTH - (above < RES_MAX_DEPTH ? above : RES_MAX_DEPTH) ? 0
+            : s->exp_nodes > max_nodes                                                           ? 1
+            : grown > max_total                                                                  ? 2
+                                : -1;
         if (why < 0) {
             total = grown;
             continue;
@@ -640,7 +648,8 @@ static void report_cycles(struct walk *w)
             report(w, s->rule, s->node, s->pointer, s->vmask,
                    "fix the reference it points at (reported there)",
                    "%s \"#%s\" points at a reference that cannot be resolved; it is left "
-                   "unresolved", cfg->ref_member, name);
+                   "unresolved",
+                   cfg->ref_member, name);
         free(name);
     }
 }
@@ -738,4 +747,7 @@ void res_free(struct res *r)
     free(r);
 }
 
-const struct view *res_view(const struct res *r) { return &r->view; }
+const struct view *res_view(const struct res *r)
+{
+    return &r->view;
+}

@@ -16,13 +16,13 @@ struct sel;
 
 struct res_config {
     const struct ver_list *versions;
-    const char *versions_member;          /* "protocolVersions" */
-    char *const *collections;             /* "tools", "resources", ... */
+    const char *versions_member; /* "protocolVersions" */
+    char *const *collections;    /* "tools", "resources", ... */
     size_t ncollections;
-    struct sel *const *scopes;            /* where $componentRef is honoured */
+    struct sel *const *scopes; /* where $componentRef is honoured */
     size_t nscopes;
-    const char *ref_member;               /* "$componentRef" */
-    const char *ref_prefix;               /* references must point inside: "/components/schemas/" */
+    const char *ref_member; /* "$componentRef" */
+    const char *ref_prefix; /* references must point inside: "/components/schemas/" */
 };
 
 struct res;

@@ -38,12 +38,12 @@ struct rule_set {
     VEC(struct sel *) scopes;
     struct res_config rescfg;
     VEC(struct rule) rules;
-    VEC(char *) refused_ids;          /* ids of rules that did not compile (yields-to may name them) */
+    VEC(char *) refused_ids; /* ids of rules that did not compile (yields-to may name them) */
     VEC(char *) files;
     VEC(struct pred *) shared_preds; /* named predicates, referenced by `use` */
-    VEC(struct file_digest) digests;  /* manifest and rule files, sorted by path */
+    VEC(struct file_digest) digests; /* manifest and rule files, sorted by path */
     json_t *manifest;
-    schema_ctx *schemas;              /* JSON Schema registry for schema predicates */
+    schema_ctx *schemas; /* JSON Schema registry for schema predicates */
 };
 
 /* ---- errors and YAML access ----------------------------------------------------- */
@@ -54,7 +54,8 @@ static const char hint_format[] = "see rules-yaml/README.md for the rule format"
 const char rule_hint_unknown_member[] =
     "remove the member or correct its spelling (the message lists the known ones)";
 
-static void cc_verror(struct cc *cc, doc_node n, int at_key, const char *hint, const char *fmt, va_list ap)
+static void cc_verror(struct cc *cc, doc_node n, int at_key, const char *hint, const char *fmt,
+                      va_list ap)
 {
     char *msg = NULL;
     if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
@@ -72,7 +73,8 @@ void rule_cc_error(struct cc *cc, doc_node n, int at_key, const char *fmt, ...)
     va_end(ap);
 }
 
-void rule_cc_error_hint(struct cc *cc, doc_node n, int at_key, const char *hint, const char *fmt, ...)
+void rule_cc_error_hint(struct cc *cc, doc_node n, int at_key, const char *hint, const char *fmt,
+                        ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -153,10 +155,12 @@ static void unknown_member(struct cc *cc, struct yv y, size_t i, const char *k, 
 {
     const char *near = nearest(k, allowed);
     struct buf list = BUF_INIT;
-    for (const char *const *a = allowed; *a; a++) buf_addf(&list, "%s%s", a == allowed ? "" : ", ", *a);
+    for (const char *const *a = allowed; *a; a++)
+        buf_addf(&list, "%s%s", a == allowed ? "" : ", ", *a);
     rule_cc_error_hint(cc, doc_node_item(cc->d, y.n, i), 1, rule_hint_unknown_member,
                        "unknown member \"%s\" in %s%s%s%s (known: %s)", k, what,
-                       near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "", buf_str(&list));
+                       near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "",
+                       buf_str(&list));
     buf_release(&list);
 }
 
@@ -206,25 +210,28 @@ static void spec_error(void *arg, const struct ver_spec_error *e)
     switch (e->problem) {
     case VER_SPEC_NOT_A_STRING:
         if (e->member)
-            rule_cc_error(cc, at, 0, "\"%s\" must be a protocol version string, not a %s", e->member,
-                          rule_json_type_name(e->value));
+            rule_cc_error(cc, at, 0, "\"%s\" must be a protocol version string, not a %s",
+                          e->member, rule_json_type_name(e->value));
         else
-            rule_cc_error(cc, at, 0, "a version list entry must be a protocol version string, not a %s",
+            rule_cc_error(cc, at, 0,
+                          "a version list entry must be a protocol version string, not a %s",
                           rule_json_type_name(e->value));
         break;
     case VER_SPEC_UNKNOWN_VERSION: {
         struct buf known = BUF_INIT;
         ver_format(&known, vl, ver_all(vl), ", ");
-        rule_cc_error_hint(cc, at, 0,
-                           "use a version the manifest lists, or add it to \"versions\" in manifest.yaml "
-                           "(oldest first)",
-                           "unknown protocol version \"%s\" (the manifest knows: %s)",
-                           json_string_value(e->value), buf_str(&known));
+        rule_cc_error_hint(
+            cc, at, 0,
+            "use a version the manifest lists, or add it to \"versions\" in manifest.yaml "
+            "(oldest first)",
+            "unknown protocol version \"%s\" (the manifest knows: %s)", json_string_value(e->value),
+            buf_str(&known));
         buf_release(&known);
         break;
     }
     case VER_SPEC_EMPTY_LIST:
-        rule_cc_error(cc, at, 0, "an empty version list never applies; remove the rule or list versions");
+        rule_cc_error(cc, at, 0,
+                      "an empty version list never applies; remove the rule or list versions");
         break;
     case VER_SPEC_UNKNOWN_MEMBER: {
         static const char *const allowed[] = {"from", "before", NULL};
@@ -235,7 +242,8 @@ static void spec_error(void *arg, const struct ver_spec_error *e)
         rule_cc_error(cc, at, 0, "a version range needs \"from\", \"before\" or both");
         break;
     case VER_SPEC_EMPTY_RANGE:
-        rule_cc_error_hint(cc, at, 0, "\"from\" must be older than \"before\" (versions in manifest order)",
+        rule_cc_error_hint(cc, at, 0,
+                           "\"from\" must be older than \"before\" (versions in manifest order)",
                            "this version range is empty (\"from\" must be older than \"before\")");
         break;
     case VER_SPEC_NOT_A_SPEC:
@@ -258,8 +266,10 @@ int rule_cc_versions(struct cc *cc, struct yv y, ver_mask *out)
 struct sel *rule_cc_sel(struct cc *cc, struct yv y)
 {
     if (!json_is_string(y.v)) {
-        rule_cc_error(cc, y.n, 0, "a selector must be a string such as \"/tools/*\" or \"properties/*\", not a %s",
-                      rule_json_type_name(y.v));
+        rule_cc_error(
+            cc, y.n, 0,
+            "a selector must be a string such as \"/tools/*\" or \"properties/*\", not a %s",
+            rule_json_type_name(y.v));
         return NULL;
     }
     const char *why = NULL;
@@ -276,7 +286,8 @@ struct sel *rule_cc_sel(struct cc *cc, struct yv y)
 struct pred *rule_cc_named(struct cc *cc, struct yv name)
 {
     if (!json_is_string(name.v)) {
-        rule_cc_error(cc, name.n, 0, "use takes the name of a predicate defined under \"predicates:\"");
+        rule_cc_error(cc, name.n, 0,
+                      "use takes the name of a predicate defined under \"predicates:\"");
         return NULL;
     }
     const char *s = json_string_value(name.v);
@@ -305,15 +316,18 @@ struct pred *rule_cc_pred(struct cc *cc, struct yv y)
 {
     if (++cc->nodes > MAX_PRED_NODES) {
         if (cc->nodes == MAX_PRED_NODES + 1)
-            rule_cc_error(cc, y.n, 0, "more than %d predicate nodes in one file (YAML aliases "
-                          "expanding too far?)", MAX_PRED_NODES);
+            rule_cc_error(cc, y.n, 0,
+                          "more than %d predicate nodes in one file (YAML aliases "
+                          "expanding too far?)",
+                          MAX_PRED_NODES);
         return NULL;
     }
     if (!json_is_object(y.v) || json_object_size(y.v) != 1) {
-        rule_cc_error_hint(cc, y.n, 0, "write the predicate as {NAME: ARGUMENT}, one member per mapping",
-                           "a predicate is a mapping with exactly one member, such as {json-type: object} "
-                           "or {all: [...]}; found a %s%s",
-                           rule_json_type_name(y.v), json_is_object(y.v) ? " with several members" : "");
+        rule_cc_error_hint(
+            cc, y.n, 0, "write the predicate as {NAME: ARGUMENT}, one member per mapping",
+            "a predicate is a mapping with exactly one member, such as {json-type: object} "
+            "or {all: [...]}; found a %s%s",
+            rule_json_type_name(y.v), json_is_object(y.v) ? " with several members" : "");
         return NULL;
     }
     void *it = json_object_iter(y.v);
@@ -324,9 +338,10 @@ struct pred *rule_cc_pred(struct cc *cc, struct yv y)
         const char **names = xcalloc(fn_count + 1, sizeof *names);
         for (size_t k = 0; k < fn_count; k++) names[k] = fn_table[k].name;
         const char *near = nearest(name, names);
-        rule_cc_error_hint(cc, arg.n, 1, "use one of the predicates listed in rules-yaml/README.md (Predicates)",
-                           "unknown predicate \"%s\"%s%s%s (see rules-yaml/README.md for the list)", name,
-                           near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+        rule_cc_error_hint(
+            cc, arg.n, 1, "use one of the predicates listed in rules-yaml/README.md (Predicates)",
+            "unknown predicate \"%s\"%s%s%s (see rules-yaml/README.md for the list)", name,
+            near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
         free(names);
         return NULL;
     }
@@ -343,11 +358,13 @@ static void clause_free(struct clause *c);
 
 static struct clause *compile_clause(struct cc *cc, struct yv y, const char *what)
 {
-    static const char *const allowed[] = {"versions", "select", "when", "require", "message",
-                                          "hint", "all", "first", "report-at", NULL};
+    static const char *const allowed[] = {"versions", "select", "when",  "require",   "message",
+                                          "hint",     "all",    "first", "report-at", NULL};
     if (!json_is_object(y.v)) {
-        rule_cc_error(cc, y.n, 0, "%s must be a mapping (with select/when/require/message or "
-                      "all/first), not a %s", what, rule_json_type_name(y.v));
+        rule_cc_error(cc, y.n, 0,
+                      "%s must be a mapping (with select/when/require/message or "
+                      "all/first), not a %s",
+                      what, rule_json_type_name(y.v));
         return NULL;
     }
     check_members(cc, y, what, allowed);
@@ -380,8 +397,10 @@ static struct clause *compile_clause(struct cc *cc, struct yv y, const char *wha
     struct yv all = rule_yv_member(cc, y, "all"), first = rule_yv_member(cc, y, "first");
     int forms = !!r.v + !!all.v + !!first.v;
     if (forms != 1) {
-        rule_cc_error(cc, y.n, 0, "%s needs exactly one of \"require\" (a predicate), \"all\" "
-                      "or \"first\" (lists of checks)%s", what, forms ? "; found several" : "");
+        rule_cc_error(cc, y.n, 0,
+                      "%s needs exactly one of \"require\" (a predicate), \"all\" "
+                      "or \"first\" (lists of checks)%s",
+                      what, forms ? "; found several" : "");
         bad = 1;
     }
     if (r.v) {
@@ -401,7 +420,8 @@ static struct clause *compile_clause(struct cc *cc, struct yv y, const char *wha
     if (at.v) {
         const char *a = json_string_value(at.v);
         if (!a || (strcmp(a, "node") && strcmp(a, "failure"))) {
-            rule_cc_error(cc, at.n, 0, "report-at is \"node\" (the judged node, the default) or "
+            rule_cc_error(cc, at.n, 0,
+                          "report-at is \"node\" (the judged node, the default) or "
                           "\"failure\" (the value where matches-schema failed)");
             bad = 1;
         } else if (!r.v) {
@@ -415,7 +435,8 @@ static struct clause *compile_clause(struct cc *cc, struct yv y, const char *wha
     if (kids.v) {
         c->first = first.v != NULL;
         if (!json_is_array(kids.v) || !json_array_size(kids.v)) {
-            rule_cc_error(cc, kids.n, 0, "\"%s\" takes a non-empty list of checks", c->first ? "first" : "all");
+            rule_cc_error(cc, kids.n, 0, "\"%s\" takes a non-empty list of checks",
+                          c->first ? "first" : "all");
             bad = 1;
         } else {
             c->kids = xcalloc(json_array_size(kids.v), sizeof *c->kids);
@@ -450,9 +471,9 @@ static void clause_free(struct clause *c)
 /* ---- rules ----------------------------------------------------------------------- */
 
 static const char *const rule_members[] = {
-    "id", "owner", "surface", "paths", "kind", "level", "status", "enforcement", "applies",
-    "summary", "requirement", "required-by", "based-on", "gaps", "examples", "yields-to", "check",
-    NULL};
+    "id",       "owner",       "surface",  "paths",     "kind",        "level",
+    "status",   "enforcement", "applies",  "summary",   "requirement", "required-by",
+    "based-on", "gaps",        "examples", "yields-to", "check",       NULL};
 
 static int valid_rule_id(const char *id)
 {
@@ -479,7 +500,8 @@ static void check_string_list(struct cc *cc, struct yv y, const char *key, const
     for (size_t i = 0; i < json_array_size(y.v); i++) {
         struct yv e = rule_yv_item(cc, y, i);
         if (!json_is_string(e.v))
-            rule_cc_error(cc, e.n, 0, "\"%s\" entries must be strings, not a %s", key, rule_json_type_name(e.v));
+            rule_cc_error(cc, e.n, 0, "\"%s\" entries must be strings, not a %s", key,
+                          rule_json_type_name(e.v));
     }
 }
 
@@ -493,7 +515,8 @@ static void check_objects(struct cc *cc, struct yv y, const char *key, const cha
     for (size_t i = 0; i < json_array_size(y.v); i++) {
         struct yv e = rule_yv_item(cc, y, i);
         if (!json_is_object(e.v)) {
-            rule_cc_error(cc, e.n, 0, "\"%s\" entries must be mappings, not a %s", key, rule_json_type_name(e.v));
+            rule_cc_error(cc, e.n, 0, "\"%s\" entries must be mappings, not a %s", key,
+                          rule_json_type_name(e.v));
             continue;
         }
         char what[64];
@@ -511,7 +534,8 @@ static void check_examples(struct cc *cc, struct yv y)
     for (size_t i = 0; json_is_array(y.v) && i < json_array_size(y.v); i++) {
         struct yv e = rule_yv_item(cc, y, i);
         const char *ex = need_string(cc, e, "expect", "an example", 1);
-        if (ex && strcmp(ex, "valid") && strcmp(ex, "invalid") && strcmp(ex, "warning") && strcmp(ex, "info"))
+        if (ex && strcmp(ex, "valid") && strcmp(ex, "invalid") && strcmp(ex, "warning") &&
+            strcmp(ex, "info"))
             rule_cc_error(cc, rule_yv_member(cc, e, "expect").n, 0,
                           "expect must be valid, invalid, warning or info, not \"%s\"", ex);
         struct yv p = rule_yv_member(cc, e, "pointer");
@@ -519,10 +543,11 @@ static void check_examples(struct cc *cc, struct yv y)
         const char *why;
         if (json_is_string(p.v)) {
             if (ptr_parse(json_string_value(p.v), &parsed, &why) < 0)
-                rule_cc_error_hint(cc, p.n, 0,
-                                   "an example's pointer is an RFC 6901 pointer from the fixture's root, "
-                                   "e.g. /tools/0/inputSchema",
-                                   "bad JSON Pointer: %s", why);
+                rule_cc_error_hint(
+                    cc, p.n, 0,
+                    "an example's pointer is an RFC 6901 pointer from the fixture's root, "
+                    "e.g. /tools/0/inputSchema",
+                    "bad JSON Pointer: %s", why);
             else ptr_release(&parsed);
         }
     }
@@ -547,7 +572,8 @@ static void compile_yields(struct cc *cc, struct yv y, struct rule *r)
     struct yv yt = rule_yv_member(cc, y, "yields-to");
     if (!yt.v) return;
     if (!json_is_array(yt.v) || !json_array_size(yt.v)) {
-        rule_cc_error(cc, yt.n, 0, "\"yields-to\" must be a non-empty list of rule ids or id prefixes "
+        rule_cc_error(cc, yt.n, 0,
+                      "\"yields-to\" must be a non-empty list of rule ids or id prefixes "
                       "ending in \".*\", e.g. [mcp.tool.input-schema.*, mcp.tool.name.required]");
         return;
     }
@@ -555,9 +581,11 @@ static void compile_yields(struct cc *cc, struct yv y, struct rule *r)
         struct yv e = rule_yv_item(cc, yt, i);
         const char *pat = json_string_value(e.v);
         if (!pat || !valid_yield_pattern(pat)) {
-            rule_cc_error(cc, e.n, 0, "yields-to entry %s%s%s is not a rule id or an id prefix ending in \".*\" "
-                          "(e.g. mcp.tool.name.required or mcp.tool.input-schema.*)",
-                          pat ? "\"" : "a ", pat ? pat : rule_json_type_name(e.v), pat ? "\"" : "");
+            rule_cc_error(
+                cc, e.n, 0,
+                "yields-to entry %s%s%s is not a rule id or an id prefix ending in \".*\" "
+                "(e.g. mcp.tool.name.required or mcp.tool.input-schema.*)",
+                pat ? "\"" : "a ", pat ? pat : rule_json_type_name(e.v), pat ? "\"" : "");
             continue;
         }
         struct doc_pos pos = doc_node_pos(cc->d, e.n);
@@ -581,7 +609,10 @@ int rule_yields_to(const struct rule *r, const char *id)
     return 0;
 }
 
-size_t rule_yields_count(const struct rule *r) { return r->nyields; }
+size_t rule_yields_count(const struct rule *r)
+{
+    return r->nyields;
+}
 
 /* Every yields-to entry must name at least one other rule of the set (or a built-in
  * rule): a typo would
@@ -597,7 +628,8 @@ static void check_yields(const struct rule_set *rs, struct diag_list *errs)
             for (size_t j = 0; j < res_nbuiltins; j++) /* built-in rules report too */
                 hits += yield_matches(r->yields[k].pattern, res_builtins[j].id);
             for (size_t j = 0; j < rs->refused_ids.len; j++) /* already reported: no second error */
-                hits += strcmp(rs->refused_ids.items[j], r->id) && yield_matches(r->yields[k].pattern, rs->refused_ids.items[j]);
+                hits += strcmp(rs->refused_ids.items[j], r->id) &&
+                    yield_matches(r->yields[k].pattern, rs->refused_ids.items[j]);
             if (hits) continue;
             char *path = xasprintf("%s/%s", rs->dir, r->file);
             set_error(errs, path, r->yields[k].line, r->yields[k].col,
@@ -629,17 +661,19 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
     const char *id = need_string(cc, y, "id", "a rule", 1);
     const char *what = "a rule";
     if (id && !valid_rule_id(id)) {
-        rule_cc_error(cc, rule_yv_member(cc, y, "id").n, 0,
-                      "rule id \"%s\" must be dot-separated lowercase words, e.g. mcp.tool.name.unique", id);
+        rule_cc_error(
+            cc, rule_yv_member(cc, y, "id").n, 0,
+            "rule id \"%s\" must be dot-separated lowercase words, e.g. mcp.tool.name.unique", id);
         id = NULL;
     }
     if (id && rule_set_find(cc->rs, id)) {
-        rule_cc_error_hint(cc, rule_yv_member(cc, y, "id").n, 0, "rule ids are unique in the set: rename one of the rules",
+        rule_cc_error_hint(cc, rule_yv_member(cc, y, "id").n, 0,
+                           "rule ids are unique in the set: rename one of the rules",
                            "duplicate rule id \"%s\"", id);
         id = NULL;
     }
-    static const char *const strings[] = {"owner", "surface", "kind", "status", "enforcement",
-                                          "summary", "requirement", NULL};
+    static const char *const strings[] = {"owner",       "surface", "kind",        "status",
+                                          "enforcement", "summary", "requirement", NULL};
     for (const char *const *s = strings; *s; s++) need_string(cc, y, *s, what, 1);
     struct rule r;
     memset(&r, 0, sizeof r);
@@ -650,8 +684,9 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
         else if (!strcmp(level, "should")) r.level = DIAG_WARNING;
         else if (!strcmp(level, "may")) r.level = DIAG_INFO;
         else {
-            rule_cc_error_hint(cc, rule_yv_member(cc, y, "level").n, 0, "write must, should or may in lower case",
-                               "level must be must (error), should (warning) or may (info), not \"%s\"", level);
+            rule_cc_error_hint(
+                cc, rule_yv_member(cc, y, "level").n, 0, "write must, should or may in lower case",
+                "level must be must (error), should (warning) or may (info), not \"%s\"", level);
             bad = 1;
         }
     } else {
@@ -659,7 +694,9 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
     }
     struct yv applies = rule_yv_member(cc, y, "applies");
     if (!applies.v) {
-        rule_cc_error(cc, y.n, 0, "a rule has no \"applies\" (write \"all\", a list of versions, or {from: V})");
+        rule_cc_error(
+            cc, y.n, 0,
+            "a rule has no \"applies\" (write \"all\", a list of versions, or {from: V})");
         bad = 1;
     } else if (rule_cc_versions(cc, applies, &r.applies) < 0) {
         bad = 1;
@@ -682,7 +719,8 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
             struct yv e = rule_yv_item(cc, bo, i);
             struct yv tier = rule_yv_member(cc, e, "tier");
             if (!json_is_object(e.v)) continue;
-            if (!json_is_integer(tier.v) || json_integer_value(tier.v) < 1 || json_integer_value(tier.v) > 4)
+            if (!json_is_integer(tier.v) || json_integer_value(tier.v) < 1 ||
+                json_integer_value(tier.v) > 4)
                 rule_cc_error(cc, tier.v ? tier.n : e.n, 0, "based-on needs \"tier\": 1 to 4");
             if (!rule_yv_member(cc, e, "text").v && !rule_yv_member(cc, e, "url").v)
                 rule_cc_error(cc, e.n, 0, "a based-on entry needs \"text\", \"url\" or both");
@@ -739,7 +777,8 @@ static void compile_file(struct rule_set *rs, const char *rel, struct diag_list 
     struct yv top = {doc_root(d), 0};
     static const char *const allowed[] = {"predicates", "rules", NULL};
     if (!json_is_object(top.v)) {
-        rule_cc_error(&cc, 0, 0, "a rule file is a mapping with \"rules:\" (and optionally \"predicates:\")");
+        rule_cc_error(&cc, 0, 0,
+                      "a rule file is a mapping with \"rules:\" (and optionally \"predicates:\")");
     } else {
         check_members(&cc, top, "a rule file", allowed);
         struct yv preds = rule_yv_member(&cc, top, "predicates");
@@ -747,12 +786,17 @@ static void compile_file(struct rule_set *rs, const char *rel, struct diag_list 
             rule_cc_error(&cc, preds.n, 0, "\"predicates\" must be a mapping of name to predicate");
         else if (preds.v) {
             size_t i = 0;
-            for (void *it = json_object_iter(preds.v); it; it = json_object_iter_next(preds.v, it), i++) {
+            for (void *it = json_object_iter(preds.v); it;
+                 it = json_object_iter_next(preds.v, it), i++) {
                 struct named_pred np = {xstrdup(json_object_iter_key(it)),
-                                        {json_object_iter_value(it), doc_node_item(d, preds.n, i)}, NULL, 0, 0};
+                                        {json_object_iter_value(it), doc_node_item(d, preds.n, i)},
+                                        NULL,
+                                        0,
+                                        0};
                 VEC_PUSH(cc.named, np);
             }
-            for (size_t k = 0; k < cc.named.len; k++) { /* compile unused ones too: report their errors */
+            for (size_t k = 0; k < cc.named.len;
+                 k++) { /* compile unused ones too: report their errors */
                 struct yv name = {json_string(cc.named.items[k].name), cc.named.items[k].y.n};
                 rule_cc_named(&cc, name);
                 json_decref(name.v);
@@ -760,7 +804,8 @@ static void compile_file(struct rule_set *rs, const char *rel, struct diag_list 
         }
         struct yv rules = rule_yv_member(&cc, top, "rules");
         if (!rules.v || !json_is_array(rules.v))
-            rule_cc_error(&cc, rules.v ? rules.n : 0, 0, "a rule file needs \"rules:\", a list of rules");
+            rule_cc_error(&cc, rules.v ? rules.n : 0, 0,
+                          "a rule file needs \"rules:\", a list of rules");
         else
             for (size_t i = 0; i < json_array_size(rules.v); i++)
                 compile_rule(&cc, rule_yv_item(&cc, rules, i), rel);
@@ -842,7 +887,8 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
     qsort(names.items, names.len, sizeof *names.items, str_cmp);
     size_t uniq = 0; /* a schema file may be read twice (by path and by URI) */
     for (size_t i = 0; i < names.len; i++)
-        if (!uniq || strcmp(names.items[uniq - 1], names.items[i])) names.items[uniq++] = names.items[i];
+        if (!uniq || strcmp(names.items[uniq - 1], names.items[i]))
+            names.items[uniq++] = names.items[i];
     names.len = uniq;
     struct buf lines = BUF_INIT;
     for (size_t i = 0; i < names.len; i++) {
@@ -880,8 +926,9 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
     struct cc cc = {d, rs, errs, VEC_INIT, 0};
     struct yv top = {doc_root(d), 0};
     const char *what = "the manifest";
-    static const char *const allowed[] = {"name", "tag", "description-format", "docs-url", "versions",
-                                          "tiers", "document", "schema-map", "files", NULL};
+    static const char *const allowed[] = {"name",     "tag",   "description-format", "docs-url",
+                                          "versions", "tiers", "document",           "schema-map",
+                                          "files",    NULL};
     if (!json_is_object(top.v)) {
         rule_cc_error(&cc, 0, 0, "the manifest must be a mapping");
         goto out;
@@ -894,7 +941,8 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
     need_string(&cc, top, "docs-url", what, 0);
     struct yv vers = rule_yv_member(&cc, top, "versions");
     if (!json_is_array(vers.v) || !json_array_size(vers.v)) {
-        rule_cc_error(&cc, vers.v ? vers.n : 0, 0, "the manifest needs \"versions\": the known protocol versions, oldest first");
+        rule_cc_error(&cc, vers.v ? vers.n : 0, 0,
+                      "the manifest needs \"versions\": the known protocol versions, oldest first");
     } else {
         for (size_t i = 0; i < json_array_size(vers.v) && rs->versions.n < VER_MAX; i++) {
             struct yv e = rule_yv_item(&cc, vers, i);
@@ -906,11 +954,11 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
             if (ver_index(&rs->versions, name) >= 0)
                 rule_cc_error(&cc, e.n, 0, "version \"%s\" is listed twice", name);
             else if (rs->versions.n && strcmp(rs->versions.names[rs->versions.n - 1], name) >= 0)
-                rule_cc_error_hint(&cc, e.n, 0, "reorder the manifest's versions, oldest first",
-                                   "versions must be listed oldest first (\"%s\" comes after \"%s\")", name,
-                                   rs->versions.names[rs->versions.n - 1]);
-            else
-                rs->versions.names[rs->versions.n++] = xstrdup(name);
+                rule_cc_error_hint(
+                    &cc, e.n, 0, "reorder the manifest's versions, oldest first",
+                    "versions must be listed oldest first (\"%s\" comes after \"%s\")", name,
+                    rs->versions.names[rs->versions.n - 1]);
+            else rs->versions.names[rs->versions.n++] = xstrdup(name);
         }
     }
     /* schema-map: URI prefix -> directory (relative to the rule set) for $refs between
@@ -921,9 +969,11 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
     else if (smap.v) {
         const char *prefix;
         json_t *dirv;
-        json_object_foreach(smap.v, prefix, dirv) {
+        json_object_foreach(smap.v, prefix, dirv)
+        {
             if (!json_is_string(dirv)) {
-                rule_cc_error(&cc, smap.n, 0, "schema-map: the directory for \"%s\" must be a string", prefix);
+                rule_cc_error(&cc, smap.n, 0,
+                              "schema-map: the directory for \"%s\" must be a string", prefix);
                 continue;
             }
             char *dir = xasprintf("%s/%s", rs->dir, json_string_value(dirv));
@@ -932,14 +982,18 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
         }
     }
     struct yv docm = rule_yv_member(&cc, top, "document");
-    static const char *const doc_allowed[] = {"versions-member", "collections", "component-ref", NULL};
+    static const char *const doc_allowed[] = {"versions-member", "collections", "component-ref",
+                                              NULL};
     static const char *const ref_allowed[] = {"member", "prefix", "scopes", NULL};
     if (!json_is_object(docm.v)) {
-        rule_cc_error(&cc, docm.v ? docm.n : 0, 0, "the manifest needs \"document\": versions-member, collections, component-ref");
+        rule_cc_error(
+            &cc, docm.v ? docm.n : 0, 0,
+            "the manifest needs \"document\": versions-member, collections, component-ref");
         goto out;
     }
     check_members(&cc, docm, "\"document\"", doc_allowed);
-    if ((s = need_string(&cc, docm, "versions-member", "\"document\"", 1))) rs->versions_member = xstrdup(s);
+    if ((s = need_string(&cc, docm, "versions-member", "\"document\"", 1)))
+        rs->versions_member = xstrdup(s);
     struct yv colls = rule_yv_member(&cc, docm, "collections");
     if (colls.v) check_string_list(&cc, colls, "collections", "\"document\"");
     for (size_t i = 0; json_is_array(colls.v) && i < json_array_size(colls.v); i++)
@@ -947,28 +1001,33 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
             VEC_PUSH(rs->collections, xstrdup(json_string_value(json_array_get(colls.v, i))));
     struct yv ref = rule_yv_member(&cc, docm, "component-ref");
     if (!json_is_object(ref.v)) {
-        rule_cc_error(&cc, ref.v ? ref.n : docm.n, 0, "\"document\" needs \"component-ref\": member, prefix, scopes");
+        rule_cc_error(&cc, ref.v ? ref.n : docm.n, 0,
+                      "\"document\" needs \"component-ref\": member, prefix, scopes");
         goto out;
     }
     check_members(&cc, ref, "\"component-ref\"", ref_allowed);
     if ((s = need_string(&cc, ref, "member", "\"component-ref\"", 1))) rs->ref_member = xstrdup(s);
     if ((s = need_string(&cc, ref, "prefix", "\"component-ref\"", 1))) rs->ref_prefix = xstrdup(s);
     struct yv scopes = rule_yv_member(&cc, ref, "scopes");
-    if (!json_is_array(scopes.v)) rule_cc_error(&cc, scopes.v ? scopes.n : ref.n, 0, "\"component-ref\" needs \"scopes\": a list of selectors");
+    if (!json_is_array(scopes.v))
+        rule_cc_error(&cc, scopes.v ? scopes.n : ref.n, 0,
+                      "\"component-ref\" needs \"scopes\": a list of selectors");
     for (size_t i = 0; json_is_array(scopes.v) && i < json_array_size(scopes.v); i++) {
         struct sel *sl = rule_cc_sel(&cc, rule_yv_item(&cc, scopes, i));
         if (sl) VEC_PUSH(rs->scopes, sl);
     }
     struct yv files = rule_yv_member(&cc, top, "files");
-    if (!files.v) rule_cc_error(&cc, 0, 0, "the manifest needs \"files\": the rule files, in order");
+    if (!files.v)
+        rule_cc_error(&cc, 0, 0, "the manifest needs \"files\": the rule files, in order");
     else check_string_list(&cc, files, "files", what);
     for (size_t i = 0; json_is_array(files.v) && i < json_array_size(files.v); i++) {
         json_t *f = json_array_get(files.v, i);
         if (!json_is_string(f)) continue;
         const char *name = json_string_value(f);
         if (strchr(name, '/') || name[0] == '.' || !strstr(name, ".yaml"))
-            rule_cc_error(&cc, rule_yv_item(&cc, files, i).n, 0,
-                          "rule files are plain names of .yaml files beside the manifest, not \"%s\"", name);
+            rule_cc_error(
+                &cc, rule_yv_item(&cc, files, i).n, 0,
+                "rule files are plain names of .yaml files beside the manifest, not \"%s\"", name);
         else VEC_PUSH(rs->files, xstrdup(name));
     }
     rs->manifest = json_incref(top.v);
@@ -1034,11 +1093,26 @@ void rule_set_free(struct rule_set *rs)
     free(rs);
 }
 
-const char *rule_set_dir(const struct rule_set *rs) { return rs->dir; }
-struct schema_ctx *rule_set_schemas(const struct rule_set *rs) { return rs->schemas; }
-const char *rule_set_name(const struct rule_set *rs) { return rs->name; }
-const char *rule_set_tag(const struct rule_set *rs) { return rs->tag; }
-const char *rule_set_digest(const struct rule_set *rs) { return rs->digest; }
+const char *rule_set_dir(const struct rule_set *rs)
+{
+    return rs->dir;
+}
+struct schema_ctx *rule_set_schemas(const struct rule_set *rs)
+{
+    return rs->schemas;
+}
+const char *rule_set_name(const struct rule_set *rs)
+{
+    return rs->name;
+}
+const char *rule_set_tag(const struct rule_set *rs)
+{
+    return rs->tag;
+}
+const char *rule_set_digest(const struct rule_set *rs)
+{
+    return rs->digest;
+}
 
 const char *rule_set_docs_url(const struct rule_set *rs)
 {
@@ -1052,15 +1126,42 @@ const char *rule_set_tier_name(const struct rule_set *rs, long tier)
     return json_string_value(json_object_get(json_object_get(rs->manifest, "tiers"), key));
 }
 
-const struct ver_list *rule_set_versions(const struct rule_set *rs) { return &rs->versions; }
-const struct res_config *rule_set_res_config(const struct rule_set *rs) { return &rs->rescfg; }
-size_t rule_set_count(const struct rule_set *rs) { return rs->rules.len; }
-const struct rule *rule_set_rule(const struct rule_set *rs, size_t i) { return &rs->rules.items[i]; }
-size_t rule_set_digest_count(const struct rule_set *rs) { return rs->digests.len; }
-const char *rule_set_digest_path(const struct rule_set *rs, size_t i) { return rs->digests.items[i].path; }
-const char *rule_set_digest_hex(const struct rule_set *rs, size_t i) { return rs->digests.items[i].hex; }
-size_t rule_set_file_count(const struct rule_set *rs) { return rs->files.len; }
-const char *rule_set_file(const struct rule_set *rs, size_t i) { return rs->files.items[i]; }
+const struct ver_list *rule_set_versions(const struct rule_set *rs)
+{
+    return &rs->versions;
+}
+const struct res_config *rule_set_res_config(const struct rule_set *rs)
+{
+    return &rs->rescfg;
+}
+size_t rule_set_count(const struct rule_set *rs)
+{
+    return rs->rules.len;
+}
+const struct rule *rule_set_rule(const struct rule_set *rs, size_t i)
+{
+    return &rs->rules.items[i];
+}
+size_t rule_set_digest_count(const struct rule_set *rs)
+{
+    return rs->digests.len;
+}
+const char *rule_set_digest_path(const struct rule_set *rs, size_t i)
+{
+    return rs->digests.items[i].path;
+}
+const char *rule_set_digest_hex(const struct rule_set *rs, size_t i)
+{
+    return rs->digests.items[i].hex;
+}
+size_t rule_set_file_count(const struct rule_set *rs)
+{
+    return rs->files.len;
+}
+const char *rule_set_file(const struct rule_set *rs, size_t i)
+{
+    return rs->files.items[i];
+}
 
 const struct rule *rule_set_find(const struct rule_set *rs, const char *id)
 {
@@ -1069,11 +1170,26 @@ const struct rule *rule_set_find(const struct rule_set *rs, const char *id)
     return NULL;
 }
 
-const char *rule_id(const struct rule *r) { return r->id; }
-enum diag_level rule_level(const struct rule *r) { return r->level; }
-ver_mask rule_applies(const struct rule *r) { return r->applies; }
-const char *rule_file(const struct rule *r) { return r->file; }
-json_t *rule_meta(const struct rule *r) { return r->meta; }
+const char *rule_id(const struct rule *r)
+{
+    return r->id;
+}
+enum diag_level rule_level(const struct rule *r)
+{
+    return r->level;
+}
+ver_mask rule_applies(const struct rule *r)
+{
+    return r->applies;
+}
+const char *rule_file(const struct rule *r)
+{
+    return r->file;
+}
+json_t *rule_meta(const struct rule *r)
+{
+    return r->meta;
+}
 
 const char *rule_str(const struct rule *r, const char *member)
 {

@@ -48,7 +48,7 @@ const char *rule_set_file(const struct rule_set *rs, size_t i);
 const char *rule_id(const struct rule *r);
 enum diag_level rule_level(const struct rule *r);
 ver_mask rule_applies(const struct rule *r);
-const char *rule_file(const struct rule *r);     /* relative to the rule set's directory */
+const char *rule_file(const struct rule *r); /* relative to the rule set's directory */
 /* The rule's whole YAML mapping (borrowed): metadata for listings, pages and SARIF. */
 json_t *rule_meta(const struct rule *r);
 /* Does R yield to the rule ID (its `yields-to` names ID, or a "PREFIX.*" entry covers
@@ -67,8 +67,8 @@ const char *rule_str(const struct rule *r, const char *member);
  * JSON object; both are stable (no addresses). Returns 0, or -1 without writing anything
  * when some id names no rule of the set (the caller says which, and suggests). */
 enum rule_dump_format { RULE_DUMP_TEXT, RULE_DUMP_JSON };
-int rule_set_dump(const struct rule_set *rs, const char *const *ids, size_t n, enum rule_dump_format format,
-                  FILE *out);
+int rule_set_dump(const struct rule_set *rs, const char *const *ids, size_t n,
+                  enum rule_dump_format format, FILE *out);
 /* The rule id of RS closest to ID, for "did you mean": within 3 edits, else one that
  * contains ID or is contained in it; NULL when none is close. */
 const char *rule_set_suggest(const struct rule_set *rs, const char *id);

@@ -4,7 +4,6 @@
 #ifndef MCPDESC_RULEINT_H
 #define MCPDESC_RULEINT_H
 
-
 #include <jansson.h>
 
 #include "core/diag.h"
@@ -28,11 +27,11 @@ struct named_pred;
 
 /* Compile state for one rule file. */
 struct cc {
-    const doc *d;                 /* the rule file */
+    const doc *d; /* the rule file */
     struct rule_set *rs;
     struct diag_list *errs;
     VEC(struct named_pred) named;
-    int nodes;                    /* compiled predicate nodes (bounds alias bombs) */
+    int nodes; /* compiled predicate nodes (bounds alias bombs) */
 };
 
 /* Append a positioned error about node N (its key when AT_KEY) to the compile state's list,
@@ -40,8 +39,8 @@ struct cc {
  * what the message says. */
 void rule_cc_error(struct cc *cc, doc_node n, int at_key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-void rule_cc_error_hint(struct cc *cc, doc_node n, int at_key, const char *hint, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+void rule_cc_error_hint(struct cc *cc, doc_node n, int at_key, const char *hint, const char *fmt,
+                        ...) __attribute__((format(printf, 5, 6)));
 /* The hint of every "unknown member" error. */
 extern const char rule_hint_unknown_member[];
 /* Parse a version spec ("all", [V...], {from: V}, {before: V}, {from, before}). */
@@ -62,8 +61,8 @@ enum fn_result { FN_FAIL = 0, FN_PASS = 1 };
 
 struct fn_def {
     const char *name;
-    const char *synopsis;  /* argument shape, for errors and the rule author's guide */
-    const char *doc;       /* one sentence */
+    const char *synopsis; /* argument shape, for errors and the rule author's guide */
+    const char *doc;      /* one sentence */
     int (*compile)(struct cc *cc, struct pred *p, struct yv arg);
     int (*eval)(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
     /* Frees what compile kept beyond the members fn_pred_free always frees (arg, kids,
@@ -73,10 +72,10 @@ struct fn_def {
 
 struct pred {
     const struct fn_def *fn;
-    unsigned types;          /* json-type */
-    json_t *arg;             /* literal argument (string, key list, value; for `use` the
+    unsigned types;     /* json-type */
+    json_t *arg;        /* literal argument (string, key list, value; for `use` the
                               * name); owned */
-    struct pred **kids;      /* all/any/not/use; owned except for `use` */
+    struct pred **kids; /* all/any/not/use; owned except for `use` */
     size_t nkids;
     struct sel *sel;         /* every/some */
     struct pred *body;       /* every/some */
@@ -107,7 +106,7 @@ int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
 
 struct clause {
     uint32_t line, col;
-    ver_mask vmask;          /* versions this branch is for */
+    ver_mask vmask; /* versions this branch is for */
     struct sel **sels;
     size_t nsels;
     struct pred *when;
@@ -115,8 +114,8 @@ struct clause {
     char *message, *hint;
     struct clause **kids;
     size_t nkids;
-    int first;               /* kids: per version, only the first failing one reports */
-    int at_failure;          /* report-at: failure: report where the predicate failed */
+    int first;      /* kids: per version, only the first failing one reports */
+    int at_failure; /* report-at: failure: report where the predicate failed */
 };
 
 /* A `yields-to` entry: a rule id, or "PREFIX.*" for every rule whose id starts with
@@ -134,7 +133,7 @@ struct rule {
     struct clause *check;
     char *file;
     uint32_t line, col;
-    struct yield *yields;    /* yields-to: overlap.c drops this rule's overlapping diagnostics */
+    struct yield *yields; /* yields-to: overlap.c drops this rule's overlapping diagnostics */
     size_t nyields;
 };
 
@@ -144,11 +143,11 @@ struct eval_ctx {
     const struct rule *rule;
     struct sel_ctx sctx;
     struct diag_list *out;
-    struct buf detail;       /* why the last predicate failed: {detail} in messages */
-    struct buf at;           /* where, below the judged node, as a JSON pointer ("" if
+    struct buf detail;          /* why the last predicate failed: {detail} in messages */
+    struct buf at;              /* where, below the judged node, as a JSON pointer ("" if
                               * the predicate names no place): for report-at: failure */
     struct fn_indexes *indexes; /* unique/among selection indexes for this document */
-    ver_mask narrow;         /* the versions in which a failing require fails: every version,
+    ver_mask narrow;            /* the versions in which a failing require fails: every version,
                               * unless a predicate names fewer (unique: those the node shares
                               * with its earlier duplicates); not and any give it back */
 };

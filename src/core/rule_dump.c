@@ -46,7 +46,8 @@ static json_t *sel_json(const struct sel *s)
         }
         p += n;
     }
-    return json_pack("{s:s, s:b, s:o}", "selector", text, "absolute", sel_is_absolute(s), "wildcards", wild);
+    return json_pack("{s:s, s:b, s:o}", "selector", text, "absolute", sel_is_absolute(s),
+                     "wildcards", wild);
 }
 
 /* One predicate: {"predicate": NAME, ...its compiled argument...}. */
@@ -64,7 +65,7 @@ static json_t *pred_json(const struct pred *p)
         const struct pred *k = p->kids[i];
         if (!fn_is_holder(k)) json_array_append_new(of, pred_json(k));
         else if (k->sel) json_array_append_new(sels, sel_json(k->sel)); /* unique, among */
-        else regex = 1;                                               /* matches, path-matches */
+        else regex = 1;                                                 /* matches, path-matches */
     }
     if (p->sel) json_array_append_new(sels, sel_json(p->sel)); /* every, some */
     if (p->types) {
@@ -80,8 +81,8 @@ static json_t *pred_json(const struct pred *p)
         /* unique/among keep up/depth (-1: not given) and flags in arg: only what is set */
         const char *k;
         json_t *v;
-        json_object_foreach(p->arg, k, v)
-            if (!(json_is_integer(v) && json_integer_value(v) < 0) && !json_is_false(v)) json_object_set(o, k, v);
+        json_object_foreach(p->arg, k, v) if (!(json_is_integer(v) && json_integer_value(v) < 0) &&
+                                              !json_is_false(v)) json_object_set(o, k, v);
     } else if (p->arg) {
         json_object_set(o, "argument", p->arg);
     }
@@ -111,7 +112,8 @@ static json_t *clause_json(const struct ver_list *vl, const struct clause *c, ve
     if (c->hint) json_object_set_new(o, "hint", json_string(c->hint));
     if (c->nkids) {
         json_t *kids = json_array();
-        for (size_t i = 0; i < c->nkids; i++) json_array_append_new(kids, clause_json(vl, c->kids[i], m));
+        for (size_t i = 0; i < c->nkids; i++)
+            json_array_append_new(kids, clause_json(vl, c->kids[i], m));
         json_object_set_new(o, c->first ? "first" : "all", kids);
     }
     return o;
@@ -126,11 +128,12 @@ static json_t *rule_json(const struct rule_set *rs, const struct rule *r)
 {
     const struct ver_list *vl = rule_set_versions(rs);
     json_t *yields = json_array();
-    for (size_t i = 0; i < r->nyields; i++) json_array_append_new(yields, json_string(r->yields[i].pattern));
-    return json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:o, s:o, s:o}", "id", r->id, "file", r->file, "line",
-                     (int)r->line, "column", (int)r->col, "level", level_word(r->level), "severity",
-                     diag_level_name(r->level), "applies", mask_json(vl, r->applies), "yields-to", yields,
-                     "check", clause_json(vl, r->check, r->applies));
+    for (size_t i = 0; i < r->nyields; i++)
+        json_array_append_new(yields, json_string(r->yields[i].pattern));
+    return json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:o, s:o, s:o}", "id", r->id, "file", r->file,
+                     "line", (int)r->line, "column", (int)r->col, "level", level_word(r->level),
+                     "severity", diag_level_name(r->level), "applies", mask_json(vl, r->applies),
+                     "yields-to", yields, "check", clause_json(vl, r->check, r->applies));
 }
 
 /* ---- the text listing ---------------------------------------------------------------- */
@@ -167,7 +170,8 @@ static void add_sel(struct buf *b, json_t *s)
              json_is_true(json_object_get(s, "absolute")) ? "absolute" : "relative");
     size_t i;
     json_t *w;
-    json_array_foreach(json_object_get(s, "wildcards"), i, w) buf_addf(b, ", %s", json_string_value(w));
+    json_array_foreach(json_object_get(s, "wildcards"), i, w)
+        buf_addf(b, ", %s", json_string_value(w));
     buf_addc(b, ')');
 }
 
@@ -186,7 +190,10 @@ static void add_mask(struct buf *b, json_t *m)
     buf_addf(b, " (mask %s)", json_string_value(json_object_get(m, "mask")));
 }
 
-static void indent(struct buf *b, int n) { buf_addf(b, "%*s", n, ""); }
+static void indent(struct buf *b, int n)
+{
+    buf_addf(b, "%*s", n, "");
+}
 
 /* "LABEL      " at column AT: what follows starts at column AT + LABEL. */
 static void label(struct buf *b, int at, const char *name)
@@ -230,7 +237,8 @@ static void add_pred(struct buf *b, json_t *p, int col)
         size_t i;
         json_t *s;
         buf_adds(b, " select ");
-        json_array_foreach(v, i, s) {
+        json_array_foreach(v, i, s)
+        {
             if (i) buf_adds(b, ", ");
             add_sel(b, s);
         }
@@ -238,12 +246,14 @@ static void add_pred(struct buf *b, json_t *p, int col)
     static const char *const options[] = {"up", "depth", "ignore-case", "keys"}; /* unique, among */
     for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
         if (!(v = json_object_get(p, options[i]))) continue;
-        if (json_is_integer(v)) buf_addf(b, " %s %" JSON_INTEGER_FORMAT, options[i], json_integer_value(v));
+        if (json_is_integer(v))
+            buf_addf(b, " %s %" JSON_INTEGER_FORMAT, options[i], json_integer_value(v));
         else buf_addf(b, " %s", options[i]);
     }
     buf_addc(b, '\n');
     size_t i;
-    json_array_foreach(json_object_get(p, "of"), i, v) {
+    json_array_foreach(json_object_get(p, "of"), i, v)
+    {
         indent(b, col + 2);
         add_pred(b, v, col + 2);
     }
@@ -263,7 +273,8 @@ static void add_clause(struct buf *b, json_t *c, int at)
         buf_addc(b, '\n');
     }
     size_t i;
-    json_array_foreach(json_object_get(c, "select"), i, v) {
+    json_array_foreach(json_object_get(c, "select"), i, v)
+    {
         if (i) indent(b, at + LABEL);
         else label(b, at, "select");
         add_sel(b, v);
@@ -292,9 +303,11 @@ static void add_clause(struct buf *b, json_t *c, int at)
     label(b, at, first ? "first" : "all");
     size_t n = json_array_size(v);
     buf_addf(b, "%zu check%s: %s\n", n, n == 1 ? "" : "s",
-             first ? "for each version, only the first that fails reports" : "each reports on its own");
+             first ? "for each version, only the first that fails reports"
+                   : "each reports on its own");
     json_t *k;
-    json_array_foreach(v, i, k) {
+    json_array_foreach(v, i, k)
+    {
         indent(b, at + 2);
         buf_addf(b, "check %zu\n", i + 1);
         add_clause(b, k, at + 4);
@@ -305,8 +318,10 @@ static void add_rule(struct buf *b, json_t *r)
 {
     buf_addf(b, "rule %s\n", json_string_value(json_object_get(r, "id")));
     label(b, 2, "file");
-    buf_addf(b, "%s:%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT "\n", json_string_value(json_object_get(r, "file")),
-             json_integer_value(json_object_get(r, "line")), json_integer_value(json_object_get(r, "column")));
+    buf_addf(b, "%s:%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT "\n",
+             json_string_value(json_object_get(r, "file")),
+             json_integer_value(json_object_get(r, "line")),
+             json_integer_value(json_object_get(r, "column")));
     label(b, 2, "level");
     buf_addf(b, "%s (%s)\n", json_string_value(json_object_get(r, "level")),
              json_string_value(json_object_get(r, "severity")));
@@ -317,7 +332,8 @@ static void add_rule(struct buf *b, json_t *r)
     size_t i;
     label(b, 2, "yields-to");
     if (!json_array_size(y)) buf_adds(b, "none\n");
-    json_array_foreach(y, i, v) { /* one per line, as the selectors of a check */
+    json_array_foreach(y, i, v)
+    { /* one per line, as the selectors of a check */
         if (i) indent(b, 2 + LABEL);
         buf_addf(b, "%s\n", json_string_value(v));
     }
@@ -328,8 +344,8 @@ static void add_rule(struct buf *b, json_t *r)
 
 /* ---- the command ---------------------------------------------------------------------- */
 
-int rule_set_dump(const struct rule_set *rs, const char *const *ids, size_t n, enum rule_dump_format format,
-                  FILE *out)
+int rule_set_dump(const struct rule_set *rs, const char *const *ids, size_t n,
+                  enum rule_dump_format format, FILE *out)
 {
     for (size_t i = 0; i < n; i++)
         if (!rule_set_find(rs, ids[i])) return -1;
@@ -346,8 +362,8 @@ int rule_set_dump(const struct rule_set *rs, const char *const *ids, size_t n, e
         for (size_t k = 0; k < n && !wanted; k++) wanted = !strcmp(ids[k], r->id);
         if (wanted) json_array_append_new(rules, rule_json(rs, r));
     }
-    json_t *top = json_pack("{s:s, s:s, s:o, s:o}", "name", rule_set_name(rs), "tag", rule_set_tag(rs), "versions",
-                            versions, "rules", rules);
+    json_t *top = json_pack("{s:s, s:s, s:o, s:o}", "name", rule_set_name(rs), "tag",
+                            rule_set_tag(rs), "versions", versions, "rules", rules);
     struct buf b = BUF_INIT;
     if (format == RULE_DUMP_JSON) {
         char *text = json_dumps(top, JSON_INDENT(2));
@@ -361,7 +377,8 @@ int rule_set_dump(const struct rule_set *rs, const char *const *ids, size_t n, e
             buf_addf(&b, "%s %s=%s", i ? "," : "", json_string_value(json_object_get(v, "name")),
                      json_string_value(json_object_get(v, "mask")));
         buf_addc(&b, '\n');
-        json_array_foreach(rules, i, v) {
+        json_array_foreach(rules, i, v)
+        {
             buf_addc(&b, '\n');
             add_rule(&b, v);
         }

@@ -13,7 +13,7 @@
 struct sel {
     char *text;
     int absolute;
-    struct ptr segs;      /* a segment "*" is the wildcard, "[*]" array items only, "**" any depth */
+    struct ptr segs; /* a segment "*" is the wildcard, "[*]" array items only, "**" any depth */
     int wildcard;
 };
 
@@ -68,9 +68,18 @@ void sel_free(struct sel *s)
     free(s);
 }
 
-int sel_is_absolute(const struct sel *s) { return s->absolute; }
-int sel_has_wildcard(const struct sel *s) { return s->wildcard; }
-const char *sel_text(const struct sel *s) { return s->text; }
+int sel_is_absolute(const struct sel *s)
+{
+    return s->absolute;
+}
+int sel_has_wildcard(const struct sel *s)
+{
+    return s->wildcard;
+}
+const char *sel_text(const struct sel *s)
+{
+    return s->text;
+}
 
 void sel_root(const struct sel_ctx *ctx, struct cursor *out)
 {
@@ -118,8 +127,8 @@ int sel_member(const struct sel_ctx *ctx, const struct cursor *c, const char *ke
     json_t *v = json_object_get(c->v, key);
     if (!v) return -1;
     const char *stable = NULL;
-    doc_node n = c->node == DOC_NONE ? DOC_NONE
-                                     : doc_node_member_key(ctx->d, c->node, c->v, key, &stable);
+    doc_node n =
+        c->node == DOC_NONE ? DOC_NONE : doc_node_member_key(ctx->d, c->node, c->v, key, &stable);
     if (!stable) { /* no source node (should not happen): find the object's own key copy */
         for (void *it = json_object_iter(c->v); it; it = json_object_iter_next(c->v, it))
             if (!strcmp(json_object_iter_key(it), key)) stable = json_object_iter_key(it);

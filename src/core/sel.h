@@ -33,7 +33,7 @@ struct cursor {
  * collection, and no site is followed. */
 struct sel_ctx {
     const doc *d;
-    const struct view *view;     /* read only; may be NULL */
+    const struct view *view; /* read only; may be NULL */
 };
 
 struct sel;

@@ -15,8 +15,8 @@
 
 /* One item collection of the document ("tools", ...). */
 struct view_collection {
-    const char *name;            /* its member name (borrowed from the rule set) */
-    const ver_mask *items;       /* each item's effective versions; NULL when no list */
+    const char *name;      /* its member name (borrowed from the rule set) */
+    const ver_mask *items; /* each item's effective versions; NULL when no list */
     size_t nitems;
     /* The versions in which it offers at least one item: the union of its items'
      * versions (0 for an empty list). */
@@ -25,19 +25,19 @@ struct view_collection {
 
 /* A resolved $componentRef site. */
 struct view_site {
-    doc_node node;               /* where the reference object is written */
-    doc_node target;             /* the node that holds its final value */
-    const char *component;       /* the pointer of that value ("/components/schemas/A") */
+    doc_node node;         /* where the reference object is written */
+    doc_node target;       /* the node that holds its final value */
+    const char *component; /* the pointer of that value ("/components/schemas/A") */
 };
 
 /* Per source node (view.mark). */
 enum { VIEW_SITE = 1, VIEW_UNRESOLVED = 2 };
 
 struct view {
-    ver_mask doc_mask;           /* versions of nodes outside items */
+    ver_mask doc_mask; /* versions of nodes outside items */
     const struct view_collection *collections;
     size_t ncollections;
-    const struct view_site *sites;   /* sorted by node */
+    const struct view_site *sites; /* sorted by node */
     size_t nsites;
     /* VIEW_SITE or VIEW_UNRESOLVED for each of the first NMARK source nodes (NULL, 0
      * when the document has no $componentRef site): the question every cursor step asks

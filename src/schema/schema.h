@@ -29,14 +29,14 @@ const char *schema_dialect_name(enum schema_dialect d);
 
 /* Bounds. Each exceeded bound is reported by an error that names it. */
 struct schema_limits {
-    uint32_t max_depth;        /* nesting of a schema document (default 256) */
-    uint32_t max_subschemas;   /* compiled subschemas per schema (default 100000) */
-    uint32_t max_documents;    /* documents loaded for references (default 1000) */
-    uint32_t max_regex_len;    /* bytes of one pattern (default 8192) */
+    uint32_t max_depth;         /* nesting of a schema document (default 256) */
+    uint32_t max_subschemas;    /* compiled subschemas per schema (default 100000) */
+    uint32_t max_documents;     /* documents loaded for references (default 1000) */
+    uint32_t max_regex_len;     /* bytes of one pattern (default 8192) */
     uint32_t regex_match_limit; /* PCRE2 match limit (default 1000000) */
     uint32_t regex_depth_limit; /* PCRE2 depth limit (default 10000) */
-    uint32_t max_eval_depth;   /* nested evaluations in one validation (default 1000) */
-    uint64_t max_work;         /* keyword evaluations per validation (default 50000000) */
+    uint32_t max_eval_depth;    /* nested evaluations in one validation (default 1000) */
+    uint64_t max_work;          /* keyword evaluations per validation (default 50000000) */
 };
 #define SCHEMA_DEFAULT_MAX_DEPTH 256u
 #define SCHEMA_DEFAULT_MAX_SUBSCHEMAS 100000u
@@ -67,7 +67,10 @@ struct schema_errors {
      * million places costs no more than any other invalid one. */
     size_t limit;
 };
-#define SCHEMA_ERRORS_INIT { NULL, 0, 0, 0 }
+#define SCHEMA_ERRORS_INIT                                                                         \
+    {                                                                                              \
+        NULL, 0, 0, 0                                                                              \
+    }
 /* Has E collected its limit (so more errors may have been left uncounted)? */
 static inline int schema_errors_full(const struct schema_errors *e)
 {
@@ -107,12 +110,12 @@ typedef struct schema schema;
 schema *schema_compile(schema_ctx *ctx, json_t *root, const char *base_uri,
                        enum schema_dialect default_dialect, struct schema_errors *errs);
 /* Compile the registered or embedded document at URI (e.g. a meta-schema). */
-schema *schema_compile_uri(schema_ctx *ctx, const char *uri,
-                           enum schema_dialect default_dialect, struct schema_errors *errs);
+schema *schema_compile_uri(schema_ctx *ctx, const char *uri, enum schema_dialect default_dialect,
+                           struct schema_errors *errs);
 /* Compile the JSON file PATH (its base URI is file://<absolute path>). NULL after
  * appending an error (unreadable or malformed file, or any schema_compile error). */
-schema *schema_compile_file(schema_ctx *ctx, const char *path,
-                            enum schema_dialect default_dialect, struct schema_errors *errs);
+schema *schema_compile_file(schema_ctx *ctx, const char *path, enum schema_dialect default_dialect,
+                            struct schema_errors *errs);
 void schema_free(schema *s); /* NULL is a no-op */
 /* Dialect of the schema's root resource. */
 enum schema_dialect schema_root_dialect(const schema *s);

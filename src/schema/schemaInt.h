@@ -90,20 +90,53 @@ struct schema_re {
 };
 /* Compile PATTERN (with JIT when WANT_JIT and PCRE2 has it); NULL and *err (new) on
  * failure or when longer than MAX_LEN. */
-struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t max_len,
-                                    int want_jit, char **err);
+struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t max_len, int want_jit,
+                                    char **err);
 void schema_re_free(struct schema_re *re);
 
 /* Keyword kinds, in no particular order; compile order decides evaluation order. */
 enum schema_kwk {
-    SK_TYPE, SK_ENUM, SK_CONST, SK_MULTIPLEOF, SK_MAXIMUM, SK_EXMAXIMUM, SK_MINIMUM,
-    SK_EXMINIMUM, SK_MAXLENGTH, SK_MINLENGTH, SK_PATTERN, SK_MAXITEMS, SK_MINITEMS,
-    SK_UNIQUE, SK_CONTAINS, SK_MAXPROPS, SK_MINPROPS, SK_REQUIRED, SK_DEPREQ,
-    SK_DEPSCHEMAS, SK_ALLOF, SK_ANYOF, SK_ONEOF, SK_NOT, SK_IF, SK_PROPERTIES,
-    SK_PATTERNPROPS, SK_ADDPROPS, SK_PROPNAMES, SK_PREFIXITEMS, SK_ITEMS, SK_UNEVALPROPS,
-    SK_UNEVALITEMS, SK_REF, SK_DYNREF, SK_RECREF, SK_FALSE,
+    SK_TYPE,
+    SK_ENUM,
+    SK_CONST,
+    SK_MULTIPLEOF,
+    SK_MAXIMUM,
+    SK_EXMAXIMUM,
+    SK_MINIMUM,
+    SK_EXMINIMUM,
+    SK_MAXLENGTH,
+    SK_MINLENGTH,
+    SK_PATTERN,
+    SK_MAXITEMS,
+    SK_MINITEMS,
+    SK_UNIQUE,
+    SK_CONTAINS,
+    SK_MAXPROPS,
+    SK_MINPROPS,
+    SK_REQUIRED,
+    SK_DEPREQ,
+    SK_DEPSCHEMAS,
+    SK_ALLOF,
+    SK_ANYOF,
+    SK_ONEOF,
+    SK_NOT,
+    SK_IF,
+    SK_PROPERTIES,
+    SK_PATTERNPROPS,
+    SK_ADDPROPS,
+    SK_PROPNAMES,
+    SK_PREFIXITEMS,
+    SK_ITEMS,
+    SK_UNEVALPROPS,
+    SK_UNEVALITEMS,
+    SK_REF,
+    SK_DYNREF,
+    SK_RECREF,
+    SK_FALSE,
     /* specialised forms, only in a node's boolean program (schema_fast.c) */
-    SK_OBJECT, SK_ENUMSTR, SK_REQNAMES,
+    SK_OBJECT,
+    SK_ENUMSTR,
+    SK_REQNAMES,
 };
 
 /* A property-name table built at compile time: open addressing over a cheap hash of
@@ -111,15 +144,15 @@ enum schema_kwk {
 struct schema_pname {
     const char *name; /* borrowed from the schema document */
     size_t len;
-    size_t node;      /* "properties" subschema; SCHEMA_NONE when none or always valid */
-    unsigned types;   /* node is only {"type": ...}: its type mask, checked in place */
-    int declared;     /* named by "properties" (so not an additional property) */
+    size_t node;    /* "properties" subschema; SCHEMA_NONE when none or always valid */
+    unsigned types; /* node is only {"type": ...}: its type mask, checked in place */
+    int declared;   /* named by "properties" (so not an additional property) */
     int required;
 };
 struct schema_ptab {
     size_t n;
     struct schema_pname *names;
-    uint32_t *slots;  /* index + 1, 0 = empty; power-of-two size */
+    uint32_t *slots; /* index + 1, 0 = empty; power-of-two size */
     uint32_t mask;
 };
 
@@ -154,7 +187,8 @@ static inline uint32_t schema_pname_hash(const char *k, size_t len)
     if (len) {
         const unsigned char *p = (const unsigned char *)k;
         h ^= (p[0] | (uint32_t)p[len - 1] << 8 | (uint32_t)p[len / 2] << 16 |
-              (uint32_t)p[len > 1] << 24) * 0x85EBCA6Bu;
+              (uint32_t)p[len > 1] << 24) *
+            0x85EBCA6Bu;
         h ^= h >> 15;
     }
     return h;
@@ -176,7 +210,8 @@ static inline size_t schema_ptab_find(const struct schema_ptab *t, const char *k
  * "absent" without hashing the keyword (jansson's lookup hashes every time). */
 static inline unsigned schema_kw_bit(const char *k, size_t len)
 {
-    return len ? (unsigned)(len * 7u + (unsigned char)k[0] * 3u + (unsigned char)k[len - 1]) & 63u : 0;
+    return len ? (unsigned)(len * 7u + (unsigned char)k[0] * 3u + (unsigned char)k[len - 1]) & 63u
+               : 0;
 }
 
 /* The bits of J's member names (0 when J is not an object). */
@@ -200,9 +235,9 @@ static inline json_t *schema_kw_get(uint64_t present, json_t *j, const char *kw)
  * instance's members (boolean mode only). */
 struct schema_objop {
     struct schema_ptab tab;
-    uint64_t reqmask;  /* bit i: names[i] is required (required names come first) */
-    size_t add;        /* additionalProperties subschema, SCHEMA_NONE when absent */
-    int add_false;     /* additionalProperties: false */
+    uint64_t reqmask; /* bit i: names[i] is required (required names come first) */
+    size_t add;       /* additionalProperties subschema, SCHEMA_NONE when absent */
+    int add_false;    /* additionalProperties: false */
 };
 
 struct schema_kw {
@@ -240,7 +275,7 @@ struct schema_kw {
         } pprops;
         struct {
             size_t node;
-            json_t *props;  /* sibling "properties" object or NULL */
+            json_t *props; /* sibling "properties" object or NULL */
             size_t npat;
             struct schema_re **re; /* sibling patternProperties regexes (borrowed) */
         } addprops;
@@ -258,17 +293,17 @@ struct schema_kw {
 };
 
 struct schema_node {
-    json_t *json;    /* borrowed from its document */
-    int boolean;     /* -1: object schema, 0/1: false/true */
+    json_t *json; /* borrowed from its document */
+    int boolean;  /* -1: object schema, 0/1: false/true */
     int draft;
-    size_t res;      /* schema resource it belongs to */
-    uint32_t doc;    /* document */
-    size_t ptr;      /* JSON pointer of the node inside its document (schema.ptrs) */
+    size_t res;   /* schema resource it belongs to */
+    uint32_t doc; /* document */
+    size_t ptr;   /* JSON pointer of the node inside its document (schema.ptrs) */
     struct schema_kw *kws;
     size_t nkw;
-    int has_uneval;  /* has unevaluatedProperties/Items itself */
+    int has_uneval;   /* has unevaluatedProperties/Items itself */
     uint64_t present; /* compile time: schema_kw_bit of each member name (kwget) */
-    int slow;        /* has_uneval: annotations needed, no boolean fast path */
+    int slow;         /* has_uneval: annotations needed, no boolean fast path */
     /* The boolean program (schema_fast.c): the same keywords with specialised forms,
      * used when no error is reported and no annotation is collected; NULL = kws. */
     struct schema_kw *fkws;
@@ -284,14 +319,14 @@ struct schema_dyn_anchor {
 };
 
 struct schema_res {
-    char *uri;       /* absolute URI without fragment (may be relative if no base) */
-    json_t *root;    /* borrowed from the document */
+    char *uri;    /* absolute URI without fragment (may be relative if no base) */
+    json_t *root; /* borrowed from the document */
     uint32_t doc;
-    size_t ptr;      /* its root's JSON pointer inside its document (schema.ptrs) */
+    size_t ptr; /* its root's JSON pointer inside its document (schema.ptrs) */
     int draft;
     unsigned vocab;
     int recursive_anchor;
-    int used;        /* some node of it was compiled */
+    int used;         /* some node of it was compiled */
     size_t root_node; /* compiled root when recursive_anchor (2019-09), else NONE */
     VEC(struct schema_dyn_anchor) dyn;
 };
@@ -317,10 +352,10 @@ struct schema {
     VEC(struct schema_ptrent) ptrs;
     size_t root;
     int root_draft;
-    int root_plain;  /* locations in document 0 are printed as bare pointers */
+    int root_plain; /* locations in document 0 are printed as bare pointers */
     struct schema_limits lim;
     pcre2_match_context *mctx;
-    int dynamic;     /* has $dynamicRef or $recursiveRef: validation tracks the scope */
+    int dynamic; /* has $dynamicRef or $recursiveRef: validation tracks the scope */
     /* one reusable PCRE2 match data block (taken and given back atomically) */
     struct schema_mdcache *mdcache;
 };
@@ -387,8 +422,7 @@ void schema_ptr_append(const schema *s, size_t id, struct buf *b);
 size_t schema_ptr_new(schema *s, size_t parent, const char *seg);
 
 /* Keyword location for errors of node N (new): "/ptr/KW" or "URI#/ptr/KW". */
-char *schema_kwloc(const schema *s, const struct schema_node *n, const char *kw,
-                   const char *extra);
+char *schema_kwloc(const schema *s, const struct schema_node *n, const char *kw, const char *extra);
 
 /* The state of one compilation (schema_compile.c), with its index (schema_index.c). */
 struct schema_loc {
@@ -405,7 +439,7 @@ struct schema_cstate {
     int nerr;
     int default_draft;
     int check_all;
-    int skip_network;          /* schema_check_offline: a network reference that is not
+    int skip_network; /* schema_check_offline: a network reference that is not
                                 * available without fetching is left unresolved */
     int bound_reported;
     struct schema_map resmap;  /* uri -> res */
@@ -420,8 +454,8 @@ struct schema_cstate {
 
 /* A compile error at pointer PTR of document DOC, or at keyword KW (NULL: none) of
  * node N; counted in cs->nerr. */
-void schema_cerr_at(struct schema_cstate *cs, uint32_t doc, const char *ptr, const char *fmt,
-                    ...) __attribute__((format(printf, 4, 5)));
+void schema_cerr_at(struct schema_cstate *cs, uint32_t doc, const char *ptr, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 void schema_cerr(struct schema_cstate *cs, const struct schema_node *n, const char *kw,
                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 

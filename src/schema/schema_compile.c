@@ -220,7 +220,8 @@ static void compile_map(struct schema_cstate *cs, size_t nid, kwvec *kws, enum s
     size_t *nodes = xmalloc((cnt ? cnt : 1) * sizeof *nodes);
     const char *key;
     size_t klen;
-    json_object_keylen_foreach(v, key, klen, c) {
+    json_object_keylen_foreach(v, key, klen, c)
+    {
         if (skip_arrays && json_is_array(c)) continue;
         names[i] = key;
         lens[i] = klen;
@@ -267,8 +268,7 @@ static void compile_node(struct schema_cstate *cs, size_t nid)
             free(anchor);
         }
     }
-    if (draft == 2019 && json_is_string(v = kwget(n, "$recursiveRef")) &&
-        !schema_has_nul(v)) {
+    if (draft == 2019 && json_is_string(v = kwget(n, "$recursiveRef")) && !schema_has_nul(v)) {
         size_t t = resolve_ref(cs, nid, json_string_value(v), "$recursiveRef", NULL);
         if (t != SCHEMA_NONE) kw_add(&kws, SK_RECREF, "$recursiveRef")->u.ref.node = t;
     }
@@ -282,7 +282,8 @@ static void compile_node(struct schema_cstate *cs, size_t nid)
             } else if (json_is_array(v)) {
                 size_t i;
                 json_t *t;
-                json_array_foreach(v, i, t) {
+                json_array_foreach(v, i, t)
+                {
                     unsigned b = json_is_string(t) ? type_bit(json_string_value(t)) : 0;
                     if (!b) {
                         mask = 0;
@@ -298,8 +299,7 @@ static void compile_node(struct schema_cstate *cs, size_t nid)
             if (!json_is_array(v)) schema_cerr(cs, n, "enum", "\"enum\" must be an array");
             else kw_add(&kws, SK_ENUM, "enum")->u.value = v;
         }
-        if (draft >= 6 && (v = kwget(n, "const")))
-            kw_add(&kws, SK_CONST, "const")->u.value = v;
+        if (draft >= 6 && (v = kwget(n, "const"))) kw_add(&kws, SK_CONST, "const")->u.value = v;
         if ((v = kwget(n, "multipleOf"))) {
             if (!json_is_number(v) || json_number_value(v) <= 0)
                 schema_cerr(cs, n, "multipleOf", "\"multipleOf\" must be a number greater than 0");
@@ -331,8 +331,8 @@ static void compile_node(struct schema_cstate *cs, size_t nid)
         static const struct {
             const char *kw;
             enum schema_kwk k;
-        } COUNTS[] = {{"maxLength", SK_MAXLENGTH}, {"minLength", SK_MINLENGTH},
-                      {"maxItems", SK_MAXITEMS},   {"minItems", SK_MINITEMS},
+        } COUNTS[] = {{"maxLength", SK_MAXLENGTH},    {"minLength", SK_MINLENGTH},
+                      {"maxItems", SK_MAXITEMS},      {"minItems", SK_MINITEMS},
                       {"maxProperties", SK_MAXPROPS}, {"minProperties", SK_MINPROPS}};
         for (size_t i = 0; i < sizeof COUNTS / sizeof COUNTS[0]; i++) {
             size_t c;
@@ -348,8 +348,7 @@ static void compile_node(struct schema_cstate *cs, size_t nid)
                 if (re) kw_add(&kws, SK_PATTERN, "pattern")->u.re = re;
             }
         }
-        if (json_is_true(kwget(n, "uniqueItems")))
-            kw_add(&kws, SK_UNIQUE, "uniqueItems");
+        if (json_is_true(kwget(n, "uniqueItems"))) kw_add(&kws, SK_UNIQUE, "uniqueItems");
         if ((v = kwget(n, "required"))) {
             int ok = json_is_array(v);
             size_t i;
@@ -376,8 +375,7 @@ static void compile_node(struct schema_cstate *cs, size_t nid)
             kw_add(&kws, SK_NOT, "not")->u.node = child(cs, n, v, "not", NULL, SCHEMA_NONE);
         n = cs->s->nodes.items[nid];
         if (draft >= 7 && (v = kwget(n, "if"))) {
-            size_t c = child(cs, n, v, "if", NULL, SCHEMA_NONE), t = SCHEMA_NONE,
-                   e = SCHEMA_NONE;
+            size_t c = child(cs, n, v, "if", NULL, SCHEMA_NONE), t = SCHEMA_NONE, e = SCHEMA_NONE;
             json_t *w;
             if ((w = kwget(n, "then"))) t = child(cs, n, w, "then", NULL, SCHEMA_NONE);
             if ((w = kwget(n, "else"))) e = child(cs, n, w, "else", NULL, SCHEMA_NONE);
@@ -399,14 +397,14 @@ static void compile_node(struct schema_cstate *cs, size_t nid)
                 size_t *nodes = xmalloc((cnt ? cnt : 1) * sizeof *nodes);
                 const char *key;
                 json_t *c;
-                json_object_foreach(v, key, c) {
-                    struct schema_re *re =
-                        compile_re(cs, cs->s->nodes.items[nid], "patternProperties", key,
-                                   strlen(key));
+                json_object_foreach(v, key, c)
+                {
+                    struct schema_re *re = compile_re(cs, cs->s->nodes.items[nid],
+                                                      "patternProperties", key, strlen(key));
                     if (!re) continue;
                     pres[npat] = re;
-                    nodes[npat] = child(cs, cs->s->nodes.items[nid], c, "patternProperties",
-                                        key, SCHEMA_NONE);
+                    nodes[npat] = child(cs, cs->s->nodes.items[nid], c, "patternProperties", key,
+                                        SCHEMA_NONE);
                     npat++;
                 }
                 struct schema_kw *k = kw_add(&kws, SK_PATTERNPROPS, "patternProperties");
@@ -447,8 +445,8 @@ static void compile_node(struct schema_cstate *cs, size_t nid)
             json_t *ai = kwget(n, "additionalItems");
             if (ai) {
                 struct schema_kw *k = kw_add(&kws, SK_ITEMS, "additionalItems");
-                k->u.items.node = child(cs, cs->s->nodes.items[nid], ai, "additionalItems",
-                                        NULL, SCHEMA_NONE);
+                k->u.items.node =
+                    child(cs, cs->s->nodes.items[nid], ai, "additionalItems", NULL, SCHEMA_NONE);
                 k->u.items.start = json_array_size(items);
             }
         } else if (items) {
@@ -617,11 +615,11 @@ schema *schema_compile_file(schema_ctx *ctx, const char *path, enum schema_diale
                             struct schema_errors *errs)
 {
     json_error_t jerr;
-    json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL | JSON_DECODE_ANY,
-                               &jerr);
+    json_t *j =
+        json_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL | JSON_DECODE_ANY, &jerr);
     if (!j) {
-        schema_errors_add(errs, "", "", "cannot load schema \"%s\": %s (line %d, column %d)",
-                          path, jerr.text, jerr.line, jerr.column);
+        schema_errors_add(errs, "", "", "cannot load schema \"%s\": %s (line %d, column %d)", path,
+                          jerr.text, jerr.line, jerr.column);
         return NULL;
     }
     schema_ctx_add_file(ctx, path);

@@ -111,15 +111,24 @@ void schema_ctx_free(schema_ctx *ctx)
     free(ctx);
 }
 
-size_t schema_ctx_file_count(const schema_ctx *ctx) { return ctx->files.len; }
-const char *schema_ctx_file(const schema_ctx *ctx, size_t i) { return ctx->files.items[i]; }
+size_t schema_ctx_file_count(const schema_ctx *ctx)
+{
+    return ctx->files.len;
+}
+const char *schema_ctx_file(const schema_ctx *ctx, size_t i)
+{
+    return ctx->files.items[i];
+}
 
 void schema_ctx_add_file(schema_ctx *ctx, const char *path)
 {
     VEC_PUSH(ctx->files, xstrdup(path));
 }
 
-const struct schema_limits *schema_ctx_limits(const schema_ctx *ctx) { return &ctx->lim; }
+const struct schema_limits *schema_ctx_limits(const schema_ctx *ctx)
+{
+    return &ctx->lim;
+}
 
 schema *schema_ctx_meta(schema_ctx *ctx, const char *uri)
 {
@@ -185,20 +194,17 @@ static json_t *fetch_unlocked(schema_ctx *ctx, const char *uri, char **why)
         if (strncmp(uri, m->prefix, pl)) continue;
         const char *rest = uri + pl;
         if (strstr(rest, "..") || strchr(rest, '?') || strchr(rest, '#')) {
-            *why = xasprintf("reference \"%s\" was not fetched: it leaves the mapped directory",
-                             uri);
+            *why =
+                xasprintf("reference \"%s\" was not fetched: it leaves the mapped directory", uri);
             return NULL;
         }
-        char *path = xasprintf("%s%s%s", m->dir,
-                               (*rest == '/' || !*m->dir || m->dir[strlen(m->dir) - 1] == '/')
-                                   ? ""
-                                   : "/",
-                               rest);
+        char *path = xasprintf(
+            "%s%s%s", m->dir,
+            (*rest == '/' || !*m->dir || m->dir[strlen(m->dir) - 1] == '/') ? "" : "/", rest);
         json_error_t jerr;
         j = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
         if (!j) {
-            *why = xasprintf("cannot read reference \"%s\" from \"%s\": %s", uri, path,
-                             jerr.text);
+            *why = xasprintf("cannot read reference \"%s\" from \"%s\": %s", uri, path, jerr.text);
             free(path);
             return NULL;
         }

@@ -36,12 +36,18 @@ enum schema_dialect schema_dialect_parse(const char *name)
     static const struct {
         const char *alias;
         enum schema_dialect d;
-    } AL[] = {{"2020-12", SCHEMA_DRAFT2020_12}, {"draft2020-12", SCHEMA_DRAFT2020_12},
-              {"2019-09", SCHEMA_DRAFT2019_09}, {"draft2019-09", SCHEMA_DRAFT2019_09},
-              {"draft-07", SCHEMA_DRAFT07},     {"draft7", SCHEMA_DRAFT07},
-              {"7", SCHEMA_DRAFT07},            {"draft-06", SCHEMA_DRAFT06},
-              {"draft6", SCHEMA_DRAFT06},       {"6", SCHEMA_DRAFT06},
-              {"draft-04", SCHEMA_DRAFT04},     {"draft4", SCHEMA_DRAFT04},
+    } AL[] = {{"2020-12", SCHEMA_DRAFT2020_12},
+              {"draft2020-12", SCHEMA_DRAFT2020_12},
+              {"2019-09", SCHEMA_DRAFT2019_09},
+              {"draft2019-09", SCHEMA_DRAFT2019_09},
+              {"draft-07", SCHEMA_DRAFT07},
+              {"draft7", SCHEMA_DRAFT07},
+              {"7", SCHEMA_DRAFT07},
+              {"draft-06", SCHEMA_DRAFT06},
+              {"draft6", SCHEMA_DRAFT06},
+              {"6", SCHEMA_DRAFT06},
+              {"draft-04", SCHEMA_DRAFT04},
+              {"draft4", SCHEMA_DRAFT04},
               {"4", SCHEMA_DRAFT04}};
     for (size_t i = 0; i < sizeof AL / sizeof AL[0]; i++)
         if (!strcmp(name, AL[i].alias)) return AL[i].d;
@@ -71,10 +77,8 @@ static const struct {
     {"https://json-schema.org/draft/2020-12/vocab/unevaluated", SCHEMA_V_UNEVALUATED},
     {"https://json-schema.org/draft/2020-12/vocab/validation", SCHEMA_V_VALIDATION},
     {"https://json-schema.org/draft/2020-12/vocab/meta-data", SCHEMA_V_METADATA},
-    {"https://json-schema.org/draft/2020-12/vocab/format-annotation",
-     SCHEMA_V_FORMAT_ANNOTATION},
-    {"https://json-schema.org/draft/2020-12/vocab/format-assertion",
-     SCHEMA_V_FORMAT_ASSERTION},
+    {"https://json-schema.org/draft/2020-12/vocab/format-annotation", SCHEMA_V_FORMAT_ANNOTATION},
+    {"https://json-schema.org/draft/2020-12/vocab/format-assertion", SCHEMA_V_FORMAT_ASSERTION},
     {"https://json-schema.org/draft/2020-12/vocab/content", SCHEMA_V_CONTENT},
     {"https://json-schema.org/draft/2019-09/vocab/core", SCHEMA_V_CORE},
     {"https://json-schema.org/draft/2019-09/vocab/applicator",
@@ -87,8 +91,8 @@ static const struct {
 
 /* Dialect of a $schema URI: a known meta-schema, or a registered custom meta-schema
  * (its $vocabulary, on top of its own $schema). Returns 0, or -1 unknown (with *why). */
-static int dialect_of_uri(schema_ctx *ctx, const char *uri, int *draft, unsigned *vocab,
-                          int depth, char **why)
+static int dialect_of_uri(schema_ctx *ctx, const char *uri, int *draft, unsigned *vocab, int depth,
+                          char **why)
 {
     enum schema_dialect d = dialect_from_known_uri(uri);
     if (d) {
@@ -104,21 +108,21 @@ static int dialect_of_uri(schema_ctx *ctx, const char *uri, int *draft, unsigned
         *why = xasprintf("unknown dialect \"%s\" in $schema", uri);
         return -1;
     }
-    if (dialect_of_uri(ctx, json_string_value(ms), draft, vocab, depth + 1, why) < 0)
-        return -1;
+    if (dialect_of_uri(ctx, json_string_value(ms), draft, vocab, depth + 1, why) < 0) return -1;
     json_t *voc = json_object_get(m, "$vocabulary");
     if (*draft >= 2019 && json_is_object(voc)) {
         unsigned v = SCHEMA_V_CORE;
         const char *k;
         json_t *val;
-        json_object_foreach(voc, k, val) {
+        json_object_foreach(voc, k, val)
+        {
             size_t i;
             for (i = 0; i < sizeof VOCABS / sizeof VOCABS[0]; i++)
                 if (!strcmp(VOCABS[i].uri, k)) break;
             if (i < sizeof VOCABS / sizeof VOCABS[0]) v |= VOCABS[i].bit;
             else if (json_is_true(val)) {
-                *why = xasprintf("dialect \"%s\" requires the unsupported vocabulary \"%s\"",
-                                 uri, k);
+                *why =
+                    xasprintf("dialect \"%s\" requires the unsupported vocabulary \"%s\"", uri, k);
                 return -1;
             }
         }
@@ -136,8 +140,7 @@ int schema_dialect_of(schema_ctx *ctx, json_t *sv, int *draft, unsigned *vocab, 
     return dialect_of_uri(ctx, json_string_value(sv), draft, vocab, 0, why);
 }
 
-enum schema_dialect schema_declared_dialect(schema_ctx *ctx, json_t *sch,
-                                            enum schema_dialect dflt)
+enum schema_dialect schema_declared_dialect(schema_ctx *ctx, json_t *sch, enum schema_dialect dflt)
 {
     json_t *sv = json_object_get(sch, "$schema");
     if (!json_is_string(sv)) return dflt;

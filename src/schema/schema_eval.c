@@ -78,10 +78,10 @@ static char *escape_str(json_t *v)
     return schema_escape(json_string_value(v), json_string_length(v));
 }
 
-static void report(struct vst *st, const struct schema_node *n, const char *kw,
-                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void report(struct vst *st, const struct schema_node *n, const char *kw,
-                   const char *fmt, ...)
+static void report(struct vst *st, const struct schema_node *n, const char *kw, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
+static void report(struct vst *st, const struct schema_node *n, const char *kw, const char *fmt,
+                   ...)
 {
     if (!TRACK(st)) return;
     va_list ap;
@@ -183,12 +183,12 @@ static int re_match(struct vst *st, const struct schema_node *n, const struct sc
     if (!charge(st, n, 1 + len / 64)) return -1;
     if (!st->md) st->md = schema_md_take(st->s);
     /* pcre2_jit_match: the JIT fast path (no option checks; the match limit holds) */
-    int rc = re->jit ? pcre2_jit_match(re->code, (PCRE2_SPTR)s, len, 0, 0, st->md, st->s->mctx)
-                     : pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, PCRE2_NO_UTF_CHECK, st->md,
-                                   st->s->mctx);
+    int rc = re->jit
+        ? pcre2_jit_match(re->code, (PCRE2_SPTR)s, len, 0, 0, st->md, st->s->mctx)
+        : pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, PCRE2_NO_UTF_CHECK, st->md, st->s->mctx);
     if (rc == PCRE2_ERROR_JIT_STACKLIMIT) /* the interpreter has its own bounds */
-        rc = pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT,
-                         st->md, st->s->mctx);
+        rc = pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, st->md,
+                         st->s->mctx);
     if (rc >= 0) return 1;
     if (rc == PCRE2_ERROR_NOMATCH) return 0;
     if (rc == PCRE2_ERROR_MATCHLIMIT)
@@ -311,7 +311,8 @@ static uint64_t value_hash(json_t *v)
         const char *key;
         json_t *x;
         uint64_t sum = 0;
-        json_object_foreach(v, key, x) {
+        json_object_foreach(v, key, x)
+        {
             uint64_t kh = 1469598103934665603ull;
             for (const unsigned char *p = (const unsigned char *)key; *p; p++)
                 kh = (kh ^ *p) * 1099511628211ull;
@@ -443,17 +444,17 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
     case SK_EXMINIMUM: {
         if (!json_is_number(inst)) return 1;
         int c = val_num_cmp(inst, k->u.value);
-        int ok = k->kind == SK_MAXIMUM     ? c <= 0
-                 : k->kind == SK_EXMAXIMUM ? c < 0
-                 : k->kind == SK_MINIMUM   ? c >= 0
-                                           : c > 0;
+        int ok = k->kind == SK_MAXIMUM ? c <= 0
+            : k->kind == SK_EXMAXIMUM  ? c < 0
+            : k->kind == SK_MINIMUM    ? c >= 0
+                                       : c > 0;
         if (ok) return 1;
         if (TRACK(st)) {
             char *a1 = dump(inst), *b1 = dump(k->u.value);
-            const char *what = k->kind == SK_MAXIMUM     ? "greater than the maximum"
-                               : k->kind == SK_EXMAXIMUM ? "not less than the exclusive maximum"
-                               : k->kind == SK_MINIMUM   ? "less than the minimum"
-                                                         : "not greater than the exclusive minimum";
+            const char *what = k->kind == SK_MAXIMUM ? "greater than the maximum"
+                : k->kind == SK_EXMAXIMUM            ? "not less than the exclusive maximum"
+                : k->kind == SK_MINIMUM              ? "less than the minimum"
+                                                     : "not greater than the exclusive minimum";
             report(st, n, k->name, "%s is %s %s", a1, what, b1);
             free(a1);
             free(b1);
@@ -558,7 +559,8 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         int ok = 1;
         size_t i;
         json_t *r;
-        json_array_foreach(k->u.value, i, r) {
+        json_array_foreach(k->u.value, i, r)
+        {
             /* by length: "a\u0000b" is not "a" */
             if (!json_object_getn(inst, json_string_value(r), json_string_length(r))) {
                 char *e = escape_str(r);
@@ -576,16 +578,18 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         const char *key;
         size_t klen;
         json_t *list;
-        json_object_keylen_foreach(k->u.value, key, klen, list) {
+        json_object_keylen_foreach(k->u.value, key, klen, list)
+        {
             if (!json_is_array(list) || !json_object_getn(inst, key, klen)) continue;
             size_t i;
             json_t *r;
-            json_array_foreach(list, i, r) {
+            json_array_foreach(list, i, r)
+            {
                 if (json_is_string(r) &&
                     !json_object_getn(inst, json_string_value(r), json_string_length(r))) {
                     char *e = escape_str(r), *ek = schema_escape(key, klen);
-                    report(st, n, k->name, "property \"%s\" is required when \"%s\" is present",
-                           e, ek);
+                    report(st, n, k->name, "property \"%s\" is required when \"%s\" is present", e,
+                           ek);
                     free(e);
                     free(ek);
                     ok = 0;
@@ -654,11 +658,9 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
             char *why = branch_summary(st, k, inst);
             report(st, n, k->name, "value matches none of the oneOf alternatives%s", why);
             free(why);
-        }
-        else
-            report(st, n, k->name,
-                   "value matches more than one oneOf alternative (%zu and %zu)", first,
-                   second);
+        } else
+            report(st, n, k->name, "value matches more than one oneOf alternative (%zu and %zu)",
+                   first, second);
         return 0;
     }
     case SK_NOT: {
@@ -702,7 +704,8 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         const char *key;
         size_t klen;
         json_t *v;
-        json_object_keylen_foreach(inst, key, klen, v) {
+        json_object_keylen_foreach(inst, key, klen, v)
+        {
             for (size_t i = 0; i < k->u.pprops.n; i++) {
                 int m = re_match(st, n, k->u.pprops.re[i], key, klen);
                 if (m < 0) return 0;
@@ -726,9 +729,9 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
             st->seen_count == json_object_size(inst))
             return 1; /* every member is a declared property */
         size_t klen;
-        json_object_keylen_foreach(inst, key, klen, v) {
-            if (k->u.addprops.props && json_object_getn(k->u.addprops.props, key, klen))
-                continue;
+        json_object_keylen_foreach(inst, key, klen, v)
+        {
+            if (k->u.addprops.props && json_object_getn(k->u.addprops.props, key, klen)) continue;
             int matched = 0;
             for (size_t i = 0; i < k->u.addprops.npat && !matched; i++) {
                 int m = re_match(st, n, k->u.addprops.re[i], key, klen);
@@ -753,7 +756,8 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         const char *key;
         json_t *v;
         size_t klen;
-        json_object_keylen_foreach(inst, key, klen, v) {
+        json_object_keylen_foreach(inst, key, klen, v)
+        {
             json_t *name = json_stringn(key, klen);
             st->quiet++;
             int r = eval(st, k->u.node, name, NULL);
@@ -808,7 +812,8 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         json_t *v;
         const struct schema_node *c = st->s->nodes.items[k->u.node];
         size_t klen;
-        json_object_keylen_foreach(inst, key, klen, v) {
+        json_object_keylen_foreach(inst, key, klen, v)
+        {
             if (ann_has_prop(a, key)) continue;
             if (c->boolean == 0) {
                 report_at_key(st, n, k->name, key, klen, "unevaluated property");
@@ -839,8 +844,7 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         if (ok) a->all_items = 1;
         return ok;
     }
-    case SK_REF:
-        return eval_here(st, k->u.ref.node, inst, a);
+    case SK_REF: return eval_here(st, k->u.ref.node, inst, a);
     case SK_DYNREF: {
         size_t target = k->u.ref.node;
         if (k->u.ref.anchor) {
@@ -874,12 +878,9 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         }
         return eval_here(st, target, inst, a);
     }
-    case SK_FALSE:
-        return 0;
-    case SK_OBJECT:
-        return object_fast(st, k->u.obj, inst);
-    case SK_ENUMSTR:
-        return enum_fast(st, n, k, inst);
+    case SK_FALSE: return 0;
+    case SK_OBJECT: return object_fast(st, k->u.obj, inst);
+    case SK_ENUMSTR: return enum_fast(st, n, k, inst);
     case SK_REQNAMES:
         if (!json_is_object(inst)) return 1;
         for (size_t i = 0; i < k->u.strs.n; i++)
@@ -906,8 +907,7 @@ static int eval_full(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
     }
     st->depth++;
     int pushed = 0;
-    if (st->s->dynamic &&
-        (!st->scope.len || st->scope.items[st->scope.len - 1] != n->res)) {
+    if (st->s->dynamic && (!st->scope.len || st->scope.items[st->scope.len - 1] != n->res)) {
         VEC_PUSH(st->scope, n->res);
         pushed = 1;
     }
@@ -975,10 +975,9 @@ static int fast_kw(struct vst *st, const struct schema_node *n, const struct sch
         size_t bytes = json_string_length(inst);
         if (k->kind == SK_MAXLENGTH) {
             return bytes <= k->u.count ||
-                   val_utf8_length(json_string_value(inst), bytes) <= k->u.count;
+                val_utf8_length(json_string_value(inst), bytes) <= k->u.count;
         }
-        return bytes >= k->u.count &&
-               val_utf8_length(json_string_value(inst), bytes) >= k->u.count;
+        return bytes >= k->u.count && val_utf8_length(json_string_value(inst), bytes) >= k->u.count;
     }
     case SK_MAXITEMS: return !json_is_array(inst) || json_array_size(inst) <= k->u.count;
     case SK_MINITEMS: return !json_is_array(inst) || json_array_size(inst) >= k->u.count;

@@ -60,7 +60,8 @@ static struct schema_objop *build_objop(const schema *s, const struct schema_nod
     size_t cap = 0, i;
     json_t *r;
     if (with_required && rk) {
-        json_array_foreach(rk->u.value, i, r) {
+        json_array_foreach(rk->u.value, i, r)
+        {
             size_t k = ptab_add(&op->tab, &cap, json_string_value(r), json_string_length(r));
             op->tab.names[k].required = 1;
             op->reqmask |= 1ull << k;
@@ -118,7 +119,8 @@ static void set_strs(struct schema_kw *k, json_t *arr)
     k->u.strs.n = n;
     k->u.strs.s = xmalloc((n ? n : 1) * sizeof *k->u.strs.s);
     k->u.strs.len = xmalloc((n ? n : 1) * sizeof *k->u.strs.len);
-    json_array_foreach(arr, i, v) {
+    json_array_foreach(arr, i, v)
+    {
         k->u.strs.s[i] = json_string_value(v);
         k->u.strs.len[i] = json_string_length(v);
     }
@@ -134,7 +136,7 @@ static void build_node(const schema *s, struct schema_node *n)
     int changed = fuse || rk;
     for (size_t i = 0; i < n->nkw && !changed; i++)
         changed = (n->kws[i].kind == SK_ENUM && all_strings(n->kws[i].u.value)) ||
-                  (n->kws[i].kind == SK_CONST && json_is_string(n->kws[i].u.value));
+            (n->kws[i].kind == SK_CONST && json_is_string(n->kws[i].u.value));
     if (!changed) return;
     struct schema_kw *f = xcalloc(n->nkw, sizeof *f);
     size_t m = 0;
@@ -142,7 +144,7 @@ static void build_node(const schema *s, struct schema_node *n)
     for (size_t i = 0; i < n->nkw; i++) {
         const struct schema_kw *k = &n->kws[i];
         int objkw = k->kind == SK_PROPERTIES || k->kind == SK_ADDPROPS ||
-                    (k->kind == SK_REQUIRED && fuse_req);
+            (k->kind == SK_REQUIRED && fuse_req);
         if (fuse && objkw) {
             if (placed++) continue;
             struct schema_objop *op = build_objop(s, n, fuse_req);
@@ -174,8 +176,7 @@ static void build_node(const schema *s, struct schema_node *n)
 static int is_dynamic(const struct schema_node *n)
 {
     for (size_t i = 0; i < n->nkw; i++)
-        if ((n->kws[i].kind == SK_DYNREF && n->kws[i].u.ref.anchor) ||
-            n->kws[i].kind == SK_RECREF)
+        if ((n->kws[i].kind == SK_DYNREF && n->kws[i].u.ref.anchor) || n->kws[i].kind == SK_RECREF)
             return 1;
     return 0;
 }

@@ -13,17 +13,15 @@
 #include "base/ptr.h"
 #include "schema/schemaInt.h"
 
-void schema_cerr_at(struct schema_cstate *cs, uint32_t doc, const char *ptr, const char *fmt,
-                    ...)
+void schema_cerr_at(struct schema_cstate *cs, uint32_t doc, const char *ptr, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *msg;
     if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
     va_end(ap);
-    char *kw = doc == 0 && cs->s->root_plain
-                   ? xstrdup(ptr)
-                   : xasprintf("%s#%s", cs->s->docs.items[doc].uri, ptr);
+    char *kw = doc == 0 && cs->s->root_plain ? xstrdup(ptr)
+                                             : xasprintf("%s#%s", cs->s->docs.items[doc].uri, ptr);
     schema_errors_add(cs->errs, kw, doc == 0 ? ptr : "", "%s", msg);
     free(kw);
     free(msg);
@@ -53,8 +51,8 @@ void schema_cerr(struct schema_cstate *cs, const struct schema_node *n, const ch
     cs->nerr++;
 }
 
-static size_t new_res(struct schema_cstate *cs, char *uri, json_t *root, uint32_t doc,
-                      size_t ptr, int draft, unsigned vocab)
+static size_t new_res(struct schema_cstate *cs, char *uri, json_t *root, uint32_t doc, size_t ptr,
+                      int draft, unsigned vocab)
 {
     struct schema_res *r = xcalloc(1, sizeof *r);
     r->uri = uri;
@@ -77,12 +75,20 @@ static void add_anchor(struct schema_cstate *cs, const char *base, const char *n
     free(k);
 }
 
-static const char *const SUB_ONE[] = {"additionalItems", "additionalProperties", "contains",
-                                      "contentSchema", "else", "if", "items", "not",
-                                      "propertyNames", "then", "unevaluatedItems",
+static const char *const SUB_ONE[] = {"additionalItems",
+                                      "additionalProperties",
+                                      "contains",
+                                      "contentSchema",
+                                      "else",
+                                      "if",
+                                      "items",
+                                      "not",
+                                      "propertyNames",
+                                      "then",
+                                      "unevaluatedItems",
                                       "unevaluatedProperties"};
 static const char *const SUB_ARRAY[] = {"allOf", "anyOf", "oneOf", "prefixItems", "items"};
-static const char *const SUB_MAP[] = {"$defs", "definitions", "dependentSchemas",
+static const char *const SUB_MAP[] = {"$defs",        "definitions",       "dependentSchemas",
                                       "dependencies", "patternProperties", "properties"};
 
 /* Report each URI-like keyword of J (at PTR of DOC) whose value holds a NUL: cut short
@@ -93,8 +99,10 @@ static void refuse_nul(struct schema_cstate *cs, json_t *j, uint32_t doc, struct
     static const struct {
         const char *kw, *what;
         int min, max; /* drafts where the keyword is in effect */
-    } KWS[] = {{"$ref", "reference", 0, 9999},        {"id", "identifier", 4, 4},
-               {"$id", "identifier", 6, 9999},        {"$anchor", "anchor", 2019, 9999},
+    } KWS[] = {{"$ref", "reference", 0, 9999},
+               {"id", "identifier", 4, 4},
+               {"$id", "identifier", 6, 9999},
+               {"$anchor", "anchor", 2019, 9999},
                {"$recursiveRef", "reference", 2019, 2019},
                {"$dynamicRef", "reference", 2020, 9999},
                {"$dynamicAnchor", "anchor", 2020, 9999}};
@@ -216,7 +224,8 @@ static void walk(struct schema_cstate *cs, json_t *j, uint32_t doc, struct buf *
         json_t *c = schema_kw_get(pres, j, SUB_ARRAY[i]), *v;
         size_t k;
         if (!json_is_array(c)) continue;
-        json_array_foreach(c, k, v) {
+        json_array_foreach(c, k, v)
+        {
             ptr_append_segment(ptr, SUB_ARRAY[i], strlen(SUB_ARRAY[i]));
             ptr_append_index(ptr, k);
             walk(cs, v, doc, ptr, here, res, depth + 2, 0);
@@ -227,7 +236,8 @@ static void walk(struct schema_cstate *cs, json_t *j, uint32_t doc, struct buf *
         json_t *c = schema_kw_get(pres, j, SUB_MAP[i]), *v;
         const char *k;
         if (!json_is_object(c)) continue;
-        json_object_foreach(c, k, v) {
+        json_object_foreach(c, k, v)
+        {
             ptr_append_segment(ptr, SUB_MAP[i], strlen(SUB_MAP[i]));
             ptr_append_segment(ptr, k, strlen(k));
             walk(cs, v, doc, ptr, here, res, depth + 2, 0);

@@ -24,8 +24,7 @@ size_t schema_ptr_new(schema *s, size_t parent, const char *seg)
     return s->ptrs.len - 1;
 }
 
-char *schema_kwloc(const schema *s, const struct schema_node *n, const char *kw,
-                   const char *extra)
+char *schema_kwloc(const schema *s, const struct schema_node *n, const char *kw, const char *extra)
 {
     struct buf b = BUF_INIT;
     if (n->doc != 0 || !s->root_plain) {
@@ -38,7 +37,10 @@ char *schema_kwloc(const schema *s, const struct schema_node *n, const char *kw,
     return b.s ? buf_detach(&b) : xstrdup("");
 }
 
-enum schema_dialect schema_root_dialect(const schema *s) { return s->root_draft; }
+enum schema_dialect schema_root_dialect(const schema *s)
+{
+    return s->root_draft;
+}
 
 static void kw_free(struct schema_kw *k)
 {
@@ -46,9 +48,7 @@ static void kw_free(struct schema_kw *k)
     case SK_ALLOF:
     case SK_ANYOF:
     case SK_ONEOF:
-    case SK_PREFIXITEMS:
-        free(k->u.list.nodes);
-        break;
+    case SK_PREFIXITEMS: free(k->u.list.nodes); break;
     case SK_PROPERTIES:
     case SK_DEPSCHEMAS:
         free(k->u.props.names);
@@ -59,14 +59,9 @@ static void kw_free(struct schema_kw *k)
         free(k->u.pprops.re);
         free(k->u.pprops.nodes);
         break;
-    case SK_ADDPROPS:
-        free(k->u.addprops.re);
-        break;
-    case SK_DYNREF:
-        free(k->u.ref.anchor);
-        break;
-    default:
-        break;
+    case SK_ADDPROPS: free(k->u.addprops.re); break;
+    case SK_DYNREF: free(k->u.ref.anchor); break;
+    default: break;
     }
 }
 

@@ -12,20 +12,49 @@ static const char WS[] = "\\t\\n\\x0B\\f\\r \\xA0\\u1680\\u2000-\\u200A\\u2028\\
                          "\\u202F\\u205F\\u3000\\uFEFF";
 
 static const char *const GC_NAMES[][2] = {
-    {"Letter", "L"}, {"Cased_Letter", "L&"}, {"LC", "L&"}, {"Uppercase_Letter", "Lu"},
-    {"Lowercase_Letter", "Ll"}, {"Titlecase_Letter", "Lt"}, {"Modifier_Letter", "Lm"},
-    {"Other_Letter", "Lo"}, {"Mark", "M"}, {"Combining_Mark", "M"},
-    {"Nonspacing_Mark", "Mn"}, {"Spacing_Mark", "Mc"}, {"Enclosing_Mark", "Me"},
-    {"Number", "N"}, {"Decimal_Number", "Nd"}, {"digit", "Nd"}, {"Letter_Number", "Nl"},
-    {"Other_Number", "No"}, {"Punctuation", "P"}, {"punct", "P"},
-    {"Connector_Punctuation", "Pc"}, {"Dash_Punctuation", "Pd"},
-    {"Open_Punctuation", "Ps"}, {"Close_Punctuation", "Pe"},
-    {"Initial_Punctuation", "Pi"}, {"Final_Punctuation", "Pf"},
-    {"Other_Punctuation", "Po"}, {"Symbol", "S"}, {"Math_Symbol", "Sm"},
-    {"Currency_Symbol", "Sc"}, {"Modifier_Symbol", "Sk"}, {"Other_Symbol", "So"},
-    {"Separator", "Z"}, {"Space_Separator", "Zs"}, {"Line_Separator", "Zl"},
-    {"Paragraph_Separator", "Zp"}, {"Other", "C"}, {"Control", "Cc"}, {"cntrl", "Cc"},
-    {"Format", "Cf"}, {"Surrogate", "Cs"}, {"Private_Use", "Co"}, {"Unassigned", "Cn"},
+    {"Letter", "L"},
+    {"Cased_Letter", "L&"},
+    {"LC", "L&"},
+    {"Uppercase_Letter", "Lu"},
+    {"Lowercase_Letter", "Ll"},
+    {"Titlecase_Letter", "Lt"},
+    {"Modifier_Letter", "Lm"},
+    {"Other_Letter", "Lo"},
+    {"Mark", "M"},
+    {"Combining_Mark", "M"},
+    {"Nonspacing_Mark", "Mn"},
+    {"Spacing_Mark", "Mc"},
+    {"Enclosing_Mark", "Me"},
+    {"Number", "N"},
+    {"Decimal_Number", "Nd"},
+    {"digit", "Nd"},
+    {"Letter_Number", "Nl"},
+    {"Other_Number", "No"},
+    {"Punctuation", "P"},
+    {"punct", "P"},
+    {"Connector_Punctuation", "Pc"},
+    {"Dash_Punctuation", "Pd"},
+    {"Open_Punctuation", "Ps"},
+    {"Close_Punctuation", "Pe"},
+    {"Initial_Punctuation", "Pi"},
+    {"Final_Punctuation", "Pf"},
+    {"Other_Punctuation", "Po"},
+    {"Symbol", "S"},
+    {"Math_Symbol", "Sm"},
+    {"Currency_Symbol", "Sc"},
+    {"Modifier_Symbol", "Sk"},
+    {"Other_Symbol", "So"},
+    {"Separator", "Z"},
+    {"Space_Separator", "Zs"},
+    {"Line_Separator", "Zl"},
+    {"Paragraph_Separator", "Zp"},
+    {"Other", "C"},
+    {"Control", "Cc"},
+    {"cntrl", "Cc"},
+    {"Format", "Cf"},
+    {"Surrogate", "Cs"},
+    {"Private_Use", "Co"},
+    {"Unassigned", "Cn"},
 };
 
 static int hex4(const char *p, const char *end, unsigned *out)
@@ -95,8 +124,9 @@ char *schema_regex_translate(const char *pat, size_t len, size_t *out_len)
                 }
                 size_t nlen = (size_t)(close - name);
                 const char *eq = memchr(name, '=', nlen);
-                if (eq && ((eq - name == 16 && !memcmp(name, "General_Category", 16)) ||
-                           (eq - name == 2 && !memcmp(name, "gc", 2)))) {
+                if (eq &&
+                    ((eq - name == 16 && !memcmp(name, "General_Category", 16)) ||
+                     (eq - name == 2 && !memcmp(name, "gc", 2)))) {
                     nlen -= (size_t)(eq + 1 - name);
                     name = eq + 1;
                 }
@@ -117,10 +147,10 @@ char *schema_regex_translate(const char *pat, size_t len, size_t *out_len)
                 int ok = 0;
                 while (q < end && *q != '}') {
                     char h = *q++;
-                    int d = h >= '0' && h <= '9'   ? h - '0'
-                            : h >= 'a' && h <= 'f' ? h - 'a' + 10
-                            : h >= 'A' && h <= 'F' ? h - 'A' + 10
-                                                   : -1;
+                    int d = h >= '0' && h <= '9' ? h - '0'
+                        : h >= 'a' && h <= 'f'   ? h - 'a' + 10
+                        : h >= 'A' && h <= 'F'   ? h - 'A' + 10
+                                                 : -1;
                     if (d < 0 || v > 0x10FFFF) {
                         ok = -1;
                         break;
@@ -176,22 +206,22 @@ char *schema_regex_translate(const char *pat, size_t len, size_t *out_len)
     return buf_detach(&b);
 }
 
-struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t max_len,
-                                    int want_jit, char **err)
+struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t max_len, int want_jit,
+                                    char **err)
 {
     if (len > max_len) {
-        *err = xasprintf("pattern is %zu bytes long, more than the bound max_regex_len=%u",
-                         len, (unsigned)max_len);
+        *err = xasprintf("pattern is %zu bytes long, more than the bound max_regex_len=%u", len,
+                         (unsigned)max_len);
         return NULL;
     }
     size_t tlen;
     char *t = schema_regex_translate(pattern, len, &tlen);
     int code;
     PCRE2_SIZE off;
-    pcre2_code *re = pcre2_compile((PCRE2_SPTR)t, tlen,
-                                   PCRE2_UTF | PCRE2_ALT_BSUX | PCRE2_ALLOW_EMPTY_CLASS |
-                                       PCRE2_DOLLAR_ENDONLY,
-                                   &code, &off, NULL);
+    pcre2_code *re =
+        pcre2_compile((PCRE2_SPTR)t, tlen,
+                      PCRE2_UTF | PCRE2_ALT_BSUX | PCRE2_ALLOW_EMPTY_CLASS | PCRE2_DOLLAR_ENDONLY,
+                      &code, &off, NULL);
     free(t);
     if (!re) {
         PCRE2_UCHAR msg[256];
