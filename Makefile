@@ -70,7 +70,7 @@ UNIT_CHECKS := $(wildcard tests/unit/check_*.c)
 UNIT_BIN  := $(BUILD)/tests/unit-tests
 
 .PHONY: all deps demo check check-plain check-sanitize test-unit test-conformance test-cli \
-        clean install check-symbols check-layers
+        clean install check-symbols check-layers check-format
 all: $(BIN)
 
 # Dependencies are installed by the project itself (tools/install-deps.sh, apt-get as root).
@@ -125,7 +125,7 @@ check: $(DEPS_STAMP)
 	@mkdir -p build && rm -f $(MCPDESC_SKIP_LOG)
 	@st=0; $(MAKE) --no-print-directory check-plain check-sanitize || st=$$?; \
 	    sh tests/skip-summary.sh "$(MCPDESC_SKIP_LOG)" || st=1; exit $$st
-check-plain: all test-unit test-conformance test-cli $(EXTRA_CHECKS) check-symbols check-layers test-threads fuzz-ci
+check-plain: all test-unit test-conformance test-cli $(EXTRA_CHECKS) check-symbols check-layers check-format test-threads fuzz-ci
 check-sanitize: $(DEPS_STAMP)
 	@rm -rf build/san/sanitizer-reports && mkdir -p build/san/sanitizer-reports
 	@st=0; $(MAKE) --no-print-directory SAN=1 BUILD=build/san test-unit test-conformance test-cli \
@@ -137,6 +137,10 @@ check-symbols: $(LIB) $(TOOL_LIB)
 	sh tools/check-symbols.sh $(LIB) $(TOOL_LIB)
 
 # Both checks, then both again on planted violations (each must fail).
+# src/ stays laid out as .clang-format says.
+check-format:
+	sh tools/check-format.sh
+
 check-layers: $(LIB)
 	sh tools/check-layers.sh src
 	CC='$(CC)' sh tests/check-tools-selftest.sh $(LIB)

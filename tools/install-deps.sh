@@ -2,7 +2,7 @@
 # install-deps.sh - install the Debian packages mcpdesc needs to build and test,
 # only those missing. Needs root (or sudo) the first time on a fresh machine.
 set -eu
-PKGS="pkg-config man-db json-schema-test-suite nettle-dev libcurl4-openssl-dev libjansson-dev libyaml-dev libpcre2-dev liburiparser-dev check libsubunit-dev python3-jsonschema"
+PKGS="pkg-config man-db clang-format json-schema-test-suite nettle-dev libcurl4-openssl-dev libjansson-dev libyaml-dev libpcre2-dev liburiparser-dev check libsubunit-dev python3-jsonschema"
 PKGS="$PKGS clang libclang-rt-14-dev llvm-14" # libFuzzer harnesses (mk/fuzz.mk): clang-14, its fuzzer/sanitizer runtimes, llvm-symbolizer
 missing=""
 for p in $PKGS; do
