@@ -5,3 +5,16 @@
 .PHONY: bench
 bench: $(BIN)
 	MCPDESC=$(BIN) BENCH_DIR=$(BUILD)/bench sh tools/bench/run.sh
+
+# `make bench-compare OLD=/path/to/old/mcpdesc`: this build against another one on the
+# generated 1k- and 10k-tool descriptions, in one run (tools/bench/compare.sh: 5 runs of
+# each, alternating, medians, identical reports required). For refactors (docs/bench.md).
+.PHONY: bench-compare
+bench-compare: $(BIN)
+	@test -n "$(OLD)" || { echo "usage: make bench-compare OLD=/path/to/old/mcpdesc" >&2; exit 2; }
+	@mkdir -p $(BUILD)/bench
+	@for n in 1000 10000; do \
+	    f=$(BUILD)/bench/compare-$$n.json; \
+	    [ -f $$f ] || python3 tools/bench/gen-description.py $$n $$f --seed=20261201 || exit 2; \
+	    echo "== $$n tools"; sh tools/bench/compare.sh "$(OLD)" $(BIN) $$f 5 || exit 1; \
+	done
