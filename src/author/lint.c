@@ -72,16 +72,13 @@ static void finding(struct lint *l, const char *pointer, enum diag_level level, 
 static void finding(struct lint *l, const char *pointer, enum diag_level level, const char *hint,
                     const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg = NULL;
-    if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
-    va_end(ap);
     struct doc_pos pos = {0, 0};
     doc_pointer_pos(l->d, pointer, &pos, NULL);
-    struct diag *dg = diag_add(l->out, level, NULL, doc_name(l->d), pos.line, pos.col, msg);
+    va_list ap;
+    va_start(ap, fmt);
+    struct diag *dg = diag_vadd(l->out, level, doc_name(l->d), pos.line, pos.col, fmt, ap);
+    va_end(ap);
     if (hint) dg->hint = xstrdup(hint);
-    free(msg);
 }
 
 static void count_problem(void *arg, const struct ver_spec_error *e)

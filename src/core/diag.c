@@ -30,16 +30,23 @@ struct diag *diag_add(struct diag_list *l, enum diag_level level, const char *ru
     return d;
 }
 
+struct diag *diag_vadd(struct diag_list *l, enum diag_level level, const char *file, uint32_t line,
+                       uint32_t col, const char *fmt, va_list ap)
+{
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
+    struct diag *d = diag_add(l, level, NULL, file, line, col, msg);
+    free(msg);
+    return d;
+}
+
 void diag_errorf(struct diag_list *l, const char *file, uint32_t line, uint32_t col,
                  const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *msg = NULL;
-    if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
+    diag_vadd(l, DIAG_ERROR, file, line, col, fmt, ap);
     va_end(ap);
-    diag_add(l, DIAG_ERROR, NULL, file, line, col, msg);
-    free(msg);
 }
 
 static int strcmp_null(const char *a, const char *b)

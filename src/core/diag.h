@@ -4,6 +4,7 @@
 #define MCPDESC_DIAG_H
 
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
 
 #include "base/ver.h"
@@ -34,6 +35,10 @@ struct diag_list {
 /* Appends a diagnostic; every string argument is copied (NULL allowed). Returns it. */
 struct diag *diag_add(struct diag_list *l, enum diag_level level, const char *rule,
                       const char *file, uint32_t line, uint32_t col, const char *message);
+/* Appends a diagnostic without rule or pointer whose message is FMT with AP (the one
+ * formatter of loader, lint and other errors). Returns it, for a hint. */
+struct diag *diag_vadd(struct diag_list *l, enum diag_level level, const char *file, uint32_t line,
+                       uint32_t col, const char *fmt, va_list ap);
 /* printf-style loader error (no rule, no pointer). */
 void diag_errorf(struct diag_list *l, const char *file, uint32_t line, uint32_t col,
                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -57,12 +57,9 @@ const char rule_hint_unknown_member[] =
 static void cc_verror(struct cc *cc, doc_node n, int at_key, const char *hint, const char *fmt,
                       va_list ap)
 {
-    char *msg = NULL;
-    if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
     struct doc_pos p = at_key ? doc_node_key_pos(cc->d, n) : doc_node_pos(cc->d, n);
-    struct diag *dg = diag_add(cc->errs, DIAG_ERROR, NULL, doc_name(cc->d), p.line, p.col, msg);
+    struct diag *dg = diag_vadd(cc->errs, DIAG_ERROR, doc_name(cc->d), p.line, p.col, fmt, ap);
     dg->hint = xstrdup(hint ? hint : hint_format);
-    free(msg);
 }
 
 void rule_cc_error(struct cc *cc, doc_node n, int at_key, const char *fmt, ...)
@@ -92,12 +89,9 @@ static void set_error(struct diag_list *errs, const char *file, uint32_t line, u
 {
     va_list ap;
     va_start(ap, fmt);
-    char *msg = NULL;
-    if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
+    struct diag *dg = diag_vadd(errs, DIAG_ERROR, file, line, col, fmt, ap);
     va_end(ap);
-    struct diag *dg = diag_add(errs, DIAG_ERROR, NULL, file, line, col, msg);
     dg->hint = xstrdup(hint_format);
-    free(msg);
 }
 
 struct yv rule_yv_member(struct cc *cc, struct yv y, const char *key)
