@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "core/lock.h"
+#include "core/release.h"
 
 static int is_rule_dir(const char *dir)
 {
@@ -16,29 +18,82 @@ static int is_rule_dir(const char *dir)
     return ok;
 }
 
-char *cmd_rules_dir(const char *given)
+/* The directory of the running binary, new; NULL when /proc cannot say. */
+static char *exe_dir(void)
 {
-    if (given) return xstrdup(given);
-    const char *env = getenv("MCPDESC_RULES");
-    if (env && *env) return xstrdup(env);
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) *slash = '\0';
+    if (n <= 0) return NULL;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = '\0';
+    return xstrdup(exe);
+}
+
+/* A release directory NAME@TAG/ given where a rule set directory is expected stands for
+ * its rules/ directory. */
+static char *rules_dir_of(const char *dir)
+{
+    if (is_rule_dir(dir)) return xstrdup(dir);
+    char *rel = release_rules_dir(dir);
+    return rel ? rel : xstrdup(dir);
+}
+
+char *cmd_rules_dir(const char *given)
+{
+    if (given) return rules_dir_of(given);
+    const char *env = getenv("MCPDESC_RULES");
+    if (env && *env) return rules_dir_of(env);
+    char *exe = exe_dir();
+    if (exe) {
         /* build/mcpdesc and build/san/mcpdesc both sit below the source tree; an
-         * installed PREFIX/bin/mcpdesc finds PREFIX/share/mcpdesc/rules wherever PREFIX
-         * was moved to (DESTDIR staging, relocated packages) */
+         * installed PREFIX/bin/mcpdesc finds PREFIX/share/mcpdesc/rules (the installed
+         * release of the default tag) wherever PREFIX was moved to (DESTDIR staging,
+         * relocated packages) */
         static const char *const ups[] = {"/../rules-yaml", "/../../rules-yaml",
                                           "/../share/mcpdesc/rules"};
         for (size_t i = 0; i < sizeof ups / sizeof *ups; i++) {
             char *cand = xasprintf("%s%s", exe, ups[i]);
-            if (is_rule_dir(cand)) return cand;
+            if (is_rule_dir(cand)) {
+                free(exe);
+                return cand;
+            }
             free(cand);
         }
+        free(exe);
     }
     return xstrdup(MCPDESC_DATADIR "/rules");
+}
+
+void cmd_release_path_init(struct cmd_release_path *p)
+{
+    memset(p, 0, sizeof *p);
+    const char *env = getenv("MCPDESC_RULES_PATH");
+    for (const char *s = env ? env : ""; *s;) {
+        size_t n = strcspn(s, ":");
+        if (n) VEC_PUSH(p->owned, xstrndup(s, n));
+        s += n + (s[n] == ':');
+    }
+    char *exe = exe_dir();
+    if (exe) {
+        static const char *const ups[] = {"/../rules-yaml/releases", "/../../rules-yaml/releases",
+                                          "/../share/mcpdesc/releases"};
+        for (size_t i = 0; i < sizeof ups / sizeof *ups; i++) {
+            char *cand = xasprintf("%s%s", exe, ups[i]), *real = realpath(cand, NULL);
+            free(cand);
+            if (real) VEC_PUSH(p->owned, real);
+        }
+        free(exe);
+    }
+    VEC_PUSH(p->owned, xstrdup(MCPDESC_DATADIR "/releases"));
+    p->path.dirs = (const char *const *)p->owned.items;
+    p->path.n = p->owned.len;
+}
+
+void cmd_release_path_release(struct cmd_release_path *p)
+{
+    for (size_t i = 0; i < p->owned.len; i++) free(p->owned.items[i]);
+    VEC_FREE(p->owned);
 }
 
 void cmd_print_errors(FILE *f, const struct diag_list *l)
@@ -50,16 +105,16 @@ void cmd_print_errors(FILE *f, const struct diag_list *l)
     }
 }
 
-struct rule_set *cmd_load_rules(const char *given_dir)
+static struct rule_set *load_dir(const char *dir, const struct cmd_release_path *rp)
 {
-    char *dir = cmd_rules_dir(given_dir);
     struct diag_list errs = DIAG_LIST_INIT;
     struct rule_set *rs = NULL;
     if (!is_rule_dir(dir)) {
         fprintf(stderr, "mcpdesc: no rule set at '%s' (no manifest.yaml there); pass --rules DIR\n",
                 dir);
     } else {
-        rs = rule_set_load(dir, &errs);
+        struct rule_load_opts lo = {rp->path.dirs, rp->path.n};
+        rs = rule_set_load_with(dir, &lo, &errs);
         if (!rs) {
             cmd_print_errors(stderr, &errs);
             fprintf(stderr,
@@ -69,8 +124,53 @@ struct rule_set *cmd_load_rules(const char *given_dir)
         }
     }
     diag_list_release(&errs);
-    free(dir);
     return rs;
+}
+
+struct rule_set *cmd_load_rules_tagged(const char *given_dir, const char *tag)
+{
+    struct cmd_release_path rp;
+    cmd_release_path_init(&rp);
+    struct rule_set *rs = NULL;
+    if (tag && !given_dir) {
+        /* a pinned run without --rules runs the release itself */
+        char *name, *t;
+        if (release_parse(tag, CMD_DEFAULT_SET, &name, &t) < 0) {
+            fprintf(stderr,
+                    "mcpdesc: '%s' is not a tag (TAG or NAME@TAG: letters, digits, . - _ +)\n",
+                    tag);
+        } else {
+            char *dir = release_find(&rp.path, name, t);
+            if (!dir) release_explain_missing(&rp.path, name, t, stderr);
+            else if ((rs = load_dir(dir, &rp)) && (!rule_set_released_tag(rs) ||
+                                                   strcmp(rule_set_released_tag(rs), t))) {
+                fprintf(stderr,
+                        "mcpdesc: the release in %s is not %s@%s (it is %s %s): refusing to "
+                        "run\n",
+                        dir, name, t, rule_set_name(rs), rule_set_display_tag(rs));
+                rule_set_free(rs);
+                rs = NULL;
+            }
+            free(dir);
+            free(name);
+            free(t);
+        }
+    } else {
+        char *dir = cmd_rules_dir(given_dir);
+        rs = load_dir(dir, &rp);
+        free(dir);
+        if (rs && tag && lock_verify(rs, tag, stderr) < 0) {
+            rule_set_free(rs);
+            rs = NULL;
+        }
+    }
+    cmd_release_path_release(&rp);
+    return rs;
+}
+
+struct rule_set *cmd_load_rules(const char *given_dir)
+{
+    return cmd_load_rules_tagged(given_dir, NULL);
 }
 
 void cmd_unknown_option(const char *cmd, const char *arg, const char *const *options)

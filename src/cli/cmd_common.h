@@ -6,15 +6,35 @@
 #include <stdio.h>
 
 #include "core/diag.h"
+#include "base/util.h"
+#include "core/release.h"
 #include "core/rule.h"
+
+/* The shipped set's name: a bare --rules-tag TAG means CMD_DEFAULT_SET@TAG. */
+#define CMD_DEFAULT_SET "mcpdesc-mcp"
 
 /* The rule set directory: DIR if given, else $MCPDESC_RULES, else rules-yaml/ of the
  * build tree the binary runs from, else ../share/mcpdesc/rules beside the binary's
- * directory, else the installed one (MCPDESC_DATADIR/rules). Returns new memory. */
+ * directory, else the installed one (MCPDESC_DATADIR/rules). A release directory
+ * (NAME@TAG/) stands for its rules/. Returns new memory. */
 char *cmd_rules_dir(const char *given);
+/* Where releases are looked for (docs/releases.md): each directory of
+ * $MCPDESC_RULES_PATH (colon-separated), rules-yaml/releases of the build tree the binary
+ * runs from, PREFIX/share/mcpdesc/releases beside the binary, MCPDESC_DATADIR/releases. */
+struct cmd_release_path {
+    struct release_path path;
+    VEC(char *) owned;
+};
+void cmd_release_path_init(struct cmd_release_path *p);
+void cmd_release_path_release(struct cmd_release_path *p);
 /* Load the rule set, printing every loader error to stderr as file:line:col: error:
  * message. NULL on failure (the caller exits 2). */
 struct rule_set *cmd_load_rules(const char *given_dir);
+/* The same, pinned to TAG ("TAG" or "NAME@TAG") when TAG is not NULL: without
+ * GIVEN_DIR, the release of that tag found on the release path (one line naming the
+ * available ones when it is not there); with GIVEN_DIR, that set if it is the one locked
+ * as TAG (lock_verify). */
+struct rule_set *cmd_load_rules_tagged(const char *given_dir, const char *tag);
 /* Print diagnostics without rule ids (loader errors) to F. */
 void cmd_print_errors(FILE *f, const struct diag_list *l);
 /* "unknown option '--fromat': did you mean '--format'?" to stderr; OPTIONS is

@@ -14,6 +14,7 @@
 #include "author/rulepage.h"
 #include "author/lint.h"
 #include "core/lock.h"
+#include "core/release.h"
 #include "core/res.h"
 #include "base/util.h"
 
@@ -71,10 +72,19 @@ static const struct sub {
     {"lock",
      "lock TAG [--rules DIR]",
      "record the digests of the rule set under TAG",
-     "Writes DIR/tags/TAG.lock: the SHA-256 of manifest.yaml, of every rule file and of the\n"
-     "set. TAG must be the manifest's tag. An existing lock is never changed: a released tag\n"
-     "never moves.\n",
+     "Writes DIR/tags/TAG.lock: the SHA-256 of manifest.yaml, of every rule file, of the\n"
+     "schema files they load, of the fixtures their examples cite, and of the set. TAG must\n"
+     "be the manifest's tag. An existing lock is never changed: a released tag never moves.\n",
      {"--rules", "--help", NULL}},
+    {"pack",
+     "pack --out DIR [--rules DIR]",
+     "write the release directory NAME@TAG of a locked rule set",
+     "Writes DIR/NAME@TAG/: rules/ (manifest, rule files, SHA256SUMS) and the schema files\n"
+     "and fixtures the set loads and cites, at the same relative paths, so the release loads\n"
+     "with --rules DIR/NAME@TAG and is found by --rules-tag in a release directory. The set\n"
+     "must be the one locked as its manifest's tag (`mcpdesc rules lock TAG` first).\n"
+     "  --out DIR          the directory that holds releases (e.g. rules-yaml/releases)\n",
+     {"--out", "--rules", "--help", NULL}},
 };
 #define NSUBS (sizeof subs / sizeof subs[0])
 
@@ -161,17 +171,12 @@ static int parse(const struct sub *s, int argc, char **argv, struct opts *o)
 /* Load the rule set (and check --rules-tag); NULL after printing why. */
 static struct rule_set *load(const struct opts *o)
 {
-    struct rule_set *rs = cmd_load_rules(o->rules);
-    if (rs && o->rules_tag && lock_verify(rs, o->rules_tag, stderr) < 0) {
-        rule_set_free(rs);
-        return NULL;
-    }
-    return rs;
+    return cmd_load_rules_tagged(o->rules, o->rules_tag);
 }
 
 static char *fixtures_dir(const struct opts *o, const struct rule_set *rs)
 {
-    return o->fixtures ? xstrdup(o->fixtures) : lint_default_fixtures(rule_set_dir(rs));
+    return o->fixtures ? xstrdup(o->fixtures) : xasprintf("%s/%s", rule_set_dir(rs), rule_set_fixtures(rs));
 }
 
 static int too_many(const char *sub, const struct opts *o, size_t max)
@@ -555,6 +560,22 @@ static int run_lock(struct opts *o)
     return status;
 }
 
+/* ---- pack ------------------------------------------------------------------------- */
+
+static int run_pack(struct opts *o)
+{
+    if (!o->out) {
+        fprintf(stderr, "mcpdesc rules pack: give --out DIR (the directory that holds releases)\n");
+        return 2;
+    }
+    if (too_many("pack", o, 0)) return 2;
+    struct rule_set *rs = load(o);
+    if (!rs) return 2;
+    int status = release_pack(rs, o->out, stderr) < 0 ? 2 : 0;
+    rule_set_free(rs);
+    return status;
+}
+
 int cmd_rules(int argc, char **argv)
 {
     if (argc < 2) {
@@ -583,6 +604,7 @@ int cmd_rules(int argc, char **argv)
     else if (!strcmp(s->name, "lint")) status = run_lint(&o);
     else if (!strcmp(s->name, "test")) status = run_test(&o);
     else if (!strcmp(s->name, "docs")) status = run_docs(&o);
+    else if (!strcmp(s->name, "pack")) status = run_pack(&o);
     else status = run_lock(&o);
     VEC_FREE(o.args);
     VEC_FREE(o.only);

@@ -409,8 +409,7 @@ struct validate_run {
  * the --rule/--skip globs. 0, or 2 after a message. */
 static int prepare(const struct validate_opts *o, struct validate_run *v)
 {
-    if (!(v->rs = cmd_load_rules(o->rules_dir))) return 2;
-    if (o->rules_tag && lock_verify(v->rs, o->rules_tag, stderr) < 0) return 2;
+    if (!(v->rs = cmd_load_rules_tagged(o->rules_dir, o->rules_tag))) return 2;
     v->eo = (struct eval_options){0, rule_enabled, (void *)&o->filt, NULL};
     const struct ver_list *vl = rule_set_versions(v->rs);
     for (size_t i = 0; i < o->versions.len; i++) {

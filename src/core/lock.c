@@ -1,14 +1,24 @@
 /* lock.c - immutable tags; see lock.h. A lock is JSON (pretty, stable key order) so
- * that a reviewer reads it and `sha256sum` can recheck every line of it. */
+ * that a reviewer reads it and `sha256sum` can recheck every line of it.
+ *
+ * Two formats. Format 2 (from v0.9.0-rc.10) lists every file of the set's digest:
+ * manifest, rule files, the schemas they load and the fixtures their examples cite, and
+ * its digest is the set's. The first format (no "format" member, rc.3 to rc.9) listed the
+ * manifest and rule files, and from rc.5 the schema files too: such a lock covers the
+ * kinds of file it lists, and its digest is taken over those files only. */
 #include "core/lock.h"
 
 #include <errno.h>
+#include <nettle/sha2.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/buf.h"
 #include "base/util.h"
 
-static int valid_tag(const char *tag)
+enum { SHOW_FILES = 8 }; /* file lines printed before "... and N more" */
+
+int lock_tag_ok(const char *tag)
 {
     if (!*tag || strlen(tag) > 100 || tag[0] == '.' || tag[0] == '-') return 0;
     for (const char *p = tag; *p; p++)
@@ -25,8 +35,8 @@ json_t *lock_describe(const struct rule_set *rs, const char *tag)
         json_array_append_new(files,
                               json_pack("{s:s, s:s}", "path", rule_set_digest_path(rs, i), "sha256",
                                         rule_set_digest_hex(rs, i)));
-    return json_pack("{s:s, s:s, s:s, s:o}", "name", rule_set_name(rs), "tag", tag, "digest",
-                     rule_set_digest(rs), "files", files);
+    return json_pack("{s:i, s:s, s:s, s:s, s:o}", "format", 2, "name", rule_set_name(rs), "tag",
+                     tag, "digest", rule_set_digest(rs), "files", files);
 }
 
 static char *lock_path(const struct rule_set *rs, const char *tag)
@@ -34,29 +44,51 @@ static char *lock_path(const struct rule_set *rs, const char *tag)
     return xasprintf("%s/tags/%s.lock", rule_set_dir(rs), tag);
 }
 
-int lock_verify(const struct rule_set *rs, const char *tag, FILE *err)
+/* Which kinds of file LOCK covers (a bit per enum rule_file_kind). */
+static unsigned lock_kinds(json_t *lock)
 {
-    if (!valid_tag(tag)) {
-        fprintf(err, "mcpdesc: '%s' is not a tag name (letters, digits, . - _ +)\n", tag);
-        return -1;
-    }
-    char *path = lock_path(rs, tag);
-    json_error_t jerr;
-    json_t *lock = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-    if (!lock) {
-        if (jerr.line <= 0)
-            fprintf(err,
-                    "mcpdesc: no lock for tag '%s' (%s); `mcpdesc rules lock %s` records one\n",
-                    tag, path, tag);
-        else fprintf(err, "%s:%d:%d: error: %s\n", path, jerr.line, jerr.column, jerr.text);
-        free(path);
-        return -1;
-    }
-    int bad = 0;
-    json_t *files = json_object_get(lock, "files");
-    /* Files the lock names: changed or missing. */
+    if (json_integer_value(json_object_get(lock, "format")) >= 2) return ~0u;
+    unsigned kinds = 1u << RULE_FILE_MANIFEST | 1u << RULE_FILE_RULES;
     size_t i;
     json_t *f;
+    json_array_foreach(json_object_get(lock, "files"), i, f)
+    {
+        const char *p = json_string_value(json_object_get(f, "path"));
+        if (p && !strncmp(p, "../", 3)) kinds |= 1u << RULE_FILE_SCHEMA;
+    }
+    return kinds;
+}
+
+/* "sha256:<hex>" over the set's lines of the kinds in KINDS (the first format's digest). */
+static void digest_of_kinds(const struct rule_set *rs, unsigned kinds, char out[7 + 64 + 1])
+{
+    struct buf lines = BUF_INIT;
+    for (size_t k = 0; k < rule_set_digest_count(rs); k++)
+        if (kinds & 1u << rule_set_digest_kind(rs, k))
+            buf_addf(&lines, "%s  %s\n", rule_set_digest_hex(rs, k), rule_set_digest_path(rs, k));
+    struct sha256_ctx ctx;
+    uint8_t dg[SHA256_DIGEST_SIZE];
+    sha256_init(&ctx);
+    sha256_update(&ctx, lines.len, (const uint8_t *)buf_str(&lines));
+    sha256_digest(&ctx, sizeof dg, dg);
+    strcpy(out, "sha256:");
+    for (int i = 0; i < SHA256_DIGEST_SIZE; i++) snprintf(out + 7 + 2 * i, 3, "%02x", dg[i]);
+    buf_release(&lines);
+}
+
+/* Compare RS with LOCK; with ERR, say each difference (the first SHOW_FILES). Returns
+ * the number of differences. */
+static size_t lock_compare(const struct rule_set *rs, json_t *lock, const char *tag, FILE *err)
+{
+    size_t bad = 0;
+    unsigned kinds = lock_kinds(lock);
+    json_t *files = json_object_get(lock, "files"), *f;
+    size_t i;
+#define SAY(...)                                                                                   \
+    do {                                                                                           \
+        if (err && bad < SHOW_FILES) fprintf(err, __VA_ARGS__);                                    \
+        bad++;                                                                                     \
+    } while (0)
     json_array_foreach(files, i, f)
     {
         const char *p = json_string_value(json_object_get(f, "path"));
@@ -65,48 +97,122 @@ int lock_verify(const struct rule_set *rs, const char *tag, FILE *err)
         const char *now = NULL;
         for (size_t k = 0; k < rule_set_digest_count(rs); k++)
             if (!strcmp(rule_set_digest_path(rs, k), p)) now = rule_set_digest_hex(rs, k);
-        if (!now) {
-            fprintf(err, "mcpdesc: %s/%s: locked in %s but no longer in the rule set\n",
-                    rule_set_dir(rs), p, tag);
-            bad = 1;
-        } else if (strcmp(now, h) != 0) {
-            fprintf(err,
-                    "mcpdesc: %s/%s: differs from the file locked as %s (sha256 %s, locked %s)\n",
-                    rule_set_dir(rs), p, tag, now, h);
-            bad = 1;
-        }
+        if (!now) SAY("  %s: locked in %s, not in this set\n", p, tag);
+        else if (strcmp(now, h) != 0) SAY("  %s: differs from the file locked as %s\n", p, tag);
     }
-    /* Files added since. */
     for (size_t k = 0; k < rule_set_digest_count(rs); k++) {
+        if (!(kinds & 1u << rule_set_digest_kind(rs, k))) continue;
         int found = 0;
         json_array_foreach(files, i, f)
         {
             const char *p = json_string_value(json_object_get(f, "path"));
             if (p && !strcmp(p, rule_set_digest_path(rs, k))) found = 1;
         }
-        if (!found) {
-            fprintf(err, "mcpdesc: %s/%s: not part of the rule set locked as %s\n",
-                    rule_set_dir(rs), rule_set_digest_path(rs, k), tag);
-            bad = 1;
-        }
+        if (!found) SAY("  %s: not part of the set locked as %s\n", rule_set_digest_path(rs, k), tag);
     }
     const char *digest = json_string_value(json_object_get(lock, "digest"));
-    if (!bad && (!digest || strcmp(digest, rule_set_digest(rs)) != 0)) {
-        fprintf(err, "mcpdesc: the rule set digest %s is not the one locked as %s (%s)\n",
-                rule_set_digest(rs), tag, digest ? digest : "none");
-        bad = 1;
+    char mine[7 + 64 + 1];
+    digest_of_kinds(rs, kinds, mine);
+    if (!bad && (!digest || strcmp(digest, mine) != 0))
+        SAY("  the digest %s is not the one locked as %s (%s)\n", mine, tag, digest ? digest : "none");
+#undef SAY
+    if (err && bad > SHOW_FILES) fprintf(err, "  ... and %zu more\n", bad - SHOW_FILES);
+    return bad;
+}
+
+/* A release directory (docs/releases.md) keeps its digest's lines as SHA256SUMS. */
+static char *read_sums(const struct rule_set *rs)
+{
+    char *path = xasprintf("%s/SHA256SUMS", rule_set_dir(rs));
+    FILE *f = fopen(path, "rb");
+    free(path);
+    if (!f) return NULL;
+    struct buf b = BUF_INIT;
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_add(&b, chunk, n);
+    fclose(f);
+    return buf_detach(&b);
+}
+
+/* The lock of TAG for RS: DIR/tags/TAG.lock, or NULL (with *WHY set when it exists but
+ * does not parse). */
+static json_t *load_lock(const struct rule_set *rs, const char *tag, char **why)
+{
+    char *path = lock_path(rs, tag);
+    json_error_t jerr;
+    json_t *lock = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    if (!lock && jerr.line > 0)
+        *why = xasprintf("%s:%d:%d: error: %s", path, jerr.line, jerr.column, jerr.text);
+    free(path);
+    return lock;
+}
+
+char *lock_released_as(const struct rule_set *rs)
+{
+    const char *tag = rule_set_tag(rs);
+    if (!tag || !lock_tag_ok(tag)) return NULL;
+    char *sums = read_sums(rs);
+    if (sums) {
+        int same = !strcmp(sums, rule_set_sums(rs));
+        free(sums);
+        return same ? xstrdup(tag) : NULL;
+    }
+    char *why = NULL;
+    json_t *lock = load_lock(rs, tag, &why);
+    free(why);
+    int same = lock && !lock_compare(rs, lock, tag, NULL);
+    json_decref(lock);
+    return same ? xstrdup(tag) : NULL;
+}
+
+int lock_verify(const struct rule_set *rs, const char *tag, FILE *err)
+{
+    if (!lock_tag_ok(tag)) {
+        fprintf(err, "mcpdesc: '%s' is not a tag name (letters, digits, . - _ +)\n", tag);
+        return -1;
+    }
+    char *why = NULL, *sums = NULL;
+    json_t *lock = load_lock(rs, tag, &why);
+    int bad;
+    if (lock) {
+        bad = lock_compare(rs, lock, tag, NULL) != 0;
+        if (bad) {
+            fprintf(err, "mcpdesc: the rule set in %s is %s %s (%s), not %s:\n", rule_set_dir(rs),
+                    rule_set_name(rs), rule_set_display_tag(rs), rule_set_digest(rs), tag);
+            lock_compare(rs, lock, tag, err);
+        }
+    } else if (!why && !strcmp(tag, rule_set_tag(rs)) && (sums = read_sums(rs))) {
+        bad = strcmp(sums, rule_set_sums(rs)) != 0;
+        if (bad)
+            fprintf(err,
+                    "mcpdesc: the release in %s differs from its SHA256SUMS (`sha256sum -c "
+                    "SHA256SUMS` there names the files)\n",
+                    rule_set_dir(rs));
+    } else {
+        if (why) fprintf(err, "%s\n", why);
+        else
+            fprintf(err,
+                    "mcpdesc: the rule set in %s has no lock for '%s' (%s/tags/%s.lock); run "
+                    "`mcpdesc ... --rules-tag %s` without --rules to use the released set\n",
+                    rule_set_dir(rs), tag, rule_set_dir(rs), tag, tag);
+        free(why);
+        free(sums);
+        return -1;
     }
     if (bad)
-        fprintf(err, "mcpdesc: refusing to run: the rule set in %s is not %s\n", rule_set_dir(rs),
+        fprintf(err,
+                "mcpdesc: refusing to run: to run the released %s, drop --rules (mcpdesc finds "
+                "the release, docs/releases.md); to run this set, drop --rules-tag\n",
                 tag);
     json_decref(lock);
-    free(path);
+    free(sums);
     return bad ? -1 : 0;
 }
 
 int lock_write(const struct rule_set *rs, const char *tag, FILE *err)
 {
-    if (!valid_tag(tag)) {
+    if (!lock_tag_ok(tag)) {
         fprintf(err, "mcpdesc: '%s' is not a tag name (letters, digits, . - _ +)\n", tag);
         return -1;
     }

@@ -8,9 +8,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/ptr.h"
+#include "core/lock.h"
 #include "core/ruleInt.h"
 #include "schema/schema.h"
 #include "base/util.h"
@@ -23,15 +25,22 @@ struct named_pred {
     int failed; /* compiled once and refused: its errors are reported once, not per use */
 };
 
+/* One file of the set's digest, by kind: a lock of an old format covers only some kinds
+ * (lock.c), and a release copies each kind to its own directory. */
 struct file_digest {
     char *path;
     char hex[65];
+    enum rule_file_kind kind;
 };
 
 struct rule_set {
     char *dir;
     char *name, *tag, *format;
+    char *fixtures; /* the manifest's `fixtures` (relative to dir), default ../conformance */
     char digest[7 + 64 + 1];
+    char *sums;     /* the `sha256sum` lines the digest is taken over (a release's SHA256SUMS) */
+    char *released; /* the tag whose lock records exactly these files, else NULL */
+    char *display_tag;
     struct ver_list versions;
     char *versions_member, *ref_member, *ref_prefix;
     VEC(char *) collections;
@@ -841,11 +850,6 @@ static void hex_sha256(const char *data, size_t len, char out[65])
     for (int i = 0; i < SHA256_DIGEST_SIZE; i++) snprintf(out + 2 * i, 3, "%02x", dg[i]);
 }
 
-static int str_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* PATH (read as "<rule set dir>/REST") as REST with empty and "." segments dropped, so
  * the same file read twice has one name; NULL for a file outside that form. */
 static char *rule_relative_path(const struct rule_set *rs, const char *path)
@@ -862,40 +866,95 @@ static char *rule_relative_path(const struct rule_set *rs, const char *path)
     return buf_detach(&out);
 }
 
-/* sha256 over the lines `<sha256 of file>  <path>` of the manifest, every rule file and
- * every schema file the rules loaded (paths relative to the rule set, e.g.
- * ../schema/mcp/2025-11-25/tool.json), sorted by path: the same text `sha256sum`
- * prints, so anyone can recompute it. A schema change thus changes the digest too. */
+/* DIR/REST as a path relative to the rule set's directory with empty and "." segments
+ * dropped ("../conformance" + "expected-valid/a.json"). */
+static char *join_relative(const char *dir, const char *rest)
+{
+    struct buf out = BUF_INIT;
+    const char *parts[2] = {dir, rest};
+    for (int k = 0; k < 2; k++)
+        for (const char *p = parts[k]; *p;) {
+            while (*p == '/') p++;
+            size_t n = strcspn(p, "/");
+            if (n && !(n == 1 && *p == '.'))
+                buf_addf(&out, "%s%.*s", out.len ? "/" : "", (int)n, p);
+            p += n;
+        }
+    return buf_detach(&out);
+}
+
+struct digest_name {
+    const char *path;
+    enum rule_file_kind kind;
+};
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct digest_name *)a)->path, ((const struct digest_name *)b)->path);
+}
+
+/* sha256 over the lines `<sha256 of file>  <path>` of the manifest, every rule file,
+ * every schema file the rules loaded and every fixture their examples cite (paths
+ * relative to the rule set, e.g. ../schema/mcp/2025-11-25/tool.json), sorted by path:
+ * the text `sha256sum` prints, kept as a release's SHA256SUMS, so anyone can recompute
+ * it. A cited fixture that does not exist is left out (lint reports it); the set then
+ * differs from its lock. */
 static void compute_digest(struct rule_set *rs, struct diag_list *errs)
 {
-    VEC(const char *) names = VEC_INIT;
+    VEC(struct digest_name) names = VEC_INIT;
     VEC(char *) owned = VEC_INIT;
-    VEC_PUSH(names, "manifest.yaml");
-    for (size_t i = 0; i < rs->files.len; i++) VEC_PUSH(names, rs->files.items[i]);
+    struct digest_name dn = {"manifest.yaml", RULE_FILE_MANIFEST};
+    VEC_PUSH(names, dn);
+    for (size_t i = 0; i < rs->files.len; i++) {
+        dn = (struct digest_name){rs->files.items[i], RULE_FILE_RULES};
+        VEC_PUSH(names, dn);
+    }
     for (size_t i = 0; i < schema_ctx_file_count(rs->schemas); i++) {
         char *rel = rule_relative_path(rs, schema_ctx_file(rs->schemas, i));
         if (!rel) continue;
         VEC_PUSH(owned, rel);
-        VEC_PUSH(names, rel);
+        dn = (struct digest_name){rel, RULE_FILE_SCHEMA};
+        VEC_PUSH(names, dn);
     }
-    qsort(names.items, names.len, sizeof *names.items, str_cmp);
+    for (size_t i = 0; i < rs->rules.len; i++) {
+        json_t *ex = json_object_get(rs->rules.items[i].meta, "examples"), *e;
+        size_t k;
+        json_array_foreach(ex, k, e)
+        {
+            const char *fx = json_string_value(json_object_get(e, "fixture"));
+            if (!fx || strstr(fx, "..")) continue; /* lint refuses a fixture outside the dir */
+            char *rel = join_relative(rs->fixtures, fx);
+            char *abs = xasprintf("%s/%s", rs->dir, rel);
+            int there = access(abs, R_OK) == 0;
+            free(abs);
+            if (!there) {
+                free(rel);
+                continue;
+            }
+            VEC_PUSH(owned, rel);
+            dn = (struct digest_name){rel, RULE_FILE_FIXTURE};
+            VEC_PUSH(names, dn);
+        }
+    }
+    qsort(names.items, names.len, sizeof *names.items, name_cmp);
     size_t uniq = 0; /* a schema file may be read twice (by path and by URI) */
     for (size_t i = 0; i < names.len; i++)
-        if (!uniq || strcmp(names.items[uniq - 1], names.items[i]))
+        if (!uniq || strcmp(names.items[uniq - 1].path, names.items[i].path))
             names.items[uniq++] = names.items[i];
     names.len = uniq;
     struct buf lines = BUF_INIT;
     for (size_t i = 0; i < names.len; i++) {
-        char *path = xasprintf("%s/%s", rs->dir, names.items[i]), *data;
+        char *path = xasprintf("%s/%s", rs->dir, names.items[i].path), *data;
         size_t len;
         if (read_file(path, &data, &len) < 0) {
             set_error(errs, path, 0, 0, "cannot read rule file");
         } else {
             struct file_digest fd;
-            fd.path = xstrdup(names.items[i]);
+            fd.path = xstrdup(names.items[i].path);
+            fd.kind = names.items[i].kind;
             hex_sha256(data, len, fd.hex);
             VEC_PUSH(rs->digests, fd);
-            buf_addf(&lines, "%s  %s\n", fd.hex, names.items[i]);
+            buf_addf(&lines, "%s  %s\n", fd.hex, names.items[i].path);
             free(data);
         }
         free(path);
@@ -903,7 +962,7 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
     char hex[65];
     hex_sha256(buf_str(&lines), lines.len, hex);
     snprintf(rs->digest, sizeof rs->digest, "sha256:%s", hex);
-    buf_release(&lines);
+    rs->sums = buf_detach(&lines);
     VEC_FREE(names);
     for (size_t i = 0; i < owned.len; i++) free(owned.items[i]);
     VEC_FREE(owned);
@@ -922,7 +981,7 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
     const char *what = "the manifest";
     static const char *const allowed[] = {"name",     "tag",   "description-format", "docs-url",
                                           "versions", "tiers", "document",           "schema-map",
-                                          "files",    NULL};
+                                          "files",    "fixtures", NULL};
     if (!json_is_object(top.v)) {
         rule_cc_error(&cc, 0, 0, "the manifest must be a mapping");
         goto out;
@@ -933,6 +992,8 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
     if ((s = need_string(&cc, top, "tag", what, 1))) rs->tag = xstrdup(s);
     if ((s = need_string(&cc, top, "description-format", what, 1))) rs->format = xstrdup(s);
     need_string(&cc, top, "docs-url", what, 0);
+    s = need_string(&cc, top, "fixtures", what, 0);
+    rs->fixtures = xstrdup(s ? s : "../conformance");
     struct yv vers = rule_yv_member(&cc, top, "versions");
     if (!json_is_array(vers.v) || !json_array_size(vers.v)) {
         rule_cc_error(&cc, vers.v ? vers.n : 0, 0,
@@ -1032,6 +1093,13 @@ out:
 
 struct rule_set *rule_set_load(const char *dir, struct diag_list *errs)
 {
+    return rule_set_load_with(dir, NULL, errs);
+}
+
+struct rule_set *rule_set_load_with(const char *dir, const struct rule_load_opts *opts,
+                                    struct diag_list *errs)
+{
+    (void)opts; /* extends: is resolved with it */
     size_t before = errs->len;
     struct rule_set *rs = xcalloc(1, sizeof *rs);
     rs->dir = xstrdup(dir);
@@ -1041,6 +1109,11 @@ struct rule_set *rule_set_load(const char *dir, struct diag_list *errs)
         for (size_t i = 0; i < rs->files.len; i++) compile_file(rs, rs->files.items[i], errs);
         check_yields(rs, errs);
         compute_digest(rs, errs);
+    }
+    if (errs->len == before) {
+        rs->released = lock_released_as(rs);
+        rs->display_tag = rs->released ? xstrdup(rs->released)
+                                       : xasprintf("%s+modified", rs->tag ? rs->tag : "untagged");
     }
     if (errs->len != before) {
         rule_set_free(rs);
@@ -1083,6 +1156,10 @@ void rule_set_free(struct rule_set *rs)
     free(rs->name);
     free(rs->tag);
     free(rs->format);
+    free(rs->fixtures);
+    free(rs->sums);
+    free(rs->released);
+    free(rs->display_tag);
     free(rs->dir);
     free(rs);
 }
@@ -1106,6 +1183,26 @@ const char *rule_set_tag(const struct rule_set *rs)
 const char *rule_set_digest(const struct rule_set *rs)
 {
     return rs->digest;
+}
+const char *rule_set_sums(const struct rule_set *rs)
+{
+    return rs->sums;
+}
+const char *rule_set_released_tag(const struct rule_set *rs)
+{
+    return rs->released;
+}
+const char *rule_set_display_tag(const struct rule_set *rs)
+{
+    return rs->display_tag;
+}
+const char *rule_set_fixtures(const struct rule_set *rs)
+{
+    return rs->fixtures;
+}
+enum rule_file_kind rule_set_digest_kind(const struct rule_set *rs, size_t i)
+{
+    return rs->digests.items[i].kind;
 }
 
 const char *rule_set_docs_url(const struct rule_set *rs)

@@ -19,23 +19,44 @@ struct rule;
  * when any error was appended to ERRS (diagnostics without rule id, with positions and a
  * hint: how to fix it, else where the rule format is described). */
 struct rule_set *rule_set_load(const char *dir, struct diag_list *errs);
+/* How to load: where a manifest's `extends: NAME@TAG` looks for releases (release.h:
+ * directories holding NAME@TAG/ directories, searched in order). */
+struct rule_load_opts {
+    const char *const *release_dirs;
+    size_t nrelease_dirs;
+};
+struct rule_set *rule_set_load_with(const char *dir, const struct rule_load_opts *opts,
+                                    struct diag_list *errs);
 void rule_set_free(struct rule_set *rs);
 
 const char *rule_set_dir(const struct rule_set *rs);
 /* What the manifest says, as the loader read it (borrowed; nothing re-reads the file). */
 const char *rule_set_name(const struct rule_set *rs);
+/* The manifest's tag: the tag the set claims, or was derived from when it is modified. */
 const char *rule_set_tag(const struct rule_set *rs);
 /* The manifest's docs-url, where the rule pages are published, or NULL when it has none. */
 const char *rule_set_docs_url(const struct rule_set *rs);
 /* The manifest's name of source tier TIER (its `tiers` mapping), or NULL when it names none. */
 const char *rule_set_tier_name(const struct rule_set *rs, long tier);
-/* "sha256:<hex>" over the manifest and rule files (see rules-yaml/README.md). */
+/* "sha256:<hex>" over the manifest, the rule files, the schema files they load and the
+ * fixtures their examples cite (docs/releases.md): the SHA-256 of rule_set_sums(). */
 const char *rule_set_digest(const struct rule_set *rs);
-/* The per-file digests behind it: manifest.yaml and every rule file, sorted by path;
- * hex is the SHA-256 of the file's bytes. */
+/* The `sha256sum` lines "<hex>  <path>" the digest is taken over, sorted by path (paths
+ * relative to the rule set's directory): what a release keeps as rules/SHA256SUMS. */
+const char *rule_set_sums(const struct rule_set *rs);
+/* The per-file digests behind it, sorted by path; hex is the SHA-256 of the file. */
+enum rule_file_kind { RULE_FILE_MANIFEST, RULE_FILE_RULES, RULE_FILE_SCHEMA, RULE_FILE_FIXTURE };
 size_t rule_set_digest_count(const struct rule_set *rs);
 const char *rule_set_digest_path(const struct rule_set *rs, size_t i);
 const char *rule_set_digest_hex(const struct rule_set *rs, size_t i);
+enum rule_file_kind rule_set_digest_kind(const struct rule_set *rs, size_t i);
+/* The tag the set is released as: the manifest's tag when a lock for it records exactly
+ * these files (lock.h: lock_released_as); NULL for a set that differs from every lock. */
+const char *rule_set_released_tag(const struct rule_set *rs);
+/* What reports print for the set: its released tag, or "<manifest tag>+modified". */
+const char *rule_set_display_tag(const struct rule_set *rs);
+/* The manifest's `fixtures` directory, relative to the set's (default ../conformance). */
+const char *rule_set_fixtures(const struct rule_set *rs);
 const struct ver_list *rule_set_versions(const struct rule_set *rs);
 const struct res_config *rule_set_res_config(const struct rule_set *rs);
 size_t rule_set_count(const struct rule_set *rs);
