@@ -7,9 +7,11 @@
 #   test-output `-o FILE`: equals standard output for every -j, and a failed write or
 #               rename exits 2 leaving the earlier file and no temporary file
 #   test-timing `--timing`: the report unchanged, the per-rule table's shape on stderr
+#   test-modified  a set that differs from every lock of its tag is named TAG+modified
+#               in every format, listing, dump and page, and refused when pinned
 MCPDESC_SHARED ?= ../shared
 
-.PHONY: test-sarif test-color test-output test-timing
+.PHONY: test-sarif test-color test-output test-timing test-modified
 test-sarif: $(BUILD)/mcpdesc
 	MCPDESC_SHARED='$(MCPDESC_SHARED)' sh tests/validate-sarif.sh $(BUILD)/mcpdesc
 
@@ -22,4 +24,7 @@ test-output: $(BUILD)/mcpdesc
 test-timing: $(BUILD)/mcpdesc
 	sh tests/validate-timing.sh $(BUILD)/mcpdesc
 
-EXTRA_CHECKS += test-sarif test-color test-output test-timing
+test-modified: $(BUILD)/mcpdesc
+	sh tests/rules-modified.sh $(BUILD)/mcpdesc
+
+EXTRA_CHECKS += test-sarif test-color test-output test-timing test-modified

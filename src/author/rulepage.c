@@ -98,7 +98,8 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
     p->status = str_or(m, "status", "");
     p->enforcement = str_or(m, "enforcement", "");
     p->file = rule_file(r);
-    p->tag = rule_set_tag(s->rs);
+    p->tag = rule_set_display_tag(s->rs);
+    p->released = rule_set_released_tag(s->rs) != NULL;
     p->applies = rule_applies(r);
     struct buf b = BUF_INIT;
     json_t *paths = json_object_get(m, "paths");
@@ -290,8 +291,17 @@ void rulepage_rule_text(struct rulepage_site *s, const struct rule *r, struct bu
         else buf_addf(out, "    (cannot be shown: %s)\n", x->problem);
     }
     text_heading(out, "Rule Source Code", '-');
-    buf_addf(out, "%s at immutable tag %s.\n", p.file, p.tag);
+    buf_addf(out, "%s %s %s%s.\n", p.file, rulepage_source_at(&p), p.tag,
+             p.released ? "" : rulepage_not_released);
     rulepage_page_release(&p);
+}
+
+const char rulepage_not_released[] =
+    " (not a released tag: the rule set differs from every lock of its tag)";
+
+const char *rulepage_source_at(const struct rulepage_page *p)
+{
+    return p->released ? "at immutable tag" : "at";
 }
 
 /* ---- Markdown ----------------------------------------------------------------------- */
@@ -352,7 +362,8 @@ void rulepage_rule_markdown(struct rulepage_site *s, const struct rule *r, struc
         if (x->json) buf_addf(out, "```json\n%s\n```\n\n", x->json);
         else buf_addf(out, "*Cannot be shown: %s.*\n\n", x->problem);
     }
-    buf_addf(out, "## Rule Source Code\n\n`%s` at immutable tag `%s`.\n", p.file, p.tag);
+    buf_addf(out, "## Rule Source Code\n\n`%s` %s `%s`%s.\n", p.file, rulepage_source_at(&p), p.tag,
+             p.released ? "" : rulepage_not_released);
     rulepage_page_release(&p);
 }
 
@@ -380,7 +391,7 @@ void rulepage_index_markdown(struct rulepage_site *s, struct buf *out)
 {
     const struct ver_list *vl = rule_set_versions(s->rs);
     buf_addf(out, "# %s rules\n\nTag `%s` · digest `%s` · %zu rules\n\n", rule_set_name(s->rs),
-             rule_set_tag(s->rs), rule_set_digest(s->rs), rule_set_count(s->rs));
+             rule_set_display_tag(s->rs), rule_set_digest(s->rs), rule_set_count(s->rs));
     buf_adds(out, "Protocol versions:");
     for (size_t i = 0; i < vl->n; i++)
         buf_addf(out, "%s [%s](version-%s.md)", i ? " ·" : "", vl->names[i], vl->names[i]);

@@ -32,6 +32,9 @@ struct rulepage_page {
     const struct rule *r;
     const char *id, *summary, *requirement, *owner, *surface, *kind, *level, *status, *enforcement,
         *file, *tag;
+    /* tag is the set's display tag; released says whether a lock backs it ("at immutable
+     * tag"), else the page says the set is modified (rule_set_display_tag) */
+    int released;
     char *paths; /* "inputSchema, outputSchema" */
     ver_mask applies;
     VEC(char *) required_by;
@@ -46,5 +49,10 @@ void rulepage_page_release(struct rulepage_page *p);
 const char *rulepage_example_title(const char *expect);
 /* The level word of a rule ("must", "should", "may"). */
 const char *rulepage_level_word(const struct rule *r);
+
+/* "FILE at immutable tag TAG." on a released set; "FILE at TAG+modified (not a released
+ * tag...)." otherwise: a page never claims a tag no lock backs. */
+extern const char rulepage_not_released[];
+const char *rulepage_source_at(const struct rulepage_page *p);
 
 #endif

@@ -221,7 +221,7 @@ static void head(struct rulepage_site *s, struct buf *out, const char *title)
              vl->names[vl->n - 1]);
     escs(out, rule_set_name(s->rs));
     buf_adds(out, " · ");
-    escs(out, rule_set_tag(s->rs));
+    escs(out, rule_set_display_tag(s->rs));
     buf_adds(out, "</span></header>\n<main>\n");
 }
 
@@ -230,7 +230,7 @@ static void foot(struct rulepage_site *s, struct buf *out)
     buf_adds(out, "</main>\n<footer>Rendered by <code>mcpdesc rules docs</code> from ");
     escs(out, rule_set_name(s->rs));
     buf_adds(out, " at tag <code>");
-    escs(out, rule_set_tag(s->rs));
+    escs(out, rule_set_display_tag(s->rs));
     buf_adds(out, "</code> (");
     escs(out, rule_set_digest(s->rs));
     buf_adds(out, ").</footer>\n</body>\n</html>\n");
@@ -376,9 +376,9 @@ void rulepage_rule_html(struct rulepage_site *s, const struct rule *r, struct bu
     h2(out, "source", "Rule Source Code");
     buf_adds(out, "<p><code>");
     escs(out, p.file);
-    buf_adds(out, "</code> at immutable tag <code>");
+    buf_addf(out, "</code> %s <code>", rulepage_source_at(&p));
     escs(out, p.tag);
-    buf_adds(out, "</code>.</p>\n</section>\n");
+    buf_addf(out, "</code>%s.</p>\n</section>\n", p.released ? "" : rulepage_not_released);
     foot(s, out);
     rulepage_page_release(&p);
 }
@@ -431,7 +431,7 @@ void rulepage_index_html(struct rulepage_site *s, struct buf *out)
     escs(out, rule_set_name(s->rs));
     buf_addf(out, " rules</h1>\n<p class=\"summary\">%zu rules at tag <code>",
              rule_set_count(s->rs));
-    escs(out, rule_set_tag(s->rs));
+    escs(out, rule_set_display_tag(s->rs));
     buf_adds(out,
              "</code>, grouped by the surface they judge. Each page gives the requirement, the "
              "protocol versions it applies to, its sources and examples from the conformance "

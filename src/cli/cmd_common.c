@@ -142,8 +142,8 @@ struct rule_set *cmd_load_rules_tagged(const char *given_dir, const char *tag)
         } else {
             char *dir = release_find(&rp.path, name, t);
             if (!dir) release_explain_missing(&rp.path, name, t, stderr);
-            else if ((rs = load_dir(dir, &rp)) && (!rule_set_released_tag(rs) ||
-                                                   strcmp(rule_set_released_tag(rs), t))) {
+            else if ((rs = load_dir(dir, &rp)) &&
+                     (!rule_set_released_tag(rs) || strcmp(rule_set_released_tag(rs), t))) {
                 fprintf(stderr,
                         "mcpdesc: the release in %s is not %s@%s (it is %s %s): refusing to "
                         "run\n",

@@ -15,6 +15,7 @@
 #include "author/lint.h"
 #include "core/lock.h"
 #include "core/release.h"
+#include "core/report.h"
 #include "core/res.h"
 #include "base/util.h"
 
@@ -176,7 +177,7 @@ static struct rule_set *load(const struct opts *o)
 
 static char *fixtures_dir(const struct opts *o, const struct rule_set *rs)
 {
-    return o->fixtures ? xstrdup(o->fixtures) : xasprintf("%s/%s", rule_set_dir(rs), rule_set_fixtures(rs));
+    return o->fixtures ? xstrdup(o->fixtures) : rule_set_fixtures_path(rs);
 }
 
 static int too_many(const char *sub, const struct opts *o, size_t max)
@@ -263,8 +264,8 @@ static void list_emit_json(const struct rule_set *rs, const struct list_rows *l)
         }
         json_array_append_new(arr, e);
     }
-    json_t *top = json_pack("{s:s, s:s, s:s, s:o}", "name", rule_set_name(rs), "tag",
-                            rule_set_tag(rs), "digest", rule_set_digest(rs), "rules", arr);
+    json_t *top = report_rule_set_json(rs); /* name, tag (released or null), modified... */
+    json_object_set_new(top, "rules", arr);
     char *text = json_dumps(top, JSON_INDENT(2));
     puts(text);
     free(text);

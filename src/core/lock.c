@@ -108,13 +108,15 @@ static size_t lock_compare(const struct rule_set *rs, json_t *lock, const char *
             const char *p = json_string_value(json_object_get(f, "path"));
             if (p && !strcmp(p, rule_set_digest_path(rs, k))) found = 1;
         }
-        if (!found) SAY("  %s: not part of the set locked as %s\n", rule_set_digest_path(rs, k), tag);
+        if (!found)
+            SAY("  %s: not part of the set locked as %s\n", rule_set_digest_path(rs, k), tag);
     }
     const char *digest = json_string_value(json_object_get(lock, "digest"));
     char mine[7 + 64 + 1];
     digest_of_kinds(rs, kinds, mine);
     if (!bad && (!digest || strcmp(digest, mine) != 0))
-        SAY("  the digest %s is not the one locked as %s (%s)\n", mine, tag, digest ? digest : "none");
+        SAY("  the digest %s is not the one locked as %s (%s)\n", mine, tag,
+            digest ? digest : "none");
 #undef SAY
     if (err && bad > SHOW_FILES) fprintf(err, "  ... and %zu more\n", bad - SHOW_FILES);
     return bad;
@@ -186,16 +188,18 @@ int lock_verify(const struct rule_set *rs, const char *tag, FILE *err)
         bad = strcmp(sums, rule_set_sums(rs)) != 0;
         if (bad)
             fprintf(err,
-                    "mcpdesc: the release in %s differs from its SHA256SUMS (`sha256sum -c "
-                    "SHA256SUMS` there names the files)\n",
-                    rule_set_dir(rs));
+                    "mcpdesc: the rule set in %s is %s %s (%s), not %s: it differs from the "
+                    "release's SHA256SUMS (`sha256sum -c SHA256SUMS` there names the files)\n",
+                    rule_set_dir(rs), rule_set_name(rs), rule_set_display_tag(rs),
+                    rule_set_digest(rs), tag);
     } else {
         if (why) fprintf(err, "%s\n", why);
         else
             fprintf(err,
-                    "mcpdesc: the rule set in %s has no lock for '%s' (%s/tags/%s.lock); run "
-                    "`mcpdesc ... --rules-tag %s` without --rules to use the released set\n",
-                    rule_set_dir(rs), tag, rule_set_dir(rs), tag, tag);
+                    "mcpdesc: the rule set in %s has no lock for '%s' (%s/tags/%s.lock): drop "
+                    "--rules to run the release %s, or lock the set (`mcpdesc rules lock %s`, "
+                    "for the manifest's tag)\n",
+                    rule_set_dir(rs), tag, rule_set_dir(rs), tag, tag, tag);
         free(why);
         free(sums);
         return -1;

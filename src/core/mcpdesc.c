@@ -70,7 +70,7 @@ void mcpdesc_rules_free(mcpdesc_rules *rules)
 
 const char *mcpdesc_rules_tag(const mcpdesc_rules *rules)
 {
-    return rule_set_tag(rules->rs);
+    return rule_set_released_tag(rules->rs);
 }
 const char *mcpdesc_rules_digest(const mcpdesc_rules *rules)
 {

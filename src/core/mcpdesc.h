@@ -55,7 +55,8 @@ const char *mcpdesc_level_name(enum mcpdesc_level level);
  * (every loader error, one per line, file:line:col: message; free it with free()). */
 mcpdesc_rules *mcpdesc_rules_load(const char *dir, char **err);
 void mcpdesc_rules_free(mcpdesc_rules *rules); /* NULL is a no-op */
-/* The rule set's tag ("v0.9.0-rc.3", or NULL) and digest ("sha256:..."). Borrowed. */
+/* The rule set's released tag ("v0.9.0-rc.3"; NULL for a set that differs from every
+ * lock of its manifest's tag: a modified set) and digest ("sha256:..."). Borrowed. */
 const char *mcpdesc_rules_tag(const mcpdesc_rules *rules);
 const char *mcpdesc_rules_digest(const mcpdesc_rules *rules);
 

@@ -46,6 +46,22 @@ int report_shown(const struct report_opts *o, const struct diag *d)
     return d->level >= least;
 }
 
+void report_rules_line(const struct report_opts *o)
+{
+    if (o->rs)
+        fprintf(o->out, "rules: %s %s (%s%s), engine mcpdesc %s\n", rule_set_name(o->rs),
+                rule_set_display_tag(o->rs), rule_set_digest(o->rs),
+                rule_set_released_tag(o->rs) ? "" : "; not a released tag", MCPDESC_VERSION);
+}
+
+json_t *report_rule_set_json(const struct rule_set *rs)
+{
+    const char *released = rule_set_released_tag(rs);
+    return json_pack("{s:s?, s:o, s:s?, s:b, s:s?}", "name", rule_set_name(rs), "tag",
+                     released ? json_string(released) : json_null(), "derivedFrom",
+                     rule_set_tag(rs), "modified", !released, "digest", rule_set_digest(rs));
+}
+
 void report_summary(const struct report_opts *o, const struct report_file *files, size_t n)
 {
     struct report_totals t = report_count(files, n);

@@ -52,6 +52,14 @@ int report_shown(const struct report_opts *o, const struct diag *d);
  * files", then " (N files skipped: REASON)" when a directory search skipped some (the
  * reason of the first: there is one reason today). */
 void report_summary(const struct report_opts *o, const struct report_file *files, size_t n);
+/* The text and github formats' line naming the rule set (name, tag or TAG+modified,
+ * digest) and the engine's version: which rules judged, so a pinned run can be told from
+ * any other. Nothing without a rule set. */
+void report_rules_line(const struct report_opts *o);
+/* The rule set as JSON and SARIF name it (new reference): {name, tag, derivedFrom,
+ * modified, digest}; tag is the released tag, null for a set that differs from every
+ * lock of its manifest's tag (derivedFrom), which is then modified. */
+json_t *report_rule_set_json(const struct rule_set *rs);
 
 void report_text(const struct report_opts *o, const struct report_file *files, size_t n);
 void report_json(const struct report_opts *o, const struct report_file *files, size_t n);

@@ -75,5 +75,6 @@ void report_github(const struct report_opts *o, const struct report_file *files,
         for (size_t k = 0; k < f->diags.len; k++)
             if (report_shown(o, &f->diags.items[k])) annotation(o, f->name, &f->diags.items[k]);
     }
+    report_rules_line(o);
     report_summary(o, files, n);
 }

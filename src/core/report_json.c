@@ -24,9 +24,7 @@ void report_json(const struct report_opts *o, const struct report_file *files, s
 {
     json_t *root = json_object();
     json_object_set_new(root, "mcpdesc", json_string(MCPDESC_VERSION));
-    json_object_set_new(root, "rules",
-                        json_pack("{s:s?, s:s?, s:s?}", "name", rule_set_name(o->rs), "tag",
-                                  rule_set_tag(o->rs), "digest", rule_set_digest(o->rs)));
+    json_object_set_new(root, "rules", report_rule_set_json(o->rs));
     json_t *arr = json_array();
     json_t *skipped = json_array();
     for (size_t i = 0; i < n; i++) {

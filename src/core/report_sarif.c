@@ -201,8 +201,9 @@ static json_t *result(const struct report_opts *o, const char *cwd, const struct
     json_object_set_new(res, "locations", json_pack("[o]", loc));
     json_t *props =
         json_pack("{s:o}", "versions", versions_array(rule_set_versions(o->rs), d->versions));
-    if (rule_set_tag(o->rs))
-        json_object_set_new(props, "ruleSetTag", json_string(rule_set_tag(o->rs)));
+    /* a released tag only: a modified set is told by the run's ruleSet.modified */
+    if (rule_set_released_tag(o->rs))
+        json_object_set_new(props, "ruleSetTag", json_string(rule_set_released_tag(o->rs)));
     if (rule_set_digest(o->rs))
         json_object_set_new(props, "ruleSetDigest", json_string(rule_set_digest(o->rs)));
     if (d->hint) json_object_set_new(props, "hint", json_string(d->hint));
@@ -252,11 +253,11 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
     }
     json_object_set_new(run, "results", results);
     json_object_set_new(run, "columnKind", json_string("unicodeCodePoints"));
+    json_object_set_new(run, "properties",
+                        json_pack("{s:o}", "ruleSet", report_rule_set_json(o->rs)));
     json_object_set_new(
-        run, "properties",
-        json_pack("{s:{s:s?, s:s?, s:s?, s:o}}", "ruleSet", "name", rule_set_name(o->rs), "tag",
-                  rule_set_tag(o->rs), "digest", rule_set_digest(o->rs), "versions",
-                  versions_array(rule_set_versions(o->rs), ver_all(rule_set_versions(o->rs)))));
+        json_object_get(json_object_get(run, "properties"), "ruleSet"), "versions",
+        versions_array(rule_set_versions(o->rs), ver_all(rule_set_versions(o->rs))));
 
     json_t *root =
         json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs", run);

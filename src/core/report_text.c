@@ -65,8 +65,6 @@ void report_text(const struct report_opts *o, const struct report_file *files, s
         }
     }
     /* which rules judged (a pinned run can be told from any other), then the summary */
-    if (o->rs)
-        fprintf(o->out, "rules: %s %s (%s)\n", rule_set_name(o->rs), rule_set_tag(o->rs),
-                rule_set_digest(o->rs));
+    report_rules_line(o);
     report_summary(o, files, n);
 }

@@ -979,9 +979,9 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
     struct cc cc = {d, rs, errs, VEC_INIT, 0};
     struct yv top = {doc_root(d), 0};
     const char *what = "the manifest";
-    static const char *const allowed[] = {"name",     "tag",   "description-format", "docs-url",
-                                          "versions", "tiers", "document",           "schema-map",
-                                          "files",    "fixtures", NULL};
+    static const char *const allowed[] = {
+        "name",       "tag",   "description-format", "docs-url", "versions", "tiers", "document",
+        "schema-map", "files", "fixtures",           NULL};
     if (!json_is_object(top.v)) {
         rule_cc_error(&cc, 0, 0, "the manifest must be a mapping");
         goto out;
@@ -1200,6 +1200,25 @@ const char *rule_set_fixtures(const struct rule_set *rs)
 {
     return rs->fixtures;
 }
+char *rule_set_fixtures_path(const struct rule_set *rs)
+{
+    char *dir = xstrdup(rs->dir);
+    const char *rest = rs->fixtures;
+    for (;;) {
+        size_t n = strlen(dir);
+        while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0';
+        char *slash = strrchr(dir, '/');
+        const char *last = slash ? slash + 1 : dir;
+        if (strncmp(rest, "../", 3) || !strcmp(last, "..") || !strcmp(last, ".") || !*last) break;
+        if (slash) *slash = '\0';
+        else strcpy(dir, ".");
+        rest += 3;
+    }
+    char *out = !strcmp(dir, ".") && *rest ? xstrdup(rest) : xasprintf("%s/%s", dir, rest);
+    free(dir);
+    return out;
+}
+
 enum rule_file_kind rule_set_digest_kind(const struct rule_set *rs, size_t i)
 {
     return rs->digests.items[i].kind;

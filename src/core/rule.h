@@ -57,6 +57,10 @@ const char *rule_set_released_tag(const struct rule_set *rs);
 const char *rule_set_display_tag(const struct rule_set *rs);
 /* The manifest's `fixtures` directory, relative to the set's (default ../conformance). */
 const char *rule_set_fixtures(const struct rule_set *rs);
+/* That directory as a path (new): the set's directory joined with it, each leading ".."
+ * taking away one trailing name of the set's directory (rules-yaml/../conformance reads
+ * conformance). */
+char *rule_set_fixtures_path(const struct rule_set *rs);
 const struct ver_list *rule_set_versions(const struct rule_set *rs);
 const struct res_config *rule_set_res_config(const struct rule_set *rs);
 size_t rule_set_count(const struct rule_set *rs);

@@ -363,14 +363,14 @@ int rule_set_dump(const struct rule_set *rs, const char *const *ids, size_t n,
         if (wanted) json_array_append_new(rules, rule_json(rs, r));
     }
     json_t *top = json_pack("{s:s, s:s, s:o, s:o}", "name", rule_set_name(rs), "tag",
-                            rule_set_tag(rs), "versions", versions, "rules", rules);
+                            rule_set_display_tag(rs), "versions", versions, "rules", rules);
     struct buf b = BUF_INIT;
     if (format == RULE_DUMP_JSON) {
         char *text = json_dumps(top, JSON_INDENT(2));
         buf_addf(&b, "%s\n", text);
         free(text);
     } else {
-        buf_addf(&b, "# rule set %s %s\n# versions", rule_set_name(rs), rule_set_tag(rs));
+        buf_addf(&b, "# rule set %s %s\n# versions", rule_set_name(rs), rule_set_display_tag(rs));
         size_t i;
         json_t *v;
         json_array_foreach(versions, i, v)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/mcpdesc.h"
+#include "core/lock.h"
 #include "core/report.h"
 #include "testutil.h"
 #include "base/util.h"
@@ -56,6 +57,24 @@ static void put(const char *dir, const char *name, const char *text)
     free(path);
 }
 
+/* The test set in DIR, locked as its tag first: reports name a set that no lock backs
+ * as modified (tests/rules-modified.sh), and these tests are about a released one. */
+static struct rule_set *load_locked(const char *dir)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = rule_set_load(dir, &errs);
+    ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
+    FILE *quiet = fopen("/dev/null", "w");
+    ck_assert_int_eq(lock_write(rs, "v1.2.3", quiet), 0);
+    fclose(quiet);
+    rule_set_free(rs);
+    rs = rule_set_load(dir, &errs);
+    ck_assert_ptr_nonnull(rs);
+    ck_assert_str_eq(rule_set_released_tag(rs), "v1.2.3");
+    diag_list_release(&errs);
+    return rs;
+}
+
 /* Three files: one with an error, a warning (with hint, component) and an info; one
  * that did not parse; and a file on standard input with nothing to say. */
 static void setup(struct fixture *fx)
@@ -64,10 +83,7 @@ static void setup(struct fixture *fx)
     ck_assert_ptr_nonnull(mkdtemp(fx->dir));
     put(fx->dir, "manifest.yaml", manifest_text);
     put(fx->dir, "t.yaml", rules_text);
-    struct diag_list errs = DIAG_LIST_INIT;
-    fx->rs = rule_set_load(fx->dir, &errs);
-    ck_assert_msg(fx->rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
-    diag_list_release(&errs);
+    fx->rs = load_locked(fx->dir);
     fx->d = tu_doc("{\"tools\": [\n  {\"name\": \"a\"}\n]}");
 
     memset(fx->files, 0, sizeof fx->files);
@@ -144,7 +160,7 @@ START_TEST(test_text)
         "dir/a b%.json:2:5: warning: 100% odd [t.warn] (2025-06-18)\n"
         "dir/a b%.json:1:1: info: fyi [mcpdesc.component-ref.cycle] (2024-11-05, 2025-03-26, 2025-06-18)\n"
         "broken.json:4:2: error: invalid JSON: '}' expected\n"
-        "rules: report-test v1.2.3 (sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f)\n"
+        "rules: report-test v1.2.3 (sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine mcpdesc " MCPDESC_VERSION "\n"
         "2 errors, 1 warnings, 1 infos in 3 files\n");
     free(out);
     /* a terminal: colour, the source line with a caret, component and hint */
@@ -155,7 +171,7 @@ START_TEST(test_text)
         "     2 |   {\"name\": \"a\"}\n"
         "       |   \033[1;32m^\033[0m\n"
         "\033[1mbroken.json:4:2:\033[0m \033[1;31merror:\033[0m invalid JSON: '}' expected\n"
-        "rules: report-test v1.2.3 (sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f)\n"
+        "rules: report-test v1.2.3 (sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine mcpdesc " MCPDESC_VERSION "\n"
         "2 errors, 1 warnings, 1 infos in 3 files\n");
     free(out);
     out = render(&fx, "text", 0, 0, 1);
@@ -180,10 +196,10 @@ START_TEST(test_json)
     json_t *got = json_loads(out, 0, &e);
     ck_assert_msg(got != NULL, "json: %s", e.text);
     json_t *want = json_pack(
-        "{s:s, s:{s:s, s:s, s:s}, s:[{s:s, s:[{s:s, s:s, s:s, s:[s, s], s:s, s:i, s:i}]},"
+        "{s:s, s:{s:s, s:s, s:s, s:b, s:s}, s:[{s:s, s:[{s:s, s:s, s:s, s:[s, s], s:s, s:i, s:i}]},"
         " {s:s, s:{s:s, s:i, s:i}}, {s:s, s:[]}], s:{s:i, s:i, s:i, s:i}}",
-        "mcpdesc", MCPDESC_VERSION, "rules", "name", "report-test", "tag", "v1.2.3", "digest",
-        rule_set_digest(fx.rs), "files", "file", "dir/a b%.json", "diagnostics", "rule", "t.err",
+        "mcpdesc", MCPDESC_VERSION, "rules", "name", "report-test", "tag", "v1.2.3",
+        "derivedFrom", "v1.2.3", "modified", 0, "digest", rule_set_digest(fx.rs), "files", "file", "dir/a b%.json", "diagnostics", "rule", "t.err",
         "level", "error", "pointer", "/tools/0", "versions", "2024-11-05", "2025-03-26", "message",
         "bad: name, really\nyes", "line", 2, "column", 3, "file", "broken.json", "error", "message",
         "invalid JSON: '}' expected", "line", 4, "column", 2, "file", "<stdin>", "diagnostics",
@@ -210,6 +226,7 @@ START_TEST(test_github)
         "::notice file=dir/a b%25.json,line=1,col=1,title=mcpdesc.component-ref.cycle::fyi "
         "(2024-11-05, 2025-03-26, 2025-06-18)\n"
         "::error file=broken.json,line=4,col=2,title=mcpdesc::invalid JSON: '}' expected\n"
+        "rules: report-test v1.2.3 (sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine mcpdesc " MCPDESC_VERSION "\n"
         "2 errors, 1 warnings, 1 infos in 3 files\n");
     free(out);
     out = render(&fx, "github", 1, 0, 0);
@@ -224,6 +241,7 @@ START_TEST(test_github)
     ck_assert_str_eq(out,
         "::error file=a%3Ab%2Cc.json,title=t.err::bad: name, really%0Ayes (2024-11-05, 2025-03-26)\n"
         "::error line=4,col=2,title=mcpdesc::invalid JSON: '}' expected\n"
+        "rules: report-test v1.2.3 (sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine mcpdesc " MCPDESC_VERSION "\n"
         "2 errors, 1 warnings, 1 infos in 3 files\n");
     free(out);
     teardown(&fx);
@@ -453,6 +471,7 @@ START_TEST(test_embed)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     put(dir, "manifest.yaml", manifest_text);
     put(dir, "t.yaml", rules_text);
+    rule_set_free(load_locked(dir));
     char *err = (char *)"unset";
     mcpdesc_rules *rules = mcpdesc_rules_load(dir, &err);
     ck_assert_ptr_nonnull(rules);
