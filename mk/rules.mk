@@ -2,14 +2,16 @@
 # src/author/: lint.c, rulepage*.c, fixtures.c). test-rules: lint the shipped rule set,
 # run every rule's examples (`rules test`), render every page, and pin a temporary copy
 # with `rules lock` and `--rules-tag`. check-locks: a committed tag lock never changes, and the manifest's
-# tag has a lock. Both run under `make check` (plain, then BUILD=build/san SAN=1).
+# tag has a lock. test-rules-diff: `rules diff` on the shipped releases v0.9.0-rc.8
+# and rc.9. All run under `make check` (plain, then
+# BUILD=build/san SAN=1).
 
 # Included before the Makefile's `all:` rule: keep `all` the default goal, and name the
 # binary by path (BIN is defined after the include).
 .DEFAULT_GOAL := all
 RULES_BIN := $(BUILD)/mcpdesc
 
-.PHONY: test-rules check-locks
+.PHONY: test-rules check-locks test-rules-diff
 test-rules: $(RULES_BIN)
 	$(RULES_BIN) rules lint rules-yaml
 	$(RULES_BIN) rules test rules-yaml
@@ -20,4 +22,7 @@ test-rules: $(RULES_BIN)
 check-locks:
 	sh tests/check-locks.sh committed
 
-EXTRA_CHECKS += test-rules check-locks
+test-rules-diff: $(RULES_BIN)
+	sh tests/rules-diff-history.sh $(RULES_BIN)
+
+EXTRA_CHECKS += test-rules check-locks test-rules-diff

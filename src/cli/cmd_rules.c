@@ -1,18 +1,21 @@
-/* cmd_rules.c - `mcpdesc rules list|explain|dump|lint|test|docs|lock`: the tools of
- * rule authors and release engineers. The work is in lint.c (lint, examples),
- * rulepage*.c (pages) and rule_dump.c (compiled programs); this file parses options
- * and maps outcomes to exit codes: 0 ok, 1 findings (lint findings, failed examples,
- * examples that cannot be shown), 2 bad usage (an unknown rule id too) or a rule set
- * that cannot be read, loaded or matched to --rules-tag. */
+/* cmd_rules.c - `mcpdesc rules list|explain|dump|lint|test|docs|diff|lock`: the tools
+ * of rule authors and release engineers. The work is in lint.c (lint, examples),
+ * rulepage*.c (pages), rule_dump.c (compiled programs) and rules_diff.c (two sets
+ * compared); this file parses options and maps outcomes to exit codes: 0 ok, 1 findings
+ * (lint findings, failed examples, examples that cannot be shown, sets that differ), 2
+ * bad usage (an unknown rule id too) or a rule set that cannot be read, loaded or
+ * matched to --rules-tag. */
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
 #include "author/rulepage.h"
 #include "author/lint.h"
+#include "author/rules_diff.h"
 #include "core/lock.h"
 #include "core/release.h"
 #include "core/report.h"
@@ -70,6 +73,20 @@ static const struct sub {
      "and version-V.{md,html} per protocol version (the rules that apply to it).\n"
      "  --out DIR          where to write the pages (created when missing)\n",
      {"--out", "--rules", "--rules-tag", "--fixtures", "--help", NULL}},
+    {"diff",
+     "diff A B [--format text|json]",
+     "the rules added, removed and changed from set A to set B",
+     "A and B are rule-set directories (each holding a manifest.yaml). Rules are matched by\n"
+     "id; one line per rule that differs, sorted by id: + ID (LEVEL, APPLIES) added, - ID\n"
+     "removed, ~ ID: what changed (level, applies as a version spec, check, message, hint,\n"
+     "metadata: the members), then \"N added, N removed, N changed, N unchanged\". A check is\n"
+     "compared as compiled (rules dump --format json), so YAML written differently that\n"
+     "compiles the same is no change. The set's own changes (name, tag, digest, docs-url,\n"
+     "versions, tiers, files) are one \"~ set:\" line. Exit status 0 when the sets are the\n"
+     "same, 1 when they differ (the digest counts), 2 on bad usage or a set that cannot load.\n"
+     "  --format FORMAT    text (default) or json (one object: a, b, set, added, removed,\n"
+     "                     changed with before/after of each change, unchanged)\n",
+     {"--format", "--help", NULL}},
     {"lock",
      "lock TAG [--rules DIR]",
      "record the digests of the rule set under TAG",
@@ -106,7 +123,8 @@ static void usage(FILE *f)
     fputs("usage: mcpdesc rules SUBCOMMAND [OPTIONS]\n\n", f);
     for (size_t i = 0; i < NSUBS; i++) fprintf(f, "  %-9s %s\n", subs[i].name, subs[i].summary);
     fputs("\nmcpdesc rules SUBCOMMAND --help shows its options. Exit status: 0 ok, 1 findings\n"
-          "(lint findings, failed examples), 2 bad usage or a rule set that cannot be loaded.\n",
+          "(lint findings, failed examples, sets that differ), 2 bad usage or a rule set that\n"
+          "cannot be loaded.\n",
           f);
 }
 
@@ -536,6 +554,57 @@ static int run_docs(struct opts *o)
     return status;
 }
 
+/* ---- diff ------------------------------------------------------------------------- */
+
+/* One operand of `rules diff`: today a rule-set directory. NULL after printing why. */
+/* An operand of `rules diff`: a directory (a rule set or a release directory) when one
+ * is there, else a tag, "TAG" or "NAME@TAG", looked up as --rules-tag does. */
+static struct rule_set *load_operand(const char *spec)
+{
+    struct stat st;
+    if (stat(spec, &st) == 0 && S_ISDIR(st.st_mode)) return cmd_load_rules(spec);
+    if (strchr(spec, '/')) {
+        fprintf(stderr, "mcpdesc rules diff: no directory '%s'\n", spec);
+        return NULL;
+    }
+    return cmd_load_rules_tagged(NULL, spec);
+}
+
+static int run_diff(struct opts *o)
+{
+    const char *format = o->format ? o->format : "text";
+    if (strcmp(format, "text") && strcmp(format, "json")) {
+        fprintf(stderr, "mcpdesc rules diff: --format takes text or json, not '%s'\n", format);
+        return 2;
+    }
+    if (o->args.len != 2) {
+        if (o->args.len > 2) too_many("diff", o, 2);
+        else fprintf(stderr, "mcpdesc rules diff: give two rule sets, A and B (directories)\n");
+        return 2;
+    }
+    /* both loaded, so one run names every operand that cannot load */
+    struct rule_set *a = load_operand(o->args.items[0]), *b = load_operand(o->args.items[1]);
+    int status = 2;
+    if (a && b) {
+        json_t *d = rules_diff_compute(a, b);
+        if (!strcmp(format, "json")) {
+            char *text = json_dumps(d, JSON_INDENT(2));
+            puts(text);
+            free(text);
+        } else {
+            struct buf out = BUF_INIT;
+            rules_diff_text(d, &out);
+            fputs(buf_str(&out), stdout);
+            buf_release(&out);
+        }
+        status = rules_diff_differs(d) ? 1 : 0;
+        json_decref(d);
+    }
+    if (a) rule_set_free(a);
+    if (b) rule_set_free(b);
+    return status;
+}
+
 /* ---- lock ------------------------------------------------------------------------- */
 
 static int run_lock(struct opts *o)
@@ -606,6 +675,7 @@ int cmd_rules(int argc, char **argv)
     else if (!strcmp(s->name, "test")) status = run_test(&o);
     else if (!strcmp(s->name, "docs")) status = run_docs(&o);
     else if (!strcmp(s->name, "pack")) status = run_pack(&o);
+    else if (!strcmp(s->name, "diff")) status = run_diff(&o);
     else status = run_lock(&o);
     VEC_FREE(o.args);
     VEC_FREE(o.only);

@@ -94,6 +94,10 @@ const char *rule_str(const struct rule *r, const char *member);
 enum rule_dump_format { RULE_DUMP_TEXT, RULE_DUMP_JSON };
 int rule_set_dump(const struct rule_set *rs, const char *const *ids, size_t n,
                   enum rule_dump_format format, FILE *out);
+/* One rule of RS as `rules dump --format json` describes it (an entry of its "rules"):
+ * id, file, line, column, level, severity, applies, yields-to and the compiled "check".
+ * A new reference. `rules diff` compares the "check" of two sets' rules with it. */
+json_t *rule_dump_json(const struct rule_set *rs, const struct rule *r);
 /* The rule id of RS closest to ID, for "did you mean": within 3 edits, else one that
  * contains ID or is contained in it; NULL when none is close. */
 const char *rule_set_suggest(const struct rule_set *rs, const char *id);

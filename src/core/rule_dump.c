@@ -124,7 +124,7 @@ static const char *level_word(enum diag_level l)
     return l == DIAG_ERROR ? "must" : l == DIAG_WARNING ? "should" : "may";
 }
 
-static json_t *rule_json(const struct rule_set *rs, const struct rule *r)
+json_t *rule_dump_json(const struct rule_set *rs, const struct rule *r)
 {
     const struct ver_list *vl = rule_set_versions(rs);
     json_t *yields = json_array();
@@ -360,7 +360,7 @@ int rule_set_dump(const struct rule_set *rs, const char *const *ids, size_t n,
         const struct rule *r = rule_set_rule(rs, i);
         int wanted = !n;
         for (size_t k = 0; k < n && !wanted; k++) wanted = !strcmp(ids[k], r->id);
-        if (wanted) json_array_append_new(rules, rule_json(rs, r));
+        if (wanted) json_array_append_new(rules, rule_dump_json(rs, r));
     }
     json_t *top = json_pack("{s:s, s:s, s:o, s:o}", "name", rule_set_name(rs), "tag",
                             rule_set_display_tag(rs), "versions", versions, "rules", rules);

@@ -1,0 +1,51 @@
+/* rules_diff.h - what changed between two rule sets (`mcpdesc rules diff A B`): the
+ * release notes a release engineer reads before moving a pin. Rules are matched by id;
+ * a rule is changed when its level, the versions it applies to, its compiled check (as
+ * `rules dump --format json` describes it: a YAML file written differently that compiles
+ * to the same program is no change), a message or hint of the check, or a member of its
+ * metadata (summary, requirement, based-on, ...) differs. The set itself is compared on
+ * its name, tag, digest, docs-url, versions, tiers and rule files.
+ *
+ * The comparison is first described as JSON (`--format json` prints it as it is) and the
+ * text is rendered from that description, so the two always say the same. Nothing
+ * depends on addresses, hash order or the order of rules or members in the files: the
+ * output is stable. Nothing is printed here; the caller writes what it gets. */
+#ifndef MCPDESC_RULES_DIFF_H
+#define MCPDESC_RULES_DIFF_H
+
+#include <jansson.h>
+
+#include "core/rule.h"
+#include "base/buf.h"
+
+/* The differences from A to B, a new object:
+ *   a, b       {name, tag, digest} of each set
+ *   set        the set's members that differ, each {before, after} (name, tag, digest,
+ *              docs-url, versions, files; tiers: {"N": {before, after}} per tier); {} when none
+ *   added      rules only in B, by id: [{id, level, applies}] (applies as a version spec)
+ *   removed    rules only in A, the same
+ *   changed    [{id, changes}], by id; changes holds what differs, each {before, after}:
+ *              level (must, should, may), applies (version specs; compared by the versions
+ *              they name), check (the dumped programs; compared without their messages,
+ *              hints and version bit masks), message and hint (the check's, one entry per
+ *              clause with a require, null when it has none), metadata ({MEMBER: {before,
+ *              after}}, null when absent)
+ *   unchanged  how many rules are in both sets and the same */
+json_t *rules_diff_compute(const struct rule_set *a, const struct rule_set *b);
+
+/* 1 when the description DIFF holds any difference (the digest counts: the sets are not
+ * byte for byte the same), else 0. */
+int rules_diff_differs(json_t *diff);
+
+/* Append the text form of DIFF to OUT:
+ *   --- NAME TAG (DIGEST)                      set A
+ *   +++ NAME TAG (DIGEST)                      set B
+ *   ~ set: tag T1 -> T2; digest; versions [..] -> [..]; tiers 2
+ *   + ID (LEVEL, APPLIES)                      added
+ *   - ID (LEVEL, APPLIES)                      removed
+ *   ~ ID: level L1 -> L2; applies S1 -> S2; check; message; hint; metadata: M, ...
+ *   N added, N removed, N changed, N unchanged
+ * Rule lines are sorted by id (an added, a removed and a changed rule mixed). */
+void rules_diff_text(json_t *diff, struct buf *out);
+
+#endif
