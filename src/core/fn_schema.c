@@ -23,6 +23,7 @@
  * The predicates are listed, with their names and synopses, in fn_table[] (fn_table.c);
  * this file exports their functions through fnInt.h. */
 #include <string.h>
+#include <unistd.h>
 
 #include "core/fnInt.h"
 #include "schema/schema.h"
@@ -244,6 +245,17 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
     }
     char *path = xasprintf("%s/%s", rule_set_dir(cc->rs), json_string_value(file.v));
     p->file = normalize_path(json_string_value(file.v));
+    if (access(path, R_OK) != 0) {
+        /* the usual cause: a rule directory copied without the schemas beside it */
+        rule_cc_error_hint(cc, file.n, 0,
+                           "a rule directory alone is not a whole rule set: copy its release "
+                           "directory NAME@TAG/ (`mcpdesc rules pack`, docs/releases.md), or put "
+                           "the file there",
+                           "cannot use schema %s: there is no such file (%s)",
+                           json_string_value(file.v), path);
+        free(path);
+        return -1;
+    }
     struct schema_errors errs = {.limit = DETAIL_ERRORS};
     p->compiled = schema_compile_file(rule_set_schemas(cc->rs), path, SCHEMA_DRAFT2020_12, &errs);
     if (!p->compiled)

@@ -618,8 +618,10 @@ schema *schema_compile_file(schema_ctx *ctx, const char *path, enum schema_diale
     json_t *j =
         json_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL | JSON_DECODE_ANY, &jerr);
     if (!j) {
-        schema_errors_add(errs, "", "", "cannot load schema \"%s\": %s (line %d, column %d)", path,
-                          jerr.text, jerr.line, jerr.column);
+        if (jerr.line > 0) /* jansson says -1 when the file could not be read at all */
+            schema_errors_add(errs, "", "", "cannot load schema \"%s\": %s (line %d, column %d)",
+                              path, jerr.text, jerr.line, jerr.column);
+        else schema_errors_add(errs, "", "", "cannot load schema \"%s\": %s", path, jerr.text);
         return NULL;
     }
     schema_ctx_add_file(ctx, path);
