@@ -2,7 +2,8 @@
  * what only a whole-set view finds: version branches outside `applies`, examples whose
  * fixture or pointer does not exist, a level that contradicts the requirement's RFC 2119
  * keyword, citations without a text or a url, or whose GitHub links are not pinned to the
- * set's commit), and run every rule's examples against its conformance fixtures. */
+ * set's commit, rule files the manifest does not list, selectors that cannot select
+ * anything in a description, rules without examples), and run every rule's examples against its conformance fixtures. */
 #ifndef MCPDESC_LINT_H
 #define MCPDESC_LINT_H
 

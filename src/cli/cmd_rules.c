@@ -511,9 +511,24 @@ static int run_test(struct opts *o)
     struct tally t = {0, 0};
     lint_run_examples(rs, fx, glob_enabled, o, print_result, &t);
     printf("%zu passed, %zu failed\n", t.passed, t.failed);
+    /* a rule without examples passes silently: say which, and never call nothing a pass */
+    size_t bare = 0;
+    struct buf ids = BUF_INIT;
+    for (size_t i = 0; i < rule_set_count(rs); i++) {
+        const struct rule *r = rule_set_rule(rs, i);
+        json_t *ex = json_object_get(rule_meta(r), "examples");
+        if (!glob_enabled(rule_id(r), o) || (json_is_array(ex) && json_array_size(ex))) continue;
+        buf_addf(&ids, "%s%s", bare++ ? ", " : "", rule_id(r));
+    }
+    if (bare)
+        printf("%zu rule%s no examples (rules test cannot check %s): %s\n", bare,
+               bare == 1 ? " has" : "s have", bare == 1 ? "it" : "them", buf_str(&ids));
+    buf_release(&ids);
+    if (!t.passed && !t.failed)
+        fprintf(stderr, "mcpdesc rules test: no example ran: nothing was tested\n");
     free(fx);
     rule_set_free(rs);
-    return t.failed ? 1 : 0;
+    return t.failed || (!t.passed && !t.failed) ? 1 : 0;
 }
 
 /* ---- docs ------------------------------------------------------------------------- */

@@ -276,6 +276,17 @@ struct sel *rule_cc_sel(struct cc *cc, struct yv y)
         return NULL;
     }
     const char *why = NULL;
+    char *ours = sel_from_jsonpath(json_string_value(y.v));
+    if (ours) { /* JSONPath selects nothing here: say which selector it means */
+        char *hint = xasprintf("write %s: a selector is a JSON Pointer whose segment * is every "
+                               "member, [*] every item and ** any depth (rules-yaml/README.md)",
+                               ours);
+        rule_cc_error_hint(cc, y.n, 0, hint, "selector \"%s\" is JSONPath, not a selector",
+                           json_string_value(y.v));
+        free(hint);
+        free(ours);
+        return NULL;
+    }
     struct sel *s = sel_compile(json_string_value(y.v), &why);
     if (!s)
         rule_cc_error_hint(cc, y.n, 0,
@@ -309,7 +320,25 @@ struct pred *rule_cc_named(struct cc *cc, struct yv name)
         if (np->compiled) VEC_PUSH(cc->rs->shared_preds, np->compiled);
         return np->compiled;
     }
-    rule_cc_error(cc, name.n, 0, "no predicate named \"%s\" under \"predicates:\" in this file", s);
+    /* did you mean: a named predicate of the file, or a predicate of the table (any of
+     * fn_table, the schema predicates included), which is written without `use` */
+    const char **names = xcalloc(cc->named.len + fn_count + 1, sizeof *names);
+    for (size_t i = 0; i < cc->named.len; i++) names[i] = cc->named.items[i].name;
+    const char *near = nearest(s, names);
+    for (size_t k = 0; k < fn_count; k++) names[k] = fn_table[k].name;
+    names[fn_count] = NULL;
+    const char *builtin = fn_lookup(s) ? s : near ? NULL : nearest(s, names);
+    char *hint = builtin ? xasprintf("%s is a predicate of the rule format: write {%s: ARGUMENT} "
+                                     "without use (rules-yaml/README.md, Predicates)",
+                                     builtin, builtin)
+                         : xstrdup("define it under \"predicates:\" in this file, or correct "
+                                   "the name");
+    const char *sugg = near ? near : builtin && strcmp(builtin, s) ? builtin : NULL;
+    rule_cc_error_hint(cc, name.n, 0, hint,
+                       "no predicate named \"%s\" under \"predicates:\" in this file%s%s%s", s,
+                       sugg ? ": did you mean \"" : "", sugg ? sugg : "", sugg ? "\"?" : "");
+    free(hint);
+    free(names);
     return NULL;
 }
 
@@ -669,10 +698,12 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
             "rule id \"%s\" must be dot-separated lowercase words, e.g. mcp.tool.name.unique", id);
         id = NULL;
     }
-    if (id && rule_set_find(cc->rs, id)) {
+    const struct rule *prev = id ? rule_set_find(cc->rs, id) : NULL;
+    if (prev) {
         rule_cc_error_hint(cc, rule_yv_member(cc, y, "id").n, 0,
                            "rule ids are unique in the set: rename one of the rules",
-                           "duplicate rule id \"%s\"", id);
+                           "duplicate rule id \"%s\" (first defined at %s:%u:%u)", id, prev->file,
+                           prev->line, prev->col);
         id = NULL;
     }
     static const char *const strings[] = {"owner",       "surface", "kind",        "status",
@@ -968,6 +999,34 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
     VEC_FREE(owned);
 }
 
+/* The manifest's name and tag name files and pages (tags/TAG.lock): plain names only. */
+static int valid_set_name(const char *s, int tag)
+{
+    if (!*s || strlen(s) > 100) return 0;
+    if (tag ? (*s == '.' || *s == '-') : !(*s >= 'a' && *s <= 'z')) return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' ||
+              (tag && ((*p >= 'A' && *p <= 'Z') || *p == '_' || *p == '+'))))
+            return 0;
+    return 1;
+}
+
+static void check_set_names(struct cc *cc, struct yv top)
+{
+    struct yv name = rule_yv_member(cc, top, "name"), tag = rule_yv_member(cc, top, "tag");
+    if (json_is_string(name.v) && !valid_set_name(json_string_value(name.v), 0))
+        rule_cc_error_hint(cc, name.n, 0,
+                           "write lowercase letters, digits, - and ., starting with a letter "
+                           "(e.g. mcpdesc-mcp)",
+                           "the manifest's name \"%s\" is not a rule set name",
+                           json_string_value(name.v));
+    if (json_is_string(tag.v) && !valid_set_name(json_string_value(tag.v), 1))
+        rule_cc_error_hint(cc, tag.n, 0,
+                           "write letters, digits, . - _ and +, not starting with . or - (e.g. "
+                           "v0.9.0-rc.9): the tag names the file tags/TAG.lock",
+                           "the manifest's tag \"%s\" is not a tag name", json_string_value(tag.v));
+}
+
 static void load_manifest(struct rule_set *rs, struct diag_list *errs)
 {
     char *path;
@@ -990,6 +1049,7 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
     const char *s;
     if ((s = need_string(&cc, top, "name", what, 1))) rs->name = xstrdup(s);
     if ((s = need_string(&cc, top, "tag", what, 1))) rs->tag = xstrdup(s);
+    check_set_names(&cc, top);
     if ((s = need_string(&cc, top, "description-format", what, 1))) rs->format = xstrdup(s);
     need_string(&cc, top, "docs-url", what, 0);
     s = need_string(&cc, top, "fixtures", what, 0);

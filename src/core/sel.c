@@ -60,6 +60,50 @@ struct sel *sel_compile(const char *text, const char **why)
     return s;
 }
 
+char *sel_from_jsonpath(const char *text)
+{
+    int dollar = text[0] == '$' && (!text[1] || text[1] == '.' || text[1] == '[');
+    int glued = 0;
+    for (const char *p = strstr(text, SEL_ITEMS); p && !glued; p = strstr(p + 1, SEL_ITEMS))
+        glued = p > text && p[-1] != '/';
+    if (!dollar && !glued && !strstr(text, "..")) return NULL;
+    VEC(char *) segs = VEC_INIT;
+    struct buf seg = BUF_INIT;
+    const char *p = text + (dollar ? 1 : 0);
+    while (*p) {
+        if (p[0] == '.' && p[1] == '.') {
+            if (seg.len) VEC_PUSH(segs, buf_detach(&seg));
+            VEC_PUSH(segs, xstrdup("**"));
+            p += 2;
+        } else if (*p == '/' || (dollar && *p == '.')) {
+            if (seg.len) VEC_PUSH(segs, buf_detach(&seg));
+            p++;
+        } else if (*p == '[' && strchr(p, ']')) {
+            const char *e = strchr(p, ']');
+            if (seg.len) VEC_PUSH(segs, buf_detach(&seg));
+            const char *in = p + 1;
+            size_t n = (size_t)(e - in);
+            if (n >= 2 && (in[0] == '\'' || in[0] == '"') && in[n - 1] == in[0]) in++, n -= 2;
+            VEC_PUSH(segs, n == 1 && *in == '*' ? xstrdup(SEL_ITEMS) : xstrndup(in, n));
+            p = e + 1;
+        } else {
+            buf_addc(&seg, *p++);
+        }
+    }
+    if (seg.len) VEC_PUSH(segs, buf_detach(&seg));
+    buf_release(&seg);
+    struct buf out = BUF_INIT;
+    int absolute = dollar || text[0] == '/';
+    for (size_t i = 0; i < segs.len; i++) {
+        if (i || absolute) buf_addc(&out, '/');
+        buf_adds(&out, segs.items[i]);
+        free(segs.items[i]);
+    }
+    if (!out.len) buf_addc(&out, '/');
+    VEC_FREE(segs);
+    return buf_detach(&out);
+}
+
 void sel_free(struct sel *s)
 {
     if (!s) return;

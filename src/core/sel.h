@@ -48,6 +48,10 @@ struct sel;
 /* Compile TEXT; returns a new selector, or NULL and *why (static text) when malformed. */
 struct sel *sel_compile(const char *text, const char **why);
 void sel_free(struct sel *s);
+/* When TEXT looks like JSONPath rather than a selector ("$.tools[*].name", a "$" root,
+ * "[*]" glued to a name as in "tools[*]", or "..") the selector it means, as a new string
+ * ("/tools/[*]/name", ".." becoming "**"); else NULL. */
+char *sel_from_jsonpath(const char *text);
 int sel_is_absolute(const struct sel *s);
 int sel_has_wildcard(const struct sel *s);
 const char *sel_text(const struct sel *s);

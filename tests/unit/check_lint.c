@@ -68,7 +68,10 @@ static const struct {
      DIAG_ERROR, 14, 18, "this example expects a warning, but a must rule reports errors"},
     {"duplicate id the loader misses (its first rule is refused)",
      "rules:\n" RULE("t.a", "must", "{from: 2025-11-26}", "r") CHECK RULE("t.a", "must", "all", "r") CHECK,
-     DIAG_ERROR, 14, 9, "duplicate rule id \"t.a\""},
+     DIAG_ERROR, 14, 9, "duplicate rule id \"t.a\" (first defined at test.yaml:2:5)"},
+    {"rule without examples",
+     "rules:\n" RULE("t.a", "must", "all", "r") CHECK,
+     DIAG_WARNING, 2, 9, "rule t.a has no examples: rules test cannot check it"},
     /* the loader's kinds, reported by lint with a hint */
     {"unknown predicate",
      "rules:\n" RULE("t.a", "must", "all", "r") "    check: {select: /tools/*, require: {json-typ: object}, message: m}\n",
@@ -85,7 +88,7 @@ static const struct {
      DIAG_ERROR, 9, 14, "this version range is empty"},
     {"duplicate rule id",
      "rules:\n" RULE("t.a", "must", "all", "r") CHECK RULE("t.a", "must", "all", "r") CHECK,
-     DIAG_ERROR, 14, 9, "duplicate rule id \"t.a\""},
+     DIAG_ERROR, 14, 9, "duplicate rule id \"t.a\" (first defined at test.yaml:2:5)"},
 };
 
 static char *fixtures(void)
@@ -148,7 +151,7 @@ START_TEST(all_findings_of_a_file)
     char *dir = xasprintf("%s/rules-lint/planted", tu_data_dir());
     struct diag_list out = DIAG_LIST_INIT;
     ck_assert_int_eq(lint_rule_dir(dir, NULL, &out), 0);
-    static const unsigned lines[] = {18, 22, 40, 42, 50, 59};
+    static const unsigned lines[] = {3, 18, 22, 40, 42, 50, 59}; /* 3: no examples */
     ck_assert_uint_eq(out.len, sizeof lines / sizeof *lines);
     for (size_t i = 0; i < out.len; i++) ck_assert_uint_eq(out.items[i].line, lines[i]);
     diag_list_release(&out);
@@ -156,7 +159,7 @@ START_TEST(all_findings_of_a_file)
     /* and the loader's refusals together with lint's own finding in the same file */
     dir = xasprintf("%s/rules-lint/loader", tu_data_dir());
     ck_assert_int_eq(lint_rule_dir(dir, NULL, &out), 0);
-    ck_assert_uint_eq(out.len, 6);
+    ck_assert_uint_eq(out.len, 7); /* 6 errors, and the second rule has no examples */
     ck_assert_ptr_nonnull(strstr(out.items[2].message, "no fixture"));
     diag_list_release(&out);
     free(dir);

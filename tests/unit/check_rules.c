@@ -78,6 +78,16 @@ static const struct {
      3, 18, "predicate \"p\" refers to itself"},
     {HEAD "    check: {require: {use: nothing}, message: m}\n", 13, 28,
      "no predicate named \"nothing\" under \"predicates:\""},
+    /* ... a predicate of the table written with use (a schema predicate too) */
+    {HEAD "    check: {require: {use: matches-schem}, message: m}\n", 13, 28,
+     "no predicate named \"matches-schem\" under \"predicates:\" in this file: did you mean \"matches-schema\"?"},
+    /* JSONPath where a selector belongs: our form in the hint */
+    {HEAD "    check: {select: '$.tools[*].name', require: {has: a}, message: m}\n", 13, 21,
+     "selector \"$.tools[*].name\" is JSONPath, not a selector"},
+    {HEAD "    check: {select: '/tools[*]/name', require: {has: a}, message: m}\n", 13, 21,
+     "selector \"/tools[*]/name\" is JSONPath"},
+    {HEAD "    check: {select: /tools/*, require: {every: {select: '..x', require: {has: a}}}, message: m}\n", 13, 57,
+     "selector \"..x\" is JSONPath"},
     /* duplicate rule id */
     {HEAD "    check: {require: {has: a}, message: m}\n"
           "  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n"
@@ -145,6 +155,11 @@ static const struct {
     {"unknown member", "remove the member or correct its spelling"},
     {"level must be", "write must, should or may in lower case"},
     {"a predicate is a mapping", "write the predicate as {NAME: ARGUMENT}"},
+    {"did you mean \"matches-schema\"", "matches-schema is a predicate of the rule format: write {matches-schema: ARGUMENT} without use"},
+    {"no predicate named", "define it under \"predicates:\" in this file, or correct the name"},
+    {"$.tools[*].name\" is JSONPath", "write /tools/[*]/name: a selector is a JSON Pointer"},
+    {"/tools[*]/name\" is JSONPath", "write /tools/[*]/name: a selector is a JSON Pointer"},
+    {"..x\" is JSONPath", "write **/x: a selector is a JSON Pointer"},
 };
 
 START_TEST(errors_carry_their_hint)
@@ -208,6 +223,21 @@ START_TEST(manifest_mistakes)
     ck_assert_str_eq(errs.items[0].hint, "reorder the manifest's versions, oldest first");
     ck_assert_uint_eq(errs.items[0].line, 4);
     ck_assert_uint_eq(errs.items[0].col, 24);
+    diag_list_release(&errs);
+    /* a name and a tag that are not names (the tag names tags/TAG.lock) */
+    f = fopen(path, "w");
+    fputs("name: 'My Rules'\ntag: ../../evil\ndescription-format: 0.9.0\nversions: [2025-06-18]\n", f);
+    fclose(f);
+    ck_assert_ptr_null(rule_set_load(dir, &errs));
+    ck_assert_uint_ge(errs.len, 2);
+    ck_assert_str_eq(errs.items[0].message, "the manifest's name \"My Rules\" is not a rule set name");
+    ck_assert_uint_eq(errs.items[0].line, 1);
+    ck_assert_uint_eq(errs.items[0].col, 7);
+    ck_assert_ptr_nonnull(strstr(errs.items[0].hint, "lowercase letters, digits, - and ."));
+    ck_assert_str_eq(errs.items[1].message, "the manifest's tag \"../../evil\" is not a tag name");
+    ck_assert_uint_eq(errs.items[1].line, 2);
+    ck_assert_uint_eq(errs.items[1].col, 6);
+    ck_assert_ptr_nonnull(strstr(errs.items[1].hint, "not starting with . or -"));
     diag_list_release(&errs);
     free(path);
     tu_rmdir(dir);
