@@ -1249,7 +1249,9 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
             l.d = m;
             lint_against_schema(&l, sctx, manifest_schema);
         }
-        char *fxdir = fixtures ? xstrdup(fixtures) : lint_default_fixtures(dir);
+        char *fxdir = fixtures ? xstrdup(fixtures)
+            : rs               ? rule_set_fixtures_path(rs) /* the manifest's `fixtures` */
+                               : lint_default_fixtures(dir);
         l.fx = fixtures_new(fxdir, rs);
         free(fxdir);
         json_t *files = json_object_get(doc_root(m), "files");
