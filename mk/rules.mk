@@ -2,14 +2,17 @@
 # src/author/: lint.c, rulepage*.c, fixtures.c). test-rules: lint the shipped rule set,
 # run every rule's examples (`rules test`), render every page, and pin a temporary copy
 # with `rules lock` and `--rules-tag`. check-locks: a committed tag lock never changes, and the manifest's
-# tag has a lock. Both run under `make check` (plain, then BUILD=build/san SAN=1).
+# tag has a lock. check-releases: every shipped release (rules-yaml/releases/NAME@TAG) is
+# intact, matches its lock and gives its recorded findings on its own fixtures
+# (tests/check-releases.sh; about a second). All run under `make check` (plain, then
+# BUILD=build/san SAN=1).
 
 # Included before the Makefile's `all:` rule: keep `all` the default goal, and name the
 # binary by path (BIN is defined after the include).
 .DEFAULT_GOAL := all
 RULES_BIN := $(BUILD)/mcpdesc
 
-.PHONY: test-rules check-locks
+.PHONY: test-rules check-locks check-releases
 test-rules: $(RULES_BIN)
 	$(RULES_BIN) rules lint rules-yaml
 	$(RULES_BIN) rules test rules-yaml
@@ -20,4 +23,7 @@ test-rules: $(RULES_BIN)
 check-locks:
 	sh tests/check-locks.sh committed
 
-EXTRA_CHECKS += test-rules check-locks
+check-releases: $(RULES_BIN)
+	sh tests/check-releases.sh $(RULES_BIN)
+
+EXTRA_CHECKS += test-rules check-locks check-releases
