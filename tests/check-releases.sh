@@ -18,7 +18,8 @@
 # why in a new entry of that tag's log, then
 #   sh tests/check-releases.sh --update BINARY
 # rewrites the record; it refuses a record whose findings changed unless the log has an
-# entry the record was not taken with, and writes the first record of a new tag. Also
+# entry the record was not taken with, and writes the first record of a new tag (and
+# its empty log). Also
 # checked once: a tag that is not there is one line on stderr (exit 2) naming the
 # available releases, and the text, JSON and SARIF reports of `--rules-tag TAG` (the
 # oldest release) name TAG. Prints ok/FAIL per tag and a summary; exits 1 on any failure.
@@ -150,6 +151,15 @@ check_tag() {
 write_record() {
     { echo "# findings of $1 on its conformance/: $engine, changes $2"; cat "$tmp/out"; } \
         > "$rel/$1.findings"
+    [ -f "$rel/$1.changes" ] || sed "s/@ID@/$1/g" > "$rel/$1.changes" <<'EOF2'
+# @ID@: changes to its findings on its own fixtures (@ID@.findings)
+# The release directory never changes; the engine that runs it may. When an engine change
+# alters these findings, add an entry below, newest last, a line
+#   ## YYYY-MM-DD, mcpdesc VERSION: what changed
+# followed by why and which findings; then run
+#   sh tests/check-releases.sh --update build/mcpdesc
+# (docs/releases.md, "Findings records and changes logs").
+EOF2
     recorded=$((recorded + 1))
     echo "check-releases: recorded $1.findings ($engine, changes $2)" >&2
 }
