@@ -1,9 +1,13 @@
-# mk/install.mk - `make install PREFIX=... [DESTDIR=...]`: the binary, the rule set
-# (PREFIX/share/mcpdesc/rules, where the binary looks without --rules), libmcpdesc.a
-# with its public header mcpdesc.h and a pkg-config file, the man page and bash
-# completion; and `test-install` (run by `make check`, plain and under the sanitizers),
-# which installs into a temporary prefix and builds tests/embed/example.c through
-# pkg-config against what was installed.
+# mk/install.mk - `make install PREFIX=... [DESTDIR=...]`: the binary; every shipped
+# release (PREFIX/share/mcpdesc/releases/NAME@TAG, found by --rules-tag) and the default
+# rule set PREFIX/share/mcpdesc/rules (where the binary looks without --rules: a link to
+# the release of the manifest's tag, tools/install-rules.sh); the description format's
+# JSON Schemas (PREFIX/share/mcpdesc/schema); libmcpdesc.a with its public header
+# mcpdesc.h and a pkg-config file, the man page and bash completion. `make uninstall`
+# removes all of it, and the directories install made once they are empty. `test-install`
+# (run by `make check`, plain and under the sanitizers) installs into a temporary prefix,
+# uses it with the checkout out of reach, builds tests/embed/example.c through pkg-config
+# against what was installed, and uninstalls to an empty prefix.
 
 BINDIR      ?= $(PREFIX)/bin
 LIBDIR      ?= $(PREFIX)/lib
@@ -12,8 +16,9 @@ DATADIR     ?= $(PREFIX)/share
 MANDIR      ?= $(DATADIR)/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
-RULESDIR    := $(PREFIX)/share/mcpdesc/rules
-SCHEMADIR   := $(PREFIX)/share/mcpdesc/schema
+SHAREDIR    := $(PREFIX)/share/mcpdesc
+RULESDIR    := $(SHAREDIR)/rules
+SCHEMADIR   := $(SHAREDIR)/schema
 INSTALL     ?= install
 
 # The objects that compile in MCPDESC_DATADIR (from PREFIX) are rebuilt when PREFIX
@@ -42,11 +47,7 @@ install: $(BUILD)/mcpdesc $(BUILD)/libmcpdesc.a $(BUILD)/mcpdesc.pc
 	$(INSTALL) -m 644 $(BUILD)/mcpdesc.pc $(DESTDIR)$(PKGCONFIGDIR)/mcpdesc.pc
 	$(INSTALL) -m 644 docs/mcpdesc.1 $(DESTDIR)$(MANDIR)/man1/mcpdesc.1
 	$(INSTALL) -m 644 tools/mcpdesc.bash-completion $(DESTDIR)$(BASHCOMPDIR)/mcpdesc
-	rm -rf $(DESTDIR)$(RULESDIR)
-	cd rules-yaml && find . -type f \( -name '*.yaml' -o -name '*.lock' -o -name '*.md' \) | \
-	    while read -r f; do \
-	        $(INSTALL) -D -m 644 "$$f" "$(DESTDIR)$(RULESDIR)/$${f#./}" || exit 1; \
-	    done
+	sh tools/install-rules.sh $(BUILD)/mcpdesc $(DESTDIR)$(SHAREDIR)
 	rm -rf $(DESTDIR)$(SCHEMADIR)
 	cd schema && find . -type f -name '*.json' | \
 	    while read -r f; do \
@@ -58,7 +59,13 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mcpdesc $(DESTDIR)$(LIBDIR)/libmcpdesc.a \
 	    $(DESTDIR)$(INCLUDEDIR)/mcpdesc.h $(DESTDIR)$(PKGCONFIGDIR)/mcpdesc.pc \
 	    $(DESTDIR)$(MANDIR)/man1/mcpdesc.1 $(DESTDIR)$(BASHCOMPDIR)/mcpdesc
-	rm -rf $(DESTDIR)$(RULESDIR)
+	rm -rf $(DESTDIR)$(RULESDIR) $(DESTDIR)$(SHAREDIR)/releases $(DESTDIR)$(SHAREDIR)/unreleased \
+	    $(DESTDIR)$(SCHEMADIR)
+	@# the directories install made, deepest first, each only when nothing else is left in it
+	for d in $(SHAREDIR) $(MANDIR)/man1 $(MANDIR) $(BASHCOMPDIR) $(patsubst %/,%,$(dir $(BASHCOMPDIR))) \
+	         $(DATADIR) $(PREFIX)/share $(PKGCONFIGDIR) $(LIBDIR) $(INCLUDEDIR) $(BINDIR); do \
+	    rmdir "$(DESTDIR)$$d" 2>/dev/null || :; \
+	done
 
 # A fresh build tree ($(BUILD)/install-test) installed into a temporary prefix, so the
 # test exercises `make install PREFIX=...` from scratch without touching this tree.

@@ -3,7 +3,9 @@
 # run every rule's examples (`rules test`), render every page, and pin a temporary copy
 # with `rules lock` and `--rules-tag`. check-locks: a committed tag lock never changes, and the manifest's
 # tag has a lock. test-rules-diff: `rules diff` on the shipped releases v0.9.0-rc.8
-# and rc.9. All run under `make check` (plain, then
+# and rc.9. check-releases: every shipped release (rules-yaml/releases/NAME@TAG) is
+# intact, matches its lock and gives its recorded findings on its own fixtures
+# (tests/check-releases.sh; about a second). All run under `make check` (plain, then
 # BUILD=build/san SAN=1).
 
 # Included before the Makefile's `all:` rule: keep `all` the default goal, and name the
@@ -11,7 +13,7 @@
 .DEFAULT_GOAL := all
 RULES_BIN := $(BUILD)/mcpdesc
 
-.PHONY: test-rules check-locks test-rules-diff
+.PHONY: test-rules check-locks test-rules-diff check-releases
 test-rules: $(RULES_BIN)
 	$(RULES_BIN) rules lint rules-yaml
 	$(RULES_BIN) rules test rules-yaml
@@ -25,4 +27,7 @@ check-locks:
 test-rules-diff: $(RULES_BIN)
 	sh tests/rules-diff-history.sh $(RULES_BIN)
 
-EXTRA_CHECKS += test-rules check-locks test-rules-diff
+check-releases: $(RULES_BIN)
+	sh tests/check-releases.sh $(RULES_BIN)
+
+EXTRA_CHECKS += test-rules check-locks test-rules-diff check-releases

@@ -1,9 +1,13 @@
 #!/bin/sh
 # test-install.sh - `make install PREFIX=<temporary>` from a fresh build tree, then use
 # what was installed the way a user would: the binary finds its rules without --rules
-# (also after the prefix is moved), `man` renders the page, bash loads the completion,
-# and tests/embed/example.c builds through pkg-config against the installed library and
-# validates tests/embed/fixture.json (run under the sanitizers when the build uses them).
+# (also after the prefix is moved), every release is installed and the default rule set
+# is the release of the manifest's tag; with the checkout out of reach (the prefix moved,
+# run from an empty directory) `validate --rules-tag`, `rules explain`, `rules test` and
+# `rules docs --rules-tag` work; `man` renders the page, bash loads the completion,
+# tests/embed/example.c builds through pkg-config against the installed library and
+# validates tests/embed/fixture.json (run under the sanitizers when the build uses them);
+# last, `make uninstall` leaves the prefix empty.
 # Environment (from mk/install.mk): MAKE, BUILD, EMBED_CC, EMBED_CFLAGS, EMBED_LDFLAGS.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -29,6 +33,27 @@ for f in bin/mcpdesc lib/libmcpdesc.a include/mcpdesc.h lib/pkgconfig/mcpdesc.pc
     [ -f "$prefix/$f" ] || bad "not installed: $f"
 done
 
+# every release, intact; the default rule set is the release of the manifest's tag
+rel=share/mcpdesc/releases
+for d in rules-yaml/releases/*@*/; do
+    id=$(basename "$d")
+    if [ ! -f "$prefix/$rel/$id/rules/SHA256SUMS" ]; then
+        bad "not installed: $rel/$id"
+    elif ! (cd "$prefix/$rel/$id/rules" && sha256sum -c --quiet SHA256SUMS) > "$tmp/sums" 2>&1; then
+        bad "$rel/$id: sha256sum -c SHA256SUMS: $(head -n 3 "$tmp/sums")"
+    elif ! diff -r "$d" "$prefix/$rel/$id" > /dev/null; then
+        bad "$rel/$id differs from rules-yaml/releases/$id"
+    fi
+done
+name=$(sed -n 's/^name:[[:space:]]*//p' rules-yaml/manifest.yaml | head -n 1)
+tag=$(sed -n 's/^tag:[[:space:]]*//p' rules-yaml/manifest.yaml | head -n 1)
+link=$(readlink "$prefix/share/mcpdesc/rules")
+if [ "$link" = "releases/$name@$tag/rules" ]; then
+    ok "share/mcpdesc/rules -> $link, and every release is installed"
+else
+    bad "share/mcpdesc/rules is not a link to releases/$name@$tag/rules: '${link:-not a link}'"
+fi
+
 # 2. the installed binary finds its rule set without --rules, from anywhere
 fixture=$(pwd)/tests/embed/fixture.json
 run_bin() { (cd "$tmp" && env -u MCPDESC_RULES "$1" validate --format json "$fixture"); }
@@ -45,6 +70,35 @@ if grep -q '"mcp.tool.input-schema.object-root"' "$tmp/out2.json"; then
     ok "a moved prefix still finds its rules (../share/mcpdesc/rules)"
 else
     bad "moved prefix: $(head -c 300 "$tmp/err")"
+fi
+# with the checkout out of reach: the prefix moved (nothing at the PREFIX compiled in),
+# run from an empty directory, no MCPDESC_RULES or MCPDESC_RULES_PATH
+mkdir "$tmp/work"
+cp "$fixture" "$tmp/work/fixture.json"
+away() { (cd "$tmp/work" && env -u MCPDESC_RULES -u MCPDESC_RULES_PATH "$tmp/moved/bin/mcpdesc" "$@"); }
+away validate --rules-tag v0.9.0-rc.3 --format text fixture.json > "$tmp/out" 2> "$tmp/err"
+status=$?
+if [ "$status" -eq 1 ] && grep -q 'mcpdesc-mcp v0\.9\.0-rc\.3 ' "$tmp/out"; then
+    ok "away from the checkout: validate --rules-tag v0.9.0-rc.3 runs the installed release"
+else
+    bad "away: validate --rules-tag v0.9.0-rc.3: exit $status: $(tail -n 2 "$tmp/out") $(head -c 300 "$tmp/err")"
+fi
+if away rules explain mcp.tool.name.charset > "$tmp/out" 2> "$tmp/err"; then
+    ok "away from the checkout: rules explain mcp.tool.name.charset"
+else
+    bad "away: rules explain mcp.tool.name.charset: $(head -c 300 "$tmp/err")"
+fi
+if away rules test > "$tmp/out" 2> "$tmp/err"; then
+    ok "away from the checkout: rules test ($(tail -n 1 "$tmp/out"))"
+else
+    bad "away: rules test: $(grep FAIL "$tmp/out" | head -n 3) $(head -c 300 "$tmp/err")"
+fi
+# shellcheck disable=SC2016 # the backquotes are Markdown's
+if away rules docs --rules-tag v0.9.0-rc.3 --out "$tmp/docs" > "$tmp/out" 2> "$tmp/err" &&
+        grep -qF '`tool.yaml` at immutable tag `v0.9.0-rc.3`' "$tmp/docs/mcp.tool.name.charset.md"; then
+    ok "away from the checkout: rules docs --rules-tag v0.9.0-rc.3 renders the tag's pages"
+else
+    bad "away: rules docs --rules-tag v0.9.0-rc.3: $(head -c 300 "$tmp/err")"
 fi
 mv "$tmp/moved" "$prefix"
 
@@ -109,6 +163,19 @@ if [ "$status" -eq 1 ] && [ -z "$missing" ]; then
 else
     bad "example: exit $status (expected 1); missing line: '$missing'; output:"
     sed 's/^/      | /' "$tmp/example.out" "$tmp/err"
+fi
+
+# 5. uninstall removes everything install put there: an empty prefix again
+if ! $MAKE --no-print-directory BUILD="$BUILD/install-test" PREFIX="$prefix" uninstall \
+        > "$tmp/make.log" 2>&1; then
+    tail -n 30 "$tmp/make.log"
+    bad "make uninstall PREFIX=$prefix"
+fi
+left=$(cd "$prefix" && find . -mindepth 1 | sort | head -n 10 | tr '\n' ' ')
+if [ -z "$left" ]; then
+    ok "make uninstall leaves the prefix empty"
+else
+    bad "make uninstall left: $left"
 fi
 [ "$fail" -eq 0 ] && echo "test-install: passed" || echo "test-install: FAILED"
 exit "$fail"

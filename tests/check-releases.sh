@@ -1,0 +1,243 @@
+#!/bin/sh
+# check-releases.sh [--update] BINARY - every shipped release gives the same findings
+# forever, by test (docs/releases.md). For each rules-yaml/releases/NAME@TAG/:
+#   1. intact: `cd NAME@TAG/rules && sha256sum -c SHA256SUMS` passes, the release holds no
+#      file SHA256SUMS does not list, and the digest BINARY reports for it is the sha256
+#      of its SHA256SUMS;
+#   2. locked: every file the committed lock rules-yaml/tags/TAG.lock lists (paths
+#      relative to rules/) is in the release with the sha256 the lock records;
+#   3. same findings: `BINARY validate --rules-tag NAME@TAG --format text conformance`, run
+#      inside NAME@TAG/ (so paths are relative), prints byte for byte what the record
+#      rules-yaml/releases/NAME@TAG.findings holds below its first line (where the
+#      engine's own version, "mcpdesc X.Y.Z", would appear, the record says
+#      "mcpdesc @ENGINE@": a new version alone changes no record).
+# The record sits beside the release, not in it: the release never changes, the engine
+# that runs it may. The record's first line says which engine took it and after how many
+# entries of the tag's changes log, rules-yaml/releases/NAME@TAG.changes (an entry is a
+# line starting with "## "). When an engine change alters a tag's findings, say what and
+# why in a new entry of that tag's log, then
+#   sh tests/check-releases.sh --update BINARY
+# rewrites the record; it refuses a record whose findings changed unless the log has an
+# entry the record was not taken with, and writes the first record of a new tag (and
+# its empty log). Also
+# checked once: a tag that is not there is one line on stderr (exit 2) naming the
+# available releases, and the text, JSON and SARIF reports of `--rules-tag TAG` (the
+# oldest release) name TAG. Prints ok/FAIL per tag and a summary; exits 1 on any failure.
+set -u
+update=0
+if [ "${1:-}" = --update ]; then
+    update=1
+    shift
+fi
+if [ $# -ne 1 ]; then
+    echo "usage: sh tests/check-releases.sh [--update] BINARY" >&2
+    exit 2
+fi
+bin=$1
+case $bin in /*) ;; *) bin="$(pwd)/$bin" ;; esac
+cd "$(dirname "$0")/.." || exit 2
+root=$(pwd)
+rel=$root/rules-yaml/releases
+if [ ! -x "$bin" ]; then
+    echo "check-releases: cannot run $bin" >&2
+    exit 2
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-releases.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+# this checkout's releases first, whatever else the binary would find
+MCPDESC_RULES_PATH=$rel
+export MCPDESC_RULES_PATH
+engine=$("$bin" --version | head -n 1)
+engine_re=$(printf '%s\n' "$engine" | sed 's/[.[\*^$/]/\\&/g')
+passed=0
+failed=0
+recorded=0
+
+# entries FILE: the number of entries ("## " lines) of a changes log (0 when absent)
+entries() {
+    if [ -f "$1" ]; then grep -c '^## ' "$1"; else echo 0; fi
+}
+
+# check_tag NAME@TAG: prints the reasons it fails, one per line, on stdout
+check_tag() {
+    id=$1 dir=$rel/$1
+    name=${id%%@*} tag=${id#*@}
+    rules=$dir/rules
+    # 1. intact
+    if [ ! -f "$rules/SHA256SUMS" ]; then
+        echo "no rules/SHA256SUMS: not a release"
+        return
+    fi
+    if ! (cd "$rules" && sha256sum -c --quiet --strict SHA256SUMS) > "$tmp/sums.out" 2>&1; then
+        echo "sha256sum -c SHA256SUMS fails: $(grep -v '^sha256sum:' "$tmp/sums.out" | head -n 3 | tr '\n' ' ')"
+    fi
+    sed 's/^[0-9a-f]\{64\}  //' "$rules/SHA256SUMS" | sort > "$tmp/listed"
+    (cd "$dir" && find . -type f ! -path ./rules/SHA256SUMS) |
+        sed -e 's|^\./rules/||' -e 's|^\./|../|' | sort > "$tmp/present"
+    extra=$(comm -13 "$tmp/listed" "$tmp/present" | head -n 3 | tr '\n' ' ')
+    [ -z "$extra" ] || echo "files SHA256SUMS does not list: $extra"
+    # 2. the committed lock
+    lock=$root/rules-yaml/tags/$tag.lock
+    if [ ! -f "$lock" ]; then
+        echo "no lock rules-yaml/tags/$tag.lock"
+    else
+        grep -q "^  \"name\": \"$name\",\$" "$lock" || echo "$lock does not name $name"
+        grep -q "^  \"tag\": \"$tag\",\$" "$lock" || echo "$lock does not name $tag"
+        # the lock's files as sha256sum lines ("path" then "sha256", jansson's order)
+        awk -F'"' '$2 == "path" { p = $4 } $2 == "sha256" { print $4 "  " p }' "$lock" > "$tmp/lock.sums"
+        if [ ! -s "$tmp/lock.sums" ]; then
+            echo "$lock lists no file"
+        elif ! (cd "$rules" && sha256sum -c --quiet --strict "$tmp/lock.sums") > "$tmp/lock.out" 2>&1; then
+            echo "differs from rules-yaml/tags/$tag.lock: $(grep -v '^sha256sum:' "$tmp/lock.out" | head -n 3 | tr '\n' ' ')"
+        fi
+    fi
+    # 3. the findings on its own fixtures, and the digest reported
+    if [ ! -d "$dir/conformance" ]; then
+        echo "no conformance/ in the release"
+        return
+    fi
+    (cd "$dir" && "$bin" validate --rules-tag "$id" --format text --color never conformance) \
+        > "$tmp/out" 2> "$tmp/err"
+    status=$?
+    # the engine's version is on the record's first line; in the body (a report header
+    # that names it) it reads "mcpdesc @ENGINE@", so a new version alone changes nothing
+    sed -i "s/$engine_re/mcpdesc @ENGINE@/g" "$tmp/out"
+    if [ "$status" -gt 1 ]; then
+        echo "validate --rules-tag $id: exit $status: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
+        return
+    fi
+    want=sha256:$(sha256sum < "$rules/SHA256SUMS" | cut -c 1-64)
+    got=$(grep -o 'sha256:[0-9a-f]\{64\}' "$tmp/out" | head -n 1)
+    [ "$got" = "$want" ] || echo "the binary reports ${got:-no digest}, sha256 of SHA256SUMS is $want"
+    findings=$rel/$id.findings changes=$rel/$id.changes
+    now=$(entries "$changes")
+    if [ -f "$findings" ]; then
+        taken=$(sed -n '1s/^# .*, changes \([0-9][0-9]*\)$/\1/p' "$findings")
+        if [ -z "$taken" ]; then
+            echo "$id.findings: the first line does not say after how many changes it was taken"
+            return
+        fi
+        if [ "$now" -lt "$taken" ]; then
+            echo "$id.changes has $now entries, the record was taken after $taken: the log only grows"
+            return
+        fi
+        tail -n +2 "$findings" > "$tmp/want"
+        if cmp -s "$tmp/want" "$tmp/out"; then
+            return
+        fi
+        if [ "$update" -eq 1 ] && [ "$now" -gt "$taken" ]; then
+            write_record "$id" "$now"
+            return
+        fi
+        echo "the findings differ from $id.findings (taken after $taken changes):"
+        diff -u "$tmp/want" "$tmp/out" | tail -n +3 | head -n 20 | sed 's/^/    /'
+        if [ "$update" -eq 1 ]; then
+            echo "    not rewritten: say what changed and why in a new entry (a line starting"
+            echo "    with '## ') of rules-yaml/releases/$id.changes, then run --update again"
+        else
+            echo "    an engine change altered the findings of a released tag: if that is"
+            echo "    intended, record it in rules-yaml/releases/$id.changes, then"
+            echo "    sh tests/check-releases.sh --update BINARY"
+        fi
+    elif [ "$update" -eq 1 ]; then
+        write_record "$id" "$now"
+    else
+        echo "no record $id.findings: sh tests/check-releases.sh --update BINARY writes it"
+    fi
+}
+
+# write_record NAME@TAG ENTRIES: the findings in $tmp/out become the record
+write_record() {
+    { echo "# findings of $1 on its conformance/: $engine, changes $2"; cat "$tmp/out"; } \
+        > "$rel/$1.findings"
+    [ -f "$rel/$1.changes" ] || sed "s/@ID@/$1/g" > "$rel/$1.changes" <<'EOF2'
+# @ID@: changes to its findings on its own fixtures (@ID@.findings)
+# The release directory never changes; the engine that runs it may. When an engine change
+# alters these findings, add an entry below, newest last, a line
+#   ## YYYY-MM-DD, mcpdesc VERSION: what changed
+# followed by why and which findings; then run
+#   sh tests/check-releases.sh --update build/mcpdesc
+# (docs/releases.md, "Findings records and changes logs").
+EOF2
+    recorded=$((recorded + 1))
+    echo "check-releases: recorded $1.findings ($engine, changes $2)" >&2
+}
+
+ids=
+for d in "$rel"/*@*/; do
+    [ -d "$d" ] || continue
+    id=$(basename "$d")
+    ids="$ids $id"
+    check_tag "$id" > "$tmp/why"
+    if [ -s "$tmp/why" ]; then
+        echo "check-releases: FAIL $id"
+        sed 's/^/    /' "$tmp/why"
+        failed=$((failed + 1))
+    else
+        echo "check-releases: ok $id"
+        passed=$((passed + 1))
+    fi
+done
+if [ -z "$ids" ]; then
+    echo "check-releases: FAIL no release in rules-yaml/releases"
+    failed=$((failed + 1))
+fi
+# a record or a log for a release that is not there
+for f in "$rel"/*.findings "$rel"/*.changes; do
+    [ -f "$f" ] || continue
+    id=$(basename "$f")
+    id=${id%.*}
+    if [ ! -d "$rel/$id" ]; then
+        echo "check-releases: FAIL $(basename "$f") names no release (rules-yaml/releases/$id/)"
+        failed=$((failed + 1))
+    fi
+done
+
+# a tag that is not there: one line, exit 2, naming every available release
+(cd "$rel/.." && "$bin" validate --rules-tag v0.0.0-not-released ../conformance/expected-valid) \
+    > "$tmp/out" 2> "$tmp/err"
+status=$?
+missing=
+for id in $ids; do
+    grep -qF "$id" "$tmp/err" || missing="$missing $id"
+done
+if [ "$status" -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] &&
+        grep -q '^mcpdesc: no release mcpdesc-mcp@v0.0.0-not-released ' "$tmp/err" && [ -z "$missing" ]; then
+    echo "check-releases: ok a tag that is not there is one line naming the available releases"
+    passed=$((passed + 1))
+else
+    echo "check-releases: FAIL --rules-tag v0.0.0-not-released: exit $status (expected 2 and one line"
+    echo "    on stderr naming every release; missing:${missing:- none}):"
+    sed 's/^/    | /' "$tmp/err" | head -n 5
+    failed=$((failed + 1))
+fi
+
+# each report format names the release a pinned run used (the oldest release shipped)
+# shellcheck disable=SC2086 # one word per release
+first=$(printf '%s\n' $ids | sort -V | head -n 1)
+if [ -n "$first" ]; then
+    fixture=$(cd "$rel/$first" && find conformance -name '*.json' | sort | head -n 1)
+    tag=${first#*@}
+    bad=
+    for fmt in text json sarif; do
+        (cd "$rel/$first" && "$bin" validate --rules-tag "$tag" --format "$fmt" --fail-on never "$fixture") \
+            > "$tmp/report.$fmt" 2> "$tmp/err" || bad="$bad $fmt(exit $?)"
+    done
+    grep -q "^rules: ${first%%@*} $tag (sha256:" "$tmp/report.text" || bad="$bad text"
+    grep -q "^    \"tag\": \"$tag\",\$" "$tmp/report.json" || bad="$bad json"
+    grep -Eq "\"(ruleSetTag|tag)\": \"$tag\"" "$tmp/report.sarif" || bad="$bad sarif"
+    if [ -z "$bad" ]; then
+        echo "check-releases: ok --rules-tag $tag: the text, JSON and SARIF reports name $tag"
+        passed=$((passed + 1))
+    else
+        echo "check-releases: FAIL --rules-tag $tag: these reports do not name $tag:$bad"
+        sed 's/^/    | /' "$tmp/err" | head -n 5
+        failed=$((failed + 1))
+    fi
+fi
+
+summary="$passed passed, $failed failed"
+[ "$recorded" -eq 0 ] || summary="$summary, $recorded recorded"
+echo "check-releases: $summary"
+[ "$failed" -eq 0 ]
