@@ -170,9 +170,10 @@ int release_pack(const struct rule_set *rs, const char *out, FILE *err)
         while (f && (n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_add(&have, chunk, n);
         if (f) fclose(f);
         int same = f && !strcmp(buf_str(&have), rule_set_sums(rs));
-        fprintf(err, same ? "mcpdesc: %s already holds this release\n"
-                          : "mcpdesc: %s exists and holds something else: a release never "
-                            "changes; remove it only if it was never published\n",
+        fprintf(err,
+                same ? "mcpdesc: %s already holds this release\n"
+                     : "mcpdesc: %s exists and holds something else: a release never "
+                       "changes; remove it only if it was never published\n",
                 top);
         buf_release(&have);
         free(sums);
@@ -181,6 +182,7 @@ int release_pack(const struct rule_set *rs, const char *out, FILE *err)
     }
     for (size_t i = 0; i < rule_set_digest_count(rs) && !rc; i++) {
         const char *p = rule_set_digest_path(rs, i);
+        if (rule_set_digest_kind(rs, i) == RULE_FILE_BASE) continue; /* a line, not a file */
         /* ../X sits beside rules/; anything further out would leave the release */
         int up = !strncmp(p, "../", 3);
         if (strstr(up ? p + 3 : p, "..")) {
