@@ -378,6 +378,10 @@ void rulepage_rule_html(struct rulepage_site *s, const struct rule *r, struct bu
     escs(out, p.file);
     buf_adds(out, "</code> at immutable tag <code>");
     escs(out, p.tag);
+    if (p.set_name) {
+        buf_adds(out, "</code> of <code>");
+        escs(out, p.set_name);
+    }
     buf_adds(out, "</code>.</p>\n</section>\n");
     foot(s, out);
     rulepage_page_release(&p);
