@@ -21,11 +21,14 @@ check-locks:
 	sh tests/check-locks.sh committed
 
 # test-org-rules: the worked organisation rule set (examples/acme/, extends
-# mcpdesc-mcp@v0.9.0-rc.9): lint its own files, run its own rules' examples, render every
+# mcpdesc-mcp@v0.9.0-rc.9): its files against the JSON Schemas, lint its own files, run its own rules' examples, render every
 # page (base rules' examples from the base's fixtures), verify its lock, and judge its
 # fixtures (base and own rules) against their x-expect.
 ORG_RULES := examples/acme/rules
 test-org-rules: $(RULES_BIN) $(BUILD)/tests/conformance-check
+	$(RULES_BIN) schema validate --schema schema/manifest.schema.json $(ORG_RULES)/manifest.yaml
+	$(RULES_BIN) schema validate --schema schema/rule-file.schema.json $(ORG_RULES)/acme.yaml \
+	    $(ORG_RULES)/acme-predicates.yaml
 	$(RULES_BIN) rules lint $(ORG_RULES)
 	$(RULES_BIN) rules test --rules $(ORG_RULES)
 	rm -rf $(BUILD)/org-rule-docs
