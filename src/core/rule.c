@@ -334,11 +334,10 @@ struct pred *rule_cc_named(struct cc *cc, struct yv name)
         if (np->compiled) VEC_PUSH(cc->rs->shared_preds, np->compiled);
         return np->compiled;
     }
-    rule_cc_error_hint(cc, name.n, 0,
-                       "define it under \"predicates:\" in one of the set's rule files (a base "
-                       "set's predicates are not visible to a set that extends it)",
-                       "no predicate named \"%s\" under \"predicates:\" in the set's rule files",
-                       s);
+    rule_cc_error(cc, name.n, 0,
+                  "no predicate named \"%s\" under \"predicates:\" in the set's rule files (a "
+                  "base set's predicates are not visible to a set that extends it)",
+                  s);
     return NULL;
 }
 
