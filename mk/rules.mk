@@ -13,7 +13,7 @@
 .DEFAULT_GOAL := all
 RULES_BIN := $(BUILD)/mcpdesc
 
-.PHONY: test-rules check-locks test-rules-diff check-releases
+.PHONY: test-rules check-locks test-rules-diff check-releases test-org-rules
 test-rules: $(RULES_BIN)
 	$(RULES_BIN) rules lint rules-yaml
 	$(RULES_BIN) rules test rules-yaml
@@ -30,4 +30,23 @@ test-rules-diff: $(RULES_BIN)
 check-releases: $(RULES_BIN)
 	sh tests/check-releases.sh $(RULES_BIN)
 
-EXTRA_CHECKS += test-rules check-locks test-rules-diff check-releases
+
+# test-org-rules: the worked organisation rule set (examples/acme/, extends
+# mcpdesc-mcp@v0.9.0-rc.9): its files against the JSON Schemas, lint its own files, run its own rules' examples, render every
+# page (base rules' examples from the base's fixtures), verify its lock, and judge its
+# fixtures (base and own rules) against their x-expect.
+ORG_RULES := examples/acme/rules
+test-org-rules: $(RULES_BIN) $(BUILD)/tests/conformance-check
+	$(RULES_BIN) schema validate --schema schema/manifest.schema.json $(ORG_RULES)/manifest.yaml
+	$(RULES_BIN) schema validate --schema schema/rule-file.schema.json $(ORG_RULES)/acme.yaml \
+	    $(ORG_RULES)/acme-predicates.yaml
+	$(RULES_BIN) rules lint $(ORG_RULES)
+	$(RULES_BIN) rules test --rules $(ORG_RULES)
+	rm -rf $(BUILD)/org-rule-docs
+	$(RULES_BIN) rules docs --rules $(ORG_RULES) --out $(BUILD)/org-rule-docs
+	$(RULES_BIN) validate -q --rules $(ORG_RULES) --rules-tag v1.0.0 \
+	    examples/acme/conformance/expected-valid/acme-tools.json
+	CONFORMANCE_RULES=$(ORG_RULES) $(BUILD)/tests/conformance-check $(RULES_BIN) \
+	    examples/acme/conformance
+
+EXTRA_CHECKS += test-rules check-locks test-rules-diff check-releases test-org-rules

@@ -1214,6 +1214,12 @@ static void lint_against_schema(struct lint *l, schema_ctx *ctx, const char *sch
 
 int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
 {
+    return lint_rule_dir_with(dir, fixtures, NULL, out);
+}
+
+int lint_rule_dir_with(const char *dir, const char *fixtures, const struct rule_load_opts *opts,
+                       struct diag_list *out)
+{
     char *mpath = xasprintf("%s/manifest.yaml", dir);
     if (access(mpath, R_OK) != 0) {
         diag_errorf(out, dir, 0, 0,
@@ -1222,7 +1228,7 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
         return -1;
     }
     size_t before = out->len;
-    struct rule_set *rs = rule_set_load(dir, out); /* its errors carry their hints */
+    struct rule_set *rs = rule_set_load_with(dir, opts, out); /* its errors carry their hints */
     struct doc_error err;
     doc *m = doc_load_file(mpath, NULL, &err);
     if (!m) {
@@ -1240,6 +1246,8 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
             const char *s = json_string_value(json_array_get(vers, i));
             if (s && ver_index(&l.vl, s) < 0) l.vl.names[l.vl.n++] = xstrdup(s);
         }
+        for (size_t i = 0; !vers && rs && i < rule_set_versions(rs)->n; i++) /* the base's */
+            l.vl.names[l.vl.n++] = xstrdup(rule_set_versions(rs)->names[i]);
         /* The JSON Schemas of the format, when the loader accepted the set (otherwise its
          * errors already say what the schema would, and more precisely). */
         schema_ctx *sctx = rs ? schema_ctx_new(NULL) : NULL;
@@ -1407,6 +1415,7 @@ size_t lint_run_examples(const struct rule_set *rs, const char *fixtures,
     size_t failed = 0;
     for (size_t i = 0; i < rule_set_count(rs); i++) {
         const struct rule *r = rule_set_rule(rs, i);
+        if (rule_origin(r) != rs) continue; /* a base's rule: tested with its own set */
         if (enabled && !enabled(rule_id(r), enabled_arg)) continue;
         json_t *ex = json_object_get(rule_meta(r), "examples");
         for (size_t k = 0; json_is_array(ex) && k < json_array_size(ex); k++) {

@@ -23,6 +23,10 @@ char *lint_default_fixtures(const char *rules_dir);
  * the loader's errors come with theirs), sorted by file and position. Returns 0, or -1 when DIR
  * has no readable manifest.yaml (one diagnostic without position appended). */
 int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out);
+/* The same, loading with OPTS (where `extends: NAME@TAG` finds its base; may be NULL). A
+ * set that extends another is linted for its own files: its base is linted as itself. */
+int lint_rule_dir_with(const char *dir, const char *fixtures, const struct rule_load_opts *opts,
+                       struct diag_list *out);
 
 /* The outcome of one example under `rules test`. */
 struct lint_example_result {
@@ -34,7 +38,8 @@ struct lint_example_result {
     char *detail; /* new: what the rule reported instead (NULL when passed) */
 };
 
-/* Run the examples of every rule of RS for which ENABLED(id, arg) is nonzero (ENABLED
+/* Run the examples of every rule of RS's own (not of a set it extends, rule_origin) for
+ * which ENABLED(id, arg) is nonzero (ENABLED
  * NULL: all): load the fixture, run only that rule (honouring the fixture's x-args
  * --protocol-version), and check that it reports exactly at the example's pointer (an
  * error for invalid, a warning for warning, nothing for valid). Calls EACH for every

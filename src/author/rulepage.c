@@ -35,6 +35,8 @@ void rulepage_site_free(struct rulepage_site *s)
 {
     if (!s) return;
     fixtures_free(s->fx);
+    for (size_t i = 0; i < s->base_fx.len; i++) fixtures_free(s->base_fx.items[i].fx);
+    VEC_FREE(s->base_fx);
     for (size_t i = 0; i < s->problems.len; i++) free(s->problems.items[i]);
     VEC_FREE(s->problems);
     VEC_FREE(s->surfaces);
@@ -77,6 +79,21 @@ const char *rulepage_example_title(const char *expect)
     return "Valid example";
 }
 
+/* Where R's examples resolve: the site's fixtures for the set's own rules, the rule's own
+ * set's fixtures directory for a base set's rule. */
+static struct fixtures *rule_fixtures(struct rulepage_site *s, const struct rule *r)
+{
+    const struct rule_set *o = rule_origin(r);
+    if (!o || o == s->rs) return s->fx;
+    for (size_t i = 0; i < s->base_fx.len; i++)
+        if (s->base_fx.items[i].rs == o) return s->base_fx.items[i].fx;
+    char *dir = rule_origin_fixtures(r);
+    struct rulepage_origin_fx ofx = {o, fixtures_new(dir, o)};
+    free(dir);
+    VEC_PUSH(s->base_fx, ofx);
+    return ofx.fx;
+}
+
 static const char *str_or(json_t *o, const char *k, const char *dflt)
 {
     const char *s = json_string_value(json_object_get(o, k));
@@ -98,8 +115,11 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
     p->status = str_or(m, "status", "");
     p->enforcement = str_or(m, "enforcement", "");
     p->file = rule_file(r);
-    p->tag = rule_set_display_tag(s->rs);
-    p->released = rule_set_released_tag(s->rs) != NULL;
+    /* the rule's own set: a base set's rule keeps its tag and tier names */
+    const struct rule_set *origin = rule_origin(r) ? rule_origin(r) : s->rs;
+    p->tag = rule_set_display_tag(origin);
+    p->released = rule_set_released_tag(origin) != NULL;
+    p->set_name = rule_set_base(origin) ? rule_set_name(origin) : NULL;
     p->applies = rule_applies(r);
     struct buf b = BUF_INIT;
     json_t *paths = json_object_get(m, "paths");
@@ -131,7 +151,7 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
         json_t *e = json_array_get(bo, i);
         struct rulepage_source src;
         src.tier = (long)json_integer_value(json_object_get(e, "tier"));
-        src.tier_name = rule_set_tier_name(s->rs, src.tier);
+        src.tier_name = rule_set_tier_name(origin, src.tier);
         src.text = str_or(e, "text", NULL);
         src.url = str_or(e, "url", NULL);
         VEC_PUSH(p->based_on, src);
@@ -146,7 +166,7 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
                                      str_or(e, "pointer", ""), NULL, NULL};
         char *problem = NULL;
         json_t *v;
-        fixtures_lookup(s->fx, x.fixture, x.pointer, &v, &problem);
+        fixtures_lookup(rule_fixtures(s, r), x.fixture, x.pointer, &v, &problem);
         if (v) {
             x.json = json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY);
         } else {
@@ -291,7 +311,8 @@ void rulepage_rule_text(struct rulepage_site *s, const struct rule *r, struct bu
         else buf_addf(out, "    (cannot be shown: %s)\n", x->problem);
     }
     text_heading(out, "Rule Source Code", '-');
-    buf_addf(out, "%s %s %s%s.\n", p.file, rulepage_source_at(&p), p.tag,
+    buf_addf(out, "%s %s %s%s%s%s.\n", p.file, rulepage_source_at(&p), p.tag,
+             p.set_name ? " of " : "", p.set_name ? p.set_name : "",
              p.released ? "" : rulepage_not_released);
     rulepage_page_release(&p);
 }
@@ -362,7 +383,8 @@ void rulepage_rule_markdown(struct rulepage_site *s, const struct rule *r, struc
         if (x->json) buf_addf(out, "```json\n%s\n```\n\n", x->json);
         else buf_addf(out, "*Cannot be shown: %s.*\n\n", x->problem);
     }
-    buf_addf(out, "## Rule Source Code\n\n`%s` %s `%s`%s.\n", p.file, rulepage_source_at(&p), p.tag,
+    buf_addf(out, "## Rule Source Code\n\n`%s` %s `%s`%s%s%s%s.\n", p.file, rulepage_source_at(&p),
+             p.tag, p.set_name ? " of `" : "", p.set_name ? p.set_name : "", p.set_name ? "`" : "",
              p.released ? "" : rulepage_not_released);
     rulepage_page_release(&p);
 }

@@ -9,9 +9,16 @@
 #include "author/rulepage.h"
 #include "base/util.h"
 
+/* The fixtures of a base set's rules (rule_origin: examples resolve in their own set's). */
+struct rulepage_origin_fx {
+    const struct rule_set *rs;
+    struct fixtures *fx;
+};
+
 struct rulepage_site {
     const struct rule_set *rs;
     struct fixtures *fx;
+    VEC(struct rulepage_origin_fx) base_fx;
     VEC(char *) problems;
     VEC(const char *) surfaces; /* in order of first appearance */
 };
@@ -35,7 +42,8 @@ struct rulepage_page {
     /* tag is the set's display tag; released says whether a lock backs it ("at immutable
      * tag"), else the page says the set is modified (rule_set_display_tag) */
     int released;
-    char *paths; /* "inputSchema, outputSchema" */
+    const char *set_name; /* the rule's own set, when that set extends another; else NULL */
+    char *paths;          /* "inputSchema, outputSchema" */
     ver_mask applies;
     VEC(char *) required_by;
     VEC(struct rulepage_source) based_on;

@@ -378,6 +378,10 @@ void rulepage_rule_html(struct rulepage_site *s, const struct rule *r, struct bu
     escs(out, p.file);
     buf_addf(out, "</code> %s <code>", rulepage_source_at(&p));
     escs(out, p.tag);
+    if (p.set_name) {
+        buf_adds(out, "</code> of <code>");
+        escs(out, p.set_name);
+    }
     buf_addf(out, "</code>%s.</p>\n</section>\n", p.released ? "" : rulepage_not_released);
     foot(s, out);
     rulepage_page_release(&p);

@@ -441,7 +441,12 @@ static int run_lint(struct opts *o)
     }
     struct diag_list found = DIAG_LIST_INIT;
     int status;
-    if (lint_rule_dir(dir, o->fixtures, &found) < 0) {
+    struct cmd_release_path rp; /* where an `extends: NAME@TAG` finds its base */
+    cmd_release_path_init(&rp);
+    struct rule_load_opts lo = {rp.path.dirs, rp.path.n};
+    int linted = lint_rule_dir_with(dir, o->fixtures, &lo, &found);
+    cmd_release_path_release(&rp);
+    if (linted < 0) {
         cmd_print_errors(stderr, &found);
         status = 2;
     } else {

@@ -182,6 +182,7 @@ int release_pack(const struct rule_set *rs, const char *out, FILE *err)
     }
     for (size_t i = 0; i < rule_set_digest_count(rs) && !rc; i++) {
         const char *p = rule_set_digest_path(rs, i);
+        if (rule_set_digest_kind(rs, i) == RULE_FILE_BASE) continue; /* a line, not a file */
         /* ../X sits beside rules/; anything further out would leave the release */
         int up = !strncmp(p, "../", 3);
         if (strstr(up ? p + 3 : p, "..")) {

@@ -4,15 +4,18 @@
  * a rule author sees every mistake of a file, each at its line and column. */
 #include "core/rule.h"
 
+#include <limits.h>
 #include <nettle/sha2.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/buf.h"
 #include "base/ptr.h"
 #include "core/lock.h"
+#include "core/release.h"
 #include "core/ruleInt.h"
 #include "schema/schema.h"
 #include "base/util.h"
@@ -20,9 +23,26 @@
 struct named_pred {
     char *name;
     struct yv y;
+    const doc *d; /* the rule file that defines it */
     struct pred *compiled;
     int busy;
     int failed; /* compiled once and refused: its errors are reported once, not per use */
+};
+
+/* The named predicates of every rule file of a set, shared by its files. */
+struct named_preds {
+    VEC(struct named_pred) v;
+};
+
+/* How deep `extends` may go: a set, its base, the base's base ... */
+enum { MAX_EXTENDS = 8 };
+
+/* The sets being loaded, outermost first, to refuse an `extends` cycle. */
+struct load_chain {
+    const struct load_chain *up;
+    const char *real; /* realpath of the set's directory */
+    const char *dir;  /* as named */
+    size_t depth;
 };
 
 /* One file of the set's digest, by kind: a lock of an old format covers only some kinds
@@ -35,6 +55,8 @@ struct file_digest {
 
 struct rule_set {
     char *dir;
+    struct rule_set *base; /* the set `extends` names (owned), or NULL */
+    char *extends;         /* "NAME@TAG" of the base, for the digest line */
     char *name, *tag, *format;
     char *fixtures; /* the manifest's `fixtures` (relative to dir), default ../conformance */
     char digest[7 + 64 + 1];
@@ -305,38 +327,47 @@ struct pred *rule_cc_named(struct cc *cc, struct yv name)
         return NULL;
     }
     const char *s = json_string_value(name.v);
-    for (size_t i = 0; i < cc->named.len; i++) {
-        struct named_pred *np = &cc->named.items[i];
+    for (size_t i = 0; cc->named && i < cc->named->v.len; i++) {
+        struct named_pred *np = &cc->named->v.items[i];
         if (strcmp(np->name, s) != 0) continue;
         if (np->compiled || np->failed) return np->compiled;
         if (np->busy) {
             rule_cc_error(cc, name.n, 0, "predicate \"%s\" refers to itself", s);
             return NULL;
         }
+        const doc *used_in = cc->d; /* compiled where it is defined: errors point there */
+        cc->d = np->d;
         np->busy = 1;
         np->compiled = rule_cc_pred(cc, np->y);
         np->busy = 0;
+        cc->d = used_in;
         np->failed = !np->compiled;
         if (np->compiled) VEC_PUSH(cc->rs->shared_preds, np->compiled);
         return np->compiled;
     }
     /* did you mean: a named predicate of the file, or a predicate of the table (any of
      * fn_table, the schema predicates included), which is written without `use` */
-    const char **names = xcalloc(cc->named.len + fn_count + 1, sizeof *names);
-    for (size_t i = 0; i < cc->named.len; i++) names[i] = cc->named.items[i].name;
+    const char **names = xcalloc((cc->named ? cc->named->v.len : 0) + fn_count + 1, sizeof *names);
+    size_t nnamed = cc->named ? cc->named->v.len : 0;
+    for (size_t i = 0; i < nnamed; i++) names[i] = cc->named->v.items[i].name;
     const char *near = nearest(s, names);
     for (size_t k = 0; k < fn_count; k++) names[k] = fn_table[k].name;
     names[fn_count] = NULL;
     const char *builtin = fn_lookup(s) ? s : near ? NULL : nearest(s, names);
-    char *hint = builtin ? xasprintf("%s is a predicate of the rule format: write {%s: ARGUMENT} "
-                                     "without use (rules-yaml/README.md, Predicates)",
-                                     builtin, builtin)
-                         : xstrdup("define it under \"predicates:\" in this file, or correct "
-                                   "the name");
+    char *hint = builtin
+        ? xasprintf("%s is a predicate of the rule format: write {%s: ARGUMENT} "
+                    "without use (rules-yaml/README.md, Predicates)",
+                    builtin, builtin)
+        : xstrdup("define it under \"predicates:\" in one of the set's rule files, "
+                  "or correct the name");
     const char *sugg = near ? near : builtin && strcmp(builtin, s) ? builtin : NULL;
-    rule_cc_error_hint(cc, name.n, 0, hint,
-                       "no predicate named \"%s\" under \"predicates:\" in this file%s%s%s", s,
-                       sugg ? ": did you mean \"" : "", sugg ? sugg : "", sugg ? "\"?" : "");
+    rule_cc_error_hint(
+        cc, name.n, 0, hint,
+        "no predicate named \"%s\" under \"predicates:\" in the set's rule files%s%s%s%s", s,
+        cc->rs->base ? " (a base set's predicates are not visible to a set "
+                       "that extends it)"
+                     : "",
+        sugg ? ": did you mean \"" : "", sugg ? sugg : "", sugg ? "\"?" : "");
     free(hint);
     free(names);
     return NULL;
@@ -653,6 +684,7 @@ static void check_yields(const struct rule_set *rs, struct diag_list *errs)
 {
     for (size_t i = 0; i < rs->rules.len; i++) {
         const struct rule *r = &rs->rules.items[i];
+        if (r->borrowed) continue; /* checked when its own set loaded */
         for (size_t k = 0; k < r->nyields; k++) {
             size_t hits = 0;
             for (size_t j = 0; j < rs->rules.len; j++)
@@ -675,6 +707,7 @@ static void check_yields(const struct rule_set *rs, struct diag_list *errs)
 
 static void rule_release(struct rule *r)
 {
+    if (r->borrowed) return; /* the base set frees it */
     free(r->id);
     free(r->file);
     json_decref(r->meta);
@@ -698,8 +731,17 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
             "rule id \"%s\" must be dot-separated lowercase words, e.g. mcp.tool.name.unique", id);
         id = NULL;
     }
-    const struct rule *prev = id ? rule_set_find(cc->rs, id) : NULL;
-    if (prev) {
+    const struct rule *dup = id ? rule_set_find(cc->rs, id) : NULL;
+    if (dup && dup->borrowed) {
+        rule_cc_error_hint(cc, rule_yv_member(cc, y, "id").n, 0,
+                           "rule ids are unique across a set and its base: rename the rule "
+                           "(an organisation's ids start with its own prefix)",
+                           "duplicate rule id \"%s\": the base set %s %s has it (%s/%s:%u:%u)", id,
+                           rule_origin_name(dup), rule_origin_tag(dup), rule_origin_dir(dup),
+                           dup->file, dup->line, dup->col);
+        id = NULL;
+    } else if (dup) {
+        const struct rule *prev = dup;
         rule_cc_error_hint(cc, rule_yv_member(cc, y, "id").n, 0,
                            "rule ids are unique in the set: rename one of the rules",
                            "duplicate rule id \"%s\" (first defined at %s:%u:%u)", id, prev->file,
@@ -781,6 +823,7 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
     r.file = xstrdup(file);
     r.line = pos.line;
     r.col = pos.col;
+    r.origin = cc->rs;
     VEC_PUSH(cc->rs->rules, r);
 }
 
@@ -799,55 +842,91 @@ static doc *load_rule_yaml(const struct rule_set *rs, const char *name, char **p
     return d;
 }
 
-static void compile_file(struct rule_set *rs, const char *rel, struct diag_list *errs)
+/* Compile the set's own rule files: first every file's `predicates:` (one namespace for
+ * the set's files: a `use` in one file finds a predicate defined in another; a name
+ * defined twice with different bodies is refused, a repeat of the same body is the same
+ * predicate), then every file's rules, in manifest order. */
+static void compile_files(struct rule_set *rs, struct diag_list *errs)
 {
-    char *path;
-    doc *d = load_rule_yaml(rs, rel, &path, errs);
-    if (!d) {
-        free(path);
-        return;
-    }
-    struct cc cc = {d, rs, errs, VEC_INIT, 0};
-    struct yv top = {doc_root(d), 0};
+    size_t n = rs->files.len;
+    doc **docs = xcalloc(n ? n : 1, sizeof *docs);
+    int *nodes = xcalloc(n ? n : 1, sizeof *nodes);
+    struct named_preds named = {VEC_INIT};
     static const char *const allowed[] = {"predicates", "rules", NULL};
-    if (!json_is_object(top.v)) {
-        rule_cc_error(&cc, 0, 0,
-                      "a rule file is a mapping with \"rules:\" (and optionally \"predicates:\")");
-    } else {
+    for (size_t f = 0; f < n; f++) {
+        char *path;
+        doc *d = load_rule_yaml(rs, rs->files.items[f], &path, errs);
+        free(path);
+        if (!d) continue;
+        struct cc cc = {d, rs, errs, &named, 0};
+        struct yv top = {doc_root(d), 0};
+        if (!json_is_object(top.v)) {
+            rule_cc_error(
+                &cc, 0, 0,
+                "a rule file is a mapping with \"rules:\" (and optionally \"predicates:\")");
+            doc_free(d);
+            continue;
+        }
+        docs[f] = d;
         check_members(&cc, top, "a rule file", allowed);
         struct yv preds = rule_yv_member(&cc, top, "predicates");
-        if (preds.v && !json_is_object(preds.v))
+        if (preds.v && !json_is_object(preds.v)) {
             rule_cc_error(&cc, preds.n, 0, "\"predicates\" must be a mapping of name to predicate");
-        else if (preds.v) {
-            size_t i = 0;
-            for (void *it = json_object_iter(preds.v); it;
-                 it = json_object_iter_next(preds.v, it), i++) {
-                struct named_pred np = {xstrdup(json_object_iter_key(it)),
-                                        {json_object_iter_value(it), doc_node_item(d, preds.n, i)},
-                                        NULL,
-                                        0,
-                                        0};
-                VEC_PUSH(cc.named, np);
-            }
-            for (size_t k = 0; k < cc.named.len;
-                 k++) { /* compile unused ones too: report their errors */
-                struct yv name = {json_string(cc.named.items[k].name), cc.named.items[k].y.n};
-                rule_cc_named(&cc, name);
-                json_decref(name.v);
-            }
+            continue;
         }
+        size_t i = 0;
+        for (void *it = preds.v ? json_object_iter(preds.v) : NULL; it;
+             it = json_object_iter_next(preds.v, it), i++) {
+            const char *name = json_object_iter_key(it);
+            doc_node at = doc_node_item(d, preds.n, i);
+            const struct named_pred *first = NULL;
+            for (size_t k = 0; k < named.v.len && !first; k++)
+                if (!strcmp(named.v.items[k].name, name)) first = &named.v.items[k];
+            if (first && json_equal(first->y.v, json_object_iter_value(it)))
+                continue; /* the same definition again (released sets repeat some): one name */
+            if (first) {
+                struct doc_pos fp = doc_node_key_pos(first->d, first->y.n);
+                rule_cc_error_hint(
+                    &cc, at, 1,
+                    "a named predicate is defined once per set: rename one, or keep one definition",
+                    "predicate \"%s\" is defined twice in the set, differently: here and at "
+                    "%s:%u:%u",
+                    name, doc_name(first->d), fp.line, fp.col);
+                continue;
+            }
+            struct named_pred np = {xstrdup(name), {json_object_iter_value(it), at}, d, NULL, 0, 0};
+            VEC_PUSH(named.v, np);
+        }
+    }
+    /* compile unused ones too: report their errors, each in its own file */
+    for (size_t f = 0; f < n; f++) {
+        if (!docs[f]) continue;
+        struct cc cc = {docs[f], rs, errs, &named, 0};
+        for (size_t k = 0; k < named.v.len; k++) {
+            if (named.v.items[k].d != docs[f]) continue;
+            struct yv name = {json_string(named.v.items[k].name), named.v.items[k].y.n};
+            rule_cc_named(&cc, name);
+            json_decref(name.v);
+        }
+        nodes[f] = cc.nodes;
+    }
+    for (size_t f = 0; f < n; f++) {
+        if (!docs[f]) continue;
+        struct cc cc = {docs[f], rs, errs, &named, nodes[f]};
+        struct yv top = {doc_root(docs[f]), 0};
         struct yv rules = rule_yv_member(&cc, top, "rules");
         if (!rules.v || !json_is_array(rules.v))
             rule_cc_error(&cc, rules.v ? rules.n : 0, 0,
                           "a rule file needs \"rules:\", a list of rules");
         else
             for (size_t i = 0; i < json_array_size(rules.v); i++)
-                compile_rule(&cc, rule_yv_item(&cc, rules, i), rel);
+                compile_rule(&cc, rule_yv_item(&cc, rules, i), rs->files.items[f]);
     }
-    for (size_t k = 0; k < cc.named.len; k++) free(cc.named.items[k].name);
-    VEC_FREE(cc.named);
-    doc_free(d);
-    free(path);
+    for (size_t k = 0; k < named.v.len; k++) free(named.v.items[k].name);
+    VEC_FREE(named.v);
+    for (size_t f = 0; f < n; f++) doc_free(docs[f]);
+    free(docs);
+    free(nodes);
 }
 
 /* ---- manifest -------------------------------------------------------------------- */
@@ -948,6 +1027,7 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
         VEC_PUSH(names, dn);
     }
     for (size_t i = 0; i < rs->rules.len; i++) {
+        if (rs->rules.items[i].borrowed) continue; /* the base's digest covers its fixtures */
         json_t *ex = json_object_get(rs->rules.items[i].meta, "examples"), *e;
         size_t k;
         json_array_foreach(ex, k, e)
@@ -973,8 +1053,24 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
         if (!uniq || strcmp(names.items[uniq - 1].path, names.items[i].path))
             names.items[uniq++] = names.items[i];
     names.len = uniq;
+    char *base_line = NULL;
+    if (rs->base) { /* "<base digest hex>  extends:NAME@TAG": another base, another set */
+        base_line = xasprintf("extends:%s", rs->extends);
+        dn = (struct digest_name){base_line, RULE_FILE_BASE};
+        VEC_PUSH(names, dn);
+        qsort(names.items, names.len, sizeof *names.items, name_cmp);
+    }
     struct buf lines = BUF_INIT;
     for (size_t i = 0; i < names.len; i++) {
+        if (names.items[i].kind == RULE_FILE_BASE) {
+            struct file_digest fd;
+            fd.path = xstrdup(names.items[i].path);
+            fd.kind = RULE_FILE_BASE;
+            snprintf(fd.hex, sizeof fd.hex, "%s", rs->base->digest + 7);
+            VEC_PUSH(rs->digests, fd);
+            buf_addf(&lines, "%s  %s\n", fd.hex, fd.path);
+            continue;
+        }
         char *path = xasprintf("%s/%s", rs->dir, names.items[i].path), *data;
         size_t len;
         if (read_file(path, &data, &len) < 0) {
@@ -994,6 +1090,7 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
     hex_sha256(buf_str(&lines), lines.len, hex);
     snprintf(rs->digest, sizeof rs->digest, "sha256:%s", hex);
     rs->sums = buf_detach(&lines);
+    free(base_line);
     VEC_FREE(names);
     for (size_t i = 0; i < owned.len; i++) free(owned.items[i]);
     VEC_FREE(owned);
@@ -1027,7 +1124,147 @@ static void check_set_names(struct cc *cc, struct yv top)
                            "the manifest's tag \"%s\" is not a tag name", json_string_value(tag.v));
 }
 
-static void load_manifest(struct rule_set *rs, struct diag_list *errs)
+static struct rule_set *load_set(const char *dir, const struct rule_load_opts *opts,
+                                 const struct load_chain *up, struct diag_list *errs);
+
+/* The manifest member KEY of RS, or of the nearest base that has it. *FROM: that set. */
+static json_t *effective_member(const struct rule_set *rs, const char *key,
+                                const struct rule_set **from)
+{
+    for (; rs; rs = rs->base) {
+        json_t *v = json_object_get(rs->manifest, key);
+        if (v) {
+            if (from) *from = rs;
+            return v;
+        }
+    }
+    return NULL;
+}
+
+/* One line from release_explain_missing (without its "mcpdesc: " and newline), new. */
+static char *explain_missing(const struct release_path *rp, const char *name, const char *tag)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m) return xasprintf("no release %s@%s", name, tag);
+    release_explain_missing(rp, name, tag, m);
+    fclose(m);
+    while (len && text[len - 1] == '\n') text[--len] = '\0';
+    const char *body = strncmp(text, "mcpdesc: ", 9) ? text : text + 9;
+    char *out = xstrdup(body);
+    free(text);
+    return out;
+}
+
+static const char hint_extends[] =
+    "write extends: NAME@TAG of an available release, or a path (relative to the manifest) "
+    "to a rule set directory or a release directory NAME@TAG/";
+
+/* `extends: NAME@TAG` or `extends: PATH`: load the base into rs->base (or report at the
+ * value). */
+static void load_base(struct cc *cc, struct yv ext, const struct rule_load_opts *opts,
+                      const struct load_chain *chain)
+{
+    struct rule_set *rs = cc->rs;
+    const char *v = json_string_value(ext.v);
+    if (!v || !*v) {
+        rule_cc_error_hint(cc, ext.n, 0, hint_extends,
+                           "\"extends\" names the base set: NAME@TAG or a path, not a %s",
+                           v ? "empty string" : rule_json_type_name(ext.v));
+        return;
+    }
+    char *dir = NULL;
+    if (!strchr(v, '/') && strchr(v, '@')) {
+        char *name, *tag;
+        if (release_parse(v, "", &name, &tag) < 0) {
+            rule_cc_error_hint(cc, ext.n, 0, hint_extends,
+                               "extends: \"%s\" is not NAME@TAG (a name of lowercase letters, "
+                               "digits, - and .; a tag of letters, digits, . - _ +)",
+                               v);
+            return;
+        }
+        struct release_path rp = {opts ? opts->release_dirs : NULL, opts ? opts->nrelease_dirs : 0};
+        dir = release_find(&rp, name, tag);
+        if (!dir) {
+            char *why = explain_missing(&rp, name, tag);
+            rule_cc_error_hint(cc, ext.n, 0, hint_extends, "extends: %s", why);
+            free(why);
+        }
+        free(name);
+        free(tag);
+    } else {
+        char *path = v[0] == '/' ? xstrdup(v) : xasprintf("%s/%s", rs->dir, v);
+        char *m = xasprintf("%s/manifest.yaml", path);
+        if (access(m, R_OK) == 0) dir = xstrdup(path);
+        else if (!(dir = release_rules_dir(path)))
+            rule_cc_error_hint(cc, ext.n, 0, hint_extends,
+                               "extends: no rule set at %s (neither a directory with "
+                               "manifest.yaml nor a release directory NAME@TAG/ with rules/)",
+                               path);
+        free(m);
+        free(path);
+    }
+    if (!dir) return;
+    char *real = realpath(dir, NULL);
+    for (const struct load_chain *c = chain; c && real; c = c->up) {
+        if (strcmp(c->real, real) != 0) continue;
+        VEC(const char *) sets = VEC_INIT; /* from the set that extends, down to c */
+        for (const struct load_chain *k = chain; k != c->up; k = k->up) VEC_PUSH(sets, k->dir);
+        struct buf cycle = BUF_INIT;
+        for (size_t k = sets.len; k-- > 0;) buf_addf(&cycle, "%s extends ", sets.items[k]);
+        buf_addf(&cycle, "%s", dir);
+        rule_cc_error_hint(cc, ext.n, 0,
+                           "a set cannot extend itself, directly or through its base: remove "
+                           "one extends",
+                           "extends: a cycle: %s", buf_str(&cycle));
+        buf_release(&cycle);
+        VEC_FREE(sets);
+        free(real);
+        free(dir);
+        return;
+    }
+    free(real);
+    if (chain && chain->depth + 1 >= MAX_EXTENDS) {
+        rule_cc_error_hint(cc, ext.n, 0, "flatten the chain of bases",
+                           "extends: more than %d levels of extends (at %s)", MAX_EXTENDS, dir);
+        free(dir);
+        return;
+    }
+    size_t before = cc->errs->len;
+    rs->base = load_set(dir, opts, chain, cc->errs);
+    if (!rs->base) {
+        if (cc->errs->len == before) /* cannot happen: a refused set says why */
+            rule_cc_error(cc, ext.n, 0, "extends: the base set in %s cannot be loaded", dir);
+        else
+            rule_cc_error_hint(cc, ext.n, 0, "fix the base set, or extend another",
+                               "extends: the base set in %s has %zu error%s (listed above)", dir,
+                               cc->errs->len - before, cc->errs->len - before == 1 ? "" : "s");
+    } else {
+        rs->extends = xasprintf("%s@%s", rule_set_name(rs->base), rule_set_tag(rs->base));
+    }
+    free(dir);
+}
+
+/* A member an extending manifest may repeat only as its base has it. */
+static void same_as_base(struct cc *cc, struct yv top, const char *key)
+{
+    struct yv mine = rule_yv_member(cc, top, key);
+    if (!mine.v) return;
+    json_t *theirs = effective_member(cc->rs->base, key, NULL);
+    if (theirs && json_equal(mine.v, theirs)) return;
+    char *want = theirs ? json_dumps(theirs, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    rule_cc_error_hint(cc, mine.n, 1,
+                       "remove it (an extending set takes it from its base) or copy the base's "
+                       "exactly",
+                       "\"%s\" differs from the base set %s's (%s): a set that extends another "
+                       "judges documents exactly as its base does",
+                       key, cc->rs->extends, want ? want : "none");
+    free(want);
+}
+
+static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts,
+                          const struct load_chain *chain, struct diag_list *errs)
 {
     char *path;
     doc *d = load_rule_yaml(rs, "manifest.yaml", &path, errs);
@@ -1035,12 +1272,12 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
         free(path);
         return;
     }
-    struct cc cc = {d, rs, errs, VEC_INIT, 0};
+    struct cc cc = {d, rs, errs, NULL, 0};
     struct yv top = {doc_root(d), 0};
     const char *what = "the manifest";
     static const char *const allowed[] = {
         "name",       "tag",   "description-format", "docs-url", "versions", "tiers", "document",
-        "schema-map", "files", "fixtures",           NULL};
+        "schema-map", "files", "fixtures",           "extends",  NULL};
     if (!json_is_object(top.v)) {
         rule_cc_error(&cc, 0, 0, "the manifest must be a mapping");
         goto out;
@@ -1050,10 +1287,39 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
     if ((s = need_string(&cc, top, "name", what, 1))) rs->name = xstrdup(s);
     if ((s = need_string(&cc, top, "tag", what, 1))) rs->tag = xstrdup(s);
     check_set_names(&cc, top);
-    if ((s = need_string(&cc, top, "description-format", what, 1))) rs->format = xstrdup(s);
     need_string(&cc, top, "docs-url", what, 0);
     s = need_string(&cc, top, "fixtures", what, 0);
     rs->fixtures = xstrdup(s ? s : "../conformance");
+    struct yv ext = rule_yv_member(&cc, top, "extends");
+    if (ext.v) {
+        struct load_chain me = {chain, NULL, rs->dir, chain ? chain->depth + 1 : 0};
+        char *real = realpath(rs->dir, NULL);
+        me.real = real ? real : rs->dir;
+        load_base(&cc, ext, opts, &me);
+        free(real);
+        if (!rs->base) goto out;
+        /* versions, document shape, description format and schema-map are the base's */
+        static const char *const inherited[] = {"versions", "document", "schema-map",
+                                                "description-format", NULL};
+        for (const char *const *k = inherited; *k; k++) same_as_base(&cc, top, *k);
+        rs->format = xstrdup(rs->base->format);
+        for (size_t i = 0; i < rs->base->versions.n; i++)
+            rs->versions.names[rs->versions.n++] = xstrdup(rs->base->versions.names[i]);
+        /* $refs between schema files: the nearest schema-map, relative to its set */
+        const struct rule_set *from = NULL;
+        json_t *smap = effective_member(rs, "schema-map", &from);
+        const char *prefix;
+        json_t *dirv;
+        json_object_foreach(json_is_object(smap) ? smap : NULL, prefix, dirv)
+        {
+            if (!json_is_string(dirv)) continue; /* refused where it is written */
+            char *sdir = xasprintf("%s/%s", from->dir, json_string_value(dirv));
+            schema_ctx_add_ref_map(rs->schemas, prefix, sdir);
+            free(sdir);
+        }
+        goto files;
+    }
+    if ((s = need_string(&cc, top, "description-format", what, 1))) rs->format = xstrdup(s);
     struct yv vers = rule_yv_member(&cc, top, "versions");
     if (!json_is_array(vers.v) || !json_array_size(vers.v)) {
         rule_cc_error(&cc, vers.v ? vers.n : 0, 0,
@@ -1131,6 +1397,7 @@ static void load_manifest(struct rule_set *rs, struct diag_list *errs)
         struct sel *sl = rule_cc_sel(&cc, rule_yv_item(&cc, scopes, i));
         if (sl) VEC_PUSH(rs->scopes, sl);
     }
+files:;
     struct yv files = rule_yv_member(&cc, top, "files");
     if (!files.v)
         rule_cc_error(&cc, 0, 0, "the manifest needs \"files\": the rule files, in order");
@@ -1159,14 +1426,24 @@ struct rule_set *rule_set_load(const char *dir, struct diag_list *errs)
 struct rule_set *rule_set_load_with(const char *dir, const struct rule_load_opts *opts,
                                     struct diag_list *errs)
 {
-    (void)opts; /* extends: is resolved with it */
+    return load_set(dir, opts, NULL, errs);
+}
+
+static struct rule_set *load_set(const char *dir, const struct rule_load_opts *opts,
+                                 const struct load_chain *chain, struct diag_list *errs)
+{
     size_t before = errs->len;
     struct rule_set *rs = xcalloc(1, sizeof *rs);
     rs->dir = xstrdup(dir);
     rs->schemas = schema_ctx_new(NULL);
-    load_manifest(rs, errs);
+    load_manifest(rs, opts, chain, errs);
     if (errs->len == before) {
-        for (size_t i = 0; i < rs->files.len; i++) compile_file(rs, rs->files.items[i], errs);
+        for (size_t i = 0; rs->base && i < rs->base->rules.len; i++) {
+            struct rule r = rs->base->rules.items[i]; /* the base's program, borrowed */
+            r.borrowed = 1;
+            VEC_PUSH(rs->rules, r);
+        }
+        compile_files(rs, errs);
         check_yields(rs, errs);
         compute_digest(rs, errs);
     }
@@ -1178,6 +1455,11 @@ struct rule_set *rule_set_load_with(const char *dir, const struct rule_load_opts
     if (errs->len != before) {
         rule_set_free(rs);
         return NULL;
+    }
+    if (rs->base) { /* the document's shape is the base's */
+        rs->rescfg = rs->base->rescfg;
+        rs->rescfg.versions = &rs->versions;
+        return rs;
     }
     rs->rescfg.versions = &rs->versions;
     rs->rescfg.versions_member = rs->versions_member;
@@ -1195,6 +1477,8 @@ void rule_set_free(struct rule_set *rs)
     if (!rs) return;
     for (size_t i = 0; i < rs->rules.len; i++) rule_release(&rs->rules.items[i]);
     VEC_FREE(rs->rules);
+    rule_set_free(rs->base);
+    free(rs->extends);
     for (size_t i = 0; i < rs->refused_ids.len; i++) free(rs->refused_ids.items[i]);
     VEC_FREE(rs->refused_ids);
     for (size_t i = 0; i < rs->shared_preds.len; i++) fn_pred_free(rs->shared_preds.items[i]);
@@ -1227,6 +1511,10 @@ void rule_set_free(struct rule_set *rs)
 const char *rule_set_dir(const struct rule_set *rs)
 {
     return rs->dir;
+}
+const struct rule_set *rule_set_base(const struct rule_set *rs)
+{
+    return rs->base;
 }
 struct schema_ctx *rule_set_schemas(const struct rule_set *rs)
 {
@@ -1364,4 +1652,29 @@ json_t *rule_meta(const struct rule *r)
 const char *rule_str(const struct rule *r, const char *member)
 {
     return json_string_value(json_object_get(r->meta, member));
+}
+
+const struct rule_set *rule_origin(const struct rule *r)
+{
+    return r->origin;
+}
+const char *rule_origin_name(const struct rule *r)
+{
+    return r->origin->name;
+}
+const char *rule_origin_tag(const struct rule *r)
+{
+    return r->origin->tag;
+}
+const char *rule_origin_display_tag(const struct rule *r)
+{
+    return r->origin->display_tag;
+}
+const char *rule_origin_dir(const struct rule *r)
+{
+    return r->origin->dir;
+}
+char *rule_origin_fixtures(const struct rule *r)
+{
+    return xasprintf("%s/%s", r->origin->dir, r->origin->fixtures);
 }

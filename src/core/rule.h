@@ -20,7 +20,9 @@ struct rule;
  * hint: how to fix it, else where the rule format is described). */
 struct rule_set *rule_set_load(const char *dir, struct diag_list *errs);
 /* How to load: where a manifest's `extends: NAME@TAG` looks for releases (release.h:
- * directories holding NAME@TAG/ directories, searched in order). */
+ * directories holding NAME@TAG/ directories, searched in order). A set that extends
+ * another (rules-yaml/README.md, "Organisation rule sets") holds the base's rules first,
+ * then its own; the base is loaded whole, recursively (at most 8 levels, no cycle). */
 struct rule_load_opts {
     const char *const *release_dirs;
     size_t nrelease_dirs;
@@ -30,6 +32,8 @@ struct rule_set *rule_set_load_with(const char *dir, const struct rule_load_opts
 void rule_set_free(struct rule_set *rs);
 
 const char *rule_set_dir(const struct rule_set *rs);
+/* The set RS extends (its manifest's `extends`), or NULL (borrowed: RS owns it). */
+const struct rule_set *rule_set_base(const struct rule_set *rs);
 /* What the manifest says, as the loader read it (borrowed; nothing re-reads the file). */
 const char *rule_set_name(const struct rule_set *rs);
 /* The manifest's tag: the tag the set claims, or was derived from when it is modified. */
@@ -39,13 +43,22 @@ const char *rule_set_docs_url(const struct rule_set *rs);
 /* The manifest's name of source tier TIER (its `tiers` mapping), or NULL when it names none. */
 const char *rule_set_tier_name(const struct rule_set *rs, long tier);
 /* "sha256:<hex>" over the manifest, the rule files, the schema files they load and the
- * fixtures their examples cite (docs/releases.md): the SHA-256 of rule_set_sums(). */
+ * fixtures their examples cite (docs/releases.md), and for a set that extends another
+ * the base's digest: the SHA-256 of rule_set_sums(). */
 const char *rule_set_digest(const struct rule_set *rs);
 /* The `sha256sum` lines "<hex>  <path>" the digest is taken over, sorted by path (paths
  * relative to the rule set's directory): what a release keeps as rules/SHA256SUMS. */
 const char *rule_set_sums(const struct rule_set *rs);
 /* The per-file digests behind it, sorted by path; hex is the SHA-256 of the file. */
-enum rule_file_kind { RULE_FILE_MANIFEST, RULE_FILE_RULES, RULE_FILE_SCHEMA, RULE_FILE_FIXTURE };
+/* RULE_FILE_BASE is not a file: the line "<base digest hex>  extends:NAME@TAG" of a set
+ * that extends another, so that another base makes another set. */
+enum rule_file_kind {
+    RULE_FILE_MANIFEST,
+    RULE_FILE_RULES,
+    RULE_FILE_SCHEMA,
+    RULE_FILE_FIXTURE,
+    RULE_FILE_BASE
+};
 size_t rule_set_digest_count(const struct rule_set *rs);
 const char *rule_set_digest_path(const struct rule_set *rs, size_t i);
 const char *rule_set_digest_hex(const struct rule_set *rs, size_t i);
@@ -73,7 +86,17 @@ const char *rule_set_file(const struct rule_set *rs, size_t i);
 const char *rule_id(const struct rule *r);
 enum diag_level rule_level(const struct rule *r);
 ver_mask rule_applies(const struct rule *r);
-const char *rule_file(const struct rule *r); /* relative to the rule set's directory */
+const char *rule_file(const struct rule *r); /* relative to its origin set's directory */
+/* The set whose rule file holds R: the set itself, or a base set it extends (borrowed).
+ * Pages and `rules explain` name a rule's own set, tag and tier names; its examples
+ * resolve in that set's fixtures directory. */
+const struct rule_set *rule_origin(const struct rule *r);
+const char *rule_origin_name(const struct rule *r);
+const char *rule_origin_tag(const struct rule *r);         /* the manifest's tag */
+const char *rule_origin_display_tag(const struct rule *r); /* rule_set_display_tag */
+const char *rule_origin_dir(const struct rule *r);
+/* The origin set's fixtures directory: its directory joined with its `fixtures`, new. */
+char *rule_origin_fixtures(const struct rule *r);
 /* The rule's whole YAML mapping (borrowed): metadata for listings, pages and SARIF. */
 json_t *rule_meta(const struct rule *r);
 /* Does R yield to the rule ID (its `yields-to` names ID, or a "PREFIX.*" entry covers

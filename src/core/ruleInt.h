@@ -23,15 +23,15 @@ struct yv {
     doc_node n;
 };
 
-struct named_pred;
+struct named_preds;
 
 /* Compile state for one rule file. */
 struct cc {
     const doc *d; /* the rule file */
     struct rule_set *rs;
     struct diag_list *errs;
-    VEC(struct named_pred) named;
-    int nodes; /* compiled predicate nodes (bounds alias bombs) */
+    struct named_preds *named; /* the `predicates:` of every rule file of the set */
+    int nodes;                 /* compiled predicate nodes (bounds alias bombs) */
 };
 
 /* Append a positioned error about node N (its key when AT_KEY) to the compile state's list,
@@ -47,7 +47,8 @@ extern const char rule_hint_unknown_member[];
 int rule_cc_versions(struct cc *cc, struct yv y, ver_mask *out);
 /* Compile a predicate; NULL after reporting an error. */
 struct pred *rule_cc_pred(struct cc *cc, struct yv y);
-/* `use: NAME`: the file's named predicate, compiled on first use (or report). */
+/* `use: NAME`: the set's named predicate (defined in any of its own rule files, not in a
+ * base set), compiled on first use in the file that defines it (or report). */
 struct pred *rule_cc_named(struct cc *cc, struct yv name);
 /* Compile a selector string (or report). */
 struct sel *rule_cc_sel(struct cc *cc, struct yv y);
@@ -135,6 +136,8 @@ struct rule {
     uint32_t line, col;
     struct yield *yields; /* yields-to: overlap.c drops this rule's overlapping diagnostics */
     size_t nyields;
+    const struct rule_set *origin; /* the set whose rule file holds it (a base set, or the set) */
+    int borrowed;                  /* a base set's rule: its program belongs to that set */
 };
 
 /* Interpreter state for one document. */

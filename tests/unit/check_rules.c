@@ -80,7 +80,7 @@ static const struct {
      "no predicate named \"nothing\" under \"predicates:\""},
     /* ... a predicate of the table written with use (a schema predicate too) */
     {HEAD "    check: {require: {use: matches-schem}, message: m}\n", 13, 28,
-     "no predicate named \"matches-schem\" under \"predicates:\" in this file: did you mean \"matches-schema\"?"},
+     "no predicate named \"matches-schem\" under \"predicates:\" in the set's rule files: did you mean \"matches-schema\"?"},
     /* JSONPath where a selector belongs: our form in the hint */
     {HEAD "    check: {select: '$.tools[*].name', require: {has: a}, message: m}\n", 13, 21,
      "selector \"$.tools[*].name\" is JSONPath, not a selector"},
@@ -156,7 +156,7 @@ static const struct {
     {"level must be", "write must, should or may in lower case"},
     {"a predicate is a mapping", "write the predicate as {NAME: ARGUMENT}"},
     {"did you mean \"matches-schema\"", "matches-schema is a predicate of the rule format: write {matches-schema: ARGUMENT} without use"},
-    {"no predicate named", "define it under \"predicates:\" in this file, or correct the name"},
+    {"no predicate named", "define it under \"predicates:\" in one of the set's rule files, or correct the name"},
     {"$.tools[*].name\" is JSONPath", "write /tools/[*]/name: a selector is a JSON Pointer"},
     {"/tools[*]/name\" is JSONPath", "write /tools/[*]/name: a selector is a JSON Pointer"},
     {"..x\" is JSONPath", "write **/x: a selector is a JSON Pointer"},
