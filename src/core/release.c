@@ -66,9 +66,10 @@ char *release_find(const struct release_path *path, const char *name, const char
     return NULL;
 }
 
+/* Version order (glibc's strverscmp): rc.3 before rc.10. */
 static int str_cmp(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
 void release_explain_missing(const struct release_path *path, const char *name, const char *tag,

@@ -1564,6 +1564,18 @@ char *rule_set_fixtures_path(const struct rule_set *rs)
     }
     char *out = !strcmp(dir, ".") && *rest ? xstrdup(rest) : xasprintf("%s/%s", dir, rest);
     free(dir);
+    /* through a symbolic link (an installed rules -> releases/NAME@TAG/rules), ".." is
+     * the link target's parent: keep the path as written unless both name one place */
+    char *plain = xasprintf("%s/%s", rs->dir, rs->fixtures);
+    char *a = realpath(plain, NULL), *b = realpath(out, NULL);
+    int same = a && b && !strcmp(a, b);
+    free(a);
+    free(b);
+    if (!same && strcmp(plain, out)) {
+        free(out);
+        return plain;
+    }
+    free(plain);
     return out;
 }
 
