@@ -34,7 +34,8 @@ check-releases: $(RULES_BIN)
 # test-org-rules: the worked organisation rule set (examples/acme/, extends
 # mcpdesc-mcp@v0.9.0-rc.9): its files against the JSON Schemas, lint its own files, run its own rules' examples, render every
 # page (base rules' examples from the base's fixtures), verify its lock, and judge its
-# fixtures (base and own rules) against their x-expect.
+# fixtures (base and own rules) against their x-expect; pack it, check its SHA256SUMS
+# with sha256sum -c, and run it by tag from the search path.
 ORG_RULES := examples/acme/rules
 test-org-rules: $(RULES_BIN) $(BUILD)/tests/conformance-check
 	$(RULES_BIN) schema validate --schema schema/manifest.schema.json $(ORG_RULES)/manifest.yaml
@@ -48,5 +49,10 @@ test-org-rules: $(RULES_BIN) $(BUILD)/tests/conformance-check
 	    examples/acme/conformance/expected-valid/acme-tools.json
 	CONFORMANCE_RULES=$(ORG_RULES) $(BUILD)/tests/conformance-check $(RULES_BIN) \
 	    examples/acme/conformance
+	rm -rf $(BUILD)/org-releases
+	$(RULES_BIN) rules pack --rules $(ORG_RULES) --out $(BUILD)/org-releases
+	cd $(BUILD)/org-releases/acme-policy@v1.0.0/rules && sha256sum -c --quiet SHA256SUMS
+	MCPDESC_RULES_PATH=$(BUILD)/org-releases $(RULES_BIN) validate -q \
+	    --rules-tag acme-policy@v1.0.0 examples/acme/conformance/expected-valid/acme-tools.json
 
 EXTRA_CHECKS += test-rules check-locks test-rules-diff check-releases test-org-rules

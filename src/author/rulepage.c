@@ -318,7 +318,7 @@ void rulepage_rule_text(struct rulepage_site *s, const struct rule *r, struct bu
 }
 
 const char rulepage_not_released[] =
-    " (not a released tag: the rule set differs from every lock of its tag)";
+    " (not a released tag: no lock of its tag records these files)";
 
 const char *rulepage_source_at(const struct rulepage_page *p)
 {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "core/report.h"
 #include "base/val.h"
 #include "base/ver.h"
 
@@ -216,8 +217,7 @@ static json_t *rule_changes(const struct rule_set *sa, const struct rule *ra,
 
 static json_t *set_ident(const struct rule_set *rs)
 {
-    return json_pack("{s:s?, s:s?, s:s}", "name", rule_set_name(rs), "tag",
-                     rule_set_display_tag(rs), "digest", rule_set_digest(rs));
+    return report_rule_set_json(rs); /* as validate's JSON names it: tag null when modified */
 }
 
 static void diff_str(json_t *set, const char *member, const char *a, const char *b)
@@ -474,9 +474,10 @@ void rules_diff_text(json_t *diff, struct buf *out)
     static const char *const heads[] = {"---", "+++"}, *const sides[] = {"a", "b"};
     for (int s = 0; s < 2; s++) {
         json_t *id = json_object_get(diff, sides[s]);
-        buf_addf(out, "%s %s %s (%s)\n", heads[s], str_or(json_object_get(id, "name"), "?"),
-                 str_or(json_object_get(id, "tag"), "?"),
-                 str_or(json_object_get(id, "digest"), "?"));
+        const char *tag = json_string_value(json_object_get(id, "tag"));
+        buf_addf(out, "%s %s %s%s (%s)\n", heads[s], str_or(json_object_get(id, "name"), "?"),
+                 tag ? tag : str_or(json_object_get(id, "derivedFrom"), "?"),
+                 tag ? "" : "+modified", str_or(json_object_get(id, "digest"), "?"));
     }
     add_set_line(out, json_object_get(diff, "set"));
     VEC(struct line) lines = VEC_INIT;

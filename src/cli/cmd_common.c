@@ -55,8 +55,12 @@ char *cmd_rules_dir(const char *given)
         for (size_t i = 0; i < sizeof ups / sizeof *ups; i++) {
             char *cand = xasprintf("%s%s", exe, ups[i]);
             if (is_rule_dir(cand)) {
+                /* messages name /src/rules-yaml, not /src/build/../rules-yaml */
+                char *real = realpath(cand, NULL);
                 free(exe);
-                return cand;
+                if (!real) return cand;
+                free(cand);
+                return real;
             }
             free(cand);
         }
@@ -85,7 +89,17 @@ void cmd_release_path_init(struct cmd_release_path *p)
         }
         free(exe);
     }
-    VEC_PUSH(p->owned, xstrdup(MCPDESC_DATADIR "/releases"));
+    char *installed = realpath(MCPDESC_DATADIR "/releases", NULL);
+    VEC_PUSH(p->owned, installed ? installed : xstrdup(MCPDESC_DATADIR "/releases"));
+    /* each directory once (the binary's own prefix is often MCPDESC_DATADIR's) */
+    size_t keep = 0;
+    for (size_t i = 0; i < p->owned.len; i++) {
+        int seen = 0;
+        for (size_t k = 0; k < keep; k++) seen |= !strcmp(p->owned.items[k], p->owned.items[i]);
+        if (seen) free(p->owned.items[i]);
+        else p->owned.items[keep++] = p->owned.items[i];
+    }
+    p->owned.len = keep;
     p->path.dirs = (const char *const *)p->owned.items;
     p->path.n = p->owned.len;
 }

@@ -122,6 +122,48 @@ static size_t lock_compare(const struct rule_set *rs, json_t *lock, const char *
     return bad;
 }
 
+/* The path of the `sha256sum` line LINE (after "<hex>  "), as a new string. */
+static char *sums_path(const char *line, size_t len)
+{
+    return len > 66 ? xstrndup(line + 66, len - 66) : xstrdup("");
+}
+
+/* Does the text SUMS hold the line "HEX  PATH"? 1 same, 0 absent, -1 other hex. */
+static int sums_has(const char *sums, const char *hex, const char *path)
+{
+    size_t pl = strlen(path);
+    for (const char *l = sums; *l;) {
+        size_t n = strcspn(l, "\n");
+        if (n == 66 + pl && !strncmp(l + 66, path, pl)) return strncmp(l, hex, 64) ? -1 : 1;
+        l += n + (l[n] == '\n');
+    }
+    return 0;
+}
+
+/* Say on ERR how the set's lines HAVE differ from a release's SHA256SUMS WANT: the files
+ * that differ, are missing or were added (the first SHOW_FILES). */
+static void sums_differences(const char *want, const char *have, FILE *err)
+{
+    size_t bad = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *from = pass ? have : want, *other = pass ? want : have;
+        for (const char *l = from; *l;) {
+            size_t n = strcspn(l, "\n");
+            char *path = sums_path(l, n), hex[65];
+            snprintf(hex, sizeof hex, "%.64s", l);
+            int k = sums_has(other, hex, path);
+            if (k <= 0 && !(pass && k < 0) && bad++ < SHOW_FILES)
+                fprintf(err, "  %s: %s\n", path,
+                        k < 0       ? "differs from the release's file"
+                            : !pass ? "in the release's SHA256SUMS, not in this set"
+                                    : "not part of the release");
+            free(path);
+            l += n + (l[n] == '\n');
+        }
+    }
+    if (bad > SHOW_FILES) fprintf(err, "  ... and %zu more\n", bad - SHOW_FILES);
+}
+
 /* A release directory (docs/releases.md) keeps its digest's lines as SHA256SUMS. */
 static char *read_sums(const struct rule_set *rs)
 {
@@ -186,12 +228,14 @@ int lock_verify(const struct rule_set *rs, const char *tag, FILE *err)
         }
     } else if (!why && !strcmp(tag, rule_set_tag(rs)) && (sums = read_sums(rs))) {
         bad = strcmp(sums, rule_set_sums(rs)) != 0;
-        if (bad)
+        if (bad) {
             fprintf(err,
                     "mcpdesc: the rule set in %s is %s %s (%s), not %s: it differs from the "
-                    "release's SHA256SUMS (`sha256sum -c SHA256SUMS` there names the files)\n",
+                    "release's SHA256SUMS:\n",
                     rule_set_dir(rs), rule_set_name(rs), rule_set_display_tag(rs),
                     rule_set_digest(rs), tag);
+            sums_differences(sums, rule_set_sums(rs), err);
+        }
     } else {
         if (why) fprintf(err, "%s\n", why);
         else
@@ -232,18 +276,22 @@ int lock_write(const struct rule_set *rs, const char *tag, FILE *err)
     char *text = json_dumps(lock, JSON_INDENT(2));
     json_decref(lock);
     int rc = 0;
-    FILE *old = fopen(path, "r");
-    if (old) {
-        fclose(old);
-        if (lock_verify(rs, tag, err) < 0) {
+    char *why = NULL;
+    json_t *old = load_lock(rs, tag, &why);
+    if (old || why) {
+        if (!old || lock_compare(rs, old, tag, NULL)) {
             fprintf(err,
-                    "mcpdesc: %s exists and records a different rule set: a tag is immutable, "
-                    "cut a new tag instead\n",
-                    path);
+                    "mcpdesc: %s records another rule set for %s: a released tag never moves; "
+                    "restore the files it records, or set a new tag in manifest.yaml and lock "
+                    "that%s%s\n",
+                    path, tag, why ? "\n" : "", why ? why : "");
+            if (old) lock_compare(rs, old, tag, err);
             rc = -1;
         } else {
             fprintf(err, "mcpdesc: %s already records this rule set\n", path);
         }
+        json_decref(old);
+        free(why);
     } else {
         FILE *f = fopen(path, "w");
         if (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0) {

@@ -148,14 +148,28 @@ static int copy_file(const char *from, const char *to)
     return rc;
 }
 
+static int write_text(const char *path, const char *text)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    int rc = mkdirs(dir);
+    free(dir);
+    FILE *f = rc ? NULL : fopen(path, "wb");
+    if (!f || fputs(text, f) < 0) rc = -1;
+    if (f && fclose(f) != 0) rc = -1;
+    return rc;
+}
+
 int release_pack(const struct rule_set *rs, const char *out, FILE *err)
 {
     const char *tag = rule_set_released_tag(rs);
     if (!tag) {
         fprintf(err,
-                "mcpdesc: the rule set in %s is %s, not a released tag: lock it first (`mcpdesc "
-                "rules lock %s`)\n",
-                rule_set_dir(rs), rule_set_display_tag(rs), rule_set_tag(rs));
+                "mcpdesc: the rule set in %s is %s: no lock of tag %s records these files; lock "
+                "a new tag first (`mcpdesc rules lock TAG` after setting tag: TAG in the "
+                "manifest), or restore the files tags/%s.lock records\n",
+                rule_set_dir(rs), rule_set_display_tag(rs), rule_set_tag(rs), rule_set_tag(rs));
         return -1;
     }
     char *top = xasprintf("%s/%s@%s", out, rule_set_name(rs), tag);
@@ -183,7 +197,16 @@ int release_pack(const struct rule_set *rs, const char *out, FILE *err)
     }
     for (size_t i = 0; i < rule_set_digest_count(rs) && !rc; i++) {
         const char *p = rule_set_digest_path(rs, i);
-        if (rule_set_digest_kind(rs, i) == RULE_FILE_BASE) continue; /* a line, not a file */
+        if (rule_set_digest_kind(rs, i) == RULE_FILE_BASE) {
+            /* the base's SHA256SUMS, whose sha256 is the base's digest: the line checks */
+            char *to = xasprintf("%s/%s", rules, p);
+            if (write_text(to, rule_set_sums(rule_set_base(rs))) < 0) {
+                fprintf(err, "mcpdesc: cannot write %s: %s\n", to, strerror(errno));
+                rc = -1;
+            }
+            free(to);
+            continue;
+        }
         /* ../X sits beside rules/; anything further out would leave the release */
         int up = !strncmp(p, "../", 3);
         if (strstr(up ? p + 3 : p, "..")) {
@@ -203,8 +226,7 @@ int release_pack(const struct rule_set *rs, const char *out, FILE *err)
     }
     if (!rc) {
         char *sums = xasprintf("%s/SHA256SUMS", rules);
-        FILE *f = fopen(sums, "wb");
-        if (!f || fputs(rule_set_sums(rs), f) < 0 || fclose(f) != 0) {
+        if (write_text(sums, rule_set_sums(rs)) < 0) {
             fprintf(err, "mcpdesc: cannot write %s: %s\n", sums, strerror(errno));
             rc = -1;
         } else {

@@ -1054,8 +1054,11 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
             names.items[uniq++] = names.items[i];
     names.len = uniq;
     char *base_line = NULL;
-    if (rs->base) { /* "<base digest hex>  extends:NAME@TAG": another base, another set */
-        base_line = xasprintf("extends:%s", rs->extends);
+    /* "<base digest hex>  extends/NAME@TAG.SHA256SUMS": another base, another set. The
+     * base's digest is the sha256 of its SHA256SUMS, which a release keeps at that path
+     * (release_pack), so `sha256sum -c` checks that line too. */
+    if (rs->base) {
+        base_line = xasprintf("extends/%s.SHA256SUMS", rs->extends);
         dn = (struct digest_name){base_line, RULE_FILE_BASE};
         VEC_PUSH(names, dn);
         qsort(names.items, names.len, sizeof *names.items, name_cmp);
