@@ -379,6 +379,19 @@ static void add_files(struct buf *b, json_t *p)
     if (!any) buf_adds(b, " reordered");
 }
 
+/* " a, b, c": the member names of OBJ, in order */
+static void add_keys(struct buf *b, json_t *obj)
+{
+    const char *k;
+    json_t *v;
+    int first = 1;
+    json_object_foreach(obj, k, v)
+    {
+        buf_addf(b, "%s %s", first ? "" : ",", k);
+        first = 0;
+    }
+}
+
 static void add_set_line(struct buf *b, json_t *set)
 {
     if (!json_object_size(set)) return;
@@ -410,14 +423,7 @@ static void add_set_line(struct buf *b, json_t *set)
     if ((p = json_object_get(set, "tiers"))) {
         sep(b, &n);
         buf_adds(b, "tiers");
-        const char *k;
-        json_t *v;
-        int first = 1;
-        json_object_foreach(p, k, v)
-        {
-            buf_addf(b, "%s %s", first ? "" : ",", k);
-            first = 0;
-        }
+        add_keys(b, p);
     }
     if ((p = json_object_get(set, "files"))) {
         sep(b, &n);
@@ -446,14 +452,7 @@ static void add_changed(struct buf *b, json_t *e)
     if ((p = json_object_get(ch, "metadata"))) {
         sep(b, &n);
         buf_adds(b, "metadata:");
-        const char *k;
-        json_t *v;
-        int first = 1;
-        json_object_foreach(p, k, v)
-        {
-            buf_addf(b, "%s %s", first ? "" : ",", k);
-            first = 0;
-        }
+        add_keys(b, p);
     }
     buf_addc(b, '\n');
 }

@@ -97,3 +97,15 @@ void buf_release(struct buf *b)
     b->s = NULL;
     b->len = b->cap = 0;
 }
+
+int buf_read_file(struct buf *b, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_add(b, chunk, n);
+    int err = ferror(f);
+    fclose(f);
+    return err ? -1 : 0;
+}

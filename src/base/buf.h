@@ -25,6 +25,8 @@ void buf_reset(struct buf *b); /* len = 0, keeps memory */
 void buf_truncate(struct buf *b, size_t len);
 const char *buf_str(const struct buf *b); /* borrowed; "" when empty */
 char *buf_detach(struct buf *b);          /* new string; b is reset */
+/* Append the bytes of the file PATH; -1 (errno set) when it cannot be opened or read. */
+int buf_read_file(struct buf *b, const char *path);
 void buf_release(struct buf *b);
 
 #endif

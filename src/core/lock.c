@@ -168,14 +168,13 @@ static void sums_differences(const char *want, const char *have, FILE *err)
 static char *read_sums(const struct rule_set *rs)
 {
     char *path = xasprintf("%s/SHA256SUMS", rule_set_dir(rs));
-    FILE *f = fopen(path, "rb");
-    free(path);
-    if (!f) return NULL;
     struct buf b = BUF_INIT;
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_add(&b, chunk, n);
-    fclose(f);
+    int rc = buf_read_file(&b, path);
+    free(path);
+    if (rc < 0) {
+        buf_release(&b);
+        return NULL;
+    }
     return buf_detach(&b);
 }
 

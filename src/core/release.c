@@ -128,15 +128,22 @@ static int mkdirs(const char *path)
     return rc;
 }
 
-static int copy_file(const char *from, const char *to)
+/* mkdir -p of the directory that holds PATH */
+static int mkdirs_parent(const char *path)
 {
-    FILE *in = fopen(from, "rb");
-    if (!in) return -1;
-    char *dir = xstrdup(to);
+    char *dir = xstrdup(path);
     char *slash = strrchr(dir, '/');
     if (slash) *slash = '\0';
     int rc = mkdirs(dir);
     free(dir);
+    return rc;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb");
+    if (!in) return -1;
+    int rc = mkdirs_parent(to);
     FILE *out = rc ? NULL : fopen(to, "wb");
     char chunk[65536];
     size_t n;
@@ -150,11 +157,7 @@ static int copy_file(const char *from, const char *to)
 
 static int write_text(const char *path, const char *text)
 {
-    char *dir = xstrdup(path);
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = '\0';
-    int rc = mkdirs(dir);
-    free(dir);
+    int rc = mkdirs_parent(path);
     FILE *f = rc ? NULL : fopen(path, "wb");
     if (!f || fputs(text, f) < 0) rc = -1;
     if (f && fclose(f) != 0) rc = -1;
@@ -178,13 +181,8 @@ int release_pack(const struct rule_set *rs, const char *out, FILE *err)
     int rc = 0;
     if (stat(top, &st) == 0) {
         char *sums = xasprintf("%s/SHA256SUMS", rules);
-        FILE *f = fopen(sums, "rb");
         struct buf have = BUF_INIT;
-        char chunk[8192];
-        size_t n;
-        while (f && (n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_add(&have, chunk, n);
-        if (f) fclose(f);
-        int same = f && !strcmp(buf_str(&have), rule_set_sums(rs));
+        int same = buf_read_file(&have, sums) == 0 && !strcmp(buf_str(&have), rule_set_sums(rs));
         fprintf(err,
                 same ? "mcpdesc: %s already holds this release\n"
                      : "mcpdesc: %s exists and holds something else: a release never "

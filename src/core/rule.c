@@ -933,17 +933,11 @@ static void compile_files(struct rule_set *rs, struct diag_list *errs)
 
 static int read_file(const char *path, char **data, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
     struct buf b = BUF_INIT;
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_add(&b, chunk, n);
-    int err = ferror(f);
-    fclose(f);
+    int rc = buf_read_file(&b, path);
     *len = b.len;
     *data = buf_detach(&b);
-    if (err) {
+    if (rc < 0) {
         free(*data);
         return -1;
     }
