@@ -492,7 +492,9 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
             (struct report_file){file_name(&v->job, i), r->d, r->diags, r->error, r->skipped};
         if (r->error) unreadable = 1;
         for (size_t k = 0; k < r->diags.len; k++)
-            if (!o->never_fail && r->diags.items[k].level >= o->fail_level) status = 1;
+            if (!o->never_fail && !diag_hidden(&r->diags.items[k]) &&
+                r->diags.items[k].level >= o->fail_level)
+                status = 1;
     }
     /* A directory that holds nothing judged would pass for a clean one: an input error,
      * on standard error and in the report itself (JSON files[].error, a SARIF

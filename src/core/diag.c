@@ -75,6 +75,13 @@ void diag_clear(struct diag *d)
     free(d->message);
     free(d->hint);
     free(d->component);
+    free(d->fingerprint);
+    free(d->suppressed);
+}
+
+int diag_hidden(const struct diag *d)
+{
+    return d->suppressed != NULL || d->baseline == DIAG_BASELINE_UNCHANGED;
 }
 
 void diag_sort_merge(struct diag_list *l)

@@ -21,7 +21,24 @@ struct diag {
     char *message;
     char *hint;      /* how to fix, or NULL */
     char *component; /* component pointer when reached through $componentRef, or NULL */
+    /* What a team decided about it (docs/config.md), set after judging, never by rules:
+     * a suppressed or baselined finding is kept (JSON and SARIF report it as such) but is
+     * neither printed as a finding nor counted towards --fail-on. */
+    char *fingerprint; /* stable identity for baselines and SARIF partialFingerprints */
+    char *suppressed;  /* the written reason when a suppression hides it, else NULL */
+    enum diag_suppress_kind {
+        DIAG_SUPPRESS_NONE,
+        DIAG_SUPPRESS_CONFIG, /* a `suppress:` entry of the config (SARIF kind external) */
+        DIAG_SUPPRESS_INLINE  /* x-mcpdesc-ignore on the item (SARIF kind inSource) */
+    } suppress_kind;
+    enum diag_baseline {
+        DIAG_BASELINE_NONE,     /* no baseline in use */
+        DIAG_BASELINE_NEW,      /* not in the baseline: reported */
+        DIAG_BASELINE_UNCHANGED /* in the baseline: kept, not reported */
+    } baseline;
 };
+/* Is D hidden from the printed findings and the counts (suppressed or baselined)? */
+int diag_hidden(const struct diag *d);
 
 struct diag_list {
     struct diag *items;

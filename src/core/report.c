@@ -24,7 +24,8 @@ const char *report_names(void)
 
 struct report_totals report_count(const struct report_file *files, size_t n)
 {
-    struct report_totals t = {0, 0, 0, 0, 0};
+    struct report_totals t;
+    memset(&t, 0, sizeof t);
     for (size_t i = 0; i < n; i++) {
         if (files[i].skipped) {
             t.skipped++;
@@ -32,15 +33,22 @@ struct report_totals report_count(const struct report_file *files, size_t n)
         }
         t.files++;
         if (files[i].error) t.errors++;
-        t.errors += diag_count(&files[i].diags, DIAG_ERROR);
-        t.warnings += diag_count(&files[i].diags, DIAG_WARNING);
-        t.infos += diag_count(&files[i].diags, DIAG_INFO);
+        const struct diag_list *l = &files[i].diags;
+        for (size_t k = 0; k < l->len; k++) {
+            const struct diag *d = &l->items[k];
+            if (d->suppressed) t.suppressed++;
+            else if (d->baseline == DIAG_BASELINE_UNCHANGED) t.baselined++;
+            else if (d->level == DIAG_ERROR) t.errors++;
+            else if (d->level == DIAG_WARNING) t.warnings++;
+            else t.infos++;
+        }
     }
     return t;
 }
 
 int report_shown(const struct report_opts *o, const struct diag *d)
 {
+    if (diag_hidden(d)) return 0;
     if (!o->quiet) return 1;
     enum diag_level least = o->quiet >= 3 ? DIAG_INFO : o->quiet == 2 ? DIAG_WARNING : DIAG_ERROR;
     return d->level >= least;
@@ -73,5 +81,7 @@ void report_summary(const struct report_opts *o, const struct report_file *files
                     files[i].skipped);
             break;
         }
+    if (t.suppressed) fprintf(o->out, "; %zu suppressed (with reasons)", t.suppressed);
+    if (t.baselined) fprintf(o->out, "; %zu in the baseline, not shown", t.baselined);
     fputc('\n', o->out);
 }

@@ -44,6 +44,7 @@ const char *report_names(void);
  * skipped files count only as skipped). */
 struct report_totals {
     size_t files, errors, warnings, infos, skipped;
+    size_t suppressed, baselined; /* hidden findings (diag_hidden), not in the three above */
 };
 struct report_totals report_count(const struct report_file *files, size_t n);
 /* Is this diagnostic printed under opts (quiet drops the levels below its own)? */
