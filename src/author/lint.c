@@ -1172,7 +1172,7 @@ static void lint_unlisted(struct lint *l, json_t *files)
         free(path);
     }
     closedir(dh);
-    qsort(names.items, names.len, sizeof *names.items, name_cmp);
+    if (names.len) qsort(names.items, names.len, sizeof *names.items, name_cmp); /* not NULL */
     struct doc_pos key = {0, 0}, value = {0, 0};
     doc_pointer_pos(l->d, "/files", &value, &key);
     for (size_t i = 0; i < names.len; i++) {

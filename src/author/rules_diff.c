@@ -183,7 +183,7 @@ static void diff_meta(json_t *changes, json_t *ma, json_t *mb)
             if (!seen) VEC_PUSH(keys, k);
         }
     }
-    qsort(keys.items + known, keys.len - known, sizeof *keys.items, cmp_str);
+    if (keys.len > known) qsort(keys.items + known, keys.len - known, sizeof *keys.items, cmp_str);
     json_t *meta = json_object();
     for (size_t i = 0; i < keys.len; i++) {
         json_t *a = json_object_get(ma, keys.items[i]), *b = json_object_get(mb, keys.items[i]);

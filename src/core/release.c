@@ -94,7 +94,7 @@ void release_explain_missing(const struct release_path *path, const char *name, 
         }
         if (d) closedir(d);
     }
-    qsort(found.items, found.len, sizeof *found.items, str_cmp);
+    if (found.len) qsort(found.items, found.len, sizeof *found.items, str_cmp); /* not NULL */
     struct buf avail = BUF_INIT;
     for (size_t k = 0; k < found.len; k++) {
         buf_addf(&avail, "%s%s", k ? ", " : "", found.items[k]);
