@@ -6,7 +6,7 @@
 #      of its SHA256SUMS;
 #   2. locked: every file the committed lock rules-yaml/tags/TAG.lock lists (paths
 #      relative to rules/) is in the release with the sha256 the lock records;
-#   3. same findings: `BINARY validate --rules-tag NAME@TAG --format text conformance`, run
+#   3. same findings: `BINARY validate --rules-tag NAME@TAG --preset all --format text conformance`, run
 #      inside NAME@TAG/ (so paths are relative), prints byte for byte what the record
 #      rules-yaml/releases/NAME@TAG.findings holds below its first line (where the
 #      engine's own version, "mcpdesc X.Y.Z", would appear, the record says
@@ -97,7 +97,7 @@ check_tag() {
         echo "no conformance/ in the release"
         return
     fi
-    (cd "$dir" && "$bin" validate --rules-tag "$id" --format text --color never conformance) \
+    (cd "$dir" && "$bin" validate --rules-tag "$id" --preset all --format text --color never conformance) \
         > "$tmp/out" 2> "$tmp/err"
     status=$?
     # the engine's version is on the record's first line; in the body (a report header

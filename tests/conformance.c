@@ -1,4 +1,5 @@
-/* conformance.c - the conformance runner: runs `mcpdesc validate --format json` on every
+/* conformance.c - the conformance runner: runs `mcpdesc validate --format json --preset
+ * all` (every rule of the set: a fixture's x-expect lists what each rule finds) on every
  * fixture under DIR/expected-{valid,warning,invalid}/ and compares the diagnostics with
  * the fixture's x-expect (conformance/README.md), as multisets, both ways.
  * Usage: conformance-check MCPDESC_BINARY DIR|FILE...   (exit 0 all ok, 1 failures, 2 usage) */
@@ -456,7 +457,7 @@ static int check_fixture(const char *binary, const char *file, struct notes *nt)
         xargs = NULL;
     }
 
-    /* argv: BINARY validate --rules DIR --format json [x-args...] FILE */
+    /* argv: BINARY validate --rules DIR --format json --preset all [x-args...] FILE */
     struct strv av = {0};
     strv_push(&av, xstrdup(binary));
     strv_push(&av, xstrdup("validate"));
@@ -464,6 +465,8 @@ static int check_fixture(const char *binary, const char *file, struct notes *nt)
     strv_push(&av, xstrdup(rules_dir()));
     strv_push(&av, xstrdup("--format"));
     strv_push(&av, xstrdup("json"));
+    strv_push(&av, xstrdup("--preset"));
+    strv_push(&av, xstrdup("all"));
     size_t i;
     json_t *a;
     json_array_foreach(xargs, i, a) {
@@ -577,7 +580,8 @@ int main(int argc, char **argv)
     if (argc < 3 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fprintf(stderr,
                 "usage: conformance-check MCPDESC_BINARY DIR|FIXTURE...\n"
-                "  runs `MCPDESC_BINARY validate --rules rules-yaml --format json [x-args] FILE`\n"
+                "  runs `MCPDESC_BINARY validate --rules rules-yaml --format json --preset all\n"
+                "  [x-args] FILE`\n"
                 "  on every *.json under DIR/expected-{valid,warning,invalid}/ (or on each FIXTURE)\n"
                 "  and compares the diagnostics with the fixture's x-expect.\n"
                 "  CONFORMANCE_RULES=DIR overrides the rule set (default rules-yaml).\n");

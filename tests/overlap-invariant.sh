@@ -20,6 +20,10 @@
 #  2. for every rule R the first run reports on a group of files: `--rule R` reports
 #     exactly R's diagnostics of the first run, and `--skip R` exactly the others
 #     (messages, positions and versions included): yields are decided on the full set.
+#  3. `--preset recommended` and `--preset strict` report exactly the diagnostics of the
+#     first run whose rules are in that preset (`rules list --format json`): a preset
+#     leaves rules out as --skip does, never changing what the others report.
+# Every run is `--preset all` (every rule of the set) unless a check names a preset.
 #
 #   sh tests/overlap-invariant.sh build/mcpdesc
 # Runs from the repository root; prints ok/FAIL lines and "N passed, N failed"; exit 1
@@ -71,6 +75,8 @@ def run(files, args, env_extra=None):
     env = dict(os.environ, NO_COLOR="1")
     env.pop("MCPDESC_NO_OVERLAP", None)
     env.update(env_extra or {})
+    if not any(a.startswith("--preset") for a in args):
+        args = ["--preset", "all"] + args  # every rule of the set, unless a check picks one
     cmd = [BIN, "validate", "--rules", "rules-yaml", "--format", "json"] + args + files
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode not in (0, 1):
@@ -100,6 +106,13 @@ def at_failing_value(d):
     parent = at.rsplit("/", 1)[0]
     return p.endswith(at) or (parent != "" and p.endswith(parent))
 
+
+# The rules of each preset, as `rules list --format json` says (built-ins: recommended).
+_listed = json.loads(subprocess.run([BIN, "rules", "list", "--rules", "rules-yaml", "--format", "json"],
+                                    stdout=subprocess.PIPE, check=True).stdout)["rules"]
+_order = ["recommended", "strict", "all"]
+PRESET_RULES = {p: {r["id"] for r in _listed if _order.index(r["preset"]) <= _order.index(p)}
+                for p in _order}
 
 # The files, grouped by their x-args (the corpus has none).
 groups = {}
@@ -157,6 +170,23 @@ for args, files in sorted(groups.items()):
                         problems.append("%s: the same diagnostics in another order" % f)
             report(not problems, "%s %s%s (%d files)" % (opt, r, " " + " ".join(args) if args else "",
                                                          len(files)), problems)
+
+    # 3. each preset against the full run (--preset all): exactly the diagnostics of its
+    #    rules, the built-in ones included, whatever the rules it leaves out (yields are
+    #    decided on the full set, as for --rule/--skip)
+    for preset in ("recommended", "strict"):
+        got = run(files, args + ["--preset", preset])
+        problems = []
+        for f in files:
+            want = [d for d in full.get(f, []) if d["rule"] in PRESET_RULES[preset]]
+            have = got.get(f, [])
+            if have != want:
+                a = {json.dumps(d, sort_keys=True) for d in want}
+                b = {json.dumps(d, sort_keys=True) for d in have}
+                problems += ["%s: missing %s" % (f, x) for x in sorted(a - b)]
+                problems += ["%s: unexpected %s" % (f, x) for x in sorted(b - a)]
+        report(not problems, "--preset %s%s (%d files)" % (preset, " " + " ".join(args) if args else "",
+                                                          len(files)), problems)
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -1361,7 +1361,8 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
     }
     int exists = ptr_get(doc_root(d), &p) != NULL;
     struct only o = {id};
-    struct eval_options eo = {fixture_versions(rs, doc_root(d)), only_rule, &o, NULL};
+    struct eval_options eo = {fixture_versions(rs, doc_root(d)), only_rule, &o, NULL,
+                              RULE_PRESET_NONE};
     struct diag_list found = DIAG_LIST_INIT;
     eval_document(rs, d, &eo, &found);
     if (!exists) exists = ptr_get(doc_root(d), &p) != NULL; /* through $componentRef */

@@ -114,6 +114,8 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
     p->level = rulepage_level_word(r);
     p->status = str_or(m, "status", "");
     p->enforcement = str_or(m, "enforcement", "");
+    p->preset = rule_preset_name(rule_preset(r));
+    p->preset_reason = rule_preset_reason(r);
     p->file = rule_file(r);
     /* the rule's own set: a base set's rule keeps its tag and tier names */
     const struct rule_set *origin = rule_origin(r) ? rule_origin(r) : s->rs;
@@ -279,6 +281,13 @@ void rulepage_rule_text(struct rulepage_site *s, const struct rule *r, struct bu
              "Rule ID: %s\nOwner: %s\nSurface: %s · Path: %s\nKind: %s\nRequirement level: %s\n"
              "Status: %s · Enforcement: %s\n",
              p.id, p.owner, p.surface, p.paths, p.kind, p.level, p.status, p.enforcement);
+    buf_addf(out, "Preset: %s%s\n", p.preset, p.preset_reason ? "" : " (the default)");
+    if (p.preset_reason) {
+        struct buf why = BUF_INIT;
+        buf_addf(&why, "Not in recommended (the default): %s", p.preset_reason);
+        wrap(out, buf_str(&why), 0);
+        buf_release(&why);
+    }
     text_heading(out, "Protocol version applicability", '-');
     for (size_t i = 0; i < vl->n; i++) buf_addf(out, i + 1 < vl->n ? "%-16s" : "%s", vl->names[i]);
     buf_addc(out, '\n');
@@ -346,8 +355,12 @@ void rulepage_rule_markdown(struct rulepage_site *s, const struct rule *r, struc
     buf_addf(out, "## Requirement\n\n> %s\n\n", p.requirement);
     buf_addf(out,
              "## Details\n\n- Rule ID: `%s`\n- Owner: %s\n- Surface: %s · Path: %s\n- Kind: %s\n"
-             "- Requirement level: %s\n- Status: %s · Enforcement: %s\n\n",
+             "- Requirement level: %s\n- Status: %s · Enforcement: %s\n",
              p.id, p.owner, p.surface, p.paths, p.kind, p.level, p.status, p.enforcement);
+    if (p.preset_reason)
+        buf_addf(out, "- Preset: %s · not in recommended (the default): %s\n\n", p.preset,
+                 p.preset_reason);
+    else buf_addf(out, "- Preset: %s (the default)\n\n", p.preset);
     buf_adds(out, "## Protocol version applicability\n\n|");
     for (size_t i = 0; i < vl->n; i++)
         buf_addf(out, " [%s](version-%s.md) |", vl->names[i], vl->names[i]);

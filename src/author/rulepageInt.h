@@ -37,6 +37,8 @@ struct rulepage_example {
 
 struct rulepage_page {
     const struct rule *r;
+    const char *preset;        /* the smallest preset that runs the rule (rule.h) */
+    const char *preset_reason; /* why it is not in recommended, or NULL */
     const char *id, *summary, *requirement, *owner, *surface, *kind, *level, *status, *enforcement,
         *file, *tag;
     /* tag is the set's display tag; released says whether a lock backs it ("at immutable

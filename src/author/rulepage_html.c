@@ -288,6 +288,9 @@ void rulepage_rule_html(struct rulepage_site *s, const struct rule *r, struct bu
     detail(out, "Kind", p.kind, NULL, NULL, 0);
     detail(out, "Requirement level", p.level, NULL, NULL, 0);
     detail(out, "Status", p.status, "Enforcement", p.enforcement, 0);
+    if (p.preset_reason)
+        detail(out, "Preset", p.preset, "Not in recommended (the default)", p.preset_reason, 0);
+    else detail(out, "Preset", "recommended (the default)", NULL, NULL, 0);
     buf_adds(out, "</ul>\n</section>\n");
 
     h2(out, "applicability", "Protocol version applicability");

@@ -28,7 +28,7 @@ static const struct sub {
 } subs[] = {
     {"list",
      "list [--format text|json] [--rules DIR]",
-     "one line per rule: id, level, surface, versions",
+     "one line per rule: id, level, preset, surface, versions",
      "  --format FORMAT    text (default: an aligned table) or json\n",
      {"--format", "--rules", "--rules-tag", "--help", NULL}},
     {"explain",
@@ -214,7 +214,8 @@ static int too_many(const char *sub, const struct opts *o, size_t max)
 struct list_rows {
     size_t n, total; /* the set's rules; with the built-ins */
     const char **ids, **levels, **surfaces;
-    char **specs; /* applies, as a version spec (new) */
+    const char **presets; /* the smallest preset that runs the rule (built-ins: recommended) */
+    char **specs;         /* applies, as a version spec (new) */
 };
 
 static void list_collect(const struct rule_set *rs, struct list_rows *l)
@@ -226,6 +227,7 @@ static void list_collect(const struct rule_set *rs, struct list_rows *l)
     l->ids = xcalloc(total, sizeof *l->ids);
     l->levels = xcalloc(total, sizeof *l->levels);
     l->surfaces = xcalloc(total, sizeof *l->surfaces);
+    l->presets = xcalloc(total, sizeof *l->presets);
     l->specs = xcalloc(total, sizeof *l->specs);
     for (size_t i = 0; i < total; i++) {
         struct buf spec = BUF_INIT;
@@ -236,6 +238,7 @@ static void list_collect(const struct rule_set *rs, struct list_rows *l)
                 : rule_level(r) == DIAG_WARNING        ? "should"
                                                        : "may";
             l->surfaces[i] = rule_str(r, "surface");
+            l->presets[i] = rule_preset_name(rule_preset(r));
             ver_spec_format(&spec, vl, rule_applies(r));
         } else {
             const struct res_builtin *b = &res_builtins[i - n];
@@ -244,6 +247,7 @@ static void list_collect(const struct rule_set *rs, struct list_rows *l)
                 : b->level == DIAG_WARNING        ? "should"
                                                   : "may";
             l->surfaces[i] = "(built-in)";
+            l->presets[i] = rule_preset_name(RULE_PRESET_RECOMMENDED);
             buf_adds(&spec, "all");
         }
         l->specs[i] = buf_detach(&spec);
@@ -257,6 +261,7 @@ static void list_release(struct list_rows *l)
     free(l->ids);
     free(l->levels);
     free(l->surfaces);
+    free(l->presets);
 }
 
 /* --format json: the set's name, tag and digest, then one object per row. */
@@ -276,6 +281,9 @@ static void list_emit_json(const struct rule_set *rs, const struct list_rows *l)
                       "severity", diag_level_name(r ? rule_level(r) : res_builtins[i - n].level),
                       "surface", r ? l->surfaces[i] : "built-in", "versions", vs);
         json_object_set_new(e, "applies", json_string(l->specs[i]));
+        json_object_set_new(e, "preset", json_string(l->presets[i]));
+        if (r && rule_preset_reason(r))
+            json_object_set_new(e, "presetReason", json_string(rule_preset_reason(r)));
         if (r) {
             json_object_set_new(e, "file", json_string(rule_file(r)));
             json_object_set(e, "requirement", json_object_get(rule_meta(r), "requirement"));
@@ -296,16 +304,18 @@ static void list_emit_json(const struct rule_set *rs, const struct list_rows *l)
 /* --format text: an aligned table. */
 static void list_emit_text(const struct list_rows *l)
 {
-    int w[3] = {2, 5, 7};
+    int w[4] = {2, 5, 6, 7};
     for (size_t i = 0; i < l->total; i++) {
         if ((int)strlen(l->ids[i]) > w[0]) w[0] = (int)strlen(l->ids[i]);
         if ((int)strlen(l->levels[i]) > w[1]) w[1] = (int)strlen(l->levels[i]);
-        if ((int)strlen(l->surfaces[i]) > w[2]) w[2] = (int)strlen(l->surfaces[i]);
+        if ((int)strlen(l->presets[i]) > w[2]) w[2] = (int)strlen(l->presets[i]);
+        if ((int)strlen(l->surfaces[i]) > w[3]) w[3] = (int)strlen(l->surfaces[i]);
     }
-    printf("%-*s  %-*s  %-*s  %s\n", w[0], "ID", w[1], "LEVEL", w[2], "SURFACE", "VERSIONS");
+    printf("%-*s  %-*s  %-*s  %-*s  %s\n", w[0], "ID", w[1], "LEVEL", w[2], "PRESET", w[3],
+           "SURFACE", "VERSIONS");
     for (size_t i = 0; i < l->total; i++)
-        printf("%-*s  %-*s  %-*s  %s\n", w[0], l->ids[i], w[1], l->levels[i], w[2], l->surfaces[i],
-               l->specs[i]);
+        printf("%-*s  %-*s  %-*s  %-*s  %s\n", w[0], l->ids[i], w[1], l->levels[i], w[2],
+               l->presets[i], w[3], l->surfaces[i], l->specs[i]);
 }
 
 static int run_list(struct opts *o)

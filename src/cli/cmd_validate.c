@@ -23,10 +23,10 @@
 #include "base/util.h"
 
 static const char *const options[] = {
-    "--rules",          "--rules-tag", "--format",  "--protocol-version",
-    "--rule",           "--skip",      "--fail-on", "--color",
-    "--output",         "--jobs",      "--quiet",   "--timing",
-    "--stdin-filepath", "--help",      NULL};
+    "--rules",  "--rules-tag",      "--format",  "--protocol-version",
+    "--rule",   "--skip",           "--fail-on", "--color",
+    "--preset", "--output",         "--jobs",    "--quiet",
+    "--timing", "--stdin-filepath", "--help",    NULL};
 
 static void usage(FILE *f)
 {
@@ -53,7 +53,10 @@ static void usage(FILE *f)
           "                           scanning), github (GitHub Actions annotations)\n"
           "  --protocol-version V     judge only these versions (repeatable); a document\n"
           "                           that lists none of them is an input error\n"
-          "  --rule GLOB              run only matching rule ids (repeatable)\n"
+          "  --preset PRESET          recommended (default), strict or all: which rules run\n"
+          "                           (recommended leaves out advice a server author often\n"
+          "                           cannot act on; see mcpdesc rules list)\n"
+          "  --rule GLOB              run only matching rule ids of the preset (repeatable)\n"
           "  --skip GLOB              never run matching rule ids (repeatable)\n"
           "  --fail-on LEVEL          error (default), warning, info or never: the lowest level\n"
           "                           that makes the exit status 1\n"
@@ -95,10 +98,13 @@ static int rule_enabled(const char *id, void *arg)
     return 0;
 }
 
-static int glob_matches_a_rule(const struct rule_set *rs, const char *glob)
+/* Does GLOB match a rule of preset P (every rule for RULE_PRESET_NONE), or a built-in? */
+static int glob_matches_a_rule(const struct rule_set *rs, const char *glob, enum rule_preset p)
 {
     for (size_t i = 0; i < rule_set_count(rs); i++)
-        if (!fnmatch(glob, rule_id(rule_set_rule(rs, i)), 0)) return 1;
+        if (rule_in_preset(rule_set_rule(rs, i), p) &&
+            !fnmatch(glob, rule_id(rule_set_rule(rs, i)), 0))
+            return 1;
     for (size_t i = 0; i < res_nbuiltins; i++)
         if (!fnmatch(glob, res_builtins[i].id, 0)) return 1;
     return 0;
@@ -213,7 +219,8 @@ static void judge_all(struct job *j, long jobs)
  * total, to F. NS has a counter per rule and one for the resolution (eval.h). A rule
  * that --rule/--skip leave out but that ran because a reported rule yields to it
  * (eval.h) is marked "(yield only)": its time is part of the run. */
-static void print_timing(FILE *f, const struct rule_set *rs, _Atomic uint64_t *ns, void *filt)
+static void print_timing(FILE *f, const struct rule_set *rs, _Atomic uint64_t *ns, void *filt,
+                         enum rule_preset preset)
 {
     size_t n = rule_set_count(rs);
     size_t *order = xcalloc(n ? n : 1, sizeof *order);
@@ -233,7 +240,9 @@ static void print_timing(FILE *f, const struct rule_set *rs, _Atomic uint64_t *n
         uint64_t t = atomic_load(&ns[order[k]]);
         const char *id = rule_id(rule_set_rule(rs, order[k]));
         fprintf(f, "%-52s %10.3f %6.1f%%%s\n", id, (double)t / 1e6, 100.0 * (double)t / all,
-                rule_enabled(id, filt) ? "" : "  (yield only)");
+                rule_enabled(id, filt) && rule_in_preset(rule_set_rule(rs, order[k]), preset)
+                    ? ""
+                    : "  (yield only)");
     }
     uint64_t res = atomic_load(&ns[n]);
     fprintf(f, "%-52s %10.3f %6.1f%%\n", "(resolution: $componentRef, versions)", (double)res / 1e6,
@@ -259,6 +268,7 @@ static long parse_jobs(const char *v)
 /* What the command line asks for (parse_options). */
 struct validate_opts {
     const char *rules_dir, *rules_tag, *color, *output, *stdin_name;
+    enum rule_preset preset; /* --preset (default recommended) */
     const struct report_format *fmt;
     enum diag_level fail_level;
     int never_fail; /* --fail-on never */
@@ -283,7 +293,7 @@ static void opts_release(struct validate_opts *o)
  * judge_inputs. */
 static int parse_options(int argc, char **argv, struct validate_opts *o)
 {
-    const char *format = "text", *fail_on = "error";
+    const char *format = "text", *fail_on = "error", *preset = "recommended";
     int only_args = 0;
     *o = (struct validate_opts){
         .color = "auto", .jobs = sysconf(_SC_NPROCESSORS_ONLN), .filt = {VEC_INIT, VEC_INIT}};
@@ -318,6 +328,9 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
         } else if (OPT("--rule")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--rule"))) return 2;
             VEC_PUSH(o->filt.only, v);
+        } else if (OPT("--preset")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--preset"))) return 2;
+            preset = v;
         } else if (OPT("--skip")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--skip"))) return 2;
             VEC_PUSH(o->filt.skip, v);
@@ -351,6 +364,11 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
     if (!(o->fmt = report_find(format))) {
         fprintf(stderr, "mcpdesc validate: unknown format '%s' (use one of: %s)\n", format,
                 report_names());
+        return 2;
+    }
+    if (rule_preset_parse(preset, &o->preset) < 0) {
+        fprintf(stderr, "mcpdesc validate: --preset takes %s, not '%s'\n", rule_preset_names(),
+                preset);
         return 2;
     }
     o->fail_level = DIAG_ERROR;
@@ -414,7 +432,7 @@ struct validate_run {
 static int prepare(const struct validate_opts *o, struct validate_run *v)
 {
     if (!(v->rs = cmd_load_rules_tagged(o->rules_dir, o->rules_tag))) return 2;
-    v->eo = (struct eval_options){0, rule_enabled, (void *)&o->filt, NULL};
+    v->eo = (struct eval_options){0, rule_enabled, (void *)&o->filt, NULL, o->preset};
     const struct ver_list *vl = rule_set_versions(v->rs);
     for (size_t i = 0; i < o->versions.len; i++) {
         int k = ver_index(vl, o->versions.items[i]);
@@ -431,11 +449,21 @@ static int prepare(const struct validate_opts *o, struct validate_run *v)
     for (size_t i = 0; i < o->filt.only.len + o->filt.skip.len; i++) {
         const char *g =
             i < o->filt.only.len ? o->filt.only.items[i] : o->filt.skip.items[i - o->filt.only.len];
-        if (!glob_matches_a_rule(v->rs, g)) {
+        if (!glob_matches_a_rule(v->rs, g, RULE_PRESET_NONE)) {
             const char *near = rule_set_suggest(v->rs, g);
             fprintf(stderr,
                     "mcpdesc validate: '%s' matches no rule id%s%s%s (see mcpdesc rules list)\n", g,
                     near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+            return 2;
+        }
+        /* --rule of rules the preset leaves out would judge nothing: no false green */
+        if (i < o->filt.only.len && !glob_matches_a_rule(v->rs, g, o->preset)) {
+            enum rule_preset need = RULE_PRESET_STRICT;
+            while (need < RULE_PRESET_ALL && !glob_matches_a_rule(v->rs, g, need)) need++;
+            fprintf(stderr,
+                    "mcpdesc validate: --rule '%s' matches only rules that preset %s leaves "
+                    "out (add --preset %s; see mcpdesc rules list)\n",
+                    g, rule_preset_name(o->preset), rule_preset_name(need));
             return 2;
         }
     }
@@ -552,7 +580,7 @@ static int emit(const struct validate_opts *o, const struct validate_run *v, int
         const char *no_color = getenv("NO_COLOR");
         int use_color = !strcmp(o->color, "always") ||
             (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
-        struct report_opts ro = {out, v->rs, quiet_level, use_color, tty};
+        struct report_opts ro = {out, v->rs, quiet_level, use_color, tty, o->preset};
         o->fmt->write(&ro, v->rf, v->nrf);
         if (o->output) {
             int write_failed = ferror(out); /* an error the final flush would not repeat */
@@ -566,7 +594,7 @@ static int emit(const struct validate_opts *o, const struct validate_run *v, int
         }
     }
     free(tmp);
-    if (v->rule_ns) print_timing(stderr, v->rs, v->rule_ns, (void *)&o->filt);
+    if (v->rule_ns) print_timing(stderr, v->rs, v->rule_ns, (void *)&o->filt, o->preset);
     return status;
 }
 

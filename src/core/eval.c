@@ -349,6 +349,22 @@ static void plan_rest(const struct plan *pl, const struct rule_set *rs, struct e
     }
 }
 
+/* What eval_options report: the rules of its preset that `enabled` accepts (a built-in
+ * mcpdesc.* rule is in every preset). */
+struct eval_filter {
+    const struct rule_set *rs;
+    const struct eval_options *opts;
+};
+
+static int eval_reported(const char *id, void *arg)
+{
+    const struct eval_filter *f = arg;
+    if (f->opts->enabled && !f->opts->enabled(id, f->opts->enabled_arg)) return 0;
+    if (!f->opts->preset || !id) return 1;
+    const struct rule *r = rule_set_find(f->rs, id);
+    return !r || rule_in_preset(r, f->opts->preset);
+}
+
 size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
                      struct diag_list *out)
 {
@@ -366,9 +382,10 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     struct diag_list *per_rule = xcalloc(nrules ? nrules : 1, sizeof *per_rule);
     struct plan pl = {VEC_INIT, VEC_INIT};
     int walk = has_large_array(root.v);
-    /* --rule/--skip: the enabled rules, and the rules they yield to (overlap.h) */
-    unsigned char *need =
-        opts && opts->enabled ? overlap_required(rs, opts->enabled, opts->enabled_arg) : NULL;
+    /* --preset, --rule/--skip: the reported rules, and the rules they yield to (overlap.h) */
+    unsigned char *need = opts && (opts->enabled || opts->preset)
+        ? overlap_required(rs, eval_reported, (void *)&(struct eval_filter){rs, opts})
+        : NULL;
     for (size_t i = 0; i < nrules; i++) {
         const struct rule *r = rule_set_rule(rs, i);
         if (need && !need[i]) continue;
@@ -410,7 +427,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     overlap_filter(rs, &found, 0);
     for (size_t i = 0; i < found.len; i++) {
         struct diag *dg = &found.items[i];
-        int keep = !(opts && opts->enabled) || opts->enabled(dg->rule, opts->enabled_arg);
+        int keep = !opts || eval_reported(dg->rule, &(struct eval_filter){rs, opts});
         if (keep) {
             if (out->len == out->cap) {
                 out->cap = out->cap ? out->cap * 2 : 16;

@@ -22,6 +22,11 @@ struct eval_options {
      * which the nanoseconds spent judging that rule are added, and one more for the
      * resolution ($componentRef and versions: the built-in rules). Threads may share it. */
     _Atomic uint64_t *rule_ns;
+    /* Report only the rules of this preset (rule.h: rule_in_preset; the built-in mcpdesc.*
+     * rules are in every preset); RULE_PRESET_NONE (0): every rule. Applied with `enabled`
+     * (a rule is reported when both say so), and like it after the yields, which are
+     * decided on the full set: a rule of the preset yields to a rule outside it too. */
+    enum rule_preset preset;
 };
 
 /* Judge D (resolved in place) with RS. Appends diagnostics to OUT, sorted by position

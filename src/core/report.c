@@ -56,10 +56,12 @@ int report_shown(const struct report_opts *o, const struct diag *d)
 
 void report_rules_line(const struct report_opts *o)
 {
-    if (o->rs)
-        fprintf(o->out, "rules: %s %s (%s%s), engine mcpdesc %s\n", rule_set_name(o->rs),
-                rule_set_display_tag(o->rs), rule_set_digest(o->rs),
-                rule_set_released_tag(o->rs) ? "" : "; not a released tag", MCPDESC_VERSION);
+    if (!o->rs) return;
+    const char *preset = rule_set_has_presets(o->rs) ? rule_preset_name(o->preset) : NULL;
+    fprintf(o->out, "rules: %s %s (%s%s)%s%s, engine mcpdesc %s\n", rule_set_name(o->rs),
+            rule_set_display_tag(o->rs), rule_set_digest(o->rs),
+            rule_set_released_tag(o->rs) ? "" : "; not a released tag", preset ? ", preset " : "",
+            preset ? preset : "", MCPDESC_VERSION);
 }
 
 json_t *report_rule_set_json(const struct rule_set *rs)

@@ -28,6 +28,11 @@ struct report_opts {
                                   3: infos too (validate -q shows what --fail-on fails on) */
     int color;    /* ANSI colour by level */
     int excerpts; /* source line and caret under each diagnostic */
+    /* The preset that chose the rules (rule.h), named by every format: JSON "preset",
+     * SARIF run.properties.preset, and the text and github rules line when the set has
+     * rules outside recommended (report_rules_line). RULE_PRESET_NONE: every rule ran,
+     * and no report names a preset. */
+    enum rule_preset preset;
 };
 
 struct report_format {
@@ -54,8 +59,10 @@ int report_shown(const struct report_opts *o, const struct diag *d);
  * reason of the first: there is one reason today). */
 void report_summary(const struct report_opts *o, const struct report_file *files, size_t n);
 /* The text and github formats' line naming the rule set (name, tag or TAG+modified,
- * digest) and the engine's version: which rules judged, so a pinned run can be told from
- * any other. Nothing without a rule set. */
+ * digest), the preset when the set has rules outside recommended (a set without them,
+ * as every release before presets, runs the same rules under every preset, and its line
+ * is as before) and the engine's version: which rules judged, so a pinned run can be
+ * told from any other. Nothing without a rule set. */
 void report_rules_line(const struct report_opts *o);
 /* The rule set as JSON and SARIF name it (new reference): {name, tag, derivedFrom,
  * modified, digest}; tag is the released tag, null for a set that differs from every

@@ -25,6 +25,9 @@ void report_json(const struct report_opts *o, const struct report_file *files, s
     json_t *root = json_object();
     json_object_set_new(root, "mcpdesc", json_string(MCPDESC_VERSION));
     json_object_set_new(root, "rules", report_rule_set_json(o->rs));
+    /* added member: the preset that chose the rules (absent when every rule ran) */
+    if (rule_preset_name(o->preset))
+        json_object_set_new(root, "preset", json_string(rule_preset_name(o->preset)));
     json_t *arr = json_array();
     json_t *skipped = json_array();
     for (size_t i = 0; i < n; i++) {

@@ -258,6 +258,9 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
     json_object_set_new(
         json_object_get(json_object_get(run, "properties"), "ruleSet"), "versions",
         versions_array(rule_set_versions(o->rs), ver_all(rule_set_versions(o->rs))));
+    if (rule_preset_name(o->preset)) /* the preset that chose the rules */
+        json_object_set_new(json_object_get(run, "properties"), "preset",
+                            json_string(rule_preset_name(o->preset)));
 
     json_t *root =
         json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs", run);

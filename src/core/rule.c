@@ -534,9 +534,9 @@ static void clause_free(struct clause *c)
 /* ---- rules ----------------------------------------------------------------------- */
 
 static const char *const rule_members[] = {
-    "id",       "owner",       "surface",  "paths",     "kind",        "level",
-    "status",   "enforcement", "applies",  "summary",   "requirement", "required-by",
-    "based-on", "gaps",        "examples", "yields-to", "check",       NULL};
+    "id",          "owner",     "surface", "paths",       "kind",          "level",    "status",
+    "enforcement", "applies",   "summary", "requirement", "required-by",   "based-on", "gaps",
+    "examples",    "yields-to", "check",   "preset",      "preset-reason", NULL};
 
 static int valid_rule_id(const char *id)
 {
@@ -705,6 +705,67 @@ static void check_yields(const struct rule_set *rs, struct diag_list *errs)
     }
 }
 
+/* `preset: strict|all` and its `preset-reason` (both, or neither: the rule is then in
+ * recommended, the default preset). */
+static int compile_preset(struct cc *cc, struct yv y, struct rule *r)
+{
+    struct yv p = rule_yv_member(cc, y, "preset");
+    struct yv why = rule_yv_member(cc, y, "preset-reason");
+    r->preset = RULE_PRESET_RECOMMENDED;
+    int bad = 0;
+    if (p.v) {
+        const char *name = json_string_value(p.v);
+        enum rule_preset v;
+        if (name && !strcmp(name, "recommended")) {
+            rule_cc_error_hint(cc, p.n, 0,
+                               "leave \"preset\" out: a rule without it is in recommended (and "
+                               "so in strict and all)",
+                               "preset must be strict or all, not \"recommended\"");
+            bad = 1;
+        } else if (!name || rule_preset_parse(name, &v) < 0) {
+            char shown[80];
+            if (name) snprintf(shown, sizeof shown, "\"%.60s\"", name);
+            else snprintf(shown, sizeof shown, "a %s", rule_json_type_name(p.v));
+            const char *near =
+                name ? nearest(name, (const char *const[]){"strict", "all", NULL}) : NULL;
+            rule_cc_error_hint(cc, p.n, 0,
+                               "write strict (advice a careful author follows) or all (notes "
+                               "that describe the document); leave it out for recommended",
+                               "preset must be strict or all, not %s%s%s%s", shown,
+                               near ? ": did you mean \"" : "", near ? near : "",
+                               near ? "\"?" : "");
+            bad = 1;
+        } else {
+            r->preset = v;
+        }
+        if (!why.v) {
+            rule_cc_error_hint(cc, p.n, 1,
+                               "add preset-reason: one sentence saying why a server author is "
+                               "better off without this rule by default",
+                               "a rule with \"preset\" needs a \"preset-reason\"");
+            bad = 1;
+        }
+    }
+    if (why.v) {
+        const char *text = json_string_value(why.v);
+        if (!text || !*text) {
+            rule_cc_error_hint(cc, why.n, 0,
+                               "write one sentence: why a server author is better off without "
+                               "this rule by default",
+                               "preset-reason must be a non-empty string, not %s",
+                               text ? "\"\"" : rule_json_type_name(why.v));
+            bad = 1;
+        } else if (!p.v) {
+            rule_cc_error_hint(cc, why.n, 1,
+                               "add preset: strict or preset: all, or remove preset-reason (a "
+                               "rule without preset is in recommended)",
+                               "\"preset-reason\" without \"preset\"");
+            bad = 1;
+        }
+    }
+    return bad ? -1 : 0;
+}
+
 static void rule_release(struct rule *r)
 {
     if (r->borrowed) return; /* the base set frees it */
@@ -804,6 +865,7 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
     }
     struct yv ex = rule_yv_member(cc, y, "examples");
     if (ex.v) check_examples(cc, ex);
+    if (compile_preset(cc, y, &r) < 0) bad = 1;
     compile_yields(cc, y, &r);
     struct yv check = rule_yv_member(cc, y, "check");
     if (!check.v) {
@@ -1661,6 +1723,48 @@ json_t *rule_meta(const struct rule *r)
 const char *rule_str(const struct rule *r, const char *member)
 {
     return json_string_value(json_object_get(r->meta, member));
+}
+
+static const char *const preset_names[] = {NULL, "recommended", "strict", "all"};
+
+enum rule_preset rule_preset(const struct rule *r)
+{
+    return r->preset ? r->preset : RULE_PRESET_RECOMMENDED;
+}
+const char *rule_preset_reason(const struct rule *r)
+{
+    return rule_preset(r) == RULE_PRESET_RECOMMENDED ? NULL : rule_str(r, "preset-reason");
+}
+int rule_in_preset(const struct rule *r, enum rule_preset p)
+{
+    return p == RULE_PRESET_NONE || rule_preset(r) <= p;
+}
+const char *rule_preset_name(enum rule_preset p)
+{
+    return p >= RULE_PRESET_RECOMMENDED && p <= RULE_PRESET_ALL ? preset_names[p] : NULL;
+}
+int rule_preset_parse(const char *name, enum rule_preset *out)
+{
+    for (int p = RULE_PRESET_RECOMMENDED; name && p <= RULE_PRESET_ALL; p++)
+        if (!strcmp(name, preset_names[p])) {
+            *out = (enum rule_preset)p;
+            return 0;
+        }
+    return -1;
+}
+const char *rule_preset_names(void)
+{
+    return "recommended, strict, all";
+}
+int rule_set_preset_narrows(const struct rule_set *rs, enum rule_preset p)
+{
+    for (size_t i = 0; i < rs->rules.len; i++)
+        if (!rule_in_preset(&rs->rules.items[i], p)) return 1;
+    return 0;
+}
+int rule_set_has_presets(const struct rule_set *rs)
+{
+    return rule_set_preset_narrows(rs, RULE_PRESET_RECOMMENDED);
 }
 
 const struct rule_set *rule_origin(const struct rule *r)

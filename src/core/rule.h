@@ -106,6 +106,37 @@ size_t rule_yields_count(const struct rule *r);
 /* A string member of the metadata, or NULL. */
 const char *rule_str(const struct rule *r, const char *member);
 
+/* Presets (rules-yaml/README.md, "Presets"): which rules a run judges. A rule belongs to
+ * `recommended` (the default: its YAML has no `preset`), or only to `strict` or `all`
+ * (`preset: strict|all` with a `preset-reason`). The presets nest, recommended within
+ * strict within all, so the values are ordered. 0 is no preset: every rule (what
+ * struct eval_options means when it names none). */
+enum rule_preset {
+    RULE_PRESET_NONE = 0,
+    RULE_PRESET_RECOMMENDED = 1,
+    RULE_PRESET_STRICT = 2,
+    RULE_PRESET_ALL = 3
+};
+/* The smallest preset R belongs to (recommended for a rule without `preset`, as every
+ * rule of a set released before presets existed). */
+enum rule_preset rule_preset(const struct rule *r);
+/* Its `preset-reason` (borrowed): why a server author is better off without it by
+ * default; NULL for a rule of recommended. */
+const char *rule_preset_reason(const struct rule *r);
+/* Does preset P run R? Every rule when P is RULE_PRESET_NONE. */
+int rule_in_preset(const struct rule *r, enum rule_preset p);
+/* "recommended", "strict" or "all" (NULL for RULE_PRESET_NONE). */
+const char *rule_preset_name(enum rule_preset p);
+/* NAME as a preset: 0 and *OUT set, or -1 when it is none of them. */
+int rule_preset_parse(const char *name, enum rule_preset *out);
+/* "recommended, strict, all": the choices, for messages. */
+const char *rule_preset_names(void);
+/* Does preset P leave out any rule of RS (a set with no rule outside recommended runs
+ * the same rules under every preset)? */
+int rule_set_preset_narrows(const struct rule_set *rs, enum rule_preset p);
+/* Does RS have a rule outside recommended (the set uses presets at all)? */
+int rule_set_has_presets(const struct rule_set *rs);
+
 /* `mcpdesc rules dump` (rule_dump.c): the compiled program of the rules named by IDS (N
  * ids; every rule of the set when N is 0), in the set's rule order, each once: id, level,
  * applies (versions and mask), yields-to, then the clause tree with its versions (where

@@ -129,6 +129,7 @@ struct yield {
 struct rule {
     char *id;
     enum diag_level level;
+    enum rule_preset preset; /* RULE_PRESET_RECOMMENDED unless `preset` says otherwise */
     ver_mask applies;
     json_t *meta;
     struct clause *check;

@@ -101,6 +101,22 @@ static const struct {
      "    status: stable\n    enforcement: internal\n    applies: all\n    summary: s\n"
      "    requirement: r\n    based-on: [{tier: 7, text: src}]\n",
      12, 23, "based-on needs \"tier\": 1 to 4"},
+    /* presets: an unknown name (with a suggestion), "recommended" (the default, never
+     * written), a preset without its reason, a reason without a preset, an empty reason */
+    {HEAD "    preset: strikt\n    preset-reason: why\n    check: {require: {has: a}, message: m}\n",
+     13, 13, "preset must be strict or all, not \"strikt\": did you mean \"strict\"?"},
+    {HEAD "    preset: recommended\n    preset-reason: why\n    check: {require: {has: a}, message: m}\n",
+     13, 13, "preset must be strict or all, not \"recommended\""},
+    {HEAD "    preset: [strict]\n    preset-reason: why\n    check: {require: {has: a}, message: m}\n",
+     13, 13, "preset must be strict or all, not a list"},
+    {HEAD "    preset: strict\n    check: {require: {has: a}, message: m}\n", 13, 5,
+     "a rule with \"preset\" needs a \"preset-reason\""},
+    {HEAD "    preset-reason: why\n    check: {require: {has: a}, message: m}\n", 13, 5,
+     "\"preset-reason\" without \"preset\""},
+    {HEAD "    preset: all\n    preset-reason: \"\"\n    check: {require: {has: a}, message: m}\n",
+     14, 20, "preset-reason must be a non-empty string"},
+    {HEAD "    presets: all\n    check: {require: {has: a}, message: m}\n", 13, 5,
+     "unknown member \"presets\" in a rule: did you mean \"preset\"?"},
     /* top level */
     {"- just a list\n", 1, 1, "a rule file is a mapping with \"rules:\""},
     /* recursive YAML alias */
@@ -160,6 +176,11 @@ static const struct {
     {"$.tools[*].name\" is JSONPath", "write /tools/[*]/name: a selector is a JSON Pointer"},
     {"/tools[*]/name\" is JSONPath", "write /tools/[*]/name: a selector is a JSON Pointer"},
     {"..x\" is JSONPath", "write **/x: a selector is a JSON Pointer"},
+    {"not \"recommended\"", "leave \"preset\" out: a rule without it is in recommended"},
+    {"preset must be strict or all", "write strict (advice a careful author follows) or all"},
+    {"needs a \"preset-reason\"", "add preset-reason: one sentence saying why a server author"},
+    {"without \"preset\"", "add preset: strict or preset: all, or remove preset-reason"},
+    {"preset-reason must be", "write one sentence: why a server author is better off"},
 };
 
 START_TEST(errors_carry_their_hint)
@@ -182,6 +203,42 @@ START_TEST(errors_carry_their_hint)
 END_TEST
 
 /* The manifest's docs-url and tier names, as loaded; NULL when it says nothing. */
+/* A rule's preset, its reason, and which presets run it (recommended within strict within
+ * all); a rule without `preset` is in recommended. */
+START_TEST(presets_of_rules)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = tu_rules(
+        HEAD "    check: {require: {has: a}, message: m}\n"
+             "  - id: t.y\n    owner: t\n    surface: Tool\n    kind: structural\n"
+             "    level: should\n    status: stable\n    enforcement: internal\n"
+             "    preset: strict\n    preset-reason: Authors cannot act on it.\n    applies: all\n"
+             "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
+             "    check: {require: {has: a}, message: m}\n",
+        &errs);
+    ck_assert_msg(rs != NULL, "%s", errs.len ? errs.items[0].message : "");
+    const struct rule *x = rule_set_find(rs, "t.x"), *y = rule_set_find(rs, "t.y");
+    ck_assert_int_eq(rule_preset(x), RULE_PRESET_RECOMMENDED);
+    ck_assert_ptr_null(rule_preset_reason(x));
+    ck_assert_int_eq(rule_preset(y), RULE_PRESET_STRICT);
+    ck_assert_str_eq(rule_preset_reason(y), "Authors cannot act on it.");
+    ck_assert(rule_in_preset(x, RULE_PRESET_RECOMMENDED) && !rule_in_preset(y, RULE_PRESET_RECOMMENDED));
+    ck_assert(rule_in_preset(y, RULE_PRESET_STRICT) && rule_in_preset(y, RULE_PRESET_ALL));
+    ck_assert(rule_in_preset(y, RULE_PRESET_NONE));
+    ck_assert(rule_set_has_presets(rs));
+    ck_assert(rule_set_preset_narrows(rs, RULE_PRESET_RECOMMENDED));
+    ck_assert(!rule_set_preset_narrows(rs, RULE_PRESET_STRICT));
+    enum rule_preset p;
+    ck_assert_int_eq(rule_preset_parse("all", &p), 0);
+    ck_assert_int_eq(p, RULE_PRESET_ALL);
+    ck_assert_int_eq(rule_preset_parse("Strict", &p), -1);
+    ck_assert_int_eq(rule_preset_parse(NULL, &p), -1);
+    ck_assert_str_eq(rule_preset_name(RULE_PRESET_RECOMMENDED), "recommended");
+    ck_assert_ptr_null(rule_preset_name(RULE_PRESET_NONE));
+    rule_set_free(rs);
+}
+END_TEST
+
 START_TEST(manifest_accessors)
 {
     const char *files[] = {"test.yaml"}, *texts[] = {"rules: []\n"};
@@ -254,6 +311,7 @@ Suite *rules_suite(void)
     tcase_add_loop_test(tc, errors_carry_their_hint, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, manifest_mistakes);
     tcase_add_test(tc, manifest_accessors);
+    tcase_add_test(tc, presets_of_rules);
     suite_add_tcase(s, tc);
     return s;
 }
