@@ -25,6 +25,8 @@ void report_json(const struct report_opts *o, const struct report_file *files, s
     json_t *root = json_object();
     json_object_set_new(root, "mcpdesc", json_string(MCPDESC_VERSION));
     json_object_set_new(root, "rules", report_rule_set_json(o->rs));
+    /* Added, like "skipped": present only when a config was used (docs/config.md). */
+    if (o->config) json_object_set_new(root, "config", config_report_json(o->config, o->rs));
     json_t *arr = json_array();
     json_t *skipped = json_array();
     for (size_t i = 0; i < n; i++) {
