@@ -117,6 +117,11 @@ static char *entry_dir(const struct config *c, const struct config_str *e,
         return dir;
     }
     char *path = v[0] == '/' ? xstrdup(v) : xasprintf("%s/%s", c->dir, v);
+    char *real = realpath(path, NULL); /* "../../examples/acme/rules" read as itself */
+    if (real) {
+        free(path);
+        path = real;
+    }
     char *m = xasprintf("%s/manifest.yaml", path), *dir = NULL;
     if (exists(m)) dir = xstrdup(path);
     else if (!(dir = release_rules_dir(path)))
