@@ -37,6 +37,9 @@ SAN_OBJS ?=
 # Every skip of a check is appended to this file (tests/skip.sh, tests/testskip.h) and
 # `make check` lists them at its end; MCPDESC_REQUIRE=all (set by .ci/run) makes a skip fail.
 export MCPDESC_SKIP_LOG ?= $(CURDIR)/build/check-skips.log
+# The project's own tests never read a .mcpdesc.yaml of a folder above the checkout
+# (docs/config.md): the config search is off for every recipe (--config still names one).
+export MCPDESC_NO_CONFIG := 1
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(CFLAGS) -Isrc -I$(BUILD)/gen $(PKG_CFLAGS) \

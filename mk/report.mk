@@ -7,11 +7,13 @@
 #   test-output `-o FILE`: equals standard output for every -j, and a failed write or
 #               rename exits 2 leaving the earlier file and no temporary file
 #   test-timing `--timing`: the report unchanged, the per-rule table's shape on stderr
+#   test-config-discovery  where .mcpdesc.yaml is found (upward, stopping at .git),
+#               --no-config, MCPDESC_NO_CONFIG, --config (tests/config-discovery.sh)
 #   test-modified  a set that differs from every lock of its tag is named TAG+modified
 #               in every format, listing, dump and page, and refused when pinned
 MCPDESC_SHARED ?= ../shared
 
-.PHONY: test-sarif test-color test-output test-timing test-modified
+.PHONY: test-sarif test-color test-output test-timing test-modified test-config-discovery
 test-sarif: $(BUILD)/mcpdesc
 	MCPDESC_SHARED='$(MCPDESC_SHARED)' sh tests/validate-sarif.sh $(BUILD)/mcpdesc
 
@@ -27,4 +29,7 @@ test-timing: $(BUILD)/mcpdesc
 test-modified: $(BUILD)/mcpdesc
 	sh tests/rules-modified.sh $(BUILD)/mcpdesc
 
-EXTRA_CHECKS += test-sarif test-color test-output test-timing test-modified
+test-config-discovery: $(BUILD)/mcpdesc
+	sh tests/config-discovery.sh $(BUILD)/mcpdesc
+
+EXTRA_CHECKS += test-sarif test-color test-output test-timing test-modified test-config-discovery

@@ -11,6 +11,8 @@
 #      names (a keyword location the engine must report), and the loader refuses the
 #      planted rule files too (`rules lint` on a one-file set), so the planted cases never
 #      test something the loader accepts;
+#   f. schema/config.schema.json: example and test configs valid, planted mistakes
+#      rejected by it and by `validate --config` (see below);
 #   e. the predicates of the rule-file schema are exactly those of the one predicate table,
 #      fn_table[] (src/core/fn_table.c): one $defs entry pred.NAME each.
 #
@@ -96,6 +98,33 @@ for f in tests/data/rule-schema/*.yaml; do
     else
         bad "loader refuses $f: rules lint exit $rc without an error in it (the schema is stricter than the loader here)"
     fi
+done
+
+# f. the config schema (docs/config.md): the shipped example configs and the test ones
+#    are valid (bad-*.yaml are the loader's error cases, chain-mismatch and missing-tag
+#    are well formed); each planted mistake in tests/data/config-schema/*.yaml is rejected
+#    for the reason its `# schema-error:` line names, and by the program too
+CONFIG_SCHEMA=schema/config.schema.json
+for f in examples/config/*.yaml tests/data/config/*.yaml tests/data/config/tree/config.yaml; do
+    [ -f "$f" ] || continue
+    case $(basename "$f") in bad-*) continue ;; esac
+    if "$BIN" schema validate --schema "$CONFIG_SCHEMA" "$f" >"$TMP/out" 2>&1; then ok "valid $f (config.schema.json)"
+    else bad "valid $f (config.schema.json)"; fi
+done
+for f in tests/data/config-schema/*.yaml; do
+    [ -f "$f" ] || continue
+    want=$(sed -n 's/^# schema-error:[[:space:]]*//p' "$f" | head -n 1)
+    "$BIN" schema validate --schema "$CONFIG_SCHEMA" "$f" >"$TMP/out" 2>&1
+    rc=$?
+    if [ "$rc" -ne 1 ] || [ -z "$want" ] || ! grep -qF "($want)" "$TMP/out"; then
+        bad "rejected $f (config.schema.json): exit $rc, expected 1 with an error at ${want:-?}"
+    else
+        ok "rejected $f (config.schema.json, $want)"
+    fi
+    MCPDESC_NO_CONFIG=1 "$BIN" validate --config "$f" tests/data/config/ts-sdk.json >"$TMP/out" 2>&1
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "^$f:[0-9]*:[0-9]*: error: " "$TMP/out"; then ok "the program refuses $f"
+    else bad "the program refuses $f: validate exit $rc without an error at a position of it"; fi
 done
 
 # e. the schema's predicates are the predicate table's

@@ -16,6 +16,9 @@
 # committing); it never rewrites an existing golden. Cases run from the repository root.
 # Prints ok/FAIL per case, then "N passed, N failed".
 set -u
+# no .mcpdesc.yaml above the checkout changes a golden (cases name theirs with --config)
+MCPDESC_NO_CONFIG=1
+export MCPDESC_NO_CONFIG
 write_missing=0
 if [ "${1:-}" = --write-missing ]; then
     write_missing=1

@@ -5,6 +5,9 @@
 #                             $tmp is a new directory, removed on exit
 #   check NAME CONDITION...   runs CONDITION: "ok N NAME" or "FAIL N NAME"
 #   testlib_finish            prints "N passed, N failed"; returns 1 if any failed
+# no .mcpdesc.yaml above the checkout changes a test (docs/config.md)
+MCPDESC_NO_CONFIG=1
+export MCPDESC_NO_CONFIG
 testlib_setup() {
     testlib_name=$1
     shift

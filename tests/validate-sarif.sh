@@ -1,7 +1,7 @@
 #!/bin/sh
 # validate-sarif.sh BINARY [SCHEMA] - the SARIF that `mcpdesc validate --format sarif`
 # writes for the shipped examples (examples/, conformance/, a file that does not parse,
-# standard input, -q) must validate against the official SARIF 2.1.0 JSON Schema.
+# standard input, -q, a config) must validate against the official SARIF 2.1.0 JSON Schema.
 # Validators: the project's own engine (`mcpdesc schema validate`, draft-04), and also
 # Debian's python3-jsonschema when it is installed (a second opinion, plus checks the
 # schema cannot express: ruleIndex points at the rule named by ruleId, one result per
@@ -84,6 +84,10 @@ for res in run["results"]:
     fqn = loc["logicalLocations"][0]["fullyQualifiedName"]
     assert fqn == "" or fqn.startswith("/"), fqn
     assert res["properties"]["versions"], "versions"
+for inv in run["invocations"]:
+    for ov in inv.get("ruleConfigurationOverrides", []):
+        d = ov["descriptor"]
+        assert rules[d["index"]]["id"] == d["id"], "override of %s" % d["id"]
 notes = [x for inv in run["invocations"] for x in inv.get("toolExecutionNotifications", [])]
 errors = [f for f in report["files"] if "error" in f]
 assert len(notes) == len(errors), "%d notifications, %d parse errors" % (len(notes), len(errors))
@@ -106,6 +110,8 @@ check parse-failure "$tmp/broken.json" conformance/expected-invalid/non-object-i
 check stdin -
 check quiet -q conformance/expected-warning
 check absolute "$(pwd)/conformance/expected-invalid/component-ref-cycle.json"
+# a config (docs/config.md): ruleConfigurationOverrides and the config in properties
+check config --config tests/data/config/sarif.yaml tests/data/config/ts-sdk.json tests/data/config/tree
 skipped=0
 if [ -z "$py" ]; then
     skipped=1

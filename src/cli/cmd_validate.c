@@ -17,16 +17,16 @@
 
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
+#include "cli/cmd_config.h"
 #include "core/judge.h"
 #include "core/lock.h"
 #include "core/report.h"
 #include "base/util.h"
 
 static const char *const options[] = {
-    "--rules",  "--rules-tag",      "--format",  "--protocol-version",
-    "--rule",   "--skip",           "--fail-on", "--color",
-    "--preset", "--output",         "--jobs",    "--quiet",
-    "--timing", "--stdin-filepath", "--help",    NULL};
+    "--rules",   "--rules-tag",      "--format", "--protocol-version", "--rule", "--skip",
+    "--fail-on", "--color",          "--preset", "--output",           "--jobs", "--quiet",
+    "--timing",  "--stdin-filepath", "--config", "--no-config",        "--help", NULL};
 
 static void usage(FILE *f)
 {
@@ -73,6 +73,15 @@ static void usage(FILE *f)
           "                           with --fail-on never); the summary counts them all\n"
           "      --timing             after the report, print to standard error the time\n"
           "                           spent on each rule, slowest first\n"
+          "      --config FILE        use this config file (docs/config.md) instead of the\n"
+          "                           .mcpdesc.yaml or .mcpdesc.yml found from the current\n"
+          "                           directory upward (stopping at a directory with .git)\n"
+          "      --no-config          use no config file (MCPDESC_NO_CONFIG=1 does the same\n"
+          "                           for the search; --config still names one)\n"
+          "\n"
+          "Precedence: an option on the command line wins over the config, which wins over\n"
+          "the preset. The config's ignore leaves files out of directory searches only (a\n"
+          "file named on the command line is judged); the report names the config used.\n"
           "\n"
           "Exit status: 0 nothing at or above --fail-on, 1 something is, 2 bad usage, an\n"
           "input that cannot be read or parsed, a directory without a description, a\n"
@@ -84,18 +93,36 @@ static void usage(FILE *f)
 struct filters {
     VEC(const char *) only;
     VEC(const char *) skip;
+    const struct config *cfg;  /* its top-level `off` levels, or NULL */
+    const struct rule_set *rs; /* with preset: which rules run by default */
+    enum rule_preset preset;
 };
 
+/* Does --rule name ID? (Then the config's `off` does not apply: the command line wins.) */
+static int rule_named(const char *id, void *arg)
+{
+    const struct filters *f = arg;
+    for (size_t i = 0; i < f->only.len; i++)
+        if (!fnmatch(f->only.items[i], id, 0)) return 1;
+    return 0;
+}
+
+/* --skip, then --rule, then the config's levels, then the preset: a rule turned off does
+ * not run, as with --skip (the rules it yields to still decide the yields: eval.h), and a
+ * rule the config gives a level runs even where the preset leaves it out (the config
+ * over the preset, as a severity in ESLint's or Spectral's config turns a rule on). */
 static int rule_enabled(const char *id, void *arg)
 {
     const struct filters *f = arg;
     if (!id) return 1;
     for (size_t i = 0; i < f->skip.len; i++)
         if (!fnmatch(f->skip.items[i], id, 0)) return 0;
-    if (!f->only.len) return 1;
-    for (size_t i = 0; i < f->only.len; i++)
-        if (!fnmatch(f->only.items[i], id, 0)) return 1;
-    return 0;
+    if (f->only.len) return rule_named(id, arg);
+    enum { UNSET = -2 };
+    int level = f->cfg ? config_rule_level(f->cfg, id, UNSET) : UNSET;
+    if (level != UNSET) return level != CONFIG_OFF;
+    const struct rule *r = f->rs ? rule_set_find(f->rs, id) : NULL;
+    return !r || rule_in_preset(r, f->preset);
 }
 
 /* Does GLOB match a rule of preset P (every rule for RULE_PRESET_NONE), or a built-in? */
@@ -172,6 +199,9 @@ static void walk_dir(const char *dir, struct strvec *out, int depth)
 struct job {
     const struct rule_set *rs; /* read only, loaded once */
     const struct eval_options *eo;
+    const struct config *cfg;     /* its levels are applied to each file's findings */
+    const unsigned char *ignored; /* found by a directory search, left out by `ignore` */
+    const char *ignored_reason;   /* "ignored by CONFIG" */
     char **files;
     const unsigned char *from_dir; /* found by a directory search: may be skipped */
     const char *stdin_name;        /* how "-" is called in the report */
@@ -192,7 +222,13 @@ static void judge_file(struct job *j, size_t i)
     struct judge_source src = {is_stdin ? JUDGE_STDIN : JUDGE_FILE, file_name(j, i), j->files[i],
                                NULL, 0};
     struct judge_options jo = {j->eo, NULL, j->from_dir[i]};
+    if (j->ignored && j->ignored[i]) {
+        j->results[i].skipped = j->ignored_reason; /* counted as skipped, never silently */
+        return;
+    }
     judge_document(j->rs, &src, &jo, &j->results[i]);
+    if (j->cfg)
+        config_apply(j->cfg, file_name(j, i), &j->results[i].diags, rule_named, j->eo->enabled_arg);
 }
 
 static void *worker(void *arg)
@@ -219,8 +255,7 @@ static void judge_all(struct job *j, long jobs)
  * total, to F. NS has a counter per rule and one for the resolution (eval.h). A rule
  * that --rule/--skip leave out but that ran because a reported rule yields to it
  * (eval.h) is marked "(yield only)": its time is part of the run. */
-static void print_timing(FILE *f, const struct rule_set *rs, _Atomic uint64_t *ns, void *filt,
-                         enum rule_preset preset)
+static void print_timing(FILE *f, const struct rule_set *rs, _Atomic uint64_t *ns, void *filt)
 {
     size_t n = rule_set_count(rs);
     size_t *order = xcalloc(n ? n : 1, sizeof *order);
@@ -240,9 +275,7 @@ static void print_timing(FILE *f, const struct rule_set *rs, _Atomic uint64_t *n
         uint64_t t = atomic_load(&ns[order[k]]);
         const char *id = rule_id(rule_set_rule(rs, order[k]));
         fprintf(f, "%-52s %10.3f %6.1f%%%s\n", id, (double)t / 1e6, 100.0 * (double)t / all,
-                rule_enabled(id, filt) && rule_in_preset(rule_set_rule(rs, order[k]), preset)
-                    ? ""
-                    : "  (yield only)");
+                rule_enabled(id, filt) ? "" : "  (yield only)");
     }
     uint64_t res = atomic_load(&ns[n]);
     fprintf(f, "%-52s %10.3f %6.1f%%\n", "(resolution: $componentRef, versions)", (double)res / 1e6,
@@ -265,10 +298,16 @@ static long parse_jobs(const char *v)
     return n;
 }
 
-/* What the command line asks for (parse_options). */
+/* What the command line asks for (parse_options), then the config (settle_options). */
 struct validate_opts {
     const char *rules_dir, *rules_tag, *color, *output, *stdin_name;
-    enum rule_preset preset; /* --preset (default recommended) */
+    const char *format, *fail_on; /* as given, NULL when not given */
+    const char *config_file;      /* --config FILE */
+    int no_config;                /* --no-config */
+    struct config *cfg;           /* the config of the run, or NULL */
+    char *output_owned;           /* the config's output, relative to the config */
+    const char *preset_arg;       /* --preset as given, NULL when not given */
+    enum rule_preset preset;      /* --preset, else the config's, else recommended */
     const struct report_format *fmt;
     enum diag_level fail_level;
     int never_fail; /* --fail-on never */
@@ -281,6 +320,8 @@ struct validate_opts {
 
 static void opts_release(struct validate_opts *o)
 {
+    config_free(o->cfg);
+    free(o->output_owned);
     for (size_t i = 0; i < o->inputs.len; i++) free(o->inputs.items[i]);
     VEC_FREE(o->inputs);
     VEC_FREE(o->versions);
@@ -293,7 +334,6 @@ static void opts_release(struct validate_opts *o)
  * judge_inputs. */
 static int parse_options(int argc, char **argv, struct validate_opts *o)
 {
-    const char *format = "text", *fail_on = "error", *preset = "recommended";
     int only_args = 0;
     *o = (struct validate_opts){
         .color = "auto", .jobs = sysconf(_SC_NPROCESSORS_ONLN), .filt = {VEC_INIT, VEC_INIT}};
@@ -321,7 +361,7 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             o->rules_tag = v;
         } else if (OPT("--format")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--format"))) return 2;
-            format = v;
+            o->format = v;
         } else if (OPT("--protocol-version")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--protocol-version"))) return 2;
             VEC_PUSH(o->versions, v);
@@ -330,7 +370,7 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             VEC_PUSH(o->filt.only, v);
         } else if (OPT("--preset")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--preset"))) return 2;
-            preset = v;
+            o->preset_arg = v;
         } else if (OPT("--skip")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--skip"))) return 2;
             VEC_PUSH(o->filt.skip, v);
@@ -343,10 +383,15 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             o->stdin_name = v;
         } else if (OPT("--fail-on")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--fail-on"))) return 2;
-            fail_on = v;
+            o->fail_on = v;
         } else if (OPT("--color")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--color"))) return 2;
             o->color = v;
+        } else if (OPT("--config")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--config"))) return 2;
+            o->config_file = v;
+        } else if (!strcmp(a, "--no-config")) {
+            o->no_config = 1;
         } else if (!strcmp(a, "-j") || OPT("--jobs")) {
             if (!(v = cmd_option_value(argc, argv, &i, a[1] == 'j' ? "-j" : "--jobs"))) return 2;
             if (!(o->jobs = parse_jobs(v))) return 2;
@@ -361,14 +406,37 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
         }
 #undef OPT
     }
-    if (!(o->fmt = report_find(format))) {
-        fprintf(stderr, "mcpdesc validate: unknown format '%s' (use one of: %s)\n", format,
-                report_names());
+    if (o->config_file && o->no_config) {
+        fprintf(stderr, "mcpdesc validate: --config and --no-config contradict each other\n");
         return 2;
     }
+    return 0;
+}
+
+/* The config's keys where the command line gave nothing (the command line wins), then
+ * the checks of the values. 0, or 2 after a message. */
+static int settle_options(struct validate_opts *o)
+{
+    const struct config *c = o->cfg;
+    const char *format = o->format ? o->format : c && c->format.s ? c->format.s : "text";
+    const char *fail_on = o->fail_on ? o->fail_on : c && c->fail_on.s ? c->fail_on.s : "error";
+    if (c && !o->output && c->output.s) {
+        o->output_owned =
+            c->output.s[0] == '/' ? xstrdup(c->output.s) : xasprintf("%s/%s", c->dir, c->output.s);
+        o->output = o->output_owned;
+    }
+    const char *preset = o->preset_arg ? o->preset_arg
+        : c && c->preset.s             ? c->preset.s
+                                       : "recommended";
     if (rule_preset_parse(preset, &o->preset) < 0) {
         fprintf(stderr, "mcpdesc validate: --preset takes %s, not '%s'\n", rule_preset_names(),
                 preset);
+        return 2;
+    }
+    o->filt.cfg = c;
+    if (!(o->fmt = report_find(format))) {
+        fprintf(stderr, "mcpdesc validate: unknown format '%s' (use one of: %s)\n", format,
+                report_names());
         return 2;
     }
     o->fail_level = DIAG_ERROR;
@@ -425,14 +493,33 @@ struct validate_run {
                                        * directory in which no description was found */
     size_t nrf;
     struct diag_list dir_errors; /* those directories' errors (rf points into it) */
+    char *ignored_reason;        /* "ignored by CONFIG" (skipped files point at it) */
 };
 
-/* Load the rule set and check what depends on it: the tag, the protocol versions and
- * the --rule/--skip globs. 0, or 2 after a message. */
-static int prepare(const struct validate_opts *o, struct validate_run *v)
+/* Load the rule set (--rules/--rules-tag, else the config's rules, else the default) and
+ * check what depends on it: the tag, the protocol versions, the --rule/--skip globs and
+ * the config's rule ids. 0, or 2 after a message. */
+static int prepare(struct validate_opts *o, struct validate_run *v)
 {
-    if (!(v->rs = cmd_load_rules_tagged(o->rules_dir, o->rules_tag))) return 2;
-    v->eo = (struct eval_options){0, rule_enabled, (void *)&o->filt, NULL, o->preset};
+    if (o->cfg && o->cfg->rules.len && !o->rules_dir && !o->rules_tag)
+        v->rs = cmd_config_rules(o->cfg);
+    else v->rs = cmd_load_rules_tagged(o->rules_dir, o->rules_tag);
+    if (!v->rs) return 2;
+    if (o->cfg) {
+        struct diag_list errs = DIAG_LIST_INIT;
+        size_t bad = config_check(o->cfg, v->rs, &errs);
+        cmd_print_errors(stderr, &errs);
+        diag_list_release(&errs);
+        if (bad) {
+            fprintf(stderr, "mcpdesc: the config %s has %zu error%s\n", o->cfg->path, bad,
+                    bad == 1 ? "" : "s");
+            return 2;
+        }
+    }
+    /* the preset is decided in rule_enabled, where the config can overrule it */
+    o->filt.rs = v->rs;
+    o->filt.preset = o->preset;
+    v->eo = (struct eval_options){0, rule_enabled, (void *)&o->filt, NULL, RULE_PRESET_NONE};
     const struct ver_list *vl = rule_set_versions(v->rs);
     for (size_t i = 0; i < o->versions.len; i++) {
         int k = ver_index(vl, o->versions.items[i]);
@@ -494,6 +581,11 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     unsigned char *from_dir = xcalloc(nf, 1);
     for (size_t k = 0; k < v->ndirs; k++)
         memset(from_dir + v->dirs[k].begin, 1, v->dirs[k].end - v->dirs[k].begin);
+    /* the config's ignore: only files a directory search found (a named file is judged) */
+    unsigned char *ignored = o->cfg && o->cfg->ignore.len ? xcalloc(nf, 1) : NULL;
+    for (size_t i = 0; ignored && i < n; i++)
+        ignored[i] = from_dir[i] && config_ignored(o->cfg, v->files.items[i]);
+    char *ignored_reason = o->cfg ? xasprintf("ignored by %s", o->cfg->path) : NULL;
     if (o->timing) {
         size_t nrules = rule_set_count(v->rs);
         v->rule_ns = xcalloc(nrules + 1, sizeof *v->rule_ns);
@@ -502,6 +594,9 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     }
     v->job = (struct job){v->rs,
                           &v->eo,
+                          o->cfg,
+                          ignored,
+                          ignored_reason,
                           v->files.items,
                           from_dir,
                           o->stdin_name ? o->stdin_name : "<stdin>",
@@ -511,6 +606,8 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     judge_all(&v->job, o->jobs);
     v->job.from_dir = NULL;
     free(from_dir);
+    v->job.ignored = NULL;
+    v->ignored_reason = ignored_reason; /* the skipped files point at it */
 
     int status = 0, unreadable = 0;
     v->rf = xcalloc(nf + v->ndirs, sizeof *v->rf);
@@ -530,14 +627,20 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     v->nrf = n;
     for (size_t k = 0; k < v->ndirs; k++) {
         const struct dir_range *r = &v->dirs[k];
-        size_t found = r->end - r->begin, judged = 0;
-        for (size_t i = r->begin; i < r->end; i++) judged += !v->rf[i].skipped;
+        size_t found = r->end - r->begin, judged = 0, nignored = 0;
+        for (size_t i = r->begin; i < r->end; i++) {
+            judged += !v->rf[i].skipped;
+            nignored += ignored && ignored[i];
+        }
         if (judged) continue;
         unreadable = 1;
+        char *ign =
+            nignored ? xasprintf(" (%zu of them %s)", nignored, ignored_reason) : xstrdup("");
         char *why = !found ? xstrdup("no *.json, *.yaml or *.yml file below it")
-                           : xasprintf("%zu *.json, *.yaml or *.yml file%s below it, none with a "
+                           : xasprintf("%zu *.json, *.yaml or *.yml file%s below it%s, none with a "
                                        "top-level " JUDGE_DESCRIPTION_MEMBER " member",
-                                       found, found == 1 ? "" : "s");
+                                       found, found == 1 ? "" : "s", ign);
+        free(ign);
         char *msg = xasprintf("no MCP Description found: %s (hidden files and directories, and "
                               "node_modules, are not searched)",
                               why);
@@ -552,6 +655,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     }
     /* the errors' addresses are stable only now that the list is complete */
     for (size_t i = n, e = 0; i < v->nrf; i++) v->rf[i].error = &v->dir_errors.items[e++];
+    free(ignored);
     return unreadable ? 2 : status;
 }
 
@@ -580,7 +684,7 @@ static int emit(const struct validate_opts *o, const struct validate_run *v, int
         const char *no_color = getenv("NO_COLOR");
         int use_color = !strcmp(o->color, "always") ||
             (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
-        struct report_opts ro = {out, v->rs, quiet_level, use_color, tty, o->preset};
+        struct report_opts ro = {out, v->rs, quiet_level, use_color, tty, o->preset, o->cfg};
         o->fmt->write(&ro, v->rf, v->nrf);
         if (o->output) {
             int write_failed = ferror(out); /* an error the final flush would not repeat */
@@ -594,7 +698,7 @@ static int emit(const struct validate_opts *o, const struct validate_run *v, int
         }
     }
     free(tmp);
-    if (v->rule_ns) print_timing(stderr, v->rs, v->rule_ns, (void *)&o->filt, o->preset);
+    if (v->rule_ns) print_timing(stderr, v->rs, v->rule_ns, (void *)&o->filt);
     return status;
 }
 
@@ -613,12 +717,18 @@ static void run_release(struct validate_run *v)
     free(v->job.results);
     free(v->dirs);
     VEC_FREE(v->files);
+    free(v->ignored_reason);
 }
 
 int cmd_validate(int argc, char **argv)
 {
     struct validate_opts o;
     int status = parse_options(argc, argv, &o);
+    char *cfg_path = NULL;
+    if (!status) status = cmd_config_find(o.config_file, o.no_config, &cfg_path);
+    if (!status && cfg_path && !(o.cfg = cmd_config_load(cfg_path))) status = 2;
+    free(cfg_path);
+    if (!status) status = settle_options(&o);
     if (!status) {
         struct validate_run v = {0};
         status = prepare(&o, &v);

@@ -64,6 +64,18 @@ void report_rules_line(const struct report_opts *o)
             preset ? preset : "", MCPDESC_VERSION);
 }
 
+void report_config_line(const struct report_opts *o)
+{
+    const struct config *c = o->config;
+    if (!c || !o->rs) return;
+    size_t changed = config_levels_changed(c, o->rs);
+    fprintf(o->out, "config: %s (%zu level%s changed, %zu override%s, %zu ignored path%s", c->path,
+            changed, changed == 1 ? "" : "s", c->overrides.len, c->overrides.len == 1 ? "" : "s",
+            c->ignore.len, c->ignore.len == 1 ? "" : "s");
+    if (c->preset.s) fprintf(o->out, ", preset %s", c->preset.s);
+    fputs(")\n", o->out);
+}
+
 json_t *report_rule_set_json(const struct rule_set *rs)
 {
     const char *released = rule_set_released_tag(rs);
@@ -77,12 +89,22 @@ void report_summary(const struct report_opts *o, const struct report_file *files
     struct report_totals t = report_count(files, n);
     fprintf(o->out, "%zu errors, %zu warnings, %zu infos in %zu files", t.errors, t.warnings,
             t.infos, t.files);
-    for (size_t i = 0; t.skipped && i < n; i++)
-        if (files[i].skipped) {
-            fprintf(o->out, " (%zu file%s skipped: %s)", t.skipped, t.skipped == 1 ? "" : "s",
-                    files[i].skipped);
-            break;
-        }
+    /* one count per reason, in the order of their first file */
+    const char *open = " (";
+    for (size_t i = 0; t.skipped && i < n; i++) {
+        if (!files[i].skipped) continue;
+        int seen = 0;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = files[k].skipped && !strcmp(files[k].skipped, files[i].skipped);
+        if (seen) continue;
+        size_t count = 0;
+        for (size_t k = i; k < n; k++)
+            count += files[k].skipped && !strcmp(files[k].skipped, files[i].skipped);
+        fprintf(o->out, "%s%zu file%s skipped: %s", open, count, count == 1 ? "" : "s",
+                files[i].skipped);
+        open = "; ";
+    }
+    if (t.skipped) fputc(')', o->out);
     if (t.suppressed) fprintf(o->out, "; %zu suppressed (with reasons)", t.suppressed);
     if (t.baselined) fprintf(o->out, "; %zu in the baseline, not shown", t.baselined);
     fputc('\n', o->out);

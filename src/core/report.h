@@ -8,6 +8,7 @@
 
 #include "core/diag.h"
 #include "core/doc.h"
+#include "core/config.h"
 #include "core/rule.h"
 
 struct report_file {
@@ -33,6 +34,9 @@ struct report_opts {
      * rules outside recommended (report_rules_line). RULE_PRESET_NONE: every rule ran,
      * and no report names a preset. */
     enum rule_preset preset;
+    /* The config of the run (docs/config.md), or NULL: every format names it and what it
+     * changed. */
+    const struct config *config;
 };
 
 struct report_format {
@@ -64,6 +68,9 @@ void report_summary(const struct report_opts *o, const struct report_file *files
  * is as before) and the engine's version: which rules judged, so a pinned run can be
  * told from any other. Nothing without a rule set. */
 void report_rules_line(const struct report_opts *o);
+/* The text and github formats' line naming the config and what it changed: "config: PATH
+ * (N levels changed, N overrides, N ignored paths[, preset P])". Nothing without one. */
+void report_config_line(const struct report_opts *o);
 /* The rule set as JSON and SARIF name it (new reference): {name, tag, derivedFrom,
  * modified, digest}; tag is the released tag, null for a set that differs from every
  * lock of its manifest's tag (derivedFrom), which is then modified. */

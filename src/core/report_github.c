@@ -76,5 +76,6 @@ void report_github(const struct report_opts *o, const struct report_file *files,
             if (report_shown(o, &f->diags.items[k])) annotation(o, f->name, &f->diags.items[k]);
     }
     report_rules_line(o);
+    report_config_line(o);
     report_summary(o, files, n);
 }

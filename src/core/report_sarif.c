@@ -212,6 +212,34 @@ static json_t *result(const struct report_opts *o, const char *cwd, const struct
     return res;
 }
 
+/* The config of the run on the invocation (SARIF 2.1.0 3.20.5): its top-level levels as
+ * ruleConfigurationOverrides (a level, or enabled false for off), one per rule they
+ * change; the file, and every change (with the per-file overrides, which SARIF cannot
+ * express), in the invocation's properties. */
+static void config_overrides(const struct report_opts *o, json_t *inv)
+{
+    const struct config *c = o->config;
+    json_t *ovs = json_array();
+    for (size_t i = 0; i < rule_set_count(o->rs) + res_nbuiltins; i++) {
+        size_t nr = rule_set_count(o->rs);
+        const char *id = i < nr ? rule_id(rule_set_rule(o->rs, i)) : res_builtins[i - nr].id;
+        int from =
+            i < nr ? (int)rule_level(rule_set_rule(o->rs, i)) : (int)res_builtins[i - nr].level;
+        int to = config_rule_level(c, id, from);
+        if (to == from) continue;
+        json_t *conf = to == CONFIG_OFF
+            ? json_pack("{s:b}", "enabled", 0)
+            : json_pack("{s:b, s:s}", "enabled", 1, "level", sarif_level((enum diag_level)to));
+        json_array_append_new(ovs,
+                              json_pack("{s:{s:s, s:I}, s:o}", "descriptor", "id", id, "index",
+                                        (json_int_t)i, "configuration", conf));
+    }
+    if (json_array_size(ovs)) json_object_set(inv, "ruleConfigurationOverrides", ovs);
+    json_decref(ovs);
+    json_object_set_new(inv, "properties",
+                        json_pack("{s:o}", "config", config_report_json(c, o->rs)));
+}
+
 void report_sarif(const struct report_opts *o, const struct report_file *files, size_t n)
 {
     char cwdbuf[PATH_MAX];
@@ -240,6 +268,7 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
     json_t *inv = json_pack("{s:b}", "executionSuccessful", json_array_size(notes) == 0);
     if (json_array_size(notes)) json_object_set(inv, "toolExecutionNotifications", notes);
     json_decref(notes);
+    if (o->config) config_overrides(o, inv);
 
     json_t *run = json_pack("{s:{s:o}, s:[o]}", "tool", "driver", driver, "invocations", inv);
     if (cwd) {

@@ -66,5 +66,6 @@ void report_text(const struct report_opts *o, const struct report_file *files, s
     }
     /* which rules judged (a pinned run can be told from any other), then the summary */
     report_rules_line(o);
+    report_config_line(o);
     report_summary(o, files, n);
 }

@@ -1216,6 +1216,9 @@ static char *explain_missing(const struct release_path *rp, const char *name, co
     return out;
 }
 
+static void load_base_dir(struct cc *cc, struct yv ext, const struct rule_load_opts *opts,
+                          const struct load_chain *chain, char *dir);
+
 static const char hint_extends[] =
     "write extends: NAME@TAG of an available release, or a path (relative to the manifest) "
     "to a rule set directory or a release directory NAME@TAG/";
@@ -1227,6 +1230,11 @@ static void load_base(struct cc *cc, struct yv ext, const struct rule_load_opts 
 {
     struct rule_set *rs = cc->rs;
     const char *v = json_string_value(ext.v);
+    const char *given = opts && opts->nbases ? opts->bases[opts->nbases - 1] : NULL;
+    if (given && !ext.v) { /* the chain names the base: no extends of its own */
+        load_base_dir(cc, ext, opts, chain, xstrdup(given));
+        return;
+    }
     if (!v || !*v) {
         rule_cc_error_hint(cc, ext.n, 0, hint_extends,
                            "\"extends\" names the base set: NAME@TAG or a path, not a %s",
@@ -1265,6 +1273,35 @@ static void load_base(struct cc *cc, struct yv ext, const struct rule_load_opts 
         free(path);
     }
     if (!dir) return;
+    if (given) {
+        char *mine = realpath(dir, NULL), *theirs = realpath(given, NULL);
+        int same = mine && theirs && !strcmp(mine, theirs);
+        free(mine);
+        free(theirs);
+        if (!same) {
+            rule_cc_error_hint(cc, ext.n, 0,
+                               "remove this extends, or list the set it names before this one",
+                               "extends: \"%s\" is not %s, the set before this one in the "
+                               "config's rules list",
+                               v, given);
+            free(dir);
+            return;
+        }
+    }
+    load_base_dir(cc, ext, opts, chain, dir);
+}
+
+/* Load the base set in DIR (taken) into rs->base, refusing a cycle and a chain too long. */
+static void load_base_dir(struct cc *cc, struct yv ext, const struct rule_load_opts *opts,
+                          const struct load_chain *chain, char *dir)
+{
+    struct rule_set *rs = cc->rs;
+    struct rule_load_opts below; /* the chain of bases, one set shorter */
+    if (opts && opts->nbases) {
+        below = *opts;
+        below.nbases--;
+        opts = &below;
+    }
     char *real = realpath(dir, NULL);
     for (const struct load_chain *c = chain; c && real; c = c->up) {
         if (strcmp(c->real, real) != 0) continue;
@@ -1350,7 +1387,7 @@ static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts
     s = need_string(&cc, top, "fixtures", what, 0);
     rs->fixtures = xstrdup(s ? s : "../conformance");
     struct yv ext = rule_yv_member(&cc, top, "extends");
-    if (ext.v) {
+    if (ext.v || (opts && opts->nbases)) {
         struct load_chain me = {chain, NULL, rs->dir, chain ? chain->depth + 1 : 0};
         char *real = realpath(rs->dir, NULL);
         me.real = real ? real : rs->dir;

@@ -26,6 +26,12 @@ struct rule_set *rule_set_load(const char *dir, struct diag_list *errs);
 struct rule_load_opts {
     const char *const *release_dirs;
     size_t nrelease_dirs;
+    /* A chain named from outside (a config's `rules` list, docs/config.md), or none: the
+     * set loaded extends the set in bases[nbases - 1], which extends bases[nbases - 2],
+     * and so on. A manifest of the chain that has its own `extends` must name that same
+     * set (the same directory): an error at its `extends` otherwise. */
+    const char *const *bases;
+    size_t nbases;
 };
 struct rule_set *rule_set_load_with(const char *dir, const struct rule_load_opts *opts,
                                     struct diag_list *errs);
