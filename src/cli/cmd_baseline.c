@@ -50,8 +50,7 @@ static int write_baseline(const struct rule_set *rs, const struct report_file *f
                         files[i].error->col, files[i].error->message);
             else if (files[i].error)
                 fprintf(stderr, "%s: error: %s\n", files[i].name, files[i].error->message);
-        fprintf(stderr, "mcpdesc baseline write: %s not written: an input could not be judged\n",
-                path);
+        fprintf(stderr, "mcpdesc baseline write: nothing written: an input could not be judged\n");
         return 2;
     }
     long count = baseline_write(path, rs, files, n);
