@@ -10,10 +10,10 @@
 #include "core/judge.h"
 #include "testutil.h"
 
-#define RULES                                                                              \
-    "rules:\n  - id: t.desc\n    owner: t\n    surface: Tool\n    kind: structural\n"     \
-    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"  \
-    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"           \
+#define RULES                                                                                      \
+    "rules:\n  - id: t.desc\n    owner: t\n    surface: Tool\n    kind: structural\n"              \
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"                   \
     "    check: {select: '/tools/*', require: {has: description}, message: 'no description'}\n"
 
 static struct rule_set *rules(void)
@@ -64,8 +64,8 @@ END_TEST
 START_TEST(test_file_names)
 {
     const char *cases[][2] = {
-        {"a.json", "a.json"},       {"./a.json", "a.json"},         {"a//b/./c.json", "a/b/c.json"},
-        {"/x/./y.json", "/x/y.json"}, {"<stdin>", "<stdin>"},       {".", "."},
+        {"a.json", "a.json"},         {"./a.json", "a.json"}, {"a//b/./c.json", "a/b/c.json"},
+        {"/x/./y.json", "/x/y.json"}, {"<stdin>", "<stdin>"}, {".", "."},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *n = fingerprint_file(cases[i][0]);
@@ -89,9 +89,9 @@ START_TEST(test_items)
     } cases[] = {
         {"/tools/0/inputSchema/properties/x", "tools[name=\"a\"]", "/inputSchema/properties/x"},
         {"/tools/0", "tools[name=\"a\"]", ""},
-        {"/tools/1/title", "tools[1]", "/title"},  /* no name: the index */
-        {"/tools/2/name", "tools[2]", "/name"},    /* a name that is no string */
-        {"/tools/9/name", "/tools", "/9/name"},    /* no such item */
+        {"/tools/1/title", "tools[1]", "/title"}, /* no name: the index */
+        {"/tools/2/name", "tools[2]", "/name"},   /* a name that is no string */
+        {"/tools/9/name", "/tools", "/9/name"},   /* no such item */
         {"/tools", "/tools", ""},
         {"/resources/0/mimeType", "resources[uri=\"file:///r\"]", "/mimeType"},
         {"/resourceTemplates/0", "resourceTemplates[uriTemplate=\"x://{id}\"]", ""},
@@ -119,8 +119,8 @@ START_TEST(test_moved_item_keeps_its_fingerprint)
 {
     struct rule_set *rs = rules();
     struct judge_result a, b, c;
-    judged(rs, "s.json", "{\"tools\": [{\"name\": \"x\"}, {\"name\": \"y\", \"description\": \"d\"}]}",
-           &a);
+    judged(rs, "s.json",
+           "{\"tools\": [{\"name\": \"x\"}, {\"name\": \"y\", \"description\": \"d\"}]}", &a);
     /* x moved last, another tool with its own finding inserted first */
     judged(rs, "./s.json",
            "{\"tools\": [{\"name\": \"new\"}, {\"name\": \"y\", \"description\": \"d\"},"
