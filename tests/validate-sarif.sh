@@ -1,7 +1,8 @@
 #!/bin/sh
 # validate-sarif.sh BINARY [SCHEMA] - the SARIF that `mcpdesc validate --format sarif`
 # writes for the shipped examples (examples/, conformance/, a file that does not parse,
-# standard input, -q, a config) must validate against the official SARIF 2.1.0 JSON Schema.
+# standard input, -q, a config, a run with --baseline: new, unchanged and absent results)
+# must validate against the official SARIF 2.1.0 JSON Schema.
 # Validators: the project's own engine (`mcpdesc schema validate`, draft-04), and also
 # Debian's python3-jsonschema when it is installed (a second opinion, plus checks the
 # schema cannot express: ruleIndex points at the rule named by ruleId, one result per
@@ -39,12 +40,13 @@ done
 printf '{"mcpDescription": "0.9.0",\n  "tools": [\n' > "$tmp/broken.json"
 failed=0
 n=0
-# check NAME ARGS...: run validate with ARGS twice (sarif, json) and judge the SARIF.
+# check NAME ARGS...: run validate with ARGS twice (sarif, json) and judge the SARIF;
+# standard input is $input (default: a valid description).
 check() {
     name=$1
     shift
     n=$((n + 1))
-    "$bin" validate --rules rules-yaml --format sarif "$@" < conformance/expected-valid/component-chain.json \
+    "$bin" validate --rules rules-yaml --format sarif "$@" < "${input:-conformance/expected-valid/component-chain.json}" \
         > "$tmp/$name.sarif" 2> "$tmp/$name.err"
     st=$?
     if [ "$st" -gt 2 ] || [ ! -s "$tmp/$name.sarif" ]; then
@@ -53,7 +55,7 @@ check() {
         failed=$((failed + 1))
         return
     fi
-    "$bin" validate --rules rules-yaml --format json "$@" < conformance/expected-valid/component-chain.json \
+    "$bin" validate --rules rules-yaml --format json "$@" < "${input:-conformance/expected-valid/component-chain.json}" \
         > "$tmp/$name.json" 2> /dev/null
     problems=""
     if ! "$bin" schema validate --schema "$schema" "$tmp/$name.sarif" > "$tmp/$name.own" 2>&1; then
@@ -74,8 +76,24 @@ assert len(ids) == len(set(ids)), "rule ids are unique"
 for r in rules:
     assert r["helpUri"].endswith("/" + r["id"] + ".html"), r["helpUri"]
 want = sum(len(f.get("diagnostics", [])) for f in report["files"])
-assert len(run["results"]) == want, "%d results, %d diagnostics" % (len(run["results"]), want)
+absent = report.get("baseline", {}).get("absent", [])
+assert len(run["results"]) == want + len(absent), "%d results, %d diagnostics, %d absent" % (
+    len(run["results"]), want, len(absent))
+states = [res.get("baselineState") for res in run["results"]]
+# SARIF 3.27.24: on every result of the run or on none; absent ones only with a baseline
+assert all(states) or not any(states), states
+assert all(states) == ("baseline" in report) or not states, "baselineState with --baseline only"
+assert states.count("absent") == len(absent), "one absent result per gone finding"
+diags = [d for f in report["files"] for d in f.get("diagnostics", [])]
+for d, res in zip(diags, run["results"]):
+    assert d.get("baselineState") == res.get("baselineState"), (d, res.get("baselineState"))
 for res in run["results"]:
+    fp = res["partialFingerprints"]["mcpdesc/v1"]
+    assert fp.startswith("v1:") and len(fp) == 67, fp
+    if res.get("baselineState") == "absent":
+        assert "ruleIndex" not in res or rules[res["ruleIndex"]]["id"] == res["ruleId"]
+        assert os.path.isfile(res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
+        continue
     assert rules[res["ruleIndex"]]["id"] == res["ruleId"], res["ruleId"]
     loc = res["locations"][0]
     art = loc["physicalLocation"]["artifactLocation"]
@@ -112,6 +130,9 @@ check quiet -q conformance/expected-warning
 check absolute "$(pwd)/conformance/expected-invalid/component-ref-cycle.json"
 # a config (docs/config.md): ruleConfigurationOverrides and the config in properties
 check config --config tests/data/config/sarif.yaml tests/data/config/ts-sdk.json tests/data/config/tree
+# a baselined server changed: a tool inserted (new), one fixed (absent), the others unchanged
+input=tests/data/baseline/changed.json check baseline --baseline tests/data/baseline/baseline.json \
+    --stdin-filepath tests/data/baseline/server.json -
 skipped=0
 if [ -z "$py" ]; then
     skipped=1

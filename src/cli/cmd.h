@@ -4,7 +4,24 @@
 #ifndef MCPDESC_CMD_H
 #define MCPDESC_CMD_H
 
+#include <stddef.h>
+
+struct rule_set;
+struct report_file;
+
 int cmd_validate(int argc, char **argv);
+/* What `validate` judged, for a command that does something else with it than a report
+ * (`baseline write`): the rule set, every input's report_file, and the status so far (0,
+ * 1 findings at or above error, 2 an input could not be judged). Returns the exit
+ * status. */
+typedef int (*cmd_judged_fn)(const struct rule_set *rs, const struct report_file *files, size_t n,
+                             int status, void *arg);
+/* Parse validate's options and inputs from ARGV (argv[0] is the calling command's name),
+ * load the rules and judge the inputs as validate does, then call THEN instead of
+ * writing a report. Options that shape only the report (--format, -o, -q, --color,
+ * --fail-on, --timing, --baseline) are refused. --help returns -2 without printing. */
+int cmd_validate_then(int argc, char **argv, cmd_judged_fn then, void *arg);
+int cmd_baseline(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_capture(int argc, char **argv);

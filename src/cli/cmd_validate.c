@@ -18,15 +18,18 @@
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
 #include "cli/cmd_config.h"
+#include "core/baseline.h"
+#include "core/fingerprint.h"
 #include "core/judge.h"
 #include "core/lock.h"
 #include "core/report.h"
 #include "base/util.h"
 
 static const char *const options[] = {
-    "--rules",   "--rules-tag",      "--format", "--protocol-version", "--rule", "--skip",
-    "--fail-on", "--color",          "--preset", "--output",           "--jobs", "--quiet",
-    "--timing",  "--stdin-filepath", "--config", "--no-config",        "--help", NULL};
+    "--rules",   "--rules-tag",      "--format", "--protocol-version", "--rule",     "--skip",
+    "--fail-on", "--color",          "--preset", "--output",           "--jobs",     "--quiet",
+    "--timing",  "--stdin-filepath", "--config", "--no-config",        "--baseline", "--help",
+    NULL};
 
 static void usage(FILE *f)
 {
@@ -82,6 +85,9 @@ static void usage(FILE *f)
           "Precedence: an option on the command line wins over the config, which wins over\n"
           "the preset. The config's ignore leaves files out of directory searches only (a\n"
           "file named on the command line is judged); the report names the config used.\n"
+          "      --baseline FILE      report only findings not recorded in FILE (written by\n"
+          "                           mcpdesc baseline write); the recorded ones are counted,\n"
+          "                           do not fail the run, and those that are gone are listed\n"
           "\n"
           "Exit status: 0 nothing at or above --fail-on, 1 something is, 2 bad usage, an\n"
           "input that cannot be read or parsed, a directory without a description, a\n"
@@ -229,6 +235,8 @@ static void judge_file(struct job *j, size_t i)
     judge_document(j->rs, &src, &jo, &j->results[i]);
     if (j->cfg)
         config_apply(j->cfg, file_name(j, i), &j->results[i].diags, rule_named, j->eo->enabled_arg);
+    /* here, on the worker threads: each item's identity is worked out once per file */
+    fingerprint_diags(j->rs, j->results[i].d, src.name, &j->results[i].diags);
 }
 
 static void *worker(void *arg)
@@ -308,6 +316,11 @@ struct validate_opts {
     char *output_owned;           /* the config's output, relative to the config */
     const char *preset_arg;       /* --preset as given, NULL when not given */
     enum rule_preset preset;      /* --preset, else the config's, else recommended */
+    const char *baseline;         /* --baseline FILE */
+    /* `baseline write` (cmd_validate_then): the step that takes the judged files instead
+     * of the report, and its argument */
+    cmd_judged_fn then;
+    void *then_arg;
     const struct report_format *fmt;
     enum diag_level fail_level;
     int never_fail; /* --fail-on never */
@@ -329,14 +342,30 @@ static void opts_release(struct validate_opts *o)
     VEC_FREE(o->filt.skip);
 }
 
+/* Is A an option that shapes only the report (refused by `baseline write`)? */
+static int report_only(const char *a)
+{
+    static const char *const names[] = {"--format", "--fail-on", "--color",   "--output",
+                                        "--quiet",  "--timing",  "--baseline"};
+    if (!strcmp(a, "-o") || !strcmp(a, "-q")) return 1;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        size_t n = strlen(names[i]);
+        if (!strncmp(a, names[i], n) && (a[n] == '\0' || a[n] == '=')) return 1;
+    }
+    return 0;
+}
+
 /* Parse ARGV into *O. Returns 0 to go on, 2 on bad usage (after a message), -1 when
  * --help was printed. What needs the rule set (versions, globs) is checked by
  * judge_inputs. */
 static int parse_options(int argc, char **argv, struct validate_opts *o)
 {
     int only_args = 0;
-    *o = (struct validate_opts){
-        .color = "auto", .jobs = sysconf(_SC_NPROCESSORS_ONLN), .filt = {VEC_INIT, VEC_INIT}};
+    *o = (struct validate_opts){.color = "auto",
+                                .jobs = sysconf(_SC_NPROCESSORS_ONLN),
+                                .filt = {VEC_INIT, VEC_INIT},
+                                .then = o->then,
+                                .then_arg = o->then_arg};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = NULL;
@@ -344,9 +373,16 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
     (!strcmp(a, name) || (!strncmp(a, name "=", sizeof(name)) && a[sizeof(name) - 1] == '='))
         if (only_args || a[0] != '-' || !strcmp(a, "-")) {
             VEC_PUSH(o->inputs, xstrdup(a));
+        } else if (o->then && report_only(a)) {
+            fprintf(stderr,
+                    "mcpdesc baseline write: %s does not apply here: a baseline records every "
+                    "finding and writes no report\n",
+                    a);
+            return 2;
         } else if (!strcmp(a, "--")) {
             only_args = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            if (o->then) return -2; /* the calling command prints its own */
             usage(stdout);
             return -1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -374,6 +410,9 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
         } else if (OPT("--skip")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--skip"))) return 2;
             VEC_PUSH(o->filt.skip, v);
+        } else if (OPT("--baseline") && !o->then) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--baseline"))) return 2;
+            o->baseline = v;
         } else if (OPT("--stdin-filepath")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--stdin-filepath"))) return 2;
             if (!*v) {
@@ -494,6 +533,7 @@ struct validate_run {
     size_t nrf;
     struct diag_list dir_errors; /* those directories' errors (rf points into it) */
     char *ignored_reason;        /* "ignored by CONFIG" (skipped files point at it) */
+    struct baseline *baseline;   /* --baseline */
 };
 
 /* Load the rule set (--rules/--rules-tag, else the config's rules, else the default) and
@@ -520,6 +560,17 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
     o->filt.rs = v->rs;
     o->filt.preset = o->preset;
     v->eo = (struct eval_options){0, rule_enabled, (void *)&o->filt, NULL, RULE_PRESET_NONE};
+    if (o->baseline) {
+        struct doc_error err;
+        if (!(v->baseline = baseline_load(o->baseline, &err))) {
+            if (err.line)
+                fprintf(stderr, "mcpdesc validate: %s:%u:%u: error: %s\n", o->baseline, err.line,
+                        err.col, err.message);
+            else fprintf(stderr, "mcpdesc validate: %s: error: %s\n", o->baseline, err.message);
+            doc_error_release(&err);
+            return 2;
+        }
+    }
     const struct ver_list *vl = rule_set_versions(v->rs);
     for (size_t i = 0; i < o->versions.len; i++) {
         int k = ver_index(vl, o->versions.items[i]);
@@ -616,6 +667,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         v->rf[i] =
             (struct report_file){file_name(&v->job, i), r->d, r->diags, r->error, r->skipped};
         if (r->error) unreadable = 1;
+        if (v->baseline && r->d) baseline_apply(v->baseline, v->rf[i].name, &v->rf[i].diags);
         for (size_t k = 0; k < r->diags.len; k++)
             if (!o->never_fail && !diag_hidden(&r->diags.items[k]) &&
                 r->diags.items[k].level >= o->fail_level)
@@ -684,7 +736,8 @@ static int emit(const struct validate_opts *o, const struct validate_run *v, int
         const char *no_color = getenv("NO_COLOR");
         int use_color = !strcmp(o->color, "always") ||
             (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
-        struct report_opts ro = {out, v->rs, quiet_level, use_color, tty, o->preset, o->cfg};
+        struct report_opts ro = {out, v->rs,     quiet_level, use_color,
+                                 tty, o->preset, o->cfg,      v->baseline};
         o->fmt->write(&ro, v->rf, v->nrf);
         if (o->output) {
             int write_failed = ferror(out); /* an error the final flush would not repeat */
@@ -707,6 +760,7 @@ static void run_release(struct validate_run *v)
     /* Large blocks before the documents' many small ones: a large block freed after
      * them makes malloc merge them all first (a tenth of a run over 5,000 files). */
     rule_set_free(v->rs);
+    baseline_free(v->baseline);
     free((void *)v->rule_ns);
     free(v->rf);
     diag_list_release(&v->dir_errors);
@@ -720,9 +774,10 @@ static void run_release(struct validate_run *v)
     free(v->ignored_reason);
 }
 
-int cmd_validate(int argc, char **argv)
+/* validate, or with THEN the judged files handed to THEN instead of a report. */
+static int run(int argc, char **argv, cmd_judged_fn then, void *then_arg)
 {
-    struct validate_opts o;
+    struct validate_opts o = {.then = then, .then_arg = then_arg};
     int status = parse_options(argc, argv, &o);
     char *cfg_path = NULL;
     if (!status) status = cmd_config_find(o.config_file, o.no_config, &cfg_path);
@@ -732,9 +787,22 @@ int cmd_validate(int argc, char **argv)
     if (!status) {
         struct validate_run v = {0};
         status = prepare(&o, &v);
-        if (!status) status = emit(&o, &v, judge_inputs(&o, &v));
+        if (!status) {
+            status = judge_inputs(&o, &v);
+            status = then ? then(v.rs, v.rf, v.nrf, status, then_arg) : emit(&o, &v, status);
+        }
         run_release(&v);
     }
     opts_release(&o);
-    return status < 0 ? 0 : status;
+    return status == -1 ? 0 : status;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    return run(argc, argv, NULL, NULL);
+}
+
+int cmd_validate_then(int argc, char **argv, cmd_judged_fn then, void *arg)
+{
+    return run(argc, argv, then, arg);
 }

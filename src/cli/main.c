@@ -14,6 +14,7 @@ static const struct command {
     {"rules", cmd_rules, "list, explain, lint, test, render and lock rules"},
     {"schema", cmd_schema, "validate instances against a JSON Schema, check schemas"},
     {"capture", cmd_capture, "describe a running MCP server"},
+    {"baseline", cmd_baseline, "record today's findings, so validate --baseline shows new ones"},
 };
 
 static void usage(FILE *out)

@@ -1,5 +1,6 @@
 /* report.c - the format table and what every reporter shares. */
 #include "core/report.h"
+#include "core/baseline.h"
 
 #include <string.h>
 
@@ -52,6 +53,29 @@ int report_shown(const struct report_opts *o, const struct diag *d)
     if (!o->quiet) return 1;
     enum diag_level least = o->quiet >= 3 ? DIAG_INFO : o->quiet == 2 ? DIAG_WARNING : DIAG_ERROR;
     return d->level >= least;
+}
+
+int report_listed(const struct report_opts *o, const struct diag *d)
+{
+    if (report_shown(o, d)) return 1;
+    if (d->suppressed || d->baseline != DIAG_BASELINE_UNCHANGED) return 0;
+    struct diag shown = *d;
+    shown.baseline = DIAG_BASELINE_NONE;
+    return report_shown(o, &shown);
+}
+
+void report_baseline_gone(const struct report_opts *o)
+{
+    size_t gone = o->baseline ? baseline_absent(o->baseline) : 0;
+    if (!gone) return;
+    fprintf(o->out, "baseline: %zu finding%s %s gone; `mcpdesc baseline write %s ...` shrinks it\n",
+            gone, gone == 1 ? "" : "s", gone == 1 ? "is" : "are", o->baseline->path);
+    for (size_t i = 0; i < o->baseline->n; i++) {
+        const struct baseline_entry *e = &o->baseline->entries[i];
+        if (baseline_entry_absent(e))
+            fprintf(o->out, "  gone: %s: %s%s [%s]\n", e->file, *e->item ? e->item : "(document)",
+                    e->pointer, e->rule);
+    }
 }
 
 void report_rules_line(const struct report_opts *o)

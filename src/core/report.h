@@ -22,6 +22,8 @@ struct report_file {
     const char *skipped;
 };
 
+struct baseline;
+
 struct report_opts {
     FILE *out;
     const struct rule_set *rs;
@@ -37,6 +39,9 @@ struct report_opts {
     /* The config of the run (docs/config.md), or NULL: every format names it and what it
      * changed. */
     const struct config *config;
+    /* validate --baseline (baseline.h; NULL: none): the reporters list the findings it
+     * hides in JSON and SARIF with their baselineState, and the gone ones in every format */
+    const struct baseline *baseline;
 };
 
 struct report_format {
@@ -58,6 +63,9 @@ struct report_totals {
 struct report_totals report_count(const struct report_file *files, size_t n);
 /* Is this diagnostic printed under opts (quiet drops the levels below its own)? */
 int report_shown(const struct report_opts *o, const struct diag *d);
+/* Is it in the JSON and SARIF reports: shown, or in the baseline (then marked with its
+ * baselineState) at a level quiet keeps? */
+int report_listed(const struct report_opts *o, const struct diag *d);
 /* The summary line of the text and github formats: "N errors, N warnings, N infos in N
  * files", then " (N files skipped: REASON)" when a directory search skipped some (the
  * reason of the first: there is one reason today). */
@@ -71,6 +79,9 @@ void report_rules_line(const struct report_opts *o);
 /* The text and github formats' line naming the config and what it changed: "config: PATH
  * (N levels changed, N overrides, N ignored paths[, preset P])". Nothing without one. */
 void report_config_line(const struct report_opts *o);
+/* The text format's list of the baselined findings that are gone (nothing without a
+ * baseline or when none is): "baseline: N findings are gone; ..." then one line each. */
+void report_baseline_gone(const struct report_opts *o);
 /* The rule set as JSON and SARIF name it (new reference): {name, tag, derivedFrom,
  * modified, digest}; tag is the released tag, null for a set that differs from every
  * lock of its manifest's tag (derivedFrom), which is then modified. */

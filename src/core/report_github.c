@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/report.h"
+#include "core/baseline.h"
 
 static void put_escaped(FILE *out, const char *s, int property)
 {
@@ -74,6 +75,21 @@ void report_github(const struct report_opts *o, const struct report_file *files,
         }
         for (size_t k = 0; k < f->diags.len; k++)
             if (report_shown(o, &f->diags.items[k])) annotation(o, f->name, &f->diags.items[k]);
+    }
+    if (o->baseline) {
+        /* the hidden ones are counted, not annotated: a pull request shows what is new */
+        struct report_totals t = report_count(files, n);
+        size_t gone = baseline_absent(o->baseline);
+        fprintf(o->out, "::notice title=mcpdesc baseline::");
+        struct buf msg = BUF_INIT;
+        buf_addf(&msg, "%zu finding%s in the baseline %s not annotated", t.baselined,
+                 t.baselined == 1 ? "" : "s", o->baseline->path);
+        if (gone)
+            buf_addf(&msg, "; %zu gone (mcpdesc baseline write %s ... shrinks it)", gone,
+                     o->baseline->path);
+        put_escaped(o->out, buf_str(&msg), 0);
+        buf_release(&msg);
+        fputc('\n', o->out);
     }
     report_rules_line(o);
     report_config_line(o);

@@ -1,5 +1,6 @@
 /* report_json.c - the JSON report of spec/cli.md, built with jansson. */
 #include "core/report.h"
+#include "core/baseline.h"
 
 static json_t *diag_json(const struct report_opts *o, const struct diag *d)
 {
@@ -17,7 +18,31 @@ static json_t *diag_json(const struct report_opts *o, const struct diag *d)
     json_object_set_new(j, "line", json_integer(d->line));
     json_object_set_new(j, "column", json_integer(d->col));
     if (d->component) json_object_set_new(j, "component", json_string(d->component));
+    if (d->baseline != DIAG_BASELINE_NONE)
+        json_object_set_new(
+            j, "baselineState",
+            json_string(d->baseline == DIAG_BASELINE_UNCHANGED ? "unchanged" : "new"));
     return j;
+}
+
+/* "baseline": {file, new, unchanged, absent: [the gone findings as recorded]}. */
+static json_t *report_baseline_json(const struct baseline *b)
+{
+    json_t *absent = json_array();
+    for (size_t i = 0; i < b->n; i++) {
+        const struct baseline_entry *e = &b->entries[i];
+        if (!baseline_entry_absent(e)) continue;
+        json_t *vs = json_array();
+        for (size_t k = 0; e->versions[k]; k++)
+            json_array_append_new(vs, json_string(e->versions[k]));
+        json_array_append_new(absent,
+                              json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:s}", "fingerprint",
+                                        e->fingerprint, "rule", e->rule, "file", e->file, "item",
+                                        e->item, "pointer", e->pointer, "versions", vs, "level",
+                                        e->level, "message", e->message));
+    }
+    return json_pack("{s:s, s:I, s:I, s:o}", "file", b->path, "new", (json_int_t)b->nnew,
+                     "unchanged", (json_int_t)b->nunchanged, "absent", absent);
 }
 
 void report_json(const struct report_opts *o, const struct report_file *files, size_t n)
@@ -48,13 +73,14 @@ void report_json(const struct report_opts *o, const struct report_file *files, s
         } else {
             json_t *ds = json_array();
             for (size_t k = 0; k < f->diags.len; k++)
-                if (report_shown(o, &f->diags.items[k]))
+                if (report_listed(o, &f->diags.items[k]))
                     json_array_append_new(ds, diag_json(o, &f->diags.items[k]));
             json_object_set_new(fj, "diagnostics", ds);
         }
         json_array_append_new(arr, fj);
     }
     json_object_set_new(root, "files", arr);
+    if (o->baseline) json_object_set_new(root, "baseline", report_baseline_json(o->baseline));
     /* Added members (none renamed or removed), present only when a directory search
      * skipped a file: the list after "files", the count in the summary. */
     struct report_totals t = report_count(files, n);
@@ -64,6 +90,7 @@ void report_json(const struct report_opts *o, const struct report_file *files, s
                             (json_int_t)t.errors, "warnings", (json_int_t)t.warnings, "infos",
                             (json_int_t)t.infos);
     if (t.skipped) json_object_set_new(sum, "skipped", json_integer((json_int_t)t.skipped));
+    if (o->baseline) json_object_set_new(sum, "baselined", json_integer((json_int_t)t.baselined));
     json_object_set_new(root, "summary", sum);
     json_dumpf(root, o->out, JSON_INDENT(2));
     fputc('\n', o->out);

@@ -10,12 +10,15 @@
 #include <unistd.h>
 
 #include "core/report.h"
+#include "core/baseline.h"
 #include "base/util.h"
 
 #define SARIF_SCHEMA                                                                               \
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 #define SARIF_INFO_URI "https://mcpdesc.dev/"
 #define SARIF_SRCROOT "%SRCROOT%"
+/* partialFingerprints key: the fingerprint's kind and version (fingerprint.h) */
+#define SARIF_FINGERPRINT "mcpdesc/v1"
 
 static const char *sarif_level(enum diag_level l)
 {
@@ -209,6 +212,46 @@ static json_t *result(const struct report_opts *o, const char *cwd, const struct
     if (d->hint) json_object_set_new(props, "hint", json_string(d->hint));
     if (d->component) json_object_set_new(props, "component", json_string(d->component));
     json_object_set_new(res, "properties", props);
+    /* the identity a baseline keys on; code scanning tracks results across commits by it */
+    if (d->fingerprint)
+        json_object_set_new(res, "partialFingerprints",
+                            json_pack("{s:s}", SARIF_FINGERPRINT, d->fingerprint));
+    if (d->baseline != DIAG_BASELINE_NONE)
+        json_object_set_new(
+            res, "baselineState",
+            json_string(d->baseline == DIAG_BASELINE_UNCHANGED ? "unchanged" : "new"));
+    return res;
+}
+
+static enum diag_level level_named(const char *s)
+{
+    enum diag_level l = DIAG_ERROR;
+    diag_level_parse(s, &l);
+    return l;
+}
+
+/* A recorded finding that no longer occurs: baselineState "absent" (SARIF 3.27.24), where
+ * the baseline recorded it (the file; the item and pointer in the property bag). */
+static json_t *absent_result(const struct report_opts *o, const char *cwd,
+                             const struct baseline_entry *e)
+{
+    json_t *res = json_object();
+    json_int_t idx = rule_index(o->rs, e->rule);
+    json_object_set_new(res, "ruleId", json_string(e->rule));
+    if (idx >= 0) json_object_set_new(res, "ruleIndex", json_integer(idx));
+    json_object_set_new(res, "level", json_string(sarif_level(level_named(e->level))));
+    json_object_set_new(res, "message", text(e->message));
+    json_object_set_new(
+        res, "locations",
+        json_pack("[{s:o}]", "physicalLocation", physical_location(e->file, cwd, 0, 0)));
+    json_t *vs = json_array();
+    for (size_t k = 0; e->versions[k]; k++) json_array_append_new(vs, json_string(e->versions[k]));
+    json_object_set_new(
+        res, "properties",
+        json_pack("{s:o, s:s, s:s}", "versions", vs, "item", e->item, "pointer", e->pointer));
+    json_object_set_new(res, "partialFingerprints",
+                        json_pack("{s:s}", SARIF_FINGERPRINT, e->fingerprint));
+    json_object_set_new(res, "baselineState", json_string("absent"));
     return res;
 }
 
@@ -262,9 +305,12 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
             continue;
         }
         for (size_t k = 0; k < f->diags.len; k++)
-            if (report_shown(o, &f->diags.items[k]))
+            if (report_listed(o, &f->diags.items[k]))
                 json_array_append_new(results, result(o, cwd, f, &f->diags.items[k]));
     }
+    for (size_t i = 0; o->baseline && i < o->baseline->n; i++)
+        if (baseline_entry_absent(&o->baseline->entries[i]))
+            json_array_append_new(results, absent_result(o, cwd, &o->baseline->entries[i]));
     json_t *inv = json_pack("{s:b}", "executionSuccessful", json_array_size(notes) == 0);
     if (json_array_size(notes)) json_object_set(inv, "toolExecutionNotifications", notes);
     json_decref(notes);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/report.h"
+#include "core/baseline.h"
 
 static const char *level_color(enum diag_level l)
 {
@@ -64,6 +65,7 @@ void report_text(const struct report_opts *o, const struct report_file *files, s
             if (d->hint) fprintf(o->out, "       = hint: %s\n", d->hint);
         }
     }
+    report_baseline_gone(o);
     /* which rules judged (a pinned run can be told from any other), then the summary */
     report_rules_line(o);
     report_config_line(o);

@@ -1,0 +1,55 @@
+/* fingerprint.h - a finding's stable identity, for baselines (core/baseline.h) and SARIF
+ * partialFingerprints ("mcpdesc/v1"). It does not change when items are reordered or
+ * inserted, or when other parts of the document are edited: it names the item a finding
+ * is in by what the item is (a tool or prompt by its name, a resource by its uri, a
+ * resource template by its uriTemplate; by its index only when it has no such member),
+ * not by where it stands.
+ *
+ * The canonical string (version 1) is the concatenation of six netstrings, each
+ * "<decimal byte length>:<bytes>,", of
+ *   "v1", the rule id, the file (fingerprint_file: as given, normalised), the item
+ *   (fingerprint_item), the pointer inside the item, and the versions (the version
+ *   names, oldest first, joined by ",")
+ * and the fingerprint is "v1:" followed by the lowercase hex SHA-256 of that string.
+ * The item is, for a member of an item collection of the manifest's document shape
+ * (tools, resources, resourceTemplates, prompts):
+ *   COLLECTION[MEMBER=JSON]  tools[name="get_weather"], resources[uri="file:///a"],
+ *                            resourceTemplates[uriTemplate="x://{id}"]
+ *   COLLECTION[INDEX]        tools[3]: the item has no string identity member
+ *   /COLLECTION              the collection itself (the array, or what stands there)
+ * and otherwise the document's top-level member ("/serverInfo", "/capabilities",
+ * "/components") or "" for the document itself. The pointer inside the item is what
+ * follows the item's own pointer in the diagnostic's pointer ("/inputSchema/properties/x";
+ * "" for the item itself). */
+#ifndef MCPDESC_FINGERPRINT_H
+#define MCPDESC_FINGERPRINT_H
+
+#include "core/diag.h"
+#include "core/doc.h"
+#include "core/rule.h"
+
+/* The identities of one judged document's items, each worked out once (on first use). */
+struct fingerprint_items;
+
+/* For the document D judged with RS (both borrowed: they must outlive the result). */
+struct fingerprint_items *fingerprint_items_new(const struct rule_set *rs, const doc *d);
+void fingerprint_items_free(struct fingerprint_items *fi);
+/* The item POINTER lies in (borrowed from FI) and, in *INNER, the rest of POINTER (a
+ * suffix of it). POINTER NULL is the document. */
+const char *fingerprint_item(struct fingerprint_items *fi, const char *pointer, const char **inner);
+/* FILE as given on the command line, normalised: "./" segments and repeated slashes
+ * removed ("./a//b/./c.json" is "a/b/c.json"). New string. */
+char *fingerprint_file(const char *file);
+/* "v1:<hex>" of the canonical string of these parts (VERSIONS: names joined by ","; NULL
+ * parts are empty). New string. */
+char *fingerprint_make(const char *rule, const char *file, const char *item, const char *inner,
+                       const char *versions);
+/* The fingerprint of D, a diagnostic of FILE (normalised by fingerprint_file), whose
+ * items FI names (new string). */
+char *fingerprint_diag(struct fingerprint_items *fi, const char *file, const struct diag *d);
+/* Set the fingerprint of every diagnostic of L, found in the document D of FILE judged
+ * with RS (D NULL: every diagnostic is at the document level). */
+void fingerprint_diags(const struct rule_set *rs, const doc *d, const char *file,
+                       struct diag_list *l);
+
+#endif

@@ -1,0 +1,157 @@
+/* check_fingerprint.c - findings' stable identities (core/fingerprint.h): the canonical
+ * string pinned by a known value, the item named by its identity member (the index only
+ * without one), the same item moved or with others inserted keeps its fingerprint, and a
+ * different pointer, rule, file or version set gives another one. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fingerprint.h"
+#include "core/judge.h"
+#include "testutil.h"
+
+#define RULES                                                                                      \
+    "rules:\n  - id: t.desc\n    owner: t\n    surface: Tool\n    kind: structural\n"              \
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"                   \
+    "    check: {select: '/tools/*', require: {has: description}, message: 'no description'}\n"
+
+static struct rule_set *rules(void)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = tu_rules(RULES, &errs);
+    ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
+    diag_list_release(&errs);
+    return rs;
+}
+
+/* Judge TEXT as NAME and fingerprint its findings (as validate does). */
+static void judged(const struct rule_set *rs, const char *name, const char *text,
+                   struct judge_result *out)
+{
+    struct judge_source src = {JUDGE_BUFFER, name, NULL, text, strlen(text)};
+    judge_document(rs, &src, NULL, out);
+    ck_assert_ptr_nonnull(out->d);
+    fingerprint_diags(rs, out->d, name, &out->diags);
+}
+
+START_TEST(test_canonical_string)
+{
+    /* 2:v1,6:t.desc,8:a/b.json,15:tools[name="a"],12:/inputSchema,21:2025-06-18,2025-11-25,
+     * a baseline written today must match tomorrow: this value may never change */
+    char *fp = fingerprint_make("t.desc", "a/b.json", "tools[name=\"a\"]", "/inputSchema",
+                                "2025-06-18,2025-11-25");
+    ck_assert_str_eq(fp, "v1:7378e3e14e56451965b18a48ca4bf7524b9dbe3b409adafef74f0d819d8df16a");
+    /* each part counts */
+    const char *other[][5] = {
+        {"t.other", "a/b.json", "tools[name=\"a\"]", "/inputSchema", "2025-06-18,2025-11-25"},
+        {"t.desc", "a/c.json", "tools[name=\"a\"]", "/inputSchema", "2025-06-18,2025-11-25"},
+        {"t.desc", "a/b.json", "tools[name=\"b\"]", "/inputSchema", "2025-06-18,2025-11-25"},
+        {"t.desc", "a/b.json", "tools[name=\"a\"]", "/outputSchema", "2025-06-18,2025-11-25"},
+        {"t.desc", "a/b.json", "tools[name=\"a\"]", "/inputSchema", "2025-06-18"},
+        /* the length prefixes keep parts from running into each other */
+        {"t.desc", "a/b.json", "tools[name=\"a\"]/inputSchema", "", "2025-06-18,2025-11-25"},
+    };
+    for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+        char *o = fingerprint_make(other[i][0], other[i][1], other[i][2], other[i][3], other[i][4]);
+        ck_assert_str_ne(o, fp);
+        free(o);
+    }
+    free(fp);
+}
+END_TEST
+
+START_TEST(test_file_names)
+{
+    const char *cases[][2] = {
+        {"a.json", "a.json"},         {"./a.json", "a.json"}, {"a//b/./c.json", "a/b/c.json"},
+        {"/x/./y.json", "/x/y.json"}, {"<stdin>", "<stdin>"}, {".", "."},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *n = fingerprint_file(cases[i][0]);
+        ck_assert_str_eq(n, cases[i][1]);
+        free(n);
+    }
+}
+END_TEST
+
+START_TEST(test_items)
+{
+    struct rule_set *rs = rules();
+    doc *d = tu_doc("{\"serverInfo\": {\"name\": \"s\"},"
+                    " \"tools\": [{\"name\": \"a\"}, {\"title\": \"nameless\"}, {\"name\": 7}],"
+                    " \"resources\": [{\"uri\": \"file:///r\", \"name\": \"r\"}],"
+                    " \"resourceTemplates\": [{\"uriTemplate\": \"x://{id}\", \"name\": \"t\"}],"
+                    " \"prompts\": [{\"name\": \"p\\\"q\"}]}");
+    struct fingerprint_items *fi = fingerprint_items_new(rs, d);
+    const struct {
+        const char *pointer, *item, *inner;
+    } cases[] = {
+        {"/tools/0/inputSchema/properties/x", "tools[name=\"a\"]", "/inputSchema/properties/x"},
+        {"/tools/0", "tools[name=\"a\"]", ""},
+        {"/tools/1/title", "tools[1]", "/title"}, /* no name: the index */
+        {"/tools/2/name", "tools[2]", "/name"},   /* a name that is no string */
+        {"/tools/9/name", "/tools", "/9/name"},   /* no such item */
+        {"/tools", "/tools", ""},
+        {"/resources/0/mimeType", "resources[uri=\"file:///r\"]", "/mimeType"},
+        {"/resourceTemplates/0", "resourceTemplates[uriTemplate=\"x://{id}\"]", ""},
+        {"/prompts/0/arguments", "prompts[name=\"p\\\"q\"]", "/arguments"},
+        {"/serverInfo/name", "/serverInfo", "/name"},
+        {"/capabilities", "/capabilities", ""},
+        {"", "", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *inner = NULL;
+        const char *item = fingerprint_item(fi, cases[i].pointer, &inner);
+        ck_assert_str_eq(item, cases[i].item);
+        ck_assert_str_eq(inner, cases[i].inner);
+    }
+    /* asked again: the same string, worked out once */
+    const char *inner, *again = fingerprint_item(fi, "/tools/0/description", &inner);
+    ck_assert_ptr_eq(again, fingerprint_item(fi, "/tools/0", &inner));
+    fingerprint_items_free(fi);
+    doc_free(d);
+    rule_set_free(rs);
+}
+END_TEST
+
+START_TEST(test_moved_item_keeps_its_fingerprint)
+{
+    struct rule_set *rs = rules();
+    struct judge_result a, b, c;
+    judged(rs, "s.json",
+           "{\"tools\": [{\"name\": \"x\"}, {\"name\": \"y\", \"description\": \"d\"}]}", &a);
+    /* x moved last, another tool with its own finding inserted first */
+    judged(rs, "./s.json",
+           "{\"tools\": [{\"name\": \"new\"}, {\"name\": \"y\", \"description\": \"d\"},"
+           " {\"name\": \"x\"}]}",
+           &b);
+    ck_assert_uint_eq(a.diags.len, 1);
+    ck_assert_uint_eq(b.diags.len, 2);
+    ck_assert_str_eq(a.diags.items[0].pointer, "/tools/0");
+    ck_assert_str_eq(b.diags.items[1].pointer, "/tools/2");
+    ck_assert_str_eq(a.diags.items[0].fingerprint, b.diags.items[1].fingerprint);
+    ck_assert_str_ne(a.diags.items[0].fingerprint, b.diags.items[0].fingerprint);
+    ck_assert_int_eq(strncmp(a.diags.items[0].fingerprint, "v1:", 3), 0);
+    ck_assert_uint_eq(strlen(a.diags.items[0].fingerprint), 3 + 64);
+    /* the same item in another file is another finding */
+    judged(rs, "t.json", "{\"tools\": [{\"name\": \"x\"}]}", &c);
+    ck_assert_str_ne(a.diags.items[0].fingerprint, c.diags.items[0].fingerprint);
+    judge_result_release(&a);
+    judge_result_release(&b);
+    judge_result_release(&c);
+    rule_set_free(rs);
+}
+END_TEST
+
+Suite *fingerprint_suite(void)
+{
+    Suite *s = suite_create("fingerprint");
+    TCase *tc = tcase_create("fingerprint");
+    tcase_add_test(tc, test_canonical_string);
+    tcase_add_test(tc, test_file_names);
+    tcase_add_test(tc, test_items);
+    tcase_add_test(tc, test_moved_item_keeps_its_fingerprint);
+    suite_add_tcase(s, tc);
+    return s;
+}
