@@ -4,6 +4,10 @@
 #   args    the arguments, one per line (an empty file: no argument); @ROOT@ stands for
 #           the repository's absolute path
 #   stdin   optional: fed to the command (else /dev/null)
+#   env     optional: environment variables for the command, one VAR=value a line
+#           (exported as written, no quoting or expansion; blank lines and lines
+#           starting with # are ignored): SOURCE_DATE_EPOCH=1767225600 fixes "today"
+#           for the suppressions' until dates
 #   stdout  the exact expected standard output (an empty file: expect it empty)
 #   stderr  the exact expected standard error (an empty file: expect it empty)
 #   status  the expected exit status
@@ -51,7 +55,15 @@ run_case() {
     done < "$dir/args"
     input=/dev/null
     [ -f "$dir/stdin" ] && input="$dir/stdin"
-    "$bin" "$@" < "$input" > "$tmp/out" 2> "$tmp/err"
+    (
+        if [ -f "$dir/env" ]; then
+            while IFS= read -r var || [ -n "$var" ]; do
+                case $var in '' | '#'*) continue ;; esac
+                export "${var%%=*}=${var#*=}"
+            done < "$dir/env"
+        fi
+        exec "$bin" "$@"
+    ) < "$input" > "$tmp/out" 2> "$tmp/err"
     status=$?
     # the rule set's digest changes with every rule edit: goldens say sha256:DIGEST
     sed -i -e 's/sha256:[0-9a-f]\{64\}/sha256:DIGEST/g' -e "s|$root|@ROOT@|g" "$tmp/out" "$tmp/err"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # validate-sarif.sh BINARY [SCHEMA] - the SARIF that `mcpdesc validate --format sarif`
 # writes for the shipped examples (examples/, conformance/, a file that does not parse,
-# standard input, -q, a config, a run with --baseline: new, unchanged and absent results)
+# standard input, -q, a config, a run with --baseline: new, unchanged and absent results,
+# suppressions with a baseline)
 # must validate against the official SARIF 2.1.0 JSON Schema.
 # Validators: the project's own engine (`mcpdesc schema validate`, draft-04), and also
 # Debian's python3-jsonschema when it is installed (a second opinion, plus checks the
@@ -87,6 +88,13 @@ assert states.count("absent") == len(absent), "one absent result per gone findin
 diags = [d for f in report["files"] for d in f.get("diagnostics", [])]
 for d, res in zip(diags, run["results"]):
     assert d.get("baselineState") == res.get("baselineState"), (d, res.get("baselineState"))
+    # a suppressed finding (JSON "suppressed") carries SARIF suppressions (3.27.23, 3.35)
+    sup = d.get("suppressed")
+    assert bool(sup) == bool(res.get("suppressions")), (d, res.get("suppressions"))
+    if sup:
+        s = res["suppressions"][0]
+        assert s["kind"] == {"config": "external", "inline": "inSource"}[sup["kind"]], s
+        assert s["justification"] == sup["reason"] and s["status"] == "accepted", s
 for res in run["results"]:
     fp = res["partialFingerprints"]["mcpdesc/v1"]
     assert fp.startswith("v1:") and len(fp) == 67, fp
@@ -133,6 +141,15 @@ check config --config tests/data/config/sarif.yaml tests/data/config/ts-sdk.json
 # a baselined server changed: a tool inserted (new), one fixed (absent), the others unchanged
 input=tests/data/baseline/changed.json check baseline --baseline tests/data/baseline/baseline.json \
     --stdin-filepath tests/data/baseline/server.json -
+# suppressions (config: external, x-mcpdesc-ignore: inSource) with a baseline, the
+# suppressions' own findings in the config file; the "Done when" of issue 17: a TypeScript
+# SDK server with a checked-in config and baseline, changed to add one new warning
+SOURCE_DATE_EPOCH=1767225600
+export SOURCE_DATE_EPOCH
+check suppress --config tests/data/suppress/all.yaml --baseline tests/data/suppress/baseline.json \
+    tests/data/suppress/server.json tests/data/suppress/inline.json
+input=tests/data/suppress/adopt/changed.json check adopt --config tests/data/suppress/adopt/.mcpdesc.yaml \
+    --baseline tests/data/suppress/adopt/baseline.json --stdin-filepath tests/data/suppress/adopt/server.json -
 skipped=0
 if [ -z "$py" ]; then
     skipped=1

@@ -23,6 +23,7 @@
 #include "core/judge.h"
 #include "core/lock.h"
 #include "core/report.h"
+#include "core/suppress.h"
 #include "base/util.h"
 
 static const char *const options[] = {
@@ -211,6 +212,7 @@ struct job {
     char **files;
     const unsigned char *from_dir; /* found by a directory search: may be skipped */
     const char *stdin_name;        /* how "-" is called in the report */
+    const char *today;             /* YYYY-MM-DD: suppressions' until (suppress.h) */
     struct judge_result *results;
     size_t n;
     atomic_size_t next;
@@ -233,6 +235,11 @@ static void judge_file(struct job *j, size_t i)
         return;
     }
     judge_document(j->rs, &src, &jo, &j->results[i]);
+    /* inline x-mcpdesc-ignore first: the config's levels then apply to its findings too */
+    struct suppress_filter sf = {j->eo->enabled, j->eo->enabled_arg, j->eo->versions};
+    if (j->results[i].d)
+        suppress_inline(j->rs, j->results[i].d, file_name(j, i), &j->results[i].diags, j->today,
+                        &sf);
     if (j->cfg)
         config_apply(j->cfg, file_name(j, i), &j->results[i].diags, rule_named, j->eo->enabled_arg);
     /* here, on the worker threads: each item's identity is worked out once per file */
@@ -531,9 +538,11 @@ struct validate_run {
     struct report_file *rf; /* the report's view of job.results, then one entry per
                                        * directory in which no description was found */
     size_t nrf;
-    struct diag_list dir_errors; /* those directories' errors (rf points into it) */
-    char *ignored_reason;        /* "ignored by CONFIG" (skipped files point at it) */
-    struct baseline *baseline;   /* --baseline */
+    struct diag_list dir_errors;   /* those directories' errors (rf points into it) */
+    char *ignored_reason;          /* "ignored by CONFIG" (skipped files point at it) */
+    struct baseline *baseline;     /* --baseline */
+    char today[11];                /* suppress_today */
+    struct diag_list cfg_findings; /* the config's own: unused or expired suppressions */
 };
 
 /* Load the rule set (--rules/--rules-tag, else the config's rules, else the default) and
@@ -545,6 +554,13 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
         v->rs = cmd_config_rules(o->cfg);
     else v->rs = cmd_load_rules_tagged(o->rules_dir, o->rules_tag);
     if (!v->rs) return 2;
+    if (suppress_today(v->today) < 0) {
+        fprintf(stderr,
+                "mcpdesc validate: SOURCE_DATE_EPOCH is a number of seconds since "
+                "1970-01-01 UTC, not '%s'\n",
+                getenv("SOURCE_DATE_EPOCH"));
+        return 2;
+    }
     if (o->cfg) {
         struct diag_list errs = DIAG_LIST_INIT;
         size_t bad = config_check(o->cfg, v->rs, &errs);
@@ -651,6 +667,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                           v->files.items,
                           from_dir,
                           o->stdin_name ? o->stdin_name : "<stdin>",
+                          v->today,
                           xcalloc(nf, sizeof *v->job.results),
                           n,
                           0};
@@ -661,12 +678,17 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     v->ignored_reason = ignored_reason; /* the skipped files point at it */
 
     int status = 0, unreadable = 0;
-    v->rf = xcalloc(nf + v->ndirs, sizeof *v->rf);
+    v->rf = xcalloc(nf + v->ndirs + 1, sizeof *v->rf);
+    /* the config's suppressions, here on one thread: unused is decided over every file */
+    struct suppress_run *sr =
+        o->cfg && o->cfg->suppress.len ? suppress_run_new(o->cfg, v->today) : NULL;
     for (size_t i = 0; i < n; i++) {
         const struct judge_result *r = &v->job.results[i];
         v->rf[i] =
-            (struct report_file){file_name(&v->job, i), r->d, r->diags, r->error, r->skipped};
+            (struct report_file){file_name(&v->job, i), r->d, r->diags, r->error, r->skipped, 0};
         if (r->error) unreadable = 1;
+        /* before the baseline: a suppressed finding counts as suppressed, baselined or not */
+        if (sr && r->d) suppress_run_apply(sr, v->rs, v->rf[i].name, r->d, &v->rf[i].diags);
         if (v->baseline && r->d) baseline_apply(v->baseline, v->rf[i].name, &v->rf[i].diags);
         for (size_t k = 0; k < r->diags.len; k++)
             if (!o->never_fail && !diag_hidden(&r->diags.items[k]) &&
@@ -703,10 +725,26 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         diag_add(&v->dir_errors, DIAG_ERROR, NULL, r->dir, 0, 0, msg);
         free(msg);
         free(why);
-        v->rf[v->nrf++] = (struct report_file){r->dir, NULL, DIAG_LIST_INIT, NULL, NULL};
+        v->rf[v->nrf++] = (struct report_file){r->dir, NULL, DIAG_LIST_INIT, NULL, NULL, 0};
     }
     /* the errors' addresses are stable only now that the list is complete */
     for (size_t i = n, e = 0; i < v->nrf; i++) v->rf[i].error = &v->dir_errors.items[e++];
+    /* the config's unused and expired suppressions: findings in the config file itself */
+    if (sr) {
+        struct suppress_filter sf = {v->eo.enabled, v->eo.enabled_arg, v->eo.versions};
+        suppress_run_finish(sr, v->rs, &sf, &v->cfg_findings);
+        suppress_run_free(sr);
+        config_apply(o->cfg, o->cfg->path, &v->cfg_findings, rule_named, v->eo.enabled_arg);
+        fingerprint_diags(v->rs, NULL, o->cfg->path, &v->cfg_findings);
+        if (v->baseline) baseline_apply(v->baseline, o->cfg->path, &v->cfg_findings);
+        for (size_t k = 0; k < v->cfg_findings.len; k++)
+            if (!o->never_fail && !diag_hidden(&v->cfg_findings.items[k]) &&
+                v->cfg_findings.items[k].level >= o->fail_level)
+                status = 1;
+        if (v->cfg_findings.len)
+            v->rf[v->nrf++] =
+                (struct report_file){o->cfg->path, NULL, v->cfg_findings, NULL, NULL, 1};
+    }
     free(ignored);
     return unreadable ? 2 : status;
 }
@@ -764,6 +802,7 @@ static void run_release(struct validate_run *v)
     free((void *)v->rule_ns);
     free(v->rf);
     diag_list_release(&v->dir_errors);
+    diag_list_release(&v->cfg_findings);
     for (size_t i = 0; i < v->job.n; i++) {
         judge_result_release(&v->job.results[i]);
         free(v->files.items[i]);

@@ -178,6 +178,9 @@ void baseline_apply(struct baseline *b, const char *file, struct diag_list *l)
             g->baseline = DIAG_BASELINE_UNCHANGED;
             break;
         }
+        /* a suppressed finding still uses its entry (it is not gone), but is counted as
+         * suppressed, not as new or unchanged: the suppression wins */
+        if (g->suppressed) continue;
         if (g->baseline == DIAG_BASELINE_UNCHANGED) b->nunchanged++;
         else b->nnew++;
     }

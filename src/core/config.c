@@ -327,6 +327,7 @@ static void suppress_list(const struct cp *p, struct yn y)
                 err_at(p, m.n, 0, "a suppression's pointer is a JSON Pointer (/tools/0), not '%s'",
                        v);
             *fields[k] = xstrdup(v);
+            if (!strcmp(suppress_keys[k], "rule")) s.rule_pos = pos_of(p, m.n, 0);
         }
         if (!member(p, e, "rule").v)
             err_at(p, e.n, 0, "a suppression needs rule: the rule id whose finding it hides");
@@ -483,25 +484,27 @@ static int default_level(const struct rule_set *rs, size_t i)
     return i < n ? (int)rule_level(rule_set_rule(rs, i)) : (int)res_builtins[i - n].level;
 }
 
+/* Does RULE (an id or a glob) name a rule of RS or a built-in? Else an error at POS. */
+static size_t check_rule(const struct config *c, const struct rule_set *rs, const char *rule,
+                         struct config_pos pos, struct diag_list *errs)
+{
+    for (size_t k = 0; k < nids(rs); k++)
+        if (config_rule_matches(rule, id_at(rs, k))) return 0;
+    const char *near = rule_set_suggest(rs, rule);
+    diag_errorf(errs, c->path, pos.line, pos.col, "%s '%s'%s %s%s%s%s (see mcpdesc rules list)",
+                is_glob(rule) ? "the glob" : "unknown rule id", rule,
+                is_glob(rule) ? " matches no rule of" : ": no rule of", rule_set_name(rs),
+                near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+    return 1;
+}
+
 static size_t check_levels(const struct config *c, const struct rule_set *rs, const void *lv,
                            struct diag_list *errs)
 {
     const VEC(struct config_level) *l = lv;
     size_t bad = 0;
-    for (size_t i = 0; i < l->len; i++) {
-        const struct config_level *e = &l->items[i];
-        int hit = 0;
-        for (size_t k = 0; k < nids(rs) && !hit; k++)
-            hit = config_rule_matches(e->rule, id_at(rs, k));
-        if (hit) continue;
-        const char *near = rule_set_suggest(rs, e->rule);
-        diag_errorf(errs, c->path, e->pos.line, e->pos.col,
-                    "%s '%s'%s %s%s%s%s (see mcpdesc rules list)",
-                    is_glob(e->rule) ? "the glob" : "unknown rule id", e->rule,
-                    is_glob(e->rule) ? " matches no rule of" : ": no rule of", rule_set_name(rs),
-                    near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
-        bad++;
-    }
+    for (size_t i = 0; i < l->len; i++)
+        bad += check_rule(c, rs, l->items[i].rule, l->items[i].pos, errs);
     return bad;
 }
 
@@ -510,6 +513,10 @@ size_t config_check(const struct config *c, const struct rule_set *rs, struct di
     size_t bad = check_levels(c, rs, &c->levels, errs);
     for (size_t i = 0; i < c->overrides.len; i++)
         bad += check_levels(c, rs, &c->overrides.items[i].levels, errs);
+    for (size_t i = 0; i < c->suppress.len; i++)
+        if (c->suppress.items[i].rule)
+            bad +=
+                check_rule(c, rs, c->suppress.items[i].rule, c->suppress.items[i].rule_pos, errs);
     return bad;
 }
 

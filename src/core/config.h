@@ -50,10 +50,11 @@ struct config_override {
     struct config_pos pos;
 };
 
-/* One `suppress` entry, as written (the suppression pass applies them). */
+/* One `suppress` entry, as written (core/suppress.h applies them). */
 struct config_suppress {
     char *file, *rule, *item, *pointer, *reason, *until; /* NULL when absent */
-    struct config_pos pos;
+    struct config_pos pos;      /* the entry (its findings are reported here) */
+    struct config_pos rule_pos; /* its rule (config_check's errors) */
 };
 
 struct config {
@@ -76,8 +77,8 @@ struct config *config_load_buffer(const char *path, const char *data, size_t len
                                   struct diag_list *errs);
 void config_free(struct config *c); /* NULL is a no-op */
 
-/* Check C against the loaded rule set RS: every rule id of `levels` and of the
- * overrides' levels names a rule (or a built-in mcpdesc.* diagnostic), every glob
+/* Check C against the loaded rule set RS: every rule id of `levels`, of the
+ * overrides' levels and of `suppress` names a rule (or a built-in mcpdesc.* diagnostic), every glob
  * matches at least one; else an error at it, with rule_set_suggest's near id. Returns
  * the number of errors appended. */
 size_t config_check(const struct config *c, const struct rule_set *rs, struct diag_list *errs);

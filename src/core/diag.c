@@ -77,6 +77,7 @@ void diag_clear(struct diag *d)
     free(d->component);
     free(d->fingerprint);
     free(d->suppressed);
+    free(d->suppressed_until);
 }
 
 int diag_hidden(const struct diag *d)

@@ -24,8 +24,9 @@ struct diag {
     /* What a team decided about it (docs/config.md), set after judging, never by rules:
      * a suppressed or baselined finding is kept (JSON and SARIF report it as such) but is
      * neither printed as a finding nor counted towards --fail-on. */
-    char *fingerprint; /* stable identity for baselines and SARIF partialFingerprints */
-    char *suppressed;  /* the written reason when a suppression hides it, else NULL */
+    char *fingerprint;      /* stable identity for baselines and SARIF partialFingerprints */
+    char *suppressed;       /* the written reason when a suppression hides it, else NULL */
+    char *suppressed_until; /* the suppression's `until` (YYYY-MM-DD), or NULL */
     enum diag_suppress_kind {
         DIAG_SUPPRESS_NONE,
         DIAG_SUPPRESS_CONFIG, /* a `suppress:` entry of the config (SARIF kind external) */

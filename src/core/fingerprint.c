@@ -129,6 +129,34 @@ const char *fingerprint_item(struct fingerprint_items *fi, const char *pointer, 
     return top;
 }
 
+json_t *fingerprint_item_value(struct fingerprint_items *fi, const char *pointer, size_t *plen,
+                               const char **identity)
+{
+    *plen = 0;
+    *identity = NULL;
+    if (!pointer || pointer[0] != '/') return NULL;
+    const char *seg = pointer + 1, *end = strchr(seg, '/');
+    if (!end) return NULL;
+    size_t len = (size_t)(end - seg);
+    for (size_t c = 0; c < fi->ncols; c++) {
+        struct collection_cache *cc = &fi->cols[c];
+        if (strlen(cc->name) != len || memcmp(cc->name, seg, len) || !cc->items) continue;
+        const char *iseg = end + 1, *iend = strchr(iseg, '/');
+        if (!iend) iend = iseg + strlen(iseg);
+        char tok[24];
+        size_t idx, ilen = (size_t)(iend - iseg);
+        if (ilen >= sizeof tok) return NULL;
+        memcpy(tok, iseg, ilen);
+        tok[ilen] = '\0';
+        if (!ptr_is_index(tok, &idx) || idx >= cc->n) return NULL;
+        json_t *item = json_array_get(cc->items, idx);
+        *identity = json_string_value(json_object_get(item, identity_member(cc->name)));
+        *plen = (size_t)(iend - pointer);
+        return item;
+    }
+    return NULL;
+}
+
 char *fingerprint_file(const char *file)
 {
     struct buf b = BUF_INIT;

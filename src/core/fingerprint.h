@@ -37,6 +37,12 @@ void fingerprint_items_free(struct fingerprint_items *fi);
 /* The item POINTER lies in (borrowed from FI) and, in *INNER, the rest of POINTER (a
  * suffix of it). POINTER NULL is the document. */
 const char *fingerprint_item(struct fingerprint_items *fi, const char *pointer, const char **inner);
+/* The item of a collection POINTER lies in, as a value (borrowed from the document), or
+ * NULL when POINTER is not inside one: *PLEN is the length of the item's own pointer
+ * ("/tools/3"), *IDENTITY its name, uri or uriTemplate as fingerprint_item reads it
+ * (NULL when it has none). Suppressions (suppress.h) name items by it. */
+json_t *fingerprint_item_value(struct fingerprint_items *fi, const char *pointer, size_t *plen,
+                               const char **identity);
 /* FILE as given on the command line, normalised: "./" segments and repeated slashes
  * removed ("./a//b/./c.json" is "a/b/c.json"). New string. */
 char *fingerprint_file(const char *file);

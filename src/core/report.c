@@ -32,7 +32,7 @@ struct report_totals report_count(const struct report_file *files, size_t n)
             t.skipped++;
             continue;
         }
-        t.files++;
+        t.files += !files[i].config;
         if (files[i].error) t.errors++;
         const struct diag_list *l = &files[i].diags;
         for (size_t k = 0; k < l->len; k++) {
@@ -58,9 +58,11 @@ int report_shown(const struct report_opts *o, const struct diag *d)
 int report_listed(const struct report_opts *o, const struct diag *d)
 {
     if (report_shown(o, d)) return 1;
-    if (d->suppressed || d->baseline != DIAG_BASELINE_UNCHANGED) return 0;
+    if (!diag_hidden(d)) return 0;
+    /* suppressed or baselined: kept, marked as such, at a level quiet keeps */
     struct diag shown = *d;
     shown.baseline = DIAG_BASELINE_NONE;
+    shown.suppressed = NULL;
     return report_shown(o, &shown);
 }
 
@@ -96,6 +98,8 @@ void report_config_line(const struct report_opts *o)
     fprintf(o->out, "config: %s (%zu level%s changed, %zu override%s, %zu ignored path%s", c->path,
             changed, changed == 1 ? "" : "s", c->overrides.len, c->overrides.len == 1 ? "" : "s",
             c->ignore.len, c->ignore.len == 1 ? "" : "s");
+    if (c->suppress.len)
+        fprintf(o->out, ", %zu suppression%s", c->suppress.len, c->suppress.len == 1 ? "" : "s");
     if (c->preset.s) fprintf(o->out, ", preset %s", c->preset.s);
     fputs(")\n", o->out);
 }

@@ -20,6 +20,9 @@ struct report_file {
      * member"), or NULL. Such a file is no file of the report: it is only counted in the
      * summaries, and listed by the JSON report. */
     const char *skipped;
+    /* The config file's own findings (its unused or expired suppressions): no input, so
+     * not counted among the files judged. */
+    int config;
 };
 
 struct baseline;
@@ -63,8 +66,9 @@ struct report_totals {
 struct report_totals report_count(const struct report_file *files, size_t n);
 /* Is this diagnostic printed under opts (quiet drops the levels below its own)? */
 int report_shown(const struct report_opts *o, const struct diag *d);
-/* Is it in the JSON and SARIF reports: shown, or in the baseline (then marked with its
- * baselineState) at a level quiet keeps? */
+/* Is it in the JSON and SARIF reports: shown, or suppressed or in the baseline (then
+ * marked as such: "suppressed" and baselineState, SARIF suppressions) at a level quiet
+ * keeps? */
 int report_listed(const struct report_opts *o, const struct diag *d);
 /* The summary line of the text and github formats: "N errors, N warnings, N infos in N
  * files", then " (N files skipped: REASON)" when a directory search skipped some (the

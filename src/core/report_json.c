@@ -22,6 +22,14 @@ static json_t *diag_json(const struct report_opts *o, const struct diag *d)
         json_object_set_new(
             j, "baselineState",
             json_string(d->baseline == DIAG_BASELINE_UNCHANGED ? "unchanged" : "new"));
+    /* added member, only on a suppressed finding: who accepted it, why, until when */
+    if (d->suppressed) {
+        json_t *s = json_pack("{s:s, s:s}", "kind",
+                              d->suppress_kind == DIAG_SUPPRESS_INLINE ? "inline" : "config",
+                              "reason", d->suppressed);
+        if (d->suppressed_until) json_object_set_new(s, "until", json_string(d->suppressed_until));
+        json_object_set_new(j, "suppressed", s);
+    }
     return j;
 }
 
@@ -91,6 +99,8 @@ void report_json(const struct report_opts *o, const struct report_file *files, s
                             (json_int_t)t.infos);
     if (t.skipped) json_object_set_new(sum, "skipped", json_integer((json_int_t)t.skipped));
     if (o->baseline) json_object_set_new(sum, "baselined", json_integer((json_int_t)t.baselined));
+    if (t.suppressed)
+        json_object_set_new(sum, "suppressed", json_integer((json_int_t)t.suppressed));
     json_object_set_new(root, "summary", sum);
     json_dumpf(root, o->out, JSON_INDENT(2));
     fputc('\n', o->out);

@@ -220,6 +220,16 @@ static json_t *result(const struct report_opts *o, const char *cwd, const struct
         json_object_set_new(
             res, "baselineState",
             json_string(d->baseline == DIAG_BASELINE_UNCHANGED ? "unchanged" : "new"));
+    /* SARIF 2.1.0 3.27.23 and 3.35: a config entry is external, x-mcpdesc-ignore in the
+     * described file itself inSource; accepted, with the written reason */
+    if (d->suppressed) {
+        json_t *s = json_pack("{s:s, s:s, s:s}", "kind",
+                              d->suppress_kind == DIAG_SUPPRESS_INLINE ? "inSource" : "external",
+                              "status", "accepted", "justification", d->suppressed);
+        if (d->suppressed_until)
+            json_object_set_new(s, "properties", json_pack("{s:s}", "until", d->suppressed_until));
+        json_object_set_new(res, "suppressions", json_pack("[o]", s));
+    }
     return res;
 }
 

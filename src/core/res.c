@@ -33,6 +33,13 @@ const struct res_builtin res_builtins[] = {
     {"mcpdesc.component-ref.cycle", DIAG_ERROR, "$componentRef substitution terminates"},
     {"mcpdesc.component-ref.too-large", DIAG_ERROR,
      "$componentRef substitution stays within the document limits (nesting, node count)"},
+    /* suppressions (core/suppress.h): not the resolver's, but built in all the same */
+    {"mcpdesc.suppression.invalid", DIAG_ERROR,
+     "an x-mcpdesc-ignore entry names a known rule and gives a reason"},
+    {"mcpdesc.suppression.unused", DIAG_WARNING,
+     "a suppression hides at least one finding of the files it applies to"},
+    {"mcpdesc.suppression.expired", DIAG_WARNING,
+     "a suppression's until date has not passed (an expired one hides nothing)"},
 };
 const size_t res_nbuiltins = sizeof res_builtins / sizeof res_builtins[0];
 
