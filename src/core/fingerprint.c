@@ -7,6 +7,7 @@
 #include <nettle/sha2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/ptr.h"
@@ -161,6 +162,13 @@ char *fingerprint_file(const char *file)
 {
     struct buf b = BUF_INIT;
     const char *p = file ? file : "";
+    /* an absolute path inside the working directory reads as relative to it: the same
+     * file has one fingerprint in every checkout, however it was named */
+    char cwd[4096];
+    size_t cl;
+    if (*p == '/' && getcwd(cwd, sizeof cwd) && (cl = strlen(cwd)) > 1 && !strncmp(p, cwd, cl) &&
+        p[cl] == '/')
+        p += cl + 1;
     if (*p == '/') buf_addc(&b, '/');
     while (*p) {
         while (*p == '/') p++;

@@ -44,7 +44,8 @@ const char *fingerprint_item(struct fingerprint_items *fi, const char *pointer, 
 json_t *fingerprint_item_value(struct fingerprint_items *fi, const char *pointer, size_t *plen,
                                const char **identity);
 /* FILE as given on the command line, normalised: "./" segments and repeated slashes
- * removed ("./a//b/./c.json" is "a/b/c.json"). New string. */
+ * removed ("./a//b/./c.json" is "a/b/c.json"), and an absolute path inside the working
+ * directory made relative to it. New string. */
 char *fingerprint_file(const char *file);
 /* "v1:<hex>" of the canonical string of these parts (VERSIONS: names joined by ","; NULL
  * parts are empty). New string. */

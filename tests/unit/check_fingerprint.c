@@ -3,12 +3,14 @@
  * without one), the same item moved or with others inserted keeps its fingerprint, and a
  * different pointer, rule, file or version set gives another one. */
 #include <check.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/fingerprint.h"
 #include "core/judge.h"
 #include "testutil.h"
+#include "base/util.h"
 
 #define RULES                                                                                      \
     "rules:\n  - id: t.desc\n    owner: t\n    surface: Tool\n    kind: structural\n"              \
@@ -72,6 +74,14 @@ START_TEST(test_file_names)
         ck_assert_str_eq(n, cases[i][1]);
         free(n);
     }
+    /* a file named by its absolute path inside the working directory: as if relative, so
+     * a baseline holds in every checkout */
+    char cwd[4096];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    char *abs = xasprintf("%s/sub/./a.json", cwd), *n = fingerprint_file(abs);
+    ck_assert_str_eq(n, "sub/a.json");
+    free(n);
+    free(abs);
 }
 END_TEST
 
