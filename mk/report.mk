@@ -9,11 +9,13 @@
 #   test-timing `--timing`: the report unchanged, the per-rule table's shape on stderr
 #   test-config-discovery  where .mcpdesc.yaml is found (upward, stopping at .git),
 #               --no-config, MCPDESC_NO_CONFIG, --config (tests/config-discovery.sh)
+#   test-baseline-anchor  a baseline written at a repository's root holds from any
+#               directory and with any spelling of the paths
 #   test-modified  a set that differs from every lock of its tag is named TAG+modified
 #               in every format, listing, dump and page, and refused when pinned
 MCPDESC_SHARED ?= ../shared
 
-.PHONY: test-sarif test-color test-output test-timing test-modified test-config-discovery
+.PHONY: test-sarif test-color test-output test-timing test-modified test-baseline-anchor test-config-discovery
 test-sarif: $(BUILD)/mcpdesc
 	MCPDESC_SHARED='$(MCPDESC_SHARED)' sh tests/validate-sarif.sh $(BUILD)/mcpdesc
 
@@ -26,10 +28,13 @@ test-output: $(BUILD)/mcpdesc
 test-timing: $(BUILD)/mcpdesc
 	sh tests/validate-timing.sh $(BUILD)/mcpdesc
 
+test-baseline-anchor: $(BUILD)/mcpdesc
+	sh tests/baseline-anchor.sh $(BUILD)/mcpdesc
+
 test-modified: $(BUILD)/mcpdesc
 	sh tests/rules-modified.sh $(BUILD)/mcpdesc
 
 test-config-discovery: $(BUILD)/mcpdesc
 	sh tests/config-discovery.sh $(BUILD)/mcpdesc
 
-EXTRA_CHECKS += test-sarif test-color test-output test-timing test-modified test-config-discovery
+EXTRA_CHECKS += test-sarif test-color test-output test-timing test-modified test-baseline-anchor test-config-discovery

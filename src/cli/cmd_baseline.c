@@ -22,14 +22,19 @@ static void usage(FILE *f)
           "can shrink: run this command again to drop them.\n"
           "\n"
           "The inputs are judged as validate judges them, with its options that choose what\n"
-          "is judged: --rules DIR, --rules-tag TAG, --protocol-version V, --rule GLOB,\n"
-          "--skip GLOB, --stdin-filepath NAME, -j N (see mcpdesc validate --help). Every\n"
+          "is judged: --rules DIR, --rules-tag TAG, --preset P, --config FILE, --no-config,\n"
+          "--protocol-version V, --rule GLOB, --skip GLOB, --stdin-filepath NAME, -j N (see\n"
+          "mcpdesc validate --help); like validate, it reads the config found from the\n"
+          "current directory upward (its levels, ignores and suppressions apply). Every\n"
           "finding of every level is recorded with its fingerprint, which does not change\n"
           "when tools, resources or prompts are reordered or others inserted: the rule, the\n"
           "file, the item (a tool or prompt by name, a resource by uri, a template by\n"
           "uriTemplate), the pointer inside the item and the versions.\n"
           "\n"
-          "FILE is JSON in a stable order, meant to be checked in; - writes it to standard\n"
+          "FILE is JSON in a stable order, meant to be checked in; it names files relative to\n"
+          "its own directory, so validate --baseline FILE matches them from any directory.\n"
+          "- writes it to standard output (files then relative to the config's directory, or\n"
+          "the current one).\n"
           "output. It is written through a temporary file, renamed when complete; nothing is\n"
           "written when an input cannot be read, parsed or judged.\n"
           "\n"
@@ -39,7 +44,7 @@ static void usage(FILE *f)
 }
 
 static int write_baseline(const struct rule_set *rs, const struct report_file *files, size_t n,
-                          int status, void *arg)
+                          int status, const char *anchor, void *arg)
 {
     const char *path = arg;
     if (status == 2) {
@@ -53,7 +58,7 @@ static int write_baseline(const struct rule_set *rs, const struct report_file *f
         fprintf(stderr, "mcpdesc baseline write: nothing written: an input could not be judged\n");
         return 2;
     }
-    long count = baseline_write(path, rs, files, n);
+    long count = baseline_write(path, anchor, rs, files, n);
     if (count < 0) {
         fprintf(stderr, "mcpdesc baseline write: cannot write '%s': %s\n", path, strerror(errno));
         return 2;
@@ -93,5 +98,5 @@ int cmd_baseline(int argc, char **argv)
         return 2;
     }
     /* argv[2] is FILE; validate's options and inputs follow it: argv[2] becomes their argv[0] */
-    return cmd_validate_then(argc - 2, argv + 2, write_baseline, argv[2]);
+    return cmd_validate_then(argc - 2, argv + 2, write_baseline, argv[2], argv[2]);
 }

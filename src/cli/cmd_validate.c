@@ -82,13 +82,13 @@ static void usage(FILE *f)
           "                           directory upward (stopping at a directory with .git)\n"
           "      --no-config          use no config file (MCPDESC_NO_CONFIG=1 does the same\n"
           "                           for the search; --config still names one)\n"
+          "      --baseline FILE      report only findings not recorded in FILE (written by\n"
+          "                           mcpdesc baseline write); the recorded ones are counted,\n"
+          "                           do not fail the run, and those that are gone are listed\n"
           "\n"
           "Precedence: an option on the command line wins over the config, which wins over\n"
           "the preset. The config's ignore leaves files out of directory searches only (a\n"
           "file named on the command line is judged); the report names the config used.\n"
-          "      --baseline FILE      report only findings not recorded in FILE (written by\n"
-          "                           mcpdesc baseline write); the recorded ones are counted,\n"
-          "                           do not fail the run, and those that are gone are listed\n"
           "\n"
           "Exit status: 0 nothing at or above --fail-on, 1 something is, 2 bad usage, an\n"
           "input that cannot be read or parsed, a directory without a description, a\n"
@@ -130,6 +130,20 @@ static int rule_enabled(const char *id, void *arg)
     if (level != UNSET) return level != CONFIG_OFF;
     const struct rule *r = f->rs ? rule_set_find(f->rs, id) : NULL;
     return !r || rule_in_preset(r, f->preset);
+}
+
+/* Does GLOB match a rule that the config's levels turn on (a level, not off)? Such a rule
+ * runs whatever the preset (rule_enabled). */
+static int glob_matches_a_configured_rule(const struct rule_set *rs, const char *glob,
+                                          const struct config *cfg)
+{
+    enum { UNSET = -2 };
+    for (size_t i = 0; cfg && i < rule_set_count(rs); i++) {
+        const char *id = rule_id(rule_set_rule(rs, i));
+        int level = config_rule_level(cfg, id, UNSET);
+        if (level != UNSET && level != CONFIG_OFF && !fnmatch(glob, id, 0)) return 1;
+    }
+    return 0;
 }
 
 /* Does GLOB match a rule of preset P (every rule for RULE_PRESET_NONE), or a built-in? */
@@ -213,6 +227,7 @@ struct job {
     const unsigned char *from_dir; /* found by a directory search: may be skipped */
     const char *stdin_name;        /* how "-" is called in the report */
     const char *today;             /* YYYY-MM-DD: suppressions' until (suppress.h) */
+    const char *anchor; /* fingerprints name files relative to it (fingerprint_file_from) */
     struct judge_result *results;
     size_t n;
     atomic_size_t next;
@@ -243,7 +258,9 @@ static void judge_file(struct job *j, size_t i)
     if (j->cfg)
         config_apply(j->cfg, file_name(j, i), &j->results[i].diags, rule_named, j->eo->enabled_arg);
     /* here, on the worker threads: each item's identity is worked out once per file */
-    fingerprint_diags(j->rs, j->results[i].d, src.name, &j->results[i].diags);
+    char *fp_name = fingerprint_file_from(j->anchor, src.name);
+    fingerprint_diags(j->rs, j->results[i].d, fp_name, &j->results[i].diags);
+    free(fp_name);
 }
 
 static void *worker(void *arg)
@@ -526,6 +543,7 @@ static int settle_options(struct validate_opts *o)
 /* The inputs once directories are expanded, and what judging them gave. */
 struct validate_run {
     struct rule_set *rs;
+    char *anchor; /* fingerprints name files relative to it (run) */
     struct eval_options eo;
     _Atomic uint64_t *rule_ns; /* --timing */
     struct strvec files;       /* command-line order; a directory's files together */
@@ -611,7 +629,8 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
             return 2;
         }
         /* --rule of rules the preset leaves out would judge nothing: no false green */
-        if (i < o->filt.only.len && !glob_matches_a_rule(v->rs, g, o->preset)) {
+        if (i < o->filt.only.len && !glob_matches_a_rule(v->rs, g, o->preset) &&
+            !glob_matches_a_configured_rule(v->rs, g, o->cfg)) {
             enum rule_preset need = RULE_PRESET_STRICT;
             while (need < RULE_PRESET_ALL && !glob_matches_a_rule(v->rs, g, need)) need++;
             fprintf(stderr,
@@ -668,6 +687,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                           from_dir,
                           o->stdin_name ? o->stdin_name : "<stdin>",
                           v->today,
+                          v->anchor,
                           xcalloc(nf, sizeof *v->job.results),
                           n,
                           0};
@@ -735,7 +755,9 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         suppress_run_finish(sr, v->rs, &sf, &v->cfg_findings);
         suppress_run_free(sr);
         config_apply(o->cfg, o->cfg->path, &v->cfg_findings, rule_named, v->eo.enabled_arg);
-        fingerprint_diags(v->rs, NULL, o->cfg->path, &v->cfg_findings);
+        char *fp_name = fingerprint_file_from(v->anchor, o->cfg->path);
+        fingerprint_diags(v->rs, NULL, fp_name, &v->cfg_findings);
+        free(fp_name);
         if (v->baseline) baseline_apply(v->baseline, o->cfg->path, &v->cfg_findings);
         for (size_t k = 0; k < v->cfg_findings.len; k++)
             if (!o->never_fail && !diag_hidden(&v->cfg_findings.items[k]) &&
@@ -811,10 +833,12 @@ static void run_release(struct validate_run *v)
     free(v->dirs);
     VEC_FREE(v->files);
     free(v->ignored_reason);
+    free(v->anchor);
 }
 
-/* validate, or with THEN the judged files handed to THEN instead of a report. */
-static int run(int argc, char **argv, cmd_judged_fn then, void *then_arg)
+/* validate, or with THEN the judged files handed to THEN instead of a report (with
+ * BASELINE_OUT, the baseline it writes). */
+static int run(int argc, char **argv, cmd_judged_fn then, void *then_arg, const char *baseline_out)
 {
     struct validate_opts o = {.then = then, .then_arg = then_arg};
     int status = parse_options(argc, argv, &o);
@@ -825,10 +849,18 @@ static int run(int argc, char **argv, cmd_judged_fn then, void *then_arg)
     if (!status) status = settle_options(&o);
     if (!status) {
         struct validate_run v = {0};
+        /* Fingerprints name files relative to the baseline's directory (the one written
+         * or read), else the config's, else the working directory: a baseline holds
+         * wherever CI runs from (docs/ci.md). */
+        const char *bl = baseline_out ? baseline_out : o.baseline;
+        v.anchor = bl && strcmp(bl, "-") ? fingerprint_anchor(bl)
+            : o.cfg                      ? xstrdup(o.cfg->dir)
+                                         : NULL;
         status = prepare(&o, &v);
         if (!status) {
             status = judge_inputs(&o, &v);
-            status = then ? then(v.rs, v.rf, v.nrf, status, then_arg) : emit(&o, &v, status);
+            status =
+                then ? then(v.rs, v.rf, v.nrf, status, v.anchor, then_arg) : emit(&o, &v, status);
         }
         run_release(&v);
     }
@@ -838,10 +870,11 @@ static int run(int argc, char **argv, cmd_judged_fn then, void *then_arg)
 
 int cmd_validate(int argc, char **argv)
 {
-    return run(argc, argv, NULL, NULL);
+    return run(argc, argv, NULL, NULL, NULL);
 }
 
-int cmd_validate_then(int argc, char **argv, cmd_judged_fn then, void *arg)
+int cmd_validate_then(int argc, char **argv, cmd_judged_fn then, void *arg,
+                      const char *baseline_out)
 {
-    return run(argc, argv, then, arg);
+    return run(argc, argv, then, arg, baseline_out);
 }

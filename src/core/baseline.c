@@ -30,6 +30,7 @@ void baseline_free(struct baseline *b)
     free(b->entries);
     free(b->by_fp);
     free(b->path);
+    free(b->anchor);
     free(b);
 }
 
@@ -119,6 +120,7 @@ struct baseline *baseline_load(const char *path, struct doc_error *err)
     json_t *root = doc_root(d);
     struct baseline *b = xcalloc(1, sizeof *b);
     b->path = xstrdup(path);
+    b->anchor = fingerprint_anchor(path);
     json_t *format = json_is_object(root) ? json_object_get(root, "mcpdescBaseline") : NULL;
     json_t *findings = json_is_object(root) ? json_object_get(root, "findings") : NULL;
     if (!json_is_object(root)) {
@@ -163,7 +165,7 @@ static size_t lower_bound(const struct baseline *b, const char *fp)
 
 void baseline_apply(struct baseline *b, const char *file, struct diag_list *l)
 {
-    char *norm = fingerprint_file(file);
+    char *norm = fingerprint_file_from(b->anchor, file);
     for (size_t i = 0; i < b->n; i++)
         if (!strcmp(b->entries[i].file, norm)) b->entries[i].judged = 1;
     free(norm);
@@ -184,6 +186,17 @@ void baseline_apply(struct baseline *b, const char *file, struct diag_list *l)
         if (g->baseline == DIAG_BASELINE_UNCHANGED) b->nunchanged++;
         else b->nnew++;
     }
+}
+
+char *baseline_entry_path(const struct baseline *b, const struct baseline_entry *e)
+{
+    char cwd[4096],
+        *abs = b->anchor && e->file[0] != '/' && e->file[0] != '<'
+        ? xasprintf("%s/%s", b->anchor, e->file)
+        : xstrdup(e->file);
+    char *shown = getcwd(cwd, sizeof cwd) ? fingerprint_file_from(cwd, abs) : xstrdup(abs);
+    free(abs);
+    return shown;
 }
 
 int baseline_entry_absent(const struct baseline_entry *e)
@@ -219,8 +232,8 @@ static int entry_cmp(const void *pa, const void *pb)
     return 0;
 }
 
-long baseline_write(const char *path, const struct rule_set *rs, const struct report_file *files,
-                    size_t n)
+long baseline_write(const char *path, const char *anchor, const struct rule_set *rs,
+                    const struct report_file *files, size_t n)
 {
     VEC(json_t *) entries = VEC_INIT;
     const struct ver_list *vl = rule_set_versions(rs);
@@ -228,7 +241,7 @@ long baseline_write(const char *path, const struct rule_set *rs, const struct re
         const struct report_file *f = &files[i];
         if (!f->d || f->error || f->skipped) continue;
         struct fingerprint_items *fi = fingerprint_items_new(rs, f->d);
-        char *file = fingerprint_file(f->name);
+        char *file = fingerprint_file_from(anchor, f->name);
         for (size_t k = 0; k < f->diags.len; k++) {
             const struct diag *g = &f->diags.items[k];
             if (g->suppressed) continue;

@@ -32,7 +32,8 @@ struct baseline_entry {
 };
 
 struct baseline {
-    char *path; /* as given */
+    char *path;   /* as given */
+    char *anchor; /* the directory files are named relative to (fingerprint_anchor) */
     struct baseline_entry *entries;
     size_t n;
     size_t *by_fp;           /* entry indexes sorted by fingerprint (then position) */
@@ -53,12 +54,16 @@ void baseline_apply(struct baseline *b, const char *file, struct diag_list *l);
  * (baseline_apply must have seen every judged file). */
 size_t baseline_absent(const struct baseline *b);
 int baseline_entry_absent(const struct baseline_entry *e);
+/* E's file as the report names files: relative to the working directory (the baseline
+ * names it relative to its own directory). New string. */
+char *baseline_entry_path(const struct baseline *b, const struct baseline_entry *e);
 
 /* Write the baseline of FILES (N of them, judged by RS; only files with a document, the
  * suppressed findings left out) to PATH ("-": standard output) through a temporary file
- * renamed when complete. Returns the number of findings written, or -1 with errno set
- * (nothing is left behind). */
-long baseline_write(const char *path, const struct rule_set *rs, const struct report_file *files,
-                    size_t n);
+ * renamed when complete. Files are named relative to ANCHOR (fingerprint_file_from: the
+ * directory of PATH, else the config's, else NULL), as the findings' fingerprints were.
+ * Returns the number of findings written, or -1 with errno set (nothing is left behind). */
+long baseline_write(const char *path, const char *anchor, const struct rule_set *rs,
+                    const struct report_file *files, size_t n);
 
 #endif

@@ -184,6 +184,64 @@ char *fingerprint_file(const char *file)
     return buf_detach(&b);
 }
 
+/* The '/'-separated segments of the absolute path P with "." and ".." resolved as text
+ * (symbolic links are not followed: a file is named as the user named it). */
+static size_t abs_segments(const char *p, char ***out)
+{
+    VEC(char *) segs = VEC_INIT;
+    while (*p) {
+        while (*p == '/') p++;
+        size_t n = strcspn(p, "/");
+        if (n == 2 && !strncmp(p, "..", 2)) {
+            if (segs.len) free(segs.items[--segs.len]);
+        } else if (n && !(n == 1 && *p == '.')) {
+            VEC_PUSH(segs, xstrndup(p, n));
+        }
+        p += n;
+    }
+    *out = segs.items;
+    return segs.len;
+}
+
+static char *absolute(const char *file)
+{
+    if (file[0] == '/') return xstrdup(file);
+    char cwd[4096];
+    return getcwd(cwd, sizeof cwd) ? xasprintf("%s/%s", cwd, file) : xstrdup(file);
+}
+
+char *fingerprint_file_from(const char *anchor, const char *file)
+{
+    if (!anchor || !file || !*file || file[0] == '<') return fingerprint_file(file);
+    char *abs = absolute(file), **f, **a;
+    size_t nf = abs_segments(abs, &f), na = abs_segments(anchor, &a), k = 0;
+    free(abs);
+    while (k < nf && k < na && !strcmp(f[k], a[k])) k++;
+    struct buf b = BUF_INIT;
+    for (size_t i = k; i < na; i++) buf_adds(&b, b.len ? "/.." : "..");
+    for (size_t i = k; i < nf; i++) buf_addf(&b, "%s%s", b.len ? "/" : "", f[i]);
+    if (!b.len) buf_adds(&b, ".");
+    for (size_t i = 0; i < nf; i++) free(f[i]);
+    for (size_t i = 0; i < na; i++) free(a[i]);
+    free(f);
+    free(a);
+    return buf_detach(&b);
+}
+
+char *fingerprint_anchor(const char *path)
+{
+    if (!path || !strcmp(path, "-")) return NULL;
+    char *abs = absolute(path), **s;
+    size_t n = abs_segments(abs, &s);
+    free(abs);
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i + 1 < n; i++) buf_addf(&b, "/%s", s[i]);
+    if (!b.len) buf_addc(&b, '/');
+    for (size_t i = 0; i < n; i++) free(s[i]);
+    free(s);
+    return buf_detach(&b);
+}
+
 static void netstring(struct buf *b, const char *s)
 {
     if (!s) s = "";

@@ -47,6 +47,15 @@ json_t *fingerprint_item_value(struct fingerprint_items *fi, const char *pointer
  * removed ("./a//b/./c.json" is "a/b/c.json"), and an absolute path inside the working
  * directory made relative to it. New string. */
 char *fingerprint_file(const char *file);
+/* FILE as a fingerprint names it in a run anchored at the directory ANCHOR (absolute;
+ * NULL: the working directory, as fingerprint_file): its path relative to ANCHOR
+ * ("servers/a.json", "../other/b.json"), however the command line named it and wherever
+ * the run starts, so that a baseline holds when CI runs from another directory. Names
+ * such as "<stdin>" are kept. New string. */
+char *fingerprint_file_from(const char *anchor, const char *file);
+/* The anchor of a baseline at PATH: the absolute directory that holds it (new), or NULL
+ * for "-" (standard output). */
+char *fingerprint_anchor(const char *path);
 /* "v1:<hex>" of the canonical string of these parts (VERSIONS: names joined by ","; NULL
  * parts are empty). New string. */
 char *fingerprint_make(const char *rule, const char *file, const char *item, const char *inner,

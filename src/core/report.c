@@ -3,6 +3,10 @@
 #include "core/baseline.h"
 
 #include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "core/fingerprint.h"
 
 static const struct report_format formats[] = {
     {"text", report_text},
@@ -68,15 +72,25 @@ int report_listed(const struct report_opts *o, const struct diag *d)
 
 void report_baseline_gone(const struct report_opts *o)
 {
-    size_t gone = o->baseline ? baseline_absent(o->baseline) : 0;
+    const struct baseline *b = o->baseline;
+    size_t judged = 0;
+    for (size_t i = 0; b && i < b->n; i++) judged += b->entries[i].judged;
+    if (b && b->n && !judged) /* a baseline of other files matches nothing: say so */
+        fprintf(o->out,
+                "baseline: none of the %zu findings of %s is in a file judged in this run (it "
+                "names files relative to %s)\n",
+                b->n, b->path, b->anchor ? b->anchor : "the working directory");
+    size_t gone = b ? baseline_absent(b) : 0;
     if (!gone) return;
     fprintf(o->out, "baseline: %zu finding%s %s gone; `mcpdesc baseline write %s ...` shrinks it\n",
             gone, gone == 1 ? "" : "s", gone == 1 ? "is" : "are", o->baseline->path);
     for (size_t i = 0; i < o->baseline->n; i++) {
         const struct baseline_entry *e = &o->baseline->entries[i];
-        if (baseline_entry_absent(e))
-            fprintf(o->out, "  gone: %s: %s%s [%s]\n", e->file, *e->item ? e->item : "(document)",
-                    e->pointer, e->rule);
+        if (!baseline_entry_absent(e)) continue;
+        char *shown = baseline_entry_path(o->baseline, e);
+        fprintf(o->out, "  gone: %s: %s%s [%s]\n", shown, *e->item ? e->item : "(document)",
+                e->pointer, e->rule);
+        free(shown);
     }
 }
 
@@ -100,7 +114,13 @@ void report_config_line(const struct report_opts *o)
             c->ignore.len, c->ignore.len == 1 ? "" : "s");
     if (c->suppress.len)
         fprintf(o->out, ", %zu suppression%s", c->suppress.len, c->suppress.len == 1 ? "" : "s");
-    if (c->preset.s) fprintf(o->out, ", preset %s", c->preset.s);
+    /* the config's preset, and when the command line's --preset won, which one ran */
+    if (c->preset.s) {
+        enum rule_preset p;
+        int won = rule_preset_parse(c->preset.s, &p) == 0 && p != o->preset;
+        fprintf(o->out, ", preset %s%s%s%s", c->preset.s, won ? " (--preset " : "",
+                won ? rule_preset_name(o->preset) : "", won ? " ran)" : "");
+    }
     fputs(")\n", o->out);
 }
 

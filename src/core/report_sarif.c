@@ -251,9 +251,11 @@ static json_t *absent_result(const struct report_opts *o, const char *cwd,
     if (idx >= 0) json_object_set_new(res, "ruleIndex", json_integer(idx));
     json_object_set_new(res, "level", json_string(sarif_level(level_named(e->level))));
     json_object_set_new(res, "message", text(e->message));
+    char *path = baseline_entry_path(o->baseline, e);
     json_object_set_new(
         res, "locations",
-        json_pack("[{s:o}]", "physicalLocation", physical_location(e->file, cwd, 0, 0)));
+        json_pack("[{s:o}]", "physicalLocation", physical_location(path, cwd, 0, 0)));
+    free(path);
     json_t *vs = json_array();
     for (size_t k = 0; e->versions[k]; k++) json_array_append_new(vs, json_string(e->versions[k]));
     json_object_set_new(
