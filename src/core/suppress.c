@@ -10,6 +10,7 @@
 #include "core/res.h"
 #include "base/buf.h"
 #include "base/util.h"
+#include "base/val.h"
 
 #define RULE_INVALID "mcpdesc.suppression.invalid"
 #define RULE_UNUSED "mcpdesc.suppression.unused"
@@ -133,27 +134,14 @@ static int known_rule(const struct rule_set *rs, const char *pattern)
     return rule_ran(rs, NULL, pattern);
 }
 
-static const char *type_of(json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "object";
-    case JSON_ARRAY: return "array";
-    case JSON_STRING: return "string";
-    case JSON_INTEGER:
-    case JSON_REAL: return "number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "boolean";
-    default: return "null";
-    }
-}
-
 /* Why the entry E is malformed (new string), or NULL; *AT: the pointer to report it at. */
 static char *entry_problem(const struct rule_set *rs, json_t *e, const char *ptr, char **at)
 {
     *at = xstrdup(ptr);
     if (!json_is_object(e))
         return xasprintf(SUPPRESS_MEMBER " entries are objects {rule, reason, until}, not %s %s",
-                         json_is_array(e) || json_is_object(e) ? "an" : "a", type_of(e));
+                         json_is_array(e) || json_is_object(e) || json_is_integer(e) ? "an" : "a",
+                         val_type_name(e));
     const char *key;
     json_t *v;
     json_object_foreach(e, key, v)

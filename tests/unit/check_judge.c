@@ -18,11 +18,7 @@
 
 static struct rule_set *rules(void)
 {
-    struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *rs = tu_rules(RULES, &errs);
-    ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
-    diag_list_release(&errs);
-    return rs;
+    return tu_rules_ok(RULES);
 }
 
 static void judge_buffer(const struct rule_set *rs, const char *name, const char *text,

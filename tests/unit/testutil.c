@@ -70,6 +70,15 @@ struct rule_set *tu_rules(const char *text, struct diag_list *errs)
     return rs;
 }
 
+struct rule_set *tu_rules_ok(const char *text)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = tu_rules(text, &errs);
+    ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
+    diag_list_release(&errs);
+    return rs;
+}
+
 doc *tu_doc(const char *json)
 {
     struct doc_error err;

@@ -13,6 +13,8 @@ char *tu_rule_dir(const char *const *files, const char *const *texts, size_t n);
 void tu_rmdir(char *dir);
 /* Load a rule set from a single rule file TEXT (NULL and errors in *errs on failure). */
 struct rule_set *tu_rules(const char *text, struct diag_list *errs);
+/* The same, failing the test (with the first error) when the rules do not load. */
+struct rule_set *tu_rules_ok(const char *text);
 doc *tu_doc(const char *json);
 /* Run RS over JSON; diagnostics in *out (release with diag_list_release). */
 void tu_eval(const struct rule_set *rs, const char *json, struct diag_list *out);
