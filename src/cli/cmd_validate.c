@@ -53,8 +53,12 @@ static void usage(FILE *f)
           "                           $MCPDESC_RULES_PATH, the build tree's rules-yaml/releases\n"
           "                           or the installed releases; with --rules, refuse to run\n"
           "                           unless that set is the one locked as TAG\n"
-          "  --format FORMAT          text (default), json, sarif (SARIF 2.1.0 for code\n"
-          "                           scanning), github (GitHub Actions annotations)\n"
+          "  --format FORMAT[:FILE]   text (default), json, sarif (SARIF 2.1.0 for code\n"
+          "                           scanning), github (GitHub Actions annotations, errors\n"
+          "                           first), junit (JUnit XML: Jenkins, GitLab), gitlab\n"
+          "                           (GitLab Code Quality), markdown (a CI step summary);\n"
+          "                           repeatable: each with :FILE writes that file, one at\n"
+          "                           most goes to standard output (or to -o FILE)\n"
           "  --protocol-version V     judge only these versions (repeatable); a document\n"
           "                           that lists none of them is an input error\n"
           "  --preset PRESET          recommended (default), strict or all: which rules run\n"
@@ -69,8 +73,9 @@ static void usage(FILE *f)
           "  --stdin-filepath NAME    name standard input NAME in the report (default\n"
           "                           <stdin>); a .json, .yaml or .yml ending picks the\n"
           "                           parser; with no input given, - is implied\n"
-          "  -o, --output FILE        write the report to FILE (through a temporary file,\n"
-          "                           renamed when complete: never left half-written)\n"
+          "  -o, --output FILE        write the report that names no file to FILE (through a\n"
+          "                           temporary file, renamed when complete: never left\n"
+          "                           half-written; so is each --format FORMAT:FILE)\n"
           "  -j, --jobs N             judge N files at a time (default: one per online CPU);\n"
           "                           the report is the same for every N\n"
           "  -q, --quiet              print only findings at or above --fail-on (only errors\n"
@@ -330,22 +335,32 @@ static long parse_jobs(const char *v)
     return n;
 }
 
+/* One report of the run: a format and its file (NULL: standard output). */
+struct report_out {
+    const struct report_format *fmt;
+    const char *file;
+    char *owned; /* FILE when made here (a config's, relative to the config) */
+};
+
 /* What the command line asks for (parse_options), then the config (settle_options). */
 struct validate_opts {
     const char *rules_dir, *rules_tag, *color, *output, *stdin_name;
-    const char *format, *fail_on; /* as given, NULL when not given */
-    const char *config_file;      /* --config FILE */
-    int no_config;                /* --no-config */
-    struct config *cfg;           /* the config of the run, or NULL */
-    char *output_owned;           /* the config's output, relative to the config */
-    const char *preset_arg;       /* --preset as given, NULL when not given */
-    enum rule_preset preset;      /* --preset, else the config's, else recommended */
-    const char *baseline;         /* --baseline FILE */
+    const char *fail_on;       /* as given, NULL when not given */
+    VEC(const char *) formats; /* --format FORMAT[:FILE], as given */
+    const char *config_file;   /* --config FILE */
+    int no_config;             /* --no-config */
+    struct config *cfg;        /* the config of the run, or NULL */
+    char *output_owned;        /* the config's output, relative to the config */
+    const char *preset_arg;    /* --preset as given, NULL when not given */
+    enum rule_preset preset;   /* --preset, else the config's, else recommended */
+    const char *baseline;      /* --baseline FILE */
     /* `baseline write` (cmd_validate_then): the step that takes the judged files instead
      * of the report, and its argument */
     cmd_judged_fn then;
     void *then_arg;
-    const struct report_format *fmt;
+    /* the reports to write: the --format values, else the config's, else text; at most
+     * one with no file (standard output, or -o / the config's output) */
+    VEC(struct report_out) outs;
     enum diag_level fail_level;
     int never_fail; /* --fail-on never */
     int quiet, timing;
@@ -359,6 +374,9 @@ static void opts_release(struct validate_opts *o)
 {
     config_free(o->cfg);
     free(o->output_owned);
+    for (size_t i = 0; i < o->outs.len; i++) free(o->outs.items[i].owned);
+    VEC_FREE(o->outs);
+    VEC_FREE(o->formats);
     for (size_t i = 0; i < o->inputs.len; i++) free(o->inputs.items[i]);
     VEC_FREE(o->inputs);
     VEC_FREE(o->versions);
@@ -421,7 +439,7 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             o->rules_tag = v;
         } else if (OPT("--format")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--format"))) return 2;
-            o->format = v;
+            VEC_PUSH(o->formats, v);
         } else if (OPT("--protocol-version")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--protocol-version"))) return 2;
             VEC_PUSH(o->versions, v);
@@ -476,12 +494,79 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
     return 0;
 }
 
+/* The reports: each --format FORMAT[:FILE] (else the config's format, its files relative
+ * to the config; else text); -o (else the config's output) is the file of the one that
+ * names none. Two on standard output, or two to one file, are refused. 0, or 2 after a
+ * message. */
+static int settle_formats(struct validate_opts *o)
+{
+    const struct config *c = o->cfg;
+    int from_config = !o->formats.len && c && c->format.len;
+    size_t n = o->formats.len ? o->formats.len : from_config ? c->format.len : 1;
+    const char *to_stdout = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *spec = o->formats.len ? o->formats.items[i]
+            : from_config                 ? c->format.items[i].s
+                                          : "text";
+        const char *colon = strchr(spec, ':');
+        char *name = colon ? xstrndup(spec, (size_t)(colon - spec)) : xstrdup(spec);
+        struct report_out out = {report_find(name), NULL, NULL};
+        if (!out.fmt) {
+            fprintf(stderr, "mcpdesc validate: unknown format '%s' (use one of: %s)\n", name,
+                    report_names());
+            free(name);
+            return 2;
+        }
+        if (colon && !colon[1]) {
+            fprintf(stderr,
+                    "mcpdesc validate: --format %s names no file after the ':' (FORMAT or "
+                    "FORMAT:FILE)\n",
+                    spec);
+            free(name);
+            return 2;
+        }
+        if (colon && from_config && colon[1] != '/')
+            out.file = out.owned = xasprintf("%s/%s", c->dir, colon + 1);
+        else if (colon) out.file = colon + 1;
+        if (!out.file && to_stdout) {
+            fprintf(stderr,
+                    "mcpdesc validate: two formats on standard output (%s and %s): give all but "
+                    "one a file, --format FORMAT:FILE\n",
+                    to_stdout, out.fmt->name);
+            free(name);
+            return 2;
+        }
+        if (!out.file) to_stdout = out.fmt->name;
+        free(name);
+        VEC_PUSH(o->outs, out);
+    }
+    /* -o: the file of the report that names none */
+    for (size_t i = 0; o->output && i < o->outs.len; i++)
+        if (!o->outs.items[i].file) o->outs.items[i].file = o->output;
+    if (o->output && !to_stdout) {
+        fprintf(stderr,
+                "mcpdesc validate: -o %s names the file of the report written to standard "
+                "output, but every --format names its own file\n",
+                o->output);
+        return 2;
+    }
+    for (size_t i = 0; i < o->outs.len; i++)
+        for (size_t k = 0; k < i; k++)
+            if (o->outs.items[i].file && o->outs.items[k].file &&
+                !strcmp(o->outs.items[i].file, o->outs.items[k].file)) {
+                fprintf(stderr, "mcpdesc validate: two reports (%s and %s) to one file '%s'\n",
+                        o->outs.items[k].fmt->name, o->outs.items[i].fmt->name,
+                        o->outs.items[i].file);
+                return 2;
+            }
+    return 0;
+}
+
 /* The config's keys where the command line gave nothing (the command line wins), then
  * the checks of the values. 0, or 2 after a message. */
 static int settle_options(struct validate_opts *o)
 {
     const struct config *c = o->cfg;
-    const char *format = o->format ? o->format : c && c->format.s ? c->format.s : "text";
     const char *fail_on = o->fail_on ? o->fail_on : c && c->fail_on.s ? c->fail_on.s : "error";
     if (c && !o->output && c->output.s) {
         o->output_owned =
@@ -497,11 +582,7 @@ static int settle_options(struct validate_opts *o)
         return 2;
     }
     o->filt.cfg = c;
-    if (!(o->fmt = report_find(format))) {
-        fprintf(stderr, "mcpdesc validate: unknown format '%s' (use one of: %s)\n", format,
-                report_names());
-        return 2;
-    }
+    if (settle_formats(o) != 0) return 2;
     o->fail_level = DIAG_ERROR;
     o->never_fail = !strcmp(fail_on, "never");
     if (!o->never_fail && diag_level_parse(fail_on, &o->fail_level) < 0) {
@@ -771,8 +852,62 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     return unreadable ? 2 : status;
 }
 
-/* Write the report (to -o FILE through a temporary file, renamed when complete), then
- * --timing. Returns STATUS, or 2 when the report cannot be written. */
+/* The reports of the run other than SKIP that go to files, for the github format's
+ * closing notice ("sarif:out.sarif, markdown:summary.md"), or NULL when none does (new). */
+static char *elsewhere(const struct validate_opts *o, size_t skip)
+{
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < o->outs.len; i++)
+        if (i != skip && o->outs.items[i].file)
+            buf_addf(&b, "%s%s:%s", b.len ? ", " : "", o->outs.items[i].fmt->name,
+                     o->outs.items[i].file);
+    if (b.len) return buf_detach(&b);
+    buf_release(&b);
+    return NULL;
+}
+
+/* Write one report, to standard output or to its file through a temporary file, renamed
+ * when complete (never left half-written). 0, or 2 after a message. */
+static int emit_one(const struct validate_opts *o, const struct validate_run *v, size_t which,
+                    int quiet_level)
+{
+    const struct report_out *r = &o->outs.items[which];
+    FILE *out = stdout;
+    char *tmp = NULL;
+    int status = 0;
+    if (r->file) {
+        tmp = xasprintf("%s.tmp.%ld", r->file, (long)getpid());
+        if (!(out = fopen(tmp, "w"))) {
+            fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", r->file);
+            free(tmp);
+            return 2;
+        }
+    }
+    int tty = isatty(fileno(out));
+    const char *no_color = getenv("NO_COLOR");
+    int use_color = !strcmp(o->color, "always") ||
+        (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
+    char *others = elsewhere(o, which);
+    struct report_opts ro = {out,    v->rs,       quiet_level,   use_color,     tty,   o->preset,
+                             o->cfg, v->baseline, o->fail_level, o->never_fail, others};
+    r->fmt->write(&ro, v->rf, v->nrf);
+    free(others);
+    if (r->file) {
+        int write_failed = ferror(out); /* an error the final flush would not repeat */
+        if (fclose(out) != 0 || write_failed || rename(tmp, r->file) != 0) {
+            fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", r->file);
+            unlink(tmp);
+            status = 2;
+        }
+    } else {
+        fflush(out);
+    }
+    free(tmp);
+    return status;
+}
+
+/* Write every report (in the order given), then --timing. Returns STATUS, or 2 when a
+ * report cannot be written (the others are still written). */
 static int emit(const struct validate_opts *o, const struct validate_run *v, int status)
 {
     /* -q shows what fails the run: errors, warnings too with --fail-on warning, ... */
@@ -780,37 +915,8 @@ static int emit(const struct validate_opts *o, const struct validate_run *v, int
         : o->never_fail || o->fail_level == DIAG_ERROR ? 1
         : o->fail_level == DIAG_WARNING                ? 2
                                                        : 3;
-    FILE *out = stdout;
-    char *tmp = NULL;
-    if (o->output) {
-        tmp = xasprintf("%s.tmp.%ld", o->output, (long)getpid());
-        out = fopen(tmp, "w");
-        if (!out) {
-            fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", o->output);
-            status = 2;
-            out = NULL;
-        }
-    }
-    if (out) {
-        int tty = isatty(fileno(out));
-        const char *no_color = getenv("NO_COLOR");
-        int use_color = !strcmp(o->color, "always") ||
-            (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
-        struct report_opts ro = {out, v->rs,     quiet_level, use_color,
-                                 tty, o->preset, o->cfg,      v->baseline};
-        o->fmt->write(&ro, v->rf, v->nrf);
-        if (o->output) {
-            int write_failed = ferror(out); /* an error the final flush would not repeat */
-            if (fclose(out) != 0 || write_failed || rename(tmp, o->output) != 0) {
-                fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", o->output);
-                unlink(tmp);
-                status = 2;
-            }
-        } else {
-            fflush(out);
-        }
-    }
-    free(tmp);
+    for (size_t i = 0; i < o->outs.len; i++)
+        if (emit_one(o, v, i, quiet_level)) status = 2;
     if (v->rule_ns) print_timing(stderr, v->rs, v->rule_ns, (void *)&o->filt);
     return status;
 }

@@ -17,7 +17,8 @@ static const char *const suppress_keys[] = {"file",   "rule",  "item", "pointer"
 static const char *const level_names[] = {"error", "warning", "info", "off", NULL};
 static const char *const preset_names[] = {"recommended", "strict", "all", NULL};
 static const char *const fail_on_names[] = {"error", "warning", "info", "never", NULL};
-static const char *const format_names[] = {"text", "json", "sarif", "github", NULL};
+static const char *const format_names[] = {"text",  "json",   "sarif",    "github",
+                                           "junit", "gitlab", "markdown", NULL};
 
 /* What the parser passes around: the document, the errors, the config being filled. */
 struct cp {
@@ -181,6 +182,26 @@ static void string_list(const struct cp *p, struct yn y, const char *what, void 
         struct config_str cs;
         set_str(p, e, &cs, s);
         VEC_PUSH(*out, cs);
+    }
+}
+
+/* `format`: FORMAT[:FILE], one or a list; each FORMAT one of format_names and each FILE
+ * not empty (the validate command checks that at most one goes to standard output). */
+static void format_list(const struct cp *p, struct yn y)
+{
+    size_t from = p->c->format.len;
+    string_list(p, y, "format", &p->c->format);
+    for (size_t i = from; i < p->c->format.len; i++) {
+        const char *s = p->c->format.items[i].s;
+        const char *colon = strchr(s, ':');
+        char *name = colon ? xstrndup(s, (size_t)(colon - s)) : xstrdup(s);
+        struct yn e = json_is_array(y.v) ? item(p, y, i - from) : y;
+        json_t *as_value = json_string(name);
+        (void)one_of(p, (struct yn){as_value, e.n}, "format", format_names);
+        json_decref(as_value);
+        if (colon && !colon[1])
+            err_at(p, e.n, 0, "format '%s' names no file after the ':' (FORMAT or FORMAT:FILE)", s);
+        free(name);
     }
 }
 
@@ -379,8 +400,7 @@ struct config *config_load_buffer(const char *path, const char *data, size_t len
             set_str(&p, y, &c->preset, s);
         if ((y = member(&p, top, "fail-on")).v && (s = one_of(&p, y, "fail-on", fail_on_names)))
             set_str(&p, y, &c->fail_on, s);
-        if ((y = member(&p, top, "format")).v && (s = one_of(&p, y, "format", format_names)))
-            set_str(&p, y, &c->format, s);
+        if ((y = member(&p, top, "format")).v) format_list(&p, y);
         if ((y = member(&p, top, "output")).v && (s = need_string(&p, y, "output")))
             set_str(&p, y, &c->output, s);
         if ((y = member(&p, top, "levels")).v) levels_map(&p, y, "levels", &c->levels);
@@ -428,7 +448,8 @@ void config_free(struct config *c)
     VEC_FREE(c->rules);
     free(c->preset.s);
     free(c->fail_on.s);
-    free(c->format.s);
+    for (size_t i = 0; i < c->format.len; i++) free(c->format.items[i].s);
+    VEC_FREE(c->format);
     free(c->output.s);
     levels_free(&c->levels);
     for (size_t i = 0; i < c->overrides.len; i++) {

@@ -60,8 +60,9 @@ struct config_suppress {
 struct config {
     char *path; /* as named (messages and reports) */
     char *dir;  /* the file's directory, absolute and resolved: paths are relative to it */
-    VEC(struct config_str) rules;                      /* `rules`, one entry or a chain, in order */
-    struct config_str preset, fail_on, format, output; /* .s NULL when absent */
+    VEC(struct config_str) rules;              /* `rules`, one entry or a chain, in order */
+    struct config_str preset, fail_on, output; /* .s NULL when absent */
+    VEC(struct config_str) format; /* `format`: FORMAT[:FILE], one or a list (empty: absent) */
     VEC(struct config_level) levels;
     VEC(struct config_override) overrides;
     VEC(struct config_str) ignore;

@@ -1,6 +1,7 @@
 /* report.h - write the results of a validate run: one report for all inputs, in one of
- * the formats of spec/cli.md (text, json, sarif, github; one file each). A
- * reporter only reads diagnostics, never the rule program. */
+ * the formats of spec/cli.md (text, json, sarif, github, junit, gitlab, markdown; one
+ * file each, several in one run). A reporter only reads diagnostics, never the rule
+ * program. */
 #ifndef MCPDESC_REPORT_H
 #define MCPDESC_REPORT_H
 
@@ -45,7 +46,23 @@ struct report_opts {
     /* validate --baseline (baseline.h; NULL: none): the reporters list the findings it
      * hides in JSON and SARIF with their baselineState, and the gone ones in every format */
     const struct baseline *baseline;
+    /* --fail-on: JUnit fails the test cases of findings at or above FAIL_LEVEL (none when
+     * NEVER_FAIL); the others pass */
+    enum diag_level fail_level;
+    int never_fail;
+    /* The other reports of this run ("sarif:out.sarif, markdown:summary.md"), or NULL:
+     * the github format's closing notice says where the annotations it cannot show are. */
+    const char *elsewhere;
 };
+
+/* The rule id of an input that could not be judged (read, parsed, or a directory with no
+ * description), in the formats that need one for every finding (SARIF results, GitLab
+ * check_name, JUnit classname); the diagnostic's own rule when it has one. */
+#define REPORT_INPUT_RULE "mcpdesc.parse"
+#define REPORT_INPUT_SUMMARY                                                                       \
+    "every input can be read and parsed (and every directory holds an MCP Description)"
+/* GitHub shows at most this many annotations of each level per step. */
+#define REPORT_GITHUB_MAX 10
 
 struct report_format {
     const char *name;
@@ -95,7 +112,14 @@ void report_text(const struct report_opts *o, const struct report_file *files, s
 void report_json(const struct report_opts *o, const struct report_file *files, size_t n);
 /* SARIF 2.1.0 (report_sarif.c): reads the rule set's manifest for the rule pages' URL. */
 void report_sarif(const struct report_opts *o, const struct report_file *files, size_t n);
-/* GitHub Actions workflow commands (report_github.c). */
+/* GitHub Actions workflow commands (report_github.c): errors, then warnings, then
+ * notices; a closing notice counts those GitHub does not show (REPORT_GITHUB_MAX). */
 void report_github(const struct report_opts *o, const struct report_file *files, size_t n);
+/* JUnit XML (report_junit.c): a testsuite per input, a testcase per finding. */
+void report_junit(const struct report_opts *o, const struct report_file *files, size_t n);
+/* GitLab Code Quality JSON (report_gitlab.c): an array of issues. */
+void report_gitlab(const struct report_opts *o, const struct report_file *files, size_t n);
+/* A Markdown summary for a CI step summary (report_markdown.c), bounded in size. */
+void report_markdown(const struct report_opts *o, const struct report_file *files, size_t n);
 
 #endif

@@ -1,9 +1,11 @@
 /* report_sarif.c - SARIF 2.1.0 for code scanning (GitHub and others): one run whose
  * tool.driver lists every rule of the loaded set plus the built-in mcpdesc.* rules, one
  * result per diagnostic (physical location relative to the working directory, the JSON
- * Pointer as a logical location, versions and rule-set tag in property bags), and parse
- * failures as tool execution notifications. Checked against the OASIS schema by
- * tests/validate-sarif.sh. */
+ * Pointer as a logical location, versions and rule-set tag in property bags), and an
+ * input that could not be judged (unreadable, unparsable, a directory without a
+ * description) both as a result of REPORT_INPUT_RULE at the error's position, which code
+ * scanning shows as an alert, and as a tool execution notification. Checked against the
+ * OASIS schema by tests/validate-sarif.sh. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 
 #include "core/report.h"
 #include "core/baseline.h"
+#include "core/fingerprint.h"
 #include "base/util.h"
 
 #define SARIF_SCHEMA                                                                               \
@@ -143,8 +146,9 @@ static json_t *descriptor(const char *id, enum diag_level level, const char *sho
     return r;
 }
 
-/* tool.driver.rules: the loaded rules in order, then the built-ins. */
-static json_t *driver_rules(const struct rule_set *rs)
+/* tool.driver.rules: the loaded rules in order, then the built-ins, then, when an input
+ * could not be judged (INPUT_ERRORS), REPORT_INPUT_RULE. */
+static json_t *driver_rules(const struct rule_set *rs, int input_errors)
 {
     char *base = docs_url(rs);
     json_t *rules = json_array();
@@ -174,6 +178,12 @@ static json_t *driver_rules(const struct rule_set *rs)
         json_object_set_new(d, "properties", json_pack("{s:[s]}", "tags", "built-in"));
         json_array_append_new(rules, d);
     }
+    if (input_errors) {
+        json_t *d = descriptor(REPORT_INPUT_RULE, DIAG_ERROR, REPORT_INPUT_SUMMARY,
+                               REPORT_INPUT_SUMMARY, NULL);
+        json_object_set_new(d, "properties", json_pack("{s:[s]}", "tags", "built-in"));
+        json_array_append_new(rules, d);
+    }
     free(base);
     return rules;
 }
@@ -184,6 +194,7 @@ static json_int_t rule_index(const struct rule_set *rs, const char *id)
         if (!strcmp(rule_id(rule_set_rule(rs, i)), id)) return (json_int_t)i;
     for (size_t i = 0; i < res_nbuiltins; i++)
         if (!strcmp(res_builtins[i].id, id)) return (json_int_t)(rule_set_count(rs) + i);
+    if (!strcmp(id, REPORT_INPUT_RULE)) return (json_int_t)(rule_set_count(rs) + res_nbuiltins);
     return -1;
 }
 
@@ -303,7 +314,9 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
     json_t *driver =
         json_pack("{s:s, s:s, s:s, s:s}", "name", "mcpdesc", "version", MCPDESC_VERSION,
                   "semanticVersion", MCPDESC_VERSION, "informationUri", SARIF_INFO_URI);
-    json_object_set_new(driver, "rules", driver_rules(o->rs));
+    int input_errors = 0;
+    for (size_t i = 0; i < n; i++) input_errors |= files[i].error && !files[i].error->rule;
+    json_object_set_new(driver, "rules", driver_rules(o->rs, input_errors));
 
     json_t *results = json_array(), *notes = json_array();
     for (size_t i = 0; i < n; i++) {
@@ -314,6 +327,14 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
             json_array_append_new(notes,
                                   json_pack("{s:o, s:s, s:[o]}", "message", text(f->error->message),
                                             "level", "error", "locations", loc));
+            /* and a result, at the same place: code scanning shows results only */
+            struct diag d = *f->error;
+            if (!d.rule) d.rule = (char *)REPORT_INPUT_RULE;
+            char *file = fingerprint_file(f->name);
+            d.fingerprint = fingerprint_make(d.rule, file, NULL, NULL, NULL);
+            json_array_append_new(results, result(o, cwd, f, &d));
+            free(d.fingerprint);
+            free(file);
             continue;
         }
         for (size_t k = 0; k < f->diags.len; k++)

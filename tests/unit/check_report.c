@@ -143,7 +143,7 @@ static char *render(struct fixture *fx, const char *name, int quiet, int color, 
 
 START_TEST(test_names)
 {
-    ck_assert_str_eq(report_names(), "text, json, sarif, github");
+    ck_assert_str_eq(report_names(), "text, json, sarif, github, junit, gitlab, markdown");
     ck_assert_ptr_nonnull(report_find("sarif"));
     ck_assert_ptr_nonnull(report_find("github"));
     ck_assert_ptr_null(report_find("xml"));
@@ -221,11 +221,11 @@ START_TEST(test_github)
     ck_assert_str_eq(out,
         "::error file=dir/a b%25.json,line=2,col=3,title=t.err::bad: name, really%0Ayes "
         "(2024-11-05, 2025-03-26)\n"
+        "::error file=broken.json,line=4,col=2,title=mcpdesc::invalid JSON: '}' expected\n"
         "::warning file=dir/a b%25.json,line=2,col=5,title=t.warn::100%25 odd (2025-06-18)%0A"
         "hint: rename it\n"
         "::notice file=dir/a b%25.json,line=1,col=1,title=mcpdesc.component-ref.cycle::fyi "
         "(2024-11-05, 2025-03-26, 2025-06-18)\n"
-        "::error file=broken.json,line=4,col=2,title=mcpdesc::invalid JSON: '}' expected\n"
         "rules: report-test v1.2.3 (sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine mcpdesc " MCPDESC_VERSION "\n"
         "2 errors, 1 warnings, 1 infos in 3 files\n");
     free(out);
@@ -271,9 +271,12 @@ START_TEST(test_sarif)
     ck_assert_str_eq(json_string_value(json_object_get(driver, "version")), MCPDESC_VERSION);
     ck_assert_ptr_nonnull(json_string_value(json_object_get(driver, "informationUri")));
 
-    /* rules: the three of the set in order, then every built-in */
+    /* rules: the three of the set in order, then every built-in, then mcpdesc.parse (a
+     * file of the fixture does not parse) */
     json_t *rules = json_object_get(driver, "rules");
-    ck_assert_int_eq(json_array_size(rules), 3 + res_nbuiltins);
+    ck_assert_int_eq(json_array_size(rules), 3 + res_nbuiltins + 1);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(rules, 3 + res_nbuiltins), "id")),
+                     REPORT_INPUT_RULE);
     json_t *want = json_pack(
         "{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:s, s:{s:s}, s:{s:[s, s], s:s, s:[s, s, s]}}",
         "id", "t.warn", "name", "TWarn", "shortDescription", "text", "Tools should be named.",
@@ -299,7 +302,7 @@ START_TEST(test_sarif)
     char cwd[PATH_MAX];
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
     json_t *results = json_object_get(run, "results");
-    ck_assert_int_eq(json_array_size(results), 3);
+    ck_assert_int_eq(json_array_size(results), 4);
     want = json_pack(
         "{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:s, s:s}, s:{s:i, s:i}}, s:[{s:s}]}],"
         " s:{s:[s], s:s, s:s, s:s, s:s}}",
@@ -316,7 +319,17 @@ START_TEST(test_sarif)
     ck_assert_int_eq(json_integer_value(json_object_get(r2, "ruleIndex")), 3 + 6);
     ck_assert_str_eq(json_string_value(json_object_get(r2, "level")), "note");
 
-    /* the parse failure is a notification, not a result */
+    /* the parse failure is a result of mcpdesc.parse at its position (code scanning shows
+     * results only), and a notification */
+    json_t *r3 = json_array_get(results, 3);
+    ck_assert_str_eq(json_string_value(json_object_get(r3, "ruleId")), REPORT_INPUT_RULE);
+    ck_assert_int_eq(json_integer_value(json_object_get(r3, "ruleIndex")), 3 + res_nbuiltins);
+    ck_assert_str_eq(json_string_value(json_object_get(r3, "level")), "error");
+    json_t *reg = json_object_get(
+        json_object_get(json_array_get(json_object_get(r3, "locations"), 0), "physicalLocation"),
+        "region");
+    ck_assert_int_eq(json_integer_value(json_object_get(reg, "startLine")), 4);
+    ck_assert_int_eq(json_integer_value(json_object_get(reg, "startColumn")), 2);
     json_t *inv = json_array_get(json_object_get(run, "invocations"), 0);
     ck_assert(json_is_false(json_object_get(inv, "executionSuccessful")));
     json_t *notes = json_object_get(inv, "toolExecutionNotifications");
@@ -340,10 +353,10 @@ START_TEST(test_sarif)
                      "v1.2.3");
     json_decref(s);
 
-    /* -q keeps only errors */
+    /* -q keeps only errors: the finding's and the parse failure's */
     s = sarif_of(&fx, 1);
     run = json_array_get(json_object_get(s, "runs"), 0);
-    ck_assert_int_eq(json_array_size(json_object_get(run, "results")), 1);
+    ck_assert_int_eq(json_array_size(json_object_get(run, "results")), 2);
     json_decref(s);
     teardown(&fx);
 }
