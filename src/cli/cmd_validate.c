@@ -530,9 +530,10 @@ static int settle_formats(struct validate_opts *o)
         else if (colon) out.file = colon + 1;
         if (!out.file && to_stdout) {
             fprintf(stderr,
-                    "mcpdesc validate: two formats on standard output (%s and %s): give all but "
-                    "one a file, --format FORMAT:FILE\n",
-                    to_stdout, out.fmt->name);
+                    "mcpdesc validate: two formats on standard output (%s and %s%s%s): give all "
+                    "but one a file, FORMAT:FILE\n",
+                    to_stdout, out.fmt->name, from_config ? ", the format of " : "",
+                    from_config ? c->path : "");
             free(name);
             return 2;
         }

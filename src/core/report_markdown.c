@@ -92,6 +92,7 @@ void report_markdown(const struct report_opts *o, const struct report_file *file
     report_rules_line(o);
     report_config_line(o);
     report_summary(o, files, n);
+    report_baseline_gone(o);
     fputs("```\n\n", out);
     if (t.suppressed || t.baselined || t.skipped)
         fprintf(out,
