@@ -11,13 +11,19 @@
 #               --no-config, MCPDESC_NO_CONFIG, --config (tests/config-discovery.sh)
 #   test-baseline-anchor  a baseline written at a repository's root holds from any
 #               directory and with any spelling of the paths
+#   test-formats  several reports in one run (--format FORMAT:FILE, the config's list),
+#               GitLab Code Quality against the members GitLab documents and JUnit
+#               against the structure Jenkins and GitLab read (tests/validate-formats.sh)
 #   test-modified  a set that differs from every lock of its tag is named TAG+modified
 #               in every format, listing, dump and page, and refused when pinned
 MCPDESC_SHARED ?= ../shared
 
-.PHONY: test-sarif test-color test-output test-timing test-modified test-baseline-anchor test-config-discovery
+.PHONY: test-sarif test-formats test-color test-output test-timing test-modified test-baseline-anchor test-config-discovery
 test-sarif: $(BUILD)/mcpdesc
 	MCPDESC_SHARED='$(MCPDESC_SHARED)' sh tests/validate-sarif.sh $(BUILD)/mcpdesc
+
+test-formats: $(BUILD)/mcpdesc
+	sh tests/validate-formats.sh $(BUILD)/mcpdesc
 
 test-color: $(BUILD)/mcpdesc
 	sh tests/validate-color.sh $(BUILD)/mcpdesc
@@ -37,4 +43,4 @@ test-modified: $(BUILD)/mcpdesc
 test-config-discovery: $(BUILD)/mcpdesc
 	sh tests/config-discovery.sh $(BUILD)/mcpdesc
 
-EXTRA_CHECKS += test-sarif test-color test-output test-timing test-modified test-baseline-anchor test-config-discovery
+EXTRA_CHECKS += test-sarif test-formats test-color test-output test-timing test-modified test-baseline-anchor test-config-discovery

@@ -1,7 +1,7 @@
 #!/bin/sh
 # validate-sarif.sh BINARY [SCHEMA] - the SARIF that `mcpdesc validate --format sarif`
-# writes for the shipped examples (examples/, conformance/, a file that does not parse,
-# standard input, -q, a config, a run with --baseline: new, unchanged and absent results,
+# writes for the shipped examples (examples/, conformance/, a file that does not parse
+# (a result of mcpdesc.parse at the error's position, and a notification), standard input, -q, a config, a run with --baseline: new, unchanged and absent results,
 # suppressions with a baseline)
 # must validate against the official SARIF 2.1.0 JSON Schema.
 # Validators: the project's own engine (`mcpdesc schema validate`, draft-04), and also
@@ -74,19 +74,35 @@ run = sarif["runs"][0]
 rules = run["tool"]["driver"]["rules"]
 ids = [r["id"] for r in rules]
 assert len(ids) == len(set(ids)), "rule ids are unique"
+INPUT = "mcpdesc.parse"  # an input that could not be judged: no rule page
 for r in rules:
-    assert r["helpUri"].endswith("/" + r["id"] + ".html"), r["helpUri"]
+    if r["id"] != INPUT:
+        assert r["helpUri"].endswith("/" + r["id"] + ".html"), r["helpUri"]
 want = sum(len(f.get("diagnostics", [])) for f in report["files"])
 absent = report.get("baseline", {}).get("absent", [])
-assert len(run["results"]) == want + len(absent), "%d results, %d diagnostics, %d absent" % (
-    len(run["results"]), want, len(absent))
-states = [res.get("baselineState") for res in run["results"]]
+errors = [f for f in report["files"] if "error" in f]
+assert len(run["results"]) == want + len(absent) + len(errors), \
+    "%d results, %d diagnostics, %d absent, %d input errors" % (
+    len(run["results"]), want, len(absent), len(errors))
+# every input error is a result of mcpdesc.parse, an error, at the error's position
+inputs = [res for res in run["results"] if res.get("ruleId") == INPUT]
+assert len(inputs) == len(errors), "%d mcpdesc.parse results, %d input errors" % (len(inputs), len(errors))
+assert (INPUT in ids) == bool(errors), "mcpdesc.parse is a rule of the run when an input fails"
+for f, res in zip(errors, inputs):
+    assert res["level"] == "error" and res["message"]["text"] == f["error"]["message"], res
+    pl = res["locations"][0]["physicalLocation"]
+    assert pl["artifactLocation"]["uri"].endswith(os.path.basename(f["file"])), pl
+    if f["error"].get("line"):
+        assert pl["region"]["startLine"] == f["error"]["line"], pl
+        assert pl["region"]["startColumn"] == f["error"]["column"], pl
+results = [res for res in run["results"] if res.get("ruleId") != INPUT]
+states = [res.get("baselineState") for res in results]
 # SARIF 3.27.24: on every result of the run or on none; absent ones only with a baseline
 assert all(states) or not any(states), states
 assert all(states) == ("baseline" in report) or not states, "baselineState with --baseline only"
 assert states.count("absent") == len(absent), "one absent result per gone finding"
 diags = [d for f in report["files"] for d in f.get("diagnostics", [])]
-for d, res in zip(diags, run["results"]):
+for d, res in zip(diags, results):
     assert d.get("baselineState") == res.get("baselineState"), (d, res.get("baselineState"))
     # a suppressed finding (JSON "suppressed") carries SARIF suppressions (3.27.23, 3.35)
     sup = d.get("suppressed")
@@ -103,6 +119,8 @@ for res in run["results"]:
         assert os.path.isfile(res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
         continue
     assert rules[res["ruleIndex"]]["id"] == res["ruleId"], res["ruleId"]
+    if res["ruleId"] == INPUT:
+        continue
     loc = res["locations"][0]
     art = loc["physicalLocation"]["artifactLocation"]
     if "uri" in art:
@@ -115,7 +133,6 @@ for inv in run["invocations"]:
         d = ov["descriptor"]
         assert rules[d["index"]]["id"] == d["id"], "override of %s" % d["id"]
 notes = [x for inv in run["invocations"] for x in inv.get("toolExecutionNotifications", [])]
-errors = [f for f in report["files"] if "error" in f]
 assert len(notes) == len(errors), "%d notifications, %d parse errors" % (len(notes), len(errors))
 PY
     then
@@ -133,6 +150,10 @@ PY
 check examples examples
 check conformance conformance
 check parse-failure "$tmp/broken.json" conformance/expected-invalid/non-object-input-schema.json
+# a YAML file that does not parse, and a directory with no description in it
+printf 'mcpDescription: "0.9.0"\ntools: [\n' > "$tmp/broken.yaml"
+mkdir "$tmp/empty"
+check parse-failures "$tmp/broken.yaml" "$tmp/empty" conformance/expected-warning/tool-names.json
 check stdin -
 check quiet -q conformance/expected-warning
 check absolute "$(pwd)/conformance/expected-invalid/component-ref-cycle.json"
