@@ -1,0 +1,10 @@
+# mk/ci.mk - what CI users install (issue 18), run by `make check` plain and under
+# ASan+UBSan (BUILD=build/san SAN=1); neither needs the network:
+#   test-precommit  the hooks of .pre-commit-hooks.yaml under Debian's pre-commit
+#                   (try-repo and a real `git commit` on scratch repositories; skipped
+#                   with a message when pre-commit is not installed; about 10 s)
+.PHONY: test-precommit
+test-precommit: $(BUILD)/mcpdesc
+	sh tests/precommit.sh $(BUILD)/mcpdesc
+
+EXTRA_CHECKS += test-precommit
