@@ -12,7 +12,6 @@
 set -u
 . "$(dirname "$0")/testlib.sh"
 testlib_setup github-action "$@"
-top=$(pwd)
 
 ws=$tmp/workspace
 act=$tmp/action
