@@ -6,7 +6,7 @@
 # the INPUT_* variables action.yml's env: passes. Checks the verdict and exit status per
 # fail-on, the annotations, the SARIF file (JSON, its results), the Markdown summary, the
 # outputs, each input (paths, rules-tag, config, preset, fail-on, sarif), the deps step
-# with install-deps false (no apt-get, no network), and that action.yml passes every
+# (apt-get and sudo replaced by stand-ins: no network), and that action.yml passes every
 # input to the script and asks apt-get only for packages tools/install-deps.sh knows.
 # usage: sh tests/github-action.sh BINARY
 set -u
@@ -142,13 +142,34 @@ check "--format markdown: its summary is used" summary_has '^# written by --form
 check "--format markdown: no fallback summary" sh -c '! grep -q "^## mcpdesc" "$1"' - "$tmp/summary"
 check "--format markdown: the verdict is still the github run's (exit 1)" status_is 1
 
-# 9. the deps step with install-deps false: no apt-get, the Makefile's deps stamp made
-env GITHUB_ACTION_PATH="$act" INPUT_INSTALL_DEPS=false PATH="$tmp/noapt:$PATH" \
+# 9. the deps step, with apt-get and sudo stand-ins that record their arguments (no
+#    network): install-deps true asks for exactly the build packages; false asks nothing
+mkdir -p "$tmp/apt"
+for c in apt-get sudo; do
+    printf '#!/bin/sh\necho "%s $*" >> "%s"\n[ %s = sudo ] && exec "$@"\nexit 0\n' \
+        "$c" "$tmp/apt.log" "$c" > "$tmp/apt/$c"
+    chmod +x "$tmp/apt/$c"
+done
+: > "$tmp/apt.log"
+env GITHUB_ACTION_PATH="$act" INPUT_INSTALL_DEPS=true PATH="$tmp/apt:$PATH" \
+    sh "$act/tools/github-action.sh" deps > "$tmp/out" 2>&1
+rc=$?
+check "deps: exits 0" status_is 0
+check "deps: apt-get update, then install of the build packages only" sh -c \
+    'grep -q "^apt-get update" "$1" && grep -qx "apt-get install -y -qq --no-install-recommends $2" "$1"' - \
+    "$tmp/apt.log" "$(sed -n 's/^BUILD_PKGS="\(.*\)"$/\1/p' tools/github-action.sh)"
+check "deps: nothing of the test toolchain (clang, check, llvm)" sh -c \
+    '! grep -E " (clang|check|llvm-14|json-schema-test-suite)( |$)" "$1"' - "$tmp/apt.log"
+check "deps: build/.deps-ok made (make will not run tools/install-deps.sh)" [ -f "$act/build/.deps-ok" ]
+rm -f "$act/build/.deps-ok"
+: > "$tmp/apt.log"
+env GITHUB_ACTION_PATH="$act" INPUT_INSTALL_DEPS=false PATH="$tmp/apt:$PATH" \
     sh "$act/tools/github-action.sh" deps > "$tmp/out" 2>&1
 rc=$?
 check "deps, install-deps false: exits 0" status_is 0
 check "deps, install-deps false: says so" out_has 'install-deps is false'
-check "deps: build/.deps-ok made (make will not run tools/install-deps.sh)" [ -f "$act/build/.deps-ok" ]
+check "deps, install-deps false: no apt-get" [ ! -s "$tmp/apt.log" ]
+check "deps, install-deps false: build/.deps-ok made" [ -f "$act/build/.deps-ok" ]
 
 # 10. action.yml: composite; every input reaches the script as INPUT_*; the apt packages
 #     are packages tools/install-deps.sh installs
