@@ -1,0 +1,195 @@
+#!/bin/sh
+# github-action.sh - the GitHub Action (action.yml) run locally (make test-github-action;
+# make check): tools/github-action.sh, which its steps call, under a simulated GitHub
+# environment: GITHUB_WORKSPACE (a copy of the shipped examples), GITHUB_ACTION_PATH
+# (whose build/mcpdesc is BINARY), GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, RUNNER_TEMP and
+# the INPUT_* variables action.yml's env: passes. Checks the verdict and exit status per
+# fail-on, the annotations, the SARIF file (JSON, its results), the Markdown summary, the
+# outputs, each input (paths, rules-tag, config, preset, fail-on, sarif), the deps step
+# (apt-get and sudo replaced by stand-ins: no network), and that action.yml passes every
+# input to the script and asks apt-get only for packages tools/install-deps.sh knows.
+# usage: sh tests/github-action.sh BINARY
+set -u
+. "$(dirname "$0")/testlib.sh"
+testlib_setup github-action "$@"
+
+ws=$tmp/workspace
+act=$tmp/action
+mkdir -p "$ws" "$act/build" "$tmp/runner"
+cp -R examples "$ws/"
+cp tests/data/config/ts-sdk.json "$ws/ts-sdk.json"
+ln -s "$bin" "$act/build/mcpdesc"
+cp -R tools "$act/"
+
+# action [VAR=VALUE...]: run the script's `run` step with a fresh summary and outputs
+# file and only the INPUT_* given; stdout in $tmp/out, status in $rc
+action() {
+    : > "$tmp/summary" && : > "$tmp/outputs" && rm -f "$ws/mcpdesc.sarif"
+    printf 'an earlier line of this step\n' > "$tmp/summary"
+    env -u INPUT_PATHS -u INPUT_RULES_TAG -u INPUT_CONFIG -u INPUT_FAIL_ON -u INPUT_PRESET \
+        -u INPUT_SARIF -u MCPDESC GITHUB_ACTIONS=true GITHUB_WORKSPACE="$ws" \
+        GITHUB_ACTION_PATH="$act" GITHUB_STEP_SUMMARY="$tmp/summary" \
+        GITHUB_OUTPUT="$tmp/outputs" RUNNER_TEMP="$tmp/runner" "$@" \
+        sh "$act/tools/github-action.sh" run > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+}
+status_is() { [ "$rc" -eq "$1" ]; }
+out_has() { grep -q -- "$1" "$tmp/out"; }
+summary_has() { grep -q -- "$1" "$tmp/summary"; }
+output_is() { grep -qx -- "$1=$2" "$tmp/outputs"; }
+# sarif_results FILE N: FILE is a SARIF 2.1.0 log (JSON) whose one run has N results
+sarif_results() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+log = json.load(open(sys.argv[1]))
+assert log["version"] == "2.1.0", log.get("version")
+runs = log["runs"]
+assert len(runs) == 1 and runs[0]["tool"]["driver"]["name"] == "mcpdesc"
+assert len(runs[0]["results"]) == int(sys.argv[2]), len(runs[0]["results"])
+PY
+}
+sarif_uri() {
+    python3 -c 'import json,sys; l=json.load(open(sys.argv[1])); sys.exit(0 if any(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]==sys.argv[2] for r in l["runs"][0]["results"]) else 1)' "$1" "$2"
+}
+runner_temp_clean() { [ -z "$(ls -A "$tmp/runner")" ]; }
+
+# 1. a failing input: the shipped examples/weather.json (3 errors, 2 warnings) among good ones
+action INPUT_PATHS="examples/weather.json
+  examples/corpus/
+
+" INPUT_SARIF=mcpdesc.sarif
+check "failing: exits 1" status_is 1
+check "failing: annotations on stdout" \
+    out_has '^::error file=examples/weather.json,line=43,col=22,title=mcpdesc.component-ref.dangling::'
+check "failing: both paths judged (6 files)" out_has '^3 errors, 2 warnings, 0 infos in 6 files$'
+check "failing: output exit-code=1" output_is exit-code 1
+check "failing: output sarif=mcpdesc.sarif" output_is sarif mcpdesc.sarif
+check "failing: SARIF file written, valid JSON, 5 results" sarif_results "$ws/mcpdesc.sarif" 5
+check "failing: SARIF names the file relative to the workspace" sarif_uri "$ws/mcpdesc.sarif" examples/weather.json
+check "failing: summary appended (the earlier line kept)" summary_has '^an earlier line of this step$'
+check "failing: summary heading" summary_has '^## mcpdesc'
+check "failing: summary verdict and counts" \
+    summary_has 'failed.*exit status 1.*3 errors, 2 warnings, 0 infos in 6 files'
+check "failing: summary per rule" summary_has '^| `mcpdesc.component-ref.dangling` | error | 1 |$'
+check "failing: summary per rule, counted" summary_has '^| `mcp.tool.schema.native-shape` | warning | 2 |$'
+check "failing: summary per file" summary_has '^| `examples/weather.json` | 3 | 2 | 0 |$'
+check "failing: summary first findings" summary_has 'examples/weather.json:43:22.* error: '
+check "failing: RUNNER_TEMP left clean" runner_temp_clean
+
+# 2. a passing input
+action INPUT_PATHS=examples/corpus INPUT_SARIF=reports/out.sarif
+check "passing: exits 0" status_is 0
+check "passing: output exit-code=0" output_is exit-code 0
+check "passing: SARIF in a new directory, no results" sarif_results "$ws/reports/out.sarif" 0
+check "passing: output sarif=reports/out.sarif" output_is sarif reports/out.sarif
+check "passing: summary says passed" summary_has 'passed.*exit status 0.*0 errors, 0 warnings, 0 infos in 5 files'
+check "passing: no annotations" sh -c '! grep -q "^::" "$1"' - "$tmp/out"
+
+# 3. fail-on: never passes the failing input and still reports it; warning fails warnings
+action INPUT_PATHS=examples/weather.json INPUT_FAIL_ON=never INPUT_SARIF=mcpdesc.sarif
+check "fail-on never: exits 0" status_is 0
+check "fail-on never: output exit-code=0" output_is exit-code 0
+check "fail-on never: still annotated" out_has '^::error file=examples/weather.json'
+check "fail-on never: SARIF still has the 5 results" sarif_results "$ws/mcpdesc.sarif" 5
+check "fail-on never: summary counts the errors" summary_has '3 errors, 2 warnings'
+action INPUT_PATHS=ts-sdk.json INPUT_PRESET=all INPUT_FAIL_ON=warning
+check "preset all + fail-on warning: the dialect warnings fail (exit 1)" status_is 1
+check "preset all: the summary names the preset" summary_has 'preset all'
+check "no sarif input: no SARIF file, output sarif empty" \
+    sh -c '[ ! -e "$1/mcpdesc.sarif" ] && grep -qx "sarif=" "$2"' - "$ws" "$tmp/outputs"
+action INPUT_PATHS=ts-sdk.json INPUT_FAIL_ON=warning
+check "preset default (recommended) + fail-on warning: passes" status_is 0
+
+# 4. config: the TypeScript-SDK config turns the dialect advice into info; fail-on warning
+action INPUT_PATHS=ts-sdk.json INPUT_PRESET=all INPUT_CONFIG=examples/config/typescript-sdk.yaml
+check "config: the advice is information, the run passes" status_is 0
+check "config: named in the log" grep -q '^config: examples/config/typescript-sdk.yaml' "$tmp/out"
+check "config: summary counts 2 infos" summary_has '0 errors, 0 warnings, 2 infos in 1 files'
+
+# 5. rules-tag: a released set; a tag that does not exist is exit 2
+action INPUT_PATHS=examples/corpus/notes.json INPUT_RULES_TAG=v0.9.0-rc.9
+check "rules-tag: judged by that release" status_is 0
+check "rules-tag: the summary names the tag" summary_has 'mcpdesc-mcp v0.9.0-rc.9'
+action INPUT_PATHS=examples/corpus/notes.json INPUT_RULES_TAG=v0.0.0
+check "unknown rules-tag: exits 2" status_is 2
+check "unknown rules-tag: output exit-code=2" output_is exit-code 2
+
+# 6. an input error: a path that does not exist, among good ones
+action INPUT_PATHS="examples/corpus/notes.json
+no/such/file.json" INPUT_SARIF=mcpdesc.sarif
+check "missing path: exits 2" status_is 2
+check "missing path: output exit-code=2" output_is exit-code 2
+check "missing path: summary lists the input error" summary_has '^| `no/such/file.json` | cannot open'
+check "missing path: SARIF still written" sarif_results "$ws/mcpdesc.sarif" 0
+
+# 7. paths default to the workspace (a directory search: skipped files counted)
+action
+check "default paths (.): the examples judged, exit 1 for weather.json" status_is 1
+check "default paths: skipped files in the summary" summary_has 'skipped (no mcpDescription member)'
+
+# 8. once mcpdesc has --format markdown:FILE, the summary is its own (a stand-in binary
+#    that knows the format; the fallback is not used)
+cat > "$tmp/md-mcpdesc" <<EOF
+#!/bin/sh
+for a in "\$@"; do
+    case \$a in markdown:*) echo '# written by --format markdown' > "\${a#markdown:}"; exit 1 ;; esac
+done
+exec "$bin" "\$@"
+EOF
+chmod +x "$tmp/md-mcpdesc"
+action INPUT_PATHS=examples/weather.json MCPDESC="$tmp/md-mcpdesc"
+check "--format markdown: its summary is used" summary_has '^# written by --format markdown$'
+check "--format markdown: no fallback summary" sh -c '! grep -q "^## mcpdesc" "$1"' - "$tmp/summary"
+check "--format markdown: the verdict is still the github run's (exit 1)" status_is 1
+
+# 9. the deps step, with apt-get and sudo stand-ins that record their arguments (no
+#    network): install-deps true asks for exactly the build packages; false asks nothing
+mkdir -p "$tmp/apt"
+for c in apt-get sudo; do
+    printf '#!/bin/sh\necho "%s $*" >> "%s"\n[ %s = sudo ] && exec "$@"\nexit 0\n' \
+        "$c" "$tmp/apt.log" "$c" > "$tmp/apt/$c"
+    chmod +x "$tmp/apt/$c"
+done
+: > "$tmp/apt.log"
+env GITHUB_ACTION_PATH="$act" INPUT_INSTALL_DEPS=true PATH="$tmp/apt:$PATH" \
+    sh "$act/tools/github-action.sh" deps > "$tmp/out" 2>&1
+rc=$?
+check "deps: exits 0" status_is 0
+check "deps: apt-get update, then install of the build packages only" sh -c \
+    'grep -q "^apt-get update" "$1" && grep -qx "apt-get install -y -qq --no-install-recommends $2" "$1"' - \
+    "$tmp/apt.log" "$(sed -n 's/^BUILD_PKGS="\(.*\)"$/\1/p' tools/github-action.sh)"
+check "deps: nothing of the test toolchain (clang, check, llvm)" sh -c \
+    '! grep -E " (clang|check|llvm-14|json-schema-test-suite)( |$)" "$1"' - "$tmp/apt.log"
+check "deps: build/.deps-ok made (make will not run tools/install-deps.sh)" [ -f "$act/build/.deps-ok" ]
+rm -f "$act/build/.deps-ok"
+: > "$tmp/apt.log"
+env GITHUB_ACTION_PATH="$act" INPUT_INSTALL_DEPS=false PATH="$tmp/apt:$PATH" \
+    sh "$act/tools/github-action.sh" deps > "$tmp/out" 2>&1
+rc=$?
+check "deps, install-deps false: exits 0" status_is 0
+check "deps, install-deps false: says so" out_has 'install-deps is false'
+check "deps, install-deps false: no apt-get" [ ! -s "$tmp/apt.log" ]
+check "deps, install-deps false: build/.deps-ok made" [ -f "$act/build/.deps-ok" ]
+
+# 10. action.yml: composite; every input reaches the script as INPUT_*; the apt packages
+#     are packages tools/install-deps.sh installs
+check "action.yml: a composite action running tools/github-action.sh deps and run" sh -c \
+    'grep -q "^  using: composite$" action.yml && grep -q "tools/github-action.sh\" deps$" action.yml && grep -q "tools/github-action.sh\" run$" action.yml'
+inputs=$(sed -n '/^inputs:/,/^outputs:/s/^  \([a-z-]*\):$/\1/p' action.yml)
+for i in $inputs; do
+    var=INPUT_$(echo "$i" | tr 'a-z-' 'A-Z_')
+    check "action.yml: input $i is passed as $var" \
+        grep -q "^        $var: \${{ inputs.$i }}$" action.yml
+    check "tools/github-action.sh reads $var" grep -q "$var" tools/github-action.sh
+done
+check "action.yml: outputs exit-code and sarif from the validate step" sh -c \
+    'grep -q "steps.validate.outputs.exit-code" action.yml && grep -q "steps.validate.outputs.sarif" action.yml'
+build_pkgs=$(sed -n 's/^BUILD_PKGS="\(.*\)"$/\1/p' tools/github-action.sh)
+all_pkgs=$(sed -n 's/^PKGS="\(.*\)"$/\1/p; s/^PKGS="\$PKGS \([^"]*\)".*/\1/p' tools/install-deps.sh | tr '\n' ' ')
+for p in $build_pkgs; do
+    check "apt package $p is one tools/install-deps.sh installs" \
+        sh -c 'echo " $2 " | grep -q " $1 "' - "$p" "$all_pkgs"
+done
+check "the build packages are named" [ -n "$build_pkgs" ]
+
+testlib_finish
