@@ -53,90 +53,6 @@ cmd_deps() {
     mkdir -p "$top/build" && touch "$top/build/.deps-ok"
 }
 
-summary_fallback() { # JSON-REPORT MARKDOWN-FILE STATUS
-    python3 - "$@" <<'PY'
-import json, sys
-report, out, status = sys.argv[1], sys.argv[2], int(sys.argv[3])
-def esc(s):
-    return str(s).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace("\n", " ")
-try:
-    with open(report) as f:
-        r = json.load(f)
-except (OSError, ValueError) as e:
-    with open(out, "w") as f:
-        f.write("## mcpdesc\n\nNo report: %s (exit status %d)\n" % (esc(e), status))
-    sys.exit(0)
-s = r.get("summary", {})
-files = r.get("files", [])
-inerr = [x for x in files if x.get("error")]
-L = ["## mcpdesc", ""]
-verdict = {0: "passed", 1: "failed: findings at or above fail-on", 2: "failed: input or usage error"}
-L.append("**%s** (exit status %d): %d errors, %d warnings, %d infos in %d files" % (
-    verdict.get(status, "failed"), status, s.get("errors", 0), s.get("warnings", 0),
-    s.get("infos", 0), s.get("files", 0)))
-extra = []
-for key, what in (("skipped", "skipped (no mcpDescription member)"), ("suppressed", "suppressed"),
-                  ("baselined", "in the baseline")):
-    if s.get(key):
-        extra.append("%d %s" % (s[key], what))
-if extra:
-    L[-1] += "; " + ", ".join(extra)
-rs = r.get("rules", {})
-L += ["", "Rules: %s %s, preset %s" % (esc(rs.get("name", "?")), esc(rs.get("tag", "?")), esc(r.get("preset", "?")))]
-if inerr:
-    L += ["", "### Input errors", "", "| file | error |", "|---|---|"]
-    for x in inerr:
-        e = x["error"]
-        L.append("| `%s` | %s |" % (esc(x["file"]), esc(e.get("message", e) if isinstance(e, dict) else e)))
-diags = [(x["file"], d) for x in files for d in (x.get("diagnostics") or [])
-         if d.get("baselineState") != "unchanged" and not d.get("suppressed")]
-if diags:
-    order = {"error": 0, "warning": 1, "info": 2}
-    per_rule = {}
-    for _, d in diags:
-        k = (d.get("rule") or "parse", d.get("level", "?"))
-        per_rule[k] = per_rule.get(k, 0) + 1
-    L += ["", "### Per rule", "", "| rule | level | findings |", "|---|---|---:|"]
-    for (rule, lev), n in sorted(per_rule.items(), key=lambda kv: (order.get(kv[0][1], 3), -kv[1], kv[0][0])):
-        L.append("| `%s` | %s | %d |" % (esc(rule), lev, n))
-    per_file = {}
-    for f, d in diags:
-        c = per_file.setdefault(f, [0, 0, 0])
-        c[order.get(d.get("level"), 2)] += 1
-    L += ["", "### Per file", "", "| file | errors | warnings | infos |", "|---|---:|---:|---:|"]
-    for f, c in per_file.items():
-        L.append("| `%s` | %d | %d | %d |" % (esc(f), c[0], c[1], c[2]))
-    first = sorted(diags, key=lambda fd: order.get(fd[1].get("level"), 3))[:20]
-    L += ["", "### First findings", ""]
-    for f, d in first:
-        L.append("- `%s:%s:%s` %s: %s `[%s]`" % (esc(f), d.get("line", 0), d.get("column", 0),
-                 d.get("level", "?"), esc(d.get("message", "")), esc(d.get("rule") or "parse")))
-    if len(diags) > len(first):
-        L.append("- ... and %d more (the SARIF report and the job log have them all)" % (len(diags) - len(first)))
-L.append("")
-with open(out, "w") as f:
-    f.write("\n".join(L) + "\n")
-PY
-}
-
-# write_summary MARKDOWN-FILE STATUS [VALIDATE ARGS...]: the Markdown summary of a run.
-# With `--format markdown:FILE` (issue 18 item 4) mcpdesc writes it itself; until that
-# format is there, the same run in JSON is turned into a small summary by python3.
-# (The merge with the formats work removes the fallback.)
-write_summary() {
-    ws_out=$1 ws_status=$2
-    shift 2
-    ws_err="$work/markdown.err"
-    if "$mcpdesc" validate --fail-on never --format "markdown:$ws_out" "$@" > /dev/null 2> "$ws_err"; then
-        return 0
-    fi
-    if [ -s "$ws_out" ] && ! grep -q "unknown format 'markdown" "$ws_err"; then
-        return 0 # written (an input error makes the run exit 2, the report is still there)
-    fi
-    "$mcpdesc" validate --fail-on never --format json -o "$work/report.json" "$@" > /dev/null 2>&1 || :
-    summary_fallback "$work/report.json" "$ws_out" "$ws_status"
-}
-
 cmd_run() {
     : "${GITHUB_WORKSPACE:?GITHUB_WORKSPACE is not set}"
     mcpdesc=${MCPDESC:-${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set}/build/mcpdesc}
@@ -163,27 +79,24 @@ cmd_run() {
     fail_on=""
     [ -n "${INPUT_FAIL_ON:-}" ] && fail_on="--fail-on=$INPUT_FAIL_ON"
 
-    # 1. the verdict and the annotations
-    status=0
-    # shellcheck disable=SC2086
-    "$mcpdesc" validate --format github $fail_on "$@" || status=$?
-
-    # 2. SARIF, complete whatever fail-on says
+    # One run, three reports: the annotations (and the verdict), SARIF and the Markdown
+    # step summary (a report's content does not depend on fail-on, only the exit status)
     sarif=""
+    set -- --format "markdown:$work/summary.md" "$@"
     if [ -n "${INPUT_SARIF:-}" ]; then
         sarif=$INPUT_SARIF
         mkdir -p "$(dirname "$sarif")"
-        "$mcpdesc" validate --format sarif -o "$sarif" --fail-on never "$@" > /dev/null 2> "$work/sarif.err" || :
-        if [ ! -s "$sarif" ]; then
-            cat "$work/sarif.err" >&2
-            echo "::warning title=mcpdesc action::no SARIF written to $sarif"
-            sarif=""
-        fi
+        set -- --format "sarif:$sarif" "$@"
     fi
-
-    # 3. the step summary (a step's summary file may already hold something: append)
-    if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
-        write_summary "$work/summary.md" "$status" "$@"
+    status=0
+    # shellcheck disable=SC2086
+    "$mcpdesc" validate --format github $fail_on "$@" || status=$?
+    if [ -n "$sarif" ] && [ ! -s "$sarif" ]; then
+        echo "::warning title=mcpdesc action::no SARIF written to $sarif"
+        sarif=""
+    fi
+    # a step's summary file may already hold something: append
+    if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -s "$work/summary.md" ]; then
         cat "$work/summary.md" >> "$GITHUB_STEP_SUMMARY"
     fi
 
