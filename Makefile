@@ -166,4 +166,6 @@ demo: $(BIN)
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# (not below build/deb, the packaging copy of the tree, nor build/deb-root, a Debian root
+# whose /etc holds directories named *.d: mk/deb.mk)
+-include $(shell find $(BUILD) \( -path build/deb -o -path build/deb-root \) -prune -o -name '*.d' -type f -print 2>/dev/null)
