@@ -33,6 +33,7 @@ endif
 # validate judges files on one thread per core (pthreads)
 LDFLAGS += -pthread
 DEPS_STAMP := build/.deps-ok
+TEST_DEPS_STAMP := build/.test-deps-ok
 SAN_OBJS ?=
 # Every skip of a check is appended to this file (tests/skip.sh, tests/testskip.h) and
 # `make check` lists them at its end; MCPDESC_REQUIRE=all (set by .ci/run) makes a skip fail.
@@ -76,10 +77,17 @@ UNIT_BIN  := $(BUILD)/tests/unit-tests
         clean install check-symbols check-layers check-format
 all: $(BIN)
 
-# Dependencies are installed by the project itself (tools/install-deps.sh, apt-get as root).
+# Dependencies are installed by the project itself (tools/install-deps.sh, apt-get as
+# root): `make deps` what building needs, `make test-deps` also what the tests need
+# (Check, clang for the fuzzers, the JSON Schema test suite, man-db, clang-format).
+.PHONY: test-deps
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): tools/install-deps.sh
-	@sh tools/install-deps.sh
+	@sh tools/install-deps.sh build
+	@mkdir -p build && touch $@
+test-deps: $(TEST_DEPS_STAMP)
+$(TEST_DEPS_STAMP): tools/install-deps.sh | $(DEPS_STAMP)
+	@sh tools/install-deps.sh test
 	@mkdir -p build && touch $@
 
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
@@ -104,10 +112,11 @@ $(BIN): $(CLI_OBJS) $(TOOL_LIB) $(LIB) $(SAN_OBJS)
 # Test files define suites and helpers without prototypes.
 $(BUILD)/tests/%.o: WARN += -Wno-missing-prototypes
 
-$(BUILD)/gen/unit_suites.h: $(UNIT_CHECKS) tests/unit/list-suites.sh | $(DEPS_STAMP)
+$(BUILD)/gen/unit_suites.h: $(UNIT_CHECKS) tests/unit/list-suites.sh | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	sh tests/unit/list-suites.sh $(UNIT_CHECKS) > $@.tmp && mv $@.tmp $@
 $(BUILD)/tests/unit/main.o: $(BUILD)/gen/unit_suites.h
+$(UNIT_OBJS): | $(TEST_DEPS_STAMP)
 $(UNIT_BIN): $(UNIT_OBJS) $(TOOL_LIB) $(LIB) $(SAN_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(SAN_OBJS) $(TOOL_LIB) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs check) -lm
 
@@ -124,12 +133,12 @@ test-cli: $(BIN)
 # and UndefinedBehaviorSanitizer in a separate build tree; the plain half also runs each
 # libFuzzer harness (clang, ASan+UBSan; 60 s each under CI=true, else 10 s: mk/fuzz.mk).
 # It ends with the list of what was skipped (empty in CI, where MCPDESC_REQUIRE=all).
-check: $(DEPS_STAMP)
+check: $(TEST_DEPS_STAMP)
 	@mkdir -p build && rm -f $(MCPDESC_SKIP_LOG)
 	@st=0; $(MAKE) --no-print-directory check-plain check-sanitize || st=$$?; \
 	    sh tests/skip-summary.sh "$(MCPDESC_SKIP_LOG)" || st=1; exit $$st
 check-plain: all test-unit test-conformance test-cli $(EXTRA_CHECKS) check-symbols check-layers check-format test-threads fuzz-ci
-check-sanitize: $(DEPS_STAMP)
+check-sanitize: $(TEST_DEPS_STAMP)
 	@rm -rf build/san/sanitizer-reports && mkdir -p build/san/sanitizer-reports
 	@st=0; $(MAKE) --no-print-directory SAN=1 BUILD=build/san test-unit test-conformance test-cli \
 	    $(EXTRA_CHECKS) || st=$$?; sh tests/san/no-reports.sh build/san/sanitizer-reports || st=1; exit $$st
@@ -157,4 +166,6 @@ demo: $(BIN)
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# (not below build/deb, the packaging copy of the tree, nor build/deb-root, a Debian root
+# whose /etc holds directories named *.d: mk/deb.mk)
+-include $(shell find $(BUILD) \( -path build/deb -o -path build/deb-root \) -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -30,7 +30,7 @@ FUZZ_LIB_OBJS  = $(LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o) $(TOOL_SRCS:%.c=$(FUZZ_BU
                  $(FUZZ_GEN_SRCS:$(BUILD)/%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_BINS     := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/bin/%)
 
-$(FUZZ_BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+$(FUZZ_BUILD)/obj/%.o: %.c | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
@@ -48,7 +48,7 @@ $(FUZZ_BUILD)/bin/%: $(FUZZ_BUILD)/obj/tests/fuzz/%.o $(FUZZ_BUILD)/obj/tests/fu
 	$(FUZZ_CC) $(FUZZ_SANITIZE) -fsanitize=fuzzer -pthread -o $@ $^ $(PKG_LIBS) -lm
 
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-bins fuzz-replay fuzz-coverage
-fuzz-build: | $(DEPS_STAMP)
+fuzz-build: | $(TEST_DEPS_STAMP)
 	@$(MAKE) --no-print-directory FUZZ_GEN_SRCS='$(GEN_SRCS)' fuzz-bins
 fuzz-bins: $(FUZZ_BINS)
 
@@ -65,7 +65,7 @@ fuzz-ci: fuzz-build
 # Line coverage of each harness's corpus (build/fuzz/corpus/ and the seeds, so run
 # `make fuzz` first): the harnesses built again with clang's source-based coverage
 # instead of the sanitizers, in $(BUILD)/fuzz-cov/, reported per harness by llvm-cov.
-fuzz-coverage: | $(DEPS_STAMP)
+fuzz-coverage: | $(TEST_DEPS_STAMP)
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/fuzz-cov \
 	    FUZZ_SANITIZE='-fprofile-instr-generate -fcoverage-mapping' fuzz-build
 	sh tests/fuzz/coverage.sh $(BUILD)/fuzz-cov/fuzz $(FUZZ_BUILD) $(FUZZ)

@@ -69,7 +69,7 @@ uninstall:
 
 # A fresh build tree ($(BUILD)/install-test) installed into a temporary prefix, so the
 # test exercises `make install PREFIX=...` from scratch without touching this tree.
-test-install: | $(DEPS_STAMP)
+test-install: | $(TEST_DEPS_STAMP)
 	MAKE='$(MAKE)' BUILD='$(BUILD)' EMBED_CC='$(CC)' EMBED_CFLAGS='$(CFLAGS)' EMBED_LDFLAGS='$(LDFLAGS)' \
 	    sh tests/embed/test-install.sh
 
