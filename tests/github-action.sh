@@ -169,9 +169,10 @@ done
 check "action.yml: outputs exit-code and sarif from the validate step" sh -c \
     'grep -q "steps.validate.outputs.exit-code" action.yml && grep -q "steps.validate.outputs.sarif" action.yml'
 build_pkgs=$(sed -n 's/^BUILD_PKGS="\(.*\)"$/\1/p' tools/github-action.sh)
-all_pkgs=$(sed -n 's/^PKGS="\(.*\)"$/\1/p; s/^PKGS="\$PKGS \([^"]*\)".*/\1/p' tools/install-deps.sh | tr '\n' ' ')
+# the action's packages are among those `make deps` (install-deps.sh build) installs
+all_pkgs=$(sed -n 's/^BUILD_PKGS="\(.*\)"$/\1/p' tools/install-deps.sh)
 for p in $build_pkgs; do
-    check "apt package $p is one tools/install-deps.sh installs" \
+    check "apt package $p is one tools/install-deps.sh build installs" \
         sh -c 'echo " $2 " | grep -q " $1 "' - "$p" "$all_pkgs"
 done
 check "the build packages are named" [ -n "$build_pkgs" ]
