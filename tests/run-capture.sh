@@ -209,6 +209,21 @@ secs=$(($(date +%s) - _t0))
 expect_fail "Ctrl-C ends the session" "interrupted while waiting for the answer to 'tools/list'"
 no_leftovers "every server reaped"
 
+# Ctrl-C with five sessions running on five threads: every session ends, every server
+# is reaped
+"$BIN" capture -j5 --timeout 60 -- $S --fail tools/list:hang >"$TMP/out" 2>"$TMP/err" &
+CPID=$!
+sleep 1
+kill -INT "$CPID"
+_t0=$(date +%s)
+wait "$CPID"
+rc=$?
+secs=$(($(date +%s) - _t0))
+expect_fail "Ctrl-C ends parallel sessions" "interrupted while waiting for the answer to 'tools/list'"
+no_leftovers "every parallel server reaped"
+cap verbose-label -v --protocol-version 2025-06-18 -- $S
+expect_note "-v: messages marked with the session's version" 'mcpdesc: [2025-06-18] -> {"jsonrpc"'
+
 # ---- output ----
 cap stderr-file --server-stderr "$TMP/server.err" --protocol-version 2025-06-18 -- $S --stderr "hello from the server"
 if [ "$rc" = 0 ] && grep -q "hello from the server" "$TMP/server.err" && ! grep -q "hello from" "$TMP/err"; then

@@ -362,8 +362,9 @@ static enum outcome run_session(struct pool *p, struct job *j)
 {
     const struct capture_opts *o = p->o;
     struct capture_session *s = &j->s;
-    struct rpc_opts ro = {o->request_timeout, rpc_now() + o->session_timeout, o->max_message,
-                          o->stderr_fd, o->verbose};
+    struct rpc_opts ro = {o->request_timeout, rpc_now() + o->session_timeout,
+                          o->max_message,     o->stderr_fd,
+                          o->verbose,         s->requested};
     struct relay r = {-1, o->stderr_fd >= 0 ? o->stderr_fd : 2, s->requested, 0, 0};
     int relaying = 0;
     struct rpc_error e = RPC_ERROR_INIT;

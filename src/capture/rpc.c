@@ -258,7 +258,9 @@ double rpc_time_left(const rpc_conn *c, double start)
 void rpc_trace(const rpc_conn *c, const char *dir, const char *p, size_t n)
 {
     if (!c->opts.verbose) return;
-    fprintf(stderr, "mcpdesc: %s %.*s\n", dir, n > 2000 ? 2000 : (int)n, p);
+    if (c->opts.label)
+        fprintf(stderr, "mcpdesc: [%s] %s %.*s\n", c->opts.label, dir, n > 2000 ? 2000 : (int)n, p);
+    else fprintf(stderr, "mcpdesc: %s %.*s\n", dir, n > 2000 ? 2000 : (int)n, p);
 }
 
 void rpc_set_http_version(rpc_conn *c, const char *version, int modern)

@@ -82,6 +82,7 @@ struct rpc_opts {
     size_t max_message;     /* bytes per message */
     int stderr_fd;          /* child's stderr: -1 inherits ours */
     int verbose;            /* log every message sent and received on stderr */
+    const char *label;      /* verbose log lines start with "[LABEL] " (NULL: none) */
 };
 
 /* Install SIGINT/SIGTERM/SIGHUP handlers (no SA_RESTART) that make every wait return

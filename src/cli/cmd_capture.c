@@ -46,7 +46,7 @@ static void usage(FILE *out)
           "  --max-pages N         pages followed per list call (default 100)\n"
           "  --server-stderr FILE  write the server's stderr to FILE (default: pass it through);\n"
           "                        each line starts with its session's version: [2025-06-18]\n"
-          "  -v, --verbose         log every JSON-RPC message on stderr\n"
+          "  -v, --verbose         log every JSON-RPC message on stderr ([VERSION] in front)\n"
           "  --validate            after writing, run `mcpdesc validate` on FILE (needs -o); the\n"
           "                        arguments after --validate up to `--` are validate's options\n"
           "  -h, --help            show this help\n"
