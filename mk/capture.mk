@@ -26,3 +26,9 @@ test-capture-everything: $(CAPTURE_BIN)
 	BUILD=$(BUILD) sh tests/capture-everything.sh $(CAPTURE_BIN)
 
 EXTRA_CHECKS += test-capture
+
+# `make bench-capture` (also run by `make bench`): serial vs parallel sessions against a
+# fake server that is slow to initialize (tools/bench/capture.sh). Not in `make check`.
+.PHONY: bench-capture
+bench-capture: $(CAPTURE_BIN) $(FAKE_MCP)
+	sh tools/bench/capture.sh $(CAPTURE_BIN) $(FAKE_MCP)

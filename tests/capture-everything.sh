@@ -55,7 +55,9 @@ need(isinstance(pv, list) and pv and all(v in known for v in pv) and pv == sorte
 si = d.get("serverInfo", {})
 need(isinstance(si.get("name"), str) and isinstance(si.get("version"), str), "serverInfo lacks name/version")
 need(isinstance(d.get("capabilities"), dict), "no capabilities object")
-need(isinstance(d.get("x-capturedBy", {}).get("date"), str), "no x-capturedBy.date")
+cb = d.get("x-capturedBy", {})
+need(isinstance(cb.get("tool"), str), "no x-capturedBy.tool")
+need("date" not in cb or isinstance(cb["date"], str), "x-capturedBy.date is not a string")
 need(isinstance(d.get("tools"), list) and d["tools"], "no tools")
 for kind, key in (("tools", "name"), ("resources", "uri"), ("resourceTemplates", "uriTemplate"), ("prompts", "name")):
     for i, it in enumerate(d.get(kind, [])):

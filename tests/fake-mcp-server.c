@@ -14,6 +14,8 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *const all_versions[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"};
@@ -36,6 +38,10 @@ struct cfg {
     const char *port_file;
     int sse, sse_keep_open;
     int no_templates_method;
+    double sleep_init;    /* --sleep-init: seconds before answering initialize/server/discover */
+    const char *log_file; /* --log: "begin|end METHOD VERSION SECONDS" lines */
+    const char *path;     /* --path: HTTP requests to another path get 404 */
+    int stderr_pieces;    /* --stderr-pieces N: N stderr lines, each written in pieces */
 };
 
 static struct cfg C; /* a test program: one configuration per process, set once in main */
@@ -133,6 +139,28 @@ static json_t *capabilities(void)
 
 static json_t *server_info(void) { return json_pack("{s:s, s:s}", "name", "fake-mcp-server", "version", "1.0.0"); }
 
+/* Append "WHAT METHOD VERSION SECONDS" to --log in one write (sessions run in parallel). */
+static void log_event(const char *what, const char *method, const char *version)
+{
+    if (!C.log_file) return;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    char line[256];
+    int n = snprintf(line, sizeof line, "%s %s %s %lld.%06ld\n", what, method, version ? version : "-",
+                     (long long)ts.tv_sec, ts.tv_nsec / 1000);
+    int fd = open(C.log_file, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0) die("cannot open --log file");
+    if (write(fd, line, (size_t)n) < 0) die("cannot write --log file");
+    close(fd);
+}
+
+static void sleep_init(void)
+{
+    if (C.sleep_init <= 0) return;
+    struct timespec ts = {(time_t)C.sleep_init, (long)((C.sleep_init - (double)(time_t)C.sleep_init) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
 static const char *list_names[4] = {"tools/list", "resources/list", "resources/templates/list", "prompts/list"};
 static const char *list_members[4] = {"tools", "resources", "resourceTemplates", "prompts"};
 
@@ -165,6 +193,9 @@ static json_t *handle(json_t *msg, char *session, size_t session_size)
 
     if (!strcmp(method, "initialize")) {
         const char *req = json_string_value(json_object_get(params, "protocolVersion"));
+        log_event("begin", method, req);
+        sleep_init();
+        log_event("end", method, req);
         const char *ans = C.answer_version;
         if (!ans) {
             int i = ver_index(req);
@@ -185,6 +216,9 @@ static json_t *handle(json_t *msg, char *session, size_t session_size)
         return result_msg(id, r);
     }
     if (!strcmp(method, "server/discover")) {
+        log_event("begin", method, modern_v);
+        sleep_init();
+        log_event("end", method, modern_v);
         if (!C.supported[4]) return error_msg(id, -32601, "Method not found", NULL);
         if (!modern_v || !json_is_object(json_object_get(meta, "io.modelcontextprotocol/clientCapabilities")))
             return error_msg(id, -32602, "missing _meta protocolVersion or clientCapabilities", NULL);
@@ -324,6 +358,14 @@ static void serve_connection(int fd)
             }
         }
     }
+    if (C.path) {
+        const char *sp = strchr(req, ' ');
+        size_t pl = strlen(C.path);
+        if (!sp || strncmp(sp + 1, C.path, pl) || (sp[1 + pl] != ' ' && sp[1 + pl] != '?')) {
+            http_reply(fd, 404, "", "text/plain", "not found");
+            return;
+        }
+    }
     if (!strncmp(req, "DELETE", 6)) {
         http_reply(fd, 200, "", NULL, NULL);
         return;
@@ -457,6 +499,10 @@ static void usage(void)
          "  --no-templates-method  answer -32601 to resources/templates/list\n"
          "  --tag WORD             ignored (lets a test find its processes)\n"
          "  --stderr TEXT          write TEXT to stderr at start\n"
+         "  --stderr-pieces N      write N lines to stderr at start, each in three writes\n"
+         "  --sleep-init SECONDS   wait before answering initialize and server/discover\n"
+         "  --log FILE             append 'begin|end METHOD VERSION SECONDS' around that wait\n"
+         "  --path P               HTTP: answer 404 to requests for another path\n"
          "  --http PORT --port-file F [--sse] [--sse-keep-open]   Streamable HTTP on 127.0.0.1");
 }
 
@@ -499,11 +545,27 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--no-templates-method")) C.no_templates_method = 1;
         else if (!strcmp(a, "--tag")) (void)VAL(); /* lets a test find its processes */
         else if (!strcmp(a, "--stderr")) fprintf(stderr, "%s\n", VAL());
+        else if (!strcmp(a, "--stderr-pieces")) C.stderr_pieces = atoi(VAL());
+        else if (!strcmp(a, "--sleep-init")) C.sleep_init = atof(VAL());
+        else if (!strcmp(a, "--log")) C.log_file = VAL();
+        else if (!strcmp(a, "--path")) C.path = VAL();
         else if (!strcmp(a, "--http")) C.http_port = atoi(VAL());
         else if (!strcmp(a, "--port-file")) C.port_file = VAL();
         else if (!strcmp(a, "--sse")) C.sse = 1;
         else if (!strcmp(a, "--sse-keep-open")) C.sse = C.sse_keep_open = 1;
         else die("unknown option");
+    }
+    for (int k = 0; k < C.stderr_pieces; k++) { /* pieces of a line, apart in time */
+        char piece[64];
+        snprintf(piece, sizeof piece, "piece-a-%d ", k);
+        if (write(2, piece, strlen(piece)) < 0) {}
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+        snprintf(piece, sizeof piece, "piece-b-%d ", k);
+        if (write(2, piece, strlen(piece)) < 0) {}
+        nanosleep(&ts, NULL);
+        snprintf(piece, sizeof piece, "piece-c-%d\n", k);
+        if (write(2, piece, strlen(piece)) < 0) {}
     }
     if (C.port_file || C.http_port) return serve_http();
     return serve_stdio();

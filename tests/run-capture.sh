@@ -209,6 +209,21 @@ secs=$(($(date +%s) - _t0))
 expect_fail "Ctrl-C ends the session" "interrupted while waiting for the answer to 'tools/list'"
 no_leftovers "every server reaped"
 
+# Ctrl-C with five sessions running on five threads: every session ends, every server
+# is reaped
+"$BIN" capture -j5 --timeout 60 -- $S --fail tools/list:hang >"$TMP/out" 2>"$TMP/err" &
+CPID=$!
+sleep 1
+kill -INT "$CPID"
+_t0=$(date +%s)
+wait "$CPID"
+rc=$?
+secs=$(($(date +%s) - _t0))
+expect_fail "Ctrl-C ends parallel sessions" "interrupted while waiting for the answer to 'tools/list'"
+no_leftovers "every parallel server reaped"
+cap verbose-label -v --protocol-version 2025-06-18 -- $S
+expect_note "-v: messages marked with the session's version" 'mcpdesc: [2025-06-18] -> {"jsonrpc"'
+
 # ---- output ----
 cap stderr-file --server-stderr "$TMP/server.err" --protocol-version 2025-06-18 -- $S --stderr "hello from the server"
 if [ "$rc" = 0 ] && grep -q "hello from the server" "$TMP/server.err" && ! grep -q "hello from" "$TMP/err"; then
@@ -235,6 +250,91 @@ fi
 cap validate-clean -o "$TMP/v2.json" --protocol-version 2025-06-18 --validate --format json -- $S
 if [ "$rc" = 0 ] && grep -q '"errors": 0' "$TMP/out"; then ok "--validate on a clean server: status 0"; else
     bad "--validate clean" "status $rc"; fi
+
+# ---- parallel sessions and what people see (issue 18 item 8) ----
+# overlap: the fake server logs begin/end around a 1 s wait at initialize; with -j4 the
+# four waits overlap (every begin before every end), with -j1 none does. Timestamps from
+# the server, no wall-clock threshold.
+FOUR="--protocol-version 2024-11-05 --protocol-version 2025-03-26 --protocol-version 2025-06-18 --protocol-version 2025-11-25"
+rm -f "$TMP/olog"
+cap overlap -j4 $FOUR -- $S --sleep-init 1 --log "$TMP/olog"
+overlap=$(awk '$1 == "begin" { b = $4 > b ? $4 : b; nb++ } $1 == "end" { if (e == "" || $4 < e) e = $4; ne++ }
+    END { print (nb == 4 && ne == 4 && b < e) ? "yes" : "no" }' "$TMP/olog" 2>/dev/null)
+if [ "$rc" = 0 ] && [ "$overlap" = yes ]; then ok "-j4: the four sessions overlap (server timestamps)"; else
+    bad "-j4 overlap" "rc $rc; log:"; sed 's/^/       /' "$TMP/olog"; fi
+rm -f "$TMP/olog"
+cap serial -j1 $FOUR -- $S --sleep-init 0.05 --log "$TMP/olog"
+serial=$(sort -k4 "$TMP/olog" | awk '{ if ($1 == prev) bad = 1; prev = $1; n++ } END { print (n == 8 && !bad) ? "yes" : "no" }')
+if [ "$rc" = 0 ] && [ "$serial" = yes ]; then ok "-j1: sessions one after another"; else bad "-j1 serial" "rc $rc"; fi
+# the output does not depend on -j (merged in version order)
+for j in 1 2 5; do
+    cap "j$j-all" -j$j -- $S
+    expect_ok "-j$j: all versions, same output" all-versions.json
+    cap "j$j-vary" --jobs $j -- $S --vary
+    expect_ok "-j$j: merge, same output" merge-vary.json
+    cap "j$j-answer" -j $j -- $S --answer-version 2025-03-26
+    expect_ok "-j$j: negotiation, same output" answer-2025-03-26.json
+done
+cap bad-jobs -j0 -- $S
+expect_fail "usage: bad -j" "-j wants a number of sessions"
+# a version already answered is not asked again
+rm -f "$TMP/olog"
+cap asked -j1 -- $S --answer-version 2025-03-26 --log "$TMP/olog"
+expect_ok "answered version not asked: same output" answer-2025-03-26.json
+if grep -q "begin initialize 2024-11-05" "$TMP/olog" && ! grep -q "begin initialize 2025-03-26" "$TMP/olog"; then
+    ok "a version answered for another is not asked again (server log)"; else
+    bad "not asked again" "server log:"; sed 's/^/       /' "$TMP/olog"; fi
+expect_note "not asked again: said" "2025-03-26: not asked: the session for 2024-11-05 was answered with this version"
+# summary line
+cap summary -- $S
+expect_note "summary line" "mcpdesc: captured protocol versions 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28: 3 tools, 2 resources, 1 resource template, 2 prompts"
+cap summary-vary -- $S --vary
+expect_note "summary counts an item with several forms once" "mcpdesc: captured protocol versions 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28: 5 tools,"
+cap summary-one --protocol-version 2025-06-18 -- $S --tools 1 --prompts -1 --resources -1 --templates -1
+expect_note "summary: one version, one tool" "mcpdesc: captured protocol version 2025-06-18: 1 tool, 0 resources, 0 resource templates, 0 prompts"
+# server stderr: whole lines, each with its session's version, even when the server
+# writes a line in pieces and four sessions write at once
+cap pieces -j4 $FOUR -- $S --stderr-pieces 50
+lines=$(grep -c piece "$TMP/err")
+badlines=$(grep piece "$TMP/err" | grep -Evc '^\[20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]\] piece-a-([0-9]+) piece-b-\1 piece-c-\1$')
+if [ "$rc" = 0 ] && [ "$lines" = 200 ] && [ "$badlines" = 0 ]; then ok "server stderr: whole lines with the version in front"; else
+    bad "stderr prefix" "rc $rc, $lines lines, $badlines mangled"; fi
+for v in 2024-11-05 2025-11-25; do
+    n=$(grep -c "^\[$v\] piece" "$TMP/err")
+    if [ "$n" = 50 ]; then ok "server stderr of $v: 50 lines marked [$v]"; else bad "stderr of $v" "$n lines"; fi
+done
+cap stderr-file-prefix --server-stderr "$TMP/server2.err" --protocol-version 2025-06-18 -- $S --stderr "hello from the server"
+if [ "$rc" = 0 ] && grep -qx "\[2025-06-18\] hello from the server" "$TMP/server2.err"; then ok "--server-stderr FILE: lines marked too"; else
+    bad "--server-stderr prefix" "rc $rc"; fi
+# -o checked before any server starts (the server would log its initialize)
+rm -f "$TMP/olog"
+cap badout-early -o "$TMP/no/such/dir/d.json" -- $S --log "$TMP/olog" --stderr "server started"
+expect_fail "-o into a missing directory: said before any server starts" "cannot write '$TMP/no/such/dir/d.json': directory '$TMP/no/such/dir'"
+if [ ! -e "$TMP/olog" ] && ! grep -q "server started" "$TMP/err"; then ok "-o checked before any server starts"; else bad "-o early" "a server ran"; fi
+mkdir -p "$TMP/adir"
+cap outdir -o "$TMP/adir" -- $S --stderr "server started"
+expect_fail "-o naming a directory" "it is a directory"
+if ! grep -q "server started" "$TMP/err"; then ok "-o directory: no server started"; else bad "-o directory" "a server ran"; fi
+# the date: none by default (a drift check must not change daily), SOURCE_DATE_EPOCH's,
+# or --date
+$LIMIT env -u SOURCE_DATE_EPOCH "$BIN" capture --protocol-version 2025-06-18 -- $S >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 0 ] && grep -q '"x-capturedBy"' "$TMP/out" && ! grep -q '"date"' "$TMP/out"; then
+    ok "no date by default"; else bad "default date" "rc $rc or a date written"; fi
+sed '/"date"/d; s/"tool": "mcpdesc [^"]*",/"tool": "mcpdesc X"/' "$EXP/one-2025-06-18.json" >"$TMP/nodate.exp"
+sed 's/"tool": "mcpdesc [^"]*"/"tool": "mcpdesc X"/' "$TMP/out" >"$TMP/nodate.out"
+if cmp -s "$TMP/nodate.exp" "$TMP/nodate.out"; then ok "no date: otherwise the same description"; else
+    bad "no date" "differs"; diff "$TMP/nodate.exp" "$TMP/nodate.out" | head -10; fi
+SOURCE_DATE_EPOCH=1767225600 $LIMIT "$BIN" capture --protocol-version 2025-06-18 -- $S >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 0 ] && cmp -s "$TMP/out" "$EXP/one-2025-06-18.json"; then ok "SOURCE_DATE_EPOCH gives the date"; else bad "SOURCE_DATE_EPOCH" "rc $rc or differs"; fi
+SOURCE_DATE_EPOCH=soon $LIMIT "$BIN" capture --protocol-version 2025-06-18 -- $S >"$TMP/out" 2>"$TMP/err"
+rc=$? secs=0
+expect_fail "bad SOURCE_DATE_EPOCH" "SOURCE_DATE_EPOCH is a number of seconds"
+$LIMIT "$BIN" capture --date today --protocol-version 2025-06-18 -- $S >"$TMP/out" 2>"$TMP/err"
+rc=$?
+today=$(date -u +%Y-%m-%d)
+if [ "$rc" = 0 ] && grep -q "\"date\": \"$today\"" "$TMP/out"; then ok "--date today"; else bad "--date today" "rc $rc"; fi
 
 # ---- Streamable HTTP on 127.0.0.1 ----
 start_http() {
@@ -278,6 +378,12 @@ stop_http
 start_http --versions 2026-07-28
 cap http-modern --url "$URL"
 expect_ok "http: 2026-07-28-only server" modern-only.json
+stop_http
+start_http --path /mcp
+cap http-path --url "http://127.0.0.1:$(cat "$TMP/port")/wrong/path?x=1"
+expect_fail "http: 404 advice names the path" "the server answered 404 for /wrong/path: is the path right? MCP servers commonly serve /mcp"
+cap http-path-ok --url "$URL"
+expect_ok "http: --path server on its path" all-versions.json
 stop_http
 cap http-down --url "http://127.0.0.1:1/mcp"
 expect_fail "http: nothing listening" "cannot reach http://127.0.0.1:1/mcp"

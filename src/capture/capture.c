@@ -186,9 +186,38 @@ json_t *capture_merge(const struct capture_session *s, size_t n, const char *too
         for (size_t i = 0; i < n; i++) any |= sorted[i]->lists[l] != NULL;
         if (any) json_object_set_new(doc, list_member[l], merge_list(sorted, n, l, notes));
     }
-    json_object_set_new(doc, "x-capturedBy", json_pack("{s:s, s:s}", "tool", tool, "date", date));
+    json_t *by = json_pack("{s:s}", "tool", tool);
+    if (date) json_object_set_new(by, "date", json_string(date));
+    json_object_set_new(doc, "x-capturedBy", by);
     free(sorted);
     return doc;
+}
+
+void capture_summary(json_t *doc, struct buf *b)
+{
+    buf_adds(b, "captured protocol version");
+    json_t *pv = json_object_get(doc, "protocolVersions");
+    if (json_array_size(pv) != 1) buf_addc(b, 's');
+    size_t i;
+    json_t *v;
+    json_array_foreach(pv, i, v) buf_addf(b, "%s%s", i ? ", " : " ", json_string_value(v));
+    buf_adds(b, ":");
+    for (int l = 0; l < CAPTURE_NLISTS; l++) {
+        json_t *arr = json_object_get(doc, list_member[l]);
+        size_t count = 0;
+        json_t *item;
+        json_array_foreach(arr, i, item)
+        {
+            const char *key = item_key(item, l);
+            int seen = 0; /* another form of an item already counted */
+            for (size_t k = 0; k < i && key && !seen; k++) {
+                const char *other = item_key(json_array_get(arr, k), l);
+                seen = other && !strcmp(other, key);
+            }
+            count += !seen;
+        }
+        buf_addf(b, "%s %zu %s%s", l ? "," : "", count, list_noun[l], count == 1 ? "" : "s");
+    }
 }
 
 static void add_real(struct buf *b, double d)

@@ -38,7 +38,7 @@ void capture_session_release(struct capture_session *s);
 
 /* Merge sessions S[0..N) (N >= 1, distinct versions, any order) into a new document:
  * mcpDescription, protocolVersions, serverInfo, capabilities, instructions, the four
- * lists, x-capturedBy {tool: TOOL, date: DATE}. An item identical in every session
+ * lists, x-capturedBy {tool: TOOL, date: DATE} (no date when DATE is NULL). An item identical in every session
  * appears once without protocolVersions; an item that differs between sessions or is
  * missing from some appears once per distinct form, with the versions it was seen in.
  * Items keep the server's order: the newest session's, an item seen only in older
@@ -53,6 +53,11 @@ json_t *capture_merge(const struct capture_session *s, size_t n, const char *too
  * to the same double (0.1, not 0.10000000000000001), with ".0" when integral. */
 void capture_dump(json_t *v, struct buf *b);
 
+/* One line for people: "captured protocol versions A, B: 3 tools, 2 resources, 1
+ * resource template, 2 prompts" (items counted once per name, uri or uriTemplate),
+ * appended to B without a newline. */
+void capture_summary(json_t *doc, struct buf *b);
+
 struct capture_opts {
     const char *const *versions; /* requested, each known */
     size_t nversions;
@@ -64,10 +69,16 @@ struct capture_opts {
     int max_pages;          /* per list call */
     int stderr_fd;          /* server stderr, -1 inherits */
     int verbose;
-    const char *date; /* YYYY-MM-DD for x-capturedBy */
+    const char *date; /* YYYY-MM-DD for x-capturedBy, or NULL for none */
+    int jobs;         /* sessions run at the same time (>= 1) */
 };
 
-/* Run every session and merge them. Returns the new document, or NULL with ERR set to
+/* Run the sessions, O->jobs at a time (threads; each session has its own server
+ * process or HTTP session, and a stdio server's stderr lines go to O->stderr_fd or ours
+ * with "[VERSION] " in front, whole lines at a time), and merge them in the order of
+ * O->versions, so the result does not depend on O->jobs. A version that a session for
+ * another version was answered with (initialize) is not asked again when its session has
+ * not started yet. Returns the new document, or NULL with ERR set to
  * what went wrong and what to do. Progress notes go to stderr ("mcpdesc: ..."). */
 json_t *capture_run(const struct capture_opts *o, struct buf *err);
 

@@ -8,9 +8,14 @@
  * UnsupportedProtocolVersionError -32022 (basic/versioning.mdx:48-71), and on stdio any
  * other error or silence means a legacy server (basic/transports/stdio.mdx:121-141).
  * Lists follow `nextCursor` (schema.ts:1054-1074). Line numbers: MCP repository b0f60ba. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "capture/capture.h"
 #include "capture/rpc.h"
@@ -124,7 +129,8 @@ static enum outcome list_all(rpc_conn *c, const struct capture_opts *o, struct c
     return out;
 }
 
-static enum outcome handshake_legacy(rpc_conn *c, struct capture_session *s, struct buf *err)
+static enum outcome handshake_legacy(rpc_conn *c, struct capture_session *s, long *http_refusal,
+                                     struct buf *err)
 {
     struct rpc_error e = RPC_ERROR_INIT;
     json_t *params = json_pack("{s:s, s:{}, s:o}", "protocolVersion", s->requested, "capabilities",
@@ -132,6 +138,7 @@ static enum outcome handshake_legacy(rpc_conn *c, struct capture_session *s, str
     json_t *result = NULL;
     enum rpc_fail f = rpc_call(c, "initialize", params, &result, &e);
     if (f == RPC_EJSONRPC || (f == RPC_EHTTP && e.http_status >= 400 && e.http_status < 500)) {
+        if (f == RPC_EHTTP) *http_refusal = e.http_status;
         fprintf(stderr,
                 "mcpdesc: %s: the server refused to initialize (%s); version not recorded\n",
                 s->requested, buf_str(&e.msg));
@@ -176,7 +183,8 @@ static void add_versions(struct buf *b, json_t *arr)
         buf_addf(b, "%s%s", i ? ", " : "", json_is_string(v) ? json_string_value(v) : "?");
 }
 
-static enum outcome handshake_modern(rpc_conn *c, struct capture_session *s, struct buf *err)
+static enum outcome handshake_modern(rpc_conn *c, struct capture_session *s, long *http_refusal,
+                                     struct buf *err)
 {
     struct rpc_error e = RPC_ERROR_INIT;
     rpc_set_http_version(c, s->requested, 1);
@@ -196,6 +204,7 @@ static enum outcome handshake_modern(rpc_conn *c, struct capture_session *s, str
                (f == RPC_EHTTP && e.http_status >= 400 && e.http_status < 500)) {
         /* HTTP: a 4xx without a modern error body means a legacy server
          * (2026-07-28 basic/versioning.mdx:139-146) */
+        if (f == RPC_EHTTP) *http_refusal = e.http_status;
         fprintf(stderr,
                 "mcpdesc: %s: the server does not implement server/discover (%s); taking it for a "
                 "server without 2026-07-28 support; version not recorded\n",
@@ -234,68 +243,272 @@ static enum outcome handshake_modern(rpc_conn *c, struct capture_session *s, str
     return out;
 }
 
-/* One session for S->requested. */
-static enum outcome run_session(const struct capture_opts *o, struct capture_session *s,
-                                struct buf *err)
+/* ---- the sessions, in parallel ---- */
+
+/* One requested version: its session and how it ended. */
+struct job {
+    struct capture_session s;
+    enum outcome out;
+    struct buf err;
+    long http_refusal;    /* HTTP status of a refused handshake, else 0 */
+    const char *skip_for; /* not run: the session for this version answered it */
+    int started;
+};
+
+struct pool {
+    const struct capture_opts *o;
+    struct job *jobs;
+    size_t n;
+    size_t next; /* the next job to start */
+    int stop;    /* a session failed or an interrupt arrived: start no more */
+    pthread_mutex_t mu;
+};
+
+/* Serialises the relayed server stderr lines (whole lines, one write each). */
+static pthread_mutex_t relay_mu = PTHREAD_MUTEX_INITIALIZER;
+
+struct relay {
+    int fd;            /* read end of the server's stderr pipe */
+    int out;           /* where the lines go */
+    const char *label; /* the session's requested version */
+    int done;          /* the session ended (atomic): stop at the next quiet moment */
+    pthread_t thread;
+};
+
+static void write_all_fd(int fd, const char *p, size_t n)
 {
-    struct rpc_opts ro = {o->request_timeout, rpc_now() + o->session_timeout, o->max_message,
-                          o->stderr_fd, o->verbose};
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* Write LINE (N bytes, no newline) as "[LABEL] LINE\n" in one write. */
+static void relay_line(struct relay *r, const char *line, size_t n)
+{
+    struct buf b = BUF_INIT;
+    buf_addf(&b, "[%s] ", r->label);
+    buf_add(&b, line, n);
+    buf_addc(&b, '\n');
+    pthread_mutex_lock(&relay_mu);
+    write_all_fd(r->out, b.s, b.len);
+    pthread_mutex_unlock(&relay_mu);
+    buf_release(&b);
+}
+
+/* Copy the server's stderr line by line with the version in front, until end of file,
+ * or, once the session ended, until nothing came for a moment (a descendant of the
+ * server may keep the pipe open). */
+static void *relay_main(void *arg)
+{
+    struct relay *r = arg;
+    struct buf pending = BUF_INIT;
+    double quiet_since = 0;
+    for (;;) {
+        struct pollfd pfd = {r->fd, POLLIN, 0};
+        int pr = poll(&pfd, 1, 100);
+        if (pr < 0 && errno != EINTR) break;
+        if (pr <= 0) {
+            if (__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
+                if (quiet_since == 0) quiet_since = rpc_now();
+                else if (rpc_now() - quiet_since > 0.2) break;
+            }
+            continue;
+        }
+        char chunk[4096];
+        ssize_t got = read(r->fd, chunk, sizeof chunk);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (got <= 0) break;
+        quiet_since = 0;
+        buf_add(&pending, chunk, (size_t)got);
+        size_t start = 0;
+        for (size_t i = 0; i < pending.len; i++) {
+            if (pending.s[i] != '\n') continue;
+            size_t end = i > start && pending.s[i - 1] == '\r' ? i - 1 : i;
+            relay_line(r, pending.s + start, end - start);
+            start = i + 1;
+        }
+        if (pending.len - start > 65536) { /* a very long line: pass it on in pieces */
+            relay_line(r, pending.s + start, pending.len - start);
+            start = pending.len;
+        }
+        memmove(pending.s, pending.s + start, pending.len - start);
+        pending.len -= start;
+    }
+    if (pending.len) relay_line(r, pending.s, pending.len);
+    buf_release(&pending);
+    return NULL;
+}
+
+/* Mark the job of VERSION, when it has not started, as answered by the session for
+ * ASKED (a server that answers 'initialize' for ASKED with VERSION: the session counts
+ * for VERSION, so VERSION is not asked again). */
+static void mark_answered(struct pool *p, const char *asked, const char *version)
+{
+    if (is_modern(version) || !capture_version_known(version)) return;
+    pthread_mutex_lock(&p->mu);
+    for (size_t i = 0; i < p->n; i++) {
+        struct job *j = &p->jobs[i];
+        if (!j->started && !j->skip_for && !strcmp(p->o->versions[i], version)) j->skip_for = asked;
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* One session for J->s.requested. */
+static enum outcome run_session(struct pool *p, struct job *j)
+{
+    const struct capture_opts *o = p->o;
+    struct capture_session *s = &j->s;
+    struct rpc_opts ro = {o->request_timeout, rpc_now() + o->session_timeout,
+                          o->max_message,     o->stderr_fd,
+                          o->verbose,         s->requested};
+    struct relay r = {-1, o->stderr_fd >= 0 ? o->stderr_fd : 2, s->requested, 0, 0};
+    int relaying = 0;
     struct rpc_error e = RPC_ERROR_INIT;
-    rpc_conn *c = o->url ? rpc_open_http(o->url, &ro, &e) : rpc_open_stdio(o->argv, &ro, &e);
+    rpc_conn *c = NULL;
+    if (!o->url) {
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC) == 0) {
+            r.fd = fds[0];
+            ro.stderr_fd = fds[1];
+            relaying = pthread_create(&r.thread, NULL, relay_main, &r) == 0;
+            if (!relaying) {
+                close(fds[0]);
+                ro.stderr_fd = o->stderr_fd;
+            }
+        }
+        c = rpc_open_stdio(o->argv, &ro, &e);
+        if (relaying) close(ro.stderr_fd); /* the server holds its own copy */
+    } else {
+        c = rpc_open_http(o->url, &ro, &e);
+    }
+    enum outcome out = SESSION_FAILED;
     if (!c) {
-        buf_addf(err, "%s", buf_str(&e.msg));
-        rpc_error_release(&e);
-        return SESSION_FAILED;
+        buf_addf(&j->err, "%s", buf_str(&e.msg));
+    } else {
+        out = is_modern(s->requested) ? handshake_modern(c, s, &j->http_refusal, &j->err)
+                                      : handshake_legacy(c, s, &j->http_refusal, &j->err);
+        if (out == SESSION_OK && strcmp(s->version, s->requested))
+            mark_answered(p, s->requested, s->version);
+        if (out == SESSION_OK && !s->capabilities) s->capabilities = json_object();
+        for (int l = 0; out == SESSION_OK && l < CAPTURE_NLISTS; l++) {
+            if (!json_object_get(s->capabilities, list_capability[l])) continue;
+            out = list_all(c, o, s, l, &j->err);
+        }
+        rpc_close(c);
     }
     rpc_error_release(&e);
-    enum outcome out =
-        is_modern(s->requested) ? handshake_modern(c, s, err) : handshake_legacy(c, s, err);
-    if (out == SESSION_OK && !s->capabilities) s->capabilities = json_object();
-    for (int l = 0; out == SESSION_OK && l < CAPTURE_NLISTS; l++) {
-        if (!json_object_get(s->capabilities, list_capability[l])) continue;
-        out = list_all(c, o, s, l, err);
+    if (relaying) {
+        __atomic_store_n(&r.done, 1, __ATOMIC_RELEASE);
+        pthread_join(r.thread, NULL);
+        close(r.fd);
     }
-    rpc_close(c);
     return out;
+}
+
+static void *worker_main(void *arg)
+{
+    struct pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        if (p->stop || rpc_interrupted()) p->next = p->n;
+        size_t i = p->next;
+        while (i < p->n && p->jobs[i].skip_for) i++; /* answered already */
+        p->next = i < p->n ? i + 1 : p->n;
+        if (i < p->n) p->jobs[i].started = 1;
+        pthread_mutex_unlock(&p->mu);
+        if (i >= p->n) return NULL;
+        struct job *j = &p->jobs[i];
+        j->out = run_session(p, j);
+        if (j->out == SESSION_FAILED) {
+            pthread_mutex_lock(&p->mu);
+            p->stop = 1;
+            pthread_mutex_unlock(&p->mu);
+        }
+    }
+}
+
+/* Where the URL's path starts ("/" when it has none), up to '?' or '#', as new text. */
+static char *url_path(const char *url)
+{
+    const char *p = strstr(url, "://");
+    p = p ? p + 3 : url;
+    p += strcspn(p, "/?#");
+    if (*p != '/') return xstrdup("/");
+    return xstrndup(p, strcspn(p, "?#"));
 }
 
 json_t *capture_run(const struct capture_opts *o, struct buf *err)
 {
-    struct capture_session *ss = xcalloc(o->nversions, sizeof *ss);
+    struct pool p = {o,
+                     xcalloc(o->nversions ? o->nversions : 1, sizeof *p.jobs),
+                     o->nversions,
+                     0,
+                     0,
+                     PTHREAD_MUTEX_INITIALIZER};
+    for (size_t i = 0; i < p.n; i++) {
+        p.jobs[i].s.requested = xstrdup(o->versions[i]);
+        p.jobs[i].out = SESSION_REFUSED;
+        p.jobs[i].err = (struct buf)BUF_INIT;
+    }
+    json_decref(json_object()); /* jansson's hash seed, before there are threads */
+    rpc_global_init();
+    size_t nthreads = o->jobs < 1 ? 1 : (size_t)o->jobs;
+    if (nthreads > p.n) nthreads = p.n ? p.n : 1;
+    pthread_t *threads = xcalloc(nthreads, sizeof *threads);
+    size_t started = 0;
+    for (size_t t = 1; t < nthreads; t++)
+        if (pthread_create(&threads[t], NULL, worker_main, &p) == 0) started = t;
+        else break;
+    worker_main(&p); /* the calling thread is worker 0 */
+    for (size_t t = 1; t <= started; t++) pthread_join(threads[t], NULL);
+    free(threads);
+
+    struct capture_session *ss = xcalloc(p.n ? p.n : 1, sizeof *ss);
     size_t n = 0;
     json_t *doc = NULL;
-    for (size_t i = 0; i < o->nversions; i++) {
-        if (rpc_interrupted()) {
-            buf_adds(err, "interrupted");
-            goto done;
+    long http_refusal = 0;
+    int failed = 0;
+    for (size_t i = 0; i < p.n && !failed; i++) {
+        struct job *j = &p.jobs[i];
+        if (j->skip_for) {
+            fprintf(stderr,
+                    "mcpdesc: %s: not asked: the session for %s was answered with this version\n",
+                    o->versions[i], j->skip_for);
+            continue;
         }
-        struct capture_session *s = &ss[n];
-        s->requested = xstrdup(o->versions[i]);
-        struct buf e = BUF_INIT;
-        enum outcome out = run_session(o, s, &e);
-        if (out == SESSION_FAILED) {
-            buf_addf(err, "session for protocol version %s: %s", o->versions[i], buf_str(&e));
-            if (strstr(buf_str(&e), "exited with") || strstr(buf_str(&e), "was killed by"))
+        if (!j->started) { /* stopped after a failure or an interrupt */
+            if (rpc_interrupted()) {
+                buf_adds(err, "interrupted");
+                failed = 1;
+            }
+            continue;
+        }
+        if (j->out == SESSION_FAILED) {
+            buf_addf(err, "session for protocol version %s: %s", o->versions[i], buf_str(&j->err));
+            if (strstr(buf_str(&j->err), "exited with") ||
+                strstr(buf_str(&j->err), "was killed by"))
                 buf_adds(err,
                          o->stderr_fd >= 0
                              ? " (its stderr, in the --server-stderr file, may say why)"
                              : " (its stderr, above, may say why)");
-            buf_release(&e);
-            capture_session_release(s);
-            goto done;
-        }
-        buf_release(&e);
-        if (out == SESSION_REFUSED) {
-            capture_session_release(s);
+            failed = 1;
             continue;
         }
+        if (j->out == SESSION_REFUSED) {
+            if (j->http_refusal == 404 || j->http_refusal == 405) http_refusal = j->http_refusal;
+            continue;
+        }
+        struct capture_session *s = &j->s;
         if (strcmp(s->version, s->requested)) {
             if (is_modern(s->version)) {
                 fprintf(stderr,
                         "mcpdesc: %s: the server answered 'initialize' with protocol version %s, "
                         "which has no 'initialize'; session dropped\n",
                         s->requested, s->version);
-                capture_session_release(s);
                 continue;
             }
             if (!capture_version_known(s->version)) {
@@ -304,7 +517,6 @@ json_t *capture_run(const struct capture_opts *o, struct buf *err)
                     "mcpdesc: %s: the server answered with protocol version '%s', which mcpdesc "
                     "does not know; session dropped\n",
                     s->requested, s->version);
-                capture_session_release(s);
                 continue;
             }
             fprintf(stderr,
@@ -312,8 +524,16 @@ json_t *capture_run(const struct capture_opts *o, struct buf *err)
                     "for %s\n",
                     s->requested, s->version, s->version);
         }
-        n++;
+        ss[n++] = *s;
+        memset(s, 0, sizeof *s);
     }
+    for (size_t i = 0; i < p.n; i++) {
+        capture_session_release(&p.jobs[i].s);
+        buf_release(&p.jobs[i].err);
+    }
+    free(p.jobs);
+    pthread_mutex_destroy(&p.mu);
+    if (failed) goto done;
     /* One session per negotiated version: prefer the one that asked for it. */
     int *drop = xcalloc(n ? n : 1, sizeof *drop);
     for (size_t i = 0; i < n; i++) {
@@ -342,19 +562,27 @@ json_t *capture_run(const struct capture_opts *o, struct buf *err)
     free(drop);
     n = kept;
     if (n == 0) {
-        buf_adds(
-            err,
-            "the server accepted none of the requested protocol versions (see the notes above; "
-            "try other --protocol-version values)");
+        if (http_refusal) {
+            char *path = url_path(o->url ? o->url : "");
+            buf_addf(err,
+                     "the server answered %ld for %s: is the path right? MCP servers commonly "
+                     "serve /mcp",
+                     http_refusal, path);
+            free(path);
+        } else {
+            buf_adds(err,
+                     "the server accepted none of the requested protocol versions (see the "
+                     "notes above; try other --protocol-version values)");
+        }
         goto done;
     }
     struct buf notes = BUF_INIT;
     doc = capture_merge(ss, n, "mcpdesc " MCPDESC_VERSION, o->date, &notes);
-    for (const char *p = buf_str(&notes); *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        fprintf(stderr, "mcpdesc: %.*s\n", (int)len, p);
-        p += len + (nl ? 1 : 0);
+    for (const char *q = buf_str(&notes); *q;) {
+        const char *nl = strchr(q, '\n');
+        size_t len = nl ? (size_t)(nl - q) : strlen(q);
+        fprintf(stderr, "mcpdesc: %.*s\n", (int)len, q);
+        q += len + (nl ? 1 : 0);
     }
     buf_release(&notes);
 done:

@@ -212,12 +212,14 @@ void rpc_add_snippet(struct buf *b, const char *p, size_t n)
 
 /* ---- interrupts ---- */
 
-static volatile sig_atomic_t interrupted; /* set by the handler only */
+/* set by the handler only; read by every session's thread (lock-free atomics are
+ * async-signal-safe) */
+static volatile sig_atomic_t interrupted;
 
 static void on_interrupt(int sig)
 {
     (void)sig;
-    interrupted = 1;
+    __atomic_store_n(&interrupted, 1, __ATOMIC_SEQ_CST);
 }
 
 void rpc_catch_interrupts(void)
@@ -234,7 +236,7 @@ void rpc_catch_interrupts(void)
 
 int rpc_interrupted(void)
 {
-    return interrupted != 0;
+    return __atomic_load_n(&interrupted, __ATOMIC_SEQ_CST) != 0;
 }
 
 /* ---- connection ---- */
@@ -256,7 +258,9 @@ double rpc_time_left(const rpc_conn *c, double start)
 void rpc_trace(const rpc_conn *c, const char *dir, const char *p, size_t n)
 {
     if (!c->opts.verbose) return;
-    fprintf(stderr, "mcpdesc: %s %.*s\n", dir, n > 2000 ? 2000 : (int)n, p);
+    if (c->opts.label)
+        fprintf(stderr, "mcpdesc: [%s] %s %.*s\n", c->opts.label, dir, n > 2000 ? 2000 : (int)n, p);
+    else fprintf(stderr, "mcpdesc: %s %.*s\n", dir, n > 2000 ? 2000 : (int)n, p);
 }
 
 void rpc_set_http_version(rpc_conn *c, const char *version, int modern)

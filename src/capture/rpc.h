@@ -82,14 +82,20 @@ struct rpc_opts {
     size_t max_message;     /* bytes per message */
     int stderr_fd;          /* child's stderr: -1 inherits ours */
     int verbose;            /* log every message sent and received on stderr */
+    const char *label;      /* verbose log lines start with "[LABEL] " (NULL: none) */
 };
 
 /* Install SIGINT/SIGTERM/SIGHUP handlers (no SA_RESTART) that make every wait return
  * RPC_EINTR, so that the caller closes its connections (killing and reaping children)
- * before it exits. rpc_interrupted() says whether one arrived. The only process-wide
- * state of the module. */
+ * before it exits. rpc_interrupted() says whether one arrived. Every wait wakes at least
+ * every 250 ms to look, so sessions on other threads than the one the signal reached
+ * end too. The only process-wide state of the module besides rpc_global_init. */
 void rpc_catch_interrupts(void);
 int rpc_interrupted(void);
+
+/* Process-wide set-up of the transports (libcurl's global state): call once before
+ * connections are opened on several threads. Later calls do nothing. */
+void rpc_global_init(void);
 
 /* Seconds on a monotonic clock. */
 double rpc_now(void);

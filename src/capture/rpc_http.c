@@ -6,6 +6,7 @@
  * initialization (:265-267) and on every request from 2026-07-28 together with
  * `Mcp-Method` (streamable-http.mdx:252-293). Line numbers: MCP repository, b0f60ba. */
 #include <curl/curl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -278,6 +279,11 @@ static void http_set_version(rpc_conn *c, const char *version, int modern)
     h->modern = modern;
 }
 
+static void http_global_init(void)
+{
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
 static void http_close(rpc_conn *c)
 {
     struct http_impl *h = c->impl;
@@ -300,6 +306,12 @@ static void http_close(rpc_conn *c)
     free(h->session_id);
     free(h->version);
     free(h);
+}
+
+void rpc_global_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, http_global_init);
 }
 
 static const struct rpc_conn_ops http_ops = {http_call, http_notify, http_set_version, http_close};

@@ -95,7 +95,7 @@ static enum rpc_fail write_all(rpc_conn *c, struct stdio_impl *s, const char *p,
             return rpc_fail_with(err, RPC_ETIMEOUT, "server '%s' did not read its input in time",
                                  s->name);
         struct pollfd pfd = {s->in_fd, POLLOUT, 0};
-        int ms = (int)(left * 1000) + 1;
+        int ms = left > 0.25 ? 250 : (int)(left * 1000) + 1; /* look at interrupts */
         if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
             return rpc_fail_with(err, RPC_EIO, "poll: %s", strerror(errno));
         if (pfd.revents & (POLLERR | POLLHUP) && !(pfd.revents & POLLOUT))
@@ -167,7 +167,7 @@ static enum rpc_fail read_msg(rpc_conn *c, struct stdio_impl *s, const char *met
                 s->name, method, c->opts.request_timeout);
         }
         struct pollfd pfd = {s->out_fd, POLLIN, 0};
-        int ms = (int)(left * 1000) + 1;
+        int ms = left > 0.25 ? 250 : (int)(left * 1000) + 1; /* look at interrupts */
         int pr = poll(&pfd, 1, ms);
         if (rpc_interrupted())
             return rpc_fail_with(err, RPC_EINTR, "interrupted while waiting for the answer to '%s'",

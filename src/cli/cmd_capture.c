@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include "cli/cmd.h"
 #include "capture/rpc.h"
 #include "base/util.h"
+#include "core/suppress.h"
 
 static void usage(FILE *out)
 {
@@ -30,17 +32,28 @@ static void usage(FILE *out)
           "  --protocol-version V  capture only this version (repeatable; default: 2024-11-05,\n"
           "                        2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)\n"
           "  --url URL             use the Streamable HTTP endpoint URL instead of a command\n"
-          "  -o FILE               write the description to FILE (default: standard output)\n"
-          "  --date YYYY-MM-DD     date recorded in x-capturedBy (default: today, UTC)\n"
+          "  -o FILE               write the description to FILE (default: standard output);\n"
+          "                        checked before any server starts\n"
+          "  --date YYYY-MM-DD     date recorded in x-capturedBy; 'today' for today (UTC).\n"
+          "                        Default: the date of SOURCE_DATE_EPOCH when it is set, else\n"
+          "                        none, so that capturing the same server gives the same file\n"
+          "  -j, --jobs N          sessions run at the same time (default: the number of\n"
+          "                        versions or of CPUs, whichever is smaller); the output does\n"
+          "                        not depend on it\n"
           "  --timeout SECONDS     time limit per request (default 30)\n"
           "  --session-timeout SECONDS  time limit per session, one per version (default 120)\n"
           "  --max-message BYTES   size limit per message (default 16777216)\n"
           "  --max-pages N         pages followed per list call (default 100)\n"
-          "  --server-stderr FILE  write the server's stderr to FILE (default: pass it through)\n"
-          "  -v, --verbose         log every JSON-RPC message on stderr\n"
+          "  --server-stderr FILE  write the server's stderr to FILE (default: pass it through);\n"
+          "                        each line starts with its session's version: [2025-06-18]\n"
+          "  -v, --verbose         log every JSON-RPC message on stderr ([VERSION] in front)\n"
           "  --validate            after writing, run `mcpdesc validate` on FILE (needs -o); the\n"
           "                        arguments after --validate up to `--` are validate's options\n"
           "  -h, --help            show this help\n"
+          "\n"
+          "One session per version, each with its own server process (or HTTP session), run\n"
+          "in parallel; the server's answer to one version is not asked again. At the end, a\n"
+          "summary line on stderr: the versions captured and the counts of items.\n"
           "\n"
           "examples:\n"
           "  mcpdesc capture -o everything.json -- npx -y @modelcontextprotocol/server-everything\n"
@@ -135,8 +148,9 @@ struct capture_cli_opts {
     double timeout, session_timeout;
     long long max_message, max_pages;
     int verbose, validate;
+    long long jobs;   /* -j; 0: the default */
     char **command;   /* the server's argv, or NULL with --url */
-    char datebuf[16]; /* today's date when --date is not given */
+    char datebuf[16]; /* --date today, or SOURCE_DATE_EPOCH's date */
 };
 
 static void opts_release(struct capture_cli_opts *o)
@@ -196,8 +210,22 @@ static int parse_options(int argc, char **argv, struct capture_cli_opts *o)
             o->out = v;
         } else if (opt_value(argc, argv, &i, "--date", &v, &missing)) {
             if (missing) return fail_usage("option '%s' needs a value", a);
-            if (!valid_date(v)) return fail_usage("--date wants YYYY-MM-DD, not '%s'", v);
+            if (!strcmp(v, "today")) {
+                time_t now = time(NULL);
+                struct tm tm;
+                gmtime_r(&now, &tm);
+                strftime(o->datebuf, sizeof o->datebuf, "%Y-%m-%d", &tm);
+                v = o->datebuf;
+            } else if (!valid_date(v)) {
+                return fail_usage("--date wants YYYY-MM-DD or 'today', not '%s'", v);
+            }
             o->date = v;
+        } else if ((!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9' && (v = a + 2)) ||
+                   opt_value(argc, argv, &i, "-j", &v, &missing) ||
+                   opt_value(argc, argv, &i, "--jobs", &v, &missing)) {
+            if (missing || parse_count(v, 64, &o->jobs))
+                return fail_usage("-j wants a number of sessions from 1 to 64, not '%s'",
+                                  missing ? "" : v);
         } else if (opt_value(argc, argv, &i, "--timeout", &v, &missing)) {
             if (missing || parse_seconds(v, &o->timeout))
                 return fail_usage("--timeout wants a number of seconds, not '%s'",
@@ -233,21 +261,61 @@ static int parse_options(int argc, char **argv, struct capture_cli_opts *o)
     if (!o->versions.len)
         for (size_t k = 0; capture_known_versions[k]; k++)
             VEC_PUSH(o->versions, capture_known_versions[k]);
-    if (!o->date) {
-        time_t now = time(NULL);
-        struct tm tm;
-        gmtime_r(&now, &tm);
-        strftime(o->datebuf, sizeof o->datebuf, "%Y-%m-%d", &tm);
+    /* No date unless asked (--date, SOURCE_DATE_EPOCH): a drift check that captures a
+     * server and compares with the committed file must not change every day. */
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    if (!o->date && sde && *sde) {
+        if (suppress_today(o->datebuf))
+            return fail_usage("SOURCE_DATE_EPOCH is a number of seconds since 1970-01-01 UTC, "
+                              "not '%s'",
+                              sde);
         o->date = o->datebuf;
+    }
+    if (!o->jobs) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        o->jobs = (long long)o->versions.len;
+        if (cpus >= 1 && cpus < o->jobs) o->jobs = cpus;
     }
     return 0;
 }
 
-/* Open --server-stderr (into *STDERR_FD, else -1) and set up the signals. 0, or 2
- * after a message. */
+/* -o FILE can be written: not a directory, in a directory that exists and is
+ * writable (the file is written there as a temporary, then renamed). 0, or 2 after a
+ * message. Checked before any server starts, so a typo does not cost a capture. */
+static int check_output(const char *path)
+{
+    struct stat st;
+    if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "mcpdesc capture: cannot write '%s': it is a directory (-o wants a file)\n",
+                path);
+        return 2;
+    }
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? (slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path)))
+                      : xstrdup(".");
+    int status = 0;
+    if (stat(dir, &st)) {
+        fprintf(stderr, "mcpdesc capture: cannot write '%s': directory '%s': %s\n", path, dir,
+                strerror(errno));
+        status = 2;
+    } else if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "mcpdesc capture: cannot write '%s': '%s' is not a directory\n", path, dir);
+        status = 2;
+    } else if (access(dir, W_OK | X_OK)) {
+        fprintf(stderr, "mcpdesc capture: cannot write '%s': directory '%s' is not writable (%s)\n",
+                path, dir, strerror(errno));
+        status = 2;
+    }
+    free(dir);
+    return status;
+}
+
+/* Check -o, open --server-stderr (into *STDERR_FD, else -1) and set up the signals. 0,
+ * or 2 after a message. */
 static int prepare(const struct capture_cli_opts *o, int *stderr_fd)
 {
     *stderr_fd = -1;
+    if (o->out && strcmp(o->out, "-") && check_output(o->out)) return 2;
     if (o->stderr_file) {
         *stderr_fd = open(o->stderr_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (*stderr_fd < 0) {
@@ -263,9 +331,10 @@ static int prepare(const struct capture_cli_opts *o, int *stderr_fd)
     return 0;
 }
 
-/* Run the sessions and dump the merged description into *TEXT (new). 0, or 2 after a
- * message. */
-static int capture(const struct capture_cli_opts *o, int stderr_fd, char **text)
+/* Run the sessions and dump the merged description into *TEXT (new), the summary line
+ * into SUMMARY. 0, or 2 after a message. */
+static int capture(const struct capture_cli_opts *o, int stderr_fd, char **text,
+                   struct buf *summary)
 {
     struct capture_opts co = {o->versions.items,
                               o->versions.len,
@@ -277,19 +346,21 @@ static int capture(const struct capture_cli_opts *o, int stderr_fd, char **text)
                               (int)o->max_pages,
                               stderr_fd,
                               o->verbose,
-                              o->date};
+                              o->date,
+                              (int)o->jobs};
     struct buf err = BUF_INIT;
-    json_t *doc = capture_run(&co, &err);
-    if (!doc) {
+    json_t *captured = capture_run(&co, &err);
+    if (!captured) {
         fprintf(stderr, "mcpdesc capture: %s\n", buf_str(&err));
         buf_release(&err);
         return 2;
     }
     buf_release(&err);
     struct buf b = BUF_INIT;
-    capture_dump(doc, &b);
+    capture_dump(captured, &b);
     *text = buf_detach(&b);
-    json_decref(doc);
+    capture_summary(captured, summary);
+    json_decref(captured);
     return 0;
 }
 
@@ -326,9 +397,12 @@ int cmd_capture(int argc, char **argv)
     if (!status) {
         int stderr_fd = -1;
         char *text = NULL;
+        struct buf summary = BUF_INIT;
         status = prepare(&o, &stderr_fd);
-        if (!status) status = capture(&o, stderr_fd, &text);
+        if (!status) status = capture(&o, stderr_fd, &text, &summary);
         if (!status) status = emit(&o, text);
+        if (!status) fprintf(stderr, "mcpdesc: %s\n", buf_str(&summary));
+        buf_release(&summary);
         if (!status && o.validate) status = validate_output(&o);
         if (stderr_fd >= 0) close(stderr_fd);
         free(text);

@@ -64,6 +64,29 @@ START_TEST(merge_identical_items_once)
 }
 END_TEST
 
+START_TEST(merge_without_date_and_summary)
+{
+    struct capture_session s[2];
+    session(&s[0], "2025-11-25", "[{\"name\": \"a\", \"title\": \"new\"}, {\"name\": \"b\"}]");
+    session(&s[1], "2025-06-18", "[{\"name\": \"a\"}, {\"name\": \"b\"}]");
+    struct buf notes = BUF_INIT;
+    json_t *doc = capture_merge(s, 2, "mcpdesc 0.1.0", NULL, &notes);
+    json_t *by = json_object_get(doc, "x-capturedBy");
+    ck_assert_str_eq(json_string_value(json_object_get(by, "tool")), "mcpdesc 0.1.0");
+    ck_assert_ptr_null(json_object_get(by, "date"));
+    struct buf sum = BUF_INIT;
+    capture_summary(doc, &sum);
+    /* 'a' has two forms: counted once */
+    ck_assert_str_eq(buf_str(&sum), "captured protocol versions 2025-06-18, 2025-11-25: 2 tools, 0 "
+                                    "resources, 0 resource templates, 0 prompts");
+    buf_release(&sum);
+    json_decref(doc);
+    buf_release(&notes);
+    capture_session_release(&s[0]);
+    capture_session_release(&s[1]);
+}
+END_TEST
+
 START_TEST(merge_forms_and_order)
 {
     struct capture_session s[3];
@@ -250,6 +273,7 @@ Suite *capture_suite(void)
     TCase *tc = tcase_create("merge");
     tcase_add_test(tc, merge_identical_items_once);
     tcase_add_test(tc, merge_forms_and_order);
+    tcase_add_test(tc, merge_without_date_and_summary);
     tcase_add_test(tc, merge_duplicates_and_missing_capability);
     tcase_add_test(tc, merge_server_info_from_newest_having_it);
     tcase_add_test(tc, known_versions);
