@@ -15,9 +15,31 @@
 #include "base/buf.h"
 #include "capture/capture.h"
 #include "cli/cmd.h"
+#include "cli/cmd_common.h"
 #include "capture/rpc.h"
 #include "base/util.h"
 #include "core/suppress.h"
+
+/* Every option, for did-you-mean (tests/check-options.sh checks them against --help, the
+ * man page and the bash completion). */
+static const char *const options[] = {"--protocol-version",
+                                      "--url",
+                                      "-o",
+                                      "--output",
+                                      "--date",
+                                      "-j",
+                                      "--jobs",
+                                      "--timeout",
+                                      "--session-timeout",
+                                      "--max-message",
+                                      "--max-pages",
+                                      "--server-stderr",
+                                      "-v",
+                                      "--verbose",
+                                      "--validate",
+                                      "-h",
+                                      "--help",
+                                      NULL};
 
 static void usage(FILE *out)
 {
@@ -32,7 +54,7 @@ static void usage(FILE *out)
           "  --protocol-version V  capture only this version (repeatable; default: 2024-11-05,\n"
           "                        2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)\n"
           "  --url URL             use the Streamable HTTP endpoint URL instead of a command\n"
-          "  -o FILE               write the description to FILE (default: standard output);\n"
+          "  -o, --output FILE     write the description to FILE (default: standard output);\n"
           "                        checked before any server starts\n"
           "  --date YYYY-MM-DD     date recorded in x-capturedBy; 'today' for today (UTC).\n"
           "                        Default: the date of SOURCE_DATE_EPOCH when it is set, else\n"
@@ -246,7 +268,8 @@ static int parse_options(int argc, char **argv, struct capture_cli_opts *o)
             if (missing) return fail_usage("option '%s' needs a value", a);
             o->stderr_file = v;
         } else if (a[0] == '-') {
-            return fail_usage("unknown option '%s'", a);
+            cmd_unknown_option("capture", a, options);
+            return 2;
         } else {
             break; /* the command starts here */
         }

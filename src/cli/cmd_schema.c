@@ -15,21 +15,29 @@
 #include "schema/schema.h"
 #include "base/util.h"
 
-static void usage(FILE *f)
+/* The usage of `schema validate` (WHICH 1), `schema check` (2) or both (0). */
+static void usage(FILE *f, int which)
 {
-    fputs(
-        "usage: mcpdesc schema validate --schema FILE [--dialect D] [--ref-map PREFIX=DIR]...\n"
-        "                               [--format text|json] INSTANCE...\n"
-        "       mcpdesc schema check [--dialect D] [--ref-map PREFIX=DIR]... [--format text|json]\n"
-        "                            SCHEMA...\n"
-        "\n"
-        "  --dialect D      dialect of schemas without $schema: 2020-12 (default), 2019-09,\n"
-        "                   draft-07, draft-06, draft-04\n"
-        "  --ref-map P=DIR  resolve $refs whose URI starts with P from files under DIR;\n"
-        "                   no other non-local reference is ever fetched\n"
-        "  --format F       text (default) or json\n"
-        "exit status: 0 valid, 1 invalid, 2 bad usage or unreadable input\n",
-        f);
+    if (which != 2)
+        fputs("usage: mcpdesc schema validate --schema FILE [--dialect D] [--ref-map "
+              "PREFIX=DIR]...\n"
+              "                               [--format text|json] INSTANCE...\n",
+              f);
+    if (which != 1)
+        fprintf(f,
+                "%s mcpdesc schema check [--dialect D] [--ref-map PREFIX=DIR]... [--format "
+                "text|json]\n"
+                "                            SCHEMA...\n",
+                which ? "usage:" : "      ");
+    fputs("\n", f);
+    if (which != 2) fputs("  --schema FILE    the schema the instances are validated against\n", f);
+    fputs("  --dialect D      dialect of schemas without $schema: 2020-12 (default), 2019-09,\n"
+          "                   draft-07, draft-06, draft-04\n"
+          "  --ref-map P=DIR  resolve $refs whose URI starts with P from files under DIR;\n"
+          "                   no other non-local reference is ever fetched\n"
+          "  --format F       text (default) or json\n"
+          "exit status: 0 valid, 1 invalid, 2 bad usage or unreadable input\n",
+          f);
 }
 
 struct out {
@@ -153,9 +161,9 @@ static void opts_release(struct schema_opts *o)
 }
 
 /* Bad usage after the subcommand: the usage to stderr, then 2. */
-static int usage_error(void)
+static int usage_error(const struct schema_opts *o)
 {
-    usage(stderr);
+    usage(stderr, o->is_validate ? 1 : 2);
     return 2;
 }
 
@@ -163,11 +171,15 @@ static int usage_error(void)
  * the usage was printed for --help. */
 static int parse_options(int argc, char **argv, struct schema_opts *o)
 {
-    static const char *const options[] = {"--schema", "--dialect", "--ref-map",
-                                          "--format", "--help",    NULL};
+    /* every option, for did-you-mean (tests/check-options.sh checks them against --help,
+     * the man page and the bash completion) */
+    static const char *const validate_options[] = {"--schema", "--dialect", "--ref-map",
+                                                   "--format", "--help",    NULL};
+    static const char *const check_options[] = {"--dialect", "--ref-map", "--format", "--help",
+                                                NULL};
     *o = (struct schema_opts){.dialect = SCHEMA_DRAFT2020_12, .inputs = VEC_INIT, .maps = VEC_INIT};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(argc < 2 ? stderr : stdout);
+        usage(argc < 2 ? stderr : stdout, 0);
         return argc < 2 ? 2 : -1;
     }
     o->sub = argv[1];
@@ -187,49 +199,50 @@ static int parse_options(int argc, char **argv, struct schema_opts *o)
         } else if (!strcmp(a, "--")) {
             only_args = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
+            usage(stdout, o->is_validate ? 1 : 2);
             return -1;
         } else if (o->is_validate && OPT("--schema")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--schema"))) return usage_error();
+            if (!(v = cmd_option_value(argc, argv, &i, "--schema"))) return usage_error(o);
             o->schema_file = v;
         } else if (OPT("--dialect")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--dialect"))) return usage_error();
+            if (!(v = cmd_option_value(argc, argv, &i, "--dialect"))) return usage_error(o);
             o->dialect = schema_dialect_parse(v);
             if (!o->dialect) {
                 fprintf(stderr,
                         "mcpdesc schema: unknown dialect '%s' (use 2020-12, 2019-09, draft-07, "
                         "draft-06 or draft-04)\n",
                         v);
-                return usage_error();
+                return usage_error(o);
             }
         } else if (OPT("--ref-map")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--ref-map"))) return usage_error();
+            if (!(v = cmd_option_value(argc, argv, &i, "--ref-map"))) return usage_error(o);
             if (!strchr(v, '=') || v[0] == '=') {
                 fprintf(stderr, "mcpdesc schema: --ref-map takes PREFIX=DIR, not '%s'\n", v);
-                return usage_error();
+                return usage_error(o);
             }
             VEC_PUSH(o->maps, v);
         } else if (OPT("--format")) {
-            if (!(v = cmd_option_value(argc, argv, &i, "--format"))) return usage_error();
+            if (!(v = cmd_option_value(argc, argv, &i, "--format"))) return usage_error(o);
             format = v;
         } else {
-            cmd_unknown_option(o->is_validate ? "schema validate" : "schema check", a, options);
-            return usage_error();
+            cmd_unknown_option(o->is_validate ? "schema validate" : "schema check", a,
+                               o->is_validate ? validate_options : check_options);
+            return usage_error(o);
         }
 #undef OPT
     }
     if (strcmp(format, "text") && strcmp(format, "json")) {
         fprintf(stderr, "mcpdesc schema: unknown format '%s' (use text or json)\n", format);
-        return usage_error();
+        return usage_error(o);
     }
     if (o->is_validate && !o->schema_file) {
         fprintf(stderr, "mcpdesc schema validate: --schema FILE is required\n");
-        return usage_error();
+        return usage_error(o);
     }
     if (!o->inputs.len) {
         fprintf(stderr, "mcpdesc schema %s: no %s given\n", o->sub,
                 o->is_validate ? "instance" : "schema");
-        return usage_error();
+        return usage_error(o);
     }
     o->json = !strcmp(format, "json");
     return 0;

@@ -26,11 +26,25 @@
 #include "core/suppress.h"
 #include "base/util.h"
 
-static const char *const options[] = {
-    "--rules",   "--rules-tag",      "--format", "--protocol-version", "--rule",     "--skip",
-    "--fail-on", "--color",          "--preset", "--output",           "--jobs",     "--quiet",
-    "--timing",  "--stdin-filepath", "--config", "--no-config",        "--baseline", "--help",
-    NULL};
+/* Every option (for did-you-mean). tests/check-options.sh checks this table, --help, the
+ * man page and the bash completion against each other: a new option goes in all four. */
+static const char *const options[] = {"--rules",    "--rules-tag",
+                                      "--format",   "--protocol-version",
+                                      "--rule",     "--skip",
+                                      "--fail-on",  "--color",
+                                      "--preset",   "--output",
+                                      "--jobs",     "--quiet",
+                                      "--timing",   "--stdin-filepath",
+                                      "--config",   "--no-config",
+                                      "--baseline", "--help",
+                                      "-o",         "-j",
+                                      "-q",         NULL};
+
+/* The options that shape only the report: `baseline write` refuses them (and takes the
+ * others; tests/check-options.sh reads both tables). */
+static const char *const report_options[] = {"--format", "--fail-on", "--color",    "--output",
+                                             "--quiet",  "--timing",  "--baseline", "-o",
+                                             "-q",       NULL};
 
 static void usage(FILE *f)
 {
@@ -387,12 +401,9 @@ static void opts_release(struct validate_opts *o)
 /* Is A an option that shapes only the report (refused by `baseline write`)? */
 static int report_only(const char *a)
 {
-    static const char *const names[] = {"--format", "--fail-on", "--color",   "--output",
-                                        "--quiet",  "--timing",  "--baseline"};
-    if (!strcmp(a, "-o") || !strcmp(a, "-q")) return 1;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        size_t n = strlen(names[i]);
-        if (!strncmp(a, names[i], n) && (a[n] == '\0' || a[n] == '=')) return 1;
+    for (const char *const *o = report_options; *o; o++) {
+        size_t n = strlen(*o);
+        if (!strncmp(a, *o, n) && (a[n] == '\0' || (a[1] == '-' && a[n] == '='))) return 1;
     }
     return 0;
 }

@@ -1,0 +1,169 @@
+#!/bin/sh
+# check-options.sh [BINARY] - the options of every command and subcommand agree in the
+# four places that list them, so none falls behind:
+#   help  `mcpdesc CMD [SUB] --help`: the option lines of its table (indented 2 to 6
+#         spaces, starting with -), the part before the description
+#   man   docs/mcpdesc.1: the command's SYNOPSIS entry (.B mcpdesc CMD [SUB] ... .br);
+#         an entry that says [options] adds the .TP tags of the section CMD OPTIONS or
+#         CMD COMMAND
+#   comp  tools/mcpdesc.bash-completion, run in bash: what _mcpdesc offers for
+#         `mcpdesc CMD [SUB] -<TAB>`
+#   c     the option tables of src/cli (the did-you-mean lists): validate's options[],
+#         baseline write's = validate's less report_options[], schema's
+#         validate_options[] and check_options[], capture's options[], rules' subs[]
+# --help and -h are left out (every command takes them). Each option missing from one
+# place is one FAIL line. Then the completion itself: without extglob, file names with
+# spaces complete whole, validate offers only descriptions (and directories).
+# Without bash the completion is skipped (tests/skip.sh) and the other three compared.
+set -u
+BIN=${1:-build/mcpdesc}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tests/skip.sh"
+MAN=${MCPDESC_MAN:-$ROOT/docs/mcpdesc.1}
+COMP=${MCPDESC_COMPLETION:-$ROOT/tools/mcpdesc.bash-completion}
+SRC=${MCPDESC_CLI_SRC:-$ROOT/src/cli}
+KEYS="validate|baseline write|capture|schema validate|schema check|rules list|rules explain|rules dump|rules lint|rules test|rules docs|rules diff|rules lock|rules pack"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+: > "$tmp/all"
+
+# KEY<TAB>OPTION lines from each place, into $tmp/all as SOURCE<TAB>KEY<TAB>OPTION
+IFS='|'
+for key in $KEYS; do
+    IFS=' '
+    # shellcheck disable=SC2086
+    "$BIN" $key --help 2>&1 | awk -v key="$key" '
+        /^  ( |  |   |    )?-/ {
+            s = $0; sub(/^ +/, "", s); i = index(s, "  "); if (i) s = substr(s, 1, i - 1)
+            gsub(/[],[|]/, " ", s); n = split(s, f, " ")
+            for (k = 1; k <= n; k++) if (f[k] ~ /^--?[A-Za-z][A-Za-z-]*$/) print "help\t" key "\t" f[k]
+        }' >> "$tmp/all"
+    IFS='|'
+done
+IFS=' '
+
+awk '
+    function opts(s, key, src,   n, f, k) {
+        gsub(/[],[|]/, " ", s); n = split(s, f, " ")
+        for (k = 1; k <= n; k++) if (f[k] ~ /^--?[A-Za-z][A-Za-z-]*$/) print src "\t" key "\t" f[k]
+    }
+    { gsub(/\\f[BIRP]/, ""); gsub(/\\-/, "-"); gsub(/"/, "") }
+    /^\.SH / { sec = substr($0, 5); entry = ""; tag = 0; next }
+    sec == "SYNOPSIS" && /^\.br/ { entry = ""; next }
+    sec == "SYNOPSIS" && /^\.B mcpdesc / {
+        entry = ""; rest = ""
+        for (k = 3; k <= NF; k++) {
+            if (rest == "" && $k !~ /^-/) entry = entry (entry == "" ? "" : " ") $k
+            else rest = rest " " $k
+        }
+        if (entry != "") opts(rest, entry, "man")
+        next
+    }
+    sec == "SYNOPSIS" && entry != "" {
+        s = $0; sub(/^\.[A-Z]+ */, "", s)
+        if (s ~ /(^|[[ ])options( |]|$)/) withsec[entry] = 1
+        opts(s, entry, "man"); next
+    }
+    /^\.TP/ { tag = 1; next }
+    tag { tag = 0; s = $0; sub(/^\.[A-Z]+ */, "", s); sectag[sec] = sectag[sec] "\n" s }
+    END {
+        for (e in withsec) {
+            up = toupper(e)
+            n = split(sectag[up " OPTIONS"] sectag[up " COMMAND"], t, "\n")
+            for (k = 1; k <= n; k++) opts(t[k], e, "man")
+        }
+    }' "$MAN" >> "$tmp/all"
+
+# The C tables: NAME[] = { "...", ... NULL}; arrays, and the rules subs[] entries.
+c_array() { # FILE NAME: the strings of the array NAME, one a line
+    awk -v name="$2" '
+        index($0, " " name "[] = {") { on = 1 }
+        on { s = $0; while (match(s, /"-[^"]*"/)) { print substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) } }
+        on && /};/ { on = 0 }' "$1"
+}
+c_array "$SRC/cmd_validate.c" options | sed 's/^/c\tvalidate\t/' >> "$tmp/all"
+c_array "$SRC/cmd_validate.c" report_options > "$tmp/report"
+c_array "$SRC/cmd_validate.c" options | grep -vxF -f "$tmp/report" | sed 's/^/c\tbaseline write\t/' >> "$tmp/all"
+c_array "$SRC/cmd_schema.c" validate_options | sed 's/^/c\tschema validate\t/' >> "$tmp/all"
+c_array "$SRC/cmd_schema.c" check_options | sed 's/^/c\tschema check\t/' >> "$tmp/all"
+c_array "$SRC/cmd_capture.c" options | sed 's/^/c\tcapture\t/' >> "$tmp/all"
+awk '
+    /^    \{"[a-z]+",$/ { name = $0; gsub(/[ {",]/, "", name) }
+    /^     \{"-/ && name != "" {
+        s = $0; while (match(s, /"-[^"]*"/)) { print "c\trules " name "\t" substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) }
+    }' "$SRC/cmd_rules.c" >> "$tmp/all"
+
+sources="help man c"
+if command -v bash > /dev/null 2>&1; then
+    PATH="$(cd "$(dirname "$BIN")" && pwd):$PATH" KEYS="$KEYS" bash -c '
+        shopt -u extglob
+        . "$1" || exit 1
+        while IFS= read -r key; do
+            read -r -a words <<< "$key"
+            COMP_WORDS=(mcpdesc "${words[@]}")
+            [[ $key == "baseline write" ]] && COMP_WORDS+=(out.json)
+            COMP_WORDS+=(-); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+            _mcpdesc
+            for o in "${COMPREPLY[@]}"; do printf "comp\t%s\t%s\n" "$key" "$o"; done
+        done < <(tr "|" "\n" <<< "$KEYS")
+        ' check-options "$COMP" > "$tmp/comp-all" && [ -s "$tmp/comp-all" ] &&
+        sources="$sources comp" && cat "$tmp/comp-all" >> "$tmp/all" ||
+        { echo "FAIL check-options: the completion $COMP offers no option (it does not load?)"; fail=1; }
+else
+    test_skip check-options "the bash completion" "no bash" || fail=1
+fi
+
+# every KEY<TAB>OPTION of any place must be in each place
+awk -F'\t' '$3 != "--help" && $3 != "-h"' "$tmp/all" | cut -f2,3 | sort -u > "$tmp/union"
+n=0
+for src in $sources; do
+    grep "^$src	" "$tmp/all" | cut -f2,3 | sort -u > "$tmp/$src"
+done
+for src in $sources; do
+    for k in $(echo "$KEYS" | tr ' |' '_ '); do
+        key=$(echo "$k" | tr _ ' ')
+        grep -q "^$key	" "$tmp/$src" || { echo "FAIL check-options: $src lists no option of '$key'"; fail=1; }
+    done
+    comm -23 "$tmp/union" "$tmp/$src" > "$tmp/missing"
+    while IFS='	' read -r key opt; do
+        others=$(for s in $sources; do grep -qxF "$key	$opt" "$tmp/$s" && printf "%s " "$s"; done)
+        echo "FAIL check-options: mcpdesc $key: $opt is missing from $src (listed by: $others)"
+        fail=1
+    done < "$tmp/missing"
+    n=$((n + $(wc -l < "$tmp/$src")))
+done
+keys=$(echo "$KEYS" | tr '|' '\n' | wc -l)
+opts=$(wc -l < "$tmp/union")
+
+# the completion itself
+if command -v bash > /dev/null 2>&1; then
+    mkdir "$tmp/files" "$tmp/files/dir x"
+    touch "$tmp/files/a b.json" "$tmp/files/c.txt" "$tmp/files/d.yaml" "$tmp/files/e f.yml"
+    (cd "$tmp/files" && bash -c '
+        shopt -u extglob
+        . "$1" || exit 1
+        run() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _mcpdesc; printf "%s|" "${COMPREPLY[@]}"; echo; }
+        run mcpdesc validate a
+        run mcpdesc validate ""
+        run mcpdesc validate --config ""
+        run mcpdesc validate --format sarif : ""
+        run mcpdesc schema check c
+        run mcpdesc rules lint d' check-options "$COMP") > "$tmp/comp-files" 2>&1
+    printf '%s\n' 'a b.json|' 'a b.json|d.yaml|dir x|e f.yml|' 'd.yaml|dir x|e f.yml|' \
+        'a b.json|c.txt|d.yaml|dir x|e f.yml|' 'c.txt|' 'dir x|' > "$tmp/comp-expected"
+    # compgen's order is the directory's; compare sorted within each line
+    while IFS= read -r l; do echo "$l" | tr '|' '\n' | sort | tr '\n' '|'; echo; done < "$tmp/comp-files" > "$tmp/comp-got"
+    while IFS= read -r l; do echo "$l" | tr '|' '\n' | sort | tr '\n' '|'; echo; done < "$tmp/comp-expected" > "$tmp/comp-want"
+    if ! cmp -s "$tmp/comp-got" "$tmp/comp-want"; then
+        echo "FAIL check-options: file completion (without extglob, names with spaces): got, then expected:"
+        cat "$tmp/comp-files" "$tmp/comp-expected"
+        fail=1
+    fi
+fi
+
+if [ $fail = 0 ]; then
+    case $sources in *comp) also=" and the bash completion" ;; *) also="" ;; esac
+    echo "PASS check-options: $opts options of $keys commands agree in --help, the man page, the C option tables$also ($n entries)"
+fi
+exit $fail
