@@ -12,7 +12,8 @@
 #         baseline write's = validate's less report_options[], schema's
 #         validate_options[] and check_options[], capture's options[], rules' subs[]
 # --help and -h are left out (every command takes them). Each option missing from one
-# place is one FAIL line. Then the completion itself: without extglob, file names with
+# place is one FAIL line; so is one the command's parser answers with "unknown option"
+# (run as `mcpdesc CMD [SUB] OPTION` in an empty directory, standard input empty). Then the completion itself: without extglob, file names with
 # spaces complete whole, validate offers only descriptions (and directories).
 # Without bash the completion is skipped (tests/skip.sh) and the other three compared.
 set -u
@@ -133,6 +134,21 @@ for src in $sources; do
     done < "$tmp/missing"
     n=$((n + $(wc -l < "$tmp/$src")))
 done
+# and the parser takes each of them (whatever it then says of the missing value or input)
+BINABS=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+mkdir "$tmp/run"
+TIMEOUT=""
+command -v timeout > /dev/null 2>&1 && TIMEOUT="timeout 20"
+while IFS='	' read -r key opt; do
+    extra=""
+    [ "$key" = "baseline write" ] && extra=out.json
+    # shellcheck disable=SC2086
+    (cd "$tmp/run" && $TIMEOUT "$BINABS" $key $extra "$opt" < /dev/null > /dev/null 2> "$tmp/run.err")
+    if grep -q "unknown option" "$tmp/run.err"; then
+        echo "FAIL check-options: mcpdesc $key $opt: the parser does not take it: $(head -1 "$tmp/run.err")"
+        fail=1
+    fi
+done < "$tmp/union"
 keys=$(echo "$KEYS" | tr '|' '\n' | wc -l)
 opts=$(wc -l < "$tmp/union")
 
