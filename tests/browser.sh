@@ -11,11 +11,12 @@
 #                load the page's Content-Security-Policy refused) fails the page
 #   --screenshot build/browser/NAME.png (1280x2000), kept for a person to look at
 # and no element but a link (<a href>) names an http(s) URL: nothing is loaded from the
-# network. BROWSER_OUT overrides build/browser.
+# network. BROWSER_OUT overrides build/browser; CHROMIUM names the browser (empty: none,
+# to try the skip).
 set -u
 . "$(dirname "$0")/testlib.sh"
 testlib_setup browser "$@"
-browser=$(command -v chromium || command -v chromium-browser || true)
+browser=${CHROMIUM-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$browser" ]; then
     . tests/skip.sh
     test_skip test-browser "the html report and rule pages in headless Chromium" \
