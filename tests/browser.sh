@@ -107,6 +107,16 @@ report_ok() {
 
 report weather examples/weather.json
 check "html report of examples/weather.json: every finding, no console message, offline" report_ok weather
+# the filters, in the browser: #off=warning hides the two warnings, #off=2025-06-18 the
+# findings of that version alone (weather.json: 3 errors, 2 warnings; 2 only for 2025-06-18)
+filtered() {
+    load "$1" "$out/weather.html#off=$2" && no_console "$1" &&
+        grep -q "<p id=\"shown\">Showing $3 of 5 findings</p>" "$tmp/$1.dom" &&
+        [ "$(grep -c '<li class="finding[^"]* off"' "$tmp/$1.dom")" = $((5 - $3)) ]
+}
+check "html filters: #off=warning shows the 3 errors" filtered weather-errors warning 3
+check "html filters: #off=2025-06-18 hides what only that version has" filtered weather-no-0618 2025-06-18 3
+check "html filters: #off=error,warning,info shows none" filtered weather-none error,warning,info 0
 report invalid conformance/expected-invalid tests/cli/validate-parse-error-among-others/broken.json
 check "html report of conformance/expected-invalid and a parse error" report_ok invalid
 report suppressed --config tests/data/suppress/all.yaml tests/data/suppress/server.json \

@@ -252,7 +252,8 @@ static const char style[] =
     "</style>\n";
 
 /* The filters: a finding is shown when its level is checked and, when it names
- * versions, one of them is checked. */
+ * versions, one of them is checked; the URL's #off=VALUE,... unchecks boxes (a link to a
+ * filtered view, and how tests/browser.sh tries the filters). */
 static const char script[] =
     "<script>\n"
     "'use strict';\n"
@@ -273,6 +274,12 @@ static const char script[] =
     "    document.getElementById('shown').textContent =\n"
     "      'Showing ' + shown + ' of ' + items.length + ' findings';\n"
     "  }\n"
+    "  /* #off=warning,2025-06-18 opens the page with those boxes unchecked */\n"
+    "  var off = /^#off=(.*)$/.exec(location.hash);\n"
+    "  if (off) off[1].split(',').forEach(function (v) {\n"
+    "    boxes.forEach(function (b) { if (b.value === decodeURIComponent(v)) b.checked = false; "
+    "});\n"
+    "  });\n"
     "  boxes.forEach(function (b) { b.addEventListener('change', apply); });\n"
     "  apply();\n"
     "})();\n"
