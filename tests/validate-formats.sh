@@ -16,7 +16,9 @@
 #   alone, the exit status is the same, no temporary file is left, a report that cannot
 #   be written fails the run (2) and the others are still written; the github format's
 #   closing notice names the other reports' files; the markdown summary of a large run
-#   stays small.
+#   stays small; the html page holds every finding of the JSON report, escapes the
+#   inputs' text and loads nothing from the network (tests/browser.sh opens it in
+#   Chromium).
 set -u
 . "$(dirname "$0")/testlib.sh"
 testlib_setup validate-formats "$@"
@@ -143,9 +145,9 @@ all_in_one() {
     "$bin" validate --format text --format json:"$tmp/one/r.json" --format sarif:"$tmp/one/r.sarif" \
         --format junit:"$tmp/one/r.xml" --format gitlab:"$tmp/one/r.gitlab" \
         --format markdown:"$tmp/one/r.md" --format github:"$tmp/one/r.github" \
-        $INV $WARN $BROKEN > "$tmp/one/stdout" 2> /dev/null
+        --format html:"$tmp/one/r.html" $INV $WARN $BROKEN > "$tmp/one/stdout" 2> /dev/null
     echo $? > "$tmp/one/status"
-    for f in text json sarif junit gitlab markdown; do
+    for f in text json sarif junit gitlab markdown html; do
         "$bin" validate --format $f $INV $WARN $BROKEN > "$tmp/one/alone.$f" 2> /dev/null
         echo $? > "$tmp/one/status.$f"
         cmp -s "$tmp/one/status" "$tmp/one/status.$f" || return 1
@@ -153,9 +155,10 @@ all_in_one() {
     cmp -s "$tmp/one/stdout" "$tmp/one/alone.text" && cmp -s "$tmp/one/r.json" "$tmp/one/alone.json" &&
         cmp -s "$tmp/one/r.sarif" "$tmp/one/alone.sarif" && cmp -s "$tmp/one/r.xml" "$tmp/one/alone.junit" &&
         cmp -s "$tmp/one/r.gitlab" "$tmp/one/alone.gitlab" && cmp -s "$tmp/one/r.md" "$tmp/one/alone.markdown" &&
+        cmp -s "$tmp/one/r.html" "$tmp/one/alone.html" &&
         [ "$(cat "$tmp/one/status")" = 2 ]
 }
-check "seven reports in one run: each the report of its format alone, the same status" all_in_one
+check "eight reports in one run: each the report of its format alone, the same status" all_in_one
 check "no temporary file left" sh -c '[ -z "$(ls "$1" | grep "\.tmp\.")" ]' - "$tmp/one"
 github_names_files() {
     grep -q "^::notice title=mcpdesc::.*the full report: json:$tmp/one/r.json, sarif:$tmp/one/r.sarif" "$tmp/one/r.github"
@@ -202,14 +205,43 @@ config_list() {
 check "the config's format list: files relative to the config" config_list
 # the same bytes whatever -j
 same_any_j() {
-    for f in junit gitlab markdown; do
+    for f in junit gitlab markdown html; do
         "$bin" validate -j1 --format $f conformance > "$tmp/j1.$f" 2> /dev/null
         "$bin" validate -j2 --format $f conformance > "$tmp/j2.$f" 2> /dev/null
         cmp -s "$tmp/j1.$f" "$tmp/j2.$f" || return 1
     done
 }
-check "junit, gitlab and markdown are the same for any -j" same_any_j
+check "junit, gitlab, markdown and html are the same for any -j" same_any_j
 check "markdown of a large run stays under 64 KiB" sh -c \
     '"$1" validate --preset all --format markdown conformance tests/data/cli > "$2" 2> /dev/null; [ "$(wc -c < "$2")" -lt 65536 ]' \
     - "$bin" "$tmp/big.md"
+# html: one li.finding per finding of the JSON report of the same run (and an input
+# error each), the suppressed ones marked, no element but a link naming an http(s) URL,
+# every input's text escaped (tests/browser.sh loads the pages in Chromium)
+html_ok() {
+    python3 - "$1" "$2" << 'PY'
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+report = json.load(open(sys.argv[2]))
+diags = [d for f in report["files"] for d in f.get("diagnostics", [])]
+errors = [f for f in report["files"] if "error" in f]
+items = re.findall(r'<li class="finding lvl-\w+([^"]*)"', page)
+assert len(items) == len(diags) + len(errors), (len(items), len(diags), len(errors))
+assert sum(" suppressed" in s for s in items) == sum(1 for d in diags if d.get("suppressed"))
+loads = [t for t in re.findall(r'<[a-zA-Z]+ [^>]*(?:src|href)="https?://[^"]*"', page) if not t.startswith("<a ")]
+assert not loads, loads
+assert len(re.findall(r"<script>", page)) == 1 and "<script " not in page, "one inline script"
+PY
+}
+html_run() {
+    name=$1
+    shift
+    "$bin" validate --format json:"$tmp/$name.json" --format html:"$tmp/$name.html" "$@" > /dev/null 2>&1
+    html_ok "$tmp/$name.html" "$tmp/$name.json"
+}
+check "html: the findings of the JSON report, offline" html_run h1 $INV $WARN $BROKEN
+check "html: suppressed findings marked" html_run h2 $SUP
+check "html: a file name is escaped" sh -c \
+    '"$1" validate --format html --stdin-filepath "<img src=x onerror=alert(1)>.json" - < "$2" | grep -q "^<h2>&lt;img src=x onerror=alert(1)&gt;.json</h2>$"' \
+    - "$bin" $INV
 testlib_finish

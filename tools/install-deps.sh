@@ -6,7 +6,8 @@
 #             Build-Depends of debian/control, less the test-only ones)
 #   test      the rest of `make check` (`make test-deps`): man-db, clang-format, the
 #             JSON Schema test suite, Check, python3-jsonschema's CLI for cross-checks,
-#             and clang-14 with its fuzzer/sanitizer runtimes (mk/fuzz.mk)
+#             clang-14 with its fuzzer/sanitizer runtimes (mk/fuzz.mk), pre-commit and
+#             Chromium (tests/browser.sh)
 #   deb       building the Debian packages (`make deb`): dpkg-dev, debhelper, lintian
 #   deb-test  installing them in a clean root (`make test-deb`): debootstrap
 set -eu
@@ -14,6 +15,7 @@ BUILD_PKGS="make gcc pkg-config python3-jsonschema nettle-dev libcurl4-openssl-d
 TEST_PKGS="man-db clang-format json-schema-test-suite check libsubunit-dev"
 TEST_PKGS="$TEST_PKGS clang libclang-rt-14-dev llvm-14" # libFuzzer harnesses (mk/fuzz.mk): clang-14, its fuzzer/sanitizer runtimes, llvm-symbolizer
 TEST_PKGS="$TEST_PKGS pre-commit" # tests/precommit.sh: the hooks of .pre-commit-hooks.yaml under pre-commit
+TEST_PKGS="$TEST_PKGS chromium" # tests/browser.sh: the html report and the rule pages in headless Chromium
 DEB_PKGS="build-essential dpkg-dev debhelper fakeroot lintian"
 DEB_TEST_PKGS="debootstrap"
 [ $# -eq 0 ] && set -- build

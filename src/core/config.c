@@ -17,8 +17,8 @@ static const char *const suppress_keys[] = {"file",   "rule",  "item", "pointer"
 static const char *const level_names[] = {"error", "warning", "info", "off", NULL};
 static const char *const preset_names[] = {"recommended", "strict", "all", NULL};
 static const char *const fail_on_names[] = {"error", "warning", "info", "never", NULL};
-static const char *const format_names[] = {"text",  "json",   "sarif",    "github",
-                                           "junit", "gitlab", "markdown", NULL};
+static const char *const format_names[] = {"text",   "json",     "sarif", "github", "junit",
+                                           "gitlab", "markdown", "html",  NULL};
 
 /* What the parser passes around: the document, the errors, the config being filled. */
 struct cp {

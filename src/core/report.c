@@ -11,7 +11,7 @@
 static const struct report_format formats[] = {
     {"text", report_text},         {"json", report_json},   {"sarif", report_sarif},
     {"github", report_github},     {"junit", report_junit}, {"gitlab", report_gitlab},
-    {"markdown", report_markdown},
+    {"markdown", report_markdown}, {"html", report_html},
 };
 
 const struct report_format *report_find(const char *name)
@@ -23,7 +23,7 @@ const struct report_format *report_find(const char *name)
 
 const char *report_names(void)
 {
-    return "text, json, sarif, github, junit, gitlab, markdown";
+    return "text, json, sarif, github, junit, gitlab, markdown, html";
 }
 
 struct report_totals report_count(const struct report_file *files, size_t n)

@@ -1,5 +1,5 @@
 /* report.h - write the results of a validate run: one report for all inputs, in one of
- * the formats of spec/cli.md (text, json, sarif, github, junit, gitlab, markdown; one
+ * the formats of spec/cli.md (text, json, sarif, github, junit, gitlab, markdown, html; one
  * file each, several in one run). A reporter only reads diagnostics, never the rule
  * program. */
 #ifndef MCPDESC_REPORT_H
@@ -121,5 +121,8 @@ void report_junit(const struct report_opts *o, const struct report_file *files, 
 void report_gitlab(const struct report_opts *o, const struct report_file *files, size_t n);
 /* A Markdown summary for a CI step summary (report_markdown.c), bounded in size. */
 void report_markdown(const struct report_opts *o, const struct report_file *files, size_t n);
+/* One self-contained HTML page (report_html.c): charts, findings by file with excerpts,
+ * rule page links, filters by level and version; no request when opened. */
+void report_html(const struct report_opts *o, const struct report_file *files, size_t n);
 
 #endif

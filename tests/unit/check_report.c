@@ -14,31 +14,30 @@
 #include "testutil.h"
 #include "base/util.h"
 
-#define RULE(id, level, summary, req) \
-    "  - id: " id "\n    owner: t\n    surface: Tool\n    kind: structural\n" \
-    "    level: " level "\n    status: stable\n    enforcement: internal\n    applies: all\n" \
-    "    summary: " summary "\n    requirement: " req "\n    based-on: [{tier: 1, text: src}]\n" \
+#define RULE(id, level, summary, req)                                                              \
+    "  - id: " id "\n    owner: t\n    surface: Tool\n    kind: structural\n"                      \
+    "    level: " level "\n    status: stable\n    enforcement: internal\n    applies: all\n"      \
+    "    summary: " summary "\n    requirement: " req "\n    based-on: [{tier: 1, text: src}]\n"   \
     "    check: {select: /tools/*, require: {has: name}, message: m}\n"
 
 static const char *const rules_text =
     "rules:\n" RULE("t.err", "must", "Errors are errors.", "Every tool has a name.")
-    RULE("t.warn", "should", "Warnings warn.", "Tools should be named.")
-    RULE("t.info", "may", "Infos inform.", "Tools may be named.");
+        RULE("t.warn", "should", "Warnings warn.", "Tools should be named.")
+            RULE("t.info", "may", "Infos inform.", "Tools may be named.");
 
-static const char *const manifest_text =
-    "name: report-test\n"
-    "tag: v1.2.3\n"
-    "description-format: 0.9.0\n"
-    "docs-url: https://example.test/rules\n"
-    "versions: [2024-11-05, 2025-03-26, 2025-06-18]\n"
-    "document:\n"
-    "  versions-member: protocolVersions\n"
-    "  collections: [tools]\n"
-    "  component-ref:\n"
-    "    member: $componentRef\n"
-    "    prefix: /components/schemas/\n"
-    "    scopes: [/tools/*/inputSchema]\n"
-    "files: [t.yaml]\n";
+static const char *const manifest_text = "name: report-test\n"
+                                         "tag: v1.2.3\n"
+                                         "description-format: 0.9.0\n"
+                                         "docs-url: https://example.test/rules\n"
+                                         "versions: [2024-11-05, 2025-03-26, 2025-06-18]\n"
+                                         "document:\n"
+                                         "  versions-member: protocolVersions\n"
+                                         "  collections: [tools]\n"
+                                         "  component-ref:\n"
+                                         "    member: $componentRef\n"
+                                         "    prefix: /components/schemas/\n"
+                                         "    scopes: [/tools/*/inputSchema]\n"
+                                         "files: [t.yaml]\n";
 
 struct fixture {
     char dir[64];
@@ -90,7 +89,8 @@ static void setup(struct fixture *fx)
     struct report_file *f = &fx->files[0];
     f->name = "dir/a b%.json";
     f->d = fx->d;
-    struct diag *d = diag_add(&f->diags, DIAG_ERROR, "t.err", f->name, 2, 3, "bad: name, really\nyes");
+    struct diag *d =
+        diag_add(&f->diags, DIAG_ERROR, "t.err", f->name, 2, 3, "bad: name, really\nyes");
     d->pointer = xstrdup("/tools/0");
     d->versions = 3;
     d = diag_add(&f->diags, DIAG_WARNING, "t.warn", f->name, 2, 5, "100% odd");
@@ -135,7 +135,8 @@ static char *render(struct fixture *fx, const char *name, int quiet, int color, 
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    struct report_opts o = {.out = f, .rs = fx->rs, .quiet = quiet, .color = color, .excerpts = excerpts};
+    struct report_opts o = {
+        .out = f, .rs = fx->rs, .quiet = quiet, .color = color, .excerpts = excerpts};
     fmt->write(&o, fx->files, 3);
     fclose(f);
     return out;
@@ -143,7 +144,8 @@ static char *render(struct fixture *fx, const char *name, int quiet, int color, 
 
 START_TEST(test_names)
 {
-    ck_assert_str_eq(report_names(), "text, json, sarif, github, junit, gitlab, markdown");
+    ck_assert_str_eq(report_names(), "text, json, sarif, github, junit, gitlab, markdown, html");
+    ck_assert_ptr_nonnull(report_find("html"));
     ck_assert_ptr_nonnull(report_find("sarif"));
     ck_assert_ptr_nonnull(report_find("github"));
     ck_assert_ptr_null(report_find("xml"));
@@ -155,28 +157,36 @@ START_TEST(test_text)
     struct fixture fx;
     setup(&fx);
     char *out = render(&fx, "text", 0, 0, 0);
-    ck_assert_str_eq(out,
+    ck_assert_str_eq(
+        out,
         "dir/a b%.json:2:3: error: bad: name, really\nyes [t.err] (2024-11-05, 2025-03-26)\n"
         "dir/a b%.json:2:5: warning: 100% odd [t.warn] (2025-06-18)\n"
-        "dir/a b%.json:1:1: info: fyi [mcpdesc.component-ref.cycle] (2024-11-05, 2025-03-26, 2025-06-18)\n"
+        "dir/a b%.json:1:1: info: fyi [mcpdesc.component-ref.cycle] (2024-11-05, 2025-03-26, "
+        "2025-06-18)\n"
         "broken.json:4:2: error: invalid JSON: '}' expected\n"
-        "rules: report-test v1.2.3 (sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine mcpdesc " MCPDESC_VERSION "\n"
+        "rules: report-test v1.2.3 "
+        "(sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine "
+        "mcpdesc " MCPDESC_VERSION "\n"
         "2 errors, 1 warnings, 1 infos in 3 files\n");
     free(out);
     /* a terminal: colour, the source line with a caret, component and hint */
     out = render(&fx, "text", 1, 1, 1);
-    ck_assert_str_eq(out,
+    ck_assert_str_eq(
+        out,
         "\033[1mdir/a b%.json:2:3:\033[0m \033[1;31merror:\033[0m bad: name, really\nyes [t.err] "
         "(2024-11-05, 2025-03-26)\n"
         "     2 |   {\"name\": \"a\"}\n"
         "       |   \033[1;32m^\033[0m\n"
         "\033[1mbroken.json:4:2:\033[0m \033[1;31merror:\033[0m invalid JSON: '}' expected\n"
-        "rules: report-test v1.2.3 (sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine mcpdesc " MCPDESC_VERSION "\n"
+        "rules: report-test v1.2.3 "
+        "(sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine "
+        "mcpdesc " MCPDESC_VERSION "\n"
         "2 errors, 1 warnings, 1 infos in 3 files\n");
     free(out);
     out = render(&fx, "text", 0, 0, 1);
-    ck_assert_ptr_nonnull(strstr(out, "       |     ^\n       = through /components/schemas/A\n"
-                                      "       = hint: rename it\n"));
+    ck_assert_ptr_nonnull(strstr(out,
+                                 "       |     ^\n       = through /components/schemas/A\n"
+                                 "       = hint: rename it\n"));
     free(out);
     /* no position (a file that cannot be opened): no :0:0 */
     fx.files[1].error->line = fx.files[1].error->col = 0;
@@ -198,12 +208,13 @@ START_TEST(test_json)
     json_t *want = json_pack(
         "{s:s, s:{s:s, s:s, s:s, s:b, s:s}, s:[{s:s, s:[{s:s, s:s, s:s, s:[s, s], s:s, s:i, s:i}]},"
         " {s:s, s:{s:s, s:i, s:i}}, {s:s, s:[]}], s:{s:i, s:i, s:i, s:i}}",
-        "mcpdesc", MCPDESC_VERSION, "rules", "name", "report-test", "tag", "v1.2.3",
-        "derivedFrom", "v1.2.3", "modified", 0, "digest", rule_set_digest(fx.rs), "files", "file", "dir/a b%.json", "diagnostics", "rule", "t.err",
-        "level", "error", "pointer", "/tools/0", "versions", "2024-11-05", "2025-03-26", "message",
-        "bad: name, really\nyes", "line", 2, "column", 3, "file", "broken.json", "error", "message",
-        "invalid JSON: '}' expected", "line", 4, "column", 2, "file", "<stdin>", "diagnostics",
-        "summary", "files", 3, "errors", 2, "warnings", 1, "infos", 1);
+        "mcpdesc", MCPDESC_VERSION, "rules", "name", "report-test", "tag", "v1.2.3", "derivedFrom",
+        "v1.2.3", "modified", 0, "digest", rule_set_digest(fx.rs), "files", "file", "dir/a b%.json",
+        "diagnostics", "rule", "t.err", "level", "error", "pointer", "/tools/0", "versions",
+        "2024-11-05", "2025-03-26", "message", "bad: name, really\nyes", "line", 2, "column", 3,
+        "file", "broken.json", "error", "message", "invalid JSON: '}' expected", "line", 4,
+        "column", 2, "file", "<stdin>", "diagnostics", "summary", "files", 3, "errors", 2,
+        "warnings", 1, "infos", 1);
     ck_assert_ptr_nonnull(want);
     ck_assert_msg(json_equal(got, want), "got %s", out);
     json_decref(got);
@@ -218,7 +229,8 @@ START_TEST(test_github)
     struct fixture fx;
     setup(&fx);
     char *out = render(&fx, "github", 0, 1, 1);
-    ck_assert_str_eq(out,
+    ck_assert_str_eq(
+        out,
         "::error file=dir/a b%25.json,line=2,col=3,title=t.err::bad: name, really%0Ayes "
         "(2024-11-05, 2025-03-26)\n"
         "::error file=broken.json,line=4,col=2,title=mcpdesc::invalid JSON: '}' expected\n"
@@ -226,7 +238,9 @@ START_TEST(test_github)
         "hint: rename it\n"
         "::notice file=dir/a b%25.json,line=1,col=1,title=mcpdesc.component-ref.cycle::fyi "
         "(2024-11-05, 2025-03-26, 2025-06-18)\n"
-        "rules: report-test v1.2.3 (sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine mcpdesc " MCPDESC_VERSION "\n"
+        "rules: report-test v1.2.3 "
+        "(sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine "
+        "mcpdesc " MCPDESC_VERSION "\n"
         "2 errors, 1 warnings, 1 infos in 3 files\n");
     free(out);
     out = render(&fx, "github", 1, 0, 0);
@@ -239,10 +253,13 @@ START_TEST(test_github)
     fx.files[1].name = "<stdin>";
     out = render(&fx, "github", 1, 0, 0);
     ck_assert_str_eq(out,
-        "::error file=a%3Ab%2Cc.json,title=t.err::bad: name, really%0Ayes (2024-11-05, 2025-03-26)\n"
-        "::error line=4,col=2,title=mcpdesc::invalid JSON: '}' expected\n"
-        "rules: report-test v1.2.3 (sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine mcpdesc " MCPDESC_VERSION "\n"
-        "2 errors, 1 warnings, 1 infos in 3 files\n");
+                     "::error file=a%3Ab%2Cc.json,title=t.err::bad: name, really%0Ayes "
+                     "(2024-11-05, 2025-03-26)\n"
+                     "::error line=4,col=2,title=mcpdesc::invalid JSON: '}' expected\n"
+                     "rules: report-test v1.2.3 "
+                     "(sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), "
+                     "engine mcpdesc " MCPDESC_VERSION "\n"
+                     "2 errors, 1 warnings, 1 infos in 3 files\n");
     free(out);
     teardown(&fx);
 }
@@ -275,43 +292,48 @@ START_TEST(test_sarif)
      * file of the fixture does not parse) */
     json_t *rules = json_object_get(driver, "rules");
     ck_assert_int_eq(json_array_size(rules), 3 + res_nbuiltins + 1);
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(rules, 3 + res_nbuiltins), "id")),
-                     REPORT_INPUT_RULE);
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_array_get(rules, 3 + res_nbuiltins), "id")),
+        REPORT_INPUT_RULE);
     json_t *want = json_pack(
         "{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:s, s:{s:s}, s:{s:[s, s], s:s, s:[s, s, s]}}",
         "id", "t.warn", "name", "TWarn", "shortDescription", "text", "Tools should be named.",
         "fullDescription", "text", "Warnings warn.", "help", "text",
-        "Warnings warn.\n\nTools should be named.\n\nRule page: https://example.test/rules/t.warn.html",
+        "Warnings warn.\n\nTools should be named.\n\nRule page: "
+        "https://example.test/rules/t.warn.html",
         "markdown",
-        "**Tools should be named.**\n\nWarnings warn.\n\n[Rule page](https://example.test/rules/t.warn.html)",
-        "helpUri", "https://example.test/rules/t.warn.html", "defaultConfiguration", "level", "warning",
-        "properties", "tags", "Tool", "structural", "requirementLevel", "should", "versions",
-        "2024-11-05", "2025-03-26", "2025-06-18");
+        "**Tools should be named.**\n\nWarnings warn.\n\n[Rule "
+        "page](https://example.test/rules/t.warn.html)",
+        "helpUri", "https://example.test/rules/t.warn.html", "defaultConfiguration", "level",
+        "warning", "properties", "tags", "Tool", "structural", "requirementLevel", "should",
+        "versions", "2024-11-05", "2025-03-26", "2025-06-18");
     ck_assert_msg(json_equal(json_array_get(rules, 1), want), "rule 1: %s",
                   json_dumps(json_array_get(rules, 1), JSON_COMPACT));
     json_decref(want);
-    ck_assert_str_eq(json_string_value(json_object_get(
-                         json_object_get(json_array_get(rules, 2), "defaultConfiguration"), "level")),
-                     "note");
+    ck_assert_str_eq(
+        json_string_value(json_object_get(
+            json_object_get(json_array_get(rules, 2), "defaultConfiguration"), "level")),
+        "note");
     json_t *b = json_array_get(rules, 3);
     ck_assert_str_eq(json_string_value(json_object_get(b, "id")), res_builtins[0].id);
-    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(b, "shortDescription"), "text")),
-                     res_builtins[0].summary);
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(b, "shortDescription"), "text")),
+        res_builtins[0].summary);
 
     /* results */
     char cwd[PATH_MAX];
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
     json_t *results = json_object_get(run, "results");
     ck_assert_int_eq(json_array_size(results), 4);
-    want = json_pack(
-        "{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:s, s:s}, s:{s:i, s:i}}, s:[{s:s}]}],"
-        " s:{s:[s], s:s, s:s, s:s, s:s}}",
-        "ruleId", "t.warn", "ruleIndex", 1, "level", "warning", "message", "text", "100% odd",
-        "locations", "physicalLocation", "artifactLocation", "uri", "dir/a%20b%25.json", "uriBaseId",
-        "%SRCROOT%", "region", "startLine", 2, "startColumn", 5, "logicalLocations",
-        "fullyQualifiedName", "/tools/0/name", "properties", "versions", "2025-06-18", "ruleSetTag",
-        "v1.2.3", "ruleSetDigest", rule_set_digest(fx.rs), "hint", "rename it", "component",
-        "/components/schemas/A");
+    want = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:s, s:s}, s:{s:i, s:i}}, s:[{s:s}]}],"
+                     " s:{s:[s], s:s, s:s, s:s, s:s}}",
+                     "ruleId", "t.warn", "ruleIndex", 1, "level", "warning", "message", "text",
+                     "100% odd", "locations", "physicalLocation", "artifactLocation", "uri",
+                     "dir/a%20b%25.json", "uriBaseId", "%SRCROOT%", "region", "startLine", 2,
+                     "startColumn", 5, "logicalLocations", "fullyQualifiedName", "/tools/0/name",
+                     "properties", "versions", "2025-06-18", "ruleSetTag", "v1.2.3",
+                     "ruleSetDigest", rule_set_digest(fx.rs), "hint", "rename it", "component",
+                     "/components/schemas/A");
     ck_assert_msg(json_equal(json_array_get(results, 1), want), "result 1: %s",
                   json_dumps(json_array_get(results, 1), JSON_COMPACT));
     json_decref(want);
@@ -335,17 +357,18 @@ START_TEST(test_sarif)
     json_t *notes = json_object_get(inv, "toolExecutionNotifications");
     ck_assert_int_eq(json_array_size(notes), 1);
     want = json_pack("{s:{s:s}, s:s, s:[{s:{s:{s:s, s:s}, s:{s:i, s:i}}}]}", "message", "text",
-                     "invalid JSON: '}' expected", "level", "error", "locations", "physicalLocation",
-                     "artifactLocation", "uri", "broken.json", "uriBaseId", "%SRCROOT%", "region",
-                     "startLine", 4, "startColumn", 2);
+                     "invalid JSON: '}' expected", "level", "error", "locations",
+                     "physicalLocation", "artifactLocation", "uri", "broken.json", "uriBaseId",
+                     "%SRCROOT%", "region", "startLine", 4, "startColumn", 2);
     ck_assert(json_equal(json_array_get(notes, 0), want));
     json_decref(want);
 
     struct buf base = BUF_INIT;
     buf_addf(&base, "file://%s%s", cwd, strcmp(cwd, "/") ? "/" : "");
-    ck_assert_str_eq(json_string_value(json_object_get(
-                         json_object_get(json_object_get(run, "originalUriBaseIds"), "%SRCROOT%"), "uri")),
-                     buf_str(&base));
+    ck_assert_str_eq(
+        json_string_value(json_object_get(
+            json_object_get(json_object_get(run, "originalUriBaseIds"), "%SRCROOT%"), "uri")),
+        buf_str(&base));
     buf_release(&base);
     ck_assert_str_eq(json_string_value(json_object_get(run, "columnKind")), "unicodeCodePoints");
     ck_assert_str_eq(json_string_value(json_object_get(
@@ -369,14 +392,19 @@ START_TEST(test_sarif_locations)
     char cwd[PATH_MAX];
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
     char *abs_inside = xasprintf("%s/x/y.json", cwd);
-    const char *names[] = {"./././x.json", abs_inside, "/elsewhere/ü:1.json", "<stdin>", "../up.json"};
-    const char *uris[] = {"x.json", "x/y.json", "file:///elsewhere/%C3%BC%3A1.json", NULL, "../up.json"};
+    const char *names[] = {"./././x.json", abs_inside, "/elsewhere/ü:1.json", "<stdin>",
+                           "../up.json"};
+    const char *uris[] = {"x.json", "x/y.json", "file:///elsewhere/%C3%BC%3A1.json", NULL,
+                          "../up.json"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         fx.files[0].name = names[i];
         json_t *s = sarif_of(&fx, 1);
-        json_t *res = json_array_get(json_object_get(json_array_get(json_object_get(s, "runs"), 0), "results"), 0);
-        json_t *art = json_object_get(json_object_get(json_array_get(json_object_get(res, "locations"), 0),
-                                                      "physicalLocation"), "artifactLocation");
+        json_t *res = json_array_get(
+            json_object_get(json_array_get(json_object_get(s, "runs"), 0), "results"), 0);
+        json_t *art =
+            json_object_get(json_object_get(json_array_get(json_object_get(res, "locations"), 0),
+                                            "physicalLocation"),
+                            "artifactLocation");
         if (uris[i]) {
             ck_assert_str_eq(json_string_value(json_object_get(art, "uri")), uris[i]);
             ck_assert_int_eq(json_object_get(art, "uriBaseId") != NULL, uris[i][0] != 'f');
@@ -412,9 +440,11 @@ START_TEST(test_format_edges)
     ck_assert_ptr_nonnull(strstr(out, "::error file=dir/a b%25.json,line=2,title=t.err::"));
     free(out);
     json_t *s = sarif_of(&fx, 1);
-    json_t *res = json_array_get(json_object_get(json_array_get(json_object_get(s, "runs"), 0), "results"), 0);
-    json_t *region = json_object_get(json_object_get(json_array_get(json_object_get(res, "locations"), 0),
-                                                     "physicalLocation"), "region");
+    json_t *res = json_array_get(
+        json_object_get(json_array_get(json_object_get(s, "runs"), 0), "results"), 0);
+    json_t *region = json_object_get(
+        json_object_get(json_array_get(json_object_get(res, "locations"), 0), "physicalLocation"),
+        "region");
     ck_assert_int_eq(json_integer_value(json_object_get(region, "startLine")), 2);
     ck_assert_ptr_null(json_object_get(region, "startColumn"));
     json_decref(s);
@@ -425,11 +455,13 @@ START_TEST(test_format_edges)
     fx.d = tu_doc("{\"tools\": [\n\t{\"name\": \"a\"}\n]}");
     fx.files[0].d = fx.d;
     out = render(&fx, "text", 1, 0, 1);
-    ck_assert_msg(strstr(out, "     2 | \t{\"name\": \"a\"}\n       | \t ^\n") != NULL, "got %s", out);
+    ck_assert_msg(strstr(out, "     2 | \t{\"name\": \"a\"}\n       | \t ^\n") != NULL, "got %s",
+                  out);
     free(out);
 
     /* the JSON summary counts each level apart */
-    struct diag *d = diag_add(&fx.files[0].diags, DIAG_INFO, "t.info", fx.files[0].name, 3, 1, "more");
+    struct diag *d =
+        diag_add(&fx.files[0].diags, DIAG_INFO, "t.info", fx.files[0].name, 3, 1, "more");
     d->pointer = xstrdup("/tools");
     out = render(&fx, "json", 0, 0, 0);
     json_error_t e;
@@ -461,14 +493,18 @@ START_TEST(test_sarif_paths_from_root)
         json_t *s = sarif_of(&fx, 1);
         json_t *run = json_array_get(json_object_get(s, "runs"), 0);
         json_t *res = json_array_get(json_object_get(run, "results"), 0);
-        json_t *art = json_object_get(json_object_get(json_array_get(json_object_get(res, "locations"), 0),
-                                                      "physicalLocation"), "artifactLocation");
+        json_t *art =
+            json_object_get(json_object_get(json_array_get(json_object_get(res, "locations"), 0),
+                                            "physicalLocation"),
+                            "artifactLocation");
         ck_assert_str_eq(json_string_value(json_object_get(art, "uri")), uris[i]);
         ck_assert_str_eq(json_string_value(json_object_get(art, "uriBaseId")), "%SRCROOT%");
         if (i == 1)
-            ck_assert_str_eq(json_string_value(json_object_get(
-                                 json_object_get(json_object_get(run, "originalUriBaseIds"), "%SRCROOT%"), "uri")),
-                             "file:///");
+            ck_assert_str_eq(
+                json_string_value(json_object_get(
+                    json_object_get(json_object_get(run, "originalUriBaseIds"), "%SRCROOT%"),
+                    "uri")),
+                "file:///");
         json_decref(s);
     }
     ck_assert_int_eq(chdir(cwd), 0);
