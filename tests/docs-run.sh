@@ -10,7 +10,8 @@
 #            output (stdout and stderr together). The output must match line for line;
 #            `...` in an expected line matches any text, a line that is only `...` any
 #            number of lines (digests, elided JSON). The exit status is not compared
-#            (show it with `$ echo $?` when it matters).
+#            (show it with `$ echo $?` when it matters). A console block marked
+#            <!-- run: tty --> runs each command on a pseudo-terminal (script(1)).
 #   sh, shell, bash  run as a script: a command that exits 0 or 1 (1: validate's
 #            "findings at or above --fail-on") passes, any other status fails the block.
 # Also every relative Markdown link [text](path#anchor) of those files must name a file
@@ -30,10 +31,11 @@ cp "$bin" "$t/repo/build/mcpdesc"
 ln -s "$t/repo/build/mcpdesc" "$t/bin/mcpdesc"
 cd "$top"
 exec python3 - "$t/repo" "$t/bin" README.md docs/*.md <<'PY'
-import os, re, subprocess, sys
+import os, re, shlex, subprocess, sys
 scratch, bindir, files = sys.argv[1], sys.argv[2], sys.argv[3:]
 SHELLS = {"sh", "shell", "bash", "console"}
 MARK = re.compile(r"^<!--\s*not-run:\s*(\S.*?)\s*-->\s*$")
+TTY = re.compile(r"^<!--\s*run:\s*tty\s*-->\s*$")
 SEP = "@@docs-run-end-of-command@@"
 env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"], NO_COLOR="1",
            MCPDESC_NO_CONFIG="1", LC_ALL="C.UTF-8")
@@ -57,7 +59,8 @@ def blocks(path):
         while k >= 0 and not lines[k].strip():
             k -= 1
         mark = MARK.match(lines[k]) if k >= 0 else None
-        yield lang, start + 1, lines[start + 1:j], mark.group(1) if mark else None
+        tty = bool(k >= 0 and TTY.match(lines[k]))
+        yield lang, start + 1, lines[start + 1:j], mark.group(1) if mark else None, tty
         i = j + 1
 
 def pattern(expected):
@@ -73,7 +76,7 @@ def run(script):
     return subprocess.run(["bash", "-c", script], cwd=scratch, env=env, stdin=subprocess.DEVNULL,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120).stdout.decode("utf-8", "replace")
 
-def console(where, body):
+def console(where, body, tty=False):
     cmds = []  # [command, expected lines]
     cont = False
     for line in body:
@@ -89,10 +92,14 @@ def console(where, body):
             return f"{where}: output before the first `$ ` command"
     if not cmds:
         return f"{where}: a console block without a `$ ` command"
-    script = "".join(f"{c} 2>&1\ndocs_run_st=$?; printf '\\n{SEP}\\n'; (exit $docs_run_st)\n" for c, _ in cmds)
+    if tty:  # on a pseudo-terminal (script(1)), carriage returns dropped
+        cmds = [[f"script -qec {shlex.quote(c)} /dev/null | tr -d '\\r'", e, c] for c, e in cmds]
+    else:
+        cmds = [[c, e, c] for c, e in cmds]
+    script = "".join(f"{c} 2>&1\ndocs_run_st=$?; printf '\\n{SEP}\\n'; (exit $docs_run_st)\n" for c, _, _ in cmds)
     outs = run(script).split(f"\n{SEP}\n")
     errs = []
-    for n, (c, exp) in enumerate(cmds):
+    for n, (_, exp, c) in enumerate(cmds):
         got = outs[n] if n < len(outs) else ""
         got = got.rstrip("\n") + "\n" if got.strip("\n") else ""
         while exp and not exp[-1].strip():
@@ -115,7 +122,7 @@ def script(where, body):
     return None
 
 for f in files:
-    for lang, line, body, mark in blocks(f):
+    for lang, line, body, mark, tty in blocks(f):
         if lang not in SHELLS:
             continue
         where = f"{f}:{line}"
@@ -124,7 +131,7 @@ for f in files:
             continue
         ran += 1
         try:
-            err = console(where, body) if lang == "console" else script(where, body)
+            err = console(where, body, tty) if lang == "console" else script(where, body)
         except subprocess.TimeoutExpired:
             err = f"{where}: timed out (mark long runs <!-- not-run: REASON -->)"
         if err:
