@@ -4,7 +4,7 @@
 # as not runnable with a reason on the line before its fence:
 #     <!-- not-run: needs a live MCP server -->
 # Runnable blocks run from a scratch copy of the checkout (its tracked and untracked,
-# not ignored, files; BIN, default build/mcpdesc, as build/mcpdesc there and as `mcpdesc`
+# not ignored, files, committed in a git repository of its own; BIN, default build/mcpdesc, as build/mcpdesc there and as `mcpdesc`
 # on PATH), one bash session per block:
 #   console  `$ cmd` lines (a trailing \ continues one), each followed by its expected
 #            output (stdout and stderr together). The output must match line for line;
@@ -28,6 +28,9 @@ trap 'rm -rf "$t"' EXIT
 mkdir -p "$t/repo/build" "$t/bin"
 (cd "$top" && git ls-files -co --exclude-standard -z | tar cf - --null -T -) | (cd "$t/repo" && tar xf -)
 cp "$bin" "$t/repo/build/mcpdesc"
+# a git repository of its own, for the blocks that use git (git diff after a change)
+(cd "$t/repo" && git init -q && git add -A && git -c user.name=docs-run -c user.email=docs-run@invalid \
+    commit -qm scratch) || { echo "FAIL docs-run: cannot make the scratch copy a git repository" >&2; exit 1; }
 ln -s "$t/repo/build/mcpdesc" "$t/bin/mcpdesc"
 cd "$top"
 exec python3 - "$t/repo" "$t/bin" README.md docs/*.md <<'PY'
