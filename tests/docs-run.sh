@@ -4,8 +4,9 @@
 # as not runnable with a reason on the line before its fence:
 #     <!-- not-run: needs a live MCP server -->
 # Runnable blocks run from a scratch copy of the checkout (its tracked and untracked,
-# not ignored, files, committed in a git repository of its own; BIN, default build/mcpdesc, as build/mcpdesc there and as `mcpdesc`
-# on PATH), one bash session per block:
+# not ignored, files, committed in a git repository of its own; BIN, default
+# build/mcpdesc, as build/mcpdesc there and as `mcpdesc` on PATH), one bash session per
+# block:
 #   console  `$ cmd` lines (a trailing \ continues one), each followed by its expected
 #            output (stdout and stderr together). The output must match line for line;
 #            `...` in an expected line matches any text, a line that is only `...` any
@@ -33,7 +34,8 @@ cp "$bin" "$t/repo/build/mcpdesc"
     commit -qm scratch) || { echo "FAIL docs-run: cannot make the scratch copy a git repository" >&2; exit 1; }
 ln -s "$t/repo/build/mcpdesc" "$t/bin/mcpdesc"
 cd "$top"
-exec python3 - "$t/repo" "$t/bin" README.md docs/*.md <<'PY'
+st=0
+python3 - "$t/repo" "$t/bin" README.md docs/*.md <<'PY' || st=$?
 import os, re, shlex, subprocess, sys
 scratch, bindir, files = sys.argv[1], sys.argv[2], sys.argv[3:]
 SHELLS = {"sh", "shell", "bash", "console"}
@@ -202,3 +204,4 @@ for e in fails:
     print("FAIL " + e, file=sys.stderr)
 sys.exit(1 if fails else 0)
 PY
+exit $st
