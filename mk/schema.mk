@@ -1,13 +1,19 @@
 # mk/schema.mk - the JSON Schema engine (src/schema*.c): meta-schemas embedded at build
-# time from Debian's python3-jsonschema, and the JSON-Schema-Test-Suite runner
-# (tests/jsts/), run by `make check` plain and under ASan+UBSan (BUILD=build/san SAN=1).
+# time from python3-jsonschema (Debian 12) or python3-jsonschema-specifications (later
+# releases), and the JSON-Schema-Test-Suite runner (tests/jsts/), run by `make check`
+# plain and under ASan+UBSan (BUILD=build/san SAN=1).
 
-METASCHEMA_DIR ?= /usr/lib/python3/dist-packages/jsonschema/schemas
+# The meta-schemas' folder: tools/find-metaschemas.sh searches the known layouts (an
+# error names the packages to install); METASCHEMA_DIR=DIR names one instead.
+METASCHEMA_DIR ?=
 GEN_SRCS += $(BUILD)/gen/metaschemas.c
 
-$(BUILD)/gen/metaschemas.c: tools/embed-metaschemas.sh | $(DEPS_STAMP)
+$(BUILD)/gen/metaschemas.c: tools/embed-metaschemas.sh tools/find-metaschemas.sh | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	sh tools/embed-metaschemas.sh $(METASCHEMA_DIR) $@
+	@d='$(METASCHEMA_DIR)'; if [ -z "$$d" ]; then \
+	    found=$$(sh tools/find-metaschemas.sh) || exit 1; d=$${found#* }; \
+	    echo "meta-schemas: $$found"; fi; \
+	    echo "sh tools/embed-metaschemas.sh $$d $@"; sh tools/embed-metaschemas.sh "$$d" $@
 
 $(BUILD)/gen/metaschemas.o: $(BUILD)/gen/metaschemas.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
@@ -36,3 +42,9 @@ test-jsts: $(JSTS_BIN)
 	    /usr/share/json-schema-test-suite
 
 EXTRA_CHECKS += test-jsts
+
+# The search over both layouts, on fake folders (and none: the error).
+.PHONY: test-find-metaschemas
+test-find-metaschemas:
+	sh tests/find-metaschemas.sh
+EXTRA_CHECKS += test-find-metaschemas
