@@ -108,6 +108,8 @@ cap usage-version --protocol-version 2025-01-01 -- $S
 expect_fail "usage: unknown protocol version" "unknown protocol version '2025-01-01'"
 cap usage-date --date 1.1.2026 -- $S
 expect_fail "usage: bad --date" "--date wants YYYY-MM-DD"
+cap usage-date-day --date 2026-02-30 -- $S
+expect_fail "usage: --date not a day of the calendar" "--date wants YYYY-MM-DD"
 cap usage-timeout --timeout 0 -- $S
 expect_fail "usage: bad --timeout" "--timeout wants a number of seconds"
 cap usage-validate --validate -- $S

@@ -132,12 +132,17 @@ static int parse_count(const char *s, long long max, long long *out)
     return 0;
 }
 
+/* YYYY-MM-DD naming a day of the calendar (2026-02-30 and 2026-13-01 are not). */
 static int valid_date(const char *d)
 {
     if (strlen(d) != 10 || d[4] != '-' || d[7] != '-') return 0;
     for (int i = 0; i < 10; i++)
         if (i != 4 && i != 7 && (d[i] < '0' || d[i] > '9')) return 0;
-    return 1;
+    int y = atoi(d), m = atoi(d + 5), day = atoi(d + 8);
+    static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (m < 1 || m > 12 || day < 1 || day > mdays[m - 1]) return 0;
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return !(m == 2 && day == 29 && !leap);
 }
 
 /* Write TEXT to PATH via a temporary file in the same directory and rename. */
