@@ -1,6 +1,7 @@
 /* cmd_common.c - see cmd_common.h. */
 #include "cli/cmd_common.h"
 
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,4 +217,26 @@ const char *cmd_option_value(int argc, char **argv, int *i, const char *name)
     if (*i + 1 < argc) return argv[++*i];
     fprintf(stderr, "mcpdesc: option '%s' needs a value\n", name);
     return NULL;
+}
+
+int cmd_rule_named(const char *id, void *arg)
+{
+    const struct cmd_filters *f = arg;
+    for (size_t i = 0; i < f->only.len; i++)
+        if (!fnmatch(f->only.items[i], id, 0)) return 1;
+    return 0;
+}
+
+int cmd_rule_enabled(const char *id, void *arg)
+{
+    const struct cmd_filters *f = arg;
+    if (!id) return 1;
+    for (size_t i = 0; i < f->skip.len; i++)
+        if (!fnmatch(f->skip.items[i], id, 0)) return 0;
+    if (f->only.len) return cmd_rule_named(id, arg);
+    enum { UNSET = -2 };
+    int level = f->cfg ? config_rule_level(f->cfg, id, UNSET) : UNSET;
+    if (level != UNSET) return level != CONFIG_OFF;
+    const struct rule *r = f->rs ? rule_set_find(f->rs, id) : NULL;
+    return !r || rule_in_preset(r, f->preset);
 }

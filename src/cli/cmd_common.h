@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "core/config.h"
 #include "core/diag.h"
 #include "base/util.h"
 #include "core/release.h"
@@ -35,6 +36,23 @@ struct rule_set *cmd_load_rules(const char *given_dir);
  * available ones when it is not there); with GIVEN_DIR, that set if it is the one locked
  * as TAG (lock_verify). */
 struct rule_set *cmd_load_rules_tagged(const char *given_dir, const char *tag);
+/* Which rules run (validate's --rule, --skip, the config's levels and the preset; the
+ * language server's preset and config): the eval_options `enabled` filter. */
+struct cmd_filters {
+    VEC(const char *) only;    /* --rule globs */
+    VEC(const char *) skip;    /* --skip globs */
+    const struct config *cfg;  /* its top-level `off` levels, or NULL */
+    const struct rule_set *rs; /* with preset: which rules run by default */
+    enum rule_preset preset;
+};
+/* Does --rule name ID (a struct cmd_filters *ARG)? (Then the config's `off` does not
+ * apply: the command line wins.) */
+int cmd_rule_named(const char *id, void *arg);
+/* --skip, then --rule, then the config's levels, then the preset: a rule turned off does
+ * not run, as with --skip (the rules it yields to still decide the yields: eval.h), and a
+ * rule the config gives a level runs even where the preset leaves it out (the config
+ * over the preset, as a severity in ESLint's or Spectral's config turns a rule on). */
+int cmd_rule_enabled(const char *id, void *arg);
 /* Print diagnostics without rule ids (loader errors) to F. */
 void cmd_print_errors(FILE *f, const struct diag_list *l);
 /* "unknown option '--fromat': did you mean '--format'?" to stderr; OPTIONS is

@@ -117,43 +117,8 @@ static void usage(FILE *f)
           f);
 }
 
-struct filters {
-    VEC(const char *) only;
-    VEC(const char *) skip;
-    const struct config *cfg;  /* its top-level `off` levels, or NULL */
-    const struct rule_set *rs; /* with preset: which rules run by default */
-    enum rule_preset preset;
-};
-
-/* Does --rule name ID? (Then the config's `off` does not apply: the command line wins.) */
-static int rule_named(const char *id, void *arg)
-{
-    const struct filters *f = arg;
-    for (size_t i = 0; i < f->only.len; i++)
-        if (!fnmatch(f->only.items[i], id, 0)) return 1;
-    return 0;
-}
-
-/* --skip, then --rule, then the config's levels, then the preset: a rule turned off does
- * not run, as with --skip (the rules it yields to still decide the yields: eval.h), and a
- * rule the config gives a level runs even where the preset leaves it out (the config
- * over the preset, as a severity in ESLint's or Spectral's config turns a rule on). */
-static int rule_enabled(const char *id, void *arg)
-{
-    const struct filters *f = arg;
-    if (!id) return 1;
-    for (size_t i = 0; i < f->skip.len; i++)
-        if (!fnmatch(f->skip.items[i], id, 0)) return 0;
-    if (f->only.len) return rule_named(id, arg);
-    enum { UNSET = -2 };
-    int level = f->cfg ? config_rule_level(f->cfg, id, UNSET) : UNSET;
-    if (level != UNSET) return level != CONFIG_OFF;
-    const struct rule *r = f->rs ? rule_set_find(f->rs, id) : NULL;
-    return !r || rule_in_preset(r, f->preset);
-}
-
 /* Does GLOB match a rule that the config's levels turn on (a level, not off)? Such a rule
- * runs whatever the preset (rule_enabled). */
+ * runs whatever the preset (cmd_rule_enabled). */
 static int glob_matches_a_configured_rule(const struct rule_set *rs, const char *glob,
                                           const struct config *cfg)
 {
@@ -276,7 +241,7 @@ static void judge_file(struct job *j, size_t i)
         suppress_inline(j->rs, j->results[i].d, file_name(j, i), &j->results[i].diags, j->today,
                         &sf);
     if (j->cfg)
-        config_apply(j->cfg, file_name(j, i), &j->results[i].diags, rule_named, j->eo->enabled_arg);
+        config_apply(j->cfg, file_name(j, i), &j->results[i].diags, cmd_rule_named, j->eo->enabled_arg);
     /* here, on the worker threads: each item's identity is worked out once per file */
     char *fp_name = fingerprint_file_from(j->anchor, src.name);
     fingerprint_diags(j->rs, j->results[i].d, fp_name, &j->results[i].diags);
@@ -327,7 +292,7 @@ static void print_timing(FILE *f, const struct rule_set *rs, _Atomic uint64_t *n
         uint64_t t = atomic_load(&ns[order[k]]);
         const char *id = rule_id(rule_set_rule(rs, order[k]));
         fprintf(f, "%-52s %10.3f %6.1f%%%s\n", id, (double)t / 1e6, 100.0 * (double)t / all,
-                rule_enabled(id, filt) ? "" : "  (yield only)");
+                cmd_rule_enabled(id, filt) ? "" : "  (yield only)");
     }
     uint64_t res = atomic_load(&ns[n]);
     fprintf(f, "%-52s %10.3f %6.1f%%\n", "(resolution: $componentRef, versions)", (double)res / 1e6,
@@ -380,7 +345,7 @@ struct validate_opts {
     int never_fail; /* --fail-on never */
     int quiet, timing;
     long jobs;
-    struct filters filt;
+    struct cmd_filters filt;
     VEC(const char *) versions; /* --protocol-version, as given */
     VEC(char *) inputs;         /* files, directories and "-", in order */
 };
@@ -684,10 +649,10 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
             return 2;
         }
     }
-    /* the preset is decided in rule_enabled, where the config can overrule it */
+    /* the preset is decided in cmd_rule_enabled, where the config can overrule it */
     o->filt.rs = v->rs;
     o->filt.preset = o->preset;
-    v->eo = (struct eval_options){0, rule_enabled, (void *)&o->filt, NULL, RULE_PRESET_NONE};
+    v->eo = (struct eval_options){0, cmd_rule_enabled, (void *)&o->filt, NULL, RULE_PRESET_NONE};
     if (o->baseline) {
         struct doc_error err;
         if (!(v->baseline = baseline_load(o->baseline, &err))) {
@@ -848,7 +813,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         struct suppress_filter sf = {v->eo.enabled, v->eo.enabled_arg, v->eo.versions};
         suppress_run_finish(sr, v->rs, &sf, &v->cfg_findings);
         suppress_run_free(sr);
-        config_apply(o->cfg, o->cfg->path, &v->cfg_findings, rule_named, v->eo.enabled_arg);
+        config_apply(o->cfg, o->cfg->path, &v->cfg_findings, cmd_rule_named, v->eo.enabled_arg);
         char *fp_name = fingerprint_file_from(v->anchor, o->cfg->path);
         fingerprint_diags(v->rs, NULL, fp_name, &v->cfg_findings);
         free(fp_name);
