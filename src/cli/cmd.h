@@ -28,5 +28,6 @@ int cmd_baseline(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
+int cmd_lsp(int argc, char **argv);
 
 #endif

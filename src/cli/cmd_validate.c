@@ -241,7 +241,8 @@ static void judge_file(struct job *j, size_t i)
         suppress_inline(j->rs, j->results[i].d, file_name(j, i), &j->results[i].diags, j->today,
                         &sf);
     if (j->cfg)
-        config_apply(j->cfg, file_name(j, i), &j->results[i].diags, cmd_rule_named, j->eo->enabled_arg);
+        config_apply(j->cfg, file_name(j, i), &j->results[i].diags, cmd_rule_named,
+                     j->eo->enabled_arg);
     /* here, on the worker threads: each item's identity is worked out once per file */
     char *fp_name = fingerprint_file_from(j->anchor, src.name);
     fingerprint_diags(j->rs, j->results[i].d, fp_name, &j->results[i].diags);

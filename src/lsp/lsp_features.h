@@ -62,4 +62,21 @@ struct lspf_items {
 };
 void lspf_items_release(struct lspf_items *items);
 
+enum lspf_kind lspf_classify(
+    const struct lspf_text *
+        t); /* by path: manifest.yaml; a .yaml listed by a manifest.yaml in its directory; .mcpdesc.yaml; else by content: an object with mcpDescription → LSPF_DESCRIPTION */
+void lspf_lint(
+    const struct lspf_text *t, enum lspf_kind k,
+    struct diag_list *out); /* rule file/manifest/config diagnostics for the buffer's text */
+int lspf_hover(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
+               const struct diag_list *diags, struct doc_pos pos,
+               struct lspf_hover *out); /* 1 and *out, or 0 */
+void lspf_hover_release(struct lspf_hover *h);
+size_t lspf_definition(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
+                       struct doc_pos pos,
+                       struct lspf_location **out); /* a new array of n locations */
+void lspf_locations_free(struct lspf_location *locs, size_t n);
+void lspf_complete(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
+                   struct doc_pos pos, struct lspf_items *out);
+
 #endif

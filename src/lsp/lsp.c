@@ -1,0 +1,878 @@
+/* lsp.c - the message handler of the language server: JSON-RPC, the lifecycle, document
+ * sync, judging and publishing, and the feature requests (answered by lsp_features.h).
+ * See lsp.h. */
+#include "lsp/lsp.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/buf.h"
+#include "base/uri.h"
+#include "base/util.h"
+#include "base/ver.h"
+#include "core/judge.h"
+#include "lsp/lsp_features.h"
+#include "lsp/lsp_pos.h"
+#include "lsp/lsp_store.h"
+
+/* JSON-RPC and LSP error codes. */
+enum {
+    ERR_PARSE = -32700,
+    ERR_INVALID_REQUEST = -32600,
+    ERR_METHOD_NOT_FOUND = -32601,
+    ERR_INVALID_PARAMS = -32602,
+    ERR_NOT_INITIALIZED = -32002,
+    ERR_REQUEST_CANCELLED = -32800
+};
+
+enum lsp_state { ST_NEW, ST_RUNNING, ST_SHUTDOWN, ST_EXITED };
+
+/* A request that waits for the re-judge of its document (answered for the newest text). */
+struct deferred {
+    json_t *req; /* the request (owned) */
+    char *uri;
+};
+
+struct lsp_server {
+    struct lsp_host host;
+    struct lsp_rules rules;
+    int have_rules;
+    enum lsp_state state;
+    int exit_status;
+    enum lsp_enc enc;
+    double debounce; /* seconds */
+    char *root;      /* workspace folder, or NULL */
+    int watch_dynamic;
+    struct lsp_store docs;
+    VEC(struct deferred) deferred;
+};
+
+/* ---- JSON helpers ---- */
+
+/* A JSON string of S (NULL: null); bytes that are not UTF-8 become '?' (messages quote
+ * documents, and jansson takes only valid UTF-8). */
+static json_t *jstr(const char *s)
+{
+    if (!s) return json_null();
+    json_t *j = json_string(s);
+    if (j) return j;
+    char *c = xstrdup(s);
+    for (char *p = c; *p; p++)
+        if ((unsigned char)*p >= 0x80) *p = '?';
+    j = json_string(c);
+    free(c);
+    return j ? j : json_string("");
+}
+
+static void send(json_t *out, json_t *msg)
+{
+    json_array_append_new(out, msg);
+}
+
+static json_t *response(json_t *id, json_t *result)
+{
+    return json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id ? id : json_null(), "result",
+                     result ? result : json_null());
+}
+
+static json_t *error_response(json_t *id, int code, const char *message)
+{
+    return json_pack("{s:s, s:O, s:{s:i, s:o}}", "jsonrpc", "2.0", "id", id ? id : json_null(),
+                     "error", "code", code, "message", jstr(message));
+}
+
+static json_t *notification(const char *method, json_t *params)
+{
+    return json_pack("{s:s, s:s, s:o}", "jsonrpc", "2.0", "method", method, "params", params);
+}
+
+static void show_message(json_t *out, int type, const char *text)
+{
+    send(out,
+         notification("window/showMessage",
+                      json_pack("{s:i, s:o}", "type", type, "message", jstr(text))));
+}
+
+static json_t *position_json(struct lsp_position p)
+{
+    return json_pack("{s:I, s:I}", "line", (json_int_t)p.line, "character",
+                     (json_int_t)p.character);
+}
+
+static json_t *range_json(struct lsp_position a, struct lsp_position b)
+{
+    return json_pack("{s:o, s:o}", "start", position_json(a), "end", position_json(b));
+}
+
+/* Read an LSP position from J; -1 when it is not one. */
+static int position_from(json_t *j, struct lsp_position *p)
+{
+    json_t *l = json_object_get(j, "line"), *c = json_object_get(j, "character");
+    if (!json_is_integer(l) || !json_is_integer(c)) return -1;
+    json_int_t li = json_integer_value(l), ci = json_integer_value(c);
+    if (li < 0 || ci < 0) return -1;
+    p->line = li > UINT32_MAX ? UINT32_MAX : (uint32_t)li;
+    p->character = ci > UINT32_MAX ? UINT32_MAX : (uint32_t)ci;
+    return 0;
+}
+
+/* ---- the rule set ---- */
+
+static void unload_rules(lsp_server *s)
+{
+    if (s->have_rules && s->host.unload) s->host.unload(s->host.arg, &s->rules);
+    s->have_rules = 0;
+    memset(&s->rules, 0, sizeof s->rules);
+}
+
+/* Load (or reload) the rule set; keep the last good one when it fails. 0 or -1. */
+static int load_rules(lsp_server *s, json_t *out)
+{
+    if (!s->host.load) return -1;
+    struct lsp_rules r = {0};
+    char *why = NULL;
+    if (s->host.load(s->host.arg, s->root, &r, &why) < 0) {
+        char *m =
+            xasprintf("mcpdesc: the rule set could not be loaded%s%s%s", why ? ": " : "",
+                      why ? why : "", s->have_rules ? " (the last good one stays in use)" : "");
+        show_message(out, 1, m);
+        free(m);
+        free(why);
+        return -1;
+    }
+    free(why);
+    unload_rules(s);
+    s->rules = r;
+    s->have_rules = 1;
+    return 0;
+}
+
+/* ---- diagnostics ---- */
+
+/* The end of the value or token that starts at byte OFF of T (LEN bytes): a quoted
+ * string to its closing quote, a bracketed value to its closing bracket when that is
+ * within 4096 bytes (else the bracket), a bare token to the end of the token; at least
+ * one character. */
+static size_t value_end(const char *t, size_t len, size_t off)
+{
+    if (off >= len) return len;
+    size_t limit = len - off > 65536 ? off + 65536 : len;
+    char c = t[off];
+    if (c == '"' || c == '\'') {
+        for (size_t i = off + 1; i < limit; i++) {
+            if (c == '"' && t[i] == '\\') {
+                i++;
+                continue;
+            }
+            if (t[i] == c) {
+                if (c == '\'' && i + 1 < limit && t[i + 1] == '\'') {
+                    i++;
+                    continue;
+                }
+                return i + 1;
+            }
+            if (t[i] == '\n' && c == '"' && off + 1 < len) break;
+        }
+        return off + 1;
+    }
+    if (c == '{' || c == '[') {
+        size_t depth = 0, cap = len - off > 4096 ? off + 4096 : len;
+        for (size_t i = off; i < cap; i++) {
+            char x = t[i];
+            if (x == '"') {
+                for (i++; i < cap && t[i] != '"'; i++)
+                    if (t[i] == '\\') i++;
+            } else if (x == '{' || x == '[') {
+                depth++;
+            } else if (x == '}' || x == ']') {
+                if (--depth == 0) return i + 1;
+            }
+        }
+        return off + 1;
+    }
+    size_t i = off;
+    while (i < limit && t[i] != '\n' && t[i] != '\r' && t[i] != ',' && t[i] != '}' && t[i] != ']' &&
+           !(t[i] == ':' && (i + 1 == limit || t[i + 1] == ' ')) &&
+           !(t[i] == '#' && i > off && t[i - 1] == ' '))
+        i++;
+    while (i > off && (t[i - 1] == ' ' || t[i - 1] == '\t')) i--;
+    if (i == off) {
+        /* one character (a whole UTF-8 sequence) */
+        i++;
+        while (i < len && ((unsigned char)t[i] & 0xC0) == 0x80) i++;
+    }
+    return i;
+}
+
+/* The range of a finding at P in document D: from P to the end of its value. */
+static json_t *diag_range(const struct lsp_doc *d, struct doc_pos p, enum lsp_enc e)
+{
+    size_t a = lsp_offset_of_doc(&d->lines, p);
+    size_t b = p.line ? value_end(d->text.s, d->text.len, a) : a;
+    return range_json(lsp_position_of(&d->lines, a, e), lsp_position_of(&d->lines, b, e));
+}
+
+/* The rule page of RULE when the rule set has a docs-url (new), else NULL. */
+static char *rule_href(const struct rule_set *rs, const char *rule)
+{
+    const char *u = rs ? rule_set_docs_url(rs) : NULL;
+    if (!u || !*u || !rule) return NULL;
+    return xasprintf("%s%s%s.html", u, u[strlen(u) - 1] == '/' ? "" : "/", rule);
+}
+
+/* The site that reached the component: the longest prefix of the resolved POINTER that
+ * exists in the source (the object holding $componentRef), its "$componentRef" member
+ * when it has one. 0 and *POS, or -1. */
+static int reference_site(const doc *d, const char *pointer, struct doc_pos *pos)
+{
+    if (!d || !pointer) return -1;
+    char *p = xstrdup(pointer);
+    int found = -1;
+    for (;;) {
+        struct doc_pos v, k;
+        char *ref = xasprintf("%s/$componentRef", p);
+        if (doc_pointer_pos(d, ref, &v, &k) == 0) {
+            *pos = k;
+            found = 0;
+        }
+        free(ref);
+        if (found == 0) break;
+        char *slash = strrchr(p, '/');
+        if (!slash) break;
+        *slash = '\0';
+    }
+    free(p);
+    return found;
+}
+
+static json_t *related(const char *uri, json_t *range, const char *message)
+{
+    return json_pack("{s:{s:s, s:o}, s:o}", "location", "uri", uri, "range", range, "message",
+                     jstr(message));
+}
+
+/* The LSP Diagnostic of X in document D (J: the judged document, for components; NULL
+ * for lint findings). */
+static json_t *diag_json(const lsp_server *s, const struct lsp_doc *d, const doc *j,
+                         const struct diag *x)
+{
+    static const int severity[] = {[DIAG_INFO] = 3, [DIAG_WARNING] = 2, [DIAG_ERROR] = 1};
+    const struct rule_set *rs = s->have_rules ? s->rules.rs : NULL;
+    struct doc_pos p = {x->line, x->col};
+    json_t *o = json_object();
+    json_object_set_new(o, "range", diag_range(d, p, s->enc));
+    json_object_set_new(o, "severity", json_integer(severity[x->level]));
+    if (x->rule) {
+        json_object_set_new(o, "code", jstr(x->rule));
+        char *href = rule_href(rs, x->rule);
+        if (href) json_object_set_new(o, "codeDescription", json_pack("{s:o}", "href", jstr(href)));
+        free(href);
+    }
+    json_object_set_new(o, "source", json_string("mcpdesc"));
+    struct buf m = BUF_INIT;
+    buf_adds(&m, x->message ? x->message : "");
+    if (x->rule && x->versions && rs) {
+        buf_adds(&m, " (");
+        ver_format(&m, rule_set_versions(rs), x->versions, ", ");
+        buf_adds(&m, ")");
+    }
+    json_object_set_new(o, "message", jstr(buf_str(&m)));
+    buf_release(&m);
+    if (x->component && j) {
+        json_t *rel = json_array();
+        struct doc_pos v, k, site;
+        if (doc_pointer_pos(j, x->component, &v, &k) == 0) {
+            char *msg = xasprintf("the component %s", x->component);
+            json_array_append_new(rel, related(d->uri, diag_range(d, k, s->enc), msg));
+            free(msg);
+        }
+        if (reference_site(j, x->pointer, &site) == 0)
+            json_array_append_new(
+                rel,
+                related(d->uri, diag_range(d, site, s->enc), "reached through this $componentRef"));
+        if (json_array_size(rel)) json_object_set_new(o, "relatedInformation", rel);
+        else json_decref(rel);
+    }
+    return o;
+}
+
+/* Is X about document D (lint findings may name other files)? */
+static int about(const struct lsp_doc *d, const struct diag *x)
+{
+    return !x->file || !strcmp(x->file, lsp_doc_name(d));
+}
+
+static void publish(json_t *out, const char *uri, json_t *version, json_t *diagnostics)
+{
+    send(out,
+         notification("textDocument/publishDiagnostics",
+                      json_pack("{s:s, s:o, s:o}", "uri", uri, "version", version, "diagnostics",
+                                diagnostics)));
+}
+
+/* Judge or lint D now and publish what it gives (its kind decides). */
+static void judge_doc(lsp_server *s, struct lsp_doc *d, json_t *out)
+{
+    d->dirty = 0;
+    diag_list_release(&d->diags);
+    json_t *arr = json_array();
+    const char *name = lsp_doc_name(d);
+    if (d->kind == LSPF_DESCRIPTION && s->have_rules) {
+        struct judge_source src = {JUDGE_BUFFER, name, NULL, d->text.s, d->text.len};
+        struct judge_options jo = {s->rules.eo, NULL, 0};
+        struct judge_result r;
+        judge_document(s->rules.rs, &src, &jo, &r);
+        if (r.error) {
+            json_array_append_new(arr, diag_json(s, d, NULL, r.error));
+        } else if (r.d) {
+            if (s->host.apply) s->host.apply(s->host.arg, &s->rules, name, r.d, &r.diags);
+            for (size_t i = 0; i < r.diags.len; i++) {
+                const struct diag *x = &r.diags.items[i];
+                /* suppressed and baselined findings are not published (docs/editors.md) */
+                if (diag_hidden(x) || !about(d, x)) continue;
+                json_array_append_new(arr, diag_json(s, d, r.d, x));
+            }
+            d->diags = r.diags;
+            r.diags = (struct diag_list)DIAG_LIST_INIT;
+        }
+        judge_result_release(&r);
+    } else if (d->kind == LSPF_RULES || d->kind == LSPF_MANIFEST || d->kind == LSPF_CONFIG) {
+        struct lspf_text t = {d->path, d->text.s ? d->text.s : "", d->text.len};
+        lspf_lint(&t, d->kind, &d->diags);
+        for (size_t i = 0; i < d->diags.len; i++)
+            if (about(d, &d->diags.items[i]))
+                json_array_append_new(arr, diag_json(s, d, NULL, &d->diags.items[i]));
+    }
+    if (d->kind == LSPF_OTHER && !d->published) {
+        json_decref(arr);
+        return;
+    }
+    d->published = d->kind != LSPF_OTHER;
+    publish(out, d->uri, json_integer(d->version), arr);
+}
+
+/* ---- requests ---- */
+
+static struct lsp_doc *doc_of(lsp_server *s, json_t *params)
+{
+    json_t *td = json_object_get(params, "textDocument");
+    const char *uri = json_string_value(json_object_get(td, "uri"));
+    return uri ? lsp_store_find(&s->docs, uri) : NULL;
+}
+
+/* The document and position of a TextDocumentPositionParams: 0, or -1 when they are
+ * malformed (the document may be NULL: not open). */
+static int doc_position(lsp_server *s, json_t *params, struct lsp_doc **d, struct doc_pos *pos)
+{
+    json_t *td = json_object_get(params, "textDocument");
+    struct lsp_position p;
+    if (!json_is_string(json_object_get(td, "uri")) ||
+        position_from(json_object_get(params, "position"), &p) < 0)
+        return -1;
+    *d = doc_of(s, params);
+    if (*d) *pos = lsp_doc_pos_of(&(*d)->lines, lsp_offset_of(&(*d)->lines, p, s->enc));
+    return 0;
+}
+
+static json_t *lspf_range_json(const struct lsp_lines *l, struct lspf_range r, enum lsp_enc e)
+{
+    return range_json(lsp_position_of_doc(l, r.start, e), lsp_position_of_doc(l, r.end, e));
+}
+
+static json_t *hover(lsp_server *s, json_t *params, int *err)
+{
+    struct lsp_doc *d;
+    struct doc_pos pos;
+    if (doc_position(s, params, &d, &pos) < 0) return *err = 1, NULL;
+    if (!d) return json_null();
+    struct lspf_text t = {d->path, d->text.s ? d->text.s : "", d->text.len};
+    struct lspf_hover h = {0};
+    if (!lspf_hover(s->have_rules ? s->rules.rs : NULL, &t, d->kind, &d->diags, pos, &h))
+        return json_null();
+    json_t *r = json_pack("{s:{s:s, s:o}}", "contents", "kind", "markdown", "value",
+                          jstr(h.markdown ? h.markdown : ""));
+    if (h.range.start.line)
+        json_object_set_new(r, "range", lspf_range_json(&d->lines, h.range, s->enc));
+    lspf_hover_release(&h);
+    return r;
+}
+
+/* The range R of the file PATH as the client counts: from the open document when it is
+ * open, else from the file's text. */
+static json_t *location_json(lsp_server *s, const struct lspf_location *loc)
+{
+    char *uri = uri_from_path(loc->path);
+    struct lsp_doc *open = lsp_store_find(&s->docs, uri);
+    json_t *range;
+    if (open) {
+        range = lspf_range_json(&open->lines, loc->range, s->enc);
+    } else {
+        struct buf b = BUF_INIT;
+        struct stat st;
+        if (stat(loc->path, &st) == 0 && (size_t)st.st_size <= LSP_MAX_TEXT)
+            (void)buf_read_file(&b, loc->path);
+        struct lsp_lines l;
+        lsp_lines_init(&l, b.s ? b.s : "", b.len);
+        range = lspf_range_json(&l, loc->range, s->enc);
+        lsp_lines_release(&l);
+        buf_release(&b);
+    }
+    json_t *r = json_pack("{s:s, s:o}", "uri", uri, "range", range);
+    free(uri);
+    return r;
+}
+
+static json_t *definition(lsp_server *s, json_t *params, int *err)
+{
+    struct lsp_doc *d;
+    struct doc_pos pos;
+    if (doc_position(s, params, &d, &pos) < 0) return *err = 1, NULL;
+    if (!d) return json_null();
+    struct lspf_text t = {d->path, d->text.s ? d->text.s : "", d->text.len};
+    struct lspf_location *locs = NULL;
+    size_t n = lspf_definition(s->have_rules ? s->rules.rs : NULL, &t, d->kind, pos, &locs);
+    json_t *r = json_array();
+    for (size_t i = 0; i < n; i++)
+        if (locs[i].path) json_array_append_new(r, location_json(s, &locs[i]));
+    lspf_locations_free(locs, n);
+    return r;
+}
+
+static json_t *completion(lsp_server *s, json_t *params, int *err)
+{
+    static const int kinds[] = {[LSPF_ITEM_FUNCTION] = 3,
+                                [LSPF_ITEM_PROPERTY] = 10,
+                                [LSPF_ITEM_VALUE] = 12,
+                                [LSPF_ITEM_KEYWORD] = 14};
+    struct lsp_doc *d;
+    struct doc_pos pos;
+    if (doc_position(s, params, &d, &pos) < 0) return *err = 1, NULL;
+    json_t *items = json_array();
+    if (d) {
+        struct lspf_text t = {d->path, d->text.s ? d->text.s : "", d->text.len};
+        struct lspf_items li = {0};
+        lspf_complete(s->have_rules ? s->rules.rs : NULL, &t, d->kind, pos, &li);
+        for (size_t i = 0; i < li.len; i++) {
+            const struct lspf_item *it = &li.items[i];
+            json_t *o = json_pack("{s:o, s:i}", "label", jstr(it->label ? it->label : ""), "kind",
+                                  kinds[it->kind]);
+            if (it->detail) json_object_set_new(o, "detail", jstr(it->detail));
+            if (it->documentation)
+                json_object_set_new(
+                    o, "documentation",
+                    json_pack("{s:s, s:o}", "kind", "markdown", "value", jstr(it->documentation)));
+            if (it->insert_text) json_object_set_new(o, "insertText", jstr(it->insert_text));
+            json_array_append_new(items, o);
+        }
+        lspf_items_release(&li);
+    }
+    return json_pack("{s:b, s:o}", "isIncomplete", 0, "items", items);
+}
+
+/* Quick fixes: none until the declared fixes (core/fix.h) are wired in. */
+static json_t *code_action(lsp_server *s, json_t *params, int *err)
+{
+    if (!json_is_object(json_object_get(params, "textDocument")) ||
+        !json_is_object(json_object_get(params, "range")))
+        return *err = 1, NULL;
+    return json_array();
+}
+
+static enum lsp_enc negotiate(json_t *caps)
+{
+    json_t *encs = json_object_get(json_object_get(caps, "general"), "positionEncodings");
+    size_t i;
+    json_t *e;
+    json_array_foreach(encs, i, e)
+    {
+        const char *n = json_string_value(e);
+        if (!n) continue;
+        if (!strcmp(n, "utf-8")) return LSP_ENC_UTF8;
+        if (!strcmp(n, "utf-16")) return LSP_ENC_UTF16;
+        if (!strcmp(n, "utf-32")) return LSP_ENC_UTF32;
+    }
+    return LSP_ENC_UTF16;
+}
+
+static json_t *initialize(lsp_server *s, json_t *params, json_t *out)
+{
+    json_t *caps = json_object_get(params, "capabilities");
+    s->enc = negotiate(caps);
+    json_t *dyn = json_object_get(
+        json_object_get(json_object_get(caps, "workspace"), "didChangeWatchedFiles"),
+        "dynamicRegistration");
+    s->watch_dynamic = json_is_true(dyn);
+    json_t *opts = json_object_get(params, "initializationOptions");
+    json_t *db = json_object_get(opts, "debounceMs");
+    if (json_is_integer(db) && json_integer_value(db) >= 0 && json_integer_value(db) <= 60000)
+        s->debounce = (double)json_integer_value(db) / 1000.0;
+    const char *root = json_string_value(json_object_get(params, "rootUri"));
+    json_t *folders = json_object_get(params, "workspaceFolders");
+    if (json_array_size(folders))
+        root = json_string_value(json_object_get(json_array_get(folders, 0), "uri"));
+    free(s->root);
+    s->root = root ? lsp_store_path_of_uri(root) : NULL;
+    if (!s->root) {
+        const char *rp = json_string_value(json_object_get(params, "rootPath"));
+        s->root = rp ? xstrdup(rp) : NULL;
+    }
+    load_rules(s, out);
+    s->state = ST_RUNNING;
+    return json_pack("{s:{s:s, s:{s:b, s:i, s:{s:b}}, s:b, s:b, s:{s:[s,s,s]}, s:{s:[s]}}, "
+                     "s:{s:s, s:s}}",
+                     "capabilities", "positionEncoding", lsp_enc_name(s->enc), "textDocumentSync",
+                     "openClose", 1, "change", 2, "save", "includeText", 0, "hoverProvider", 1,
+                     "definitionProvider", 1, "completionProvider", "triggerCharacters", ":", "-",
+                     "$", "codeActionProvider", "codeActionKinds", "quickfix", "serverInfo", "name",
+                     "mcpdesc", "version", MCPDESC_VERSION);
+}
+
+/* Run the request MSG (METHOD, ID) and append its answer. */
+static void answer(lsp_server *s, json_t *msg, const char *method, json_t *id, json_t *out)
+{
+    json_t *params = json_object_get(msg, "params");
+    int bad = 0;
+    json_t *r;
+    if (!strcmp(method, "textDocument/hover")) r = hover(s, params, &bad);
+    else if (!strcmp(method, "textDocument/definition")) r = definition(s, params, &bad);
+    else if (!strcmp(method, "textDocument/completion")) r = completion(s, params, &bad);
+    else if (!strcmp(method, "textDocument/codeAction")) r = code_action(s, params, &bad);
+    else {
+        send(out, error_response(id, ERR_METHOD_NOT_FOUND, "method not found"));
+        return;
+    }
+    if (bad) send(out, error_response(id, ERR_INVALID_PARAMS, "invalid params"));
+    else send(out, response(id, r));
+}
+
+/* ---- document sync ---- */
+
+static void schedule(lsp_server *s, struct lsp_doc *d, double now)
+{
+    d->dirty = 1;
+    d->due = now + s->debounce;
+}
+
+/* Is PATH one whose change reloads the rule set (a rule file, manifest or config)? */
+static int reloads(const char *path)
+{
+    if (!path) return 0;
+    struct lspf_text t = {path, "", 0};
+    enum lspf_kind k = lspf_classify(&t);
+    return k == LSPF_RULES || k == LSPF_MANIFEST || k == LSPF_CONFIG;
+}
+
+/* Reload the rule set; after a good load every open document is judged again. */
+static void reload(lsp_server *s, json_t *out)
+{
+    if (load_rules(s, out) < 0) return;
+    for (size_t i = 0; i < s->docs.len; i++) judge_doc(s, s->docs.items[i], out);
+}
+
+static void did_open(lsp_server *s, json_t *params, double now, json_t *out)
+{
+    json_t *td = json_object_get(params, "textDocument");
+    const char *uri = json_string_value(json_object_get(td, "uri"));
+    const char *text = json_string_value(json_object_get(td, "text"));
+    json_t *v = json_object_get(td, "version");
+    if (!uri || !text || !json_is_integer(v)) return;
+    size_t len = json_string_length(json_object_get(td, "text"));
+    if (len > LSP_MAX_TEXT) {
+        show_message(out, 2, "mcpdesc: the document is too large to be judged in the editor");
+        return;
+    }
+    struct lsp_doc *d = lsp_store_open(&s->docs, uri, text, len, json_integer_value(v));
+    if (!d) {
+        show_message(out, 2, "mcpdesc: too many open documents; this one is not judged");
+        return;
+    }
+    struct lspf_text t = {d->path, d->text.s ? d->text.s : "", d->text.len};
+    d->kind = lspf_classify(&t);
+    schedule(s, d, now);
+    d->due = now; /* a document just opened is judged at once */
+}
+
+static void did_change(lsp_server *s, json_t *params, double now, json_t *out)
+{
+    struct lsp_doc *d = doc_of(s, params);
+    json_t *changes = json_object_get(params, "contentChanges");
+    if (!d || !json_is_array(changes)) return;
+    size_t i;
+    json_t *c;
+    json_array_foreach(changes, i, c)
+    {
+        json_t *text = json_object_get(c, "text");
+        if (!json_is_string(text)) continue;
+        json_t *range = json_object_get(c, "range");
+        size_t a = 0, b = d->text.len;
+        if (range) {
+            struct lsp_position p, q;
+            if (position_from(json_object_get(range, "start"), &p) < 0 ||
+                position_from(json_object_get(range, "end"), &q) < 0)
+                continue;
+            a = lsp_offset_of(&d->lines, p, s->enc);
+            b = lsp_offset_of(&d->lines, q, s->enc);
+            if (b < a) {
+                size_t x = a;
+                a = b;
+                b = x;
+            }
+        }
+        size_t n = json_string_length(text);
+        if (d->text.len - (b - a) + n > LSP_MAX_TEXT) {
+            show_message(out, 2, "mcpdesc: the document grew too large; the change is not judged");
+            continue;
+        }
+        lsp_store_edit(d, a, b, json_string_value(text), n);
+    }
+    json_t *v = json_object_get(json_object_get(params, "textDocument"), "version");
+    if (json_is_integer(v)) d->version = json_integer_value(v);
+    if (d->kind == LSPF_OTHER || d->kind == LSPF_DESCRIPTION) {
+        /* content decides: a buffer may become a description (or stop being one) */
+        struct lspf_text t = {d->path, d->text.s ? d->text.s : "", d->text.len};
+        d->kind = lspf_classify(&t);
+    }
+    schedule(s, d, now);
+}
+
+static void did_save(lsp_server *s, json_t *params, double now, json_t *out)
+{
+    struct lsp_doc *d = doc_of(s, params);
+    if (d && reloads(d->path)) reload(s, out);
+}
+
+static void did_close(lsp_server *s, json_t *params, json_t *out)
+{
+    struct lsp_doc *d = doc_of(s, params);
+    if (!d) return;
+    if (d->published) publish(out, d->uri, json_null(), json_array());
+    /* requests that waited for it are answered with nothing */
+    for (size_t i = 0; i < s->deferred.len;) {
+        if (!strcmp(s->deferred.items[i].uri, d->uri)) {
+            send(out, response(json_object_get(s->deferred.items[i].req, "id"), json_null()));
+            json_decref(s->deferred.items[i].req);
+            free(s->deferred.items[i].uri);
+            s->deferred.items[i] = s->deferred.items[--s->deferred.len];
+        } else {
+            i++;
+        }
+    }
+    lsp_store_close(&s->docs, d);
+}
+
+static void did_change_watched(lsp_server *s, json_t *params, json_t *out)
+{
+    json_t *changes = json_object_get(params, "changes");
+    size_t i;
+    json_t *c;
+    json_array_foreach(changes, i, c)
+    {
+        const char *uri = json_string_value(json_object_get(c, "uri"));
+        char *path = uri ? lsp_store_path_of_uri(uri) : NULL;
+        int r = reloads(path);
+        free(path);
+        if (r) {
+            reload(s, out);
+            return;
+        }
+    }
+}
+
+static void cancel(lsp_server *s, json_t *params, json_t *out)
+{
+    json_t *id = json_object_get(params, "id");
+    if (!id) return;
+    for (size_t i = 0; i < s->deferred.len; i++) {
+        if (json_equal(json_object_get(s->deferred.items[i].req, "id"), id)) {
+            send(out, error_response(id, ERR_REQUEST_CANCELLED, "request cancelled"));
+            json_decref(s->deferred.items[i].req);
+            free(s->deferred.items[i].uri);
+            s->deferred.items[i] = s->deferred.items[--s->deferred.len];
+            return;
+        }
+    }
+}
+
+static void register_watchers(lsp_server *s, json_t *out)
+{
+    if (!s->watch_dynamic) return;
+    send(out,
+         json_pack("{s:s, s:s, s:s, s:{s:[{s:s, s:s, s:{s:[{s:s}, {s:s}]}}]}}", "jsonrpc", "2.0",
+                   "id", "mcpdesc-watch-1", "method", "client/registerCapability", "params",
+                   "registrations", "id", "mcpdesc-watch-1", "method",
+                   "workspace/didChangeWatchedFiles", "registerOptions", "watchers", "globPattern",
+                   "**/*.yaml", "globPattern", "**/*.yml"));
+}
+
+/* ---- dispatch ---- */
+
+static int is_doc_request(const char *m)
+{
+    return !strcmp(m, "textDocument/hover") || !strcmp(m, "textDocument/definition") ||
+        !strcmp(m, "textDocument/completion") || !strcmp(m, "textDocument/codeAction");
+}
+
+static void request(lsp_server *s, json_t *msg, const char *method, json_t *id, json_t *out)
+{
+    if (s->state == ST_NEW && strcmp(method, "initialize")) {
+        send(out, error_response(id, ERR_NOT_INITIALIZED, "server not initialized"));
+        return;
+    }
+    if (s->state == ST_SHUTDOWN) {
+        send(out, error_response(id, ERR_INVALID_REQUEST, "the server is shut down"));
+        return;
+    }
+    if (!strcmp(method, "initialize")) {
+        if (s->state != ST_NEW) {
+            send(out, error_response(id, ERR_INVALID_REQUEST, "initialize was sent twice"));
+            return;
+        }
+        json_t *params = json_object_get(msg, "params");
+        if (!json_is_object(params)) {
+            send(out, error_response(id, ERR_INVALID_PARAMS, "initialize takes an object"));
+            return;
+        }
+        json_t *r = initialize(s, params, out);
+        /* the answer goes before any message the load sent */
+        json_array_insert_new(out, json_array_size(out) ? 0 : 0, response(id, r));
+        return;
+    }
+    if (!strcmp(method, "shutdown")) {
+        s->state = ST_SHUTDOWN;
+        send(out, response(id, json_null()));
+        return;
+    }
+    if (is_doc_request(method)) {
+        /* a request about a document with a re-judge pending waits for it, so it is
+         * answered for the newest text */
+        struct lsp_doc *d = doc_of(s, json_object_get(msg, "params"));
+        if (d && d->dirty && s->deferred.len < LSP_MAX_DEFERRED) {
+            struct deferred w = {json_incref(msg), xstrdup(d->uri)};
+            VEC_PUSH(s->deferred, w);
+            return;
+        }
+    }
+    answer(s, msg, method, id, out);
+}
+
+static void notify(lsp_server *s, json_t *msg, const char *method, double now, json_t *out)
+{
+    json_t *params = json_object_get(msg, "params");
+    if (!strcmp(method, "exit")) {
+        s->exit_status = s->state == ST_SHUTDOWN ? 0 : 1;
+        s->state = ST_EXITED;
+        return;
+    }
+    if (s->state != ST_RUNNING) return; /* before initialize or after shutdown: dropped */
+    if (!strcmp(method, "initialized")) register_watchers(s, out);
+    else if (!strcmp(method, "textDocument/didOpen")) did_open(s, params, now, out);
+    else if (!strcmp(method, "textDocument/didChange")) did_change(s, params, now, out);
+    else if (!strcmp(method, "textDocument/didSave")) did_save(s, params, now, out);
+    else if (!strcmp(method, "textDocument/didClose")) did_close(s, params, out);
+    else if (!strcmp(method, "workspace/didChangeWatchedFiles")) did_change_watched(s, params, out);
+    else if (!strcmp(method, "$/cancelRequest")) cancel(s, params, out);
+    /* any other notification ($/setTrace, workspace/didChangeConfiguration...) is ignored */
+}
+
+void lsp_handle(lsp_server *s, const char *body, size_t len, double now, json_t *out)
+{
+    if (s->state == ST_EXITED) return;
+    json_error_t e;
+    json_t *msg = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e);
+    if (!msg) {
+        send(out, error_response(NULL, ERR_PARSE, e.text));
+        return;
+    }
+    json_t *id = json_object_get(msg, "id");
+    json_t *m = json_object_get(msg, "method");
+    int id_ok = json_is_integer(id) || json_is_string(id);
+    if (!json_is_object(msg) || (id && !id_ok) ||
+        !json_is_string(json_object_get(msg, "jsonrpc")) ||
+        strcmp(json_string_value(json_object_get(msg, "jsonrpc")), "2.0")) {
+        send(out, error_response(id_ok ? id : NULL, ERR_INVALID_REQUEST, "invalid request"));
+    } else if (!m) {
+        /* a response to a request of ours (client/registerCapability): nothing to do */
+        if (!id || (!json_object_get(msg, "result") && !json_object_get(msg, "error")))
+            send(out, error_response(id, ERR_INVALID_REQUEST, "invalid request"));
+    } else if (!json_is_string(m)) {
+        if (id) send(out, error_response(id, ERR_INVALID_REQUEST, "method is not a string"));
+    } else if (id) {
+        request(s, msg, json_string_value(m), id, out);
+    } else {
+        notify(s, msg, json_string_value(m), now, out);
+    }
+    json_decref(msg);
+    if (s->debounce <= 0) lsp_tick(s, now, out);
+}
+
+void lsp_handle_frame_error(lsp_server *s, const char *why, json_t *out)
+{
+    if (s->state == ST_EXITED) return;
+    send(out, error_response(NULL, ERR_PARSE, why));
+}
+
+void lsp_tick(lsp_server *s, double now, json_t *out)
+{
+    if (s->state != ST_RUNNING) return;
+    for (size_t i = 0; i < s->docs.len; i++) {
+        struct lsp_doc *d = s->docs.items[i];
+        if (!d->dirty || d->due > now) continue;
+        judge_doc(s, d, out);
+        for (size_t k = 0; k < s->deferred.len;) {
+            struct deferred *w = &s->deferred.items[k];
+            if (strcmp(w->uri, d->uri)) {
+                k++;
+                continue;
+            }
+            /* answer in arrival order: take it out, keep the rest in order */
+            struct deferred x = *w;
+            memmove(w, w + 1, (s->deferred.len - k - 1) * sizeof *w);
+            s->deferred.len--;
+            answer(s, x.req, json_string_value(json_object_get(x.req, "method")),
+                   json_object_get(x.req, "id"), out);
+            json_decref(x.req);
+            free(x.uri);
+        }
+    }
+}
+
+double lsp_next_due(const lsp_server *s)
+{
+    double due = -1;
+    if (s->state != ST_RUNNING) return due;
+    for (size_t i = 0; i < s->docs.len; i++) {
+        const struct lsp_doc *d = s->docs.items[i];
+        if (d->dirty && (due < 0 || d->due < due)) due = d->due;
+    }
+    return due;
+}
+
+int lsp_exit_status(const lsp_server *s)
+{
+    return s->state == ST_EXITED ? s->exit_status : -1;
+}
+
+lsp_server *lsp_server_new(const struct lsp_host *host, long debounce_ms)
+{
+    lsp_server *s = xcalloc(1, sizeof *s);
+    s->host = *host;
+    s->debounce = debounce_ms < 0 ? LSP_DEFAULT_DEBOUNCE_MS / 1000.0 : (double)debounce_ms / 1000.0;
+    s->exit_status = 1;
+    lsp_store_init(&s->docs, LSP_MAX_DOCS);
+    return s;
+}
+
+void lsp_server_free(lsp_server *s)
+{
+    if (!s) return;
+    for (size_t i = 0; i < s->deferred.len; i++) {
+        json_decref(s->deferred.items[i].req);
+        free(s->deferred.items[i].uri);
+    }
+    VEC_FREE(s->deferred);
+    lsp_store_release(&s->docs);
+    unload_rules(s);
+    free(s->root);
+    free(s);
+}

@@ -1,0 +1,73 @@
+/* lsp.h - the language server (`mcpdesc lsp`, Language Server Protocol 3.17). The
+ * message handler is a pure function of the server's state and one message: it appends
+ * the messages to send to an array and does no I/O, so sessions are unit tested and
+ * fuzzed without pipes; lsp_run is the stdio loop around it (poll(2), the debounce
+ * timer). What the server publishes and when: docs/editors.md. */
+#ifndef MCPDESC_LSP_H
+#define MCPDESC_LSP_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "core/diag.h"
+#include "core/doc.h"
+#include "core/eval.h"
+#include "core/rule.h"
+
+/* A loaded rule set as the host hands it over: RS and the options it is judged with
+ * (which rules run: preset, config levels), and the host's own handle. */
+struct lsp_rules {
+    const struct rule_set *rs;
+    const struct eval_options *eo; /* NULL: every rule */
+    void *handle;                  /* the host's (unload frees it) */
+};
+
+/* What the server asks of the program around it (cli/cmd_lsp.c: the rule set as
+ * `validate` selects it; the unit tests: a fixed set). */
+struct lsp_host {
+    /* Load the rule set for the workspace ROOT (a directory, or NULL: the working
+     * directory): 0 with *OUT filled, or -1 with *WHY (new) saying why. */
+    int (*load)(void *arg, const char *root, struct lsp_rules *out, char **why);
+    /* Free what load gave (the server keeps the last good set until a new one loads). */
+    void (*unload)(void *arg, struct lsp_rules *r);
+    /* After judging the description PATH (D: the judged document): levels and
+     * suppressions of the config. NULL: nothing. */
+    void (*apply)(void *arg, const struct lsp_rules *r, const char *path, doc *d,
+                  struct diag_list *diags);
+    void *arg;
+};
+
+#define LSP_DEFAULT_DEBOUNCE_MS 150
+#define LSP_MAX_DOCS 1024               /* open documents held at once */
+#define LSP_MAX_DEFERRED 256            /* requests waiting for a re-judge */
+#define LSP_MAX_TEXT ((size_t)64 << 20) /* bytes of one open document */
+
+typedef struct lsp_server lsp_server;
+
+/* A new server in its "not initialized" state (HOST is copied). DEBOUNCE_MS: the delay
+ * from a change to its re-judge (initializationOptions.debounceMs overrides it; 0
+ * judges at once, in the call that received the change). */
+lsp_server *lsp_server_new(const struct lsp_host *host, long debounce_ms);
+void lsp_server_free(lsp_server *s); /* NULL is a no-op */
+
+/* Handle one message body (LEN bytes of JSON, as the framing gave it) received at time
+ * NOW (seconds, any monotonic origin): append the messages to send (new references) to
+ * the array OUT. Never fails: a malformed message gets a JSON-RPC error. */
+void lsp_handle(lsp_server *s, const char *body, size_t len, double now, json_t *out);
+/* The same for a framing error (WHY: lsp_frame_next's): a ParseError with id null. */
+void lsp_handle_frame_error(lsp_server *s, const char *why, json_t *out);
+/* Re-judge the documents whose debounce ran out by NOW, answer the requests that waited
+ * for them, and append what to send to OUT. */
+void lsp_tick(lsp_server *s, double now, json_t *out);
+/* When the next re-judge is due (seconds, as NOW), or a negative number when none is. */
+double lsp_next_due(const lsp_server *s);
+/* -1 while the server runs; after `exit`, the process's exit status: 0 when `shutdown`
+ * came first, else 1. */
+int lsp_exit_status(const lsp_server *s);
+
+/* Serve on IN and OUT (file descriptors: standard input and output) until `exit` or the
+ * end of the input. MAX_BODY: the largest message accepted (0: the default). Returns the
+ * exit status (1 when the input ends without `exit`). */
+int lsp_run(lsp_server *s, int in, int out, size_t max_body);
+
+#endif
