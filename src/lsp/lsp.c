@@ -303,12 +303,12 @@ static int about(const struct lsp_doc *d, const struct diag *x)
     return !x->file || !strcmp(x->file, lsp_doc_name(d));
 }
 
+/* VERSION: the document's version, or NULL (a closed document: no version). */
 static void publish(json_t *out, const char *uri, json_t *version, json_t *diagnostics)
 {
-    send(out,
-         notification("textDocument/publishDiagnostics",
-                      json_pack("{s:s, s:o, s:o}", "uri", uri, "version", version, "diagnostics",
-                                diagnostics)));
+    json_t *p = json_pack("{s:s, s:o}", "uri", uri, "diagnostics", diagnostics);
+    if (version) json_object_set_new(p, "version", version);
+    send(out, notification("textDocument/publishDiagnostics", p));
 }
 
 /* Judge or lint D now and publish what it gives (its kind decides). */
@@ -646,7 +646,7 @@ static void did_close(lsp_server *s, json_t *params, json_t *out)
 {
     struct lsp_doc *d = doc_of(s, params);
     if (!d) return;
-    if (d->published) publish(out, d->uri, json_null(), json_array());
+    if (d->published) publish(out, d->uri, NULL, json_array());
     /* requests that waited for it are answered with nothing */
     for (size_t i = 0; i < s->deferred.len;) {
         if (!strcmp(s->deferred.items[i].uri, d->uri)) {

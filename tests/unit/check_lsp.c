@@ -1,0 +1,436 @@
+/* check_lsp.c - the language server's message handler (lsp/lsp.h) in whole sessions,
+ * without pipes: the lifecycle (initialize, shutdown, exit and its status), position
+ * encodings negotiated, diagnostics published for a description with non-ASCII text
+ * (compared as exact JSON), incremental and full edits in UTF-16 and CRLF, JSON-RPC
+ * errors, the debounce with cancel and requests answered for the newest text, the
+ * reload of the rule set (good and failing), and the plumbing of hover, definition,
+ * completion and code actions (their contents are lsp_features.c's tests). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "lsp/lsp.h"
+#include "testutil.h"
+
+#define RULES                                                                                      \
+    "rules:\n  - id: t.name\n    owner: t\n    surface: Tool\n    kind: structural\n"              \
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"                   \
+    "    check: {select: '/tools/*', require: {has: name}, message: 'no name'}\n"
+
+/* The test host: loads RULES, or fails when FAIL is set; counts the loads. */
+struct host {
+    int loads, fail;
+};
+
+static int load(void *arg, const char *root, struct lsp_rules *out, char **why)
+{
+    struct host *h = arg;
+    h->loads++;
+    if (h->fail) {
+        *why = xstrdup("planted failure");
+        return -1;
+    }
+    struct rule_set *rs = tu_rules_ok(RULES);
+    *out = (struct lsp_rules){rs, NULL, rs};
+    return 0;
+}
+
+static void unload(void *arg, struct lsp_rules *r)
+{
+    rule_set_free(r->handle);
+}
+
+static struct host H;
+static lsp_server *S;
+static double NOW;
+
+static lsp_server *start(long debounce)
+{
+    H = (struct host){0, 0};
+    struct lsp_host host = {load, unload, NULL, &H};
+    NOW = 0;
+    return S = lsp_server_new(&host, debounce);
+}
+
+/* The messages of OUT, one compact JSON (keys sorted) per line; OUT is released. New
+ * string. */
+static char *lines(json_t *out)
+{
+    struct buf b = BUF_INIT;
+    size_t i;
+    json_t *m;
+    json_array_foreach(out, i, m)
+    {
+        char *s = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS);
+        buf_adds(&b, s);
+        buf_addc(&b, '\n');
+        free(s);
+    }
+    json_decref(out);
+    char *r = buf_detach(&b);
+    return r ? r : xstrdup("");
+}
+
+/* Send TEXT (a JSON message) at NOW: what the server sends back (lines). */
+static char *send_msg(const char *text)
+{
+    json_t *out = json_array();
+    lsp_handle(S, text, strlen(text), NOW, out);
+    return lines(out);
+}
+
+/* The debounce timer at AT: what the server sends (lines). */
+static char *tick(double at)
+{
+    NOW = at;
+    json_t *out = json_array();
+    lsp_tick(S, NOW, out);
+    return lines(out);
+}
+
+#define EXPECT(msg, want)                                                                          \
+    do {                                                                                           \
+        char *got_ = send_msg(msg);                                                                \
+        ck_assert_str_eq(got_, want);                                                              \
+        free(got_);                                                                                \
+    } while (0)
+
+#define INIT                                                                                       \
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"capabilities\":{}}}"
+#define INIT_RESULT(enc)                                                                           \
+    "{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"capabilities\":{\"codeActionProvider\":{"         \
+    "\"codeActionKinds\":[\"quickfix\"]},\"completionProvider\":{\"triggerCharacters\":[\":\","    \
+    "\"-\",\"$\"]},\"definitionProvider\":true,\"hoverProvider\":true,\"positionEncoding\":\"" enc \
+    "\",\"textDocumentSync\":{\"change\":2,\"openClose\":true,\"save\":{\"includeText\":false}}}," \
+    "\"serverInfo\":{\"name\":\"mcpdesc\",\"version\":\"" MCPDESC_VERSION "\"}}}\n"
+#define SHUTDOWN "{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"shutdown\"}"
+#define EXIT "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}"
+
+START_TEST(lsp_lifecycle)
+{
+    start(0);
+    EXPECT("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"textDocument/hover\",\"params\":{}}",
+           "{\"error\":{\"code\":-32002,\"message\":\"server not initialized\"},\"id\":0,"
+           "\"jsonrpc\":\"2.0\"}\n");
+    /* notifications before initialize are dropped */
+    EXPECT("{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}", "");
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    ck_assert_int_eq(H.loads, 1);
+    EXPECT(INIT,
+           "{\"error\":{\"code\":-32600,\"message\":\"initialize was sent twice\"},\"id\":1,"
+           "\"jsonrpc\":\"2.0\"}\n");
+    EXPECT("{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}", "");
+    ck_assert_int_eq(lsp_exit_status(S), -1);
+    EXPECT(SHUTDOWN, "{\"id\":99,\"jsonrpc\":\"2.0\",\"result\":null}\n");
+    EXPECT("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"textDocument/hover\",\"params\":{}}",
+           "{\"error\":{\"code\":-32600,\"message\":\"the server is shut down\"},\"id\":5,"
+           "\"jsonrpc\":\"2.0\"}\n");
+    EXPECT(EXIT, "");
+    ck_assert_int_eq(lsp_exit_status(S), 0);
+    /* after exit nothing is answered */
+    EXPECT(INIT, "");
+    lsp_server_free(S);
+    /* exit without shutdown: status 1 */
+    start(0);
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    EXPECT(EXIT, "");
+    ck_assert_int_eq(lsp_exit_status(S), 1);
+    lsp_server_free(S);
+}
+END_TEST
+
+START_TEST(lsp_encodings)
+{
+    static const char *const offers[] = {"[\"utf-8\",\"utf-16\"]", "[\"utf-32\",\"utf-8\"]",
+                                         "[\"latin-1\"]", "[]"};
+    static const char *const chosen[] = {INIT_RESULT("utf-8"), INIT_RESULT("utf-32"),
+                                         INIT_RESULT("utf-16"), INIT_RESULT("utf-16")};
+    for (size_t i = 0; i < 4; i++) {
+        start(0);
+        char *m = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                            "\"capabilities\":{\"general\":{\"positionEncodings\":%s}}}}",
+                            offers[i]);
+        EXPECT(m, chosen[i]);
+        free(m);
+        lsp_server_free(S);
+    }
+}
+END_TEST
+
+/* A description whose second tool has no name, after an emoji on the same line: the
+ * finding's UTF-16 character is one more than its code-point column. */
+#define URI "file:///tmp/lsp-test/d.json"
+#define DOC                                                                                        \
+    "{\"mcpDescription\": \"0.9.0\",\n"                                                            \
+    " \"tools\": [{\"name\": \"\xf0\x9f\x98\x80\"}, {\"title\": \"\xc3\xa9\"}]}\n"
+#define OPEN(text)                                                                                 \
+    "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{"      \
+    "\"uri\":\"" URI "\",\"languageId\":\"json\",\"version\":1,\"text\":\"" text "\"}}}"
+/* DOC as a JSON string's body */
+#define DOC_J                                                                                      \
+    "{\\\"mcpDescription\\\": \\\"0.9.0\\\",\\n \\\"tools\\\": [{\\\"name\\\": "                   \
+    "\\\"\xf0\x9f\x98\x80\\\"}, {\\\"title\\\": \\\"\xc3\xa9\\\"}]}\\n"
+#define VERSIONS "(2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)"
+#define PUBLISHED(version, diags)                                                                  \
+    "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\",\"params\":{"             \
+    "\"diagnostics\":[" diags "],\"uri\":\"" URI "\",\"version\":" version "}}\n"
+/* the finding: the object {"title": "é"} from UTF-16 character 27 to 41 of line 1 (code
+ * points 26 to 40, bytes 29 to 44) */
+#define NO_NAME(l, a, b)                                                                           \
+    "{\"code\":\"t.name\",\"message\":\"no name " VERSIONS                                         \
+    "\",\"range\":{\"end\":{\"character\":" #b ",\"line\":" #l "},\"start\":{\"character\":" #a    \
+    ",\"line\":" #l "}},\"severity\":1,"                                                           \
+    "\"source\":\"mcpdesc\"}"
+
+START_TEST(lsp_publishes_diagnostics)
+{
+    start(0);
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    /* no codeDescription: the test rule set has no docs-url (no made-up links) */
+    EXPECT(OPEN(DOC_J), PUBLISHED("1", NO_NAME(1, 27, 41)));
+    /* closing clears them (no version) */
+    EXPECT("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didClose\",\"params\":{"
+           "\"textDocument\":{\"uri\":\"" URI "\"}}}",
+           "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\",\"params\":{"
+           "\"diagnostics\":[],\"uri\":\"" URI "\"}}\n");
+    lsp_server_free(S);
+    /* the same in UTF-8 (bytes) and UTF-32 (code points) */
+    static const char *const encs[] = {"utf-8", "utf-32"};
+    static const char *const want[] = {PUBLISHED("1", NO_NAME(1, 29, 44)),
+                                       PUBLISHED("1", NO_NAME(1, 26, 40))};
+    for (size_t i = 0; i < 2; i++) {
+        start(0);
+        char *m = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                            "\"capabilities\":{\"general\":{\"positionEncodings\":[\"%s\"]}}}}",
+                            encs[i]);
+        free(send_msg(m));
+        free(m);
+        EXPECT(OPEN(DOC_J), want[i]);
+        lsp_server_free(S);
+    }
+}
+END_TEST
+
+#define CHANGE(version, changes)                                                                   \
+    "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{"    \
+    "\"uri\":\"" URI "\",\"version\":" version "},\"contentChanges\":[" changes "]}}"
+#define RANGE(l1, c1, l2, c2)                                                                      \
+    "\"range\":{\"start\":{\"line\":" #l1 ",\"character\":" #c1 "},\"end\":{\"line\":" #l2         \
+    ",\"character\":" #c2 "}}"
+
+START_TEST(lsp_incremental_edits)
+{
+    start(0);
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    free(send_msg(OPEN(DOC_J)));
+    /* insert a name in the second tool: UTF-16 character 28 is after its '{' */
+    EXPECT(CHANGE("2", "{" RANGE(1, 28, 1, 28) ",\"text\":\"\\\"name\\\": \\\"x\\\", \"}"),
+           PUBLISHED("2", ""));
+    /* remove it again, and break the first one's name in the same change: ranges apply in
+     * order, each to the text the one before left */
+    EXPECT(CHANGE("3",
+                  "{" RANGE(1, 28, 1, 41) ",\"text\":\"\"},"
+                                          "{" RANGE(1, 13, 1, 17) ",\"text\":\"nome\"}"),
+           PUBLISHED("3", NO_NAME(1, 11, 25) "," NO_NAME(1, 27, 41)));
+    /* a full replacement (no range), with CRLF line ends and the emoji on line 2 */
+    EXPECT(CHANGE("4",
+                  "{\"text\":\"{\\\"mcpDescription\\\": \\\"0.9.0\\\",\\r\\n"
+                  "\\\"tools\\\": [\\r\\n{\\\"x\\\": \\\"\xf0\x9f\x98\x80\\\"}, {}]}\\r\\n\"}"),
+           PUBLISHED("4", NO_NAME(2, 0, 11) "," NO_NAME(2, 13, 15)));
+    /* an edit on line 2 after the emoji in CRLF text: between the "}" and ", {}" */
+    EXPECT(CHANGE("5", "{" RANGE(2, 11, 2, 15) ",\"text\":\"\"}"),
+           PUBLISHED("5", NO_NAME(2, 0, 11)));
+    lsp_server_free(S);
+}
+END_TEST
+
+START_TEST(lsp_errors)
+{
+    start(0);
+    EXPECT("{not json",
+           "{\"error\":{\"code\":-32700,\"message\":\"string or '}' expected near 'not'\"},"
+           "\"id\":null,\"jsonrpc\":\"2.0\"}\n");
+    EXPECT("[1]",
+           "{\"error\":{\"code\":-32600,\"message\":\"invalid request\"},\"id\":null,"
+           "\"jsonrpc\":\"2.0\"}\n");
+    EXPECT("{\"id\":3,\"method\":\"initialize\"}",
+           "{\"error\":{\"code\":-32600,\"message\":\"invalid request\"},\"id\":3,"
+           "\"jsonrpc\":\"2.0\"}\n");
+    EXPECT("{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"initialize\"}",
+           "{\"error\":{\"code\":-32600,\"message\":\"invalid request\"},\"id\":null,"
+           "\"jsonrpc\":\"2.0\"}\n");
+    EXPECT("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"initialize\",\"params\":[]}",
+           "{\"error\":{\"code\":-32602,\"message\":\"initialize takes an object\"},\"id\":4,"
+           "\"jsonrpc\":\"2.0\"}\n");
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    EXPECT("{\"jsonrpc\":\"2.0\",\"id\":\"s\",\"method\":\"no/such\"}",
+           "{\"error\":{\"code\":-32601,\"message\":\"method not found\"},\"id\":\"s\","
+           "\"jsonrpc\":\"2.0\"}\n");
+    EXPECT("{\"jsonrpc\":\"2.0\",\"method\":\"no/such\"}", "");
+    EXPECT("{\"jsonrpc\":\"2.0\",\"method\":\"$/setTrace\",\"params\":{\"value\":\"off\"}}", "");
+    EXPECT("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"textDocument/hover\",\"params\":{"
+           "\"textDocument\":{\"uri\":\"" URI "\"}}}",
+           "{\"error\":{\"code\":-32602,\"message\":\"invalid params\"},\"id\":6,"
+           "\"jsonrpc\":\"2.0\"}\n");
+    /* a response to a request of ours: nothing to answer */
+    EXPECT("{\"jsonrpc\":\"2.0\",\"id\":\"mcpdesc-watch-1\",\"result\":null}", "");
+    /* malformed notifications are dropped */
+    EXPECT("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":7}", "");
+    EXPECT("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{}}", "");
+    json_t *out = json_array();
+    lsp_handle_frame_error(S, "header without a valid Content-Length", out);
+    ck_assert_int_eq(json_integer_value(
+                         json_object_get(json_object_get(json_array_get(out, 0), "error"), "code")),
+                     -32700);
+    json_decref(out);
+    ck_assert_int_eq(lsp_exit_status(S), -1);
+    lsp_server_free(S);
+}
+END_TEST
+
+#define HOVER(id)                                                                                  \
+    "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"textDocument/hover\",\"params\":{"           \
+    "\"textDocument\":{\"uri\":\"" URI "\"},\"position\":{\"line\":1,\"character\":30}}}"
+
+START_TEST(lsp_debounce_cancel_newest)
+{
+    start(100);
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    EXPECT(OPEN(DOC_J), ""); /* judged by the next tick, at once */
+    ck_assert(lsp_next_due(S) == 0);
+    char *t = tick(0);
+    ck_assert_str_eq(t, PUBLISHED("1", NO_NAME(1, 27, 41)));
+    free(t);
+    ck_assert(lsp_next_due(S) < 0);
+    NOW = 1;
+    EXPECT(CHANGE("2", "{" RANGE(1, 28, 1, 28) ",\"text\":\"\\\"name\\\": \\\"x\\\", \"}"), "");
+    ck_assert(lsp_next_due(S) > 1.09 && lsp_next_due(S) < 1.11);
+    /* requests about it wait for the re-judge; a cancelled one is answered so */
+    EXPECT(HOVER(7), "");
+    EXPECT(HOVER(8), "");
+    EXPECT("{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":7}}",
+           "{\"error\":{\"code\":-32800,\"message\":\"request cancelled\"},\"id\":7,"
+           "\"jsonrpc\":\"2.0\"}\n");
+    /* cancelling one already answered or unknown does nothing */
+    EXPECT("{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":7}}", "");
+    /* another change before the debounce ran out: version 3 is the one judged */
+    NOW = 1.05;
+    EXPECT(CHANGE("3", "{" RANGE(1, 13, 1, 17) ",\"text\":\"nome\"}"), "");
+    t = tick(1.1);
+    ck_assert_str_eq(t, "");
+    free(t);
+    /* the hover is answered after the diagnostics of the newest version (3), not of 2 */
+    t = tick(1.2);
+    char *p = strstr(t, "\"version\":3}}");
+    ck_assert_msg(p != NULL, "no diagnostics of version 3 in %s", t);
+    ck_assert_msg(strstr(t, "\"version\":2") == NULL, "version 2 published in %s", t);
+    ck_assert_msg(strstr(p, "{\"id\":8,\"jsonrpc\":\"2.0\",\"result\":null}\n") != NULL,
+                  "hover 8 not answered after the publish in %s", t);
+    ck_assert_msg(strstr(t, "no name " VERSIONS) != NULL, "the newest text not judged in %s", t);
+    free(t);
+    /* initializationOptions.debounceMs: 0 judges at once */
+    lsp_server_free(S);
+    start(100);
+    free(send_msg("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                  "\"capabilities\":{},\"initializationOptions\":{\"debounceMs\":0}}}"));
+    EXPECT(OPEN(DOC_J), PUBLISHED("1", NO_NAME(1, 27, 41)));
+    lsp_server_free(S);
+}
+END_TEST
+
+START_TEST(lsp_reload)
+{
+    start(0);
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    free(send_msg(OPEN(DOC_J)));
+    ck_assert_int_eq(H.loads, 1);
+#define WATCHED(path)                                                                              \
+    "{\"jsonrpc\":\"2.0\",\"method\":\"workspace/didChangeWatchedFiles\",\"params\":{"             \
+    "\"changes\":[{\"uri\":\"file://" path "\",\"type\":2}]}}"
+    /* a file that is no rule file, manifest or config: no reload */
+    EXPECT(WATCHED("/tmp/lsp-test/other.json"), "");
+    ck_assert_int_eq(H.loads, 1);
+    /* the config changed: reloaded, every open description published again */
+    EXPECT(WATCHED("/tmp/lsp-test/.mcpdesc.yaml"), PUBLISHED("1", NO_NAME(1, 27, 41)));
+    ck_assert_int_eq(H.loads, 2);
+    /* a rule set that fails to load: a message, and the last good set stays in use */
+    H.fail = 1;
+    EXPECT(WATCHED("/tmp/lsp-test/manifest.yaml"),
+           "{\"jsonrpc\":\"2.0\",\"method\":\"window/showMessage\",\"params\":{\"message\":"
+           "\"mcpdesc: the rule set could not be loaded: planted failure (the last good one "
+           "stays in use)\",\"type\":1}}\n");
+    ck_assert_int_eq(H.loads, 3);
+    EXPECT(CHANGE("2", "{" RANGE(0, 0, 0, 0) ",\"text\":\"\"}"),
+           PUBLISHED("2", NO_NAME(1, 27, 41)));
+    /* didSave of the manifest reloads too */
+    H.fail = 0;
+    free(send_msg("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{"
+                  "\"textDocument\":{\"uri\":\"file:///tmp/lsp-test/manifest.yaml\","
+                  "\"languageId\":\"yaml\",\"version\":1,\"text\":\"name: x\\n\"}}}"));
+    char *got = send_msg("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didSave\",\"params\":{"
+                         "\"textDocument\":{\"uri\":\"file:///tmp/lsp-test/manifest.yaml\"}}}");
+    ck_assert_int_eq(H.loads, 4);
+    ck_assert_msg(strstr(got, PUBLISHED("2", NO_NAME(1, 27, 41))) != NULL, "%s", got);
+    free(got);
+    lsp_server_free(S);
+}
+END_TEST
+
+START_TEST(lsp_watcher_registration)
+{
+    start(0);
+    free(send_msg("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                  "\"capabilities\":{\"workspace\":{\"didChangeWatchedFiles\":{"
+                  "\"dynamicRegistration\":true}}}}}"));
+    EXPECT("{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}",
+           "{\"id\":\"mcpdesc-watch-1\",\"jsonrpc\":\"2.0\",\"method\":\"client/"
+           "registerCapability\",\"params\":{\"registrations\":[{\"id\":\"mcpdesc-watch-1\","
+           "\"method\":\"workspace/didChangeWatchedFiles\",\"registerOptions\":{\"watchers\":[{"
+           "\"globPattern\":\"**/*.yaml\"},{\"globPattern\":\"**/*.yml\"}]}}]}}\n");
+    lsp_server_free(S);
+}
+END_TEST
+
+START_TEST(lsp_feature_plumbing)
+{
+    start(0);
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    free(send_msg(OPEN(DOC_J)));
+    EXPECT(HOVER(2), "{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":null}\n");
+#define AT(id, method)                                                                             \
+    "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"textDocument/" method "\",\"params\":{"      \
+    "\"textDocument\":{\"uri\":\"" URI "\"},\"position\":{\"line\":0,\"character\":3}}}"
+    EXPECT(AT(3, "definition"), "{\"id\":3,\"jsonrpc\":\"2.0\",\"result\":[]}\n");
+    EXPECT(AT(4, "completion"),
+           "{\"id\":4,\"jsonrpc\":\"2.0\",\"result\":{\"isIncomplete\":false,\"items\":[]}}\n");
+    EXPECT("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"textDocument/codeAction\",\"params\":{"
+           "\"textDocument\":{\"uri\":\"" URI "\"}," RANGE(1, 0, 1, 3) ",\"context\":{"
+                                                                       "\"diagnostics\":[]}}}",
+           "{\"id\":5,\"jsonrpc\":\"2.0\",\"result\":[]}\n");
+    /* a document that is not open: null, [] */
+    EXPECT("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"textDocument/definition\",\"params\":{"
+           "\"textDocument\":{\"uri\":\"file:///nowhere\"},\"position\":{\"line\":0,"
+           "\"character\":0}}}",
+           "{\"id\":6,\"jsonrpc\":\"2.0\",\"result\":null}\n");
+    lsp_server_free(S);
+}
+END_TEST
+
+Suite *lsp_suite(void)
+{
+    Suite *s = suite_create("lsp");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, lsp_lifecycle);
+    tcase_add_test(tc, lsp_encodings);
+    tcase_add_test(tc, lsp_publishes_diagnostics);
+    tcase_add_test(tc, lsp_incremental_edits);
+    tcase_add_test(tc, lsp_errors);
+    tcase_add_test(tc, lsp_debounce_cancel_newest);
+    tcase_add_test(tc, lsp_reload);
+    tcase_add_test(tc, lsp_watcher_registration);
+    tcase_add_test(tc, lsp_feature_plumbing);
+    suite_add_tcase(s, tc);
+    return s;
+}
