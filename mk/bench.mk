@@ -1,10 +1,11 @@
 # mk/bench.mk - `make bench`: the benchmark of issue #8 (tools/bench/run.sh, docs/bench.md):
 # mcpdesc (full rule set and the two seed rules) against a bare jansson parse and
 # Spectral 6 on generated 1k/10k/50k-tool descriptions, and first `make bench-capture`
-# (mk/capture.mk: serial vs parallel capture sessions). Not part of `make check`.
+# (mk/capture.mk: serial vs parallel capture sessions) and `make bench-lsp` (mk/lsp.mk: edit to
+# diagnostics in the language server). Not part of `make check`.
 # Settings pass through the environment: BENCH_SIZES, BENCH_REPS, BENCH_SPECTRAL_MAX, BENCH_SEED.
 .PHONY: bench
-bench: $(BIN) bench-capture
+bench: $(BIN) bench-capture bench-lsp
 	MCPDESC=$(BIN) BENCH_DIR=$(BUILD)/bench sh tools/bench/run.sh
 
 # `make bench-compare OLD=/path/to/old/mcpdesc`: this build against another one on the

@@ -16,6 +16,7 @@ TEST_PKGS="man-db clang-format json-schema-test-suite check libsubunit-dev"
 TEST_PKGS="$TEST_PKGS clang libclang-rt-14-dev llvm-14" # libFuzzer harnesses (mk/fuzz.mk): clang-14, its fuzzer/sanitizer runtimes, llvm-symbolizer
 TEST_PKGS="$TEST_PKGS pre-commit" # tests/precommit.sh: the hooks of .pre-commit-hooks.yaml under pre-commit
 TEST_PKGS="$TEST_PKGS chromium" # tests/browser.sh: the html report and the rule pages in headless Chromium
+TEST_PKGS="$TEST_PKGS neovim" # tests/editor/neovim.sh: mcpdesc lsp driven by a real LSP client (Neovim 0.7)
 DEB_PKGS="build-essential dpkg-dev debhelper fakeroot lintian"
 DEB_TEST_PKGS="debootstrap"
 [ $# -eq 0 ] && set -- build

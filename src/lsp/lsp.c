@@ -222,22 +222,22 @@ static char *rule_href(const struct rule_set *rs, const char *rule)
 }
 
 /* The site that reached the component: the longest prefix of the resolved POINTER that
- * exists in the source (the object holding $componentRef), its "$componentRef" member
- * when it has one. 0 and *POS, or -1. */
+ * has a node in the source (the object holding the $componentRef: below it the source
+ * has nothing, resolution put the component there), at its first member's key (the
+ * "$componentRef", the only member such an object may have). 0 and *POS, or -1. */
 static int reference_site(const doc *d, const char *pointer, struct doc_pos *pos)
 {
     if (!d || !pointer) return -1;
     char *p = xstrdup(pointer);
     int found = -1;
     for (;;) {
-        struct doc_pos v, k;
-        char *ref = xasprintf("%s/$componentRef", p);
-        if (doc_pointer_pos(d, ref, &v, &k) == 0) {
-            *pos = k;
+        doc_node n = doc_pointer_node(d, p);
+        if (n != DOC_NONE) {
+            doc_node c = doc_node_first_child(d, n);
+            *pos = c != DOC_NONE ? doc_node_key_pos(d, c) : doc_node_pos(d, n);
             found = 0;
+            break;
         }
-        free(ref);
-        if (found == 0) break;
         char *slash = strrchr(p, '/');
         if (!slash) break;
         *slash = '\0';

@@ -1,0 +1,129 @@
+"""e2e.py BIN - `mcpdesc lsp` over real pipes: the lifecycle and exit statuses, a
+description judged through the stdio loop with its debounce timer, positions in UTF-16
+after non-ASCII text, a finding reached through a $componentRef with its related
+information, rule page links from the rule set's docs-url, bad frames and bad JSON
+answered without ending the server, an incremental edit re-published with its version,
+and a session that ends without `exit` (status 1). Prints `ok N - ...` per check and
+exits 1 on the first failure."""
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from client import Client  # noqa: E402
+
+BIN = os.path.abspath(sys.argv[1])
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+n = 0
+
+
+def check(cond, what, detail=""):
+    global n
+    n += 1
+    if not cond:
+        print("not ok %d - %s %s" % (n, what, detail))
+        sys.exit(1)
+    print("ok %d - %s" % (n, what))
+
+
+def diags_of(m):
+    return m["params"]["diagnostics"]
+
+
+def is_publish(uri):
+    return lambda m: m.get("method") == "textDocument/publishDiagnostics" and \
+        m["params"]["uri"] == uri
+
+
+tmp = tempfile.mkdtemp(prefix="mcpdesc-lsp-e2e.")
+try:
+    env = dict(os.environ, MCPDESC_NO_CONFIG="1")
+    argv = [BIN, "lsp", "--rules", os.path.join(TOP, "rules-yaml")]
+    c = Client(argv, env=env, cwd=tmp)
+    r = c.initialize(root=tmp, options={"debounceMs": 30})
+    caps = r["result"]["capabilities"]
+    check(caps["positionEncoding"] == "utf-16" and caps["textDocumentSync"]["change"] == 2,
+          "initialize: utf-16 and incremental sync")
+
+    path = os.path.join(tmp, "comp.json")
+    shutil.copy(os.path.join(TOP, "tests", "lsp", "component.json"), path)
+    text = open(path, encoding="utf-8").read()
+    uri = "file://" + path
+    c.notify("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "json", "version": 1, "text": text}})
+    m = c.wait_for(is_publish(uri), 10)
+    check(m is not None, "didOpen publishes diagnostics")
+    ds = diags_of(m)
+    check(m["params"]["version"] == 1, "with the document's version")
+    both = [x for x in ds if x.get("code") == "mcp.tool.input-schema.properties-object-values"]
+    check(len(both) == 2, "the finding in the component and the one in the second tool",
+          str(ds))
+    d, d2 = both
+    # line 9 (0-based 8): `true` after "ü😀" and "ü": UTF-16 units, not code points or bytes
+    line8 = text.split("\n")[8]
+    col8 = len(line8[:line8.index("true")].encode("utf-16-le")) // 2
+    check(d2["range"] == {"start": {"line": 8, "character": col8},
+                          "end": {"line": 8, "character": col8 + 4}},
+          "the second's range in UTF-16 units after an emoji (character %d)" % col8,
+          str(d2["range"]))
+    check("relatedInformation" not in d2, "no related information without a component")
+    # line 6 (0-based 5), column 75 in code points: the `true` of "a"
+    check(d["range"] == {"start": {"line": 5, "character": 74},
+                         "end": {"line": 5, "character": 78}}, "its range covers `true`",
+          str(d["range"]))
+    check(d["message"].endswith("not true (2025-06-18)"), "its versions in the message",
+          d["message"])
+    check(d["codeDescription"]["href"].endswith(
+        "/mcp.tool.input-schema.properties-object-values.html"), "a link to the rule page")
+    check(d["severity"] == 1 and d["source"] == "mcpdesc", "severity error, source mcpdesc")
+    rel = d.get("relatedInformation", [])
+    # the $componentRef of line 8 (0-based 7), after an emoji: UTF-16 counts it as two
+    line7 = text.split("\n")[7]
+    col = len(line7[:line7.index('"$componentRef"')].encode("utf-16-le")) // 2
+    check(any(x["location"]["range"]["start"] == {"line": 7, "character": col} for x in rel),
+          "related information at the $componentRef (UTF-16 column %d)" % col, str(rel))
+    check(any(x["location"]["range"]["start"]["line"] == 5 and "component" in x["message"]
+              for x in rel), "and at the component", str(rel))
+
+    # malformed input is answered and the server goes on
+    c.send_raw(b"Content-Length: abc\r\n\r\n")
+    e = c.wait_for(lambda m: "error" in m, 5)
+    check(e is not None and e["error"]["code"] == -32700 and e["id"] is None,
+          "a bad header: ParseError with id null", str(e))
+    body = b"{nope"
+    c.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    e = c.wait_for(lambda m: "error" in m, 5)
+    check(e is not None and e["error"]["code"] == -32700, "bad JSON: ParseError", str(e))
+    i = c.request("no/such", {})
+    e = c.response(i, 5)
+    check(e is not None and e["error"]["code"] == -32601, "an unknown request: MethodNotFound")
+
+    # fix the finding with an incremental edit: `true` -> `{}`
+    c.notify("textDocument/didChange", {
+        "textDocument": {"uri": uri, "version": 2},
+        "contentChanges": [{"range": d["range"], "text": "{}"}]})
+    m = c.wait_for(is_publish(uri), 10)
+    check(m is not None and m["params"]["version"] == 2, "didChange re-published as version 2")
+    check([x["range"] for x in diags_of(m) if x.get("code") == d["code"]] == [d2["range"]],
+          "the finding is gone after the edit, the other one stays", str(diags_of(m)))
+
+    # a request for the document is answered (for the newest text)
+    i = c.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                         "position": {"line": 5, "character": 74}})
+    check(c.response(i, 5) is not None, "hover is answered")
+
+    c.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    m = c.wait_for(is_publish(uri), 5)
+    check(m is not None and diags_of(m) == [], "didClose clears the diagnostics")
+    st = c.close()
+    check(st == 0, "shutdown then exit: status 0", str(st))
+
+    c = Client(argv, env=env, cwd=tmp)
+    c.initialize(root=tmp)
+    c.proc.stdin.close()
+    st = c.proc.wait(10)
+    check(st == 1, "the input ends without exit: status 1", str(st))
+finally:
+    shutil.rmtree(tmp)
+print("lsp e2e: %d checks passed" % n)
