@@ -14,7 +14,7 @@
 FUZZ_CC       ?= clang
 FUZZ_BUILD    := $(BUILD)/fuzz
 FUZZ_SECONDS  ?= $(if $(filter true,$(CI)),60,10)
-FUZZ_NAMES    := doc_json doc_yaml rules ptr res schema rpc validate capture
+FUZZ_NAMES    := doc_json doc_yaml rules ptr res schema rpc validate capture lsp
 FUZZ          ?= $(FUZZ_NAMES)
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
 # The warnings of the plain build, not as errors: gcc -Werror is the gate, and clang 14

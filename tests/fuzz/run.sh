@@ -43,6 +43,7 @@ dict() {
         schema) echo "$here/dicts/schema.dict" ;;
         ptr) echo "$here/dicts/ptr.dict" ;;
         rpc) echo "$here/dicts/rpc.dict" ;;
+        lsp) echo "$here/dicts/lsp.dict" ;;
     esac
 }
 
