@@ -10,7 +10,8 @@
 #         `mcpdesc CMD [SUB] -<TAB>`
 #   c     the option tables of src/cli (the did-you-mean lists): validate's options[],
 #         baseline write's = validate's less report_options[], schema's
-#         validate_options[] and check_options[], capture's options[], rules' subs[]
+#         validate_options[] and check_options[], capture's options[], lsp's options[],
+#         rules' subs[]
 # --help and -h are left out (every command takes them). Each option missing from one
 # place is one FAIL line; so is one the command's parser answers with "unknown option"
 # (run as `mcpdesc CMD [SUB] OPTION` in an empty directory, standard input empty). Then the completion itself: without extglob, file names with
@@ -23,7 +24,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MAN=${MCPDESC_MAN:-$ROOT/docs/mcpdesc.1}
 COMP=${MCPDESC_COMPLETION:-$ROOT/tools/mcpdesc.bash-completion}
 SRC=${MCPDESC_CLI_SRC:-$ROOT/src/cli}
-KEYS="validate|baseline write|capture|schema validate|schema check|rules list|rules explain|rules dump|rules lint|rules test|rules docs|rules diff|rules lock|rules pack"
+KEYS="validate|baseline write|capture|lsp|schema validate|schema check|rules list|rules explain|rules dump|rules lint|rules test|rules docs|rules diff|rules lock|rules pack"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -89,6 +90,7 @@ c_array "$SRC/cmd_validate.c" options | grep -vxF -f "$tmp/report" | sed 's/^/c\
 c_array "$SRC/cmd_schema.c" validate_options | sed 's/^/c\tschema validate\t/' >> "$tmp/all"
 c_array "$SRC/cmd_schema.c" check_options | sed 's/^/c\tschema check\t/' >> "$tmp/all"
 c_array "$SRC/cmd_capture.c" options | sed 's/^/c\tcapture\t/' >> "$tmp/all"
+c_array "$SRC/cmd_lsp.c" options | sed 's/^/c\tlsp\t/' >> "$tmp/all"
 awk '
     /^    \{"[a-z]+",$/ { name = $0; gsub(/[ {",]/, "", name) }
     /^     \{"-/ && name != "" {
