@@ -28,6 +28,37 @@ enum {
 
 enum lsp_state { ST_NEW, ST_RUNNING, ST_SHUTDOWN, ST_EXITED };
 
+/* A loaded rule set, shared by the server and the judges in flight (counted on the
+ * server's thread only): unloaded when the last one lets go. */
+struct rules_ref {
+    struct lsp_rules r;
+    struct lsp_host host;
+    int refs;
+};
+
+static void rules_unref(struct rules_ref *r)
+{
+    if (!r || --r->refs > 0) return;
+    if (r->host.unload) r->host.unload(r->host.arg, &r->r);
+    free(r);
+}
+
+/* A re-judge of one version of one document: taken on the server's thread, run on any
+ * thread (it reads only its own copies and the shared, read-only rule set), finished on
+ * the server's thread. */
+struct lsp_job {
+    char *uri, *path, *name;
+    long long version;
+    enum lspf_kind kind;
+    struct buf text; /* a copy of that version's text */
+    struct lsp_lines lines;
+    enum lsp_enc enc;
+    struct rules_ref *rules; /* a reference, or NULL */
+    /* the outcome */
+    json_t *diagnostics;    /* the LSP diagnostics */
+    struct diag_list diags; /* for hover */
+};
+
 /* A request that waits for the re-judge of its document (answered for the newest text). */
 struct deferred {
     json_t *req; /* the request (owned) */
@@ -36,14 +67,14 @@ struct deferred {
 
 struct lsp_server {
     struct lsp_host host;
-    struct lsp_rules rules;
-    int have_rules;
+    struct rules_ref *rules; /* the rule set in use, or NULL */
     enum lsp_state state;
     int exit_status;
     enum lsp_enc enc;
     double debounce; /* seconds */
     char *root;      /* workspace folder, or NULL */
     int watch_dynamic;
+    int async; /* lsp_server_set_async */
     struct lsp_store docs;
     VEC(struct deferred) deferred;
 };
@@ -119,11 +150,9 @@ static int position_from(json_t *j, struct lsp_position *p)
 
 /* ---- the rule set ---- */
 
-static void unload_rules(lsp_server *s)
+static const struct rule_set *rules_of(const lsp_server *s)
 {
-    if (s->have_rules && s->host.unload) s->host.unload(s->host.arg, &s->rules);
-    s->have_rules = 0;
-    memset(&s->rules, 0, sizeof s->rules);
+    return s->rules ? s->rules->r.rs : NULL;
 }
 
 /* Load (or reload) the rule set; keep the last good one when it fails. 0 or -1. */
@@ -133,18 +162,17 @@ static int load_rules(lsp_server *s, json_t *out)
     struct lsp_rules r = {0};
     char *why = NULL;
     if (s->host.load(s->host.arg, s->root, &r, &why) < 0) {
-        char *m =
-            xasprintf("mcpdesc: the rule set could not be loaded%s%s%s", why ? ": " : "",
-                      why ? why : "", s->have_rules ? " (the last good one stays in use)" : "");
+        char *m = xasprintf("mcpdesc: the rule set could not be loaded%s%s%s", why ? ": " : "",
+                            why ? why : "", s->rules ? " (the last good one stays in use)" : "");
         show_message(out, 1, m);
         free(m);
         free(why);
         return -1;
     }
     free(why);
-    unload_rules(s);
-    s->rules = r;
-    s->have_rules = 1;
+    rules_unref(s->rules);
+    s->rules = xcalloc(1, sizeof *s->rules);
+    *s->rules = (struct rules_ref){r, s->host, 1};
     return 0;
 }
 
@@ -205,12 +233,13 @@ static size_t value_end(const char *t, size_t len, size_t off)
     return i;
 }
 
-/* The range of a finding at P in document D: from P to the end of its value. */
-static json_t *diag_range(const struct lsp_doc *d, struct doc_pos p, enum lsp_enc e)
+/* The range of a finding at P in the text judged by J: from P to the end of its value. */
+static json_t *diag_range(const struct lsp_job *j, struct doc_pos p)
 {
-    size_t a = lsp_offset_of_doc(&d->lines, p);
-    size_t b = p.line ? value_end(d->text.s, d->text.len, a) : a;
-    return range_json(lsp_position_of(&d->lines, a, e), lsp_position_of(&d->lines, b, e));
+    const struct lsp_lines *l = &j->lines;
+    size_t a = lsp_offset_of_doc(l, p);
+    size_t b = p.line ? value_end(l->text, l->len, a) : a;
+    return range_json(lsp_position_of(l, a, j->enc), lsp_position_of(l, b, j->enc));
 }
 
 /* The rule page of RULE when the rule set has a docs-url (new), else NULL. */
@@ -252,16 +281,15 @@ static json_t *related(const char *uri, json_t *range, const char *message)
                      jstr(message));
 }
 
-/* The LSP Diagnostic of X in document D (J: the judged document, for components; NULL
- * for lint findings). */
-static json_t *diag_json(const lsp_server *s, const struct lsp_doc *d, const doc *j,
-                         const struct diag *x)
+/* The LSP Diagnostic of X in the text judged by JB (J: the judged document, for
+ * components; NULL for lint findings). */
+static json_t *diag_json(const struct lsp_job *jb, const doc *j, const struct diag *x)
 {
     static const int severity[] = {[DIAG_INFO] = 3, [DIAG_WARNING] = 2, [DIAG_ERROR] = 1};
-    const struct rule_set *rs = s->have_rules ? s->rules.rs : NULL;
+    const struct rule_set *rs = jb->rules ? jb->rules->r.rs : NULL;
     struct doc_pos p = {x->line, x->col};
     json_t *o = json_object();
-    json_object_set_new(o, "range", diag_range(d, p, s->enc));
+    json_object_set_new(o, "range", diag_range(jb, p));
     json_object_set_new(o, "severity", json_integer(severity[x->level]));
     if (x->rule) {
         json_object_set_new(o, "code", jstr(x->rule));
@@ -284,23 +312,22 @@ static json_t *diag_json(const lsp_server *s, const struct lsp_doc *d, const doc
         struct doc_pos v, k, site;
         if (doc_pointer_pos(j, x->component, &v, &k) == 0) {
             char *msg = xasprintf("the component %s", x->component);
-            json_array_append_new(rel, related(d->uri, diag_range(d, k, s->enc), msg));
+            json_array_append_new(rel, related(jb->uri, diag_range(jb, k), msg));
             free(msg);
         }
         if (reference_site(j, x->pointer, &site) == 0)
             json_array_append_new(
-                rel,
-                related(d->uri, diag_range(d, site, s->enc), "reached through this $componentRef"));
+                rel, related(jb->uri, diag_range(jb, site), "reached through this $componentRef"));
         if (json_array_size(rel)) json_object_set_new(o, "relatedInformation", rel);
         else json_decref(rel);
     }
     return o;
 }
 
-/* Is X about document D (lint findings may name other files)? */
-static int about(const struct lsp_doc *d, const struct diag *x)
+/* Is X about the document judged by J (lint findings may name other files)? */
+static int about(const struct lsp_job *j, const struct diag *x)
 {
-    return !x->file || !strcmp(x->file, lsp_doc_name(d));
+    return !x->file || !strcmp(x->file, j->name);
 }
 
 /* VERSION: the document's version, or NULL (a closed document: no version). */
@@ -311,45 +338,89 @@ static void publish(json_t *out, const char *uri, json_t *version, json_t *diagn
     send(out, notification("textDocument/publishDiagnostics", p));
 }
 
-/* Judge or lint D now and publish what it gives (its kind decides). */
-static void judge_doc(lsp_server *s, struct lsp_doc *d, json_t *out)
+/* Judge or lint the text of J as its kind says (any thread). */
+static void job_run(struct lsp_job *j)
 {
-    d->dirty = 0;
-    diag_list_release(&d->diags);
-    json_t *arr = json_array();
-    const char *name = lsp_doc_name(d);
-    if (d->kind == LSPF_DESCRIPTION && s->have_rules) {
-        struct judge_source src = {JUDGE_BUFFER, name, NULL, d->text.s, d->text.len};
-        struct judge_options jo = {s->rules.eo, NULL, 0};
+    j->diagnostics = json_array();
+    const struct rules_ref *rr = j->rules;
+    if (j->kind == LSPF_DESCRIPTION && rr) {
+        struct judge_source src = {JUDGE_BUFFER, j->name, NULL, j->text.s, j->text.len};
+        struct judge_options jo = {rr->r.eo, NULL, 0};
         struct judge_result r;
-        judge_document(s->rules.rs, &src, &jo, &r);
+        judge_document(rr->r.rs, &src, &jo, &r);
         if (r.error) {
-            json_array_append_new(arr, diag_json(s, d, NULL, r.error));
+            json_array_append_new(j->diagnostics, diag_json(j, NULL, r.error));
         } else if (r.d) {
-            if (s->host.apply) s->host.apply(s->host.arg, &s->rules, name, r.d, &r.diags);
+            if (rr->host.apply) rr->host.apply(rr->host.arg, &rr->r, j->name, r.d, &r.diags);
             for (size_t i = 0; i < r.diags.len; i++) {
                 const struct diag *x = &r.diags.items[i];
                 /* suppressed and baselined findings are not published (docs/editors.md) */
-                if (diag_hidden(x) || !about(d, x)) continue;
-                json_array_append_new(arr, diag_json(s, d, r.d, x));
+                if (diag_hidden(x) || !about(j, x)) continue;
+                json_array_append_new(j->diagnostics, diag_json(j, r.d, x));
             }
-            d->diags = r.diags;
+            j->diags = r.diags;
             r.diags = (struct diag_list)DIAG_LIST_INIT;
         }
         judge_result_release(&r);
-    } else if (d->kind == LSPF_RULES || d->kind == LSPF_MANIFEST || d->kind == LSPF_CONFIG) {
-        struct lspf_text t = {d->path, d->text.s ? d->text.s : "", d->text.len};
-        lspf_lint(&t, d->kind, &d->diags);
-        for (size_t i = 0; i < d->diags.len; i++)
-            if (about(d, &d->diags.items[i]))
-                json_array_append_new(arr, diag_json(s, d, NULL, &d->diags.items[i]));
+    } else if (j->kind == LSPF_RULES || j->kind == LSPF_MANIFEST || j->kind == LSPF_CONFIG) {
+        struct lspf_text t = {j->path, j->text.s ? j->text.s : "", j->text.len};
+        lspf_lint(&t, j->kind, &j->diags);
+        for (size_t i = 0; i < j->diags.len; i++)
+            if (about(j, &j->diags.items[i]))
+                json_array_append_new(j->diagnostics, diag_json(j, NULL, &j->diags.items[i]));
     }
-    if (d->kind == LSPF_OTHER && !d->published) {
-        json_decref(arr);
-        return;
+}
+
+void lsp_job_free(lsp_job *j)
+{
+    if (!j) return;
+    free(j->uri);
+    free(j->path);
+    free(j->name);
+    lsp_lines_release(&j->lines);
+    buf_release(&j->text);
+    rules_unref(j->rules);
+    json_decref(j->diagnostics);
+    diag_list_release(&j->diags);
+    free(j);
+}
+
+/* A job for D's current text (the server's thread). */
+static struct lsp_job *job_new(lsp_server *s, struct lsp_doc *d)
+{
+    struct lsp_job *j = xcalloc(1, sizeof *j);
+    j->uri = xstrdup(d->uri);
+    j->path = d->path ? xstrdup(d->path) : NULL;
+    j->name = xstrdup(lsp_doc_name(d));
+    j->version = d->version;
+    j->kind = d->kind;
+    buf_add(&j->text, d->text.s ? d->text.s : "", d->text.len);
+    lsp_lines_init(&j->lines, j->text.s ? j->text.s : "", j->text.len);
+    j->enc = s->enc;
+    j->rules = s->rules;
+    if (j->rules) j->rules->refs++;
+    d->dirty = 0;
+    d->judging = 1;
+    return j;
+}
+
+static void answer_deferred(lsp_server *s, const char *uri, json_t *out);
+
+/* Publish what J found, unless its document changed or closed meanwhile (then the
+ * result is stale and dropped: the newer text is judged next). */
+static void job_finish(lsp_server *s, struct lsp_job *j, json_t *out)
+{
+    struct lsp_doc *d = lsp_store_find(&s->docs, j->uri);
+    if (d) d->judging = 0;
+    if (!d || d->dirty || d->version != j->version || s->state != ST_RUNNING) return;
+    diag_list_release(&d->diags);
+    d->diags = j->diags;
+    j->diags = (struct diag_list)DIAG_LIST_INIT;
+    if (d->kind != LSPF_OTHER || d->published) {
+        d->published = d->kind != LSPF_OTHER;
+        publish(out, d->uri, json_integer(d->version), json_incref(j->diagnostics));
     }
-    d->published = d->kind != LSPF_OTHER;
-    publish(out, d->uri, json_integer(d->version), arr);
+    answer_deferred(s, d->uri, out);
 }
 
 /* ---- requests ---- */
@@ -388,8 +459,7 @@ static json_t *hover(lsp_server *s, json_t *params, int *err)
     if (!d) return json_null();
     struct lspf_text t = {d->path, d->text.s ? d->text.s : "", d->text.len};
     struct lspf_hover h = {0};
-    if (!lspf_hover(s->have_rules ? s->rules.rs : NULL, &t, d->kind, &d->diags, pos, &h))
-        return json_null();
+    if (!lspf_hover(rules_of(s), &t, d->kind, &d->diags, pos, &h)) return json_null();
     json_t *r = json_pack("{s:{s:s, s:o}}", "contents", "kind", "markdown", "value",
                           jstr(h.markdown ? h.markdown : ""));
     if (h.range.start.line)
@@ -431,7 +501,7 @@ static json_t *definition(lsp_server *s, json_t *params, int *err)
     if (!d) return json_null();
     struct lspf_text t = {d->path, d->text.s ? d->text.s : "", d->text.len};
     struct lspf_location *locs = NULL;
-    size_t n = lspf_definition(s->have_rules ? s->rules.rs : NULL, &t, d->kind, pos, &locs);
+    size_t n = lspf_definition(rules_of(s), &t, d->kind, pos, &locs);
     json_t *r = json_array();
     for (size_t i = 0; i < n; i++)
         if (locs[i].path) json_array_append_new(r, location_json(s, &locs[i]));
@@ -452,7 +522,7 @@ static json_t *completion(lsp_server *s, json_t *params, int *err)
     if (d) {
         struct lspf_text t = {d->path, d->text.s ? d->text.s : "", d->text.len};
         struct lspf_items li = {0};
-        lspf_complete(s->have_rules ? s->rules.rs : NULL, &t, d->kind, pos, &li);
+        lspf_complete(rules_of(s), &t, d->kind, pos, &li);
         for (size_t i = 0; i < li.len; i++) {
             const struct lspf_item *it = &li.items[i];
             json_t *o = json_pack("{s:o, s:i}", "label", jstr(it->label ? it->label : ""), "kind",
@@ -564,10 +634,13 @@ static int reloads(const char *path)
 }
 
 /* Reload the rule set; after a good load every open document is judged again. */
-static void reload(lsp_server *s, json_t *out)
+static void reload(lsp_server *s, double now, json_t *out)
 {
     if (load_rules(s, out) < 0) return;
-    for (size_t i = 0; i < s->docs.len; i++) judge_doc(s, s->docs.items[i], out);
+    for (size_t i = 0; i < s->docs.len; i++) {
+        s->docs.items[i]->dirty = 1;
+        s->docs.items[i]->due = now;
+    }
 }
 
 static void did_open(lsp_server *s, json_t *params, double now, json_t *out)
@@ -639,7 +712,7 @@ static void did_change(lsp_server *s, json_t *params, double now, json_t *out)
 static void did_save(lsp_server *s, json_t *params, double now, json_t *out)
 {
     struct lsp_doc *d = doc_of(s, params);
-    if (d && reloads(d->path)) reload(s, out);
+    if (d && reloads(d->path)) reload(s, now, out);
 }
 
 static void did_close(lsp_server *s, json_t *params, json_t *out)
@@ -661,7 +734,7 @@ static void did_close(lsp_server *s, json_t *params, json_t *out)
     lsp_store_close(&s->docs, d);
 }
 
-static void did_change_watched(lsp_server *s, json_t *params, json_t *out)
+static void did_change_watched(lsp_server *s, json_t *params, double now, json_t *out)
 {
     json_t *changes = json_object_get(params, "changes");
     size_t i;
@@ -673,7 +746,7 @@ static void did_change_watched(lsp_server *s, json_t *params, json_t *out)
         int r = reloads(path);
         free(path);
         if (r) {
-            reload(s, out);
+            reload(s, now, out);
             return;
         }
     }
@@ -735,7 +808,7 @@ static void request(lsp_server *s, json_t *msg, const char *method, json_t *id, 
         }
         json_t *r = initialize(s, params, out);
         /* the answer goes before any message the load sent */
-        json_array_insert_new(out, json_array_size(out) ? 0 : 0, response(id, r));
+        json_array_insert_new(out, 0, response(id, r));
         return;
     }
     if (!strcmp(method, "shutdown")) {
@@ -770,7 +843,8 @@ static void notify(lsp_server *s, json_t *msg, const char *method, double now, j
     else if (!strcmp(method, "textDocument/didChange")) did_change(s, params, now, out);
     else if (!strcmp(method, "textDocument/didSave")) did_save(s, params, now, out);
     else if (!strcmp(method, "textDocument/didClose")) did_close(s, params, out);
-    else if (!strcmp(method, "workspace/didChangeWatchedFiles")) did_change_watched(s, params, out);
+    else if (!strcmp(method, "workspace/didChangeWatchedFiles"))
+        did_change_watched(s, params, now, out);
     else if (!strcmp(method, "$/cancelRequest")) cancel(s, params, out);
     /* any other notification ($/setTrace, workspace/didChangeConfiguration...) is ignored */
 }
@@ -803,7 +877,12 @@ void lsp_handle(lsp_server *s, const char *body, size_t len, double now, json_t 
         notify(s, msg, json_string_value(m), now, out);
     }
     json_decref(msg);
-    if (s->debounce <= 0) lsp_tick(s, now, out);
+    if (s->debounce <= 0 && !s->async) lsp_tick(s, now, out);
+}
+
+void lsp_server_set_async(lsp_server *s, int on)
+{
+    s->async = on;
 }
 
 void lsp_handle_frame_error(lsp_server *s, const char *why, json_t *out)
@@ -812,28 +891,53 @@ void lsp_handle_frame_error(lsp_server *s, const char *why, json_t *out)
     send(out, error_response(NULL, ERR_PARSE, why));
 }
 
-void lsp_tick(lsp_server *s, double now, json_t *out)
+/* Answer the requests that waited for the re-judge of URI, in arrival order. */
+static void answer_deferred(lsp_server *s, const char *uri, json_t *out)
 {
-    if (s->state != ST_RUNNING) return;
+    for (size_t k = 0; k < s->deferred.len;) {
+        struct deferred *w = &s->deferred.items[k];
+        if (strcmp(w->uri, uri)) {
+            k++;
+            continue;
+        }
+        struct deferred x = *w;
+        memmove(w, w + 1, (s->deferred.len - k - 1) * sizeof *w);
+        s->deferred.len--;
+        answer(s, x.req, json_string_value(json_object_get(x.req, "method")),
+               json_object_get(x.req, "id"), out);
+        json_decref(x.req);
+        free(x.uri);
+    }
+}
+
+lsp_job *lsp_job_take(lsp_server *s, double now)
+{
+    if (s->state != ST_RUNNING) return NULL;
+    struct lsp_doc *best = NULL;
     for (size_t i = 0; i < s->docs.len; i++) {
         struct lsp_doc *d = s->docs.items[i];
-        if (!d->dirty || d->due > now) continue;
-        judge_doc(s, d, out);
-        for (size_t k = 0; k < s->deferred.len;) {
-            struct deferred *w = &s->deferred.items[k];
-            if (strcmp(w->uri, d->uri)) {
-                k++;
-                continue;
-            }
-            /* answer in arrival order: take it out, keep the rest in order */
-            struct deferred x = *w;
-            memmove(w, w + 1, (s->deferred.len - k - 1) * sizeof *w);
-            s->deferred.len--;
-            answer(s, x.req, json_string_value(json_object_get(x.req, "method")),
-                   json_object_get(x.req, "id"), out);
-            json_decref(x.req);
-            free(x.uri);
-        }
+        if (d->dirty && !d->judging && d->due <= now && (!best || d->due < best->due)) best = d;
+    }
+    return best ? job_new(s, best) : NULL;
+}
+
+void lsp_job_run(lsp_job *j)
+{
+    job_run(j);
+}
+
+void lsp_job_finish(lsp_server *s, lsp_job *j, json_t *out)
+{
+    job_finish(s, j, out);
+    lsp_job_free(j);
+}
+
+void lsp_tick(lsp_server *s, double now, json_t *out)
+{
+    lsp_job *j;
+    while ((j = lsp_job_take(s, now))) {
+        lsp_job_run(j);
+        lsp_job_finish(s, j, out);
     }
 }
 
@@ -843,7 +947,7 @@ double lsp_next_due(const lsp_server *s)
     if (s->state != ST_RUNNING) return due;
     for (size_t i = 0; i < s->docs.len; i++) {
         const struct lsp_doc *d = s->docs.items[i];
-        if (d->dirty && (due < 0 || d->due < due)) due = d->due;
+        if (d->dirty && !d->judging && (due < 0 || d->due < due)) due = d->due;
     }
     return due;
 }
@@ -872,7 +976,7 @@ void lsp_server_free(lsp_server *s)
     }
     VEC_FREE(s->deferred);
     lsp_store_release(&s->docs);
-    unload_rules(s);
+    rules_unref(s->rules);
     free(s->root);
     free(s);
 }

@@ -59,14 +59,32 @@ void lsp_handle_frame_error(lsp_server *s, const char *why, json_t *out);
 /* Re-judge the documents whose debounce ran out by NOW, answer the requests that waited
  * for them, and append what to send to OUT. */
 void lsp_tick(lsp_server *s, double now, json_t *out);
-/* When the next re-judge is due (seconds, as NOW), or a negative number when none is. */
+/* The same in three steps, for a loop that judges on another thread: take the next
+ * re-judge due by NOW (NULL when none is; the document is then marked as being judged
+ * and is not taken again until the job is finished); run it (on any thread: it reads
+ * only its own copy of the text and the rule set, which stays loaded while a job holds
+ * it); finish it on the server's thread: its diagnostics are published and the requests
+ * that waited are answered, unless the document changed or closed meanwhile (a stale
+ * result is dropped: the newer text is judged next). lsp_job_finish frees J;
+ * lsp_job_free frees an unfinished one. */
+typedef struct lsp_job lsp_job;
+lsp_job *lsp_job_take(lsp_server *s, double now);
+void lsp_job_run(lsp_job *j);
+void lsp_job_finish(lsp_server *s, lsp_job *j, json_t *out);
+void lsp_job_free(lsp_job *j); /* NULL is a no-op */
+/* When the next re-judge is due (seconds, as NOW), or a negative number when none is
+ * (one being judged is not counted). */
 double lsp_next_due(const lsp_server *s);
+/* With ON, lsp_handle leaves every re-judge to the caller's loop (lsp_job_take...),
+ * even with no debounce: lsp_run judges on a thread of its own. Off by default. */
+void lsp_server_set_async(lsp_server *s, int on);
 /* -1 while the server runs; after `exit`, the process's exit status: 0 when `shutdown`
  * came first, else 1. */
 int lsp_exit_status(const lsp_server *s);
 
 /* Serve on IN and OUT (file descriptors: standard input and output) until `exit` or the
- * end of the input. MAX_BODY: the largest message accepted (0: the default). Returns the
+ * end of the input, judging on a worker thread (on this one when no thread can be
+ * started) so that messages are read and answered while a large document is judged. MAX_BODY: the largest message accepted (0: the default). Returns the
  * exit status (1 when the input ends without `exit`). */
 int lsp_run(lsp_server *s, int in, int out, size_t max_body);
 

@@ -19,6 +19,7 @@ struct lsp_doc {
     struct lsp_lines lines; /* of TEXT, rebuilt after each edit */
     enum lspf_kind kind;
     int dirty;              /* a re-judge is pending */
+    int judging;            /* a re-judge is running (lsp.c: a job in flight) */
     double due;             /* when (lsp.c) */
     int published;          /* diagnostics were published (cleared on close) */
     struct diag_list diags; /* of the last judge (hover reads them) */

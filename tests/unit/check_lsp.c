@@ -340,6 +340,54 @@ START_TEST(lsp_debounce_cancel_newest)
 }
 END_TEST
 
+/* Judging elsewhere (lsp_run's worker thread): a job for version 1 that finishes after
+ * version 2 arrived is dropped, not published; the request that waited is answered
+ * after the diagnostics of version 2. */
+START_TEST(lsp_stale_job_dropped)
+{
+    start(0);
+    lsp_server_set_async(S, 1);
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    EXPECT(OPEN(DOC_J), ""); /* not judged in lsp_handle */
+    lsp_job *j = lsp_job_take(S, 0);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_ptr_null(lsp_job_take(S, 0)); /* one job per document at a time */
+    ck_assert(lsp_next_due(S) < 0);
+    lsp_job_run(j);
+    EXPECT(CHANGE("2", "{" RANGE(1, 28, 1, 28) ",\"text\":\"\\\"name\\\": \\\"x\\\", \"}"), "");
+    EXPECT(HOVER(8), "");
+    json_t *out = json_array();
+    lsp_job_finish(S, j, out);
+    char *got = lines(out);
+    ck_assert_str_eq(got, ""); /* version 1's result: stale, dropped */
+    free(got);
+    j = lsp_job_take(S, 0);
+    ck_assert_ptr_nonnull(j);
+    lsp_job_run(j);
+    out = json_array();
+    lsp_job_finish(S, j, out);
+    got = lines(out);
+    ck_assert_str_eq(got, PUBLISHED("2", "") "{\"id\":8,\"jsonrpc\":\"2.0\",\"result\":null}\n");
+    free(got);
+    /* a job whose document closed meanwhile is dropped too; an unfinished one is freed */
+    EXPECT(CHANGE("3", "{\"text\":\"{}\"}"), "");
+    j = lsp_job_take(S, 0);
+    EXPECT("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didClose\",\"params\":{"
+           "\"textDocument\":{\"uri\":\"" URI "\"}}}",
+           "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\",\"params\":{"
+           "\"diagnostics\":[],\"uri\":\"" URI "\"}}\n");
+    lsp_job_run(j);
+    out = json_array();
+    lsp_job_finish(S, j, out);
+    got = lines(out);
+    ck_assert_str_eq(got, "");
+    free(got);
+    free(send_msg(OPEN(DOC_J)));
+    lsp_job_free(lsp_job_take(S, 0));
+    lsp_server_free(S);
+}
+END_TEST
+
 START_TEST(lsp_reload)
 {
     start(0);
@@ -428,6 +476,7 @@ Suite *lsp_suite(void)
     tcase_add_test(tc, lsp_incremental_edits);
     tcase_add_test(tc, lsp_errors);
     tcase_add_test(tc, lsp_debounce_cancel_newest);
+    tcase_add_test(tc, lsp_stale_job_dropped);
     tcase_add_test(tc, lsp_reload);
     tcase_add_test(tc, lsp_watcher_registration);
     tcase_add_test(tc, lsp_feature_plumbing);
