@@ -1,6 +1,6 @@
 """e2e.py BIN - `mcpdesc lsp` over real pipes: the lifecycle and exit statuses, a
-description judged through the stdio loop with its debounce timer, positions in UTF-16
-after non-ASCII text, a finding reached through a $componentRef with its related
+description (JSON, then YAML) judged through the stdio loop with its debounce timer and
+judge thread, positions in UTF-16 after non-ASCII text, a finding reached through a $componentRef with its related
 information, rule page links from the rule set's docs-url, bad frames and bad JSON
 answered without ending the server, an incremental edit re-published with its version,
 and a session that ends without `exit` (status 1). Prints `ok N - ...` per check and
@@ -112,6 +112,21 @@ try:
     i = c.request("textDocument/hover", {"textDocument": {"uri": uri},
                                          "position": {"line": 5, "character": 74}})
     check(c.response(i, 5) is not None, "hover is answered")
+
+    # a YAML description: libyaml's positions, the same conversion
+    ypath = os.path.join(tmp, "description.yaml")
+    shutil.copy(os.path.join(TOP, "tests", "lsp", "description.yaml"), ypath)
+    ytext = open(ypath, encoding="utf-8").read()
+    yuri = "file://" + ypath
+    c.notify("textDocument/didOpen", {"textDocument": {
+        "uri": yuri, "languageId": "yaml", "version": 7, "text": ytext}})
+    m = c.wait_for(is_publish(yuri), 10)
+    yline = ytext.split("\n")[5]
+    ycol = len(yline[:yline.index("true")].encode("utf-16-le")) // 2
+    check(m is not None and m["params"]["version"] == 7 and
+          [x["range"] for x in diags_of(m)] == [{"start": {"line": 5, "character": ycol},
+                                                  "end": {"line": 5, "character": ycol + 4}}],
+          "a YAML description: its finding at `true` in UTF-16 units", str(m))
 
     c.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     m = c.wait_for(is_publish(uri), 5)
