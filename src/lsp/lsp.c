@@ -643,6 +643,17 @@ static void reload(lsp_server *s, double now, json_t *out)
     }
 }
 
+/* Bytes of text held for the open documents, less EXCEPT's (NULL: none). */
+static size_t held(const lsp_server *s, const struct lsp_doc *except)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->docs.len; i++)
+        if (s->docs.items[i] != except) n += s->docs.items[i]->text.len;
+    return n;
+}
+
+static void did_close_doc(lsp_server *s, struct lsp_doc *d, json_t *out);
+
 static void did_open(lsp_server *s, json_t *params, double now, json_t *out)
 {
     json_t *td = json_object_get(params, "textDocument");
@@ -651,7 +662,7 @@ static void did_open(lsp_server *s, json_t *params, double now, json_t *out)
     json_t *v = json_object_get(td, "version");
     if (!uri || !text || !json_is_integer(v)) return;
     size_t len = json_string_length(json_object_get(td, "text"));
-    if (len > LSP_MAX_TEXT) {
+    if (len > LSP_MAX_TEXT || held(s, lsp_store_find(&s->docs, uri)) + len > LSP_MAX_HELD) {
         show_message(out, 2, "mcpdesc: the document is too large to be judged in the editor");
         return;
     }
@@ -693,9 +704,12 @@ static void did_change(lsp_server *s, json_t *params, double now, json_t *out)
             }
         }
         size_t n = json_string_length(text);
-        if (d->text.len - (b - a) + n > LSP_MAX_TEXT) {
-            show_message(out, 2, "mcpdesc: the document grew too large; the change is not judged");
-            continue;
+        size_t after = d->text.len - (b - a) + n;
+        if (after > LSP_MAX_TEXT || held(s, d) + after > LSP_MAX_HELD) {
+            /* the server's copy would no longer follow the editor's: let it go */
+            show_message(out, 2, "mcpdesc: the document grew too large to be judged in the editor");
+            did_close_doc(s, d, out);
+            return;
         }
         lsp_store_edit(d, a, b, json_string_value(text), n);
     }
@@ -715,10 +729,8 @@ static void did_save(lsp_server *s, json_t *params, double now, json_t *out)
     if (d && reloads(d->path)) reload(s, now, out);
 }
 
-static void did_close(lsp_server *s, json_t *params, json_t *out)
+static void did_close_doc(lsp_server *s, struct lsp_doc *d, json_t *out)
 {
-    struct lsp_doc *d = doc_of(s, params);
-    if (!d) return;
     if (d->published) publish(out, d->uri, NULL, json_array());
     /* requests that waited for it are answered with nothing */
     for (size_t i = 0; i < s->deferred.len;) {
@@ -732,6 +744,12 @@ static void did_close(lsp_server *s, json_t *params, json_t *out)
         }
     }
     lsp_store_close(&s->docs, d);
+}
+
+static void did_close(lsp_server *s, json_t *params, json_t *out)
+{
+    struct lsp_doc *d = doc_of(s, params);
+    if (d) did_close_doc(s, d, out);
 }
 
 static void did_change_watched(lsp_server *s, json_t *params, double now, json_t *out)

@@ -38,9 +38,10 @@ struct lsp_host {
 };
 
 #define LSP_DEFAULT_DEBOUNCE_MS 150
-#define LSP_MAX_DOCS 1024               /* open documents held at once */
-#define LSP_MAX_DEFERRED 256            /* requests waiting for a re-judge */
-#define LSP_MAX_TEXT ((size_t)64 << 20) /* bytes of one open document */
+#define LSP_MAX_DOCS 1024                /* open documents held at once */
+#define LSP_MAX_DEFERRED 256             /* requests waiting for a re-judge */
+#define LSP_MAX_TEXT ((size_t)64 << 20)  /* bytes of one open document */
+#define LSP_MAX_HELD ((size_t)256 << 20) /* bytes of all open documents together */
 
 typedef struct lsp_server lsp_server;
 
