@@ -62,4 +62,32 @@ struct lspf_items {
 };
 void lspf_items_release(struct lspf_items *items);
 
+/* by path: manifest.yaml; a .yaml listed by a manifest.yaml in its directory; .mcpdesc.yaml; else by content: JSON or YAML whose top level is an object with an mcpDescription member → LSPF_DESCRIPTION; else LSPF_OTHER */
+/* (.mcpdesc.yml is a config too, as docs/config.md says; .yml rule files count as .yaml
+ * ones; a text that does not parse is a description when it names the member where a
+ * description has it, so that its parse error is published rather than nothing.) */
+enum lspf_kind lspf_classify(const struct lspf_text *t);
+/* rule file / manifest / config diagnostics for the buffer's text (not the file on disk): what `mcpdesc rules lint` reports for the rule set the file belongs to (with this buffer in place of the file), or what the config loader reports for a config. Appends diags with file = t->path, 1-based line/col in code points, level, message, hint. Must be correct for an unsaved buffer: find a way to lint with the buffer overlaid (e.g. an overlay hook in the loader's file reading, or copying the set to a temp dir — prefer the clean way and say why) */
+/* (The buffer is overlaid through struct rule_overlay of core/rule.h: the loader and lint
+ * read it wherever they would read the file. A rule file whose manifest has errors gets
+ * one warning at 1:1 naming the first, since its rules were not compiled.) */
+void lspf_lint(const struct lspf_text *t, enum lspf_kind k, struct diag_list *out);
+/* hover at POS. In a description: a finding of DIAGS whose range covers POS → Markdown with the rule id, level, the requirement (rule_str(r,"requirement")), the protocol versions concerned, the summary, and a link to the rule page only when rule_set_docs_url(rs) is set; several findings at one place: all of them. In a rule file: on a predicate name (built-in: its synopsis — find where built-in predicates are defined: src/core/fn_table.c; named: its definition text), on a rule id (its summary), on a protocol version. Returns 1 and fills *out, 0 when nothing. RS may be NULL (no rule set loaded). */
+int lspf_hover(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
+               const struct diag_list *diags, struct doc_pos pos, struct lspf_hover *out);
+void lspf_hover_release(struct lspf_hover *h);
+/* go to definition at POS: on a "$componentRef" value in a description → the component it names (its key position, or value range; read src/core/res.h for how components resolve, per MCP Description spec /work/shared/spec/mcp-description.md); on a `use: NAME` in a rule file → the named predicate's definition (possibly in another rule file of the set: read that file from disk, or the set's loaded metadata); on a `yields-to` id → that rule. Returns n and a new array *out (NULL when 0). */
+size_t lspf_definition(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
+                       struct doc_pos pos, struct lspf_location **out);
+void lspf_locations_free(struct lspf_location *locs, size_t n);
+/* completion at POS in a rule file or manifest: predicate names (built-in with synopsis as detail and documentation; the set's named predicates for `use:`), rule members (id, level, applies, check, examples, … — the ones the loader accepts: take them from the loader's table, never a second copy that can fall behind), protocol versions (from rule_set_versions or the manifest) after `applies`/`versions`/`from`/`before`, levels after `level:`. The buffer may be mid-edit and not parse: work from the text around POS (the line, its indentation, the keys of the enclosing mappings) rather than requiring a parse. Appends items. */
+void lspf_complete(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
+                   struct doc_pos pos, struct lspf_items *out);
+
+/* The range a diagnostic D of the text T covers (added for the server, so that published
+ * ranges and hover agree): the token at D's position (a string with its quotes, a number,
+ * a literal, a plain YAML scalar, or one character for '{' and '['); empty at D's position
+ * when it has none. */
+struct lspf_range lspf_diag_range(const struct lspf_text *t, const struct diag *d);
+
 #endif
