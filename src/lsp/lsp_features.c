@@ -464,11 +464,12 @@ static int listed_by_manifest(const char *path)
 /* YAML by the name (.yaml, .yml), JSON by the name (.json), else by content as `validate -`
  * reads standard input: JSON when the first character after a byte-order mark and white
  * space is '{' or '['. */
-static int content_is_yaml(const struct lspf_text *t)
+int lspf_text_is_yaml(const struct lspf_text *t)
 {
     if (t->path && lspf_is_yaml_name(t->path)) return 1;
     size_t n = t->path ? strlen(t->path) : 0;
     if (n > 5 && !strcmp(t->path + n - 5, ".json")) return 0;
+    if (!t->text) return 0;
     size_t i = t->len >= 3 && !memcmp(t->text, "\xEF\xBB\xBF", 3) ? 3 : 0;
     while (i < t->len && strchr(" \t\r\n", t->text[i])) i++;
     return !(i < t->len && (t->text[i] == '{' || t->text[i] == '['));
@@ -503,7 +504,7 @@ enum lspf_kind lspf_classify(const struct lspf_text *t)
         if (lspf_is_yaml_name(t->path) && listed_by_manifest(t->path)) return LSPF_RULES;
     }
     if (!t->text) return LSPF_OTHER;
-    int yaml = content_is_yaml(t);
+    int yaml = lspf_text_is_yaml(t);
     struct doc_error err;
     doc *d = doc_load_buffer(t->path ? t->path : "<buffer>", t->text, t->len, yaml, NULL, &err);
     if (!d) {
@@ -560,13 +561,12 @@ void lspf_lint(const struct lspf_text *t, enum lspf_kind k, struct diag_list *ou
     struct rule_load_opts lo = {(const char *const *)dirs, ndirs, NULL, 0, &ov};
     struct diag_list all = DIAG_LIST_INIT;
     lint_rule_dir_with(dir, NULL, &lo, &all);
-    size_t mine = 0, manifest_errors = 0;
+    size_t manifest_errors = 0;
     const struct diag *first = NULL;
     for (size_t i = 0; i < all.len; i++) {
         const struct diag *d = &all.items[i];
         if (d->file && rule_overlay_is(&ov, d->file)) {
             copy_diag(out, d, t->path);
-            mine++;
         } else if (d->file && !strcmp(lspf_basename(d->file), "manifest.yaml") &&
                    d->level == DIAG_ERROR) {
             if (!manifest_errors++) first = d;
@@ -582,7 +582,6 @@ void lspf_lint(const struct lspf_text *t, enum lspf_kind k, struct diag_list *ou
             first->message);
         d->hint = xstrdup("fix manifest.yaml first");
     }
-    (void)mine;
     diag_list_release(&all);
     lspf_strings_free(dirs, ndirs);
     free(dir);

@@ -39,6 +39,10 @@ char *lspf_word_at(const struct lspf_lines *ls, struct doc_pos pos, struct lspf_
 char *lspf_dirname(const char *path);
 const char *lspf_basename(const char *path);
 int lspf_is_yaml_name(const char *path);
+/* Is T YAML? By its name (.yaml, .yml: YAML; .json: JSON), else by content as `validate -`
+ * reads standard input: JSON when the first character after a byte-order mark and white
+ * space is '{' or '['. */
+int lspf_text_is_yaml(const struct lspf_text *t);
 
 /* The rule files of the set T belongs to (the files: of the manifest.yaml in T's
  * directory; T's own text when T is the manifest), as paths (new, each and the array);

@@ -240,14 +240,7 @@ static size_t definition_ref(const struct rule_set *rs, const struct lspf_text *
 {
     const struct res_config *cfg = rs ? rule_set_res_config(rs) : NULL;
     const char *member = cfg && cfg->ref_member ? cfg->ref_member : "$componentRef";
-    int yaml = t->path && lspf_is_yaml_name(t->path);
-    if (!t->path ||
-        (!yaml && strcmp(t->path + (strlen(t->path) > 5 ? strlen(t->path) - 5 : 0), ".json"))) {
-        /* by content, as lspf_classify */
-        size_t i = 0;
-        while (i < t->len && strchr(" \t\r\n", t->text[i])) i++;
-        yaml = !(i < t->len && (t->text[i] == '{' || t->text[i] == '['));
-    }
+    int yaml = lspf_text_is_yaml(t);
     struct doc_error err;
     doc *d = doc_load_buffer(t->path ? t->path : "<buffer>", t->text ? t->text : "",
                              t->text ? t->len : 0, yaml, NULL, &err);
