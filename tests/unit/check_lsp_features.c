@@ -145,6 +145,21 @@ START_TEST(lint_unsaved_rule_file)
             unknown = 1;
     ck_assert_msg(unknown, "no unknown-member error at 4:1 in the manifest buffer");
     diag_list_release(&out);
+    /* the manifest on disk does not load: the rule file says so at 1:1, naming the first */
+    write_file(dir, "manifest.yaml", "name: test\nfilez: [test.yaml]\nfiles: [test.yaml]\n");
+    t = text_of(path, "rules:\n" RULE("t.a") CHECK_OK);
+    lspf_lint(&t, LSPF_RULES, &out);
+    const struct diag *note = NULL;
+    for (size_t i = 0; i < out.len; i++)
+        if (out.items[i].line == 1 && out.items[i].col == 1) note = &out.items[i];
+    ck_assert_ptr_nonnull(note);
+    ck_assert_int_eq(note->level, DIAG_WARNING);
+    ck_assert_msg(strstr(note->message, "the rule set's manifest has ") &&
+                      strstr(note->message, "so this file's rules were not compiled (first: ") &&
+                      strstr(note->message, "manifest.yaml:1:1: the manifest has no "
+                                            "\"description-format\" (it is required))"),
+                  "%s", note->message);
+    diag_list_release(&out);
     free(mpath);
     free(path);
     tu_rmdir(dir);
@@ -297,8 +312,28 @@ START_TEST(hover_on_predicates)
                                  "  object-guard:\n    all:\n      - json-type: object\n"
                                  "      - lacks: $componentRef\n```");
     lspf_hover_release(&h);
-    /* a protocol version, and a rule id (its summary) */
+    /* a protocol version (of the manifest beside it), and a rule id (its summary) */
     ck_assert_int_eq(lspf_hover(NULL, &t, LSPF_RULES, NULL, (struct doc_pos){14, 15}, &h), 0);
+    char *mpath = xasprintf("%s/manifest.yaml", dir);
+    size_t mlen;
+    char *mtext = NULL;
+    {
+        FILE *f = fopen(mpath, "r");
+        ck_assert_ptr_nonnull(f);
+        mtext = xcalloc(1, 4096);
+        mlen = fread(mtext, 1, 4095, f);
+        fclose(f);
+    }
+    struct lspf_text mt = {mpath, mtext, mlen};
+    /* line 4: "versions: [2024-11-05, 2025-03-26, ...]"; 2025-03-26 from column 24 */
+    ck_assert_int_eq(lspf_hover(NULL, &mt, LSPF_MANIFEST, NULL, (struct doc_pos){4, 25}, &h), 1);
+    ck_assert_str_eq(h.markdown, "MCP protocol version **2025-03-26** (2 of the 5 versions the "
+                                 "rule set knows, oldest first)");
+    ck_assert_uint_eq(h.range.start.col, 24);
+    ck_assert_uint_eq(h.range.end.col, 34);
+    lspf_hover_release(&h);
+    free(mtext);
+    free(mpath);
     ck_assert_int_eq(lspf_hover(NULL, &t, LSPF_RULES, NULL, (struct doc_pos){23, 18}, &h), 1);
     ck_assert_str_eq(h.markdown, "**t.b**\n\ns");
     lspf_hover_release(&h);
@@ -330,6 +365,21 @@ START_TEST(definition_component_ref)
     ck_assert_uint_eq(locs[0].range.start.col, 5);
     ck_assert_uint_eq(locs[0].range.end.line, 6);
     ck_assert_uint_eq(locs[0].range.end.col, 12); /* "Place" with its quotes */
+    lspf_locations_free(locs, n);
+    /* in a YAML description */
+    const char *y = "mcpDescription: 0.9.0\n"
+                    "tools:\n"
+                    "  - name: ñ\n"
+                    "    inputSchema: {$componentRef: '#/components/schemas/Place'}\n"
+                    "components:\n"
+                    "  schemas:\n"
+                    "    Place: {type: object}\n";
+    struct lspf_text yt = text_of("/tmp/d.yaml", y);
+    n = lspf_definition(NULL, &yt, LSPF_DESCRIPTION, (struct doc_pos){4, 40}, &locs);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(locs[0].range.start.line, 7);
+    ck_assert_uint_eq(locs[0].range.start.col, 5);
+    ck_assert_uint_eq(locs[0].range.end.col, 10);
     lspf_locations_free(locs, n);
     /* elsewhere: nothing */
     ck_assert_uint_eq(lspf_definition(NULL, &t, LSPF_DESCRIPTION, (struct doc_pos){3, 15}, &locs),
