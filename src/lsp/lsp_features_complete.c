@@ -53,8 +53,13 @@ static size_t block_key(const char *s, size_t len, size_t at, int *empty)
         k = at + 1;
         while (k < len && s[k] != s[at]) k++;
         if (k < len) k++;
+    } else if (at < len && (s[at] == '{' || s[at] == '[' || s[at] == '#')) {
+        return 0;
     } else {
-        while (k < len && s[k] != ':' && s[k] != '{' && s[k] != '[' && s[k] != '#') k++;
+        /* up to ": " (a URL's "https:" is part of the key), not into a comment */
+        while (k < len && !(s[k] == ':' && (k + 1 == len || s[k + 1] == ' ')) &&
+               !(s[k] == '#' && s[k - 1] == ' '))
+            k++;
     }
     if (k >= len || s[k] != ':' || (k + 1 < len && s[k + 1] != ' ')) return 0;
     size_t v = k + 1;
@@ -235,7 +240,7 @@ void lspf_context_at(const struct lspf_lines *ls, struct doc_pos pos, struct lsp
             i = e;
         } else {
             scalar = 1;
-            i = e - 1;
+            i = e > i ? e - 1 : i; /* at least one character on */
         }
     }
     if (scalar && !flow.len && block) goto none; /* "key: value more" */

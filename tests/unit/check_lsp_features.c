@@ -558,6 +558,20 @@ START_TEST(complete_after_non_ascii)
 }
 END_TEST
 
+/* A key with ':' inside (a URL) and ": " in a value: the scan of the line ends (it once
+ * looped for ever on the shipped manifest's schema-map). */
+START_TEST(complete_url_key)
+{
+    struct lspf_items it;
+    complete_at("schema-map:\n  https://x.example/s/: ../s|\n", &it);
+    ck_assert_uint_eq(it.len, 0);
+    lspf_items_release(&it);
+    complete_at("rules:\n  - id: t.a\n    summary: a: b|\n", &it);
+    ck_assert_uint_eq(it.len, 0);
+    lspf_items_release(&it);
+}
+END_TEST
+
 Suite *lsp_features_suite(void)
 {
     Suite *s = suite_create("lsp_features");
@@ -576,6 +590,7 @@ Suite *lsp_features_suite(void)
     tcase_add_test(tc, complete_rule_members);
     tcase_add_test(tc, complete_level_and_versions);
     tcase_add_test(tc, complete_after_non_ascii);
+    tcase_add_test(tc, complete_url_key);
     suite_add_tcase(s, tc);
     return s;
 }
