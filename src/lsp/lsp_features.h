@@ -73,10 +73,16 @@ enum lspf_kind lspf_classify(const struct lspf_text *t);
  * one warning at 1:1 naming the first, since its rules were not compiled.) */
 void lspf_lint(const struct lspf_text *t, enum lspf_kind k, struct diag_list *out);
 /* hover at POS. In a description: a finding of DIAGS whose range covers POS → Markdown with the rule id, level, the requirement (rule_str(r,"requirement")), the protocol versions concerned, the summary, and a link to the rule page only when rule_set_docs_url(rs) is set; several findings at one place: all of them. In a rule file: on a predicate name (built-in: its synopsis — find where built-in predicates are defined: src/core/fn_table.c; named: its definition text), on a rule id (its summary), on a protocol version. Returns 1 and fills *out, 0 when nothing. RS may be NULL (no rule set loaded). */
+/* (A finding is "**ID** · LEVEL (must)\n\nMESSAGE\n\nRequirement: ...\n\nProtocol versions:
+ * V, W\n\nSUMMARY\n\n[Rule page](URL)", each part left out when unknown; several are
+ * joined by "\n\n---\n\n"; suppressed and baselined findings are not shown. Its range is
+ * lspf_diag_range's. In a rule file the range is the word's.) */
 int lspf_hover(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
                const struct diag_list *diags, struct doc_pos pos, struct lspf_hover *out);
 void lspf_hover_release(struct lspf_hover *h);
 /* go to definition at POS: on a "$componentRef" value in a description → the component it names (its key position, or value range; read src/core/res.h for how components resolve, per MCP Description spec /work/shared/spec/mcp-description.md); on a `use: NAME` in a rule file → the named predicate's definition (possibly in another rule file of the set: read that file from disk, or the set's loaded metadata); on a `yields-to` id → that rule. Returns n and a new array *out (NULL when 0). */
+/* (The component's key token, quotes included in JSON; a `yields-to` prefix "P.*" gives
+ * every rule of the set's files whose id starts with "P.", at its id's value.) */
 size_t lspf_definition(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
                        struct doc_pos pos, struct lspf_location **out);
 void lspf_locations_free(struct lspf_location *locs, size_t n);
