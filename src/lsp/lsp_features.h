@@ -87,6 +87,9 @@ size_t lspf_definition(const struct rule_set *rs, const struct lspf_text *t, enu
                        struct doc_pos pos, struct lspf_location **out);
 void lspf_locations_free(struct lspf_location *locs, size_t n);
 /* completion at POS in a rule file or manifest: predicate names (built-in with synopsis as detail and documentation; the set's named predicates for `use:`), rule members (id, level, applies, check, examples, … — the ones the loader accepts: take them from the loader's table, never a second copy that can fall behind), protocol versions (from rule_set_versions or the manifest) after `applies`/`versions`/`from`/`before`, levels after `level:`. The buffer may be mid-edit and not parse: work from the text around POS (the line, its indentation, the keys of the enclosing mappings) rather than requiring a parse. Appends items. */
+/* (Also in a config file (LSPF_CONFIG): its keys, an override's and a suppression's keys,
+ * the values of preset, fail-on, format and of a levels entry, from the config reader's
+ * tables (config_names); RS's rule ids as levels keys. Keys are inserted as "KEY: ".) */
 void lspf_complete(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
                    struct doc_pos pos, struct lspf_items *out);
 

@@ -9,6 +9,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "core/config.h"
 #include "core/fn.h"
 #include "lsp/lsp_features.h"
 #include "lsp/lsp_featuresInt.h"
@@ -443,14 +444,57 @@ static void add_named(const struct lspf_text *t, struct lspf_items *out)
 
 static const char *const level_details[] = {"error", "warning", "info"};
 
+/* A config file: its keys, the keys of an override or a suppression, the values of
+ * preset, fail-on, format and of a levels entry, and the rule ids of RS as levels keys. */
+static void complete_config(const struct rule_set *rs, const struct lspf_context *cx,
+                            struct lspf_items *out)
+{
+    const struct lspf_frame *in = cx->nframes ? &cx->frames[cx->nframes - 1] : NULL;
+    const char *parent = cx->nframes >= 2 ? cx->frames[cx->nframes - 2].key : NULL;
+    const char *key = cx->slot == LSPF_SLOT_VALUE ? cx->key
+        : cx->slot == LSPF_SLOT_ITEM && in        ? in->key
+                                                  : NULL;
+    if (key) {
+        if (eq(key, "preset"))
+            add_names(out, config_names(CONFIG_NAMES_PRESET), LSPF_ITEM_VALUE, 0);
+        else if (eq(key, "fail-on"))
+            add_names(out, config_names(CONFIG_NAMES_FAIL_ON), LSPF_ITEM_VALUE, 0);
+        else if (eq(key, "format"))
+            add_names(out, config_names(CONFIG_NAMES_FORMAT), LSPF_ITEM_VALUE, 0);
+        else if (cx->slot == LSPF_SLOT_VALUE && in && eq(in->key, "levels"))
+            add_names(out, config_names(CONFIG_NAMES_LEVEL), LSPF_ITEM_VALUE, 0);
+        return;
+    }
+    if (cx->slot != LSPF_SLOT_KEY || !in || in->kind != LSPF_FRAME_MAP) return;
+    if (cx->nframes == 1) {
+        add_names(out, config_names(CONFIG_NAMES_TOP), LSPF_ITEM_PROPERTY, 1);
+    } else if (!in->key && (eq(parent, "overrides") || eq(parent, "suppress"))) {
+        add_names(
+            out,
+            config_names(eq(parent, "overrides") ? CONFIG_NAMES_OVERRIDE : CONFIG_NAMES_SUPPRESS),
+            LSPF_ITEM_PROPERTY, 1);
+    } else if (eq(in->key, "levels") && rs) {
+        for (size_t i = 0; i < rule_set_count(rs); i++)
+            add_item(out, rule_id(rule_set_rule(rs, i)), LSPF_ITEM_VALUE,
+                     rule_str(rule_set_rule(rs, i), "summary"), NULL,
+                     xasprintf("%s: ", rule_id(rule_set_rule(rs, i))));
+    }
+}
+
 void lspf_complete(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
                    struct doc_pos pos, struct lspf_items *out)
 {
-    if (k != LSPF_RULES && k != LSPF_MANIFEST) return;
+    if (k != LSPF_RULES && k != LSPF_MANIFEST && k != LSPF_CONFIG) return;
     struct lspf_lines ls;
     lspf_lines_init(&ls, t->text, t->len);
     struct lspf_context cx;
     lspf_context_at(&ls, pos, &cx);
+    if (k == LSPF_CONFIG) {
+        complete_config(rs, &cx, out);
+        lspf_context_release(&cx);
+        lspf_lines_release(&ls);
+        return;
+    }
     int cls = lspf_context_class(&cx, k);
     const char *key = cx.slot == LSPF_SLOT_VALUE ? cx.key
         : cx.slot == LSPF_SLOT_ITEM              ? cx.frames[cx.nframes - 1].key

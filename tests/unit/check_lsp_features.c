@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "base/util.h"
+#include "core/config.h"
 #include "core/fn.h"
 #include "lsp/lsp_features.h"
 #include "testutil.h"
@@ -572,6 +573,51 @@ START_TEST(complete_url_key)
 }
 END_TEST
 
+/* Completion in a config file: its keys and values, from the config reader's tables. */
+static void complete_config_at(const char *marked, struct lspf_items *out)
+{
+    const char *bar = strchr(marked, '|');
+    ck_assert_ptr_nonnull(bar);
+    char *text = xasprintf("%.*s%s", (int)(bar - marked), marked, bar + 1);
+    struct doc_pos pos = {1, 1};
+    for (const char *p = marked; p < bar; p++) {
+        if (*p == '\n') pos = (struct doc_pos){pos.line + 1, 1};
+        else if (((unsigned char)*p & 0xC0) != 0x80) pos.col++;
+    }
+    struct lspf_text t = text_of("/tmp/repo/.mcpdesc.yaml", text);
+    memset(out, 0, sizeof *out);
+    lspf_complete(NULL, &t, LSPF_CONFIG, pos, out);
+    free(text);
+}
+
+START_TEST(complete_config)
+{
+    struct lspf_items it;
+    complete_config_at("fail-on: error\nlev|\n", &it);
+    const char *const *top = config_names(CONFIG_NAMES_TOP);
+    size_t n = 0;
+    for (; top[n]; n++) ck_assert(has_item(&it, top[n]));
+    ck_assert_uint_eq(it.len, n);
+    lspf_items_release(&it);
+    complete_config_at("fail-on: |\n", &it);
+    ck_assert_uint_eq(it.len, 4);
+    ck_assert(has_item(&it, "never"));
+    lspf_items_release(&it);
+    complete_config_at("levels:\n  mcp.tool.name.length: |\n", &it);
+    ck_assert_uint_eq(it.len, 4);
+    ck_assert(has_item(&it, "off"));
+    lspf_items_release(&it);
+    complete_config_at("overrides:\n  - files: [a.json]\n    |\n", &it);
+    ck_assert_uint_eq(it.len, 2);
+    ck_assert(has_item(&it, "levels"));
+    lspf_items_release(&it);
+    complete_config_at("suppress:\n  - |\n", &it);
+    ck_assert(has_item(&it, "reason"));
+    ck_assert(has_item(&it, "until"));
+    lspf_items_release(&it);
+}
+END_TEST
+
 Suite *lsp_features_suite(void)
 {
     Suite *s = suite_create("lsp_features");
@@ -591,6 +637,7 @@ Suite *lsp_features_suite(void)
     tcase_add_test(tc, complete_level_and_versions);
     tcase_add_test(tc, complete_after_non_ascii);
     tcase_add_test(tc, complete_url_key);
+    tcase_add_test(tc, complete_config);
     suite_add_tcase(s, tc);
     return s;
 }
