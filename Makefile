@@ -48,7 +48,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(CFLAGS) -Isrc -I$(BUILD)/
 
 # src/ is one folder per layer (docs/architecture.md; `make check-layers` keeps the
 # include order): base < schema < core < author; capture sits on base alone; lsp (the
-# language server) on core; cli on all.
+# language server and its editor features) on base, schema, core and author; cli on all.
 # libmcpdesc.a is what a validator needs (base, schema, core: no curl); the rule
 # author's tools, the MCP client and the language server are linked into the command
 # line program.

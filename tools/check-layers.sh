@@ -6,7 +6,7 @@
 #   core     base schema core              document, resolution, rules, interpreter, reports
 #   author   base schema core author       lint and rule pages
 #   capture  base capture                  the MCP client
-#   lsp      base schema core lsp          the language server
+#   lsp      base schema core author lsp   the language server and its features
 #   cli      everything                    the command line
 # A header without a folder, or of a layer not allowed, fails with file:line. So do a file
 # directly in SRC (outside every layer) and a layer folder this script does not know.
@@ -19,7 +19,7 @@ allowed() {
     core) echo "base schema core" ;;
     author) echo "base schema core author" ;;
     capture) echo "base capture" ;;
-    lsp) echo "base schema core lsp" ;;
+    lsp) echo "base schema core author lsp" ;;
     cli) echo "base schema core author capture lsp cli" ;;
     *) return 1 ;;
     esac
@@ -68,4 +68,4 @@ if [ "$bad" -ne 0 ]; then
     echo "check-layers: FAIL: $bad include(s) against the layer order"
     exit 1
 fi
-echo "check-layers: ok ($files files, layers base < schema < core < author; capture on base; lsp on core; cli on all)"
+echo "check-layers: ok ($files files, layers base < schema < core < author < lsp; capture on base; cli on all)"

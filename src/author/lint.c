@@ -1221,7 +1221,8 @@ int lint_rule_dir_with(const char *dir, const char *fixtures, const struct rule_
                        struct diag_list *out)
 {
     char *mpath = xasprintf("%s/manifest.yaml", dir);
-    if (access(mpath, R_OK) != 0) {
+    const struct rule_overlay *ov = opts ? opts->overlay : NULL;
+    if (!rule_overlay_is(ov, mpath) && access(mpath, R_OK) != 0) {
         diag_errorf(out, dir, 0, 0,
                     "no readable manifest.yaml in this directory (is it a rule set?)");
         free(mpath);
@@ -1230,7 +1231,7 @@ int lint_rule_dir_with(const char *dir, const char *fixtures, const struct rule_
     size_t before = out->len;
     struct rule_set *rs = rule_set_load_with(dir, opts, out); /* its errors carry their hints */
     struct doc_error err;
-    doc *m = doc_load_file(mpath, NULL, &err);
+    doc *m = rule_overlay_load(ov, mpath, &err);
     if (!m) {
         doc_error_release(&err); /* the loader reported it */
     } else {
@@ -1270,7 +1271,7 @@ int lint_rule_dir_with(const char *dir, const char *fixtures, const struct rule_
             const char *f = json_string_value(json_array_get(files, i));
             if (!f || strchr(f, '/')) continue;
             char *path = xasprintf("%s/%s", dir, f);
-            doc *d = doc_load_file(path, NULL, &err);
+            doc *d = rule_overlay_load(ov, path, &err);
             if (d) {
                 l.d = d;
                 lint_file(&l);

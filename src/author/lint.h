@@ -23,7 +23,8 @@ char *lint_default_fixtures(const char *rules_dir);
  * the loader's errors come with theirs), sorted by file and position. Returns 0, or -1 when DIR
  * has no readable manifest.yaml (one diagnostic without position appended). */
 int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out);
-/* The same, loading with OPTS (where `extends: NAME@TAG` finds its base; may be NULL). A
+/* The same, loading with OPTS (where `extends: NAME@TAG` finds its base, and the file its
+ * overlay holds in memory, read from there by the loader and by lint; may be NULL). A
  * set that extends another is linted for its own files: its base is linted as itself. */
 int lint_rule_dir_with(const char *dir, const char *fixtures, const struct rule_load_opts *opts,
                        struct diag_list *out);

@@ -128,7 +128,7 @@ static struct rule_set *load_dir(const char *dir, const struct cmd_release_path 
         fprintf(stderr, "mcpdesc: no rule set at '%s' (no manifest.yaml there); pass --rules DIR\n",
                 dir);
     } else {
-        struct rule_load_opts lo = {rp->path.dirs, rp->path.n, NULL, 0};
+        struct rule_load_opts lo = {rp->path.dirs, rp->path.n, NULL, 0, NULL};
         rs = rule_set_load_with(dir, &lo, &errs);
         if (!rs) {
             cmd_print_errors(stderr, &errs);

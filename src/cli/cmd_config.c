@@ -146,7 +146,8 @@ struct rule_set *cmd_config_rules(const struct config *c)
     struct rule_set *rs = NULL;
     if (ok) {
         struct diag_list errs = DIAG_LIST_INIT;
-        struct rule_load_opts lo = {rp.path.dirs, rp.path.n, (const char *const *)dirs, n - 1};
+        struct rule_load_opts lo = {rp.path.dirs, rp.path.n, (const char *const *)dirs, n - 1,
+                                    NULL};
         if (!(rs = rule_set_load_with(dirs[n - 1], &lo, &errs))) {
             cmd_print_errors(stderr, &errs);
             fprintf(stderr, "mcpdesc: the rule set%s named by %s's rules %s %zu error%s\n",

@@ -20,6 +20,20 @@ static const char *const fail_on_names[] = {"error", "warning", "info", "never",
 static const char *const format_names[] = {"text",   "json",     "sarif", "github", "junit",
                                            "gitlab", "markdown", "html",  NULL};
 
+const char *const *config_names(enum config_names which)
+{
+    switch (which) {
+    case CONFIG_NAMES_TOP: return top_keys;
+    case CONFIG_NAMES_OVERRIDE: return override_keys;
+    case CONFIG_NAMES_SUPPRESS: return suppress_keys;
+    case CONFIG_NAMES_LEVEL: return level_names;
+    case CONFIG_NAMES_PRESET: return preset_names;
+    case CONFIG_NAMES_FAIL_ON: return fail_on_names;
+    case CONFIG_NAMES_FORMAT: return format_names;
+    }
+    return NULL;
+}
+
 /* What the parser passes around: the document, the errors, the config being filled. */
 struct cp {
     doc *d;

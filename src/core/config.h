@@ -69,6 +69,19 @@ struct config {
     VEC(struct config_suppress) suppress;
 };
 
+/* The names the config's reader accepts, each a NULL-terminated table it checks with
+ * (borrowed, static): for editors' completion. */
+enum config_names {
+    CONFIG_NAMES_TOP,      /* the top-level keys: rules, preset, levels, ... */
+    CONFIG_NAMES_OVERRIDE, /* an overrides entry's keys: files, levels */
+    CONFIG_NAMES_SUPPRESS, /* a suppress entry's keys: file, rule, item, ... */
+    CONFIG_NAMES_LEVEL,    /* a levels value: error, warning, info, off */
+    CONFIG_NAMES_PRESET,   /* recommended, strict, all */
+    CONFIG_NAMES_FAIL_ON,  /* error, warning, info, never */
+    CONFIG_NAMES_FORMAT    /* text, json, sarif, ... */
+};
+const char *const *config_names(enum config_names which);
+
 /* Read and check the file PATH (YAML, whatever its name). Returns a new config, or NULL
  * when any error was appended to ERRS (unknown keys with a "did you mean", values of the
  * wrong shape or out of their set). Rule ids are checked by config_check. */

@@ -9,6 +9,7 @@
  * pred.NAME in schema/rule-file.schema.json and its section in rules-yaml/README.md. */
 #include <string.h>
 
+#include "core/fn.h"
 #include "core/fnInt.h"
 
 const struct fn_def fn_table[] = {
@@ -106,4 +107,24 @@ const struct fn_def *fn_lookup(const char *name)
     for (size_t i = 0; i < fn_count; i++)
         if (!strcmp(fn_table[i].name, name)) return &fn_table[i];
     return NULL;
+}
+
+size_t fn_predicate_count(void)
+{
+    return fn_count;
+}
+
+const char *fn_predicate_name(size_t i)
+{
+    return i < fn_count ? fn_table[i].name : NULL;
+}
+
+const char *fn_predicate_synopsis(size_t i)
+{
+    return i < fn_count ? fn_table[i].synopsis : NULL;
+}
+
+const char *fn_predicate_doc(size_t i)
+{
+    return i < fn_count ? fn_table[i].doc : NULL;
 }

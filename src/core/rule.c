@@ -74,8 +74,55 @@ struct rule_set {
     VEC(struct pred *) shared_preds; /* named predicates, referenced by `use` */
     VEC(struct file_digest) digests; /* manifest and rule files, sorted by path */
     json_t *manifest;
-    schema_ctx *schemas; /* JSON Schema registry for schema predicates */
+    schema_ctx *schemas;                /* JSON Schema registry for schema predicates */
+    const struct rule_overlay *overlay; /* during the load only (rule_load_opts) */
 };
+
+/* ---- the names the loader accepts (rule_names: editors complete from these) ------ */
+
+static const char *const file_members[] = {"predicates", "rules", NULL};
+static const char *const rule_members[] = {
+    "id",          "owner",     "surface", "paths",       "kind",          "level",    "status",
+    "enforcement", "applies",   "summary", "requirement", "required-by",   "based-on", "gaps",
+    "examples",    "yields-to", "check",   "preset",      "preset-reason", NULL};
+static const char *const clause_members[] = {"versions", "select", "when",  "require",   "message",
+                                             "hint",     "all",    "first", "report-at", NULL};
+static const char *const example_members[] = {"expect", "fixture", "pointer", "note", NULL};
+static const char *const expect_names[] = {"valid", "invalid", "warning", "info", NULL};
+static const char *const required_by_members[] = {"document", "section", "title", "requirement",
+                                                  NULL};
+static const char *const based_on_members[] = {"tier", "text", "url", NULL};
+static const char *const range_members[] = {"from", "before", NULL};
+static const char *const manifest_members[] = {
+    "name",       "tag",   "description-format", "docs-url", "versions", "tiers", "document",
+    "schema-map", "files", "fixtures",           "extends",  NULL};
+static const char *const document_members[] = {"versions-member", "collections", "component-ref",
+                                               NULL};
+static const char *const component_ref_members[] = {"member", "prefix", "scopes", NULL};
+static const char *const report_at_names[] = {"node", "failure", NULL};
+/* ORDER level_names level_values */
+static const char *const level_names[] = {"must", "should", "may", NULL};
+static const enum diag_level level_values[] = {DIAG_ERROR, DIAG_WARNING, DIAG_INFO};
+
+const char *const *rule_names(enum rule_names which)
+{
+    switch (which) {
+    case RULE_NAMES_FILE: return file_members;
+    case RULE_NAMES_RULE: return rule_members;
+    case RULE_NAMES_CLAUSE: return clause_members;
+    case RULE_NAMES_EXAMPLE: return example_members;
+    case RULE_NAMES_EXPECT: return expect_names;
+    case RULE_NAMES_REQUIRED_BY: return required_by_members;
+    case RULE_NAMES_BASED_ON: return based_on_members;
+    case RULE_NAMES_VERSION_RANGE: return range_members;
+    case RULE_NAMES_MANIFEST: return manifest_members;
+    case RULE_NAMES_DOCUMENT: return document_members;
+    case RULE_NAMES_COMPONENT_REF: return component_ref_members;
+    case RULE_NAMES_REPORT_AT: return report_at_names;
+    case RULE_NAMES_LEVEL: return level_names;
+    }
+    return NULL;
+}
 
 /* ---- errors and YAML access ----------------------------------------------------- */
 
@@ -258,11 +305,9 @@ static void spec_error(void *arg, const struct ver_spec_error *e)
         rule_cc_error(cc, at, 0,
                       "an empty version list never applies; remove the rule or list versions");
         break;
-    case VER_SPEC_UNKNOWN_MEMBER: {
-        static const char *const allowed[] = {"from", "before", NULL};
-        unknown_member(cc, sc->y, (size_t)e->index, e->member, "a version range", allowed);
+    case VER_SPEC_UNKNOWN_MEMBER:
+        unknown_member(cc, sc->y, (size_t)e->index, e->member, "a version range", range_members);
         break;
-    }
     case VER_SPEC_NO_BOUND:
         rule_cc_error(cc, at, 0, "a version range needs \"from\", \"before\" or both");
         break;
@@ -421,8 +466,6 @@ static void clause_free(struct clause *c);
 
 static struct clause *compile_clause(struct cc *cc, struct yv y, const char *what)
 {
-    static const char *const allowed[] = {"versions", "select", "when",  "require",   "message",
-                                          "hint",     "all",    "first", "report-at", NULL};
     if (!json_is_object(y.v)) {
         rule_cc_error(cc, y.n, 0,
                       "%s must be a mapping (with select/when/require/message or "
@@ -430,7 +473,7 @@ static struct clause *compile_clause(struct cc *cc, struct yv y, const char *wha
                       what, rule_json_type_name(y.v));
         return NULL;
     }
-    check_members(cc, y, what, allowed);
+    check_members(cc, y, what, clause_members);
     struct clause *c = xcalloc(1, sizeof *c);
     struct doc_pos pos = doc_node_pos(cc->d, y.n);
     c->line = pos.line;
@@ -482,7 +525,9 @@ static struct clause *compile_clause(struct cc *cc, struct yv y, const char *wha
     struct yv at = rule_yv_member(cc, y, "report-at");
     if (at.v) {
         const char *a = json_string_value(at.v);
-        if (!a || (strcmp(a, "node") && strcmp(a, "failure"))) {
+        int known = 0;
+        for (const char *const *k = report_at_names; a && *k; k++) known |= !strcmp(*k, a);
+        if (!known) {
             rule_cc_error(cc, at.n, 0,
                           "report-at is \"node\" (the judged node, the default) or "
                           "\"failure\" (the value where matches-schema failed)");
@@ -491,7 +536,7 @@ static struct clause *compile_clause(struct cc *cc, struct yv y, const char *wha
             rule_cc_error(cc, at.n, 1, "\"report-at\" belongs beside \"require\"");
             bad = 1;
         } else {
-            c->at_failure = !strcmp(a, "failure");
+            c->at_failure = !strcmp(a, report_at_names[1]);
         }
     }
     struct yv kids = all.v ? all : first;
@@ -532,11 +577,6 @@ static void clause_free(struct clause *c)
 }
 
 /* ---- rules ----------------------------------------------------------------------- */
-
-static const char *const rule_members[] = {
-    "id",          "owner",     "surface", "paths",       "kind",          "level",    "status",
-    "enforcement", "applies",   "summary", "requirement", "required-by",   "based-on", "gaps",
-    "examples",    "yields-to", "check",   "preset",      "preset-reason", NULL};
 
 static int valid_rule_id(const char *id)
 {
@@ -591,14 +631,14 @@ static void check_objects(struct cc *cc, struct yv y, const char *key, const cha
 
 static void check_examples(struct cc *cc, struct yv y)
 {
-    static const char *const allowed[] = {"expect", "fixture", "pointer", "note", NULL};
     static const char *const required[] = {"fixture", "pointer", NULL};
-    check_objects(cc, y, "examples", allowed, required);
+    check_objects(cc, y, "examples", example_members, required);
     for (size_t i = 0; json_is_array(y.v) && i < json_array_size(y.v); i++) {
         struct yv e = rule_yv_item(cc, y, i);
         const char *ex = need_string(cc, e, "expect", "an example", 1);
-        if (ex && strcmp(ex, "valid") && strcmp(ex, "invalid") && strcmp(ex, "warning") &&
-            strcmp(ex, "info"))
+        int known = 0;
+        for (const char *const *k = expect_names; ex && *k; k++) known |= !strcmp(*k, ex);
+        if (ex && !known)
             rule_cc_error(cc, rule_yv_member(cc, e, "expect").n, 0,
                           "expect must be valid, invalid, warning or info, not \"%s\"", ex);
         struct yv p = rule_yv_member(cc, e, "pointer");
@@ -817,9 +857,9 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
     int bad = !id;
     const char *level = need_string(cc, y, "level", what, 1);
     if (level) {
-        if (!strcmp(level, "must")) r.level = DIAG_ERROR;
-        else if (!strcmp(level, "should")) r.level = DIAG_WARNING;
-        else if (!strcmp(level, "may")) r.level = DIAG_INFO;
+        size_t k = 0;
+        while (level_names[k] && strcmp(level_names[k], level)) k++;
+        if (level_names[k]) r.level = level_values[k];
         else {
             rule_cc_error_hint(
                 cc, rule_yv_member(cc, y, "level").n, 0, "write must, should or may in lower case",
@@ -842,16 +882,14 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
     if (paths.v) check_string_list(cc, paths, "paths", what);
     struct yv gaps = rule_yv_member(cc, y, "gaps");
     if (gaps.v) check_string_list(cc, gaps, "gaps", what);
-    static const char *const rb_allowed[] = {"document", "section", "title", "requirement", NULL};
     static const char *const rb_required[] = {"document", "section", NULL};
     struct yv rb = rule_yv_member(cc, y, "required-by");
-    if (rb.v) check_objects(cc, rb, "required-by", rb_allowed, rb_required);
-    static const char *const bo_allowed[] = {"tier", "text", "url", NULL};
+    if (rb.v) check_objects(cc, rb, "required-by", required_by_members, rb_required);
     static const char *const bo_required[] = {NULL};
     struct yv bo = rule_yv_member(cc, y, "based-on");
     if (!bo.v) rule_cc_error(cc, y.n, 0, "a rule has no \"based-on\" (cite its Tier 1 source)");
     else {
-        check_objects(cc, bo, "based-on", bo_allowed, bo_required);
+        check_objects(cc, bo, "based-on", based_on_members, bo_required);
         for (size_t i = 0; json_is_array(bo.v) && i < json_array_size(bo.v); i++) {
             struct yv e = rule_yv_item(cc, bo, i);
             struct yv tier = rule_yv_member(cc, e, "tier");
@@ -896,7 +934,7 @@ static doc *load_rule_yaml(const struct rule_set *rs, const char *name, char **p
 {
     *path = xasprintf("%s/%s", rs->dir, name);
     struct doc_error derr;
-    doc *d = doc_load_file(*path, NULL, &derr);
+    doc *d = rule_overlay_load(rs->overlay, *path, &derr);
     if (!d) {
         set_error(errs, *path, derr.line, derr.col, "%s", derr.message);
         doc_error_release(&derr);
@@ -914,7 +952,6 @@ static void compile_files(struct rule_set *rs, struct diag_list *errs)
     doc **docs = xcalloc(n ? n : 1, sizeof *docs);
     int *nodes = xcalloc(n ? n : 1, sizeof *nodes);
     struct named_preds named = {VEC_INIT};
-    static const char *const allowed[] = {"predicates", "rules", NULL};
     for (size_t f = 0; f < n; f++) {
         char *path;
         doc *d = load_rule_yaml(rs, rs->files.items[f], &path, errs);
@@ -930,7 +967,7 @@ static void compile_files(struct rule_set *rs, struct diag_list *errs)
             continue;
         }
         docs[f] = d;
-        check_members(&cc, top, "a rule file", allowed);
+        check_members(&cc, top, "a rule file", file_members);
         struct yv preds = rule_yv_member(&cc, top, "predicates");
         if (preds.v && !json_is_object(preds.v)) {
             rule_cc_error(&cc, preds.n, 0, "\"predicates\" must be a mapping of name to predicate");
@@ -993,8 +1030,51 @@ static void compile_files(struct rule_set *rs, struct diag_list *errs)
 
 /* ---- manifest -------------------------------------------------------------------- */
 
-static int read_file(const char *path, char **data, size_t *len)
+/* A path's canonical form for rule_overlay_is: its directory's real path and its name
+ * (new; the path itself when the directory does not resolve). */
+static char *overlay_canonical(const char *path)
 {
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+    char *real = realpath(slash == path ? "/" : dir, NULL);
+    char *out = real ? xasprintf("%s/%s", strcmp(real, "/") ? real : "", slash ? slash + 1 : path)
+                     : xstrdup(path);
+    free(real);
+    free(dir);
+    return out;
+}
+
+int rule_overlay_is(const struct rule_overlay *ov, const char *path)
+{
+    if (!ov || !ov->path || !path) return 0;
+    if (!strcmp(ov->path, path)) return 1;
+    const char *a = strrchr(ov->path, '/'), *b = strrchr(path, '/');
+    if (strcmp(a ? a + 1 : ov->path, b ? b + 1 : path)) return 0; /* another name */
+    char *ca = overlay_canonical(ov->path), *cb = overlay_canonical(path);
+    int same = !strcmp(ca, cb);
+    free(ca);
+    free(cb);
+    return same;
+}
+
+doc *rule_overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err)
+{
+    if (!rule_overlay_is(ov, path)) return doc_load_file(path, NULL, err);
+    size_t n = strlen(path);
+    int yaml =
+        (n > 5 && !strcmp(path + n - 5, ".yaml")) || (n > 4 && !strcmp(path + n - 4, ".yml"));
+    return doc_load_buffer(path, ov->data ? ov->data : "", ov->data ? ov->len : 0, yaml, NULL, err);
+}
+
+static int read_file(const struct rule_overlay *ov, const char *path, char **data, size_t *len)
+{
+    if (rule_overlay_is(ov, path)) {
+        *len = ov->data ? ov->len : 0;
+        *data = xmalloc(*len + 1);
+        if (*len) memcpy(*data, ov->data, *len);
+        (*data)[*len] = '\0';
+        return 0;
+    }
     struct buf b = BUF_INIT;
     int rc = buf_read_file(&b, path);
     *len = b.len;
@@ -1132,7 +1212,7 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
         }
         char *path = xasprintf("%s/%s", rs->dir, names.items[i].path), *data;
         size_t len;
-        if (read_file(path, &data, &len) < 0) {
+        if (read_file(rs->overlay, path, &data, &len) < 0) {
             set_error(errs, path, 0, 0, "cannot read rule file");
         } else {
             struct file_digest fd;
@@ -1371,14 +1451,11 @@ static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts
     struct cc cc = {d, rs, errs, NULL, 0};
     struct yv top = {doc_root(d), 0};
     const char *what = "the manifest";
-    static const char *const allowed[] = {
-        "name",       "tag",   "description-format", "docs-url", "versions", "tiers", "document",
-        "schema-map", "files", "fixtures",           "extends",  NULL};
     if (!json_is_object(top.v)) {
         rule_cc_error(&cc, 0, 0, "the manifest must be a mapping");
         goto out;
     }
-    check_members(&cc, top, what, allowed);
+    check_members(&cc, top, what, manifest_members);
     const char *s;
     if ((s = need_string(&cc, top, "name", what, 1))) rs->name = xstrdup(s);
     if ((s = need_string(&cc, top, "tag", what, 1))) rs->tag = xstrdup(s);
@@ -1459,16 +1536,13 @@ static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts
         }
     }
     struct yv docm = rule_yv_member(&cc, top, "document");
-    static const char *const doc_allowed[] = {"versions-member", "collections", "component-ref",
-                                              NULL};
-    static const char *const ref_allowed[] = {"member", "prefix", "scopes", NULL};
     if (!json_is_object(docm.v)) {
         rule_cc_error(
             &cc, docm.v ? docm.n : 0, 0,
             "the manifest needs \"document\": versions-member, collections, component-ref");
         goto out;
     }
-    check_members(&cc, docm, "\"document\"", doc_allowed);
+    check_members(&cc, docm, "\"document\"", document_members);
     if ((s = need_string(&cc, docm, "versions-member", "\"document\"", 1)))
         rs->versions_member = xstrdup(s);
     struct yv colls = rule_yv_member(&cc, docm, "collections");
@@ -1482,7 +1556,7 @@ static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts
                       "\"document\" needs \"component-ref\": member, prefix, scopes");
         goto out;
     }
-    check_members(&cc, ref, "\"component-ref\"", ref_allowed);
+    check_members(&cc, ref, "\"component-ref\"", component_ref_members);
     if ((s = need_string(&cc, ref, "member", "\"component-ref\"", 1))) rs->ref_member = xstrdup(s);
     if ((s = need_string(&cc, ref, "prefix", "\"component-ref\"", 1))) rs->ref_prefix = xstrdup(s);
     struct yv scopes = rule_yv_member(&cc, ref, "scopes");
@@ -1532,6 +1606,7 @@ static struct rule_set *load_set(const char *dir, const struct rule_load_opts *o
     struct rule_set *rs = xcalloc(1, sizeof *rs);
     rs->dir = xstrdup(dir);
     rs->schemas = schema_ctx_new(NULL);
+    rs->overlay = opts ? opts->overlay : NULL;
     load_manifest(rs, opts, chain, errs);
     if (errs->len == before) {
         for (size_t i = 0; rs->base && i < rs->base->rules.len; i++) {
@@ -1543,6 +1618,7 @@ static struct rule_set *load_set(const char *dir, const struct rule_load_opts *o
         check_yields(rs, errs);
         compute_digest(rs, errs);
     }
+    rs->overlay = NULL; /* borrowed for the load only */
     if (errs->len == before) {
         rs->released = lock_released_as(rs);
         rs->display_tag = rs->released ? xstrdup(rs->released)

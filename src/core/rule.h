@@ -32,7 +32,23 @@ struct rule_load_opts {
      * set (the same directory): an error at its `extends` otherwise. */
     const char *const *bases;
     size_t nbases;
+    /* A file of the set read from memory instead of the disk (an editor's unsaved buffer),
+     * or NULL: see struct rule_overlay. Borrowed during the call only. */
+    const struct rule_overlay *overlay;
 };
+/* One file whose text is held in memory: wherever the loader (and lint, author/lint.h)
+ * would read the file at PATH (the same file: the same name in the same directory, by
+ * real path), it reads the LEN bytes at DATA instead; the file need not exist on disk. */
+struct rule_overlay {
+    const char *path;
+    const char *data;
+    size_t len;
+};
+/* Does OV (may be NULL) stand for the file PATH? */
+int rule_overlay_is(const struct rule_overlay *ov, const char *path);
+/* Load the YAML file PATH as the loader reads a rule set's files: from OV when it stands
+ * for PATH, else from disk (doc_load_file). A new doc, or NULL with *ERR filled. */
+doc *rule_overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err);
 struct rule_set *rule_set_load_with(const char *dir, const struct rule_load_opts *opts,
                                     struct diag_list *errs);
 void rule_set_free(struct rule_set *rs);
@@ -88,6 +104,25 @@ const struct rule *rule_set_find(const struct rule_set *rs, const char *id);
 /* Rule files in manifest order (paths relative to the rule set's directory). */
 size_t rule_set_file_count(const struct rule_set *rs);
 const char *rule_set_file(const struct rule_set *rs, size_t i);
+
+/* The names the loader accepts, each a NULL-terminated table it checks with (borrowed,
+ * static): for editors' completion, so that no second list can fall behind. */
+enum rule_names {
+    RULE_NAMES_FILE,          /* a rule file's top level: predicates, rules */
+    RULE_NAMES_RULE,          /* a rule's members */
+    RULE_NAMES_CLAUSE,        /* a check clause's members */
+    RULE_NAMES_EXAMPLE,       /* an examples entry's members */
+    RULE_NAMES_EXPECT,        /* an example's expect: valid, invalid, warning, info */
+    RULE_NAMES_REQUIRED_BY,   /* a required-by entry's members */
+    RULE_NAMES_BASED_ON,      /* a based-on entry's members */
+    RULE_NAMES_VERSION_RANGE, /* a version range: from, before */
+    RULE_NAMES_MANIFEST,      /* the manifest's members */
+    RULE_NAMES_DOCUMENT,      /* the manifest's document members */
+    RULE_NAMES_COMPONENT_REF, /* the manifest's document.component-ref members */
+    RULE_NAMES_REPORT_AT,     /* report-at: node, failure */
+    RULE_NAMES_LEVEL          /* a rule's level: must, should, may */
+};
+const char *const *rule_names(enum rule_names which);
 
 const char *rule_id(const struct rule *r);
 enum diag_level rule_level(const struct rule *r);

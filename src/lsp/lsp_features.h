@@ -62,21 +62,47 @@ struct lspf_items {
 };
 void lspf_items_release(struct lspf_items *items);
 
-enum lspf_kind lspf_classify(
-    const struct lspf_text *
-        t); /* by path: manifest.yaml; a .yaml listed by a manifest.yaml in its directory; .mcpdesc.yaml; else by content: an object with mcpDescription → LSPF_DESCRIPTION */
-void lspf_lint(
-    const struct lspf_text *t, enum lspf_kind k,
-    struct diag_list *out); /* rule file/manifest/config diagnostics for the buffer's text */
+/* What T is: by its name, manifest.yaml; a .yaml or .yml file listed by the manifest.yaml
+ * beside it; .mcpdesc.yaml or .mcpdesc.yml; else by content: JSON or YAML whose top level
+ * is an object with an mcpDescription member (a text that does not parse counts when it
+ * names the member where a description has it, so that its parse error is published). */
+enum lspf_kind lspf_classify(const struct lspf_text *t);
+/* The diagnostics of a rule file, manifest or config for the buffer's text, not the file
+ * on disk: what `mcpdesc rules lint` reports for the set the file belongs to, the buffer
+ * overlaid through struct rule_overlay (core/rule.h) wherever the loader and lint would
+ * read the file; for a config, what the config loader reports. Appended with file =
+ * t->path. A rule file whose manifest has errors gets one warning at 1:1 naming the first,
+ * since its rules were not compiled. */
+void lspf_lint(const struct lspf_text *t, enum lspf_kind k, struct diag_list *out);
+/* Hover at POS. In a description, the findings of DIAGS whose range (lspf_diag_range)
+ * covers POS, each "**ID** · LEVEL (must)", the message, the requirement, the protocol
+ * versions, the summary and a link to the rule page only when rule_set_docs_url(RS) is
+ * set, joined by "---"; suppressed and baselined findings are not shown. In a rule file:
+ * a predicate (built-in: its synopsis; named: its definition), a rule id (its summary), a
+ * protocol version. Returns 1 and fills *OUT, 0 when there is nothing to say. RS may be
+ * NULL (no rule set loaded). */
 int lspf_hover(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
-               const struct diag_list *diags, struct doc_pos pos,
-               struct lspf_hover *out); /* 1 and *out, or 0 */
+               const struct diag_list *diags, struct doc_pos pos, struct lspf_hover *out);
 void lspf_hover_release(struct lspf_hover *h);
+/* Go to definition at POS: a "$componentRef" value in a description goes to the
+ * component's key (quotes included in JSON); `use: NAME` in a rule file to the named
+ * predicate, in this or another rule file of the set; a `yields-to` id to that rule (a
+ * "P.*" entry to every rule whose id starts with "P."). Returns n and a new array *OUT
+ * (NULL when 0). */
 size_t lspf_definition(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
-                       struct doc_pos pos,
-                       struct lspf_location **out); /* a new array of n locations */
+                       struct doc_pos pos, struct lspf_location **out);
 void lspf_locations_free(struct lspf_location *locs, size_t n);
+/* Completion at POS, from the text around it (a buffer being edited often does not
+ * parse): in a rule file or manifest, predicate names with their synopsis, the set's named
+ * predicates after `use:`, members (from the loader's own tables, rule_names), protocol
+ * versions after applies/versions/from/before, levels after `level:`; in a config, its
+ * keys and values (config_names) and RS's rule ids as levels keys. Appends to OUT. */
 void lspf_complete(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
                    struct doc_pos pos, struct lspf_items *out);
+
+/* The range a diagnostic D of the text T covers, so that published ranges and hover agree:
+ * the token at D's position (a string with its quotes, a number, a literal, a plain YAML
+ * scalar, or one character for '{' and '['); empty at D's position when it has none. */
+struct lspf_range lspf_diag_range(const struct lspf_text *t, const struct diag *d);
 
 #endif
