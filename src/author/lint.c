@@ -1506,10 +1506,11 @@ static char *run_fix(const struct rule_set *rs, const char *fixtures, const char
                               RULE_PRESET_NONE};
     doc_free(d);
     struct judge_options jo = {&eo, NULL, 0};
+    struct fix_opts fo = {&jo, NULL, NULL};
     struct diag_list errs = DIAG_LIST_INIT;
     size_t got_len = 0, again_len = 0;
     int n = 0, n2 = 0;
-    char *got = fix_text(rs, &jo, bpath, buf_str(&before), before.len, &got_len, &n, &errs);
+    char *got = fix_text(rs, &fo, bpath, buf_str(&before), before.len, &got_len, &n, &errs);
     if (errs.len) {
         detail = xasprintf("fixing %s: %s", fixture, errs.items[0].message);
     } else if (!got) {
@@ -1522,7 +1523,7 @@ static char *run_fix(const struct rule_set *rs, const char *fixtures, const char
         free(detail);
         detail = w;
     } else {
-        char *again = fix_text(rs, &jo, apath, got, got_len, &again_len, &n2, &errs);
+        char *again = fix_text(rs, &fo, apath, got, got_len, &again_len, &n2, &errs);
         if (again || errs.len)
             detail =
                 xasprintf("a second run of the fixes changes %s again (not idempotent)", after);

@@ -329,7 +329,7 @@ static int apply_pass(const struct rule_set *rs, struct judge_result *r, struct 
     return applied;
 }
 
-char *fix_text(const struct rule_set *rs, const struct judge_options *opts, const char *name,
+char *fix_text(const struct rule_set *rs, const struct fix_opts *opts, const char *name,
                const char *text, size_t len, size_t *out_len, int *napplied, struct diag_list *errs)
 {
     struct buf cur = BUF_INIT;
@@ -338,7 +338,8 @@ char *fix_text(const struct rule_set *rs, const struct judge_options *opts, cons
     for (pass = 0; pass <= FIX_MAX_PASSES; pass++) {
         struct judge_source src = {JUDGE_BUFFER, name, NULL, cur.s ? cur.s : "", cur.len};
         struct judge_result r;
-        judge_document(rs, &src, opts, &r);
+        judge_document(rs, &src, opts ? opts->judge : NULL, &r);
+        if (r.d && opts && opts->filter) opts->filter(rs, r.d, name, &r.diags, opts->filter_arg);
         if (r.error) {
             struct diag *e = r.error;
             if (pass == 0) diag_errorf(errs, e->file, e->line, e->col, "%s", e->message);

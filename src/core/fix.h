@@ -37,16 +37,30 @@ int fix_for_diag(const struct rule_set *rs, const doc *d, const struct diag *dg,
                  struct fix_offer *out);
 void fix_offer_release(struct fix_offer *o);
 
+/* How fix_text judges: as JUDGE says (NULL: everything), then FILTER (may be NULL), called
+ * with every judgement, hides or drops what the caller's run hides (suppressions, a
+ * config's levels): fixes apply only to the diagnostics it leaves that are not hidden
+ * (diag_hidden). */
+typedef void (*fix_filter_fn)(const struct rule_set *rs, const doc *d, const char *name,
+                              struct diag_list *diags, void *arg);
+struct fix_opts {
+    const struct judge_options *judge;
+    fix_filter_fn filter;
+    void *filter_arg;
+};
+
 /* Apply every offered fix to TEXT (LEN bytes; NAME says JSON or YAML as judge.h does and
  * names the document in ERRS) until a fixpoint: judge (with OPTS, as `validate` would:
- * preset, rule selection, versions; NULL judges everything), apply the fixes whose edits
- * do not overlap an earlier one's, judge again, at most FIX_MAX_PASSES times. Returns the
- * new text (new, NUL-terminated, *OUT_LEN bytes), or NULL when nothing changed or on an
- * error. *NAPPLIED (may be NULL): fixes applied. On an error (TEXT does not parse, a fix
- * made text that does not parse, no fixpoint within the bound) returns NULL with -1 in
- * *NAPPLIED and one diagnostic in ERRS; a text that does not parse is never returned. */
+ * preset, rule selection, versions; NULL judges everything), apply the offers whose edits
+ * overlap no earlier offer's (in the order of the sorted diagnostics), judge the result
+ * again, at most FIX_MAX_PASSES times. Returns the new text (new, NUL-terminated,
+ * *OUT_LEN bytes), or NULL when nothing changed or on an error. *NAPPLIED (may be NULL):
+ * fixes applied. On an error (TEXT cannot be judged: it does not parse, its top level is
+ * not an object; a fix made text that does not parse; no fixpoint within the bound)
+ * returns NULL with -1 in *NAPPLIED and one diagnostic in ERRS: a text that does not
+ * parse is never returned. */
 #define FIX_MAX_PASSES 10
-char *fix_text(const struct rule_set *rs, const struct judge_options *opts, const char *name,
+char *fix_text(const struct rule_set *rs, const struct fix_opts *opts, const char *name,
                const char *text, size_t len, size_t *out_len, int *napplied,
                struct diag_list *errs);
 
