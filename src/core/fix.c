@@ -141,9 +141,13 @@ static int edit_insert(const doc *d, doc_node n, const char *member, json_t *v, 
     emit_string(&kv, member, strlen(member), yaml);
     buf_adds(&kv, ": ");
     emit_value(&kv, v, yaml);
+    /* before the first member written in this mapping (merged members' keys are in
+     * their source mappings) */
     doc_node first = doc_node_first_child(d, n);
-    if (first != DOC_NONE && (doc_node_span(d, first, NULL, &ks) & DOC_SPAN_SHARED)) {
-        buf_release(&kv); /* a merged member first: its key is elsewhere */
+    while (first != DOC_NONE && (doc_node_span(d, first, NULL, &ks) & DOC_SPAN_SHARED))
+        first = doc_node_next_sibling(d, n, first);
+    if (first == DOC_NONE && doc_node_first_child(d, n) != DOC_NONE) {
+        buf_release(&kv); /* only merged members: no place of its own to write in */
         return 0;
     }
     struct buf b = BUF_INIT;
