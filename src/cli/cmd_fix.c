@@ -268,7 +268,10 @@ static int fix_files(const struct rule_set *rs, const struct report_file *files,
         } else if (!fixed) {
             fprintf(info, "%s: nothing to fix\n", f->name);
         } else {
-            if (fr->diff) print_diff(stdout, f->name, text, len, fixed, new_len);
+            if (fr->diff) {
+                print_diff(stdout, f->name, text, len, fixed, new_len);
+                fflush(stdout); /* before the count on standard error */
+            }
             if (fr->dry_run) {
                 fprintf(info, "%s: %d fix%s would be applied\n", f->name, applied,
                         applied == 1 ? "" : "es");
