@@ -268,6 +268,7 @@ void fix_offer_release(struct fix_offer *o)
 {
     for (size_t i = 0; i < o->nedits; i++) free(o->edits[i].text);
     free(o->edits);
+    free(o->title);
     memset(o, 0, sizeof *o);
 }
 
