@@ -147,7 +147,7 @@ int rule_set_has_presets(const struct rule_set *rs);
  * ids; every rule of the set when N is 0), in the set's rule order, each once: id, level,
  * applies (versions and mask), yields-to, then the clause tree with its versions (where
  * narrower than the parent's), selectors, predicates and their compiled arguments
- * (`use` resolved to its body, schema files relative to the set), message and hint.
+ * (`use` resolved to its body, schema files relative to the set), message, hint and fixes.
  * RULE_DUMP_TEXT is an indented listing (like jq --debug-dump-disasm), RULE_DUMP_JSON one
  * JSON object; both are stable (no addresses). Returns 0, or -1 without writing anything
  * when some id names no rule of the set (the caller says which, and suggests). */
