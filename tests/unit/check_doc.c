@@ -846,6 +846,41 @@ START_TEST(yaml_spans)
 }
 END_TEST
 
+/* JSON the one-pass loader gives up on (a NUL after a number, which jansson drops) is
+ * indexed by the fallback scan: the same spans. YAML after a byte order mark: libyaml's
+ * marks count from the character after it. */
+START_TEST(fallback_and_bom_spans)
+{
+    struct doc_error err;
+    doc *d = doc_load_buffer("t", "[1\0,2]", 6, 0, NULL, &err);
+    ck_assert_ptr_nonnull(d);
+    struct doc_span v, k;
+    doc_node_span(d, 0, &v, NULL);
+    ck_assert_uint_eq(v.start, 0);
+    ck_assert_uint_eq(v.end, 6);
+    doc_node_span(d, doc_pointer_node(d, "/0"), &v, NULL);
+    ck_assert_uint_eq(v.start, 1);
+    ck_assert_uint_eq(v.end, 2);
+    doc_node_span(d, doc_pointer_node(d, "/1"), &v, NULL);
+    ck_assert_uint_eq(v.start, 4);
+    ck_assert_uint_eq(v.end, 5);
+    doc_free(d);
+    d = doc_load_buffer("t", "{\"a\":1\0}", 8, 0, NULL, &err);
+    ck_assert_ptr_nonnull(d);
+    doc_node_span(d, doc_pointer_node(d, "/a"), &v, &k);
+    ck_assert_uint_eq(k.start, 1);
+    ck_assert_uint_eq(k.end, 4);
+    ck_assert_uint_eq(v.start, 5);
+    ck_assert_uint_eq(v.end, 6);
+    doc_free(d);
+    d = load("\xef\xbb\xbf# c\nk: v\n\xc3\xa9: [1]\n", 1, &err);
+    ck_assert_ptr_nonnull(d);
+    assert_span(d, "/k", "v", "k");
+    assert_span(d, "/\xc3\xa9", "[1]", "\xc3\xa9");
+    doc_free(d);
+}
+END_TEST
+
 START_TEST(yaml_shared_spans)
 {
     struct doc_error err;
@@ -901,6 +936,7 @@ Suite *doc_suite(void)
     tcase_add_test(tc, json_spans);
     tcase_add_test(tc, yaml_spans);
     tcase_add_test(tc, yaml_shared_spans);
+    tcase_add_test(tc, fallback_and_bom_spans);
     suite_add_tcase(s, tc);
     return s;
 }
