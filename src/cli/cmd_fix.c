@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
 #include "core/fix.h"
@@ -256,8 +257,16 @@ static int fix_files(const struct rule_set *rs, const struct report_file *files,
             rc = 2;
             continue;
         }
-        size_t len, new_len = 0;
-        const char *text = doc_text(f->d, &len);
+        /* read again, not the judged text: an earlier name of the same file (a symbolic
+         * link) may have been fixed since */
+        struct buf cur = BUF_INIT;
+        if (buf_read_file(&cur, f->name) < 0) {
+            fprintf(stderr, "mcpdesc fix: %s: %s\n", f->name, strerror(errno));
+            rc = 2;
+            continue;
+        }
+        size_t len = cur.len, new_len = 0;
+        const char *text = buf_str(&cur);
         struct diag_list errs = DIAG_LIST_INIT;
         int applied = 0;
         char *fixed = fix_text(rs, &fo, f->name, text, len, &new_len, &applied, &errs);
@@ -284,6 +293,7 @@ static int fix_files(const struct rule_set *rs, const struct report_file *files,
         }
         free(fixed);
         diag_list_release(&errs);
+        buf_release(&cur);
     }
     return status == 2 ? 2 : rc;
 }
