@@ -264,6 +264,28 @@ START_TEST(unparseable_text_is_an_error)
 }
 END_TEST
 
+/* Two rules whose fixes undo each other never reach a fixpoint: after FIX_MAX_PASSES
+ * passes that is an error, and nothing is returned. */
+START_TEST(no_fixpoint_is_an_error)
+{
+    struct rule_set *rs =
+        tu_rules_ok("rules:\n" RULE_N("t.one",
+                                      "{select: /x, require: {equals: 1}, message: m, fix: {title: "
+                                      "one, replace: 1}}")
+                        RULE_N("t.two",
+                               "{select: /x, require: {equals: 2}, message: m, fix: {title: two, "
+                               "replace: 2}}"));
+    struct diag_list errs = DIAG_LIST_INIT;
+    int n = 0;
+    ck_assert_ptr_null(fix_text(rs, NULL, "a.json", "{\"x\": 0}", 8, NULL, &n, &errs));
+    ck_assert_int_eq(n, -1);
+    ck_assert_uint_eq(errs.len, 1);
+    ck_assert_ptr_nonnull(strstr(errs.items[0].message, "no fixpoint in 10 passes"));
+    diag_list_release(&errs);
+    rule_set_free(rs);
+}
+END_TEST
+
 Suite *fix_suite(void)
 {
     Suite *s = suite_create("fix");
@@ -274,6 +296,7 @@ Suite *fix_suite(void)
     tcase_add_test(tc, no_fix_through_a_component);
     tcase_add_test(tc, offer_for_one_diagnostic);
     tcase_add_test(tc, unparseable_text_is_an_error);
+    tcase_add_test(tc, no_fixpoint_is_an_error);
     suite_add_tcase(s, tc);
     return s;
 }
