@@ -257,7 +257,8 @@ int fix_for_diag(const struct rule_set *rs, const doc *d, const struct diag *dg,
         VEC_FREE(es.e);
         return 0;
     }
-    out->rule = dg->rule;
+    const struct rule *r = dg->rule ? rule_set_find(rs, dg->rule) : NULL;
+    out->rule = r ? rule_id(r) : NULL; /* the rule set's copy: it outlives the diagnostics */
     out->title = xstrdup(dg->fix_title ? dg->fix_title : f->title);
     out->edits = es.e.items;
     out->nedits = es.e.len;

@@ -18,8 +18,9 @@ struct fix_edit {
     char *text;
 };
 
-/* One finding's fix: the rule (borrowed from the rule set), the title an editor shows
- * (owned) and its edits (owned, sorted by start, not overlapping). */
+/* One finding's fix: the rule's id (borrowed from the rule set, valid while it lives, not
+ * from the diagnostic), the title an editor shows (owned) and its edits (owned, sorted by
+ * start, not overlapping). */
 struct fix_offer {
     const char *rule;
     char *title;
