@@ -9,7 +9,8 @@
 #   comp  tools/mcpdesc.bash-completion, run in bash: what _mcpdesc offers for
 #         `mcpdesc CMD [SUB] -<TAB>`
 #   c     the option tables of src/cli (the did-you-mean lists): validate's options[],
-#         baseline write's = validate's less report_options[], schema's
+#         baseline write's = validate's less report_options[], fix's options[] plus
+#         validate's less report_options[] and --stdin-filepath, schema's
 #         validate_options[] and check_options[], capture's options[], lsp's options[],
 #         rules' subs[]
 # --help and -h are left out (every command takes them). Each option missing from one
@@ -24,7 +25,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MAN=${MCPDESC_MAN:-$ROOT/docs/mcpdesc.1}
 COMP=${MCPDESC_COMPLETION:-$ROOT/tools/mcpdesc.bash-completion}
 SRC=${MCPDESC_CLI_SRC:-$ROOT/src/cli}
-KEYS="validate|baseline write|capture|lsp|schema validate|schema check|rules list|rules explain|rules dump|rules lint|rules test|rules docs|rules diff|rules lock|rules pack"
+KEYS="validate|baseline write|fix|capture|lsp|schema validate|schema check|rules list|rules explain|rules dump|rules lint|rules test|rules docs|rules diff|rules lock|rules pack"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -87,6 +88,10 @@ c_array() { # FILE NAME: the strings of the array NAME, one a line
 c_array "$SRC/cmd_validate.c" options | sed 's/^/c\tvalidate\t/' >> "$tmp/all"
 c_array "$SRC/cmd_validate.c" report_options > "$tmp/report"
 c_array "$SRC/cmd_validate.c" options | grep -vxF -f "$tmp/report" | sed 's/^/c\tbaseline write\t/' >> "$tmp/all"
+# fix: its own options[], and validate's less those of the report and --stdin-filepath
+c_array "$SRC/cmd_fix.c" options | sed 's/^/c\tfix\t/' >> "$tmp/all"
+c_array "$SRC/cmd_validate.c" options | grep -vxF -f "$tmp/report" | grep -vx -e --stdin-filepath |
+    sed 's/^/c\tfix\t/' >> "$tmp/all"
 c_array "$SRC/cmd_schema.c" validate_options | sed 's/^/c\tschema validate\t/' >> "$tmp/all"
 c_array "$SRC/cmd_schema.c" check_options | sed 's/^/c\tschema check\t/' >> "$tmp/all"
 c_array "$SRC/cmd_capture.c" options | sed 's/^/c\tcapture\t/' >> "$tmp/all"

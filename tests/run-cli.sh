@@ -11,6 +11,14 @@
 #   stdout  the exact expected standard output (an empty file: expect it empty)
 #   stderr  the exact expected standard error (an empty file: expect it empty)
 #   status  the expected exit status
+#   work    optional: repository paths, one a line, copied into a scratch directory
+#           the case may change (`mcpdesc fix` writes files); @WORK@ in args stands
+#           for it, and reads @WORK@ in the outputs
+#   expect/ optional: each file expect/NAME must equal @WORK@/NAME byte for byte
+#           after the run (what a command wrote)
+#   readonly optional (empty): the scratch directory is made read-only; as root, who
+#           may write there anyway, the command runs as nobody (setpriv), else the
+#           case is a counted skip (tests/skip.sh)
 # A case without args, stdout, stderr or status fails, and so does a run with no case: a
 # golden that compares less than everything has let bugs through (shifted YAML error
 # columns passed when only the status was compared). In the outputs, rule-set digests
@@ -48,9 +56,23 @@ trap 'exit 2' HUP INT TERM
 # run_case DIR: runs the binary with DIR/args; sets $status, fills $tmp/out, $tmp/err.
 run_case() {
     dir=$1
+    work=$tmp/work
+    rm -rf "$work"
+    as_nobody=""
+    if [ -f "$dir/work" ]; then
+        mkdir "$work"
+        while IFS= read -r f || [ -n "$f" ]; do
+            [ -n "$f" ] && cp "$f" "$work/"
+        done < "$dir/work"
+        if [ -f "$dir/readonly" ]; then
+            chmod a+rx "$tmp" && chmod -R a+r "$work" && chmod a-w "$work"
+            [ "$(id -u)" = 0 ] && as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+        fi
+    fi
     set --
     while IFS= read -r line || [ -n "$line" ]; do
         case $line in *@ROOT@*) line="$root${line#*@ROOT@}" ;; esac
+        case $line in *@WORK@*) line="${line%%@WORK@*}$work${line#*@WORK@}" ;; esac
         set -- "$@" "$line"
     done < "$dir/args"
     input=/dev/null
@@ -62,11 +84,13 @@ run_case() {
                 export "${var%%=*}=${var#*=}"
             done < "$dir/env"
         fi
-        exec "$bin" "$@"
+        exec $as_nobody "$bin" "$@"
     ) < "$input" > "$tmp/out" 2> "$tmp/err"
     status=$?
+    [ -d "$work" ] && chmod u+w "$work"
     # the rule set's digest changes with every rule edit: goldens say sha256:DIGEST
-    sed -i -e 's/sha256:[0-9a-f]\{64\}/sha256:DIGEST/g' -e "s|$root|@ROOT@|g" "$tmp/out" "$tmp/err"
+    sed -i -e 's/sha256:[0-9a-f]\{64\}/sha256:DIGEST/g' -e "s|$work|@WORK@|g" \
+        -e "s|$root|@ROOT@|g" "$tmp/out" "$tmp/err"
 }
 
 passed=0
@@ -85,6 +109,12 @@ for case_dir in tests/cli/*/; do
         failed=$((failed + 1))
         continue ;;
     esac
+    if [ -f "$case_dir/readonly" ] && [ "$(id -u)" = 0 ] && ! command -v setpriv > /dev/null 2>&1; then
+        . tests/skip.sh
+        test_skip test-cli "$case_dir" "a read-only directory stops no root, and setpriv is not installed" ||
+            failed=$((failed + 1))
+        continue
+    fi
     run_case "$case_dir"
     if [ -n "$missing" ] && [ $write_missing -eq 1 ]; then
         [ -f "$case_dir/stdout" ] || cp "$tmp/out" "$case_dir/stdout"
@@ -104,6 +134,11 @@ for case_dir in tests/cli/*/; do
     [ "$status" = "$want" ] || problems="$problems status"
     cmp -s "$case_dir/stdout" "$tmp/out" || problems="$problems stdout"
     cmp -s "$case_dir/stderr" "$tmp/err" || problems="$problems stderr"
+    if [ -d "$case_dir/expect" ]; then
+        for f in "$case_dir"/expect/*; do
+            cmp -s "$f" "$work/${f##*/}" || problems="$problems file:${f##*/}"
+        done
+    fi
     if [ -z "$problems" ]; then
         echo "ok $case_dir"
         passed=$((passed + 1))
@@ -111,6 +146,13 @@ for case_dir in tests/cli/*/; do
     fi
     echo "FAIL $case_dir"
     case $problems in *status*) echo "    exit status $status, expected $want" ;; esac
+    for p in $problems; do
+        case $p in file:*)
+            echo "    the file ${p#file:} differs from $case_dir/expect/${p#file:} (- expected, + written):"
+            diff -u "$case_dir/expect/${p#file:}" "$work/${p#file:}" | tail -n +3 | head -n 40 | sed 's/^/      /'
+            ;;
+        esac
+    done
     for stream in stdout stderr; do
         actual="$tmp/out"
         [ "$stream" = stderr ] && actual="$tmp/err"

@@ -24,6 +24,8 @@
 #include "base/util.h"
 #include "base/ver.h"
 #include "core/eval.h"
+#include "core/fix.h"
+#include "core/judge.h"
 #include "core/sel.h"
 #include "schema/schema.h"
 
@@ -211,6 +213,29 @@ static void lint_level(struct lint *l, json_t *rule, const char *ptr)
     free(lp);
 }
 
+/* Does clause C (a rule's check as written) or one below it declare a fix? */
+static int has_fix(json_t *c)
+{
+    if (!json_is_object(c)) return 0;
+    if (json_object_get(c, "fix")) return 1;
+    static const char *const lists[] = {"all", "first"};
+    for (size_t k = 0; k < 2; k++) {
+        json_t *kids = json_object_get(c, lists[k]);
+        for (size_t i = 0; json_is_array(kids) && i < json_array_size(kids); i++)
+            if (has_fix(json_array_get(kids, i))) return 1;
+    }
+    return 0;
+}
+
+static int has_fix_example(json_t *ex)
+{
+    for (size_t i = 0; json_is_array(ex) && i < json_array_size(ex); i++) {
+        const char *e = json_string_value(json_object_get(json_array_get(ex, i), "expect"));
+        if (e && !strcmp(e, "fix")) return 1;
+    }
+    return 0;
+}
+
 static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
 {
     json_t *ex = json_object_get(rule, "examples");
@@ -247,6 +272,20 @@ static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
                 free(hint);
                 free(xp);
             }
+        }
+        const char *after = json_string_value(json_object_get(e, "after"));
+        if (after) {
+            json_t *v;
+            char *problem;
+            if (fixtures_lookup(l->fx, after, "", &v, &problem) == FIXTURES_NO_FIXTURE) {
+                char *fp = xasprintf("%s/after", ep);
+                finding(l, fp, DIAG_ERROR,
+                        "name the fixed fixture (e.g. fixes/NAME.after.json, see "
+                        "conformance/README.md)",
+                        "%s", problem);
+                free(fp);
+            }
+            free(problem);
         }
         if (fixture && pointer) {
             json_t *v;
@@ -1128,6 +1167,15 @@ static void lint_file(struct lint *l)
         lint_level(l, r, ptr);
         lint_examples(l, r, ptr);
         json_t *ex = json_object_get(r, "examples");
+        if (l->rule_id && check && has_fix(check) && !has_fix_example(ex)) {
+            char *ip = xasprintf("%s/id", ptr);
+            finding(l, ip, DIAG_ERROR,
+                    "add an example {expect: fix, fixture: fixes/NAME.before.json, after: "
+                    "fixes/NAME.after.json, pointer: P} (rules-yaml/README.md, Fixes)",
+                    "rule %s declares a fix without a fix example: rules test cannot check it",
+                    l->rule_id);
+            free(ip);
+        }
         if (l->rule_id && (!ex || (json_is_array(ex) && !json_array_size(ex)))) {
             char *ip = xasprintf("%s/id", ptr);
             finding(l, ip, DIAG_WARNING,
@@ -1409,6 +1457,88 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
     return detail;
 }
 
+/* The first line where A and B differ (1-based), for a message. */
+static size_t first_diff_line(const char *a, size_t na, const char *b, size_t nb)
+{
+    size_t line = 1;
+    for (size_t i = 0; i < na && i < nb && a[i] == b[i]; i++) line += a[i] == '\n';
+    return line;
+}
+
+/* An example {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}: the rule reports
+ * at P in BEFORE; its fixes turn BEFORE into AFTER byte for byte; the rule reports nothing
+ * in AFTER; and its fixes change nothing there (idempotent). NULL when all hold, else
+ * what failed (new). */
+static char *run_fix(const struct rule_set *rs, const char *fixtures, const char *id,
+                     const char *fixture, const char *after, const char *pointer)
+{
+    char *detail = run_one(rs, fixtures, id, "invalid", fixture, pointer);
+    if (detail) { /* the level does not matter here: any finding at the pointer */
+        char *w = run_one(rs, fixtures, id, "warning", fixture, pointer);
+        char *i = w ? run_one(rs, fixtures, id, "info", fixture, pointer) : NULL;
+        if (!w || !i) {
+            free(detail);
+            detail = NULL;
+        }
+        free(w);
+        free(i);
+        if (detail) return detail;
+    }
+    if (!fixtures_name_ok(after)) return xasprintf("after \"%s\" is not a relative path", after);
+    char *bpath = xasprintf("%s/%s", fixtures, fixture),
+         *apath = xasprintf("%s/%s", fixtures, after);
+    struct buf before = BUF_INIT, want = BUF_INIT;
+    struct doc_error err = {NULL, 0, 0};
+    doc *d = NULL;
+    if (buf_read_file(&before, bpath) < 0) detail = xasprintf("cannot read %s", bpath);
+    else if (buf_read_file(&want, apath) < 0) detail = xasprintf("cannot read %s", apath);
+    else if (!(d = doc_load_file(bpath, NULL, &err)))
+        detail = xasprintf("%s: %s", bpath, err.message);
+    doc_error_release(&err);
+    if (detail) {
+        buf_release(&before);
+        buf_release(&want);
+        free(bpath);
+        free(apath);
+        return detail;
+    }
+    struct only o = {id};
+    struct eval_options eo = {fixture_versions(rs, doc_root(d)), only_rule, &o, NULL,
+                              RULE_PRESET_NONE};
+    doc_free(d);
+    struct judge_options jo = {&eo, NULL, 0};
+    struct fix_opts fo = {&jo, NULL, NULL};
+    struct diag_list errs = DIAG_LIST_INIT;
+    size_t got_len = 0, again_len = 0;
+    int n = 0, n2 = 0;
+    char *got = fix_text(rs, &fo, bpath, buf_str(&before), before.len, &got_len, &n, &errs);
+    if (errs.len) {
+        detail = xasprintf("fixing %s: %s", fixture, errs.items[0].message);
+    } else if (!got) {
+        detail = xasprintf("the rule's fixes change nothing in %s", fixture);
+    } else if (got_len != want.len || memcmp(got, buf_str(&want), got_len)) {
+        detail = xasprintf("the fixed %s differs from %s from line %zu", fixture, after,
+                           first_diff_line(got, got_len, buf_str(&want), want.len));
+    } else if ((detail = run_one(rs, fixtures, id, "valid", after, pointer))) {
+        char *w = xasprintf("the rule still reports in %s: %s", after, detail);
+        free(detail);
+        detail = w;
+    } else {
+        char *again = fix_text(rs, &fo, apath, got, got_len, &again_len, &n2, &errs);
+        if (again || errs.len)
+            detail =
+                xasprintf("a second run of the fixes changes %s again (not idempotent)", after);
+        free(again);
+    }
+    diag_list_release(&errs);
+    free(got);
+    buf_release(&before);
+    buf_release(&want);
+    free(bpath);
+    free(apath);
+    return detail;
+}
+
 size_t lint_run_examples(const struct rule_set *rs, const char *fixtures,
                          int (*enabled)(const char *id, void *arg), void *enabled_arg,
                          void (*each)(const struct lint_example_result *res, void *arg),
@@ -1430,7 +1560,12 @@ size_t lint_run_examples(const struct rule_set *rs, const char *fixtures,
                                               NULL};
             if (!res.expect || !res.fixture || !res.pointer)
                 continue; /* the loader refuses these */
-            res.detail = run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer);
+            const char *after = json_string_value(json_object_get(e, "after"));
+            if (!strcmp(res.expect, "fix"))
+                res.detail = after
+                    ? run_fix(rs, fixtures, res.rule, res.fixture, after, res.pointer)
+                    : xstrdup("a fix example names no \"after\"");
+            else res.detail = run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer);
             res.passed = res.detail == NULL;
             if (!res.passed) failed++;
             if (each) each(&res, each_arg);

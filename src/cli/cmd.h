@@ -14,8 +14,23 @@ int cmd_validate(int argc, char **argv);
  * (`baseline write`): the rule set, every input's report_file, and the status so far (0,
  * 1 findings at or above error, 2 an input could not be judged). Returns the exit
  * status. */
+struct eval_options;
+struct config;
+struct doc;
+struct diag_list;
+/* How validate judged (the run's options), for a command that judges again (`fix`). */
+struct cmd_judged_run {
+    const struct eval_options *eo; /* versions, rule selection, preset */
+    const struct config *cfg;      /* the run's config, or NULL */
+    const char *today;             /* YYYY-MM-DD, for suppressions' until */
+};
 typedef int (*cmd_judged_fn)(const struct rule_set *rs, const struct report_file *files, size_t n,
-                             int status, const char *anchor, void *arg);
+                             int status, const char *anchor, const struct cmd_judged_run *run,
+                             void *arg);
+/* What validate hides or drops of FILE's diagnostics L (document D) after judging it:
+ * x-mcpdesc-ignore, the config's levels and ignores, its suppressions. */
+void cmd_validate_filter(const struct cmd_judged_run *run, const struct rule_set *rs,
+                         const struct doc *d, const char *file, struct diag_list *l);
 /* Parse validate's options and inputs from ARGV (argv[0] is the calling command's name),
  * load the rules and judge the inputs as validate does, then call THEN instead of
  * writing a report. Options that shape only the report (--format, -o, -q, --color,
@@ -29,5 +44,6 @@ int cmd_rules(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_lsp(int argc, char **argv);
+int cmd_fix(int argc, char **argv);
 
 #endif

@@ -45,7 +45,8 @@ static void usage(FILE *f)
 }
 
 static int write_baseline(const struct rule_set *rs, const struct report_file *files, size_t n,
-                          int status, const char *anchor, void *arg)
+                          int status, const char *anchor, const struct cmd_judged_run *run,
+                          void *arg)
 {
     const char *path = arg;
     if (status == 2) {

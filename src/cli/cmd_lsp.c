@@ -139,15 +139,8 @@ static void apply(void *arg, const struct lsp_rules *r, const char *path, doc *d
     const struct loaded *l = r->handle;
     char today[11];
     if (suppress_today(today) < 0) return;
-    struct suppress_filter sf = {l->eo.enabled, l->eo.enabled_arg, l->eo.versions};
-    suppress_inline(l->rs, d, path, diags, today, &sf);
-    if (!l->cfg) return;
-    config_apply(l->cfg, path, diags, cmd_rule_named, l->eo.enabled_arg);
-    if (l->cfg->suppress.len) {
-        struct suppress_run *sr = suppress_run_new(l->cfg, today);
-        suppress_run_apply(sr, l->rs, path, d, diags);
-        suppress_run_free(sr);
-    }
+    struct cmd_judged_run run = {&l->eo, l->cfg, today};
+    cmd_validate_filter(&run, l->rs, d, path, diags);
 }
 
 int cmd_lsp(int argc, char **argv)

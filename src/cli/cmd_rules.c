@@ -45,7 +45,7 @@ static const struct sub {
      "then its checks, indented: the versions of a check where narrower than its parent's,\n"
      "its selectors (absolute or relative, with their wildcards), when and require as\n"
      "predicate trees with their compiled arguments (use NAME = the named predicate's body,\n"
-     "schema files relative to the rule set), report-at, message and hint. Regexes,\n"
+     "schema files relative to the rule set), report-at, message, hint and fixes (JSON). Regexes,\n"
      "messages and hints are quoted as in YAML ('' for '), literal arguments are JSON.\n"
      "  --format FORMAT    text (default) or json (the same program as one JSON object)\n",
      {"--format", "--rules", "--rules-tag", "--help", NULL}},

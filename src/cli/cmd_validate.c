@@ -394,10 +394,16 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
         if (only_args || a[0] != '-' || !strcmp(a, "-")) {
             VEC_PUSH(o->inputs, xstrdup(a));
         } else if (o->then && report_only(a)) {
-            fprintf(stderr,
-                    "mcpdesc baseline write: %s does not apply here: a baseline records every "
-                    "finding and writes no report\n",
-                    a);
+            if (!strcmp(argv[0], "fix"))
+                fprintf(stderr,
+                        "mcpdesc fix: %s does not apply here: fix writes the files and no "
+                        "report\n",
+                        a);
+            else
+                fprintf(stderr,
+                        "mcpdesc baseline write: %s does not apply here: a baseline records "
+                        "every finding and writes no report\n",
+                        a);
             return 2;
         } else if (!strcmp(a, "--")) {
             only_args = 1;
@@ -944,13 +950,29 @@ static int run(int argc, char **argv, cmd_judged_fn then, void *then_arg, const 
         status = prepare(&o, &v);
         if (!status) {
             status = judge_inputs(&o, &v);
-            status =
-                then ? then(v.rs, v.rf, v.nrf, status, v.anchor, then_arg) : emit(&o, &v, status);
+            struct cmd_judged_run jr = {&v.eo, o.cfg, v.today};
+            status = then ? then(v.rs, v.rf, v.nrf, status, v.anchor, &jr, then_arg)
+                          : emit(&o, &v, status);
         }
         run_release(&v);
     }
     opts_release(&o);
     return status == -1 ? 0 : status;
+}
+
+void cmd_validate_filter(const struct cmd_judged_run *run, const struct rule_set *rs,
+                         const struct doc *d, const char *file, struct diag_list *l)
+{
+    const struct eval_options *eo = run->eo;
+    struct suppress_filter sf = {eo->enabled, eo->enabled_arg, eo->versions};
+    suppress_inline(rs, d, file, l, run->today, &sf);
+    if (!run->cfg) return;
+    config_apply(run->cfg, file, l, cmd_rule_named, eo->enabled_arg);
+    if (run->cfg->suppress.len) {
+        struct suppress_run *sr = suppress_run_new(run->cfg, run->today);
+        suppress_run_apply(sr, rs, file, d, l);
+        suppress_run_free(sr);
+    }
 }
 
 int cmd_validate(int argc, char **argv)

@@ -15,6 +15,7 @@ static const struct command {
     {"schema", cmd_schema, "validate instances against a JSON Schema, check schemas"},
     {"capture", cmd_capture, "describe a running MCP server"},
     {"baseline", cmd_baseline, "record today's findings, so validate --baseline shows new ones"},
+    {"fix", cmd_fix, "apply the fixes the rules declare, in place"},
     {"lsp", cmd_lsp, "a language server for editors (LSP over standard input and output)"},
 };
 

@@ -64,7 +64,8 @@ static int diag_cmp(const void *pa, const void *pb)
     if (a->col != b->col) return a->col < b->col ? -1 : 1;
     if ((c = strcmp_null(a->rule, b->rule))) return c;
     if ((c = strcmp_null(a->pointer, b->pointer))) return c;
-    return strcmp(a->message, b->message);
+    if ((c = strcmp(a->message, b->message))) return c;
+    return strcmp_null(a->fix_title, b->fix_title);
 }
 
 void diag_clear(struct diag *d)
@@ -74,6 +75,7 @@ void diag_clear(struct diag *d)
     free(d->pointer);
     free(d->message);
     free(d->hint);
+    free(d->fix_title);
     free(d->component);
     free(d->fingerprint);
     free(d->suppressed);
@@ -92,7 +94,8 @@ void diag_sort_merge(struct diag_list *l)
     size_t out = 0;
     for (size_t i = 0; i < l->len; i++) {
         struct diag *prev = out ? &l->items[out - 1] : NULL;
-        if (prev && diag_cmp(prev, &l->items[i]) == 0 && prev->level == l->items[i].level) {
+        if (prev && diag_cmp(prev, &l->items[i]) == 0 && prev->level == l->items[i].level &&
+            prev->fix == l->items[i].fix) {
             prev->versions |= l->items[i].versions;
             diag_clear(&l->items[i]);
             continue;

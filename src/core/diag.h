@@ -21,6 +21,12 @@ struct diag {
     char *message;
     char *hint;      /* how to fix, or NULL */
     char *component; /* component pointer when reached through $componentRef, or NULL */
+    /* The fix of the clause that reported it (rules-yaml/README.md, "Fixes"; fix.h applies
+     * it), when it is offered here: the fix's `when` holds at the finding and it was not
+     * reached through a $componentRef. Borrowed from the rule set, which must outlive the
+     * list; NULL otherwise. fix_title: its title, placeholders expanded (owned). */
+    const struct rule_fix *fix;
+    char *fix_title;
     /* What a team decided about it (docs/config.md), set after judging, never by rules:
      * a suppressed or baselined finding is kept (JSON and SARIF report it as such) but is
      * neither printed as a finding nor counted towards --fail-on. */
@@ -61,7 +67,7 @@ struct diag *diag_vadd(struct diag_list *l, enum diag_level level, const char *f
 void diag_errorf(struct diag_list *l, const char *file, uint32_t line, uint32_t col,
                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Sort by position, then rule and pointer; then merge diagnostics that differ only in
- * their versions (one diagnostic per rule, node and failure). */
+ * their versions (one diagnostic per rule, node and failure) and offer the same fix. */
 void diag_sort_merge(struct diag_list *l);
 size_t diag_count(const struct diag_list *l, enum diag_level level);
 void diag_list_release(struct diag_list *l);

@@ -207,6 +207,26 @@ struct doc_pos doc_node_key_pos(const doc *d, doc_node n)
     return (struct doc_pos){d->idx.items[n].kline, d->idx.items[n].kcol};
 }
 
+int doc_node_span(const doc *d, doc_node n, struct doc_span *value, struct doc_span *key)
+{
+    if (n >= d->idx.len) return -1;
+    const struct doc_entry *e = &d->idx.items[n];
+    if (value) *value = (struct doc_span){e->start, e->end};
+    if (key) *key = (struct doc_span){e->kstart, e->kend};
+    return (int)e->flags;
+}
+
+const char *doc_text(const doc *d, size_t *len)
+{
+    if (len) *len = d->len;
+    return d->text;
+}
+
+int doc_is_yaml(const doc *d)
+{
+    return d->is_yaml;
+}
+
 doc_node doc_node_first_child(const doc *d, doc_node n)
 {
     if (n >= d->idx.len || d->idx.items[n].size < 2) return DOC_NONE;

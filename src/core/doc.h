@@ -71,6 +71,24 @@ int doc_pointer_pos(const doc *d, const char *pointer, struct doc_pos *value, st
 doc_node doc_pointer_node(const doc *d, const char *pointer);
 uint32_t doc_node_size(const doc *d, doc_node n);
 
+/* Byte spans for text edits (src/core/fix.c): offsets into doc_text, END exclusive. */
+struct doc_span {
+    uint32_t start, end;
+};
+/* Flags of a node's spans. */
+#define DOC_SPAN_SHARED                                                                            \
+    1u                   /* YAML: the text is shared (an anchor other nodes alias, an  \
+                            * alias's copy, a member a merge key << brought in): an edit \
+                            * there would change other nodes too */
+#define DOC_SPAN_FLOW 2u /* YAML: a flow collection ({...} or [...]); else block style */
+/* N's value span and (when KEY is not NULL) its member key's span (= {start, start} for an
+ * array item or the root); returns N's DOC_SPAN_* flags, or -1 when N is out of range.
+ * An alias's node has its anchor's spans and DOC_SPAN_SHARED. */
+int doc_node_span(const doc *d, doc_node n, struct doc_span *value, struct doc_span *key);
+/* The source bytes (borrowed, NUL-terminated) and their length; is D YAML? */
+const char *doc_text(const doc *d, size_t *len);
+int doc_is_yaml(const doc *d);
+
 /* Source line LINE (1-based) without its newline, for excerpts; NULL if out of range. */
 const char *doc_line(const doc *d, uint32_t line, size_t *len);
 

@@ -12,6 +12,10 @@ struct doc_entry {
     uint32_t line, col;   /* value start */
     uint32_t kline, kcol; /* member key start (objects), else = value */
     uint32_t size;        /* entries in this subtree, itself included */
+    /* Byte offsets into the text (the 256 MiB limit fits in 32 bits): the value's
+     * [start, end) and the member key's [kstart, kend) (= start, start without a key). */
+    uint32_t start, end, kstart, kend;
+    uint32_t flags; /* DOC_SPAN_* */
 };
 
 /* For a large object or array: its children's nodes, and for an object a hash of its

@@ -68,6 +68,7 @@ static int scan_json(doc *d, size_t start, uint32_t max_depth, struct doc_error 
     VEC(uint32_t) stack = VEC_INIT; /* open containers: entry index */
     VEC(char) kinds = VEC_INIT;     /* '{' or '[' */
     uint32_t kline = 0, kcol = 0;   /* pending member key position */
+    uint32_t kstart = 0, kend = 0;  /* and its bytes */
     int rc = 0;
 
     for (;;) {
@@ -84,18 +85,24 @@ static int scan_json(doc *d, size_t start, uint32_t max_depth, struct doc_error 
             kinds.len--;
             d->idx.items[open].size = (uint32_t)d->idx.len - open;
             s.p++;
+            d->idx.items[open].end = (uint32_t)(s.p - base);
             continue;
         }
         scan_sync_col(&s);
         if (in_object && kline == 0 && c == '"') { /* a member key */
             kline = s.line;
             kcol = s.col;
+            kstart = (uint32_t)(s.p - base);
             scan_string(&s);
+            kend = (uint32_t)(s.p - base);
             continue;
         }
-        struct doc_entry e = {s.line, s.col, kline ? kline : s.line, kline ? kcol : s.col, 1};
+        uint32_t at = (uint32_t)(s.p - base);
+        struct doc_entry e = {s.line, s.col, kline ? kline : s.line, kline ? kcol : s.col, 1,
+                              at,     at,    kline ? kstart : at,    kline ? kend : at,    0};
         kline = 0;
         VEC_PUSH(d->idx, e);
+        size_t here = d->idx.len - 1;
         if (c == '{' || c == '[') {
             if (stack.len >= max_depth) {
                 depth_error(err, s.line, s.col, max_depth);
@@ -107,8 +114,10 @@ static int scan_json(doc *d, size_t start, uint32_t max_depth, struct doc_error 
             s.p++;
         } else if (c == '"') {
             scan_string(&s);
+            d->idx.items[here].end = (uint32_t)(s.p - base);
         } else {
             while (s.p < s.end && *s.p && !strchr(",]} \t\r\n", *s.p)) s.p++;
+            d->idx.items[here].end = (uint32_t)(s.p - base);
         }
     }
     VEC_FREE(stack);
@@ -300,7 +309,11 @@ static json_t *op_number(struct onepass *o)
     return v;
 }
 
-static json_t *op_value(struct onepass *o, uint32_t kline, uint32_t kcol);
+/* A member key's position and bytes (kline 0: no key). */
+struct opkey {
+    uint32_t kline, kcol, kstart, kend;
+};
+static json_t *op_value(struct onepass *o, const struct opkey *key);
 
 /* After a value: whitespace, then the end of the input or one of STOP. */
 static int op_after(struct onepass *o, const char *stop)
@@ -322,18 +335,20 @@ static json_t *op_object(struct onepass *o)
     for (;;) {
         if (s->p >= s->end || *s->p != '"') break;
         scan_sync_col(s);
-        uint32_t kline = s->line, kcol = s->col;
+        const unsigned char *base = (const unsigned char *)o->d->text;
+        struct opkey key = {s->line, s->col, (uint32_t)(s->p - base), 0};
         const char *k;
         size_t klen;
-        if (op_string(o, &k, &klen) < 0 || memchr(k, '\0', klen) || json_object_getn(obj, k, klen))
-            break;
+        int krc = op_string(o, &k, &klen);
+        key.kend = (uint32_t)(s->p - base);
+        if (krc < 0 || memchr(k, '\0', klen) || json_object_getn(obj, k, klen)) break;
         char *own = k == buf_str(&o->str) ? xstrndup(k, klen) : NULL; /* o->str is reused */
         scan_ws(s);
         json_t *v = NULL;
         if (s->p < s->end && *s->p == ':') {
             s->p++;
             scan_ws(s);
-            v = op_value(o, kline, kcol);
+            v = op_value(o, &key);
         }
         if (v) json_object_setn_new_nocheck(obj, own ? own : k, klen, v);
         free(own);
@@ -356,7 +371,7 @@ static json_t *op_array(struct onepass *o)
         return arr;
     }
     for (;;) {
-        json_t *v = op_value(o, 0, 0);
+        json_t *v = op_value(o, NULL);
         if (!v) break;
         json_array_append_new(arr, v);
         if (op_after(o, ",]") < 0 || s->p >= s->end) break;
@@ -368,12 +383,15 @@ static json_t *op_array(struct onepass *o)
 }
 
 /* The value at s->p; its index entry is pushed first (pre-order), its size set after. */
-static json_t *op_value(struct onepass *o, uint32_t kline, uint32_t kcol)
+static json_t *op_value(struct onepass *o, const struct opkey *key)
 {
     struct scan *s = &o->s;
     if (s->p >= s->end) return NULL;
     scan_sync_col(s);
-    struct doc_entry e = {s->line, s->col, kline ? kline : s->line, kline ? kcol : s->col, 1};
+    const unsigned char *base = (const unsigned char *)o->d->text;
+    uint32_t start = (uint32_t)(s->p - base);
+    struct doc_entry e = {s->line, s->col, key ? key->kline : s->line, key ? key->kcol : s->col, 1,
+                          start,   start,  key ? key->kstart : start,  key ? key->kend : start,  0};
     uint32_t at = (uint32_t)o->d->idx.len;
     VEC_PUSH(o->d->idx, e);
     unsigned char c = *s->p;
@@ -399,7 +417,10 @@ static json_t *op_value(struct onepass *o, uint32_t kline, uint32_t kcol)
             }
         }
     }
-    if (v) o->d->idx.items[at].size = (uint32_t)o->d->idx.len - at;
+    if (v) {
+        o->d->idx.items[at].size = (uint32_t)o->d->idx.len - at;
+        o->d->idx.items[at].end = (uint32_t)(s->p - base);
+    }
     return v;
 }
 
@@ -410,7 +431,7 @@ static int onepass_json(doc *d, size_t start, uint32_t max_depth)
     struct onepass o = {
         {base + start, base + d->len, 1, base + start, 1}, d, 0, max_depth, BUF_INIT};
     scan_ws(&o.s);
-    json_t *root = op_value(&o, 0, 0);
+    json_t *root = op_value(&o, NULL);
     buf_release(&o.str);
     if (root && op_after(&o, "") == 0) {
         d->root = root;

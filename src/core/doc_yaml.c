@@ -27,7 +27,9 @@ struct yframe {
     uint32_t entry;
     char *pending_key; /* mapping: key read, value not yet */
     uint32_t kline, kcol;
-    char *anchor; /* anchor of the container itself */
+    uint32_t kstart, kend; /* the pending key's bytes */
+    int flow;              /* a flow collection ({...} or [...]) */
+    char *anchor;          /* anchor of the container itself */
     /* Merge keys (see yaml_merge). */
     int merge_value;      /* mapping: the pending key is the merge key << */
     int had_merge;        /* mapping: a << was read (a second one is refused) */
@@ -231,6 +233,9 @@ static void yaml_merge(doc *d, struct yframe *t, json_t *value, uint32_t v, stru
         s += d->idx.items[s].size;
     }
     yaml_close_up(d, v, keep.items, keep.len, an, t->merge_anchors, na, work);
+    for (size_t i = 0; i < keep.len; i++) /* a merged member's text is its source's */
+        for (uint32_t k = 0; k < keep.items[i].size; k++)
+            d->idx.items[keep.items[i].dst + k].flags |= DOC_SPAN_SHARED;
     if (!t->merged) t->merged = json_object();
     for (size_t i = 0; i < keep.len; i++)
         json_object_set_new(t->merged, keep.items[i].key, json_integer(keep.items[i].dst));
@@ -295,8 +300,33 @@ struct yload {
      * of merges, nested inline merges, many copies merged away). */
     size_t work, max_work;
     int docs;
-    uint32_t line, col; /* the current event's start */
+    uint32_t line, col;      /* the current event's start */
+    uint32_t start, end;     /* and its bytes (from libyaml's mark indexes) */
+    size_t at_char, at_byte; /* the last mark converted: character index, byte offset */
 };
+
+/* libyaml's mark index counts characters after the byte order mark (a CRLF is two):
+ * the byte offset of character index IDX, walking from the last one converted (marks
+ * come nearly in order). */
+static uint32_t yaml_byte(struct yload *y, size_t idx)
+{
+    const unsigned char *t = (const unsigned char *)y->d->text;
+    size_t len = y->d->len, c = y->at_char, b = y->at_byte;
+    if (b == 0) b = doc_bom_len(y->d->text, len), c = 0;
+    while (c < idx && b < len) {
+        b++;
+        while (b < len && (t[b] & 0xC0) == 0x80) b++;
+        c++;
+    }
+    while (c > idx && b > 0) {
+        b--;
+        while (b > 0 && (t[b] & 0xC0) == 0x80) b--;
+        c--;
+    }
+    y->at_char = c;
+    y->at_byte = b;
+    return (uint32_t)b;
+}
 
 /* A completed node to attach to its parent: its value and its node. */
 struct ynode {
@@ -364,6 +394,8 @@ static int yaml_on_key(struct yload *y, struct yframe *top, const yaml_event_t *
     top->pending_key = xstrdup(k);
     top->kline = y->line;
     top->kcol = y->col;
+    top->kstart = y->start;
+    top->kend = y->end;
     if (ev->data.scalar.anchor) { /* "&k a: 1" then "*k": was "refers to no complete anchor" */
         struct yanchor a = {xstrdup((const char *)ev->data.scalar.anchor),
                             json_stringn(k, ev->data.scalar.length),
@@ -380,7 +412,7 @@ static int yaml_on_key(struct yload *y, struct yframe *top, const yaml_event_t *
 
 /* An alias: a copy of its anchor's value and index entries; KL, KC: its key's position. */
 static int yaml_on_alias(struct yload *y, const yaml_event_t *ev, uint32_t kl, uint32_t kc,
-                         struct ynode *out)
+                         uint32_t ks, uint32_t ke, struct ynode *out)
 {
     doc *d = y->d;
     const char *name = (const char *)ev->data.alias.anchor;
@@ -397,15 +429,24 @@ static int yaml_on_alias(struct yload *y, const yaml_event_t *ev, uint32_t kl, u
                                    y->max_nodes));
     uint32_t entry = (uint32_t)d->idx.len;
     if (a->first == UINT32_MAX) { /* a key's anchor has no entry: the key's position */
-        struct doc_entry ke = {a->line, a->col, kl, kc, 1};
-        VEC_PUSH(d->idx, ke);
+        struct doc_entry kent = {a->line,  a->col, kl, kc, 1,
+                                 y->start, y->end, ks, ke, DOC_SPAN_SHARED};
+        VEC_PUSH(d->idx, kent);
     } else {
+        /* the anchor's text is now shared: no edit may go there */
+        struct doc_entry *src = a->saved ? a->saved : d->idx.items + a->first;
+        for (uint32_t i = 0; i < a->count; i++) src[i].flags |= DOC_SPAN_SHARED;
         VEC_RESERVE(d->idx, a->count);
-        memcpy(d->idx.items + d->idx.len, a->saved ? a->saved : d->idx.items + a->first,
-               a->count * sizeof(struct doc_entry));
+        src = a->saved ? a->saved : d->idx.items + a->first; /* the reserve may move it */
+        memcpy(d->idx.items + d->idx.len, src, a->count * sizeof(struct doc_entry));
         d->idx.len += a->count;
-        d->idx.items[entry].kline = kl;
-        d->idx.items[entry].kcol = kc;
+        struct doc_entry *top = &d->idx.items[entry];
+        top->kline = kl;
+        top->kcol = kc;
+        top->kstart = ks;
+        top->kend = ke;
+        top->start = y->start; /* the alias's own text, *NAME */
+        top->end = y->end;
     }
     out->value = json_incref(a->value);
     out->node = entry;
@@ -413,21 +454,34 @@ static int yaml_on_alias(struct yload *y, const yaml_event_t *ev, uint32_t kl, u
 }
 
 /* The index entry of a new scalar or collection at the current event: its node, or -1. */
-static int64_t yaml_new_entry(struct yload *y, uint32_t kl, uint32_t kc)
+static int64_t yaml_new_entry(struct yload *y, uint32_t kl, uint32_t kc, uint32_t ks, uint32_t ke)
 {
     if (y->d->idx.len + 1 > y->max_nodes)
         return yaml_fail(y, xasprintf("more than %zu nodes", y->max_nodes));
-    struct doc_entry e = {y->line, y->col, kl, kc, 1};
+    struct doc_entry e = {y->line, y->col, kl, kc, 1, y->start, y->end, ks, ke, 0};
     uint32_t entry = (uint32_t)y->d->idx.len;
     VEC_PUSH(y->d->idx, e);
     return entry;
 }
 
 static int yaml_on_scalar(struct yload *y, const yaml_event_t *ev, uint32_t kl, uint32_t kc,
-                          struct ynode *out)
+                          uint32_t ks, uint32_t ke, struct ynode *out)
 {
-    int64_t entry = yaml_new_entry(y, kl, kc);
+    int64_t entry = yaml_new_entry(y, kl, kc, ks, ke);
     if (entry < 0) return -1;
+    struct doc_entry *e = &y->d->idx.items[entry];
+    const char *t = y->d->text;
+    yaml_scalar_style_t style = ev->data.scalar.style;
+    if (style == YAML_LITERAL_SCALAR_STYLE || style == YAML_FOLDED_SCALAR_STYLE) {
+        /* a block scalar's end mark is past its trailing line breaks */
+        while (e->end > e->start + 1 && strchr(" \t\r\n", t[e->end - 1])) e->end--;
+    } else if (ev->data.scalar.length == 0 && e->start == e->end && ks != e->start) {
+        /* "key:" with no value: libyaml marks it at the next token; place it after ':' */
+        uint32_t p = ke;
+        while (p < y->d->len && (t[p] == ' ' || t[p] == '\t')) p++;
+        if (p < y->d->len && t[p] == ':') p++;
+        e->start = e->end = p;
+    }
     char *why = NULL;
     json_t *value = yaml_scalar_value(ev, &why);
     if (!value) return yaml_fail(y, why);
@@ -443,18 +497,21 @@ static int yaml_on_scalar(struct yload *y, const yaml_event_t *ev, uint32_t kl, 
 
 /* The start of a sequence or mapping: a new frame (in frame TOP, or NULL at the top). */
 static int yaml_on_start(struct yload *y, struct yframe *top, const yaml_event_t *ev, uint32_t kl,
-                         uint32_t kc)
+                         uint32_t kc, uint32_t ks, uint32_t ke)
 {
     if (y->st.len >= y->lim->max_depth)
         return yaml_fail(y,
                          xasprintf("nesting deeper than %u levels (the limit protects against "
                                    "hostile input)",
                                    y->lim->max_depth));
-    int64_t entry = yaml_new_entry(y, kl, kc);
+    int64_t entry = yaml_new_entry(y, kl, kc, ks, ke);
     if (entry < 0) return -1;
     struct yframe f = {ev->type == YAML_MAPPING_START_EVENT ? json_object() : json_array(),
                        (uint32_t)entry,
                        NULL,
+                       0,
+                       0,
+                       0,
                        0,
                        0,
                        NULL,
@@ -466,6 +523,10 @@ static int yaml_on_start(struct yload *y, struct yframe *top, const yaml_event_t
                        y->anchors.len,
                        0};
     f.merge_list = top && top->merge_value && ev->type == YAML_SEQUENCE_START_EVENT;
+    f.flow = ev->type == YAML_MAPPING_START_EVENT
+        ? ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+        : ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
+    if (f.flow) y->d->idx.items[entry].flags |= DOC_SPAN_FLOW;
     const char *an = ev->type == YAML_MAPPING_START_EVENT
         ? (const char *)ev->data.mapping_start.anchor
         : (const char *)ev->data.sequence_start.anchor;
@@ -488,10 +549,12 @@ static int yaml_on_node(struct yload *y, const yaml_event_t *ev, struct ynode *o
     }
     uint32_t kl = top && top->pending_key ? top->kline : y->line;
     uint32_t kc = top && top->pending_key ? top->kcol : y->col;
+    uint32_t ks = top && top->pending_key ? top->kstart : y->start;
+    uint32_t ke = top && top->pending_key ? top->kend : y->start;
     switch (ev->type) {
-    case YAML_ALIAS_EVENT: return yaml_on_alias(y, ev, kl, kc, out);
-    case YAML_SCALAR_EVENT: return yaml_on_scalar(y, ev, kl, kc, out);
-    default: return yaml_on_start(y, top, ev, kl, kc);
+    case YAML_ALIAS_EVENT: return yaml_on_alias(y, ev, kl, kc, ks, ke, out);
+    case YAML_SCALAR_EVENT: return yaml_on_scalar(y, ev, kl, kc, ks, ke, out);
+    default: return yaml_on_start(y, top, ev, kl, kc, ks, ke);
     }
 }
 
@@ -504,6 +567,17 @@ static void yaml_on_end(struct yload *y, struct ynode *out)
         yaml_drop_overridden(d, &f, y->anchors.items, y->anchors.len, &y->work);
     json_decref(f.merged);
     d->idx.items[f.entry].size = (uint32_t)d->idx.len - f.entry;
+    if (f.flow) {
+        d->idx.items[f.entry].end = y->end;
+    } else { /* a block collection's end mark is at the next token: end at its last child */
+        uint32_t end = d->idx.items[f.entry].start;
+        for (uint32_t c = f.entry + 1; c < d->idx.len; c += d->idx.items[c].size) {
+            const struct doc_entry *e = &d->idx.items[c];
+            if (e->end > end) end = e->end;
+            if (e->kend > end) end = e->kend;
+        }
+        d->idx.items[f.entry].end = end;
+    }
     out->value = f.container;
     out->node = f.entry;
     if (f.anchor) {
@@ -562,7 +636,7 @@ static void yaml_release(struct yload *y)
 
 doc *doc_load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *err)
 {
-    struct yload y = {d, lim, err, VEC_INIT, VEC_INIT, 0, 0, 0, 0, 0, 0};
+    struct yload y = {d, lim, err, VEC_INIT, VEC_INIT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     y.max_nodes = d->len > ((size_t)1 << 20) ? d->len : ((size_t)1 << 20);
     y.max_work = 8 * y.max_nodes;
     yaml_parser_t parser;
@@ -579,6 +653,8 @@ doc *doc_load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *err)
         }
         y.line = (uint32_t)ev.start_mark.line + 1;
         y.col = (uint32_t)ev.start_mark.column + 1;
+        y.start = yaml_byte(&y, ev.start_mark.index);
+        y.end = yaml_byte(&y, ev.end_mark.index);
         struct ynode node = {NULL, UINT32_MAX};
         switch (ev.type) {
         case YAML_STREAM_END_EVENT: done = 1; break;

@@ -96,6 +96,16 @@ static void report(struct eval_ctx *ctx, const struct clause *cl, const struct c
     dg->versions = m;
     dg->hint = cl->hint ? expand(cl->hint, c, pointer, m, vl, &ctx->detail) : NULL;
     dg->component = c->component ? xstrdup(c->component) : NULL;
+    /* the fix: never through a component (the edit would go to a definition other
+     * references share); the first of the clause's fixes whose `when` holds */
+    for (size_t i = 0; !c->component && i < cl->nfixes; i++) {
+        const struct rule_fix *f = cl->fixes[i];
+        if (f->when && !fn_eval(f->when, c, ctx)) continue;
+        dg = &ctx->out->items[ctx->out->len - 1];
+        dg->fix = f;
+        dg->fix_title = expand(f->title, c, pointer, m, vl, &ctx->detail);
+        break;
+    }
     free(msg);
     free(steps);
     ptr_release(&at);

@@ -85,10 +85,14 @@ static const char *const rule_members[] = {
     "id",          "owner",     "surface", "paths",       "kind",          "level",    "status",
     "enforcement", "applies",   "summary", "requirement", "required-by",   "based-on", "gaps",
     "examples",    "yields-to", "check",   "preset",      "preset-reason", NULL};
-static const char *const clause_members[] = {"versions", "select", "when",  "require",   "message",
-                                             "hint",     "all",    "first", "report-at", NULL};
-static const char *const example_members[] = {"expect", "fixture", "pointer", "note", NULL};
-static const char *const expect_names[] = {"valid", "invalid", "warning", "info", NULL};
+static const char *const clause_members[] = {"versions",  "select", "when", "require",
+                                             "message",   "hint",   "all",  "first",
+                                             "report-at", "fix",    NULL};
+static const char *const fix_members[] = {"title", "when", "at",     "replace",
+                                          "set",   "add",  "remove", NULL};
+static const char *const example_members[] = {"expect", "fixture", "pointer",
+                                              "note",   "after",   NULL};
+static const char *const expect_names[] = {"valid", "invalid", "warning", "info", "fix", NULL};
 static const char *const required_by_members[] = {"document", "section", "title", "requirement",
                                                   NULL};
 static const char *const based_on_members[] = {"tier", "text", "url", NULL};
@@ -110,6 +114,7 @@ const char *const *rule_names(enum rule_names which)
     case RULE_NAMES_FILE: return file_members;
     case RULE_NAMES_RULE: return rule_members;
     case RULE_NAMES_CLAUSE: return clause_members;
+    case RULE_NAMES_FIX: return fix_members;
     case RULE_NAMES_EXAMPLE: return example_members;
     case RULE_NAMES_EXPECT: return expect_names;
     case RULE_NAMES_REQUIRED_BY: return required_by_members;
@@ -464,6 +469,112 @@ struct pred *rule_cc_pred(struct cc *cc, struct yv y)
 
 static void clause_free(struct clause *c);
 
+static void fix_free(struct rule_fix *f)
+{
+    if (!f) return;
+    free(f->title);
+    fn_pred_free(f->when);
+    free(f->at);
+    free(f->member);
+    json_decref(f->value);
+    free(f);
+}
+
+/* A clause's `fix` (rules-yaml/README.md, "Fixes"): {title, when?, at?, and exactly one
+ * of replace: VALUE, set: {member, value}, add: {member, value}, remove: MEMBER}. NULL
+ * after reporting. */
+static struct rule_fix *compile_fix(struct cc *cc, struct yv y)
+{
+    static const char *const edit_members[] = {"member", "value", NULL};
+    if (!json_is_object(y.v)) {
+        rule_cc_error_hint(cc, y.n, 0,
+                           "write fix: {title: TEXT, replace: VALUE} (or set, add, remove)",
+                           "a fix must be a mapping, not a %s", rule_json_type_name(y.v));
+        return NULL;
+    }
+    check_members(cc, y, "a fix", fix_members);
+    struct rule_fix *f = xcalloc(1, sizeof *f);
+    struct doc_pos pos = doc_node_pos(cc->d, y.n);
+    f->line = pos.line;
+    f->col = pos.col;
+    int bad = 0;
+    const char *title = need_string(cc, y, "title", "a fix", 1);
+    if (title) f->title = xstrdup(title);
+    else bad = 1;
+    struct yv w = rule_yv_member(cc, y, "when");
+    if (w.v && !(f->when = rule_cc_pred(cc, w))) bad = 1;
+    struct yv at = rule_yv_member(cc, y, "at");
+    f->at = xstrdup("");
+    if (at.v) {
+        struct ptr parsed;
+        const char *why;
+        const char *a = json_string_value(at.v);
+        char *full = a ? xasprintf("/%s", a) : NULL;
+        if (!a || a[0] == '/' || !a[0]) {
+            rule_cc_error_hint(cc, at.n, 0, "write at: 0/type (no leading slash)",
+                               "a fix's \"at\" is a non-empty JSON Pointer below the finding's "
+                               "value, without the leading slash");
+            bad = 1;
+        } else if (ptr_parse(full, &parsed, &why) < 0) {
+            rule_cc_error(cc, at.n, 0, "bad JSON Pointer in a fix's \"at\": %s", why);
+            bad = 1;
+        } else {
+            ptr_release(&parsed);
+            free(f->at);
+            f->at = xstrdup(full);
+        }
+        free(full);
+    }
+    static const char *const ops[] = {"replace", "set", "add", "remove"};
+    int nops = 0;
+    for (int i = 0; i < 4; i++) {
+        struct yv e = rule_yv_member(cc, y, ops[i]);
+        if (!e.v) continue;
+        if (nops++) continue;
+        f->op = (enum rule_fix_op)i;
+        if (i == RULE_FIX_REPLACE) {
+            f->value = json_incref(e.v);
+        } else if (i == RULE_FIX_REMOVE) {
+            if (!json_is_string(e.v)) {
+                rule_cc_error(cc, e.n, 0, "\"remove\" of a fix names a member (a string), not a %s",
+                              rule_json_type_name(e.v));
+                bad = 1;
+            } else {
+                f->member = xstrdup(json_string_value(e.v));
+            }
+        } else if (!json_is_object(e.v)) {
+            rule_cc_error_hint(cc, e.n, 0, "write {member: NAME, value: VALUE}",
+                               "\"%s\" of a fix must be a mapping, not a %s", ops[i],
+                               rule_json_type_name(e.v));
+            bad = 1;
+        } else {
+            check_members(cc, e, ops[i], edit_members);
+            const char *m = need_string(cc, e, "member", ops[i], 1);
+            struct yv v = rule_yv_member(cc, e, "value");
+            if (!v.v) {
+                rule_cc_error(cc, e.n, 0, "\"%s\" of a fix has no \"value\" (it is required)",
+                              ops[i]);
+                bad = 1;
+            }
+            if (!m) bad = 1;
+            f->member = m ? xstrdup(m) : NULL;
+            f->value = v.v ? json_incref(v.v) : NULL;
+        }
+    }
+    if (nops != 1) {
+        rule_cc_error(cc, y.n, 0,
+                      "a fix needs exactly one of \"replace\", \"set\", \"add\" or "
+                      "\"remove\"%s",
+                      nops ? "; found several" : "");
+        bad = 1;
+    }
+    if (bad) {
+        fix_free(f);
+        return NULL;
+    }
+    return f;
+}
+
 static struct clause *compile_clause(struct cc *cc, struct yv y, const char *what)
 {
     if (!json_is_object(y.v)) {
@@ -522,6 +633,26 @@ static struct clause *compile_clause(struct cc *cc, struct yv y, const char *wha
     }
     const char *hint = need_string(cc, y, "hint", what, 0);
     c->hint = hint ? xstrdup(hint) : NULL;
+    struct yv fx = rule_yv_member(cc, y, "fix");
+    if (fx.v && !r.v) {
+        rule_cc_error(cc, fx.n, 1,
+                      "\"fix\" belongs beside \"require\" and \"message\" (the finding it "
+                      "fixes)");
+        bad = 1;
+    } else if (fx.v) { /* a fix, or a list of them */
+        size_t n = json_is_array(fx.v) ? json_array_size(fx.v) : 1;
+        if (!n) {
+            rule_cc_error(cc, fx.n, 0, "\"fix\" takes a fix or a non-empty list of fixes");
+            bad = 1;
+        }
+        c->fixes = xcalloc(n ? n : 1, sizeof *c->fixes);
+        for (size_t i = 0; i < n; i++) {
+            struct yv e = json_is_array(fx.v) ? rule_yv_item(cc, fx, i) : fx;
+            struct rule_fix *f = compile_fix(cc, e);
+            if (f) c->fixes[c->nfixes++] = f;
+            else bad = 1;
+        }
+    }
     struct yv at = rule_yv_member(cc, y, "report-at");
     if (at.v) {
         const char *a = json_string_value(at.v);
@@ -571,6 +702,8 @@ static void clause_free(struct clause *c)
     fn_pred_free(c->require);
     free(c->message);
     free(c->hint);
+    for (size_t i = 0; i < c->nfixes; i++) fix_free(c->fixes[i]);
+    free(c->fixes);
     for (size_t i = 0; i < c->nkids; i++) clause_free(c->kids[i]);
     free(c->kids);
     free(c);
@@ -640,7 +773,15 @@ static void check_examples(struct cc *cc, struct yv y)
         for (const char *const *k = expect_names; ex && *k; k++) known |= !strcmp(*k, ex);
         if (ex && !known)
             rule_cc_error(cc, rule_yv_member(cc, e, "expect").n, 0,
-                          "expect must be valid, invalid, warning or info, not \"%s\"", ex);
+                          "expect must be valid, invalid, warning, info or fix, not \"%s\"", ex);
+        struct yv after = rule_yv_member(cc, e, "after");
+        if (ex && !strcmp(ex, "fix")) {
+            need_string(cc, e, "after", "a fix example", 1);
+        } else if (after.v) {
+            rule_cc_error_hint(cc, after.n, 1,
+                               "write {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}",
+                               "\"after\" belongs to an example with expect: fix");
+        }
         struct yv p = rule_yv_member(cc, e, "pointer");
         struct ptr parsed;
         const char *why;
@@ -1168,19 +1309,21 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
         size_t k;
         json_array_foreach(ex, k, e)
         {
-            const char *fx = json_string_value(json_object_get(e, "fixture"));
-            if (!fx || strstr(fx, "..")) continue; /* lint refuses a fixture outside the dir */
-            char *rel = join_relative(rs->fixtures, fx);
-            char *abs = xasprintf("%s/%s", rs->dir, rel);
-            int there = access(abs, R_OK) == 0;
-            free(abs);
-            if (!there) {
-                free(rel);
-                continue;
+            for (int which = 0; which < 2; which++) { /* the fixture, a fix's after */
+                const char *fx = json_string_value(json_object_get(e, which ? "after" : "fixture"));
+                if (!fx || strstr(fx, "..")) continue; /* lint refuses a fixture outside the dir */
+                char *rel = join_relative(rs->fixtures, fx);
+                char *abs = xasprintf("%s/%s", rs->dir, rel);
+                int there = access(abs, R_OK) == 0;
+                free(abs);
+                if (!there) {
+                    free(rel);
+                    continue;
+                }
+                VEC_PUSH(owned, rel);
+                dn = (struct digest_name){rel, RULE_FILE_FIXTURE};
+                VEC_PUSH(names, dn);
             }
-            VEC_PUSH(owned, rel);
-            dn = (struct digest_name){rel, RULE_FILE_FIXTURE};
-            VEC_PUSH(names, dn);
         }
     }
     qsort(names.items, names.len, sizeof *names.items, name_cmp);

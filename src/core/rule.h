@@ -120,7 +120,8 @@ enum rule_names {
     RULE_NAMES_DOCUMENT,      /* the manifest's document members */
     RULE_NAMES_COMPONENT_REF, /* the manifest's document.component-ref members */
     RULE_NAMES_REPORT_AT,     /* report-at: node, failure */
-    RULE_NAMES_LEVEL          /* a rule's level: must, should, may */
+    RULE_NAMES_LEVEL,         /* a rule's level: must, should, may */
+    RULE_NAMES_FIX            /* a clause's fix: title, when, at, replace, set, add, remove */
 };
 const char *const *rule_names(enum rule_names which);
 
@@ -182,7 +183,7 @@ int rule_set_has_presets(const struct rule_set *rs);
  * ids; every rule of the set when N is 0), in the set's rule order, each once: id, level,
  * applies (versions and mask), yields-to, then the clause tree with its versions (where
  * narrower than the parent's), selectors, predicates and their compiled arguments
- * (`use` resolved to its body, schema files relative to the set), message and hint.
+ * (`use` resolved to its body, schema files relative to the set), message, hint and fixes.
  * RULE_DUMP_TEXT is an indented listing (like jq --debug-dump-disasm), RULE_DUMP_JSON one
  * JSON object; both are stable (no addresses). Returns 0, or -1 without writing anything
  * when some id names no rule of the set (the caller says which, and suggests). */

@@ -105,6 +105,24 @@ int fn_is_holder(const struct pred *p);
 void fn_pred_free(struct pred *p);
 int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
 
+/* A clause's `fix` (rules-yaml/README.md, "Fixes"): one declarative edit at the
+ * finding's value, or at AT below it. Applied by fix.c. */
+enum rule_fix_op {
+    RULE_FIX_REPLACE, /* replace the value with VALUE */
+    RULE_FIX_SET,     /* set MEMBER of the object to VALUE (added, or its value replaced) */
+    RULE_FIX_ADD,     /* add MEMBER: VALUE to the object when it has no such member */
+    RULE_FIX_REMOVE   /* remove MEMBER from the object */
+};
+struct rule_fix {
+    enum rule_fix_op op;
+    char *title;       /* what an editor shows; placeholders as in message */
+    struct pred *when; /* offered only where it holds at the finding's value, or NULL */
+    char *at;          /* a JSON Pointer below the finding's value ("" = the value) */
+    char *member;      /* set, add, remove */
+    json_t *value;     /* replace, set, add */
+    uint32_t line, col;
+};
+
 struct clause {
     uint32_t line, col;
     ver_mask vmask; /* versions this branch is for */
@@ -113,6 +131,8 @@ struct clause {
     struct pred *when;
     struct pred *require;
     char *message, *hint;
+    struct rule_fix **fixes; /* `fix`: one, or a list; the first whose `when` holds */
+    size_t nfixes;
     struct clause **kids;
     size_t nkids;
     int first;      /* kids: per version, only the first failing one reports */

@@ -110,6 +110,25 @@ static json_t *clause_json(const struct ver_list *vl, const struct clause *c, ve
     if (c->at_failure) json_object_set_new(o, "report-at", json_string("failure"));
     if (c->message) json_object_set_new(o, "message", json_string(c->message));
     if (c->hint) json_object_set_new(o, "hint", json_string(c->hint));
+    if (c->nfixes) {
+        static const char *const ops[] = {"replace", "set", "add", "remove"};
+        json_t *fixes = json_array();
+        for (size_t i = 0; i < c->nfixes; i++) {
+            const struct rule_fix *f = c->fixes[i];
+            json_t *x = json_object();
+            json_object_set_new(x, "title", json_string(f->title));
+            if (f->when) json_object_set_new(x, "when", pred_json(f->when));
+            if (f->at[0]) json_object_set_new(x, "at", json_string(f->at + 1));
+            if (f->op == RULE_FIX_REPLACE) json_object_set(x, ops[f->op], f->value);
+            else if (f->op == RULE_FIX_REMOVE)
+                json_object_set_new(x, ops[f->op], json_string(f->member));
+            else
+                json_object_set_new(
+                    x, ops[f->op], json_pack("{s:s, s:O}", "member", f->member, "value", f->value));
+            json_array_append_new(fixes, x);
+        }
+        json_object_set_new(o, "fix", fixes);
+    }
     if (c->nkids) {
         json_t *kids = json_array();
         for (size_t i = 0; i < c->nkids; i++)
@@ -296,6 +315,14 @@ static void add_clause(struct buf *b, json_t *c, int at)
         label(b, at, texts[k]);
         add_quoted(b, json_string_value(v));
         buf_addc(b, '\n');
+    }
+    json_t *fx;
+    json_array_foreach(json_object_get(c, "fix"), i, fx)
+    {
+        label(b, at, "fix");
+        char *j = json_dumps(fx, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+        buf_addf(b, "%s\n", j);
+        free(j);
     }
     int first = (v = json_object_get(c, "first")) != NULL;
     if (!first) v = json_object_get(c, "all");

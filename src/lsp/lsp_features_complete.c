@@ -347,7 +347,9 @@ static int class_of(int parent, const struct lspf_frame *f)
     case RULE_NAMES_CLAUSE:
         return eq(k, "require") || eq(k, "when") ? LSPF_CX_PREDICATE
             : eq(k, "versions")                  ? RULE_NAMES_VERSION_RANGE
+            : eq(k, "fix")                       ? RULE_NAMES_FIX
                                                  : CX_UNKNOWN;
+    case RULE_NAMES_FIX: return eq(k, "when") ? LSPF_CX_PREDICATE : CX_UNKNOWN;
     case LSPF_CX_PREDICATE:
         return eq(k, "not") || eq(k, "key") || eq(k, "every-descendant") ? LSPF_CX_PREDICATE
             : eq(k, "every") || eq(k, "some")                            ? LSPF_CX_QUANTIFIER

@@ -2,15 +2,41 @@
  * (mcpdesc_validate_buffer with the shipped rule set): loading, resolution, selectors,
  * every rule and predicate of rules-yaml/, merging. Invariants: every diagnostic has a
  * file, a message and a pointer; a parsed document's diagnostics have rule ids; a second
- * validation of the same bytes gives the same diagnostics in the same order. */
+ * validation of the same bytes gives the same diagnostics in the same order. Then the
+ * fixes of the rules (core/fix.h), on the bytes read as JSON, or as YAML when they are no
+ * JSON: never text that does not parse, always a fixpoint, and a second run changes
+ * nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
+#include "core/fix.h"
 #include "core/mcpdesc.h"
+#include "core/rule.h"
 
 static mcpdesc_rules *rules;
+static struct rule_set *fix_rules; /* the same set, for the fix API */
+
+/* Fix DATA as NAME: an error only when it does not parse; a fixed text is a fixpoint. */
+static void check_fixes(const char *name, const char *data, size_t size)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    size_t len = 0, len2 = 0;
+    int n = 0, n2 = 0;
+    char *out = fix_text(fix_rules, NULL, name, data, size, &len, &n, &errs);
+    if (errs.len && (strstr(errs.items[0].message, "the fixes made text") ||
+                     strstr(errs.items[0].message, "no fixpoint")))
+        fuzz_fail("%s: %s", name, errs.items[0].message);
+    if (out) {
+        diag_list_release(&errs);
+        char *again = fix_text(fix_rules, NULL, name, out, len, &len2, &n2, &errs);
+        if (again || n2 != 0 || errs.len)
+            fuzz_fail("%s: a second run of the fixes changes the text again", name);
+    }
+    free(out);
+    diag_list_release(&errs);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -18,6 +44,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     snprintf(dir, sizeof dir, "%s/rules-yaml", fuzz_top());
     rules = mcpdesc_rules_load(dir, &err);
     if (!rules) fuzz_fail("cannot load %s: %s", dir, err ? err : "?");
+    struct diag_list errs = DIAG_LIST_INIT;
+    fix_rules = rule_set_load(dir, &errs);
+    if (!fix_rules) fuzz_fail("cannot load %s for the fixes", dir);
+    diag_list_release(&errs);
     return 0;
 }
 
@@ -49,5 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     mcpdesc_result_free(again);
     mcpdesc_result_free(res);
+    /* as JSON when it parsed as JSON, else as YAML (JSON is YAML too: judging it twice
+     * more would only double the time of the slow inputs, component bombs) */
+    check_fixes(parsed ? "fuzz.json" : "fuzz.yaml", (const char *)data, size);
     return 0;
 }

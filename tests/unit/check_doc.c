@@ -760,6 +760,153 @@ START_TEST(yaml_merge_bombs_are_bounded)
 }
 END_TEST
 
+/* The text of the value (and key) span at PTR. */
+static void assert_span(doc *d, const char *ptr, const char *value, const char *key)
+{
+    doc_node n = doc_pointer_node(d, ptr);
+    ck_assert_msg(n != DOC_NONE, "no node at %s", ptr);
+    struct doc_span v, k;
+    ck_assert_int_ge(doc_node_span(d, n, &v, &k), 0);
+    size_t len;
+    const char *t = doc_text(d, &len);
+    ck_assert_msg(v.start <= v.end && v.end <= len, "%s: bad span [%u,%u)", ptr, v.start, v.end);
+    ck_assert_msg(strlen(value) == v.end - v.start && !memcmp(t + v.start, value, strlen(value)),
+                  "%s: value span \"%.*s\", expected \"%s\"", ptr, (int)(v.end - v.start),
+                  t + v.start, value);
+    if (key)
+        ck_assert_msg(strlen(key) == k.end - k.start && !memcmp(t + k.start, key, strlen(key)),
+                      "%s: key span \"%.*s\", expected \"%s\"", ptr, (int)(k.end - k.start),
+                      t + k.start, key);
+}
+
+static int span_flags(doc *d, const char *ptr)
+{
+    return doc_node_span(d, doc_pointer_node(d, ptr), NULL, NULL);
+}
+
+START_TEST(json_spans)
+{
+    struct doc_error err;
+    /* every kind of value, non-ASCII text, CRLF line breaks, a byte order mark */
+    const char *text = "\xef\xbb\xbf{\r\n  \"caf\xc3\xa9\": [1, -2.5e3, {\"b\": true}],\r\n"
+                       "  \"s\": \"x\\\"\xe2\x82\xac\",\r\n  \"n\": null, \"f\": false, \"o\": {}\r\n}\r\n";
+    doc *d = load(text, 0, &err);
+    ck_assert_ptr_nonnull(d);
+    struct doc_span v;
+    doc_node_span(d, 0, &v, NULL);
+    ck_assert_uint_eq(v.start, 3);
+    ck_assert_uint_eq(v.end, strlen(text) - 2); /* the closing brace, not the CRLF */
+    assert_span(d, "/caf\xc3\xa9", "[1, -2.5e3, {\"b\": true}]", "\"caf\xc3\xa9\"");
+    assert_span(d, "/caf\xc3\xa9/0", "1", "");
+    assert_span(d, "/caf\xc3\xa9/1", "-2.5e3", "");
+    assert_span(d, "/caf\xc3\xa9/2", "{\"b\": true}", "");
+    assert_span(d, "/caf\xc3\xa9/2/b", "true", "\"b\"");
+    assert_span(d, "/s", "\"x\\\"\xe2\x82\xac\"", "\"s\"");
+    assert_span(d, "/n", "null", "\"n\"");
+    assert_span(d, "/f", "false", "\"f\"");
+    assert_span(d, "/o", "{}", "\"o\"");
+    ck_assert_int_eq(span_flags(d, "/o"), 0);
+    ck_assert_int_eq(doc_node_span(d, 999, NULL, NULL), -1);
+    ck_assert_int_eq(doc_is_yaml(d), 0);
+    doc_free(d);
+}
+END_TEST
+
+START_TEST(yaml_spans)
+{
+    struct doc_error err;
+    const char *text = "# c\r\n"
+                       "caf\xc3\xa9: \xe2\x82\xac plain # comment\r\n"
+                       "q: \"quoted\"\r\n"
+                       "flow: {a: 1, 'b': [x, y]}\r\n"
+                       "block:\r\n"
+                       "  - one\r\n"
+                       "  - k: v\r\n"
+                       "    e:\r\n"
+                       "lit: |\r\n"
+                       "  line\r\n"
+                       "\r\n"
+                       "after: 1\r\n";
+    doc *d = load(text, 1, &err);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(doc_is_yaml(d), 1);
+    assert_span(d, "/caf\xc3\xa9", "\xe2\x82\xac plain", "caf\xc3\xa9");
+    assert_span(d, "/q", "\"quoted\"", "q");
+    assert_span(d, "/flow", "{a: 1, 'b': [x, y]}", "flow");
+    ck_assert_int_eq(span_flags(d, "/flow"), DOC_SPAN_FLOW);
+    assert_span(d, "/flow/b", "[x, y]", "'b'");
+    assert_span(d, "/flow/b/1", "y", "");
+    assert_span(d, "/block", "- one\r\n  - k: v\r\n    e:", "block");
+    ck_assert_int_eq(span_flags(d, "/block"), 0);
+    assert_span(d, "/block/1", "k: v\r\n    e:", "");
+    assert_span(d, "/block/1/e", "", "e"); /* an empty value: right after its colon */
+    assert_span(d, "/lit", "|\r\n  line", "lit");
+    assert_span(d, "/after", "1", "after");
+    doc_free(d);
+}
+END_TEST
+
+/* JSON the one-pass loader gives up on (a NUL after a number, which jansson drops) is
+ * indexed by the fallback scan: the same spans. YAML after a byte order mark: libyaml's
+ * marks count from the character after it. */
+START_TEST(fallback_and_bom_spans)
+{
+    struct doc_error err;
+    doc *d = doc_load_buffer("t", "[1\0,2]", 6, 0, NULL, &err);
+    ck_assert_ptr_nonnull(d);
+    struct doc_span v, k;
+    doc_node_span(d, 0, &v, NULL);
+    ck_assert_uint_eq(v.start, 0);
+    ck_assert_uint_eq(v.end, 6);
+    doc_node_span(d, doc_pointer_node(d, "/0"), &v, NULL);
+    ck_assert_uint_eq(v.start, 1);
+    ck_assert_uint_eq(v.end, 2);
+    doc_node_span(d, doc_pointer_node(d, "/1"), &v, NULL);
+    ck_assert_uint_eq(v.start, 4);
+    ck_assert_uint_eq(v.end, 5);
+    doc_free(d);
+    d = doc_load_buffer("t", "{\"a\":1\0}", 8, 0, NULL, &err);
+    ck_assert_ptr_nonnull(d);
+    doc_node_span(d, doc_pointer_node(d, "/a"), &v, &k);
+    ck_assert_uint_eq(k.start, 1);
+    ck_assert_uint_eq(k.end, 4);
+    ck_assert_uint_eq(v.start, 5);
+    ck_assert_uint_eq(v.end, 6);
+    doc_free(d);
+    d = load("\xef\xbb\xbf# c\nk: v\n\xc3\xa9: [1]\n", 1, &err);
+    ck_assert_ptr_nonnull(d);
+    assert_span(d, "/k", "v", "k");
+    assert_span(d, "/\xc3\xa9", "[1]", "\xc3\xa9");
+    doc_free(d);
+}
+END_TEST
+
+START_TEST(yaml_shared_spans)
+{
+    struct doc_error err;
+    const char *text = "base: &b {type: object}\n"
+                       "copy: *b\n"
+                       "merged:\n"
+                       "  <<: *b\n"
+                       "  own: 1\n"
+                       "alone: {x: 1}\n";
+    doc *d = load(text, 1, &err);
+    ck_assert_ptr_nonnull(d);
+    /* the anchor and its alias share text: no edit may go to either */
+    ck_assert_int_eq(span_flags(d, "/base") & DOC_SPAN_SHARED, DOC_SPAN_SHARED);
+    ck_assert_int_eq(span_flags(d, "/base/type") & DOC_SPAN_SHARED, DOC_SPAN_SHARED);
+    ck_assert_int_eq(span_flags(d, "/copy") & DOC_SPAN_SHARED, DOC_SPAN_SHARED);
+    assert_span(d, "/copy", "*b", "copy"); /* the alias's own text */
+    assert_span(d, "/copy/type", "object", "type"); /* the anchor's */
+    ck_assert_int_eq(span_flags(d, "/merged/type") & DOC_SPAN_SHARED, DOC_SPAN_SHARED);
+    assert_span(d, "/merged/type", "object", "type");
+    ck_assert_int_eq(span_flags(d, "/merged/own"), 0);
+    ck_assert_int_eq(span_flags(d, "/merged"), 0);
+    ck_assert_int_eq(span_flags(d, "/alone"), DOC_SPAN_FLOW);
+    doc_free(d);
+}
+END_TEST
+
 Suite *doc_suite(void)
 {
     Suite *s = suite_create("doc");
@@ -786,6 +933,10 @@ Suite *doc_suite(void)
     tcase_add_test(tc, yaml_reader_errors_are_positioned);
     tcase_add_test(tc, yaml_numbers_out_of_range_are_refused);
     tcase_add_test(tc, yaml_lines_are_libyamls);
+    tcase_add_test(tc, json_spans);
+    tcase_add_test(tc, yaml_spans);
+    tcase_add_test(tc, yaml_shared_spans);
+    tcase_add_test(tc, fallback_and_bom_spans);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -119,6 +119,14 @@ static void positions_as_yaml(const char *text)
                       "node %u: %u:%u (key %u:%u), YAML %u:%u (key %u:%u) in %s", n, a.line, a.col,
                       ka.line, ka.col, b.line, b.col, kb.line, kb.col, text);
         ck_assert_uint_eq(doc_node_size(j, n), doc_node_size(y, n));
+        struct doc_span sa, sb, ksa, ksb; /* and the same bytes (JSON is flow YAML) */
+        ck_assert_int_ge(doc_node_span(j, n, &sa, &ksa), 0);
+        ck_assert_int_ge(doc_node_span(y, n, &sb, &ksb), 0);
+        ck_assert_msg(sa.start == sb.start && sa.end == sb.end && ksa.start == ksb.start &&
+                          ksa.end == ksb.end,
+                      "node %u: [%u,%u) (key [%u,%u)), YAML [%u,%u) (key [%u,%u)) in %s", n,
+                      sa.start, sa.end, ksa.start, ksa.end, sb.start, sb.end, ksb.start, ksb.end,
+                      text);
     }
     doc_free(j);
     doc_free(y);

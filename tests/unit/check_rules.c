@@ -117,6 +117,29 @@ static const struct {
      14, 20, "preset-reason must be a non-empty string"},
     {HEAD "    presets: all\n    check: {require: {has: a}, message: m}\n", 13, 5,
      "unknown member \"presets\" in a rule: did you mean \"preset\"?"},
+    /* fixes: beside require only; members; exactly one edit; "at" below the value;
+     * fix examples name their "after", and only they do */
+    {HEAD "    check: {all: [{require: {has: a}, message: m}], fix: {title: t, replace: 1}}\n", 13, 53,
+     "\"fix\" belongs beside \"require\" and \"message\""},
+    {HEAD "    check: {require: {has: a}, message: m, fix: {title: t, with: 1}}\n", 13, 60,
+     "unknown member \"with\" in a fix"},
+    {HEAD "    check: {require: {has: a}, message: m, fix: 5}\n", 13, 49, "a fix must be a mapping, not a integer"},
+    {HEAD "    check: {require: {has: a}, message: m, fix: {title: t, replace: 1, remove: a}}\n", 13, 49,
+     "a fix needs exactly one of \"replace\", \"set\", \"add\" or \"remove\"; found several"},
+    {HEAD "    check: {require: {has: a}, message: m, fix: {title: t, add: {member: a}}}\n", 13, 65,
+     "\"add\" of a fix has no \"value\""},
+    {HEAD "    check: {require: {has: a}, message: m, fix: {replace: 1}}\n", 13, 49,
+     "a fix has no \"title\" (it is required)"},
+    {HEAD "    check: {require: {has: a}, message: m, fix: {title: t, at: /type, remove: a}}\n", 13, 64,
+     "a fix's \"at\" is a non-empty JSON Pointer below the finding's value"},
+    {HEAD "    check: {require: {has: a}, message: m, fix: [{title: t, remove: [a]}]}\n", 13, 69,
+     "\"remove\" of a fix names a member (a string), not a list"},
+    {HEAD "    examples: [{expect: fix, fixture: f.json, pointer: /tools}]\n"
+          "    check: {require: {json-type: object}, message: m}\n",
+     13, 16, "a fix example has no \"after\" (it is required)"},
+    {HEAD "    examples: [{expect: valid, fixture: f.json, after: g.json, pointer: /tools}]\n"
+          "    check: {require: {json-type: object}, message: m}\n",
+     13, 49, "\"after\" belongs to an example with expect: fix"},
     /* top level */
     {"- just a list\n", 1, 1, "a rule file is a mapping with \"rules:\""},
     /* recursive YAML alias */
@@ -181,6 +204,10 @@ static const struct {
     {"needs a \"preset-reason\"", "add preset-reason: one sentence saying why a server author"},
     {"without \"preset\"", "add preset: strict or preset: all, or remove preset-reason"},
     {"preset-reason must be", "write one sentence: why a server author is better off"},
+    {"a fix must be a mapping", "write fix: {title: TEXT, replace: VALUE} (or set, add, remove)"},
+    {"a fix's \"at\"", "write at: 0/type (no leading slash)"},
+    {"\"after\" belongs to an example", "write {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}"},
+    {"must be a mapping, not", "write {member: NAME, value: VALUE}"},
 };
 
 START_TEST(errors_carry_their_hint)
