@@ -15,7 +15,7 @@ int cmd_validate(int argc, char **argv);
  * 1 findings at or above error, 2 an input could not be judged). Returns the exit
  * status. */
 typedef int (*cmd_judged_fn)(const struct rule_set *rs, const struct report_file *files, size_t n,
-                             int status, const char *anchor, void *arg);
+                             int status, const char *anchor, const char *cwd, void *arg);
 /* Parse validate's options and inputs from ARGV (argv[0] is the calling command's name),
  * load the rules and judge the inputs as validate does, then call THEN instead of
  * writing a report. Options that shape only the report (--format, -o, -q, --color,

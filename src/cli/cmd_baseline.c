@@ -45,7 +45,7 @@ static void usage(FILE *f)
 }
 
 static int write_baseline(const struct rule_set *rs, const struct report_file *files, size_t n,
-                          int status, const char *anchor, void *arg)
+                          int status, const char *anchor, const char *cwd, void *arg)
 {
     const char *path = arg;
     if (status == 2) {
@@ -59,7 +59,7 @@ static int write_baseline(const struct rule_set *rs, const struct report_file *f
         fprintf(stderr, "mcpdesc baseline write: nothing written: an input could not be judged\n");
         return 2;
     }
-    long count = baseline_write(path, anchor, rs, files, n);
+    long count = baseline_write(path, anchor, cwd, rs, files, n);
     if (count < 0) {
         fprintf(stderr, "mcpdesc baseline write: cannot write '%s': %s\n", path, strerror(errno));
         return 2;

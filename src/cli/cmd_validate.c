@@ -248,6 +248,7 @@ struct job {
     const char *stdin_name;        /* how "-" is called in the report */
     const char *today;             /* YYYY-MM-DD: suppressions' until (suppress.h) */
     const char *anchor; /* fingerprints name files relative to it (fingerprint_file_from) */
+    const char *cwd;    /* the working directory, asked once per run (validate_run) */
     struct judge_result *results;
     size_t n;
     atomic_size_t next;
@@ -278,8 +279,8 @@ static void judge_file(struct job *j, size_t i)
     if (j->cfg)
         config_apply(j->cfg, file_name(j, i), &j->results[i].diags, rule_named, j->eo->enabled_arg);
     /* here, on the worker threads: each item's identity is worked out once per file */
-    char *fp_name = fingerprint_file_from(j->anchor, src.name);
-    fingerprint_diags(j->rs, j->results[i].d, fp_name, &j->results[i].diags);
+    char *fp_name = fingerprint_file_from(j->cwd, j->anchor, src.name);
+    fingerprint_diags(j->rs, j->results[i].d, j->cwd, fp_name, &j->results[i].diags);
     free(fp_name);
 }
 
@@ -638,6 +639,7 @@ static int settle_options(struct validate_opts *o)
 struct validate_run {
     struct rule_set *rs;
     char *anchor; /* fingerprints name files relative to it (run) */
+    char *cwd;    /* the working directory (NULL: unknown), asked once here for the run */
     struct eval_options eo;
     _Atomic uint64_t *rule_ns; /* --timing */
     struct strvec files;       /* command-line order; a directory's files together */
@@ -690,7 +692,7 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
     v->eo = (struct eval_options){0, rule_enabled, (void *)&o->filt, NULL, RULE_PRESET_NONE};
     if (o->baseline) {
         struct doc_error err;
-        if (!(v->baseline = baseline_load(o->baseline, &err))) {
+        if (!(v->baseline = baseline_load(o->baseline, v->cwd, &err))) {
             if (err.line)
                 fprintf(stderr, "mcpdesc validate: %s:%u:%u: error: %s\n", o->baseline, err.line,
                         err.col, err.message);
@@ -782,6 +784,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                           o->stdin_name ? o->stdin_name : "<stdin>",
                           v->today,
                           v->anchor,
+                          v->cwd,
                           xcalloc(nf, sizeof *v->job.results),
                           n,
                           0};
@@ -849,8 +852,8 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         suppress_run_finish(sr, v->rs, &sf, &v->cfg_findings);
         suppress_run_free(sr);
         config_apply(o->cfg, o->cfg->path, &v->cfg_findings, rule_named, v->eo.enabled_arg);
-        char *fp_name = fingerprint_file_from(v->anchor, o->cfg->path);
-        fingerprint_diags(v->rs, NULL, fp_name, &v->cfg_findings);
+        char *fp_name = fingerprint_file_from(v->cwd, v->anchor, o->cfg->path);
+        fingerprint_diags(v->rs, NULL, v->cwd, fp_name, &v->cfg_findings);
         free(fp_name);
         if (v->baseline) baseline_apply(v->baseline, o->cfg->path, &v->cfg_findings);
         for (size_t k = 0; k < v->cfg_findings.len; k++)
@@ -901,8 +904,8 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
     int use_color = !strcmp(o->color, "always") ||
         (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
     char *others = elsewhere(o, which);
-    struct report_opts ro = {out,    v->rs,       quiet_level,   use_color,     tty,   o->preset,
-                             o->cfg, v->baseline, o->fail_level, o->never_fail, others};
+    struct report_opts ro = {out,    v->rs,       quiet_level,   use_color,     tty,    o->preset,
+                             o->cfg, v->baseline, o->fail_level, o->never_fail, others, v->cwd};
     r->fmt->write(&ro, v->rf, v->nrf);
     free(others);
     if (r->file) {
@@ -953,6 +956,7 @@ static void run_release(struct validate_run *v)
     VEC_FREE(v->files);
     free(v->ignored_reason);
     free(v->anchor);
+    free(v->cwd);
 }
 
 /* validate, or with THEN the judged files handed to THEN instead of a report (with
@@ -972,14 +976,15 @@ static int run(int argc, char **argv, cmd_judged_fn then, void *then_arg, const 
          * or read), else the config's, else the working directory: a baseline holds
          * wherever CI runs from (docs/ci.md). */
         const char *bl = baseline_out ? baseline_out : o.baseline;
-        v.anchor = bl && strcmp(bl, "-") ? fingerprint_anchor(bl)
+        v.cwd = getcwd(NULL, 0);
+        v.anchor = bl && strcmp(bl, "-") ? fingerprint_anchor(v.cwd, bl)
             : o.cfg                      ? xstrdup(o.cfg->dir)
                                          : NULL;
         status = prepare(&o, &v);
         if (!status) {
             status = judge_inputs(&o, &v);
-            status =
-                then ? then(v.rs, v.rf, v.nrf, status, v.anchor, then_arg) : emit(&o, &v, status);
+            status = then ? then(v.rs, v.rf, v.nrf, status, v.anchor, v.cwd, then_arg)
+                          : emit(&o, &v, status);
         }
         run_release(&v);
     }

@@ -34,15 +34,16 @@ struct baseline_entry {
 struct baseline {
     char *path;   /* as given */
     char *anchor; /* the directory files are named relative to (fingerprint_anchor) */
+    char *cwd;    /* the working directory of the run (baseline_load), or NULL */
     struct baseline_entry *entries;
     size_t n;
     size_t *by_fp;           /* entry indexes sorted by fingerprint (then position) */
     size_t nnew, nunchanged; /* findings of this run (baseline_apply), suppressed ones not */
 };
 
-/* Load PATH. Returns a new baseline, or NULL with *ERR filled (a message, and the line
+/* Load PATH, in a run whose working directory is CWD (NULL: unknown). Returns a new baseline, or NULL with *ERR filled (a message, and the line
  * and column of the offending value when there is one). */
-struct baseline *baseline_load(const char *path, struct doc_error *err);
+struct baseline *baseline_load(const char *path, const char *cwd, struct doc_error *err);
 void baseline_free(struct baseline *b);
 /* Mark every diagnostic of FILE (its name in the report: normalised as fingerprints
  * normalise it) DIAG_BASELINE_UNCHANGED when an unused entry has its fingerprint (the
@@ -61,9 +62,10 @@ char *baseline_entry_path(const struct baseline *b, const struct baseline_entry 
 /* Write the baseline of FILES (N of them, judged by RS; only files with a document, the
  * suppressed findings left out) to PATH ("-": standard output) through a temporary file
  * renamed when complete. Files are named relative to ANCHOR (fingerprint_file_from: the
- * directory of PATH, else the config's, else NULL), as the findings' fingerprints were.
+ * directory of PATH, else the config's, else NULL; CWD the working directory), as the
+ * findings' fingerprints were.
  * Returns the number of findings written, or -1 with errno set (nothing is left behind). */
-long baseline_write(const char *path, const char *anchor, const struct rule_set *rs,
-                    const struct report_file *files, size_t n);
+long baseline_write(const char *path, const char *anchor, const char *cwd,
+                    const struct rule_set *rs, const struct report_file *files, size_t n);
 
 #endif

@@ -123,6 +123,17 @@ void report_config_line(const struct report_opts *o)
     fputs(")\n", o->out);
 }
 
+void report_message(struct buf *b, const struct report_opts *o, const struct diag *d)
+{
+    buf_adds(b, d->message);
+    const struct ver_list *vl = o->rs ? rule_set_versions(o->rs) : NULL;
+    if (vl && d->versions) {
+        buf_adds(b, " (");
+        ver_format(b, vl, d->versions, ", ");
+        buf_adds(b, ")");
+    }
+}
+
 json_t *report_rule_set_json(const struct rule_set *rs)
 {
     const char *released = rule_set_released_tag(rs);

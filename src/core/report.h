@@ -53,6 +53,9 @@ struct report_opts {
     /* The other reports of this run ("sarif:out.sarif, markdown:summary.md"), or NULL:
      * the github format's closing notice says where the annotations it cannot show are. */
     const char *elsewhere;
+    /* The working directory of the run (asked once), or NULL: files inside it are named
+     * relative to it (fingerprint_file, SARIF's uriBaseId). */
+    const char *cwd;
 };
 
 /* The rule id of an input that could not be judged (read, parsed, or a directory with no
@@ -103,6 +106,9 @@ void report_config_line(const struct report_opts *o);
 /* The text format's list of the baselined findings that are gone (nothing without a
  * baseline or when none is): "baseline: N findings are gone; ..." then one line each. */
 void report_baseline_gone(const struct report_opts *o);
+/* Appends the finding's message as the github and gitlab formats give it: the message,
+ * then its versions in parentheses when the rule set has versions. */
+void report_message(struct buf *b, const struct report_opts *o, const struct diag *d);
 /* The rule set as JSON and SARIF name it (new reference): {name, tag, derivedFrom,
  * modified, digest}; tag is the released tag, null for a set that differs from every
  * lock of its manifest's tag (derivedFrom), which is then modified. */

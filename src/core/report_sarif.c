@@ -308,8 +308,7 @@ static void config_overrides(const struct report_opts *o, json_t *inv)
 
 void report_sarif(const struct report_opts *o, const struct report_file *files, size_t n)
 {
-    char cwdbuf[PATH_MAX];
-    const char *cwd = getcwd(cwdbuf, sizeof cwdbuf) ? cwdbuf : NULL;
+    const char *cwd = o->cwd;
 
     json_t *driver =
         json_pack("{s:s, s:s, s:s, s:s}", "name", "mcpdesc", "version", MCPDESC_VERSION,
@@ -330,7 +329,7 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
             /* and a result, at the same place: code scanning shows results only */
             struct diag d = *f->error;
             if (!d.rule) d.rule = (char *)REPORT_INPUT_RULE;
-            char *file = fingerprint_file(f->name);
+            char *file = fingerprint_file(cwd, f->name);
             d.fingerprint = fingerprint_make(d.rule, file, NULL, NULL, NULL);
             json_array_append_new(results, result(o, cwd, f, &d));
             free(d.fingerprint);

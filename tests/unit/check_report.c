@@ -135,9 +135,15 @@ static char *render(struct fixture *fx, const char *name, int quiet, int color, 
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    struct report_opts o = {
-        .out = f, .rs = fx->rs, .quiet = quiet, .color = color, .excerpts = excerpts};
+    char *cwd = getcwd(NULL, 0); /* as validate asks for it: once per run */
+    struct report_opts o = {.out = f,
+                            .rs = fx->rs,
+                            .quiet = quiet,
+                            .color = color,
+                            .excerpts = excerpts,
+                            .cwd = cwd};
     fmt->write(&o, fx->files, 3);
+    free(cwd);
     fclose(f);
     return out;
 }
