@@ -103,7 +103,7 @@ check "preset default (recommended) + fail-on warning: passes" status_is 0
 action INPUT_PATHS=ts-sdk.json INPUT_PRESET=all INPUT_CONFIG=examples/config/typescript-sdk.yaml
 check "config: the advice is information, the run passes" status_is 0
 check "config: named in the log" grep -q '^config: examples/config/typescript-sdk.yaml' "$tmp/out"
-check "config: summary counts 2 infos" summary_has '0 errors, 0 warnings, 2 infos in 1 files'
+check "config: summary counts 2 infos" summary_has '0 errors, 0 warnings, 2 infos in 1 file'
 
 # 5. rules-tag: a released set; a tag that does not exist is exit 2
 action INPUT_PATHS=examples/corpus/notes.json INPUT_RULES_TAG=v0.9.0-rc.9

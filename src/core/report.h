@@ -77,10 +77,12 @@ const struct report_format *report_find(const char *name);
 /* "text, json, ..." for messages. */
 const char *report_names(void);
 
-/* Shared by the reporters: totals over every file (parse failures count as errors;
- * skipped files count only as skipped). */
+/* Shared by the reporters: totals over every file (an input that could not be read or
+ * parsed counts as an input error, not among the findings' errors; skipped files count
+ * only as skipped). */
 struct report_totals {
     size_t files, errors, warnings, infos, skipped;
+    size_t input_errors;          /* inputs that could not be judged (exit status 2) */
     size_t suppressed, baselined; /* hidden findings (diag_hidden), not in the three above */
 };
 struct report_totals report_count(const struct report_file *files, size_t n);
@@ -94,6 +96,16 @@ int report_listed(const struct report_opts *o, const struct diag *d);
  * files", then " (N files skipped: REASON)" when a directory search skipped some (the
  * reason of the first: there is one reason today). */
 void report_summary(const struct report_opts *o, const struct report_file *files, size_t n);
+/* Appends the counts every format's summary gives, each word singular or plural by its
+ * count: "1 error, 2 warnings, 1 info[, 1 input error] in 3 files" (input errors only
+ * when there are some). */
+void report_counts(struct buf *b, const struct report_totals *t);
+/* The verdict of the run, as the exit status has it (docs/mcpdesc.1): the findings at or
+ * above --fail-on, not suppressed or baselined, and the input errors. Returns 1 failed,
+ * 0 passed, and appends the reason ("2 errors at or above --fail-on error", "1 input
+ * error: an input could not be read or parsed"; "" when it passed). */
+int report_verdict(struct buf *b, const struct report_opts *o, const struct report_file *files,
+                   size_t n);
 /* The text and github formats' line naming the rule set (name, tag or TAG+modified,
  * digest), the preset when the set has rules outside recommended (a set without them,
  * as every release before presets, runs the same rules under every preset, and its line

@@ -296,11 +296,13 @@ void report_html(const struct report_opts *o, const struct report_file *files, s
             "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             "<meta name=\"generator\" content=\"mcpdesc %s\">\n"
-            "<title>mcpdesc: %zu error%s, %zu warning%s, %zu info%s in %zu file%s</title>\n%s"
-            "</head>\n<body>\n",
-            MCPDESC_VERSION, t.errors, t.errors == 1 ? "" : "s", t.warnings,
-            t.warnings == 1 ? "" : "s", t.infos, t.infos == 1 ? "" : "s", t.files,
-            t.files == 1 ? "" : "s", style);
+            "<title>mcpdesc: ",
+            MCPDESC_VERSION);
+    struct buf counts = BUF_INIT;
+    report_counts(&counts, &t);
+    put_html(out, buf_str(&counts));
+    buf_release(&counts);
+    fprintf(out, "</title>\n%s</head>\n<body>\n", style);
     fputs("<header>\n<h1>mcpdesc report</h1>\n<pre class=\"meta\">", out);
     char *lines[4] = {captured(o, files, n, report_rules_line, 0),
                       captured(o, files, n, report_config_line, 0), captured(o, files, n, NULL, 1),
@@ -321,7 +323,7 @@ void report_html(const struct report_opts *o, const struct report_file *files, s
             if (report_shown(o, &f->diags.items[k])) count_rule(&rules, &f->diags.items[k]);
     }
     if (rules.len > 1) qsort(rules.items, rules.len, sizeof *rules.items, rule_cmp);
-    size_t lv[3] = {t.infos, t.warnings, t.errors};
+    size_t lv[3] = {t.infos, t.warnings, t.errors + t.input_errors};
     size_t lmax = lv[0] > lv[1] ? lv[0] : lv[1];
     if (lv[2] > lmax) lmax = lv[2];
     fputs("<div class=\"charts\">\n<section id=\"levels\">\n<h2>Findings per level</h2>\n"
@@ -411,7 +413,7 @@ void report_html(const struct report_opts *o, const struct report_file *files, s
         }
         fputs("</section>\n", out);
     }
-    if (!t.errors && !t.warnings && !t.infos && !t.suppressed && !t.baselined)
+    if (!t.errors && !t.input_errors && !t.warnings && !t.infos && !t.suppressed && !t.baselined)
         fputs("<p>No findings.</p>\n", out);
     fprintf(out, "</main>\n%s</body>\n</html>\n", script);
 }

@@ -173,7 +173,7 @@ START_TEST(test_text)
         "rules: report-test v1.2.3 "
         "(sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine "
         "mcpdesc " MCPDESC_VERSION "\n"
-        "2 errors, 1 warnings, 1 infos in 3 files\n");
+        "1 error, 1 warning, 1 info, 1 input error in 3 files\n");
     free(out);
     /* a terminal: colour, the source line with a caret, component and hint */
     out = render(&fx, "text", 1, 1, 1);
@@ -187,7 +187,7 @@ START_TEST(test_text)
         "rules: report-test v1.2.3 "
         "(sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine "
         "mcpdesc " MCPDESC_VERSION "\n"
-        "2 errors, 1 warnings, 1 infos in 3 files\n");
+        "1 error, 1 warning, 1 info, 1 input error in 3 files\n");
     free(out);
     out = render(&fx, "text", 0, 0, 1);
     ck_assert_ptr_nonnull(strstr(out,
@@ -213,14 +213,14 @@ START_TEST(test_json)
     ck_assert_msg(got != NULL, "json: %s", e.text);
     json_t *want = json_pack(
         "{s:s, s:{s:s, s:s, s:s, s:b, s:s}, s:[{s:s, s:[{s:s, s:s, s:s, s:[s, s], s:s, s:i, s:i}]},"
-        " {s:s, s:{s:s, s:i, s:i}}, {s:s, s:[]}], s:{s:i, s:i, s:i, s:i}}",
+        " {s:s, s:{s:s, s:i, s:i}}, {s:s, s:[]}], s:{s:i, s:i, s:i, s:i, s:i}}",
         "mcpdesc", MCPDESC_VERSION, "rules", "name", "report-test", "tag", "v1.2.3", "derivedFrom",
         "v1.2.3", "modified", 0, "digest", rule_set_digest(fx.rs), "files", "file", "dir/a b%.json",
         "diagnostics", "rule", "t.err", "level", "error", "pointer", "/tools/0", "versions",
         "2024-11-05", "2025-03-26", "message", "bad: name, really\nyes", "line", 2, "column", 3,
         "file", "broken.json", "error", "message", "invalid JSON: '}' expected", "line", 4,
-        "column", 2, "file", "<stdin>", "diagnostics", "summary", "files", 3, "errors", 2,
-        "warnings", 1, "infos", 1);
+        "column", 2, "file", "<stdin>", "diagnostics", "summary", "files", 3, "errors", 1,
+        "warnings", 1, "infos", 1, "inputErrors", 1);
     ck_assert_ptr_nonnull(want);
     ck_assert_msg(json_equal(got, want), "got %s", out);
     json_decref(got);
@@ -247,7 +247,7 @@ START_TEST(test_github)
         "rules: report-test v1.2.3 "
         "(sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine "
         "mcpdesc " MCPDESC_VERSION "\n"
-        "2 errors, 1 warnings, 1 infos in 3 files\n");
+        "1 error, 1 warning, 1 info, 1 input error in 3 files\n");
     free(out);
     out = render(&fx, "github", 1, 0, 0);
     ck_assert_ptr_null(strstr(out, "::warning"));
@@ -265,7 +265,7 @@ START_TEST(test_github)
                      "rules: report-test v1.2.3 "
                      "(sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), "
                      "engine mcpdesc " MCPDESC_VERSION "\n"
-                     "2 errors, 1 warnings, 1 infos in 3 files\n");
+                     "1 error, 1 warning, 1 info, 1 input error in 3 files\n");
     free(out);
     teardown(&fx);
 }
@@ -474,7 +474,8 @@ START_TEST(test_format_edges)
     json_t *j = json_loads(out, 0, &e);
     ck_assert_msg(j != NULL, "json: %s", e.text);
     json_t *sum = json_object_get(j, "summary");
-    ck_assert_int_eq(json_integer_value(json_object_get(sum, "errors")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(sum, "errors")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(sum, "inputErrors")), 1);
     ck_assert_int_eq(json_integer_value(json_object_get(sum, "warnings")), 1);
     ck_assert_int_eq(json_integer_value(json_object_get(sum, "infos")), 2);
     json_decref(j);
