@@ -507,6 +507,39 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
     return 0;
 }
 
+/* PATH as the file system resolves it: realpath of PATH when it exists (symbolic links
+ * followed), else realpath of its directory plus its last name; PATH itself when
+ * neither resolves (new string). */
+static char *resolved_path(const char *path)
+{
+    char *r = realpath(path, NULL);
+    if (r) return r;
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+    char *rdir = realpath(dir, NULL);
+    free(dir);
+    if (!rdir) return xstrdup(path);
+    const char *base = slash ? slash + 1 : path;
+    r = xasprintf("%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", base);
+    free(rdir);
+    return r;
+}
+
+/* Do the names A and B name one file ("q", "./q", "a/../q", a symbolic link to q)? The
+ * same device and inode when both exist, else the same resolved path. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (!strcmp(a, b)) return 1;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char *ra = resolved_path(a), *rb = resolved_path(b);
+    int same = !strcmp(ra, rb);
+    free(ra);
+    free(rb);
+    return same;
+}
+
 /* The reports: each --format FORMAT[:FILE] (else the config's format, its files relative
  * to the config; else text); -o (else the config's output) is the file of the one that
  * names none. Two on standard output, or two to one file, are refused. 0, or 2 after a
@@ -564,15 +597,30 @@ static int settle_formats(struct validate_opts *o)
                 o->output);
         return 2;
     }
-    for (size_t i = 0; i < o->outs.len; i++)
-        for (size_t k = 0; k < i; k++)
-            if (o->outs.items[i].file && o->outs.items[k].file &&
-                !strcmp(o->outs.items[i].file, o->outs.items[k].file)) {
+    for (size_t i = 0; i < o->outs.len; i++) {
+        const struct report_out *r = &o->outs.items[i];
+        for (size_t k = 0; k < i; k++) {
+            const struct report_out *q = &o->outs.items[k];
+            if (!r->file || !q->file || !same_file(r->file, q->file)) continue;
+            if (!strcmp(r->file, q->file))
                 fprintf(stderr, "mcpdesc validate: two reports (%s and %s) to one file '%s'\n",
-                        o->outs.items[k].fmt->name, o->outs.items[i].fmt->name,
-                        o->outs.items[i].file);
-                return 2;
-            }
+                        q->fmt->name, r->fmt->name, r->file);
+            else
+                fprintf(stderr,
+                        "mcpdesc validate: two reports (%s and %s) to one file: '%s' and '%s' "
+                        "name the same file\n",
+                        q->fmt->name, r->fmt->name, q->file, r->file);
+            return 2;
+        }
+        /* the run reads the baseline: a report written over it would lose it */
+        if (r->file && o->baseline && strcmp(o->baseline, "-") && same_file(r->file, o->baseline)) {
+            fprintf(stderr,
+                    "mcpdesc validate: the %s report's file '%s' is the baseline '%s' (it would "
+                    "be overwritten)\n",
+                    r->fmt->name, r->file, o->baseline);
+            return 2;
+        }
+    }
     return 0;
 }
 
