@@ -182,9 +182,13 @@ void baseline_apply(struct baseline *b, const char *file, struct diag_list *l)
             g->baseline = DIAG_BASELINE_UNCHANGED;
             break;
         }
-        /* a suppressed finding still uses its entry (it is not gone), but is counted as
-         * suppressed, not as new or unchanged: the suppression wins */
-        if (g->suppressed) continue;
+        /* a suppressed finding still uses its entry (it is not gone), but has no baseline
+         * state and is counted as suppressed, not as new or unchanged: the suppression
+         * wins (baseline write never records it, so it would be "new" forever) */
+        if (g->suppressed) {
+            g->baseline = DIAG_BASELINE_NONE;
+            continue;
+        }
         if (g->baseline == DIAG_BASELINE_UNCHANGED) b->nunchanged++;
         else b->nnew++;
     }

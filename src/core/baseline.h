@@ -47,8 +47,9 @@ struct baseline *baseline_load(const char *path, const char *cwd, struct doc_err
 void baseline_free(struct baseline *b);
 /* Mark every diagnostic of FILE (its name in the report: normalised as fingerprints
  * normalise it) DIAG_BASELINE_UNCHANGED when an unused entry has its fingerprint (the
- * entry is then used), else DIAG_BASELINE_NEW. A suppressed finding is marked and uses its
- * entry too, but is counted in neither nnew nor nunchanged. Call it for the files in
+ * entry is then used), else DIAG_BASELINE_NEW. A suppressed finding uses its entry too,
+ * but stays DIAG_BASELINE_NONE and is counted in neither nnew nor nunchanged: nnew and
+ * nunchanged count exactly the findings marked new and unchanged. Call it for the files in
  * report order. */
 void baseline_apply(struct baseline *b, const char *file, struct diag_list *l);
 /* The entries no finding matched, of files judged in this run: the findings that are gone
