@@ -79,7 +79,8 @@ static void usage(FILE *f)
           "  --preset PRESET          recommended (default), strict or all: which rules run\n"
           "                           (recommended leaves out advice a server author often\n"
           "                           cannot act on; see mcpdesc rules list)\n"
-          "  --rule GLOB              run only matching rule ids of the preset (repeatable)\n"
+          "  --rule GLOB              run only matching rules (repeatable): an exact id runs\n"
+          "                           whatever the preset, a glob selects in the preset\n"
           "  --skip GLOB              never run matching rule ids (repeatable)\n"
           "  --fail-on LEVEL          error (default), warning, info or never: the lowest level\n"
           "                           that makes the exit status 1\n"
@@ -125,16 +126,33 @@ struct filters {
     enum rule_preset preset;
 };
 
-/* Does --rule name ID? (Then the config's `off` does not apply: the command line wins.) */
+/* Is the --rule pattern G a plain rule id (no fnmatch wildcard)? */
+static int plain_id(const char *g)
+{
+    return !strpbrk(g, "*?[\\");
+}
+
+/* Does --rule name ID exactly, by its id (not by a glob)? Then it runs whatever the preset,
+ * and the config's `off` does not apply: the command line wins. */
 static int rule_named(const char *id, void *arg)
 {
     const struct filters *f = arg;
+    for (size_t i = 0; i < f->only.len; i++)
+        if (plain_id(f->only.items[i]) && !strcmp(f->only.items[i], id)) return 1;
+    return 0;
+}
+
+/* Does a --rule pattern (an id or a glob) match ID? */
+static int rule_selected(const struct filters *f, const char *id)
+{
     for (size_t i = 0; i < f->only.len; i++)
         if (!fnmatch(f->only.items[i], id, 0)) return 1;
     return 0;
 }
 
-/* --skip, then --rule, then the config's levels, then the preset: a rule turned off does
+/* One decision order: --skip; a rule --rule names by its id runs; with --rule, a rule
+ * no pattern matches does not; then the config's levels, then the preset (so a --rule
+ * glob selects among the rules the preset and config enable). A rule turned off does
  * not run, as with --skip (the rules it yields to still decide the yields: eval.h), and a
  * rule the config gives a level runs even where the preset leaves it out (the config
  * over the preset, as a severity in ESLint's or Spectral's config turns a rule on). */
@@ -144,7 +162,8 @@ static int rule_enabled(const char *id, void *arg)
     if (!id) return 1;
     for (size_t i = 0; i < f->skip.len; i++)
         if (!fnmatch(f->skip.items[i], id, 0)) return 0;
-    if (f->only.len) return rule_named(id, arg);
+    if (rule_named(id, arg)) return 1;
+    if (f->only.len && !rule_selected(f, id)) return 0;
     enum { UNSET = -2 };
     int level = f->cfg ? config_rule_level(f->cfg, id, UNSET) : UNSET;
     if (level != UNSET) return level != CONFIG_OFF;
@@ -772,8 +791,9 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
                     near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
             return 2;
         }
-        /* --rule of rules the preset leaves out would judge nothing: no false green */
-        if (i < o->filt.only.len && !glob_matches_a_rule(v->rs, g, o->preset) &&
+        /* a --rule glob of rules the preset leaves out would judge nothing: no false
+         * green (a rule named by its id runs whatever the preset) */
+        if (i < o->filt.only.len && !plain_id(g) && !glob_matches_a_rule(v->rs, g, o->preset) &&
             !glob_matches_a_configured_rule(v->rs, g, o->cfg)) {
             enum rule_preset need = RULE_PRESET_STRICT;
             while (need < RULE_PRESET_ALL && !glob_matches_a_rule(v->rs, g, need)) need++;
