@@ -28,23 +28,19 @@
 
 /* Every option (for did-you-mean). tests/check-options.sh checks this table, --help, the
  * man page and the bash completion against each other: a new option goes in all four. */
-static const char *const options[] = {"--rules",    "--rules-tag",
-                                      "--format",   "--protocol-version",
-                                      "--rule",     "--skip",
-                                      "--fail-on",  "--color",
-                                      "--preset",   "--output",
-                                      "--jobs",     "--quiet",
-                                      "--timing",   "--stdin-filepath",
-                                      "--config",   "--no-config",
-                                      "--baseline", "--help",
-                                      "-o",         "-j",
-                                      "-q",         NULL};
+static const char *const options[] = {
+    "--rules",    "--rules-tag",      "--format",  "--protocol-version",
+    "--rule",     "--skip",           "--fail-on", "--color",
+    "--preset",   "--output",         "--jobs",    "--quiet",
+    "--timing",   "--stdin-filepath", "--config",  "--no-config",
+    "--baseline", "--help",           "-o",        "-j",
+    "-q",         "--full-report",    NULL};
 
 /* The options that shape only the report: `baseline write` refuses them (and takes the
  * others; tests/check-options.sh reads both tables). */
-static const char *const report_options[] = {"--format", "--fail-on", "--color",    "--output",
-                                             "--quiet",  "--timing",  "--baseline", "-o",
-                                             "-q",       NULL};
+static const char *const report_options[] = {"--format", "--fail-on",     "--color",    "--output",
+                                             "--quiet",  "--timing",      "--baseline", "-o",
+                                             "-q",       "--full-report", NULL};
 
 static void usage(FILE *f)
 {
@@ -92,6 +88,9 @@ static void usage(FILE *f)
           "  -o, --output FILE        write the report that names no file to FILE (through a\n"
           "                           temporary file, renamed when complete: never left\n"
           "                           half-written; so is each --format FORMAT:FILE)\n"
+          "      --full-report WHERE  what the github format's notice of the annotations\n"
+          "                           GitHub will not show names as the full report\n"
+          "                           (default: the other reports' files, FORMAT:FILE)\n"
           "  -j, --jobs N             judge N files at a time (default: one per online CPU);\n"
           "                           the report is the same for every N\n"
           "  -q, --quiet              print only findings at or above --fail-on (only errors\n"
@@ -389,6 +388,7 @@ struct validate_opts {
     const char *preset_arg;    /* --preset as given, NULL when not given */
     enum rule_preset preset;   /* --preset, else the config's, else recommended */
     const char *baseline;      /* --baseline FILE */
+    const char *full_report;   /* --full-report WHERE: the github notice names it */
     /* `baseline write` (cmd_validate_then): the step that takes the judged files instead
      * of the report, and its argument */
     cmd_judged_fn then;
@@ -484,6 +484,9 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
         } else if (OPT("--skip")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--skip"))) return 2;
             VEC_PUSH(o->filt.skip, v);
+        } else if (OPT("--full-report")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--full-report"))) return 2;
+            o->full_report = v;
         } else if (OPT("--baseline") && !o->then) {
             if (!(v = cmd_option_value(argc, argv, &i, "--baseline"))) return 2;
             o->baseline = v;
@@ -936,10 +939,12 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     return unreadable ? 2 : status;
 }
 
-/* The reports of the run other than SKIP that go to files, for the github format's
- * closing notice ("sarif:out.sarif, markdown:summary.md"), or NULL when none does (new). */
+/* Where the full report is, for the github format's closing notice: --full-report, else
+ * the reports of the run other than SKIP that go to files ("sarif:out.sarif,
+ * markdown:summary.md"), or NULL when none does (new). */
 static char *elsewhere(const struct validate_opts *o, size_t skip)
 {
+    if (o->full_report) return xstrdup(o->full_report);
     struct buf b = BUF_INIT;
     for (size_t i = 0; i < o->outs.len; i++)
         if (i != skip && o->outs.items[i].file)
