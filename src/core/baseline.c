@@ -182,13 +182,10 @@ void baseline_apply(struct baseline *b, const char *file, struct diag_list *l)
             g->baseline = DIAG_BASELINE_UNCHANGED;
             break;
         }
-        /* a suppressed finding still uses its entry (it is not gone), but has no baseline
-         * state and is counted as suppressed, not as new or unchanged: the suppression
-         * wins (baseline write never records it, so it would be "new" forever) */
-        if (g->suppressed) {
-            g->baseline = DIAG_BASELINE_NONE;
-            continue;
-        }
+        /* a suppressed finding uses its entry too (it is not gone) and has its state, as
+         * SARIF wants a baselineState on every result of a run that has one (3.27.24);
+         * nnew and nunchanged count every finding of that state, suppressed or not
+         * (the report's summary counts the suppressed apart: the suppression wins there) */
         if (g->baseline == DIAG_BASELINE_UNCHANGED) b->nunchanged++;
         else b->nnew++;
     }

@@ -38,7 +38,7 @@ struct baseline {
     struct baseline_entry *entries;
     size_t n;
     size_t *by_fp;           /* entry indexes sorted by fingerprint (then position) */
-    size_t nnew, nunchanged; /* findings of this run (baseline_apply), suppressed ones not */
+    size_t nnew, nunchanged; /* findings of this run (baseline_apply), suppressed included */
 };
 
 /* Load PATH, in a run whose working directory is CWD (NULL: unknown). Returns a new baseline, or NULL with *ERR filled (a message, and the line
@@ -47,9 +47,9 @@ struct baseline *baseline_load(const char *path, const char *cwd, struct doc_err
 void baseline_free(struct baseline *b);
 /* Mark every diagnostic of FILE (its name in the report: normalised as fingerprints
  * normalise it) DIAG_BASELINE_UNCHANGED when an unused entry has its fingerprint (the
- * entry is then used), else DIAG_BASELINE_NEW. A suppressed finding uses its entry too,
- * but stays DIAG_BASELINE_NONE and is counted in neither nnew nor nunchanged: nnew and
- * nunchanged count exactly the findings marked new and unchanged. Call it for the files in
+ * entry is then used), else DIAG_BASELINE_NEW. A suppressed finding is marked and uses its
+ * entry too: nnew and nunchanged count exactly the findings marked new and unchanged,
+ * suppressed ones included. Call it for the files in
  * report order. */
 void baseline_apply(struct baseline *b, const char *file, struct diag_list *l);
 /* The entries no finding matched, of files judged in this run: the findings that are gone
