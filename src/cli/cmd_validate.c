@@ -29,18 +29,18 @@
 /* Every option (for did-you-mean). tests/check-options.sh checks this table, --help, the
  * man page and the bash completion against each other: a new option goes in all four. */
 static const char *const options[] = {
-    "--rules",    "--rules-tag",      "--format",  "--protocol-version",
-    "--rule",     "--skip",           "--fail-on", "--color",
-    "--preset",   "--output",         "--jobs",    "--quiet",
-    "--timing",   "--stdin-filepath", "--config",  "--no-config",
-    "--baseline", "--help",           "-o",        "-j",
-    "-q",         "--full-report",    NULL};
+    "--rules",    "--rules-tag",      "--format",   "--protocol-version",
+    "--rule",     "--skip",           "--fail-on",  "--color",
+    "--preset",   "--output",         "--jobs",     "--quiet",
+    "--timing",   "--stdin-filepath", "--config",   "--no-config",
+    "--baseline", "--help",           "-o",         "-j",
+    "-q",         "--full-report",    "--docs-url", NULL};
 
 /* The options that shape only the report: `baseline write` refuses them (and takes the
  * others; tests/check-options.sh reads both tables). */
 static const char *const report_options[] = {"--format", "--fail-on",     "--color",    "--output",
                                              "--quiet",  "--timing",      "--baseline", "-o",
-                                             "-q",       "--full-report", NULL};
+                                             "-q",       "--full-report", "--docs-url", NULL};
 
 static void usage(FILE *f)
 {
@@ -88,6 +88,10 @@ static void usage(FILE *f)
           "  -o, --output FILE        write the report that names no file to FILE (through a\n"
           "                           temporary file, renamed when complete: never left\n"
           "                           half-written; so is each --format FORMAT:FILE)\n"
+          "      --docs-url URL       where the rule pages are published (mcpdesc rules docs):\n"
+          "                           SARIF helpUri and html links are URL + id + .html\n"
+          "                           (default: the config's docs-url, else the rule set's;\n"
+          "                           none: no report links to a rule page)\n"
           "      --full-report WHERE  what the github format's notice of the annotations\n"
           "                           GitHub will not show names as the full report\n"
           "                           (default: the other reports' files, FORMAT:FILE)\n"
@@ -389,6 +393,7 @@ struct validate_opts {
     enum rule_preset preset;   /* --preset, else the config's, else recommended */
     const char *baseline;      /* --baseline FILE */
     const char *full_report;   /* --full-report WHERE: the github notice names it */
+    const char *docs_url;      /* --docs-url URL: the rule pages */
     /* `baseline write` (cmd_validate_then): the step that takes the judged files instead
      * of the report, and its argument */
     cmd_judged_fn then;
@@ -484,6 +489,9 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
         } else if (OPT("--skip")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--skip"))) return 2;
             VEC_PUSH(o->filt.skip, v);
+        } else if (OPT("--docs-url")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--docs-url"))) return 2;
+            o->docs_url = v;
         } else if (OPT("--full-report")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--full-report"))) return 2;
             o->full_report = v;
@@ -977,8 +985,13 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
     int use_color = !strcmp(o->color, "always") ||
         (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
     char *others = elsewhere(o, which);
-    struct report_opts ro = {out,    v->rs,       quiet_level,   use_color,     tty,    o->preset,
-                             o->cfg, v->baseline, o->fail_level, o->never_fail, others, v->cwd};
+    /* the rule pages: --docs-url, else the config's, else the rule set's manifest */
+    const char *docs = o->docs_url     ? o->docs_url
+        : o->cfg && o->cfg->docs_url.s ? o->cfg->docs_url.s
+                                       : rule_set_docs_url(v->rs);
+    struct report_opts ro = {out,       v->rs,  quiet_level, use_color,     tty,
+                             o->preset, o->cfg, v->baseline, o->fail_level, o->never_fail,
+                             others,    v->cwd, docs};
     r->fmt->write(&ro, v->rf, v->nrf);
     free(others);
     if (r->file) {

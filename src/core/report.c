@@ -177,6 +177,13 @@ int report_verdict(struct buf *b, const struct report_opts *o, const struct repo
     return failing || t.input_errors;
 }
 
+char *report_rule_url(const struct report_opts *o, const char *id)
+{
+    const char *u = o->docs_url;
+    if (!u || !*u || !id || !strcmp(id, REPORT_INPUT_RULE)) return NULL;
+    return xasprintf("%s%s%s.html", u, u[strlen(u) - 1] == '/' ? "" : "/", id);
+}
+
 void report_message(struct buf *b, const struct report_opts *o, const struct diag *d)
 {
     buf_adds(b, d->message);

@@ -56,7 +56,14 @@ struct report_opts {
     /* The working directory of the run (asked once), or NULL: files inside it are named
      * relative to it (fingerprint_file, SARIF's uriBaseId). */
     const char *cwd;
+    /* Where the rule pages are published (--docs-url, else the config's docs-url, else
+     * the manifest's), or NULL: SARIF's helpUri and the html report's rule links are
+     * DOCS_URL + id + .html; without one no report links to a rule page. */
+    const char *docs_url;
 };
+/* The rule page of ID under o->docs_url (new string), or NULL: no docs-url, or ID is
+ * REPORT_INPUT_RULE or NULL. */
+char *report_rule_url(const struct report_opts *o, const char *id);
 
 /* The rule id of an input that could not be judged (read, parsed, or a directory with no
  * description), in the formats that need one for every finding (SARIF results, GitLab
