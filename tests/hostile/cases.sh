@@ -236,5 +236,5 @@ hmulti many-files-nul 20 300 "$IN/nul-raw.json" "$IN/multi/a-good.json" "$IN/mul
 hmulti many-files-huge 30 800 "$IN/huge.json" "$IN/multi/a-good.json" "$IN/multi/c-good.json"
 hcase many-files-directory 2 20 300 "$IN/multi/a-good.json:5:54: error:" "$IN/multi/b-deep.json:1:" \
     "$IN/multi/c-good.json:5:54: error:" "$IN/multi/d-random.json:1:1: error: invalid JSON" \
-    "$IN/multi/e-good.json:5:54: error:" "infos in 5 files" -- $V "$IN/multi"
+    "$IN/multi/e-good.json:5:54: error:" "2 input errors in 5 files" -- $V "$IN/multi"
 hmulti_json many-files-directory-json 20 300 "$IN/multi"
