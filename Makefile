@@ -139,7 +139,7 @@ check: $(TEST_DEPS_STAMP)
 	@mkdir -p build && rm -f $(MCPDESC_SKIP_LOG)
 	@st=0; $(MAKE) --no-print-directory check-plain check-sanitize || st=$$?; \
 	    sh tests/skip-summary.sh "$(MCPDESC_SKIP_LOG)" || st=1; exit $$st
-check-plain: all test-unit test-conformance test-cli $(EXTRA_CHECKS) check-symbols check-layers check-format test-threads fuzz-ci
+check-plain: all test-unit test-conformance test-cli $(EXTRA_CHECKS) check-symbols check-layers check-format test-threads fuzz-ci check-deb
 check-sanitize: $(TEST_DEPS_STAMP)
 	@rm -rf build/san/sanitizer-reports && mkdir -p build/san/sanitizer-reports
 	@st=0; $(MAKE) --no-print-directory SAN=1 BUILD=build/san test-unit test-conformance test-cli \

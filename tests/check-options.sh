@@ -163,23 +163,49 @@ opts=$(wc -l < "$tmp/union")
 if command -v bash > /dev/null 2>&1; then
     mkdir "$tmp/files" "$tmp/files/dir x"
     touch "$tmp/files/a b.json" "$tmp/files/c.txt" "$tmp/files/d.yaml" "$tmp/files/e f.yml"
-    (cd "$tmp/files" && bash -c '
+    # the values: versions and tags from the program under test (mcpdesc on PATH, as the
+    # completion calls it), --format FORMAT[:FILE] however bash split the word
+    case $BIN in /*) bindir=$(dirname "$BIN") ;; *) bindir=$(cd "$(dirname "$BIN")" && pwd) ;; esac
+    mkdir -p "$tmp/path" && ln -sf "$bindir/$(basename "$BIN")" "$tmp/path/mcpdesc"
+    (cd "$tmp/files" && PATH="$tmp/path:$PATH" bash -c '
         shopt -u extglob
         . "$1" || exit 1
-        run() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _mcpdesc; printf "%s|" "${COMPREPLY[@]}"; echo; }
+        run() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _mcpdesc; printf "%s|" "${COMPREPLY[@]}"; echo; }
         run mcpdesc validate a
         run mcpdesc validate ""
         run mcpdesc validate --config ""
         run mcpdesc validate --format sarif : ""
         run mcpdesc schema check c
-        run mcpdesc rules lint d' check-options "$COMP") > "$tmp/comp-files" 2>&1
+        run mcpdesc rules lint d
+        run mcpdesc validate --protocol-version 2025-1
+        run mcpdesc capture --protocol-version 2024
+        run mcpdesc validate --rules-tag v0.9.0-rc.3
+        run mcpdesc validate --rules-tag mcpdesc-mcp@v0.9.0-rc.3
+        run mcpdesc rules list --rules-tag v0.9.0-rc.
+        run mcpdesc validate --preset s
+        run mcpdesc validate --fail-on w
+        run mcpdesc validate --format j
+        run mcpdesc validate --format = m
+        run mcpdesc validate --format = sarif : a
+        run mcpdesc validate --format sarif : "dir"
+        run mcpdesc validate --format=g
+        run mcpdesc validate --format=sarif:a
+        run mcpdesc validate --format sarif:e
+        run mcpdesc validate --format json d
+        run mcpdesc rules list --format j' check-options "$COMP") > "$tmp/comp-files" 2>&1
+    tags=$("$BIN" validate --rules-tag=_ - < /dev/null 2>&1 | sed -n "s/.*available: \([^;]*\).*/\1/p" |
+        tr "," "\n" | sed "s/^ *//; s/^.*@//; /^\$/d" | tr "\n" "|")
     printf '%s\n' 'a b.json|' 'a b.json|d.yaml|dir x|e f.yml|' 'd.yaml|dir x|e f.yml|' \
-        'a b.json|c.txt|d.yaml|dir x|e f.yml|' 'c.txt|' 'dir x|' > "$tmp/comp-expected"
+        'a b.json|c.txt|d.yaml|dir x|e f.yml|' 'c.txt|' 'dir x|' \
+        '2025-11-25|' '2024-11-05|' 'v0.9.0-rc.3|' 'mcpdesc-mcp@v0.9.0-rc.3|' "$tags" \
+        'strict|' 'warning|' 'json|junit|' 'markdown|' 'a b.json|' 'dir x|' '--format=github|--format=gitlab|' \
+        '--format=sarif:a b.json|' 'sarif:e f.yml|' 'd.yaml|dir x|' 'json|' \
+        > "$tmp/comp-expected"
     # compgen's order is the directory's; compare sorted within each line
     while IFS= read -r l; do echo "$l" | tr '|' '\n' | sort | tr '\n' '|'; echo; done < "$tmp/comp-files" > "$tmp/comp-got"
     while IFS= read -r l; do echo "$l" | tr '|' '\n' | sort | tr '\n' '|'; echo; done < "$tmp/comp-expected" > "$tmp/comp-want"
     if ! cmp -s "$tmp/comp-got" "$tmp/comp-want"; then
-        echo "FAIL check-options: file completion (without extglob, names with spaces): got, then expected:"
+        echo "FAIL check-options: completion of files and values (without extglob, names with spaces): got, then expected:"
         cat "$tmp/comp-files" "$tmp/comp-expected"
         fail=1
     fi

@@ -1,33 +1,75 @@
 #!/bin/sh
 # deb-install.sh DEBDIR - install the packages `make deb` built (DEBDIR/mcpdesc_*.deb,
 # DEBDIR/libmcpdesc-dev_*.deb) in a clean Debian 12 root and use them there (`make
-# test-deb`, not part of `make check`; needs root and the network). The root is made
-# once with `debootstrap --variant=minbase bookworm` from deb.debian.org, plus man-db
-# (the test's own tool), and cached in build/deb-root/cache; each run copies it to
-# build/deb-root/run, so every run starts clean. In that root, as a user would:
+# test-deb`; `make check` runs it as root, check-deb). Each run makes a new root with
+# `debootstrap --variant=minbase --include=man-db bookworm` (man-db: the test's own
+# tool) from a tarball of the base system's packages that `debootstrap --make-tarball`
+# downloads once into build/deb-root/ (delete it to download again): every run starts
+# from a root debootstrap has just made, never from one an earlier run used. The mirror
+# is $DEB_MIRROR, else the one this machine's apt uses for bookworm
+# (/etc/apt/sources.list, /etc/apt/sources.list.d/*.list and *.sources), else
+# http://deb.debian.org/debian. In that root, as a user would:
 #   apt-get install -y ./mcpdesc_*.deb ./libmcpdesc-dev_*.deb   (dependencies from the mirror)
 #   mcpdesc validate weather.json names the installed rule set (the release, not +modified)
 #   mcpdesc rules explain mcp.tool.name.charset, validate --rules-tag v0.9.0-rc.3
 #   man mcpdesc renders; the bash completion is installed
 #   pkg-config --cflags/--libs mcpdesc (pkg-config comes from libmcpdesc-dev's Recommends)
 #   apt-get purge leaves no /usr/share/mcpdesc
+# Not root, or the mirror unreachable: a counted skip (tests/skip.sh; a failure under
+# MCPDESC_REQUIRE=all). `sh tests/deb-install.sh --ready` makes only that decision
+# (exit 0: can run; 0 after a skip line; 1: a skip that MCPDESC_REQUIRE=all forbids;
+# with --ready, 3 instead of 0 after a skip, so make can tell).
 # Prints ok/FAIL per check, then "N passed, N failed".
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/deb-install.sh DEBDIR" >&2
-    exit 2
+. "$(dirname "$0")/testlib.sh"
+. "$(dirname "$0")/skip.sh"
+ready_only=0
+if [ "${1:-}" = --ready ]; then
+    ready_only=1
+    set -- "$(dirname "$0")" # testlib_setup wants its one argument; unused
 fi
-debs=$1
-cd "$(dirname "$0")/.." || exit 2
+TESTLIB_ARG=DEBDIR testlib_setup deb-install "$@"
+debs=$bin
 top=$(pwd)
-case $debs in /*) ;; *) debs="$top/$debs" ;; esac
-[ "$(id -u)" = 0 ] || { echo "deb-install: needs root (debootstrap, chroot)" >&2; exit 2; }
+
+# the bookworm mirror of this machine's apt, or nothing
+host_mirror() {
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -f "$f" ] || continue
+        awk '$1 == "deb" { i = 2; if ($2 ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
+             if ($(i + 1) == "bookworm") { print $i; exit } }' "$f"
+    done | head -n 1
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] || continue
+        # deb822: the URIs of the first stanza of type deb whose Suites has bookworm
+        awk 'BEGIN { RS = ""; FS = "\n" }
+             { uris = ""; deb = 0; suite = 0
+               for (k = 1; k <= NF; k++) {
+                   if ($k ~ /^URIs:/) { uris = $k; sub(/^URIs:[ \t]*/, "", uris); sub(/[ \t].*/, "", uris) }
+                   if ($k ~ /^Types:.*(^|[ \t])deb([ \t]|$)/) deb = 1
+                   if ($k ~ /^Suites:/ && $k ~ /[ \t]bookworm([ \t]|$)/) suite = 1
+               }
+               if (deb && suite && uris != "") { print uris; exit } }' "$f"
+    done | head -n 1
+}
+mirror=${DEB_MIRROR:-$(host_mirror | head -n 1)}
+mirror=${mirror:-http://deb.debian.org/debian}
+
+skip() { # skip WHY: a counted skip; exit 0 (3 with --ready), or 1 under MCPDESC_REQUIRE=all
+    test_skip test-deb "the Debian packages installed in a clean Debian 12 root" "$1" || exit 1
+    [ "$ready_only" = 1 ] && exit 3
+    exit 0
+}
+[ "$(id -u)" = 0 ] || skip "needs root: debootstrap, chroot"
+curl -fsS --max-time 20 -o /dev/null "$mirror/dists/bookworm/Release" 2> "$tmp/probe" ||
+    skip "the mirror $mirror cannot be reached: $(head -c 200 "$tmp/probe")"
+[ "$ready_only" = 1 ] && exit 0
+
 command -v debootstrap > /dev/null || { echo "deb-install: debootstrap missing (sh tools/install-deps.sh deb-test)" >&2; exit 2; }
 set -- "$debs"/mcpdesc_*.deb
 [ -f "$1" ] || { echo "deb-install: no mcpdesc_*.deb in $debs (make deb)" >&2; exit 2; }
-mirror=${DEB_MIRROR:-http://deb.debian.org/debian}
 base=$top/build/deb-root
-cache=$base/cache
+tarball=$base/bookworm-minbase.tgz
 root=$base/run
 start=$(date +%s)
 
@@ -36,33 +78,33 @@ cleanup() {
     [ -n "$mounted" ] && umount "$root/proc" 2> /dev/null
     mounted=""
 }
-trap cleanup EXIT
-trap 'exit 2' HUP INT TERM
+trap 'cleanup; rm -rf "$tmp"' EXIT
 
-if [ ! -f "$cache/.mcpdesc-root-ok" ]; then
-    echo "deb-install: debootstrap --variant=minbase bookworm $mirror (once; cached in $cache)"
-    rm -rf "$cache"
-    mkdir -p "$base"
-    debootstrap --variant=minbase bookworm "$cache" "$mirror" > "$base/debootstrap.log" 2>&1 || {
+mkdir -p "$base"
+if [ ! -f "$tarball" ]; then
+    echo "deb-install: debootstrap --make-tarball bookworm $mirror (once; kept as $tarball)"
+    rm -rf "$base/download"
+    debootstrap --variant=minbase --include=man-db --make-tarball="$tarball.part" bookworm \
+        "$base/download" "$mirror" > "$base/debootstrap.log" 2>&1 || {
         tail -n 20 "$base/debootstrap.log" >&2
-        echo "deb-install: debootstrap failed (log: $base/debootstrap.log)" >&2
+        echo "deb-install: debootstrap --make-tarball failed (log: $base/debootstrap.log)" >&2
         exit 2
     }
-    cp /etc/resolv.conf "$cache/etc/resolv.conf"
-    chroot "$cache" sh -c 'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
-        apt-get install -y -qq --no-install-recommends man-db && apt-get clean' \
-        >> "$base/debootstrap.log" 2>&1 || {
-        tail -n 20 "$base/debootstrap.log" >&2
-        echo "deb-install: installing man-db in the root failed" >&2
-        exit 2
-    }
-    touch "$cache/.mcpdesc-root-ok"
-    echo "deb-install: root made in $(($(date +%s) - start)) s"
+    rm -rf "$base/download"
+    mv "$tarball.part" "$tarball"
+    echo "deb-install: packages downloaded in $(($(date +%s) - start)) s"
 fi
 # a run killed before its cleanup leaves /proc mounted: never rm -rf through it
 if [ -d "$root/proc" ] && mountpoint -q "$root/proc"; then umount "$root/proc" || exit 2; fi
 rm -rf "$root"
-cp -a "$cache" "$root"
+t=$(date +%s)
+debootstrap --variant=minbase --include=man-db --unpack-tarball="$tarball" bookworm "$root" \
+    "$mirror" > "$base/debootstrap.log" 2>&1 || {
+    tail -n 20 "$base/debootstrap.log" >&2
+    echo "deb-install: debootstrap of a clean root failed (log: $base/debootstrap.log)" >&2
+    exit 2
+}
+echo "deb-install: clean root made by debootstrap in $(($(date +%s) - t)) s (mirror $mirror)"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 mount -t proc proc "$root/proc" && mounted=1
 mkdir -p "$root/tmp/debs"
@@ -71,19 +113,6 @@ cp examples/weather.json "$root/tmp/weather.json"
 out=$base/out
 mkdir -p "$out"
 
-failed=0
-n=0
-check() {
-    n=$((n + 1))
-    name=$1
-    shift
-    if "$@"; then
-        echo "ok $n $name"
-    else
-        echo "FAIL $n $name"
-        failed=$((failed + 1))
-    fi
-}
 # in_root CMD: runs CMD (a shell command) in the root; stdout in $out/stdout, stderr in
 # $out/stderr, the exit status in $st
 in_root() {
@@ -96,7 +125,7 @@ show() { sed 's/^/    /' "$out/stdout" "$out/stderr" | tail -n 15; }
 t=$(date +%s)
 in_root 'apt-get update -qq && cd /tmp/debs && apt-get install -y ./mcpdesc_*.deb ./libmcpdesc-dev_*.deb'
 check "apt-get install ./mcpdesc_*.deb ./libmcpdesc-dev_*.deb ($(($(date +%s) - t)) s)" [ "$st" = 0 ] || show
-[ "$st" = 0 ] || { echo "$n passed, $failed failed"; exit 1; }
+[ "$st" = 0 ] || { testlib_finish; exit 1; }
 
 in_root 'cd /tmp && mcpdesc validate weather.json'
 cp "$out/stdout" "$out/validate.txt"
@@ -133,5 +162,4 @@ check "apt-get purge removes both and /usr/share/mcpdesc" \
 
 cleanup
 echo "deb-install: $(($(date +%s) - start)) s in all"
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" = 0 ]
+testlib_finish

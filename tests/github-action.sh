@@ -103,7 +103,7 @@ check "preset default (recommended) + fail-on warning: passes" status_is 0
 action INPUT_PATHS=ts-sdk.json INPUT_PRESET=all INPUT_CONFIG=examples/config/typescript-sdk.yaml
 check "config: the advice is information, the run passes" status_is 0
 check "config: named in the log" grep -q '^config: examples/config/typescript-sdk.yaml' "$tmp/out"
-check "config: summary counts 2 infos" summary_has '0 errors, 0 warnings, 2 infos in 1 files'
+check "config: summary counts 2 infos" summary_has '0 errors, 0 warnings, 2 infos in 1 file'
 
 # 5. rules-tag: a released set; a tag that does not exist is exit 2
 action INPUT_PATHS=examples/corpus/notes.json INPUT_RULES_TAG=v0.9.0-rc.9
@@ -120,6 +120,27 @@ check "missing path: exits 2" status_is 2
 check "missing path: output exit-code=2" output_is exit-code 2
 check "missing path: summary lists the input error" summary_has '^- `no/such/file.json` cannot open'
 check "missing path: SARIF still written, the input error a result" sarif_results "$ws/mcpdesc.sarif" 1
+
+# 8. more annotations than GitHub shows (4 copies of weather.json: 12 errors): the notice
+#    names what exists after the step, never the action's removed temporary file
+mkdir -p "$ws/many"
+for k in 1 2 3 4; do cp examples/weather.json "$ws/many/w$k.json"; done
+notice_line() { grep '^::notice title=mcpdesc::' "$tmp/out"; }
+notice_has() { notice_line | grep -q -- "$1"; }
+no_temp_named() { ! grep -q "mcpdesc-action\.\|$tmp/runner" "$tmp/out"; }
+action INPUT_PATHS=many INPUT_SARIF=mcpdesc.sarif
+check "overflow: one notice counts the 2 errors not shown" notice_has '2 errors, .* are not shown'
+check "overflow: the notice names the job summary and the SARIF file" \
+    notice_has 'the full report: the job summary and the SARIF file mcpdesc.sarif$'
+check "overflow: no path under RUNNER_TEMP named" no_temp_named
+action INPUT_PATHS=many
+check "overflow, no sarif input: the notice names the job summary only" \
+    notice_has 'the full report: the job summary$'
+action INPUT_PATHS=many INPUT_SARIF=mcpdesc.sarif GITHUB_STEP_SUMMARY=
+check "overflow, no step summary: the notice names the SARIF file only" \
+    notice_has 'the full report: the SARIF file mcpdesc.sarif$'
+check "overflow, no step summary: no markdown file named" no_temp_named
+rm -r "$ws/many"
 
 # 7. paths default to the workspace (a directory search: skipped files counted)
 action

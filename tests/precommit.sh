@@ -68,7 +68,7 @@ check "bad description: try-repo exits non-zero" status_is 1
 check "bad description: the hook is reported Failed" has 'mcpdesc validate (MCP server descriptions).*Failed'
 check "bad description: the diagnostic is printed (file:line:col, rule id)" \
     has 'servers/weather.mcp-description.json:43:22: error: .*\[mcpdesc.component-ref.dangling\]'
-check "bad description: the summary line is printed" has '3 errors, 2 warnings, 0 infos in 1 files'
+check "bad description: the summary line is printed" has '3 errors, 2 warnings, 0 infos in 1 file'
 [ "$rc" -eq 1 ] || cat "$tmp/out"
 
 # 2. a good one passes; a package.json beside it is not passed to the hook
@@ -80,8 +80,8 @@ git -C "$r" add servers package.json
 try "$r" mcpdesc-validate -v; rc=$?
 check "good description: try-repo exits 0" status_is 0
 check "good description: the hook is reported Passed" has 'mcpdesc validate (MCP server descriptions).*Passed'
-check "good description: judged (verbose output has its summary)" has '0 errors, 0 warnings, 0 infos in 1 files'
-check "package.json: not passed by the default files (one file judged)" has 'in 1 files'
+check "good description: judged (verbose output has its summary)" has '0 errors, 0 warnings, 0 infos in 1 file'
+check "package.json: not passed by the default files (one file judged)" has 'in 1 file'
 [ "$rc" -eq 0 ] || cat "$tmp/out"
 
 # 2b. YAML (types_or: yaml; a .yaml file is read as YAML: JSON is YAML too)

@@ -7,28 +7,14 @@
 # itself is no difference (exit 0).
 # Prints ok/FAIL per check, then "N passed, N failed".
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/rules-diff-history.sh BINARY" >&2
-    exit 2
-fi
-bin=$1
-case $bin in /*) ;; *) bin="$(pwd)/$bin" ;; esac
-cd "$(dirname "$0")/.." || exit 2
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-rules-diff.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' HUP INT TERM
+. "$(dirname "$0")/testlib.sh"
+testlib_setup rules-diff-history "$@"
 # the shipped releases, named by tag as a release engineer would
 a=v0.9.0-rc.8 b=v0.9.0-rc.9
 
-passed=0 failed=0
-ok() {
-    echo "ok $1"
-    passed=$((passed + 1))
-}
-fail() {
-    echo "FAIL $1"
-    failed=$((failed + 1))
-}
+# ok/fail DESCRIPTION: one numbered line, counted as testlib's check counts
+ok() { check "$1" true; }
+fail() { check "$1" false; }
 # has FILE DESCRIPTION PATTERN: FILE has a line matching the basic regex PATTERN
 has() {
     if grep -q -- "$3" "$1"; then ok "$2"; else
@@ -89,5 +75,4 @@ fi
 status 0 $? "rc.9 against itself"
 has "$tmp/same" "rc.9 against itself: nothing changed" '^0 added, 0 removed, 0 changed, [1-9][0-9]* unchanged$'
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+testlib_finish

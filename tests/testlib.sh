@@ -1,6 +1,7 @@
 # testlib.sh - sourced by the tests/validate-*.sh scripts that print one numbered
 # ok/FAIL line per check (after `set -u`, with the script's "$@"):
-#   testlib_setup NAME "$@"   the BINARY argument (else usage, exit 2), made absolute in
+#   testlib_setup NAME "$@"   the BINARY argument (else usage, exit 2; $TESTLIB_ARG names
+#                             it in the usage line, BINARY by default), made absolute in
 #                             $bin; the working directory becomes the repository root;
 #                             $tmp is a new directory, removed on exit
 #   check NAME CONDITION...   runs CONDITION: "ok N NAME" or "FAIL N NAME"
@@ -12,7 +13,7 @@ testlib_setup() {
     testlib_name=$1
     shift
     if [ $# -ne 1 ]; then
-        echo "usage: sh tests/$testlib_name.sh BINARY" >&2
+        echo "usage: sh tests/$testlib_name.sh ${TESTLIB_ARG:-BINARY}" >&2
         exit 2
     fi
     bin=$1

@@ -20,7 +20,7 @@ expect() {
        grep -q '^       = hint: ' "$2"; then has_excerpt=1; else has_excerpt=0; fi
     [ "$has_color" = "$3" ] || problems="$problems colour=$has_color"
     [ "$has_excerpt" = "$4" ] || problems="$problems excerpt=$has_excerpt"
-    grep -q '1 errors, 0 warnings, 0 infos in 1 files' "$2" || problems="$problems no-summary"
+    grep -q '1 error, 0 warnings, 0 infos in 1 file' "$2" || problems="$problems no-summary"
     if [ -z "$problems" ]; then
         echo "ok validate-color $1"
     else

@@ -80,14 +80,23 @@ cmd_run() {
     [ -n "${INPUT_FAIL_ON:-}" ] && fail_on="--fail-on=$INPUT_FAIL_ON"
 
     # One run, three reports: the annotations (and the verdict), SARIF and the Markdown
-    # step summary (a report's content does not depend on fail-on, only the exit status)
-    sarif=""
-    set -- --format "markdown:$work/summary.md" "$@"
+    # step summary (a report's content does not depend on fail-on, only the exit status).
+    # The markdown file is copied into the summary and removed: the github format's
+    # notice of the annotations GitHub will not show names what stays after the step
+    # (--full-report), the job summary and the SARIF file.
+    sarif="" full=""
+    if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+        set -- --format "markdown:$work/summary.md" "$@"
+        full="the job summary"
+    fi
     if [ -n "${INPUT_SARIF:-}" ]; then
         sarif=$INPUT_SARIF
         mkdir -p "$(dirname "$sarif")"
         set -- --format "sarif:$sarif" "$@"
+        full="${full:+$full and }the SARIF file $sarif"
     fi
+    [ -n "$full" ] || full="this step's log (the action's sarif input adds a SARIF file)"
+    set -- --full-report "$full" "$@"
     status=0
     # shellcheck disable=SC2086
     "$mcpdesc" validate --format github $fail_on "$@" || status=$?

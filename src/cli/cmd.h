@@ -23,6 +23,7 @@ struct cmd_judged_run {
     const struct eval_options *eo; /* versions, rule selection, preset */
     const struct config *cfg;      /* the run's config, or NULL */
     const char *today;             /* YYYY-MM-DD, for suppressions' until */
+    const char *cwd;               /* the working directory, asked once (fingerprint.h) */
 };
 typedef int (*cmd_judged_fn)(const struct rule_set *rs, const struct report_file *files, size_t n,
                              int status, const char *anchor, const struct cmd_judged_run *run,

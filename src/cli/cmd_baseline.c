@@ -60,7 +60,7 @@ static int write_baseline(const struct rule_set *rs, const struct report_file *f
         fprintf(stderr, "mcpdesc baseline write: nothing written: an input could not be judged\n");
         return 2;
     }
-    long count = baseline_write(path, anchor, rs, files, n);
+    long count = baseline_write(path, anchor, run->cwd, rs, files, n);
     if (count < 0) {
         fprintf(stderr, "mcpdesc baseline write: cannot write '%s': %s\n", path, strerror(errno));
         return 2;

@@ -219,9 +219,22 @@ const char *cmd_option_value(int argc, char **argv, int *i, const char *name)
     return NULL;
 }
 
+int cmd_rule_plain_id(const char *g)
+{
+    return !strpbrk(g, "*?[\\");
+}
+
 int cmd_rule_named(const char *id, void *arg)
 {
     const struct cmd_filters *f = arg;
+    for (size_t i = 0; i < f->only.len; i++)
+        if (cmd_rule_plain_id(f->only.items[i]) && !strcmp(f->only.items[i], id)) return 1;
+    return 0;
+}
+
+/* Does a --rule pattern (an id or a glob) match ID? */
+static int rule_selected(const struct cmd_filters *f, const char *id)
+{
     for (size_t i = 0; i < f->only.len; i++)
         if (!fnmatch(f->only.items[i], id, 0)) return 1;
     return 0;
@@ -233,7 +246,8 @@ int cmd_rule_enabled(const char *id, void *arg)
     if (!id) return 1;
     for (size_t i = 0; i < f->skip.len; i++)
         if (!fnmatch(f->skip.items[i], id, 0)) return 0;
-    if (f->only.len) return cmd_rule_named(id, arg);
+    if (cmd_rule_named(id, arg)) return 1;
+    if (f->only.len && !rule_selected(f, id)) return 0;
     enum { UNSET = -2 };
     int level = f->cfg ? config_rule_level(f->cfg, id, UNSET) : UNSET;
     if (level != UNSET) return level != CONFIG_OFF;

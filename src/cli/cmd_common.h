@@ -45,10 +45,15 @@ struct cmd_filters {
     const struct rule_set *rs; /* with preset: which rules run by default */
     enum rule_preset preset;
 };
-/* Does --rule name ID (a struct cmd_filters *ARG)? (Then the config's `off` does not
- * apply: the command line wins.) */
+/* Is the --rule pattern G a plain rule id (no fnmatch wildcard)? */
+int cmd_rule_plain_id(const char *g);
+/* Does --rule name ID exactly, by its id, not by a glob (a struct cmd_filters *ARG)? Then
+ * it runs whatever the preset, and the config's `off` does not apply: the command line
+ * wins. */
 int cmd_rule_named(const char *id, void *arg);
-/* --skip, then --rule, then the config's levels, then the preset: a rule turned off does
+/* One decision order: --skip; a rule --rule names by its id runs; with --rule, a rule
+ * no pattern matches does not; then the config's levels, then the preset (so a --rule
+ * glob selects among the rules the preset and config enable). A rule turned off does
  * not run, as with --skip (the rules it yields to still decide the yields: eval.h), and a
  * rule the config gives a level runs even where the preset leaves it out (the config
  * over the preset, as a severity in ESLint's or Spectral's config turns a rule on). */

@@ -139,7 +139,7 @@ static void apply(void *arg, const struct lsp_rules *r, const char *path, doc *d
     const struct loaded *l = r->handle;
     char today[11];
     if (suppress_today(today) < 0) return;
-    struct cmd_judged_run run = {&l->eo, l->cfg, today};
+    struct cmd_judged_run run = {&l->eo, l->cfg, today, NULL};
     cmd_validate_filter(&run, l->rs, d, path, diags);
 }
 

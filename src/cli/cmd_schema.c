@@ -261,6 +261,55 @@ static schema_ctx *prepare(const struct schema_opts *o)
     return ctx;
 }
 
+/* Judges one loaded input: fills ERRS, returns nonzero when it is invalid. */
+typedef int judge_fn(void *arg, const char *file, const doc *d, struct schema_errors *errs);
+
+/* Loads every input in turn and reports what JUDGE finds in it. Returns 0, 1 when one
+ * is invalid, 2 when one cannot be read. */
+static int each_input(const struct schema_opts *o, struct out *out, judge_fn *judge, void *arg)
+{
+    int status = 0;
+    for (size_t i = 0; i < o->inputs.len; i++) {
+        const char *file = o->inputs.items[i];
+        struct doc_error derr = {NULL, 0, 0};
+        doc *d = doc_load_file(file, NULL, &derr);
+        if (!d) {
+            emit_unreadable(out, file, &derr);
+            doc_error_release(&derr);
+            status = 2;
+            continue;
+        }
+        struct schema_errors errs = SCHEMA_ERRORS_INIT;
+        int r = judge(arg, file, d, &errs);
+        json_t *je = json_array();
+        emit_errors(out, file, d, &errs, 0, je);
+        emit_file(out, file, r != 0, je);
+        if (r != 0 && status == 0) status = 1;
+        schema_errors_release(&errs);
+        doc_free(d);
+    }
+    return status;
+}
+
+static int judge_validate(void *arg, const char *file, const doc *d, struct schema_errors *errs)
+{
+    return schema_validate(arg, doc_root(d), errs);
+}
+
+struct check_arg {
+    schema_ctx *ctx;
+    enum schema_dialect dialect;
+};
+
+static int judge_check(void *arg, const char *file, const doc *d, struct schema_errors *errs)
+{
+    const struct check_arg *a = arg;
+    char *base = base_uri_of(file);
+    int r = schema_check(a->ctx, doc_root(d), base, a->dialect, errs);
+    free(base);
+    return r;
+}
+
 /* `schema validate`: compile --schema, then validate every instance against it.
  * Returns 0, 1 when an instance is invalid, 2 when the schema cannot be read or
  * compiled or an instance cannot be read. */
@@ -285,24 +334,7 @@ static int run_validate(const struct schema_opts *o, schema_ctx *ctx, struct out
         doc_free(sd);
         return 2;
     }
-    int status = 0;
-    for (size_t i = 0; i < o->inputs.len; i++) {
-        doc *d = doc_load_file(o->inputs.items[i], NULL, &derr);
-        if (!d) {
-            emit_unreadable(out, o->inputs.items[i], &derr);
-            doc_error_release(&derr);
-            status = 2;
-            continue;
-        }
-        struct schema_errors ie = SCHEMA_ERRORS_INIT;
-        int r = schema_validate(s, doc_root(d), &ie);
-        json_t *je = json_array();
-        emit_errors(out, o->inputs.items[i], d, &ie, 0, je);
-        emit_file(out, o->inputs.items[i], r != 0, je);
-        if (r != 0 && status == 0) status = 1;
-        schema_errors_release(&ie);
-        doc_free(d);
-    }
+    int status = each_input(o, out, judge_validate, s);
     schema_free(s);
     doc_free(sd);
     return status;
@@ -312,28 +344,8 @@ static int run_validate(const struct schema_opts *o, schema_ctx *ctx, struct out
  * one is invalid, 2 when one cannot be read. */
 static int run_check(const struct schema_opts *o, schema_ctx *ctx, struct out *out)
 {
-    int status = 0;
-    for (size_t i = 0; i < o->inputs.len; i++) {
-        struct doc_error derr = {NULL, 0, 0};
-        doc *d = doc_load_file(o->inputs.items[i], NULL, &derr);
-        if (!d) {
-            emit_unreadable(out, o->inputs.items[i], &derr);
-            doc_error_release(&derr);
-            status = 2;
-            continue;
-        }
-        char *base = base_uri_of(o->inputs.items[i]);
-        struct schema_errors errs = SCHEMA_ERRORS_INIT;
-        int r = schema_check(ctx, doc_root(d), base, o->dialect, &errs);
-        free(base);
-        json_t *je = json_array();
-        emit_errors(out, o->inputs.items[i], d, &errs, 0, je);
-        emit_file(out, o->inputs.items[i], r != 0, je);
-        if (r != 0 && status == 0) status = 1;
-        schema_errors_release(&errs);
-        doc_free(d);
-    }
-    return status;
+    struct check_arg a = {ctx, o->dialect};
+    return each_input(o, out, judge_check, &a);
 }
 
 int cmd_schema(int argc, char **argv)

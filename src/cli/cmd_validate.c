@@ -28,23 +28,19 @@
 
 /* Every option (for did-you-mean). tests/check-options.sh checks this table, --help, the
  * man page and the bash completion against each other: a new option goes in all four. */
-static const char *const options[] = {"--rules",    "--rules-tag",
-                                      "--format",   "--protocol-version",
-                                      "--rule",     "--skip",
-                                      "--fail-on",  "--color",
-                                      "--preset",   "--output",
-                                      "--jobs",     "--quiet",
-                                      "--timing",   "--stdin-filepath",
-                                      "--config",   "--no-config",
-                                      "--baseline", "--help",
-                                      "-o",         "-j",
-                                      "-q",         NULL};
+static const char *const options[] = {
+    "--rules",    "--rules-tag",      "--format",   "--protocol-version",
+    "--rule",     "--skip",           "--fail-on",  "--color",
+    "--preset",   "--output",         "--jobs",     "--quiet",
+    "--timing",   "--stdin-filepath", "--config",   "--no-config",
+    "--baseline", "--help",           "-o",         "-j",
+    "-q",         "--full-report",    "--docs-url", NULL};
 
 /* The options that shape only the report: `baseline write` refuses them (and takes the
  * others; tests/check-options.sh reads both tables). */
-static const char *const report_options[] = {"--format", "--fail-on", "--color",    "--output",
-                                             "--quiet",  "--timing",  "--baseline", "-o",
-                                             "-q",       NULL};
+static const char *const report_options[] = {"--format", "--fail-on",     "--color",    "--output",
+                                             "--quiet",  "--timing",      "--baseline", "-o",
+                                             "-q",       "--full-report", "--docs-url", NULL};
 
 static void usage(FILE *f)
 {
@@ -79,7 +75,8 @@ static void usage(FILE *f)
           "  --preset PRESET          recommended (default), strict or all: which rules run\n"
           "                           (recommended leaves out advice a server author often\n"
           "                           cannot act on; see mcpdesc rules list)\n"
-          "  --rule GLOB              run only matching rule ids of the preset (repeatable)\n"
+          "  --rule GLOB              run only matching rules (repeatable): an exact id runs\n"
+          "                           whatever the preset, a glob selects in the preset\n"
           "  --skip GLOB              never run matching rule ids (repeatable)\n"
           "  --fail-on LEVEL          error (default), warning, info or never: the lowest level\n"
           "                           that makes the exit status 1\n"
@@ -91,6 +88,13 @@ static void usage(FILE *f)
           "  -o, --output FILE        write the report that names no file to FILE (through a\n"
           "                           temporary file, renamed when complete: never left\n"
           "                           half-written; so is each --format FORMAT:FILE)\n"
+          "      --docs-url URL       where the rule pages are published (mcpdesc rules docs):\n"
+          "                           SARIF helpUri and html links are URL + id + .html\n"
+          "                           (default: the config's docs-url, else the rule set's;\n"
+          "                           none: no report links to a rule page)\n"
+          "      --full-report WHERE  what the github format's notice of the annotations\n"
+          "                           GitHub will not show names as the full report\n"
+          "                           (default: the other reports' files, FORMAT:FILE)\n"
           "  -j, --jobs N             judge N files at a time (default: one per online CPU);\n"
           "                           the report is the same for every N\n"
           "  -q, --quiet              print only findings at or above --fail-on (only errors\n"
@@ -213,6 +217,7 @@ struct job {
     const char *stdin_name;        /* how "-" is called in the report */
     const char *today;             /* YYYY-MM-DD: suppressions' until (suppress.h) */
     const char *anchor; /* fingerprints name files relative to it (fingerprint_file_from) */
+    const char *cwd;    /* the working directory, asked once per run (validate_run) */
     struct judge_result *results;
     size_t n;
     atomic_size_t next;
@@ -244,8 +249,8 @@ static void judge_file(struct job *j, size_t i)
         config_apply(j->cfg, file_name(j, i), &j->results[i].diags, cmd_rule_named,
                      j->eo->enabled_arg);
     /* here, on the worker threads: each item's identity is worked out once per file */
-    char *fp_name = fingerprint_file_from(j->anchor, src.name);
-    fingerprint_diags(j->rs, j->results[i].d, fp_name, &j->results[i].diags);
+    char *fp_name = fingerprint_file_from(j->cwd, j->anchor, src.name);
+    fingerprint_diags(j->rs, j->results[i].d, j->cwd, fp_name, &j->results[i].diags);
     free(fp_name);
 }
 
@@ -335,6 +340,8 @@ struct validate_opts {
     const char *preset_arg;    /* --preset as given, NULL when not given */
     enum rule_preset preset;   /* --preset, else the config's, else recommended */
     const char *baseline;      /* --baseline FILE */
+    const char *full_report;   /* --full-report WHERE: the github notice names it */
+    const char *docs_url;      /* --docs-url URL: the rule pages */
     /* `baseline write` (cmd_validate_then): the step that takes the judged files instead
      * of the report, and its argument */
     cmd_judged_fn then;
@@ -436,6 +443,12 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
         } else if (OPT("--skip")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--skip"))) return 2;
             VEC_PUSH(o->filt.skip, v);
+        } else if (OPT("--docs-url")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--docs-url"))) return 2;
+            o->docs_url = v;
+        } else if (OPT("--full-report")) {
+            if (!(v = cmd_option_value(argc, argv, &i, "--full-report"))) return 2;
+            o->full_report = v;
         } else if (OPT("--baseline") && !o->then) {
             if (!(v = cmd_option_value(argc, argv, &i, "--baseline"))) return 2;
             o->baseline = v;
@@ -476,6 +489,39 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
         return 2;
     }
     return 0;
+}
+
+/* PATH as the file system resolves it: realpath of PATH when it exists (symbolic links
+ * followed), else realpath of its directory plus its last name; PATH itself when
+ * neither resolves (new string). */
+static char *resolved_path(const char *path)
+{
+    char *r = realpath(path, NULL);
+    if (r) return r;
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+    char *rdir = realpath(dir, NULL);
+    free(dir);
+    if (!rdir) return xstrdup(path);
+    const char *base = slash ? slash + 1 : path;
+    r = xasprintf("%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", base);
+    free(rdir);
+    return r;
+}
+
+/* Do the names A and B name one file ("q", "./q", "a/../q", a symbolic link to q)? The
+ * same device and inode when both exist, else the same resolved path. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (!strcmp(a, b)) return 1;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char *ra = resolved_path(a), *rb = resolved_path(b);
+    int same = !strcmp(ra, rb);
+    free(ra);
+    free(rb);
+    return same;
 }
 
 /* The reports: each --format FORMAT[:FILE] (else the config's format, its files relative
@@ -535,15 +581,30 @@ static int settle_formats(struct validate_opts *o)
                 o->output);
         return 2;
     }
-    for (size_t i = 0; i < o->outs.len; i++)
-        for (size_t k = 0; k < i; k++)
-            if (o->outs.items[i].file && o->outs.items[k].file &&
-                !strcmp(o->outs.items[i].file, o->outs.items[k].file)) {
+    for (size_t i = 0; i < o->outs.len; i++) {
+        const struct report_out *r = &o->outs.items[i];
+        for (size_t k = 0; k < i; k++) {
+            const struct report_out *q = &o->outs.items[k];
+            if (!r->file || !q->file || !same_file(r->file, q->file)) continue;
+            if (!strcmp(r->file, q->file))
                 fprintf(stderr, "mcpdesc validate: two reports (%s and %s) to one file '%s'\n",
-                        o->outs.items[k].fmt->name, o->outs.items[i].fmt->name,
-                        o->outs.items[i].file);
-                return 2;
-            }
+                        q->fmt->name, r->fmt->name, r->file);
+            else
+                fprintf(stderr,
+                        "mcpdesc validate: two reports (%s and %s) to one file: '%s' and '%s' "
+                        "name the same file\n",
+                        q->fmt->name, r->fmt->name, q->file, r->file);
+            return 2;
+        }
+        /* the run reads the baseline: a report written over it would lose it */
+        if (r->file && o->baseline && strcmp(o->baseline, "-") && same_file(r->file, o->baseline)) {
+            fprintf(stderr,
+                    "mcpdesc validate: the %s report's file '%s' is the baseline '%s' (it would "
+                    "be overwritten)\n",
+                    r->fmt->name, r->file, o->baseline);
+            return 2;
+        }
+    }
     return 0;
 }
 
@@ -610,6 +671,7 @@ static int settle_options(struct validate_opts *o)
 struct validate_run {
     struct rule_set *rs;
     char *anchor; /* fingerprints name files relative to it (run) */
+    char *cwd;    /* the working directory (NULL: unknown), asked once here for the run */
     struct eval_options eo;
     _Atomic uint64_t *rule_ns; /* --timing */
     struct strvec files;       /* command-line order; a directory's files together */
@@ -662,7 +724,7 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
     v->eo = (struct eval_options){0, cmd_rule_enabled, (void *)&o->filt, NULL, RULE_PRESET_NONE};
     if (o->baseline) {
         struct doc_error err;
-        if (!(v->baseline = baseline_load(o->baseline, &err))) {
+        if (!(v->baseline = baseline_load(o->baseline, v->cwd, &err))) {
             if (err.line)
                 fprintf(stderr, "mcpdesc validate: %s:%u:%u: error: %s\n", o->baseline, err.line,
                         err.col, err.message);
@@ -694,8 +756,10 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
                     near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
             return 2;
         }
-        /* --rule of rules the preset leaves out would judge nothing: no false green */
-        if (i < o->filt.only.len && !glob_matches_a_rule(v->rs, g, o->preset) &&
+        /* a --rule glob of rules the preset leaves out would judge nothing: no false
+         * green (a rule named by its id runs whatever the preset) */
+        if (i < o->filt.only.len && !cmd_rule_plain_id(g) &&
+            !glob_matches_a_rule(v->rs, g, o->preset) &&
             !glob_matches_a_configured_rule(v->rs, g, o->cfg)) {
             enum rule_preset need = RULE_PRESET_STRICT;
             while (need < RULE_PRESET_ALL && !glob_matches_a_rule(v->rs, g, need)) need++;
@@ -754,6 +818,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                           o->stdin_name ? o->stdin_name : "<stdin>",
                           v->today,
                           v->anchor,
+                          v->cwd,
                           xcalloc(nf, sizeof *v->job.results),
                           n,
                           0};
@@ -821,8 +886,8 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         suppress_run_finish(sr, v->rs, &sf, &v->cfg_findings);
         suppress_run_free(sr);
         config_apply(o->cfg, o->cfg->path, &v->cfg_findings, cmd_rule_named, v->eo.enabled_arg);
-        char *fp_name = fingerprint_file_from(v->anchor, o->cfg->path);
-        fingerprint_diags(v->rs, NULL, fp_name, &v->cfg_findings);
+        char *fp_name = fingerprint_file_from(v->cwd, v->anchor, o->cfg->path);
+        fingerprint_diags(v->rs, NULL, v->cwd, fp_name, &v->cfg_findings);
         free(fp_name);
         if (v->baseline) baseline_apply(v->baseline, o->cfg->path, &v->cfg_findings);
         for (size_t k = 0; k < v->cfg_findings.len; k++)
@@ -837,10 +902,12 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     return unreadable ? 2 : status;
 }
 
-/* The reports of the run other than SKIP that go to files, for the github format's
- * closing notice ("sarif:out.sarif, markdown:summary.md"), or NULL when none does (new). */
+/* Where the full report is, for the github format's closing notice: --full-report, else
+ * the reports of the run other than SKIP that go to files ("sarif:out.sarif,
+ * markdown:summary.md"), or NULL when none does (new). */
 static char *elsewhere(const struct validate_opts *o, size_t skip)
 {
+    if (o->full_report) return xstrdup(o->full_report);
     struct buf b = BUF_INIT;
     for (size_t i = 0; i < o->outs.len; i++)
         if (i != skip && o->outs.items[i].file)
@@ -873,8 +940,13 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
     int use_color = !strcmp(o->color, "always") ||
         (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
     char *others = elsewhere(o, which);
-    struct report_opts ro = {out,    v->rs,       quiet_level,   use_color,     tty,   o->preset,
-                             o->cfg, v->baseline, o->fail_level, o->never_fail, others};
+    /* the rule pages: --docs-url, else the config's, else the rule set's manifest */
+    const char *docs = o->docs_url     ? o->docs_url
+        : o->cfg && o->cfg->docs_url.s ? o->cfg->docs_url.s
+                                       : rule_set_docs_url(v->rs);
+    struct report_opts ro = {out,       v->rs,  quiet_level, use_color,     tty,
+                             o->preset, o->cfg, v->baseline, o->fail_level, o->never_fail,
+                             others,    v->cwd, docs};
     r->fmt->write(&ro, v->rf, v->nrf);
     free(others);
     if (r->file) {
@@ -925,6 +997,7 @@ static void run_release(struct validate_run *v)
     VEC_FREE(v->files);
     free(v->ignored_reason);
     free(v->anchor);
+    free(v->cwd);
 }
 
 /* validate, or with THEN the judged files handed to THEN instead of a report (with
@@ -944,13 +1017,14 @@ static int run(int argc, char **argv, cmd_judged_fn then, void *then_arg, const 
          * or read), else the config's, else the working directory: a baseline holds
          * wherever CI runs from (docs/ci.md). */
         const char *bl = baseline_out ? baseline_out : o.baseline;
-        v.anchor = bl && strcmp(bl, "-") ? fingerprint_anchor(bl)
+        v.cwd = getcwd(NULL, 0);
+        v.anchor = bl && strcmp(bl, "-") ? fingerprint_anchor(v.cwd, bl)
             : o.cfg                      ? xstrdup(o.cfg->dir)
                                          : NULL;
         status = prepare(&o, &v);
         if (!status) {
             status = judge_inputs(&o, &v);
-            struct cmd_judged_run jr = {&v.eo, o.cfg, v.today};
+            struct cmd_judged_run jr = {&v.eo, o.cfg, v.today, v.cwd};
             status = then ? then(v.rs, v.rf, v.nrf, status, v.anchor, &jr, then_arg)
                           : emit(&o, &v, status);
         }

@@ -31,6 +31,7 @@ void baseline_free(struct baseline *b)
     free(b->by_fp);
     free(b->path);
     free(b->anchor);
+    free(b->cwd);
     free(b);
 }
 
@@ -112,7 +113,7 @@ static int by_fp_cmp(const void *a, const void *b, void *arg)
     return c ? c : (x > y) - (x < y);
 }
 
-struct baseline *baseline_load(const char *path, struct doc_error *err)
+struct baseline *baseline_load(const char *path, const char *cwd, struct doc_error *err)
 {
     *err = (struct doc_error){NULL, 0, 0};
     doc *d = doc_load_file(path, NULL, err);
@@ -120,7 +121,8 @@ struct baseline *baseline_load(const char *path, struct doc_error *err)
     json_t *root = doc_root(d);
     struct baseline *b = xcalloc(1, sizeof *b);
     b->path = xstrdup(path);
-    b->anchor = fingerprint_anchor(path);
+    b->cwd = cwd ? xstrdup(cwd) : NULL;
+    b->anchor = fingerprint_anchor(cwd, path);
     json_t *format = json_is_object(root) ? json_object_get(root, "mcpdescBaseline") : NULL;
     json_t *findings = json_is_object(root) ? json_object_get(root, "findings") : NULL;
     if (!json_is_object(root)) {
@@ -165,7 +167,7 @@ static size_t lower_bound(const struct baseline *b, const char *fp)
 
 void baseline_apply(struct baseline *b, const char *file, struct diag_list *l)
 {
-    char *norm = fingerprint_file_from(b->anchor, file);
+    char *norm = fingerprint_file_from(b->cwd, b->anchor, file);
     for (size_t i = 0; i < b->n; i++)
         if (!strcmp(b->entries[i].file, norm)) b->entries[i].judged = 1;
     free(norm);
@@ -180,9 +182,10 @@ void baseline_apply(struct baseline *b, const char *file, struct diag_list *l)
             g->baseline = DIAG_BASELINE_UNCHANGED;
             break;
         }
-        /* a suppressed finding still uses its entry (it is not gone), but is counted as
-         * suppressed, not as new or unchanged: the suppression wins */
-        if (g->suppressed) continue;
+        /* a suppressed finding uses its entry too (it is not gone) and has its state, as
+         * SARIF wants a baselineState on every result of a run that has one (3.27.24);
+         * nnew and nunchanged count every finding of that state, suppressed or not
+         * (the report's summary counts the suppressed apart: the suppression wins there) */
         if (g->baseline == DIAG_BASELINE_UNCHANGED) b->nunchanged++;
         else b->nnew++;
     }
@@ -190,11 +193,10 @@ void baseline_apply(struct baseline *b, const char *file, struct diag_list *l)
 
 char *baseline_entry_path(const struct baseline *b, const struct baseline_entry *e)
 {
-    char cwd[4096],
-        *abs = b->anchor && e->file[0] != '/' && e->file[0] != '<'
+    char *abs = b->anchor && e->file[0] != '/' && e->file[0] != '<'
         ? xasprintf("%s/%s", b->anchor, e->file)
         : xstrdup(e->file);
-    char *shown = getcwd(cwd, sizeof cwd) ? fingerprint_file_from(cwd, abs) : xstrdup(abs);
+    char *shown = b->cwd ? fingerprint_file_from(b->cwd, b->cwd, abs) : xstrdup(abs);
     free(abs);
     return shown;
 }
@@ -232,8 +234,8 @@ static int entry_cmp(const void *pa, const void *pb)
     return 0;
 }
 
-long baseline_write(const char *path, const char *anchor, const struct rule_set *rs,
-                    const struct report_file *files, size_t n)
+long baseline_write(const char *path, const char *anchor, const char *cwd,
+                    const struct rule_set *rs, const struct report_file *files, size_t n)
 {
     VEC(json_t *) entries = VEC_INIT;
     const struct ver_list *vl = rule_set_versions(rs);
@@ -241,7 +243,7 @@ long baseline_write(const char *path, const char *anchor, const struct rule_set 
         const struct report_file *f = &files[i];
         if (!f->d || f->error || f->skipped) continue;
         struct fingerprint_items *fi = fingerprint_items_new(rs, f->d);
-        char *file = fingerprint_file_from(anchor, f->name);
+        char *file = fingerprint_file_from(cwd, anchor, f->name);
         for (size_t k = 0; k < f->diags.len; k++) {
             const struct diag *g = &f->diags.items[k];
             if (g->suppressed) continue;

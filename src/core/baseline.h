@@ -34,20 +34,22 @@ struct baseline_entry {
 struct baseline {
     char *path;   /* as given */
     char *anchor; /* the directory files are named relative to (fingerprint_anchor) */
+    char *cwd;    /* the working directory of the run (baseline_load), or NULL */
     struct baseline_entry *entries;
     size_t n;
     size_t *by_fp;           /* entry indexes sorted by fingerprint (then position) */
-    size_t nnew, nunchanged; /* findings of this run (baseline_apply), suppressed ones not */
+    size_t nnew, nunchanged; /* findings of this run (baseline_apply), suppressed included */
 };
 
-/* Load PATH. Returns a new baseline, or NULL with *ERR filled (a message, and the line
+/* Load PATH, in a run whose working directory is CWD (NULL: unknown). Returns a new baseline, or NULL with *ERR filled (a message, and the line
  * and column of the offending value when there is one). */
-struct baseline *baseline_load(const char *path, struct doc_error *err);
+struct baseline *baseline_load(const char *path, const char *cwd, struct doc_error *err);
 void baseline_free(struct baseline *b);
 /* Mark every diagnostic of FILE (its name in the report: normalised as fingerprints
  * normalise it) DIAG_BASELINE_UNCHANGED when an unused entry has its fingerprint (the
  * entry is then used), else DIAG_BASELINE_NEW. A suppressed finding is marked and uses its
- * entry too, but is counted in neither nnew nor nunchanged. Call it for the files in
+ * entry too: nnew and nunchanged count exactly the findings marked new and unchanged,
+ * suppressed ones included. Call it for the files in
  * report order. */
 void baseline_apply(struct baseline *b, const char *file, struct diag_list *l);
 /* The entries no finding matched, of files judged in this run: the findings that are gone
@@ -61,9 +63,10 @@ char *baseline_entry_path(const struct baseline *b, const struct baseline_entry 
 /* Write the baseline of FILES (N of them, judged by RS; only files with a document, the
  * suppressed findings left out) to PATH ("-": standard output) through a temporary file
  * renamed when complete. Files are named relative to ANCHOR (fingerprint_file_from: the
- * directory of PATH, else the config's, else NULL), as the findings' fingerprints were.
+ * directory of PATH, else the config's, else NULL; CWD the working directory), as the
+ * findings' fingerprints were.
  * Returns the number of findings written, or -1 with errno set (nothing is left behind). */
-long baseline_write(const char *path, const char *anchor, const struct rule_set *rs,
-                    const struct report_file *files, size_t n);
+long baseline_write(const char *path, const char *anchor, const char *cwd,
+                    const struct rule_set *rs, const struct report_file *files, size_t n);
 
 #endif

@@ -9,8 +9,9 @@
 #include "core/doc.h"
 #include "base/buf.h"
 
-static const char *const top_keys[] = {"rules",   "preset", "levels", "overrides", "ignore",
-                                       "fail-on", "format", "output", "suppress",  NULL};
+static const char *const top_keys[] = {"rules",    "preset",   "levels", "overrides",
+                                       "ignore",   "fail-on",  "format", "output",
+                                       "suppress", "docs-url", NULL};
 static const char *const override_keys[] = {"files", "levels", NULL};
 static const char *const suppress_keys[] = {"file",   "rule",  "item", "pointer",
                                             "reason", "until", NULL};
@@ -417,6 +418,8 @@ struct config *config_load_buffer(const char *path, const char *data, size_t len
         if ((y = member(&p, top, "format")).v) format_list(&p, y);
         if ((y = member(&p, top, "output")).v && (s = need_string(&p, y, "output")))
             set_str(&p, y, &c->output, s);
+        if ((y = member(&p, top, "docs-url")).v && (s = need_string(&p, y, "docs-url")))
+            set_str(&p, y, &c->docs_url, s);
         if ((y = member(&p, top, "levels")).v) levels_map(&p, y, "levels", &c->levels);
         if ((y = member(&p, top, "overrides")).v) overrides_list(&p, y);
         if ((y = member(&p, top, "ignore")).v) string_list(&p, y, "ignore", &c->ignore);
@@ -465,6 +468,7 @@ void config_free(struct config *c)
     for (size_t i = 0; i < c->format.len; i++) free(c->format.items[i].s);
     VEC_FREE(c->format);
     free(c->output.s);
+    free(c->docs_url.s);
     levels_free(&c->levels);
     for (size_t i = 0; i < c->overrides.len; i++) {
         struct config_override *o = &c->overrides.items[i];

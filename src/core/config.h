@@ -62,6 +62,7 @@ struct config {
     char *dir;  /* the file's directory, absolute and resolved: paths are relative to it */
     VEC(struct config_str) rules;              /* `rules`, one entry or a chain, in order */
     struct config_str preset, fail_on, output; /* .s NULL when absent */
+    struct config_str docs_url;    /* where the rule pages are published (as --docs-url) */
     VEC(struct config_str) format; /* `format`: FORMAT[:FILE], one or a list (empty: absent) */
     VEC(struct config_level) levels;
     VEC(struct config_override) overrides;

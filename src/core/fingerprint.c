@@ -158,16 +158,14 @@ json_t *fingerprint_item_value(struct fingerprint_items *fi, const char *pointer
     return NULL;
 }
 
-char *fingerprint_file(const char *file)
+char *fingerprint_file(const char *cwd, const char *file)
 {
     struct buf b = BUF_INIT;
     const char *p = file ? file : "";
     /* an absolute path inside the working directory reads as relative to it: the same
      * file has one fingerprint in every checkout, however it was named */
-    char cwd[4096];
     size_t cl;
-    if (*p == '/' && getcwd(cwd, sizeof cwd) && (cl = strlen(cwd)) > 1 && !strncmp(p, cwd, cl) &&
-        p[cl] == '/')
+    if (*p == '/' && cwd && (cl = strlen(cwd)) > 1 && !strncmp(p, cwd, cl) && p[cl] == '/')
         p += cl + 1;
     if (*p == '/') buf_addc(&b, '/');
     while (*p) {
@@ -203,17 +201,16 @@ static size_t abs_segments(const char *p, char ***out)
     return segs.len;
 }
 
-static char *absolute(const char *file)
+static char *absolute(const char *cwd, const char *file)
 {
     if (file[0] == '/') return xstrdup(file);
-    char cwd[4096];
-    return getcwd(cwd, sizeof cwd) ? xasprintf("%s/%s", cwd, file) : xstrdup(file);
+    return cwd ? xasprintf("%s/%s", cwd, file) : xstrdup(file);
 }
 
-char *fingerprint_file_from(const char *anchor, const char *file)
+char *fingerprint_file_from(const char *cwd, const char *anchor, const char *file)
 {
-    if (!anchor || !file || !*file || file[0] == '<') return fingerprint_file(file);
-    char *abs = absolute(file), **f, **a;
+    if (!anchor || !file || !*file || file[0] == '<') return fingerprint_file(cwd, file);
+    char *abs = absolute(cwd, file), **f, **a;
     size_t nf = abs_segments(abs, &f), na = abs_segments(anchor, &a), k = 0;
     free(abs);
     while (k < nf && k < na && !strcmp(f[k], a[k])) k++;
@@ -228,10 +225,10 @@ char *fingerprint_file_from(const char *anchor, const char *file)
     return buf_detach(&b);
 }
 
-char *fingerprint_anchor(const char *path)
+char *fingerprint_anchor(const char *cwd, const char *path)
 {
     if (!path || !strcmp(path, "-")) return NULL;
-    char *abs = absolute(path), **s;
+    char *abs = absolute(cwd, path), **s;
     size_t n = abs_segments(abs, &s);
     free(abs);
     struct buf b = BUF_INIT;
@@ -285,12 +282,12 @@ char *fingerprint_diag(struct fingerprint_items *fi, const char *file, const str
     return fp;
 }
 
-void fingerprint_diags(const struct rule_set *rs, const doc *d, const char *file,
+void fingerprint_diags(const struct rule_set *rs, const doc *d, const char *cwd, const char *file,
                        struct diag_list *l)
 {
     if (!l->len) return;
     struct fingerprint_items *fi = fingerprint_items_new(rs, d);
-    char *norm = fingerprint_file(file);
+    char *norm = fingerprint_file(cwd, file);
     for (size_t i = 0; i < l->len; i++) {
         free(l->items[i].fingerprint);
         l->items[i].fingerprint = fingerprint_diag(fi, norm, &l->items[i]);

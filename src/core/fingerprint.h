@@ -43,19 +43,22 @@ const char *fingerprint_item(struct fingerprint_items *fi, const char *pointer, 
  * (NULL when it has none). Suppressions (suppress.h) name items by it. */
 json_t *fingerprint_item_value(struct fingerprint_items *fi, const char *pointer, size_t *plen,
                                const char **identity);
+/* The functions below that take CWD, the working directory (absolute; NULL when it is not
+ * known), are given it by their caller, which asks for it once per run. */
+
 /* FILE as given on the command line, normalised: "./" segments and repeated slashes
  * removed ("./a//b/./c.json" is "a/b/c.json"), and an absolute path inside the working
- * directory made relative to it. New string. */
-char *fingerprint_file(const char *file);
+ * directory CWD made relative to it. New string. */
+char *fingerprint_file(const char *cwd, const char *file);
 /* FILE as a fingerprint names it in a run anchored at the directory ANCHOR (absolute;
  * NULL: the working directory, as fingerprint_file): its path relative to ANCHOR
  * ("servers/a.json", "../other/b.json"), however the command line named it and wherever
  * the run starts, so that a baseline holds when CI runs from another directory. Names
  * such as "<stdin>" are kept. New string. */
-char *fingerprint_file_from(const char *anchor, const char *file);
+char *fingerprint_file_from(const char *cwd, const char *anchor, const char *file);
 /* The anchor of a baseline at PATH: the absolute directory that holds it (new), or NULL
  * for "-" (standard output). */
-char *fingerprint_anchor(const char *path);
+char *fingerprint_anchor(const char *cwd, const char *path);
 /* "v1:<hex>" of the canonical string of these parts (VERSIONS: names joined by ","; NULL
  * parts are empty). New string. */
 char *fingerprint_make(const char *rule, const char *file, const char *item, const char *inner,
@@ -65,7 +68,7 @@ char *fingerprint_make(const char *rule, const char *file, const char *item, con
 char *fingerprint_diag(struct fingerprint_items *fi, const char *file, const struct diag *d);
 /* Set the fingerprint of every diagnostic of L, found in the document D of FILE judged
  * with RS (D NULL: every diagnostic is at the document level). */
-void fingerprint_diags(const struct rule_set *rs, const doc *d, const char *file,
+void fingerprint_diags(const struct rule_set *rs, const doc *d, const char *cwd, const char *file,
                        struct diag_list *l);
 
 #endif

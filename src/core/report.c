@@ -36,7 +36,7 @@ struct report_totals report_count(const struct report_file *files, size_t n)
             continue;
         }
         t.files += !files[i].config;
-        if (files[i].error) t.errors++;
+        if (files[i].error) t.input_errors++;
         const struct diag_list *l = &files[i].diags;
         for (size_t k = 0; k < l->len; k++) {
             const struct diag *d = &l->items[k];
@@ -123,6 +123,78 @@ void report_config_line(const struct report_opts *o)
     fputs(")\n", o->out);
 }
 
+static void count(struct buf *b, const char *sep, size_t k, const char *word)
+{
+    buf_addf(b, "%s%zu %s%s", sep, k, word, k == 1 ? "" : "s");
+}
+
+void report_counts(struct buf *b, const struct report_totals *t)
+{
+    count(b, "", t->errors, "error");
+    count(b, ", ", t->warnings, "warning");
+    count(b, ", ", t->infos, "info");
+    if (t->input_errors) count(b, ", ", t->input_errors, "input error");
+    count(b, " in ", t->files, "file");
+}
+
+int report_verdict(struct buf *b, const struct report_opts *o, const struct report_file *files,
+                   size_t n)
+{
+    size_t failing = 0, by_level[3] = {0, 0, 0};
+    struct report_totals t = report_count(files, n);
+    for (size_t i = 0; !o->never_fail && i < n; i++)
+        for (size_t k = 0; !files[i].error && k < files[i].diags.len; k++) {
+            const struct diag *d = &files[i].diags.items[k];
+            if (diag_hidden(d) || d->level < o->fail_level) continue;
+            failing++;
+            by_level[d->level]++;
+        }
+    const char *sep = "";
+    if (failing) {
+        /* "3 errors", or "3 findings (2 errors, 1 warning)" when several levels fail */
+        int levels = !!by_level[DIAG_ERROR] + !!by_level[DIAG_WARNING] + !!by_level[DIAG_INFO];
+        if (levels == 1)
+            for (int l = DIAG_ERROR; l >= DIAG_INFO; l--)
+                if (by_level[l]) count(b, "", by_level[l], diag_level_name((enum diag_level)l));
+        if (levels > 1) {
+            count(b, "", failing, "finding");
+            const char *open = " (";
+            for (int l = DIAG_ERROR; l >= DIAG_INFO; l--)
+                if (by_level[l]) {
+                    count(b, open, by_level[l], diag_level_name((enum diag_level)l));
+                    open = ", ";
+                }
+            buf_adds(b, ")");
+        }
+        buf_addf(b, " at or above --fail-on %s", diag_level_name(o->fail_level));
+        sep = "; ";
+    }
+    if (t.input_errors) {
+        count(b, sep, t.input_errors, "input error");
+        buf_addf(b, ": %s not be read or parsed",
+                 t.input_errors == 1 ? "an input could" : "inputs could");
+    }
+    return failing || t.input_errors;
+}
+
+char *report_rule_url(const struct report_opts *o, const char *id)
+{
+    const char *u = o->docs_url;
+    if (!u || !*u || !id || !strcmp(id, REPORT_INPUT_RULE)) return NULL;
+    return xasprintf("%s%s%s.html", u, u[strlen(u) - 1] == '/' ? "" : "/", id);
+}
+
+void report_message(struct buf *b, const struct report_opts *o, const struct diag *d)
+{
+    buf_adds(b, d->message);
+    const struct ver_list *vl = o->rs ? rule_set_versions(o->rs) : NULL;
+    if (vl && d->versions) {
+        buf_adds(b, " (");
+        ver_format(b, vl, d->versions, ", ");
+        buf_adds(b, ")");
+    }
+}
+
 json_t *report_rule_set_json(const struct rule_set *rs)
 {
     const char *released = rule_set_released_tag(rs);
@@ -134,8 +206,10 @@ json_t *report_rule_set_json(const struct rule_set *rs)
 void report_summary(const struct report_opts *o, const struct report_file *files, size_t n)
 {
     struct report_totals t = report_count(files, n);
-    fprintf(o->out, "%zu errors, %zu warnings, %zu infos in %zu files", t.errors, t.warnings,
-            t.infos, t.files);
+    struct buf b = BUF_INIT;
+    report_counts(&b, &t);
+    fputs(buf_str(&b), o->out);
+    buf_release(&b);
     /* one count per reason, in the order of their first file */
     const char *open = " (";
     for (size_t i = 0; t.skipped && i < n; i++) {

@@ -53,7 +53,17 @@ struct report_opts {
     /* The other reports of this run ("sarif:out.sarif, markdown:summary.md"), or NULL:
      * the github format's closing notice says where the annotations it cannot show are. */
     const char *elsewhere;
+    /* The working directory of the run (asked once), or NULL: files inside it are named
+     * relative to it (fingerprint_file, SARIF's uriBaseId). */
+    const char *cwd;
+    /* Where the rule pages are published (--docs-url, else the config's docs-url, else
+     * the manifest's), or NULL: SARIF's helpUri and the html report's rule links are
+     * DOCS_URL + id + .html; without one no report links to a rule page. */
+    const char *docs_url;
 };
+/* The rule page of ID under o->docs_url (new string), or NULL: no docs-url, or ID is
+ * REPORT_INPUT_RULE or NULL. */
+char *report_rule_url(const struct report_opts *o, const char *id);
 
 /* The rule id of an input that could not be judged (read, parsed, or a directory with no
  * description), in the formats that need one for every finding (SARIF results, GitLab
@@ -74,10 +84,12 @@ const struct report_format *report_find(const char *name);
 /* "text, json, ..." for messages. */
 const char *report_names(void);
 
-/* Shared by the reporters: totals over every file (parse failures count as errors;
- * skipped files count only as skipped). */
+/* Shared by the reporters: totals over every file (an input that could not be read or
+ * parsed counts as an input error, not among the findings' errors; skipped files count
+ * only as skipped). */
 struct report_totals {
     size_t files, errors, warnings, infos, skipped;
+    size_t input_errors;          /* inputs that could not be judged (exit status 2) */
     size_t suppressed, baselined; /* hidden findings (diag_hidden), not in the three above */
 };
 struct report_totals report_count(const struct report_file *files, size_t n);
@@ -91,6 +103,16 @@ int report_listed(const struct report_opts *o, const struct diag *d);
  * files", then " (N files skipped: REASON)" when a directory search skipped some (the
  * reason of the first: there is one reason today). */
 void report_summary(const struct report_opts *o, const struct report_file *files, size_t n);
+/* Appends the counts every format's summary gives, each word singular or plural by its
+ * count: "1 error, 2 warnings, 1 info[, 1 input error] in 3 files" (input errors only
+ * when there are some). */
+void report_counts(struct buf *b, const struct report_totals *t);
+/* The verdict of the run, as the exit status has it (docs/mcpdesc.1): the findings at or
+ * above --fail-on, not suppressed or baselined, and the input errors. Returns 1 failed,
+ * 0 passed, and appends the reason ("2 errors at or above --fail-on error", "1 input
+ * error: an input could not be read or parsed"; "" when it passed). */
+int report_verdict(struct buf *b, const struct report_opts *o, const struct report_file *files,
+                   size_t n);
 /* The text and github formats' line naming the rule set (name, tag or TAG+modified,
  * digest), the preset when the set has rules outside recommended (a set without them,
  * as every release before presets, runs the same rules under every preset, and its line
@@ -103,6 +125,9 @@ void report_config_line(const struct report_opts *o);
 /* The text format's list of the baselined findings that are gone (nothing without a
  * baseline or when none is): "baseline: N findings are gone; ..." then one line each. */
 void report_baseline_gone(const struct report_opts *o);
+/* Appends the finding's message as the github and gitlab formats give it: the message,
+ * then its versions in parentheses when the rule set has versions. */
+void report_message(struct buf *b, const struct report_opts *o, const struct diag *d);
 /* The rule set as JSON and SARIF name it (new reference): {name, tag, derivedFrom,
  * modified, digest}; tag is the released tag, null for a set that differs from every
  * lock of its manifest's tag (derivedFrom), which is then modified. */

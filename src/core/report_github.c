@@ -54,13 +54,7 @@ static void annotation(const struct report_opts *o, const char *file, const stru
     fputs("::", o->out);
     /* the message as the text format has it: versions in parentheses, then the hint */
     struct buf msg = BUF_INIT;
-    buf_adds(&msg, d->message);
-    const struct ver_list *vl = o->rs ? rule_set_versions(o->rs) : NULL;
-    if (vl && d->versions) {
-        buf_adds(&msg, " (");
-        ver_format(&msg, vl, d->versions, ", ");
-        buf_adds(&msg, ")");
-    }
+    report_message(&msg, o, d);
     if (d->hint) buf_addf(&msg, "\nhint: %s", d->hint);
     put_escaped(o->out, buf_str(&msg), 0);
     buf_release(&msg);

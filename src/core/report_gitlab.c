@@ -23,15 +23,9 @@ static json_t *issue(const struct report_opts *o, const struct report_file *f, c
                      int input_error)
 {
     const char *rule = d->rule ? d->rule : REPORT_INPUT_RULE;
-    char *path = fingerprint_file(f->name);
+    char *path = fingerprint_file(o->cwd, f->name);
     struct buf msg = BUF_INIT;
-    buf_adds(&msg, d->message);
-    const struct ver_list *vl = o->rs ? rule_set_versions(o->rs) : NULL;
-    if (vl && d->versions) {
-        buf_adds(&msg, " (");
-        ver_format(&msg, vl, d->versions, ", ");
-        buf_adds(&msg, ")");
-    }
+    report_message(&msg, o, d);
     if (d->pointer && *d->pointer) buf_addf(&msg, " at %s", d->pointer);
     char *fp =
         d->fingerprint ? xstrdup(d->fingerprint) : fingerprint_make(rule, path, NULL, NULL, NULL);

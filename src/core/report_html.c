@@ -1,7 +1,8 @@
 /* report_html.c - one self-contained HTML page for people who would rather look than
  * read: the rule set, config and totals lines, the counts per level and per rule as CSS
  * bars, the findings grouped by file with the source line and a caret, a link to each
- * rule page (the manifest's docs-url + id + .html, as SARIF's helpUri), filters by level
+ * rule page (docs-url + id + .html, as SARIF's helpUri; without a docs-url the rule's
+ * requirement beside the finding instead), filters by level
  * and protocol version (a small inline script toggling a class), and the suppressed and
  * baselined findings of each file in a collapsed <details>. Inline CSS and script only:
  * a Content-Security-Policy forbids every load, so opening the page makes no request
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "core/report.h"
+#include "core/res.h"
 #include "base/util.h"
 
 /* Bytes of a source line shown around the column (minified JSON is one long line). */
@@ -94,12 +96,19 @@ static void bar(FILE *out, const char *cls, const char *label_html, size_t count
             label_html, cls, pct / 10, pct % 10, count);
 }
 
-/* the rule page of ID, or NULL (no docs-url, or an input error) */
-static char *rule_url(const struct rule_set *rs, const char *id)
+/* What rule ID requires, shown beside a finding when there is no rule page to link to:
+ * its requirement (else summary), a built-in's summary, or NULL. */
+static const char *requirement(const struct rule_set *rs, const char *id)
 {
-    const char *u = rs ? rule_set_docs_url(rs) : NULL;
-    if (!u || !*u || !id || !strcmp(id, REPORT_INPUT_RULE)) return NULL;
-    return xasprintf("%s%s%s.html", u, u[strlen(u) - 1] == '/' ? "" : "/", id);
+    if (!strcmp(id, REPORT_INPUT_RULE)) return REPORT_INPUT_SUMMARY;
+    const struct rule *r = rs ? rule_set_find(rs, id) : NULL;
+    if (r) {
+        const char *req = rule_str(r, "requirement");
+        return req ? req : rule_str(r, "summary");
+    }
+    for (size_t i = 0; i < res_nbuiltins; i++)
+        if (!strcmp(res_builtins[i].id, id)) return res_builtins[i].summary;
+    return NULL;
 }
 
 static void excerpt(FILE *out, const doc *d, uint32_t line, uint32_t col)
@@ -164,8 +173,10 @@ static void finding(const struct report_opts *o, FILE *out, const struct report_
     put_html(out, d->message);
     fputs("</span>", out);
     const char *id = input_error ? REPORT_INPUT_RULE : d->rule;
+    const char *inline_req = NULL; /* without a rule page, the rule's requirement */
     if (id) {
-        char *url = rule_url(o->rs, id);
+        char *url = report_rule_url(o, id);
+        if (!url) inline_req = requirement(o->rs, id);
         fputs(" <span class=\"rule\">[", out);
         if (url) {
             fputs("<a class=\"rule-page\" href=\"", out);
@@ -185,6 +196,11 @@ static void finding(const struct report_opts *o, FILE *out, const struct report_
         buf_release(&b);
     }
     fputs("</div>\n", out);
+    if (inline_req) {
+        fputs("<div class=\"req\">", out);
+        put_html(out, inline_req);
+        fputs("</div>\n", out);
+    }
     if (d->suppressed) {
         fprintf(out, "<div class=\"why\">suppressed (%s): ",
                 d->suppress_kind == DIAG_SUPPRESS_INLINE ? "inline" : "config");
@@ -245,6 +261,7 @@ static const char style[] =
     ".badge.info{background:var(--info)}\n"
     ".msg{white-space:pre-wrap}.rule,.vers,.why,.note{color:var(--mute)}\n"
     ".rule{font-family:ui-monospace,monospace}.why{font-style:italic}\n"
+    ".req{color:var(--mute)}\n"
     "pre.src{background:#fafafa;padding:.3em .5em;margin:.3em 0}\n"
     ".ln{color:#999}mark{background:#ffe08a}.caret{color:#2e7d32;font-weight:bold}\n"
     "details{margin:.4em 0}summary{cursor:pointer;color:var(--mute)}\n"
@@ -296,11 +313,13 @@ void report_html(const struct report_opts *o, const struct report_file *files, s
             "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             "<meta name=\"generator\" content=\"mcpdesc %s\">\n"
-            "<title>mcpdesc: %zu error%s, %zu warning%s, %zu info%s in %zu file%s</title>\n%s"
-            "</head>\n<body>\n",
-            MCPDESC_VERSION, t.errors, t.errors == 1 ? "" : "s", t.warnings,
-            t.warnings == 1 ? "" : "s", t.infos, t.infos == 1 ? "" : "s", t.files,
-            t.files == 1 ? "" : "s", style);
+            "<title>mcpdesc: ",
+            MCPDESC_VERSION);
+    struct buf counts = BUF_INIT;
+    report_counts(&counts, &t);
+    put_html(out, buf_str(&counts));
+    buf_release(&counts);
+    fprintf(out, "</title>\n%s</head>\n<body>\n", style);
     fputs("<header>\n<h1>mcpdesc report</h1>\n<pre class=\"meta\">", out);
     char *lines[4] = {captured(o, files, n, report_rules_line, 0),
                       captured(o, files, n, report_config_line, 0), captured(o, files, n, NULL, 1),
@@ -321,7 +340,7 @@ void report_html(const struct report_opts *o, const struct report_file *files, s
             if (report_shown(o, &f->diags.items[k])) count_rule(&rules, &f->diags.items[k]);
     }
     if (rules.len > 1) qsort(rules.items, rules.len, sizeof *rules.items, rule_cmp);
-    size_t lv[3] = {t.infos, t.warnings, t.errors};
+    size_t lv[3] = {t.infos, t.warnings, t.errors + t.input_errors};
     size_t lmax = lv[0] > lv[1] ? lv[0] : lv[1];
     if (lv[2] > lmax) lmax = lv[2];
     fputs("<div class=\"charts\">\n<section id=\"levels\">\n<h2>Findings per level</h2>\n"
@@ -411,7 +430,7 @@ void report_html(const struct report_opts *o, const struct report_file *files, s
         }
         fputs("</section>\n", out);
     }
-    if (!t.errors && !t.warnings && !t.infos && !t.suppressed && !t.baselined)
+    if (!t.errors && !t.input_errors && !t.warnings && !t.infos && !t.suppressed && !t.baselined)
         fputs("<p>No findings.</p>\n", out);
     fprintf(out, "</main>\n%s</body>\n</html>\n", script);
 }

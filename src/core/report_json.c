@@ -98,6 +98,10 @@ void report_json(const struct report_opts *o, const struct report_file *files, s
                             (json_int_t)t.errors, "warnings", (json_int_t)t.warnings, "infos",
                             (json_int_t)t.infos);
     if (t.skipped) json_object_set_new(sum, "skipped", json_integer((json_int_t)t.skipped));
+    /* inputs that could not be read or parsed: not among "errors" (each has its file's
+     * "error") */
+    if (t.input_errors)
+        json_object_set_new(sum, "inputErrors", json_integer((json_int_t)t.input_errors));
     if (o->baseline) json_object_set_new(sum, "baselined", json_integer((json_int_t)t.baselined));
     if (t.suppressed)
         json_object_set_new(sum, "suppressed", json_integer((json_int_t)t.suppressed));

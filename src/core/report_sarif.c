@@ -18,7 +18,6 @@
 
 #define SARIF_SCHEMA                                                                               \
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-#define SARIF_INFO_URI "https://mcpdesc.dev/"
 #define SARIF_SRCROOT "%SRCROOT%"
 /* partialFingerprints key: the fingerprint's kind and version (fingerprint.h) */
 #define SARIF_FINGERPRINT "mcpdesc/v1"
@@ -100,11 +99,10 @@ static char *pascal_name(const char *id)
     return buf_detach(&b);
 }
 
-/* The manifest's docs-url ending in '/' (new string), or NULL: the rule pages are
- * docs-url + id + .html. */
-static char *docs_url(const struct rule_set *rs)
+/* The run's docs-url (report_opts) ending in '/' (new string), or NULL: the rule pages
+ * are docs-url + id + .html. */
+static char *docs_url(const char *u)
 {
-    const char *u = rule_set_docs_url(rs);
     if (!u || !*u) return NULL;
     return u[strlen(u) - 1] == '/' ? xstrdup(u) : xasprintf("%s/", u);
 }
@@ -148,9 +146,10 @@ static json_t *descriptor(const char *id, enum diag_level level, const char *sho
 
 /* tool.driver.rules: the loaded rules in order, then the built-ins, then, when an input
  * could not be judged (INPUT_ERRORS), REPORT_INPUT_RULE. */
-static json_t *driver_rules(const struct rule_set *rs, int input_errors)
+static json_t *driver_rules(const struct report_opts *o, int input_errors)
 {
-    char *base = docs_url(rs);
+    const struct rule_set *rs = o->rs;
+    char *base = docs_url(o->docs_url);
     json_t *rules = json_array();
     const struct ver_list *vl = rule_set_versions(rs);
     for (size_t i = 0; i < rule_set_count(rs); i++) {
@@ -308,15 +307,14 @@ static void config_overrides(const struct report_opts *o, json_t *inv)
 
 void report_sarif(const struct report_opts *o, const struct report_file *files, size_t n)
 {
-    char cwdbuf[PATH_MAX];
-    const char *cwd = getcwd(cwdbuf, sizeof cwdbuf) ? cwdbuf : NULL;
+    const char *cwd = o->cwd;
 
-    json_t *driver =
-        json_pack("{s:s, s:s, s:s, s:s}", "name", "mcpdesc", "version", MCPDESC_VERSION,
-                  "semanticVersion", MCPDESC_VERSION, "informationUri", SARIF_INFO_URI);
+    /* no informationUri (optional, SARIF 3.19.17): mcpdesc has no web site of its own */
+    json_t *driver = json_pack("{s:s, s:s, s:s}", "name", "mcpdesc", "version", MCPDESC_VERSION,
+                               "semanticVersion", MCPDESC_VERSION);
     int input_errors = 0;
     for (size_t i = 0; i < n; i++) input_errors |= files[i].error && !files[i].error->rule;
-    json_object_set_new(driver, "rules", driver_rules(o->rs, input_errors));
+    json_object_set_new(driver, "rules", driver_rules(o, input_errors));
 
     json_t *results = json_array(), *notes = json_array();
     for (size_t i = 0; i < n; i++) {
@@ -330,7 +328,7 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
             /* and a result, at the same place: code scanning shows results only */
             struct diag d = *f->error;
             if (!d.rule) d.rule = (char *)REPORT_INPUT_RULE;
-            char *file = fingerprint_file(f->name);
+            char *file = fingerprint_file(cwd, f->name);
             d.fingerprint = fingerprint_make(d.rule, file, NULL, NULL, NULL);
             json_array_append_new(results, result(o, cwd, f, &d));
             free(d.fingerprint);

@@ -85,7 +85,7 @@ hcase deep-rule-file 2 10 200 "$IN/rules-deep/deep.yaml:1:519: error: nesting de
     -- $V --rules "$IN/rules-deep" "$D/good.json"
 
 # ---- size: a 100 MB string is judged; over 256 MiB is refused without reading it all ----
-hcase string-100mb 0 30 1000 "0 errors, " "infos in 1 files" \
+hcase string-100mb 0 30 1000 "0 errors, " "infos in 1 file" \
     -- $V "$IN/big-string.json"
 hcase file-over-256mib 2 20 700 "$IN/huge.json: error: input is over the limit of 268435456 bytes" \
     -- $V "$IN/huge.json"
@@ -99,7 +99,7 @@ hcase utf8-surrogate-json 2 10 200 "$IN/utf8-surrogate.json:2:" "unable to decod
 hcase surrogate-escape-json 2 10 200 "$IN/surrogate-escape.json:2:" "invalid Unicode '\\uD800'" -- $V "$IN/surrogate-escape.json"
 hcase nul-raw-json 2 10 200 "$IN/nul-raw.json:2:" "control character 0x0" -- $V "$IN/nul-raw.json"
 # \u0000 is valid JSON: judged, and the name is shown escaped, never cut at the NUL
-hcase nul-escaped-json 0 10 200 "$IN/nul-escaped.json:2:18: warning: tool name \"a\\u0000b\"" "in 1 files" \
+hcase nul-escaped-json 0 10 200 "$IN/nul-escaped.json:2:18: warning: tool name \"a\\u0000b\"" "in 1 file" \
     -- $V "$IN/nul-escaped.json"
 # a \u0000 inside a reference must not cut it short ("Obj\u0000evil" is not "Obj"): refused
 # as %00 is; in the schema engine likewise, and a required name with a NUL is never present
@@ -114,7 +114,7 @@ hcase utf8-invalid-yaml 2 10 200 "$IN/utf8-invalid.yaml:6:15: error: invalid YAM
     -- $V "$IN/utf8-invalid.yaml"
 hcase nul-raw-yaml 2 10 200 "$IN/nul-raw.yaml:6:12: error: invalid YAML: control characters are not allowed" \
     -- $V "$IN/nul-raw.yaml"
-hcase nul-escaped-yaml 0 10 200 "tool name \"a\\u0000b\\u0000c\"" "in 1 files" -- $V "$IN/nul-escaped.yaml"
+hcase nul-escaped-yaml 0 10 200 "tool name \"a\\u0000b\\u0000c\"" "in 1 file" -- $V "$IN/nul-escaped.yaml"
 
 # ---- duplicate keys, integers beyond 64 bits ----
 hcase dup-keys-json 2 10 200 "$D/dup-keys.json:4:77: error: invalid JSON: duplicate object key near '\"name\"'" \
@@ -180,11 +180,11 @@ hcase regex-schema-too-large 1 10 200 "$S/huge-repeat.schema.json:2:13: error: i
 # ---- network $refs: refused by name, and no socket is ever opened (nosocket.so) ----
 hcase netref-description-shipped-rules 0 10 200 \
     "$D/netref.json:6:20: warning: \$ref \"https://evil.example/schema.json\" points at a network URI" \
-    "0 errors, 3 warnings, 0 infos in 1 files" -- $V "$D/netref.json"
+    "0 errors, 3 warnings, 0 infos in 1 file" -- $V "$D/netref.json"
 # valid-schema checks the schema against its meta-schema and leaves a network reference
 # unresolved (never fetched): the schema is otherwise valid (mcp.schema.ref.no-network
 # names the reference, above)
-hcase netref-description-valid-schema 0 10 200 "0 errors, 0 warnings, 0 infos in 1 files" \
+hcase netref-description-valid-schema 0 10 200 "0 errors, 0 warnings, 0 infos in 1 file" \
     -- $V --rules "$T/rules-schema" --rule hostile.tool.input-schema.valid "$D/netref.json"
 hcase netref-schema-check 1 10 200 "$S/netref.schema.json:4:18: error: reference \"https://evil.example/schema.json\" was not fetched" \
     "$S/netref.schema.json:5:18:" "$S/netref.schema.json:6:25:" -- schema check "$S/netref.schema.json"
@@ -236,5 +236,5 @@ hmulti many-files-nul 20 300 "$IN/nul-raw.json" "$IN/multi/a-good.json" "$IN/mul
 hmulti many-files-huge 30 800 "$IN/huge.json" "$IN/multi/a-good.json" "$IN/multi/c-good.json"
 hcase many-files-directory 2 20 300 "$IN/multi/a-good.json:5:54: error:" "$IN/multi/b-deep.json:1:" \
     "$IN/multi/c-good.json:5:54: error:" "$IN/multi/d-random.json:1:1: error: invalid JSON" \
-    "$IN/multi/e-good.json:5:54: error:" "infos in 5 files" -- $V "$IN/multi"
+    "$IN/multi/e-good.json:5:54: error:" "2 input errors in 5 files" -- $V "$IN/multi"
 hmulti_json many-files-directory-json 20 300 "$IN/multi"

@@ -30,7 +30,7 @@ static void judged(const struct rule_set *rs, const char *name, const char *text
     struct judge_source src = {JUDGE_BUFFER, name, NULL, text, strlen(text)};
     judge_document(rs, &src, NULL, out);
     ck_assert_ptr_nonnull(out->d);
-    fingerprint_diags(rs, out->d, name, &out->diags);
+    fingerprint_diags(rs, out->d, NULL, name, &out->diags);
 }
 
 START_TEST(test_canonical_string)
@@ -66,7 +66,7 @@ START_TEST(test_file_names)
         {"/x/./y.json", "/x/y.json"}, {"<stdin>", "<stdin>"}, {".", "."},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char *n = fingerprint_file(cases[i][0]);
+        char *n = fingerprint_file("/cwd", cases[i][0]);
         ck_assert_str_eq(n, cases[i][1]);
         free(n);
     }
@@ -74,8 +74,19 @@ START_TEST(test_file_names)
      * a baseline holds in every checkout */
     char cwd[4096];
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
-    char *abs = xasprintf("%s/sub/./a.json", cwd), *n = fingerprint_file(abs);
+    char *abs = xasprintf("%s/sub/./a.json", cwd), *n = fingerprint_file(cwd, abs);
     ck_assert_str_eq(n, "sub/a.json");
+    free(n);
+    /* the working directory is the one given, not asked again; none: kept absolute */
+    n = fingerprint_file("/elsewhere", abs);
+    ck_assert_ptr_eq(strstr(n, "/./"), NULL);
+    ck_assert_int_eq(n[0], '/');
+    free(n);
+    n = fingerprint_file(NULL, "/cwd/a.json");
+    ck_assert_str_eq(n, "/cwd/a.json");
+    free(n);
+    n = fingerprint_file_from("/w/d", "/w", "x/../a.json");
+    ck_assert_str_eq(n, "d/a.json");
     free(n);
     free(abs);
 }

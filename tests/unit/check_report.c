@@ -135,9 +135,17 @@ static char *render(struct fixture *fx, const char *name, int quiet, int color, 
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    struct report_opts o = {
-        .out = f, .rs = fx->rs, .quiet = quiet, .color = color, .excerpts = excerpts};
+    char *cwd = getcwd(NULL, 0); /* as validate asks for it: once per run */
+    struct report_opts o = {.out = f,
+                            .rs = fx->rs,
+                            .quiet = quiet,
+                            .color = color,
+                            .excerpts = excerpts,
+                            .cwd = cwd,
+                            /* as validate: no --docs-url or config, the manifest's */
+                            .docs_url = rule_set_docs_url(fx->rs)};
     fmt->write(&o, fx->files, 3);
+    free(cwd);
     fclose(f);
     return out;
 }
@@ -167,7 +175,7 @@ START_TEST(test_text)
         "rules: report-test v1.2.3 "
         "(sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine "
         "mcpdesc " MCPDESC_VERSION "\n"
-        "2 errors, 1 warnings, 1 infos in 3 files\n");
+        "1 error, 1 warning, 1 info, 1 input error in 3 files\n");
     free(out);
     /* a terminal: colour, the source line with a caret, component and hint */
     out = render(&fx, "text", 1, 1, 1);
@@ -181,7 +189,7 @@ START_TEST(test_text)
         "rules: report-test v1.2.3 "
         "(sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine "
         "mcpdesc " MCPDESC_VERSION "\n"
-        "2 errors, 1 warnings, 1 infos in 3 files\n");
+        "1 error, 1 warning, 1 info, 1 input error in 3 files\n");
     free(out);
     out = render(&fx, "text", 0, 0, 1);
     ck_assert_ptr_nonnull(strstr(out,
@@ -207,14 +215,14 @@ START_TEST(test_json)
     ck_assert_msg(got != NULL, "json: %s", e.text);
     json_t *want = json_pack(
         "{s:s, s:{s:s, s:s, s:s, s:b, s:s}, s:[{s:s, s:[{s:s, s:s, s:s, s:[s, s], s:s, s:i, s:i}]},"
-        " {s:s, s:{s:s, s:i, s:i}}, {s:s, s:[]}], s:{s:i, s:i, s:i, s:i}}",
+        " {s:s, s:{s:s, s:i, s:i}}, {s:s, s:[]}], s:{s:i, s:i, s:i, s:i, s:i}}",
         "mcpdesc", MCPDESC_VERSION, "rules", "name", "report-test", "tag", "v1.2.3", "derivedFrom",
         "v1.2.3", "modified", 0, "digest", rule_set_digest(fx.rs), "files", "file", "dir/a b%.json",
         "diagnostics", "rule", "t.err", "level", "error", "pointer", "/tools/0", "versions",
         "2024-11-05", "2025-03-26", "message", "bad: name, really\nyes", "line", 2, "column", 3,
         "file", "broken.json", "error", "message", "invalid JSON: '}' expected", "line", 4,
-        "column", 2, "file", "<stdin>", "diagnostics", "summary", "files", 3, "errors", 2,
-        "warnings", 1, "infos", 1);
+        "column", 2, "file", "<stdin>", "diagnostics", "summary", "files", 3, "errors", 1,
+        "warnings", 1, "infos", 1, "inputErrors", 1);
     ck_assert_ptr_nonnull(want);
     ck_assert_msg(json_equal(got, want), "got %s", out);
     json_decref(got);
@@ -241,7 +249,7 @@ START_TEST(test_github)
         "rules: report-test v1.2.3 "
         "(sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), engine "
         "mcpdesc " MCPDESC_VERSION "\n"
-        "2 errors, 1 warnings, 1 infos in 3 files\n");
+        "1 error, 1 warning, 1 info, 1 input error in 3 files\n");
     free(out);
     out = render(&fx, "github", 1, 0, 0);
     ck_assert_ptr_null(strstr(out, "::warning"));
@@ -259,7 +267,7 @@ START_TEST(test_github)
                      "rules: report-test v1.2.3 "
                      "(sha256:feebe8e587ddb06866ef80cae52042beec758c58ccb257cab2d82d6290dca20f), "
                      "engine mcpdesc " MCPDESC_VERSION "\n"
-                     "2 errors, 1 warnings, 1 infos in 3 files\n");
+                     "1 error, 1 warning, 1 info, 1 input error in 3 files\n");
     free(out);
     teardown(&fx);
 }
@@ -286,7 +294,8 @@ START_TEST(test_sarif)
     json_t *driver = json_object_get(json_object_get(run, "tool"), "driver");
     ck_assert_str_eq(json_string_value(json_object_get(driver, "name")), "mcpdesc");
     ck_assert_str_eq(json_string_value(json_object_get(driver, "version")), MCPDESC_VERSION);
-    ck_assert_ptr_nonnull(json_string_value(json_object_get(driver, "informationUri")));
+    /* optional (SARIF 3.19.17), and mcpdesc has no web site to name */
+    ck_assert_ptr_null(json_object_get(driver, "informationUri"));
 
     /* rules: the three of the set in order, then every built-in, then mcpdesc.parse (a
      * file of the fixture does not parse) */
@@ -468,7 +477,8 @@ START_TEST(test_format_edges)
     json_t *j = json_loads(out, 0, &e);
     ck_assert_msg(j != NULL, "json: %s", e.text);
     json_t *sum = json_object_get(j, "summary");
-    ck_assert_int_eq(json_integer_value(json_object_get(sum, "errors")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(sum, "errors")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(sum, "inputErrors")), 1);
     ck_assert_int_eq(json_integer_value(json_object_get(sum, "warnings")), 1);
     ck_assert_int_eq(json_integer_value(json_object_get(sum, "infos")), 2);
     json_decref(j);
