@@ -254,3 +254,10 @@ int cmd_rule_enabled(const char *id, void *arg)
     const struct rule *r = f->rs ? rule_set_find(f->rs, id) : NULL;
     return !r || rule_in_preset(r, f->preset);
 }
+
+const char *cmd_docs_url(const char *given, const struct config *cfg, const struct rule_set *rs)
+{
+    if (given) return given;
+    if (cfg && cfg->docs_url.s) return cfg->docs_url.s;
+    return rs ? rule_set_docs_url(rs) : NULL;
+}

@@ -58,6 +58,9 @@ int cmd_rule_named(const char *id, void *arg);
  * rule the config gives a level runs even where the preset leaves it out (the config
  * over the preset, as a severity in ESLint's or Spectral's config turns a rule on). */
 int cmd_rule_enabled(const char *id, void *arg);
+/* Where the rule pages are: GIVEN (--docs-url), else the config's docs-url, else the
+ * manifest's; NULL when none names one (then nothing links to a rule page). Borrowed. */
+const char *cmd_docs_url(const char *given, const struct config *cfg, const struct rule_set *rs);
 /* Print diagnostics without rule ids (loader errors) to F. */
 void cmd_print_errors(FILE *f, const struct diag_list *l);
 /* "unknown option '--fromat': did you mean '--format'?" to stderr; OPTIONS is

@@ -940,10 +940,7 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
     int use_color = !strcmp(o->color, "always") ||
         (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
     char *others = elsewhere(o, which);
-    /* the rule pages: --docs-url, else the config's, else the rule set's manifest */
-    const char *docs = o->docs_url     ? o->docs_url
-        : o->cfg && o->cfg->docs_url.s ? o->cfg->docs_url.s
-                                       : rule_set_docs_url(v->rs);
+    const char *docs = cmd_docs_url(o->docs_url, o->cfg, v->rs);
     struct report_opts ro = {out,       v->rs,  quiet_level, use_color,     tty,
                              o->preset, o->cfg, v->baseline, o->fail_level, o->never_fail,
                              others,    v->cwd, docs};

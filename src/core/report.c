@@ -179,9 +179,8 @@ int report_verdict(struct buf *b, const struct report_opts *o, const struct repo
 
 char *report_rule_url(const struct report_opts *o, const char *id)
 {
-    const char *u = o->docs_url;
-    if (!u || !*u || !id || !strcmp(id, REPORT_INPUT_RULE)) return NULL;
-    return xasprintf("%s%s%s.html", u, u[strlen(u) - 1] == '/' ? "" : "/", id);
+    if (!id || !strcmp(id, REPORT_INPUT_RULE)) return NULL;
+    return rule_page_url(o->docs_url, id);
 }
 
 void report_message(struct buf *b, const struct report_opts *o, const struct diag *d)

@@ -1904,6 +1904,12 @@ const char *rule_set_docs_url(const struct rule_set *rs)
     return json_string_value(json_object_get(rs->manifest, "docs-url"));
 }
 
+char *rule_page_url(const char *docs_url, const char *id)
+{
+    if (!docs_url || !*docs_url || !id) return NULL;
+    return xasprintf("%s%s%s.html", docs_url, docs_url[strlen(docs_url) - 1] == '/' ? "" : "/", id);
+}
+
 const char *rule_set_tier_name(const struct rule_set *rs, long tier)
 {
     char key[24];

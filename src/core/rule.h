@@ -62,6 +62,10 @@ const char *rule_set_name(const struct rule_set *rs);
 const char *rule_set_tag(const struct rule_set *rs);
 /* The manifest's docs-url, where the rule pages are published, or NULL when it has none. */
 const char *rule_set_docs_url(const struct rule_set *rs);
+/* The page of rule ID under DOCS_URL (a manifest's docs-url, --docs-url or a config's):
+ * DOCS_URL + "/" (unless it ends in one) + ID + ".html", new; NULL when DOCS_URL is NULL
+ * or empty or ID is NULL. The one place that says where a rule page is. */
+char *rule_page_url(const char *docs_url, const char *id);
 /* The manifest's name of source tier TIER (its `tiers` mapping), or NULL when it names none. */
 const char *rule_set_tier_name(const struct rule_set *rs, long tier);
 /* "sha256:<hex>" over the manifest, the rule files, the schema files they load and the

@@ -178,76 +178,13 @@ static int load_rules(lsp_server *s, json_t *out)
 
 /* ---- diagnostics ---- */
 
-/* The end of the value or token that starts at byte OFF of T (LEN bytes): a quoted
- * string to its closing quote, a bracketed value to its closing bracket when that is
- * within 4096 bytes (else the bracket), a bare token to the end of the token; at least
- * one character. */
-static size_t value_end(const char *t, size_t len, size_t off)
-{
-    if (off >= len) return len;
-    size_t limit = len - off > 65536 ? off + 65536 : len;
-    char c = t[off];
-    if (c == '"' || c == '\'') {
-        for (size_t i = off + 1; i < limit; i++) {
-            if (c == '"' && t[i] == '\\') {
-                i++;
-                continue;
-            }
-            if (t[i] == c) {
-                if (c == '\'' && i + 1 < limit && t[i + 1] == '\'') {
-                    i++;
-                    continue;
-                }
-                return i + 1;
-            }
-            if (t[i] == '\n' && c == '"' && off + 1 < len) break;
-        }
-        return off + 1;
-    }
-    if (c == '{' || c == '[') {
-        size_t depth = 0, cap = len - off > 4096 ? off + 4096 : len;
-        for (size_t i = off; i < cap; i++) {
-            char x = t[i];
-            if (x == '"') {
-                for (i++; i < cap && t[i] != '"'; i++)
-                    if (t[i] == '\\') i++;
-            } else if (x == '{' || x == '[') {
-                depth++;
-            } else if (x == '}' || x == ']') {
-                if (--depth == 0) return i + 1;
-            }
-        }
-        return off + 1;
-    }
-    size_t i = off;
-    while (i < limit && t[i] != '\n' && t[i] != '\r' && t[i] != ',' && t[i] != '}' && t[i] != ']' &&
-           !(t[i] == ':' && (i + 1 == limit || t[i + 1] == ' ')) &&
-           !(t[i] == '#' && i > off && t[i - 1] == ' '))
-        i++;
-    while (i > off && (t[i - 1] == ' ' || t[i - 1] == '\t')) i--;
-    if (i == off) {
-        /* one character (a whole UTF-8 sequence) */
-        i++;
-        while (i < len && ((unsigned char)t[i] & 0xC0) == 0x80) i++;
-    }
-    return i;
-}
-
 /* The range of a finding at P in the text judged by J: from P to the end of its value. */
 static json_t *diag_range(const struct lsp_job *j, struct doc_pos p)
 {
     const struct lsp_lines *l = &j->lines;
     size_t a = lsp_offset_of_doc(l, p);
-    size_t b = p.line ? value_end(l->text, l->len, a) : a;
+    size_t b = p.line ? lsp_value_end(l->text, l->len, a) : a;
     return range_json(lsp_position_of(l, a, j->enc), lsp_position_of(l, b, j->enc));
-}
-
-/* The rule page of RULE when the rule set has a docs-url (new), else NULL. */
-static char *rule_href(const struct rule_set *rs, const char *rule)
-{
-    const char *u = rs ? rule_set_docs_url(rs) : NULL;
-    if (!u || !*u || !rule) return NULL;
-    return xasprintf("%s%s%s.html", u, u[strlen(u) - 1] == '/' ? "" : "/", rule);
 }
 
 /* The site that reached the component: the longest prefix of the resolved POINTER that
@@ -293,7 +230,7 @@ static json_t *diag_json(const struct lsp_job *jb, const doc *j, const struct di
     json_object_set_new(o, "severity", json_integer(severity[x->level]));
     if (x->rule) {
         json_object_set_new(o, "code", jstr(x->rule));
-        char *href = rule_href(rs, x->rule);
+        char *href = rule_page_url(jb->rules ? jb->rules->r.docs_url : NULL, x->rule);
         if (href) json_object_set_new(o, "codeDescription", json_pack("{s:o}", "href", jstr(href)));
         free(href);
     }
@@ -459,7 +396,9 @@ static json_t *hover(lsp_server *s, json_t *params, int *err)
     if (!d) return json_null();
     struct lspf_text t = {d->path, d->text.s ? d->text.s : "", d->text.len};
     struct lspf_hover h = {0};
-    if (!lspf_hover(rules_of(s), &t, d->kind, &d->diags, pos, &h)) return json_null();
+    if (!lspf_hover(rules_of(s), s->rules ? s->rules->r.docs_url : NULL, &t, d->kind, &d->diags,
+                    pos, &h))
+        return json_null();
     json_t *r = json_pack("{s:{s:s, s:o}}", "contents", "kind", "markdown", "value",
                           jstr(h.markdown ? h.markdown : ""));
     if (h.range.start.line)

@@ -20,6 +20,9 @@ struct lsp_rules {
     const struct rule_set *rs;
     const struct eval_options *eo; /* NULL: every rule */
     void *handle;                  /* the host's (unload frees it) */
+    /* Where the rule pages are (the config's docs-url, else the manifest's: as validate
+     * decides), or NULL: diagnostics and hover link to no page. Borrowed like RS. */
+    const char *docs_url;
 };
 
 /* What the server asks of the program around it (cli/cmd_lsp.c: the rule set as

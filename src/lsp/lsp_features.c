@@ -13,6 +13,7 @@
 #include "core/config.h"
 #include "core/judge.h"
 #include "lsp/lsp_featuresInt.h"
+#include "lsp/lsp_pos.h"
 
 /* ---- lines and columns ------------------------------------------------------------ */
 
@@ -21,6 +22,7 @@ void lspf_lines_init(struct lspf_lines *ls, const char *text, size_t len)
     memset(ls, 0, sizeof *ls);
     ls->text = text ? text : "";
     if (!text) len = 0;
+    ls->len = len;
     size_t cap = 16;
     ls->starts = xmalloc(cap * sizeof *ls->starts);
     ls->lens = xmalloc(cap * sizeof *ls->lens);
@@ -108,6 +110,27 @@ struct lspf_range lspf_token_range(const struct lspf_lines *ls, struct doc_pos s
         while (end < len && ((unsigned char)s[end] & 0xC0) == 0x80) end++;
     }
     r.end.col = lspf_off_to_col(s, end);
+    return r;
+}
+
+struct lspf_range lspf_value_range(const struct lspf_lines *ls, struct doc_pos start)
+{
+    struct lspf_range r = {start, start};
+    size_t len;
+    const char *s = lspf_line(ls, start.line, &len);
+    if (!s || !start.col) return r;
+    size_t at = (size_t)(s - ls->text) + lspf_col_to_off(s, len, start.col);
+    size_t end = lsp_value_end(ls->text, ls->len, at);
+    /* the line END lies on: the last line starting at or before it */
+    size_t lo = start.line - 1, hi = ls->n - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        if (ls->starts[mid] <= end) lo = mid;
+        else hi = mid - 1;
+    }
+    size_t off = end - ls->starts[lo];
+    if (off > ls->lens[lo]) off = ls->lens[lo];
+    r.end = (struct doc_pos){(uint32_t)lo + 1, lspf_off_to_col(ls->text + ls->starts[lo], off)};
     return r;
 }
 

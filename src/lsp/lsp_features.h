@@ -76,13 +76,14 @@ enum lspf_kind lspf_classify(const struct lspf_text *t);
 void lspf_lint(const struct lspf_text *t, enum lspf_kind k, struct diag_list *out);
 /* Hover at POS. In a description, the findings of DIAGS whose range (lspf_diag_range)
  * covers POS, each "**ID** · LEVEL (must)", the message, the requirement, the protocol
- * versions, the summary and a link to the rule page only when rule_set_docs_url(RS) is
- * set, joined by "---"; suppressed and baselined findings are not shown. In a rule file:
+ * versions, the summary and a link to the rule page only when DOCS_URL is set (see
+ * rule_page_url), joined by "---"; suppressed and baselined findings are not shown. In a rule file:
  * a predicate (built-in: its synopsis; named: its definition), a rule id (its summary), a
  * protocol version. Returns 1 and fills *OUT, 0 when there is nothing to say. RS may be
  * NULL (no rule set loaded). */
-int lspf_hover(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
-               const struct diag_list *diags, struct doc_pos pos, struct lspf_hover *out);
+int lspf_hover(const struct rule_set *rs, const char *docs_url, const struct lspf_text *t,
+               enum lspf_kind k, const struct diag_list *diags, struct doc_pos pos,
+               struct lspf_hover *out);
 void lspf_hover_release(struct lspf_hover *h);
 /* Go to definition at POS: a "$componentRef" value in a description goes to the
  * component's key (quotes included in JSON); `use: NAME` in a rule file to the named
@@ -100,9 +101,10 @@ void lspf_locations_free(struct lspf_location *locs, size_t n);
 void lspf_complete(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
                    struct doc_pos pos, struct lspf_items *out);
 
-/* The range a diagnostic D of the text T covers, so that published ranges and hover agree:
- * the token at D's position (a string with its quotes, a number, a literal, a plain YAML
- * scalar, or one character for '{' and '['); empty at D's position when it has none. */
+/* The range a diagnostic D of the text T covers, as published (lsp_value_end: the value
+ * at D's position, a string with its quotes, a bracketed value to its closing bracket
+ * within 4 KiB), so that hover answers wherever the editor underlines; empty at D's
+ * position when it has none. */
 struct lspf_range lspf_diag_range(const struct lspf_text *t, const struct diag *d);
 
 #endif

@@ -14,6 +14,7 @@
  * trailing CR). */
 struct lspf_lines {
     const char *text;
+    size_t len; /* of the whole text */
     size_t n;
     size_t *starts, *lens;
 };
@@ -30,6 +31,11 @@ uint32_t lspf_off_to_col(const char *s, size_t off);
  * literal, a plain YAML scalar (up to ": ", " #", a flow indicator or the line's end), or
  * one character for '{', '[' and anything else. */
 struct lspf_range lspf_token_range(const struct lspf_lines *ls, struct doc_pos start);
+
+/* The range of the value that starts at START, as a published diagnostic covers it
+ * (lsp_value_end: a bracketed value to its closing bracket), so that hover on a finding
+ * answers wherever the editor underlines it. */
+struct lspf_range lspf_value_range(const struct lspf_lines *ls, struct doc_pos start);
 
 /* The word at POS (letters, digits, '.', '-', '_', '*', '$'): new string, its range;
  * NULL when POS is on no word. */

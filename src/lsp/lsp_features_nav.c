@@ -29,7 +29,7 @@ struct lspf_range lspf_diag_range(const struct lspf_text *t, const struct diag *
 {
     struct lspf_lines ls;
     lspf_lines_init(&ls, t->text, t->len);
-    struct lspf_range r = lspf_token_range(&ls, (struct doc_pos){d->line, d->col});
+    struct lspf_range r = lspf_value_range(&ls, (struct doc_pos){d->line, d->col});
     lspf_lines_release(&ls);
     return r;
 }
@@ -43,7 +43,8 @@ static const char *builtin_summary(const char *id)
     return NULL;
 }
 
-static void finding_markdown(struct buf *b, const struct rule_set *rs, const struct diag *d)
+static void finding_markdown(struct buf *b, const struct rule_set *rs, const char *docs_url,
+                             const struct diag *d)
 {
     const struct rule *r = rs && d->rule ? rule_set_find(rs, d->rule) : NULL;
     if (d->rule) buf_addf(b, "**%s** · %s", d->rule, diag_level_name(d->level));
@@ -59,24 +60,25 @@ static void finding_markdown(struct buf *b, const struct rule_set *rs, const str
     }
     const char *summary = r ? rule_str(r, "summary") : builtin_summary(d->rule);
     if (summary) buf_addf(b, "\n\n%s", summary);
-    const char *u = rs ? rule_set_docs_url(rs) : NULL;
-    if (u && *u && d->rule)
-        buf_addf(b, "\n\n[Rule page](%s%s%s.html)", u, u[strlen(u) - 1] == '/' ? "" : "/", d->rule);
+    char *page = rule_page_url(docs_url, d->rule);
+    if (page) buf_addf(b, "\n\n[Rule page](%s)", page);
+    free(page);
 }
 
-static int hover_findings(const struct rule_set *rs, const struct lspf_lines *ls,
-                          const struct diag_list *diags, struct doc_pos pos, struct lspf_hover *out)
+static int hover_findings(const struct rule_set *rs, const char *docs_url,
+                          const struct lspf_lines *ls, const struct diag_list *diags,
+                          struct doc_pos pos, struct lspf_hover *out)
 {
     struct buf b = BUF_INIT;
     int n = 0;
     for (size_t i = 0; diags && i < diags->len; i++) {
         const struct diag *d = &diags->items[i];
         if (!d->line || !d->col || diag_hidden(d)) continue;
-        struct lspf_range r = lspf_token_range(ls, (struct doc_pos){d->line, d->col});
+        struct lspf_range r = lspf_value_range(ls, (struct doc_pos){d->line, d->col});
         if (!covers(r, pos)) continue;
         if (n++) buf_adds(&b, "\n\n---\n\n");
         else out->range = r;
-        finding_markdown(&b, rs, d);
+        finding_markdown(&b, rs, docs_url, d);
     }
     if (!n) return 0;
     out->markdown = buf_detach(&b);
@@ -185,14 +187,15 @@ static int hover_rules(const struct rule_set *rs, const struct lspf_text *t, enu
     return 1;
 }
 
-int lspf_hover(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
-               const struct diag_list *diags, struct doc_pos pos, struct lspf_hover *out)
+int lspf_hover(const struct rule_set *rs, const char *docs_url, const struct lspf_text *t,
+               enum lspf_kind k, const struct diag_list *diags, struct doc_pos pos,
+               struct lspf_hover *out)
 {
     memset(out, 0, sizeof *out);
     struct lspf_lines ls;
     lspf_lines_init(&ls, t->text, t->len);
     int rc = 0;
-    if (k == LSPF_DESCRIPTION) rc = hover_findings(rs, &ls, diags, pos, out);
+    if (k == LSPF_DESCRIPTION) rc = hover_findings(rs, docs_url, &ls, diags, pos, out);
     else if (k == LSPF_RULES || k == LSPF_MANIFEST) rc = hover_rules(rs, t, k, &ls, pos, out);
     lspf_lines_release(&ls);
     return rc;

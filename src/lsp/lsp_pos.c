@@ -152,3 +152,54 @@ struct lsp_position lsp_position_of_doc(const struct lsp_lines *l, struct doc_po
 {
     return lsp_position_of(l, lsp_offset_of_doc(l, p), e);
 }
+
+size_t lsp_value_end(const char *t, size_t len, size_t off)
+{
+    if (off >= len) return len;
+    size_t limit = len - off > 65536 ? off + 65536 : len;
+    char c = t[off];
+    if (c == '"' || c == '\'') {
+        for (size_t i = off + 1; i < limit; i++) {
+            if (c == '"' && t[i] == '\\') {
+                i++;
+                continue;
+            }
+            if (t[i] == c) {
+                if (c == '\'' && i + 1 < limit && t[i + 1] == '\'') {
+                    i++;
+                    continue;
+                }
+                return i + 1;
+            }
+            if (t[i] == '\n' && c == '"' && off + 1 < len) break;
+        }
+        return off + 1;
+    }
+    if (c == '{' || c == '[') {
+        size_t depth = 0, cap = len - off > 4096 ? off + 4096 : len;
+        for (size_t i = off; i < cap; i++) {
+            char x = t[i];
+            if (x == '"') {
+                for (i++; i < cap && t[i] != '"'; i++)
+                    if (t[i] == '\\') i++;
+            } else if (x == '{' || x == '[') {
+                depth++;
+            } else if (x == '}' || x == ']') {
+                if (--depth == 0) return i + 1;
+            }
+        }
+        return off + 1;
+    }
+    size_t i = off;
+    while (i < limit && t[i] != '\n' && t[i] != '\r' && t[i] != ',' && t[i] != '}' && t[i] != ']' &&
+           !(t[i] == ':' && (i + 1 == limit || t[i + 1] == ' ')) &&
+           !(t[i] == '#' && i > off && t[i - 1] == ' '))
+        i++;
+    while (i > off && (t[i - 1] == ' ' || t[i - 1] == '\t')) i--;
+    if (i == off) {
+        /* one character (a whole UTF-8 sequence) */
+        i++;
+        while (i < len && ((unsigned char)t[i] & 0xC0) == 0x80) i++;
+    }
+    return i;
+}

@@ -47,4 +47,10 @@ struct doc_pos lsp_doc_pos_of(const struct lsp_lines *l, size_t off);
 struct lsp_position lsp_position_of_doc(const struct lsp_lines *l, struct doc_pos p,
                                         enum lsp_enc e);
 
+/* The end of the value or token that starts at byte OFF of T (LEN bytes): a quoted
+ * string to its closing quote, a bracketed value to its closing bracket when that is
+ * within 4096 bytes (else the bracket), a bare token to the end of the token; at least
+ * one character. What a finding's range covers: published diagnostics and hover agree. */
+size_t lsp_value_end(const char *t, size_t len, size_t off);
+
 #endif

@@ -30,13 +30,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static int load(void *arg, const char *root, struct lsp_rules *out, char **why)
 {
-    *out = (struct lsp_rules){rules, NULL, NULL};
+    *out = (struct lsp_rules){rules, NULL, NULL, NULL};
     return 0;
 }
 
-static void unload(void *arg, struct lsp_rules *r)
-{
-}
+static void unload(void *arg, struct lsp_rules *r) {}
 
 static void check_out(json_t *out, int exited)
 {

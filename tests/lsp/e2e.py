@@ -1,7 +1,7 @@
 """e2e.py BIN - `mcpdesc lsp` over real pipes: the lifecycle and exit statuses, a
 description (JSON, then YAML) judged through the stdio loop with its debounce timer and
 judge thread, positions in UTF-16 after non-ASCII text, a finding reached through a $componentRef with its related
-information, rule page links from the rule set's docs-url, bad frames and bad JSON
+information, no rule page link without a docs-url and one from a config's docs-url, bad frames and bad JSON
 answered without ending the server, an incremental edit re-published with its version,
 and a session that ends without `exit` (status 1). Prints `ok N - ...` per check and
 exits 1 on the first failure."""
@@ -133,6 +133,21 @@ try:
     check(m is not None and diags_of(m) == [], "didClose clears the diagnostics")
     st = c.close()
     check(st == 0, "shutdown then exit: status 0", str(st))
+
+    # the config's docs-url: diagnostics link to the rule page there (as validate's reports)
+    cfg = os.path.join(tmp, "pages.mcpdesc.yaml")
+    with open(cfg, "w") as f:
+        f.write("docs-url: https://pages.example/rules/\n")
+    c = Client(argv + ["--config", cfg], env=env, cwd=tmp)
+    c.initialize(root=tmp, options={"debounceMs": 0})
+    c.notify("textDocument/didOpen", {"textDocument": {
+        "uri": yuri, "languageId": "yaml", "version": 1, "text": ytext}})
+    m = c.wait_for(is_publish(yuri), 10)
+    hrefs = [x.get("codeDescription", {}).get("href") for x in diags_of(m)] if m else []
+    check(hrefs == ["https://pages.example/rules/"
+                    "mcp.tool.input-schema.properties-object-values.html"],
+          "a config's docs-url: each diagnostic links to its rule page", str(hrefs))
+    check(c.close() == 0, "that server ends with status 0 too")
 
     c = Client(argv, env=env, cwd=tmp)
     c.initialize(root=tmp)

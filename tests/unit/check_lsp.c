@@ -33,7 +33,7 @@ static int load(void *arg, const char *root, struct lsp_rules *out, char **why)
         return -1;
     }
     struct rule_set *rs = tu_rules_ok(RULES);
-    *out = (struct lsp_rules){rs, NULL, rs};
+    *out = (struct lsp_rules){rs, NULL, rs, NULL};
     return 0;
 }
 
@@ -446,7 +446,14 @@ START_TEST(lsp_feature_plumbing)
     start(0);
     EXPECT(INIT, INIT_RESULT("utf-16"));
     free(send_msg(OPEN(DOC_J)));
-    EXPECT(HOVER(2), "{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":null}\n");
+    /* inside the second tool's object (after an emoji: UTF-16 units), which the finding
+     * underlines whole: hover answers there, with the range as published */
+    EXPECT(HOVER(2),
+           "{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{\"contents\":{\"kind\":\"markdown\","
+           "\"value\":\"**t.name** · error (must)\\n\\nno name\\n\\nRequirement: "
+           "r\\n\\nProtocol versions: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, "
+           "2026-07-28\\n\\ns\"},\"range\":{\"end\":{\"character\":41,\"line\":1},"
+           "\"start\":{\"character\":27,\"line\":1}}}}\n");
 #define AT(id, method)                                                                             \
     "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"textDocument/" method "\",\"params\":{"      \
     "\"textDocument\":{\"uri\":\"" URI "\"},\"position\":{\"line\":0,\"character\":3}}}"

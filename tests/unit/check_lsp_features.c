@@ -38,7 +38,7 @@ static enum lspf_kind classify(const char *path, const char *s)
 
 /* A rule of the scratch sets: lines 2-12 of a file that starts with "rules:\n". */
 #define RULE(id)                                                                                   \
-    "  - id: " id "\n    owner: t\n    surface: Tool\n    kind: structural\n    level: must\n"      \
+    "  - id: " id "\n    owner: t\n    surface: Tool\n    kind: structural\n    level: must\n"     \
     "    status: stable\n    enforcement: internal\n    applies: all\n    summary: s\n"            \
     "    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
 
@@ -56,8 +56,9 @@ START_TEST(classify_kinds)
     ck_assert_int_eq(classify(other, "a: 1\n"), LSPF_OTHER);     /* beside it, not listed */
     ck_assert_int_eq(classify("/work/repo/.mcpdesc.yaml", "levels: {}\n"), LSPF_CONFIG);
     ck_assert_int_eq(classify("/work/repo/.mcpdesc.yml", ""), LSPF_CONFIG);
-    ck_assert_int_eq(classify("/work/repo/d.json", "{\"mcpDescription\": \"0.9.0\", \"tools\": []}"),
-                     LSPF_DESCRIPTION);
+    ck_assert_int_eq(
+        classify("/work/repo/d.json", "{\"mcpDescription\": \"0.9.0\", \"tools\": []}"),
+        LSPF_DESCRIPTION);
     ck_assert_int_eq(classify("/work/repo/package.json", "{\"name\": \"x\"}"), LSPF_OTHER);
     ck_assert_int_eq(classify("/work/repo/list.json", "[1, 2]"), LSPF_OTHER);
     /* YAML descriptions, by name and (untitled) by content */
@@ -124,8 +125,9 @@ START_TEST(lint_unsaved_rule_file)
     ck_assert_ptr_nonnull(e);
     ck_assert_uint_eq(e->line, 13);
     ck_assert_uint_eq(e->col, 41);
-    ck_assert_str_eq(e->message, "unknown predicate \"json-typ\": did you mean \"json-type\"? (see "
-                                 "rules-yaml/README.md for the list)");
+    ck_assert_str_eq(e->message,
+                     "unknown predicate \"json-typ\": did you mean \"json-type\"? (see "
+                     "rules-yaml/README.md for the list)");
     ck_assert_ptr_nonnull(e->hint);
     diag_list_release(&out);
     /* the other way round: the disk has the typo, the buffer is right */
@@ -157,8 +159,9 @@ START_TEST(lint_unsaved_rule_file)
     ck_assert_int_eq(note->level, DIAG_WARNING);
     ck_assert_msg(strstr(note->message, "the rule set's manifest has ") &&
                       strstr(note->message, "so this file's rules were not compiled (first: ") &&
-                      strstr(note->message, "manifest.yaml:1:1: the manifest has no "
-                                            "\"description-format\" (it is required))"),
+                      strstr(note->message,
+                             "manifest.yaml:1:1: the manifest has no "
+                             "\"description-format\" (it is required))"),
                   "%s", note->message);
     diag_list_release(&out);
     free(mpath);
@@ -179,8 +182,9 @@ START_TEST(lint_config_buffer)
     ck_assert_uint_eq(out.items[0].line, 2);
     ck_assert_uint_eq(out.items[0].col, 1);
     ck_assert_int_eq(out.items[0].level, DIAG_ERROR);
-    ck_assert_msg(strstr(out.items[0].message, "unknown key 'levles' in the config; did you mean "
-                                               "'levels'?"),
+    ck_assert_msg(strstr(out.items[0].message,
+                         "unknown key 'levles' in the config; did you mean "
+                         "'levels'?"),
                   "%s", out.items[0].message);
     diag_list_release(&out);
 }
@@ -214,27 +218,37 @@ START_TEST(hover_on_finding)
     ck_assert_uint_eq(diags.items[0].line, 4);
     ck_assert_uint_eq(diags.items[0].col, 5);
     struct lspf_hover h;
-    ck_assert_int_eq(lspf_hover(rs, &t, LSPF_DESCRIPTION, &diags, (struct doc_pos){4, 5}, &h), 1);
-    ck_assert_str_eq(h.markdown, "**t.tool.name** · error (must)\n\n"
-                                 "a tool needs a \"name\"\n\n"
-                                 "Requirement: Every tool MUST have a name.\n\n"
-                                 "Protocol versions: 2024-11-05, 2025-03-26, 2025-06-18, "
-                                 "2025-11-25, 2026-07-28\n\n"
-                                 "A client calls a tool by its name.");
+    ck_assert_int_eq(lspf_hover(rs, NULL, &t, LSPF_DESCRIPTION, &diags, (struct doc_pos){4, 5}, &h),
+                     1);
+    ck_assert_str_eq(h.markdown,
+                     "**t.tool.name** · error (must)\n\n"
+                     "a tool needs a \"name\"\n\n"
+                     "Requirement: Every tool MUST have a name.\n\n"
+                     "Protocol versions: 2024-11-05, 2025-03-26, 2025-06-18, "
+                     "2025-11-25, 2026-07-28\n\n"
+                     "A client calls a tool by its name.");
     ck_assert_uint_eq(h.range.start.line, 4);
     ck_assert_uint_eq(h.range.start.col, 5);
-    ck_assert_uint_eq(h.range.end.col, 6); /* the '{' */
+    ck_assert_uint_eq(h.range.end.line, 4);
+    ck_assert_uint_eq(h.range.end.col, 27); /* the whole object, as the editor underlines it */
     lspf_hover_release(&h);
-    /* end exclusive: the next character is not the finding's */
-    ck_assert_int_eq(lspf_hover(rs, &t, LSPF_DESCRIPTION, &diags, (struct doc_pos){4, 6}, &h), 0);
-    ck_assert_int_eq(lspf_hover(rs, &t, LSPF_DESCRIPTION, &diags, (struct doc_pos){4, 4}, &h), 0);
+    /* inside the object (after "título": columns are code points), and end exclusive */
+    ck_assert_int_eq(
+        lspf_hover(rs, NULL, &t, LSPF_DESCRIPTION, &diags, (struct doc_pos){4, 26}, &h), 1);
+    lspf_hover_release(&h);
+    ck_assert_int_eq(
+        lspf_hover(rs, NULL, &t, LSPF_DESCRIPTION, &diags, (struct doc_pos){4, 27}, &h), 0);
+    ck_assert_int_eq(lspf_hover(rs, NULL, &t, LSPF_DESCRIPTION, &diags, (struct doc_pos){4, 4}, &h),
+                     0);
     /* two findings at one place: both, separated by a rule */
-    struct diag *d2 = diag_add(&diags, DIAG_WARNING, "mcpdesc.component-ref.dangling", "/tmp/d.json",
-                               4, 5, "second");
+    struct diag *d2 = diag_add(&diags, DIAG_WARNING, "mcpdesc.component-ref.dangling",
+                               "/tmp/d.json", 4, 5, "second");
     d2->versions = 1;
-    ck_assert_int_eq(lspf_hover(rs, &t, LSPF_DESCRIPTION, &diags, (struct doc_pos){4, 5}, &h), 1);
-    ck_assert_msg(strstr(h.markdown, "\n\n---\n\n**mcpdesc.component-ref.dangling** · warning\n\n"
-                                     "second\n\nProtocol versions: 2024-11-05\n\n"),
+    ck_assert_int_eq(lspf_hover(rs, NULL, &t, LSPF_DESCRIPTION, &diags, (struct doc_pos){4, 5}, &h),
+                     1);
+    ck_assert_msg(strstr(h.markdown,
+                         "\n\n---\n\n**mcpdesc.component-ref.dangling** · warning\n\n"
+                         "second\n\nProtocol versions: 2024-11-05\n\n"),
                   "%s", h.markdown);
     lspf_hover_release(&h);
     diag_list_release(&diags);
@@ -247,12 +261,13 @@ START_TEST(hover_on_finding_with_page)
 {
     char tmpl[] = "/tmp/mcpdesc-lspf-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(tmpl));
-    write_file(tmpl, "manifest.yaml",
-               "name: t\ntag: v1\ndescription-format: 0.9.0\ndocs-url: https://r.example/rules\n"
-               "versions: [2025-06-18, 2025-11-25]\ndocument:\n  versions-member: protocolVersions\n"
-               "  collections: [tools]\n  component-ref:\n    member: $componentRef\n"
-               "    prefix: /components/schemas/\n    scopes: [/tools/*/inputSchema]\n"
-               "files: [r.yaml]\n");
+    write_file(
+        tmpl, "manifest.yaml",
+        "name: t\ntag: v1\ndescription-format: 0.9.0\ndocs-url: https://r.example/rules\n"
+        "versions: [2025-06-18, 2025-11-25]\ndocument:\n  versions-member: protocolVersions\n"
+        "  collections: [tools]\n  component-ref:\n    member: $componentRef\n"
+        "    prefix: /components/schemas/\n    scopes: [/tools/*/inputSchema]\n"
+        "files: [r.yaml]\n");
     write_file(tmpl, "r.yaml",
                "rules:\n" RULE("t.x") "    check: {select: /tools/*/título, require: {json-type: "
                                       "string}, message: 'not a string'}\n");
@@ -265,10 +280,13 @@ START_TEST(hover_on_finding_with_page)
     ck_assert_uint_eq(diags.items[0].col, 16); /* after "título": code points */
     struct lspf_text t = text_of("/tmp/d.json", desc);
     struct lspf_hover h;
-    ck_assert_int_eq(lspf_hover(rs, &t, LSPF_DESCRIPTION, &diags, (struct doc_pos){4, 16}, &h), 1);
-    ck_assert_str_eq(h.markdown, "**t.x** · error (must)\n\nnot a string\n\nRequirement: r\n\n"
-                                 "Protocol versions: 2025-06-18, 2025-11-25\n\ns\n\n"
-                                 "[Rule page](https://r.example/rules/t.x.html)");
+    ck_assert_int_eq(lspf_hover(rs, rule_set_docs_url(rs), &t, LSPF_DESCRIPTION, &diags,
+                                (struct doc_pos){4, 16}, &h),
+                     1);
+    ck_assert_str_eq(h.markdown,
+                     "**t.x** · error (must)\n\nnot a string\n\nRequirement: r\n\n"
+                     "Protocol versions: 2025-06-18, 2025-11-25\n\ns\n\n"
+                     "[Rule page](https://r.example/rules/t.x.html)");
     ck_assert_uint_eq(h.range.end.col, 17);
     lspf_hover_release(&h);
     diag_list_release(&diags);
@@ -278,17 +296,18 @@ START_TEST(hover_on_finding_with_page)
 }
 END_TEST
 
-static const char *preds_file = "predicates:\n"
-                                "  object-guard:\n"
-                                "    all:\n"
-                                "      - json-type: object\n"
-                                "      - lacks: $componentRef\n"
-                                "rules:\n" RULE("t.a") "    check:\n"
-                                "      select: /tools/*\n"
-                                "      when: {use: object-guard}\n"
-                                "      require: {json-type: object}\n"
-                                "      message: m\n"
-                                "    yields-to: [t.b]\n" RULE("t.b") CHECK_OK;
+static const char *preds_file =
+    "predicates:\n"
+    "  object-guard:\n"
+    "    all:\n"
+    "      - json-type: object\n"
+    "      - lacks: $componentRef\n"
+    "rules:\n" RULE("t.a") "    check:\n"
+                           "      select: /tools/*\n"
+                           "      when: {use: object-guard}\n"
+                           "      require: {json-type: object}\n"
+                           "      message: m\n"
+                           "    yields-to: [t.b]\n" RULE("t.b") CHECK_OK;
 
 START_TEST(hover_on_predicates)
 {
@@ -298,7 +317,7 @@ START_TEST(hover_on_predicates)
     struct lspf_text t = text_of(path, preds_file);
     struct lspf_hover h;
     /* line 21 is "      require: {json-type: object}": json-type starts at column 17 */
-    ck_assert_int_eq(lspf_hover(NULL, &t, LSPF_RULES, NULL, (struct doc_pos){21, 20}, &h), 1);
+    ck_assert_int_eq(lspf_hover(NULL, NULL, &t, LSPF_RULES, NULL, (struct doc_pos){21, 20}, &h), 1);
     size_t i = 0;
     while (strcmp(fn_predicate_name(i), "json-type")) i++;
     char *want = xasprintf("**json-type**: `TYPE or [TYPE, ...]`\n\n%s", fn_predicate_doc(i));
@@ -308,13 +327,14 @@ START_TEST(hover_on_predicates)
     free(want);
     lspf_hover_release(&h);
     /* the named predicate after use: its definition */
-    ck_assert_int_eq(lspf_hover(NULL, &t, LSPF_RULES, NULL, (struct doc_pos){20, 20}, &h), 1);
-    ck_assert_str_eq(h.markdown, "**object-guard**: named predicate (test.yaml:2)\n\n```yaml\n"
-                                 "  object-guard:\n    all:\n      - json-type: object\n"
-                                 "      - lacks: $componentRef\n```");
+    ck_assert_int_eq(lspf_hover(NULL, NULL, &t, LSPF_RULES, NULL, (struct doc_pos){20, 20}, &h), 1);
+    ck_assert_str_eq(h.markdown,
+                     "**object-guard**: named predicate (test.yaml:2)\n\n```yaml\n"
+                     "  object-guard:\n    all:\n      - json-type: object\n"
+                     "      - lacks: $componentRef\n```");
     lspf_hover_release(&h);
     /* a protocol version (of the manifest beside it), and a rule id (its summary) */
-    ck_assert_int_eq(lspf_hover(NULL, &t, LSPF_RULES, NULL, (struct doc_pos){14, 15}, &h), 0);
+    ck_assert_int_eq(lspf_hover(NULL, NULL, &t, LSPF_RULES, NULL, (struct doc_pos){14, 15}, &h), 0);
     char *mpath = xasprintf("%s/manifest.yaml", dir);
     size_t mlen;
     char *mtext = NULL;
@@ -327,15 +347,17 @@ START_TEST(hover_on_predicates)
     }
     struct lspf_text mt = {mpath, mtext, mlen};
     /* line 4: "versions: [2024-11-05, 2025-03-26, ...]"; 2025-03-26 from column 24 */
-    ck_assert_int_eq(lspf_hover(NULL, &mt, LSPF_MANIFEST, NULL, (struct doc_pos){4, 25}, &h), 1);
-    ck_assert_str_eq(h.markdown, "MCP protocol version **2025-03-26** (2 of the 5 versions the "
-                                 "rule set knows, oldest first)");
+    ck_assert_int_eq(lspf_hover(NULL, NULL, &mt, LSPF_MANIFEST, NULL, (struct doc_pos){4, 25}, &h),
+                     1);
+    ck_assert_str_eq(h.markdown,
+                     "MCP protocol version **2025-03-26** (2 of the 5 versions the "
+                     "rule set knows, oldest first)");
     ck_assert_uint_eq(h.range.start.col, 24);
     ck_assert_uint_eq(h.range.end.col, 34);
     lspf_hover_release(&h);
     free(mtext);
     free(mpath);
-    ck_assert_int_eq(lspf_hover(NULL, &t, LSPF_RULES, NULL, (struct doc_pos){23, 18}, &h), 1);
+    ck_assert_int_eq(lspf_hover(NULL, NULL, &t, LSPF_RULES, NULL, (struct doc_pos){23, 18}, &h), 1);
     ck_assert_str_eq(h.markdown, "**t.b**\n\ns");
     lspf_hover_release(&h);
     free(path);
@@ -393,9 +415,10 @@ START_TEST(definition_use_and_yields)
 {
     const char *files[] = {"a-preds.yaml", "test.yaml"};
     const char *other = "predicates:\n  far-guard: {json-type: object}\nrules: []\n";
-    const char *user = "rules:\n" RULE("t.a") "    check:\n      select: /tools/*\n"
-                       "      when: {use: far-guard}\n"
-                       "      require: {json-type: object}\n      message: m\n";
+    const char *user =
+        "rules:\n" RULE("t.a") "    check:\n      select: /tools/*\n"
+                               "      when: {use: far-guard}\n"
+                               "      require: {json-type: object}\n      message: m\n";
     const char *texts[] = {other, user};
     char *dir = tu_rule_dir(files, texts, 2);
     char *path = xasprintf("%s/test.yaml", dir), *opath = xasprintf("%s/a-preds.yaml", dir);
@@ -446,7 +469,8 @@ static int has_item(const struct lspf_items *it, const char *label)
 static void complete_at(const char *marked, struct lspf_items *out)
 {
     const char *files[] = {"a-preds.yaml", "test.yaml"};
-    const char *texts[] = {"predicates:\n  far-guard: {json-type: object}\nrules: []\n", "rules: []\n"};
+    const char *texts[] = {"predicates:\n  far-guard: {json-type: object}\nrules: []\n",
+                           "rules: []\n"};
     char *dir = tu_rule_dir(files, texts, 2);
     char *path = xasprintf("%s/test.yaml", dir);
     const char *bar = strchr(marked, '|');
@@ -468,15 +492,15 @@ static void complete_at(const char *marked, struct lspf_items *out)
 START_TEST(complete_use)
 {
     struct lspf_items it;
-    complete_at("predicates:\n  near-guard: {json-type: string}\nrules:\n" RULE("t.a")
-                "    check:\n      select: /tools/*\n      when: {use: |}\n",
+    complete_at("predicates:\n  near-guard: {json-type: string}\nrules:\n" RULE(
+                    "t.a") "    check:\n      select: /tools/*\n      when: {use: |}\n",
                 &it);
     ck_assert(has_item(&it, "near-guard"));
     ck_assert(has_item(&it, "far-guard"));
     ck_assert(!has_item(&it, "json-type"));
     lspf_items_release(&it);
     complete_at("rules:\n" RULE("t.a") "    check:\n      select: /tools/*\n      when:\n"
-                "        use: fa|\n",
+                                       "        use: fa|\n",
                 &it);
     ck_assert(has_item(&it, "far-guard"));
     ck_assert_uint_eq(it.len, 1);
@@ -509,7 +533,7 @@ START_TEST(complete_rule_members)
     lspf_items_release(&it);
     /* predicates where a predicate goes: block and flow */
     complete_at("rules:\n" RULE("t.a") "    check:\n      select: /tools/*\n      require:\n"
-                "        all:\n          - json|\n",
+                                       "        all:\n          - json|\n",
                 &it);
     ck_assert_uint_eq(it.len, fn_predicate_count());
     ck_assert(has_item(&it, "json-type"));
