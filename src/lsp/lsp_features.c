@@ -86,29 +86,9 @@ struct lspf_range lspf_token_range(const struct lspf_lines *ls, struct doc_pos s
     size_t at = lspf_col_to_off(s, len, start.col), end = at;
     if (at >= len) return r;
     char c = s[at];
-    if (c == '"' || c == '\'') {
-        end = at + 1;
-        while (end < len && s[end] != c) {
-            if (c == '"' && s[end] == '\\' && end + 1 < len) end++;
-            end++;
-        }
-        if (end < len) end++; /* the closing quote */
-    } else if (c == '{' || c == '[' || c == '}' || c == ']' || c == ',') {
-        end = at + 1;
-    } else {
-        /* a plain scalar, number or literal: up to ": ", " #", a flow indicator or the end */
-        end = at;
-        while (end < len) {
-            char e = s[end];
-            if (e == ',' || e == ']' || e == '}' || e == '{' || e == '[') break;
-            if (e == ':' && (end + 1 == len || s[end + 1] == ' ')) break;
-            if (e == '#' && end > at && s[end - 1] == ' ') break;
-            end++;
-        }
-        while (end > at + 1 && s[end - 1] == ' ') end--;
-        if (end == at) end = at + 1;
-        while (end < len && ((unsigned char)s[end] & 0xC0) == 0x80) end++;
-    }
+    /* a bracket or a comma is itself; anything else ends as a published value would */
+    if (c == '{' || c == '[' || c == '}' || c == ']' || c == ',') end = at + 1;
+    else end = lsp_value_end(s, len, at);
     r.end.col = lspf_off_to_col(s, end);
     return r;
 }

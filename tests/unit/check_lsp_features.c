@@ -14,16 +14,6 @@
 #include "lsp/lsp_features.h"
 #include "testutil.h"
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    char *path = xasprintf("%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-    free(path);
-}
-
 static struct lspf_text text_of(const char *path, const char *s)
 {
     struct lspf_text t = {path, s, strlen(s)};
@@ -84,7 +74,7 @@ START_TEST(classify_non_ascii_paths)
     ck_assert_ptr_nonnull(mkdtemp(tmpl));
     char *dir = xasprintf("%s/règles-é", tmpl);
     ck_assert_int_eq(mkdir(dir, 0700), 0);
-    write_file(dir, "manifest.yaml", "name: t\nfiles: [outil-ü.yaml]\n");
+    tu_write_file(dir, "manifest.yaml", "name: t\nfiles: [outil-ü.yaml]\n");
     char *rules = xasprintf("%s/outil-ü.yaml", dir), *m = xasprintf("%s/manifest.yaml", dir);
     char *desc = xasprintf("%s/déscription.json", dir), *cfg = xasprintf("%s/.mcpdesc.yaml", dir);
     ck_assert_int_eq(classify(rules, "rules: []\n"), LSPF_RULES);
@@ -131,7 +121,7 @@ START_TEST(lint_unsaved_rule_file)
     ck_assert_ptr_nonnull(e->hint);
     diag_list_release(&out);
     /* the other way round: the disk has the typo, the buffer is right */
-    write_file(dir, "test.yaml", "rules:\n" RULE("t.a") CHECK_TYPO);
+    tu_write_file(dir, "test.yaml", "rules:\n" RULE("t.a") CHECK_TYPO);
     t = text_of(path, "rules:\n" RULE("t.a") CHECK_OK);
     lspf_lint(&t, LSPF_RULES, &out);
     ck_assert_uint_eq(diag_count(&out, DIAG_ERROR), 0);
@@ -149,7 +139,7 @@ START_TEST(lint_unsaved_rule_file)
     ck_assert_msg(unknown, "no unknown-member error at 4:1 in the manifest buffer");
     diag_list_release(&out);
     /* the manifest on disk does not load: the rule file says so at 1:1, naming the first */
-    write_file(dir, "manifest.yaml", "name: test\nfilez: [test.yaml]\nfiles: [test.yaml]\n");
+    tu_write_file(dir, "manifest.yaml", "name: test\nfilez: [test.yaml]\nfiles: [test.yaml]\n");
     t = text_of(path, "rules:\n" RULE("t.a") CHECK_OK);
     lspf_lint(&t, LSPF_RULES, &out);
     const struct diag *note = NULL;
@@ -261,16 +251,17 @@ START_TEST(hover_on_finding_with_page)
 {
     char tmpl[] = "/tmp/mcpdesc-lspf-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(tmpl));
-    write_file(
+    tu_write_file(
         tmpl, "manifest.yaml",
         "name: t\ntag: v1\ndescription-format: 0.9.0\ndocs-url: https://r.example/rules\n"
         "versions: [2025-06-18, 2025-11-25]\ndocument:\n  versions-member: protocolVersions\n"
         "  collections: [tools]\n  component-ref:\n    member: $componentRef\n"
         "    prefix: /components/schemas/\n    scopes: [/tools/*/inputSchema]\n"
         "files: [r.yaml]\n");
-    write_file(tmpl, "r.yaml",
-               "rules:\n" RULE("t.x") "    check: {select: /tools/*/título, require: {json-type: "
-                                      "string}, message: 'not a string'}\n");
+    tu_write_file(
+        tmpl, "r.yaml",
+        "rules:\n" RULE("t.x") "    check: {select: /tools/*/título, require: {json-type: "
+                               "string}, message: 'not a string'}\n");
     struct diag_list errs = DIAG_LIST_INIT;
     struct rule_set *rs = rule_set_load(tmpl, &errs);
     ck_assert_msg(rs != NULL, "%s", errs.len ? errs.items[0].message : "?");

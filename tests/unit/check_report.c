@@ -46,16 +46,6 @@ struct fixture {
     struct report_file files[3];
 };
 
-static void put(const char *dir, const char *name, const char *text)
-{
-    char *path = xasprintf("%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-    free(path);
-}
-
 /* The test set in DIR, locked as its tag first: reports name a set that no lock backs
  * as modified (tests/rules-modified.sh), and these tests are about a released one. */
 static struct rule_set *load_locked(const char *dir)
@@ -80,8 +70,8 @@ static void setup(struct fixture *fx)
 {
     strcpy(fx->dir, "/tmp/mcpdesc-report-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(fx->dir));
-    put(fx->dir, "manifest.yaml", manifest_text);
-    put(fx->dir, "t.yaml", rules_text);
+    tu_write_file(fx->dir, "manifest.yaml", manifest_text);
+    tu_write_file(fx->dir, "t.yaml", rules_text);
     fx->rs = load_locked(fx->dir);
     fx->d = tu_doc("{\"tools\": [\n  {\"name\": \"a\"}\n]}");
 
@@ -528,8 +518,8 @@ START_TEST(test_embed)
 {
     char dir[] = "/tmp/mcpdesc-embed-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    put(dir, "manifest.yaml", manifest_text);
-    put(dir, "t.yaml", rules_text);
+    tu_write_file(dir, "manifest.yaml", manifest_text);
+    tu_write_file(dir, "t.yaml", rules_text);
     rule_set_free(load_locked(dir));
     char *err = (char *)"unset";
     mcpdesc_rules *rules = mcpdesc_rules_load(dir, &err);
@@ -574,7 +564,7 @@ START_TEST(test_embed)
     mcpdesc_result_free(res);
 
     char *path = xasprintf("%s/doc.yaml", dir);
-    put(dir, "doc.yaml", "tools:\n  - name: ok\n");
+    tu_write_file(dir, "doc.yaml", "tools:\n  - name: ok\n");
     res = mcpdesc_validate_file(rules, path);
     ck_assert(mcpdesc_result_parsed(res));
     ck_assert_int_eq(mcpdesc_result_count(res), 0);

@@ -23,7 +23,7 @@ static const char *manifest =
     "    prefix: /components/schemas/\n"
     "    scopes: [/tools/*/inputSchema, /tools/*/outputSchema, /components/schemas/*]\n";
 
-static void write_file(const char *dir, const char *name, const char *text)
+void tu_write_file(const char *dir, const char *name, const char *text)
 {
     char *path = xasprintf("%s/%s", dir, name);
     FILE *f = fopen(path, "w");
@@ -47,9 +47,9 @@ char *tu_rule_dir(const char *const *files, const char *const *texts, size_t n)
             first = 0;
         }
     buf_adds(&m, "]\n");
-    write_file(tmpl, "manifest.yaml", buf_str(&m));
+    tu_write_file(tmpl, "manifest.yaml", buf_str(&m));
     buf_release(&m);
-    for (size_t i = 0; i < n; i++) write_file(tmpl, files[i], texts[i]);
+    for (size_t i = 0; i < n; i++) tu_write_file(tmpl, files[i], texts[i]);
     return xstrdup(tmpl);
 }
 

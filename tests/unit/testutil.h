@@ -11,6 +11,8 @@
  * document shape) and FILES/TEXTS as rule files. New string; remove with tu_rmdir. */
 char *tu_rule_dir(const char *const *files, const char *const *texts, size_t n);
 void tu_rmdir(char *dir);
+/* Write TEXT to DIR/NAME (the test fails when it cannot). */
+void tu_write_file(const char *dir, const char *name, const char *text);
 /* Load a rule set from a single rule file TEXT (NULL and errors in *errs on failure). */
 struct rule_set *tu_rules(const char *text, struct diag_list *errs);
 /* The same, failing the test (with the first error) when the rules do not load. */
