@@ -143,6 +143,12 @@ static void apply(void *arg, const struct lsp_rules *r, const char *path, doc *d
     cmd_validate_filter(&run, l->rs, d, path, diags);
 }
 
+static int ignored(void *arg, const struct lsp_rules *r, const char *path)
+{
+    const struct loaded *l = r->handle;
+    return l->cfg && path && config_ignored(l->cfg, path);
+}
+
 int cmd_lsp(int argc, char **argv)
 {
     struct lsp_opts o = {0};
@@ -197,7 +203,7 @@ int cmd_lsp(int argc, char **argv)
     }
     /* a client that goes away is an end of input, not a signal */
     signal(SIGPIPE, SIG_IGN);
-    struct lsp_host host = {load, unload, apply, &o};
+    struct lsp_host host = {load, unload, apply, &o, ignored};
     lsp_server *s = lsp_server_new(&host, debounce);
     int st = lsp_run(s, STDIN_FILENO, STDOUT_FILENO, 0);
     lsp_server_free(s);

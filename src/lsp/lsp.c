@@ -280,7 +280,8 @@ static void job_run(struct lsp_job *j)
 {
     j->diagnostics = json_array();
     const struct rules_ref *rr = j->rules;
-    if (j->kind == LSPF_DESCRIPTION && rr) {
+    if (j->kind == LSPF_DESCRIPTION && rr &&
+        !(rr->host.ignored && rr->host.ignored(rr->host.arg, &rr->r, j->name))) {
         struct judge_source src = {JUDGE_BUFFER, j->name, NULL, j->text.s, j->text.len};
         struct judge_options jo = {rr->r.eo, NULL, 0};
         struct judge_result r;

@@ -38,6 +38,9 @@ struct lsp_host {
     void (*apply)(void *arg, const struct lsp_rules *r, const char *path, doc *d,
                   struct diag_list *diags);
     void *arg;
+    /* Is the description PATH one the config's `ignore` leaves out? Then it is not judged
+     * and nothing is published for it, as ESLint does for an ignored file. NULL: none is. */
+    int (*ignored)(void *arg, const struct lsp_rules *r, const char *path);
 };
 
 #define LSP_DEFAULT_DEBOUNCE_MS 150

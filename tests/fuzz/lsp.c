@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     long debounce = data[1] % 2 ? 0 : 50;
     data += 2;
     size -= 2;
-    struct lsp_host host = {load, unload, NULL, NULL};
+    struct lsp_host host = {load, unload, NULL, NULL, NULL};
     lsp_server *s = lsp_server_new(&host, debounce);
     struct lsp_frame f;
     lsp_frame_init(&f, 8192);

@@ -137,7 +137,7 @@ try:
     # the config's docs-url: diagnostics link to the rule page there (as validate's reports)
     cfg = os.path.join(tmp, "pages.mcpdesc.yaml")
     with open(cfg, "w") as f:
-        f.write("docs-url: https://pages.example/rules/\n")
+        f.write("docs-url: https://pages.example/rules/\nignore: [skipped]\n")
     c = Client(argv + ["--config", cfg], env=env, cwd=tmp)
     c.initialize(root=tmp, options={"debounceMs": 0})
     c.notify("textDocument/didOpen", {"textDocument": {
@@ -147,6 +147,16 @@ try:
     check(hrefs == ["https://pages.example/rules/"
                     "mcp.tool.input-schema.properties-object-values.html"],
           "a config's docs-url: each diagnostic links to its rule page", str(hrefs))
+    # a description the config's `ignore` leaves out: not judged, nothing published
+    os.mkdir(os.path.join(tmp, "skipped"))
+    ipath = os.path.join(tmp, "skipped", "description.yaml")
+    shutil.copy(ypath, ipath)
+    iuri = "file://" + ipath
+    c.notify("textDocument/didOpen", {"textDocument": {
+        "uri": iuri, "languageId": "yaml", "version": 1, "text": ytext}})
+    m = c.wait_for(is_publish(iuri), 10)
+    check(m is not None and diags_of(m) == [], "a description the config ignores: no findings",
+          str(m))
     check(c.close() == 0, "that server ends with status 0 too")
 
     c = Client(argv, env=env, cwd=tmp)

@@ -49,7 +49,7 @@ static double NOW;
 static lsp_server *start(long debounce)
 {
     H = (struct host){0, 0};
-    struct lsp_host host = {load, unload, NULL, &H};
+    struct lsp_host host = {load, unload, NULL, &H, NULL};
     NOW = 0;
     return S = lsp_server_new(&host, debounce);
 }
