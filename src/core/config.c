@@ -390,6 +390,14 @@ static char *dir_of(const char *path)
     return dir;
 }
 
+static int by_position(const void *a, const void *b)
+{
+    const struct diag *x = a, *y = b;
+    if (x->line != y->line) return x->line < y->line ? -1 : 1;
+    if (x->col != y->col) return x->col < y->col ? -1 : 1;
+    return 0;
+}
+
 struct config *config_load_buffer(const char *path, const char *data, size_t len,
                                   struct diag_list *errs)
 {
@@ -430,6 +438,8 @@ struct config *config_load_buffer(const char *path, const char *data, size_t len
     }
     doc_free(d);
     if (errs->len != before) {
+        /* in the order of the file: the keys are checked one after another, not in it */
+        qsort(errs->items + before, errs->len - before, sizeof *errs->items, by_position);
         config_free(c);
         return NULL;
     }
