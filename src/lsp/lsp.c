@@ -54,6 +54,7 @@ struct lsp_job {
     struct lsp_lines lines;
     enum lsp_enc enc;
     struct rules_ref *rules; /* a reference, or NULL */
+    char *not_loaded;        /* with no rules: why the rule set could not be loaded */
     /* the outcome */
     json_t *diagnostics;    /* the LSP diagnostics */
     struct diag_list diags; /* for hover */
@@ -68,6 +69,7 @@ struct deferred {
 struct lsp_server {
     struct lsp_host host;
     struct rules_ref *rules; /* the rule set in use, or NULL */
+    char *load_error;        /* why the last load failed (NULL after a good one) */
     enum lsp_state state;
     int exit_status;
     enum lsp_enc enc;
@@ -166,10 +168,13 @@ static int load_rules(lsp_server *s, json_t *out)
                             why ? why : "", s->rules ? " (the last good one stays in use)" : "");
         show_message(out, 1, m);
         free(m);
-        free(why);
+        free(s->load_error);
+        s->load_error = why ? why : xstrdup("see the server's log");
         return -1;
     }
     free(why);
+    free(s->load_error);
+    s->load_error = NULL;
     rules_unref(s->rules);
     s->rules = xcalloc(1, sizeof *s->rules);
     *s->rules = (struct rules_ref){r, s->host, 1};
@@ -300,6 +305,13 @@ static void job_run(struct lsp_job *j)
             r.diags = (struct diag_list)DIAG_LIST_INIT;
         }
         judge_result_release(&r);
+    } else if (j->kind == LSPF_DESCRIPTION && !rr) {
+        /* never an empty list, which reads as "no findings": say it was not judged */
+        diag_errorf(&j->diags, j->name, 1, 1,
+                    "not judged: mcpdesc could not load its rule set (%s); mend it and save, "
+                    "and this description is judged",
+                    j->not_loaded);
+        json_array_append_new(j->diagnostics, diag_json(j, NULL, &j->diags.items[0]));
     } else if (j->kind == LSPF_RULES || j->kind == LSPF_MANIFEST || j->kind == LSPF_CONFIG) {
         struct lspf_text t = {j->path, j->text.s ? j->text.s : "", j->text.len};
         lspf_lint(&t, j->kind, &j->diags);
@@ -318,6 +330,7 @@ void lsp_job_free(lsp_job *j)
     lsp_lines_release(&j->lines);
     buf_release(&j->text);
     rules_unref(j->rules);
+    free(j->not_loaded);
     json_decref(j->diagnostics);
     diag_list_release(&j->diags);
     free(j);
@@ -337,6 +350,7 @@ static struct lsp_job *job_new(lsp_server *s, struct lsp_doc *d)
     j->enc = s->enc;
     j->rules = s->rules;
     if (j->rules) j->rules->refs++;
+    else j->not_loaded = xstrdup(s->load_error ? s->load_error : "no rule set");
     d->dirty = 0;
     d->judging = 1;
     return j;
@@ -935,6 +949,7 @@ void lsp_server_free(lsp_server *s)
     VEC_FREE(s->deferred);
     lsp_store_release(&s->docs);
     rules_unref(s->rules);
+    free(s->load_error);
     free(s->root);
     free(s);
 }

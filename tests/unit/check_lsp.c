@@ -426,6 +426,30 @@ START_TEST(lsp_reload)
 }
 END_TEST
 
+/* No rule set could be loaded (and none was before): a description gets one error saying
+ * it was not judged, never an empty list that reads as "no findings"; once the set loads,
+ * it is judged. */
+START_TEST(lsp_no_rules_not_judged)
+{
+    start(0);
+    H.fail = 1;
+    free(send_msg(INIT));
+    char *got = send_msg(OPEN(DOC_J));
+    ck_assert_msg(strstr(got,
+                         "\"message\":\"not judged: mcpdesc could not load its rule set "
+                         "(planted failure); mend it and save, and this description is "
+                         "judged\",\"range\":{\"end\":{\"character\":43,\"line\":1},"
+                         "\"start\":{\"character\":0,\"line\":0}},\"severity\":1") != NULL,
+                  "%s", got);
+    free(got);
+    H.fail = 0;
+    got = send_msg(WATCHED("/tmp/lsp-test/manifest.yaml"));
+    ck_assert_msg(strstr(got, PUBLISHED("1", NO_NAME(1, 27, 41))) != NULL, "%s", got);
+    free(got);
+    lsp_server_free(S);
+}
+END_TEST
+
 START_TEST(lsp_watcher_registration)
 {
     start(0);
@@ -485,6 +509,7 @@ Suite *lsp_suite(void)
     tcase_add_test(tc, lsp_debounce_cancel_newest);
     tcase_add_test(tc, lsp_stale_job_dropped);
     tcase_add_test(tc, lsp_reload);
+    tcase_add_test(tc, lsp_no_rules_not_judged);
     tcase_add_test(tc, lsp_watcher_registration);
     tcase_add_test(tc, lsp_feature_plumbing);
     suite_add_tcase(s, tc);
