@@ -101,7 +101,8 @@ static char *tick(double at)
     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"capabilities\":{}}}"
 #define INIT_RESULT(enc)                                                                           \
     "{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"capabilities\":{\"codeActionProvider\":{"         \
-    "\"codeActionKinds\":[\"quickfix\"]},\"completionProvider\":{\"triggerCharacters\":[\":\","    \
+    "\"codeActionKinds\":[\"quickfix\",\"source.fixAll.mcpdesc\"]},\"completionProvider\":{"       \
+    "\"triggerCharacters\":[\":\","                                                                \
     "\"-\",\"$\"]},\"definitionProvider\":true,\"hoverProvider\":true,\"positionEncoding\":\"" enc \
     "\",\"textDocumentSync\":{\"change\":2,\"openClose\":true,\"save\":{\"includeText\":false}}}," \
     "\"serverInfo\":{\"name\":\"mcpdesc\",\"version\":\"" MCPDESC_VERSION "\"}}}\n"
