@@ -13,6 +13,8 @@
 #include "base/ver.h"
 #include "core/fix.h"
 #include "core/judge.h"
+#include "core/res.h"
+#include "core/suppress.h"
 #include "lsp/lsp_features.h"
 #include "lsp/lsp_pos.h"
 #include "lsp/lsp_store.h"
@@ -650,6 +652,66 @@ static json_t *quick_fix(const lsp_server *s, const struct lsp_doc *d, const str
                      "diagnostics", dj, "isPreferred", 1, "edit", workspace_edit(s, d, edits));
 }
 
+/* What the items of COLLECTION are called in a title ("tool" for tools). */
+static const char *item_noun(const char *collection)
+{
+    static const char *const nouns[][2] = {{"tools", "tool"},
+                                           {"resources", "resource"},
+                                           {"resourceTemplates", "resource template"},
+                                           {"prompts", "prompt"}};
+    for (size_t i = 0; i < sizeof nouns / sizeof *nouns; i++)
+        if (!strcmp(collection, nouns[i][0])) return nouns[i][1];
+    return "item";
+}
+
+/* "Suppress RULE for this tool (write the reason)": for the finding X of the judged
+ * document J inside an item (suppress.h: /COLLECTION/N and below), the edit that adds
+ * {"rule": RULE, "reason": ""} to the item's x-mcpdesc-ignore (a new one-entry list, or
+ * the end of its list; not offered when it holds a single entry object). NULL when not
+ * offered: no rule id, a finding about suppressions themselves, outside an item. The
+ * reason is left empty on purpose: such an entry is mcpdesc.suppression.invalid until
+ * the user writes it. */
+static json_t *suppress_action(const lsp_server *s, const struct lsp_doc *d,
+                               const struct rule_set *rs, const doc *j, const struct diag *x,
+                               json_t *dj)
+{
+    static const char own[] = "mcpdesc.suppression.";
+    const struct res_config *cfg = rule_set_res_config(rs);
+    if (!x->rule || !x->pointer || !strncmp(x->rule, own, sizeof own - 1) || !cfg) return NULL;
+    char *item = NULL;
+    const char *noun = NULL;
+    for (size_t c = 0; c < cfg->ncollections && !item; c++) {
+        const char *col = cfg->collections[c];
+        size_t n = strlen(col), k = n + 2;
+        if (x->pointer[0] != '/' || strncmp(x->pointer + 1, col, n) || x->pointer[n + 1] != '/')
+            continue;
+        while (x->pointer[k] >= '0' && x->pointer[k] <= '9') k++;
+        if (k == n + 2 || (x->pointer[k] && x->pointer[k] != '/')) continue;
+        item = xstrndup(x->pointer, k);
+        noun = item_noun(col);
+    }
+    if (!item) return NULL;
+    json_t *entry = json_pack("{s:s, s:s}", "rule", x->rule, "reason", "");
+    json_t *list = json_pack("[O]", entry);
+    char *at = xasprintf("%s/" SUPPRESS_MEMBER, item);
+    struct fix_edit e;
+    int ok =
+        fix_insert_member(j, item, SUPPRESS_MEMBER, list, &e) || fix_append_item(j, at, entry, &e);
+    free(at);
+    free(item);
+    json_decref(list);
+    json_decref(entry);
+    if (!ok) return NULL;
+    json_t *edits = json_array();
+    json_array_append_new(edits, text_edit(s, d, e.start, e.end, e.text, strlen(e.text)));
+    free(e.text);
+    char *title = xasprintf("Suppress %s for this %s (write the reason)", x->rule, noun);
+    json_t *a = json_pack("{s:o, s:s, s:[O], s:o}", "title", jstr(title), "kind", "quickfix",
+                          "diagnostics", dj, "edit", workspace_edit(s, d, edits));
+    free(title);
+    return a;
+}
+
 /* fix_text's filter: the host's levels and suppressions, as the server's judge. */
 static void fix_filter(const struct rule_set *rs, const doc *d, const char *name,
                        struct diag_list *diags, void *arg)
@@ -729,9 +791,13 @@ static json_t *code_action(lsp_server *s, json_t *params, int *err)
             if (diag_hidden(x) || !about(name, x) || !x->rule) continue;
             json_t *dj = diag_json(&v, r.d, x);
             struct fix_offer o;
-            if (asked_about(dj, a, b, listed) && fix_for_diag(rr->r.rs, r.d, x, &o)) {
-                json_array_append_new(actions, quick_fix(s, d, &o, dj));
-                fix_offer_release(&o);
+            if (asked_about(dj, a, b, listed)) {
+                if (fix_for_diag(rr->r.rs, r.d, x, &o)) {
+                    json_array_append_new(actions, quick_fix(s, d, &o, dj));
+                    fix_offer_release(&o);
+                }
+                json_t *sup = suppress_action(s, d, rr->r.rs, r.d, x, dj);
+                if (sup) json_array_append_new(actions, sup);
             }
             json_decref(dj);
         }

@@ -526,12 +526,22 @@ static void expect_owned(char *msg, const char *want)
 #define QUICK(diag, edit)                                                                          \
     "{\"diagnostics\":[" diag "],\"edit\":" edit ",\"isPreferred\":true,\"kind\":\"quickfix\","    \
     "\"title\":\"replace true with {}\"}"
+/* the suppress action: {"rule": RULE, "reason": ""} added to the item's x-mcpdesc-ignore */
+#define SUPPRESS(rule, diag, edit)                                                                 \
+    "{\"diagnostics\":[" diag "],\"edit\":" edit                                                   \
+    ",\"kind\":\"quickfix\",\"title\":\"Suppress " rule " for this tool (write the reason)\"}"
+#define SUP_J(rule)                                                                                \
+    "\\\"x-mcpdesc-ignore\\\": [{\\\"rule\\\": \\\"" rule "\\\", \\\"reason\\\": \\\"\\\"}], "
 #define CHANGES(uri, edits) "{\"changes\":{\"" uri "\":[" edits "]}}"
 #define DOC_CHANGES(uri, v, edits)                                                                 \
     "{\"documentChanges\":[{\"edits\":[" edits "],\"textDocument\":{\"uri\":\"" uri "\","          \
     "\"version\":" #v "}}]}"
 #define FIX_ALL(edit)                                                                              \
     "{\"edit\":" edit ",\"kind\":\"source.fixAll.mcpdesc\",\"title\":\"Apply every mcpdesc fix\"}"
+/* the quick fix and the suppress action of the finding in FIX_J (changes) */
+#define QS_J                                                                                       \
+    QUICK(BOOL_DIAG(1, 54, 58), CHANGES(URI_J, EDIT(1, 54, 58, "{}")))                             \
+    "," SUPPRESS("t.bool", BOOL_DIAG(1, 54, 58), CHANGES(URI_J, EDIT(1, 12, 12, SUP_J("t.bool"))))
 #define ANSWER(id, result) "{\"id\":" #id ",\"jsonrpc\":\"2.0\",\"result\":[" result "]}\n"
 
 START_TEST(lsp_code_action_json)
@@ -542,14 +552,10 @@ START_TEST(lsp_code_action_json)
     free(send_msg(o));
     free(o);
     /* the cursor inside the finding: its quick fix (UTF-16 positions), then fixAll */
-    expect_owned(
-        action_msg(2, URI_J, 1, 56, 1, 56, NULL, NULL),
-        ANSWER(2,
-               QUICK(BOOL_DIAG(1, 54, 58), CHANGES(URI_J, EDIT(1, 54, 58, "{}"))) "," FIX_ALL(
-                   CHANGES(URI_J, EDIT(1, 54, 58, "{}")))));
+    expect_owned(action_msg(2, URI_J, 1, 56, 1, 56, NULL, NULL),
+                 ANSWER(2, QS_J "," FIX_ALL(CHANGES(URI_J, EDIT(1, 54, 58, "{}")))));
     /* context.only */
-    expect_owned(action_msg(3, URI_J, 1, 56, 1, 56, "[\"quickfix\"]", NULL),
-                 ANSWER(3, QUICK(BOOL_DIAG(1, 54, 58), CHANGES(URI_J, EDIT(1, 54, 58, "{}")))));
+    expect_owned(action_msg(3, URI_J, 1, 56, 1, 56, "[\"quickfix\"]", NULL), ANSWER(3, QS_J));
     expect_owned(action_msg(4, URI_J, 1, 56, 1, 56, "[\"source.fixAll\"]", NULL),
                  ANSWER(4, FIX_ALL(CHANGES(URI_J, EDIT(1, 54, 58, "{}")))));
     expect_owned(action_msg(5, URI_J, 1, 56, 1, 56, "[\"source\"]", NULL),
@@ -559,10 +565,9 @@ START_TEST(lsp_code_action_json)
     /* a range elsewhere: no quick fix, unless context.diagnostics lists the finding */
     expect_owned(action_msg(7, URI_J, 0, 0, 0, 3, "[\"quickfix\"]", NULL), ANSWER(7, ""));
     expect_owned(action_msg(8, URI_J, 0, 0, 0, 3, "[\"quickfix\"]", "[" BOOL_DIAG(1, 54, 58) "]"),
-                 ANSWER(8, QUICK(BOOL_DIAG(1, 54, 58), CHANGES(URI_J, EDIT(1, 54, 58, "{}")))));
+                 ANSWER(8, QS_J));
     /* a range that ends at the finding's start touches it */
-    expect_owned(action_msg(9, URI_J, 1, 40, 1, 54, "[\"quickfix\"]", NULL),
-                 ANSWER(9, QUICK(BOOL_DIAG(1, 54, 58), CHANGES(URI_J, EDIT(1, 54, 58, "{}")))));
+    expect_owned(action_msg(9, URI_J, 1, 40, 1, 54, "[\"quickfix\"]", NULL), ANSWER(9, QS_J));
     lsp_server_free(S);
 
     /* UTF-8 positions: bytes */
@@ -573,8 +578,12 @@ START_TEST(lsp_code_action_json)
     o = open_msg(URI_J, FIX_J);
     free(send_msg(o));
     free(o);
-    expect_owned(action_msg(2, URI_J, 1, 59, 1, 59, "[\"quickfix\"]", NULL),
-                 ANSWER(2, QUICK(BOOL_DIAG(1, 57, 61), CHANGES(URI_J, EDIT(1, 57, 61, "{}")))));
+    expect_owned(
+        action_msg(2, URI_J, 1, 59, 1, 59, "[\"quickfix\"]", NULL),
+        ANSWER(
+            2,
+            QUICK(BOOL_DIAG(1, 57, 61), CHANGES(URI_J, EDIT(1, 57, 61, "{}"))) "," SUPPRESS(
+                "t.bool", BOOL_DIAG(1, 57, 61), CHANGES(URI_J, EDIT(1, 12, 12, SUP_J("t.bool"))))));
     lsp_server_free(S);
 }
 END_TEST
@@ -596,24 +605,33 @@ START_TEST(lsp_code_action_yaml)
     char *o = open_msg(URI_Y, FIX_Y);
     free(send_msg(o));
     free(o);
-    expect_owned(
-        action_msg(2, URI_Y, 3, 26, 3, 26, NULL, NULL),
-        ANSWER(
-            2,
-            QUICK(BOOL_DIAG(3, 25, 29), DOC_CHANGES(URI_Y, 1, EDIT(3, 25, 29, "{}"))) "," FIX_ALL(
-                DOC_CHANGES(URI_Y, 1, EDIT(3, 25, 29, "{}")))));
+    expect_owned(action_msg(2, URI_Y, 3, 26, 3, 26, NULL, NULL),
+                 ANSWER(
+                     2,
+                     QUICK(BOOL_DIAG(3, 25, 29), DOC_CHANGES(URI_Y, 1, EDIT(3, 25, 29, "{}"))) "," SUPPRESS(
+                         "t.bool", BOOL_DIAG(3, 25, 29),
+                         DOC_CHANGES(URI_Y, 1,
+                                     EDIT(2, 4, 4,
+                                          "x-mcpdesc-ignore: [{rule: t.bool, reason: \\\"\\\"}]\\n "
+                                          "   "))) "," FIX_ALL(DOC_CHANGES(URI_Y, 1,
+                                                                           EDIT(3, 25, 29,
+                                                                                "{}")))));
     lsp_server_free(S);
 }
 END_TEST
 
-/* A document with no fixable finding (the test rule t.name has no fix), one that is not a
- * description, one not open: no actions. */
+/* A document with no fixable finding (the test rule t.name has no fix): only the suppress
+ * action, and no fixAll; one that is not a description, one not open: no actions. */
 START_TEST(lsp_code_action_none)
 {
     start(0);
     EXPECT(INIT, INIT_RESULT("utf-16"));
     free(send_msg(OPEN(DOC_J)));
-    expect_owned(action_msg(2, URI, 1, 0, 1, 60, NULL, NULL), ANSWER(2, ""));
+    expect_owned(action_msg(2, URI, 1, 0, 1, 60, NULL, NULL),
+                 ANSWER(2,
+                        SUPPRESS("t.name", NO_NAME(1, 27, 41),
+                                 CHANGES(URI, EDIT(1, 28, 28, SUP_J("t.name"))))));
+    expect_owned(action_msg(5, URI, 1, 0, 1, 60, "[\"source.fixAll\"]", NULL), ANSWER(5, ""));
     char *o = open_msg("file:///tmp/lsp-test/notes.json", "{\"a\": true}");
     free(send_msg(o));
     free(o);
@@ -645,7 +663,12 @@ START_TEST(lsp_code_action_newest)
     char *p = strstr(t, "{\"id\":5,");
     ck_assert_msg(p != NULL, "no answer in %s", t);
     ck_assert_str_eq(
-        p, ANSWER(5, QUICK(BOOL_DIAG(1, 56, 60), DOC_CHANGES(URI_J, 2, EDIT(1, 56, 60, "{}")))));
+        p,
+        ANSWER(
+            5,
+            QUICK(BOOL_DIAG(1, 56, 60), DOC_CHANGES(URI_J, 2, EDIT(1, 56, 60, "{}"))) "," SUPPRESS(
+                "t.bool", BOOL_DIAG(1, 56, 60),
+                DOC_CHANGES(URI_J, 2, EDIT(1, 14, 14, SUP_J("t.bool"))))));
     free(t);
     lsp_server_free(S);
 }
