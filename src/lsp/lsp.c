@@ -782,28 +782,32 @@ static json_t *code_action(lsp_server *s, json_t *params, int *err)
     if (!d || d->kind != LSPF_DESCRIPTION || !s->rules) return actions;
     const struct rules_ref *rr = s->rules;
     const char *name = lsp_doc_name(d);
+    int any_fix = 1; /* does any finding of the document have a fix? (1: not known) */
     if (kind_wanted(only, "quickfix")) {
         struct judge_result r;
         judge_text(rr, name, d->text.s, d->text.len, &r);
         struct pub_view v = {d->uri, &d->lines, s->enc, rr->r.rs};
+        any_fix = 0;
         for (size_t i = 0; r.d && !r.error && i < r.diags.len; i++) {
             const struct diag *x = &r.diags.items[i];
             if (diag_hidden(x) || !about(name, x) || !x->rule) continue;
-            json_t *dj = diag_json(&v, r.d, x);
             struct fix_offer o;
+            int has = fix_for_diag(rr->r.rs, r.d, x, &o);
+            json_t *dj = diag_json(&v, r.d, x);
             if (asked_about(dj, a, b, listed)) {
-                if (fix_for_diag(rr->r.rs, r.d, x, &o)) {
-                    json_array_append_new(actions, quick_fix(s, d, &o, dj));
-                    fix_offer_release(&o);
-                }
+                if (has) json_array_append_new(actions, quick_fix(s, d, &o, dj));
                 json_t *sup = suppress_action(s, d, rr->r.rs, r.d, x, dj);
                 if (sup) json_array_append_new(actions, sup);
             }
             json_decref(dj);
+            if (has) fix_offer_release(&o);
+            any_fix |= has;
         }
         judge_result_release(&r);
     }
-    if (kind_wanted(only, FIX_ALL_KIND)) {
+    /* fixAll's first pass finds the fixes the loop above found: without one (and unless
+     * the client asks for it by kind) the passes are not run */
+    if (kind_wanted(only, FIX_ALL_KIND) && (any_fix || json_is_array(only))) {
         json_t *all = fix_all(s, d);
         if (all) json_array_append_new(actions, all);
     }
