@@ -4,6 +4,9 @@ fix pairs of conformance/fixes (JSON, YAML with comments), a file whose findings
 suppressed inline (nothing to fix), and tests/lsp/fixall.{json,yaml} (non-ASCII text
 before the edits, positions in UTF-16); the edit applied is then offered nothing, as a
 second `mcpdesc fix` changes nothing. Both the `changes` and the `documentChanges` forms.
+Then the "suppress" action on tests/lsp/suppress.yaml: not offered for a finding about a
+suppression, its entry appended to the item's block list, and its empty reason published
+as mcpdesc.suppression.invalid at the new entry.
 Prints `ok N - ...` per check and exits 1 on the first failure."""
 import glob
 import os
@@ -121,6 +124,58 @@ try:
                   % (name, form), p.stdout + p.stderr)
             c.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         check(c.close() == 0, "%s: the server exits 0" % form)
+
+    # "Suppress RULE for this tool (write the reason)", end to end with the real host
+    c = Client([BIN, "lsp", "--rules", RULES, "--no-config"], env=env, cwd=tmp)
+    c.initialize(root=tmp, options={"debounceMs": 0})
+    path = os.path.join(tmp, "suppress.yaml")
+    shutil.copy(os.path.join(TOP, "tests", "lsp", "suppress.yaml"), path)
+    before = open(path, "rb").read()
+    uri = "file://" + path
+    c.notify("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "yaml", "version": 1, "text": before.decode("utf-8")}})
+    m = c.wait_for(lambda x: x.get("method") == "textDocument/publishDiagnostics", 10)
+    ds = {x["code"]: x for x in m["params"]["diagnostics"]}
+    check(sorted(ds) == ["mcp.tool.input-schema.properties-object-values",
+                         "mcpdesc.suppression.unused"], "suppress.yaml: its two findings",
+          repr(sorted(ds)))
+
+    def actions_at(d):
+        i = c.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": d["range"],
+            "context": {"diagnostics": [d], "only": ["quickfix"]}})
+        return c.response(i)["result"]
+    check(actions_at(ds["mcpdesc.suppression.unused"]) == [],
+          "no action for a finding about a suppression")
+    acts = actions_at(ds["mcp.tool.input-schema.properties-object-values"])
+    sup = [a for a in acts if a["title"].startswith("Suppress ")]
+    check([a["title"] for a in acts] == [
+        "replace true with {}",
+        "Suppress mcp.tool.input-schema.properties-object-values for this tool (write the reason)"],
+        "the quick fix and the suppress action", repr(acts))
+    check(sup[0]["diagnostics"] == [ds["mcp.tool.input-schema.properties-object-values"]],
+          "the suppress action carries the diagnostic as published")
+    got = apply(before, sup[0]["edit"]["changes"][uri])
+    want = before.replace(b"        reason: kept for old clients\n",
+                          b"        reason: kept for old clients\n"
+                          b"      - {rule: mcp.tool.input-schema.properties-object-values, "
+                          b"reason: \"\"}\n")
+    check(got == want, "the entry is appended to the block list, comments kept",
+          "\n--- got\n%s" % got.decode())
+    c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                        "contentChanges": [{"text": got.decode("utf-8")}]})
+    m = c.wait_for(lambda x: x.get("method") == "textDocument/publishDiagnostics" and
+                   x["params"].get("version") == 2, 10)
+    codes = sorted(x["code"] for x in m["params"]["diagnostics"])
+    line = got.decode("utf-8").split("\n").index(
+        "      - {rule: mcp.tool.input-schema.properties-object-values, reason: \"\"}")
+    check(codes == ["mcp.tool.input-schema.properties-object-values",
+                    "mcpdesc.suppression.invalid", "mcpdesc.suppression.unused"] and
+          any(x["code"] == "mcpdesc.suppression.invalid" and x["range"]["start"]["line"] == line
+              for x in m["params"]["diagnostics"]),
+          "the empty reason is an error at the new entry, and the finding stays until it is "
+          "written", repr(m["params"]["diagnostics"]))
+    check(c.close() == 0, "the server exits 0")
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 print("1..%d" % n)
