@@ -2,7 +2,7 @@
 gives byte for byte what `mcpdesc fix` writes for the same file, rules and config: on the
 fix pairs of conformance/fixes (JSON, YAML with comments), a file whose findings are
 suppressed inline (nothing to fix), and tests/lsp/fixall.{json,yaml} (non-ASCII text
-before the edits, positions in UTF-16); the edit applied is then offered nothing, as a
+before the edits, positions in UTF-16; also with CRLF line ends); the edit applied is then offered nothing, as a
 second `mcpdesc fix` changes nothing. Both the `changes` and the `documentChanges` forms.
 Then the "suppress" action on tests/lsp/suppress.yaml: not offered for a finding about a
 suppression, its entry appended to the item's block list, and its empty reason published
@@ -80,6 +80,14 @@ fixtures += [os.path.join(TOP, "tests", "data", "cli", "fix-suppressed.json"),
              os.path.join(TOP, "tests", "lsp", "fixall.yaml")]
 tmp = tempfile.mkdtemp(prefix="mcpdesc-lsp-fixall.")
 try:
+    # the two new fixtures again with CRLF line ends
+    for name in ("fixall.json", "fixall.yaml"):
+        crlf = os.path.join(tmp, "crlf-" + name)
+        with open(os.path.join(TOP, "tests", "lsp", name), "rb") as f:
+            data = f.read().replace(b"\n", b"\r\n")
+        with open(crlf, "wb") as f:
+            f.write(data)
+        fixtures.append(crlf)
     env = dict(os.environ, MCPDESC_NO_CONFIG="1")
     for doc_changes in (False, True):
         c = Client([BIN, "lsp", "--rules", RULES, "--no-config"], env=env, cwd=tmp)

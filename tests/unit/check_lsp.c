@@ -23,7 +23,12 @@
     "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"                   \
     "    check: {select: '/tools/[*]/inputSchema/p/*', require: {json-type: object}, message: "    \
     "'not an object', fix: {title: 'replace {value} with {}', when: {equals: true}, replace: "     \
-    "{}}}\n"
+    "{}}}\n"                                                                                       \
+    "  - id: t.str\n    owner: t\n    surface: Tool\n    kind: structural\n"                       \
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"                   \
+    "    check: {select: '/tools/[*]/x-s', require: {equals: \"\xc3\xa8\"}, message: m, fix: "     \
+    "{title: t, replace: \"\xc3\xa8\"}}\n"
 
 /* The test host: loads RULES, or fails when FAIL is set; counts the loads. */
 struct host {
@@ -605,17 +610,17 @@ START_TEST(lsp_code_action_yaml)
     char *o = open_msg(URI_Y, FIX_Y);
     free(send_msg(o));
     free(o);
-    expect_owned(action_msg(2, URI_Y, 3, 26, 3, 26, NULL, NULL),
-                 ANSWER(
-                     2,
-                     QUICK(BOOL_DIAG(3, 25, 29), DOC_CHANGES(URI_Y, 1, EDIT(3, 25, 29, "{}"))) "," SUPPRESS(
-                         "t.bool", BOOL_DIAG(3, 25, 29),
-                         DOC_CHANGES(URI_Y, 1,
-                                     EDIT(2, 4, 4,
-                                          "x-mcpdesc-ignore: [{rule: t.bool, reason: \\\"\\\"}]\\n "
-                                          "   "))) "," FIX_ALL(DOC_CHANGES(URI_Y, 1,
-                                                                           EDIT(3, 25, 29,
-                                                                                "{}")))));
+    expect_owned(
+        action_msg(2, URI_Y, 3, 26, 3, 26, NULL, NULL),
+        ANSWER(
+            2,
+            QUICK(BOOL_DIAG(3, 25, 29), DOC_CHANGES(URI_Y, 1, EDIT(3, 25, 29, "{}"))) "," SUPPRESS(
+                "t.bool", BOOL_DIAG(3, 25, 29),
+                DOC_CHANGES(URI_Y, 1,
+                            EDIT(2, 4, 4,
+                                 "x-mcpdesc-ignore: [{rule: t.bool, reason: \\\"\\\"}]\\n "
+                                 "   "))) "," FIX_ALL(DOC_CHANGES(URI_Y, 1,
+                                                                  EDIT(3, 25, 29, "{}")))));
     lsp_server_free(S);
 }
 END_TEST
@@ -674,6 +679,23 @@ START_TEST(lsp_code_action_newest)
 }
 END_TEST
 
+/* fixAll's edit is the part that changes, cut at character boundaries: "ê" to "è" share
+ * their first UTF-8 byte, and the edit replaces the whole character. */
+START_TEST(lsp_code_action_fix_all_utf8)
+{
+    start(0);
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    char *o = open_msg(URI_J,
+                       "{\"mcpDescription\": \"0.9.0\", \"tools\": [{\"name\": \"a\", "
+                       "\"x-s\": \"\xc3\xaa\"}]}");
+    free(send_msg(o));
+    free(o);
+    expect_owned(action_msg(2, URI_J, 0, 0, 0, 0, "[\"source.fixAll\"]", NULL),
+                 ANSWER(2, FIX_ALL(CHANGES(URI_J, EDIT(0, 60, 61, "\xc3\xa8")))));
+    lsp_server_free(S);
+}
+END_TEST
+
 Suite *lsp_suite(void)
 {
     Suite *s = suite_create("lsp");
@@ -692,6 +714,7 @@ Suite *lsp_suite(void)
     tcase_add_test(tc, lsp_code_action_yaml);
     tcase_add_test(tc, lsp_code_action_none);
     tcase_add_test(tc, lsp_code_action_newest);
+    tcase_add_test(tc, lsp_code_action_fix_all_utf8);
     suite_add_tcase(s, tc);
     return s;
 }
