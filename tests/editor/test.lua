@@ -2,8 +2,11 @@
 -- tests/editor/neovim.sh: start the server with vim.lsp.start_client, open a description
 -- with findings and a rule file, attach both buffers, wait for the diagnostics of each,
 -- and write what Neovim received (vim.diagnostic.get, positions as Neovim holds them:
--- 0-based lines, byte columns) to $LSP_OUT. Exits 0, or 1 with a message on stderr
--- (a timeout names what did not arrive).
+-- 0-based lines, byte columns) to $LSP_OUT; then ask for the code actions at each of the
+-- description's diagnostics, apply the first quick fix with
+-- vim.lsp.util.apply_workspace_edit, write the buffer to $LSP_FIXED and wait for the fixed
+-- finding to go. Exits 0, or 1 with a message on stderr (a timeout names what did not
+-- arrive).
 local env = vim.env
 local out_path = env.LSP_OUT
 local function fail(msg)
