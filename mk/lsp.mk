@@ -1,5 +1,5 @@
 # mk/lsp.mk - `mcpdesc lsp` (src/lsp/, docs/editors.md): the end-to-end test over real
-# pipes (tests/lsp/e2e.py) and the Neovim test (tests/editor/neovim.sh), both run by
+# pipes (tests/lsp/e2e.py; tests/lsp/fixall.py: its fixAll against `mcpdesc fix`) and the Neovim test (tests/editor/neovim.sh), both run by
 # `make check` (plain and again under the sanitizers with BUILD=build/san SAN=1); the
 # benchmark (tools/bench/lsp.py), run by `make bench`.
 
@@ -10,7 +10,8 @@ LSP_BIN := $(BUILD)/mcpdesc
 
 .PHONY: test-lsp test-neovim bench-lsp
 test-lsp: $(LSP_BIN)
-	@if command -v python3 > /dev/null 2>&1; then python3 tests/lsp/e2e.py $(LSP_BIN); else \
+	@if command -v python3 > /dev/null 2>&1; then python3 tests/lsp/e2e.py $(LSP_BIN) && \
+	    python3 tests/lsp/fixall.py $(LSP_BIN); else \
 	    . tests/skip.sh; test_skip test-lsp "mcpdesc lsp over pipes" "python3 not found" || exit 1; fi
 
 test-neovim: $(LSP_BIN)

@@ -133,7 +133,7 @@ static void unload(void *arg, struct lsp_rules *r)
 
 /* The inline suppressions, the config's levels and its suppressions, as validate
  * applies them. */
-static void apply(void *arg, const struct lsp_rules *r, const char *path, doc *d,
+static void apply(void *arg, const struct lsp_rules *r, const char *path, const doc *d,
                   struct diag_list *diags)
 {
     const struct loaded *l = r->handle;

@@ -273,6 +273,111 @@ void fix_offer_release(struct fix_offer *o)
     memset(o, 0, sizeof *o);
 }
 
+/* Append V to the array at node N, as its last item, laid out as the items before it:
+ * JSON and YAML flow sequences after the last item (on a line of its own when that item
+ * has one), a block sequence as a "- " line at the last item's dash. 0: not safely
+ * editable. */
+static int edit_append(const doc *d, doc_node n, json_t *v, struct edits *es)
+{
+    struct doc_span as, ls;
+    int flags = doc_node_span(d, n, &as, NULL);
+    if (flags < 0 || (flags & DOC_SPAN_SHARED)) return 0;
+    int yaml = doc_is_yaml(d);
+    size_t len;
+    const char *t = doc_text(d, &len);
+    doc_node last = DOC_NONE;
+    for (doc_node c = doc_node_first_child(d, n); c != DOC_NONE; c = doc_node_next_sibling(d, n, c))
+        last = c;
+    struct buf b = BUF_INIT;
+    if (last == DOC_NONE) { /* [] (perhaps spread over lines): written on one line */
+        if (as.end - as.start < 2 || t[as.start] != '[' || t[as.end - 1] != ']') return 0;
+        buf_addc(&b, '[');
+        emit_value(&b, v, yaml);
+        buf_addc(&b, ']');
+        add_edit(es, as.start, as.end, buf_detach(&b));
+        return 1;
+    }
+    int lflags = doc_node_span(d, last, &ls, NULL);
+    if (lflags < 0 || (lflags & DOC_SPAN_SHARED)) return 0;
+    if (!yaml || (flags & DOC_SPAN_FLOW)) {
+        size_t nl = ls.start, k;
+        while (nl > as.start && t[nl - 1] != '\n') nl--;
+        for (k = nl; k < ls.start && (t[k] == ' ' || t[k] == '\t'); k++) continue;
+        if (nl > as.start && k == ls.start) { /* the last item has a line of its own */
+            buf_addc(&b, ',');
+            buf_adds(&b, nl >= 2 && t[nl - 2] == '\r' ? "\r\n" : "\n");
+            buf_add(&b, t + nl, ls.start - nl);
+        } else {
+            buf_adds(&b, ", ");
+        }
+        emit_value(&b, v, yaml);
+        add_edit(es, ls.end, ls.end, buf_detach(&b));
+        return 1;
+    }
+    /* a block sequence: "- " at the column of the last item's dash, after its line */
+    size_t dash = ls.start;
+    while (dash > as.start && t[dash - 1] == ' ') dash--;
+    if (dash == 0 || t[dash - 1] != '-') return 0;
+    dash--;
+    size_t lstart = line_start(t, dash);
+    for (size_t i = lstart; i < dash; i++)
+        if (t[i] != ' ') return 0; /* "- - x": the dash shares its line */
+    const char *nl = memchr(t + ls.end, '\n', len - ls.end);
+    size_t at = nl ? (size_t)(nl - t) : len;
+    if (at > ls.end && t[at - 1] == '\r') at--;
+    buf_adds(&b, line_break_at(t, len, ls.end));
+    for (size_t i = lstart; i < dash; i++) buf_addc(&b, ' ');
+    buf_adds(&b, "- ");
+    emit_value(&b, v, yaml);
+    add_edit(es, at, at, buf_detach(&b));
+    return 1;
+}
+
+/* The node at POINTER of D and its value, or DOC_NONE. */
+static doc_node node_at(const doc *d, const char *pointer, json_t **v)
+{
+    struct ptr p = PTR_INIT;
+    const char *why;
+    *v = ptr_parse(pointer, &p, &why) == 0 ? ptr_get(doc_root(d), &p) : NULL;
+    ptr_release(&p);
+    doc_node n = *v ? doc_pointer_node(d, pointer) : DOC_NONE;
+    return n;
+}
+
+/* The one edit of ES into *OUT, or 0 when there is none. */
+static int one_edit(struct edits *es, int ok, struct fix_edit *out)
+{
+    if (ok && es->e.len == 1) {
+        *out = es->e.items[0];
+        VEC_FREE(es->e);
+        return 1;
+    }
+    for (size_t i = 0; i < es->e.len; i++) free(es->e.items[i].text);
+    VEC_FREE(es->e);
+    return 0;
+}
+
+int fix_insert_member(const doc *d, const char *pointer, const char *member, json_t *value,
+                      struct fix_edit *out)
+{
+    memset(out, 0, sizeof *out);
+    json_t *v;
+    doc_node n = node_at(d, pointer, &v);
+    if (n == DOC_NONE || !json_is_object(v) || json_object_get(v, member)) return 0;
+    struct edits es = {VEC_INIT};
+    return one_edit(&es, edit_insert(d, n, member, value, &es), out);
+}
+
+int fix_append_item(const doc *d, const char *pointer, json_t *value, struct fix_edit *out)
+{
+    memset(out, 0, sizeof *out);
+    json_t *v;
+    doc_node n = node_at(d, pointer, &v);
+    if (n == DOC_NONE || !json_is_array(v)) return 0;
+    struct edits es = {VEC_INIT};
+    return one_edit(&es, edit_append(d, n, value, &es), out);
+}
+
 /* ---- every fix, to a fixpoint --------------------------------------------------- */
 
 /* Do edits A and B touch the same bytes (two insertions at one place count)? */

@@ -38,6 +38,17 @@ int fix_for_diag(const struct rule_set *rs, const doc *d, const struct diag *dg,
                  struct fix_offer *out);
 void fix_offer_release(struct fix_offer *o);
 
+/* Edits in the fix engine's style for what is not a declared fix (an editor's "suppress
+ * this finding"): add MEMBER: VALUE to the object at POINTER of D (as an `add` fix writes
+ * it: its first member, laid out as its neighbours), or append VALUE to the array at
+ * POINTER (after its last item, laid out as it; a block sequence gets a "- " line).
+ * Return 1 with *OUT filled (its text new), or 0: no such object or array in D's source,
+ * MEMBER is there already, or the text cannot be edited safely (shared YAML text, a
+ * mapping with only merged members, a dash that shares its line). */
+int fix_insert_member(const doc *d, const char *pointer, const char *member, json_t *value,
+                      struct fix_edit *out);
+int fix_append_item(const doc *d, const char *pointer, json_t *value, struct fix_edit *out);
+
 /* How fix_text judges: as JUDGE says (NULL: everything), then FILTER (may be NULL), called
  * with every judgement, hides or drops what the caller's run hides (suppressions, a
  * config's levels): fixes apply only to the diagnostics it leaves that are not hidden

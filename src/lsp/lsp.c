@@ -11,7 +11,10 @@
 #include "base/uri.h"
 #include "base/util.h"
 #include "base/ver.h"
+#include "core/fix.h"
 #include "core/judge.h"
+#include "core/res.h"
+#include "core/suppress.h"
 #include "lsp/lsp_features.h"
 #include "lsp/lsp_pos.h"
 #include "lsp/lsp_store.h"
@@ -76,7 +79,8 @@ struct lsp_server {
     double debounce; /* seconds */
     char *root;      /* workspace folder, or NULL */
     int watch_dynamic;
-    int async; /* lsp_server_set_async */
+    int doc_changes; /* the client takes WorkspaceEdit.documentChanges */
+    int async;       /* lsp_server_set_async */
     struct lsp_store docs;
     VEC(struct deferred) deferred;
 };
@@ -183,13 +187,21 @@ static int load_rules(lsp_server *s, json_t *out)
 
 /* ---- diagnostics ---- */
 
-/* The range of a finding at P in the text judged by J: from P to the end of its value. */
-static json_t *diag_range(const struct lsp_job *j, struct doc_pos p)
+struct pub_view {
+    const char *uri;
+    const struct lsp_lines *lines;
+    enum lsp_enc enc;
+    const struct rule_set *rs;
+    const char *docs_url; /* where the rule pages are, or NULL */
+};
+
+/* The range of a finding at P in the text of V: from P to the end of its value. */
+static json_t *diag_range(const struct pub_view *v, struct doc_pos p)
 {
-    const struct lsp_lines *l = &j->lines;
+    const struct lsp_lines *l = v->lines;
     size_t a = lsp_offset_of_doc(l, p);
     size_t b = p.line ? lsp_value_end(l->text, l->len, a) : a;
-    return range_json(lsp_position_of(l, a, j->enc), lsp_position_of(l, b, j->enc));
+    return range_json(lsp_position_of(l, a, v->enc), lsp_position_of(l, b, v->enc));
 }
 
 /* The site that reached the component: the longest prefix of the resolved POINTER that
@@ -223,19 +235,19 @@ static json_t *related(const char *uri, json_t *range, const char *message)
                      jstr(message));
 }
 
-/* The LSP Diagnostic of X in the text judged by JB (J: the judged document, for
- * components; NULL for lint findings). */
-static json_t *diag_json(const struct lsp_job *jb, const doc *j, const struct diag *x)
+/* The LSP Diagnostic of X in the text of JB (J: the judged document, for components;
+ * NULL for lint findings). */
+static json_t *diag_json(const struct pub_view *jb, const doc *j, const struct diag *x)
 {
     static const int severity[] = {[DIAG_INFO] = 3, [DIAG_WARNING] = 2, [DIAG_ERROR] = 1};
-    const struct rule_set *rs = jb->rules ? jb->rules->r.rs : NULL;
+    const struct rule_set *rs = jb->rs;
     struct doc_pos p = {x->line, x->col};
     json_t *o = json_object();
     json_object_set_new(o, "range", diag_range(jb, p));
     json_object_set_new(o, "severity", json_integer(severity[x->level]));
     if (x->rule) {
         json_object_set_new(o, "code", jstr(x->rule));
-        char *href = rule_page_url(jb->rules ? jb->rules->r.docs_url : NULL, x->rule);
+        char *href = rule_page_url(jb->docs_url, x->rule);
         if (href) json_object_set_new(o, "codeDescription", json_pack("{s:o}", "href", jstr(href)));
         free(href);
     }
@@ -266,10 +278,10 @@ static json_t *diag_json(const struct lsp_job *jb, const doc *j, const struct di
     return o;
 }
 
-/* Is X about the document judged by J (lint findings may name other files)? */
-static int about(const struct lsp_job *j, const struct diag *x)
+/* Is X about the document NAME (lint findings may name other files)? */
+static int about(const char *name, const struct diag *x)
 {
-    return !x->file || !strcmp(x->file, j->name);
+    return !x->file || !strcmp(x->file, name);
 }
 
 /* VERSION: the document's version, or NULL (a closed document: no version). */
@@ -280,26 +292,38 @@ static void publish(json_t *out, const char *uri, json_t *version, json_t *diagn
     send(out, notification("textDocument/publishDiagnostics", p));
 }
 
+/* Judge TEXT (LEN bytes) of the description NAME with the rule set RR as `validate`
+ * does: its rule selection, then the host's levels and suppressions. Fills R (release
+ * it with judge_result_release). */
+static void judge_text(const struct rules_ref *rr, const char *name, const char *text, size_t len,
+                       struct judge_result *r)
+{
+    struct judge_source src = {JUDGE_BUFFER, name, NULL, text, len};
+    struct judge_options jo = {rr->r.eo, NULL, 0};
+    judge_document(rr->r.rs, &src, &jo, r);
+    if (!r->error && r->d && rr->host.apply)
+        rr->host.apply(rr->host.arg, &rr->r, name, r->d, &r->diags);
+}
+
 /* Judge or lint the text of J as its kind says (any thread). */
 static void job_run(struct lsp_job *j)
 {
     j->diagnostics = json_array();
     const struct rules_ref *rr = j->rules;
+    struct pub_view v = {j->uri, &j->lines, j->enc, rr ? rr->r.rs : NULL,
+                         rr ? rr->r.docs_url : NULL};
     if (j->kind == LSPF_DESCRIPTION && rr &&
         !(rr->host.ignored && rr->host.ignored(rr->host.arg, &rr->r, j->name))) {
-        struct judge_source src = {JUDGE_BUFFER, j->name, NULL, j->text.s, j->text.len};
-        struct judge_options jo = {rr->r.eo, NULL, 0};
         struct judge_result r;
-        judge_document(rr->r.rs, &src, &jo, &r);
+        judge_text(rr, j->name, j->text.s, j->text.len, &r);
         if (r.error) {
-            json_array_append_new(j->diagnostics, diag_json(j, NULL, r.error));
+            json_array_append_new(j->diagnostics, diag_json(&v, NULL, r.error));
         } else if (r.d) {
-            if (rr->host.apply) rr->host.apply(rr->host.arg, &rr->r, j->name, r.d, &r.diags);
             for (size_t i = 0; i < r.diags.len; i++) {
                 const struct diag *x = &r.diags.items[i];
                 /* suppressed and baselined findings are not published (docs/editors.md) */
-                if (diag_hidden(x) || !about(j, x)) continue;
-                json_array_append_new(j->diagnostics, diag_json(j, r.d, x));
+                if (diag_hidden(x) || !about(j->name, x)) continue;
+                json_array_append_new(j->diagnostics, diag_json(&v, r.d, x));
             }
             j->diags = r.diags;
             r.diags = (struct diag_list)DIAG_LIST_INIT;
@@ -311,13 +335,13 @@ static void job_run(struct lsp_job *j)
                     "not judged: mcpdesc could not load its rule set (%s); mend it and save, "
                     "and this description is judged",
                     j->not_loaded);
-        json_array_append_new(j->diagnostics, diag_json(j, NULL, &j->diags.items[0]));
+        json_array_append_new(j->diagnostics, diag_json(&v, NULL, &j->diags.items[0]));
     } else if (j->kind == LSPF_RULES || j->kind == LSPF_MANIFEST || j->kind == LSPF_CONFIG) {
         struct lspf_text t = {j->path, j->text.s ? j->text.s : "", j->text.len};
         lspf_lint(&t, j->kind, &j->diags);
         for (size_t i = 0; i < j->diags.len; i++)
-            if (about(j, &j->diags.items[i]))
-                json_array_append_new(j->diagnostics, diag_json(j, NULL, &j->diags.items[i]));
+            if (about(j->name, &j->diags.items[i]))
+                json_array_append_new(j->diagnostics, diag_json(&v, NULL, &j->diags.items[i]));
     }
 }
 
@@ -494,13 +518,256 @@ static json_t *completion(lsp_server *s, json_t *params, int *err)
     return json_pack("{s:b, s:o}", "isIncomplete", 0, "items", items);
 }
 
-/* Quick fixes: none until the declared fixes (core/fix.h) are wired in. */
+/* ---- code actions ---- */
+
+#define FIX_ALL_KIND "source.fixAll.mcpdesc"
+
+/* Does CONTEXT.only (ONLY: an array of kinds, or NULL: any kind) ask for actions of
+ * KIND? A kind asks for itself and the kinds below it ("source" for "source.fixAll"). */
+static int kind_wanted(json_t *only, const char *kind)
+{
+    if (!json_is_array(only)) return 1;
+    size_t i;
+    json_t *k;
+    json_array_foreach(only, i, k)
+    {
+        const char *o = json_string_value(k);
+        size_t n = o ? strlen(o) : 0;
+        if (o && !strncmp(kind, o, n) && (kind[n] == '\0' || kind[n] == '.')) return 1;
+    }
+    return 0;
+}
+
+static int pos_le(struct lsp_position a, struct lsp_position b)
+{
+    return a.line < b.line || (a.line == b.line && a.character <= b.character);
+}
+
+/* Is the published diagnostic DJ one the request asks about: its range overlaps [A, B]
+ * (touching counts: a cursor at either end of it), or the client lists it in
+ * context.diagnostics (LISTED; the same range, code and message)? */
+static int asked_about(json_t *dj, struct lsp_position a, struct lsp_position b, json_t *listed)
+{
+    json_t *range = json_object_get(dj, "range");
+    struct lsp_position ds, de;
+    if (position_from(json_object_get(range, "start"), &ds) == 0 &&
+        position_from(json_object_get(range, "end"), &de) == 0 && pos_le(ds, b) && pos_le(a, de))
+        return 1;
+    size_t i;
+    json_t *l;
+    json_array_foreach(listed, i, l)
+    {
+        if (json_equal(json_object_get(l, "range"), range) &&
+            json_equal(json_object_get(l, "message"), json_object_get(dj, "message")) &&
+            json_equal(json_object_get(l, "code"), json_object_get(dj, "code")))
+            return 1;
+    }
+    return 0;
+}
+
+/* The TextEdit replacing bytes [A, B) of D's text with TEXT (N bytes). */
+static json_t *text_edit(const lsp_server *s, const struct lsp_doc *d, size_t a, size_t b,
+                         const char *text, size_t n)
+{
+    json_t *t = json_stringn(text, n);
+    if (!t) { /* not UTF-8: cannot happen for text made from a JSON value and the document */
+        char *c = xstrndup(text, n);
+        t = jstr(c);
+        free(c);
+    }
+    return json_pack(
+        "{s:o, s:o}", "range",
+        range_json(lsp_position_of(&d->lines, a, s->enc), lsp_position_of(&d->lines, b, s->enc)),
+        "newText", t);
+}
+
+/* A WorkspaceEdit of D with EDITS (an array of TextEdits, taken): documentChanges with
+ * D's version when the client announced it supports them, else changes. */
+static json_t *workspace_edit(const lsp_server *s, const struct lsp_doc *d, json_t *edits)
+{
+    if (s->doc_changes)
+        return json_pack("{s:[{s:{s:s, s:I}, s:o}]}", "documentChanges", "textDocument", "uri",
+                         d->uri, "version", (json_int_t)d->version, "edits", edits);
+    json_t *changes = json_object();
+    json_object_set_new(changes, d->uri, edits);
+    return json_pack("{s:o}", "changes", changes);
+}
+
+/* The quick fix of offer O for the published diagnostic DJ. */
+static json_t *quick_fix(const lsp_server *s, const struct lsp_doc *d, const struct fix_offer *o,
+                         json_t *dj)
+{
+    json_t *edits = json_array();
+    for (size_t i = 0; i < o->nedits; i++)
+        json_array_append_new(edits,
+                              text_edit(s, d, o->edits[i].start, o->edits[i].end, o->edits[i].text,
+                                        strlen(o->edits[i].text)));
+    return json_pack("{s:o, s:s, s:[O], s:b, s:o}", "title", jstr(o->title), "kind", "quickfix",
+                     "diagnostics", dj, "isPreferred", 1, "edit", workspace_edit(s, d, edits));
+}
+
+/* What the items of COLLECTION are called in a title ("tool" for tools). */
+static const char *item_noun(const char *collection)
+{
+    static const char *const nouns[][2] = {{"tools", "tool"},
+                                           {"resources", "resource"},
+                                           {"resourceTemplates", "resource template"},
+                                           {"prompts", "prompt"}};
+    for (size_t i = 0; i < sizeof nouns / sizeof *nouns; i++)
+        if (!strcmp(collection, nouns[i][0])) return nouns[i][1];
+    return "item";
+}
+
+/* "Suppress RULE for this tool (write the reason)": for the finding X of the judged
+ * document J inside an item (suppress.h: /COLLECTION/N and below), the edit that adds
+ * {"rule": RULE, "reason": ""} to the item's x-mcpdesc-ignore (a new one-entry list, or
+ * the end of its list; not offered when it holds a single entry object). NULL when not
+ * offered: no rule id, a finding about suppressions themselves, outside an item. The
+ * reason is left empty on purpose: such an entry is mcpdesc.suppression.invalid until
+ * the user writes it. */
+static json_t *suppress_action(const lsp_server *s, const struct lsp_doc *d,
+                               const struct rule_set *rs, const doc *j, const struct diag *x,
+                               json_t *dj)
+{
+    static const char own[] = "mcpdesc.suppression.";
+    const struct res_config *cfg = rule_set_res_config(rs);
+    if (!x->rule || !x->pointer || !strncmp(x->rule, own, sizeof own - 1) || !cfg) return NULL;
+    char *item = NULL;
+    const char *noun = NULL;
+    for (size_t c = 0; c < cfg->ncollections && !item; c++) {
+        const char *col = cfg->collections[c];
+        size_t n = strlen(col), k = n + 2;
+        if (x->pointer[0] != '/' || strncmp(x->pointer + 1, col, n) || x->pointer[n + 1] != '/')
+            continue;
+        while (x->pointer[k] >= '0' && x->pointer[k] <= '9') k++;
+        if (k == n + 2 || (x->pointer[k] && x->pointer[k] != '/')) continue;
+        item = xstrndup(x->pointer, k);
+        noun = item_noun(col);
+    }
+    if (!item) return NULL;
+    json_t *entry = json_pack("{s:s, s:s}", "rule", x->rule, "reason", "");
+    json_t *list = json_pack("[O]", entry);
+    char *at = xasprintf("%s/" SUPPRESS_MEMBER, item);
+    struct fix_edit e;
+    int ok =
+        fix_insert_member(j, item, SUPPRESS_MEMBER, list, &e) || fix_append_item(j, at, entry, &e);
+    free(at);
+    free(item);
+    json_decref(list);
+    json_decref(entry);
+    if (!ok) return NULL;
+    json_t *edits = json_array();
+    json_array_append_new(edits, text_edit(s, d, e.start, e.end, e.text, strlen(e.text)));
+    free(e.text);
+    char *title = xasprintf("Suppress %s for this %s (write the reason)", x->rule, noun);
+    json_t *a = json_pack("{s:o, s:s, s:[O], s:o}", "title", jstr(title), "kind", "quickfix",
+                          "diagnostics", dj, "edit", workspace_edit(s, d, edits));
+    free(title);
+    return a;
+}
+
+/* fix_text's filter: the host's levels and suppressions, as the server's judge. */
+static void fix_filter(const struct rule_set *rs, const doc *d, const char *name,
+                       struct diag_list *diags, void *arg)
+{
+    const struct rules_ref *rr = arg;
+    (void)rs;
+    rr->host.apply(rr->host.arg, &rr->r, name, d, diags);
+}
+
+/* "Apply every mcpdesc fix": what `mcpdesc fix` would write for D's text, as one edit of
+ * the bytes that differ (the common prefix and suffix kept, cut at character and line
+ * boundaries), or NULL when there is nothing to fix. */
+static json_t *fix_all(const lsp_server *s, const struct lsp_doc *d)
+{
+    const struct rules_ref *rr = s->rules;
+    struct judge_options jo = {rr->r.eo, NULL, 0};
+    struct fix_opts fo = {&jo, rr->host.apply ? fix_filter : NULL, (void *)rr};
+    const char *old = d->text.s ? d->text.s : "";
+    size_t olen = d->text.len, nlen = 0;
+    struct diag_list errs = DIAG_LIST_INIT;
+    char *fixed = fix_text(rr->r.rs, &fo, lsp_doc_name(d), old, olen, &nlen, NULL, &errs);
+    diag_list_release(&errs);
+    if (!fixed) return NULL;
+    size_t pre = 0, suf = 0;
+    while (pre < olen && pre < nlen && old[pre] == fixed[pre]) pre++;
+    /* not inside a UTF-8 sequence or between "\r" and "\n" (positions cannot say it) */
+    while (pre > 0 &&
+           ((pre < olen && ((unsigned char)old[pre] & 0xC0) == 0x80) ||
+            (pre < nlen && ((unsigned char)fixed[pre] & 0xC0) == 0x80) || old[pre - 1] == '\r'))
+        pre--;
+    while (suf < olen - pre && suf < nlen - pre && old[olen - 1 - suf] == fixed[nlen - 1 - suf])
+        suf++;
+    while (suf > 0 &&
+           (((unsigned char)old[olen - suf] & 0xC0) == 0x80 ||
+            (old[olen - suf] == '\n' && olen - suf > pre && old[olen - suf - 1] == '\r')))
+        suf--;
+    json_t *edits = json_array();
+    json_array_append_new(edits, text_edit(s, d, pre, olen - suf, fixed + pre, nlen - suf - pre));
+    free(fixed);
+    return json_pack("{s:s, s:s, s:o}", "title", "Apply every mcpdesc fix", "kind", FIX_ALL_KIND,
+                     "edit", workspace_edit(s, d, edits));
+}
+
+/* Code actions: for each finding of the document's judgement that the request's range
+ * touches (or context.diagnostics lists) and that has a declared fix, its quick fix; the
+ * "suppress" quick fix for a finding inside an item; and "Apply every mcpdesc fix" when
+ * any fix applies. context.only filters by kind. The document's text is judged again
+ * (as the last judge did: a request waits while a re-judge is pending), since the
+ * fixes' byte offsets need the judged document, which is not kept. */
 static json_t *code_action(lsp_server *s, json_t *params, int *err)
 {
+    json_t *range = json_object_get(params, "range");
+    struct lsp_position a, b;
     if (!json_is_object(json_object_get(params, "textDocument")) ||
-        !json_is_object(json_object_get(params, "range")))
+        position_from(json_object_get(range, "start"), &a) < 0 ||
+        position_from(json_object_get(range, "end"), &b) < 0)
         return *err = 1, NULL;
-    return json_array();
+    if (pos_le(b, a)) {
+        struct lsp_position x = a;
+        a = b;
+        b = x;
+    }
+    json_t *context = json_object_get(params, "context");
+    json_t *only = json_object_get(context, "only");
+    json_t *listed = json_object_get(context, "diagnostics");
+    json_t *actions = json_array();
+    struct lsp_doc *d = doc_of(s, params);
+    if (!d || d->kind != LSPF_DESCRIPTION || !s->rules) return actions;
+    const struct rules_ref *rr = s->rules;
+    const char *name = lsp_doc_name(d);
+    /* a description the config ignores is not judged: nothing to fix or suppress */
+    if (rr->host.ignored && rr->host.ignored(rr->host.arg, &rr->r, name)) return actions;
+    int any_fix = 1; /* does any finding of the document have a fix? (1: not known) */
+    if (kind_wanted(only, "quickfix")) {
+        struct judge_result r;
+        judge_text(rr, name, d->text.s, d->text.len, &r);
+        struct pub_view v = {d->uri, &d->lines, s->enc, rr->r.rs, rr->r.docs_url};
+        any_fix = 0;
+        for (size_t i = 0; r.d && !r.error && i < r.diags.len; i++) {
+            const struct diag *x = &r.diags.items[i];
+            if (diag_hidden(x) || !about(name, x) || !x->rule) continue;
+            struct fix_offer o;
+            int has = fix_for_diag(rr->r.rs, r.d, x, &o);
+            json_t *dj = diag_json(&v, r.d, x);
+            if (asked_about(dj, a, b, listed)) {
+                if (has) json_array_append_new(actions, quick_fix(s, d, &o, dj));
+                json_t *sup = suppress_action(s, d, rr->r.rs, r.d, x, dj);
+                if (sup) json_array_append_new(actions, sup);
+            }
+            json_decref(dj);
+            if (has) fix_offer_release(&o);
+            any_fix |= has;
+        }
+        judge_result_release(&r);
+    }
+    /* fixAll's first pass finds the fixes the loop above found: without one (and unless
+     * the client asks for it by kind) the passes are not run */
+    if (kind_wanted(only, FIX_ALL_KIND) && (any_fix || json_is_array(only))) {
+        json_t *all = fix_all(s, d);
+        if (all) json_array_append_new(actions, all);
+    }
+    return actions;
 }
 
 static enum lsp_enc negotiate(json_t *caps)
@@ -527,6 +794,8 @@ static json_t *initialize(lsp_server *s, json_t *params, json_t *out)
         json_object_get(json_object_get(caps, "workspace"), "didChangeWatchedFiles"),
         "dynamicRegistration");
     s->watch_dynamic = json_is_true(dyn);
+    s->doc_changes = json_is_true(json_object_get(
+        json_object_get(json_object_get(caps, "workspace"), "workspaceEdit"), "documentChanges"));
     json_t *opts = json_object_get(params, "initializationOptions");
     json_t *db = json_object_get(opts, "debounceMs");
     if (json_is_integer(db) && json_integer_value(db) >= 0 && json_integer_value(db) <= 60000)
@@ -543,13 +812,13 @@ static json_t *initialize(lsp_server *s, json_t *params, json_t *out)
     }
     load_rules(s, out);
     s->state = ST_RUNNING;
-    return json_pack("{s:{s:s, s:{s:b, s:i, s:{s:b}}, s:b, s:b, s:{s:[s,s,s]}, s:{s:[s]}}, "
+    return json_pack("{s:{s:s, s:{s:b, s:i, s:{s:b}}, s:b, s:b, s:{s:[s,s,s]}, s:{s:[s,s]}}, "
                      "s:{s:s, s:s}}",
                      "capabilities", "positionEncoding", lsp_enc_name(s->enc), "textDocumentSync",
                      "openClose", 1, "change", 2, "save", "includeText", 0, "hoverProvider", 1,
                      "definitionProvider", 1, "completionProvider", "triggerCharacters", ":", "-",
-                     "$", "codeActionProvider", "codeActionKinds", "quickfix", "serverInfo", "name",
-                     "mcpdesc", "version", MCPDESC_VERSION);
+                     "$", "codeActionProvider", "codeActionKinds", "quickfix", FIX_ALL_KIND,
+                     "serverInfo", "name", "mcpdesc", "version", MCPDESC_VERSION);
 }
 
 /* Run the request MSG (METHOD, ID) and append its answer. */

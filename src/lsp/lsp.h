@@ -35,7 +35,7 @@ struct lsp_host {
     void (*unload)(void *arg, struct lsp_rules *r);
     /* After judging the description PATH (D: the judged document): levels and
      * suppressions of the config. NULL: nothing. */
-    void (*apply)(void *arg, const struct lsp_rules *r, const char *path, doc *d,
+    void (*apply)(void *arg, const struct lsp_rules *r, const char *path, const doc *d,
                   struct diag_list *diags);
     void *arg;
     /* Is the description PATH one the config's `ignore` leaves out? Then it is not judged

@@ -157,6 +157,12 @@ try:
     m = c.wait_for(is_publish(iuri), 10)
     check(m is not None and diags_of(m) == [], "a description the config ignores: no findings",
           str(m))
+    i = c.request("textDocument/codeAction", {
+        "textDocument": {"uri": iuri},
+        "range": {"start": {"line": 5, "character": 0}, "end": {"line": 6, "character": 0}},
+        "context": {"diagnostics": []}})
+    r = c.response(i)
+    check(r is not None and r.get("result") == [], "and no code action", str(r))
     check(c.close() == 0, "that server ends with status 0 too")
 
     c = Client(argv, env=env, cwd=tmp)

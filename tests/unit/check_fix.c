@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "base/buf.h"
 #include "base/util.h"
 #include "core/fix.h"
 #include "core/judge.h"
@@ -247,6 +248,73 @@ START_TEST(offer_for_one_diagnostic)
 }
 END_TEST
 
+/* TEXT (YAML when IS_YAML) with the edit of fix_insert_member (MEMBER set) or
+ * fix_append_item (MEMBER NULL) at POINTER applied (new), or NULL when none is made. */
+static char *edited(const char *text, int is_yaml, const char *pointer, const char *member,
+                    const char *value)
+{
+    struct doc_error err;
+    doc *d = doc_load_buffer("t", text, strlen(text), is_yaml, NULL, &err);
+    ck_assert_ptr_nonnull(d);
+    json_t *v = json_loads(value, JSON_DECODE_ANY, NULL);
+    ck_assert_ptr_nonnull(v);
+    struct fix_edit e;
+    int ok =
+        member ? fix_insert_member(d, pointer, member, v, &e) : fix_append_item(d, pointer, v, &e);
+    json_decref(v);
+    doc_free(d);
+    if (!ok) return NULL;
+    struct buf b = BUF_INIT;
+    buf_add(&b, text, e.start);
+    buf_adds(&b, e.text);
+    buf_adds(&b, text + e.end);
+    free(e.text);
+    return buf_detach(&b);
+}
+
+static void check_edited(const char *text, int is_yaml, const char *pointer, const char *member,
+                         const char *value, const char *want)
+{
+    char *got = edited(text, is_yaml, pointer, member, value);
+    if (!want) ck_assert_msg(got == NULL, "edited: %s", got);
+    else ck_assert_str_eq(got ? got : "(no edit)", want);
+    free(got);
+}
+
+/* The edits an editor's "suppress this finding" makes with the fix engine: a member added
+ * to an item, an entry appended to a list, in JSON and YAML, laid out as the text is. */
+START_TEST(insert_member_and_append_item)
+{
+    static const char entry[] = "{\"rule\": \"r.x\", \"reason\": \"\"}";
+    static const char list[] = "[{\"rule\": \"r.x\", \"reason\": \"\"}]";
+    /* JSON: a member on a line of its own, a list item on a line of its own or inline */
+    check_edited("{\"t\": [\n  {\n    \"name\": \"a\"\n  }\n]}\n", 0, "/t/0", "x-i", list,
+                 "{\"t\": [\n  {\n    \"x-i\": [{\"rule\": \"r.x\", \"reason\": \"\"}],\n    "
+                 "\"name\": \"a\"\n  }\n]}\n");
+    check_edited(
+        "{\"l\": [\n    {\"rule\": \"q\"}\n  ]}", 0, "/l", NULL, entry,
+        "{\"l\": [\n    {\"rule\": \"q\"},\n    {\"rule\": \"r.x\", \"reason\": \"\"}\n  ]}");
+    check_edited("{\"l\": [1, 2]}", 0, "/l", NULL, "3", "{\"l\": [1, 2, 3]}");
+    check_edited("{\"l\": [ ]}", 0, "/l", NULL, "3", "{\"l\": [3]}");
+    /* YAML: block and flow items; a block sequence gets a "- " line at its dash */
+    check_edited("t:\n  - name: a  # c\n    d: x\n", 1, "/t/0", "x-i", list,
+                 "t:\n  - x-i: [{rule: r.x, reason: \"\"}]\n    name: a  # c\n    d: x\n");
+    check_edited("t:\n  - {name: a}\n", 1, "/t/0", "x-i", list,
+                 "t:\n  - {x-i: [{rule: r.x, reason: \"\"}], name: a}\n");
+    check_edited("i:\n  - rule: q\n    reason: w   # why\nn: 1\n", 1, "/i", NULL, entry,
+                 "i:\n  - rule: q\n    reason: w   # why\n  - {rule: r.x, reason: \"\"}\nn: 1\n");
+    check_edited("i: [{rule: q}]\n", 1, "/i", NULL, entry,
+                 "i: [{rule: q}, {rule: r.x, reason: \"\"}]\n");
+    /* CRLF kept */
+    check_edited("i:\r\n  - q\r\n", 1, "/i", NULL, "\"z\"", "i:\r\n  - q\r\n  - z\r\n");
+    /* refused: the member is there, not an object or array, nothing there, shared text */
+    check_edited("{\"t\": [{\"x-i\": {}}]}", 0, "/t/0", "x-i", list, NULL);
+    check_edited("{\"t\": [{\"x-i\": {}}]}", 0, "/t/0/x-i", NULL, entry, NULL);
+    check_edited("{\"t\": []}", 0, "/t/0", "x-i", list, NULL);
+    check_edited("a: &x [1]\nb: *x\n", 1, "/b", NULL, "2", NULL);
+}
+END_TEST
+
 /* Text that cannot be judged is an error and nothing is returned. */
 START_TEST(unparseable_text_is_an_error)
 {
@@ -295,6 +363,7 @@ Suite *fix_suite(void)
     tcase_add_test(tc, shared_yaml_is_left_alone);
     tcase_add_test(tc, no_fix_through_a_component);
     tcase_add_test(tc, offer_for_one_diagnostic);
+    tcase_add_test(tc, insert_member_and_append_item);
     tcase_add_test(tc, unparseable_text_is_an_error);
     tcase_add_test(tc, no_fixpoint_is_an_error);
     suite_add_tcase(s, tc);

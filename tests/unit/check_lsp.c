@@ -17,7 +17,18 @@
     "rules:\n  - id: t.name\n    owner: t\n    surface: Tool\n    kind: structural\n"              \
     "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
     "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"                   \
-    "    check: {select: '/tools/*', require: {has: name}, message: 'no name'}\n"
+    "    check: {select: '/tools/*', require: {has: name}, message: 'no name'}\n"                  \
+    "  - id: t.bool\n    owner: t\n    surface: Tool\n    kind: structural\n"                      \
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"                   \
+    "    check: {select: '/tools/[*]/inputSchema/p/*', require: {json-type: object}, message: "    \
+    "'not an object', fix: {title: 'replace {value} with {}', when: {equals: true}, replace: "     \
+    "{}}}\n"                                                                                       \
+    "  - id: t.str\n    owner: t\n    surface: Tool\n    kind: structural\n"                       \
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"                   \
+    "    check: {select: '/tools/[*]/x-s', require: {equals: \"\xc3\xa8\"}, message: m, fix: "     \
+    "{title: t, replace: \"\xc3\xa8\"}}\n"
 
 /* The test host: loads RULES, or fails when FAIL is set; counts the loads. */
 struct host {
@@ -101,7 +112,8 @@ static char *tick(double at)
     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"capabilities\":{}}}"
 #define INIT_RESULT(enc)                                                                           \
     "{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{\"capabilities\":{\"codeActionProvider\":{"         \
-    "\"codeActionKinds\":[\"quickfix\"]},\"completionProvider\":{\"triggerCharacters\":[\":\","    \
+    "\"codeActionKinds\":[\"quickfix\",\"source.fixAll.mcpdesc\"]},\"completionProvider\":{"       \
+    "\"triggerCharacters\":[\":\","                                                                \
     "\"-\",\"$\"]},\"definitionProvider\":true,\"hoverProvider\":true,\"positionEncoding\":\"" enc \
     "\",\"textDocumentSync\":{\"change\":2,\"openClose\":true,\"save\":{\"includeText\":false}}}," \
     "\"serverInfo\":{\"name\":\"mcpdesc\",\"version\":\"" MCPDESC_VERSION "\"}}}\n"
@@ -213,9 +225,10 @@ START_TEST(lsp_publishes_diagnostics)
 }
 END_TEST
 
-#define CHANGE(version, changes)                                                                   \
+#define CHANGE_AT(uri, version, changes)                                                           \
     "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{"    \
-    "\"uri\":\"" URI "\",\"version\":" version "},\"contentChanges\":[" changes "]}}"
+    "\"uri\":\"" uri "\",\"version\":" version "},\"contentChanges\":[" changes "]}}"
+#define CHANGE(version, changes) CHANGE_AT(URI, version, changes)
 #define RANGE(l1, c1, l2, c2)                                                                      \
     "\"range\":{\"start\":{\"line\":" #l1 ",\"character\":" #c1 "},\"end\":{\"line\":" #l2         \
     ",\"character\":" #c2 "}}"
@@ -497,6 +510,223 @@ START_TEST(lsp_feature_plumbing)
 }
 END_TEST
 
+/* ---- code actions ---- */
+
+/* didOpen of URI with TEXT (version 1), built with jansson (no escaping by hand). */
+static char *open_msg(const char *uri, const char *text)
+{
+    json_t *m = json_pack("{s:s, s:s, s:{s:{s:s, s:s, s:i, s:s}}}", "jsonrpc", "2.0", "method",
+                          "textDocument/didOpen", "params", "textDocument", "uri", uri,
+                          "languageId", "json", "version", 1, "text", text);
+    char *r = json_dumps(m, JSON_COMPACT);
+    json_decref(m);
+    return r;
+}
+
+/* A codeAction request ID for URI over [L1:C1, L2:C2] with context.only ONLY (a JSON
+ * array, or NULL: none) and context.diagnostics DIAGS (JSON, or NULL: []). */
+static char *action_msg(int id, const char *uri, int l1, int c1, int l2, int c2, const char *only,
+                        const char *diags)
+{
+    return xasprintf("{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"textDocument/codeAction\","
+                     "\"params\":{\"textDocument\":{\"uri\":\"%s\"},\"range\":{\"start\":{"
+                     "\"line\":%d,\"character\":%d},\"end\":{\"line\":%d,\"character\":%d}},"
+                     "\"context\":{\"diagnostics\":%s%s%s}}}",
+                     id, uri, l1, c1, l2, c2, diags ? diags : "[]", only ? ",\"only\":" : "",
+                     only ? only : "");
+}
+
+static void expect_owned(char *msg, const char *want)
+{
+    char *got = send_msg(msg);
+    free(msg);
+    ck_assert_str_eq(got, want);
+    free(got);
+}
+
+#define URI_J "file:///tmp/lsp-test/f.json"
+#define URI_Y "file:///tmp/lsp-test/f.yaml"
+/* "true" after an emoji (2 UTF-16 units, 4 bytes) and an e-acute (1 unit, 2 bytes): UTF-16
+ * characters 54 to 58 of line 1, code points 53 to 57, bytes 57 to 61 */
+#define FIX_J                                                                                      \
+    "{\"mcpDescription\": \"0.9.0\",\n"                                                            \
+    " \"tools\": [{\"name\": \"\xf0\x9f\x98\x80\xc3\xa9\", \"inputSchema\": {\"p\": {\"a\": "      \
+    "true}}}]}\n"
+#define BOOL_DIAG(l, a, b)                                                                         \
+    "{\"code\":\"t.bool\",\"message\":\"not an object " VERSIONS "\",\"range\":{\"end\":{"         \
+    "\"character\":" #b ",\"line\":" #l "},\"start\":{\"character\":" #a ",\"line\":" #l "}},"     \
+    "\"severity\":1,\"source\":\"mcpdesc\"}"
+#define EDIT(l, a, b, text)                                                                        \
+    "{\"newText\":\"" text "\",\"range\":{\"end\":{\"character\":" #b ",\"line\":" #l "},"         \
+    "\"start\":{\"character\":" #a ",\"line\":" #l "}}}"
+#define QUICK(diag, edit)                                                                          \
+    "{\"diagnostics\":[" diag "],\"edit\":" edit ",\"isPreferred\":true,\"kind\":\"quickfix\","    \
+    "\"title\":\"replace true with {}\"}"
+/* the suppress action: {"rule": RULE, "reason": ""} added to the item's x-mcpdesc-ignore */
+#define SUPPRESS(rule, diag, edit)                                                                 \
+    "{\"diagnostics\":[" diag "],\"edit\":" edit                                                   \
+    ",\"kind\":\"quickfix\",\"title\":\"Suppress " rule " for this tool (write the reason)\"}"
+#define SUP_J(rule)                                                                                \
+    "\\\"x-mcpdesc-ignore\\\": [{\\\"rule\\\": \\\"" rule "\\\", \\\"reason\\\": \\\"\\\"}], "
+#define CHANGES(uri, edits) "{\"changes\":{\"" uri "\":[" edits "]}}"
+#define DOC_CHANGES(uri, v, edits)                                                                 \
+    "{\"documentChanges\":[{\"edits\":[" edits "],\"textDocument\":{\"uri\":\"" uri "\","          \
+    "\"version\":" #v "}}]}"
+#define FIX_ALL(edit)                                                                              \
+    "{\"edit\":" edit ",\"kind\":\"source.fixAll.mcpdesc\",\"title\":\"Apply every mcpdesc fix\"}"
+/* the quick fix and the suppress action of the finding in FIX_J (changes) */
+#define QS_J                                                                                       \
+    QUICK(BOOL_DIAG(1, 54, 58), CHANGES(URI_J, EDIT(1, 54, 58, "{}")))                             \
+    "," SUPPRESS("t.bool", BOOL_DIAG(1, 54, 58), CHANGES(URI_J, EDIT(1, 12, 12, SUP_J("t.bool"))))
+#define ANSWER(id, result) "{\"id\":" #id ",\"jsonrpc\":\"2.0\",\"result\":[" result "]}\n"
+
+START_TEST(lsp_code_action_json)
+{
+    start(0);
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    char *o = open_msg(URI_J, FIX_J);
+    free(send_msg(o));
+    free(o);
+    /* the cursor inside the finding: its quick fix (UTF-16 positions), then fixAll */
+    expect_owned(action_msg(2, URI_J, 1, 56, 1, 56, NULL, NULL),
+                 ANSWER(2, QS_J "," FIX_ALL(CHANGES(URI_J, EDIT(1, 54, 58, "{}")))));
+    /* context.only */
+    expect_owned(action_msg(3, URI_J, 1, 56, 1, 56, "[\"quickfix\"]", NULL), ANSWER(3, QS_J));
+    expect_owned(action_msg(4, URI_J, 1, 56, 1, 56, "[\"source.fixAll\"]", NULL),
+                 ANSWER(4, FIX_ALL(CHANGES(URI_J, EDIT(1, 54, 58, "{}")))));
+    expect_owned(action_msg(5, URI_J, 1, 56, 1, 56, "[\"source\"]", NULL),
+                 ANSWER(5, FIX_ALL(CHANGES(URI_J, EDIT(1, 54, 58, "{}")))));
+    expect_owned(action_msg(6, URI_J, 1, 56, 1, 56, "[\"refactor\",\"quickfix.other\"]", NULL),
+                 ANSWER(6, ""));
+    /* a range elsewhere: no quick fix, unless context.diagnostics lists the finding */
+    expect_owned(action_msg(7, URI_J, 0, 0, 0, 3, "[\"quickfix\"]", NULL), ANSWER(7, ""));
+    expect_owned(action_msg(8, URI_J, 0, 0, 0, 3, "[\"quickfix\"]", "[" BOOL_DIAG(1, 54, 58) "]"),
+                 ANSWER(8, QS_J));
+    /* a range that ends at the finding's start touches it */
+    expect_owned(action_msg(9, URI_J, 1, 40, 1, 54, "[\"quickfix\"]", NULL), ANSWER(9, QS_J));
+    lsp_server_free(S);
+
+    /* UTF-8 positions: bytes */
+    start(0);
+    EXPECT("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"capabilities\":{"
+           "\"general\":{\"positionEncodings\":[\"utf-8\"]}}}}",
+           INIT_RESULT("utf-8"));
+    o = open_msg(URI_J, FIX_J);
+    free(send_msg(o));
+    free(o);
+    expect_owned(
+        action_msg(2, URI_J, 1, 59, 1, 59, "[\"quickfix\"]", NULL),
+        ANSWER(
+            2,
+            QUICK(BOOL_DIAG(1, 57, 61), CHANGES(URI_J, EDIT(1, 57, 61, "{}"))) "," SUPPRESS(
+                "t.bool", BOOL_DIAG(1, 57, 61), CHANGES(URI_J, EDIT(1, 12, 12, SUP_J("t.bool"))))));
+    lsp_server_free(S);
+}
+END_TEST
+
+/* The YAML document, with documentChanges: the edit carries the document's version. */
+#define FIX_Y                                                                                      \
+    "mcpDescription: 0.9.0\n"                                                                      \
+    "tools:\n"                                                                                     \
+    "  - name: \"\xf0\x9f\x98\x80\" # a comment\n"                                                 \
+    "    inputSchema: {p: {a: true}}   # kept\n"
+#define INIT_DC                                                                                    \
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"capabilities\":{"       \
+    "\"workspace\":{\"workspaceEdit\":{\"documentChanges\":true}}}}}"
+
+START_TEST(lsp_code_action_yaml)
+{
+    start(0);
+    EXPECT(INIT_DC, INIT_RESULT("utf-16"));
+    char *o = open_msg(URI_Y, FIX_Y);
+    free(send_msg(o));
+    free(o);
+    expect_owned(
+        action_msg(2, URI_Y, 3, 26, 3, 26, NULL, NULL),
+        ANSWER(
+            2,
+            QUICK(BOOL_DIAG(3, 25, 29), DOC_CHANGES(URI_Y, 1, EDIT(3, 25, 29, "{}"))) "," SUPPRESS(
+                "t.bool", BOOL_DIAG(3, 25, 29),
+                DOC_CHANGES(URI_Y, 1,
+                            EDIT(2, 4, 4,
+                                 "x-mcpdesc-ignore: [{rule: t.bool, reason: \\\"\\\"}]\\n "
+                                 "   "))) "," FIX_ALL(DOC_CHANGES(URI_Y, 1,
+                                                                  EDIT(3, 25, 29, "{}")))));
+    lsp_server_free(S);
+}
+END_TEST
+
+/* A document with no fixable finding (the test rule t.name has no fix): only the suppress
+ * action, and no fixAll; one that is not a description, one not open: no actions. */
+START_TEST(lsp_code_action_none)
+{
+    start(0);
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    free(send_msg(OPEN(DOC_J)));
+    expect_owned(action_msg(2, URI, 1, 0, 1, 60, NULL, NULL),
+                 ANSWER(2,
+                        SUPPRESS("t.name", NO_NAME(1, 27, 41),
+                                 CHANGES(URI, EDIT(1, 28, 28, SUP_J("t.name"))))));
+    expect_owned(action_msg(5, URI, 1, 0, 1, 60, "[\"source.fixAll\"]", NULL), ANSWER(5, ""));
+    char *o = open_msg("file:///tmp/lsp-test/notes.json", "{\"a\": true}");
+    free(send_msg(o));
+    free(o);
+    expect_owned(action_msg(3, "file:///tmp/lsp-test/notes.json", 0, 0, 0, 9, NULL, NULL),
+                 ANSWER(3, ""));
+    expect_owned(action_msg(4, "file:///nowhere.json", 0, 0, 0, 9, NULL, NULL), ANSWER(4, ""));
+    lsp_server_free(S);
+}
+END_TEST
+
+/* A request that arrives while a change waits for its re-judge is answered for the newest
+ * text: the edit's positions and the version are the changed document's. */
+START_TEST(lsp_code_action_newest)
+{
+    start(100);
+    EXPECT(INIT_DC, INIT_RESULT("utf-16"));
+    char *o = open_msg(URI_J, FIX_J);
+    free(send_msg(o));
+    free(o);
+    free(tick(0));
+    NOW = 1;
+    /* two characters before the finding: "true" moves from 54..58 to 56..60 */
+    EXPECT(CHANGE_AT(URI_J, "2", "{" RANGE(1, 1, 1, 1) ",\"text\":\"  \"}"), "");
+    /* asked at 59, inside the finding only in version 2: the answer is for version 2 */
+    char *m = action_msg(5, URI_J, 1, 59, 1, 59, "[\"quickfix\"]", NULL);
+    EXPECT(m, "");
+    free(m);
+    char *t = tick(1.2);
+    char *p = strstr(t, "{\"id\":5,");
+    ck_assert_msg(p != NULL, "no answer in %s", t);
+    ck_assert_str_eq(
+        p,
+        ANSWER(
+            5,
+            QUICK(BOOL_DIAG(1, 56, 60), DOC_CHANGES(URI_J, 2, EDIT(1, 56, 60, "{}"))) "," SUPPRESS(
+                "t.bool", BOOL_DIAG(1, 56, 60),
+                DOC_CHANGES(URI_J, 2, EDIT(1, 14, 14, SUP_J("t.bool"))))));
+    free(t);
+    lsp_server_free(S);
+}
+END_TEST
+
+/* fixAll's edit is the part that changes, cut at character boundaries: "ê" to "è" share
+ * their first UTF-8 byte, and the edit replaces the whole character. */
+START_TEST(lsp_code_action_fix_all_utf8)
+{
+    start(0);
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    char *o = open_msg(URI_J,
+                       "{\"mcpDescription\": \"0.9.0\", \"tools\": [{\"name\": \"a\", "
+                       "\"x-s\": \"\xc3\xaa\"}]}");
+    free(send_msg(o));
+    free(o);
+    expect_owned(action_msg(2, URI_J, 0, 0, 0, 0, "[\"source.fixAll\"]", NULL),
+                 ANSWER(2, FIX_ALL(CHANGES(URI_J, EDIT(0, 60, 61, "\xc3\xa8")))));
+    lsp_server_free(S);
+}
+END_TEST
+
 Suite *lsp_suite(void)
 {
     Suite *s = suite_create("lsp");
@@ -512,6 +742,11 @@ Suite *lsp_suite(void)
     tcase_add_test(tc, lsp_no_rules_not_judged);
     tcase_add_test(tc, lsp_watcher_registration);
     tcase_add_test(tc, lsp_feature_plumbing);
+    tcase_add_test(tc, lsp_code_action_json);
+    tcase_add_test(tc, lsp_code_action_yaml);
+    tcase_add_test(tc, lsp_code_action_none);
+    tcase_add_test(tc, lsp_code_action_newest);
+    tcase_add_test(tc, lsp_code_action_fix_all_utf8);
     suite_add_tcase(s, tc);
     return s;
 }
