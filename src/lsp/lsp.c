@@ -259,6 +259,9 @@ static json_t *diag_json(const struct pub_view *jb, const doc *j, const struct d
         ver_format(&m, rule_set_versions(rs), x->versions, ", ");
         buf_adds(&m, ")");
     }
+    /* a lint or config finding has no rule page and no hover: its hint (the "did you
+     * mean", how to mend it) goes with it, as `rules lint` prints it */
+    if (!x->rule && x->hint) buf_addf(&m, "\nhint: %s", x->hint);
     json_object_set_new(o, "message", jstr(buf_str(&m)));
     buf_release(&m);
     if (x->component && j) {
