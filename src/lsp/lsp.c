@@ -11,6 +11,7 @@
 #include "base/uri.h"
 #include "base/util.h"
 #include "base/ver.h"
+#include "core/fingerprint.h"
 #include "core/fix.h"
 #include "core/judge.h"
 #include "core/res.h"
@@ -633,20 +634,23 @@ static json_t *suppress_action(const lsp_server *s, const struct lsp_doc *d,
                                json_t *dj)
 {
     static const char own[] = "mcpdesc.suppression.";
-    const struct res_config *cfg = rule_set_res_config(rs);
-    if (!x->rule || !x->pointer || !strncmp(x->rule, own, sizeof own - 1) || !cfg) return NULL;
-    char *item = NULL;
-    const char *noun = NULL;
-    for (size_t c = 0; c < cfg->ncollections && !item; c++) {
-        const char *col = cfg->collections[c];
-        size_t n = strlen(col), k = n + 2;
-        if (x->pointer[0] != '/' || strncmp(x->pointer + 1, col, n) || x->pointer[n + 1] != '/')
-            continue;
-        while (x->pointer[k] >= '0' && x->pointer[k] <= '9') k++;
-        if (k == n + 2 || (x->pointer[k] && x->pointer[k] != '/')) continue;
-        item = xstrndup(x->pointer, k);
-        noun = item_noun(col);
+    if (!x->rule || !x->pointer || !strncmp(x->rule, own, sizeof own - 1)) return NULL;
+    /* the item as suppressions name it (fingerprint.h): its pointer and its identity */
+    struct fingerprint_items *fi = fingerprint_items_new(rs, j);
+    size_t plen = 0;
+    const char *identity = NULL;
+    json_t *iv = fingerprint_item_value(fi, x->pointer, &plen, &identity);
+    char *item = iv ? xstrndup(x->pointer, plen) : NULL;
+    char *who = NULL;
+    if (item) {
+        const char *slash = strchr(item + 1, '/');
+        char *col = xstrndup(item + 1, slash ? (size_t)(slash - item - 1) : strlen(item + 1));
+        /* named, so that two actions for items sharing YAML text can be told apart */
+        who = identity ? xasprintf("%s \"%s\"", item_noun(col), identity)
+                       : xasprintf("this %s", item_noun(col));
+        free(col);
     }
+    fingerprint_items_free(fi);
     if (!item) return NULL;
     json_t *entry = json_pack("{s:s, s:s}", "rule", x->rule, "reason", "");
     json_t *list = json_pack("[O]", entry);
@@ -658,11 +662,15 @@ static json_t *suppress_action(const lsp_server *s, const struct lsp_doc *d,
     free(item);
     json_decref(list);
     json_decref(entry);
-    if (!ok) return NULL;
+    if (!ok) {
+        free(who);
+        return NULL;
+    }
     json_t *edits = json_array();
     json_array_append_new(edits, text_edit(s, d, e.start, e.end, e.text, strlen(e.text)));
     free(e.text);
-    char *title = xasprintf("Suppress %s for this %s (write the reason)", x->rule, noun);
+    char *title = xasprintf("Suppress %s for %s (write the reason)", x->rule, who);
+    free(who);
     json_t *a = json_pack("{s:o, s:s, s:[O], s:o}", "title", jstr(title), "kind", "quickfix",
                           "diagnostics", dj, "edit", workspace_edit(s, d, edits));
     free(title);
@@ -718,6 +726,26 @@ static json_t *fix_all(const lsp_server *s, const struct lsp_doc *d)
  * any fix applies. context.only filters by kind. The document's text is judged again
  * (as the last judge did: a request waits while a re-judge is pending), since the
  * fixes' byte offsets need the judged document, which is not kept. */
+/* Append the action A (taken) to ACTIONS, unless one there makes the same edit: two rules
+ * that report one value with one fix (a `true` property schema before and from
+ * 2025-11-25) give one quick fix listing both diagnostics, so that a client applying
+ * "the preferred fix" finds exactly one. */
+static void add_action(json_t *actions, json_t *a)
+{
+    size_t i;
+    json_t *b;
+    json_array_foreach(actions, i, b)
+    {
+        if (json_equal(json_object_get(a, "kind"), json_object_get(b, "kind")) &&
+            json_equal(json_object_get(a, "edit"), json_object_get(b, "edit"))) {
+            json_array_extend(json_object_get(b, "diagnostics"), json_object_get(a, "diagnostics"));
+            json_decref(a);
+            return;
+        }
+    }
+    json_array_append_new(actions, a);
+}
+
 static json_t *code_action(lsp_server *s, json_t *params, int *err)
 {
     json_t *range = json_object_get(params, "range");
@@ -754,9 +782,9 @@ static json_t *code_action(lsp_server *s, json_t *params, int *err)
             int has = fix_for_diag(rr->r.rs, r.d, x, &o);
             json_t *dj = diag_json(&v, r.d, x);
             if (asked_about(dj, a, b, listed)) {
-                if (has) json_array_append_new(actions, quick_fix(s, d, &o, dj));
+                if (has) add_action(actions, quick_fix(s, d, &o, dj));
                 json_t *sup = suppress_action(s, d, rr->r.rs, r.d, x, dj);
-                if (sup) json_array_append_new(actions, sup);
+                if (sup) add_action(actions, sup);
             }
             json_decref(dj);
             if (has) fix_offer_release(&o);

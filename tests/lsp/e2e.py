@@ -128,6 +128,29 @@ try:
                                                   "end": {"line": 5, "character": ycol + 4}}],
           "a YAML description: its finding at `true` in UTF-16 units", str(m))
 
+    # two rules report one `true` with one fix (before and from 2025-11-25): one quick fix
+    # that lists both diagnostics, so that "the preferred fix" is a single action
+    wpath = os.path.join(tmp, "weather.json")
+    shutil.copy(os.path.join(TOP, "examples", "weather.json"), wpath)
+    wtext = open(wpath, encoding="utf-8").read()
+    wuri = "file://" + wpath
+    c.notify("textDocument/didOpen", {"textDocument": {
+        "uri": wuri, "languageId": "json", "version": 1, "text": wtext}})
+    m = c.wait_for(is_publish(wuri), 10)
+    wline = wtext.split("\n")[33]
+    wcol = wline.index("true")
+    i = c.request("textDocument/codeAction", {
+        "textDocument": {"uri": wuri},
+        "range": {"start": {"line": 33, "character": wcol}, "end": {"line": 33, "character": wcol}},
+        "context": {"diagnostics": [], "only": ["quickfix"]}})
+    acts = c.response(i)["result"]
+    fixes = [a for a in acts if a["title"] == "replace true with {}"]
+    check(len(fixes) == 1 and len(fixes[0]["diagnostics"]) == 2 and
+          sorted(d["code"] for d in fixes[0]["diagnostics"]) ==
+          ["mcp.tool.input-schema.properties-object-values", "mcp.tool.schema.native-shape"] and
+          len([a for a in acts if a.get("isPreferred")]) == 1,
+          "one quick fix for two findings with the same edit", repr([a["title"] for a in acts]))
+
     c.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     m = c.wait_for(is_publish(uri), 5)
     check(m is not None and diags_of(m) == [], "didClose clears the diagnostics")

@@ -133,7 +133,7 @@ try:
             c.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         check(c.close() == 0, "%s: the server exits 0" % form)
 
-    # "Suppress RULE for this tool (write the reason)", end to end with the real host
+    # "Suppress RULE for tool "NAME" (write the reason)", end to end with the real host
     c = Client([BIN, "lsp", "--rules", RULES, "--no-config"], env=env, cwd=tmp)
     c.initialize(root=tmp, options={"debounceMs": 0})
     path = os.path.join(tmp, "suppress.yaml")
@@ -159,7 +159,8 @@ try:
     sup = [a for a in acts if a["title"].startswith("Suppress ")]
     check([a["title"] for a in acts] == [
         "replace true with {}",
-        "Suppress mcp.tool.input-schema.properties-object-values for this tool (write the reason)"],
+        "Suppress mcp.tool.input-schema.properties-object-values for tool \"\u00fc\U0001f600\" "
+        "(write the reason)"],
         "the quick fix and the suppress action", repr(acts))
     check(sup[0]["diagnostics"] == [ds["mcp.tool.input-schema.properties-object-values"]],
           "the suppress action carries the diagnostic as published")

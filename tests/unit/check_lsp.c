@@ -563,9 +563,13 @@ static void expect_owned(char *msg, const char *want)
     "{\"diagnostics\":[" diag "],\"edit\":" edit ",\"isPreferred\":true,\"kind\":\"quickfix\","    \
     "\"title\":\"replace true with {}\"}"
 /* the suppress action: {"rule": RULE, "reason": ""} added to the item's x-mcpdesc-ignore */
-#define SUPPRESS(rule, diag, edit)                                                                 \
+#define SUPPRESS_FOR(rule, who, diag, edit)                                                        \
     "{\"diagnostics\":[" diag "],\"edit\":" edit                                                   \
-    ",\"kind\":\"quickfix\",\"title\":\"Suppress " rule " for this tool (write the reason)\"}"
+    ",\"kind\":\"quickfix\",\"title\":\"Suppress " rule " for " who " (write the reason)\"}"
+/* the tools of FIX_J and FIX_Y are named (the title names them: two items sharing YAML
+ * text are told apart); DOC_J's second tool has no name */
+#define TOOL_J "tool \\\"\xf0\x9f\x98\x80\xc3\xa9\\\""
+#define SUPPRESS(rule, diag, edit) SUPPRESS_FOR(rule, TOOL_J, diag, edit)
 #define SUP_J(rule)                                                                                \
     "\\\"x-mcpdesc-ignore\\\": [{\\\"rule\\\": \\\"" rule "\\\", \\\"reason\\\": \\\"\\\"}], "
 #define CHANGES(uri, edits) "{\"changes\":{\"" uri "\":[" edits "]}}"
@@ -645,8 +649,8 @@ START_TEST(lsp_code_action_yaml)
         action_msg(2, URI_Y, 3, 26, 3, 26, NULL, NULL),
         ANSWER(
             2,
-            QUICK(BOOL_DIAG(3, 25, 29), DOC_CHANGES(URI_Y, 1, EDIT(3, 25, 29, "{}"))) "," SUPPRESS(
-                "t.bool", BOOL_DIAG(3, 25, 29),
+            QUICK(BOOL_DIAG(3, 25, 29), DOC_CHANGES(URI_Y, 1, EDIT(3, 25, 29, "{}"))) "," SUPPRESS_FOR(
+                "t.bool", "tool \\\"\xf0\x9f\x98\x80\\\"", BOOL_DIAG(3, 25, 29),
                 DOC_CHANGES(URI_Y, 1,
                             EDIT(2, 4, 4,
                                  "x-mcpdesc-ignore: [{rule: t.bool, reason: \\\"\\\"}]\\n "
@@ -665,8 +669,8 @@ START_TEST(lsp_code_action_none)
     free(send_msg(OPEN(DOC_J)));
     expect_owned(action_msg(2, URI, 1, 0, 1, 60, NULL, NULL),
                  ANSWER(2,
-                        SUPPRESS("t.name", NO_NAME(1, 27, 41),
-                                 CHANGES(URI, EDIT(1, 28, 28, SUP_J("t.name"))))));
+                        SUPPRESS_FOR("t.name", "this tool", NO_NAME(1, 27, 41),
+                                     CHANGES(URI, EDIT(1, 28, 28, SUP_J("t.name"))))));
     expect_owned(action_msg(5, URI, 1, 0, 1, 60, "[\"source.fixAll\"]", NULL), ANSWER(5, ""));
     char *o = open_msg("file:///tmp/lsp-test/notes.json", "{\"a\": true}");
     free(send_msg(o));
