@@ -277,8 +277,7 @@ static int fix_files(const struct rule_set *rs, const struct report_file *files,
         /* named on the command line, any object is judged (validate reports what it
          * lacks); fix writes only a description */
         if (!json_object_get(doc_root(f->d), "mcpDescription")) {
-            fprintf(stderr,
-                    "%s: not an MCP Description (no mcpDescription member): not touched\n",
+            fprintf(stderr, "%s: not an MCP Description (no mcpDescription member): not touched\n",
                     f->name);
             rc = 2;
             continue;

@@ -319,7 +319,8 @@ static long parse_jobs(const char *v)
     errno = 0;
     long n = strtol(v, &end, 10);
     if (errno || end == v || *end || n < 1 || n > 1024) {
-        fprintf(stderr, "mcpdesc %s: --jobs takes a number from 1 to 1024, not '%s'\n", cmd_label, v);
+        fprintf(stderr, "mcpdesc %s: --jobs takes a number from 1 to 1024, not '%s'\n", cmd_label,
+                v);
         return 0;
     }
     return n;
@@ -552,9 +553,10 @@ static int settle_formats(struct validate_opts *o)
             return 2;
         }
         if (colon && !colon[1]) {
-            fprintf(stderr, "mcpdesc %s: --format %s names no file after the ':' (FORMAT or "
-                    "FORMAT:FILE)\n", cmd_label,
-                    spec);
+            fprintf(stderr,
+                    "mcpdesc %s: --format %s names no file after the ':' (FORMAT or "
+                    "FORMAT:FILE)\n",
+                    cmd_label, spec);
             free(name);
             return 2;
         }
@@ -562,9 +564,10 @@ static int settle_formats(struct validate_opts *o)
             out.file = out.owned = xasprintf("%s/%s", c->dir, colon + 1);
         else if (colon) out.file = colon + 1;
         if (!out.file && to_stdout) {
-            fprintf(stderr, "mcpdesc %s: two formats on standard output (%s and %s%s%s): give all "
-                    "but one a file, FORMAT:FILE\n", cmd_label,
-                    to_stdout, out.fmt->name, from_config ? ", the format of " : "",
+            fprintf(stderr,
+                    "mcpdesc %s: two formats on standard output (%s and %s%s%s): give all "
+                    "but one a file, FORMAT:FILE\n",
+                    cmd_label, to_stdout, out.fmt->name, from_config ? ", the format of " : "",
                     from_config ? c->path : "");
             free(name);
             return 2;
@@ -577,9 +580,10 @@ static int settle_formats(struct validate_opts *o)
     for (size_t i = 0; o->output && i < o->outs.len; i++)
         if (!o->outs.items[i].file) o->outs.items[i].file = o->output;
     if (o->output && !to_stdout) {
-        fprintf(stderr, "mcpdesc %s: -o %s names the file of the report written to standard "
-                "output, but every --format names its own file\n", cmd_label,
-                o->output);
+        fprintf(stderr,
+                "mcpdesc %s: -o %s names the file of the report written to standard "
+                "output, but every --format names its own file\n",
+                cmd_label, o->output);
         return 2;
     }
     for (size_t i = 0; i < o->outs.len; i++) {
@@ -591,16 +595,18 @@ static int settle_formats(struct validate_opts *o)
                 fprintf(stderr, "mcpdesc %s: two reports (%s and %s) to one file '%s'\n", cmd_label,
                         q->fmt->name, r->fmt->name, r->file);
             else
-                fprintf(stderr, "mcpdesc %s: two reports (%s and %s) to one file: '%s' and '%s' "
-                        "name the same file\n", cmd_label,
-                        q->fmt->name, r->fmt->name, q->file, r->file);
+                fprintf(stderr,
+                        "mcpdesc %s: two reports (%s and %s) to one file: '%s' and '%s' "
+                        "name the same file\n",
+                        cmd_label, q->fmt->name, r->fmt->name, q->file, r->file);
             return 2;
         }
         /* the run reads the baseline: a report written over it would lose it */
         if (r->file && o->baseline && strcmp(o->baseline, "-") && same_file(r->file, o->baseline)) {
-            fprintf(stderr, "mcpdesc %s: the %s report's file '%s' is the baseline '%s' (it would "
-                    "be overwritten)\n", cmd_label,
-                    r->fmt->name, r->file, o->baseline);
+            fprintf(stderr,
+                    "mcpdesc %s: the %s report's file '%s' is the baseline '%s' (it would "
+                    "be overwritten)\n",
+                    cmd_label, r->fmt->name, r->file, o->baseline);
             return 2;
         }
     }
@@ -631,8 +637,8 @@ static int settle_options(struct validate_opts *o)
     o->fail_level = DIAG_ERROR;
     o->never_fail = !strcmp(fail_on, "never");
     if (!o->never_fail && diag_level_parse(fail_on, &o->fail_level) < 0) {
-        fprintf(stderr, "mcpdesc %s: --fail-on takes error, warning, info or never, not '%s'\n", cmd_label,
-                fail_on);
+        fprintf(stderr, "mcpdesc %s: --fail-on takes error, warning, info or never, not '%s'\n",
+                cmd_label, fail_on);
         return 2;
     }
     if (strcmp(o->color, "auto") && strcmp(o->color, "always") && strcmp(o->color, "never")) {
@@ -647,16 +653,20 @@ static int settle_options(struct validate_opts *o)
         dashes = 1;
     }
     if (!o->inputs.len) {
-        fprintf(stderr, "mcpdesc %s: no input (give files, directories, or - for standard input)\n", cmd_label);
+        fprintf(stderr, "mcpdesc %s: no input (give files, directories, or - for standard input)\n",
+                cmd_label);
         return 2;
     }
     if (dashes > 1) {
-        fprintf(stderr, "mcpdesc %s: '-' is given twice (standard input can be read only once)\n", cmd_label);
+        fprintf(stderr, "mcpdesc %s: '-' is given twice (standard input can be read only once)\n",
+                cmd_label);
         return 2;
     }
     if (o->stdin_name && !dashes) {
-        fprintf(stderr, "mcpdesc %s: --stdin-filepath names standard input, but '-' is not "
-                "among the inputs\n", cmd_label);
+        fprintf(stderr,
+                "mcpdesc %s: --stdin-filepath names standard input, but '-' is not "
+                "among the inputs\n",
+                cmd_label);
         return 2;
     }
     return 0;
@@ -696,9 +706,10 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
     else v->rs = cmd_load_rules_tagged(o->rules_dir, o->rules_tag);
     if (!v->rs) return 2;
     if (suppress_today(v->today) < 0) {
-        fprintf(stderr, "mcpdesc %s: SOURCE_DATE_EPOCH is a number of seconds since "
-                "1970-01-01 UTC, not '%s'\n", cmd_label,
-                getenv("SOURCE_DATE_EPOCH"));
+        fprintf(stderr,
+                "mcpdesc %s: SOURCE_DATE_EPOCH is a number of seconds since "
+                "1970-01-01 UTC, not '%s'\n",
+                cmd_label, getenv("SOURCE_DATE_EPOCH"));
         return 2;
     }
     if (o->cfg) {
@@ -720,9 +731,10 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
         struct doc_error err;
         if (!(v->baseline = baseline_load(o->baseline, v->cwd, &err))) {
             if (err.line)
-                fprintf(stderr, "mcpdesc %s: %s:%u:%u: error: %s\n", cmd_label, o->baseline, err.line,
-                        err.col, err.message);
-            else fprintf(stderr, "mcpdesc %s: %s: error: %s\n", cmd_label, o->baseline, err.message);
+                fprintf(stderr, "mcpdesc %s: %s:%u:%u: error: %s\n", cmd_label, o->baseline,
+                        err.line, err.col, err.message);
+            else
+                fprintf(stderr, "mcpdesc %s: %s: error: %s\n", cmd_label, o->baseline, err.message);
             doc_error_release(&err);
             return 2;
         }
@@ -745,8 +757,9 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
             i < o->filt.only.len ? o->filt.only.items[i] : o->filt.skip.items[i - o->filt.only.len];
         if (!glob_matches_a_rule(v->rs, g, RULE_PRESET_NONE)) {
             const char *near = rule_set_suggest(v->rs, g);
-            fprintf(stderr, "mcpdesc %s: '%s' matches no rule id%s%s%s (see mcpdesc rules list)\n", cmd_label, g,
-                    near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+            fprintf(stderr, "mcpdesc %s: '%s' matches no rule id%s%s%s (see mcpdesc rules list)\n",
+                    cmd_label, g, near ? "; did you mean '" : "", near ? near : "",
+                    near ? "'?" : "");
             return 2;
         }
         /* a --rule glob of rules the preset leaves out would judge nothing: no false
@@ -756,9 +769,10 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
             !glob_matches_a_configured_rule(v->rs, g, o->cfg)) {
             enum rule_preset need = RULE_PRESET_STRICT;
             while (need < RULE_PRESET_ALL && !glob_matches_a_rule(v->rs, g, need)) need++;
-            fprintf(stderr, "mcpdesc %s: --rule '%s' matches only rules that preset %s leaves "
-                    "out (add --preset %s; see mcpdesc rules list)\n", cmd_label,
-                    g, rule_preset_name(o->preset), rule_preset_name(need));
+            fprintf(stderr,
+                    "mcpdesc %s: --rule '%s' matches only rules that preset %s leaves "
+                    "out (add --preset %s; see mcpdesc rules list)\n",
+                    cmd_label, g, rule_preset_name(o->preset), rule_preset_name(need));
             return 2;
         }
     }
@@ -861,9 +875,10 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         char *msg = xasprintf("no MCP Description found: %s (hidden files and directories, and "
                               "node_modules, are not searched)",
                               why);
-        fprintf(stderr, "mcpdesc %s: no MCP Description under '%s': %s (hidden files and "
-                "directories, and node_modules, are not searched)\n", cmd_label,
-                r->dir, why);
+        fprintf(stderr,
+                "mcpdesc %s: no MCP Description under '%s': %s (hidden files and "
+                "directories, and node_modules, are not searched)\n",
+                cmd_label, r->dir, why);
         diag_add(&v->dir_errors, DIAG_ERROR, NULL, r->dir, 0, 0, msg);
         free(msg);
         free(why);
