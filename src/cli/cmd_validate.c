@@ -24,6 +24,7 @@
 #include "core/lock.h"
 #include "core/report.h"
 #include "core/suppress.h"
+#include "base/uri.h"
 #include "base/util.h"
 
 /* Every option (for did-you-mean). tests/check-options.sh checks this table, --help, the
@@ -92,8 +93,9 @@ static void usage(FILE *f)
           "  -o, --output FILE        write the report that names no file to FILE (through a\n"
           "                           temporary file, renamed when complete: never left\n"
           "                           half-written; so is each --format FORMAT:FILE)\n"
-          "      --docs-url URL       where the rule pages are published (mcpdesc rules docs):\n"
-          "                           SARIF helpUri and html links are URL + id + .html\n"
+          "      --docs-url URL       where the rule pages are published (mcpdesc rules docs),\n"
+          "                           an absolute http://, https:// or file:// URL: SARIF\n"
+          "                           helpUri and html links are URL + id + .html\n"
           "                           (default: the config's docs-url, else the rule set's;\n"
           "                           none: no report links to a rule page)\n"
           "      --full-report WHERE  what the github format's notice of the annotations\n"
@@ -450,6 +452,11 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             VEC_PUSH(o->filt.skip, v);
         } else if (OPT("--docs-url")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--docs-url"))) return 2;
+            if (!uri_is_link(v)) {
+                fprintf(stderr, "mcpdesc %s: --docs-url takes " URI_LINK_WANTED ", not '%s'\n",
+                        cmd_label, v);
+                return 2;
+            }
             o->docs_url = v;
         } else if (OPT("--full-report")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--full-report"))) return 2;
