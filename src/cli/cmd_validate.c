@@ -938,13 +938,16 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
 {
     const struct report_out *r = &o->outs.items[which];
     FILE *out = stdout;
-    char *tmp = NULL;
+    char *tmp = NULL, *target = NULL;
     int status = 0;
     if (r->file) {
-        tmp = xasprintf("%s.tmp.%ld", r->file, (long)getpid());
+        /* a symbolic link's target is written, the link kept (as fix does) */
+        target = util_link_target(r->file);
+        tmp = xasprintf("%s.tmp.%ld", target, (long)getpid());
         if (!(out = fopen(tmp, "w"))) {
             fprintf(stderr, "mcpdesc %s: cannot write '%s': %m\n", cmd_label, r->file);
             free(tmp);
+            free(target);
             return 2;
         }
     }
@@ -961,7 +964,7 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
     free(others);
     if (r->file) {
         int write_failed = ferror(out); /* an error the final flush would not repeat */
-        if (fclose(out) != 0 || write_failed || rename(tmp, r->file) != 0) {
+        if (fclose(out) != 0 || write_failed || rename(tmp, target) != 0) {
             fprintf(stderr, "mcpdesc %s: cannot write '%s': %m\n", cmd_label, r->file);
             unlink(tmp);
             status = 2;
@@ -970,6 +973,7 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
         fflush(out);
     }
     free(tmp);
+    free(target);
     return status;
 }
 
