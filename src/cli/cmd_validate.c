@@ -100,7 +100,8 @@ static void usage(FILE *f)
           "                           none: no report links to a rule page)\n"
           "      --full-report WHERE  what the github format's notice of the annotations\n"
           "                           GitHub will not show names as the full report\n"
-          "                           (default: the other reports' files, FORMAT:FILE)\n"
+          "                           (default: the other reports' files, FORMAT:FILE);\n"
+          "                           needs --format github\n"
           "  -j, --jobs N             judge N files at a time (default: one per online CPU);\n"
           "                           the report is the same for every N\n"
           "  -q, --quiet              print only findings at or above --fail-on (only errors\n"
@@ -460,6 +461,13 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             o->docs_url = v;
         } else if (OPT("--full-report")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--full-report"))) return 2;
+            if (!*v) {
+                fprintf(stderr,
+                        "mcpdesc %s: --full-report needs a place to name (the job summary, an "
+                        "artifact), not an empty string\n",
+                        cmd_label);
+                return 2;
+            }
             o->full_report = v;
         } else if (OPT("--baseline") && !o->then) {
             if (!(v = cmd_option_value(argc, argv, &i, "--baseline"))) return 2;
@@ -616,6 +624,17 @@ static int settle_formats(struct validate_opts *o)
                     cmd_label, r->fmt->name, r->file, o->baseline);
             return 2;
         }
+    }
+    /* --full-report shapes only the github report: without one it would say nothing */
+    int github = 0;
+    for (size_t i = 0; i < o->outs.len; i++)
+        github |= !strcmp(o->outs.items[i].fmt->name, "github");
+    if (o->full_report && !github) {
+        fprintf(stderr,
+                "mcpdesc %s: --full-report names where the github format's notice points, and "
+                "no report of this run is github (add --format github)\n",
+                cmd_label);
+        return 2;
     }
     return 0;
 }
