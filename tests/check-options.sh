@@ -209,6 +209,41 @@ if command -v bash > /dev/null 2>&1; then
         cat "$tmp/comp-files" "$tmp/comp-expected"
         fail=1
     fi
+
+    # The values asked of the program being completed (COMP_WORDS[0], by absolute or
+    # relative path), not of the `mcpdesc` on PATH: here PATH has a stand-in that knows
+    # no release at all, so a tag in the answer came from the named program (with this
+    # checkout, v0.9.0-rc.12, which an older installed mcpdesc does not ship). And
+    # NAME@TAG split at '@' (in COMP_WORDBREAKS) completes the TAG after the '@'.
+    mkdir -p "$tmp/fakepath"
+    printf '#!/bin/sh\necho "mcpdesc: available: stand-in@v0.0.0-path" >&2\nexit 2\n' > "$tmp/fakepath/mcpdesc"
+    chmod +x "$tmp/fakepath/mcpdesc"
+    all_tags=$("$BIN" validate --rules-tag=_ - < /dev/null 2>&1 | sed -n "s/.*available: \([^;]*\).*/\1/p" |
+        tr "," "\n" | sed "s/^ *//; /^\$/d")
+    newest=$(echo "$all_tags" | sed -n 's/^mcpdesc-mcp@//p' | tail -1)
+    rc1=$(echo "$all_tags" | sed -n 's/^mcpdesc-mcp@\(v0\.9\.0-rc\.1.*\)$/\1/p' | tr "\n" "|")
+    every=$(echo "$all_tags" | sed -n 's/^mcpdesc-mcp@//p' | tr "\n" "|")
+    (cd "$bindir" && PATH="$tmp/fakepath:$PATH" bash -c '
+        shopt -u extglob
+        . "$1" || exit 1
+        run() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _mcpdesc; printf "%s|" "${COMPREPLY[@]}"; echo; }
+        run "$2" validate --rules-tag "$3"
+        run "./$4" validate --rules-tag "$3"
+        run "./$4" validate --rules-tag mcpdesc-mcp @ v0.9.0-rc.1
+        run "./$4" validate --rules-tag mcpdesc-mcp @
+        run "./$4" validate --rules-tag = mcpdesc-mcp @ "$3"
+        run "./$4" rules list --rules-tag mcpdesc-mcp@"$3"
+        run mcpdesc validate --rules-tag v0.0' \
+        check-options "$COMP" "$bindir/$(basename "$BIN")" "$newest" "$(basename "$BIN")") > "$tmp/comp-prog" 2>&1
+    printf '%s\n' "$newest|" "$newest|" "$rc1" "$every" "$newest|" "mcpdesc-mcp@$newest|" 'v0.0.0-path|' > "$tmp/comp-prog-want"
+    if [ "$newest" != v0.9.0-rc.12 ] && [ -d rules-yaml/releases/mcpdesc-mcp@v0.9.0-rc.12 ]; then
+        echo "FAIL check-options: $BIN does not list v0.9.0-rc.12 as the newest release: $newest"
+        fail=1
+    elif ! cmp -s "$tmp/comp-prog" "$tmp/comp-prog-want"; then
+        echo "FAIL check-options: completion of --rules-tag by the program completed and after NAME@: got, then expected:"
+        cat "$tmp/comp-prog" "$tmp/comp-prog-want"
+        fail=1
+    fi
 fi
 
 if [ $fail = 0 ]; then

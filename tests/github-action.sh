@@ -186,6 +186,9 @@ for i in $inputs; do
     check "action.yml: input $i is passed as $var" \
         grep -q "^        $var: \${{ inputs.$i }}$" action.yml
     check "tools/github-action.sh reads $var" grep -q "$var" tools/github-action.sh
+    # the README's list of the inputs (one paragraph: "inputs `paths`, ...") names it
+    check "README.md lists input $i" sh -c \
+        'tr "\n" " " < README.md | grep -o "inputs \`[^)]*)" | grep -q "\`$1\`"' - "$i"
 done
 check "action.yml: outputs exit-code and sarif from the validate step" sh -c \
     'grep -q "steps.validate.outputs.exit-code" action.yml && grep -q "steps.validate.outputs.sarif" action.yml'

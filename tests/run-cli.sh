@@ -16,7 +16,10 @@
 #           for it, and reads @WORK@ in the outputs
 #   expect/ optional: each file expect/NAME must equal @WORK@/NAME byte for byte
 #           after the run (what a command wrote)
-#   readonly optional (empty): the scratch directory is made read-only; as root, who
+#   readonly-files optional: names of files in the scratch directory, one a line, made
+#           mode 444 (no write permission for anyone) before the run
+#   readonly optional (empty): the scratch directory is made read-only (its files
+#           writable by anyone, so that only the directory refuses); as root, who
 #           may write there anyway, the command runs as nobody (setpriv), else the
 #           case is a counted skip (tests/skip.sh)
 # A case without args, stdout, stderr or status fails, and so does a run with no case: a
@@ -65,8 +68,14 @@ run_case() {
             [ -n "$f" ] && cp "$f" "$work/"
         done < "$dir/work"
         if [ -f "$dir/readonly" ]; then
-            chmod a+rx "$tmp" && chmod -R a+r "$work" && chmod a-w "$work"
+            # the files writable by anyone, so that only the directory refuses
+            chmod a+rx "$tmp" && chmod -R a+rw "$work" && chmod a-w "$work"
             [ "$(id -u)" = 0 ] && as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+        fi
+        if [ -f "$dir/readonly-files" ]; then
+            while IFS= read -r f || [ -n "$f" ]; do
+                [ -n "$f" ] && chmod 444 "$work/$f"
+            done < "$dir/readonly-files"
         fi
     fi
     set --

@@ -244,4 +244,26 @@ check "html: suppressed findings marked" html_run h2 $SUP
 check "html: a file name is escaped" sh -c \
     '"$1" validate --format html --stdin-filepath "<img src=x onerror=alert(1)>.json" - < "$2" | grep -q "^<h2>&lt;img src=x onerror=alert(1)&gt;.json</h2>$"' \
     - "$bin" $INV
+# a report's file that is a symbolic link: its target is written (as fix does), the link
+# kept; through a link in another directory, the temporary file is in the target's
+# directory; a dangling link creates its target
+link_target_written() {
+    d=$tmp/links
+    rm -rf "$d" && mkdir -p "$d/real" "$d/other" || return 1
+    echo old > "$d/real/q.sarif"
+    ln -s ../real/q.sarif "$d/other/lq" && ln -s q.sarif "$d/real/lq" && ln -s gone.json "$d/real/dangling" || return 1
+    "$bin" validate --format sarif:"$d/other/lq" --format json:"$d/real/dangling" $INV > /dev/null 2>&1
+    [ $? = 1 ] || return 1
+    [ -L "$d/other/lq" ] && [ -L "$d/real/lq" ] && [ -L "$d/real/dangling" ] || return 1
+    grep -q '"version": "2.1.0"' "$d/real/q.sarif" && grep -q '"summary"' "$d/real/gone.json" || return 1
+    # no temporary file left anywhere
+    [ "$(find "$d" -name '*.tmp.*' | wc -l)" = 0 ] || return 1
+    # the same file by two names is still refused
+    "$bin" validate --format json:"$d/real/q.sarif" --format sarif:"$d/real/lq" $INV > /dev/null 2>&1
+    [ $? = 2 ] || return 1
+    # so is a baseline
+    ln -s b.json "$d/real/lb" && "$bin" baseline write "$d/real/lb" $INV > /dev/null 2>&1 &&
+        [ -L "$d/real/lb" ] && grep -q mcpdescBaseline "$d/real/b.json"
+}
+check "a report to a symbolic link writes its target, the link kept" link_target_written
 testlib_finish

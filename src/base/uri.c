@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <uriparser/Uri.h>
 
 #include "base/buf.h"
@@ -78,6 +79,21 @@ int uri_check(const char *s, int allow_relative)
     UriUriA u;
     if (parse(s, strlen(s), &u, &mm, NULL) < 0) return 0;
     int ok = allow_relative || u.scheme.first != NULL;
+    uriFreeUriMembersMmA(&u, &mm);
+    return ok;
+}
+
+int uri_is_link(const char *s)
+{
+    UriMemoryManager mm;
+    mm_init(&mm);
+    UriUriA u;
+    if (parse(s, strlen(s), &u, &mm, NULL) < 0) return 0;
+    size_t n = u.scheme.first ? (size_t)(u.scheme.afterLast - u.scheme.first) : 0;
+    int web = (n == 4 && !strncasecmp(s, "http", 4)) || (n == 5 && !strncasecmp(s, "https", 5));
+    int file = n == 4 && !strncasecmp(s, "file", 4);
+    int ok = (web || file) && !strncmp(s + n, "://", 3) &&
+        (file || (u.hostText.first && u.hostText.afterLast > u.hostText.first));
     uriFreeUriMembersMmA(&u, &mm);
     return ok;
 }

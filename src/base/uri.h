@@ -11,6 +11,13 @@
  * by two hex digits, a port of digits, a well-formed IP literal, one '#'. */
 int uri_check(const char *s, int allow_relative);
 
+/* 1 when S may be a link a report writes (--docs-url, a config's docs-url: an html href,
+ * SARIF's helpUri): an absolute URI (uri_check) whose scheme is http or https with a
+ * host, or file (pages on this machine: "file:///usr/share/doc/..."), the scheme written
+ * with "//"; else 0 ("javascript:...", "not a url", "/rules", "docs.example/rules"). */
+int uri_is_link(const char *s);
+#define URI_LINK_WANTED "an absolute http://, https:// or file:// URL"
+
 /* REF resolved against BASE (RFC 3986 section 5.2: the target's dot segments removed),
  * new. BASE may be relative or empty ("", NULL: no base URI), as a schema without an
  * identifier is: the target is then relative too, as if resolved against a base with

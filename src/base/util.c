@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void *check_alloc(void *p)
 {
@@ -75,4 +77,27 @@ void util_bug(const char *file, int line, const char *msg)
 {
     fprintf(stderr, "mcpdesc: BUG at %s:%d: %s\n", file, line, msg);
     abort();
+}
+
+char *util_link_target(const char *path)
+{
+    char *p = xstrdup(path);
+    struct stat st;
+    for (int hops = 0; hops < 40 && lstat(p, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+        size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 256;
+        char *t = xmalloc(cap);
+        ssize_t n = readlink(p, t, cap);
+        if (n < 0 || (size_t)n >= cap) { /* changed under us: write the name as given */
+            free(t);
+            break;
+        }
+        t[n] = '\0';
+        const char *slash = strrchr(p, '/');
+        char *next =
+            t[0] == '/' || !slash ? xstrdup(t) : xasprintf("%.*s/%s", (int)(slash - p), p, t);
+        free(t);
+        free(p);
+        p = next;
+    }
+    return p;
 }

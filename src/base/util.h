@@ -20,6 +20,12 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * 62 bytes count as far apart. */
 size_t util_edit_distance(const char *a, const char *b);
 
+/* The file a write to PATH should replace (new): PATH itself, or when PATH is a symbolic
+ * link, what it names, link after link (a relative target read from the link's
+ * directory), even when that does not exist yet (a dangling link: the file is created
+ * there). A write through a temporary file renamed over the result keeps the links. */
+char *util_link_target(const char *path);
+
 /* A programmer error: print file:line and abort. Never for bad user input. */
 #define BUG(msg) util_bug(__FILE__, __LINE__, (msg))
 void util_bug(const char *file, int line, const char *msg) __attribute__((noreturn));

@@ -32,13 +32,14 @@ typedef int (*cmd_judged_fn)(const struct rule_set *rs, const struct report_file
  * x-mcpdesc-ignore, the config's levels and ignores, its suppressions. */
 void cmd_validate_filter(const struct cmd_judged_run *run, const struct rule_set *rs,
                          const struct doc *d, const char *file, struct diag_list *l);
-/* Parse validate's options and inputs from ARGV (argv[0] is the calling command's name),
+/* Parse validate's options and inputs from ARGV (argv[0] is not read), for the command
+ * CMD ("fix", "baseline write": the name its messages give),
  * load the rules and judge the inputs as validate does, then call THEN instead of
  * writing a report. Options that shape only the report (--format, -o, -q, --color,
  * --fail-on, --timing, --baseline) are refused. --help returns -2 without printing.
  * BASELINE_OUT, the baseline THEN writes, anchors the files' names (fingerprint.h); THEN
  * gets that anchor. */
-int cmd_validate_then(int argc, char **argv, cmd_judged_fn then, void *arg,
+int cmd_validate_then(const char *cmd, int argc, char **argv, cmd_judged_fn then, void *arg,
                       const char *baseline_out);
 int cmd_baseline(int argc, char **argv);
 int cmd_rules(int argc, char **argv);

@@ -100,5 +100,6 @@ int cmd_baseline(int argc, char **argv)
         return 2;
     }
     /* argv[2] is FILE; validate's options and inputs follow it: argv[2] becomes their argv[0] */
-    return cmd_validate_then(argc - 2, argv + 2, write_baseline, argv[2], argv[2]);
+    return cmd_validate_then("baseline write", argc - 2, argv + 2, write_baseline, argv[2],
+                             argv[2]);
 }

@@ -13,6 +13,7 @@
 #include "base/buf.h"
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
+#include "core/doc.h"
 #include "core/fix.h"
 #include "core/report.h"
 
@@ -35,7 +36,8 @@ static void usage(FILE *f)
           "              then go to standard error); with --dry-run too, a patch to review\n"
           "\n"
           "Each file is written through a temporary file in its directory, renamed over it\n"
-          "(its mode kept); a file that does not parse is never written.\n"
+          "(its mode kept); a file that does not parse, has no mcpDescription member or is\n"
+          "read-only (mode 444) is never written.\n"
           "\n"
           "Exit status: 0 nothing left to fix, or fixes applied; 1 --dry-run found fixes to\n"
           "apply; 2 bad usage, a file that cannot be read, parsed, judged or written, or a\n"
@@ -178,6 +180,21 @@ static void print_diff(FILE *out, const char *name, const char *a, size_t na, co
 
 /* ---- writing in place --------------------------------------------------------- */
 
+/* Whether the file NAME may be written: its mode gives its owner write permission and,
+ * for a caller other than root, access(W_OK) says yes (root may write anything, and a
+ * rename would replace a mode-444 file anyway: the mode is the owner's word). 1, or 0
+ * after a message on stderr. A file that cannot be examined is left to the write's own
+ * error. */
+static int writable(const char *name)
+{
+    struct stat st;
+    if (stat(name, &st) < 0) return 1;
+    if ((st.st_mode & S_IWUSR) && (geteuid() == 0 || access(name, W_OK) == 0)) return 1;
+    fprintf(stderr, "mcpdesc fix: %s is read-only: not written (make it writable to fix it)\n",
+            name);
+    return 0;
+}
+
 /* Write TEXT over the file NAME (a symbolic link's target) through a temporary file in its
  * directory, renamed over it, with its mode. 0, or -1 with a message on stderr (the file
  * unchanged). */
@@ -257,6 +274,14 @@ static int fix_files(const struct rule_set *rs, const struct report_file *files,
             rc = 2;
             continue;
         }
+        /* named on the command line, any object is judged (validate reports what it
+         * lacks); fix writes only a description */
+        if (!json_object_get(doc_root(f->d), "mcpDescription")) {
+            fprintf(stderr, "%s: not an MCP Description (no mcpDescription member): not touched\n",
+                    f->name);
+            rc = 2;
+            continue;
+        }
         /* read again, not the judged text: an earlier name of the same file (a symbolic
          * link) may have been fixed since */
         struct buf cur = BUF_INIT;
@@ -285,7 +310,7 @@ static int fix_files(const struct rule_set *rs, const struct report_file *files,
                 fprintf(info, "%s: %d fix%s would be applied\n", f->name, applied,
                         applied == 1 ? "" : "es");
                 if (rc < 1) rc = 1;
-            } else if (write_atomically(f->name, fixed, new_len) < 0) {
+            } else if (!writable(f->name) || write_atomically(f->name, fixed, new_len) < 0) {
                 rc = 2;
             } else {
                 fprintf(info, "%s: %d fix%s applied\n", f->name, applied, applied == 1 ? "" : "es");
@@ -328,7 +353,7 @@ int cmd_fix(int argc, char **argv)
         free(args);
         return 2;
     }
-    int rc = cmd_validate_then(nargs, args, fix_files, &fr, NULL);
+    int rc = cmd_validate_then("fix", nargs, args, fix_files, &fr, NULL);
     free(args);
     return rc;
 }

@@ -24,6 +24,7 @@
 #include "core/lock.h"
 #include "core/report.h"
 #include "core/suppress.h"
+#include "base/uri.h"
 #include "base/util.h"
 
 /* Every option (for did-you-mean). tests/check-options.sh checks this table, --help, the
@@ -41,6 +42,10 @@ static const char *const options[] = {
 static const char *const report_options[] = {"--format", "--fail-on",     "--color",    "--output",
                                              "--quiet",  "--timing",      "--baseline", "-o",
                                              "-q",       "--full-report", "--docs-url", NULL};
+
+/* The command the messages name: validate, or the one that judges through it (fix,
+ * baseline write: cmd_validate_then). Set once by run(), before any thread starts. */
+static const char *cmd_label = "validate";
 
 static void usage(FILE *f)
 {
@@ -88,13 +93,15 @@ static void usage(FILE *f)
           "  -o, --output FILE        write the report that names no file to FILE (through a\n"
           "                           temporary file, renamed when complete: never left\n"
           "                           half-written; so is each --format FORMAT:FILE)\n"
-          "      --docs-url URL       where the rule pages are published (mcpdesc rules docs):\n"
-          "                           SARIF helpUri and html links are URL + id + .html\n"
+          "      --docs-url URL       where the rule pages are published (mcpdesc rules docs),\n"
+          "                           an absolute http://, https:// or file:// URL: SARIF\n"
+          "                           helpUri and html links are URL + id + .html\n"
           "                           (default: the config's docs-url, else the rule set's;\n"
           "                           none: no report links to a rule page)\n"
           "      --full-report WHERE  what the github format's notice of the annotations\n"
           "                           GitHub will not show names as the full report\n"
-          "                           (default: the other reports' files, FORMAT:FILE)\n"
+          "                           (default: the other reports' files, FORMAT:FILE);\n"
+          "                           needs --format github\n"
           "  -j, --jobs N             judge N files at a time (default: one per online CPU);\n"
           "                           the report is the same for every N\n"
           "  -q, --quiet              print only findings at or above --fail-on (only errors\n"
@@ -315,7 +322,8 @@ static long parse_jobs(const char *v)
     errno = 0;
     long n = strtol(v, &end, 10);
     if (errno || end == v || *end || n < 1 || n > 1024) {
-        fprintf(stderr, "mcpdesc validate: --jobs takes a number from 1 to 1024, not '%s'\n", v);
+        fprintf(stderr, "mcpdesc %s: --jobs takes a number from 1 to 1024, not '%s'\n", cmd_label,
+                v);
         return 0;
     }
     return n;
@@ -401,7 +409,7 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
         if (only_args || a[0] != '-' || !strcmp(a, "-")) {
             VEC_PUSH(o->inputs, xstrdup(a));
         } else if (o->then && report_only(a)) {
-            if (!strcmp(argv[0], "fix"))
+            if (!strcmp(cmd_label, "fix"))
                 fprintf(stderr,
                         "mcpdesc fix: %s does not apply here: fix writes the files and no "
                         "report\n",
@@ -445,9 +453,21 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             VEC_PUSH(o->filt.skip, v);
         } else if (OPT("--docs-url")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--docs-url"))) return 2;
+            if (!uri_is_link(v)) {
+                fprintf(stderr, "mcpdesc %s: --docs-url takes " URI_LINK_WANTED ", not '%s'\n",
+                        cmd_label, v);
+                return 2;
+            }
             o->docs_url = v;
         } else if (OPT("--full-report")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--full-report"))) return 2;
+            if (!*v) {
+                fprintf(stderr,
+                        "mcpdesc %s: --full-report needs a place to name (the job summary, an "
+                        "artifact), not an empty string\n",
+                        cmd_label);
+                return 2;
+            }
             o->full_report = v;
         } else if (OPT("--baseline") && !o->then) {
             if (!(v = cmd_option_value(argc, argv, &i, "--baseline"))) return 2;
@@ -455,7 +475,7 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
         } else if (OPT("--stdin-filepath")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--stdin-filepath"))) return 2;
             if (!*v) {
-                fprintf(stderr, "mcpdesc validate: --stdin-filepath needs a name\n");
+                fprintf(stderr, "mcpdesc %s: --stdin-filepath needs a name\n", cmd_label);
                 return 2;
             }
             o->stdin_name = v;
@@ -479,13 +499,13 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             if (!(v = cmd_option_value(argc, argv, &i, a[1] == 'o' ? "-o" : "--output"))) return 2;
             o->output = v;
         } else {
-            cmd_unknown_option("validate", a, options);
+            cmd_unknown_option(cmd_label, a, options);
             return 2;
         }
 #undef OPT
     }
     if (o->config_file && o->no_config) {
-        fprintf(stderr, "mcpdesc validate: --config and --no-config contradict each other\n");
+        fprintf(stderr, "mcpdesc %s: --config and --no-config contradict each other\n", cmd_label);
         return 2;
     }
     return 0;
@@ -542,16 +562,16 @@ static int settle_formats(struct validate_opts *o)
         char *name = colon ? xstrndup(spec, (size_t)(colon - spec)) : xstrdup(spec);
         struct report_out out = {report_find(name), NULL, NULL};
         if (!out.fmt) {
-            fprintf(stderr, "mcpdesc validate: unknown format '%s' (use one of: %s)\n", name,
+            fprintf(stderr, "mcpdesc %s: unknown format '%s' (use one of: %s)\n", cmd_label, name,
                     report_names());
             free(name);
             return 2;
         }
         if (colon && !colon[1]) {
             fprintf(stderr,
-                    "mcpdesc validate: --format %s names no file after the ':' (FORMAT or "
+                    "mcpdesc %s: --format %s names no file after the ':' (FORMAT or "
                     "FORMAT:FILE)\n",
-                    spec);
+                    cmd_label, spec);
             free(name);
             return 2;
         }
@@ -560,9 +580,9 @@ static int settle_formats(struct validate_opts *o)
         else if (colon) out.file = colon + 1;
         if (!out.file && to_stdout) {
             fprintf(stderr,
-                    "mcpdesc validate: two formats on standard output (%s and %s%s%s): give all "
+                    "mcpdesc %s: two formats on standard output (%s and %s%s%s): give all "
                     "but one a file, FORMAT:FILE\n",
-                    to_stdout, out.fmt->name, from_config ? ", the format of " : "",
+                    cmd_label, to_stdout, out.fmt->name, from_config ? ", the format of " : "",
                     from_config ? c->path : "");
             free(name);
             return 2;
@@ -576,9 +596,9 @@ static int settle_formats(struct validate_opts *o)
         if (!o->outs.items[i].file) o->outs.items[i].file = o->output;
     if (o->output && !to_stdout) {
         fprintf(stderr,
-                "mcpdesc validate: -o %s names the file of the report written to standard "
+                "mcpdesc %s: -o %s names the file of the report written to standard "
                 "output, but every --format names its own file\n",
-                o->output);
+                cmd_label, o->output);
         return 2;
     }
     for (size_t i = 0; i < o->outs.len; i++) {
@@ -587,23 +607,34 @@ static int settle_formats(struct validate_opts *o)
             const struct report_out *q = &o->outs.items[k];
             if (!r->file || !q->file || !same_file(r->file, q->file)) continue;
             if (!strcmp(r->file, q->file))
-                fprintf(stderr, "mcpdesc validate: two reports (%s and %s) to one file '%s'\n",
+                fprintf(stderr, "mcpdesc %s: two reports (%s and %s) to one file '%s'\n", cmd_label,
                         q->fmt->name, r->fmt->name, r->file);
             else
                 fprintf(stderr,
-                        "mcpdesc validate: two reports (%s and %s) to one file: '%s' and '%s' "
+                        "mcpdesc %s: two reports (%s and %s) to one file: '%s' and '%s' "
                         "name the same file\n",
-                        q->fmt->name, r->fmt->name, q->file, r->file);
+                        cmd_label, q->fmt->name, r->fmt->name, q->file, r->file);
             return 2;
         }
         /* the run reads the baseline: a report written over it would lose it */
         if (r->file && o->baseline && strcmp(o->baseline, "-") && same_file(r->file, o->baseline)) {
             fprintf(stderr,
-                    "mcpdesc validate: the %s report's file '%s' is the baseline '%s' (it would "
+                    "mcpdesc %s: the %s report's file '%s' is the baseline '%s' (it would "
                     "be overwritten)\n",
-                    r->fmt->name, r->file, o->baseline);
+                    cmd_label, r->fmt->name, r->file, o->baseline);
             return 2;
         }
+    }
+    /* --full-report shapes only the github report: without one it would say nothing */
+    int github = 0;
+    for (size_t i = 0; i < o->outs.len; i++)
+        github |= !strcmp(o->outs.items[i].fmt->name, "github");
+    if (o->full_report && !github) {
+        fprintf(stderr,
+                "mcpdesc %s: --full-report names where the github format's notice points, and "
+                "no report of this run is github (add --format github)\n",
+                cmd_label);
+        return 2;
     }
     return 0;
 }
@@ -623,7 +654,7 @@ static int settle_options(struct validate_opts *o)
         : c && c->preset.s             ? c->preset.s
                                        : "recommended";
     if (rule_preset_parse(preset, &o->preset) < 0) {
-        fprintf(stderr, "mcpdesc validate: --preset takes %s, not '%s'\n", rule_preset_names(),
+        fprintf(stderr, "mcpdesc %s: --preset takes %s, not '%s'\n", cmd_label, rule_preset_names(),
                 preset);
         return 2;
     }
@@ -632,13 +663,12 @@ static int settle_options(struct validate_opts *o)
     o->fail_level = DIAG_ERROR;
     o->never_fail = !strcmp(fail_on, "never");
     if (!o->never_fail && diag_level_parse(fail_on, &o->fail_level) < 0) {
-        fprintf(stderr,
-                "mcpdesc validate: --fail-on takes error, warning, info or never, not '%s'\n",
-                fail_on);
+        fprintf(stderr, "mcpdesc %s: --fail-on takes error, warning, info or never, not '%s'\n",
+                cmd_label, fail_on);
         return 2;
     }
     if (strcmp(o->color, "auto") && strcmp(o->color, "always") && strcmp(o->color, "never")) {
-        fprintf(stderr, "mcpdesc validate: --color takes auto, always or never, not '%s'\n",
+        fprintf(stderr, "mcpdesc %s: --color takes auto, always or never, not '%s'\n", cmd_label,
                 o->color);
         return 2;
     }
@@ -649,19 +679,20 @@ static int settle_options(struct validate_opts *o)
         dashes = 1;
     }
     if (!o->inputs.len) {
-        fprintf(stderr,
-                "mcpdesc validate: no input (give files, directories, or - for standard input)\n");
+        fprintf(stderr, "mcpdesc %s: no input (give files, directories, or - for standard input)\n",
+                cmd_label);
         return 2;
     }
     if (dashes > 1) {
-        fprintf(stderr,
-                "mcpdesc validate: '-' is given twice (standard input can be read only once)\n");
+        fprintf(stderr, "mcpdesc %s: '-' is given twice (standard input can be read only once)\n",
+                cmd_label);
         return 2;
     }
     if (o->stdin_name && !dashes) {
         fprintf(stderr,
-                "mcpdesc validate: --stdin-filepath names standard input, but '-' is not "
-                "among the inputs\n");
+                "mcpdesc %s: --stdin-filepath names standard input, but '-' is not "
+                "among the inputs\n",
+                cmd_label);
         return 2;
     }
     return 0;
@@ -702,9 +733,9 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
     if (!v->rs) return 2;
     if (suppress_today(v->today) < 0) {
         fprintf(stderr,
-                "mcpdesc validate: SOURCE_DATE_EPOCH is a number of seconds since "
+                "mcpdesc %s: SOURCE_DATE_EPOCH is a number of seconds since "
                 "1970-01-01 UTC, not '%s'\n",
-                getenv("SOURCE_DATE_EPOCH"));
+                cmd_label, getenv("SOURCE_DATE_EPOCH"));
         return 2;
     }
     if (o->cfg) {
@@ -726,9 +757,10 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
         struct doc_error err;
         if (!(v->baseline = baseline_load(o->baseline, v->cwd, &err))) {
             if (err.line)
-                fprintf(stderr, "mcpdesc validate: %s:%u:%u: error: %s\n", o->baseline, err.line,
-                        err.col, err.message);
-            else fprintf(stderr, "mcpdesc validate: %s: error: %s\n", o->baseline, err.message);
+                fprintf(stderr, "mcpdesc %s: %s:%u:%u: error: %s\n", cmd_label, o->baseline,
+                        err.line, err.col, err.message);
+            else
+                fprintf(stderr, "mcpdesc %s: %s: error: %s\n", cmd_label, o->baseline, err.message);
             doc_error_release(&err);
             return 2;
         }
@@ -739,7 +771,7 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
         if (k < 0) {
             struct buf known = BUF_INIT;
             ver_format(&known, vl, ver_all(vl), ", ");
-            fprintf(stderr, "mcpdesc validate: unknown protocol version '%s' (known: %s)\n",
+            fprintf(stderr, "mcpdesc %s: unknown protocol version '%s' (known: %s)\n", cmd_label,
                     o->versions.items[i], buf_str(&known));
             buf_release(&known);
             return 2;
@@ -751,9 +783,9 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
             i < o->filt.only.len ? o->filt.only.items[i] : o->filt.skip.items[i - o->filt.only.len];
         if (!glob_matches_a_rule(v->rs, g, RULE_PRESET_NONE)) {
             const char *near = rule_set_suggest(v->rs, g);
-            fprintf(stderr,
-                    "mcpdesc validate: '%s' matches no rule id%s%s%s (see mcpdesc rules list)\n", g,
-                    near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+            fprintf(stderr, "mcpdesc %s: '%s' matches no rule id%s%s%s (see mcpdesc rules list)\n",
+                    cmd_label, g, near ? "; did you mean '" : "", near ? near : "",
+                    near ? "'?" : "");
             return 2;
         }
         /* a --rule glob of rules the preset leaves out would judge nothing: no false
@@ -764,9 +796,9 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
             enum rule_preset need = RULE_PRESET_STRICT;
             while (need < RULE_PRESET_ALL && !glob_matches_a_rule(v->rs, g, need)) need++;
             fprintf(stderr,
-                    "mcpdesc validate: --rule '%s' matches only rules that preset %s leaves "
+                    "mcpdesc %s: --rule '%s' matches only rules that preset %s leaves "
                     "out (add --preset %s; see mcpdesc rules list)\n",
-                    g, rule_preset_name(o->preset), rule_preset_name(need));
+                    cmd_label, g, rule_preset_name(o->preset), rule_preset_name(need));
             return 2;
         }
     }
@@ -870,9 +902,9 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                               "node_modules, are not searched)",
                               why);
         fprintf(stderr,
-                "mcpdesc validate: no MCP Description under '%s': %s (hidden files and "
+                "mcpdesc %s: no MCP Description under '%s': %s (hidden files and "
                 "directories, and node_modules, are not searched)\n",
-                r->dir, why);
+                cmd_label, r->dir, why);
         diag_add(&v->dir_errors, DIAG_ERROR, NULL, r->dir, 0, 0, msg);
         free(msg);
         free(why);
@@ -925,13 +957,16 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
 {
     const struct report_out *r = &o->outs.items[which];
     FILE *out = stdout;
-    char *tmp = NULL;
+    char *tmp = NULL, *target = NULL;
     int status = 0;
     if (r->file) {
-        tmp = xasprintf("%s.tmp.%ld", r->file, (long)getpid());
+        /* a symbolic link's target is written, the link kept (as fix does) */
+        target = util_link_target(r->file);
+        tmp = xasprintf("%s.tmp.%ld", target, (long)getpid());
         if (!(out = fopen(tmp, "w"))) {
-            fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", r->file);
+            fprintf(stderr, "mcpdesc %s: cannot write '%s': %m\n", cmd_label, r->file);
             free(tmp);
+            free(target);
             return 2;
         }
     }
@@ -948,8 +983,8 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
     free(others);
     if (r->file) {
         int write_failed = ferror(out); /* an error the final flush would not repeat */
-        if (fclose(out) != 0 || write_failed || rename(tmp, r->file) != 0) {
-            fprintf(stderr, "mcpdesc validate: cannot write '%s': %m\n", r->file);
+        if (fclose(out) != 0 || write_failed || rename(tmp, target) != 0) {
+            fprintf(stderr, "mcpdesc %s: cannot write '%s': %m\n", cmd_label, r->file);
             unlink(tmp);
             status = 2;
         }
@@ -957,6 +992,7 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
         fflush(out);
     }
     free(tmp);
+    free(target);
     return status;
 }
 
@@ -1048,11 +1084,13 @@ void cmd_validate_filter(const struct cmd_judged_run *run, const struct rule_set
 
 int cmd_validate(int argc, char **argv)
 {
+    cmd_label = "validate";
     return run(argc, argv, NULL, NULL, NULL);
 }
 
-int cmd_validate_then(int argc, char **argv, cmd_judged_fn then, void *arg,
+int cmd_validate_then(const char *cmd, int argc, char **argv, cmd_judged_fn then, void *arg,
                       const char *baseline_out)
 {
+    cmd_label = cmd;
     return run(argc, argv, then, arg, baseline_out);
 }

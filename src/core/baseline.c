@@ -273,7 +273,9 @@ long baseline_write(const char *path, const char *anchor, const char *cwd,
                              MCPDESC_VERSION, "rules", report_rule_set_json(rs), "findings", arr);
 
     int is_stdout = !strcmp(path, "-");
-    char *tmp = is_stdout ? NULL : xasprintf("%s.tmp.%ld", path, (long)getpid());
+    /* a symbolic link's target is written, the link kept (as the reports and fix do) */
+    char *target = is_stdout ? NULL : util_link_target(path);
+    char *tmp = is_stdout ? NULL : xasprintf("%s.tmp.%ld", target, (long)getpid());
     FILE *out = is_stdout ? stdout : fopen(tmp, "w");
     int ok = out != NULL;
     if (ok) {
@@ -282,12 +284,13 @@ long baseline_write(const char *path, const char *anchor, const char *cwd,
             ok = fflush(out) == 0 && ok;
         } else {
             int failed = ferror(out);
-            ok = fclose(out) == 0 && ok && !failed && rename(tmp, path) == 0;
+            ok = fclose(out) == 0 && ok && !failed && rename(tmp, target) == 0;
         }
     }
     int saved = errno;
     if (!ok && tmp) unlink(tmp);
     free(tmp);
+    free(target);
     json_decref(root);
     errno = saved;
     return ok ? count : -1;

@@ -8,6 +8,7 @@
 
 #include "core/doc.h"
 #include "base/buf.h"
+#include "base/uri.h"
 
 static const char *const top_keys[] = {"rules",    "preset",   "levels", "overrides",
                                        "ignore",   "fail-on",  "format", "output",
@@ -426,8 +427,10 @@ struct config *config_load_buffer(const char *path, const char *data, size_t len
         if ((y = member(&p, top, "format")).v) format_list(&p, y);
         if ((y = member(&p, top, "output")).v && (s = need_string(&p, y, "output")))
             set_str(&p, y, &c->output, s);
-        if ((y = member(&p, top, "docs-url")).v && (s = need_string(&p, y, "docs-url")))
-            set_str(&p, y, &c->docs_url, s);
+        if ((y = member(&p, top, "docs-url")).v && (s = need_string(&p, y, "docs-url"))) {
+            if (uri_is_link(s)) set_str(&p, y, &c->docs_url, s);
+            else err_at(&p, y.n, 0, "docs-url takes " URI_LINK_WANTED ", not '%s'", s);
+        }
         if ((y = member(&p, top, "levels")).v) levels_map(&p, y, "levels", &c->levels);
         if ((y = member(&p, top, "overrides")).v) overrides_list(&p, y);
         if ((y = member(&p, top, "ignore")).v) string_list(&p, y, "ignore", &c->ignore);

@@ -99,9 +99,8 @@ START_TEST(resolves)
     ck_assert_msg(t, "case %d: \"%s\" against \"%s\": refused: %s", _i, resolved[_i].ref,
                   resolved[_i].base ? resolved[_i].base : "(null)", why ? why : "");
     ck_assert_msg(!strcmp(t, resolved[_i].target),
-                  "case %d: \"%s\" against \"%s\" gives \"%s\", not \"%s\"", _i,
-                  resolved[_i].ref, resolved[_i].base ? resolved[_i].base : "(null)", t,
-                  resolved[_i].target);
+                  "case %d: \"%s\" against \"%s\" gives \"%s\", not \"%s\"", _i, resolved[_i].ref,
+                  resolved[_i].base ? resolved[_i].base : "(null)", t, resolved[_i].target);
     free(t);
 }
 END_TEST
@@ -113,7 +112,8 @@ static const struct {
     {RFC_BASE, "a b", "is not a URI reference: the parse fails at character 2 (' ')"},
     {RFC_BASE, "caf\xc3\xa9.json",
      "is not a URI reference: the parse fails at character 4 (non-ASCII byte 0xC3)"},
-    {RFC_BASE, "a\nb", "is not a URI reference: the parse fails at character 2 (control character 0x0A)"},
+    {RFC_BASE, "a\nb",
+     "is not a URI reference: the parse fails at character 2 (control character 0x0A)"},
     {RFC_BASE, "%zz", "is not a URI reference: the parse fails at character 2 ('z')"},
     {RFC_BASE, "http://[::1", "is not a URI reference: the parse fails at its end"},
     {"", "my_notes:x", "is not a URI reference: the parse fails at character 9 (':')"},
@@ -148,9 +148,9 @@ static const struct {
     {"http://[v1.fe80::a+en1]/", 1, 1}, /* IPvFuture */
     {"http://[::1/", 0, 0},
     {"http://[fe80::zz]/", 0, 0},
-    {"http://[::ffff:192.168.0.01]/", 0, 0}, /* a leading zero in the embedded IPv4 */
-    {"http://2001:db8::7/", 0, 0},           /* IPv6 without brackets */
-    {"//a@b@example.com/", 0, 0},            /* one '@' ends the userinfo */
+    {"http://[::ffff:192.168.0.01]/", 0, 0},      /* a leading zero in the embedded IPv4 */
+    {"http://2001:db8::7/", 0, 0},                /* IPv6 without brackets */
+    {"//a@b@example.com/", 0, 0},                 /* one '@' ends the userinfo */
     {"https://example.com/a%20b?q=1#frag", 1, 1}, /* percent-encoding, query, fragment */
     {"https://example.com/%zz", 0, 0},
     {"https://example.com/%2", 0, 0},
@@ -176,8 +176,8 @@ static const struct {
 
 START_TEST(checks)
 {
-    ck_assert_msg(uri_check(checked[_i].s, 0) == checked[_i].uri, "case %d: uri \"%s\": expected %d",
-                  _i, checked[_i].s, checked[_i].uri);
+    ck_assert_msg(uri_check(checked[_i].s, 0) == checked[_i].uri,
+                  "case %d: uri \"%s\": expected %d", _i, checked[_i].s, checked[_i].uri);
     ck_assert_msg(uri_check(checked[_i].s, 1) == checked[_i].uri_reference,
                   "case %d: uri-reference \"%s\": expected %d", _i, checked[_i].s,
                   checked[_i].uri_reference);
@@ -209,6 +209,34 @@ START_TEST(splits_and_paths)
 }
 END_TEST
 
+/* --docs-url, a config's docs-url: absolute http(s) with a host, or file:// */
+static const struct {
+    const char *s;
+    int link;
+} links[] = {
+    {"https://docs.example/rules", 1},
+    {"HTTP://docs.example:8080/r?x=1#f", 1},
+    {"file:///usr/share/doc/mcpdesc/rules", 1},
+    {"file://localhost/srv/rules", 1},
+    {"javascript:alert(1)//", 0},
+    {"not a url", 0},
+    {"", 0},
+    {"/rules", 0},
+    {"docs.example/rules", 0},
+    {"https:/docs.example", 0},
+    {"https:///rules", 0},
+    {"ftp://docs.example/rules", 0},
+    {"data:text/html,<b>x</b>", 0},
+    {"https://docs.example/a b", 0},
+};
+
+START_TEST(is_link)
+{
+    ck_assert_msg(uri_is_link(links[_i].s) == links[_i].link, "uri_is_link(\"%s\") != %d",
+                  links[_i].s, links[_i].link);
+}
+END_TEST
+
 Suite *uri_suite(void)
 {
     Suite *s = suite_create("uri");
@@ -217,6 +245,7 @@ Suite *uri_suite(void)
     tcase_add_loop_test(tc, refuses, 0, (int)(sizeof refused / sizeof refused[0]));
     tcase_add_loop_test(tc, checks, 0, (int)(sizeof checked / sizeof checked[0]));
     tcase_add_test(tc, splits_and_paths);
+    tcase_add_loop_test(tc, is_link, 0, (int)(sizeof links / sizeof links[0]));
     suite_add_tcase(s, tc);
     return s;
 }
