@@ -228,9 +228,10 @@ static const char *nearest(const char *s, const char *const *names)
 
 /* Report the I-th member K of mapping Y, which is not in ALLOWED. */
 static void unknown_member(struct cc *cc, struct yv y, size_t i, const char *k, const char *what,
-                           const char *const *allowed)
+                           const char *const *allowed, const char *const *prefer)
 {
-    const char *near = nearest(k, allowed);
+    const char *near = prefer ? nearest(k, prefer) : NULL;
+    if (!near) near = nearest(k, allowed);
     struct buf list = BUF_INIT;
     for (const char *const *a = allowed; *a; a++)
         buf_addf(&list, "%s%s", a == allowed ? "" : ", ", *a);
@@ -241,16 +242,24 @@ static void unknown_member(struct cc *cc, struct yv y, size_t i, const char *k, 
     buf_release(&list);
 }
 
-/* Report members of mapping Y that are not in ALLOWED. */
-static void check_members(struct cc *cc, struct yv y, const char *what, const char *const *allowed)
+/* Report members of mapping Y that are not in ALLOWED; a did-you-mean looks in PREFER
+ * (a part of ALLOWED, or NULL) first. */
+static void check_members_prefer(struct cc *cc, struct yv y, const char *what,
+                                 const char *const *allowed, const char *const *prefer)
 {
     size_t i = 0;
     for (void *it = json_object_iter(y.v); it; it = json_object_iter_next(y.v, it), i++) {
         const char *k = json_object_iter_key(it);
         int ok = 0;
         for (const char *const *a = allowed; *a && !ok; a++) ok = !strcmp(*a, k);
-        if (!ok) unknown_member(cc, y, i, k, what, allowed);
+        if (!ok) unknown_member(cc, y, i, k, what, allowed, prefer);
     }
+}
+
+/* Report members of mapping Y that are not in ALLOWED. */
+static void check_members(struct cc *cc, struct yv y, const char *what, const char *const *allowed)
+{
+    check_members_prefer(cc, y, what, allowed, NULL);
 }
 
 static const char *need_string(struct cc *cc, struct yv parent, const char *key, const char *what,
@@ -311,7 +320,8 @@ static void spec_error(void *arg, const struct ver_spec_error *e)
                       "an empty version list never applies; remove the rule or list versions");
         break;
     case VER_SPEC_UNKNOWN_MEMBER:
-        unknown_member(cc, sc->y, (size_t)e->index, e->member, "a version range", range_members);
+        unknown_member(cc, sc->y, (size_t)e->index, e->member, "a version range", range_members,
+                       NULL);
         break;
     case VER_SPEC_NO_BOUND:
         rule_cc_error(cc, at, 0, "a version range needs \"from\", \"before\" or both");
@@ -480,9 +490,26 @@ static void fix_free(struct rule_fix *f)
     free(f);
 }
 
+/* The actions of a fix, in the order of enum rule_fix_op. */
+static const char *const fix_ops[] = {"replace", "set", "add", "remove", NULL};
+
+/* The member MEMBER ("member" or "value") of the action OP of a fix; NULL after
+ * reporting that it is missing (one wording for both). */
+static struct yv fix_edit_member(struct cc *cc, struct yv e, const char *op, const char *member)
+{
+    struct yv m = rule_yv_member(cc, e, member);
+    if (!m.v) {
+        char *hint = xasprintf("write %s: {member: NAME, value: VALUE}", op);
+        rule_cc_error_hint(cc, e.n, 0, hint, "\"%s\" of a fix has no \"%s\" (it is required)", op,
+                           member);
+        free(hint);
+    }
+    return m;
+}
+
 /* A clause's `fix` (rules-yaml/README.md, "Fixes"): {title, when?, at?, and exactly one
  * of replace: VALUE, set: {member, value}, add: {member, value}, remove: MEMBER}. NULL
- * after reporting. */
+ * after reporting. Every error carries a hint of its own. */
 static struct rule_fix *compile_fix(struct cc *cc, struct yv y)
 {
     static const char *const edit_members[] = {"member", "value", NULL};
@@ -492,15 +519,29 @@ static struct rule_fix *compile_fix(struct cc *cc, struct yv y)
                            "a fix must be a mapping, not a %s", rule_json_type_name(y.v));
         return NULL;
     }
-    check_members(cc, y, "a fix", fix_members);
+    int nops = 0;
+    for (int i = 0; fix_ops[i]; i++) nops += rule_yv_member(cc, y, fix_ops[i]).v != NULL;
+    /* without an action, a misspelt member is most likely the action ("ad": "add", not
+     * "at") */
+    check_members_prefer(cc, y, "a fix", fix_members, nops ? NULL : fix_ops);
     struct rule_fix *f = xcalloc(1, sizeof *f);
     struct doc_pos pos = doc_node_pos(cc->d, y.n);
     f->line = pos.line;
     f->col = pos.col;
     int bad = 0;
-    const char *title = need_string(cc, y, "title", "a fix", 1);
-    if (title) f->title = xstrdup(title);
-    else bad = 1;
+    struct yv t = rule_yv_member(cc, y, "title");
+    if (!t.v) {
+        rule_cc_error_hint(cc, y.n, 0, "add title: TEXT, what an editor shows for the fix",
+                           "a fix has no \"title\" (it is required)");
+        bad = 1;
+    } else if (!json_is_string(t.v)) {
+        rule_cc_error_hint(cc, t.n, 0, "write title: TEXT, what an editor shows for the fix",
+                           "\"title\" of a fix must be a string, not a %s",
+                           rule_json_type_name(t.v));
+        bad = 1;
+    } else {
+        f->title = xstrdup(json_string_value(t.v));
+    }
     struct yv w = rule_yv_member(cc, y, "when");
     if (w.v && !(f->when = rule_cc_pred(cc, w))) bad = 1;
     struct yv at = rule_yv_member(cc, y, "at");
@@ -511,12 +552,21 @@ static struct rule_fix *compile_fix(struct cc *cc, struct yv y)
         const char *a = json_string_value(at.v);
         char *full = a ? xasprintf("/%s", a) : NULL;
         if (!a || a[0] == '/' || !a[0]) {
-            rule_cc_error_hint(cc, at.n, 0, "write at: 0/type (no leading slash)",
+            const char *rel = a;
+            while (rel && *rel == '/') rel++;
+            char *hint =
+                xasprintf("write at: %s (relative to the finding, no leading slash)%s",
+                          rel && *rel ? rel : "0/type",
+                          rel && *rel ? "" : ", or leave at out to edit the finding's value");
+            rule_cc_error_hint(cc, at.n, 0, hint,
                                "a fix's \"at\" is a non-empty JSON Pointer below the finding's "
                                "value, without the leading slash");
+            free(hint);
             bad = 1;
         } else if (ptr_parse(full, &parsed, &why) < 0) {
-            rule_cc_error(cc, at.n, 0, "bad JSON Pointer in a fix's \"at\": %s", why);
+            rule_cc_error_hint(cc, at.n, 0,
+                               "write ~0 for ~ and ~1 for / inside a member name (RFC 6901)",
+                               "bad JSON Pointer in a fix's \"at\": %s", why);
             bad = 1;
         } else {
             ptr_release(&parsed);
@@ -525,47 +575,52 @@ static struct rule_fix *compile_fix(struct cc *cc, struct yv y)
         }
         free(full);
     }
-    static const char *const ops[] = {"replace", "set", "add", "remove"};
-    int nops = 0;
-    for (int i = 0; i < 4; i++) {
-        struct yv e = rule_yv_member(cc, y, ops[i]);
+    int seen = 0;
+    for (int i = 0; fix_ops[i]; i++) {
+        struct yv e = rule_yv_member(cc, y, fix_ops[i]);
         if (!e.v) continue;
-        if (nops++) continue;
+        if (seen++) continue;
         f->op = (enum rule_fix_op)i;
         if (i == RULE_FIX_REPLACE) {
             f->value = json_incref(e.v);
         } else if (i == RULE_FIX_REMOVE) {
             if (!json_is_string(e.v)) {
-                rule_cc_error(cc, e.n, 0, "\"remove\" of a fix names a member (a string), not a %s",
-                              rule_json_type_name(e.v));
+                rule_cc_error_hint(cc, e.n, 0, "write remove: NAME, the member to remove",
+                                   "\"remove\" of a fix names a member (a string), not a %s",
+                                   rule_json_type_name(e.v));
                 bad = 1;
             } else {
                 f->member = xstrdup(json_string_value(e.v));
             }
         } else if (!json_is_object(e.v)) {
             rule_cc_error_hint(cc, e.n, 0, "write {member: NAME, value: VALUE}",
-                               "\"%s\" of a fix must be a mapping, not a %s", ops[i],
+                               "\"%s\" of a fix must be a mapping, not a %s", fix_ops[i],
                                rule_json_type_name(e.v));
             bad = 1;
         } else {
-            check_members(cc, e, ops[i], edit_members);
-            const char *m = need_string(cc, e, "member", ops[i], 1);
-            struct yv v = rule_yv_member(cc, e, "value");
-            if (!v.v) {
-                rule_cc_error(cc, e.n, 0, "\"%s\" of a fix has no \"value\" (it is required)",
-                              ops[i]);
-                bad = 1;
+            check_members(cc, e, fix_ops[i], edit_members);
+            struct yv m = fix_edit_member(cc, e, fix_ops[i], "member");
+            struct yv v = fix_edit_member(cc, e, fix_ops[i], "value");
+            if (m.v && !json_is_string(m.v)) {
+                rule_cc_error_hint(cc, m.n, 0, "write member: NAME, the member's name",
+                                   "\"member\" of \"%s\" of a fix must be a string, not a %s",
+                                   fix_ops[i], rule_json_type_name(m.v));
+                m.v = NULL;
             }
-            if (!m) bad = 1;
-            f->member = m ? xstrdup(m) : NULL;
+            if (!m.v || !v.v) bad = 1;
+            f->member = m.v ? xstrdup(json_string_value(m.v)) : NULL;
             f->value = v.v ? json_incref(v.v) : NULL;
         }
     }
     if (nops != 1) {
-        rule_cc_error(cc, y.n, 0,
-                      "a fix needs exactly one of \"replace\", \"set\", \"add\" or "
-                      "\"remove\"%s",
-                      nops ? "; found several" : "");
+        rule_cc_error_hint(cc, y.n, 0,
+                           nops ? "keep one action; for another case write a list of fixes, "
+                                  "each with its own when"
+                                : "add replace: VALUE, set: {member, value}, add: {member, value} "
+                                  "or remove: NAME",
+                           "a fix needs exactly one of \"replace\", \"set\", \"add\" or "
+                           "\"remove\"%s",
+                           nops ? "; found several" : "");
         bad = 1;
     }
     if (bad) {

@@ -205,7 +205,12 @@ static const struct {
     {"without \"preset\"", "add preset: strict or preset: all, or remove preset-reason"},
     {"preset-reason must be", "write one sentence: why a server author is better off"},
     {"a fix must be a mapping", "write fix: {title: TEXT, replace: VALUE} (or set, add, remove)"},
-    {"a fix's \"at\"", "write at: 0/type (no leading slash)"},
+    {"a fix's \"at\"", "write at: type (relative to the finding, no leading slash)"},
+    {"or \"remove\"; found several", "keep one action; for another case write a list of fixes"},
+    {"\"add\" or \"remove\"", "add replace: VALUE, set: {member, value}, add: {member, value}"},
+    {"of a fix has no \"value\"", "write add: {member: NAME, value: VALUE}"},
+    {"a fix has no \"title\"", "add title: TEXT, what an editor shows for the fix"},
+    {"of a fix names a member", "write remove: NAME, the member to remove"},
     {"\"after\" belongs to an example", "write {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}"},
     {"must be a mapping, not", "write {member: NAME, value: VALUE}"},
 };
