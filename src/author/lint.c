@@ -116,11 +116,66 @@ static char *versions_text(const struct ver_list *vl, ver_mask m)
     return buf_detach(&b);
 }
 
+/* A {...} in the template S (at POINTER, called WHAT) that is no placeholder but within
+ * 2 edits of one (eval_placeholders): a typo the interpreter would keep as written. */
+static void lint_template(struct lint *l, json_t *s, const char *pointer, const char *what)
+{
+    const char *t = json_string_value(s);
+    for (const char *p = t ? strchr(t, '{') : NULL; p; p = strchr(p + 1, '{')) {
+        const char *close = strchr(p + 1, '}');
+        if (!close) break;
+        char *name = xstrndup(p + 1, (size_t)(close - p - 1));
+        const char *near = NULL, *exact = NULL;
+        size_t best = 3;
+        for (const char *const *ph = eval_placeholders; *ph && !exact; ph++) {
+            size_t d = util_edit_distance(name, *ph);
+            if (!d) exact = *ph;
+            else if (d < best) {
+                best = d;
+                near = *ph;
+            }
+        }
+        if (!exact && near && *name) {
+            struct buf known = BUF_INIT;
+            for (const char *const *ph = eval_placeholders; *ph; ph++)
+                buf_addf(&known, "%s{%s}", ph == eval_placeholders ? "" : ", ", *ph);
+            char *hint = xasprintf("write {%s}; the placeholders are %s", near, buf_str(&known));
+            finding(l, pointer, DIAG_WARNING, hint,
+                    "\"{%s}\" in %s is no placeholder and is shown as written: did you mean "
+                    "\"{%s}\"?",
+                    name, what, near);
+            free(hint);
+            buf_release(&known);
+        }
+        free(name);
+    }
+}
+
+/* The templates of a clause: its message, hint and fix titles. */
+static void lint_templates(struct lint *l, json_t *c, const char *ptr)
+{
+    static const char *const members[] = {"message", "hint"};
+    for (size_t k = 0; k < 2; k++) {
+        char *mp = xasprintf("%s/%s", ptr, members[k]);
+        lint_template(l, json_object_get(c, members[k]), mp, k ? "a hint" : "a message");
+        free(mp);
+    }
+    json_t *fx = json_object_get(c, "fix");
+    for (size_t i = 0; i < (json_is_array(fx) ? json_array_size(fx) : 1); i++) {
+        json_t *f = json_is_array(fx) ? json_array_get(fx, i) : fx;
+        char *tp = json_is_array(fx) ? xasprintf("%s/fix/%zu/title", ptr, i)
+                                     : xasprintf("%s/fix/title", ptr);
+        lint_template(l, json_object_get(f, "title"), tp, "a fix title");
+        free(tp);
+    }
+}
+
 /* A clause's `versions` against the versions it can ever be asked about (OUTER). */
 static void lint_clause(struct lint *l, json_t *c, const char *ptr, ver_mask outer,
                         const char *outer_what)
 {
     if (!json_is_object(c)) return;
+    lint_templates(l, c, ptr);
     json_t *v = json_object_get(c, "versions");
     ver_mask own, eff = outer;
     if (v && spec_mask(&l->vl, v, &own) == 0) {
