@@ -75,6 +75,7 @@ struct lint {
     const char *rule_id;
     ver_mask judged;    /* versions some `require` of the current rule judges */
     struct fmt *format; /* the description format's JSON Schema (NULL: not found) */
+    char *fx_missing;   /* the fixtures directory, when it is not there (fx is NULL) */
 };
 
 static void finding(struct lint *l, const char *pointer, enum diag_level level, const char *hint,
@@ -328,7 +329,19 @@ static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
                 free(xp);
             }
         }
-        const char *after = json_string_value(json_object_get(e, "after"));
+        if (!l->fx && l->fx_missing &&
+            (json_object_get(e, "fixture") || json_object_get(e, "after"))) {
+            /* said once for the set; the examples' fixtures are then not looked up */
+            diag_errorf(l->out, l->dir, 0, 0,
+                        "fixtures directory %s not found: the examples' fixtures are not checked",
+                        l->fx_missing);
+            l->out->items[l->out->len - 1].hint =
+                xstrdup("copy conformance/ beside the rule set, or pass --fixtures DIR "
+                        "(rules-yaml/README.md, Working on a copy)");
+            free(l->fx_missing);
+            l->fx_missing = NULL;
+        }
+        const char *after = l->fx ? json_string_value(json_object_get(e, "after")) : NULL;
         if (after) {
             json_t *v;
             char *problem;
@@ -342,7 +355,7 @@ static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
             }
             free(problem);
         }
-        if (fixture && pointer) {
+        if (fixture && pointer && l->fx) { /* no fixtures directory: reported once */
             json_t *v;
             char *problem;
             enum fixtures_lookup k = fixtures_lookup(l->fx, fixture, pointer, &v, &problem);
@@ -986,7 +999,12 @@ static void lint_project_link(struct lint *l, const char *url, const char *up)
             xasprintf("%s/%s%s%.*s", l->dir, dir,
                       *dir && dir[strlen(dir) - 1] != '/' && rest_n && *rest != '/' ? "/" : "",
                       (int)rest_n, rest);
-        if (access(path, R_OK) != 0) {
+        char *mapped = xasprintf("%s/%s", l->dir, dir);
+        struct stat st;
+        int have_dir = stat(mapped, &st) == 0 && S_ISDIR(st.st_mode);
+        free(mapped);
+        /* without the directory (a copy of the rule files alone) the loader says so once */
+        if (have_dir && access(path, R_OK) != 0) {
             char *hint = xasprintf(
                 "correct the path (the manifest's schema-map reads %s as %s, relative to the "
                 "rule set), or add the file",
@@ -1364,7 +1382,9 @@ int lint_rule_dir_with(const char *dir, const char *fixtures, const struct rule_
         char *fxdir = fixtures ? xstrdup(fixtures)
             : rs               ? rule_set_fixtures_path(rs) /* the manifest's `fixtures` */
                                : lint_default_fixtures(dir);
-        l.fx = fixtures_new(fxdir, rs);
+        struct stat fst;
+        if (stat(fxdir, &fst) == 0 && S_ISDIR(fst.st_mode)) l.fx = fixtures_new(fxdir, rs);
+        else l.fx_missing = xstrdup(fxdir); /* said once, where an example names a fixture */
         free(fxdir);
         json_t *files = json_object_get(doc_root(m), "files");
         l.d = m;
@@ -1389,6 +1409,7 @@ int lint_rule_dir_with(const char *dir, const char *fixtures, const struct rule_
         cites_free(&l);
         fmt_free(l.format);
         fixtures_free(l.fx);
+        free(l.fx_missing);
         schema_ctx_free(sctx);
         free(rule_schema);
         free(manifest_schema);

@@ -69,7 +69,8 @@ struct rule_set {
     VEC(struct sel *) scopes;
     struct res_config rescfg;
     VEC(struct rule) rules;
-    VEC(char *) refused_ids; /* ids of rules that did not compile (yields-to may name them) */
+    VEC(char *) refused_ids;  /* ids of rules that did not compile (yields-to may name them) */
+    VEC(char *) missing_dirs; /* schema directories reported missing (each said once) */
     VEC(char *) files;
     VEC(struct pred *) shared_preds; /* named predicates, referenced by `use` */
     VEC(struct file_digest) digests; /* manifest and rule files, sorted by path */
@@ -143,6 +144,14 @@ static void cc_verror(struct cc *cc, doc_node n, int at_key, const char *hint, c
     struct doc_pos p = at_key ? doc_node_key_pos(cc->d, n) : doc_node_pos(cc->d, n);
     struct diag *dg = diag_vadd(cc->errs, DIAG_ERROR, doc_name(cc->d), p.line, p.col, fmt, ap);
     dg->hint = xstrdup(hint ? hint : hint_format);
+}
+
+int rule_cc_missing_dir_once(struct cc *cc, const char *dir)
+{
+    for (size_t i = 0; i < cc->rs->missing_dirs.len; i++)
+        if (!strcmp(cc->rs->missing_dirs.items[i], dir)) return 0;
+    VEC_PUSH(cc->rs->missing_dirs, xstrdup(dir));
+    return 1;
 }
 
 void rule_cc_error(struct cc *cc, doc_node n, int at_key, const char *fmt, ...)
@@ -1851,6 +1860,8 @@ void rule_set_free(struct rule_set *rs)
     free(rs->extends);
     for (size_t i = 0; i < rs->refused_ids.len; i++) free(rs->refused_ids.items[i]);
     VEC_FREE(rs->refused_ids);
+    for (size_t i = 0; i < rs->missing_dirs.len; i++) free(rs->missing_dirs.items[i]);
+    VEC_FREE(rs->missing_dirs);
     for (size_t i = 0; i < rs->shared_preds.len; i++) fn_pred_free(rs->shared_preds.items[i]);
     VEC_FREE(rs->shared_preds);
     for (size_t i = 0; i < rs->digests.len; i++) free(rs->digests.items[i].path);
