@@ -71,6 +71,9 @@ struct rule_set {
     VEC(struct rule) rules;
     VEC(char *) refused_ids;  /* ids of rules that did not compile (yields-to may name them) */
     VEC(char *) missing_dirs; /* schema directories reported missing (each said once) */
+    char *unread; /* the first rule file that could not be read or parsed, else NULL: the
+                   * checks across files (yields-to, use:) are left out, since what they
+                   * look for may be there */
     VEC(char *) files;
     VEC(struct pred *) shared_preds; /* named predicates, referenced by `use` */
     VEC(struct file_digest) digests; /* manifest and rule files, sorted by path */
@@ -414,6 +417,7 @@ struct pred *rule_cc_named(struct cc *cc, struct yv name)
         if (np->compiled) VEC_PUSH(cc->rs->shared_preds, np->compiled);
         return np->compiled;
     }
+    if (cc->rs->unread) return NULL; /* it may be defined there: said once (load_rule_yaml) */
     /* did you mean: a named predicate of the file, or a predicate of the table (any of
      * fn_table, the schema predicates included), which is written without `use` */
     const char **names = xcalloc((cc->named ? cc->named->v.len : 0) + fn_count + 1, sizeof *names);
@@ -939,7 +943,7 @@ static void check_yields(const struct rule_set *rs, struct diag_list *errs)
             for (size_t j = 0; j < rs->refused_ids.len; j++) /* already reported: no second error */
                 hits += strcmp(rs->refused_ids.items[j], r->id) &&
                     yield_matches(r->yields[k].pattern, rs->refused_ids.items[j]);
-            if (hits) continue;
+            if (hits || rs->unread) continue; /* unread: the rule may be there */
             char *path = xasprintf("%s/%s", rs->dir, r->file);
             set_error(errs, path, r->yields[k].line, r->yields[k].col,
                       "yields-to entry \"%s\" of rule %s names no other rule of the set; "
@@ -1134,7 +1138,7 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
 
 /* Load DIR/NAME as YAML; on failure append its positioned error and return NULL.
  * *PATH receives the new path string (free it). */
-static doc *load_rule_yaml(const struct rule_set *rs, const char *name, char **path,
+static doc *load_rule_yaml(struct rule_set *rs, const char *name, char **path,
                            struct diag_list *errs)
 {
     *path = xasprintf("%s/%s", rs->dir, name);
@@ -1142,6 +1146,23 @@ static doc *load_rule_yaml(const struct rule_set *rs, const char *name, char **p
     doc *d = rule_overlay_load(rs->overlay, *path, &derr);
     if (!d) {
         set_error(errs, *path, derr.line, derr.col, "%s", derr.message);
+        int yaml = !strncmp(derr.message, "invalid YAML", 12);
+        int first = !rs->unread && strcmp(name, "manifest.yaml");
+        if (first) rs->unread = xstrdup(name);
+        if (yaml || first) { /* the skipped checks are said once, here */
+            struct diag *dg = &errs->items[errs->len - 1];
+            free(dg->hint);
+            dg->hint = xasprintf(
+                "%s%s%s%s%s",
+                yaml ? "check the YAML syntax near here: an unclosed { or [, a missing ':' or "
+                       "quote, or an indentation that does not line up"
+                     : "",
+                yaml && first ? "; " : "",
+                first ? "the checks across files that may need its rules (yields-to, use: of "
+                        "a named predicate) were left out until "
+                      : "",
+                first ? name : "", first ? " reads" : "");
+        }
         doc_error_release(&derr);
     }
     return d;
@@ -1862,6 +1883,7 @@ void rule_set_free(struct rule_set *rs)
     VEC_FREE(rs->refused_ids);
     for (size_t i = 0; i < rs->missing_dirs.len; i++) free(rs->missing_dirs.items[i]);
     VEC_FREE(rs->missing_dirs);
+    free(rs->unread);
     for (size_t i = 0; i < rs->shared_preds.len; i++) fn_pred_free(rs->shared_preds.items[i]);
     VEC_FREE(rs->shared_preds);
     for (size_t i = 0; i < rs->digests.len; i++) free(rs->digests.items[i].path);
