@@ -1149,20 +1149,20 @@ static doc *load_rule_yaml(struct rule_set *rs, const char *name, char **path,
         int yaml = !strncmp(derr.message, "invalid YAML", 12);
         int first = !rs->unread && strcmp(name, "manifest.yaml");
         if (first) rs->unread = xstrdup(name);
-        if (yaml || first) { /* the skipped checks are said once, here */
-            struct diag *dg = &errs->items[errs->len - 1];
-            free(dg->hint);
-            dg->hint = xasprintf(
-                "%s%s%s%s%s",
-                yaml ? "check the YAML syntax near here: an unclosed { or [, a missing ':' or "
-                       "quote, or an indentation that does not line up"
-                     : "",
-                yaml && first ? "; " : "",
-                first ? "the checks across files that may need its rules (yields-to, use: of "
-                        "a named predicate) were left out until "
-                      : "",
-                first ? name : "", first ? " reads" : "");
-        }
+        struct diag *dg = &errs->items[errs->len - 1];
+        char *hint = xasprintf(
+            "%s%s%s%s",
+            yaml ? "check the YAML syntax near here: an unclosed { or [, a missing ':' or quote, "
+                   "or an indentation that does not line up"
+                 : dg->hint,
+            /* the skipped checks are said once, here, where the set has other files */
+            first && rs->files.len > 1 ? "; the checks across files that may need its rules "
+                                         "(yields-to, use: of a named predicate) were left out "
+                                         "until "
+                                       : "",
+            first && rs->files.len > 1 ? name : "", first && rs->files.len > 1 ? " reads" : "");
+        free(dg->hint);
+        dg->hint = hint;
         doc_error_release(&derr);
     }
     return d;

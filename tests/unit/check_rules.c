@@ -204,6 +204,7 @@ static const struct {
     {"needs a \"preset-reason\"", "add preset-reason: one sentence saying why a server author"},
     {"without \"preset\"", "add preset: strict or preset: all, or remove preset-reason"},
     {"preset-reason must be", "write one sentence: why a server author is better off"},
+    {"invalid YAML", "check the YAML syntax near here: an unclosed { or ["},
     {"a fix must be a mapping", "write fix: {title: TEXT, replace: VALUE} (or set, add, remove)"},
     {"a fix's \"at\"", "write at: type (relative to the finding, no leading slash)"},
     {"or \"remove\"; found several", "keep one action; for another case write a list of fixes"},
