@@ -1534,11 +1534,65 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
 }
 
 /* The first line where A and B differ (1-based), for a message. */
-static size_t first_diff_line(const char *a, size_t na, const char *b, size_t nb)
+/* The lines of TEXT (LEN bytes) as start offsets: *N lines; new array of *N + 1 entries,
+ * the last one LEN (a last line without a line break counts). */
+static size_t *line_starts(const char *t, size_t len, size_t *n)
 {
-    size_t line = 1;
-    for (size_t i = 0; i < na && i < nb && a[i] == b[i]; i++) line += a[i] == '\n';
-    return line;
+    size_t cnt = 0;
+    for (size_t i = 0; i < len; i++) cnt += t[i] == '\n';
+    if (len && t[len - 1] != '\n') cnt++;
+    size_t *st = xcalloc(cnt + 1, sizeof *st);
+    size_t k = 0;
+    st[k++] = 0;
+    for (size_t i = 0; i < len && k < cnt; i++)
+        if (t[i] == '\n') st[k++] = i + 1;
+    st[cnt] = len;
+    *n = cnt;
+    return st;
+}
+
+static int same_line(const char *a, const size_t *sa, size_t i, const char *b, const size_t *sb,
+                     size_t j)
+{
+    size_t la = sa[i + 1] - sa[i], lb = sb[j + 1] - sb[j];
+    return la == lb && !memcmp(a + sa[i], b + sb[j], la);
+}
+
+/* Lines FROM up to TO (0-based, TO excluded) of T, MARK before each, at most 4 of them and
+ * each cut at 100 bytes. */
+static void excerpt_lines(struct buf *out, const char *t, const size_t *st, size_t from, size_t to,
+                          const char *mark)
+{
+    for (size_t i = from; i < to && i < from + 4; i++) {
+        size_t len = st[i + 1] - st[i];
+        while (len && (t[st[i] + len - 1] == '\n' || t[st[i] + len - 1] == '\r')) len--;
+        buf_addf(out, "\n    %s %.*s%s", mark, (int)(len > 100 ? 100 : len), t + st[i],
+                 len > 100 ? "..." : "");
+    }
+    if (to > from + 4) buf_addf(out, "\n    %s ... %zu more lines", mark, to - from - 4);
+}
+
+/* What differs between WANT (the expected after) and GOT (the fixed text): "from line N"
+ * and NOTE, then the first differing lines of each, one line of context either side, as a
+ * unified diff shows them (- expected, + produced). */
+static void diff_excerpt(struct buf *out, const char *want, size_t nwant, const char *got,
+                         size_t ngot, const char *note)
+{
+    size_t nw, ng;
+    size_t *sw = line_starts(want, nwant, &nw), *sg = line_starts(got, ngot, &ng);
+    size_t f = 0;
+    while (f < nw && f < ng && same_line(want, sw, f, got, sg, f)) f++;
+    size_t tail = 0; /* lines the two end with, after the first difference */
+    while (tail < nw - f && tail < ng - f &&
+           same_line(want, sw, nw - 1 - tail, got, sg, ng - 1 - tail))
+        tail++;
+    buf_addf(out, " from line %zu%s:", f + 1, note);
+    if (f) excerpt_lines(out, want, sw, f - 1, f, " ");
+    excerpt_lines(out, want, sw, f, nw - tail, "-");
+    excerpt_lines(out, got, sg, f, ng - tail, "+");
+    if (tail) excerpt_lines(out, want, sw, nw - tail, nw - tail + 1, " ");
+    free(sw);
+    free(sg);
 }
 
 /* An example {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}: the rule reports
@@ -1593,8 +1647,23 @@ static char *run_fix(const struct rule_set *rs, const char *fixtures, const char
     } else if (!got) {
         detail = xasprintf("the rule's fixes change nothing in %s", fixture);
     } else if (got_len != want.len || memcmp(got, buf_str(&want), got_len)) {
-        detail = xasprintf("the fixed %s differs from %s from line %zu", fixture, after,
-                           first_diff_line(got, got_len, buf_str(&want), want.len));
+        struct buf b = BUF_INIT, note = BUF_INIT;
+        const struct rule *r = rule_set_find(rs, id);
+        uint32_t lines[4], cols[4];
+        size_t nf = r ? rule_fix_positions(r, lines, cols, 4) : 0;
+        buf_addf(&note, " (- expected, + produced%s%s", nf ? "; the rule's fix" : "",
+                 nf > 1   ? "es at "
+                     : nf ? " at "
+                          : "");
+        for (size_t k = 0; k < nf && k < 4; k++) {
+            if (!k) buf_addf(&note, "%s/%s:", rule_set_dir(rule_origin(r)), rule_file(r));
+            buf_addf(&note, "%s%u:%u", k ? ", " : "", lines[k], cols[k]);
+        }
+        buf_adds(&note, ")");
+        buf_addf(&b, "the fixed %s differs from %s", fixture, after);
+        diff_excerpt(&b, buf_str(&want), want.len, got, got_len, buf_str(&note));
+        buf_release(&note);
+        detail = buf_detach(&b);
     } else if ((detail = run_one(rs, fixtures, id, "valid", after, pointer))) {
         char *w = xasprintf("the rule still reports in %s: %s", after, detail);
         free(detail);

@@ -2065,6 +2065,22 @@ const char *rule_file(const struct rule *r)
 {
     return r->file;
 }
+static size_t fix_positions(const struct clause *c, uint32_t *lines, uint32_t *cols, size_t max,
+                            size_t n)
+{
+    if (!c) return n;
+    for (size_t i = 0; i < c->nfixes; i++, n++)
+        if (n < max) {
+            lines[n] = c->fixes[i]->line;
+            cols[n] = c->fixes[i]->col;
+        }
+    for (size_t k = 0; k < c->nkids; k++) n = fix_positions(c->kids[k], lines, cols, max, n);
+    return n;
+}
+size_t rule_fix_positions(const struct rule *r, uint32_t *lines, uint32_t *cols, size_t max)
+{
+    return fix_positions(r->check, lines, cols, max, 0);
+}
 json_t *rule_meta(const struct rule *r)
 {
     return r->meta;

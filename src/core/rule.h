@@ -133,6 +133,9 @@ const char *rule_id(const struct rule *r);
 enum diag_level rule_level(const struct rule *r);
 ver_mask rule_applies(const struct rule *r);
 const char *rule_file(const struct rule *r); /* relative to its origin set's directory */
+/* The positions in rule_file(R) of R's fixes, in clause order: the first MAX go to LINES
+ * and COLS (1-based); returns how many fixes R has. */
+size_t rule_fix_positions(const struct rule *r, uint32_t *lines, uint32_t *cols, size_t max);
 /* The set whose rule file holds R: the set itself, or a base set it extends (borrowed).
  * Pages and `rules explain` name a rule's own set, tag and tier names; its examples
  * resolve in that set's fixtures directory. */
