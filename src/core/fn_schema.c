@@ -205,9 +205,7 @@ static int arg_without(struct cc *cc, struct pred *p, struct yv w)
     return 0;
 }
 
-/* FILE with "." and "DIR/.." segments (and repeated slashes) removed: the same file as
- * FILE, relative to the same directory, written once (`rules dump` shows it). */
-static char *normalize_path(const char *file)
+char *rule_normalize_path(const char *file)
 {
     struct seg {
         const char *s;
@@ -261,7 +259,7 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
         return -1;
     }
     char *path = xasprintf("%s/%s", rule_set_dir(cc->rs), json_string_value(file.v));
-    p->file = normalize_path(json_string_value(file.v));
+    p->file = rule_normalize_path(json_string_value(file.v));
     char *missing = access(path, R_OK) != 0 ? missing_root(path) : NULL;
     if (missing) {
         /* the usual cause: a rule directory copied without the schemas beside it; said

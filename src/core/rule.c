@@ -2061,6 +2061,31 @@ ver_mask rule_applies(const struct rule *r)
 {
     return r->applies;
 }
+char *rule_set_local_url(const struct rule_set *rs, const char *url)
+{
+    const char *prefix;
+    json_t *dirv;
+    json_t *map = json_object_get(rs->manifest, "schema-map");
+    json_object_foreach(map, prefix, dirv)
+    {
+        size_t n = strlen(prefix);
+        if (!json_is_string(dirv) || !n || strncmp(url, prefix, n)) continue;
+        const char *rest = url + n, *dir = json_string_value(dirv);
+        /* the set's directory by name, so that "../schema/" leads to "schema/" */
+        char *real = realpath(rs->dir, NULL);
+        const char *base = real ? real : rs->dir;
+        const char *slash = strrchr(base, '/');
+        char *joined = xasprintf("%s/%s%s%.*s", slash ? slash + 1 : base, dir,
+                                 *dir && dir[strlen(dir) - 1] != '/' && *rest != '/' ? "/" : "",
+                                 (int)strcspn(rest, "?#"), rest);
+        char *local = rule_normalize_path(joined);
+        free(joined);
+        free(real);
+        return local;
+    }
+    return NULL;
+}
+
 const char *rule_file(const struct rule *r)
 {
     return r->file;
