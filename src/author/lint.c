@@ -75,6 +75,7 @@ struct lint {
     const char *rule_id;
     ver_mask judged;    /* versions some `require` of the current rule judges */
     struct fmt *format; /* the description format's JSON Schema (NULL: not found) */
+    char *fx_missing;   /* the fixtures directory, when it is not there (fx is NULL) */
 };
 
 static void finding(struct lint *l, const char *pointer, enum diag_level level, const char *hint,
@@ -116,11 +117,66 @@ static char *versions_text(const struct ver_list *vl, ver_mask m)
     return buf_detach(&b);
 }
 
+/* A {...} in the template S (at POINTER, called WHAT) that is no placeholder but within
+ * 2 edits of one (eval_placeholders): a typo the interpreter would keep as written. */
+static void lint_template(struct lint *l, json_t *s, const char *pointer, const char *what)
+{
+    const char *t = json_string_value(s);
+    for (const char *p = t ? strchr(t, '{') : NULL; p; p = strchr(p + 1, '{')) {
+        const char *close = strchr(p + 1, '}');
+        if (!close) break;
+        char *name = xstrndup(p + 1, (size_t)(close - p - 1));
+        const char *near = NULL, *exact = NULL;
+        size_t best = 3;
+        for (const char *const *ph = eval_placeholders; *ph && !exact; ph++) {
+            size_t d = util_edit_distance(name, *ph);
+            if (!d) exact = *ph;
+            else if (d < best) {
+                best = d;
+                near = *ph;
+            }
+        }
+        if (!exact && near && *name) {
+            struct buf known = BUF_INIT;
+            for (const char *const *ph = eval_placeholders; *ph; ph++)
+                buf_addf(&known, "%s{%s}", ph == eval_placeholders ? "" : ", ", *ph);
+            char *hint = xasprintf("write {%s}; the placeholders are %s", near, buf_str(&known));
+            finding(l, pointer, DIAG_WARNING, hint,
+                    "\"{%s}\" in %s is no placeholder and is shown as written: did you mean "
+                    "\"{%s}\"?",
+                    name, what, near);
+            free(hint);
+            buf_release(&known);
+        }
+        free(name);
+    }
+}
+
+/* The templates of a clause: its message, hint and fix titles. */
+static void lint_templates(struct lint *l, json_t *c, const char *ptr)
+{
+    static const char *const members[] = {"message", "hint"};
+    for (size_t k = 0; k < 2; k++) {
+        char *mp = xasprintf("%s/%s", ptr, members[k]);
+        lint_template(l, json_object_get(c, members[k]), mp, k ? "a hint" : "a message");
+        free(mp);
+    }
+    json_t *fx = json_object_get(c, "fix");
+    for (size_t i = 0; i < (json_is_array(fx) ? json_array_size(fx) : 1); i++) {
+        json_t *f = json_is_array(fx) ? json_array_get(fx, i) : fx;
+        char *tp = json_is_array(fx) ? xasprintf("%s/fix/%zu/title", ptr, i)
+                                     : xasprintf("%s/fix/title", ptr);
+        lint_template(l, json_object_get(f, "title"), tp, "a fix title");
+        free(tp);
+    }
+}
+
 /* A clause's `versions` against the versions it can ever be asked about (OUTER). */
 static void lint_clause(struct lint *l, json_t *c, const char *ptr, ver_mask outer,
                         const char *outer_what)
 {
     if (!json_is_object(c)) return;
+    lint_templates(l, c, ptr);
     json_t *v = json_object_get(c, "versions");
     ver_mask own, eff = outer;
     if (v && spec_mask(&l->vl, v, &own) == 0) {
@@ -273,7 +329,19 @@ static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
                 free(xp);
             }
         }
-        const char *after = json_string_value(json_object_get(e, "after"));
+        if (!l->fx && l->fx_missing &&
+            (json_object_get(e, "fixture") || json_object_get(e, "after"))) {
+            /* said once for the set; the examples' fixtures are then not looked up */
+            diag_errorf(l->out, l->dir, 0, 0,
+                        "fixtures directory %s not found: the examples' fixtures are not checked",
+                        l->fx_missing);
+            l->out->items[l->out->len - 1].hint =
+                xstrdup("copy conformance/ beside the rule set, or pass --fixtures DIR "
+                        "(rules-yaml/README.md, Working on a copy)");
+            free(l->fx_missing);
+            l->fx_missing = NULL;
+        }
+        const char *after = l->fx ? json_string_value(json_object_get(e, "after")) : NULL;
         if (after) {
             json_t *v;
             char *problem;
@@ -287,7 +355,7 @@ static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
             }
             free(problem);
         }
-        if (fixture && pointer) {
+        if (fixture && pointer && l->fx) { /* no fixtures directory: reported once */
             json_t *v;
             char *problem;
             enum fixtures_lookup k = fixtures_lookup(l->fx, fixture, pointer, &v, &problem);
@@ -931,7 +999,12 @@ static void lint_project_link(struct lint *l, const char *url, const char *up)
             xasprintf("%s/%s%s%.*s", l->dir, dir,
                       *dir && dir[strlen(dir) - 1] != '/' && rest_n && *rest != '/' ? "/" : "",
                       (int)rest_n, rest);
-        if (access(path, R_OK) != 0) {
+        char *mapped = xasprintf("%s/%s", l->dir, dir);
+        struct stat st;
+        int have_dir = stat(mapped, &st) == 0 && S_ISDIR(st.st_mode);
+        free(mapped);
+        /* without the directory (a copy of the rule files alone) the loader says so once */
+        if (have_dir && access(path, R_OK) != 0) {
             char *hint = xasprintf(
                 "correct the path (the manifest's schema-map reads %s as %s, relative to the "
                 "rule set), or add the file",
@@ -1309,7 +1382,9 @@ int lint_rule_dir_with(const char *dir, const char *fixtures, const struct rule_
         char *fxdir = fixtures ? xstrdup(fixtures)
             : rs               ? rule_set_fixtures_path(rs) /* the manifest's `fixtures` */
                                : lint_default_fixtures(dir);
-        l.fx = fixtures_new(fxdir, rs);
+        struct stat fst;
+        if (stat(fxdir, &fst) == 0 && S_ISDIR(fst.st_mode)) l.fx = fixtures_new(fxdir, rs);
+        else l.fx_missing = xstrdup(fxdir); /* said once, where an example names a fixture */
         free(fxdir);
         json_t *files = json_object_get(doc_root(m), "files");
         l.d = m;
@@ -1334,6 +1409,7 @@ int lint_rule_dir_with(const char *dir, const char *fixtures, const struct rule_
         cites_free(&l);
         fmt_free(l.format);
         fixtures_free(l.fx);
+        free(l.fx_missing);
         schema_ctx_free(sctx);
         free(rule_schema);
         free(manifest_schema);
@@ -1458,11 +1534,65 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
 }
 
 /* The first line where A and B differ (1-based), for a message. */
-static size_t first_diff_line(const char *a, size_t na, const char *b, size_t nb)
+/* The lines of TEXT (LEN bytes) as start offsets: *N lines; new array of *N + 1 entries,
+ * the last one LEN (a last line without a line break counts). */
+static size_t *line_starts(const char *t, size_t len, size_t *n)
 {
-    size_t line = 1;
-    for (size_t i = 0; i < na && i < nb && a[i] == b[i]; i++) line += a[i] == '\n';
-    return line;
+    size_t cnt = 0;
+    for (size_t i = 0; i < len; i++) cnt += t[i] == '\n';
+    if (len && t[len - 1] != '\n') cnt++;
+    size_t *st = xcalloc(cnt + 1, sizeof *st);
+    size_t k = 0;
+    st[k++] = 0;
+    for (size_t i = 0; i < len && k < cnt; i++)
+        if (t[i] == '\n') st[k++] = i + 1;
+    st[cnt] = len;
+    *n = cnt;
+    return st;
+}
+
+static int same_line(const char *a, const size_t *sa, size_t i, const char *b, const size_t *sb,
+                     size_t j)
+{
+    size_t la = sa[i + 1] - sa[i], lb = sb[j + 1] - sb[j];
+    return la == lb && !memcmp(a + sa[i], b + sb[j], la);
+}
+
+/* Lines FROM up to TO (0-based, TO excluded) of T, MARK before each, at most 4 of them and
+ * each cut at 100 bytes. */
+static void excerpt_lines(struct buf *out, const char *t, const size_t *st, size_t from, size_t to,
+                          const char *mark)
+{
+    for (size_t i = from; i < to && i < from + 4; i++) {
+        size_t len = st[i + 1] - st[i];
+        while (len && (t[st[i] + len - 1] == '\n' || t[st[i] + len - 1] == '\r')) len--;
+        buf_addf(out, "\n    %s %.*s%s", mark, (int)(len > 100 ? 100 : len), t + st[i],
+                 len > 100 ? "..." : "");
+    }
+    if (to > from + 4) buf_addf(out, "\n    %s ... %zu more lines", mark, to - from - 4);
+}
+
+/* What differs between WANT (the expected after) and GOT (the fixed text): "from line N"
+ * and NOTE, then the first differing lines of each, one line of context either side, as a
+ * unified diff shows them (- expected, + produced). */
+static void diff_excerpt(struct buf *out, const char *want, size_t nwant, const char *got,
+                         size_t ngot, const char *note)
+{
+    size_t nw, ng;
+    size_t *sw = line_starts(want, nwant, &nw), *sg = line_starts(got, ngot, &ng);
+    size_t f = 0;
+    while (f < nw && f < ng && same_line(want, sw, f, got, sg, f)) f++;
+    size_t tail = 0; /* lines the two end with, after the first difference */
+    while (tail < nw - f && tail < ng - f &&
+           same_line(want, sw, nw - 1 - tail, got, sg, ng - 1 - tail))
+        tail++;
+    buf_addf(out, " from line %zu%s:", f + 1, note);
+    if (f) excerpt_lines(out, want, sw, f - 1, f, " ");
+    excerpt_lines(out, want, sw, f, nw - tail, "-");
+    excerpt_lines(out, got, sg, f, ng - tail, "+");
+    if (tail) excerpt_lines(out, want, sw, nw - tail, nw - tail + 1, " ");
+    free(sw);
+    free(sg);
 }
 
 /* An example {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}: the rule reports
@@ -1517,8 +1647,23 @@ static char *run_fix(const struct rule_set *rs, const char *fixtures, const char
     } else if (!got) {
         detail = xasprintf("the rule's fixes change nothing in %s", fixture);
     } else if (got_len != want.len || memcmp(got, buf_str(&want), got_len)) {
-        detail = xasprintf("the fixed %s differs from %s from line %zu", fixture, after,
-                           first_diff_line(got, got_len, buf_str(&want), want.len));
+        struct buf b = BUF_INIT, note = BUF_INIT;
+        const struct rule *r = rule_set_find(rs, id);
+        uint32_t lines[4], cols[4];
+        size_t nf = r ? rule_fix_positions(r, lines, cols, 4) : 0;
+        buf_addf(&note, " (- expected, + produced%s%s", nf ? "; the rule's fix" : "",
+                 nf > 1   ? "es at "
+                     : nf ? " at "
+                          : "");
+        for (size_t k = 0; k < nf && k < 4; k++) {
+            if (!k) buf_addf(&note, "%s/%s:", rule_set_dir(rule_origin(r)), rule_file(r));
+            buf_addf(&note, "%s%u:%u", k ? ", " : "", lines[k], cols[k]);
+        }
+        buf_adds(&note, ")");
+        buf_addf(&b, "the fixed %s differs from %s", fixture, after);
+        diff_excerpt(&b, buf_str(&want), want.len, got, got_len, buf_str(&note));
+        buf_release(&note);
+        detail = buf_detach(&b);
     } else if ((detail = run_one(rs, fixtures, id, "valid", after, pointer))) {
         char *w = xasprintf("the rule still reports in %s: %s", after, detail);
         free(detail);

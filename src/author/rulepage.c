@@ -156,6 +156,7 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
         src.tier_name = rule_set_tier_name(origin, src.tier);
         src.text = str_or(e, "text", NULL);
         src.url = str_or(e, "url", NULL);
+        src.local = src.url ? rule_set_local_url(origin, src.url) : NULL;
         VEC_PUSH(p->based_on, src);
     }
     json_t *gaps = json_object_get(m, "gaps");
@@ -188,6 +189,7 @@ void rulepage_page_release(struct rulepage_page *p)
     free(p->paths);
     for (size_t i = 0; i < p->required_by.len; i++) free(p->required_by.items[i]);
     VEC_FREE(p->required_by);
+    for (size_t i = 0; i < p->based_on.len; i++) free(p->based_on.items[i].local);
     VEC_FREE(p->based_on);
     VEC_FREE(p->gaps);
     for (size_t i = 0; i < p->examples.len; i++) {
@@ -249,7 +251,10 @@ static void text_source(struct buf *out, const struct rulepage_source *src)
         buf_addf(&line, ": %s", src->text);
         wrap(out, buf_str(&line), 2);
         buf_release(&line);
-        if (src->url) buf_addf(out, "  <%s>\n", src->url);
+        if (src->local) buf_addf(out, "  %s (in the project)\n", src->local);
+        else if (src->url) buf_addf(out, "  <%s>\n", src->url);
+    } else if (src->local) {
+        buf_addf(out, "- %s (in the project)\n", src->local);
     } else if (src->url) {
         buf_addf(out, "- %s\n", src->url);
     }
@@ -380,8 +385,11 @@ void rulepage_rule_markdown(struct rulepage_site *s, const struct rule *r, struc
         if (src->text) {
             buf_addf(out, "- Tier %ld", src->tier);
             if (src->tier_name) buf_addf(out, " — %s", src->tier_name);
-            if (src->url) buf_addf(out, ": [%s](%s)\n", src->text, src->url);
+            if (src->local) buf_addf(out, ": %s (`%s` in the project)\n", src->text, src->local);
+            else if (src->url) buf_addf(out, ": [%s](%s)\n", src->text, src->url);
             else buf_addf(out, ": %s\n", src->text);
+        } else if (src->local) {
+            buf_addf(out, "- `%s` (in the project)\n", src->local);
         } else if (src->url) {
             buf_addf(out, "- <%s>\n", src->url);
         }

@@ -27,6 +27,9 @@ struct rulepage_source {
     long tier;
     const char *tier_name;  /* the manifest's name of the tier, or NULL */
     const char *text, *url; /* either may be NULL */
+    /* the project's file a url under a schema-map prefix names (rule_set_local_url), new,
+     * shown as a path instead of the url (no site serves it); else NULL */
+    char *local;
 };
 
 struct rulepage_example {

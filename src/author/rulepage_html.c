@@ -157,6 +157,15 @@ static int safe_url(const char *u)
     return !strncmp(u, "https://", 8) || !strncmp(u, "http://", 7);
 }
 
+/* A file of the project (a schema-map url): its path as text, no link (the pages are
+ * written to any --out directory and published apart from the project). */
+static void local_file(struct buf *out, const char *path)
+{
+    buf_adds(out, " (<code>");
+    escs(out, path);
+    buf_adds(out, "</code> in the project)");
+}
+
 static void link(struct buf *out, const char *url, const char *text)
 {
     if (safe_url(url)) {
@@ -329,8 +338,16 @@ void rulepage_rule_html(struct rulepage_site *s, const struct rule *r, struct bu
                 escs(out, src->tier_name);
             }
             buf_adds(out, ":</span> ");
-            if (src->url) link(out, src->url, src->text);
-            else escs(out, src->text);
+            if (src->local) {
+                escs(out, src->text);
+                local_file(out, src->local);
+            } else if (src->url) {
+                link(out, src->url, src->text);
+            } else {
+                escs(out, src->text);
+            }
+        } else if (src->local) {
+            local_file(out, src->local);
         } else if (src->url) {
             link(out, src->url, src->url);
         }

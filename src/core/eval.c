@@ -25,6 +25,19 @@ struct visit {
 static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
                            ver_mask m);
 
+/* ORDER PLACEHOLDER: the placeholders, as enum and as the names eval.h exports. */
+enum placeholder { PH_POINTER, PH_KEY, PH_TYPE, PH_VERSIONS, PH_DETAIL, PH_VALUE, PH_NONE };
+const char *const eval_placeholders[] = {"pointer", "key",   "type", "versions",
+                                         "detail",  "value", NULL};
+
+static enum placeholder placeholder_of(const char *name, size_t n)
+{
+    for (int i = 0; eval_placeholders[i]; i++)
+        if (strlen(eval_placeholders[i]) == n && !strncmp(name, eval_placeholders[i], n))
+            return (enum placeholder)i;
+    return PH_NONE;
+}
+
 /* Expand {pointer} {key} {value} {type} {versions} {detail} in a message template. */
 static char *expand(const char *tmpl, const struct cursor *c, const char *pointer, ver_mask m,
                     const struct ver_list *vl, const struct buf *detail)
@@ -37,21 +50,26 @@ static char *expand(const char *tmpl, const struct cursor *c, const char *pointe
             continue;
         }
         size_t n = (size_t)(close - p - 1);
-        if (n == 7 && !strncmp(p + 1, "pointer", n)) buf_adds(&b, pointer);
-        else if (n == 3 && !strncmp(p + 1, "key", n)) {
+        switch (placeholder_of(p + 1, n)) {
+        case PH_POINTER: buf_adds(&b, pointer); break;
+        case PH_KEY:
             if (c->key) buf_adds(&b, c->key);
             else buf_addf(&b, "%zu", c->index);
-        } else if (n == 4 && !strncmp(p + 1, "type", n)) buf_adds(&b, val_type_name(c->v));
-        else if (n == 8 && !strncmp(p + 1, "versions", n)) ver_format(&b, vl, m, ", ");
-        else if (n == 6 && !strncmp(p + 1, "detail", n)) buf_adds(&b, buf_str(detail));
-        else if (n == 5 && !strncmp(p + 1, "value", n)) {
+            break;
+        case PH_TYPE: buf_adds(&b, val_type_name(c->v)); break;
+        case PH_VERSIONS: ver_format(&b, vl, m, ", "); break;
+        case PH_DETAIL: buf_adds(&b, buf_str(detail)); break;
+        case PH_VALUE: {
             char *s = json_dumps(c->v, JSON_COMPACT | JSON_ENCODE_ANY);
             size_t len = strlen(s);
             if (len > 60) buf_addf(&b, "%.57s...", s);
             else buf_adds(&b, s);
             free(s);
-        } else {
+            break;
+        }
+        case PH_NONE:
             buf_add(&b, p, n + 2); /* not a placeholder: keep the braces (JSON in messages) */
+            break;
         }
         p = close;
     }

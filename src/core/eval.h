@@ -29,6 +29,11 @@ struct eval_options {
     enum rule_preset preset;
 };
 
+/* The placeholders a message, hint or fix title may hold ("value" for {value}, ...),
+ * NULL-terminated (borrowed, static): the one table the interpreter expands, which
+ * `rules lint` checks templates against. Any other {...} is kept as written. */
+extern const char *const eval_placeholders[];
+
 /* Judge D (resolved in place) with RS. Appends diagnostics to OUT, sorted by position
  * and merged per rule, node and failure. Returns the number appended. Threads may
  * judge their own documents with one rule set at the same time: a loaded rule set is

@@ -23,10 +23,27 @@
  * The predicates are listed, with their names and synopses, in fn_table[] (fn_table.c);
  * this file exports their functions through fnInt.h. */
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/fnInt.h"
 #include "schema/schema.h"
+
+/* The outermost directory of PATH's that does not exist (new), or NULL when PATH's own
+ * directory exists (only the file is missing). */
+static char *missing_root(const char *path)
+{
+    char *dir = xstrdup(path), *root = NULL;
+    for (char *slash = strrchr(dir, '/'); slash && slash != dir; slash = strrchr(dir, '/')) {
+        *slash = 0;
+        struct stat st;
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) break;
+        free(root);
+        root = xstrdup(dir);
+    }
+    free(dir);
+    return root;
+}
 
 static void add_detail(struct eval_ctx *ctx, const struct schema_errors *errs)
 {
@@ -188,9 +205,7 @@ static int arg_without(struct cc *cc, struct pred *p, struct yv w)
     return 0;
 }
 
-/* FILE with "." and "DIR/.." segments (and repeated slashes) removed: the same file as
- * FILE, relative to the same directory, written once (`rules dump` shows it). */
-static char *normalize_path(const char *file)
+char *rule_normalize_path(const char *file)
 {
     struct seg {
         const char *s;
@@ -244,9 +259,25 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
         return -1;
     }
     char *path = xasprintf("%s/%s", rule_set_dir(cc->rs), json_string_value(file.v));
-    p->file = normalize_path(json_string_value(file.v));
+    p->file = rule_normalize_path(json_string_value(file.v));
+    char *missing = access(path, R_OK) != 0 ? missing_root(path) : NULL;
+    if (missing) {
+        /* the usual cause: a rule directory copied without the schemas beside it; said
+         * once for the directory, not for every file in it */
+        if (rule_cc_missing_dir_once(cc, missing))
+            rule_cc_error_hint(
+                cc, file.n, 0,
+                "copy the directory to where the rule files name it (rules-yaml/README.md, Working "
+                "on a copy), or "
+                "use the set's release directory NAME@TAG/ (`mcpdesc rules pack`, "
+                "docs/releases.md)",
+                "schema directory %s not found: the rule set's schema files are not there",
+                missing);
+        free(missing);
+        free(path);
+        return -1;
+    }
     if (access(path, R_OK) != 0) {
-        /* the usual cause: a rule directory copied without the schemas beside it */
         rule_cc_error_hint(cc, file.n, 0,
                            "a rule directory alone is not a whole rule set: copy its release "
                            "directory NAME@TAG/ (`mcpdesc rules pack`, docs/releases.md), or put "

@@ -69,7 +69,11 @@ struct rule_set {
     VEC(struct sel *) scopes;
     struct res_config rescfg;
     VEC(struct rule) rules;
-    VEC(char *) refused_ids; /* ids of rules that did not compile (yields-to may name them) */
+    VEC(char *) refused_ids;  /* ids of rules that did not compile (yields-to may name them) */
+    VEC(char *) missing_dirs; /* schema directories reported missing (each said once) */
+    char *unread; /* the first rule file that could not be read or parsed, else NULL: the
+                   * checks across files (yields-to, use:) are left out, since what they
+                   * look for may be there */
     VEC(char *) files;
     VEC(struct pred *) shared_preds; /* named predicates, referenced by `use` */
     VEC(struct file_digest) digests; /* manifest and rule files, sorted by path */
@@ -143,6 +147,14 @@ static void cc_verror(struct cc *cc, doc_node n, int at_key, const char *hint, c
     struct doc_pos p = at_key ? doc_node_key_pos(cc->d, n) : doc_node_pos(cc->d, n);
     struct diag *dg = diag_vadd(cc->errs, DIAG_ERROR, doc_name(cc->d), p.line, p.col, fmt, ap);
     dg->hint = xstrdup(hint ? hint : hint_format);
+}
+
+int rule_cc_missing_dir_once(struct cc *cc, const char *dir)
+{
+    for (size_t i = 0; i < cc->rs->missing_dirs.len; i++)
+        if (!strcmp(cc->rs->missing_dirs.items[i], dir)) return 0;
+    VEC_PUSH(cc->rs->missing_dirs, xstrdup(dir));
+    return 1;
 }
 
 void rule_cc_error(struct cc *cc, doc_node n, int at_key, const char *fmt, ...)
@@ -228,9 +240,10 @@ static const char *nearest(const char *s, const char *const *names)
 
 /* Report the I-th member K of mapping Y, which is not in ALLOWED. */
 static void unknown_member(struct cc *cc, struct yv y, size_t i, const char *k, const char *what,
-                           const char *const *allowed)
+                           const char *const *allowed, const char *const *prefer)
 {
-    const char *near = nearest(k, allowed);
+    const char *near = prefer ? nearest(k, prefer) : NULL;
+    if (!near) near = nearest(k, allowed);
     struct buf list = BUF_INIT;
     for (const char *const *a = allowed; *a; a++)
         buf_addf(&list, "%s%s", a == allowed ? "" : ", ", *a);
@@ -241,16 +254,24 @@ static void unknown_member(struct cc *cc, struct yv y, size_t i, const char *k, 
     buf_release(&list);
 }
 
-/* Report members of mapping Y that are not in ALLOWED. */
-static void check_members(struct cc *cc, struct yv y, const char *what, const char *const *allowed)
+/* Report members of mapping Y that are not in ALLOWED; a did-you-mean looks in PREFER
+ * (a part of ALLOWED, or NULL) first. */
+static void check_members_prefer(struct cc *cc, struct yv y, const char *what,
+                                 const char *const *allowed, const char *const *prefer)
 {
     size_t i = 0;
     for (void *it = json_object_iter(y.v); it; it = json_object_iter_next(y.v, it), i++) {
         const char *k = json_object_iter_key(it);
         int ok = 0;
         for (const char *const *a = allowed; *a && !ok; a++) ok = !strcmp(*a, k);
-        if (!ok) unknown_member(cc, y, i, k, what, allowed);
+        if (!ok) unknown_member(cc, y, i, k, what, allowed, prefer);
     }
+}
+
+/* Report members of mapping Y that are not in ALLOWED. */
+static void check_members(struct cc *cc, struct yv y, const char *what, const char *const *allowed)
+{
+    check_members_prefer(cc, y, what, allowed, NULL);
 }
 
 static const char *need_string(struct cc *cc, struct yv parent, const char *key, const char *what,
@@ -311,7 +332,8 @@ static void spec_error(void *arg, const struct ver_spec_error *e)
                       "an empty version list never applies; remove the rule or list versions");
         break;
     case VER_SPEC_UNKNOWN_MEMBER:
-        unknown_member(cc, sc->y, (size_t)e->index, e->member, "a version range", range_members);
+        unknown_member(cc, sc->y, (size_t)e->index, e->member, "a version range", range_members,
+                       NULL);
         break;
     case VER_SPEC_NO_BOUND:
         rule_cc_error(cc, at, 0, "a version range needs \"from\", \"before\" or both");
@@ -395,6 +417,7 @@ struct pred *rule_cc_named(struct cc *cc, struct yv name)
         if (np->compiled) VEC_PUSH(cc->rs->shared_preds, np->compiled);
         return np->compiled;
     }
+    if (cc->rs->unread) return NULL; /* it may be defined there: said once (load_rule_yaml) */
     /* did you mean: a named predicate of the file, or a predicate of the table (any of
      * fn_table, the schema predicates included), which is written without `use` */
     const char **names = xcalloc((cc->named ? cc->named->v.len : 0) + fn_count + 1, sizeof *names);
@@ -480,9 +503,26 @@ static void fix_free(struct rule_fix *f)
     free(f);
 }
 
+/* The actions of a fix, in the order of enum rule_fix_op. */
+static const char *const fix_ops[] = {"replace", "set", "add", "remove", NULL};
+
+/* The member MEMBER ("member" or "value") of the action OP of a fix; NULL after
+ * reporting that it is missing (one wording for both). */
+static struct yv fix_edit_member(struct cc *cc, struct yv e, const char *op, const char *member)
+{
+    struct yv m = rule_yv_member(cc, e, member);
+    if (!m.v) {
+        char *hint = xasprintf("write %s: {member: NAME, value: VALUE}", op);
+        rule_cc_error_hint(cc, e.n, 0, hint, "\"%s\" of a fix has no \"%s\" (it is required)", op,
+                           member);
+        free(hint);
+    }
+    return m;
+}
+
 /* A clause's `fix` (rules-yaml/README.md, "Fixes"): {title, when?, at?, and exactly one
  * of replace: VALUE, set: {member, value}, add: {member, value}, remove: MEMBER}. NULL
- * after reporting. */
+ * after reporting. Every error carries a hint of its own. */
 static struct rule_fix *compile_fix(struct cc *cc, struct yv y)
 {
     static const char *const edit_members[] = {"member", "value", NULL};
@@ -492,15 +532,29 @@ static struct rule_fix *compile_fix(struct cc *cc, struct yv y)
                            "a fix must be a mapping, not a %s", rule_json_type_name(y.v));
         return NULL;
     }
-    check_members(cc, y, "a fix", fix_members);
+    int nops = 0;
+    for (int i = 0; fix_ops[i]; i++) nops += rule_yv_member(cc, y, fix_ops[i]).v != NULL;
+    /* without an action, a misspelt member is most likely the action ("ad": "add", not
+     * "at") */
+    check_members_prefer(cc, y, "a fix", fix_members, nops ? NULL : fix_ops);
     struct rule_fix *f = xcalloc(1, sizeof *f);
     struct doc_pos pos = doc_node_pos(cc->d, y.n);
     f->line = pos.line;
     f->col = pos.col;
     int bad = 0;
-    const char *title = need_string(cc, y, "title", "a fix", 1);
-    if (title) f->title = xstrdup(title);
-    else bad = 1;
+    struct yv t = rule_yv_member(cc, y, "title");
+    if (!t.v) {
+        rule_cc_error_hint(cc, y.n, 0, "add title: TEXT, what an editor shows for the fix",
+                           "a fix has no \"title\" (it is required)");
+        bad = 1;
+    } else if (!json_is_string(t.v)) {
+        rule_cc_error_hint(cc, t.n, 0, "write title: TEXT, what an editor shows for the fix",
+                           "\"title\" of a fix must be a string, not a %s",
+                           rule_json_type_name(t.v));
+        bad = 1;
+    } else {
+        f->title = xstrdup(json_string_value(t.v));
+    }
     struct yv w = rule_yv_member(cc, y, "when");
     if (w.v && !(f->when = rule_cc_pred(cc, w))) bad = 1;
     struct yv at = rule_yv_member(cc, y, "at");
@@ -511,12 +565,21 @@ static struct rule_fix *compile_fix(struct cc *cc, struct yv y)
         const char *a = json_string_value(at.v);
         char *full = a ? xasprintf("/%s", a) : NULL;
         if (!a || a[0] == '/' || !a[0]) {
-            rule_cc_error_hint(cc, at.n, 0, "write at: 0/type (no leading slash)",
+            const char *rel = a;
+            while (rel && *rel == '/') rel++;
+            char *hint =
+                xasprintf("write at: %s (relative to the finding, no leading slash)%s",
+                          rel && *rel ? rel : "0/type",
+                          rel && *rel ? "" : ", or leave at out to edit the finding's value");
+            rule_cc_error_hint(cc, at.n, 0, hint,
                                "a fix's \"at\" is a non-empty JSON Pointer below the finding's "
                                "value, without the leading slash");
+            free(hint);
             bad = 1;
         } else if (ptr_parse(full, &parsed, &why) < 0) {
-            rule_cc_error(cc, at.n, 0, "bad JSON Pointer in a fix's \"at\": %s", why);
+            rule_cc_error_hint(cc, at.n, 0,
+                               "write ~0 for ~ and ~1 for / inside a member name (RFC 6901)",
+                               "bad JSON Pointer in a fix's \"at\": %s", why);
             bad = 1;
         } else {
             ptr_release(&parsed);
@@ -525,47 +588,52 @@ static struct rule_fix *compile_fix(struct cc *cc, struct yv y)
         }
         free(full);
     }
-    static const char *const ops[] = {"replace", "set", "add", "remove"};
-    int nops = 0;
-    for (int i = 0; i < 4; i++) {
-        struct yv e = rule_yv_member(cc, y, ops[i]);
+    int seen = 0;
+    for (int i = 0; fix_ops[i]; i++) {
+        struct yv e = rule_yv_member(cc, y, fix_ops[i]);
         if (!e.v) continue;
-        if (nops++) continue;
+        if (seen++) continue;
         f->op = (enum rule_fix_op)i;
         if (i == RULE_FIX_REPLACE) {
             f->value = json_incref(e.v);
         } else if (i == RULE_FIX_REMOVE) {
             if (!json_is_string(e.v)) {
-                rule_cc_error(cc, e.n, 0, "\"remove\" of a fix names a member (a string), not a %s",
-                              rule_json_type_name(e.v));
+                rule_cc_error_hint(cc, e.n, 0, "write remove: NAME, the member to remove",
+                                   "\"remove\" of a fix names a member (a string), not a %s",
+                                   rule_json_type_name(e.v));
                 bad = 1;
             } else {
                 f->member = xstrdup(json_string_value(e.v));
             }
         } else if (!json_is_object(e.v)) {
             rule_cc_error_hint(cc, e.n, 0, "write {member: NAME, value: VALUE}",
-                               "\"%s\" of a fix must be a mapping, not a %s", ops[i],
+                               "\"%s\" of a fix must be a mapping, not a %s", fix_ops[i],
                                rule_json_type_name(e.v));
             bad = 1;
         } else {
-            check_members(cc, e, ops[i], edit_members);
-            const char *m = need_string(cc, e, "member", ops[i], 1);
-            struct yv v = rule_yv_member(cc, e, "value");
-            if (!v.v) {
-                rule_cc_error(cc, e.n, 0, "\"%s\" of a fix has no \"value\" (it is required)",
-                              ops[i]);
-                bad = 1;
+            check_members(cc, e, fix_ops[i], edit_members);
+            struct yv m = fix_edit_member(cc, e, fix_ops[i], "member");
+            struct yv v = fix_edit_member(cc, e, fix_ops[i], "value");
+            if (m.v && !json_is_string(m.v)) {
+                rule_cc_error_hint(cc, m.n, 0, "write member: NAME, the member's name",
+                                   "\"member\" of \"%s\" of a fix must be a string, not a %s",
+                                   fix_ops[i], rule_json_type_name(m.v));
+                m.v = NULL;
             }
-            if (!m) bad = 1;
-            f->member = m ? xstrdup(m) : NULL;
+            if (!m.v || !v.v) bad = 1;
+            f->member = m.v ? xstrdup(json_string_value(m.v)) : NULL;
             f->value = v.v ? json_incref(v.v) : NULL;
         }
     }
     if (nops != 1) {
-        rule_cc_error(cc, y.n, 0,
-                      "a fix needs exactly one of \"replace\", \"set\", \"add\" or "
-                      "\"remove\"%s",
-                      nops ? "; found several" : "");
+        rule_cc_error_hint(cc, y.n, 0,
+                           nops ? "keep one action; for another case write a list of fixes, "
+                                  "each with its own when"
+                                : "add replace: VALUE, set: {member, value}, add: {member, value} "
+                                  "or remove: NAME",
+                           "a fix needs exactly one of \"replace\", \"set\", \"add\" or "
+                           "\"remove\"%s",
+                           nops ? "; found several" : "");
         bad = 1;
     }
     if (bad) {
@@ -875,7 +943,7 @@ static void check_yields(const struct rule_set *rs, struct diag_list *errs)
             for (size_t j = 0; j < rs->refused_ids.len; j++) /* already reported: no second error */
                 hits += strcmp(rs->refused_ids.items[j], r->id) &&
                     yield_matches(r->yields[k].pattern, rs->refused_ids.items[j]);
-            if (hits) continue;
+            if (hits || rs->unread) continue; /* unread: the rule may be there */
             char *path = xasprintf("%s/%s", rs->dir, r->file);
             set_error(errs, path, r->yields[k].line, r->yields[k].col,
                       "yields-to entry \"%s\" of rule %s names no other rule of the set; "
@@ -1070,7 +1138,7 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
 
 /* Load DIR/NAME as YAML; on failure append its positioned error and return NULL.
  * *PATH receives the new path string (free it). */
-static doc *load_rule_yaml(const struct rule_set *rs, const char *name, char **path,
+static doc *load_rule_yaml(struct rule_set *rs, const char *name, char **path,
                            struct diag_list *errs)
 {
     *path = xasprintf("%s/%s", rs->dir, name);
@@ -1078,6 +1146,23 @@ static doc *load_rule_yaml(const struct rule_set *rs, const char *name, char **p
     doc *d = rule_overlay_load(rs->overlay, *path, &derr);
     if (!d) {
         set_error(errs, *path, derr.line, derr.col, "%s", derr.message);
+        int yaml = !strncmp(derr.message, "invalid YAML", 12);
+        int first = !rs->unread && strcmp(name, "manifest.yaml");
+        if (first) rs->unread = xstrdup(name);
+        struct diag *dg = &errs->items[errs->len - 1];
+        char *hint = xasprintf(
+            "%s%s%s%s",
+            yaml ? "check the YAML syntax near here: an unclosed { or [, a missing ':' or quote, "
+                   "or an indentation that does not line up"
+                 : dg->hint,
+            /* the skipped checks are said once, here, where the set has other files */
+            first && rs->files.len > 1 ? "; the checks across files that may need its rules "
+                                         "(yields-to, use: of a named predicate) were left out "
+                                         "until "
+                                       : "",
+            first && rs->files.len > 1 ? name : "", first && rs->files.len > 1 ? " reads" : "");
+        free(dg->hint);
+        dg->hint = hint;
         doc_error_release(&derr);
     }
     return d;
@@ -1796,6 +1881,9 @@ void rule_set_free(struct rule_set *rs)
     free(rs->extends);
     for (size_t i = 0; i < rs->refused_ids.len; i++) free(rs->refused_ids.items[i]);
     VEC_FREE(rs->refused_ids);
+    for (size_t i = 0; i < rs->missing_dirs.len; i++) free(rs->missing_dirs.items[i]);
+    VEC_FREE(rs->missing_dirs);
+    free(rs->unread);
     for (size_t i = 0; i < rs->shared_preds.len; i++) fn_pred_free(rs->shared_preds.items[i]);
     VEC_FREE(rs->shared_preds);
     for (size_t i = 0; i < rs->digests.len; i++) free(rs->digests.items[i].path);
@@ -1973,9 +2061,50 @@ ver_mask rule_applies(const struct rule *r)
 {
     return r->applies;
 }
+char *rule_set_local_url(const struct rule_set *rs, const char *url)
+{
+    const char *prefix;
+    json_t *dirv;
+    json_t *map = json_object_get(rs->manifest, "schema-map");
+    json_object_foreach(map, prefix, dirv)
+    {
+        size_t n = strlen(prefix);
+        if (!json_is_string(dirv) || !n || strncmp(url, prefix, n)) continue;
+        const char *rest = url + n, *dir = json_string_value(dirv);
+        /* the set's directory by name, so that "../schema/" leads to "schema/" */
+        char *real = realpath(rs->dir, NULL);
+        const char *base = real ? real : rs->dir;
+        const char *slash = strrchr(base, '/');
+        char *joined = xasprintf("%s/%s%s%.*s", slash ? slash + 1 : base, dir,
+                                 *dir && dir[strlen(dir) - 1] != '/' && *rest != '/' ? "/" : "",
+                                 (int)strcspn(rest, "?#"), rest);
+        char *local = rule_normalize_path(joined);
+        free(joined);
+        free(real);
+        return local;
+    }
+    return NULL;
+}
+
 const char *rule_file(const struct rule *r)
 {
     return r->file;
+}
+static size_t fix_positions(const struct clause *c, uint32_t *lines, uint32_t *cols, size_t max,
+                            size_t n)
+{
+    if (!c) return n;
+    for (size_t i = 0; i < c->nfixes; i++, n++)
+        if (n < max) {
+            lines[n] = c->fixes[i]->line;
+            cols[n] = c->fixes[i]->col;
+        }
+    for (size_t k = 0; k < c->nkids; k++) n = fix_positions(c->kids[k], lines, cols, max, n);
+    return n;
+}
+size_t rule_fix_positions(const struct rule *r, uint32_t *lines, uint32_t *cols, size_t max)
+{
+    return fix_positions(r->check, lines, cols, max, 0);
 }
 json_t *rule_meta(const struct rule *r)
 {

@@ -66,6 +66,12 @@ const char *rule_set_docs_url(const struct rule_set *rs);
  * DOCS_URL + "/" (unless it ends in one) + ID + ".html", new; NULL when DOCS_URL is NULL
  * or empty or ID is NULL. The one place that says where a rule page is. */
 char *rule_page_url(const char *docs_url, const char *id);
+/* The file of the project that URL names when it falls under a prefix of the manifest's
+ * `schema-map` (an identifier of a local file, not a site to link to): its path relative
+ * to the parent of the set's directory, e.g. "schema/mcp-description.schema.json" for
+ * https://mcpdesc.dev/schema/mcp-description.schema.json in rules-yaml/ (a repository
+ * path; a release directory has the same layout). New; NULL when URL is under no prefix. */
+char *rule_set_local_url(const struct rule_set *rs, const char *url);
 /* The manifest's name of source tier TIER (its `tiers` mapping), or NULL when it names none. */
 const char *rule_set_tier_name(const struct rule_set *rs, long tier);
 /* "sha256:<hex>" over the manifest, the rule files, the schema files they load and the
@@ -133,6 +139,9 @@ const char *rule_id(const struct rule *r);
 enum diag_level rule_level(const struct rule *r);
 ver_mask rule_applies(const struct rule *r);
 const char *rule_file(const struct rule *r); /* relative to its origin set's directory */
+/* The positions in rule_file(R) of R's fixes, in clause order: the first MAX go to LINES
+ * and COLS (1-based); returns how many fixes R has. */
+size_t rule_fix_positions(const struct rule *r, uint32_t *lines, uint32_t *cols, size_t max);
 /* The set whose rule file holds R: the set itself, or a base set it extends (borrowed).
  * Pages and `rules explain` name a rule's own set, tag and tier names; its examples
  * resolve in that set's fixtures directory. */

@@ -41,6 +41,12 @@ void rule_cc_error(struct cc *cc, doc_node n, int at_key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void rule_cc_error_hint(struct cc *cc, doc_node n, int at_key, const char *hint, const char *fmt,
                         ...) __attribute__((format(printf, 5, 6)));
+/* 1 the first time DIR (a missing directory) is named for the set being loaded, else 0:
+ * a directory that is not there is reported once, not once per file in it. */
+int rule_cc_missing_dir_once(struct cc *cc, const char *dir);
+/* FILE with "." and "DIR/.." segments (and repeated slashes) removed: the same file as
+ * FILE, relative to the same directory, written once (`rules dump` shows it). New. */
+char *rule_normalize_path(const char *file);
 /* The hint of every "unknown member" error. */
 extern const char rule_hint_unknown_member[];
 /* Parse a version spec ("all", [V...], {from: V}, {before: V}, {from, before}). */
