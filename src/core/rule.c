@@ -18,6 +18,7 @@
 #include "core/release.h"
 #include "core/ruleInt.h"
 #include "schema/schema.h"
+#include "base/uri.h"
 #include "base/util.h"
 
 struct named_pred {
@@ -1688,7 +1689,13 @@ static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts
     if ((s = need_string(&cc, top, "name", what, 1))) rs->name = xstrdup(s);
     if ((s = need_string(&cc, top, "tag", what, 1))) rs->tag = xstrdup(s);
     check_set_names(&cc, top);
-    need_string(&cc, top, "docs-url", what, 0);
+    if ((s = need_string(&cc, top, "docs-url", what, 0)) && !uri_is_link(s))
+        /* reports and the editor link every rule page under it: nothing else may go there */
+        rule_cc_error_hint(&cc, rule_yv_member(&cc, top, "docs-url").n, 0,
+                           "write where the pages of `mcpdesc rules docs` are published, "
+                           "https://example.org/rules/, or leave docs-url out",
+                           "docs-url takes an absolute http://, https:// or file:// URL, not '%s'",
+                           s);
     s = need_string(&cc, top, "fixtures", what, 0);
     rs->fixtures = xstrdup(s ? s : "../conformance");
     struct yv ext = rule_yv_member(&cc, top, "extends");
