@@ -77,14 +77,23 @@ uint32_t lspf_off_to_col(const char *s, size_t off)
     return col;
 }
 
+/* The line of START (*S, *LEN bytes) and START's byte offset in it; 0, or -1 when START
+ * lies outside the text (then the range is empty at START). */
+static int line_at(const struct lspf_lines *ls, struct doc_pos start, const char **s, size_t *len,
+                   size_t *at)
+{
+    *s = lspf_line(ls, start.line, len);
+    if (!*s || !start.col) return -1;
+    *at = lspf_col_to_off(*s, *len, start.col);
+    return *at < *len ? 0 : -1;
+}
+
 struct lspf_range lspf_token_range(const struct lspf_lines *ls, struct doc_pos start)
 {
     struct lspf_range r = {start, start};
-    size_t len;
-    const char *s = lspf_line(ls, start.line, &len);
-    if (!s || !start.col) return r;
-    size_t at = lspf_col_to_off(s, len, start.col), end = at;
-    if (at >= len) return r;
+    const char *s;
+    size_t len, at, end;
+    if (line_at(ls, start, &s, &len, &at) < 0) return r;
     char c = s[at];
     /* a bracket or a comma is itself; anything else ends as a published value would */
     if (c == '{' || c == '[' || c == '}' || c == ']' || c == ',') end = at + 1;
@@ -96,10 +105,10 @@ struct lspf_range lspf_token_range(const struct lspf_lines *ls, struct doc_pos s
 struct lspf_range lspf_value_range(const struct lspf_lines *ls, struct doc_pos start)
 {
     struct lspf_range r = {start, start};
-    size_t len;
-    const char *s = lspf_line(ls, start.line, &len);
-    if (!s || !start.col) return r;
-    size_t at = (size_t)(s - ls->text) + lspf_col_to_off(s, len, start.col);
+    const char *s;
+    size_t len, at;
+    if (line_at(ls, start, &s, &len, &at) < 0) return r;
+    at += (size_t)(s - ls->text);
     size_t end = lsp_value_end(ls->text, ls->len, at);
     /* the line END lies on: the last line starting at or before it */
     size_t lo = start.line - 1, hi = ls->n - 1;

@@ -1,11 +1,25 @@
 """client.py - a small Language Server Protocol client over pipes, for the end-to-end
-test (e2e.py) and the benchmark (tools/bench/lsp.py): start `mcpdesc lsp`, send framed
-JSON-RPC messages, read what the server sends with a deadline."""
+tests (e2e.py, fixall.py) and the benchmark (tools/bench/lsp.py): start `mcpdesc lsp`,
+send framed JSON-RPC messages, read what the server sends with a deadline; and the
+tests' `check` (TAP-like lines, exit 1 on the first failure)."""
 import json
 import os
 import select
 import subprocess
+import sys
 import time
+
+checks = 0
+
+
+def check(cond, what, detail=""):
+    global checks
+    checks += 1
+    if not cond:
+        print("not ok %d - %s %s" % (checks, what, detail))
+        sys.exit(1)
+    print("ok %d - %s" % (checks, what))
+
 
 
 class Client:

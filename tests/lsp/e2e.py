@@ -11,20 +11,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from client import Client  # noqa: E402
+import client  # noqa: E402
+from client import Client, check  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1])
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-n = 0
-
-
-def check(cond, what, detail=""):
-    global n
-    n += 1
-    if not cond:
-        print("not ok %d - %s %s" % (n, what, detail))
-        sys.exit(1)
-    print("ok %d - %s" % (n, what))
 
 
 def diags_of(m):
@@ -195,4 +186,4 @@ try:
     check(st == 1, "the input ends without exit: status 1", str(st))
 finally:
     shutil.rmtree(tmp)
-print("lsp e2e: %d checks passed" % n)
+print("lsp e2e: %d checks passed" % client.checks)

@@ -16,21 +16,12 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from client import Client  # noqa: E402
+import client  # noqa: E402
+from client import Client, check  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1])
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 RULES = os.path.join(TOP, "rules-yaml")
-n = 0
-
-
-def check(cond, what, detail=""):
-    global n
-    n += 1
-    if not cond:
-        print("not ok %d - %s %s" % (n, what, detail))
-        sys.exit(1)
-    print("ok %d - %s" % (n, what))
 
 
 def offset(data, pos):
@@ -187,4 +178,4 @@ try:
     check(c.close() == 0, "the server exits 0")
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
-print("1..%d" % n)
+print("1..%d" % client.checks)
