@@ -201,6 +201,22 @@ static char *fixtures_dir(const struct opts *o, const struct rule_set *rs)
     return o->fixtures ? xstrdup(o->fixtures) : rule_set_fixtures_path(rs);
 }
 
+/* The fixtures directory of `rules test` and `rules docs`, or NULL (said once, as lint
+ * says it) when it is not there: a copy of rules-yaml/ without conformance/ beside it
+ * would otherwise fail every example on its own line. */
+static char *fixtures_needed(const char *cmd, const struct opts *o, const struct rule_set *rs)
+{
+    char *fx = fixtures_dir(o, rs);
+    struct stat st;
+    if (stat(fx, &st) == 0 && S_ISDIR(st.st_mode)) return fx;
+    fprintf(stderr,
+            "mcpdesc rules %s: fixtures directory %s not found: copy conformance/ beside the "
+            "rule set, or pass --fixtures DIR (rules-yaml/README.md, Working on a copy)\n",
+            cmd, fx);
+    free(fx);
+    return NULL;
+}
+
 static int too_many(const char *sub, const struct opts *o, size_t max)
 {
     if (o->args.len <= max) return 0;
@@ -525,7 +541,11 @@ static int run_test(struct opts *o)
             return 2;
         }
     }
-    char *fx = fixtures_dir(o, rs);
+    char *fx = fixtures_needed("test", o, rs);
+    if (!fx) {
+        rule_set_free(rs);
+        return 2;
+    }
     struct tally t = {0, 0};
     lint_run_examples(rs, fx, glob_enabled, o, print_result, &t);
     printf("%zu passed, %zu failed\n", t.passed, t.failed);
@@ -560,7 +580,11 @@ static int run_docs(struct opts *o)
     if (too_many("docs", o, 0)) return 2;
     struct rule_set *rs = load(o);
     if (!rs) return 2;
-    char *fx = fixtures_dir(o, rs);
+    char *fx = fixtures_needed("docs", o, rs);
+    if (!fx) {
+        rule_set_free(rs);
+        return 2;
+    }
     struct rulepage_site *site = rulepage_site_new(rs, fx);
     int n = rulepage_write(site, o->out, stderr), status = 0;
     if (n < 0) {
