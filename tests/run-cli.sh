@@ -72,6 +72,15 @@ run_case() {
             chmod a+rx "$tmp" && chmod -R a+rw "$work" && chmod a-w "$work"
             [ "$(id -u)" = 0 ] && as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
         fi
+        # nobody may not reach the checkout (a clone in a mode-700 folder, as mktemp -d
+        # makes): it reads a copy of the shipped rule set in the scratch folder instead
+        if [ -n "$as_nobody" ] && [ ! -d "$tmp/rs" ]; then
+            mkdir -p "$tmp/rs/rules-yaml" &&
+                cp -r "$root/schema" "$root/conformance" "$tmp/rs/" &&
+                cp "$root"/rules-yaml/*.yaml "$tmp/rs/rules-yaml/" &&
+                cp -r "$root/rules-yaml/tags" "$tmp/rs/rules-yaml/" &&
+                chmod -R a+rX "$tmp/rs" || exit 2
+        fi
         if [ -f "$dir/readonly-files" ]; then
             while IFS= read -r f || [ -n "$f" ]; do
                 [ -n "$f" ] && chmod 444 "$work/$f"
@@ -93,6 +102,7 @@ run_case() {
                 export "${var%%=*}=${var#*=}"
             done < "$dir/env"
         fi
+        [ -n "$as_nobody" ] && export MCPDESC_RULES="$tmp/rs/rules-yaml"
         exec $as_nobody "$bin" "$@"
     ) < "$input" > "$tmp/out" 2> "$tmp/err"
     status=$?
