@@ -25,9 +25,12 @@ static void check_fixes(const char *name, const char *data, size_t size)
     size_t len = 0, len2 = 0;
     int n = 0, n2 = 0;
     char *out = fix_text(fix_rules, NULL, name, data, size, &len, &n, &errs);
-    if (errs.len && (strstr(errs.items[0].message, "the fixes made text") ||
-                     strstr(errs.items[0].message, "no fixpoint")))
-        fuzz_fail("%s: %s", name, errs.items[0].message);
+    /* the fix engine's own failures, told by how its messages begin: an input's own parse
+     * error may quote any text of the input (a key named "the fixes made text ...") */
+    const char *why = errs.len ? errs.items[0].message : "";
+    if (!strncmp(why, "the fixes made text", 19) ||
+        !strncmp(why, "the fixes reach no fixpoint", 27))
+        fuzz_fail("%s: %s", name, why);
     if (out) {
         diag_list_release(&errs);
         char *again = fix_text(fix_rules, NULL, name, out, len, &len2, &n2, &errs);
