@@ -29,7 +29,7 @@ PREFIX_STAMP := $(BUILD)/.prefix
 $(PREFIX_STAMP): install-prefix-force | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo '$(PREFIX)' | cmp -s - $@ 2>/dev/null || echo '$(PREFIX)' > $@
-$(BUILD)/src/cli/cmd_common.o $(BUILD)/src/core/mcpdesc.o: $(PREFIX_STAMP)
+$(BUILD)/src/cli/cmd_common.o $(BUILD)/src/core/mcpdesc.o $(BUILD)/src/core/release.o: $(PREFIX_STAMP)
 
 # Requires: every pkg-config module the library is built with (LIB_PKGS: the library
 # holds no capture client, so an embedding program does not link curl).

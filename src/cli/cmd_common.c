@@ -3,6 +3,7 @@
 
 #include <fnmatch.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,18 +20,6 @@ static int is_rule_dir(const char *dir)
     return ok;
 }
 
-/* The directory of the running binary, new; NULL when /proc cannot say. */
-static char *exe_dir(void)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return NULL;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = '\0';
-    return xstrdup(exe);
-}
-
 /* A release directory NAME@TAG/ given where a rule set directory is expected stands for
  * its rules/ directory. */
 static char *rules_dir_of(const char *dir)
@@ -43,72 +32,21 @@ static char *rules_dir_of(const char *dir)
 char *cmd_rules_dir(const char *given)
 {
     if (given) return rules_dir_of(given);
-    const char *env = getenv("MCPDESC_RULES");
-    if (env && *env) return rules_dir_of(env);
-    char *exe = exe_dir();
-    if (exe) {
-        /* build/mcpdesc and build/san/mcpdesc both sit below the source tree; an
-         * installed PREFIX/bin/mcpdesc finds PREFIX/share/mcpdesc/rules (the installed
-         * release of the default tag) wherever PREFIX was moved to (DESTDIR staging,
-         * relocated packages) */
-        static const char *const ups[] = {"/../rules-yaml", "/../../rules-yaml",
-                                          "/../share/mcpdesc/rules"};
-        for (size_t i = 0; i < sizeof ups / sizeof *ups; i++) {
-            char *cand = xasprintf("%s%s", exe, ups[i]);
-            if (is_rule_dir(cand)) {
-                /* messages name /src/rules-yaml, not /src/build/../rules-yaml */
-                char *real = realpath(cand, NULL);
-                free(exe);
-                if (!real) return cand;
-                free(cand);
-                return real;
-            }
-            free(cand);
-        }
-        free(exe);
-    }
-    return xstrdup(MCPDESC_DATADIR "/rules");
+    char *dflt = release_default_rules();
+    char *dir = rules_dir_of(dflt);
+    free(dflt);
+    return dir;
 }
 
 void cmd_release_path_init(struct cmd_release_path *p)
 {
-    memset(p, 0, sizeof *p);
-    const char *env = getenv("MCPDESC_RULES_PATH");
-    for (const char *s = env ? env : ""; *s;) {
-        size_t n = strcspn(s, ":");
-        if (n) VEC_PUSH(p->owned, xstrndup(s, n));
-        s += n + (s[n] == ':');
-    }
-    char *exe = exe_dir();
-    if (exe) {
-        static const char *const ups[] = {"/../rules-yaml/releases", "/../../rules-yaml/releases",
-                                          "/../share/mcpdesc/releases"};
-        for (size_t i = 0; i < sizeof ups / sizeof *ups; i++) {
-            char *cand = xasprintf("%s%s", exe, ups[i]), *real = realpath(cand, NULL);
-            free(cand);
-            if (real) VEC_PUSH(p->owned, real);
-        }
-        free(exe);
-    }
-    char *installed = realpath(MCPDESC_DATADIR "/releases", NULL);
-    VEC_PUSH(p->owned, installed ? installed : xstrdup(MCPDESC_DATADIR "/releases"));
-    /* each directory once (the binary's own prefix is often MCPDESC_DATADIR's) */
-    size_t keep = 0;
-    for (size_t i = 0; i < p->owned.len; i++) {
-        int seen = 0;
-        for (size_t k = 0; k < keep; k++) seen |= !strcmp(p->owned.items[k], p->owned.items[i]);
-        if (seen) free(p->owned.items[i]);
-        else p->owned.items[keep++] = p->owned.items[i];
-    }
-    p->owned.len = keep;
-    p->path.dirs = (const char *const *)p->owned.items;
-    p->path.n = p->owned.len;
+    release_search_init(&p->search);
+    p->path = p->search.path;
 }
 
 void cmd_release_path_release(struct cmd_release_path *p)
 {
-    for (size_t i = 0; i < p->owned.len; i++) free(p->owned.items[i]);
-    VEC_FREE(p->owned);
+    release_search_release(&p->search);
 }
 
 void cmd_print_errors(FILE *f, const struct diag_list *l)
@@ -120,7 +58,8 @@ void cmd_print_errors(FILE *f, const struct diag_list *l)
     }
 }
 
-static struct rule_set *load_dir(const char *dir, const struct cmd_release_path *rp)
+static struct rule_set *load_dir(const char *dir, const struct cmd_release_path *rp,
+                                 const char *pin)
 {
     struct diag_list errs = DIAG_LIST_INIT;
     struct rule_set *rs = NULL;
@@ -128,7 +67,7 @@ static struct rule_set *load_dir(const char *dir, const struct cmd_release_path 
         fprintf(stderr, "mcpdesc: no rule set at '%s' (no manifest.yaml there); pass --rules DIR\n",
                 dir);
     } else {
-        struct rule_load_opts lo = {rp->path.dirs, rp->path.n, NULL, 0, NULL};
+        struct rule_load_opts lo = {rp->path.dirs, rp->path.n, NULL, 0, NULL, &pin, pin ? 1 : 0};
         rs = rule_set_load_with(dir, &lo, &errs);
         if (!rs) {
             cmd_print_errors(stderr, &errs);
@@ -142,43 +81,70 @@ static struct rule_set *load_dir(const char *dir, const struct cmd_release_path 
     return rs;
 }
 
-struct rule_set *cmd_load_rules_tagged(const char *given_dir, const char *tag)
+int cmd_pin_matches(const struct rule_set *rs, const char *name, const char *tag,
+                    const char *digest, const char *where, FILE *err)
+{
+    if (!strcmp(rule_set_name(rs), name) && !strcmp(rule_set_tag(rs), tag) &&
+        !strcmp(rule_set_digest(rs), digest))
+        return 1;
+    fprintf(err,
+            "%s: error: the rule set in %s is %s %s with the digest %s, not the pinned "
+            "%s@%s@%s: refusing to run; restore the set the pin names, or, if you checked "
+            "this one, pin its digest instead (`mcpdesc rules pin` rewrites the config's "
+            "rules)\n",
+            where, rule_set_dir(rs), rule_set_name(rs), rule_set_display_tag(rs),
+            rule_set_digest(rs), name, tag, digest);
+    return 0;
+}
+
+struct rule_set *cmd_load_rules_tagged(const char *given_dir, const char *spec)
 {
     struct cmd_release_path rp;
     cmd_release_path_init(&rp);
     struct rule_set *rs = NULL;
-    if (tag && !given_dir) {
+    char *name = NULL, *t = NULL, *digest = NULL, *pin = NULL;
+    if (spec && release_parse_pin(spec, CMD_DEFAULT_SET, &name, &t, &digest) < 0) {
+        fprintf(stderr,
+                "mcpdesc: '%s' is not a tag (TAG or NAME@TAG: letters, digits, . - _ +; a "
+                "pinned one is NAME@TAG@sha256: and 64 lowercase hex digits)\n",
+                spec);
+        cmd_release_path_release(&rp);
+        return NULL;
+    }
+    if (digest) pin = xasprintf("%s@%s@%s", name, t, digest);
+    if (spec && !given_dir) {
         /* a pinned run without --rules runs the release itself */
-        char *name, *t;
-        if (release_parse(tag, CMD_DEFAULT_SET, &name, &t) < 0) {
+        char *dir = release_find(&rp.path, name, t);
+        if (!dir) release_explain_missing(&rp.path, name, t, stderr);
+        else if ((rs = load_dir(dir, &rp, pin)) &&
+                 (!rule_set_released_tag(rs) || strcmp(rule_set_released_tag(rs), t) ||
+                  strcmp(rule_set_name(rs), name))) {
             fprintf(stderr,
-                    "mcpdesc: '%s' is not a tag (TAG or NAME@TAG: letters, digits, . - _ +)\n",
-                    tag);
-        } else {
-            char *dir = release_find(&rp.path, name, t);
-            if (!dir) release_explain_missing(&rp.path, name, t, stderr);
-            else if ((rs = load_dir(dir, &rp)) &&
-                     (!rule_set_released_tag(rs) || strcmp(rule_set_released_tag(rs), t))) {
-                fprintf(stderr,
-                        "mcpdesc: the release in %s is not %s@%s (it is %s %s): refusing to "
-                        "run\n",
-                        dir, name, t, rule_set_name(rs), rule_set_display_tag(rs));
-                rule_set_free(rs);
-                rs = NULL;
-            }
-            free(dir);
-            free(name);
-            free(t);
+                    "mcpdesc: the release in %s is not %s@%s (it is %s %s): refusing to "
+                    "run\n",
+                    dir, name, t, rule_set_name(rs), rule_set_display_tag(rs));
+            cmd_release_differences(rs, stderr);
+            rule_set_free(rs);
+            rs = NULL;
         }
+        free(dir);
     } else {
         char *dir = cmd_rules_dir(given_dir);
-        rs = load_dir(dir, &rp);
+        rs = load_dir(dir, &rp, pin);
         free(dir);
-        if (rs && tag && lock_verify(rs, tag, stderr) < 0) {
+        if (rs && spec && lock_verify(rs, t, stderr) < 0) {
             rule_set_free(rs);
             rs = NULL;
         }
     }
+    if (rs && digest && !cmd_pin_matches(rs, name, t, digest, "mcpdesc", stderr)) {
+        rule_set_free(rs);
+        rs = NULL;
+    }
+    free(name);
+    free(t);
+    free(digest);
+    free(pin);
     cmd_release_path_release(&rp);
     return rs;
 }
@@ -260,4 +226,32 @@ const char *cmd_docs_url(const char *given, const struct config *cfg, const stru
     if (given) return given;
     if (cfg && cfg->docs_url.s) return cfg->docs_url.s;
     return rs ? rule_set_docs_url(rs) : NULL;
+}
+
+void cmd_release_differences(const struct rule_set *rs, FILE *err)
+{
+    char *path = xasprintf("%s/SHA256SUMS", rule_set_dir(rs));
+    struct buf sums = BUF_INIT, why = BUF_INIT;
+    if (buf_read_file(&sums, path) == 0) {
+        lock_sums_differences(buf_str(&sums), rule_set_sums(rs), &why);
+        const struct rule_set *b = rule_set_base(rs);
+        char *base = b ? xasprintf("  extends/%s@%s.SHA256SUMS: differs from the release's file\n",
+                                   rule_set_name(b), rule_set_tag(b))
+                       : NULL;
+        const char *at = base ? strstr(buf_str(&why), base) : NULL;
+        if (at) { /* name the base, with its path, rather than a line of the digest */
+            fwrite(buf_str(&why), 1, (size_t)(at - buf_str(&why)), err);
+            fprintf(err,
+                    "  its base %s@%s (in %s) is not the one it was released with: the base's "
+                    "digest is %s\n",
+                    rule_set_name(b), rule_set_tag(b), rule_set_dir(b), rule_set_digest(b));
+            fputs(at + strlen(base), err);
+        } else {
+            fputs(buf_str(&why), err);
+        }
+        free(base);
+    }
+    buf_release(&sums);
+    buf_release(&why);
+    free(path);
 }

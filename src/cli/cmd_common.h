@@ -23,8 +23,8 @@ char *cmd_rules_dir(const char *given);
  * $MCPDESC_RULES_PATH (colon-separated), rules-yaml/releases of the build tree the binary
  * runs from, PREFIX/share/mcpdesc/releases beside the binary, MCPDESC_DATADIR/releases. */
 struct cmd_release_path {
-    struct release_path path;
-    VEC(char *) owned;
+    struct release_path path; /* borrowed from search */
+    struct release_search search;
 };
 void cmd_release_path_init(struct cmd_release_path *p);
 void cmd_release_path_release(struct cmd_release_path *p);
@@ -36,6 +36,13 @@ struct rule_set *cmd_load_rules(const char *given_dir);
  * available ones when it is not there); with GIVEN_DIR, that set if it is the one locked
  * as TAG (lock_verify). */
 struct rule_set *cmd_load_rules_tagged(const char *given_dir, const char *tag);
+/* 1 when RS is NAME@TAG with DIGEST ("sha256:HEX"); else 0 after one line on ERR, at
+ * WHERE (a config's file:line:col, or "mcpdesc"), naming both digests and the path. */
+int cmd_pin_matches(const struct rule_set *rs, const char *name, const char *tag,
+                    const char *digest, const char *where, FILE *err);
+/* After a refused release RS: the lines in which its files differ from what its own
+ * SHA256SUMS records, a changed base named as the base with its path. */
+void cmd_release_differences(const struct rule_set *rs, FILE *err);
 /* Which rules run (validate's --rule, --skip, the config's levels and the preset; the
  * language server's preset and config): the eval_options `enabled` filter. */
 struct cmd_filters {

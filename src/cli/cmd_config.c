@@ -103,11 +103,15 @@ static char *entry_dir(const struct config *c, const struct config_str *e,
     const char *v = e->s;
     if (!strcmp(v, CMD_DEFAULT_SET)) return cmd_rules_dir(NULL);
     if (!strchr(v, '/') && strchr(v, '@')) {
-        char *name, *tag, *dir = NULL;
-        if (release_parse(v, CMD_DEFAULT_SET, &name, &tag) < 0) {
-            entry_error(c, e, "rules: '%s' is not NAME@TAG (letters, digits, . - _ +)", v);
+        char *name, *tag, *digest, *dir = NULL;
+        if (release_parse_pin(v, CMD_DEFAULT_SET, &name, &tag, &digest) < 0) {
+            entry_error(c, e,
+                        "rules: '%s' is not NAME@TAG (letters, digits, . - _ +) or a pinned "
+                        "NAME@TAG@sha256:HEX (64 lowercase hex digits)",
+                        v);
             return NULL;
         }
+        free(digest);
         if (!(dir = release_find(&rp->path, name, tag))) {
             entry_error(c, e, "rules: no release %s@%s on the release search path", name, tag);
             release_explain_missing(&rp->path, name, tag, stderr);
@@ -144,10 +148,24 @@ struct rule_set *cmd_config_rules(const struct config *c)
     int ok = 1;
     for (size_t i = 0; i < n; i++) ok &= (dirs[i] = entry_dir(c, &c->rules.items[i], &rp)) != NULL;
     struct rule_set *rs = NULL;
+    /* the pinned entries' digests, "NAME@TAG@sha256:HEX", for the loader */
+    VEC(char *) pins = VEC_INIT;
+    for (size_t i = 0; ok && i < n; i++) {
+        char *name, *tag, *digest;
+        const char *v = c->rules.items[i].s;
+        if (strchr(v, '/') || !strchr(v, '@') ||
+            release_parse_pin(v, CMD_DEFAULT_SET, &name, &tag, &digest) < 0)
+            continue;
+        if (digest) VEC_PUSH(pins, xasprintf("%s@%s@%s", name, tag, digest));
+        free(name);
+        free(tag);
+        free(digest);
+    }
     if (ok) {
         struct diag_list errs = DIAG_LIST_INIT;
-        struct rule_load_opts lo = {rp.path.dirs, rp.path.n, (const char *const *)dirs, n - 1,
-                                    NULL};
+        struct rule_load_opts lo = {rp.path.dirs,        rp.path.n, (const char *const *)dirs,
+                                    n - 1,               NULL,      (const char *const *)pins.items,
+                                    pins.len};
         if (!(rs = rule_set_load_with(dirs[n - 1], &lo, &errs))) {
             cmd_print_errors(stderr, &errs);
             fprintf(stderr, "mcpdesc: the rule set%s named by %s's rules %s %zu error%s\n",
@@ -159,9 +177,9 @@ struct rule_set *cmd_config_rules(const struct config *c)
     /* a NAME@TAG entry runs only the set released as that tag */
     for (size_t k = 0; rs && k < n; k++) {
         const struct config_str *e = &c->rules.items[k];
-        char *name, *tag;
+        char *name, *tag, *digest;
         if (strchr(e->s, '/') || !strchr(e->s, '@') ||
-            release_parse(e->s, CMD_DEFAULT_SET, &name, &tag) < 0)
+            release_parse_pin(e->s, CMD_DEFAULT_SET, &name, &tag, &digest) < 0)
             continue;
         const struct rule_set *s = rs;
         for (size_t j = n - 1; j > k && s; j--) s = rule_set_base(s);
@@ -172,10 +190,20 @@ struct rule_set *cmd_config_rules(const struct config *c)
                 dirs[k], name, tag, s ? rule_set_name(s) : "?", s ? rule_set_display_tag(s) : "?");
             rule_set_free(rs);
             rs = NULL;
+        } else if (digest) {
+            char *where = xasprintf("%s:%u:%u", c->path, e->pos.line, e->pos.col);
+            if (!cmd_pin_matches(s, name, tag, digest, where, stderr)) {
+                rule_set_free(rs);
+                rs = NULL;
+            }
+            free(where);
         }
         free(name);
         free(tag);
+        free(digest);
     }
+    for (size_t i = 0; i < pins.len; i++) free(pins.items[i]);
+    VEC_FREE(pins);
     for (size_t i = 0; i < n; i++) free(dirs[i]);
     free(dirs);
     cmd_release_path_release(&rp);

@@ -472,7 +472,7 @@ static int run_lint(struct opts *o)
     int status;
     struct cmd_release_path rp; /* where an `extends: NAME@TAG` finds its base */
     cmd_release_path_init(&rp);
-    struct rule_load_opts lo = {rp.path.dirs, rp.path.n, NULL, 0, NULL};
+    struct rule_load_opts lo = {rp.path.dirs, rp.path.n, NULL, 0, NULL, NULL, 0};
     int linted = lint_rule_dir_with(dir, o->fixtures, &lo, &found);
     cmd_release_path_release(&rp);
     if (linted < 0) {

@@ -97,8 +97,16 @@ static size_t lock_compare(const struct rule_set *rs, json_t *lock, const char *
         const char *now = NULL;
         for (size_t k = 0; k < rule_set_digest_count(rs); k++)
             if (!strcmp(rule_set_digest_path(rs, k), p)) now = rule_set_digest_hex(rs, k);
+        if (now && strcmp(now, h) != 0) SAY("  %s: differs from the file locked as %s\n", p, tag);
+    }
+    json_array_foreach(files, i, f) /* after the files that differ: see lock_sums_differences */
+    {
+        const char *p = json_string_value(json_object_get(f, "path"));
+        if (!p || !json_string_value(json_object_get(f, "sha256"))) continue;
+        int now = 0;
+        for (size_t k = 0; k < rule_set_digest_count(rs); k++)
+            now |= !strcmp(rule_set_digest_path(rs, k), p);
         if (!now) SAY("  %s: locked in %s, not in this set\n", p, tag);
-        else if (strcmp(now, h) != 0) SAY("  %s: differs from the file locked as %s\n", p, tag);
     }
     for (size_t k = 0; k < rule_set_digest_count(rs); k++) {
         if (!(kinds & 1u << rule_set_digest_kind(rs, k))) continue;
@@ -140,28 +148,29 @@ static int sums_has(const char *sums, const char *hex, const char *path)
     return 0;
 }
 
-/* Say on ERR how the set's lines HAVE differ from a release's SHA256SUMS WANT: the files
- * that differ, are missing or were added (the first SHOW_FILES). */
-static void sums_differences(const char *want, const char *have, FILE *err)
+void lock_sums_differences(const char *want, const char *have, struct buf *out)
 {
     size_t bad = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        const char *from = pass ? have : want, *other = pass ? want : have;
+    /* the files that differ first, then those missing, then those added: a changed rule
+     * file is never hidden behind "... and N more" missing fixtures */
+    for (int pass = 0; pass < 3; pass++) {
+        const char *from = pass == 2 ? have : want, *other = pass == 2 ? want : have;
         for (const char *l = from; *l;) {
             size_t n = strcspn(l, "\n");
             char *path = sums_path(l, n), hex[65];
             snprintf(hex, sizeof hex, "%.64s", l);
             int k = sums_has(other, hex, path);
-            if (k <= 0 && !(pass && k < 0) && bad++ < SHOW_FILES)
-                fprintf(err, "  %s: %s\n", path,
-                        k < 0       ? "differs from the release's file"
-                            : !pass ? "in the release's SHA256SUMS, not in this set"
-                                    : "not part of the release");
+            int say = pass == 0 ? k < 0 : k == 0;
+            if (say && bad++ < SHOW_FILES)
+                buf_addf(out, "  %s: %s\n", path,
+                         pass == 0   ? "differs from the release's file"
+                         : pass == 1 ? "in the release's SHA256SUMS, not in this set"
+                                     : "not part of the release");
             free(path);
             l += n + (l[n] == '\n');
         }
     }
-    if (bad > SHOW_FILES) fprintf(err, "  ... and %zu more\n", bad - SHOW_FILES);
+    if (bad > SHOW_FILES) buf_addf(out, "  ... and %zu more\n", bad - SHOW_FILES);
 }
 
 /* A release directory (docs/releases.md) keeps its digest's lines as SHA256SUMS. */
@@ -233,7 +242,10 @@ int lock_verify(const struct rule_set *rs, const char *tag, FILE *err)
                     "release's SHA256SUMS:\n",
                     rule_set_dir(rs), rule_set_name(rs), rule_set_display_tag(rs),
                     rule_set_digest(rs), tag);
-            sums_differences(sums, rule_set_sums(rs), err);
+            struct buf diff = BUF_INIT;
+            lock_sums_differences(sums, rule_set_sums(rs), &diff);
+            fputs(buf_str(&diff), err);
+            buf_release(&diff);
         }
     } else {
         if (why) fprintf(err, "%s\n", why);

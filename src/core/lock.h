@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "base/buf.h"
 #include "core/rule.h"
 
 /* Is TAG a tag name (letters, digits, . - _ +, not starting with . or -, at most 100)? */
@@ -25,5 +26,9 @@ json_t *lock_describe(const struct rule_set *rs, const char *tag);
  * (the release directory's SHA256SUMS, else DIR/tags/TAG.lock); NULL otherwise. Quiet:
  * the loader calls it to name the set honestly. */
 char *lock_released_as(const struct rule_set *rs);
+/* Append to OUT one line per file in which the SHA256SUMS texts WANT (a release's) and
+ * HAVE (a set's) differ: the files that differ first, then those missing, then those
+ * added; the first few, then "... and N more". */
+void lock_sums_differences(const char *want, const char *have, struct buf *out);
 
 #endif

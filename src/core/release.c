@@ -237,3 +237,226 @@ out:
     free(top);
     return rc;
 }
+
+/* What this binary trusts. */
+
+/* Generated per build directory ($(BUILD)/gen/tree.c, mk/release.mk): where the source
+ * tree is and where its build puts the program. */
+extern const char release_tree_src[], release_tree_bin_dir[];
+
+const struct release_shipped *release_shipped_find(const char *name, const char *tag)
+{
+    for (size_t i = 0; i < release_shipped_count; i++)
+        if (!strcmp(release_shipped_tags[i].name, name) && !strcmp(release_shipped_tags[i].tag, tag))
+            return &release_shipped_tags[i];
+    return NULL;
+}
+
+int release_shipped_name(const char *name)
+{
+    for (size_t i = 0; i < release_shipped_count; i++)
+        if (!strcmp(release_shipped_tags[i].name, name)) return 1;
+    return 0;
+}
+
+char *release_shipped_list(const char *name)
+{
+    VEC(const char *) tags = VEC_INIT;
+    for (size_t i = 0; i < release_shipped_count; i++)
+        if (!strcmp(release_shipped_tags[i].name, name)) VEC_PUSH(tags, release_shipped_tags[i].tag);
+    if (tags.len) qsort(tags.items, tags.len, sizeof *tags.items, str_cmp);
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < tags.len; i++) buf_addf(&b, "%s%s", i ? ", " : "", tags.items[i]);
+    VEC_FREE(tags);
+    return buf_detach(&b);
+}
+
+int release_parse_pin(const char *spec, const char *default_name, char **name, char **tag,
+                      char **digest)
+{
+    static const char mark[] = "@sha256:";
+    const char *pin = strstr(spec, mark);
+    char *rest = pin ? xstrndup(spec, (size_t)(pin - spec)) : xstrdup(spec);
+    const char *hex = pin ? pin + sizeof mark - 1 : NULL;
+    int ok = !hex || (strspn(hex, "0123456789abcdef") == 64 && !hex[64]);
+    if (ok && release_parse(rest, default_name, name, tag) == 0) {
+        *digest = hex ? xasprintf("sha256:%s", hex) : NULL;
+        free(rest);
+        return 0;
+    }
+    free(rest);
+    return -1;
+}
+
+/* Append the error MSG at WHERE with HINT (both taken). */
+static void add_error(struct diag_list *errs, const char *where, char *msg, char *hint)
+{
+    diag_add(errs, DIAG_ERROR, NULL, where, 0, 0, msg)->hint = hint; /* NULL: none */
+    free(msg);
+}
+
+/* The pin of NAME@TAG among PINS ("sha256:HEX", borrowed from PINS), or NULL. */
+static const char *pinned_digest(const char *const *pins, size_t npins, const char *name,
+                                 const char *tag)
+{
+    size_t nl = strlen(name), tl = strlen(tag);
+    for (size_t i = 0; i < npins; i++) {
+        const char *p = pins[i];
+        if (!strncmp(p, name, nl) && p[nl] == '@' && !strncmp(p + nl + 1, tag, tl) &&
+            !strncmp(p + nl + 1 + tl, "@sha256:", 8))
+            return p + nl + 1 + tl + 1;
+    }
+    return NULL;
+}
+
+int release_check_loaded(const struct rule_set *rs, const char *const *pins, size_t npins,
+                         struct diag_list *errs)
+{
+    const char *name = rule_set_name(rs), *tag = rule_set_tag(rs);
+    const char *claimed = rule_set_released_tag(rs), *have = rule_set_digest(rs);
+    if (!name || !tag) return 0;
+    char *sums_path = xasprintf("%s/SHA256SUMS", rule_set_dir(rs));
+    int release_dir = access(sums_path, F_OK) == 0;
+    const char *where = release_dir ? sums_path : rule_set_dir(rs);
+    const struct release_shipped *s = release_shipped_name(name) ? release_shipped_find(name, tag)
+                                                                 : NULL;
+    const char *pin = pinned_digest(pins, npins, name, tag);
+    int rc = 0;
+    if (s && strcmp(s->digest, have) && (claimed || release_dir)) {
+        /* a shipped tag: only its files, whatever SHA256SUMS or lock sits beside them */
+        struct buf why = BUF_INIT;
+        lock_sums_differences(s->sums, rule_set_sums(rs), &why);
+        if (why.len) buf_truncate(&why, why.len - 1); /* the last newline */
+        add_error(errs, where,
+                  xasprintf("the rule set in %s is not the release %s@%s that this mcpdesc "
+                            "ships: its files hash to %s, the release's to %s; restore the "
+                            "release (reinstall mcpdesc, or copy %s@%s/ from the "
+                            "rules-yaml/releases of its source), or give a set of your own "
+                            "another name in manifest.yaml:\n%s",
+                            rule_set_dir(rs), name, tag, have, s->digest, name, tag,
+                            buf_str(&why)),
+                  NULL);
+        buf_release(&why);
+        rc = -1;
+    } else if (!s && claimed && release_shipped_name(name) && !pin) {
+        char *known = release_shipped_list(name);
+        add_error(errs, where,
+                  xasprintf("%s@%s (in %s) is not a release this mcpdesc ships (it knows %s@ "
+                            "%s): to run it, pin the digest you checked, --rules-tag %s@%s@%s "
+                            "(or rules: %s@%s@%s in .mcpdesc.yaml); or use an mcpdesc that "
+                            "ships the tag, or give a set of your own another name in "
+                            "manifest.yaml",
+                            name, tag, rule_set_dir(rs), name, known, name, tag, have, name, tag,
+                            have),
+                  NULL);
+        free(known);
+        rc = -1;
+    } else if (pin && strcmp(pin, have)) {
+        add_error(errs, where,
+                  xasprintf("the rule set in %s is %s %s with the digest %s, not the pinned "
+                            "%s@%s@%s: restore the set the pin names, or, if you checked this "
+                            "one, pin its digest instead (`mcpdesc rules pin` rewrites the "
+                            "config's rules)",
+                            rule_set_dir(rs), name, rule_set_display_tag(rs), have, name, tag,
+                            pin),
+                  NULL);
+        rc = -1;
+    }
+    free(sums_path);
+    return rc;
+}
+
+/* The running program's directory (real path), new; NULL when /proc cannot say. */
+static char *exe_dir(void)
+{
+    char *exe = realpath("/proc/self/exe", NULL);
+    if (!exe) return NULL;
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = '\0';
+    return exe;
+}
+
+char *release_tree_root(void)
+{
+    char *exe = exe_dir(), *bin = realpath(release_tree_bin_dir, NULL);
+    int ours = exe && bin && !strcmp(exe, bin);
+    free(exe);
+    free(bin);
+    return ours ? realpath(release_tree_src, NULL) : NULL;
+}
+
+static void search_add(struct release_search *s, char *dir)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (!strcmp(s->owned[i], dir)) {
+            free(dir);
+            return;
+        }
+    s->owned = xrealloc(s->owned, (s->n + 1) * sizeof *s->owned);
+    s->owned[s->n++] = dir;
+}
+
+/* DIR's real path when it exists (messages name /x/share, not /x/bin/../share), new */
+static char *real_or_same(char *dir)
+{
+    char *real = realpath(dir, NULL);
+    if (!real) return dir;
+    free(dir);
+    return real;
+}
+
+void release_search_init(struct release_search *s)
+{
+    memset(s, 0, sizeof *s);
+    const char *env = getenv("MCPDESC_RULES_PATH");
+    for (const char *p = env ? env : ""; *p;) {
+        size_t n = strcspn(p, ":");
+        if (n) search_add(s, xstrndup(p, n));
+        p += n + (p[n] == ':');
+    }
+    char *tree = release_tree_root();
+    if (tree) search_add(s, real_or_same(xasprintf("%s/rules-yaml/releases", tree)));
+    char *exe = tree ? NULL : exe_dir();
+    if (exe) {
+        char *mine = xasprintf("%s/../share/mcpdesc/releases", exe);
+        if (access(mine, F_OK) == 0) search_add(s, real_or_same(mine));
+        else free(mine);
+    }
+    search_add(s, real_or_same(xstrdup(MCPDESC_DATADIR "/releases")));
+    free(tree);
+    free(exe);
+    s->path.dirs = (const char *const *)s->owned;
+    s->path.n = s->n;
+}
+
+void release_search_release(struct release_search *s)
+{
+    for (size_t i = 0; i < s->n; i++) free(s->owned[i]);
+    free(s->owned);
+    memset(s, 0, sizeof *s);
+}
+
+char *release_default_rules(void)
+{
+    const char *env = getenv("MCPDESC_RULES");
+    if (env && *env) return xstrdup(env);
+    char *tree = release_tree_root();
+    if (tree) {
+        char *dir = xasprintf("%s/rules-yaml", tree);
+        free(tree);
+        return dir;
+    }
+    char *exe = exe_dir();
+    if (exe) {
+        /* an installed BIN/mcpdesc finds BIN/../share/mcpdesc/rules wherever the prefix
+         * was moved to (DESTDIR staging, relocated packages) */
+        char *mine = xasprintf("%s/../share/mcpdesc/rules/manifest.yaml", exe);
+        free(exe);
+        if (access(mine, R_OK) == 0) {
+            mine[strlen(mine) - strlen("/manifest.yaml")] = '\0';
+            return real_or_same(mine);
+        }
+        free(mine);
+    }
+    return xstrdup(MCPDESC_DATADIR "/rules");
+}

@@ -1858,6 +1858,8 @@ static struct rule_set *load_set(const char *dir, const struct rule_load_opts *o
         rs->released = lock_released_as(rs);
         rs->display_tag = rs->released ? xstrdup(rs->released)
                                        : xasprintf("%s+modified", rs->tag ? rs->tag : "untagged");
+        /* never something else under a shipped tag's name, wherever it was found */
+        release_check_loaded(rs, opts ? opts->pins : NULL, opts ? opts->npins : 0, errs);
     }
     if (errs->len != before) {
         rule_set_free(rs);

@@ -35,6 +35,12 @@ struct rule_load_opts {
     /* A file of the set read from memory instead of the disk (an editor's unsaved buffer),
      * or NULL: see struct rule_overlay. Borrowed during the call only. */
     const struct rule_overlay *overlay;
+    /* Digests the caller vouches for, "NAME@TAG@sha256:HEX" (docs/releases.md, "Pinning a
+     * digest"): a set of that NAME@TAG, the one loaded or a base, must have that digest,
+     * and a release of a shipped name whose tag this binary does not know runs only so
+     * (release_check_loaded). Borrowed during the call only. */
+    const char *const *pins;
+    size_t npins;
 };
 /* One file whose text is held in memory: wherever the loader (and lint, author/lint.h)
  * would read the file at PATH (the same file: the same name in the same directory, by

@@ -10,6 +10,7 @@
 #include "author/lint.h"
 #include "base/buf.h"
 #include "base/util.h"
+#include "core/release.h"
 #include "core/config.h"
 #include "core/judge.h"
 #include "lsp/lsp_featuresInt.h"
@@ -537,24 +538,6 @@ static void copy_diag(struct diag_list *out, const struct diag *d, const char *f
     if (d->hint) c->hint = xstrdup(d->hint);
 }
 
-/* Where `extends: NAME@TAG` finds releases: $MCPDESC_RULES_PATH, then the installed ones
- * (the command line also looks beside the program: cli/cmd_common.c). */
-static char **release_dirs(size_t *n)
-{
-    *n = 0;
-    const char *env = getenv("MCPDESC_RULES_PATH");
-    size_t cap = 2;
-    for (const char *s = env ? env : ""; *s; s++) cap += *s == ':';
-    char **dirs = xcalloc(cap, sizeof *dirs);
-    for (const char *s = env ? env : ""; *s;) {
-        size_t k = strcspn(s, ":");
-        if (k) dirs[(*n)++] = xstrndup(s, k);
-        s += k + (s[k] == ':');
-    }
-    dirs[(*n)++] = xstrdup(MCPDESC_DATADIR "/releases");
-    return dirs;
-}
-
 void lspf_lint(const struct lspf_text *t, enum lspf_kind k, struct diag_list *out)
 {
     if (k == LSPF_CONFIG) {
@@ -567,10 +550,10 @@ void lspf_lint(const struct lspf_text *t, enum lspf_kind k, struct diag_list *ou
     }
     if ((k != LSPF_RULES && k != LSPF_MANIFEST) || !t->path) return;
     char *dir = lspf_dirname(t->path);
-    size_t ndirs;
-    char **dirs = release_dirs(&ndirs);
+    struct release_search rp; /* where `extends: NAME@TAG` finds its base, as on the CLI */
+    release_search_init(&rp);
     struct rule_overlay ov = {t->path, t->text ? t->text : "", t->text ? t->len : 0};
-    struct rule_load_opts lo = {(const char *const *)dirs, ndirs, NULL, 0, &ov};
+    struct rule_load_opts lo = {rp.path.dirs, rp.path.n, NULL, 0, &ov, NULL, 0};
     struct diag_list all = DIAG_LIST_INIT;
     lint_rule_dir_with(dir, NULL, &lo, &all);
     size_t manifest_errors = 0;
@@ -596,7 +579,7 @@ void lspf_lint(const struct lspf_text *t, enum lspf_kind k, struct diag_list *ou
         d->hint = xstrdup("fix manifest.yaml first");
     }
     diag_list_release(&all);
-    lspf_strings_free(dirs, ndirs);
+    release_search_release(&rp);
     free(dir);
 }
 
