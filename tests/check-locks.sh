@@ -78,6 +78,9 @@ pin() {
     rules=$tmp/rules-yaml
     tag=v0.0.0-pin-test
     sed -i "s/^tag:.*/tag: $tag/" "$rules/manifest.yaml"
+    # a name of its own: a set named mcpdesc-mcp under a tag the binary does not ship
+    # runs only pinned by digest (tests/release-trust.sh)
+    sed -i "s/^name:.*/name: pin-test/" "$rules/manifest.yaml"
     sed -i '1i # pin test: one byte of this line changes after locking' "$rules/tool.yaml"
     expect 2 "rules lock refuses a tag that is not the manifest's" "$bin" rules lock --rules "$rules" v9.9.9
     expect 0 "rules lock writes the lock" "$bin" rules lock --rules "$rules" "$tag"

@@ -5,8 +5,8 @@
 #           the repository's absolute path
 #   stdin   optional: fed to the command (else /dev/null)
 #   env     optional: environment variables for the command, one VAR=value a line
-#           (exported as written, no quoting or expansion; blank lines and lines
-#           starting with # are ignored): SOURCE_DATE_EPOCH=1767225600 fixes "today"
+#           (exported as written, no quoting or expansion but @ROOT@ and @WORK@; blank
+#           lines and lines starting with # are ignored): SOURCE_DATE_EPOCH=1767225600 fixes "today"
 #           for the suppressions' until dates
 #   stdout  the exact expected standard output (an empty file: expect it empty)
 #   stderr  the exact expected standard error (an empty file: expect it empty)
@@ -16,6 +16,11 @@
 #           for it, and reads @WORK@ in the outputs
 #   expect/ optional: each file expect/NAME must equal @WORK@/NAME byte for byte
 #           after the run (what a command wrote)
+#   setup   optional: a shell script run as `sh setup` in the scratch directory (@WORK@,
+#           made for it) before the command, with ROOT set to the repository and BIN to
+#           the program under test: to build
+#           what a case needs from the checkout (a copy of a release with one file
+#           changed) instead of committing copies; a setup that fails fails the case
 #   readonly-files optional: names of files in the scratch directory, one a line, made
 #           mode 444 (no write permission for anyone) before the run
 #   readonly optional (empty): the scratch directory is made read-only (its files
@@ -62,8 +67,18 @@ run_case() {
     work=$tmp/work
     rm -rf "$work"
     as_nobody=""
+    if [ -f "$dir/setup" ]; then
+        mkdir -p "$work"
+        if ! (cd "$work" && ROOT=$root BIN=$bin sh "$root/$dir/setup") > "$tmp/setup.log" 2>&1; then
+            echo "setup of $dir failed:" > "$tmp/err"
+            cat "$tmp/setup.log" >> "$tmp/err"
+            : > "$tmp/out"
+            status=99
+            return
+        fi
+    fi
     if [ -f "$dir/work" ]; then
-        mkdir "$work"
+        mkdir -p "$work"
         while IFS= read -r f || [ -n "$f" ]; do
             [ -n "$f" ] && cp "$f" "$work/"
         done < "$dir/work"
@@ -99,6 +114,8 @@ run_case() {
         if [ -f "$dir/env" ]; then
             while IFS= read -r var || [ -n "$var" ]; do
                 case $var in '' | '#'*) continue ;; esac
+                case $var in *@ROOT@*) var="${var%%@ROOT@*}$root${var#*@ROOT@}" ;; esac
+                case $var in *@WORK@*) var="${var%%@WORK@*}$work${var#*@WORK@}" ;; esac
                 export "${var%%=*}=${var#*=}"
             done < "$dir/env"
         fi

@@ -163,8 +163,8 @@ struct rule_set *cmd_config_rules(const struct config *c)
     }
     if (ok) {
         struct diag_list errs = DIAG_LIST_INIT;
-        struct rule_load_opts lo = {rp.path.dirs,        rp.path.n, (const char *const *)dirs,
-                                    n - 1,               NULL,      (const char *const *)pins.items,
+        struct rule_load_opts lo = {rp.path.dirs, rp.path.n, (const char *const *)dirs,
+                                    n - 1,        NULL,      (const char *const *)pins.items,
                                     pins.len};
         if (!(rs = rule_set_load_with(dirs[n - 1], &lo, &errs))) {
             cmd_print_errors(stderr, &errs);

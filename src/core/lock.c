@@ -163,9 +163,9 @@ void lock_sums_differences(const char *want, const char *have, struct buf *out)
             int say = pass == 0 ? k < 0 : k == 0;
             if (say && bad++ < SHOW_FILES)
                 buf_addf(out, "  %s: %s\n", path,
-                         pass == 0   ? "differs from the release's file"
-                         : pass == 1 ? "in the release's SHA256SUMS, not in this set"
-                                     : "not part of the release");
+                         pass == 0       ? "differs from the release's file"
+                             : pass == 1 ? "in the release's SHA256SUMS, not in this set"
+                                         : "not part of the release");
             free(path);
             l += n + (l[n] == '\n');
         }

@@ -247,7 +247,8 @@ extern const char release_tree_src[], release_tree_bin_dir[];
 const struct release_shipped *release_shipped_find(const char *name, const char *tag)
 {
     for (size_t i = 0; i < release_shipped_count; i++)
-        if (!strcmp(release_shipped_tags[i].name, name) && !strcmp(release_shipped_tags[i].tag, tag))
+        if (!strcmp(release_shipped_tags[i].name, name) &&
+            !strcmp(release_shipped_tags[i].tag, tag))
             return &release_shipped_tags[i];
     return NULL;
 }
@@ -263,7 +264,8 @@ char *release_shipped_list(const char *name)
 {
     VEC(const char *) tags = VEC_INIT;
     for (size_t i = 0; i < release_shipped_count; i++)
-        if (!strcmp(release_shipped_tags[i].name, name)) VEC_PUSH(tags, release_shipped_tags[i].tag);
+        if (!strcmp(release_shipped_tags[i].name, name))
+            VEC_PUSH(tags, release_shipped_tags[i].tag);
     if (tags.len) qsort(tags.items, tags.len, sizeof *tags.items, str_cmp);
     struct buf b = BUF_INIT;
     for (size_t i = 0; i < tags.len; i++) buf_addf(&b, "%s%s", i ? ", " : "", tags.items[i]);
@@ -318,8 +320,8 @@ int release_check_loaded(const struct rule_set *rs, const char *const *pins, siz
     char *sums_path = xasprintf("%s/SHA256SUMS", rule_set_dir(rs));
     int release_dir = access(sums_path, F_OK) == 0;
     const char *where = release_dir ? sums_path : rule_set_dir(rs);
-    const struct release_shipped *s = release_shipped_name(name) ? release_shipped_find(name, tag)
-                                                                 : NULL;
+    const struct release_shipped *s =
+        release_shipped_name(name) ? release_shipped_find(name, tag) : NULL;
     const char *pin = pinned_digest(pins, npins, name, tag);
     int rc = 0;
     if (s && strcmp(s->digest, have) && (claimed || release_dir)) {
@@ -333,15 +335,14 @@ int release_check_loaded(const struct rule_set *rs, const char *const *pins, siz
                             "release (reinstall mcpdesc, or copy %s@%s/ from the "
                             "rules-yaml/releases of its source), or give a set of your own "
                             "another name in manifest.yaml:\n%s",
-                            rule_set_dir(rs), name, tag, have, s->digest, name, tag,
-                            buf_str(&why)),
+                            rule_set_dir(rs), name, tag, have, s->digest, name, tag, buf_str(&why)),
                   NULL);
         buf_release(&why);
         rc = -1;
     } else if (!s && claimed && release_shipped_name(name) && !pin) {
         char *known = release_shipped_list(name);
         add_error(errs, where,
-                  xasprintf("%s@%s (in %s) is not a release this mcpdesc ships (it knows %s@ "
+                  xasprintf("%s@%s (in %s) is not a release this mcpdesc ships (it ships %s "
                             "%s): to run it, pin the digest you checked, --rules-tag %s@%s@%s "
                             "(or rules: %s@%s@%s in .mcpdesc.yaml); or use an mcpdesc that "
                             "ships the tag, or give a set of your own another name in "
@@ -357,8 +358,7 @@ int release_check_loaded(const struct rule_set *rs, const char *const *pins, siz
                             "%s@%s@%s: restore the set the pin names, or, if you checked this "
                             "one, pin its digest instead (`mcpdesc rules pin` rewrites the "
                             "config's rules)",
-                            rule_set_dir(rs), name, rule_set_display_tag(rs), have, name, tag,
-                            pin),
+                            rule_set_dir(rs), name, rule_set_display_tag(rs), have, name, tag, pin),
                   NULL);
         rc = -1;
     }
