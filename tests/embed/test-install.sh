@@ -100,7 +100,52 @@ if away rules docs --rules-tag v0.9.0-rc.3 --out "$tmp/docs" > "$tmp/out" 2> "$t
 else
     bad "away: rules docs --rules-tag v0.9.0-rc.3: $(head -c 300 "$tmp/err")"
 fi
-mv "$tmp/moved" "$prefix"
+# decoys: a rules-yaml/ inside, beside and above the prefix is some checkout or work
+# folder, never the installed program's rules (only build/mcpdesc of a tree reads its
+# tree); each decoy names its set decoy-set, so a report naming it shows the leak
+mkdir -p "$tmp/x/y"
+mv "$tmp/moved" "$tmp/x/y/moved"
+for d in "$tmp/x/y/moved" "$tmp/x/y" "$tmp/x"; do
+    mkdir -p "$d/rules-yaml/releases" && cp rules-yaml/*.yaml "$d/rules-yaml/" &&
+        sed -i 's/^name: .*/name: decoy-set/' "$d/rules-yaml/manifest.yaml" &&
+        cp -R rules-yaml/releases/mcpdesc-mcp@v0.9.0-rc.3 "$d/rules-yaml/releases/" &&
+        sed -i 's/^name: .*/name: decoy-set/' "$d/rules-yaml/releases/mcpdesc-mcp@v0.9.0-rc.3/rules/manifest.yaml"
+done
+decoyed() { (cd "$tmp/work" && env -u MCPDESC_RULES -u MCPDESC_RULES_PATH "$tmp/x/y/moved/bin/mcpdesc" "$@"); }
+decoyed validate --format text fixture.json > "$tmp/out" 2> "$tmp/err"
+if grep -q "^rules: $name $tag " "$tmp/out" && ! grep -q decoy "$tmp/out" "$tmp/err"; then
+    ok "rules-yaml/ decoys inside, beside and above the prefix: the installed set runs"
+else
+    bad "decoys: validate ran another set: $(tail -n 2 "$tmp/out") $(head -c 300 "$tmp/err")"
+fi
+decoyed validate --rules-tag v0.9.0-rc.3 --format text fixture.json > "$tmp/out" 2> "$tmp/err"
+if grep -q '^rules: mcpdesc-mcp v0\.9\.0-rc\.3 ' "$tmp/out" && ! grep -q decoy "$tmp/out" "$tmp/err"; then
+    ok "decoys: --rules-tag v0.9.0-rc.3 runs the installed release, not a decoy's"
+else
+    bad "decoys: --rules-tag v0.9.0-rc.3: $(tail -n 2 "$tmp/out") $(head -c 300 "$tmp/err")"
+fi
+if decoyed rules test > "$tmp/out" 2> "$tmp/err"; then
+    ok "decoys: rules test judges the installed set ($(tail -n 1 "$tmp/out"))"
+else
+    bad "decoys: rules test: $(grep FAIL "$tmp/out" | head -n 3) $(head -c 300 "$tmp/err")"
+fi
+rm -rf "$tmp/x/y/moved/rules-yaml" "$tmp/x/y/rules-yaml" "$tmp/x/rules-yaml"
+# the installed release re-hashed in place (a rule edited, its SHA256SUMS line rewritten):
+# refused, naming the file; then restored for what follows
+inst=$tmp/x/y/moved/share/mcpdesc/releases
+cp -R "$inst/mcpdesc-mcp@v0.9.0-rc.3" "$tmp/rc3.orig"
+(cd "$inst" && rm -rf mcpdesc-mcp@v0.9.0-rc.3 &&
+    ROOT=$(cd "$OLDPWD" && pwd) sh "$OLDPWD/tests/data/releases/tamper.sh" mcpdesc-mcp@v0.9.0-rc.3 mcpdesc-mcp@v0.9.0-rc.3) \
+    > "$tmp/tamper.log" 2>&1 || bad "could not re-hash the installed rc.3: $(head -c 300 "$tmp/tamper.log")"
+decoyed validate --rules-tag v0.9.0-rc.3 fixture.json > "$tmp/out" 2> "$tmp/err"
+status=$?
+if [ "$status" -eq 2 ] && grep -q 'tool.yaml: differs from the release' "$tmp/err"; then
+    ok "a re-hashed installed release is refused (exit 2, naming tool.yaml)"
+else
+    bad "re-hashed installed rc.3: exit $status: $(head -c 300 "$tmp/err")"
+fi
+rm -rf "${inst:?}/mcpdesc-mcp@v0.9.0-rc.3" && mv "$tmp/rc3.orig" "$inst/mcpdesc-mcp@v0.9.0-rc.3"
+mv "$tmp/x/y/moved" "$prefix"
 
 # 3. man page and completion
 if command -v man > /dev/null 2>&1; then
