@@ -1,5 +1,6 @@
 # mk/install.mk - `make install PREFIX=... [DESTDIR=...]`: the binary; every shipped
-# release (PREFIX/share/mcpdesc/releases/NAME@TAG, found by --rules-tag) and the default
+# release (PREFIX/share/mcpdesc/releases/NAME@TAG, found by --rules-tag, with its findings
+# record and changes log NAME@TAG.findings and .changes beside it) and the default
 # rule set PREFIX/share/mcpdesc/rules (where the binary looks without --rules: a link to
 # the release of the manifest's tag, tools/install-rules.sh); the description format's
 # JSON Schemas (PREFIX/share/mcpdesc/schema); libmcpdesc.a with its public header

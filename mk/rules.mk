@@ -4,8 +4,9 @@
 # with `rules lock` and `--rules-tag`. check-locks: a committed tag lock never changes, and the manifest's
 # tag has a lock. test-rules-diff: `rules diff` on the shipped releases v0.9.0-rc.8
 # and rc.9. check-releases: every shipped release (rules-yaml/releases/NAME@TAG) is
-# intact, matches its lock and gives its recorded findings on its own fixtures
-# (tests/check-releases.sh; about a second). All run under `make check` (plain, then
+# intact, matches its lock and gives its recorded findings on its own fixtures, and the
+# engine's version follows the changes logs (tests/check-releases.sh; about a second),
+# and those version checks fail on doctored logs (tests/check-releases-selftest.sh). All run under `make check` (plain, then
 # BUILD=build/san SAN=1).
 
 # Included before the Makefile's `all:` rule: keep `all` the default goal, and name the
@@ -29,6 +30,7 @@ test-rules-diff: $(RULES_BIN)
 
 check-releases: $(RULES_BIN)
 	sh tests/check-releases.sh $(RULES_BIN)
+	sh tests/check-releases-selftest.sh
 
 
 # test-org-rules: the worked organisation rule set (examples/acme/, extends

@@ -26,6 +26,7 @@ MAN=${MCPDESC_MAN:-$ROOT/docs/mcpdesc.1}
 COMP=${MCPDESC_COMPLETION:-$ROOT/tools/mcpdesc.bash-completion}
 SRC=${MCPDESC_CLI_SRC:-$ROOT/src/cli}
 KEYS="validate|baseline write|fix|capture|lsp|schema validate|schema check|rules list|rules explain|rules dump|rules lint|rules test|rules docs|rules diff|rules lock|rules pack"
+# (rules changes takes no option but --help: nothing to compare; its completion is run below)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -192,14 +193,17 @@ if command -v bash > /dev/null 2>&1; then
         run mcpdesc validate --format=sarif:a
         run mcpdesc validate --format sarif:e
         run mcpdesc validate --format json d
-        run mcpdesc rules list --format j' check-options "$COMP") > "$tmp/comp-files" 2>&1
+        run mcpdesc rules list --format j
+        run mcpdesc rules ch
+        run mcpdesc rules changes v0.9.0-rc.3' check-options "$COMP") > "$tmp/comp-files" 2>&1
     tags=$("$BIN" validate --rules-tag=_ - < /dev/null 2>&1 | sed -n "s/.*available: \([^;]*\).*/\1/p" |
         tr "," "\n" | sed "s/^ *//; s/^.*@//; /^\$/d" | tr "\n" "|")
     printf '%s\n' 'a b.json|' 'a b.json|d.yaml|dir x|e f.yml|' 'd.yaml|dir x|e f.yml|' \
         'a b.json|c.txt|d.yaml|dir x|e f.yml|' 'c.txt|' 'dir x|' \
         '2025-11-25|' '2024-11-05|' 'v0.9.0-rc.3|' 'mcpdesc-mcp@v0.9.0-rc.3|' "$tags" \
         'strict|' 'warning|' 'json|junit|' 'markdown|' 'a b.json|' 'dir x|' '--format=github|--format=gitlab|' \
-        '--format=sarif:a b.json|' 'sarif:e f.yml|' 'd.yaml|dir x|' 'json|' \
+        '--format=sarif:a b.json|' 'sarif:e f.yml|' 'd.yaml|dir x|' 'json|' 'changes|' \
+        'v0.9.0-rc.3|' \
         > "$tmp/comp-expected"
     # compgen's order is the directory's; compare sorted within each line
     while IFS= read -r l; do echo "$l" | tr '|' '\n' | sort | tr '\n' '|'; echo; done < "$tmp/comp-files" > "$tmp/comp-got"

@@ -23,14 +23,27 @@
 # checked once: a tag that is not there is one line on stderr (exit 2) naming the
 # available releases, and the text, JSON and SARIF reports of `--rules-tag TAG` (the
 # oldest release) name TAG. Prints ok/FAIL per tag and a summary; exits 1 on any failure.
+#
+# The engine's versions follow the logs (semantic versioning: an engine change that alters
+# a shipped tag's findings is a minor version, docs/releases.md). Over every log, each
+# entry's heading "## YYYY-MM-DD, mcpdesc X.Y.Z: what changed" must be well formed, and
+#   a. its version is at most the engine's (BINARY --version): the entry and the version
+#      bump come in the same commit;
+#   b. distinct changes (distinct headings: one change has the same heading in every log
+#      it touched) each have their own minor version X.Y, except the headings of
+#      GRANDFATHERED below, written at 0.1.0 before this rule;
+#   c. each record's engine version is at most the engine's and at least that of the
+#      newest entry it was taken after (its "changes N").
+# --changes-only runs these checks alone (no release is loaded; BINARY answers only
+# --version): tests/check-releases-selftest.sh runs it on doctored copies of the logs.
 set -u
-update=0
-if [ "${1:-}" = --update ]; then
-    update=1
-    shift
-fi
+update=0 changes_only=0
+case ${1:-} in
+--update) update=1; shift ;;
+--changes-only) changes_only=1; shift ;;
+esac
 if [ $# -ne 1 ]; then
-    echo "usage: sh tests/check-releases.sh [--update] BINARY" >&2
+    echo "usage: sh tests/check-releases.sh [--update | --changes-only] BINARY" >&2
     exit 2
 fi
 bin=$1
@@ -163,6 +176,91 @@ EOF2
     recorded=$((recorded + 1))
     echo "check-releases: recorded $1.findings ($engine, changes $2)" >&2
 }
+
+# The entries written at 0.1.0 before one minor version per change was required.
+GRANDFATHERED="2026-12-02, mcpdesc 0.1.0: the report's rules line names the engine
+2026-12-02, mcpdesc 0.1.0: the tag's own changes from v0.9.0-rc.11 (no finding changed)"
+
+# ver_le A B: version A <= version B
+ver_le() {
+    [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$1" ]
+}
+
+# check_versions: the engine's version against the logs and records (a, b, c above);
+# prints the reasons it fails, one per line
+check_versions() {
+    ver=${engine#mcpdesc }
+    case $ver in
+    *[!0-9.]* | '' | .* | *. | *..*) echo "the engine's version is not X.Y.Z: '$engine'"; return ;;
+    esac
+    : > "$tmp/headings"
+    for f in "$rel"/*.changes; do
+        [ -f "$f" ] || continue
+        grep '^## ' "$f" | while IFS= read -r h; do
+            printf '%s\t%s\n' "$(basename "$f")" "${h#\#\# }"
+        done >> "$tmp/headings"
+    done
+    # a: well formed, and not ahead of the engine
+    while IFS="$(printf '\t')" read -r file h; do
+        v=$(printf '%s\n' "$h" |
+            sed -n 's/^[0-9]\{4\}-[0-9][0-9]-[0-9][0-9], mcpdesc \([0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\): ..*$/\1/p')
+        if [ -z "$v" ]; then
+            echo "$file: the entry '## $h' does not start '## YYYY-MM-DD, mcpdesc X.Y.Z: '"
+        elif ! ver_le "$v" "$ver"; then
+            echo "$file: the entry '## $h' names mcpdesc $v, but the engine is $ver: bump VERSION"
+            echo "    in the Makefile to $v in the same commit (docs/releases.md)"
+        fi
+    done < "$tmp/headings"
+    # b: one minor version per distinct change (the grandfathered ones aside)
+    cut -f 2 "$tmp/headings" | sort -u | while IFS= read -r h; do
+        if printf '%s\n' "$GRANDFATHERED" | grep -qxF "$h"; then continue; fi
+        v=$(printf '%s\n' "$h" | sed -n 's/^[^,]*, mcpdesc \([0-9][0-9]*\.[0-9][0-9]*\)\.[0-9][0-9]*: .*$/\1/p')
+        [ -n "$v" ] && printf '%s\t%s\n' "$v" "$h"
+    done > "$tmp/minors"
+    printf '%s\n' "$GRANDFATHERED" |
+        sed -n 's/^[^,]*, mcpdesc \([0-9][0-9]*\.[0-9][0-9]*\)\.[0-9][0-9]*: .*$/\1\tgrandfathered/p' | sort -u >> "$tmp/minors"
+    cut -f 1 "$tmp/minors" | sort | uniq -d | while IFS= read -r m; do
+        echo "these distinct changes share the minor version $m (each engine change that alters"
+        echo "    recorded findings gets its own minor version, docs/releases.md):"
+        grep "^$m	" "$tmp/minors" | cut -f 2 | sed 's/^/      ## /'
+    done
+    # c: each record's engine version
+    for f in "$rel"/*.findings; do
+        [ -f "$f" ] || continue
+        rv=$(sed -n '1s/^# findings of .*: mcpdesc \([0-9][0-9.]*\), changes [0-9][0-9]*$/\1/p' "$f")
+        n=$(sed -n '1s/^# .*, changes \([0-9][0-9]*\)$/\1/p' "$f")
+        if [ -z "$rv" ] || [ -z "$n" ]; then
+            echo "$(basename "$f"): the first line is not '# findings of NAME@TAG on its conformance/: mcpdesc X.Y.Z, changes N'"
+            continue
+        fi
+        if ! ver_le "$rv" "$ver"; then
+            echo "$(basename "$f"): taken with mcpdesc $rv, newer than the engine ($ver)"
+        fi
+        log=${f%.findings}.changes
+        if [ "$n" -gt 0 ] && [ -f "$log" ]; then
+            lv=$(grep '^## ' "$log" | sed -n "${n}s/^## [^,]*, mcpdesc \([0-9][0-9.]*\): .*$/\1/p")
+            if [ -n "$lv" ] && ! ver_le "$lv" "$rv"; then
+                echo "$(basename "$f"): taken with mcpdesc $rv after $n changes, but change $n of"
+                echo "    $(basename "$log") is mcpdesc $lv: the record is older than its log says"
+            fi
+        fi
+    done
+}
+
+check_versions > "$tmp/why"
+if [ -s "$tmp/why" ]; then
+    echo "check-releases: FAIL the engine's version ($engine) and the changes logs"
+    sed 's/^/    /' "$tmp/why"
+    failed=$((failed + 1))
+else
+    echo "check-releases: ok the engine's version ($engine) and the changes logs: every entry at or below it, one minor version per change"
+    passed=$((passed + 1))
+fi
+if [ "$changes_only" -eq 1 ]; then
+    echo "check-releases: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    exit
+fi
 
 ids=
 for d in "$rel"/*@*/; do

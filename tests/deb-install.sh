@@ -143,6 +143,12 @@ in_root 'cd /tmp && mcpdesc validate --rules-tag v0.9.0-rc.3 weather.json'
 check "validate --rules-tag v0.9.0-rc.3 finds the installed old release" \
     sh -c '[ "$1" = 1 ] && grep -q "^rules: mcpdesc-mcp v0.9.0-rc.3 " "$2"' sh "$st" "$out/stdout" || show
 
+in_root 'mcpdesc rules changes v0.9.0-rc.3'
+check "rules changes v0.9.0-rc.3 prints the packaged changes log and findings record" \
+    sh -c '[ "$1" = 0 ] && grep -q "^findings recorded with: mcpdesc " "$2" &&
+           grep -q "/usr/share/mcpdesc/releases/mcpdesc-mcp@v0.9.0-rc.3.changes" "$2"' \
+    sh "$st" "$out/stdout" || show
+
 in_root 'man -w mcpdesc && MANWIDTH=80 man mcpdesc | grep -c fail-on'
 check "man mcpdesc renders the installed page" \
     sh -c '[ "$1" = 0 ] && grep -q "^/usr/share/man/man1/mcpdesc.1.gz$" "$2"' sh "$st" "$out/stdout" || show

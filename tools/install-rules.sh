@@ -2,6 +2,9 @@
 # install-rules.sh BINARY DEST - the rule sets of `make install` (mk/install.mk), DEST
 # being $(DESTDIR)PREFIX/share/mcpdesc (docs/releases.md, "Installed releases"):
 #   DEST/releases/NAME@TAG/  every release shipped in rules-yaml/releases, as it is
+#   DEST/releases/NAME@TAG.findings, NAME@TAG.changes
+#                            beside each, its findings record and changes log (what
+#                            `mcpdesc rules changes NAME@TAG` prints)
 #   DEST/rules               the default rule set (no --rules, no --rules-tag): a relative
 #                            symbolic link to releases/NAME@TAG/rules, the release of the
 #                            manifest's tag, when this tree is that release
@@ -33,6 +36,10 @@ mkdir -p "$dest/releases"
 for d in rules-yaml/releases/*@*/; do
     [ -d "$d" ] || continue
     copy_tree "$d" "$dest/releases/$(basename "$d")"
+done
+for f in rules-yaml/releases/*@*.findings rules-yaml/releases/*@*.changes; do
+    [ -f "$f" ] || continue
+    install -m 644 "$f" "$dest/releases/"
 done
 
 name=$(sed -n 's/^name:[[:space:]]*//p' rules-yaml/manifest.yaml | sed 's/[[:space:]]*#.*//; s/["'\'']//g' | head -n 1)

@@ -1,4 +1,4 @@
-/* cmd_rules.c - `mcpdesc rules list|explain|dump|lint|test|docs|diff|lock`: the tools
+/* cmd_rules.c - `mcpdesc rules list|explain|dump|lint|test|docs|diff|lock|pack|changes`: the tools
  * of rule authors and release engineers. The work is in lint.c (lint, examples),
  * rulepage*.c (pages), rule_dump.c (compiled programs) and rules_diff.c (two sets
  * compared); this file parses options and maps outcomes to exit codes: 0 ok, 1 findings
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "cli/cmd_changes.h"
 #include "cli/cmd_common.h"
 #include "author/rulepage.h"
 #include "author/lint.h"
@@ -104,6 +105,17 @@ static const struct sub {
      "must be the one locked as its manifest's tag (`mcpdesc rules lock TAG` first).\n"
      "  --out DIR          the directory that holds releases (e.g. rules-yaml/releases)\n",
      {"--out", "--rules", "--help", NULL}},
+    {"changes",
+     "changes NAME@TAG",
+     "the engine changes that altered a release's findings",
+     "Prints the changes log of the release NAME@TAG (a bare TAG means mcpdesc-mcp@TAG, as\n"
+     "for --rules-tag), found as --rules-tag finds it: the log NAME@TAG.changes and the\n"
+     "findings record NAME@TAG.findings beside the release directory. First the release's\n"
+     "directory, then the engine version its findings were recorded with, then each entry\n"
+     "(\"## YYYY-MM-DD, mcpdesc VERSION: what changed\", then why), newest last; or that no\n"
+     "engine change has altered them. Exit status 2 when the release or its log is not\n"
+     "there.\n",
+     {"--help", NULL}},
 };
 #define NSUBS (sizeof subs / sizeof subs[0])
 
@@ -700,6 +712,21 @@ static int run_pack(struct opts *o)
     return status;
 }
 
+/* ---- changes ---------------------------------------------------------------------- */
+
+static int run_changes(struct opts *o)
+{
+    if (o->args.len != 1) {
+        if (o->args.len > 1) too_many("changes", o, 1);
+        else
+            fprintf(stderr,
+                    "mcpdesc rules changes: give one release, NAME@TAG or TAG (as "
+                    "--rules-tag takes it)\n");
+        return 2;
+    }
+    return cmd_changes_print(o->args.items[0]);
+}
+
 int cmd_rules(int argc, char **argv)
 {
     if (argc < 2) {
@@ -730,6 +757,7 @@ int cmd_rules(int argc, char **argv)
     else if (!strcmp(s->name, "docs")) status = run_docs(&o);
     else if (!strcmp(s->name, "pack")) status = run_pack(&o);
     else if (!strcmp(s->name, "diff")) status = run_diff(&o);
+    else if (!strcmp(s->name, "changes")) status = run_changes(&o);
     else status = run_lock(&o);
     VEC_FREE(o.args);
     VEC_FREE(o.only);

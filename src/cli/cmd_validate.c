@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "cli/cmd_changes.h"
 #include "cli/cmd_common.h"
 #include "cli/cmd_config.h"
 #include "core/baseline.h"
@@ -731,6 +732,15 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
         v->rs = cmd_config_rules(o->cfg);
     else v->rs = cmd_load_rules_tagged(o->rules_dir, o->rules_tag);
     if (!v->rs) return 2;
+    /* a run pinned to a tag says when an engine change altered that tag's findings
+     * (docs/releases.md); -q prints only what fails the run */
+    if (!o->quiet && o->rules_tag)
+        cmd_changes_note(o->rules_tag, o->rules_dir ? rule_set_name(v->rs) : CMD_DEFAULT_SET);
+    else if (!o->quiet && !o->rules_dir && o->cfg)
+        for (size_t i = 0; i < o->cfg->rules.len; i++) {
+            const char *e = o->cfg->rules.items[i].s;
+            if (!strchr(e, '/') && strchr(e, '@')) cmd_changes_note(e, CMD_DEFAULT_SET);
+        }
     if (suppress_today(v->today) < 0) {
         fprintf(stderr,
                 "mcpdesc %s: SOURCE_DATE_EPOCH is a number of seconds since "

@@ -2,9 +2,10 @@
 # test-install.sh - `make install PREFIX=<temporary>` from a fresh build tree, then use
 # what was installed the way a user would: the binary finds its rules without --rules
 # (also after the prefix is moved), every release is installed and the default rule set
-# is the release of the manifest's tag; with the checkout out of reach (the prefix moved,
-# run from an empty directory) `validate --rules-tag`, `rules explain`, `rules test` and
-# `rules docs --rules-tag` work; `man` renders the page, bash loads the completion,
+# is the release of the manifest's tag, each with its findings record and changes log
+# beside it; with the checkout out of reach (the prefix moved, run from an empty
+# directory) `validate --rules-tag`, `rules explain`, `rules test`, `rules docs
+# --rules-tag` and `rules changes` work; `man` renders the page, bash loads the completion,
 # tests/embed/example.c builds through pkg-config against the installed library and
 # validates tests/embed/fixture.json (run under the sanitizers when the build uses them);
 # last, `make uninstall` leaves the prefix empty.
@@ -43,6 +44,12 @@ for d in rules-yaml/releases/*@*/; do
         bad "$rel/$id: sha256sum -c SHA256SUMS: $(head -n 3 "$tmp/sums")"
     elif ! diff -r "$d" "$prefix/$rel/$id" > /dev/null; then
         bad "$rel/$id differs from rules-yaml/releases/$id"
+    fi
+done
+# beside each release, its findings record and changes log (rules changes prints them)
+for f in rules-yaml/releases/*@*.findings rules-yaml/releases/*@*.changes; do
+    if ! cmp -s "$f" "$prefix/$rel/$(basename "$f")"; then
+        bad "not installed as it is: $rel/$(basename "$f")"
     fi
 done
 name=$(sed -n 's/^name:[[:space:]]*//p' rules-yaml/manifest.yaml | head -n 1)
@@ -99,6 +106,14 @@ if away rules docs --rules-tag v0.9.0-rc.3 --out "$tmp/docs" > "$tmp/out" 2> "$t
     ok "away from the checkout: rules docs --rules-tag v0.9.0-rc.3 renders the tag's pages"
 else
     bad "away: rules docs --rules-tag v0.9.0-rc.3: $(head -c 300 "$tmp/err")"
+fi
+if away rules changes v0.9.0-rc.3 > "$tmp/out" 2> "$tmp/err" &&
+        grep -q '^findings recorded with: mcpdesc ' "$tmp/out" &&
+        grep -q '^## .*, mcpdesc [0-9]' "$tmp/out" &&
+        grep -qF "/share/mcpdesc/releases/mcpdesc-mcp@v0.9.0-rc.3.changes" "$tmp/out"; then
+    ok "away from the checkout: rules changes v0.9.0-rc.3 prints the installed log and record"
+else
+    bad "away: rules changes v0.9.0-rc.3: $(head -c 300 "$tmp/out") $(head -c 300 "$tmp/err")"
 fi
 # decoys: a rules-yaml/ inside, beside and above the prefix is some checkout or work
 # folder, never the installed program's rules (only build/mcpdesc of a tree reads its
