@@ -178,8 +178,7 @@ EOF2
 }
 
 # The entries written at 0.1.0 before one minor version per change was required.
-GRANDFATHERED="2026-12-02, mcpdesc 0.1.0: the report's rules line names the engine
-2026-12-02, mcpdesc 0.1.0: the tag's own changes from v0.9.0-rc.11 (no finding changed)"
+GRANDFATHERED="2026-12-02, mcpdesc 0.1.0: the report's rules line names the engine"
 
 # ver_le A B: version A <= version B
 ver_le() {
