@@ -2,10 +2,12 @@
 #include "cli/cmd_common.h"
 
 #include <fnmatch.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -254,4 +256,49 @@ void cmd_release_differences(const struct rule_set *rs, FILE *err)
     buf_release(&sums);
     buf_release(&why);
     free(path);
+}
+
+/* Write TEXT over the file NAME (a symbolic link's target) through a temporary file in its
+ * directory, renamed over it, with its mode. 0, or -1 with a message on stderr (the file
+ * unchanged). */
+int cmd_write_atomically(const char *label, const char *name, const char *text, size_t len)
+{
+    struct stat st;
+    char *path = realpath(name, NULL); /* a symbolic link: its target is written */
+    if (!path || stat(path, &st) < 0) {
+        fprintf(stderr, "mcpdesc %s: %s: %s\n", label, name, strerror(errno));
+        free(path);
+        return -1;
+    }
+    const char *slash = strrchr(path, '/');
+    char *tmp = slash
+        ? xasprintf("%.*s/.%s.mcpdesc-fix-XXXXXX", (int)(slash - path), path, slash + 1)
+        : xasprintf(".%s.mcpdesc-fix-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        fprintf(stderr, "mcpdesc %s: %s: cannot write (a temporary file in its directory: %s)\n",
+                label, name, strerror(errno));
+        free(tmp);
+        free(path);
+        return -1;
+    }
+    int ok = 1;
+    for (size_t off = 0; ok && off < len;) {
+        ssize_t w = write(fd, text + off, len - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) ok = 0;
+        else off += (size_t)w;
+    }
+    int err = ok ? 0 : errno;
+    if (ok && fchmod(fd, st.st_mode & 07777) < 0) ok = 0, err = errno;
+    if (ok && fsync(fd) < 0) ok = 0, err = errno;
+    if (close(fd) < 0 && ok) ok = 0, err = errno;
+    if (ok && rename(tmp, path) < 0) ok = 0, err = errno;
+    if (!ok) {
+        unlink(tmp);
+        fprintf(stderr, "mcpdesc %s: %s: cannot write: %s\n", label, name, strerror(err));
+    }
+    free(tmp);
+    free(path);
+    return ok ? 0 : -1;
 }

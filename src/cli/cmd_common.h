@@ -43,6 +43,10 @@ int cmd_pin_matches(const struct rule_set *rs, const char *name, const char *tag
 /* After a refused release RS: the lines in which its files differ from what its own
  * SHA256SUMS records, a changed base named as the base with its path. */
 void cmd_release_differences(const struct rule_set *rs, FILE *err);
+/* Write TEXT over the file NAME (a symbolic link's target) through a temporary file in its
+ * directory, renamed over it, with its mode. 0, or -1 with a message on stderr naming the
+ * command LABEL ("fix") (the file unchanged). */
+int cmd_write_atomically(const char *label, const char *name, const char *text, size_t len);
 /* Which rules run (validate's --rule, --skip, the config's levels and the preset; the
  * language server's preset and config): the eval_options `enabled` filter. */
 struct cmd_filters {

@@ -195,51 +195,6 @@ static int writable(const char *name)
     return 0;
 }
 
-/* Write TEXT over the file NAME (a symbolic link's target) through a temporary file in its
- * directory, renamed over it, with its mode. 0, or -1 with a message on stderr (the file
- * unchanged). */
-static int write_atomically(const char *name, const char *text, size_t len)
-{
-    struct stat st;
-    char *path = realpath(name, NULL); /* a symbolic link: its target is written */
-    if (!path || stat(path, &st) < 0) {
-        fprintf(stderr, "mcpdesc fix: %s: %s\n", name, strerror(errno));
-        free(path);
-        return -1;
-    }
-    const char *slash = strrchr(path, '/');
-    char *tmp = slash
-        ? xasprintf("%.*s/.%s.mcpdesc-fix-XXXXXX", (int)(slash - path), path, slash + 1)
-        : xasprintf(".%s.mcpdesc-fix-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(stderr, "mcpdesc fix: %s: cannot write (a temporary file in its directory: %s)\n",
-                name, strerror(errno));
-        free(tmp);
-        free(path);
-        return -1;
-    }
-    int ok = 1;
-    for (size_t off = 0; ok && off < len;) {
-        ssize_t w = write(fd, text + off, len - off);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) ok = 0;
-        else off += (size_t)w;
-    }
-    int err = ok ? 0 : errno;
-    if (ok && fchmod(fd, st.st_mode & 07777) < 0) ok = 0, err = errno;
-    if (ok && fsync(fd) < 0) ok = 0, err = errno;
-    if (close(fd) < 0 && ok) ok = 0, err = errno;
-    if (ok && rename(tmp, path) < 0) ok = 0, err = errno;
-    if (!ok) {
-        unlink(tmp);
-        fprintf(stderr, "mcpdesc fix: %s: cannot write: %s\n", name, strerror(err));
-    }
-    free(tmp);
-    free(path);
-    return ok ? 0 : -1;
-}
-
 /* ---- the run -------------------------------------------------------------------- */
 
 struct filter_arg {
@@ -310,7 +265,7 @@ static int fix_files(const struct rule_set *rs, const struct report_file *files,
                 fprintf(info, "%s: %d fix%s would be applied\n", f->name, applied,
                         applied == 1 ? "" : "es");
                 if (rc < 1) rc = 1;
-            } else if (!writable(f->name) || write_atomically(f->name, fixed, new_len) < 0) {
+            } else if (!writable(f->name) || cmd_write_atomically("fix", f->name, fixed, new_len) < 0) {
                 rc = 2;
             } else {
                 fprintf(info, "%s: %d fix%s applied\n", f->name, applied, applied == 1 ? "" : "es");
