@@ -70,6 +70,19 @@ char *cmd_rules_dir(const char *given)
     return xstrdup(MCPDESC_DATADIR "/rules");
 }
 
+int cmd_option_once(const char *cmd, const char *name, const char **slot, const char *v)
+{
+    if (*slot) {
+        fprintf(stderr,
+                "mcpdesc %s: %s given twice ('%s', then '%s'): give it once; a chain of rule "
+                "sets is written rules: [A, B] in .mcpdesc.yaml (docs/config.md)\n",
+                cmd, name, *slot, v);
+        return -1;
+    }
+    *slot = v;
+    return 0;
+}
+
 void cmd_release_path_init(struct cmd_release_path *p)
 {
     memset(p, 0, sizeof *p);

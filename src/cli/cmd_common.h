@@ -19,6 +19,10 @@
  * directory, else the installed one (MCPDESC_DATADIR/rules). A release directory
  * (NAME@TAG/) stands for its rules/. Returns new memory. */
 char *cmd_rules_dir(const char *given);
+/* Set *SLOT to V for the option NAME (--rules, --rules-tag) of command CMD, once: given
+ * twice is -1 after a message naming both values (a chain of sets is the config's
+ * rules: [A, B], never the last option winning), else 0. */
+int cmd_option_once(const char *cmd, const char *name, const char **slot, const char *v);
 /* Where releases are looked for (docs/releases.md): each directory of
  * $MCPDESC_RULES_PATH (colon-separated), rules-yaml/releases of the build tree the binary
  * runs from, PREFIX/share/mcpdesc/releases beside the binary, MCPDESC_DATADIR/releases. */

@@ -180,9 +180,17 @@ static int parse(const struct sub *s, int argc, char **argv, struct opts *o)
         }
         const char *v = cmd_option_value(argc, argv, &i, name);
         if (!v) return -1;
-        if (!strcmp(name, "--rules")) o->rules = v;
-        else if (!strcmp(name, "--rules-tag")) o->rules_tag = v;
-        else if (!strcmp(name, "--fixtures")) o->fixtures = v;
+        /* --rules and --rules-tag once each: the last one never silently wins */
+        const char **once = !strcmp(name, "--rules") ? &o->rules
+            : !strcmp(name, "--rules-tag")           ? &o->rules_tag
+                                                     : NULL;
+        if (once) {
+            char cmd[32];
+            snprintf(cmd, sizeof cmd, "rules %s", s->name);
+            if (cmd_option_once(cmd, name, once, v) < 0) return -1;
+            continue;
+        }
+        if (!strcmp(name, "--fixtures")) o->fixtures = v;
         else if (!strcmp(name, "--format")) o->format = v;
         else if (!strcmp(name, "--out")) o->out = v;
         else if (!strcmp(name, "--rule")) VEC_PUSH(o->only, v);
