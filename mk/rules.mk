@@ -57,4 +57,12 @@ test-org-rules: $(RULES_BIN) $(BUILD)/tests/conformance-check
 	MCPDESC_RULES_PATH=$(BUILD)/org-releases $(RULES_BIN) validate -q \
 	    --rules-tag acme-policy@v1.0.0 examples/acme/conformance/expected-valid/acme-tools.json
 
-EXTRA_CHECKS += test-rules check-locks test-rules-diff check-releases test-org-rules
+# test-rules-nearest: `rules lint/test/explain/docs/list` with no DIR judge the nearest
+# rule-set manifest up to the folder holding .git (decoys and stops included), and name
+# the set they judge on standard error (tests/rules-nearest-set.sh).
+.PHONY: test-rules-nearest
+test-rules-nearest: $(RULES_BIN)
+	sh tests/rules-nearest-set.sh $(RULES_BIN)
+
+EXTRA_CHECKS += test-rules check-locks test-rules-diff check-releases test-org-rules \
+    test-rules-nearest

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "core/doc.h"
 #include "core/lock.h"
 #include "core/release.h"
 
@@ -33,11 +34,104 @@ static char *rules_dir_of(const char *dir)
 
 char *cmd_rules_dir(const char *given)
 {
+    return cmd_rules_dir_why(given, NULL);
+}
+
+char *cmd_rules_dir_why(const char *given, const char **why)
+{
+    const char *dummy;
+    if (!why) why = &dummy;
+    *why = "given";
     if (given) return rules_dir_of(given);
+    const char *env = getenv("MCPDESC_RULES");
+    *why = "$MCPDESC_RULES";
+    if (env && *env) return rules_dir_of(env);
+    char *tree = release_tree_root();
+    *why = tree ? "the default: the build tree's rules-yaml/" : "the default: the installed set";
+    free(tree);
     char *dflt = release_default_rules();
     char *dir = rules_dir_of(dflt);
     free(dflt);
     return dir;
+}
+
+int cmd_rule_manifest(const char *dir, char **name, char **tag)
+{
+    char *m = xasprintf("%s/manifest.yaml", dir);
+    struct doc_error err = {0};
+    doc *d = access(m, R_OK) == 0 ? doc_load_file(m, NULL, &err) : NULL;
+    free(m);
+    doc_error_release(&err);
+    json_t *root = d ? doc_root(d) : NULL;
+    /* the members schema/manifest.schema.json requires, of their types */
+    int ok = json_is_object(root) && json_is_string(json_object_get(root, "name")) &&
+        json_is_string(json_object_get(root, "tag")) &&
+        json_is_array(json_object_get(root, "files"));
+    if (ok && name) *name = xstrdup(json_string_value(json_object_get(root, "name")));
+    if (ok && tag) *tag = xstrdup(json_string_value(json_object_get(root, "tag")));
+    doc_free(d);
+    return ok;
+}
+
+/* DIR's rule set directory when DIR holds a rule-set manifest, or is a release directory
+ * NAME@TAG/ whose rules/ holds one (new); else NULL. */
+static char *manifest_here(const char *dir)
+{
+    if (cmd_rule_manifest(dir, NULL, NULL)) return xstrdup(dir);
+    char *rel = release_rules_dir(dir);
+    if (rel && cmd_rule_manifest(rel, NULL, NULL)) return rel;
+    free(rel);
+    return NULL;
+}
+
+static int holds_git(const char *dir)
+{
+    char *g = xasprintf("%s/.git", strcmp(dir, "/") ? dir : "");
+    int yes = access(g, F_OK) == 0;
+    free(g);
+    return yes;
+}
+
+char *cmd_nearest_rule_dir(void)
+{
+    char *cwd = getcwd(NULL, 0);
+    if (!cwd) return NULL;
+    /* the top: the folder that holds .git (a directory, or a worktree's file), else the
+     * working directory alone (outside a repository nothing above it is searched) */
+    char *top = xstrdup(cwd);
+    for (;;) {
+        if (holds_git(top)) break;
+        char *slash = strrchr(top, '/');
+        if (!slash || slash == top) {
+            free(top);
+            top = xstrdup(cwd);
+            break;
+        }
+        *slash = '\0';
+    }
+    char *dir = cwd, *found = NULL;
+    for (;;) {
+        if ((found = manifest_here(dir)) || !strcmp(dir, top)) break;
+        char *slash = strrchr(dir, '/'); /* TOP is DIR or above it: never past "/" */
+        if (!slash || slash == dir) break;
+        *slash = '\0';
+    }
+    free(top);
+    free(cwd);
+    return found;
+}
+
+int cmd_option_once(const char *cmd, const char *name, const char **slot, const char *v)
+{
+    if (*slot) {
+        fprintf(stderr,
+                "mcpdesc %s: %s given twice ('%s', then '%s'): give it once; a chain of rule "
+                "sets is written rules: [A, B] in .mcpdesc.yaml (docs/config.md)\n",
+                cmd, name, *slot, v);
+        return -1;
+    }
+    *slot = v;
+    return 0;
 }
 
 void cmd_release_path_init(struct cmd_release_path *p)

@@ -19,6 +19,22 @@
  * directory, else the installed one (MCPDESC_DATADIR/rules). A release directory
  * (NAME@TAG/) stands for its rules/. Returns new memory. */
 char *cmd_rules_dir(const char *given);
+/* The same, and *WHY says where it came from (static text): "given", "$MCPDESC_RULES",
+ * "the default: the build tree's rules-yaml/" or "the default: the installed set". */
+char *cmd_rules_dir_why(const char *given, const char **why);
+/* Does DIR hold a rule-set manifest: a manifest.yaml that parses as YAML and has the
+ * members schema/manifest.schema.json requires (name, tag, files), not any file of that
+ * name? 1 and its name and tag (new; NAME or TAG may be NULL), else 0. */
+int cmd_rule_manifest(const char *dir, char **name, char **tag);
+/* The rules commands' own set (rules lint, test, explain, docs, list with no DIR): the
+ * nearest folder, from the working directory up to the folder that holds .git (the
+ * working directory alone outside a repository), that holds a rule-set manifest or is a
+ * release directory NAME@TAG/ whose rules/ holds one. New, or NULL when there is none. */
+char *cmd_nearest_rule_dir(void);
+/* Set *SLOT to V for the option NAME (--rules, --rules-tag) of command CMD, once: given
+ * twice is -1 after a message naming both values (a chain of sets is the config's
+ * rules: [A, B], never the last option winning), else 0. */
+int cmd_option_once(const char *cmd, const char *name, const char **slot, const char *v);
 /* Where releases are looked for (docs/releases.md): each directory of
  * $MCPDESC_RULES_PATH (colon-separated), rules-yaml/releases of the build tree the binary
  * runs from, PREFIX/share/mcpdesc/releases beside the binary, MCPDESC_DATADIR/releases. */

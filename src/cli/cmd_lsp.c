@@ -164,10 +164,10 @@ int cmd_lsp(int argc, char **argv)
             return 0;
         } else if (OPT("--rules")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--rules"))) return 2;
-            o.rules_dir = v;
+            if (cmd_option_once("lsp", "--rules", &o.rules_dir, v) < 0) return 2;
         } else if (OPT("--rules-tag")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--rules-tag"))) return 2;
-            o.rules_tag = v;
+            if (cmd_option_once("lsp", "--rules-tag", &o.rules_tag, v) < 0) return 2;
         } else if (OPT("--preset")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--preset"))) return 2;
             o.preset = v;

@@ -57,7 +57,7 @@ static const struct sub {
      "the rule's applies, versions in applies that no check judges, examples whose fixture or\n"
      "pointer does not exist or whose expectation the rule's level cannot produce, and a level\n"
      "that contradicts the requirement's MUST, SHOULD or MAY. DIR defaults to the rule set (as\n"
-     "for --rules).\n",
+     "for --rules: the nearest manifest.yaml, else the default).\n",
      {"--rules", "--fixtures", "--help", NULL}},
     {"test",
      "test [DIR] [--fixtures DIR] [--rule GLOB]...",
@@ -123,12 +123,16 @@ static const struct {
     const char *option, *text;
 } common_help[] = {
     {"--rules",
-     "  --rules DIR        rule set or release directory NAME@TAG/ (default: the build\n"
-     "                     tree's rules-yaml/, else the installed one; or $MCPDESC_RULES)\n"},
+     "  --rules DIR        rule set or release directory NAME@TAG/ (default: $MCPDESC_RULES;\n"
+     "                     for list, explain, lint, test and docs then the nearest rule-set\n"
+     "                     manifest.yaml, here or above up to the folder holding .git; else\n"
+     "                     the build tree's rules-yaml/, else the installed one). Given\n"
+     "                     twice is an error (exit 2); standard error names the set judged\n"},
     {"--rules-tag",
      "  --rules-tag TAG    use the release TAG (or NAME@TAG) from $MCPDESC_RULES_PATH, the\n"
      "                     build tree's rules-yaml/releases or the installed releases; with\n"
-     "                     --rules, refuse a set that is not the one locked as TAG\n"},
+     "                     --rules, refuse a set that is not the one locked as TAG (given\n"
+     "                     twice is an error: a chain is the config's rules: [A, B])\n"},
     {"--fixtures",
      "  --fixtures DIR     conformance fixtures (default: the rule set's ../conformance)\n"},
 };
@@ -192,9 +196,17 @@ static int parse(const struct sub *s, int argc, char **argv, struct opts *o)
         }
         const char *v = cmd_option_value(argc, argv, &i, name);
         if (!v) return -1;
-        if (!strcmp(name, "--rules")) o->rules = v;
-        else if (!strcmp(name, "--rules-tag")) o->rules_tag = v;
-        else if (!strcmp(name, "--fixtures")) o->fixtures = v;
+        /* --rules and --rules-tag once each: the last one never silently wins */
+        const char **once = !strcmp(name, "--rules") ? &o->rules
+            : !strcmp(name, "--rules-tag")           ? &o->rules_tag
+                                                     : NULL;
+        if (once) {
+            char cmd[32];
+            snprintf(cmd, sizeof cmd, "rules %s", s->name);
+            if (cmd_option_once(cmd, name, once, v) < 0) return -1;
+            continue;
+        }
+        if (!strcmp(name, "--fixtures")) o->fixtures = v;
         else if (!strcmp(name, "--format")) o->format = v;
         else if (!strcmp(name, "--out")) o->out = v;
         else if (!strcmp(name, "--rule")) VEC_PUSH(o->only, v);
@@ -206,6 +218,48 @@ static int parse(const struct sub *s, int argc, char **argv, struct opts *o)
 static struct rule_set *load(const struct opts *o)
 {
     return cmd_load_rules_tagged(o->rules, o->rules_tag);
+}
+
+/* The set of a rules command given no directory (rules-yaml/README.md, Which set the
+ * rules commands judge): the one $MCPDESC_RULES names, else the nearest rule-set
+ * manifest (cmd_nearest_rule_dir), else the default. New; *WHY says which (static). */
+static char *own_set_dir(const char **why)
+{
+    const char *env = getenv("MCPDESC_RULES");
+    if (!(env && *env)) {
+        char *near = cmd_nearest_rule_dir();
+        if (near) {
+            *why = "the nearest manifest.yaml";
+            return near;
+        }
+    }
+    return cmd_rules_dir_why(NULL, why);
+}
+
+/* The one line on standard error naming the set a command judges and where it came from
+ * (standard output keeps its form). */
+static void say_judging(const char *sub, const char *name, const char *tag, const char *dir,
+                        const char *why)
+{
+    if (name)
+        fprintf(stderr, "mcpdesc rules %s: judging %s %s in %s (%s)\n", sub, name, tag, dir, why);
+    else fprintf(stderr, "mcpdesc rules %s: judging the rule set in %s (%s)\n", sub, dir, why);
+}
+
+/* load() for the commands that judge a set of their own (list, explain, test, docs):
+ * --rules DIR (GIVEN_WHY says how it was given), else the release of --rules-tag, else
+ * own_set_dir(); then the line naming it. NULL after printing why. */
+static struct rule_set *load_judged(const char *sub, const struct opts *o, const char *given_why)
+{
+    const char *why = given_why;
+    char *dir = NULL;
+    if (o->rules) dir = xstrdup(o->rules);
+    else if (o->rules_tag) why = "the release of --rules-tag";
+    else dir = own_set_dir(&why);
+    struct rule_set *rs = cmd_load_rules_tagged(dir, o->rules_tag);
+    if (rs) say_judging(sub, rule_set_name(rs), rule_set_display_tag(rs), rule_set_dir(rs), why);
+    free(dir);
+    return rs;
 }
 
 static char *fixtures_dir(const struct opts *o, const struct rule_set *rs)
@@ -354,7 +408,7 @@ static int run_list(struct opts *o)
         return 2;
     }
     if (too_many("list", o, 0)) return 2;
-    struct rule_set *rs = load(o);
+    struct rule_set *rs = load_judged("list", o, "--rules");
     if (!rs) return 2;
     struct list_rows l;
     list_collect(rs, &l);
@@ -380,7 +434,7 @@ static int run_explain(struct opts *o)
         return 2;
     }
     const char *id = o->args.items[0];
-    struct rule_set *rs = load(o);
+    struct rule_set *rs = load_judged("explain", o, "--rules");
     if (!rs) return 2;
     const struct rule *r = rule_set_find(rs, id);
     int status = 0;
@@ -469,7 +523,8 @@ static int run_lint(struct opts *o)
     if (too_many("lint", o, 1)) return 2;
     const char *given = dir_arg("lint", o);
     if (o->args.len > 1 || (o->args.len && !given)) return 2;
-    char *dir = cmd_rules_dir(given);
+    const char *why = o->args.len ? "given" : "--rules";
+    char *dir = given ? cmd_rules_dir(given) : own_set_dir(&why);
     if (!given) { /* the build tree's or installed set: show it relative to here if below */
         char *real = realpath(dir, NULL), *cwd = getcwd(NULL, 0);
         size_t n = cwd ? strlen(cwd) : 0;
@@ -480,6 +535,11 @@ static int run_lint(struct opts *o)
         free(real);
         free(cwd);
     }
+    char *name = NULL, *tag = NULL;
+    cmd_rule_manifest(dir, &name, &tag); /* the set as its manifest names it, if it can */
+    say_judging("lint", name, tag, dir, why);
+    free(name);
+    free(tag);
     struct diag_list found = DIAG_LIST_INIT;
     int status;
     struct cmd_release_path rp; /* where an `extends: NAME@TAG` finds its base */
@@ -539,7 +599,7 @@ static int run_test(struct opts *o)
     const char *given = dir_arg("test", o);
     if (o->args.len && !given) return 2;
     o->rules = given;
-    struct rule_set *rs = load(o);
+    struct rule_set *rs = load_judged("test", o, o->args.len ? "given" : "--rules");
     if (!rs) return 2;
     for (size_t i = 0; i < o->only.len; i++) {
         int hit = 0;
@@ -590,7 +650,7 @@ static int run_docs(struct opts *o)
         return 2;
     }
     if (too_many("docs", o, 0)) return 2;
-    struct rule_set *rs = load(o);
+    struct rule_set *rs = load_judged("docs", o, "--rules");
     if (!rs) return 2;
     char *fx = fixtures_needed("docs", o, rs);
     if (!fx) {

@@ -68,7 +68,10 @@ static void usage(FILE *f)
           "  --rules-tag TAG          run the release TAG (or NAME@TAG), found in\n"
           "                           $MCPDESC_RULES_PATH, the build tree's rules-yaml/releases\n"
           "                           or the installed releases; with --rules, refuse to run\n"
-          "                           unless that set is the one locked as TAG\n"
+          "                           unless that set is the one locked as TAG. Each of\n"
+          "                           --rules and --rules-tag once (twice: exit 2; a chain\n"
+          "                           is the config's rules: [A, B]); either one runs\n"
+          "                           instead of the config's rules, and the report says so\n"
           "  --format FORMAT[:FILE]   text (default), json, sarif (SARIF 2.1.0 for code\n"
           "                           scanning), github (GitHub Actions annotations, errors\n"
           "                           first), junit (JUnit XML: Jenkins, GitLab), gitlab\n"
@@ -433,10 +436,10 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             o->timing = 1;
         } else if (OPT("--rules")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--rules"))) return 2;
-            o->rules_dir = v;
+            if (cmd_option_once(cmd_label, "--rules", &o->rules_dir, v) < 0) return 2;
         } else if (OPT("--rules-tag")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--rules-tag"))) return 2;
-            o->rules_tag = v;
+            if (cmd_option_once(cmd_label, "--rules-tag", &o->rules_tag, v) < 0) return 2;
         } else if (OPT("--format")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--format"))) return 2;
             VEC_PUSH(o->formats, v);
@@ -986,9 +989,11 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
         (!strcmp(o->color, "auto") && tty && !(no_color && *no_color));
     char *others = elsewhere(o, which);
     const char *docs = cmd_docs_url(o->docs_url, o->cfg, v->rs);
+    /* the command line's set ran instead of the config's rules: (the report says so) */
+    int over_config = o->cfg && o->cfg->rules.len && (o->rules_dir || o->rules_tag);
     struct report_opts ro = {out,       v->rs,  quiet_level, use_color,     tty,
                              o->preset, o->cfg, v->baseline, o->fail_level, o->never_fail,
-                             others,    v->cwd, docs};
+                             others,    v->cwd, docs,        over_config};
     r->fmt->write(&ro, v->rf, v->nrf);
     free(others);
     if (r->file) {

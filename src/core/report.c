@@ -97,10 +97,21 @@ void report_rules_line(const struct report_opts *o)
 {
     if (!o->rs) return;
     const char *preset = rule_set_has_presets(o->rs) ? rule_preset_name(o->preset) : NULL;
-    fprintf(o->out, "rules: %s %s (%s%s)%s%s, engine mcpdesc %s\n", rule_set_name(o->rs),
+    fprintf(o->out, "rules: %s %s (%s%s)%s%s, engine mcpdesc %s", rule_set_name(o->rs),
             rule_set_display_tag(o->rs), rule_set_digest(o->rs),
             rule_set_released_tag(o->rs) ? "" : "; not a released tag", preset ? ", preset " : "",
             preset ? preset : "", MCPDESC_VERSION);
+    if (o->rules_over_config && o->config)
+        fprintf(o->out, ", from the command line over the config's rules (%s)", o->config->path);
+    fputc('\n', o->out);
+}
+
+json_t *report_config_json(const struct report_opts *o)
+{
+    if (!o->config) return NULL;
+    json_t *c = config_report_json(o->config, o->rs);
+    if (o->rules_over_config) json_object_set_new(c, "rulesOverridden", json_true());
+    return c;
 }
 
 void report_config_line(const struct report_opts *o)

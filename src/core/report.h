@@ -60,6 +60,11 @@ struct report_opts {
      * the manifest's), or NULL: SARIF's helpUri and the html report's rule links are
      * DOCS_URL + id + .html; without one no report links to a rule page. */
     const char *docs_url;
+    /* The config of the run names rules (its `rules:`), and the command line's --rules or
+     * --rules-tag ran instead (the command line wins): the rules line ends ", from the
+     * command line over the config's rules (PATH)", and JSON's and SARIF's config object
+     * has "rulesOverridden": true. */
+    int rules_over_config;
 };
 /* The rule page of ID under o->docs_url (new string), or NULL: no docs-url, or ID is
  * REPORT_INPUT_RULE or NULL. */
@@ -117,7 +122,9 @@ int report_verdict(struct buf *b, const struct report_opts *o, const struct repo
  * digest), the preset when the set has rules outside recommended (a set without them,
  * as every release before presets, runs the same rules under every preset, and its line
  * is as before) and the engine's version: which rules judged, so a pinned run can be
- * told from any other. Nothing without a rule set. */
+ * told from any other; then, when the command line's set ran instead of the config's
+ * rules:, ", from the command line over the config's rules (PATH)". Nothing without a
+ * rule set. */
 void report_rules_line(const struct report_opts *o);
 /* The text and github formats' line naming the config and what it changed: "config: PATH
  * (N levels changed, N overrides, N ignored paths[, preset P])". Nothing without one. */
@@ -132,6 +139,9 @@ void report_message(struct buf *b, const struct report_opts *o, const struct dia
  * modified, digest}; tag is the released tag, null for a set that differs from every
  * lock of its manifest's tag (derivedFrom), which is then modified. */
 json_t *report_rule_set_json(const struct rule_set *rs);
+/* The config of the run as JSON and SARIF name it (new reference; NULL without one):
+ * config_report_json, and "rulesOverridden": true when rules_over_config. */
+json_t *report_config_json(const struct report_opts *o);
 
 void report_text(const struct report_opts *o, const struct report_file *files, size_t n);
 void report_json(const struct report_opts *o, const struct report_file *files, size_t n);

@@ -62,7 +62,7 @@ void report_json(const struct report_opts *o, const struct report_file *files, s
     if (rule_preset_name(o->preset))
         json_object_set_new(root, "preset", json_string(rule_preset_name(o->preset)));
     /* Added, like "skipped": present only when a config was used (docs/config.md). */
-    if (o->config) json_object_set_new(root, "config", config_report_json(o->config, o->rs));
+    if (o->config) json_object_set_new(root, "config", report_config_json(o));
     json_t *arr = json_array();
     json_t *skipped = json_array();
     for (size_t i = 0; i < n; i++) {

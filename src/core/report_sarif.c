@@ -301,8 +301,7 @@ static void config_overrides(const struct report_opts *o, json_t *inv)
     }
     if (json_array_size(ovs)) json_object_set(inv, "ruleConfigurationOverrides", ovs);
     json_decref(ovs);
-    json_object_set_new(inv, "properties",
-                        json_pack("{s:o}", "config", config_report_json(c, o->rs)));
+    json_object_set_new(inv, "properties", json_pack("{s:o}", "config", report_config_json(o)));
 }
 
 void report_sarif(const struct report_opts *o, const struct report_file *files, size_t n)
