@@ -185,9 +185,9 @@ int cmd_pin_matches(const struct rule_set *rs, const char *name, const char *tag
         return 1;
     fprintf(err,
             "%s: error: the rule set in %s is %s %s with the digest %s, not the pinned "
-            "%s@%s@%s: refusing to run; restore the set the pin names, or, if you checked "
-            "this one, pin its digest instead (`mcpdesc rules pin` rewrites the config's "
-            "rules)\n",
+            "%s@%s@%s: refusing to run; restore the set the pin names; or, if you checked "
+            "this one and mean to run it, write its NAME@TAG without the digest and run "
+            "`mcpdesc rules pin`\n",
             where, rule_set_dir(rs), rule_set_name(rs), rule_set_display_tag(rs),
             rule_set_digest(rs), name, tag, digest);
     return 0;

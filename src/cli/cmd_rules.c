@@ -1,4 +1,4 @@
-/* cmd_rules.c - `mcpdesc rules list|explain|dump|lint|test|docs|diff|lock|pack|changes`: the tools
+/* cmd_rules.c - `mcpdesc rules list|explain|dump|lint|test|docs|diff|lock|pack|pin|changes`: the tools
  * of rule authors and release engineers. The work is in lint.c (lint, examples),
  * rulepage*.c (pages), rule_dump.c (compiled programs) and rules_diff.c (two sets
  * compared); this file parses options and maps outcomes to exit codes: 0 ok, 1 findings
@@ -13,6 +13,7 @@
 
 #include "cli/cmd.h"
 #include "cli/cmd_changes.h"
+#include "cli/cmd_pin.h"
 #include "cli/cmd_common.h"
 #include "author/rulepage.h"
 #include "author/lint.h"
@@ -105,6 +106,17 @@ static const struct sub {
      "must be the one locked as its manifest's tag (`mcpdesc rules lock TAG` first).\n"
      "  --out DIR          the directory that holds releases (e.g. rules-yaml/releases)\n",
      {"--out", "--rules", "--help", NULL}},
+    {"pin",
+     "pin [--config FILE]",
+     "pin the releases a config's rules name to their digests",
+     "Rewrites each release that the config's rules: names (NAME@TAG, or mcpdesc-mcp, the\n"
+     "shipped set) to NAME@TAG@sha256:HEX, the digest of the release that runs today, in\n"
+     "place: comments and layout are kept, and paths are left as they are. A run then refuses\n"
+     "any other files under that name (exit 2). A pin already there is checked, never\n"
+     "moved: to move it, write the new NAME@TAG and pin again. The config is the one validate\n"
+     "uses: --config FILE, else .mcpdesc.yaml in this folder or above.\n"
+     "  --config FILE      the config to rewrite\n",
+     {"--config", "--help", NULL}},
     {"changes",
      "changes NAME@TAG",
      "the engine changes that altered a release's findings",
@@ -160,7 +172,7 @@ static void sub_usage(const struct sub *s, FILE *f)
 }
 
 struct opts {
-    const char *rules, *rules_tag, *fixtures, *format, *out;
+    const char *rules, *rules_tag, *fixtures, *format, *out, *config;
     VEC(const char *) args;
     VEC(const char *) only;
 };
@@ -209,6 +221,7 @@ static int parse(const struct sub *s, int argc, char **argv, struct opts *o)
         if (!strcmp(name, "--fixtures")) o->fixtures = v;
         else if (!strcmp(name, "--format")) o->format = v;
         else if (!strcmp(name, "--out")) o->out = v;
+        else if (!strcmp(name, "--config")) o->config = v;
         else if (!strcmp(name, "--rule")) VEC_PUSH(o->only, v);
     }
     return 0;
@@ -818,6 +831,8 @@ int cmd_rules(int argc, char **argv)
     else if (!strcmp(s->name, "pack")) status = run_pack(&o);
     else if (!strcmp(s->name, "diff")) status = run_diff(&o);
     else if (!strcmp(s->name, "changes")) status = run_changes(&o);
+    else if (!strcmp(s->name, "pin"))
+        status = too_many("pin", &o, 0) ? 2 : cmd_pin_config(o.config);
     else status = run_lock(&o);
     VEC_FREE(o.args);
     VEC_FREE(o.only);

@@ -355,9 +355,9 @@ int release_check_loaded(const struct rule_set *rs, const char *const *pins, siz
     } else if (pin && strcmp(pin, have)) {
         add_error(errs, where,
                   xasprintf("the rule set in %s is %s %s with the digest %s, not the pinned "
-                            "%s@%s@%s: restore the set the pin names, or, if you checked this "
-                            "one, pin its digest instead (`mcpdesc rules pin` rewrites the "
-                            "config's rules)",
+                            "%s@%s@%s: restore the set the pin names; or, if you checked this one "
+                            "and mean to run it, "
+                            "write its NAME@TAG without the digest and run `mcpdesc rules pin`",
                             rule_set_dir(rs), name, rule_set_display_tag(rs), have, name, tag, pin),
                   NULL);
         rc = -1;
