@@ -109,6 +109,14 @@ check "config: summary counts 2 infos" summary_has '0 errors, 0 warnings, 2 info
 action INPUT_PATHS=examples/corpus/notes.json INPUT_RULES_TAG=v0.9.0-rc.9
 check "rules-tag: judged by that release" status_is 0
 check "rules-tag: the summary names the tag" summary_has 'mcpdesc-mcp v0.9.0-rc.9'
+# pinned by digest: the release's own runs, another digest is exit 2 naming both
+action INPUT_PATHS=examples/corpus/notes.json \
+    INPUT_RULES_TAG=mcpdesc-mcp@v0.9.0-rc.9@sha256:a295fb3c89075540cd0fe668807b8dd929a8ec5b53bb274b8315b1e99d70b4e9
+check "rules-tag pinned: judged by that release" status_is 0
+check "rules-tag pinned: the summary names the tag" summary_has 'mcpdesc-mcp v0.9.0-rc.9'
+action INPUT_PATHS=examples/corpus/notes.json \
+    INPUT_RULES_TAG=mcpdesc-mcp@v0.9.0-rc.9@sha256:a295fb3c89075540cd0fe668807b8dd929a8ec5b53bb274b8315b1e99d70b4e0
+check "rules-tag pinned to another digest: exits 2" status_is 2
 action INPUT_PATHS=examples/corpus/notes.json INPUT_RULES_TAG=v0.0.0
 check "unknown rules-tag: exits 2" status_is 2
 check "unknown rules-tag: output exit-code=2" output_is exit-code 2

@@ -10,7 +10,8 @@
 # The inputs come as environment variables, set by action.yml's `env:` (a composite
 # action passes its inputs to a step only that way):
 #   INPUT_PATHS       files or directories to validate, one per line (default: .)
-#   INPUT_RULES_TAG   --rules-tag TAG: judge by that released rule set
+#   INPUT_RULES_TAG   --rules-tag TAG: judge by that released rule set (NAME@TAG@sha256:HEX
+#                     pins its digest)
 #   INPUT_CONFIG      --config FILE (default: .mcpdesc.yaml found from the workspace up)
 #   INPUT_FAIL_ON     --fail-on error|warning|info|never (default: the config's, else error)
 #   INPUT_PRESET      --preset recommended|strict|all
