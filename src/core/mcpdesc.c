@@ -4,10 +4,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "core/diag.h"
 #include "core/judge.h"
+#include "core/release.h"
 #include "core/rule.h"
 #include "base/util.h"
 
@@ -32,33 +34,102 @@ const char *mcpdesc_level_name(enum mcpdesc_level level)
     return level == MCPDESC_ERROR ? "error" : level == MCPDESC_WARNING ? "warning" : "info";
 }
 
-mcpdesc_rules *mcpdesc_rules_load(const char *dir, char **err)
+/* *ERR (when ERR is not NULL): every error of ERRS, one per line, new. */
+static void errors_text(const struct diag_list *errs, const char *path, char **err)
 {
-    const char *env = getenv("MCPDESC_RULES");
-    char *path = dir  ? xstrdup(dir)
-        : env && *env ? xstrdup(env)
-                      : xstrdup(MCPDESC_DATADIR "/rules");
-    struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *rs = rule_set_load(path, &errs);
-    if (err) *err = NULL;
-    if (!rs && err) {
-        struct buf b = BUF_INIT;
-        for (size_t i = 0; i < errs.len; i++) {
-            const struct diag *d = &errs.items[i];
-            if (d->line)
-                buf_addf(&b, "%s:%u:%u: %s\n", d->file ? d->file : path, d->line, d->col,
-                         d->message);
-            else buf_addf(&b, "%s: %s\n", d->file ? d->file : path, d->message);
-        }
-        if (!b.len) buf_addf(&b, "%s: cannot load the rule set\n", path);
-        *err = buf_detach(&b);
+    if (!err) return;
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < errs->len; i++) {
+        const struct diag *d = &errs->items[i];
+        if (d->line)
+            buf_addf(&b, "%s:%u:%u: %s\n", d->file ? d->file : path, d->line, d->col, d->message);
+        else buf_addf(&b, "%s: %s\n", d->file ? d->file : path, d->message);
     }
+    if (!b.len) buf_addf(&b, "%s: cannot load the rule set\n", path);
+    *err = buf_detach(&b);
+}
+
+/* Load the set in DIR (a release directory NAME@TAG/ stands for its rules/) with the one
+ * release search path (release.h) and PIN ("NAME@TAG@sha256:HEX" or NULL). */
+static mcpdesc_rules *load(const char *dir, const char *pin, char **err)
+{
+    char *rel = release_rules_dir(dir);
+    char *m = xasprintf("%s/manifest.yaml", dir);
+    const char *path = rel && access(m, F_OK) != 0 ? rel : dir;
+    free(m);
+    struct release_search rp;
+    release_search_init(&rp);
+    struct rule_load_opts lo = {rp.path.dirs, rp.path.n, NULL, 0, NULL, &pin, pin ? 1 : 0};
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = rule_set_load_with(path, &lo, &errs);
+    if (!rs) errors_text(&errs, path, err);
     diag_list_release(&errs);
-    free(path);
+    release_search_release(&rp);
+    free(rel);
     if (!rs) return NULL;
     mcpdesc_rules *r = xmalloc(sizeof *r);
     r->rs = rs;
     return r;
+}
+
+mcpdesc_rules *mcpdesc_rules_load(const char *dir, char **err)
+{
+    if (err) *err = NULL;
+    char *path = dir ? xstrdup(dir) : release_default_rules();
+    mcpdesc_rules *r = load(path, NULL, err);
+    free(path);
+    return r;
+}
+
+mcpdesc_rules *mcpdesc_rules_load_tag(const char *spec, char **err)
+{
+    if (err) *err = NULL;
+    char *name, *tag, *digest;
+    if (!spec || release_parse_pin(spec, "mcpdesc-mcp", &name, &tag, &digest) < 0) {
+        if (err)
+            *err = xasprintf("'%s' is not TAG, NAME@TAG or NAME@TAG@sha256:HEX\n",
+                             spec ? spec : "(null)");
+        return NULL;
+    }
+    struct release_search rp;
+    release_search_init(&rp);
+    char *dir = release_find(&rp.path, name, tag);
+    mcpdesc_rules *r = NULL;
+    if (!dir) {
+        if (err) {
+            struct buf where = BUF_INIT;
+            for (size_t i = 0; i < rp.path.n; i++)
+                buf_addf(&where, "%s%s", i ? ", " : "", rp.path.dirs[i]);
+            *err = xasprintf("no release %s@%s in %s\n", name, tag, buf_str(&where));
+            buf_release(&where);
+        }
+    } else {
+        char *pin = digest ? xasprintf("%s@%s@%s", name, tag, digest) : NULL;
+        r = load(dir, pin, err);
+        const char *released = r ? rule_set_released_tag(r->rs) : NULL;
+        if (r &&
+            (!released || strcmp(released, tag) || strcmp(rule_set_name(r->rs), name) ||
+             (digest && strcmp(rule_set_digest(r->rs), digest)))) {
+            if (err)
+                *err = xasprintf("%s: the release there is %s %s (%s), not %s\n", dir,
+                                 rule_set_name(r->rs), rule_set_display_tag(r->rs),
+                                 rule_set_digest(r->rs), spec);
+            mcpdesc_rules_free(r);
+            r = NULL;
+        }
+        free(pin);
+    }
+    free(dir);
+    release_search_release(&rp);
+    free(name);
+    free(tag);
+    free(digest);
+    return r;
+}
+
+int mcpdesc_rules_verify_digest(const mcpdesc_rules *rules, const char *digest)
+{
+    return rules && digest && !strcmp(rule_set_digest(rules->rs), digest);
 }
 
 void mcpdesc_rules_free(mcpdesc_rules *rules)

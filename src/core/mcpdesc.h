@@ -49,12 +49,24 @@ const char *mcpdesc_version(void);
 /* "error", "warning", "info". Static string. */
 const char *mcpdesc_level_name(enum mcpdesc_level level);
 
-/* Load the rule set in DIR (a directory holding manifest.yaml); NULL means
- * $MCPDESC_RULES, else the installed set (`pkg-config --variable=rulesdir mcpdesc`).
+/* Load the rule set in DIR (a directory holding manifest.yaml, or a release directory
+ * NAME@TAG/); NULL means $MCPDESC_RULES, else the installed set (`pkg-config
+ * --variable=rulesdir mcpdesc`). A set that claims a tag of a set this library ships
+ * must be that tag's files (the digests are built in), and `extends: NAME@TAG` finds its
+ * base as mcpdesc_rules_load_tag finds a release.
  * Returns a new rule set, or NULL and, when ERR is not NULL, a new message in *ERR
  * (every loader error, one per line, file:line:col: message; free it with free()). */
 mcpdesc_rules *mcpdesc_rules_load(const char *dir, char **err);
+/* Load the released rule set SPEC: "TAG" (of the shipped set, mcpdesc-mcp), "NAME@TAG",
+ * or either pinned to its digest, "NAME@TAG@sha256:HEX". It is looked for on the release
+ * search path: the directories of $MCPDESC_RULES_PATH (colon-separated), then the
+ * releases installed beside the program (BIN/../share/mcpdesc/releases), then those of
+ * the prefix the library was built for. NULL (and *ERR, as above) when it is not there,
+ * when its files are not the release's, or when they do not hash to the pinned digest. */
+mcpdesc_rules *mcpdesc_rules_load_tag(const char *spec, char **err);
 void mcpdesc_rules_free(mcpdesc_rules *rules); /* NULL is a no-op */
+/* 1 when RULES' digest (mcpdesc_rules_digest) is DIGEST, "sha256:HEX"; else 0. */
+int mcpdesc_rules_verify_digest(const mcpdesc_rules *rules, const char *digest);
 /* The rule set's released tag ("v0.9.0-rc.3"; NULL for a set that differs from every
  * lock of its manifest's tag: a modified set) and digest ("sha256:..."). Borrowed. */
 const char *mcpdesc_rules_tag(const mcpdesc_rules *rules);

@@ -2,7 +2,8 @@
  * document held in memory, print each diagnostic the way a compiler would.
  * Build against an installed mcpdesc:
  *   cc -o example example.c $(pkg-config --cflags --libs mcpdesc)
- * Usage: example [--rules DIR] FILE...   exit 0 clean, 1 errors found, 2 unusable input */
+ * Usage: example [--rules DIR | --rules-tag NAME@TAG[@sha256:HEX]] FILE...
+ *        exit 0 clean, 1 errors found, 2 unusable input */
 #include <mcpdesc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,13 +25,17 @@ static int report(mcpdesc_result *res)
 int main(int argc, char **argv)
 {
     const char *dir = NULL;   /* NULL: $MCPDESC_RULES, else the installed rule set */
+    const char *tag = NULL;   /* a release, found on the release search path */
     int first = 1;
     if (argc > 2 && !strcmp(argv[1], "--rules")) {
         dir = argv[2];
         first = 3;
+    } else if (argc > 2 && !strcmp(argv[1], "--rules-tag")) {
+        tag = argv[2]; /* pinned NAME@TAG@sha256:HEX: any other files are refused */
+        first = 3;
     }
     char *err = NULL;
-    mcpdesc_rules *rules = mcpdesc_rules_load(dir, &err);
+    mcpdesc_rules *rules = tag ? mcpdesc_rules_load_tag(tag, &err) : mcpdesc_rules_load(dir, &err);
     if (!rules) {
         fprintf(stderr, "example: cannot load the rule set:\n%s", err);
         free(err);

@@ -225,6 +225,27 @@ else
     sed 's/^/      | /' "$tmp/example.out" "$tmp/err"
 fi
 
+# A release by tag through the library, pinned to its digest, from the installed releases;
+# another digest is refused (mcpdesc_rules_load_tag)
+pin=$(sha256sum rules-yaml/releases/mcpdesc-mcp@v0.9.0-rc.3/rules/SHA256SUMS | cut -c1-64)
+(cd tests/embed && env -u MCPDESC_RULES -u MCPDESC_RULES_PATH "$tmp/example" \
+    --rules-tag "mcpdesc-mcp@v0.9.0-rc.3@sha256:$pin" fixture.json) > "$tmp/tag.out" 2> "$tmp/err"
+status=$?
+if [ "$status" -eq 1 ] && head -n 1 "$tmp/tag.out" | grep -q ', rules v0\.9\.0-rc\.3$'; then
+    ok "example --rules-tag mcpdesc-mcp@v0.9.0-rc.3@sha256:... loads the installed release"
+else
+    bad "example --rules-tag (pinned rc.3): exit $status: $(head -n 1 "$tmp/tag.out") $(head -c 300 "$tmp/err")"
+fi
+(cd tests/embed && env -u MCPDESC_RULES -u MCPDESC_RULES_PATH "$tmp/example" \
+    --rules-tag "mcpdesc-mcp@v0.9.0-rc.3@sha256:$(echo "$pin" | tr 0-9a-f 1-9a-f0)" fixture.json) \
+    > "$tmp/tag.out" 2> "$tmp/err"
+status=$?
+if [ "$status" -eq 2 ] && grep -q 'not the pinned' "$tmp/err"; then
+    ok "example --rules-tag with another digest is refused"
+else
+    bad "example --rules-tag (wrong digest): exit $status: $(head -c 300 "$tmp/err")"
+fi
+
 # 5. uninstall removes everything install put there: an empty prefix again
 if ! $MAKE --no-print-directory BUILD="$BUILD/install-test" PREFIX="$prefix" uninstall \
         > "$tmp/make.log" 2>&1; then
