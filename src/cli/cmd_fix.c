@@ -265,7 +265,8 @@ static int fix_files(const struct rule_set *rs, const struct report_file *files,
                 fprintf(info, "%s: %d fix%s would be applied\n", f->name, applied,
                         applied == 1 ? "" : "es");
                 if (rc < 1) rc = 1;
-            } else if (!writable(f->name) || cmd_write_atomically("fix", f->name, fixed, new_len) < 0) {
+            } else if (!writable(f->name) ||
+                       cmd_write_atomically("fix", f->name, fixed, new_len) < 0) {
                 rc = 2;
             } else {
                 fprintf(info, "%s: %d fix%s applied\n", f->name, applied, applied == 1 ? "" : "es");
