@@ -1,5 +1,7 @@
 # mk/lsp.mk - `mcpdesc lsp` (src/lsp/, docs/editors.md): the end-to-end test over real
-# pipes (tests/lsp/e2e.py; tests/lsp/fixall.py: its fixAll against `mcpdesc fix`) and the Neovim test (tests/editor/neovim.sh), both run by
+# pipes (tests/lsp/e2e.py; tests/lsp/fixall.py: its fixAll against `mcpdesc fix`) and the Neovim
+# tests (tests/editor/neovim.sh; neovim-org.sh: a rule file of an org set that extends a
+# release by tag, here with build/mcpdesc, in test-install with an installed one), run by
 # `make check` (plain and again under the sanitizers with BUILD=build/san SAN=1); the
 # benchmark (tools/bench/lsp.py), run by `make bench`.
 
@@ -16,6 +18,7 @@ test-lsp: $(LSP_BIN)
 
 test-neovim: $(LSP_BIN)
 	sh tests/editor/neovim.sh $(LSP_BIN)
+	sh tests/editor/neovim-org.sh $(LSP_BIN)
 
 EXTRA_CHECKS += test-lsp test-neovim
 

@@ -162,6 +162,15 @@ fi
 rm -rf "${inst:?}/mcpdesc-mcp@v0.9.0-rc.3" && mv "$tmp/rc3.orig" "$inst/mcpdesc-mcp@v0.9.0-rc.3"
 mv "$tmp/x/y/moved" "$prefix"
 
+# the language server of the installed binary finds `extends: NAME@TAG` in the installed
+# releases: an org rule file shows its own mistake at its line (Neovim; a counted skip
+# without nvim)
+if sh tests/editor/neovim-org.sh "$prefix/bin/mcpdesc" > "$tmp/nvim.out" 2>&1; then
+    ok "Neovim: $(tail -n 1 "$tmp/nvim.out")"
+else
+    bad "Neovim, installed mcpdesc lsp on an org rule file: $(tail -n 12 "$tmp/nvim.out")"
+fi
+
 # 3. man page and completion
 if command -v man > /dev/null 2>&1; then
     if MANWIDTH=80 man -l "$prefix/share/man/man1/mcpdesc.1" 2> "$tmp/err" | grep -q 'fail-on'; then
