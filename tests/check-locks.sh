@@ -1,7 +1,8 @@
 #!/bin/sh
 # check-locks.sh committed | pin BINARY - immutable rule-set tags (rules-yaml/tags/*.lock).
 #
-# committed: every lock that was ever committed is still there and byte-for-byte the
+# committed: every lock that was ever committed, and every TAG.digest record of a
+#   first-format lock's release (docs/releases.md), is still there and byte-for-byte the
 #   version of its first commit (a released tag never moves), and the manifest's tag has
 #   a lock. Outside a git checkout the first part is skipped with a message.
 # pin BINARY: on a temporary copy of rules-yaml/, schema/ and conformance/, `rules lock`
@@ -15,7 +16,7 @@ committed() {
     fail=0
     if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         for lock in $(git log --diff-filter=A --name-only --format= -- rules-yaml/tags | sort -u); do
-            case $lock in *.lock) ;; *) continue ;; esac
+            case $lock in *.lock | *.digest) ;; *) continue ;; esac
             first=$(git log --diff-filter=A --format=%H -- "$lock" | tail -n 1)
             if [ ! -f "$lock" ]; then
                 echo "check-locks: FAIL $lock was committed in $first and is gone: a released tag never moves"

@@ -25,6 +25,23 @@ says() {
     return 1
 }
 
+# a release directory (it keeps SHA256SUMS) of a tag this mcpdesc ships is refused when
+# its files differ from the release's: never something else under the tag's name
+refused() {
+    "$@" > "$tmp/out" 2>&1
+    st=$?
+    [ "$st" -eq 2 ] && grep -qF "is not the release mcpdesc-mcp@v0.9.0-rc.8 that this mcpdesc ships" "$tmp/out" &&
+        grep -qF "  acme.yaml: not part of the release" "$tmp/out" && return 0
+    echo "    expected exit 2 and the refusal naming acme.yaml, got exit $st:"
+    sed 's/^/    | /' "$tmp/out" | head -5
+    return 1
+}
+check "a copy of the release that keeps SHA256SUMS is refused" refused \
+    "$bin" validate --rules "$set_dir" "$desc"
+# without it, the copy is a rule author's set of its own, derived from the tag
+rm "$set_dir/rules/SHA256SUMS"
+set_dir=$tmp/set/rules
+
 check "the release names its tag" says "rules: mcpdesc-mcp v0.9.0-rc.8 (sha256:" "+modified" \
     "$bin" validate --rules "$rel" "$desc"
 check "text" says "v0.9.0-rc.8+modified (sha256:" "" "$bin" validate --rules "$set_dir" "$desc"
@@ -51,6 +68,6 @@ check "rules explain (shipped rule)" says "tool.yaml at v0.9.0-rc.8+modified" "i
 for page in acme.tool.description-length.md acme.tool.description-length.html index.md index.html; do
     check "rules docs: $page" says "v0.9.0-rc.8+modified" "immutable tag" cat "$tmp/docs/$page"
 done
-check "pinning it to rc.8 is refused" says "is mcpdesc-mcp v0.9.0-rc.8+modified" "wrote" \
+check "pinning it to rc.8 is refused" says "it differs from the release mcpdesc-mcp@v0.9.0-rc.8 this mcpdesc ships" "wrote" \
     "$bin" validate --rules "$set_dir" --rules-tag v0.9.0-rc.8 "$desc"
 testlib_finish

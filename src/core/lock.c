@@ -15,6 +15,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "core/release.h"
 
 enum { SHOW_FILES = 8 }; /* file lines printed before "... and N more" */
 
@@ -226,6 +227,7 @@ int lock_verify(const struct rule_set *rs, const char *tag, FILE *err)
     }
     char *why = NULL, *sums = NULL;
     json_t *lock = load_lock(rs, tag, &why);
+    const struct release_shipped *shipped;
     int bad;
     if (lock) {
         bad = lock_compare(rs, lock, tag, NULL) != 0;
@@ -244,6 +246,20 @@ int lock_verify(const struct rule_set *rs, const char *tag, FILE *err)
                     rule_set_digest(rs), tag);
             struct buf diff = BUF_INIT;
             lock_sums_differences(sums, rule_set_sums(rs), &diff);
+            fputs(buf_str(&diff), err);
+            buf_release(&diff);
+        }
+    } else if (!why && (shipped = release_shipped_find(rule_set_name(rs), tag))) {
+        /* no lock of its own: the tag this binary ships is the reference */
+        bad = strcmp(shipped->digest, rule_set_digest(rs)) != 0;
+        if (bad) {
+            fprintf(err,
+                    "mcpdesc: the rule set in %s is %s %s (%s), not %s: it differs from the "
+                    "release %s@%s this mcpdesc ships (%s):\n",
+                    rule_set_dir(rs), rule_set_name(rs), rule_set_display_tag(rs),
+                    rule_set_digest(rs), tag, rule_set_name(rs), tag, shipped->digest);
+            struct buf diff = BUF_INIT;
+            lock_sums_differences(shipped->sums, rule_set_sums(rs), &diff);
             fputs(buf_str(&diff), err);
             buf_release(&diff);
         }

@@ -17,7 +17,8 @@ int lock_tag_ok(const char *tag);
  * moves. Returns 0 when written or identical. */
 int lock_write(const struct rule_set *rs, const char *tag, FILE *err);
 /* 0 when RS is the set locked as TAG (DIR/tags/TAG.lock, or the SHA256SUMS of a release
- * directory for its own tag); else -1 and says on ERR which set is loaded, the files that
+ * directory for its own tag, else the files of the tag this binary ships under RS's
+ * name: release.h); else -1 and says on ERR which set is loaded, the files that
  * differ, are missing or were added (the first few), and what to do. */
 int lock_verify(const struct rule_set *rs, const char *tag, FILE *err);
 /* The lock document for RS (new reference): {format, name, tag, digest, files}. */

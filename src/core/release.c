@@ -333,9 +333,12 @@ int release_check_loaded(const struct rule_set *rs, const char *const *pins, siz
                   xasprintf("the rule set in %s is not the release %s@%s that this mcpdesc "
                             "ships: its files hash to %s, the release's to %s; restore the "
                             "release (reinstall mcpdesc, or copy %s@%s/ from the "
-                            "rules-yaml/releases of its source), or give a set of your own "
+                            "rules-yaml/releases of its source); to edit a copy as a set of "
+                            "your own, remove its %s (it then runs as %s+modified) or give it "
                             "another name in manifest.yaml:\n%s",
-                            rule_set_dir(rs), name, tag, have, s->digest, name, tag, buf_str(&why)),
+                            rule_set_dir(rs), name, tag, have, s->digest, name, tag,
+                            release_dir ? "SHA256SUMS" : "tags/ lock of the tag", tag,
+                            buf_str(&why)),
                   NULL);
         buf_release(&why);
         rc = -1;

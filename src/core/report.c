@@ -1,12 +1,15 @@
 /* report.c - the format table and what every reporter shares. */
 #include "core/report.h"
-#include "core/baseline.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/util.h"
+#include "core/baseline.h"
 #include "core/fingerprint.h"
+#include "core/release.h"
 
 static const struct report_format formats[] = {
     {"text", report_text},         {"json", report_json},   {"sarif", report_sarif},
@@ -208,9 +211,18 @@ void report_message(struct buf *b, const struct report_opts *o, const struct dia
 json_t *report_rule_set_json(const struct rule_set *rs)
 {
     const char *released = rule_set_released_tag(rs);
-    return json_pack("{s:s?, s:o, s:s?, s:b, s:s?}", "name", rule_set_name(rs), "tag",
-                     released ? json_string(released) : json_null(), "derivedFrom",
-                     rule_set_tag(rs), "modified", !released, "digest", rule_set_digest(rs));
+    /* where the set came from, and whether this binary ships that tag with that digest
+     * (release_check_loaded refused any other files under a shipped tag) */
+    char *real = realpath(rule_set_dir(rs), NULL);
+    const struct release_shipped *s =
+        released && rule_set_name(rs) ? release_shipped_find(rule_set_name(rs), released) : NULL;
+    json_t *j = json_pack("{s:s?, s:o, s:s?, s:b, s:s?, s:s, s:b}", "name", rule_set_name(rs),
+                          "tag", released ? json_string(released) : json_null(), "derivedFrom",
+                          rule_set_tag(rs), "modified", !released, "digest", rule_set_digest(rs),
+                          "dir", real ? real : rule_set_dir(rs), "shipped",
+                          s && !strcmp(s->digest, rule_set_digest(rs)));
+    free(real);
+    return j;
 }
 
 void report_summary(const struct report_opts *o, const struct report_file *files, size_t n)
