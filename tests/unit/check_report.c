@@ -200,19 +200,22 @@ START_TEST(test_json)
     struct fixture fx;
     setup(&fx);
     char *out = render(&fx, "json", 1, 0, 0);
+    char *fx_rules_dir = realpath(rule_set_dir(fx.rs), NULL); /* the report's ruleSet.dir */
     json_error_t e;
     json_t *got = json_loads(out, 0, &e);
     ck_assert_msg(got != NULL, "json: %s", e.text);
     json_t *want = json_pack(
-        "{s:s, s:{s:s, s:s, s:s, s:b, s:s}, s:[{s:s, s:[{s:s, s:s, s:s, s:[s, s], s:s, s:i, s:i}]},"
+        "{s:s, s:{s:s, s:s, s:s, s:b, s:s, s:s, s:b}, s:[{s:s, s:[{s:s, s:s, s:s, s:[s, s], s:s, "
+        "s:i, s:i}]},"
         " {s:s, s:{s:s, s:i, s:i}}, {s:s, s:[]}], s:{s:i, s:i, s:i, s:i, s:i}}",
         "mcpdesc", MCPDESC_VERSION, "rules", "name", "report-test", "tag", "v1.2.3", "derivedFrom",
-        "v1.2.3", "modified", 0, "digest", rule_set_digest(fx.rs), "files", "file", "dir/a b%.json",
-        "diagnostics", "rule", "t.err", "level", "error", "pointer", "/tools/0", "versions",
-        "2024-11-05", "2025-03-26", "message", "bad: name, really\nyes", "line", 2, "column", 3,
-        "file", "broken.json", "error", "message", "invalid JSON: '}' expected", "line", 4,
-        "column", 2, "file", "<stdin>", "diagnostics", "summary", "files", 3, "errors", 1,
-        "warnings", 1, "infos", 1, "inputErrors", 1);
+        "v1.2.3", "modified", 0, "digest", rule_set_digest(fx.rs), "dir", fx_rules_dir, "shipped",
+        0, "files", "file", "dir/a b%.json", "diagnostics", "rule", "t.err", "level", "error",
+        "pointer", "/tools/0", "versions", "2024-11-05", "2025-03-26", "message",
+        "bad: name, really\nyes", "line", 2, "column", 3, "file", "broken.json", "error", "message",
+        "invalid JSON: '}' expected", "line", 4, "column", 2, "file", "<stdin>", "diagnostics",
+        "summary", "files", 3, "errors", 1, "warnings", 1, "infos", 1, "inputErrors", 1);
+    free(fx_rules_dir);
     ck_assert_ptr_nonnull(want);
     ck_assert_msg(json_equal(got, want), "got %s", out);
     json_decref(got);
