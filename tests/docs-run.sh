@@ -5,7 +5,7 @@
 #     <!-- not-run: needs a live MCP server -->
 # Runnable blocks run from a scratch copy of the checkout (its tracked and untracked,
 # not ignored, files, committed in a git repository of its own; BIN, default
-# build/mcpdesc, as build/mcpdesc there and as `mcpdesc` on PATH), one bash session per
+# build/mcpdesc, linked as build/mcpdesc there and as `mcpdesc` on PATH), one bash session per
 # block:
 #   console  `$ cmd` lines (a trailing \ continues one), each followed by its expected
 #            output (stdout and stderr together). The output must match line for line;
@@ -28,7 +28,10 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 mkdir -p "$t/repo/build" "$t/bin"
 (cd "$top" && git ls-files -co --exclude-standard -z | tar cf - --null -T -) | (cd "$t/repo" && tar xf -)
-cp "$bin" "$t/repo/build/mcpdesc"
+# a link, not a copy: the program stays the tree's own build, which alone reads the tree's
+# rules-yaml/ (docs/releases.md, "Where mcpdesc looks"); a copy would be an installed
+# program without an install. The scratch copy's rules-yaml/ is the same files.
+ln -s "$bin" "$t/repo/build/mcpdesc"
 # a git repository of its own, for the blocks that use git (git diff after a change)
 (cd "$t/repo" && git init -q && git add -A && git -c user.name=docs-run -c user.email=docs-run@invalid \
     commit -qm scratch) || { echo "FAIL docs-run: cannot make the scratch copy a git repository" >&2; exit 1; }
