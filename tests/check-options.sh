@@ -25,7 +25,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MAN=${MCPDESC_MAN:-$ROOT/docs/mcpdesc.1}
 COMP=${MCPDESC_COMPLETION:-$ROOT/tools/mcpdesc.bash-completion}
 SRC=${MCPDESC_CLI_SRC:-$ROOT/src/cli}
-KEYS="validate|baseline write|fix|capture|lsp|schema validate|schema check|rules list|rules explain|rules dump|rules lint|rules test|rules docs|rules diff|rules lock|rules pack"
+KEYS="validate|baseline write|fix|capture|lsp|schema validate|schema check|rules list|rules explain|rules dump|rules lint|rules test|rules docs|rules diff|rules lock|rules pack|rules pin"
 # (rules changes takes no option but --help: nothing to compare; its completion is run below)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
