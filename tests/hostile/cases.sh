@@ -14,6 +14,8 @@ D=$T/data
 S=$T/schema
 G=$dir/gen
 V="validate --rules rules-yaml --color never"
+# a case with a rule set of its own gives --rules once (twice is exit 2)
+VR="validate --color never"
 
 # ---- inputs generated at test time (big ones, and ones with raw NUL / invalid UTF-8) ----
 $G nest-array 1000000 > "$IN/deep-array.json"
@@ -82,7 +84,7 @@ hcase deep-yaml-flow 2 10 200 "$IN/deep-flow.yaml:1:513: error: nesting deeper t
 hcase deep-yaml-block 2 10 200 "$IN/deep-block.yaml:1:1025: error: nesting deeper than 512 levels" \
     -- $V "$IN/deep-block.yaml"
 hcase deep-rule-file 2 10 200 "$IN/rules-deep/deep.yaml:1:519: error: nesting deeper than 512 levels" \
-    -- $V --rules "$IN/rules-deep" "$D/good.json"
+    -- $VR --rules "$IN/rules-deep" "$D/good.json"
 
 # ---- size: a 100 MB string is judged; over 256 MiB is refused without reading it all ----
 hcase string-100mb 0 30 1000 "0 errors, " "infos in 1 file" \
@@ -142,11 +144,11 @@ hcase component-ref-cycle-100k 1 20 500 \
 hcase component-ref-nest-100k 1 20 500 "$IN/ref-nest.json:" "[mcpdesc.component-ref." \
     -- $V "$IN/ref-nest.json"
 hcase component-ref-nest-100k-valid-schema 1 20 500 "$IN/ref-nest.json:" "[mcpdesc.component-ref." \
-    -- $V --rules "$T/rules-schema" --rule hostile.tool.input-schema.valid --rule 'mcpdesc.component-ref.*' "$IN/ref-nest.json"
+    -- $VR --rules "$T/rules-schema" --rule hostile.tool.input-schema.valid --rule 'mcpdesc.component-ref.*' "$IN/ref-nest.json"
 hcase component-ref-bomb 1 10 500 "$IN/ref-bomb.json:" "[mcpdesc.component-ref." \
     -- $V "$IN/ref-bomb.json"
 hcase component-ref-bomb-valid-schema 1 10 500 "$IN/ref-bomb.json:" "[mcpdesc.component-ref." \
-    -- $V --rules "$T/rules-schema" --rule hostile.tool.input-schema.valid --rule 'mcpdesc.component-ref.*' "$IN/ref-bomb.json"
+    -- $VR --rules "$T/rules-schema" --rule hostile.tool.input-schema.valid --rule 'mcpdesc.component-ref.*' "$IN/ref-bomb.json"
 
 # ---- YAML aliases: bombs and cycles, in descriptions, rule files and the manifest ----
 hcase alias-bomb-description 2 10 300 "$D/alias-bomb.yaml:12:42: error: aliases expand to more than 1048576 nodes" \
@@ -156,20 +158,20 @@ hcase alias-cycle-description 2 10 200 "$D/alias-cycle.yaml:10:52: error: alias 
 hcase alias-undefined-description 2 10 200 "$D/alias-undefined.yaml:7:18: error: alias *nowhere refers to no complete anchor" \
     -- $V "$D/alias-undefined.yaml"
 hcase alias-bomb-rule-file 2 10 300 "$T/rules-bomb/bomb.yaml:16:46: error: aliases expand to more than 1048576 nodes" \
-    -- $V --rules "$T/rules-bomb" "$D/good.json"
+    -- $VR --rules "$T/rules-bomb" "$D/good.json"
 hcase alias-cycle-rule-file 2 10 200 "$T/rules-cycle/cycle.yaml:16:13: error: alias *loop refers to no complete anchor" \
-    -- $V --rules "$T/rules-cycle" "$D/good.json"
+    -- $VR --rules "$T/rules-cycle" "$D/good.json"
 hcase alias-bomb-manifest 2 10 300 "$T/rules-manifest-bomb/manifest.yaml:28:42: error: aliases expand to more than 1048576 nodes" \
-    -- $V --rules "$T/rules-manifest-bomb" "$D/good.json"
+    -- $VR --rules "$T/rules-manifest-bomb" "$D/good.json"
 hcase alias-bomb-rules-lint 1 10 300 "$T/rules-bomb/bomb.yaml:16:46: error: aliases expand" -- rules lint "$T/rules-bomb"
 
 # ---- catastrophic regular expressions: bounded, reported as such ----
 hcase regex-rule-matches 1 10 200 "$IN/regex-subject.json:2:9: error: title does not match ^(a+)+\$" \
-    -- $V --rules "$T/rules-schema" --rule hostile.tool.title.slow-matches "$IN/regex-subject.json"
+    -- $VR --rules "$T/rules-schema" --rule hostile.tool.title.slow-matches "$IN/regex-subject.json"
 hcase regex-rule-schema-pattern 1 10 200 "$IN/regex-subject.json:2:9: error:" "exceeded regex_match_limit=1000000" \
-    -- $V --rules "$T/rules-schema" --rule hostile.tool.title.slow-pattern "$IN/regex-subject.json"
+    -- $VR --rules "$T/rules-schema" --rule hostile.tool.title.slow-pattern "$IN/regex-subject.json"
 hcase regex-rule-too-large 2 10 200 "$T/rules-bad-regex/bad-regex.yaml:16:26: error: matches: bad regular expression at offset" \
-    -- $V --rules "$T/rules-bad-regex" "$D/good.json"
+    -- $VR --rules "$T/rules-bad-regex" "$D/good.json"
 hcase regex-schema-pattern 1 10 200 "$IN/regex-instance.json:1:1: error: validation stopped: pattern \"^(a+)+\$\" exceeded regex_match_limit" \
     -- schema validate --schema "$S/slow-pattern.schema.json" "$IN/regex-instance.json"
 hcase regex-schema-pattern-properties 1 10 200 "$S/slow-key.json:1:1: error: validation stopped" "regex_match_limit" \
@@ -185,7 +187,7 @@ hcase netref-description-shipped-rules 0 10 200 \
 # unresolved (never fetched): the schema is otherwise valid (mcp.schema.ref.no-network
 # names the reference, above)
 hcase netref-description-valid-schema 0 10 200 "0 errors, 0 warnings, 0 infos in 1 file" \
-    -- $V --rules "$T/rules-schema" --rule hostile.tool.input-schema.valid "$D/netref.json"
+    -- $VR --rules "$T/rules-schema" --rule hostile.tool.input-schema.valid "$D/netref.json"
 hcase netref-schema-check 1 10 200 "$S/netref.schema.json:4:18: error: reference \"https://evil.example/schema.json\" was not fetched" \
     "$S/netref.schema.json:5:18:" "$S/netref.schema.json:6:25:" -- schema check "$S/netref.schema.json"
 hcase netref-schema-validate 2 10 200 "$S/netref.schema.json:4:18: error: reference \"https://evil.example/schema.json\" was not fetched" \
@@ -202,11 +204,11 @@ hcase empty-stdin 2 10 200 "<stdin>:1:1: error: empty" -- $V -
 hcase random-json 2 10 200 "$IN/random.json:1:1: error: invalid JSON" -- $V "$IN/random.json"
 hcase random-yaml 2 10 200 "$IN/random.yaml:1:2: error: invalid YAML" -- $V "$IN/random.yaml"
 hcase random-manifest 2 10 200 "$IN/rules-random-manifest/manifest.yaml:1:2: error: invalid YAML" \
-    -- $V --rules "$IN/rules-random-manifest" "$D/good.json"
+    -- $VR --rules "$IN/rules-random-manifest" "$D/good.json"
 hcase random-rule-file 2 10 200 "$IN/rules-random/random.yaml:1:2: error: invalid YAML" \
-    -- $V --rules "$IN/rules-random" "$D/good.json"
+    -- $VR --rules "$IN/rules-random" "$D/good.json"
 hcase empty-rule-file 2 10 200 "$IN/rules-empty/empty.yaml:1:1: error: empty" \
-    -- $V --rules "$IN/rules-empty" "$D/good.json"
+    -- $VR --rules "$IN/rules-empty" "$D/good.json"
 
 # ---- schema validate / check with hostile schemas and instances ----
 hcase schema-check-deep 2 10 200 "$IN/deep-array.json:1:513: error: nesting deeper than 512 levels" \
