@@ -68,8 +68,7 @@ static char *pinned(const struct config *c, const struct config_str *e, int *pat
         if (rs && !rule_set_released_tag(rs)) {
             fprintf(stderr,
                     "%s: error: rules: %s runs the set in %s, which is %s, not a release: "
-                    "name a released tag instead (rules: %s@TAG; mcpdesc rules changes lists "
-                    "nothing for a set that is not one)\n",
+                    "name a released tag instead (rules: %s@TAG), then pin it\n",
                     where, e->s, rule_set_dir(rs), rule_set_display_tag(rs), CMD_DEFAULT_SET);
             *failed = 1;
         } else if (rs) {
