@@ -7,16 +7,8 @@
 # with build/mcpdesc (the tree's releases); tests/embed/test-install.sh with an installed
 # mcpdesc (PREFIX/share/mcpdesc/releases). A counted skip (tests/skip.sh) without nvim.
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-top=$(cd "$(dirname "$0")/../.." && pwd)
-if ! command -v nvim > /dev/null 2>&1; then
-    . "$top/tests/skip.sh"
-    test_skip test-neovim "an org rule file in Neovim" "nvim not found; make test-deps installs it" || exit 1
-    exit 0
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-neovim-org.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-mkdir -p "$tmp/ws" "$tmp/xdg/config" "$tmp/xdg/data" "$tmp/xdg/state" "$tmp/xdg/cache"
+WHAT="an org rule file in Neovim"
+. "$(dirname "$0")/setup.sh"
 cp -R "$top/tests/editor/org" "$tmp/ws/rules"
 st=0
 (cd "$tmp/ws" && env -u MCPDESC_RULES_PATH -u MCPDESC_RULES XDG_CONFIG_HOME="$tmp/xdg/config" \

@@ -6,16 +6,9 @@
 # applies a quick fix, and the buffer must equal tests/editor/expected-fixed.json. A
 # counted skip (tests/skip.sh) without nvim.
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-top=$(cd "$(dirname "$0")/../.." && pwd)
-if ! command -v nvim > /dev/null 2>&1; then
-    . "$top/tests/skip.sh"
-    test_skip test-neovim "mcpdesc lsp in Neovim" "nvim not found; make test-deps installs it" || exit 1
-    exit 0
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-neovim.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-mkdir -p "$tmp/ws/rules" "$tmp/xdg/config" "$tmp/xdg/data" "$tmp/xdg/state" "$tmp/xdg/cache"
+WHAT="mcpdesc lsp in Neovim"
+. "$(dirname "$0")/setup.sh"
+mkdir -p "$tmp/ws/rules"
 cp "$top/tests/lsp/component.json" "$tmp/ws/comp.json"
 # a rule file: a .yaml beside a manifest.yaml (what the server lints as a rule file)
 cp "$top/tests/editor/manifest.yaml" "$tmp/ws/rules/manifest.yaml"
