@@ -58,10 +58,11 @@ char *release_rules_dir(const char *dir)
 char *release_find(const struct release_path *path, const char *name, const char *tag)
 {
     for (size_t i = 0; i < path->n; i++) {
-        char *dir = xasprintf("%s/%s@%s", path->dirs[i], name, tag);
-        char *rules = release_rules_dir(dir);
-        free(dir);
-        if (rules) return rules;
+        /* NAME@TAG/rules with a manifest is what runs under that name, SHA256SUMS or not:
+         * a copy that lost it is refused by the caller (not released), never skipped */
+        char *rules = xasprintf("%s/%s@%s/rules", path->dirs[i], name, tag);
+        if (has_manifest(rules)) return rules;
+        free(rules);
     }
     return NULL;
 }

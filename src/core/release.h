@@ -23,7 +23,9 @@ struct release_path {
  * Returns -1 (nothing allocated) when the name or the tag is not well formed. */
 int release_parse(const char *spec, const char *default_name, char **name, char **tag);
 /* The rules directory (NAME@TAG/rules) of the first release NAME@TAG on PATH, new; NULL
- * when no directory of PATH holds it. */
+ * when no directory of PATH holds it. The first NAME@TAG/rules holding a manifest.yaml
+ * counts, with its SHA256SUMS or without: the caller refuses a set that is not the release,
+ * and a later directory never stands in for it. */
 char *release_find(const struct release_path *path, const char *name, const char *tag);
 /* One line on ERR for a release that is not on PATH: the releases that are (NAME@TAG,
  * sorted), where it looked, and how to get another. */

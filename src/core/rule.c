@@ -1550,7 +1550,7 @@ static void load_base(struct cc *cc, struct yv ext, const struct rule_load_opts 
                            v ? "empty string" : rule_json_type_name(ext.v));
         return;
     }
-    char *dir = NULL;
+    char *dir = NULL, *want = NULL; /* by tag: the base must be released as "NAME@TAG" */
     if (!strchr(v, '/') && strchr(v, '@')) {
         char *name, *tag;
         if (release_parse(v, "", &name, &tag) < 0) {
@@ -1562,6 +1562,7 @@ static void load_base(struct cc *cc, struct yv ext, const struct rule_load_opts 
         }
         struct release_path rp = {opts ? opts->release_dirs : NULL, opts ? opts->nrelease_dirs : 0};
         dir = release_find(&rp, name, tag);
+        if (dir) want = xasprintf("%s@%s", name, tag);
         if (!dir) {
             char *why = explain_missing(&rp, name, tag);
             rule_cc_error_hint(cc, ext.n, 0, hint_extends, "extends: %s", why);
@@ -1583,6 +1584,8 @@ static void load_base(struct cc *cc, struct yv ext, const struct rule_load_opts 
     }
     if (!dir) return;
     if (given) {
+        free(want);
+        want = NULL; /* the chain names the set: a path, checked by the config */
         char *mine = realpath(dir, NULL), *theirs = realpath(given, NULL);
         int same = mine && theirs && !strcmp(mine, theirs);
         free(mine);
@@ -1598,6 +1601,19 @@ static void load_base(struct cc *cc, struct yv ext, const struct rule_load_opts 
         }
     }
     load_base_dir(cc, ext, opts, chain, dir);
+    /* NAME@TAG pins the base by tag: a copy there that is not the release never runs
+     * under that name as this set's base (a re-hashed one the base's load refused) */
+    if (want && rs->base) {
+        char *is =
+            rs->base->released ? xasprintf("%s@%s", rs->base->name, rs->base->released) : NULL;
+        if (!is || strcmp(is, want))
+            rule_cc_error_hint(cc, ext.n, 0,
+                               "restore the release, or extend an edited copy by its path",
+                               "extends: the release in %s is not %s (it is %s %s)", rs->base->dir,
+                               want, rs->base->name, rs->base->display_tag);
+        free(is);
+    }
+    free(want);
 }
 
 /* Load the base set in DIR (taken) into rs->base, refusing a cycle and a chain too long. */
