@@ -74,15 +74,18 @@ void cmd_changes_release(struct cmd_changes *c)
  * NAME@TAG in *ID (new); NULL after a message when QUIET is 0. */
 static char *find(const char *spec, const char *default_name, int quiet, char **id)
 {
-    char *name, *tag, *dir = NULL;
-    if (release_parse(spec, default_name, &name, &tag) < 0) {
+    char *name, *tag, *digest, *dir = NULL;
+    /* a pinned NAME@TAG@sha256:HEX names the same release (its run checks the digest) */
+    if (release_parse_pin(spec, default_name, &name, &tag, &digest) < 0) {
         if (!quiet)
             fprintf(stderr,
                     "mcpdesc rules changes: '%s' is not a tag (TAG or NAME@TAG: letters, "
-                    "digits, . - _ +)\n",
+                    "digits, . - _ +; or either pinned, @sha256: and 64 lowercase hex "
+                    "digits)\n",
                     spec);
         return NULL;
     }
+    free(digest);
     struct cmd_release_path rp;
     cmd_release_path_init(&rp);
     dir = release_find(&rp.path, name, tag);
@@ -124,9 +127,10 @@ int cmd_changes_print(const char *spec)
     if (!c.log) {
         fprintf(stderr,
                 "mcpdesc rules changes: the release %s in %s has no changes log beside it "
-                "(%s.changes), so nothing says whether an engine change altered its findings; "
-                "a log is kept for each release of rules-yaml/releases (sh "
-                "tests/check-releases.sh --update BINARY starts it)\n",
+                "(%s.changes), so nothing says whether an engine change altered its findings: "
+                "the releases mcpdesc ships and installs each have one (for a release of your "
+                "own, sh tests/check-releases.sh --update BINARY in mcpdesc's source starts "
+                "one)\n",
                 id, c.release, c.release);
         status = 2;
     } else {

@@ -167,10 +167,16 @@ static struct rule_set *load_dir(const char *dir, const struct cmd_release_path 
         rs = rule_set_load_with(dir, &lo, &errs);
         if (!rs) {
             cmd_print_errors(stderr, &errs);
-            fprintf(stderr,
-                    "mcpdesc: the rule set in '%s' has %zu error%s; `mcpdesc rules lint %s` "
-                    "lists them\n",
-                    dir, errs.len, errs.len == 1 ? "" : "s", dir);
+            /* errors in rule files (file:line:col): lint lists them with the rest; a set
+             * refused as a whole (not the release it claims) gains nothing from lint */
+            int in_files = 0;
+            for (size_t i = 0; i < errs.len; i++) in_files |= errs.items[i].line > 0;
+            if (in_files)
+                fprintf(stderr,
+                        "mcpdesc: the rule set in '%s' has %zu error%s; `mcpdesc rules lint "
+                        "%s` lists them\n",
+                        dir, errs.len, errs.len == 1 ? "" : "s", dir);
+            else fprintf(stderr, "mcpdesc: refusing to run the rule set in '%s'\n", dir);
         }
     }
     diag_list_release(&errs);
@@ -217,8 +223,10 @@ struct rule_set *cmd_load_rules_tagged(const char *given_dir, const char *spec)
                   strcmp(rule_set_name(rs), name))) {
             fprintf(stderr,
                     "mcpdesc: the release in %s is not %s@%s (it is %s %s): refusing to "
-                    "run\n",
-                    dir, name, t, rule_set_name(rs), rule_set_display_tag(rs));
+                    "run; restore the release (reinstall mcpdesc, or copy %s@%s/ from the "
+                    "rules-yaml/releases of its source), or run an edited copy with --rules "
+                    "PATH (reported as modified)\n",
+                    dir, name, t, rule_set_name(rs), rule_set_display_tag(rs), name, t);
             cmd_release_differences(rs, stderr);
             rule_set_free(rs);
             rs = NULL;

@@ -168,6 +168,17 @@ struct rule_set *cmd_config_rules(const struct config *c)
                                     pins.len};
         if (!(rs = rule_set_load_with(dirs[n - 1], &lo, &errs))) {
             cmd_print_errors(stderr, &errs);
+            /* a pin the loader refused: say where the config writes it */
+            for (size_t i = 0; i < n; i++) {
+                const char *v = c->rules.items[i].s, *d = strstr(v, "@sha256:");
+                for (size_t k = 0; d && k < errs.len; k++)
+                    if (strstr(errs.items[k].message, "pinned") &&
+                        strstr(errs.items[k].message, d + 1)) {
+                        entry_error(c, &c->rules.items[i],
+                                    "rules: the set found for %s has another digest (above)", v);
+                        break;
+                    }
+            }
             fprintf(stderr, "mcpdesc: the rule set%s named by %s's rules %s %zu error%s\n",
                     n > 1 ? "s" : "", c->path, n > 1 ? "have" : "has", errs.len,
                     errs.len == 1 ? "" : "s");

@@ -347,23 +347,33 @@ int release_check_loaded(const struct rule_set *rs, const char *const *pins, siz
         char *known = release_shipped_list(name);
         add_error(errs, where,
                   xasprintf("%s@%s (in %s) is not a release this mcpdesc ships (it ships %s "
-                            "%s): to run it, pin the digest you checked, --rules-tag %s@%s@%s "
-                            "(or rules: %s@%s@%s in .mcpdesc.yaml); or use an mcpdesc that "
-                            "ships the tag, or give a set of your own another name in "
+                            "%s): to run it, check these files with their publisher and pin "
+                            "their digest, %s (the sha256 of rules/SHA256SUMS): --rules-tag "
+                            "%s@%s@%s, or the same in the config's rules:; or use an mcpdesc "
+                            "that ships the tag, or give a set of your own another name in "
                             "manifest.yaml",
-                            name, tag, rule_set_dir(rs), name, known, name, tag, have, name, tag,
-                            have),
+                            name, tag, rule_set_dir(rs), name, known, have, name, tag, have),
                   NULL);
         free(known);
         rc = -1;
     } else if (pin && strcmp(pin, have)) {
-        add_error(errs, where,
-                  xasprintf("the rule set in %s is %s %s with the digest %s, not the pinned "
-                            "%s@%s@%s: restore the set the pin names; or, if you checked this one "
-                            "and mean to run it, "
-                            "write its NAME@TAG without the digest and run `mcpdesc rules pin`",
-                            rule_set_dir(rs), name, rule_set_display_tag(rs), have, name, tag, pin),
-                  NULL);
+        if (s && !strcmp(s->digest, have)) /* the shipped release: the pin is wrong */
+            add_error(errs, where,
+                      xasprintf("the rule set in %s is the release %s@%s this mcpdesc ships, "
+                                "with the digest %s, not the pinned %s: the pin is wrong; pin "
+                                "%s@%s@%s (or write %s@%s and run `mcpdesc rules pin`; the "
+                                "digest in a first-format lock, rc.3 to rc.9, is not its "
+                                "release's)",
+                                rule_set_dir(rs), name, tag, have, pin, name, tag, have, name, tag),
+                      NULL);
+        else
+            add_error(errs, where,
+                      xasprintf("the rule set in %s is %s %s with the digest %s, not the "
+                                "pinned %s@%s@%s: restore the set the pin names; or, if you "
+                                "checked these files and mean to run them, pin %s instead",
+                                rule_set_dir(rs), name, rule_set_display_tag(rs), have, name, tag,
+                                pin, have),
+                      NULL);
         rc = -1;
     }
     free(sums_path);
