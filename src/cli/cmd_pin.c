@@ -4,12 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/util.h"
 #include "cli/cmd_common.h"
 #include "cli/cmd_config.h"
 #include "core/config.h"
+#include "core/lock.h"
 #include "core/release.h"
 
 /* One rewrite: the bytes [from, to) of the file become TEXT. */
@@ -103,6 +105,19 @@ static char *pinned(const struct config *c, const struct config_str *e, int *pat
     return out;
 }
 
+/* Does the path entry V of C name a rule set (a directory with manifest.yaml, or a
+ * release directory), relative to the config as validate reads it? */
+static int path_is_set(const struct config *c, const char *v)
+{
+    char *p = v[0] == '/' ? xstrdup(v) : xasprintf("%s/%s", c->dir, v);
+    char *m = xasprintf("%s/manifest.yaml", p), *rel = release_rules_dir(p);
+    int ok = access(m, R_OK) == 0 || rel;
+    free(rel);
+    free(m);
+    free(p);
+    return ok;
+}
+
 static int by_offset_desc(const void *a, const void *b)
 {
     const struct edit *x = a, *y = b;
@@ -149,7 +164,14 @@ int cmd_pin_config(const char *given)
         const struct config_str *e = &c->rules.items[i];
         int is_path = 0;
         char *to = pinned(c, e, &is_path, &failed);
-        if (is_path)
+        if (is_path && !path_is_set(c, e->s)) {
+            fprintf(stderr,
+                    "mcpdesc rules pin: %s:%u:%u: error: no rule set at %s (a path relative "
+                    "to the config); a release is written NAME@TAG, e.g. %s@%s\n",
+                    path, e->pos.line, e->pos.col, e->s, CMD_DEFAULT_SET,
+                    lock_tag_ok(e->s) ? e->s : "TAG");
+            failed = 1;
+        } else if (is_path)
             fprintf(stderr,
                     "mcpdesc rules pin: %s:%u:%u: %s is a path, left as it is (pin releases: "
                     "NAME@TAG)\n",
@@ -178,6 +200,19 @@ int cmd_pin_config(const char *given)
         VEC_PUSH(edits, ed);
     }
     if (!status && failed) status = 2;
+    /* the pins alone do not make a config that runs (a chain of two whole sets, say):
+     * what is written must load as validate loads it */
+    if (!status && edits.len) {
+        struct rule_set *all = cmd_config_rules(c);
+        if (!all) {
+            fprintf(stderr,
+                    "mcpdesc rules pin: %s: its rules do not load (above): not pinned (the "
+                    "file is unchanged)\n",
+                    path);
+            status = 2;
+        }
+        rule_set_free(all);
+    }
     if (!status && edits.len) {
         qsort(edits.items, edits.len, sizeof *edits.items, by_offset_desc);
         struct buf out = BUF_INIT;
