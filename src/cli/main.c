@@ -11,7 +11,7 @@ static const struct command {
     const char *summary;
 } commands[] = {
     {"validate", cmd_validate, "check description documents against the rule set"},
-    {"rules", cmd_rules, "list, explain, lint, test, render and lock rules"},
+    {"rules", cmd_rules, "list, explain, lint, test, render, lock, pack, pin and diff rules"},
     {"schema", cmd_schema, "validate instances against a JSON Schema, check schemas"},
     {"capture", cmd_capture, "describe a running MCP server"},
     {"baseline", cmd_baseline, "record today's findings, so validate --baseline shows new ones"},
