@@ -269,8 +269,12 @@ long baseline_write(const char *path, const char *anchor, const char *cwd,
     for (size_t i = 0; i < entries.len; i++) json_array_append_new(arr, entries.items[i]);
     long count = (long)entries.len;
     VEC_FREE(entries);
+    /* a baseline is committed and read on other machines: no folder of this one */
+    json_t *rules = report_rule_set_json(rs);
+    json_object_del(rules, "dir");
+    json_object_del(rules, "shipped");
     json_t *root = json_pack("{s:i, s:s, s:o, s:o}", "mcpdescBaseline", BASELINE_FORMAT, "mcpdesc",
-                             MCPDESC_VERSION, "rules", report_rule_set_json(rs), "findings", arr);
+                             MCPDESC_VERSION, "rules", rules, "findings", arr);
 
     int is_stdout = !strcmp(path, "-");
     /* a symbolic link's target is written, the link kept (as the reports and fix do) */
