@@ -105,7 +105,8 @@ done
 #    are well formed); each planted mistake in tests/data/config-schema/*.yaml is rejected
 #    for the reason its `# schema-error:` line names, and by the program too
 CONFIG_SCHEMA=schema/config.schema.json
-for f in examples/config/*.yaml tests/data/config/*.yaml tests/data/config/tree/config.yaml; do
+for f in examples/config/*.yaml tests/data/config/*.yaml tests/data/config/tree/config.yaml \
+    tests/data/config/adopt/.mcpdesc.yaml; do
     [ -f "$f" ] || continue
     case $(basename "$f") in bad-*) continue ;; esac
     if "$BIN" schema validate --schema "$CONFIG_SCHEMA" "$f" >"$TMP/out" 2>&1; then ok "valid $f (config.schema.json)"

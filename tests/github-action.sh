@@ -5,7 +5,9 @@
 # (whose build/mcpdesc is BINARY), GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, RUNNER_TEMP and
 # the INPUT_* variables action.yml's env: passes. Checks the verdict and exit status per
 # fail-on, the annotations, the SARIF file (JSON, its results), the Markdown summary, the
-# outputs, each input (paths, rules-tag, config, preset, fail-on, sarif), the deps step
+# outputs, each input (paths, rules-tag, config, baseline, preset, fail-on, sarif), a
+# TypeScript-repository-like workspace adopted with a config and a baseline (green, then
+# red on exactly one new finding), the deps step
 # (apt-get and sudo replaced by stand-ins: no network), and that action.yml passes every
 # input to the script and asks apt-get only for packages tools/install-deps.sh knows.
 # usage: sh tests/github-action.sh BINARY
@@ -27,7 +29,7 @@ action() {
     : > "$tmp/summary" && : > "$tmp/outputs" && rm -f "$ws/mcpdesc.sarif"
     printf 'an earlier line of this step\n' > "$tmp/summary"
     env -u INPUT_PATHS -u INPUT_RULES_TAG -u INPUT_CONFIG -u INPUT_FAIL_ON -u INPUT_PRESET \
-        -u INPUT_SARIF -u MCPDESC GITHUB_ACTIONS=true GITHUB_WORKSPACE="$ws" \
+        -u INPUT_SARIF -u INPUT_BASELINE -u MCPDESC GITHUB_ACTIONS=true GITHUB_WORKSPACE="$ws" \
         GITHUB_ACTION_PATH="$act" GITHUB_STEP_SUMMARY="$tmp/summary" \
         GITHUB_OUTPUT="$tmp/outputs" RUNNER_TEMP="$tmp/runner" "$@" \
         sh "$act/tools/github-action.sh" run > "$tmp/out" 2> "$tmp/err"
@@ -154,6 +156,78 @@ rm -r "$ws/many"
 action
 check "default paths (.): the examples judged, exit 1 for weather.json" status_is 1
 check "default paths: skipped files in the summary" summary_has 'files skipped: no mcpDescription member'
+
+# 11. a TypeScript repository adopted as docs/ci.md says: tsconfig.json with comments (as
+#     `tsc --init` writes it), a multi-document YAML file, package.json, one description
+#     and a config naming it (`paths:`) and its baseline (`baseline:`), found from the
+#     repository root (no config input). The config's paths keep the other files out of
+#     the run whatever a directory search makes of them.
+ts=$tmp/ts-repo
+mkdir -p "$ts/.git" "$ts/src" "$ts/mcp" "$ts/deploy"
+printf '{\n  "name": "weather-mcp",\n  "version": "1.4.0",\n  "type": "module",\n  "dependencies": {"@modelcontextprotocol/sdk": "^1.0.0"}\n}\n' > "$ts/package.json"
+cat > "$ts/tsconfig.json" <<'EOF2'
+{
+  "compilerOptions": {
+    /* Visit https://aka.ms/tsconfig to read more about this file */
+    "target": "es2022",                                  /* Set the JavaScript language version. */
+    "module": "node16",                                  /* Specify what module code is generated. */
+    "strict": true,                                      /* Enable all strict type-checking options. */
+    // "noUnusedLocals": true,
+    "outDir": "./build",
+  }
+}
+EOF2
+printf 'apiVersion: v1\nkind: Service\nmetadata: {name: weather-mcp}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: weather-mcp}\n' > "$ts/deploy/k8s.yaml"
+printf 'console.log("weather");\n' > "$ts/src/index.ts"
+cp tests/data/config/adopt/servers/weather.mcp-description.json "$ts/mcp/weather.mcp-description.json"
+cat > "$ts/.mcpdesc.yaml" <<'EOF2'
+levels:
+  mcp.schema.dialect.recommended-2020-12: info   # the SDK writes draft-07 $schema
+fail-on: warning
+paths: [mcp/weather.mcp-description.json]
+baseline: .mcpdesc-baseline.json
+EOF2
+# step 2 of the adoption: the baseline, written from the config's paths
+(cd "$ts" && env -u MCPDESC_NO_CONFIG "$bin" baseline write .mcpdesc-baseline.json) > "$tmp/out" 2>&1
+rc=$?
+check "ts repo: baseline write from the config's paths records 4 findings" sh -c \
+    '[ "$1" -eq 0 ] && grep -q "^baseline: 4 findings of 1 file recorded in .mcpdesc-baseline.json$" "$2"' - "$rc" "$tmp/out"
+ts_action() { action GITHUB_WORKSPACE="$ts" INPUT_PATHS= INPUT_SARIF=mcpdesc.sarif "$@"; }
+# the action with the config's paths and baseline (an empty paths input, no baseline input)
+unset MCPDESC_NO_CONFIG
+ts_action
+check "ts repo, config baseline: exits 0 (the recorded findings do not fail it)" status_is 0
+check "ts repo, config baseline: output exit-code=0" output_is exit-code 0
+check "ts repo: the config's path judged, nothing else" out_has '^0 errors, 0 warnings, 0 infos in 1 file; 4 in the baseline, not shown$'
+check "ts repo: named the config found from the root" out_has '^config: .mcpdesc.yaml '
+check "ts repo: no annotation" sh -c '! grep -q "^::\(error\|warning\)" "$1"' - "$tmp/out"
+check "ts repo: SARIF with the 4 baselined results" sarif_results "$ts/mcpdesc.sarif" 4
+# one new finding: a tool added whose name breaks mcp.tool.name.charset
+cp tests/data/config/adopt/changed.json "$ts/mcp/weather.mcp-description.json"
+ts_action
+check "ts repo, one new finding: exits 1" status_is 1
+check "ts repo, one new finding: output exit-code=1" output_is exit-code 1
+check "ts repo, one new finding: exactly one annotation, the new warning" sh -c \
+    '[ "$(grep -c "^::\(error\|warning\)" "$1")" -eq 1 ] && grep -q "^::warning file=mcp/weather.mcp-description.json,line=53,col=15,title=mcp.tool.name.charset::" "$1"' - "$tmp/out"
+check "ts repo, one new finding: counted" out_has '^0 errors, 1 warning, 1 info in 1 file; 4 in the baseline, not shown$'
+check "ts repo, one new finding: summary counts it" summary_has '0 errors, 1 warning, 1 info in 1 file'
+# the baseline input wins over the config's: a baseline written after the change records
+# the new finding too, and the run passes
+(cd "$ts" && "$bin" baseline write new-baseline.json) > /dev/null 2>&1
+ts_action INPUT_BASELINE=new-baseline.json
+check "ts repo, baseline input over the config's: exits 0" status_is 0
+check "ts repo, baseline input over the config's: everything recorded" \
+    out_has '^0 errors, 0 warnings, 0 infos in 1 file; 6 in the baseline, not shown$'
+ts_action INPUT_BASELINE=no-such-baseline.json
+check "ts repo, baseline input missing: exits 2" status_is 2
+check "ts repo, baseline input missing: names it" grep -q 'no-such-baseline.json: error: cannot open' "$tmp/err"
+# without paths in the config, an empty paths input is the usual "no input" error
+sed -i '/^paths:/d' "$ts/.mcpdesc.yaml"
+ts_action
+check "ts repo, empty paths input and no paths in the config: exits 2" status_is 2
+check "ts repo, no input: says where inputs come from" grep -q 'list them under paths: in the config' "$tmp/err"
+MCPDESC_NO_CONFIG=1
+export MCPDESC_NO_CONFIG
 
 # 9. the deps step, with apt-get and sudo stand-ins that record their arguments (no
 #    network): install-deps true asks for exactly the build packages; false asks nothing

@@ -9,10 +9,12 @@
 #
 # The inputs come as environment variables, set by action.yml's `env:` (a composite
 # action passes its inputs to a step only that way):
-#   INPUT_PATHS       files or directories to validate, one per line (default: .)
+#   INPUT_PATHS       files or directories to validate, one per line (unset: .; empty:
+#                     none, so that validate takes the config's `paths:`)
 #   INPUT_RULES_TAG   --rules-tag TAG: judge by that released rule set (NAME@TAG@sha256:HEX
 #                     pins its digest)
 #   INPUT_CONFIG      --config FILE (default: .mcpdesc.yaml found from the workspace up)
+#   INPUT_BASELINE    --baseline FILE (default: the config's `baseline:`, else none)
 #   INPUT_FAIL_ON     --fail-on error|warning|info|never (default: the config's, else error)
 #   INPUT_PRESET      --preset recommended|strict|all
 #   INPUT_SARIF       where to write the SARIF report (relative to the workspace; empty:
@@ -67,8 +69,10 @@ cmd_run() {
     [ -n "${INPUT_RULES_TAG:-}" ] && set -- "$@" --rules-tag "$INPUT_RULES_TAG"
     [ -n "${INPUT_CONFIG:-}" ] && set -- "$@" --config "$INPUT_CONFIG"
     [ -n "${INPUT_PRESET:-}" ] && set -- "$@" --preset "$INPUT_PRESET"
-    paths=$(printf '%s\n' "${INPUT_PATHS:-.}" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//; /^$/d')
-    [ -n "$paths" ] || paths=.
+    [ -n "${INPUT_BASELINE:-}" ] && set -- "$@" --baseline "$INPUT_BASELINE"
+    # an empty paths input (only blanks) names no input: validate takes the config's
+    # `paths:` (an error without them); unset (not run by action.yml) is the default, .
+    paths=$(printf '%s\n' "${INPUT_PATHS-.}" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//; /^$/d')
     old_ifs=$IFS
     IFS='
 '

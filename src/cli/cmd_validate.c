@@ -354,7 +354,8 @@ struct validate_opts {
     char *output_owned;        /* the config's output, relative to the config */
     const char *preset_arg;    /* --preset as given, NULL when not given */
     enum rule_preset preset;   /* --preset, else the config's, else recommended */
-    const char *baseline;      /* --baseline FILE */
+    const char *baseline;      /* --baseline FILE, else the config's baseline */
+    char *baseline_owned;      /* the config's baseline, relative to the config */
     const char *full_report;   /* --full-report WHERE: the github notice names it */
     const char *docs_url;      /* --docs-url URL: the rule pages */
     /* `baseline write` (cmd_validate_then): the step that takes the judged files instead
@@ -377,6 +378,7 @@ static void opts_release(struct validate_opts *o)
 {
     config_free(o->cfg);
     free(o->output_owned);
+    free(o->baseline_owned);
     for (size_t i = 0; i < o->outs.len; i++) free(o->outs.items[i].owned);
     VEC_FREE(o->outs);
     VEC_FREE(o->formats);
@@ -657,6 +659,9 @@ static int settle_options(struct validate_opts *o)
             c->output.s[0] == '/' ? xstrdup(c->output.s) : xasprintf("%s/%s", c->dir, c->output.s);
         o->output = o->output_owned;
     }
+    /* `baseline write` writes a baseline: it reads none */
+    if (c && !o->baseline && !o->then && c->baseline.s)
+        o->baseline = o->baseline_owned = config_path_of(c, c->baseline.s);
     const char *preset = o->preset_arg ? o->preset_arg
         : c && c->preset.s             ? c->preset.s
                                        : "recommended";
@@ -685,8 +690,13 @@ static int settle_options(struct validate_opts *o)
         VEC_PUSH(o->inputs, xstrdup("-")); /* like prettier and ruff: the name implies stdin */
         dashes = 1;
     }
+    if (!o->inputs.len && c) /* the config's paths when the command line names no input */
+        for (size_t i = 0; i < c->paths.len; i++)
+            VEC_PUSH(o->inputs, config_path_of(c, c->paths.items[i].s));
     if (!o->inputs.len) {
-        fprintf(stderr, "mcpdesc %s: no input (give files, directories, or - for standard input)\n",
+        fprintf(stderr,
+                "mcpdesc %s: no input (give files, directories, or - for standard input; or "
+                "list them under paths: in the config)\n",
                 cmd_label);
         return 2;
     }
@@ -778,6 +788,12 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
             else
                 fprintf(stderr, "mcpdesc %s: %s: error: %s\n", cmd_label, o->baseline, err.message);
             doc_error_release(&err);
+            if (o->baseline_owned)
+                fprintf(stderr,
+                        "mcpdesc %s: %s:%u:%u: note: the config's baseline (relative to the "
+                        "config; --baseline FILE names another)\n",
+                        cmd_label, o->cfg->path, o->cfg->baseline.pos.line,
+                        o->cfg->baseline.pos.col);
             return 2;
         }
     }

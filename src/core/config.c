@@ -10,9 +10,9 @@
 #include "base/buf.h"
 #include "base/uri.h"
 
-static const char *const top_keys[] = {"rules",    "preset",   "levels", "overrides",
-                                       "ignore",   "fail-on",  "format", "output",
-                                       "suppress", "docs-url", NULL};
+static const char *const top_keys[] = {"rules",   "preset",   "levels", "overrides", "ignore",
+                                       "fail-on", "format",   "output", "suppress",  "docs-url",
+                                       "paths",   "baseline", NULL};
 static const char *const override_keys[] = {"files", "levels", NULL};
 static const char *const suppress_keys[] = {"file",   "rule",  "item", "pointer",
                                             "reason", "until", NULL};
@@ -435,6 +435,9 @@ struct config *config_load_buffer(const char *path, const char *data, size_t len
         if ((y = member(&p, top, "overrides")).v) overrides_list(&p, y);
         if ((y = member(&p, top, "ignore")).v) string_list(&p, y, "ignore", &c->ignore);
         if ((y = member(&p, top, "suppress")).v) suppress_list(&p, y);
+        if ((y = member(&p, top, "paths")).v) string_list(&p, y, "paths", &c->paths);
+        if ((y = member(&p, top, "baseline")).v && (s = need_string(&p, y, "baseline")))
+            set_str(&p, y, &c->baseline, s);
     } else if (!json_is_null(top.v)) { /* an empty file is an empty config */
         err_at(&p, 0, 0, "the config is a mapping (rules, preset, levels, ...), not a %s",
                type_name(top.v));
@@ -495,6 +498,9 @@ void config_free(struct config *c)
     VEC_FREE(c->overrides);
     for (size_t i = 0; i < c->ignore.len; i++) free(c->ignore.items[i].s);
     VEC_FREE(c->ignore);
+    for (size_t i = 0; i < c->paths.len; i++) free(c->paths.items[i].s);
+    VEC_FREE(c->paths);
+    free(c->baseline.s);
     for (size_t i = 0; i < c->suppress.len; i++) {
         struct config_suppress *s = &c->suppress.items[i];
         free(s->file);
@@ -669,6 +675,13 @@ char *config_relpath(const struct config *c, const char *path)
     else if (!strncmp(abs, c->dir, dl) && abs[dl] == '/') rel = xstrdup(abs + dl + 1);
     free(abs);
     return rel;
+}
+
+char *config_path_of(const struct config *c, const char *rel)
+{
+    const char *slash = strrchr(c->path, '/');
+    if (rel[0] == '/' || !slash) return xstrdup(rel);
+    return xasprintf("%.*s/%s", (int)(slash - c->path), c->path, rel);
 }
 
 int config_ignored(const struct config *c, const char *path)

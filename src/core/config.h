@@ -1,7 +1,8 @@
 /* config.h - a team's configuration file, .mcpdesc.yaml (docs/config.md): which rule
  * sets, which preset, per-rule levels (by id or glob), per-file overrides (a path glob,
  * optionally with a JSON Pointer below which it applies), paths a directory search
- * leaves out, fail-on, format and output, and the suppressions (parsed and kept here;
+ * leaves out, fail-on, format and output, the inputs and the baseline `validate` uses
+ * when the command line names none, and the suppressions (parsed and kept here;
  * applied elsewhere). This module reads and checks the file and applies its levels to
  * one document's diagnostics; where the file is found and how it ranks against the
  * command line are the front end's (cli/cmd_config.c). Every error is a positioned
@@ -68,6 +69,8 @@ struct config {
     VEC(struct config_override) overrides;
     VEC(struct config_str) ignore;
     VEC(struct config_suppress) suppress;
+    VEC(struct config_str) paths; /* `paths`: the inputs when the command line gives none */
+    struct config_str baseline;   /* `baseline`: --baseline when the command line gives none */
 };
 
 /* The names the config's reader accepts, each a NULL-terminated table it checks with
@@ -111,6 +114,11 @@ int config_path_matches(const char *glob, const char *path);
 /* PATH (as given, relative to the working directory or absolute) relative to the config
  * file's directory, new; NULL when PATH is not below it. */
 char *config_relpath(const struct config *c, const char *path);
+/* REL, a path the file gives (relative to the config file's directory, or absolute), as
+ * a path from the working directory: the config's path as named with its last component
+ * replaced by REL ("servers" for ./.mcpdesc.yaml, "../servers" for ../.mcpdesc.yaml), so
+ * that reports name it as the command line would have. New. */
+char *config_path_of(const struct config *c, const char *rel);
 /* Is PATH one that `ignore` leaves out of a directory search? */
 int config_ignored(const struct config *c, const char *path);
 
