@@ -3,8 +3,10 @@
 # scratch git repository (make test-precommit; make check):
 #   pre-commit try-repo THIS-CHECKOUT (pre-commit clones it locally, with uncommitted
 #   changes): a bad description fails with its diagnostic, a good one passes, a
-#   package.json is not passed to the hook by the default `files`, a `files:` the user
-#   sets is honoured; mcpdesc-rules-lint passes a good rule set and fails a broken one
+#   package.json and a tsconfig.json with comments are passed to the hook by the
+#   default `files` and skipped (--only-descriptions), a bad description named
+#   servers/notes.yaml is blocked, a commit of package.json alone passes, a `files:`
+#   the user sets is honoured; mcpdesc-rules-lint passes a good rule set and fails a broken one
 #   with its file:line:col; then a real `git commit` through `pre-commit install` is
 #   refused for a bad description and made for a good one.
 # No network: the hooks are `system` hooks (mcpdesc from PATH: BINARY's directory is put
@@ -71,17 +73,20 @@ check "bad description: the diagnostic is printed (file:line:col, rule id)" \
 check "bad description: the summary line is printed" has '3 errors, 2 warnings, 0 infos in 1 file'
 [ "$rc" -eq 1 ] || cat "$tmp/out"
 
-# 2. a good one passes; a package.json beside it is not passed to the hook
+# 2. a good one passes; a package.json and a tsconfig.json with comments beside it are
+#    passed to the hook (files: \.(json|jsonc|ya?ml)$) and skipped, not judged
 git -C "$r" rm -q --cached servers/weather.mcp-description.json
 rm "$r/servers/weather.mcp-description.json"
 cp examples/corpus/notes.json "$r/servers/notes.mcp-description.json"
 printf '{"name": "x", "version": "1.0.0"}\n' > "$r/package.json"
-git -C "$r" add servers package.json
+printf '{\n  // as tsc --init writes it\n  "compilerOptions": {}\n}\n' > "$r/tsconfig.json"
+git -C "$r" add servers package.json tsconfig.json
 try "$r" mcpdesc-validate -v; rc=$?
 check "good description: try-repo exits 0" status_is 0
 check "good description: the hook is reported Passed" has 'mcpdesc validate (MCP server descriptions).*Passed'
 check "good description: judged (verbose output has its summary)" has '0 errors, 0 warnings, 0 infos in 1 file'
-check "package.json: not passed by the default files (one file judged)" has 'in 1 file'
+check "package.json and tsconfig.json: passed to the hook and skipped, not judged" \
+    has 'in 1 file (1 file skipped: no mcpDescription member; 1 file skipped: not a description: does not parse)'
 [ "$rc" -eq 0 ] || cat "$tmp/out"
 
 # 2b. YAML (types_or: yaml; a .yaml file is read as YAML: JSON is YAML too)
@@ -89,6 +94,27 @@ cp examples/corpus/notes.json "$r/servers/notes2.mcp-description.yaml"
 git -C "$r" add servers
 try "$r" mcpdesc-validate -v; rc=$?
 check "YAML description: passes, two files judged" has '0 errors, 0 warnings, 0 infos in 2 files'
+
+# 2c. a bad description whose name says nothing (servers/notes.yaml) is judged and blocks
+cp examples/weather.json "$r/servers/notes.yaml"
+git -C "$r" add servers
+try "$r" mcpdesc-validate; rc=$?
+check "servers/notes.yaml, a bad description: try-repo exits non-zero" status_is 1
+check "servers/notes.yaml: the hook is reported Failed" has 'mcpdesc validate (MCP server descriptions).*Failed'
+check "servers/notes.yaml: its diagnostic is printed" \
+    has 'servers/notes.yaml:43:22: error: .*\[mcpdesc.component-ref.dangling\]'
+[ "$rc" -eq 1 ] || cat "$tmp/out"
+
+# 2d. a commit that changes package.json alone passes: nothing judged, exit 0
+r=$tmp/scratch-package
+new_repo "$r"
+printf '{"name": "x", "version": "1.0.0"}\n' > "$r/package.json"
+git -C "$r" add package.json
+try "$r" mcpdesc-validate -v; rc=$?
+check "package.json alone: try-repo exits 0" status_is 0
+check "package.json alone: the hook is reported Passed" has 'mcpdesc validate (MCP server descriptions).*Passed'
+check "package.json alone: the hook says nothing was judged" has 'nothing judged: no file named is an MCP Description'
+[ "$rc" -eq 0 ] || cat "$tmp/out"
 
 # 3. a real commit, with a `files:` of the user's own: a .pre-commit-config.yaml naming
 #    the hooks repository at its commit, `pre-commit install`, `git commit`

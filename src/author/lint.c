@@ -1636,7 +1636,7 @@ static char *run_fix(const struct rule_set *rs, const char *fixtures, const char
     struct eval_options eo = {fixture_versions(rs, doc_root(d)), only_rule, &o, NULL,
                               RULE_PRESET_NONE};
     doc_free(d);
-    struct judge_options jo = {&eo, NULL, 0};
+    struct judge_options jo = {&eo, NULL, 0, 0};
     struct fix_opts fo = {&jo, NULL, NULL};
     struct diag_list errs = DIAG_LIST_INIT;
     size_t got_len = 0, again_len = 0;

@@ -26,7 +26,8 @@ static void usage(FILE *f)
           "judged as validate judges them, with its options that choose what is judged (see\n"
           "mcpdesc validate --help; those of the report are refused):\n"
           "  --rules DIR, --rules-tag TAG, --preset PRESET, --config FILE, --no-config,\n"
-          "  --protocol-version V, --rule GLOB, --skip GLOB, -j, --jobs N\n"
+          "  --protocol-version V, --rule GLOB, --skip GLOB, -j, --jobs N,\n"
+          "  --strict-inputs, --only-descriptions\n"
           "A suppressed finding (x-mcpdesc-ignore, the config's suppress) is not fixed, nor one\n"
           "reached through a $componentRef. Fixes are applied, the file judged again, and so\n"
           "on until none is left (at most 10 passes), so a second run changes nothing.\n"
@@ -214,7 +215,7 @@ static int fix_files(const struct rule_set *rs, const struct report_file *files,
     const struct fix_run *fr = arg;
     FILE *info = fr->diff ? stderr : stdout;
     int rc = 0;
-    struct judge_options jo = {run->eo, NULL, 0};
+    struct judge_options jo = {run->eo, NULL, 0, 0};
     struct filter_arg fa = {run};
     struct fix_opts fo = {&jo, filter, &fa};
     for (size_t i = 0; i < n; i++) {

@@ -31,12 +31,33 @@
 /* Every option (for did-you-mean). tests/check-options.sh checks this table, --help, the
  * man page and the bash completion against each other: a new option goes in all four. */
 static const char *const options[] = {
-    "--rules",    "--rules-tag",      "--format",   "--protocol-version",
-    "--rule",     "--skip",           "--fail-on",  "--color",
-    "--preset",   "--output",         "--jobs",     "--quiet",
-    "--timing",   "--stdin-filepath", "--config",   "--no-config",
-    "--baseline", "--help",           "-o",         "-j",
-    "-q",         "--full-report",    "--docs-url", NULL};
+    "--rules",
+    "--rules-tag",
+    "--format",
+    "--protocol-version",
+    "--rule",
+    "--skip",
+    "--fail-on",
+    "--color",
+    "--preset",
+    "--output",
+    "--jobs",
+    "--quiet",
+    "--timing",
+    "--stdin-filepath",
+    "--config",
+    "--no-config",
+    "--baseline",
+    "--help",
+    "-o",
+    "-j",
+    "-q",
+    "--full-report",
+    "--docs-url",
+    "--only-descriptions",
+    "--strict-inputs",
+    NULL,
+};
 
 /* The options that shape only the report: `baseline write` refuses them (and takes the
  * others; tests/check-options.sh reads both tables). */
@@ -53,14 +74,18 @@ static void usage(FILE *f)
     fputs("usage: mcpdesc validate [OPTIONS] FILE|DIR|- ...\n"
           "\n"
           "Check MCP Description documents against the rule set. A file named on the\n"
-          "command line is always judged. A directory is searched for *.json, *.yaml and\n"
-          "*.yml files (recursively, in name order, not following links to directories,\n"
-          "leaving out hidden files and directories and node_modules): those whose top\n"
-          "level has an mcpDescription member are judged, the others are skipped and\n"
-          "counted in the summary, and one that cannot be parsed is an input error. A\n"
-          "directory with no description in it is an input error. - reads standard input,\n"
-          "JSON or YAML (by content). One report covers every input; a file that cannot\n"
-          "be parsed is reported and the others are still judged.\n"
+          "command line is always judged (unless --only-descriptions). A directory is\n"
+          "searched for *.json, *.yaml and *.yml files (recursively, in name order, not\n"
+          "following links to directories, leaving out hidden files and directories and\n"
+          "node_modules): those whose top level has an mcpDescription member are judged,\n"
+          "the others are skipped and counted in the summary. One that does not parse\n"
+          "(JSON with comments, several YAML documents) is skipped too, as \"not a\n"
+          "description: does not parse\", unless it is named as one\n"
+          "(NAME.mcp-description.json, .yaml or .yml) or its text holds mcpDescription:\n"
+          "then it is an input error (--strict-inputs: always). A directory with no\n"
+          "description in it is an input error. - reads standard input, JSON or YAML (by\n"
+          "content). One report covers every input; a file that cannot be parsed is\n"
+          "reported and the others are still judged.\n"
           "\n"
           "  --rules DIR              rule set to load: a directory with manifest.yaml or a\n"
           "                           release NAME@TAG/ (default: $MCPDESC_RULES, else the\n"
@@ -123,6 +148,13 @@ static void usage(FILE *f)
           "      --baseline FILE      report only findings not recorded in FILE (written by\n"
           "                           mcpdesc baseline write); the recorded ones are counted,\n"
           "                           do not fail the run, and those that are gone are listed\n"
+          "      --strict-inputs      a file a directory search finds that does not parse is\n"
+          "                           an input error, whatever its name and text (the rule\n"
+          "                           of earlier releases)\n"
+          "      --only-descriptions  judge the files named on the command line as a\n"
+          "                           directory search judges what it finds: those that are\n"
+          "                           not descriptions are skipped (pre-commit's hook); a\n"
+          "                           run whose named files are all skipped exits 0\n"
           "\n"
           "Precedence: an option on the command line wins over the config, which wins over\n"
           "the preset. The config's ignore leaves files out of directory searches only (a\n"
@@ -228,6 +260,7 @@ struct job {
     const char *ignored_reason;   /* "ignored by CONFIG" */
     char **files;
     const unsigned char *from_dir; /* found by a directory search: may be skipped */
+    int strict_inputs;             /* --strict-inputs (judge_options) */
     const char *stdin_name;        /* how "-" is called in the report */
     const char *today;             /* YYYY-MM-DD: suppressions' until (suppress.h) */
     const char *anchor; /* fingerprints name files relative to it (fingerprint_file_from) */
@@ -248,7 +281,7 @@ static void judge_file(struct job *j, size_t i)
     int is_stdin = !strcmp(j->files[i], "-");
     struct judge_source src = {is_stdin ? JUDGE_STDIN : JUDGE_FILE, file_name(j, i), j->files[i],
                                NULL, 0};
-    struct judge_options jo = {j->eo, NULL, j->from_dir[i]};
+    struct judge_options jo = {j->eo, NULL, j->from_dir[i], j->strict_inputs};
     if (j->ignored && j->ignored[i]) {
         j->results[i].skipped = j->ignored_reason; /* counted as skipped, never silently */
         return;
@@ -368,6 +401,8 @@ struct validate_opts {
     enum diag_level fail_level;
     int never_fail; /* --fail-on never */
     int quiet, timing;
+    int strict_inputs;     /* --strict-inputs: a found file that does not parse is an error */
+    int only_descriptions; /* --only-descriptions: named files are judged as found ones */
     long jobs;
     struct cmd_filters filt;
     VEC(const char *) versions; /* --protocol-version, as given */
@@ -439,6 +474,10 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             o->quiet = 1;
         } else if (!strcmp(a, "--timing")) {
             o->timing = 1;
+        } else if (!strcmp(a, "--strict-inputs")) {
+            o->strict_inputs = 1;
+        } else if (!strcmp(a, "--only-descriptions")) {
+            o->only_descriptions = 1;
         } else if (OPT("--rules")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--rules"))) return 2;
             if (cmd_option_once(cmd_label, "--rules", &o->rules_dir, v) < 0) return 2;
@@ -861,6 +900,9 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     unsigned char *from_dir = xcalloc(nf, 1);
     for (size_t k = 0; k < v->ndirs; k++)
         memset(from_dir + v->dirs[k].begin, 1, v->dirs[k].end - v->dirs[k].begin);
+    /* --only-descriptions: a named file (not standard input) is judged as a found one */
+    for (size_t i = 0; o->only_descriptions && i < n; i++)
+        if (strcmp(v->files.items[i], "-")) from_dir[i] = 1;
     /* the config's ignore: only files a directory search found (a named file is judged) */
     unsigned char *ignored = o->cfg && o->cfg->ignore.len ? xcalloc(nf, 1) : NULL;
     for (size_t i = 0; ignored && i < n; i++)
@@ -879,6 +921,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                           ignored_reason,
                           v->files.items,
                           from_dir,
+                          o->strict_inputs,
                           o->stdin_name ? o->stdin_name : "<stdin>",
                           v->today,
                           v->anchor,
@@ -910,6 +953,15 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                 r->diags.items[k].level >= o->fail_level)
                 status = 1;
     }
+    /* --only-descriptions: named files that are all skipped are a green run that says so
+     * (pre-commit passes package.json alone); a directory still needs a description */
+    size_t judged_any = 0;
+    for (size_t i = 0; i < n; i++) judged_any += !v->rf[i].skipped;
+    if (o->only_descriptions && n && !judged_any && !v->ndirs && !o->quiet)
+        fprintf(stderr,
+                "mcpdesc %s: nothing judged: no file named is an MCP Description "
+                "(--only-descriptions)\n",
+                cmd_label);
     /* A directory that holds nothing judged would pass for a clean one: an input error,
      * on standard error and in the report itself (JSON files[].error, a SARIF
      * notification, a GitHub ::error), so that no format shows a clean run. */

@@ -12,6 +12,7 @@
 #include "base/ver.h"
 
 #define SKIP_REASON "no " JUDGE_DESCRIPTION_MEMBER " member"
+#define SKIP_UNPARSED "not a description: does not parse"
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -89,6 +90,17 @@ static struct diag *error_at(const char *name, uint32_t line, uint32_t col, cons
     return d;
 }
 
+/* Is KEY (N bytes) mcpDescription or a misspelling of it: letter case aside, at most two
+ * edits ("mcpDescripton", "mcp_description")? */
+static int description_word(const char *key, size_t n)
+{
+    char low[32];
+    if (n >= sizeof low || n + 2 < sizeof JUDGE_DESCRIPTION_MEMBER - 1) return 0;
+    for (size_t k = 0; k < n; k++) low[k] = (char)tolower((unsigned char)key[k]);
+    low[n] = '\0';
+    return util_edit_distance(low, "mcpdescription") <= 2;
+}
+
 /* Is ROOT, from a found document, to be judged (judge_options.found)? */
 static int is_description(json_t *root)
 {
@@ -98,13 +110,64 @@ static int is_description(json_t *root)
     json_t *v;
     json_object_foreach(root, key, v)
     {
-        char low[32];
-        size_t n = strlen(key);
-        if (n >= sizeof low || n + 2 < sizeof JUDGE_DESCRIPTION_MEMBER - 1) continue;
-        for (size_t k = 0; k <= n; k++) low[k] = (char)tolower((unsigned char)key[k]);
-        if (util_edit_distance(low, "mcpdescription") <= 2) return 1;
+        if (description_word(key, strlen(key))) return 1;
     }
     return 0;
+}
+
+int judge_named_description(const char *path, const char *data, size_t len)
+{
+    static const char *const names[] = {"mcp-description.json", "mcp-description.yaml",
+                                        "mcp-description.yml"};
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t bl = strlen(base);
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        size_t k = strlen(names[i]);
+        if (bl >= k && !strcmp(base + bl - k, names[i]) &&
+            (bl == k || (bl > k + 1 && base[bl - k - 1] == '.')))
+            return 1;
+    }
+    /* the words of the bytes: letters, digits, '_' and '-' (a key, quoted or not) */
+    for (size_t i = 0; i < len;) {
+        size_t start = i;
+        while (i < len && (isalnum((unsigned char)data[i]) || data[i] == '_' || data[i] == '-'))
+            i++;
+        if (i > start && description_word(data + start, i - start)) return 1;
+        if (i == start) i++;
+    }
+    return 0;
+}
+
+/* A found file PATH that did not load: is it to be skipped as "not a description"? Only
+ * when it can be read whole within the byte limit (so it does not parse) and nothing
+ * names it a description. */
+static int skip_unparsed(const char *path, const struct doc_limits *lim)
+{
+    const size_t max = lim && lim->max_bytes ? lim->max_bytes : DOC_DEFAULT_MAX_BYTES;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    size_t cap = 65536, len = 0;
+    char *data = xmalloc(cap);
+    int ok = 1;
+    for (;;) {
+        if (len == cap) {
+            if (cap > max) {
+                ok = 0;
+                break;
+            }
+            cap *= 2;
+            data = xrealloc(data, cap);
+        }
+        size_t n = fread(data + len, 1, cap - len, f);
+        len += n;
+        if (n == 0) break;
+    }
+    if (ferror(f) || len > max) ok = 0;
+    fclose(f);
+    int skip = ok && !judge_named_description(path, data, len);
+    free(data);
+    return skip;
 }
 
 /* With a version selection WANT (--protocol-version): does it meet the versions D lists
@@ -144,11 +207,17 @@ static char *versions_selected(const struct rule_set *rs, const doc *d, ver_mask
 void judge_document(const struct rule_set *rs, const struct judge_source *src,
                     const struct judge_options *opts, struct judge_result *out)
 {
-    static const struct judge_options none = {NULL, NULL, 0};
+    static const struct judge_options none = {NULL, NULL, 0, 0};
     if (!opts) opts = &none;
     *out = (struct judge_result){NULL, DIAG_LIST_INIT, NULL, NULL};
     struct doc_error err;
     doc *d = load(src, opts->limits, &err);
+    if (!d && opts->found && !opts->strict_inputs && src->from == JUDGE_FILE &&
+        skip_unparsed(src->path, opts->limits)) {
+        doc_error_release(&err);
+        out->skipped = SKIP_UNPARSED;
+        return;
+    }
     if (!d) {
         out->error = error_at(src->name, err.line, err.col, err.message);
         doc_error_release(&err);

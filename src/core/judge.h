@@ -48,9 +48,20 @@ struct judge_options {
     /* The document was found by a directory search, not named: it is skipped unless its
      * top level is an object with an mcpDescription member, or a member that looks like
      * a misspelling of it (letter case aside, at most two edits: "mcpDescripton",
-     * "mcp_description"), so that the description-format rule reports the typo. */
+     * "mcp_description"), so that the description-format rule reports the typo. A found
+     * JUDGE_FILE that does not parse is skipped too ("not a description: does not
+     * parse") unless something names it a description (judge_named_description) or
+     * STRICT_INPUTS is set; one that cannot be read stays an input error. */
     int found;
+    /* --strict-inputs: a found document that does not parse is always an input error */
+    int strict_inputs;
 };
+
+/* Does a found file that does not parse name itself a description, so that it is an
+ * input error rather than skipped? Yes when PATH's last name matches
+ * ([^/]+\.)?mcp-description\.(json|ya?ml) or DATA (LEN bytes) holds a word that
+ * is mcpDescription or a misspelling judge_options.found accepts ("mcp_description"). */
+int judge_named_description(const char *path, const char *data, size_t len);
 
 /* One document's outcome: exactly one of D, ERROR and SKIPPED is set. */
 struct judge_result {
@@ -60,7 +71,8 @@ struct judge_result {
      * level is not an object, or the options' versions select none of those its
      * protocolVersions lists. Level error, no rule, no pointer, at the position. */
     struct diag *error;
-    /* Why a found document was skipped ("no mcpDescription member"; static). */
+    /* Why a found document was skipped ("no mcpDescription member", "not a description:
+     * does not parse"; static). */
     const char *skipped;
 };
 

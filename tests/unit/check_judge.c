@@ -1,9 +1,13 @@
 /* check_judge.c - judge one document (core/judge.h), the path every front end takes:
  * a buffer judged (JSON, YAML by name), each reason a document is not judged (read,
  * parse, not an object, no selected version) with its position, a found document
- * skipped or kept (a near miss of mcpDescription), and the options passed to the rules. */
+ * skipped or kept (a near miss of mcpDescription), a found file that does not parse
+ * skipped unless named as a description (or --strict-inputs), and the options passed to
+ * the rules. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "core/judge.h"
@@ -99,7 +103,7 @@ START_TEST(test_not_judged)
 
     /* a version selection that meets none of the document's: at its protocolVersions */
     struct eval_options eo = {(ver_mask)1 << 0, NULL, NULL, NULL, RULE_PRESET_NONE}; /* 2024-11-05 */
-    struct judge_options o = {&eo, NULL, 0};
+    struct judge_options o = {&eo, NULL, 0, 0};
     judge_buffer(rs, "v.json", "{\"tools\": [],\n \"protocolVersions\": [\"2025-06-18\"]}", &o, &r);
     ck_assert_ptr_null(r.d);
     ck_assert_ptr_nonnull(r.error);
@@ -124,7 +128,7 @@ START_TEST(test_found_and_options)
 {
     struct rule_set *rs = rules();
     struct judge_result r;
-    struct judge_options found = {NULL, NULL, 1};
+    struct judge_options found = {NULL, NULL, 1, 0};
     judge_buffer(rs, "package.json", "{\"name\": \"x\", \"tools\": [{}]}", &found, &r);
     ck_assert_ptr_null(r.d);
     ck_assert_ptr_null(r.error);
@@ -146,18 +150,103 @@ START_TEST(test_found_and_options)
     judge_result_release(&r);
     /* the eval options reach the rules */
     struct eval_options eo = {0, none_enabled, NULL, NULL, RULE_PRESET_NONE};
-    struct judge_options o = {&eo, NULL, 0};
+    struct judge_options o = {&eo, NULL, 0, 0};
     judge_buffer(rs, "a.json", "{\"tools\": [{}]}", &o, &r);
     ck_assert_ptr_nonnull(r.d);
     ck_assert_uint_eq(r.diags.len, 0);
     judge_result_release(&r);
     /* and the limits reach the loader */
     struct doc_limits lim = {0, 2};
-    struct judge_options deep = {NULL, &lim, 0};
+    struct judge_options deep = {NULL, &lim, 0, 0};
     judge_buffer(rs, "deep.json", "{\"a\": {\"b\": {\"c\": 1}}}", &deep, &r);
     ck_assert_ptr_null(r.d);
     ck_assert_ptr_nonnull(r.error);
     judge_result_release(&r);
+    rule_set_free(rs);
+}
+END_TEST
+
+START_TEST(test_named_description)
+{
+    /* (^|/)([^/]+\.)?mcp-description\.(json|ya?ml)$ */
+    ck_assert(judge_named_description("mcp-description.json", "", 0));
+    ck_assert(judge_named_description("a/b/weather.mcp-description.yaml", "", 0));
+    ck_assert(judge_named_description("x.mcp-description.yml", "", 0));
+    ck_assert(!judge_named_description("xmcp-description.json", "", 0));
+    ck_assert(!judge_named_description("a/.mcp-description.json", "", 0));
+    ck_assert(!judge_named_description("mcp-description.jsonc", "", 0));
+    ck_assert(!judge_named_description("mcp-description.json/tsconfig.json", "", 0));
+    /* the text: mcpDescription, or a misspelling the directory search accepts */
+    const char *t[] = {"mcpDescription: 0.9.0", "{\"mcp_description\": 1", "MCP-Descripton:",
+                       "a\n  mcpdescription"};
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+        ck_assert_msg(judge_named_description("t.json", t[i], strlen(t[i])), "%s", t[i]);
+    const char *f[] = {"", "{\"description\": 1", "mcpDescriptionsAndMore: 1",
+                       "{\"name\": \"x\", // comment"};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        ck_assert_msg(!judge_named_description("t.json", f[i], strlen(f[i])), "%s", f[i]);
+}
+END_TEST
+
+/* Judge the file NAME in DIR, written with TEXT (NULL: not written), with OPTS. */
+static void judge_written(const struct rule_set *rs, const char *dir, const char *name,
+                          const char *text, const struct judge_options *o,
+                          struct judge_result *out)
+{
+    char *path = xasprintf("%s/%s", dir, name);
+    if (text) {
+        FILE *fp = fopen(path, "w");
+        ck_assert_ptr_nonnull(fp);
+        fputs(text, fp);
+        fclose(fp);
+    }
+    struct judge_source src = {JUDGE_FILE, path, path, NULL, 0};
+    judge_document(rs, &src, o, out);
+    if (text) unlink(path);
+    free(path);
+}
+
+START_TEST(test_found_unparsed)
+{
+    struct rule_set *rs = rules();
+    struct judge_result r;
+    char dir[] = "/tmp/check_judge.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    const char *jsonc = "{\n  // a comment\n  \"compilerOptions\": {}\n}\n";
+    struct judge_options found = {NULL, NULL, 1, 0}, strict = {NULL, NULL, 1, 1};
+    /* found, named nothing: skipped, no error */
+    judge_written(rs, dir, "tsconfig.json", jsonc, &found, &r);
+    ck_assert_ptr_null(r.error);
+    ck_assert_ptr_null(r.d);
+    ck_assert_str_eq(r.skipped, "not a description: does not parse");
+    judge_result_release(&r);
+    judge_written(rs, dir, "k8s.yaml", "kind: A\n---\nkind: B\n", &found, &r);
+    ck_assert_str_eq(r.skipped, "not a description: does not parse");
+    judge_result_release(&r);
+    /* --strict-inputs, or named on the command line: an input error */
+    judge_written(rs, dir, "tsconfig.json", jsonc, &strict, &r);
+    ck_assert_ptr_null(r.skipped);
+    ck_assert_ptr_nonnull(r.error);
+    judge_result_release(&r);
+    judge_written(rs, dir, "tsconfig.json", jsonc, NULL, &r);
+    ck_assert_ptr_null(r.skipped);
+    ck_assert_ptr_nonnull(r.error);
+    judge_result_release(&r);
+    /* named as a description by its name, or by its text: an input error */
+    judge_written(rs, dir, "w.mcp-description.json", jsonc, &found, &r);
+    ck_assert_ptr_null(r.skipped);
+    ck_assert_ptr_nonnull(r.error);
+    judge_result_release(&r);
+    judge_written(rs, dir, "notes.yaml", "mcpDescription: 0.9.0\n---\nx: 1\n", &found, &r);
+    ck_assert_ptr_null(r.skipped);
+    ck_assert_ptr_nonnull(r.error);
+    judge_result_release(&r);
+    /* a file that cannot be read is an input error, found or not */
+    judge_written(rs, dir, "gone.json", NULL, &found, &r);
+    ck_assert_ptr_null(r.skipped);
+    ck_assert_ptr_nonnull(r.error);
+    judge_result_release(&r);
+    rmdir(dir);
     rule_set_free(rs);
 }
 END_TEST
@@ -169,6 +258,8 @@ Suite *judge_suite(void)
     tcase_add_test(tc, test_judged);
     tcase_add_test(tc, test_not_judged);
     tcase_add_test(tc, test_found_and_options);
+    tcase_add_test(tc, test_named_description);
+    tcase_add_test(tc, test_found_unparsed);
     suite_add_tcase(s, tc);
     return s;
 }
