@@ -202,6 +202,14 @@ check "ts repo: the config's path judged, nothing else" out_has '^0 errors, 0 wa
 check "ts repo: named the config found from the root" out_has '^config: .mcpdesc.yaml '
 check "ts repo: no annotation" sh -c '! grep -q "^::\(error\|warning\)" "$1"' - "$tmp/out"
 check "ts repo: SARIF with the 4 baselined results" sarif_results "$ts/mcpdesc.sarif" 4
+# the Action's default input, paths: ., searches the whole repository: tsconfig.json with
+# comments and the two-document YAML file do not parse and are skipped (not descriptions),
+# package.json has no mcpDescription: green, the description judged against its baseline
+ts_action INPUT_PATHS=.
+check "ts repo, paths: . (the default): exits 0" status_is 0
+check "ts repo, paths: .: only the description judged, the rest skipped" out_has \
+    '^0 errors, 0 warnings, 0 infos in 1 file (2 files skipped: not a description: does not parse; 1 file skipped: no mcpDescription member); 4 in the baseline, not shown$'
+check "ts repo, paths: .: tsconfig.json is no input error" sh -c '! grep -q "tsconfig.json.*error" "$1"' - "$tmp/out"
 # one new finding: a tool added whose name breaks mcp.tool.name.charset
 cp tests/data/config/adopt/changed.json "$ts/mcp/weather.mcp-description.json"
 ts_action
