@@ -698,6 +698,7 @@ static int settle_options(struct validate_opts *o)
             c->output.s[0] == '/' ? xstrdup(c->output.s) : xasprintf("%s/%s", c->dir, c->output.s);
         o->output = o->output_owned;
     }
+    if (c && c->strict_inputs) o->strict_inputs = 1; /* either one asks for the old rule */
     /* `baseline write` writes a baseline: it reads none */
     if (c && !o->baseline && !o->then && c->baseline.s)
         o->baseline = o->baseline_owned = config_path_of(c, c->baseline.s);

@@ -71,6 +71,8 @@ struct config {
     VEC(struct config_suppress) suppress;
     VEC(struct config_str) paths; /* `paths`: the inputs when the command line gives none */
     struct config_str baseline;   /* `baseline`: --baseline when the command line gives none */
+    int strict_inputs; /* `strict-inputs: true`: as --strict-inputs (a found file that does
+                        * not parse is an input error, as in earlier releases) */
 };
 
 /* The names the config's reader accepts, each a NULL-terminated table it checks with
