@@ -10,9 +10,9 @@
 #include "base/buf.h"
 #include "base/uri.h"
 
-static const char *const top_keys[] = {"rules",   "preset",   "levels", "overrides", "ignore",
-                                       "fail-on", "format",   "output", "suppress",  "docs-url",
-                                       "paths",   "baseline", "strict-inputs", NULL};
+static const char *const top_keys[] = {
+    "rules",  "preset",   "levels",   "overrides", "ignore",   "fail-on",       "format",
+    "output", "suppress", "docs-url", "paths",     "baseline", "strict-inputs", NULL};
 static const char *const override_keys[] = {"files", "levels", NULL};
 static const char *const suppress_keys[] = {"file",   "rule",  "item", "pointer",
                                             "reason", "until", NULL};
@@ -440,8 +440,7 @@ struct config *config_load_buffer(const char *path, const char *data, size_t len
             set_str(&p, y, &c->baseline, s);
         if ((y = member(&p, top, "strict-inputs")).v) {
             if (json_is_boolean(y.v)) c->strict_inputs = json_is_true(y.v);
-            else
-                err_at(&p, y.n, 0, "strict-inputs is true or false, not %s", type_name(y.v));
+            else err_at(&p, y.n, 0, "strict-inputs is true or false, not %s", type_name(y.v));
         }
     } else if (!json_is_null(top.v)) { /* an empty file is an empty config */
         err_at(&p, 0, 0, "the config is a mapping (rules, preset, levels, ...), not a %s",
