@@ -7,7 +7,9 @@
 # libsubunit-dev" (the deb group was a list kept by hand). Also: the nocheck profile
 # leaves check out, and a Build-Depends added to a copy of debian/control (alternatives,
 # versions, architectures, profiles) is read. Without dpkg-checkbuilddeps (dpkg-dev), a
-# counted skip. No root and no network: nothing is installed.
+# counted skip. And `make test-deps` installs nodejs and npm where npm is not on PATH
+# (tests/capture-everything.sh needs them), never over a node already there.
+# No root and no network: nothing is installed.
 # Prints ok/FAIL per check, then "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -71,5 +73,32 @@ sed 's/^Build-Depends: debhelper-compat (= 13),$/Build-Depends: debhelper-compat
 sh "$tmp/copy/tools/install-deps.sh" --list deb > "$tmp/copy.list"
 check "a new Build-Depends is installed: the first alternative, no version, architecture or qualifier" \
     sh -c 'grep -qx libfoo-dev "$1" && grep -qx baz-tools "$1" && ! grep -q "bar\|only-in\|[(<:]" "$1"' - "$tmp/copy.list"
+# make test-deps (the test group) and node: a PATH of the tools install-deps.sh uses, with
+# stand-ins for node, npm and apt-get (which answers the simulation with $FAKE_APT)
+mkdir -p "$tmp/bin"
+for t in sh dirname awk tr dpkg-query grep id cat; do
+    ln -s "$(command -v "$t")" "$tmp/bin/$t" || exit 2
+done
+printf '#!/bin/sh\nprintf "%%s\\n" "$FAKE_APT"\n' > "$tmp/bin/apt-get"
+chmod +x "$tmp/bin/apt-get"
+# test_list [node] [npm]: install-deps.sh --list test with these stand-ins on PATH
+test_list() {
+    rm -f "$tmp/bin/node" "$tmp/bin/npm"
+    for t in "$@"; do
+        printf '#!/bin/sh\nexit 0\n' > "$tmp/bin/$t" && chmod +x "$tmp/bin/$t"
+    done
+    PATH=$tmp/bin sh tools/install-deps.sh --list test > "$tmp/test.list" 2> "$tmp/test.err"
+}
+has() { grep -qx "$1" "$tmp/test.list"; }
+test_list
+check "no node, no npm: make test-deps installs nodejs and npm" sh -c 'grep -qx nodejs "$1" && grep -qx npm "$1"' - "$tmp/test.list"
+test_list node npm
+check "a node and an npm on PATH: neither is installed (never replaced)" sh -c '! grep -qx nodejs "$1" && ! grep -qx npm "$1"' - "$tmp/test.list"
+FAKE_APT="Inst npm (9.2.0 Debian:12/stable [all])" test_list node
+check "a node without npm, Debian's npm fits it: npm only" sh -c 'grep -qx npm "$1" && ! grep -qx nodejs "$1"' - "$tmp/test.list"
+FAKE_APT="Inst nodejs [20.20.2-1nodesource1] (18.20.4 Debian:12/stable [amd64])
+Inst npm (9.2.0 Debian:12/stable [all])" test_list node
+check "a node without npm, Debian's npm would change that node: neither, and a message" \
+    sh -c '! grep -qx npm "$1" && ! grep -qx nodejs "$1" && grep -q "install npm for it" "$2"' - "$tmp/test.list" "$tmp/test.err"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

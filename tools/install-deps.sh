@@ -7,8 +7,9 @@
 #             Build-Depends of debian/control, less the test-only ones)
 #   test      the rest of `make check` (`make test-deps`): man-db, clang-format, the
 #             JSON Schema test suite, Check, python3-jsonschema's CLI for cross-checks,
-#             clang-14 with its fuzzer/sanitizer runtimes (mk/fuzz.mk), pre-commit and
-#             Chromium (tests/browser.sh)
+#             clang-14 with its fuzzer/sanitizer runtimes (mk/fuzz.mk), pre-commit,
+#             Chromium (tests/browser.sh), Neovim, and nodejs and npm when npm is not on
+#             PATH (tests/capture-everything.sh; an existing node is never replaced)
 #   deb       building the Debian packages (`make deb`): dpkg-dev, debhelper, lintian,
 #             and every Build-Depends of debian/control, read from it (check and
 #             libsubunit-dev too, the test-only ones: a fresh clone lacked them and
@@ -21,6 +22,24 @@ TEST_PKGS="$TEST_PKGS clang libclang-rt-14-dev llvm-14" # libFuzzer harnesses (m
 TEST_PKGS="$TEST_PKGS pre-commit" # tests/precommit.sh: the hooks of .pre-commit-hooks.yaml under pre-commit
 TEST_PKGS="$TEST_PKGS chromium" # tests/browser.sh: the html report and the rule pages in headless Chromium
 TEST_PKGS="$TEST_PKGS neovim" # tests/editor/neovim.sh: mcpdesc lsp driven by a real LSP client (Neovim 0.7)
+# tests/capture-everything.sh installs server-everything with npm and runs it with node:
+# Debian's nodejs and npm when npm is not on PATH. A node or npm already there (the
+# project's machines have a Node 20 from elsewhere, which Debian's npm conflicts with)
+# is never replaced: with a node but no npm, npm is added only if apt-get would install
+# it without removing or changing any package, else the script says what to do.
+node_pkgs() {
+    command -v npm > /dev/null 2>&1 && return 0
+    if ! command -v node > /dev/null 2>&1; then
+        echo "nodejs npm"
+        return 0
+    fi
+    if sim=$(LC_ALL=C apt-get install -s -qq --no-install-recommends npm 2>&1) &&
+        ! printf '%s\n' "$sim" | grep -q '^Remv \|^Inst nodejs '; then
+        echo npm
+        return 0
+    fi
+    echo "install-deps: $(command -v node) has no npm on PATH, and Debian's npm would change or remove that node: install npm for it (tests/capture-everything.sh needs it)" >&2
+}
 DEB_PKGS="build-essential dpkg-dev debhelper fakeroot lintian"
 DEB_TEST_PKGS="debootstrap"
 # The Build-Depends of debian/control, one name a line, as dpkg-buildpackage reads them:
@@ -60,7 +79,7 @@ PKGS=""
 for g in "$@"; do
     case $g in
     build) PKGS="$PKGS $BUILD_PKGS" ;;
-    test) PKGS="$PKGS $BUILD_PKGS $TEST_PKGS" ;;
+    test) PKGS="$PKGS $BUILD_PKGS $TEST_PKGS $(node_pkgs)" ;;
     deb) PKGS="$PKGS $DEB_PKGS $(build_depends | tr '\n' ' ')" ;;
     deb-test) PKGS="$PKGS $DEB_TEST_PKGS" ;;
     *) echo "install-deps: unknown group '$g' (build, test, deb, deb-test)" >&2; exit 2 ;;
