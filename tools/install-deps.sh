@@ -22,6 +22,7 @@ TEST_PKGS="$TEST_PKGS clang libclang-rt-14-dev llvm-14" # libFuzzer harnesses (m
 TEST_PKGS="$TEST_PKGS pre-commit" # tests/precommit.sh: the hooks of .pre-commit-hooks.yaml under pre-commit
 TEST_PKGS="$TEST_PKGS chromium" # tests/browser.sh: the html report and the rule pages in headless Chromium
 TEST_PKGS="$TEST_PKGS neovim" # tests/editor/neovim.sh: mcpdesc lsp driven by a real LSP client (Neovim 0.7)
+TEST_PKGS="$TEST_PKGS dpkg-dev" # tests/install-deps.sh: dpkg-checkbuilddeps (a skip, so a failure under MCPDESC_REQUIRE=all, without it)
 # tests/capture-everything.sh installs server-everything with npm and runs it with node:
 # Debian's nodejs and npm when npm is not on PATH. A node or npm already there (the
 # project's machines have a Node 20 from elsewhere, which Debian's npm conflicts with)
