@@ -129,6 +129,7 @@ test-conformance: $(BIN)
 	sh tests/run-conformance.sh $(BIN)
 
 test-cli: $(BIN)
+	sh tests/mask-path-selftest.sh
 	sh tests/run-cli.sh $(BIN)
 
 # The whole suite, then the same suite again under AddressSanitizer (with LeakSanitizer)

@@ -1,5 +1,7 @@
 # mk/deb.mk - the Debian packages (debian/). `make deb` installs what packaging needs
-# (tools/install-deps.sh deb: dpkg-dev, debhelper, lintian) and builds mcpdesc and
+# (tools/install-deps.sh deb: dpkg-dev, debhelper, lintian and every Build-Depends of
+# debian/control, read from it; `make test-install-deps` checks that list against
+# dpkg-checkbuilddeps, tests/install-deps.sh) and builds mcpdesc and
 # libmcpdesc-dev with `dpkg-buildpackage -us -uc -b` in a copy of the tree under
 # build/deb/src (dpkg-buildpackage writes to the parent directory and debian/rules
 # cleans the tree: the checkout is left alone), then runs lintian on them. The .debs,
@@ -13,9 +15,9 @@ DEB_OUT := build/deb
 DEB_DEPS_STAMP := build/.deb-deps-ok
 DEB_TEST_DEPS_STAMP := build/.deb-test-deps-ok
 
-.PHONY: deb test-deb deb-deps check-deb
+.PHONY: deb test-deb deb-deps check-deb test-install-deps
 deb-deps: $(DEB_DEPS_STAMP)
-$(DEB_DEPS_STAMP): tools/install-deps.sh
+$(DEB_DEPS_STAMP): tools/install-deps.sh debian/control
 	@sh tools/install-deps.sh build deb
 	@mkdir -p build && touch $@
 $(DEB_TEST_DEPS_STAMP): tools/install-deps.sh
@@ -34,3 +36,8 @@ check-deb:
 	@st=0; sh tests/deb-install.sh --ready || st=$$?; \
 	    if [ $$st = 0 ]; then $(MAKE) --no-print-directory test-deb; \
 	    elif [ $$st != 3 ]; then exit 1; fi
+
+# what `make deb` installs meets debian/control's Build-Depends (no root, no network)
+test-install-deps:
+	sh tests/install-deps.sh
+EXTRA_CHECKS += test-install-deps

@@ -104,9 +104,18 @@ for v in $(python3 -c "import json,sys; print(' '.join(json.load(open(sys.argv[1
     fi
 done
 
-# Streamable HTTP on 127.0.0.1 (the server reads PORT)
+# Streamable HTTP on 127.0.0.1 (the server reads PORT). The server's MCP SDK calls the
+# global crypto.randomUUID() of Web Crypto, which Node 18 (Debian 12's) has only with
+# --experimental-global-webcrypto: without it every POST failed with "ReferenceError:
+# crypto is not defined", which the SDK reports as JSON-RPC -32700 Parse error (the
+# server's fault, not the client's; stdio does not use it).
+# (asked of a script file: node -e and --input-type see every built-in module as a global)
+webcrypto=""
+echo 'process.exit(typeof globalThis.crypto === "undefined" ? 1 : 0)' >"$SCRATCH/has-webcrypto.cjs"
+node "$SCRATCH/has-webcrypto.cjs" 2>/dev/null || webcrypto=--experimental-global-webcrypto
+[ -n "$webcrypto" ] && echo "note: node $(node --version) has no global crypto: the HTTP server runs with $webcrypto"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-PORT=$PORT node "$ENTRY" streamableHttp >"$SCRATCH/http-server.log" 2>&1 &
+PORT=$PORT node $webcrypto "$ENTRY" streamableHttp >"$SCRATCH/http-server.log" 2>&1 &
 SP=$!
 i=0
 while ! grep -q "listening" "$SCRATCH/http-server.log" 2>/dev/null && [ $i -lt 300 ] && kill -0 "$SP" 2>/dev/null; do

@@ -12,7 +12,8 @@
 #   apt-get install -y ./mcpdesc_*.deb ./libmcpdesc-dev_*.deb   (dependencies from the mirror)
 #   mcpdesc validate weather.json names the installed rule set (the release, not +modified)
 #   mcpdesc rules explain mcp.tool.name.charset, validate --rules-tag v0.9.0-rc.3
-#   man mcpdesc renders; the bash completion is installed
+#   man mcpdesc renders; the bash completion is installed, and bash-completion with it
+#   (the Recommends: a minimal Debian lacks it, and the completion never loaded)
 #   pkg-config --cflags/--libs mcpdesc (pkg-config comes from libmcpdesc-dev's Recommends)
 #   apt-get purge leaves no /usr/share/mcpdesc
 # Not root, or the mirror unreachable: a counted skip (tests/skip.sh; a failure under
@@ -154,6 +155,12 @@ check "man mcpdesc renders the installed page" \
     sh -c '[ "$1" = 0 ] && grep -q "^/usr/share/man/man1/mcpdesc.1.gz$" "$2"' sh "$st" "$out/stdout" || show
 
 check "bash completion installed" [ -f "$root/usr/share/bash-completion/completions/mcpdesc" ]
+# a minimal Debian has no bash-completion, and without it the file above never loads
+check "mcpdesc recommends bash-completion" \
+    sh -c 'dpkg-deb -f "$1"/mcpdesc_*.deb Recommends | grep -qw bash-completion' sh "$debs" || show
+in_root 'dpkg-query -W -f="\${Status}" bash-completion && [ -f /usr/share/bash-completion/bash_completion ]'
+check "apt-get install brought bash-completion (the Recommends)" \
+    sh -c '[ "$1" = 0 ] && grep -q "install ok installed" "$2"' sh "$st" "$out/stdout" || show
 
 in_root 'pkg-config --cflags mcpdesc && pkg-config --libs mcpdesc && pkg-config --variable=rulesdir mcpdesc'
 check "pkg-config --cflags/--libs mcpdesc (rulesdir /usr/share/mcpdesc/rules)" \

@@ -30,8 +30,9 @@
 # A case without args, stdout, stderr or status fails, and so does a run with no case: a
 # golden that compares less than everything has let bugs through (shifted YAML error
 # columns passed when only the status was compared). In the outputs, rule-set digests
-# (sha256:<64 hex>) read sha256:DIGEST and the repository's absolute path reads @ROOT@,
-# so SARIF's file:// base URI is the same on every machine.
+# (sha256:<64 hex>) read sha256:DIGEST and the repository's absolute path reads @ROOT@
+# (where it is a whole path, tests/mask-path.sh: a checkout at /project leaves
+# .../projection-types.json alone), so SARIF's file:// base URI is the same on every machine.
 # --write-missing writes the files a case lacks from this run (review them before
 # committing); it never rewrites an existing golden. Cases run from the repository root.
 # Prints ok/FAIL per case, then "N passed, N failed".
@@ -53,6 +54,7 @@ here=$(pwd)
 case $bin in /*) ;; *) bin="$here/$bin" ;; esac
 cd "$(dirname "$0")/.." || exit 2
 root=$(pwd)
+. tests/mask-path.sh
 if [ ! -x "$bin" ]; then
     echo "run-cli: cannot run $bin" >&2
     exit 2
@@ -125,8 +127,11 @@ run_case() {
     status=$?
     [ -d "$work" ] && chmod u+w "$work"
     # the rule set's digest changes with every rule edit: goldens say sha256:DIGEST
-    sed -i -e 's/sha256:[0-9a-f]\{64\}/sha256:DIGEST/g' -e "s|$work|@WORK@|g" \
-        -e "s|$root|@ROOT@|g" "$tmp/out" "$tmp/err"
+    sed -i -e 's/sha256:[0-9a-f]\{64\}/sha256:DIGEST/g' "$tmp/out" "$tmp/err"
+    # only as a whole path (tests/mask-path.sh): a checkout at /project left
+    # .../projection-types.json and https://example.test/project/ alone
+    mask_path "$work" @WORK@ "$tmp/out" "$tmp/err"
+    mask_path "$root" @ROOT@ "$tmp/out" "$tmp/err"
 }
 
 passed=0

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "cli/cmd.h"
 
 static const struct command {
@@ -43,6 +44,22 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+    /* a near miss (valdate) names the command, within a third of its length (one edit
+     * for fix and lsp, two for validate): alone, as an unknown option does */
+    const char *best = NULL;
+    size_t bd = 0;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        size_t d = util_edit_distance(argv[1], commands[i].name);
+        size_t most = strlen(commands[i].name) / 3;
+        if (d <= (most ? most : 1) && (!best || d < bd)) {
+            best = commands[i].name;
+            bd = d;
+        }
+    }
+    if (best) {
+        fprintf(stderr, "mcpdesc: unknown command '%s': did you mean '%s'?\n", argv[1], best);
+        return 2;
+    }
     fprintf(stderr, "mcpdesc: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;
