@@ -266,4 +266,36 @@ link_target_written() {
         [ -L "$d/real/lb" ] && grep -q mcpdescBaseline "$d/real/b.json"
 }
 check "a report to a symbolic link writes its target, the link kept" link_target_written
+# a report or a baseline written to something that is not a regular file (/dev/null, a
+# FIFO) is written into it: a temporary file renamed over it would replace it (as root,
+# `--format json:/dev/null` turned /dev/null into a regular file). A FIFO stands for
+# /dev/null here: its reader gets the report and it stays a FIFO.
+fifo_written() {
+    d=$tmp/fifo
+    rm -rf "$d" && mkdir -p "$d" && mkfifo "$d/pipe" || return 1
+    for what in report baseline; do
+        cat "$d/pipe" > "$d/$what.got" &
+        reader=$!
+        if [ $what = report ]; then
+            "$bin" validate --format json:"$d/pipe" $INV > /dev/null 2>&1
+        else
+            "$bin" baseline write "$d/pipe" $INV > /dev/null 2>&1
+        fi
+        st=$?
+        if [ ! -p "$d/pipe" ]; then # replaced: the reader waits on the old FIFO forever
+            kill $reader 2> /dev/null
+            wait $reader 2> /dev/null
+            return 1
+        fi
+        # a writer that failed before opening it: free the reader (bounded)
+        if kill -0 $reader 2> /dev/null; then timeout 5 sh -c ': > "$1"' - "$d/pipe"; fi
+        wait $reader
+        case $what in
+        report) [ $st = 1 ] && grep -q '"summary"' "$d/report.got" || return 1 ;;
+        baseline) [ $st = 0 ] && grep -q mcpdescBaseline "$d/baseline.got" || return 1 ;;
+        esac
+    done
+    [ "$(find "$d" -name '*.tmp.*' | wc -l)" = 0 ]
+}
+check "a report or baseline to a FIFO (as to /dev/null) is written into it, never replaced" fifo_written
 testlib_finish

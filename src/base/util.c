@@ -101,3 +101,9 @@ char *util_link_target(const char *path)
     }
     return p;
 }
+
+int util_write_in_place(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}

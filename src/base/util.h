@@ -25,6 +25,10 @@ size_t util_edit_distance(const char *a, const char *b);
  * directory), even when that does not exist yet (a dangling link: the file is created
  * there). A write through a temporary file renamed over the result keeps the links. */
 char *util_link_target(const char *path);
+/* Is PATH something to write straight into rather than through a temporary file renamed
+ * over it: an existing file that is not a regular file (/dev/null, a FIFO, a terminal)?
+ * A rename would replace it with a regular file (as root, /dev/null itself). */
+int util_write_in_place(const char *path);
 
 /* A programmer error: print file:line and abort. Never for bad user input. */
 #define BUG(msg) util_bug(__FILE__, __LINE__, (msg))

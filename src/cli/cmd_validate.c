@@ -1047,8 +1047,9 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
     if (r->file) {
         /* a symbolic link's target is written, the link kept (as fix does) */
         target = util_link_target(r->file);
-        tmp = xasprintf("%s.tmp.%ld", target, (long)getpid());
-        if (!(out = fopen(tmp, "w"))) {
+        /* /dev/null and the like are written, never replaced by a renamed file */
+        if (!util_write_in_place(target)) tmp = xasprintf("%s.tmp.%ld", target, (long)getpid());
+        if (!(out = fopen(tmp ? tmp : target, "w"))) {
             fprintf(stderr, "mcpdesc %s: cannot write '%s': %m\n", cmd_label, r->file);
             free(tmp);
             free(target);
@@ -1070,9 +1071,9 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
     free(others);
     if (r->file) {
         int write_failed = ferror(out); /* an error the final flush would not repeat */
-        if (fclose(out) != 0 || write_failed || rename(tmp, target) != 0) {
+        if (fclose(out) != 0 || write_failed || (tmp && rename(tmp, target) != 0)) {
             fprintf(stderr, "mcpdesc %s: cannot write '%s': %m\n", cmd_label, r->file);
-            unlink(tmp);
+            if (tmp) unlink(tmp);
             status = 2;
         }
     } else {

@@ -279,8 +279,10 @@ long baseline_write(const char *path, const char *anchor, const char *cwd,
     int is_stdout = !strcmp(path, "-");
     /* a symbolic link's target is written, the link kept (as the reports and fix do) */
     char *target = is_stdout ? NULL : util_link_target(path);
-    char *tmp = is_stdout ? NULL : xasprintf("%s.tmp.%ld", target, (long)getpid());
-    FILE *out = is_stdout ? stdout : fopen(tmp, "w");
+    /* /dev/null and the like are written, never replaced by a renamed file */
+    int in_place = !is_stdout && util_write_in_place(target);
+    char *tmp = is_stdout || in_place ? NULL : xasprintf("%s.tmp.%ld", target, (long)getpid());
+    FILE *out = is_stdout ? stdout : fopen(in_place ? target : tmp, "w");
     int ok = out != NULL;
     if (ok) {
         ok = json_dumpf(root, out, JSON_INDENT(2)) == 0 && fputc('\n', out) != EOF;
@@ -288,7 +290,7 @@ long baseline_write(const char *path, const char *anchor, const char *cwd,
             ok = fflush(out) == 0 && ok;
         } else {
             int failed = ferror(out);
-            ok = fclose(out) == 0 && ok && !failed && rename(tmp, target) == 0;
+            ok = fclose(out) == 0 && ok && !failed && (in_place || rename(tmp, target) == 0);
         }
     }
     int saved = errno;
