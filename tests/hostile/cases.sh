@@ -65,9 +65,10 @@ sed 's/^  - cycle.yaml$/  - empty.yaml/' "$T/rules-cycle/manifest.yaml" > "$IN/r
 # a directory of descriptions, one of them hostile (issue 8 item 6)
 rm -rf "$IN/multi" && mkdir -p "$IN/multi"
 cp "$D/good.json" "$IN/multi/a-good.json"
-cp "$IN/deep-array.json" "$IN/multi/b-deep.json"
+# named as descriptions: a found file that does not parse is an input error only then
+cp "$IN/deep-array.json" "$IN/multi/b-deep.mcp-description.json"
 cp "$D/good.json" "$IN/multi/c-good.json"
-cp "$IN/random.json" "$IN/multi/d-random.json"
+cp "$IN/random.json" "$IN/multi/d-random.mcp-description.json"
 cp "$D/good.json" "$IN/multi/e-good.json"
 
 hnet_selftest
@@ -236,7 +237,7 @@ hmulti many-files-alias-bomb 20 300 "$D/alias-bomb.yaml" "$IN/multi/a-good.json"
 hmulti many-files-empty 20 300 "$IN/empty.json" "$IN/multi/a-good.json" "$IN/multi/c-good.json"
 hmulti many-files-nul 20 300 "$IN/nul-raw.json" "$IN/multi/a-good.json" "$IN/multi/c-good.json"
 hmulti many-files-huge 30 800 "$IN/huge.json" "$IN/multi/a-good.json" "$IN/multi/c-good.json"
-hcase many-files-directory 2 20 300 "$IN/multi/a-good.json:5:54: error:" "$IN/multi/b-deep.json:1:" \
-    "$IN/multi/c-good.json:5:54: error:" "$IN/multi/d-random.json:1:1: error: invalid JSON" \
+hcase many-files-directory 2 20 300 "$IN/multi/a-good.json:5:54: error:" "$IN/multi/b-deep.mcp-description.json:1:" \
+    "$IN/multi/c-good.json:5:54: error:" "$IN/multi/d-random.mcp-description.json:1:1: error: invalid JSON" \
     "$IN/multi/e-good.json:5:54: error:" "2 input errors in 5 files" -- $V "$IN/multi"
 hmulti_json many-files-directory-json 20 300 "$IN/multi"
