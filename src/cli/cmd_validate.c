@@ -1121,6 +1121,38 @@ static void run_release(struct validate_run *v)
     free(v->cwd);
 }
 
+/* The config PATH into O->cfg; 2 after its errors. Every mistake shows in one run: with
+ * errors in its keys or values, its rule ids are checked too, against the rule set it
+ * would run (when its `rules` is sound and that set loads), rather than in a second run
+ * once the first errors are fixed. */
+static int load_config(struct validate_opts *o, const char *path)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct config *c = config_read(path, &errs);
+    if (c && !c->nerrors) {
+        o->cfg = c;
+        return 0;
+    }
+    struct rule_set *rs = NULL;
+    if (c && !c->rules_bad) {
+        rs = c->rules.len && !o->rules_dir && !o->rules_tag
+            ? cmd_config_rules(c)
+            : cmd_load_rules_tagged(o->rules_dir, o->rules_tag);
+        if (rs) config_check(c, rs, &errs);
+        diag_sort_merge(&errs);
+    }
+    cmd_print_errors(stderr, &errs);
+    fprintf(stderr, "mcpdesc: the config %s has %zu error%s%s\n", path, errs.len,
+            errs.len == 1 ? "" : "s",
+            c && !rs && (c->levels.len || c->overrides.len || c->suppress.len)
+                ? " (its rule ids are checked once its rule set loads)"
+                : "");
+    rule_set_free(rs);
+    diag_list_release(&errs);
+    config_free(c);
+    return 2;
+}
+
 /* validate, or with THEN the judged files handed to THEN instead of a report (with
  * BASELINE_OUT, the baseline it writes). */
 static int run(int argc, char **argv, cmd_judged_fn then, void *then_arg, const char *baseline_out)
@@ -1129,7 +1161,7 @@ static int run(int argc, char **argv, cmd_judged_fn then, void *then_arg, const 
     int status = parse_options(argc, argv, &o);
     char *cfg_path = NULL;
     if (!status) status = cmd_config_find(o.config_file, o.no_config, &cfg_path);
-    if (!status && cfg_path && !(o.cfg = cmd_config_load(cfg_path))) status = 2;
+    if (!status && cfg_path) status = load_config(&o, cfg_path);
     free(cfg_path);
     if (!status) status = settle_options(&o);
     if (!status) {

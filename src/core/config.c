@@ -399,7 +399,7 @@ static int by_position(const void *a, const void *b)
     return 0;
 }
 
-struct config *config_load_buffer(const char *path, const char *data, size_t len,
+static struct config *read_buffer(const char *path, const char *data, size_t len,
                                   struct diag_list *errs)
 {
     size_t before = errs->len;
@@ -419,7 +419,11 @@ struct config *config_load_buffer(const char *path, const char *data, size_t len
         check_keys(&p, top, "the config", top_keys);
         struct yn y;
         const char *s;
-        if ((y = member(&p, top, "rules")).v) string_list(&p, y, "rules", &c->rules);
+        if ((y = member(&p, top, "rules")).v) {
+            size_t had = errs->len;
+            string_list(&p, y, "rules", &c->rules);
+            c->rules_bad = errs->len != had;
+        }
         if ((y = member(&p, top, "preset")).v && (s = one_of(&p, y, "preset", preset_names)))
             set_str(&p, y, &c->preset, s);
         if ((y = member(&p, top, "fail-on")).v && (s = one_of(&p, y, "fail-on", fail_on_names)))
@@ -447,16 +451,29 @@ struct config *config_load_buffer(const char *path, const char *data, size_t len
                type_name(top.v));
     }
     doc_free(d);
-    if (errs->len != before) {
-        /* in the order of the file: the keys are checked one after another, not in it */
-        qsort(errs->items + before, errs->len - before, sizeof *errs->items, by_position);
+    c->nerrors = errs->len - before;
+    /* in the order of the file: the keys are checked one after another, not in it */
+    qsort(errs->items + before, c->nerrors, sizeof *errs->items, by_position);
+    return c;
+}
+
+/* C, or NULL (C freed) when it has errors */
+static struct config *only_clean(struct config *c)
+{
+    if (c && c->nerrors) {
         config_free(c);
         return NULL;
     }
     return c;
 }
 
-struct config *config_load(const char *path, struct diag_list *errs)
+struct config *config_load_buffer(const char *path, const char *data, size_t len,
+                                  struct diag_list *errs)
+{
+    return only_clean(read_buffer(path, data, len, errs));
+}
+
+struct config *config_read(const char *path, struct diag_list *errs)
 {
     struct buf b = BUF_INIT;
     if (buf_read_file(&b, path) < 0) {
@@ -464,9 +481,14 @@ struct config *config_load(const char *path, struct diag_list *errs)
         buf_release(&b);
         return NULL;
     }
-    struct config *c = config_load_buffer(path, b.s ? b.s : "", b.len, errs);
+    struct config *c = read_buffer(path, b.s ? b.s : "", b.len, errs);
     buf_release(&b);
     return c;
+}
+
+struct config *config_load(const char *path, struct diag_list *errs)
+{
+    return only_clean(config_read(path, errs));
 }
 
 static void levels_free(void *lv)

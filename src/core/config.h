@@ -73,6 +73,9 @@ struct config {
     struct config_str baseline;   /* `baseline`: --baseline when the command line gives none */
     int strict_inputs; /* `strict-inputs: true`: as --strict-inputs (a found file that does
                         * not parse is an input error, as in earlier releases) */
+    size_t nerrors;    /* errors config_read found (config_load returns NULL instead) */
+    int rules_bad;     /* `rules` had an error: its rule set is unknown, so config_check
+                        * cannot judge the rule ids */
 };
 
 /* The names the config's reader accepts, each a NULL-terminated table it checks with
@@ -95,6 +98,11 @@ struct config *config_load(const char *path, struct diag_list *errs);
 /* The same from memory; PATH names it in messages and is where relative paths start. */
 struct config *config_load_buffer(const char *path, const char *data, size_t len,
                                   struct diag_list *errs);
+/* As config_load, but a file that parses comes back even with errors (nerrors, with
+ * every member that had none filled in), so that the rule ids can be checked in the same
+ * pass (docs/config.md: every mistake at once). NULL only for a file that cannot be read
+ * or parsed. */
+struct config *config_read(const char *path, struct diag_list *errs);
 void config_free(struct config *c); /* NULL is a no-op */
 
 /* Check C against the loaded rule set RS: every rule id of `levels`, of the
