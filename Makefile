@@ -140,7 +140,7 @@ check: $(TEST_DEPS_STAMP)
 	@mkdir -p build && rm -f $(MCPDESC_SKIP_LOG)
 	@st=0; $(MAKE) --no-print-directory check-plain check-sanitize || st=$$?; \
 	    sh tests/skip-summary.sh "$(MCPDESC_SKIP_LOG)" || st=1; exit $$st
-check-plain: all test-unit test-conformance test-cli $(EXTRA_CHECKS) check-symbols check-layers check-format test-threads fuzz-ci check-deb
+check-plain: all test-unit test-conformance test-cli $(EXTRA_CHECKS) check-symbols check-layers check-format test-threads fuzz-ci check-deb check-fresh-root
 check-sanitize: $(TEST_DEPS_STAMP)
 	@rm -rf build/san/sanitizer-reports && mkdir -p build/san/sanitizer-reports
 	@st=0; $(MAKE) --no-print-directory SAN=1 BUILD=build/san test-unit test-conformance test-cli \
@@ -169,6 +169,7 @@ demo: $(BIN)
 clean:
 	rm -rf build
 
-# (not below build/deb, the packaging copy of the tree, nor build/deb-root, a Debian root
-# whose /etc holds directories named *.d: mk/deb.mk)
--include $(shell find $(BUILD) \( -path build/deb -o -path build/deb-root \) -prune -o -name '*.d' -type f -print 2>/dev/null)
+# (not below build/deb, the packaging copy of the tree, nor build/deb-root and
+# build/fresh-root, Debian roots whose /etc holds directories named *.d and whose
+# /project has a build of its own: mk/deb.mk)
+-include $(shell find $(BUILD) \( -path build/deb -o -path build/deb-root -o -path build/fresh-root \) -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -15,7 +15,7 @@ DEB_OUT := build/deb
 DEB_DEPS_STAMP := build/.deb-deps-ok
 DEB_TEST_DEPS_STAMP := build/.deb-test-deps-ok
 
-.PHONY: deb test-deb deb-deps check-deb test-install-deps
+.PHONY: deb test-deb deb-deps check-deb test-install-deps test-fresh-root check-fresh-root
 deb-deps: $(DEB_DEPS_STAMP)
 $(DEB_DEPS_STAMP): tools/install-deps.sh debian/control
 	@sh tools/install-deps.sh build deb
@@ -41,3 +41,15 @@ check-deb:
 test-install-deps:
 	sh tests/install-deps.sh
 EXTRA_CHECKS += test-install-deps
+
+# The README's set-up in a fresh Debian 12 root (debootstrap: make, gcc, git), the
+# checkout cloned to /project: make deb, make test-deps, make, make test-cli, make demo
+# (tests/fresh-root.sh; about 7 minutes, most of it apt downloading). `make check` runs
+# check-fresh-root in its plain half: as root with the mirror reachable, else a counted
+# skip, as check-deb.
+test-fresh-root: $(DEB_TEST_DEPS_STAMP)
+	sh tests/fresh-root.sh
+check-fresh-root:
+	@st=0; sh tests/fresh-root.sh --ready || st=$$?; \
+	    if [ $$st = 0 ]; then $(MAKE) --no-print-directory test-fresh-root; \
+	    elif [ $$st != 3 ]; then exit 1; fi

@@ -24,6 +24,7 @@
 set -u
 . "$(dirname "$0")/testlib.sh"
 . "$(dirname "$0")/skip.sh"
+. "$(dirname "$0")/debroot.sh"
 ready_only=0
 if [ "${1:-}" = --ready ]; then
     ready_only=1
@@ -33,28 +34,7 @@ TESTLIB_ARG=DEBDIR testlib_setup deb-install "$@"
 debs=$bin
 top=$(pwd)
 
-# the bookworm mirror of this machine's apt, or nothing
-host_mirror() {
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [ -f "$f" ] || continue
-        awk '$1 == "deb" { i = 2; if ($2 ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
-             if ($(i + 1) == "bookworm") { print $i; exit } }' "$f"
-    done | head -n 1
-    for f in /etc/apt/sources.list.d/*.sources; do
-        [ -f "$f" ] || continue
-        # deb822: the URIs of the first stanza of type deb whose Suites has bookworm
-        awk 'BEGIN { RS = ""; FS = "\n" }
-             { uris = ""; deb = 0; suite = 0
-               for (k = 1; k <= NF; k++) {
-                   if ($k ~ /^URIs:/) { uris = $k; sub(/^URIs:[ \t]*/, "", uris); sub(/[ \t].*/, "", uris) }
-                   if ($k ~ /^Types:.*(^|[ \t])deb([ \t]|$)/) deb = 1
-                   if ($k ~ /^Suites:/ && $k ~ /[ \t]bookworm([ \t]|$)/) suite = 1
-               }
-               if (deb && suite && uris != "") { print uris; exit } }' "$f"
-    done | head -n 1
-}
-mirror=${DEB_MIRROR:-$(host_mirror | head -n 1)}
-mirror=${mirror:-http://deb.debian.org/debian}
+mirror=$(debroot_mirror)
 
 skip() { # skip WHY: a counted skip; exit 0 (3 with --ready), or 1 under MCPDESC_REQUIRE=all
     test_skip test-deb "the Debian packages installed in a clean Debian 12 root" "$1" || exit 1
@@ -74,40 +54,8 @@ tarball=$base/bookworm-minbase.tgz
 root=$base/run
 start=$(date +%s)
 
-mounted=""
-cleanup() {
-    [ -n "$mounted" ] && umount "$root/proc" 2> /dev/null
-    mounted=""
-}
-trap 'cleanup; rm -rf "$tmp"' EXIT
-
-mkdir -p "$base"
-if [ ! -f "$tarball" ]; then
-    echo "deb-install: debootstrap --make-tarball bookworm $mirror (once; kept as $tarball)"
-    rm -rf "$base/download"
-    debootstrap --variant=minbase --include=man-db --make-tarball="$tarball.part" bookworm \
-        "$base/download" "$mirror" > "$base/debootstrap.log" 2>&1 || {
-        tail -n 20 "$base/debootstrap.log" >&2
-        echo "deb-install: debootstrap --make-tarball failed (log: $base/debootstrap.log)" >&2
-        exit 2
-    }
-    rm -rf "$base/download"
-    mv "$tarball.part" "$tarball"
-    echo "deb-install: packages downloaded in $(($(date +%s) - start)) s"
-fi
-# a run killed before its cleanup leaves /proc mounted: never rm -rf through it
-if [ -d "$root/proc" ] && mountpoint -q "$root/proc"; then umount "$root/proc" || exit 2; fi
-rm -rf "$root"
-t=$(date +%s)
-debootstrap --variant=minbase --include=man-db --unpack-tarball="$tarball" bookworm "$root" \
-    "$mirror" > "$base/debootstrap.log" 2>&1 || {
-    tail -n 20 "$base/debootstrap.log" >&2
-    echo "deb-install: debootstrap of a clean root failed (log: $base/debootstrap.log)" >&2
-    exit 2
-}
-echo "deb-install: clean root made by debootstrap in $(($(date +%s) - t)) s (mirror $mirror)"
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-mount -t proc proc "$root/proc" && mounted=1
+trap 'debroot_cleanup; rm -rf "$tmp"' EXIT
+debroot_make "$root" "$tarball" man-db "$mirror" || exit 2
 mkdir -p "$root/tmp/debs"
 cp "$debs"/mcpdesc_*.deb "$debs"/libmcpdesc-dev_*.deb "$root/tmp/debs/"
 cp examples/weather.json "$root/tmp/weather.json"
@@ -173,6 +121,6 @@ in_root 'apt-get purge -y mcpdesc libmcpdesc-dev'
 check "apt-get purge removes both and /usr/share/mcpdesc" \
     sh -c '[ "$1" = 0 ] && [ ! -e "$2/usr/share/mcpdesc" ] && [ ! -e "$2/usr/bin/mcpdesc" ]' sh "$st" "$root" || show
 
-cleanup
+debroot_cleanup
 echo "deb-install: $(($(date +%s) - start)) s in all"
 testlib_finish
