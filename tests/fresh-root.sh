@@ -61,8 +61,11 @@ step() {
     chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
         DEBIAN_FRONTEND=noninteractive sh -c "cd /project && $2" > "$log/$1.log" 2>&1
     st=$?
-    check "$2 ($(($(date +%s) - t)) s)" [ "$st" = 0 ] ||
-        { sed 's/^/    /' "$log/$1.log" | tail -n 25; echo "    (whole log: $log/$1.log)"; }
+    check "$2 ($(($(date +%s) - t)) s)" [ "$st" = 0 ]
+    if [ "$st" != 0 ]; then
+        sed 's/^/    /' "$log/$1.log" | tail -n 25
+        echo "    (whole log: $log/$1.log)"
+    fi
     return "$st"
 }
 
