@@ -6,3 +6,10 @@
 test-docs: $(BIN)
 	sh tests/docs-run.sh $(BIN)
 EXTRA_CHECKS += test-docs
+
+# Every section of "MCP Description 0.9.0" a rule cites (the development set and every
+# release) is a heading of docs/format.md with its anchor (tests/format-sections.sh).
+.PHONY: test-format-sections
+test-format-sections:
+	sh tests/format-sections.sh
+EXTRA_CHECKS += test-format-sections

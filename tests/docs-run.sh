@@ -157,6 +157,9 @@ def slugs(path):
         if m:
             s = re.sub(r"[^\w\- ]", "", m.group(1).strip().lower().replace("`", "")).replace(" ", "-")
             out.add(s)
+        if not inblock:
+            # an explicit anchor, <a id="section-9.3"></a> (docs/format.md: rule pages name them)
+            out.update(re.findall(r'<a id="([^"]+)"></a>', line))
     return out
 
 links = 0

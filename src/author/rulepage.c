@@ -146,6 +146,12 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
         else if (req) line = xasprintf("%s, Section %s: %s", docn, sec, req);
         else if (title) line = xasprintf("%s, Section %s (%s)", docn, sec, title);
         else line = xasprintf("%s, Section %s", docn, sec);
+        if (!strncmp(docn, "MCP Description ", 16) && *sec) {
+            /* the format's reference keeps the numbers rules cite (tests/format-sections.sh) */
+            char *with = xasprintf("%s (docs/format.md#section-%s in the project)", line, sec);
+            free(line);
+            line = with;
+        }
         VEC_PUSH(p->required_by, line);
     }
     json_t *bo = json_object_get(m, "based-on");

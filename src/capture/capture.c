@@ -1,4 +1,4 @@
-/* capture.c - merging capture sessions into one MCP Description (mcp-description.md
+/* capture.c - merging capture sessions into one MCP Description (docs/format.md
  * sections 2 and 2.1): items identical in every session appear once, other forms
  * carry the versions they were seen in. The sessions themselves run in capture_run.c. */
 #include "capture/capture.h"

@@ -77,7 +77,9 @@ void lspf_lint(const struct lspf_text *t, enum lspf_kind k, struct diag_list *ou
 /* Hover at POS. In a description, the findings of DIAGS whose range (lspf_diag_range)
  * covers POS, each "**ID** · LEVEL (must)", the message, the requirement, the protocol
  * versions, the summary and a link to the rule page only when DOCS_URL is set (see
- * rule_page_url), joined by "---"; suppressed and baselined findings are not shown. In a rule file:
+ * rule_page_url), joined by "---"; suppressed and baselined findings are not shown; on a
+ * member key the format defines, its type and description from RS's
+ * mcp-description.schema.json (after the findings, if any). In a rule file:
  * a predicate (built-in: its synopsis; named: its definition), a rule id (its summary), a
  * protocol version. Returns 1 and fills *OUT, 0 when there is nothing to say. RS may be
  * NULL (no rule set loaded). */
@@ -94,7 +96,9 @@ size_t lspf_definition(const struct rule_set *rs, const struct lspf_text *t, enu
                        struct doc_pos pos, struct lspf_location **out);
 void lspf_locations_free(struct lspf_location *locs, size_t n);
 /* Completion at POS, from the text around it (a buffer being edited often does not
- * parse): in a rule file or manifest, predicate names with their synopsis, the set's named
+ * parse): in a description (JSON or YAML), the member names RS's
+ * mcp-description.schema.json defines for the object at POS, with their descriptions; in
+ * a rule file or manifest, predicate names with their synopsis, the set's named
  * predicates after `use:`, members (from the loader's own tables, rule_names), protocol
  * versions after applies/versions/from/before, levels after `level:`; in a config, its
  * keys and values (config_names) and RS's rule ids as levels keys. Appends to OUT. */

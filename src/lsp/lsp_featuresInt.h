@@ -102,4 +102,13 @@ void lspf_context_release(struct lspf_context *cx);
 enum { LSPF_CX_PREDICATE = 1000, LSPF_CX_QUANTIFIER = 1001 };
 int lspf_context_class(const struct lspf_context *cx, enum lspf_kind kind);
 
+/* A description (lsp_features_describe.c), from the format's JSON Schema of RS
+ * (mcp-description.schema.json): the member names that can be written at POS, with the
+ * schema's description as documentation, appended to OUT; and hover on a member key (its
+ * description), 1 and *OUT filled, or 0. Nothing without RS or that schema. */
+void lspf_complete_description(const struct rule_set *rs, const struct lspf_text *t,
+                               struct doc_pos pos, struct lspf_items *out);
+int lspf_hover_member(const struct rule_set *rs, const struct lspf_text *t, struct doc_pos pos,
+                      struct lspf_hover *out);
+
 #endif

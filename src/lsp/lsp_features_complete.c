@@ -1,4 +1,5 @@
-/* lsp_features_complete.c - completion in rule files and manifests (lspf_complete), from
+/* lsp_features_complete.c - completion in rule files and manifests (lspf_complete; in a
+ * description it is lsp_features_describe.c's, from the format's schema), from
  * the text around the position alone (the buffer is often mid-edit and does not parse):
  * the line before the position, its flow collections, and the keys of the enclosing
  * block mappings found by indentation (lspf_context_at, which hover and definition use
@@ -486,6 +487,10 @@ static void complete_config(const struct rule_set *rs, const struct lspf_context
 void lspf_complete(const struct rule_set *rs, const struct lspf_text *t, enum lspf_kind k,
                    struct doc_pos pos, struct lspf_items *out)
 {
+    if (k == LSPF_DESCRIPTION) {
+        lspf_complete_description(rs, t, pos, out);
+        return;
+    }
     if (k != LSPF_RULES && k != LSPF_MANIFEST && k != LSPF_CONFIG) return;
     struct lspf_lines ls;
     lspf_lines_init(&ls, t->text, t->len);

@@ -195,8 +195,22 @@ int lspf_hover(const struct rule_set *rs, const char *docs_url, const struct lsp
     struct lspf_lines ls;
     lspf_lines_init(&ls, t->text, t->len);
     int rc = 0;
-    if (k == LSPF_DESCRIPTION) rc = hover_findings(rs, docs_url, &ls, diags, pos, out);
-    else if (k == LSPF_RULES || k == LSPF_MANIFEST) rc = hover_rules(rs, t, k, &ls, pos, out);
+    if (k == LSPF_DESCRIPTION) {
+        rc = hover_findings(rs, docs_url, &ls, diags, pos, out);
+        /* on a member key: what the format says of the member, after any finding there */
+        struct lspf_hover m = {0};
+        if (lspf_hover_member(rs, t, pos, &m)) {
+            if (rc) {
+                char *both = xasprintf("%s\n\n---\n\n%s", out->markdown, m.markdown);
+                free(out->markdown);
+                out->markdown = both;
+                lspf_hover_release(&m);
+            } else {
+                *out = m;
+                rc = 1;
+            }
+        }
+    } else if (k == LSPF_RULES || k == LSPF_MANIFEST) rc = hover_rules(rs, t, k, &ls, pos, out);
     lspf_lines_release(&ls);
     return rc;
 }

@@ -9,7 +9,7 @@
  * DATA-DIR holds <version>/schema.json and <version>/examples/ (the first candidate that
  * holds a schema.json is used; none: SKIP, exit 0). `types` checks the house rules of our
  * files and that `format` sits at the same places on both sides, then validates on both
- * sides and compares validity for: the native projection (mcp-description.md 2.2:
+ * sides and compares validity for: the native projection (docs/format.md 2.2:
  * components resolved, `protocolVersions` removed) of every item of every fixture, for
  * each of its effective versions (every *.json below each FIXTURE-DIR); every official example item and every item of
  * SAMPLE-DIR/NAME.json, for every version; and the mutants of the examples and of the
@@ -53,7 +53,7 @@ static const struct type_info {
 };
 #define NTYPES (sizeof TYPES / sizeof TYPES[0])
 
-/* Document shape of mcp-description.md sections 2 and 3 (as rules-yaml/manifest.yaml). */
+/* Document shape of docs/format.md sections 2 and 3 (as rules-yaml/manifest.yaml). */
 static const char *const COLLECTIONS[] = {"tools", "resources", "resourceTemplates", "prompts"};
 #define NCOLLECTIONS (sizeof COLLECTIONS / sizeof COLLECTIONS[0])
 static const char *const SCOPES[] = {"/tools/*/inputSchema", "/tools/*/outputSchema",

@@ -3,8 +3,10 @@ description (JSON, then YAML) judged through the stdio loop with its debounce ti
 judge thread, positions in UTF-16 after non-ASCII text, a finding reached through a $componentRef with its related
 information, no rule page link without a docs-url and one from a config's docs-url, bad frames and bad JSON
 answered without ending the server, an incremental edit re-published with its version,
+completion and hover of description members from the format's schema (JSON, YAML),
 and a session that ends without `exit` (status 1). Prints `ok N - ...` per check and
 exits 1 on the first failure."""
+import json
 import os
 import shutil
 import sys
@@ -141,6 +143,65 @@ try:
           ["mcp.tool.input-schema.properties-object-values", "mcp.tool.schema.native-shape"] and
           len([a for a in acts if a.get("isPreferred")]) == 1,
           "one quick fix for two findings with the same edit", repr([a["title"] for a in acts]))
+
+    # description members from schema/mcp-description.schema.json: completion and hover
+    fmt = json.load(open(os.path.join(TOP, "schema", "mcp-description.schema.json")))
+    fdesc = {k: v.get("description") for k, v in fmt["properties"].items()}
+
+    def complete(u, line, ch):
+        i = c.request("textDocument/completion", {"textDocument": {"uri": u},
+                                                  "position": {"line": line, "character": ch}})
+        return {x["label"]: x for x in c.response(i, 5)["result"]["items"]}
+
+    def hover(u, line, ch):
+        i = c.request("textDocument/hover", {"textDocument": {"uri": u},
+                                             "position": {"line": line, "character": ch}})
+        r = c.response(i, 5)["result"]
+        return r["contents"]["value"] if r else ""
+
+    def opened(name, text, lang):
+        u = "file://" + os.path.join(tmp, name)
+        c.notify("textDocument/didOpen", {"textDocument": {
+            "uri": u, "languageId": lang, "version": 1, "text": text}})
+        c.wait_for(is_publish(u), 10)
+        return u
+
+    mj = opened("members.json", '{\n  "mcpDescription": "0.9.0",\n  "tools": [\n'
+                '    {"name": "a", "inputSchema": {"type": "object"}}\n  ],\n'
+                '  "components": {}\n}\n', "json")
+    items = complete(mj, 0, 1)
+    check(sorted(items) == sorted(fmt["properties"]), "JSON: the top-level members of the format",
+          str(sorted(items)))
+    check(items["tools"].get("documentation", {}).get("value") == fdesc["tools"] and
+          items["tools"].get("insertText") == '"tools": ' and items["tools"]["kind"] == 10,
+          "with the schema's description, inserted as a JSON member", str(items.get("tools")))
+    check(list(complete(mj, 3, 5)) == ["protocolVersions"],
+          "JSON: in a tool, the member the format adds", str(complete(mj, 3, 5)))
+    check(list(complete(mj, 5, 17)) == ["schemas"], "JSON: in components, schemas")
+    check(complete(mj, 3, 13) == {}, "JSON: nothing inside a value")
+    h = hover(mj, 2, 4)
+    check("**`tools`** · array" in h and fdesc["tools"] in h, "JSON: hover on a member key", h)
+    check("**`name`**" not in hover(mj, 3, 7), "no member hover where the format says nothing")
+    mp = opened("partial.json", '{\n  "mcpDescription": "0.9.0",\n  "to"\n}\n', "json")
+    items = complete(mp, 2, 5)
+    check("tools" in items and "insertText" not in items["tools"],
+          "JSON mid-edit, inside the name's quotes: the name alone", str(items.get("tools")))
+    my = opened("members.yaml", "mcpDescription: 0.9.0\nprotocolVersions: [2025-11-25]\n"
+                "tools:\n  - name: a\n    inputSchema: {type: object}\n    \n"
+                "components:\n  \n", "yaml")
+    items = complete(my, 5, 4)
+    check(list(items) == ["protocolVersions"] and
+          items["protocolVersions"]["insertText"] == "protocolVersions: " and
+          items["protocolVersions"]["detail"] == "array",
+          "YAML: in a tool, protocolVersions as a key", str(items))
+    check(list(complete(my, 7, 2)) == ["schemas"], "YAML: in components, schemas")
+    items = complete(my, 8, 0)
+    check(sorted(items) == sorted(fmt["properties"]) and
+          items["instructions"].get("documentation", {}).get("value") == fdesc["instructions"],
+          "YAML: the top-level members with their descriptions", str(sorted(items)))
+    h = hover(my, 1, 3)
+    check("**`protocolVersions`** · array" in h and fdesc["protocolVersions"] in h,
+          "YAML: hover on a member key", h)
 
     c.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     m = c.wait_for(is_publish(uri), 5)

@@ -633,6 +633,121 @@ START_TEST(complete_config)
 }
 END_TEST
 
+/* ---- description members, from the format's schema ------------------------------------ */
+
+/* The development rule set of this tree (its ../schema/mcp-description.schema.json). */
+static struct rule_set *tree_rules(void)
+{
+    const char *top = getenv("MCPDESC_TOP");
+    char *dir = xasprintf("%s/rules-yaml", top ? top : ".");
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = rule_set_load(dir, &errs);
+    ck_assert_msg(rs != NULL, "%s", errs.len ? errs.items[0].message : "?");
+    diag_list_release(&errs);
+    free(dir);
+    return rs;
+}
+
+/* TEXT + "|" marking the position (removed), as a description named PATH. */
+static struct doc_pos marked_pos(const char *marked, char **text)
+{
+    const char *bar = strchr(marked, '|');
+    ck_assert_ptr_nonnull(bar);
+    *text = xasprintf("%.*s%s", (int)(bar - marked), marked, bar + 1);
+    struct doc_pos pos = {1, 1};
+    for (const char *p = marked; p < bar; p++) {
+        if (*p == '\n') pos = (struct doc_pos){pos.line + 1, 1};
+        else if (((unsigned char)*p & 0xC0) != 0x80) pos.col++;
+    }
+    return pos;
+}
+
+static void complete_desc_at(const struct rule_set *rs, const char *path, const char *marked,
+                             struct lspf_items *out)
+{
+    char *text;
+    struct doc_pos pos = marked_pos(marked, &text);
+    struct lspf_text t = text_of(path, text);
+    memset(out, 0, sizeof *out);
+    lspf_complete(rs, &t, LSPF_DESCRIPTION, pos, out);
+    free(text);
+}
+
+static const struct lspf_item *item_named(const struct lspf_items *it, const char *label)
+{
+    for (size_t i = 0; i < it->len; i++)
+        if (!strcmp(it->items[i].label, label)) return &it->items[i];
+    return NULL;
+}
+
+START_TEST(complete_description_members)
+{
+    struct rule_set *rs = tree_rules();
+    struct lspf_items it;
+    /* JSON: an escaped quote and brackets inside a value do not open anything */
+    complete_desc_at(rs, "/w/d.json",
+                     "{\"instructions\": \"say \\\" {[\", \"resources\": "
+                     "[{\"uri\": \"a\"}, {|",
+                     &it);
+    ck_assert_uint_eq(it.len, 1);
+    ck_assert_str_eq(it.items[0].label, "protocolVersions");
+    ck_assert_str_eq(it.items[0].insert_text, "\"protocolVersions\": ");
+    ck_assert_str_eq(it.items[0].detail, "array");
+    ck_assert_ptr_nonnull(strstr(it.items[0].documentation, "Narrows the versions"));
+    lspf_items_release(&it);
+    /* back at the top level after a closed object */
+    complete_desc_at(rs, "/w/d.json", "{\"components\": {\"schemas\": {}}, |", &it);
+    ck_assert(has_item(&it, "tools") && !has_item(&it, "schemas"));
+    ck_assert_str_eq(item_named(&it, "mcpDescription")->detail, "string");
+    lspf_items_release(&it);
+    /* a map of names (components.schemas) has no members to offer, nor a value */
+    complete_desc_at(rs, "/w/d.json", "{\"components\": {\"schemas\": {|", &it);
+    ck_assert_uint_eq(it.len, 0);
+    complete_desc_at(rs, "/w/d.json", "{\"mcpDescription\": |", &it);
+    ck_assert_uint_eq(it.len, 0);
+    /* YAML: a flow mapping in a block sequence, and a block mapping's key */
+    complete_desc_at(rs, "/w/d.yaml", "mcpDescription: 0.9.0\nprompts: [{|", &it);
+    ck_assert_uint_eq(it.len, 1);
+    ck_assert_str_eq(it.items[0].insert_text, "protocolVersions: ");
+    lspf_items_release(&it);
+    complete_desc_at(rs, "/w/d.yaml", "mcpDescription: 0.9.0\ncomponents:\n  sch|\n", &it);
+    ck_assert_uint_eq(it.len, 1);
+    ck_assert_str_eq(it.items[0].label, "schemas");
+    lspf_items_release(&it);
+    complete_desc_at(rs, "/w/d.yaml", "mcpDescription: |", &it);
+    ck_assert_uint_eq(it.len, 0);
+    /* no rule set: nothing (no schema to take members from) */
+    complete_desc_at(NULL, "/w/d.yaml", "mcpDescription: 0.9.0\n|", &it);
+    ck_assert_uint_eq(it.len, 0);
+    rule_set_free(rs);
+}
+END_TEST
+
+START_TEST(hover_description_member)
+{
+    struct rule_set *rs = tree_rules();
+    struct diag_list none = DIAG_LIST_INIT;
+    struct lspf_hover h;
+    char *text;
+    struct doc_pos pos = marked_pos("mcpDescription: 0.9.0\ncomponents:\n  sc|hemas: {}\n", &text);
+    struct lspf_text t = text_of("/w/d.yaml", text);
+    ck_assert_int_eq(lspf_hover(rs, NULL, &t, LSPF_DESCRIPTION, &none, pos, &h), 1);
+    ck_assert_ptr_nonnull(
+        strstr(h.markdown, "**`schemas`** · object\n\nMap of name to JSON Schema"));
+    ck_assert_uint_eq(h.range.start.line, 3);
+    ck_assert_uint_eq(h.range.start.col, 3);
+    ck_assert_uint_eq(h.range.end.col, 10);
+    lspf_hover_release(&h);
+    free(text);
+    /* a member of an MCP object (a tool's name) is not the format's: nothing */
+    pos = marked_pos("{\"mcpDescription\": \"0.9.0\", \"tools\": [{\"na|me\": \"a\"}]}", &text);
+    t = text_of("/w/d.json", text);
+    ck_assert_int_eq(lspf_hover(rs, NULL, &t, LSPF_DESCRIPTION, &none, pos, &h), 0);
+    free(text);
+    rule_set_free(rs);
+}
+END_TEST
+
 Suite *lsp_features_suite(void)
 {
     Suite *s = suite_create("lsp_features");
@@ -653,6 +768,8 @@ Suite *lsp_features_suite(void)
     tcase_add_test(tc, complete_after_non_ascii);
     tcase_add_test(tc, complete_url_key);
     tcase_add_test(tc, complete_config);
+    tcase_add_test(tc, complete_description_members);
+    tcase_add_test(tc, hover_description_member);
     suite_add_tcase(s, tc);
     return s;
 }
