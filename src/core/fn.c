@@ -719,14 +719,15 @@ static int fmt_data_uri(const char *s)
     const char *data = comma + 1;
     size_t n = strlen(data), m = 0;
     char *raw = xmalloc(n + 1);
-    for (size_t i = 0; i < n; i++) /* uri_check: every % has two hex digits */
-        if (data[i] == '%') {
+    int ok = 1;
+    for (size_t i = 0; ok && i < n; i++)
+        if (data[i] != '%') {
+            raw[m++] = data[i];
+        } else if ((ok = is_hex(data[i + 1]) && is_hex(data[i + 2]))) { /* as uri_check wants */
             raw[m++] = (char)(hex_value(data[i + 1]) * 16 + hex_value(data[i + 2]));
             i += 2;
-        } else {
-            raw[m++] = data[i];
         }
-    int ok = base64_ok(raw, m);
+    ok = ok && base64_ok(raw, m);
     free(raw);
     return ok;
 }
