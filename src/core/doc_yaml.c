@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -48,40 +49,171 @@ static char *yaml_number_error(const char *what, const char *v, size_t n, const 
                      n > 40 ? "..." : "", fit);
 }
 
-/* YAML 1.2 core schema for plain scalars: null, booleans, integers, floats; the rest
- * (quoted, or plain text such as 2025-11-25) are strings. NULL with *why (new) for a
- * number out of range. */
+/* ---- YAML 1.2 core schema ----------------------------------------------------------
+ * The rows of the core schema's tag resolution table (YAML 1.2.2, 10.3.2,
+ * https://yaml.org/spec/1.2.2/#1032-tag-resolution), first match wins, one matcher per
+ * regular expression of the table. */
+
+#define YAML_DIGITS "0123456789"
+
+/* [-+]? [0-9]+ */
+static int yaml_is_int10(const char *v)
+{
+    v += (*v == '-' || *v == '+');
+    size_t d = strspn(v, YAML_DIGITS);
+    return d > 0 && !v[d];
+}
+
+/* 0o [0-7]+ (8) and 0x [0-9a-fA-F]+ (16): the base, or 0 */
+static int yaml_radix(const char *v)
+{
+    if (v[0] != '0') return 0;
+    if (v[1] == 'o' && v[2] && !v[2 + strspn(v + 2, "01234567")]) return 8;
+    if (v[1] == 'x' && v[2] && !v[2 + strspn(v + 2, YAML_DIGITS "abcdefABCDEF")]) return 16;
+    return 0;
+}
+
+/* [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )? */
+static int yaml_is_float(const char *v)
+{
+    v += (*v == '-' || *v == '+');
+    size_t d = strspn(v, YAML_DIGITS);
+    if (*v == '.') {
+        d = strspn(++v, YAML_DIGITS);
+        if (!d) return 0;
+        v += d;
+    } else {
+        if (!d) return 0;
+        v += d;
+        if (*v == '.') v += 1 + strspn(v + 1, YAML_DIGITS);
+    }
+    if (*v == 'e' || *v == 'E') {
+        v++;
+        v += (*v == '-' || *v == '+');
+        d = strspn(v, YAML_DIGITS);
+        if (!d) return 0;
+        v += d;
+    }
+    return !*v;
+}
+
+/* [-+]? ( \.inf | \.Inf | \.INF ) and \.nan | \.NaN | \.NAN */
+static int yaml_is_inf(const char *v)
+{
+    v += (*v == '-' || *v == '+');
+    return !strcmp(v, ".inf") || !strcmp(v, ".Inf") || !strcmp(v, ".INF");
+}
+static int yaml_is_nan(const char *v)
+{
+    return !strcmp(v, ".nan") || !strcmp(v, ".NaN") || !strcmp(v, ".NAN");
+}
+
+static int yaml_is_null(const char *v)
+{
+    return !*v || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") || !strcmp(v, "NULL");
+}
+
+/* 1 true, 0 false, -1 neither */
+static int yaml_bool(const char *v)
+{
+    if (!strcmp(v, "true") || !strcmp(v, "True") || !strcmp(v, "TRUE")) return 1;
+    if (!strcmp(v, "false") || !strcmp(v, "False") || !strcmp(v, "FALSE")) return 0;
+    return -1;
+}
+
+/* The digits of V (after its 0o or 0x) in BASE; NULL with *why past INT64_MAX: JSON
+ * integers are 64-bit signed here (jansson's json_int_t), and the JSON reader refuses a
+ * bigger one ("too big integer"), so YAML does not wrap or round it either. */
+static json_t *yaml_radix_int(const char *v, size_t n, int base, char **why)
+{
+    uint64_t x = 0;
+    for (const char *p = v + 2; *p; p++) {
+        unsigned digit = *p <= '9' ? (unsigned)(*p - '0') : (unsigned)((*p | 0x20) - 'a' + 10);
+        if (x > ((uint64_t)INT64_MAX - digit) / (uint64_t)base) {
+            *why = yaml_number_error("integer", v, n, "64 bits");
+            return NULL;
+        }
+        x = x * (uint64_t)base + digit;
+    }
+    return json_integer((json_int_t)x);
+}
+
+/* The int and float rows' values (AS_FLOAT: an explicit !!float, so an integer's text
+ * gives a real), or NULL with *why (new) for a number out of range, or .inf/.nan: JSON
+ * has no value for them (RFC 8259, section 6). NULL without *why: not a number. */
+static json_t *yaml_number_value(const char *v, size_t n, int as_float, char **why)
+{
+    int base = yaml_radix(v);
+    if (base) return yaml_radix_int(v, n, base, why);
+    char *endp;
+    if (yaml_is_int10(v) && !as_float) {
+        errno = 0;
+        long long i = strtoll(v, &endp, 10);
+        if (errno == 0) return json_integer(i);
+        *why = yaml_number_error("integer", v, n, "64 bits");
+        return NULL;
+    }
+    if (yaml_is_int10(v) || yaml_is_float(v)) {
+        errno = 0;
+        double x = strtod(v, &endp);
+        if (errno == 0 || !isinf(x)) return json_real(x); /* underflow: rounded, as jansson does */
+        *why = yaml_number_error("number", v, n, "a double");
+        return NULL;
+    }
+    if (yaml_is_inf(v) || yaml_is_nan(v)) {
+        *why = xasprintf("%s is a YAML float with no JSON value (RFC 8259 has no Infinity or "
+                         "NaN; quote it to keep it as text)",
+                         v);
+        return NULL;
+    }
+    return NULL;
+}
+
+/* The core schema's rows for a plain scalar V (N bytes, no NUL): null, bool, int
+ * (decimal, 0o octal, 0x hex), float (.inf and .nan refused), else a string. NULL with
+ * *why (new) when the value has no JSON form. */
+static json_t *yaml_core_value(const char *v, size_t n, int as_float, char **why)
+{
+    if (yaml_is_null(v)) return json_null();
+    int b = yaml_bool(v);
+    if (b >= 0) return json_boolean(b);
+    json_t *num = yaml_number_value(v, n, as_float, why);
+    if (num || *why) return num;
+    return json_stringn(v, n);
+}
+
+/* Whether V is a form of the core schema's TAG (an explicit !!null, !!bool, !!int or
+ * !!float), -1 when TAG is not one of those. */
+static int yaml_fits_core_tag(const char *tag, const char *v)
+{
+    if (!strcmp(tag, YAML_NULL_TAG)) return yaml_is_null(v);
+    if (!strcmp(tag, YAML_BOOL_TAG)) return yaml_bool(v) >= 0;
+    if (!strcmp(tag, YAML_INT_TAG)) return yaml_is_int10(v) || yaml_radix(v);
+    if (!strcmp(tag, YAML_FLOAT_TAG))
+        return yaml_is_int10(v) || yaml_is_float(v) || yaml_is_inf(v) || yaml_is_nan(v);
+    return -1;
+}
+
+/* A scalar's value. Untagged: a plain scalar resolves by the core schema; a quoted or
+ * block scalar is a string, as is one tagged !!str or ! (the non-specific tag, YAML 1.2.2
+ * 6.9.1). Tagged !!null, !!bool, !!int or !!float: its text must be a form of that tag.
+ * Other tags resolve as a plain scalar would. NULL with *why (new). */
 static json_t *yaml_scalar_value(const yaml_event_t *ev, char **why)
 {
     const char *v = (const char *)ev->data.scalar.value;
     size_t n = ev->data.scalar.length;
     const char *tag = (const char *)ev->data.scalar.tag;
-    if (tag && !strcmp(tag, YAML_STR_TAG)) return json_stringn(v, n);
+    if (tag && (!strcmp(tag, YAML_STR_TAG) || !strcmp(tag, "!"))) return json_stringn(v, n);
     if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE && !tag) return json_stringn(v, n);
-    if (n == 0 || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") || !strcmp(v, "NULL"))
-        return json_null();
-    if (!strcmp(v, "true") || !strcmp(v, "True") || !strcmp(v, "TRUE")) return json_true();
-    if (!strcmp(v, "false") || !strcmp(v, "False") || !strcmp(v, "FALSE")) return json_false();
-    if (strlen(v) == n) {
-        char *endp;
-        errno = 0;
-        long long i = strtoll(v, &endp, 10);
-        if (*endp == '\0' && (v[0] == '-' || v[0] == '+' || (v[0] >= '0' && v[0] <= '9'))) {
-            if (errno == 0) return json_integer(i);
-            *why = yaml_number_error("integer", v, n, "64 bits");
-            return NULL;
-        }
-        int numeric = (v[0] == '-' || v[0] == '+' || v[0] == '.' || (v[0] >= '0' && v[0] <= '9'));
-        errno = 0;
-        double x = strtod(v, &endp);
-        if (numeric && *endp == '\0' && strspn(v, "+-.0123456789eE") == n) {
-            if (errno == 0 || !isinf(x))
-                return json_real(x); /* underflow: rounded, as jansson does */
-            *why = yaml_number_error("number", v, n, "a double");
-            return NULL;
-        }
+    if (strlen(v) != n) return json_stringn(v, n); /* a NUL: text */
+    int fits = tag ? yaml_fits_core_tag(tag, v) : -1;
+    if (fits == 0) {
+        *why = xasprintf("\"%.40s%s\" is not a form of its tag !!%s in the YAML 1.2 core "
+                         "schema (drop the tag to keep it as text)",
+                         v, n > 40 ? "..." : "", tag + strlen("tag:yaml.org,2002:"));
+        return NULL;
     }
-    return json_stringn(v, n);
+    return yaml_core_value(v, n, tag && !strcmp(tag, YAML_FLOAT_TAG), why);
 }
 
 static const char *yaml_event_name(yaml_event_type_t t)

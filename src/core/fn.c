@@ -677,6 +677,61 @@ static int fmt_media_type(const char *s)
     }
 }
 
+/* RFC 4648 section 4 Base64 of the N characters at S: the alphabet A-Z a-z 0-9 + /, a
+ * length that is a multiple of four, and = only as the padding of the last group (one or
+ * two, section 3.2). Nothing else: no line breaks or other whitespace (section 3.3
+ * refuses characters outside the alphabet unless a referring specification allows
+ * them), no base64url (section 5: - and _), no missing padding. Pad bits that are not
+ * zero are accepted (section 3.5 lets a decoder refuse them; decoders do not). The empty
+ * text encodes zero octets. */
+static int base64_ok(const char *s, size_t n)
+{
+    if (n % 4) return 0;
+    size_t pad = n && s[n - 1] == '=' ? 1 + (s[n - 2] == '=') : 0;
+    for (size_t i = 0; i < n - pad; i++)
+        if (!is_alpha(s[i]) && !is_digit(s[i]) && s[i] != '+' && s[i] != '/') return 0;
+    return 1;
+}
+
+static int fmt_base64(const char *s)
+{
+    return base64_ok(s, strlen(s));
+}
+
+static int hex_value(int ch)
+{
+    return is_digit(ch) ? ch - '0' : (ch | 0x20) - 'a' + 10;
+}
+
+/* RFC 2397 data: URI: an RFC 3986 URI (uri_check) of scheme data whose text after
+ * "data:" holds a comma (dataurl := "data:" [ mediatype ] [ ";base64" ] "," data). When
+ * the part before the first comma ends in ";base64" (in any case, as URI scheme and
+ * MIME parameter names are), the data after it, its %XX escapes decoded (RFC 2397
+ * section 3: the data is URL-encoded), is RFC 4648 Base64 (base64_ok: no whitespace,
+ * %20 included). The media type itself is not judged (format: media-type judges one). */
+static int fmt_data_uri(const char *s)
+{
+    if (strncasecmp(s, "data:", 5) || !uri_check(s, 0)) return 0;
+    const char *comma = strchr(s + 5, ',');
+    if (!comma) return 0;
+    size_t head = (size_t)(comma - (s + 5));
+    if (head < 7 || strncasecmp(comma - 7, ";base64", 7)) return 1;
+    const char *data = comma + 1;
+    size_t n = strlen(data), m = 0;
+    char *raw = xmalloc(n + 1);
+    int ok = 1;
+    for (size_t i = 0; ok && i < n; i++)
+        if (data[i] != '%') {
+            raw[m++] = data[i];
+        } else if ((ok = is_hex(data[i + 1]) && is_hex(data[i + 2]))) { /* as uri_check wants */
+            raw[m++] = (char)(hex_value(data[i + 1]) * 16 + hex_value(data[i + 2]));
+            i += 2;
+        }
+    ok = ok && base64_ok(raw, m);
+    free(raw);
+    return ok;
+}
+
 static int digits(const char **s, int n, int *out)
 {
     int v = 0;
@@ -778,6 +833,8 @@ static const struct {
     {"uri-template", fmt_uri_template},
     {"media-type", fmt_media_type},
     {"iso-8601", fmt_iso8601},
+    {"base64", fmt_base64},
+    {"data-uri", fmt_data_uri},
 };
 
 int fn_arg_format(struct cc *cc, struct pred *p, struct yv arg)
@@ -789,7 +846,8 @@ int fn_arg_format(struct cc *cc, struct pred *p, struct yv arg)
         }
     rule_cc_error(
         cc, arg.n, 0,
-        "format takes uri, uri-reference, uri-template, media-type or iso-8601, not %s%s%s",
+        "format takes uri, uri-reference, uri-template, media-type, iso-8601, base64 or data-uri, "
+        "not %s%s%s",
         json_is_string(arg.v) ? "\"" : "a ",
         json_is_string(arg.v) ? json_string_value(arg.v) : rule_json_type_name(arg.v),
         json_is_string(arg.v) ? "\"" : "");

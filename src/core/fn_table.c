@@ -59,10 +59,10 @@ const struct fn_def fn_table[] = {
     {"range", "{min: NUMBER, max: NUMBER}",
      "the node is a number within min and max (inclusive; either may be omitted)", fn_arg_range,
      fn_eval_range, NULL},
-    {"format", "uri | uri-reference | uri-template | media-type | iso-8601",
+    {"format", "uri | uri-reference | uri-template | media-type | iso-8601 | base64 | data-uri",
      "the node is a string of that syntax (RFC 3986 URI or URI reference, RFC 6570 template, RFC "
-     "9110 "
-     "media type, ISO 8601 date or date-time)",
+     "9110 media type, ISO 8601 date or date-time, RFC 4648 Base64, RFC 2397 data: URI whose "
+     ";base64 data is Base64)",
      fn_arg_format, fn_eval_format, NULL},
     {"unique", "{select: SELECTOR or [SELECTOR, ...], up: N, depth: N, ignore-case: BOOL}",
      "no node selected before this one (from the ancestor up levels above, or at depth, or the "

@@ -255,6 +255,49 @@ static const struct {
     {"media-type", "text/plain; charset=utf-8\t", 0},
     /* case: tokens are case-insensitive (RFC 9110 8.3.1), so any case is the syntax */
     {"media-type", "TEXT/Plain; Charset=UTF-8", 1},
+    /* base64 (RFC 4648 section 4): the alphabet, groups of four, = padding the last group */
+    {"base64", "", 1},          /* zero octets */
+    {"base64", "Zg==", 1},
+    {"base64", "Zm8=", 1},
+    {"base64", "Zm9v", 1},
+    {"base64", "Zm9vYmFy", 1},
+    {"base64", "+/+/", 1},
+    {"base64", "iVBORw0KGgo=", 1},
+    {"base64", "Zh==", 1},      /* pad bits not zero: accepted (RFC 4648 3.5 lets it) */
+    {"base64", "@@@@", 0},      /* outside the alphabet */
+    {"base64", "Zg", 0},        /* padding missing */
+    {"base64", "Zg=", 0},
+    {"base64", "Zm9vY", 0},     /* not a multiple of four */
+    {"base64", "Z===", 0},      /* at most two = */
+    {"base64", "====", 0},
+    {"base64", "Zg==Zg==", 0},  /* = only at the end */
+    {"base64", "Zm=v", 0},
+    {"base64", "-_-_", 0},      /* base64url (section 5) is another alphabet */
+    {"base64", "Zm9v\nYmFy", 0}, /* no line breaks (section 3.3) */
+    {"base64", "Zm9v YmFy", 0},
+    {"base64", "Zm9v\tZm9v", 0},
+    /* data-uri (RFC 2397): data:[mediatype][;base64],data, a URI; ;base64 data is Base64 */
+    {"data-uri", "data:image/png;base64,iVBORw0KGgo=", 1},
+    {"data-uri", "data:;base64,Zm9v", 1},
+    {"data-uri", "DATA:image/png;BASE64,Zm9v", 1},       /* scheme and ;base64 in any case */
+    {"data-uri", "data:image/png;base64,", 1},           /* zero octets */
+    {"data-uri", "data:image/png;base64,Zm%2B%2f", 1},   /* %XX decoded first: Zm+/ */
+    {"data-uri", "data:text/plain;charset=US-ASCII,hello%20world", 1}, /* not Base64: any */
+    {"data-uri", "data:,", 1},
+    {"data-uri", "data:image/svg+xml,%3Csvg%2F%3E", 1},
+    {"data-uri", "data:image/png;base64,@@@@", 0},
+    {"data-uri", "data:image/png;base64,Zm9vY", 0},
+    {"data-uri", "data:image/png;base64,Zg", 0},
+    {"data-uri", "data:image/png;base64,Zm9v%20YmFy", 0}, /* a decoded space */
+    {"data-uri", "data:image/png;base64,Zm9v YmFy", 0},   /* not a URI */
+    {"data-uri", "data:image/png;base64,Zm9v%0AYmFy", 0}, /* a decoded line break */
+    {"data-uri", "data:image/png;base64,Zm%3", 0},        /* a broken escape */
+    {"data-uri", "data:image/png;base64,Zm9v#x", 0},      /* a fragment is no Base64 */
+    {"data-uri", "data:image/png;base64,-_-_", 0},
+    {"data-uri", "data:image/png;base64", 0},             /* no comma */
+    {"data-uri", "https://example.com/i.png", 0},
+    {"data-uri", "data", 0},
+    {"data-uri", "", 0},
 };
 
 START_TEST(format_boundary)
@@ -375,7 +418,7 @@ static const struct {
     {"{range: {min: 2, max: 1}}", "{min", "\"min\" is larger than \"max\""},
     /* compared exactly, as range compares a value: equal as doubles, not as numbers */
     {"{range: {min: 9007199254740993, max: 9007199254740992}}", "{min", "\"min\" is larger than \"max\""},
-    {"{format: url}", "url", "format takes uri, uri-reference, uri-template, media-type or iso-8601, not \"url\""},
+    {"{format: url}", "url", "format takes uri, uri-reference, uri-template, media-type, iso-8601, base64 or data-uri, not \"url\""},
     {"{unique: /tools/*/name}", "/tools", "unique takes a mapping"},
     {"{unique: {up: 1}}", "{up", "unique needs \"select\""},
     {"{unique: {select: /a, up: 1, depth: 2}}", "depth", "takes \"up\" or \"depth\", not both"},

@@ -172,12 +172,19 @@ static int ignored(const char *line, const char *ignore)
 
 /* The seeds were published at tag v0.9.0-rc.3; a rendered page names the shipped set's
  * own tag there. Returns LINE with that tag replaced (a new string). */
-static char *seed_line_at_tag(const char *line, const char *tag)
+static char *seed_line_at_tag(const char *line, const struct rule_set *rs)
 {
     static const char seed_tag[] = "v0.9.0-rc.3";
+    static const char immutable[] = "at immutable tag v0.9.0-rc.3.";
     const char *t = strstr(line, seed_tag);
     if (!t) return xstrdup(line);
-    return xasprintf("%.*s%s%s", (int)(t - line), line, tag, t + strlen(seed_tag));
+    /* between tags the development set differs from its tag's lock, and its page says so */
+    const char *im = strstr(line, immutable);
+    if (im && !rule_set_released_tag(rs))
+        return xasprintf("%.*sat %s (not a released tag: no lock of its tag records these "
+                         "files).%s",
+                         (int)(im - line), line, rule_set_display_tag(rs), im + strlen(immutable));
+    return xasprintf("%.*s%s%s", (int)(t - line), line, rule_set_tag(rs), t + strlen(seed_tag));
 }
 
 /* Every seed line (but the site's chrome) appears in the rendered page, in order. */
@@ -197,7 +204,7 @@ static void compare_seed(struct shipped *s, const char *seed_path, const char *i
     const char *at = np;
     for (char *line = seed; *line;) {
         size_t n = strcspn(line, "\n");
-        char *raw = xstrndup(line, n), *l = seed_line_at_tag(raw, rule_set_tag(s->rs));
+        char *raw = xstrndup(line, n), *l = seed_line_at_tag(raw, s->rs);
         free(raw);
         line += n + (line[n] == '\n');
         const char *body = !strncmp(l, "- ", 2) ? l + 2 : l;
