@@ -242,7 +242,7 @@ html_run() {
 check "html: the findings of the JSON report, offline" html_run h1 $INV $WARN $BROKEN
 check "html: suppressed findings marked" html_run h2 $SUP
 check "html: a file name is escaped" sh -c \
-    '"$1" validate --format html --stdin-filepath "<img src=x onerror=alert(1)>.json" - < "$2" | grep -q "^<h2>&lt;img src=x onerror=alert(1)&gt;.json</h2>$"' \
+    '"$1" validate --format html --stdin-filepath "<img src=x onerror=alert(1)>.json" - < "$2" | grep -q "^<h2>&lt;img src=x onerror=alert(1)&gt;.json <span class=\"fcounts\">"' \
     - "$bin" $INV
 # a report's file that is a symbolic link: its target is written (as fix does), the link
 # kept; through a link in another directory, the temporary file is in the target's

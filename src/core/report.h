@@ -156,8 +156,9 @@ void report_junit(const struct report_opts *o, const struct report_file *files, 
 void report_gitlab(const struct report_opts *o, const struct report_file *files, size_t n);
 /* A Markdown summary for a CI step summary (report_markdown.c), bounded in size. */
 void report_markdown(const struct report_opts *o, const struct report_file *files, size_t n);
-/* One self-contained HTML page (report_html.c): charts, findings by file with excerpts,
- * rule page links, filters by level and version; no request when opened. */
+/* One self-contained HTML page (report_html.c): the verdict first, charts, findings by
+ * file (failing files first, a rule's repeated findings collapsed) with excerpts, rule
+ * page links, filters by level and version; no request when opened. */
 void report_html(const struct report_opts *o, const struct report_file *files, size_t n);
 
 #endif
