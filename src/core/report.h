@@ -65,6 +65,12 @@ struct report_opts {
      * command line over the config's rules (PATH)", and JSON's and SARIF's config object
      * has "rulesOverridden": true. */
     int rules_over_config;
+    /* What the run judged, for JUnit's test case per (file, rule judged): the rules for
+     * which ENABLED (eval_options' filter: --rule, --skip, the config's levels, the
+     * preset) says yes, NULL: every rule, at VERSIONS (--protocol-version; 0: all). */
+    int (*enabled)(const char *rule_id, void *arg);
+    void *enabled_arg;
+    ver_mask versions;
 };
 /* The rule page of ID under o->docs_url (new string), or NULL: no docs-url, or ID is
  * REPORT_INPUT_RULE or NULL. */
@@ -150,7 +156,7 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
 /* GitHub Actions workflow commands (report_github.c): errors, then warnings, then
  * notices; a closing notice counts those GitHub does not show (REPORT_GITHUB_MAX). */
 void report_github(const struct report_opts *o, const struct report_file *files, size_t n);
-/* JUnit XML (report_junit.c): a testsuite per input, a testcase per finding. */
+/* JUnit XML (report_junit.c): a testsuite per input, a testcase per rule judged. */
 void report_junit(const struct report_opts *o, const struct report_file *files, size_t n);
 /* GitLab Code Quality JSON (report_gitlab.c): an array of issues. */
 void report_gitlab(const struct report_opts *o, const struct report_file *files, size_t n);
