@@ -46,8 +46,9 @@ struct report_opts {
     /* validate --baseline (baseline.h; NULL: none): the reporters list the findings it
      * hides in JSON and SARIF with their baselineState, and the gone ones in every format */
     const struct baseline *baseline;
-    /* --fail-on: JUnit fails the test cases of findings at or above FAIL_LEVEL (none when
-     * NEVER_FAIL); the others pass */
+    /* --fail-on: JUnit fails the test case of a rule with a finding at or above
+     * FAIL_LEVEL (none when NEVER_FAIL), the others pass; the html page's verdict and
+     * order of files follow it */
     enum diag_level fail_level;
     int never_fail;
     /* The other reports of this run ("sarif:out.sarif, markdown:summary.md"), or NULL:
