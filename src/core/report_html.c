@@ -504,7 +504,7 @@ void report_html(const struct report_opts *o, const struct report_file *files, s
         }
         fputs("</fieldset>\n", out);
     }
-    /* the count the script keeps up to date, right before it runs too */
+    /* the count for a reader without the script, which recounts it under the filters */
     fprintf(out, "</form>\n<p id=\"shown\">Showing %zu of %zu finding%s</p>\n", listed, listed,
             listed == 1 ? "" : "s");
 
