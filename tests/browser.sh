@@ -64,11 +64,29 @@ offline() {
     ! grep -Eo '<[a-zA-Z]+ [^>]*(src|href|action|data)="https?://[^"]*"' "$1" | grep -qv '^<a '
 }
 
+# shown_ok(DOM, TOTAL), for the Python checks below: the script's "Showing N of TOTAL
+# findings" line is there (it ran to its end), N the findings the filters leave on outside
+# the collapsed suppressed and baselined ones, which the page does not count, as the
+# summary line does not ("Showing 7 of 50" while 6 were shown counted them)
+cat > "$tmp/shown.py" << 'PY'
+import re
+def shown_ok(dom, total):
+    m = re.search(r'<p id="shown">Showing (\d+) of (\d+) findings?</p>', dom)
+    assert m, "the script did not run to its end (no 'Showing N of N findings')"
+    counted = re.sub(r'<details class="hidden">.*?</details>', "", dom, flags=re.S)
+    on = len(re.findall(r'<li class="finding lvl-\w+(?![^"]* off")[^"]*"', counted))
+    assert int(m.group(2)) == total, (m.group(0), "of", total)
+    assert int(m.group(1)) == on, (m.group(0), on, "shown")
+PY
+SHOWN_PY=$tmp/shown.py
+export SHOWN_PY
+
 # dom_ok NAME JSON: the DOM holds one li.finding per finding of the JSON report (and an
 # input error each), as many marked suppressed and baselined, and the script's count
 dom_ok() {
     python3 - "$tmp/$1.dom" "$2" << 'PY'
-import json, re, sys
+import json, os, re, sys
+exec(open(os.environ["SHOWN_PY"]).read())
 dom = open(sys.argv[1], encoding="utf-8").read()
 report = json.load(open(sys.argv[2]))
 diags = [d for f in report["files"] for d in f.get("diagnostics", [])]
@@ -85,9 +103,7 @@ assert levels == sorted(d["level"] for d in diags), "levels differ"
 for d in diags:  # every message, escaped as the page writes it
     m = d["message"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     assert m in dom.replace("&quot;", '"').replace("&#39;", "'"), "missing: " + d["message"]
-shown = re.search(r'<p id="shown">Showing (\d+) of (\d+) findings</p>', dom)
-assert shown, "the script did not run to its end (no 'Showing N of N findings')"
-assert int(shown.group(1)) == int(shown.group(2)) == want, shown.group(0)
+shown_ok(dom, want - sup - base)
 PY
 }
 
@@ -123,6 +139,38 @@ report suppressed --config tests/data/suppress/all.yaml tests/data/suppress/serv
     tests/data/suppress/inline.json
 suppressed_ok() { report_ok suppressed && grep -q '<details class="hidden"><summary>' "$tmp/suppressed.dom"; }
 check "html report with suppressed findings (marked, collapsed)" suppressed_ok
+# counted_ok NAME TOTAL: the count is of what is shown, the collapsed suppressed findings
+# left out, whatever the filters (#off=info left "Showing 2 of 7" with 1 on the page)
+counted_ok() {
+    no_console "$1" && python3 - "$tmp/$1.dom" "$2" << 'PY'
+import os, sys
+exec(open(os.environ["SHOWN_PY"]).read())
+shown_ok(open(sys.argv[1], encoding="utf-8").read(), int(sys.argv[2]))
+PY
+}
+sup_total=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(sum(1 for f in r["files"] for d in f.get("diagnostics", []) if not d.get("suppressed") and d.get("baselineState") != "unchanged") + sum("error" in f for f in r["files"]))' "$tmp/suppressed.json")
+load suppressed-no-info "$out/suppressed.html#off=info"
+check "html count with suppressed findings and a filter: what is shown" counted_ok suppressed-no-info "$sup_total"
+# the verdict first (issue 26): two files with 21 infos each, then one with 5 errors
+report verdict tests/data/report-verdict/a-clean.json tests/data/report-verdict/b-clean.json \
+    tests/data/report-verdict/c-failing.json
+verdict_ok() {
+    report_ok verdict && python3 - "$tmp/verdict.dom" << 'PY'
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+body = dom[dom.index("<body>"):]
+v = re.search(r'<p id="verdict" class="verdict failed" role="status"><strong>Failed</strong>: 5 errors at or above --fail-on error</p>', body)
+assert v, "no Failed verdict"
+assert body.index('id="verdict"') < body.index("<pre") < body.index("<section"), "the verdict comes first"
+sections = re.findall(r'<section class="file( failing)?">\n<h2>([^<]*)', body)
+assert [n.strip() for _, n in sections] == ["tests/data/report-verdict/c-failing.json",
+    "tests/data/report-verdict/a-clean.json", "tests/data/report-verdict/b-clean.json"], sections
+assert sections[0][0] and not sections[1][0], "the failing file is marked"
+groups = re.findall(r'<li class="group lvl-(\w+)"[^>]*>\n<details><summary>.*?(?:&times;|\u00d7)(\d+)', body)
+assert groups == [("error", "5"), ("info", "21"), ("info", "21")], groups
+PY
+}
+check "html report: the verdict and the failing file first, repeated findings collapsed" verdict_ok
 input=tests/data/baseline/changed.json report baselined --baseline tests/data/baseline/baseline.json \
     --stdin-filepath tests/data/baseline/server.json -
 check "html report with baselined findings" report_ok baselined
@@ -155,7 +203,7 @@ check "rules docs: $rule.html" page_ok docs-rule "$out/docs/$rule.html" "$rule"
 load docs-version "$out/docs/version-$version.html"
 check "rules docs: version-$version.html" page_ok docs-version "$out/docs/version-$version.html" "$version"
 check "a screenshot of each page under $out" sh -c 'for f in "$@"; do [ -s "$f" ] || exit 1; done' - \
-    "$out"/weather.png "$out"/invalid.png "$out"/suppressed.png "$out"/baselined.png \
+    "$out"/weather.png "$out"/invalid.png "$out"/suppressed.png "$out"/baselined.png "$out"/verdict.png \
     "$out"/docs-index.png "$out"/docs-rule.png "$out"/docs-version.png
 echo "browser: $(($(date +%s) - start)) s; screenshots in $out"
 testlib_finish

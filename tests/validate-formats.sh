@@ -107,12 +107,27 @@ for s in root:
     assert s.get("errors") == "0"
 for k in total:
     assert int(root.get(k)) == total[k], (k, root.get(k), total[k])
-diags = [d for f in report["files"] for d in f.get("diagnostics", [])]
-hidden = [d for d in diags if d.get("suppressed") or d.get("baselineState") == "unchanged"]
+# one test case per (file, rule judged): a failure when a finding of the rule in the file
+# is at or above --fail-on (not suppressed or baselined), every finding in its case
 errors = [f for f in report["files"] if "error" in f]
-failing = [d for d in diags if d not in hidden and fail_on != "never" and rank[d["level"]] >= rank[fail_on]]
+failing = set()
+suites = {s.get("name"): s for s in root}
+for f in report["files"]:
+    if "error" in f:
+        continue
+    s = suites[f["file"]]
+    cases = {c.get("classname"): c for c in s.findall("testcase")}
+    assert len(cases) == len(s.findall("testcase")), "one test case per rule"
+    for d in f.get("diagnostics", []):
+        hidden = d.get("suppressed") or d.get("baselineState") == "unchanged"
+        c = cases.get(d["rule"])
+        assert c is not None, "no test case of %s in %s" % (d["rule"], f["file"])
+        assert d["message"] in "".join(c.itertext()), ("not in its case", d["message"])
+        if not hidden and fail_on != "never" and rank[d["level"]] >= rank[fail_on]:
+            failing.add((f["file"], d["rule"]))
+            assert c.find("failure") is not None, ("should fail", f["file"], d["rule"])
 assert total["failures"] == len(failing) + len(errors), (total, len(failing), len(errors))
-assert total["skipped"] == len(hidden), (total, len(hidden))
+assert total["skipped"] == 0, total
 judged = [f for f in report["files"] if not f.get("skipped")]
 assert len(root) == len(judged), "one suite per file: %d, %d" % (len(root), len(judged))
 PY
@@ -138,6 +153,19 @@ input=tests/data/baseline/changed.json check "gitlab and junit: baselined" forma
     --baseline tests/data/baseline/baseline.json --stdin-filepath tests/data/baseline/server.json -
 check "gitlab and junit: the conformance suite" formats_ok conf error conformance
 check "gitlab and junit: a directory without a description" formats_ok empty error tests/data/cli-dirs
+# junit: fixing a finding leaves the test count as it was (a test case per finding made
+# it drop: issue 26); tests/cli/validate-junit-stable-count-{before,after} show both
+junit_tests() {
+    "$bin" validate --format junit --stdin-filepath tools.json - < "$1" |
+        sed -n 's/^<testsuites name="mcpdesc" tests="\([0-9]*\)".*/\1/p'
+}
+stable_count() {
+    before=$(junit_tests tests/cli/validate-junit-stable-count-before/stdin)
+    after=$(junit_tests tests/cli/validate-junit-stable-count-after/stdin)
+    [ -n "$before" ] && [ "$before" -gt 1 ] && [ "$before" = "$after" ] ||
+        { echo "    tests=$before before the fix, tests=$after after"; return 1; }
+}
+check "junit: fixing a finding keeps the test count" stable_count
 
 # several reports in one run: each file is the report of its format alone
 all_in_one() {
@@ -242,7 +270,7 @@ html_run() {
 check "html: the findings of the JSON report, offline" html_run h1 $INV $WARN $BROKEN
 check "html: suppressed findings marked" html_run h2 $SUP
 check "html: a file name is escaped" sh -c \
-    '"$1" validate --format html --stdin-filepath "<img src=x onerror=alert(1)>.json" - < "$2" | grep -q "^<h2>&lt;img src=x onerror=alert(1)&gt;.json</h2>$"' \
+    '"$1" validate --format html --stdin-filepath "<img src=x onerror=alert(1)>.json" - < "$2" | grep -q "^<h2>&lt;img src=x onerror=alert(1)&gt;.json <span class=\"fcounts\">"' \
     - "$bin" $INV
 # a report's file that is a symbolic link: its target is written (as fix does), the link
 # kept; through a link in another directory, the temporary file is in the target's

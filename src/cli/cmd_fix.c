@@ -1,9 +1,11 @@
 /* cmd_fix.c - `mcpdesc fix [--dry-run] [--diff] [VALIDATE OPTIONS] FILE...`: judge the
  * files as validate does (cmd_validate_then: the same rules, preset, config), apply every
  * fix the rules offer until none is left (core/fix.h), and write each changed file
- * through a temporary file in its directory, renamed over it (its mode kept). Exit 0
- * nothing left to fix or fixes applied, 1 --dry-run found something to fix, 2 bad usage,
- * a file that cannot be read, parsed, judged or written. */
+ * through a temporary file in its directory, renamed over it (its mode kept). --diff
+ * previews, as ruff's and black's do: it prints the changes and writes nothing, like
+ * --dry-run. Exit 0 nothing left to fix or fixes applied, 1 --dry-run or --diff found
+ * something to fix, 2 bad usage, a file that cannot be read, parsed, judged or
+ * written. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +35,17 @@ static void usage(FILE *f)
           "on until none is left (at most 10 passes), so a second run changes nothing.\n"
           "\n"
           "  --dry-run   write nothing; say what would change (exit 1 when something would)\n"
-          "  --diff      print the changes as a unified diff on standard output (the counts\n"
-          "              then go to standard error); with --dry-run too, a patch to review\n"
+          "  --diff      write nothing; print the changes as a unified diff on standard\n"
+          "              output (a patch to review; the counts then go to standard error)\n"
+          "              and exit as --dry-run does. fix alone applies the changes.\n"
           "\n"
           "Each file is written through a temporary file in its directory, renamed over it\n"
           "(its mode kept); a file that does not parse, has no mcpDescription member or is\n"
           "read-only (mode 444) is never written.\n"
           "\n"
-          "Exit status: 0 nothing left to fix, or fixes applied; 1 --dry-run found fixes to\n"
-          "apply; 2 bad usage, a file that cannot be read, parsed, judged or written, or a\n"
-          "rule set that cannot be loaded.\n",
+          "Exit status: 0 nothing left to fix, or fixes applied; 1 --dry-run or --diff\n"
+          "found fixes to apply; 2 bad usage, a file that cannot be read, parsed, judged\n"
+          "or written, or a rule set that cannot be loaded.\n",
           f);
 }
 
@@ -262,7 +265,7 @@ static int fix_files(const struct rule_set *rs, const struct report_file *files,
                 print_diff(stdout, f->name, text, len, fixed, new_len);
                 fflush(stdout); /* before the count on standard error */
             }
-            if (fr->dry_run) {
+            if (fr->dry_run || fr->diff) { /* --diff previews */
                 fprintf(info, "%s: %d fix%s would be applied\n", f->name, applied,
                         applied == 1 ? "" : "es");
                 if (rc < 1) rc = 1;

@@ -1064,9 +1064,10 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
     const char *docs = cmd_docs_url(o->docs_url, o->cfg, v->rs);
     /* the command line's set ran instead of the config's rules: (the report says so) */
     int over_config = o->cfg && o->cfg->rules.len && (o->rules_dir || o->rules_tag);
-    struct report_opts ro = {out,       v->rs,  quiet_level, use_color,     tty,
-                             o->preset, o->cfg, v->baseline, o->fail_level, o->never_fail,
-                             others,    v->cwd, docs,        over_config};
+    struct report_opts ro = {
+        out,    v->rs,       quiet_level,   use_color,         tty,           o->preset,
+        o->cfg, v->baseline, o->fail_level, o->never_fail,     others,        v->cwd,
+        docs,   over_config, v->eo.enabled, v->eo.enabled_arg, v->eo.versions};
     r->fmt->write(&ro, v->rf, v->nrf);
     free(others);
     if (r->file) {

@@ -46,8 +46,9 @@ struct report_opts {
     /* validate --baseline (baseline.h; NULL: none): the reporters list the findings it
      * hides in JSON and SARIF with their baselineState, and the gone ones in every format */
     const struct baseline *baseline;
-    /* --fail-on: JUnit fails the test cases of findings at or above FAIL_LEVEL (none when
-     * NEVER_FAIL); the others pass */
+    /* --fail-on: JUnit fails the test case of a rule with a finding at or above
+     * FAIL_LEVEL (none when NEVER_FAIL), the others pass; the html page's verdict and
+     * order of files follow it */
     enum diag_level fail_level;
     int never_fail;
     /* The other reports of this run ("sarif:out.sarif, markdown:summary.md"), or NULL:
@@ -65,6 +66,12 @@ struct report_opts {
      * command line over the config's rules (PATH)", and JSON's and SARIF's config object
      * has "rulesOverridden": true. */
     int rules_over_config;
+    /* What the run judged, for JUnit's test case per (file, rule judged): the rules for
+     * which ENABLED (eval_options' filter: --rule, --skip, the config's levels, the
+     * preset) says yes, NULL: every rule, at VERSIONS (--protocol-version; 0: all). */
+    int (*enabled)(const char *rule_id, void *arg);
+    void *enabled_arg;
+    ver_mask versions;
 };
 /* The rule page of ID under o->docs_url (new string), or NULL: no docs-url, or ID is
  * REPORT_INPUT_RULE or NULL. */
@@ -150,14 +157,15 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
 /* GitHub Actions workflow commands (report_github.c): errors, then warnings, then
  * notices; a closing notice counts those GitHub does not show (REPORT_GITHUB_MAX). */
 void report_github(const struct report_opts *o, const struct report_file *files, size_t n);
-/* JUnit XML (report_junit.c): a testsuite per input, a testcase per finding. */
+/* JUnit XML (report_junit.c): a testsuite per input, a testcase per rule judged. */
 void report_junit(const struct report_opts *o, const struct report_file *files, size_t n);
 /* GitLab Code Quality JSON (report_gitlab.c): an array of issues. */
 void report_gitlab(const struct report_opts *o, const struct report_file *files, size_t n);
 /* A Markdown summary for a CI step summary (report_markdown.c), bounded in size. */
 void report_markdown(const struct report_opts *o, const struct report_file *files, size_t n);
-/* One self-contained HTML page (report_html.c): charts, findings by file with excerpts,
- * rule page links, filters by level and version; no request when opened. */
+/* One self-contained HTML page (report_html.c): the verdict first, charts, findings by
+ * file (failing files first, a rule's repeated findings collapsed) with excerpts, rule
+ * page links, filters by level and version; no request when opened. */
 void report_html(const struct report_opts *o, const struct report_file *files, size_t n);
 
 #endif

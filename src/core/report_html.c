@@ -1,6 +1,10 @@
 /* report_html.c - one self-contained HTML page for people who would rather look than
- * read: the rule set, config and totals lines, the counts per level and per rule as CSS
- * bars, the findings grouped by file with the source line and a caret, a link to each
+ * read. It leads with the verdict (Passed or Failed, and what fails the run: the findings
+ * at or above --fail-on and the input errors, as the exit status has them), then the
+ * rule set, config and totals lines, the counts per level and per rule as CSS bars, the
+ * findings grouped by file, the files that fail the run first (then by name), each
+ * file's findings of one rule that repeat collapsed into one <details> ("rule ×12"), with
+ * the source line and a caret, a link to each
  * rule page (docs-url + id + .html, as SARIF's helpUri; without a docs-url the rule's
  * requirement beside the finding instead), filters by level
  * and protocol version (a small inline script toggling a class), and the suppressed and
@@ -227,6 +231,94 @@ static void finding(const struct report_opts *o, FILE *out, const struct report_
     fputs("</li>\n", out);
 }
 
+/* Does D fail the run (report_verdict's count)? */
+static int fails(const struct report_opts *o, const struct diag *d)
+{
+    return !o->never_fail && !diag_hidden(d) && d->level >= o->fail_level;
+}
+
+/* Does file F fail the run: it could not be judged, or a finding fails? */
+static int file_fails(const struct report_opts *o, const struct report_file *f)
+{
+    if (f->error) return 1;
+    for (size_t k = 0; k < f->diags.len; k++)
+        if (fails(o, &f->diags.items[k])) return 1;
+    return 0;
+}
+
+struct html_file {
+    const struct report_file *f;
+    int failing;
+};
+
+/* the files that fail the run first, then by name (the inputs' order among equal names) */
+static int file_cmp(const void *a, const void *b)
+{
+    const struct html_file *x = a, *y = b;
+    if (x->failing != y->failing) return x->failing ? -1 : 1;
+    int c = strcmp(x->f->name, y->f->name);
+    if (c) return c;
+    return x->f < y->f ? -1 : x->f > y->f;
+}
+
+/* The findings of one rule at one level in one file, in the order found. */
+struct html_group {
+    const char *rule;
+    enum diag_level level;
+    VEC(const struct diag *) items;
+};
+
+struct html_groups {
+    struct html_group *items;
+    size_t len, cap;
+};
+
+/* the highest level first, then by where the rule's first finding is (found order) */
+static int group_cmp(const void *a, const void *b)
+{
+    const struct html_group *x = a, *y = b;
+    if (x->level != y->level) return x->level > y->level ? -1 : 1;
+    return x->items.items[0] < y->items.items[0] ? -1 : x->items.items[0] > y->items.items[0];
+}
+
+/* F's shown findings, grouped by rule and level. */
+static void group_findings(const struct report_opts *o, const struct report_file *f,
+                           struct html_groups *out)
+{
+    for (size_t k = 0; k < f->diags.len; k++) {
+        const struct diag *d = &f->diags.items[k];
+        if (!report_shown(o, d)) continue;
+        const char *id = d->rule ? d->rule : REPORT_INPUT_RULE;
+        struct html_group *g = NULL;
+        for (size_t i = 0; i < out->len && !g; i++)
+            if (!strcmp(out->items[i].rule, id) && out->items[i].level == d->level)
+                g = &out->items[i];
+        if (!g) {
+            struct html_group ng = {id, d->level, VEC_INIT};
+            VEC_PUSH(*out, ng);
+            g = &out->items[out->len - 1];
+        }
+        VEC_PUSH(g->items, d);
+    }
+    if (out->len > 1) qsort(out->items, out->len, sizeof *out->items, group_cmp);
+}
+
+/* "Passed" or "Failed", and why (report_verdict), as the page's first words. */
+static void verdict(const struct report_opts *o, const struct report_file *files, size_t n)
+{
+    struct buf why = BUF_INIT;
+    int failed = report_verdict(&why, o, files, n);
+    if (!failed) {
+        if (o->never_fail) buf_adds(&why, "no finding fails the run (--fail-on never)");
+        else buf_addf(&why, "no finding at or above --fail-on %s", diag_level_name(o->fail_level));
+    }
+    fprintf(o->out, "<p id=\"verdict\" class=\"verdict %s\" role=\"status\"><strong>%s</strong>: ",
+            failed ? "failed" : "passed", failed ? "Failed" : "Passed");
+    put_html(o->out, buf_str(&why));
+    fputs("</p>\n", o->out);
+    buf_release(&why);
+}
+
 static const char style[] =
     "<style>\n"
     ":root{--err:#c62828;--warn:#b26a00;--info:#1565c0;--bg:#fff;--fg:#1b1b1b;--mute:#666;"
@@ -266,6 +358,14 @@ static const char style[] =
     ".ln{color:#999}mark{background:#ffe08a}.caret{color:#2e7d32;font-weight:bold}\n"
     "details{margin:.4em 0}summary{cursor:pointer;color:var(--mute)}\n"
     "#shown{color:var(--mute)}\n"
+    ".verdict{font-size:1.25em;margin:.3em 0;padding:.4em .7em;border-radius:4px;"
+    "border-left:6px solid}\n"
+    ".verdict.failed{border-color:var(--err);background:#fdecea}"
+    ".verdict.passed{border-color:#2e7d32;background:#edf7ed}\n"
+    ".fcounts{font:400 .9em system-ui,sans-serif;color:var(--mute)}\n"
+    "li.group{margin:.5em 0;padding:.3em .6em;border-left-style:solid;border-left-width:4px}\n"
+    "li.group>details>summary{color:var(--fg)}\n"
+    "li.group ul.findings{margin-left:.5em}\n"
     "</style>\n";
 
 /* The filters: a finding is shown when its level is checked and, when it names
@@ -277,19 +377,26 @@ static const char script[] =
     "(function () {\n"
     "  var boxes = document.querySelectorAll('#filters input');\n"
     "  var items = document.querySelectorAll('li.finding');\n"
+    "  var groups = document.querySelectorAll('li.group');\n"
     "  function apply() {\n"
     "    var on = {};\n"
     "    boxes.forEach(function (b) { on[b.name + ':' + b.value] = b.checked; });\n"
-    "    var shown = 0;\n"
+    "    var shown = 0, total = 0;\n"
     "    items.forEach(function (li) {\n"
     "      var vs = li.dataset.versions ? li.dataset.versions.split(' ') : [];\n"
     "      var ok = on['level:' + li.dataset.level] !== false &&\n"
     "        (vs.length === 0 || vs.some(function (v) { return on['version:' + v] !== false; }));\n"
     "      li.classList.toggle('off', !ok);\n"
+    "      /* the suppressed and baselined are not counted, as in the summary */\n"
+    "      if (li.closest('details.hidden')) return;\n"
+    "      total++;\n"
     "      if (ok) shown++;\n"
     "    });\n"
+    "    groups.forEach(function (g) {\n"
+    "      g.classList.toggle('off', !g.querySelector('li.finding:not(.off)'));\n"
+    "    });\n"
     "    document.getElementById('shown').textContent =\n"
-    "      'Showing ' + shown + ' of ' + items.length + ' findings';\n"
+    "      'Showing ' + shown + ' of ' + total + ' finding' + (total === 1 ? '' : 's');\n"
     "  }\n"
     "  /* #off=warning,2025-06-18 opens the page with those boxes unchecked */\n"
     "  var off = /^#off=(.*)$/.exec(location.hash);\n"
@@ -320,7 +427,9 @@ void report_html(const struct report_opts *o, const struct report_file *files, s
     put_html(out, buf_str(&counts));
     buf_release(&counts);
     fprintf(out, "</title>\n%s</head>\n<body>\n", style);
-    fputs("<header>\n<h1>mcpdesc report</h1>\n<pre class=\"meta\">", out);
+    fputs("<header>\n<h1>mcpdesc report</h1>\n", out);
+    verdict(o, files, n);
+    fputs("<pre class=\"meta\">", out);
     char *lines[4] = {captured(o, files, n, report_rules_line, 0),
                       captured(o, files, n, report_config_line, 0), captured(o, files, n, NULL, 1),
                       captured(o, files, n, report_baseline_gone, 0)};
@@ -340,7 +449,10 @@ void report_html(const struct report_opts *o, const struct report_file *files, s
             if (report_shown(o, &f->diags.items[k])) count_rule(&rules, &f->diags.items[k]);
     }
     if (rules.len > 1) qsort(rules.items, rules.len, sizeof *rules.items, rule_cmp);
-    size_t lv[3] = {t.infos, t.warnings, t.errors + t.input_errors};
+    /* what the page lists (quiet leaves levels out), so the bars count what is shown */
+    size_t lv[3] = {0, 0, 0};
+    for (size_t r = 0; r < rules.len; r++) lv[rules.items[r].level] += rules.items[r].count;
+    size_t listed = lv[0] + lv[1] + lv[2];
     size_t lmax = lv[0] > lv[1] ? lv[0] : lv[1];
     if (lv[2] > lmax) lmax = lv[2];
     fputs("<div class=\"charts\">\n<section id=\"levels\">\n<h2>Findings per level</h2>\n"
@@ -392,29 +504,77 @@ void report_html(const struct report_opts *o, const struct report_file *files, s
         }
         fputs("</fieldset>\n", out);
     }
-    fputs("</form>\n<p id=\"shown\"></p>\n", out);
+    /* the count for a reader without the script, which recounts it under the filters */
+    fprintf(out, "</form>\n<p id=\"shown\">Showing %zu of %zu finding%s</p>\n", listed, listed,
+            listed == 1 ? "" : "s");
 
-    /* the findings, by file */
+    /* the findings, by file: those that fail the run first, then by name */
+    struct html_file *order = xcalloc(n ? n : 1, sizeof *order);
+    size_t nfiles = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!files[i].skipped)
+            order[nfiles++] = (struct html_file){&files[i], file_fails(o, &files[i])};
+    if (nfiles > 1) qsort(order, nfiles, sizeof *order, file_cmp);
     fputs("<main>\n", out);
-    for (size_t i = 0; i < n; i++) {
-        const struct report_file *f = &files[i];
-        if (f->skipped) continue;
-        size_t shown = 0, hidden = 0;
+    for (size_t i = 0; i < nfiles; i++) {
+        const struct report_file *f = order[i].f;
+        size_t shown = 0, hidden = 0, per_level[3] = {0, 0, 0};
         for (size_t k = 0; !f->error && k < f->diags.len; k++) {
             const struct diag *d = &f->diags.items[k];
-            if (report_shown(o, d)) shown++;
-            else if (report_listed(o, d)) hidden++;
+            if (report_shown(o, d)) {
+                shown++;
+                per_level[d->level]++;
+            } else if (report_listed(o, d)) {
+                hidden++;
+            }
         }
         if (!f->error && !shown && !hidden) continue;
-        fputs("<section class=\"file\">\n<h2>", out);
+        fprintf(out, "<section class=\"file%s\">\n<h2>", order[i].failing ? " failing" : "");
         put_html(out, f->name);
-        fputs("</h2>\n<ul class=\"findings\">\n", out);
-        if (f->error) finding(o, out, f, f->error, 1);
-        for (size_t k = 0; !f->error && k < f->diags.len; k++) {
-            const struct diag *d = &f->diags.items[k];
-            if (!report_shown(o, d)) continue;
-            finding(o, out, f, d, 0);
+        /* what the file holds, as the summary line counts it */
+        fputs(" <span class=\"fcounts\">", out);
+        const char *sep = "";
+        if (f->error) {
+            fputs("input error", out);
+            sep = ", ";
         }
+        for (int l = DIAG_ERROR; l >= DIAG_INFO; l--)
+            if (per_level[l]) {
+                fprintf(out, "%s%zu %s%s", sep, per_level[l], diag_level_name((enum diag_level)l),
+                        per_level[l] == 1 ? "" : "s");
+                sep = ", ";
+            }
+        if (hidden) fprintf(out, "%s%zu suppressed or baselined", sep, hidden);
+        fputs("</span></h2>\n<ul class=\"findings\">\n", out);
+        if (f->error) finding(o, out, f, f->error, 1);
+        struct html_groups groups = {NULL, 0, 0};
+        if (!f->error) group_findings(o, f, &groups);
+        for (size_t g = 0; g < groups.len; g++) {
+            const struct html_group *gr = &groups.items[g];
+            if (gr->items.len == 1) {
+                finding(o, out, f, gr->items.items[0], 0);
+                continue;
+            }
+            /* a rule that repeats: one line, its findings one click away (no script) */
+            const char *level = diag_level_name(gr->level);
+            fprintf(out,
+                    "<li class=\"group lvl-%s\" data-level=\"%s\">\n<details><summary><span "
+                    "class=\"badge %s\">%s</span> <span class=\"rule\">",
+                    level, level, level, level);
+            put_html(out, gr->rule);
+            fprintf(out, "</span> &times;%zu <span class=\"msg\">", gr->items.len);
+            put_html(out, gr->items.items[0]->message);
+            int differ = 0; /* the first message stands for the others: say when they differ */
+            for (size_t k = 1; k < gr->items.len && !differ; k++)
+                differ = strcmp(gr->items.items[k]->message, gr->items.items[0]->message) != 0;
+            fputs(differ ? " …</span></summary>\n<ul class=\"findings\">\n"
+                         : "</span></summary>\n<ul class=\"findings\">\n",
+                  out);
+            for (size_t k = 0; k < gr->items.len; k++) finding(o, out, f, gr->items.items[k], 0);
+            fputs("</ul>\n</details>\n</li>\n", out);
+        }
+        for (size_t g = 0; g < groups.len; g++) VEC_FREE(groups.items[g].items);
+        VEC_FREE(groups);
         fputs("</ul>\n", out);
         if (hidden) {
             fprintf(out,
@@ -430,6 +590,7 @@ void report_html(const struct report_opts *o, const struct report_file *files, s
         }
         fputs("</section>\n", out);
     }
+    free(order);
     if (!t.errors && !t.input_errors && !t.warnings && !t.infos && !t.suppressed && !t.baselined)
         fputs("<p>No findings.</p>\n", out);
     fprintf(out, "</main>\n%s</body>\n</html>\n", script);
