@@ -51,6 +51,14 @@ trap 'debroot_cleanup; rm -rf "$tmp"' EXIT
 debroot_make "$root" "$base/bookworm-make-gcc-git.tgz" make,gcc,git "$mirror" || exit 2
 [ -z "$(git status --porcelain --untracked-files=no)" ] ||
     echo "fresh-root: note: the checkout has uncommitted changes; the root tests HEAD ($(git rev-parse --short HEAD))"
+# this machine's own certificate authorities (a TLS-intercepting proxy's), as its
+# administrator would give a new machine: ca-certificates, once a step installs it,
+# trusts them, and npm reaches its registry as here
+for ca in /usr/local/share/ca-certificates/*.crt; do
+    [ -f "$ca" ] || continue
+    mkdir -p "$root/usr/local/share/ca-certificates"
+    cp "$ca" "$root/usr/local/share/ca-certificates/"
+done
 git clone -q "$top" "$root/project" || exit 2
 rm -rf "$log"
 mkdir -p "$log"
