@@ -430,7 +430,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     plan_rest(&pl, rs, ctx, &root, per_rule, rule_ns);
     plan_release(&pl);
     if (!opts || eval_reported(PATTERN_NOTE_RULE, &(struct eval_filter){rs, opts}))
-        pattern_notes(&ctx->sctx, rule_set_versions(rs), want, &found);
+        pattern_note_scan(&ctx->sctx, rule_set_versions(rs), want, &found);
     /* the built-in diagnostics, then each rule's in rule order */
     for (size_t i = 0; i < nrules; i++) {
         for (size_t k = 0; k < per_rule[i].len; k++) {

@@ -54,8 +54,8 @@ static void note(const struct sel_ctx *sctx, const struct cursor *sch, ver_mask 
     ptr_release(&p);
 }
 
-void pattern_notes(const struct sel_ctx *sctx, const struct ver_list *vl, ver_mask want,
-                   struct diag_list *out)
+void pattern_note_scan(const struct sel_ctx *sctx, const struct ver_list *vl, ver_mask want,
+                       struct diag_list *out)
 {
     struct cursor root, tools, tool, sch;
     sel_root(sctx, &root);

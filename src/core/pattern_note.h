@@ -14,7 +14,7 @@
 /* Append one info per tool schema (inputSchema; outputSchema from 2025-06-18, the first
  * version that has it) naming its first pattern mcpdesc cannot check, with the tool's
  * versions within WANT. */
-void pattern_notes(const struct sel_ctx *sctx, const struct ver_list *vl, ver_mask want,
-                   struct diag_list *out);
+void pattern_note_scan(const struct sel_ctx *sctx, const struct ver_list *vl, ver_mask want,
+                       struct diag_list *out);
 
 #endif

@@ -1,11 +1,12 @@
 /* schema_regex.c - ECMA-262 patterns on PCRE2 10.42. A pattern is first judged by
- * ECMA-262's grammar (schema_regex_check.c: not one is the author's error); a valid one
- * is compiled with UTF|ALT_BSUX|ALLOW_EMPTY_CLASS|DOLLAR_ENDONLY|MATCH_UNSET_BACKREF (no
- * UCP: \d \w stay ASCII) after rewriting what PCRE2 reads differently (\s \S \v, '.',
- * long \p{...} names, \p{Assigned}, \u{...}, surrogate-pair escapes, a lookbehind's
- * leading variable quantifier). One PCRE2 still cannot compile is "unrunnable": kept
- * without code, taken to match, and reported as a note (schema_regex_runnable), never
- * as the author's error. docs/schema.md lists all of it. */
+ * ECMA-262's grammar (schema_regex_check.c: an invalid one is the author's error); a
+ * valid one is compiled with UTF|ALT_BSUX|ALLOW_EMPTY_CLASS|DOLLAR_ENDONLY|
+ * MATCH_UNSET_BACKREF (no UCP: \d \w stay ASCII) after rewriting what PCRE2 reads
+ * differently (\s \S \v, '.', '[' in a class, long \p{...} names, \p{Assigned},
+ * \u{...}, surrogate-pair escapes, named groups, a lookbehind's leading variable
+ * quantifier). One PCRE2 still cannot compile is "unrunnable": kept without code, taken
+ * to match, and reported as a note (schema_regex_runnable), never as the author's
+ * error. docs/schema.md lists all of it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +192,8 @@ char *schema_regex_translate(const char *pat, size_t len, size_t *out_len)
         }
         if (in_class) {
             if (c == ']') in_class = 0;
+            /* '[' in a class is a literal in ECMA-262; PCRE2 would read [: [. [= */
+            if (c == '[') buf_addc(&b, '\\');
             buf_addc(&b, c);
             p++;
             continue;
@@ -200,6 +203,8 @@ char *schema_regex_translate(const char *pat, size_t len, size_t *out_len)
             buf_addc(&b, c);
             p++;
             if (p < end && *p == '^') buf_addc(&b, *p++);
+            /* PCRE2 reads "[:" "[." "[=" as POSIX syntax: a literal in ECMA-262 */
+            if (p < end && (*p == ':' || *p == '.' || *p == '=')) buf_addc(&b, '\\');
             if (p < end && *p == ']') {
                 in_class = 0;
                 buf_addc(&b, *p++);
@@ -230,7 +235,7 @@ static size_t atom_len(const char *p, const char *end, int *capture)
         char e = q[-1];
         if ((e == 'u' || e == 'p' || e == 'P') && q < end && *q == '{') {
             while (q < end && *q != '}') q++;
-            return (size_t)(q + 1 - p);
+            return (size_t)(q - p) + (q < end);
         }
         if (e == 'u') {
             unsigned hi, lo;
@@ -292,11 +297,16 @@ static size_t quantifier(const char *p, const char *end, unsigned long *min, int
         *variable = 1;
         q++;
     } else if (*q == '{' && q + 1 < end && q[1] >= '0' && q[1] <= '9') {
-        char *after;
-        *min = strtoul(q + 1, &after, 10);
-        *variable =
-            *after == ',' && after[1] != '}' ? strtoul(after + 1, NULL, 10) != *min : *after == ',';
-        q = memchr(q, '}', (size_t)(end - q)) + 1;
+        unsigned long lo = 0, hi = 0;
+        for (q++; q < end && *q >= '0' && *q <= '9'; q++)
+            if (lo < 100000) lo = lo * 10 + (unsigned long)(*q - '0');
+        int comma = q < end && *q == ',', bounded = 0;
+        for (q += comma; q < end && *q >= '0' && *q <= '9'; q++, bounded = 1)
+            if (hi < 100000) hi = hi * 10 + (unsigned long)(*q - '0');
+        if (q >= end || *q != '}') return 0;
+        q++;
+        *min = lo;
+        *variable = comma && (!bounded || hi != lo);
     } else {
         return 0;
     }
@@ -322,6 +332,7 @@ static char *reduce_lookbehinds(const char *pat, size_t len, size_t *out_len)
             alt_start = 0;
             int cap;
             size_t a = atom_len(p, end, &cap);
+            if (a > (size_t)(end - p)) a = (size_t)(end - p); /* only for invalid input */
             unsigned long min;
             int variable;
             size_t q = p + a <= end ? quantifier(p + a, end, &min, &variable) : 0;
@@ -387,8 +398,10 @@ static char *number_named_groups(const char *pat, size_t len, size_t *out_len)
         int in_class = 0;
         for (const char *p = pat; p < end;) {
             if (*p == '\\' && p + 1 < end) {
-                if (pass && !in_class && p[1] == 'k') {
-                    const char *name = p + 3, *close = memchr(name, '>', (size_t)(end - name));
+                const char *close =
+                    p + 3 <= end ? memchr(p + 3, '>', (size_t)(end - (p + 3))) : NULL;
+                if (pass && !in_class && p[1] == 'k' && close) {
+                    const char *name = p + 3;
                     size_t nlen = (size_t)(close - name), num = 0, g = 1;
                     for (size_t k = 0; k < names.len; k += strlen(names.s + k) + 1, g++)
                         if (strlen(names.s + k) == nlen && !memcmp(names.s + k, name, nlen))
@@ -407,7 +420,8 @@ static char *number_named_groups(const char *pat, size_t len, size_t *out_len)
                 in_class = 1;
             } else if (*p == '(' && (end - p < 2 || p[1] != '?')) {
                 if (!pass) buf_addc(&names, 0);
-            } else if (*p == '(' && end - p >= 4 && p[2] == '<' && p[3] != '=' && p[3] != '!') {
+            } else if (*p == '(' && end - p >= 4 && p[1] == '?' && p[2] == '<' && p[3] != '=' &&
+                       p[3] != '!' && memchr(p + 3, '>', (size_t)(end - (p + 3)))) {
                 const char *name = p + 3, *close = memchr(name, '>', (size_t)(end - name));
                 named = 1;
                 if (!pass) {

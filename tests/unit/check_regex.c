@@ -111,6 +111,9 @@ START_TEST(translations_match)
     ck_assert_int_eq(rmatch("^(?<$n>a)\\k<$n>$", "ab"), 0);
     ck_assert_int_eq(rmatch("^\\k<n>(?<n>a)$", "a"), 1);
     ck_assert_int_eq(rmatch("^(?:(a)|b)\\1$", "b"), 1);
+    /* '[' in a class is a literal, never PCRE's POSIX syntax */
+    ck_assert_int_eq(rmatch("^[[:a:]$", ":"), 1);
+    ck_assert_int_eq(rmatch("^[[.a.]$", "["), 1);
     /* \v is VT only; \p{Assigned} is not Cn */
     ck_assert_int_eq(rmatch("^\\v$", "\v"), 1);
     ck_assert_int_eq(rmatch("^\\v$", "\n"), 0);
