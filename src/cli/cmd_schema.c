@@ -36,6 +36,8 @@ static void usage(FILE *f, int which)
           "  --ref-map P=DIR  resolve $refs whose URI starts with P from files under DIR;\n"
           "                   no other non-local reference is ever fetched\n"
           "  --format F       text (default) or json\n"
+          "patterns are ECMA-262 (the u flag): PCRE-only syntax is an error; a valid one\n"
+          "mcpdesc cannot run is taken to match, and `check` prints a note\n"
           "exit status: 0 valid, 1 invalid, 2 bad usage or unreadable input\n",
           f);
 }
