@@ -579,8 +579,8 @@ static int char_class(struct rx *r)
     if (at(r, 0) == '^') r->i++;
     while (at(r, 0) != ']') {
         if (at(r, 0) < 0) return fail(r, open, "[ without a closing ]");
-        long a, b;
-        int assertion;
+        long a = 0, b = 0;
+        int assertion = 0;
         size_t astart = r->i;
         if (at(r, 0) == '[' && at(r, 1) == ':') {
             size_t k = 2;
@@ -798,8 +798,8 @@ int schema_regex_check(const char *pattern, size_t len, char **why)
     while (r.i < r.n && !r.why) {
         int c = at(&r, 0);
         size_t start = r.i;
-        long ch;
-        int assertion;
+        long ch = 0;
+        int assertion = 0;
         switch (c) {
         case '|':
         case '^':
@@ -808,7 +808,7 @@ int schema_regex_check(const char *pattern, size_t len, char **why)
             quantifiable = 0;
             break;
         case '(': {
-            enum group_kind k;
+            enum group_kind k = G_PLAIN;
             if (group_open(&r, &k) < 0) break;
             buf_addc(&kinds, (char)k);
             VEC_PUSH(opens, start);
