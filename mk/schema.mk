@@ -43,6 +43,13 @@ test-jsts: $(JSTS_BIN)
 
 EXTRA_CHECKS += test-jsts
 
+# The ECMA-262 pattern corpus against node's RegExp (a skip without node); make test-unit
+# runs mcpdesc against the same corpus (tests/unit/check_regex.c).
+.PHONY: test-ecma-regex-node
+test-ecma-regex-node:
+	sh tests/ecma-regex-node.sh tests/data/ecma-regex/corpus.txt
+EXTRA_CHECKS += test-ecma-regex-node
+
 # The search over both layouts, on fake folders (and none: the error).
 .PHONY: test-find-metaschemas
 test-find-metaschemas:

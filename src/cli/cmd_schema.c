@@ -36,6 +36,8 @@ static void usage(FILE *f, int which)
           "  --ref-map P=DIR  resolve $refs whose URI starts with P from files under DIR;\n"
           "                   no other non-local reference is ever fetched\n"
           "  --format F       text (default) or json\n"
+          "patterns are ECMA-262 (the u flag): PCRE-only syntax is an error; a valid one\n"
+          "mcpdesc cannot run is taken to match, and `check` prints a note\n"
           "exit status: 0 valid, 1 invalid, 2 bad usage or unreadable input\n",
           f);
 }
@@ -83,14 +85,32 @@ static void emit_errors(struct out *o, const char *file, const doc *d,
     }
 }
 
-static void emit_file(struct out *o, const char *file, int status, json_t *jerrs)
+/* A valid ECMA-262 pattern that PCRE2 cannot run (docs/schema.md): not an error, a note
+ * (text) or a "notes" member (JSON), at the first such pattern of the schema. */
+static json_t *emit_notes(const struct out *o, const char *file, const doc *d)
+{
+    char *where, *why;
+    if (!schema_first_unrunnable_pattern(doc_root(d), &where, &why)) return NULL;
+    struct doc_pos p = pos_of(d, where);
+    json_t *notes = NULL;
+    if (o->json)
+        notes = json_pack("[{s:s, s:s, s:i, s:i}]", "message", why, "instanceLocation", where,
+                          "line", (int)p.line, "column", (int)p.col);
+    else printf("%s:%u:%u: note: %s (%s)\n", file, (unsigned)p.line, (unsigned)p.col, why, where);
+    free(where);
+    free(why);
+    return notes;
+}
+
+static void emit_file(struct out *o, const char *file, int status, json_t *jerrs, json_t *notes)
 {
     o->nfiles++;
     if (status) o->ninvalid++;
     if (o->json) {
-        json_array_append_new(
-            o->files,
-            json_pack("{s:s, s:b, s:o}", "file", file, "valid", status == 0, "errors", jerrs));
+        json_t *f =
+            json_pack("{s:s, s:b, s:o}", "file", file, "valid", status == 0, "errors", jerrs);
+        if (notes) json_object_set_new(f, "notes", notes);
+        json_array_append_new(o->files, f);
     } else {
         json_decref(jerrs);
     }
@@ -266,6 +286,8 @@ typedef int judge_fn(void *arg, const char *file, const doc *d, struct schema_er
 
 /* Loads every input in turn and reports what JUDGE finds in it. Returns 0, 1 when one
  * is invalid, 2 when one cannot be read. */
+static judge_fn judge_check;
+
 static int each_input(const struct schema_opts *o, struct out *out, judge_fn *judge, void *arg)
 {
     int status = 0;
@@ -283,7 +305,7 @@ static int each_input(const struct schema_opts *o, struct out *out, judge_fn *ju
         int r = judge(arg, file, d, &errs);
         json_t *je = json_array();
         emit_errors(out, file, d, &errs, 0, je);
-        emit_file(out, file, r != 0, je);
+        emit_file(out, file, r != 0, je, judge == judge_check ? emit_notes(out, file, d) : NULL);
         if (r != 0 && status == 0) status = 1;
         schema_errors_release(&errs);
         doc_free(d);
@@ -329,7 +351,7 @@ static int run_validate(const struct schema_opts *o, schema_ctx *ctx, struct out
     if (!s) {
         json_t *je = json_array();
         emit_errors(out, o->schema_file, sd, &errs, 0, je);
-        emit_file(out, o->schema_file, 1, je);
+        emit_file(out, o->schema_file, 1, je, NULL);
         schema_errors_release(&errs);
         doc_free(sd);
         return 2;

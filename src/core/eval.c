@@ -10,6 +10,7 @@
 
 #include "base/buf.h"
 #include "core/overlap.h"
+#include "core/pattern_note.h"
 #include "base/ptr.h"
 #include "core/res.h"
 #include "core/ruleInt.h"
@@ -428,6 +429,8 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     plan_walk(&pl, rs, ctx, &root, per_rule, rule_ns);
     plan_rest(&pl, rs, ctx, &root, per_rule, rule_ns);
     plan_release(&pl);
+    if (!opts || eval_reported(PATTERN_NOTE_RULE, &(struct eval_filter){rs, opts}))
+        pattern_note_scan(&ctx->sctx, rule_set_versions(rs), want, &found);
     /* the built-in diagnostics, then each rule's in rule order */
     for (size_t i = 0; i < nrules; i++) {
         for (size_t k = 0; k < per_rule[i].len; k++) {

@@ -33,6 +33,10 @@ const struct res_builtin res_builtins[] = {
     {"mcpdesc.component-ref.cycle", DIAG_ERROR, "$componentRef substitution terminates"},
     {"mcpdesc.component-ref.too-large", DIAG_ERROR,
      "$componentRef substitution stays within the document limits (nesting, node count)"},
+    /* a pattern this engine cannot run (core/pattern_note.h): not the resolver's either */
+    {"mcpdesc.schema.pattern-not-checked", DIAG_INFO,
+     "a tool schema's pattern is one mcpdesc can match (an ECMA-262 pattern PCRE2 10.42 runs "
+     "after translation); one it cannot is a note, never the author's error"},
     /* suppressions (core/suppress.h): not the resolver's, but built in all the same */
     {"mcpdesc.suppression.invalid", DIAG_ERROR,
      "an x-mcpdesc-ignore entry names a known rule and gives a reason"},

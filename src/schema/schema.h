@@ -156,5 +156,17 @@ int schema_multiple_of(json_t *x, json_t *m);
  * PCRE2_ALLOW_EMPTY_CLASS|PCRE2_DOLLAR_ENDONLY): \s, \S and long \p{...} names.
  * Returns new memory. */
 char *schema_regex_translate(const char *pattern, size_t len, size_t *out_len);
+/* Is PATTERN an ECMA-262 regular expression (ECMAScript 2024, 22.2.1, Unicode mode: the
+ * `u` flag, no Annex B)? 0 when it is; -1 and *why (new: the construct, PCRE-only ones
+ * named as such, and its character position) when not. Syntax only (schema_regex_check.c). */
+int schema_regex_check(const char *pattern, size_t len, char **why);
+/* May PCRE2 run PATTERN (a valid ECMA-262 one) after translation? 1 when it may; 0 and
+ * *why (new) when there is no translation (a "cannot check" note, never the author's
+ * error); -1 when it is not an ECMA-262 pattern (*why: schema_regex_check's). */
+int schema_regex_runnable(const char *pattern, size_t len, char **why);
+/* The first pattern of schema SCH (a `pattern` value or a `patternProperties` name, in
+ * any subschema) that is valid ECMA-262 but that PCRE2 cannot run: 1, *where (new, its
+ * JSON Pointer inside SCH) and *why (new); 0 when there is none. */
+int schema_first_unrunnable_pattern(json_t *sch, char **where, char **why);
 
 #endif

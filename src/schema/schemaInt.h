@@ -84,12 +84,12 @@ extern const size_t schema_embedded_count;
 
 /* Compiled regex. */
 struct schema_re {
-    pcre2_code *code;
-    int jit;   /* JIT-compiled: matched through pcre2_jit_match */
-    char *src; /* the original ECMA pattern */
+    pcre2_code *code; /* NULL: valid ECMA-262 that PCRE2 cannot run (taken to match) */
+    int jit;          /* JIT-compiled: matched through pcre2_jit_match */
+    char *src;        /* the original ECMA pattern */
 };
-/* Compile PATTERN (with JIT when WANT_JIT and PCRE2 has it); NULL and *err (new) on
- * failure or when longer than MAX_LEN. */
+/* Compile PATTERN (with JIT when WANT_JIT and PCRE2 has it); NULL and *err (new) when
+ * it is not ECMA-262 or longer than MAX_LEN. */
 struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t max_len, int want_jit,
                                     char **err);
 void schema_re_free(struct schema_re *re);

@@ -181,6 +181,7 @@ static int re_match(struct vst *st, const struct schema_node *n, const struct sc
                     const char *s, size_t len)
 {
     if (!charge(st, n, 1 + len / 64)) return -1;
+    if (!re->code) return 1; /* valid ECMA-262 that PCRE2 cannot run: never a failure */
     if (!st->md) st->md = schema_md_take(st->s);
     /* pcre2_jit_match: the JIT fast path (no option checks; the match limit holds) */
     int rc = re->jit

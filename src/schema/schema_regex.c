@@ -1,10 +1,17 @@
-/* schema_regex.c - ECMA-262 patterns on PCRE2 10.42: compile with
- * UTF|ALT_BSUX|ALLOW_EMPTY_CLASS|DOLLAR_ENDONLY (no UCP: \d \w stay ASCII) after
- * rewriting what PCRE2 reads differently (\s \S, '.', long \p{...} names, \u{...},
- * surrogate-pair escapes). Remaining differences are listed in the README. */
+/* schema_regex.c - ECMA-262 patterns on PCRE2 10.42. A pattern is first judged by
+ * ECMA-262's grammar (schema_regex_check.c: an invalid one is the author's error); a
+ * valid one is compiled with UTF|ALT_BSUX|ALLOW_EMPTY_CLASS|DOLLAR_ENDONLY|
+ * MATCH_UNSET_BACKREF (no UCP: \d \w stay ASCII) after rewriting what PCRE2 reads
+ * differently (\s \S \v, '.', '[' in a class, long \p{...} names, \p{Assigned},
+ * \u{...}, surrogate-pair escapes, named groups, a lookbehind's leading variable
+ * quantifier). One PCRE2 still cannot compile is "unrunnable": kept without code, taken
+ * to match, and reported as a note (schema_regex_runnable), never as the author's
+ * error. docs/schema.md lists all of it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/ptr.h"
 #include "schema/schemaInt.h"
 
 /* ECMA WhiteSpace + LineTerminator, as class contents in ALT_BSUX syntax. */
@@ -116,6 +123,9 @@ char *schema_regex_translate(const char *pat, size_t len, size_t *out_len)
             } else if (e == 'S' && !in_class) {
                 buf_addf(&b, "[^%s]", WS);
                 p += 2;
+            } else if (e == 'v') { /* PCRE2's \v is every vertical space, ECMA's only VT */
+                buf_adds(&b, "\\x0B");
+                p += 2;
             } else if ((e == 'p' || e == 'P') && p + 2 < end && p[2] == '{') {
                 const char *name = p + 3, *close = memchr(name, '}', (size_t)(end - name));
                 if (!close) {
@@ -131,6 +141,10 @@ char *schema_regex_translate(const char *pat, size_t len, size_t *out_len)
                     name = eq + 1;
                 }
                 const char *mapped = NULL;
+                if (nlen == 8 && !memcmp(name, "Assigned", 8)) { /* PCRE2 lacks it */
+                    e = e == 'p' ? 'P' : 'p';
+                    mapped = "Cn";
+                }
                 for (size_t i = 0; i < sizeof GC_NAMES / sizeof GC_NAMES[0]; i++)
                     if (strlen(GC_NAMES[i][0]) == nlen && !memcmp(GC_NAMES[i][0], name, nlen))
                         mapped = GC_NAMES[i][1];
@@ -178,6 +192,8 @@ char *schema_regex_translate(const char *pat, size_t len, size_t *out_len)
         }
         if (in_class) {
             if (c == ']') in_class = 0;
+            /* '[' in a class is a literal in ECMA-262; PCRE2 would read [: [. [= */
+            if (c == '[') buf_addc(&b, '\\');
             buf_addc(&b, c);
             p++;
             continue;
@@ -187,6 +203,8 @@ char *schema_regex_translate(const char *pat, size_t len, size_t *out_len)
             buf_addc(&b, c);
             p++;
             if (p < end && *p == '^') buf_addc(&b, *p++);
+            /* PCRE2 reads "[:" "[." "[=" as POSIX syntax: a literal in ECMA-262 */
+            if (p < end && (*p == ':' || *p == '.' || *p == '=')) buf_addc(&b, '\\');
             if (p < end && *p == ']') {
                 in_class = 0;
                 buf_addc(&b, *p++);
@@ -206,6 +224,262 @@ char *schema_regex_translate(const char *pat, size_t len, size_t *out_len)
     return buf_detach(&b);
 }
 
+/* The length of the atom at P (a valid ECMA-262 pattern): a character, an escape, a
+ * class or a group. *capture: whether it holds a capturing group. */
+static size_t atom_len(const char *p, const char *end, int *capture)
+{
+    const char *q = p;
+    *capture = 0;
+    if (*q == '\\') {
+        q += 2;
+        char e = q[-1];
+        if ((e == 'u' || e == 'p' || e == 'P') && q < end && *q == '{') {
+            while (q < end && *q != '}') q++;
+            return (size_t)(q - p) + (q < end);
+        }
+        if (e == 'u') {
+            unsigned hi, lo;
+            if (hex4(q, end, &hi) && hi >= 0xD800 && hi <= 0xDBFF && end - q >= 10 &&
+                q[4] == '\\' && q[5] == 'u' && hex4(q + 6, end, &lo) && lo >= 0xDC00 &&
+                lo <= 0xDFFF)
+                return 12; /* a surrogate pair is one atom */
+            return 6;
+        }
+        if (e == 'x') return 4;
+        if (e == 'c') return 3;
+        if (e == 'k') {
+            while (q < end && *q != '>') q++;
+            return (size_t)(q + 1 - p);
+        }
+        if (e >= '1' && e <= '9') {
+            while (q < end && *q >= '0' && *q <= '9') q++;
+            return (size_t)(q - p);
+        }
+        while (q < end && (*q & 0xC0) == 0x80) q++; /* an escaped non-ASCII character */
+        return (size_t)(q - p);
+    }
+    if (*q == '[') {
+        for (q++; q < end && *q != ']'; q++)
+            if (*q == '\\') q++;
+        return (size_t)(q + 1 - p);
+    }
+    if (*q == '(') {
+        int depth = 0, in_class = 0;
+        for (; q < end; q++) {
+            if (*q == '\\') {
+                q++;
+            } else if (in_class) {
+                in_class = *q != ']';
+            } else if (*q == '[') {
+                in_class = 1;
+            } else if (*q == '(') {
+                depth++;
+                if (q + 1 >= end || q[1] != '?' ||
+                    (q + 2 < end && q[2] == '<' && q + 3 < end && q[3] != '=' && q[3] != '!'))
+                    *capture = 1;
+            } else if (*q == ')' && --depth == 0) {
+                return (size_t)(q + 1 - p);
+            }
+        }
+        return (size_t)(end - p);
+    }
+    for (q++; q < end && (*q & 0xC0) == 0x80; q++) {}
+    return (size_t)(q - p);
+}
+
+/* A quantifier at P: its length (0 when none), minimum and whether its maximum differs. */
+static size_t quantifier(const char *p, const char *end, unsigned long *min, int *variable)
+{
+    const char *q = p;
+    if (q >= end) return 0;
+    if (*q == '*' || *q == '+' || *q == '?') {
+        *min = *q == '+';
+        *variable = 1;
+        q++;
+    } else if (*q == '{' && q + 1 < end && q[1] >= '0' && q[1] <= '9') {
+        unsigned long lo = 0, hi = 0;
+        for (q++; q < end && *q >= '0' && *q <= '9'; q++)
+            if (lo < 100000) lo = lo * 10 + (unsigned long)(*q - '0');
+        int comma = q < end && *q == ',', bounded = 0;
+        for (q += comma; q < end && *q >= '0' && *q <= '9'; q++, bounded = 1)
+            if (hi < 100000) hi = hi * 10 + (unsigned long)(*q - '0');
+        if (q >= end || *q != '}') return 0;
+        q++;
+        *min = lo;
+        *variable = comma && (!bounded || hi != lo);
+    } else {
+        return 0;
+    }
+    if (q < end && *q == '?') q++;
+    return (size_t)(q - p);
+}
+
+/* Each lookbehind alternative that starts with a variable quantifier, X{m,n} Y, asks
+ * only whether some X^k Y (m <= k <= n) ends where it stands: it holds exactly when
+ * X^m Y does (the start is free), so PCRE2, which needs fixed-length lookbehinds, gets
+ * X{m} Y. Not when X captures (what it captures would change). NULL when nothing was
+ * rewritten. */
+static char *reduce_lookbehinds(const char *pat, size_t len, size_t *out_len)
+{
+    struct buf b = BUF_INIT;
+    const char *p = pat, *end = pat + len;
+    int changed = 0, in_class = 0;
+    /* depth of each open group; depth of the lookbehinds we are in */
+    int depth = 0, lb_depth[64], nlb = 0;
+    int alt_start = 0;
+    while (p < end) {
+        if (alt_start) {
+            alt_start = 0;
+            int cap;
+            size_t a = atom_len(p, end, &cap);
+            if (a > (size_t)(end - p)) a = (size_t)(end - p); /* only for invalid input */
+            unsigned long min;
+            int variable;
+            size_t q = p + a <= end ? quantifier(p + a, end, &min, &variable) : 0;
+            if (q && variable && !cap) {
+                if (min == 1) buf_add(&b, p, a);
+                else if (min > 1) {
+                    buf_add(&b, p, a);
+                    buf_addf(&b, "{%lu}", min);
+                }
+                p += a + q;
+                changed = 1;
+                continue;
+            }
+        }
+        char c = *p;
+        if (c == '\\' && p + 1 < end) {
+            buf_add(&b, p, 2);
+            p += 2;
+            continue;
+        }
+        if (in_class) {
+            in_class = c != ']';
+        } else if (c == '[') {
+            in_class = 1;
+        } else if (c == '(') {
+            depth++;
+            if (end - p >= 4 && p[1] == '?' && p[2] == '<' && (p[3] == '=' || p[3] == '!') &&
+                nlb < 64) {
+                lb_depth[nlb++] = depth;
+                buf_add(&b, p, 4);
+                p += 4;
+                alt_start = 1;
+                continue;
+            }
+        } else if (c == ')') {
+            if (nlb && lb_depth[nlb - 1] == depth) nlb--;
+            depth--;
+        } else if (c == '|' && nlb && lb_depth[nlb - 1] == depth) {
+            alt_start = 1;
+        }
+        buf_addc(&b, c);
+        p++;
+    }
+    if (!changed) {
+        buf_release(&b);
+        return NULL;
+    }
+    *out_len = b.len;
+    return b.s ? buf_detach(&b) : xstrdup("");
+}
+
+/* Named groups as numbered ones: (?<name>X) -> (X), \k<name> -> \g{N}. Matching does
+ * not need the names, and PCRE2's differ from ECMA-262's (no $, no \u escapes, at most
+ * 32 characters). NULL when the pattern names no group. */
+static char *number_named_groups(const char *pat, size_t len, size_t *out_len)
+{
+    const char *end = pat + len;
+    /* pass 0 collects every capturing group's name ("" when unnamed), NUL-separated, in
+     * order; pass 1 rewrites */
+    struct buf names = BUF_INIT, b = BUF_INIT;
+    int named = 0;
+    for (int pass = 0; pass < 2 && (!pass || named); pass++) {
+        int in_class = 0;
+        for (const char *p = pat; p < end;) {
+            if (*p == '\\' && p + 1 < end) {
+                const char *close =
+                    p + 3 <= end ? memchr(p + 3, '>', (size_t)(end - (p + 3))) : NULL;
+                if (pass && !in_class && p[1] == 'k' && close) {
+                    const char *name = p + 3;
+                    size_t nlen = (size_t)(close - name), num = 0, g = 1;
+                    for (size_t k = 0; k < names.len; k += strlen(names.s + k) + 1, g++)
+                        if (strlen(names.s + k) == nlen && !memcmp(names.s + k, name, nlen))
+                            num = g;
+                    buf_addf(&b, "\\g{%zu}", num);
+                    p = close + 1;
+                    continue;
+                }
+                if (pass) buf_add(&b, p, 2);
+                p += 2;
+                continue;
+            }
+            if (in_class) {
+                in_class = *p != ']';
+            } else if (*p == '[') {
+                in_class = 1;
+            } else if (*p == '(' && (end - p < 2 || p[1] != '?')) {
+                if (!pass) buf_addc(&names, 0);
+            } else if (*p == '(' && end - p >= 4 && p[1] == '?' && p[2] == '<' && p[3] != '=' &&
+                       p[3] != '!' && memchr(p + 3, '>', (size_t)(end - (p + 3)))) {
+                const char *name = p + 3, *close = memchr(name, '>', (size_t)(end - name));
+                named = 1;
+                if (!pass) {
+                    buf_add(&names, name, (size_t)(close - name));
+                    buf_addc(&names, 0);
+                } else {
+                    buf_addc(&b, '(');
+                }
+                p = close + 1;
+                continue;
+            }
+            if (pass) buf_addc(&b, *p);
+            p++;
+        }
+    }
+    buf_release(&names);
+    if (!named) return NULL;
+    *out_len = b.len;
+    return b.s ? buf_detach(&b) : xstrdup("");
+}
+
+/* PCRE2 code for a valid ECMA-262 PATTERN, or NULL and *why (new) when it has none. */
+static pcre2_code *compile_translated(const char *pattern, size_t len, char **why)
+{
+    size_t nlen = len, rlen, tlen;
+    char *numbered = number_named_groups(pattern, len, &nlen);
+    const char *src = numbered ? numbered : pattern;
+    char *reduced = reduce_lookbehinds(src, nlen, &rlen);
+    char *t = reduced ? schema_regex_translate(reduced, rlen, &tlen)
+                      : schema_regex_translate(src, nlen, &tlen);
+    free(reduced);
+    free(numbered);
+    int code;
+    PCRE2_SIZE off;
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)t, tlen,
+                                   PCRE2_UTF | PCRE2_ALT_BSUX | PCRE2_ALLOW_EMPTY_CLASS |
+                                       PCRE2_DOLLAR_ENDONLY | PCRE2_MATCH_UNSET_BACKREF,
+                                   &code, &off, NULL);
+    free(t);
+    if (!re) {
+        PCRE2_UCHAR msg[256];
+        pcre2_get_error_message(code, msg, sizeof msg);
+        *why = xasprintf("cannot check this pattern: it is valid ECMA-262, but PCRE2 10.42, "
+                         "which mcpdesc matches with, has no translation of it (%s)",
+                         (const char *)msg);
+    }
+    return re;
+}
+
+int schema_regex_runnable(const char *pattern, size_t len, char **why)
+{
+    if (schema_regex_check(pattern, len, why) < 0) return -1;
+    pcre2_code *re = compile_translated(pattern, len, why);
+    if (!re) return 0;
+    pcre2_code_free(re);
+    return 1;
+}
+
 struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t max_len, int want_jit,
                                     char **err)
 {
@@ -214,25 +488,17 @@ struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t ma
                          (unsigned)max_len);
         return NULL;
     }
-    size_t tlen;
-    char *t = schema_regex_translate(pattern, len, &tlen);
-    int code;
-    PCRE2_SIZE off;
-    pcre2_code *re =
-        pcre2_compile((PCRE2_SPTR)t, tlen,
-                      PCRE2_UTF | PCRE2_ALT_BSUX | PCRE2_ALLOW_EMPTY_CLASS | PCRE2_DOLLAR_ENDONLY,
-                      &code, &off, NULL);
-    free(t);
-    if (!re) {
-        PCRE2_UCHAR msg[256];
-        pcre2_get_error_message(code, msg, sizeof msg);
-        *err = xasprintf("invalid regular expression \"%.*s\": %s", (int)len, pattern,
-                         (const char *)msg);
+    char *why = NULL;
+    if (schema_regex_check(pattern, len, &why) < 0) {
+        *err = xasprintf("invalid regular expression \"%.*s\": %s", (int)len, pattern, why);
+        free(why);
         return NULL;
     }
+    pcre2_code *re = compile_translated(pattern, len, &why);
+    free(why); /* unrunnable: reported by schema_regex_runnable's callers, not here */
     /* JIT when available (falls back to the interpreter when it is not, see re_match);
      * not for a schema only checked, whose regexes are never run */
-    int jit = want_jit && pcre2_jit_compile(re, PCRE2_JIT_COMPLETE) == 0;
+    int jit = re && want_jit && pcre2_jit_compile(re, PCRE2_JIT_COMPLETE) == 0;
     struct schema_re *r = xmalloc(sizeof *r);
     r->code = re;
     r->jit = jit;
@@ -246,4 +512,101 @@ void schema_re_free(struct schema_re *re)
     pcre2_code_free(re->code);
     free(re->src);
     free(re);
+}
+
+/* Keywords whose value is a schema, an array of schemas, or an object of schemas (every
+ * dialect's; a keyword a dialect lacks holds no schema there, but walking it can only
+ * find a pattern where an author meant one). */
+static const char *const ONE_SCHEMA[] = {"not",
+                                         "if",
+                                         "then",
+                                         "else",
+                                         "additionalProperties",
+                                         "contains",
+                                         "propertyNames",
+                                         "unevaluatedItems",
+                                         "unevaluatedProperties",
+                                         "additionalItems",
+                                         "contentSchema",
+                                         "items",
+                                         NULL};
+static const char *const SCHEMA_ARRAYS[] = {"allOf",       "anyOf", "oneOf",
+                                            "prefixItems", "items", NULL};
+static const char *const SCHEMA_MAPS[] = {"properties",  "patternProperties", "$defs",
+                                          "definitions", "dependentSchemas",  "dependencies",
+                                          NULL};
+
+static int unrunnable_in(json_t *sch, struct buf *at, int depth, char **why);
+
+static int unrunnable_pattern(const char *pat, size_t len, struct buf *at, const char *kw,
+                              const char *seg, char **why)
+{
+    if (schema_regex_runnable(pat, len, why) != 0) {
+        free(*why);
+        *why = NULL;
+        return 0;
+    }
+    ptr_append_segment(at, kw, strlen(kw));
+    if (seg) ptr_append_segment(at, seg, len);
+    return 1;
+}
+
+static int unrunnable_child(json_t *v, struct buf *at, int depth, char **why, const char *kw,
+                            const char *key, size_t idx, int is_idx)
+{
+    size_t mark = at->len;
+    ptr_append_segment(at, kw, strlen(kw));
+    if (key) ptr_append_segment(at, key, strlen(key));
+    if (is_idx) ptr_append_index(at, idx);
+    if (unrunnable_in(v, at, depth + 1, why)) return 1;
+    buf_truncate(at, mark);
+    return 0;
+}
+
+static int unrunnable_in(json_t *sch, struct buf *at, int depth, char **why)
+{
+    if (!json_is_object(sch) || depth > 256) return 0;
+    json_t *pat = json_object_get(sch, "pattern");
+    if (json_is_string(pat) &&
+        unrunnable_pattern(json_string_value(pat), json_string_length(pat), at, "pattern", NULL,
+                           why))
+        return 1;
+    json_t *pp = json_object_get(sch, "patternProperties"), *v;
+    const char *key;
+    if (json_is_object(pp)) json_object_foreach(pp, key, v)
+        {
+            if (unrunnable_pattern(key, strlen(key), at, "patternProperties", key, why)) return 1;
+        }
+    for (size_t k = 0; ONE_SCHEMA[k]; k++)
+        if (unrunnable_child(json_object_get(sch, ONE_SCHEMA[k]), at, depth, why, ONE_SCHEMA[k],
+                             NULL, 0, 0))
+            return 1;
+    for (size_t k = 0; SCHEMA_ARRAYS[k]; k++) {
+        json_t *a = json_object_get(sch, SCHEMA_ARRAYS[k]);
+        for (size_t i = 0; json_is_array(a) && i < json_array_size(a); i++)
+            if (unrunnable_child(json_array_get(a, i), at, depth, why, SCHEMA_ARRAYS[k], NULL, i,
+                                 1))
+                return 1;
+    }
+    for (size_t k = 0; SCHEMA_MAPS[k]; k++) {
+        json_t *m = json_object_get(sch, SCHEMA_MAPS[k]);
+        if (json_is_object(m)) json_object_foreach(m, key, v)
+            {
+                if (unrunnable_child(v, at, depth, why, SCHEMA_MAPS[k], key, 0, 0)) return 1;
+            }
+    }
+    return 0;
+}
+
+int schema_first_unrunnable_pattern(json_t *sch, char **where, char **why)
+{
+    struct buf at = BUF_INIT;
+    *why = NULL;
+    if (!unrunnable_in(sch, &at, 0, why)) {
+        buf_release(&at);
+        *where = NULL;
+        return 0;
+    }
+    *where = at.s ? buf_detach(&at) : xstrdup("");
+    return 1;
 }
