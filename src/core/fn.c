@@ -71,6 +71,27 @@ int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
     return p->fn->eval(p, c, ctx);
 }
 
+void fn_places_reset(struct eval_ctx *ctx)
+{
+    for (size_t i = 0; i < ctx->places.len; i++) {
+        free(ctx->places.items[i].at);
+        free(ctx->places.items[i].detail);
+    }
+    ctx->places.len = 0;
+}
+
+void fn_places_add(struct eval_ctx *ctx, const char *at, const char *detail)
+{
+    struct fn_place pl = {xstrdup(at), xstrdup(detail)};
+    VEC_PUSH(ctx->places, pl);
+}
+
+int fn_places_current(const struct eval_ctx *ctx)
+{
+    return ctx->places.len > 1 && !strcmp(ctx->places.items[0].at, buf_str(&ctx->at)) &&
+        !strcmp(ctx->places.items[0].detail, buf_str(&ctx->detail));
+}
+
 /* ---- argument compilers -------------------------------------------------------- */
 
 int fn_arg_string(struct cc *cc, struct pred *p, struct yv arg)

@@ -147,20 +147,59 @@ static enum schema_dialect default_dialect(const struct pred *p)
     return schema_dialect_parse(json_string_value(json_array_get(p->arg, 0)));
 }
 
+/* valid-schema collects this many errors of a schema (one mistake often gives several:
+ * a $dynamicRef to each vocabulary, then the compiler's own), and names at most
+ * FINDINGS_MAX failing values; past either, the last one says the list stops there. */
+#define CHECK_ERRORS 400
+#define FINDINGS_MAX 100
+
+/* ctx->places: one per failing value of the checked schema (schema_explain), the first
+ * also in ctx->at and ctx->detail. */
+static void set_places(struct eval_ctx *ctx, json_t *sch, enum schema_dialect d,
+                       const struct schema_errors *errs)
+{
+    struct schema_errors found = SCHEMA_ERRORS_INIT;
+    schema_explain(sch, d, errs, &found);
+    size_t n = found.len < FINDINGS_MAX ? found.len : FINDINGS_MAX;
+    fn_places_reset(ctx);
+    for (size_t i = 0; i < n; i++) {
+        const struct schema_error *e = &found.items[i];
+        if (i + 1 < n || (!schema_errors_full(errs) && found.len <= FINDINGS_MAX)) {
+            fn_places_add(ctx, e->instance_location, e->message);
+            continue;
+        }
+        char *last = xasprintf("%s (mcpdesc names the first %zu mistakes of a schema: fix them "
+                               "and validate again for the others)",
+                               e->message, n);
+        fn_places_add(ctx, e->instance_location, last);
+        free(last);
+    }
+    buf_reset(&ctx->at);
+    buf_reset(&ctx->detail);
+    if (n) {
+        buf_adds(&ctx->at, ctx->places.items[0].at);
+        buf_adds(&ctx->detail, ctx->places.items[0].detail);
+    }
+    schema_errors_release(&found);
+}
+
 /* The verdict depends only on the schema value and the default dialect, so a valid
  * one is memoized per document: a component shared by many tools is checked once (an
- * invalid one is checked again, for where it fails). */
+ * invalid one is checked again, for where it fails). A failure names every failing
+ * value (ctx->places, each with its keyword's expected form), unresolved references
+ * last: mcp.schema.ref.* report those at the $ref for the versions they judge. */
 int fn_schema_eval_valid_schema(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     enum schema_dialect d = default_dialect(p);
     int ok;
     if (fn_memo_get(ctx, c->v, (int)d, &ok) && ok) return ok;
-    struct schema_errors errs = {.limit = DETAIL_ERRORS};
-    int rc = schema_check_offline(rule_set_schemas(ctx->rs), c->v, NULL, d, &errs);
+    struct schema_errors errs = {.limit = CHECK_ERRORS};
+    schema_ctx *sc = rule_set_schemas(ctx->rs);
+    int rc = schema_check_offline(sc, c->v, NULL, d, &errs);
     if (rc != 0) {
         name_first(&errs, 1, 1);
-        add_detail(ctx, &errs);
-        set_at(ctx, &errs, 0);
+        enum schema_dialect declared = schema_declared_dialect(sc, c->v, d);
+        set_places(ctx, c->v, declared ? declared : d, &errs);
     }
     schema_errors_release(&errs);
     if (rc == 0) fn_memo_put(ctx, c->v, (int)d, 1);

@@ -167,6 +167,12 @@ struct rule {
     int borrowed;                  /* a base set's rule: its program belongs to that set */
 };
 
+/* One place where a predicate failed, for report-at: failure (struct eval_ctx, places). */
+struct fn_place {
+    char *at;     /* a JSON pointer below the judged node, as eval_ctx.at */
+    char *detail; /* {detail} there, as eval_ctx.detail */
+};
+
 /* Interpreter state for one document. */
 struct eval_ctx {
     const struct rule_set *rs;
@@ -180,7 +186,17 @@ struct eval_ctx {
     ver_mask narrow;            /* the versions in which a failing require fails: every version,
                               * unless a predicate names fewer (unique: those the node shares
                               * with its earlier duplicates); not and any give it back */
+    /* Every place the last predicate failed at, when it names several (valid-schema: each
+     * failing keyword): the first is also in at and detail. Under report-at: failure each
+     * is its own diagnostic; read only while its first place is still at and detail (a
+     * later predicate that set them has replaced it). Emptied before each require. */
+    VEC(struct fn_place) places;
 };
+/* Empty ctx->places; add AT with DETAIL to it (both copied). */
+void fn_places_reset(struct eval_ctx *ctx);
+void fn_places_add(struct eval_ctx *ctx, const char *at, const char *detail);
+/* Are ctx->places the last failing predicate's (two or more, the first at ctx->at)? */
+int fn_places_current(const struct eval_ctx *ctx);
 /* A per-document memo for predicates whose result depends only on a JSON value and a
  * TAG (the same schema reached through several $componentRefs is judged once): get
  * returns 1 and sets *RESULT and ctx->detail when VALUE was judged with TAG; put records
