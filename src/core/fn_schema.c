@@ -153,33 +153,33 @@ static enum schema_dialect default_dialect(const struct pred *p)
 #define CHECK_ERRORS 400
 #define FINDINGS_MAX 100
 
-/* ctx->places: one per failing value of the checked schema (schema_explain), the first
- * also in ctx->at and ctx->detail. */
+/* ctx->places: one per failing value of the checked schema (schema_explain), and their
+ * summary in ctx->at and ctx->detail. */
 static void set_places(struct eval_ctx *ctx, json_t *sch, enum schema_dialect d,
                        const struct schema_errors *errs)
 {
     struct schema_errors found = SCHEMA_ERRORS_INIT;
     schema_explain(sch, d, errs, &found);
     size_t n = found.len < FINDINGS_MAX ? found.len : FINDINGS_MAX;
+    int more = found.len > FINDINGS_MAX || schema_errors_full(errs);
     fn_places_reset(ctx);
     for (size_t i = 0; i < n; i++) {
         const struct schema_error *e = &found.items[i];
-        if (i + 1 < n || (!schema_errors_full(errs) && found.len <= FINDINGS_MAX)) {
+        if (i + 1 < n || !more) {
             fn_places_add(ctx, e->instance_location, e->message);
             continue;
         }
-        char *last = xasprintf("%s (mcpdesc names the first %zu mistakes of a schema: fix them "
-                               "and validate again for the others)",
-                               e->message, n);
+        char *last = found.len > FINDINGS_MAX
+            ? xasprintf("%s (mcpdesc names at most %d mistakes of a schema: fix these and "
+                        "validate again for the others)",
+                        e->message, FINDINGS_MAX)
+            : xasprintf("%s (mcpdesc stopped after %d errors in this schema: fix these and "
+                        "validate again for any others)",
+                        e->message, CHECK_ERRORS);
         fn_places_add(ctx, e->instance_location, last);
         free(last);
     }
-    buf_reset(&ctx->at);
-    buf_reset(&ctx->detail);
-    if (n) {
-        buf_adds(&ctx->at, ctx->places.items[0].at);
-        buf_adds(&ctx->detail, ctx->places.items[0].detail);
-    }
+    fn_places_summarize(ctx, more);
     schema_errors_release(&found);
 }
 

@@ -164,6 +164,16 @@ static char *word(json_t *sch, int draft, const struct group *g)
     return b.len ? buf_detach(&b) : xstrdup(fallback->message);
 }
 
+/* The value at LOC in SCH (borrowed), or NULL. */
+static json_t *value_at(json_t *sch, const char *loc)
+{
+    struct ptr p = PTR_INIT;
+    const char *why;
+    json_t *v = ptr_parse(loc, &p, &why) == 0 ? ptr_get(sch, &p) : NULL;
+    ptr_release(&p);
+    return v;
+}
+
 /* Is the error an anyOf or oneOf that none of its alternatives fit? */
 static int is_alternatives(const struct schema_error *e)
 {
@@ -201,13 +211,24 @@ void schema_explain(json_t *sch, enum schema_dialect dialect, const struct schem
         if (is_meta(e) && !g->meta) g->meta = e;
         if (!is_meta(e) && !g->comp) g->comp = e;
     }
+    /* the values worded so far, and their messages: one value that several places
+     * share (a component that several $componentRefs substituted) is worded once */
+    json_t **seen = xcalloc(groups.len ? groups.len : 1, sizeof *seen);
+    char **said = xcalloc(groups.len ? groups.len : 1, sizeof *said);
     for (size_t k = 0; k < groups.len; k++) {
         const struct group *g = &groups.items[k];
         if (covered(&groups, g)) continue;
         char *msg = word(sch, (int)dialect, g);
+        seen[k] = value_at(sch, g->loc);
+        size_t o = 0;
+        while (o < k && !(seen[k] && seen[o] == seen[k] && said[o] && !strcmp(said[o], msg))) o++;
+        said[k] = msg;
+        if (o < k) continue;
         const struct schema_error *first = g->meta ? g->meta : g->comp;
         schema_errors_add(out, first->keyword_location, g->loc, "%s", msg);
-        free(msg);
     }
+    for (size_t k = 0; k < groups.len; k++) free(said[k]);
+    free(said);
+    free(seen);
     VEC_FREE(groups);
 }
