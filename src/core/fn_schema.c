@@ -3,6 +3,8 @@
  *                       or of D when it declares none (meta-schema + every regex/ref;
  *                       a reference to a network URI is not resolved: nothing is
  *                       fetched, and the meta-schema never needs it)
+ *   keywords-spelt: D   no member in a keyword position of the node (a schema of its
+ *                       declared dialect, else D) is a near miss of a keyword ("minimun")
  *   dialect-in: [D...]  the node's declared dialect (or the first D) is one of these
  *   matches-schema: F   the node validates against schema file F (relative to the rule
  *                       set's directory), compiled once when the rules load;
@@ -204,6 +206,24 @@ int fn_schema_eval_valid_schema(const struct pred *p, const struct cursor *c, st
     schema_errors_release(&errs);
     if (rc == 0) fn_memo_put(ctx, c->v, (int)d, 1);
     return rc == 0;
+}
+
+/* Misspelt keywords are legal JSON Schema (an unknown keyword is an annotation), so this
+ * is a predicate of its own, for a rule of its own level; it names every one (ctx->places). */
+int fn_schema_eval_keywords_spelt(const struct pred *p, const struct cursor *c,
+                                  struct eval_ctx *ctx)
+{
+    enum schema_dialect d =
+        schema_declared_dialect(rule_set_schemas(ctx->rs), c->v, default_dialect(p));
+    if (!json_is_object(c->v) || d == SCHEMA_DIALECT_NONE) return 1; /* dialect-in's */
+    struct schema_errors found = SCHEMA_ERRORS_INIT;
+    size_t n = schema_misspelt_keywords(c->v, d, &found);
+    fn_places_reset(ctx);
+    for (size_t i = 0; i < n && i < FINDINGS_MAX; i++)
+        fn_places_add(ctx, found.items[i].instance_location, found.items[i].message);
+    if (n) fn_places_summarize(ctx, 0);
+    schema_errors_release(&found);
+    return n == 0;
 }
 
 int fn_schema_eval_dialect_in(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)

@@ -415,15 +415,20 @@ START_TEST(report_at_every_failing_keyword)
              "        - {select: /b, require: {valid-schema: 2020-12}, message: 'b {detail}'}\n"
              "        - {select: /c, require: {any: [{valid-schema: 2020-12}, "
              "{matches-schema: point.json}]},\n"
-             "           report-at: failure, message: 'c {detail}'}"),
+             "           report-at: failure, message: 'c {detail}'}\n"
+             "        - {select: /d, require: {keywords-spelt: 2020-12}, report-at: failure,\n"
+             "           message: 'd {detail}'}"),
         "{\"type\": \"string\"}", &dir);
     struct diag_list out = DIAG_LIST_INIT;
     const char *bad =
         "{\"properties\": {\"q\": {\"type\": \"strng\"}, \"n\": {\"minimum\": \"1\"}}}";
-    char *text = xasprintf("{\"a\": %s,\n \"b\": %s,\n \"c\": %s}", bad, bad, bad);
+    char *text =
+        xasprintf("{\"a\": %s,\n \"b\": %s,\n \"c\": %s,\n"
+                  " \"d\": {\"minimun\": 1, \"properties\": {\"minimun\": {\"maxLenght\": 2}}}}",
+                  bad, bad, bad);
     tu_eval(rs, text, &out);
     free(text);
-    ck_assert_uint_eq(out.len, 4);
+    ck_assert_uint_eq(out.len, 6);
     ck_assert_str_eq(out.items[0].pointer, "/a/properties/q/type");
     ck_assert_ptr_nonnull(strstr(out.items[0].message, "did you mean \"string\"?"));
     ck_assert_ptr_null(strstr(out.items[0].message, "more"));
@@ -434,6 +439,11 @@ START_TEST(report_at_every_failing_keyword)
     /* matches-schema failed last: its detail at its place, not valid-schema's places */
     ck_assert_str_eq(out.items[3].pointer, "/c");
     ck_assert_ptr_nonnull(strstr(out.items[3].message, "c expected string"));
+    /* keywords-spelt: each near miss of a keyword, not the property named minimun */
+    ck_assert_str_eq(out.items[4].pointer, "/d/minimun");
+    ck_assert_str_eq(out.items[4].message,
+                     "d unknown keyword \"minimun\": did you mean \"minimum\"?");
+    ck_assert_str_eq(out.items[5].pointer, "/d/properties/minimun/maxLenght");
     diag_list_release(&out);
     rule_set_free(rs);
     tu_rmdir(dir);
