@@ -15,6 +15,7 @@ struct group {
     const char *loc;                 /* the value's pointer inside the schema */
     const struct schema_error *meta; /* the first meta-schema error about it, or NULL */
     const struct schema_error *comp; /* the first compiler error about it, or NULL */
+    int has_inner;                   /* another group's place is inside this one's */
 };
 
 struct group_list {
@@ -183,52 +184,65 @@ static int is_alternatives(const struct schema_error *e)
 }
 
 /* Is G the same mistake as a value named inside it, named less exactly? The compiler's
- * error at LOC ("required" must be an array of strings) beside the meta-schema's at an
- * item of it; a meta-schema anyOf at LOC (draft-07's items: a schema or an array of
+ * error at its place ("required" must be an array of strings) beside the meta-schema's at
+ * an item of it; a meta-schema anyOf there (draft-07's items: a schema or an array of
  * schemas) beside the error that made each alternative fail. */
-static int covered(const struct group_list *groups, const struct group *g)
+static int covered(const struct group *g)
 {
-    if (g->meta && !is_alternatives(g->meta)) return 0;
-    size_t n = strlen(g->loc);
-    for (size_t k = 0; n && k < groups->len; k++) {
-        const struct group *o = &groups->items[k];
-        if (!strncmp(o->loc, g->loc, n) && o->loc[n] == '/') return 1;
+    return g->has_inner && !(g->meta && !is_alternatives(g->meta));
+}
+
+/* Mark every group whose place encloses another group's (through BY_LOC: place to
+ * index), walking each place's ancestors: linear in the places and their depth. */
+static void mark_inner(struct group_list *groups, const struct schema_map *by_loc)
+{
+    for (size_t k = 0; k < groups->len; k++) {
+        const char *loc = groups->items[k].loc;
+        for (const char *slash = strrchr(loc, '/'); slash && slash > loc;) {
+            size_t idx;
+            size_t n = (size_t)(slash - loc);
+            if (schema_map_get(by_loc, loc, n, &idx)) groups->items[idx].has_inner = 1;
+            while (--slash > loc && *slash != '/') continue;
+        }
     }
-    return 0;
 }
 
 void schema_explain(json_t *sch, enum schema_dialect dialect, const struct schema_errors *errs,
                     struct schema_errors *out)
 {
     struct group_list groups = VEC_INIT;
+    struct schema_map by_loc = {0}, worded = {0};
     for (size_t i = 0; i < errs->len; i++) {
         const struct schema_error *e = &errs->items[i];
         const char *loc = e->instance_location ? e->instance_location : "";
-        size_t k = 0;
-        while (k < groups.len && strcmp(groups.items[k].loc, loc)) k++;
-        if (k == groups.len) VEC_PUSH(groups, ((struct group){loc, NULL, NULL}));
+        size_t k;
+        if (!schema_smap_get(&by_loc, loc, &k)) {
+            k = groups.len;
+            VEC_PUSH(groups, ((struct group){loc, NULL, NULL, 0}));
+            schema_smap_put(&by_loc, loc, k);
+        }
         struct group *g = &groups.items[k];
         if (is_meta(e) && !g->meta) g->meta = e;
         if (!is_meta(e) && !g->comp) g->comp = e;
     }
-    /* the values worded so far, and their messages: one value that several places
-     * share (a component that several $componentRefs substituted) is worded once */
-    json_t **seen = xcalloc(groups.len ? groups.len : 1, sizeof *seen);
-    char **said = xcalloc(groups.len ? groups.len : 1, sizeof *said);
+    mark_inner(&groups, &by_loc);
     for (size_t k = 0; k < groups.len; k++) {
         const struct group *g = &groups.items[k];
-        if (covered(&groups, g)) continue;
+        if (covered(g)) continue;
         char *msg = word(sch, (int)dialect, g);
-        seen[k] = value_at(sch, g->loc);
-        size_t o = 0;
-        while (o < k && !(seen[k] && seen[o] == seen[k] && said[o] && !strcmp(said[o], msg))) o++;
-        said[k] = msg;
-        if (o < k) continue;
-        const struct schema_error *first = g->meta ? g->meta : g->comp;
-        schema_errors_add(out, first->keyword_location, g->loc, "%s", msg);
+        /* one value that several places share (a component that several $componentRefs
+         * substituted) is worded once: keyed by the value's address and the words */
+        json_t *v = value_at(sch, g->loc);
+        char *key = v ? xasprintf("%p %s", (void *)v, msg) : NULL;
+        if (!key || !schema_smap_get(&worded, key, NULL)) {
+            if (key) schema_smap_put(&worded, key, k);
+            const struct schema_error *first = g->meta ? g->meta : g->comp;
+            schema_errors_add(out, first->keyword_location, g->loc, "%s", msg);
+        }
+        free(key);
+        free(msg);
     }
-    for (size_t k = 0; k < groups.len; k++) free(said[k]);
-    free(said);
-    free(seen);
+    schema_map_release(&by_loc);
+    schema_map_release(&worded);
     VEC_FREE(groups);
 }
