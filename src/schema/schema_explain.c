@@ -108,6 +108,12 @@ static void add_type_suggestion(struct buf *b, json_t *v)
         else if (names) buf_addf(b, ": \"%s\" is not one", json_string_value(e));
         return;
     }
+    for (size_t k = 0; names && k < json_array_size(names); k++) /* all names: a repeat? */
+        for (size_t j = 0; j < k; j++)
+            if (json_equal(json_array_get(names, j), json_array_get(names, k))) {
+                buf_addf(b, ": \"%s\" is named twice", json_string_value(json_array_get(names, k)));
+                return;
+            }
 }
 
 /* Does the compiler's error say the value has the wrong shape ("\"type\" must name JSON

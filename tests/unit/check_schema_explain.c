@@ -107,6 +107,9 @@ START_TEST(inside_a_keyword_and_its_members)
     ck_assert_str_eq(at(&f, "/allOf/0"),
                      "item 0 of allOf must be a schema (an object or a boolean), not 1");
     schema_errors_release(&f);
+    explain("{\"type\":[\"string\",\"string\"]}", SCHEMA_DRAFT2020_12, &f);
+    ck_assert_ptr_nonnull(strstr(at(&f, "/type"), ": \"string\" is named twice"));
+    schema_errors_release(&f);
 }
 END_TEST
 
