@@ -323,11 +323,18 @@ struct check_arg {
     enum schema_dialect dialect;
 };
 
+/* One error per failing value, worded by its keyword's form (schema_explain), as
+ * validate's mcp.schema.dialect.valid reports them. */
 static int judge_check(void *arg, const char *file, const doc *d, struct schema_errors *errs)
 {
     const struct check_arg *a = arg;
     char *base = base_uri_of(file);
-    int r = schema_check(a->ctx, doc_root(d), base, a->dialect, errs);
+    struct schema_errors raw = SCHEMA_ERRORS_INIT;
+    enum schema_dialect dflt = a->dialect ? a->dialect : SCHEMA_DRAFT2020_12;
+    int r = schema_check(a->ctx, doc_root(d), base, a->dialect, &raw);
+    enum schema_dialect declared = schema_declared_dialect(a->ctx, doc_root(d), dflt);
+    schema_explain(doc_root(d), declared ? declared : dflt, &raw, errs);
+    schema_errors_release(&raw);
     free(base);
     return r;
 }

@@ -98,8 +98,8 @@ static const struct cursor *failure_cursor(struct eval_ctx *ctx, const struct cu
     return c;
 }
 
-static void report(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
-                   ver_mask m)
+static void report_one(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                       ver_mask m)
 {
     struct ptr at = PTR_INIT;
     struct cursor *steps = NULL;
@@ -130,6 +130,23 @@ static void report(struct eval_ctx *ctx, const struct clause *cl, const struct c
     ptr_release(&at);
 }
 
+/* One diagnostic, or with report-at: failure one at each place the predicate failed. */
+static void report(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                   ver_mask m)
+{
+    if (!cl->at_failure || !fn_places_current(ctx)) {
+        report_one(ctx, cl, c, m);
+        return;
+    }
+    for (size_t i = 0; i < ctx->places.len; i++) {
+        buf_reset(&ctx->at);
+        buf_adds(&ctx->at, ctx->places.items[i].at);
+        buf_reset(&ctx->detail);
+        buf_adds(&ctx->detail, ctx->places.items[i].detail);
+        report_one(ctx, cl, c, m);
+    }
+}
+
 static ver_mask judge(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
                       ver_mask m)
 {
@@ -139,6 +156,7 @@ static ver_mask judge(struct eval_ctx *ctx, const struct clause *cl, const struc
     if (cl->require) {
         buf_reset(&ctx->detail);
         buf_reset(&ctx->at);
+        fn_places_reset(ctx);
         ctx->narrow = ~(ver_mask)0;
         if (fn_eval(cl->require, c, ctx)) return 0;
         m &= ctx->narrow;
@@ -447,6 +465,8 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     res_free(res);
     buf_release(&ctx->detail);
     buf_release(&ctx->at);
+    fn_places_reset(ctx);
+    VEC_FREE(ctx->places);
     /* the requested versions; then the yields, on the full set; then keep what the
      * options ask for (enabled rules) */
     for (size_t i = 0; i < found.len; i++) {

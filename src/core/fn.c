@@ -71,6 +71,47 @@ int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
     return p->fn->eval(p, c, ctx);
 }
 
+void fn_places_reset(struct eval_ctx *ctx)
+{
+    for (size_t i = 0; i < ctx->places.len; i++) {
+        free(ctx->places.items[i].at);
+        free(ctx->places.items[i].detail);
+    }
+    ctx->places.len = 0;
+    free(ctx->places_summary);
+    ctx->places_summary = NULL;
+}
+
+void fn_places_add(struct eval_ctx *ctx, const char *at, const char *detail)
+{
+    struct fn_place pl = {xstrdup(at), xstrdup(detail)};
+    VEC_PUSH(ctx->places, pl);
+}
+
+void fn_places_summarize(struct eval_ctx *ctx, int more_uncounted)
+{
+    buf_reset(&ctx->at);
+    buf_reset(&ctx->detail);
+    free(ctx->places_summary);
+    ctx->places_summary = NULL;
+    if (!ctx->places.len) return;
+    const struct fn_place *first = &ctx->places.items[0];
+    buf_adds(&ctx->at, first->at);
+    buf_adds(&ctx->detail, first->detail);
+    if (*first->at) buf_addf(&ctx->detail, " at %s", first->at);
+    if (ctx->places.len > 1 || more_uncounted)
+        buf_addf(&ctx->detail, "; %s%zu more", more_uncounted ? "at least " : "",
+                 ctx->places.len - 1);
+    ctx->places_summary = xstrdup(buf_str(&ctx->detail));
+}
+
+int fn_places_current(const struct eval_ctx *ctx)
+{
+    return ctx->places.len && ctx->places_summary &&
+        !strcmp(ctx->places_summary, buf_str(&ctx->detail)) &&
+        !strcmp(ctx->places.items[0].at, buf_str(&ctx->at));
+}
+
 /* ---- argument compilers -------------------------------------------------------- */
 
 int fn_arg_string(struct cc *cc, struct pred *p, struct yv arg)

@@ -24,7 +24,7 @@ fn_eval_fn fn_eval_json_type, fn_eval_declared_type_is, fn_eval_declared_type_in
 /* fn_schema.c */
 fn_compile_fn fn_schema_arg_dialect, fn_schema_arg_schema_file, fn_schema_arg_ref_resolves;
 fn_eval_fn fn_schema_eval_valid_schema, fn_schema_eval_dialect_in, fn_schema_eval_matches_schema,
-    fn_schema_eval_ref_resolves;
+    fn_schema_eval_ref_resolves, fn_schema_eval_keywords_spelt;
 /* matches-schema: frees p->compiled */
 void fn_schema_free_compiled(struct pred *p);
 

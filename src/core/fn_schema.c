@@ -3,6 +3,8 @@
  *                       or of D when it declares none (meta-schema + every regex/ref;
  *                       a reference to a network URI is not resolved: nothing is
  *                       fetched, and the meta-schema never needs it)
+ *   keywords-spelt: D   no member in a keyword position of the node (a schema of its
+ *                       declared dialect, else D) is a near miss of a keyword ("minimun")
  *   dialect-in: [D...]  the node's declared dialect (or the first D) is one of these
  *   matches-schema: F   the node validates against schema file F (relative to the rule
  *                       set's directory), compiled once when the rules load;
@@ -147,24 +149,81 @@ static enum schema_dialect default_dialect(const struct pred *p)
     return schema_dialect_parse(json_string_value(json_array_get(p->arg, 0)));
 }
 
+/* valid-schema collects this many errors of a schema (one mistake often gives several:
+ * a $dynamicRef to each vocabulary, then the compiler's own), and names at most
+ * FINDINGS_MAX failing values; past either, the last one says the list stops there. */
+#define CHECK_ERRORS 400
+#define FINDINGS_MAX 100
+
+/* ctx->places: one per failing value of the checked schema (schema_explain), and their
+ * summary in ctx->at and ctx->detail. */
+static void set_places(struct eval_ctx *ctx, json_t *sch, enum schema_dialect d,
+                       const struct schema_errors *errs)
+{
+    struct schema_errors found = SCHEMA_ERRORS_INIT;
+    schema_explain(sch, d, errs, &found);
+    size_t n = found.len < FINDINGS_MAX ? found.len : FINDINGS_MAX;
+    int more = found.len > FINDINGS_MAX || schema_errors_full(errs);
+    fn_places_reset(ctx);
+    for (size_t i = 0; i < n; i++) {
+        const struct schema_error *e = &found.items[i];
+        if (i + 1 < n || !more) {
+            fn_places_add(ctx, e->instance_location, e->message);
+            continue;
+        }
+        char *last = found.len > FINDINGS_MAX
+            ? xasprintf("%s (mcpdesc names at most %d mistakes of a schema: fix these and "
+                        "validate again for the others)",
+                        e->message, FINDINGS_MAX)
+            : xasprintf("%s (mcpdesc stopped after %d errors in this schema: fix these and "
+                        "validate again for any others)",
+                        e->message, CHECK_ERRORS);
+        fn_places_add(ctx, e->instance_location, last);
+        free(last);
+    }
+    fn_places_summarize(ctx, more);
+    schema_errors_release(&found);
+}
+
 /* The verdict depends only on the schema value and the default dialect, so a valid
  * one is memoized per document: a component shared by many tools is checked once (an
- * invalid one is checked again, for where it fails). */
+ * invalid one is checked again, for where it fails). A failure names every failing
+ * value (ctx->places, each with its keyword's expected form), unresolved references
+ * last: mcp.schema.ref.* report those at the $ref for the versions they judge. */
 int fn_schema_eval_valid_schema(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     enum schema_dialect d = default_dialect(p);
     int ok;
     if (fn_memo_get(ctx, c->v, (int)d, &ok) && ok) return ok;
-    struct schema_errors errs = {.limit = DETAIL_ERRORS};
-    int rc = schema_check_offline(rule_set_schemas(ctx->rs), c->v, NULL, d, &errs);
+    struct schema_errors errs = {.limit = CHECK_ERRORS};
+    schema_ctx *sc = rule_set_schemas(ctx->rs);
+    int rc = schema_check_offline(sc, c->v, NULL, d, &errs);
     if (rc != 0) {
         name_first(&errs, 1, 1);
-        add_detail(ctx, &errs);
-        set_at(ctx, &errs, 0);
+        enum schema_dialect declared = schema_declared_dialect(sc, c->v, d);
+        set_places(ctx, c->v, declared ? declared : d, &errs);
     }
     schema_errors_release(&errs);
     if (rc == 0) fn_memo_put(ctx, c->v, (int)d, 1);
     return rc == 0;
+}
+
+/* Misspelt keywords are legal JSON Schema (an unknown keyword is an annotation), so this
+ * is a predicate of its own, for a rule of its own level; it names every one (ctx->places). */
+int fn_schema_eval_keywords_spelt(const struct pred *p, const struct cursor *c,
+                                  struct eval_ctx *ctx)
+{
+    enum schema_dialect d =
+        schema_declared_dialect(rule_set_schemas(ctx->rs), c->v, default_dialect(p));
+    if (!json_is_object(c->v) || d == SCHEMA_DIALECT_NONE) return 1; /* dialect-in's */
+    struct schema_errors found = SCHEMA_ERRORS_INIT;
+    size_t n = schema_misspelt_keywords(c->v, d, &found);
+    fn_places_reset(ctx);
+    for (size_t i = 0; i < n && i < FINDINGS_MAX; i++)
+        fn_places_add(ctx, found.items[i].instance_location, found.items[i].message);
+    if (n) fn_places_summarize(ctx, 0);
+    schema_errors_release(&found);
+    return n == 0;
 }
 
 int fn_schema_eval_dialect_in(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)

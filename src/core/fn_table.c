@@ -87,6 +87,11 @@ const struct fn_def fn_table[] = {
      "declares none: the meta-schema, plus every regex and reference compiles (a reference to a "
      "network URI is not resolved)",
      fn_schema_arg_dialect, fn_schema_eval_valid_schema, NULL},
+    {"keywords-spelt", "DIALECT",
+     "no member of the node (a schema of its declared dialect, or of DIALECT when it declares "
+     "none) or of its subschemas, in a keyword position, is an unknown name a few edits from a "
+     "keyword of that dialect (minimun for minimum); x- names and OpenAPI's example aside",
+     fn_schema_arg_dialect, fn_schema_eval_keywords_spelt, NULL},
     {"dialect-in", "DIALECT or [DIALECT, ...]",
      "the node's declared dialect ($schema; the first DIALECT when absent) is one of these",
      fn_schema_arg_dialect, fn_schema_eval_dialect_in, NULL},

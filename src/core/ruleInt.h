@@ -167,6 +167,12 @@ struct rule {
     int borrowed;                  /* a base set's rule: its program belongs to that set */
 };
 
+/* One place where a predicate failed, for report-at: failure (struct eval_ctx, places). */
+struct fn_place {
+    char *at;     /* a JSON pointer below the judged node, as eval_ctx.at */
+    char *detail; /* {detail} there, as eval_ctx.detail */
+};
+
 /* Interpreter state for one document. */
 struct eval_ctx {
     const struct rule_set *rs;
@@ -180,7 +186,23 @@ struct eval_ctx {
     ver_mask narrow;            /* the versions in which a failing require fails: every version,
                               * unless a predicate names fewer (unique: those the node shares
                               * with its earlier duplicates); not and any give it back */
+    /* Every place the last predicate failed at, each with its own detail, when it names
+     * them all (valid-schema: each failing keyword). Under report-at: failure each place is
+     * its own diagnostic; otherwise at and detail hold the one-line summary (the first
+     * place, where it is, and how many more). Read only while at and detail are still that
+     * summary (a later predicate that set them has replaced it); emptied before each
+     * require. */
+    VEC(struct fn_place) places;
+    char *places_summary; /* the detail the summary set, or NULL */
 };
+/* Empty ctx->places; add AT with DETAIL to it (both copied). */
+void fn_places_reset(struct eval_ctx *ctx);
+void fn_places_add(struct eval_ctx *ctx, const char *at, const char *detail);
+/* Set at and detail to the summary of ctx->places: the first place's detail, " at " its
+ * pointer, and "; N more" (MORE_UNCOUNTED: "at least N more"). */
+void fn_places_summarize(struct eval_ctx *ctx, int more_uncounted);
+/* Are ctx->places the last failing predicate's (at and detail still their summary)? */
+int fn_places_current(const struct eval_ctx *ctx);
 /* A per-document memo for predicates whose result depends only on a JSON value and a
  * TAG (the same schema reached through several $componentRefs is judged once): get
  * returns 1 and sets *RESULT and ctx->detail when VALUE was judged with TAG; put records

@@ -143,6 +143,25 @@ int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri,
 int schema_check_offline(schema_ctx *ctx, json_t *sch, const char *base_uri,
                          enum schema_dialect default_dialect, struct schema_errors *errs);
 
+/* Schema checking, one finding per failing value: ERRS (from schema_check or
+ * schema_check_offline of SCH, whose dialect is D) grouped by the value inside SCH they
+ * are about (instance_location), each value once, in the order they first appear, with
+ * a message that names the failing keyword and its expected form ("minimum must be a
+ * number, not \"1\": write 1, without quotes"; for type a "did you mean"). An error that
+ * no keyword's form words (a bad regex, a reference) keeps its own message, the
+ * compiler's before the meta-schema's. Appended to OUT, keyword_location the first
+ * error's. */
+void schema_explain(json_t *sch, enum schema_dialect d, const struct schema_errors *errs,
+                    struct schema_errors *out);
+
+/* The members in keyword positions of SCH (a schema of dialect D) whose name is a
+ * keyword of no dialect but close to one of D's ("minimun": minimum), one error each at
+ * the member's pointer, naming the keyword meant. Such a member is legal JSON Schema (an
+ * unknown keyword is an annotation and checks nothing): what it is worth is the
+ * caller's to say. "x-" names and OpenAPI's "example" are never reported. Returns the
+ * number appended. */
+size_t schema_misspelt_keywords(json_t *sch, enum schema_dialect d, struct schema_errors *out);
+
 /* The dialect SCHEMA declares through $schema (DEFAULT_DIALECT when absent; a custom
  * meta-schema gives its base dialect). NONE when $schema is not a known dialect. */
 enum schema_dialect schema_declared_dialect(schema_ctx *ctx, json_t *sch,

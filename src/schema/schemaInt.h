@@ -11,7 +11,9 @@
  *   schema_index.c    the index of identifiers and anchors; reference targets
  *   schema_compile.c  the compiler
  *   schema_eval.c     validation
- *   schema_check.c    schema checking (against the meta-schema, then compiled) */
+ *   schema_check.c    schema checking (against the meta-schema, then compiled)
+ *   schema_keywords.c the keywords of each dialect in words: expected forms, did you mean
+ *   schema_explain.c  schema_check's errors as one finding per failing value */
 #ifndef MCPDESC_SCHEMA_INT_H
 #define MCPDESC_SCHEMA_INT_H
 
@@ -481,5 +483,33 @@ struct schema_target {
  * name (new) when the target is a dynamic anchor. */
 int schema_index_target(struct schema_cstate *cs, size_t nid, const char *abs, const char *ref,
                         const char *kw, char **dyn, struct schema_target *t);
+
+/* schema_keywords.c: what each dialect's keywords hold, for messages. DRAFT is a dialect's
+ * number (enum schema_dialect). */
+enum schema_kwshape {
+    SKW_DATA,  /* no subschema: a string, a number, a list of names, any value */
+    SKW_ONE,   /* one schema */
+    SKW_ARRAY, /* an array of schemas */
+    SKW_MAP,   /* an object whose values are schemas */
+    SKW_ITEMS, /* items up to 2019-09: a schema or an array of schemas */
+    SKW_DEPS   /* dependencies: an object of schemas or arrays of names */
+};
+struct schema_kwinfo {
+    const char *kw;
+    int min, max; /* the dialects that define it */
+    enum schema_kwshape shape;
+    const char *form; /* its expected form in words, or NULL: see schema_kwform */
+};
+/* KW as DRAFT defines it, or NULL when DRAFT does not know it. */
+const struct schema_kwinfo *schema_kwinfo(int draft, const char *kw);
+/* The expected form of K's value in words ("a non-negative integer"), static; NULL when
+ * any value will do (default, const). */
+const char *schema_kwform(int draft, const struct schema_kwinfo *k);
+/* "a schema (an object or a boolean)", or draft-04's "a schema (an object)". */
+const char *schema_subschema_form(int draft);
+/* Is NAME one of the seven type names? The type name NAME likely means ("strng": string,
+ * "int": integer), or NULL. */
+int schema_type_name_known(const char *name);
+const char *schema_type_suggest(const char *name);
 
 #endif

@@ -10,14 +10,15 @@
 #include "testutil.h"
 #include "base/util.h"
 
-#define RULE(check) \
-    "rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n" \
-    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n" \
-    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n    check: " check "\n"
+#define RULE(check)                                                                                \
+    "rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n"                 \
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n    check: " check  \
+    "\n"
 
 static const struct {
-    const char *pred;   /* YAML flow mapping */
-    const char *value;  /* JSON */
+    const char *pred;  /* YAML flow mapping */
+    const char *value; /* JSON */
     int holds;
 } preds[] = {
     {"{json-type: object}", "{}", 1},
@@ -51,8 +52,10 @@ static const struct {
     {"{any: [{json-type: string}, {has: a}]}", "{}", 0},
     {"{any: [{json-type: string}, {has: a}]}", "\"s\"", 1},
     {"{not: {json-type: object}}", "[]", 1},
-    {"{every: {select: 'properties/*', require: {json-type: object}}}", "{\"properties\": {\"a\": {}, \"b\": {}}}", 1},
-    {"{every: {select: 'properties/*', require: {json-type: object}}}", "{\"properties\": {\"a\": {}, \"b\": true}}", 0},
+    {"{every: {select: 'properties/*', require: {json-type: object}}}",
+     "{\"properties\": {\"a\": {}, \"b\": {}}}", 1},
+    {"{every: {select: 'properties/*', require: {json-type: object}}}",
+     "{\"properties\": {\"a\": {}, \"b\": true}}", 0},
     {"{every: {select: 'properties/*', require: {json-type: object}}}", "{}", 1},
     {"{some: {select: 'required/*', require: {equals: id}}}", "{\"required\": [\"x\", \"id\"]}", 1},
     {"{some: {select: 'required/*', require: {equals: id}}}", "{\"required\": [\"x\"]}", 0},
@@ -72,8 +75,8 @@ START_TEST(predicate_holds_or_not)
     ck_assert_msg(rs != NULL, "case %d: %s", _i, errs.len ? errs.items[0].message : "");
     char *json = xasprintf("{\"x\": %s}", preds[_i].value);
     tu_eval(rs, json, &out);
-    ck_assert_msg((out.len == 0) == preds[_i].holds, "case %d: %s on %s: expected %s", _i, preds[_i].pred,
-                  preds[_i].value, preds[_i].holds ? "pass" : "fail");
+    ck_assert_msg((out.len == 0) == preds[_i].holds, "case %d: %s on %s: expected %s", _i,
+                  preds[_i].pred, preds[_i].value, preds[_i].holds ? "pass" : "fail");
     diag_list_release(&out);
     rule_set_free(rs);
     free(json);
@@ -93,18 +96,20 @@ static struct rule_set *load(const char *text)
  * `first` gives each version the first failing branch only. */
 START_TEST(versions_merge_and_first_branch_wins)
 {
-    struct rule_set *rs = load(RULE(
-        "\n      select: /tools/*/inputSchema\n      first:\n"
-        "        - {require: {json-type: object}, message: not-object}\n"
-        "        - {versions: {before: 2025-11-25}, require: {declared-type-is: object}, message: not-literal}\n"
-        "        - {versions: [2026-07-28], require: {has: type}, message: no-type}"));
+    struct rule_set *rs =
+        load(RULE("\n      select: /tools/*/inputSchema\n      first:\n"
+                  "        - {require: {json-type: object}, message: not-object}\n"
+                  "        - {versions: {before: 2025-11-25}, require: {declared-type-is: object}, "
+                  "message: not-literal}\n"
+                  "        - {versions: [2026-07-28], require: {has: type}, message: no-type}"));
     struct diag_list out = DIAG_LIST_INIT;
-    tu_eval(rs,
-            "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\", \"2026-07-28\"], \"tools\": [\n"
-            " {\"inputSchema\": true},\n"
-            " {\"inputSchema\": {\"$ref\": \"#/x\"}},\n"
-            " {\"protocolVersions\": [\"2025-11-25\"], \"inputSchema\": {}}]}",
-            &out);
+    tu_eval(
+        rs,
+        "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\", \"2026-07-28\"], \"tools\": [\n"
+        " {\"inputSchema\": true},\n"
+        " {\"inputSchema\": {\"$ref\": \"#/x\"}},\n"
+        " {\"protocolVersions\": [\"2025-11-25\"], \"inputSchema\": {}}]}",
+        &out);
     ck_assert_uint_eq(out.len, 3);
     ck_assert_str_eq(out.items[0].message, "not-object");
     ck_assert_uint_eq(out.items[0].versions, 0x1C);
@@ -130,20 +135,22 @@ END_TEST
 
 START_TEST(when_guards_and_placeholders)
 {
-    struct rule_set *rs = load(RULE(
-        "\n      select: /tools/*/inputSchema/properties/*\n"
-        "      when: {json-type: boolean}\n"
-        "      require: {equals: true}\n"
-        "      message: '{key} at {pointer} is {value} ({type}) for {versions}; keep {\"not\": {}}'\n"
-        "      hint: 'fix {key}'"));
+    struct rule_set *rs = load(RULE("\n      select: /tools/*/inputSchema/properties/*\n"
+                                    "      when: {json-type: boolean}\n"
+                                    "      require: {equals: true}\n"
+                                    "      message: '{key} at {pointer} is {value} ({type}) for "
+                                    "{versions}; keep {\"not\": {}}'\n"
+                                    "      hint: 'fix {key}'"));
     struct diag_list out = DIAG_LIST_INIT;
-    tu_eval(rs,
-            "{\"protocolVersions\": [\"2026-07-28\"], \"tools\": [{\"inputSchema\": {\"properties\": "
-            "{\"a/b\": false, \"c\": {}, \"d\": true}}}]}",
-            &out);
+    tu_eval(
+        rs,
+        "{\"protocolVersions\": [\"2026-07-28\"], \"tools\": [{\"inputSchema\": {\"properties\": "
+        "{\"a/b\": false, \"c\": {}, \"d\": true}}}]}",
+        &out);
     ck_assert_uint_eq(out.len, 1);
     ck_assert_str_eq(out.items[0].message,
-                     "a/b at /tools/0/inputSchema/properties/a~1b is false (boolean) for 2026-07-28; keep {\"not\": {}}");
+                     "a/b at /tools/0/inputSchema/properties/a~1b is false (boolean) for "
+                     "2026-07-28; keep {\"not\": {}}");
     ck_assert_str_eq(out.items[0].hint, "fix a/b");
     ck_assert_uint_eq(out.items[0].line, 1);
     ck_assert_uint_eq(out.items[0].col, 87);
@@ -165,13 +172,16 @@ START_TEST(new_rules_need_no_c_change)
     tu_eval(rs,
             "{\"protocolVersions\": [\"2026-07-28\", \"2027-03-01\"], \"tools\": [\n"
             "  {\"name\": \"a\", \"inputSchema\": {\"type\": \"object\"}},\n"
-            "  {\"name\": \"b\", \"description\": \"\", \"inputSchema\": {\"additionalProperties\": false}}]}",
+            "  {\"name\": \"b\", \"description\": \"\", \"inputSchema\": "
+            "{\"additionalProperties\": false}}]}",
             &out);
     ck_assert_uint_eq(out.len, 3);
     ck_assert_str_eq(out.items[0].rule, "acme.tool.description.present");
     ck_assert_str_eq(out.items[0].message, "tool 0 has no description");
     ck_assert_str_eq(out.items[1].rule, "acme.tool.input-schema.closed");
-    ck_assert_str_eq(out.items[1].message, "inputSchema does not set \"additionalProperties\": false (2026-07-28, 2027-03-01)");
+    ck_assert_str_eq(
+        out.items[1].message,
+        "inputSchema does not set \"additionalProperties\": false (2026-07-28, 2027-03-01)");
     ck_assert_uint_eq(out.items[1].level, DIAG_INFO);
     ck_assert_str_eq(out.items[2].message, "the description of this tool is empty");
     ck_assert_str_eq(out.items[2].pointer, "/tools/1/description");
@@ -185,13 +195,15 @@ END_TEST
  * where its own versions overlap an earlier branch's. */
 START_TEST(first_later_branch_gets_only_remaining_versions)
 {
-    struct rule_set *rs = load(RULE(
-        "\n      select: /tools/*/inputSchema\n      first:\n"
-        "        - {versions: {before: 2026-07-28}, require: {declared-type-is: object}, message: not-literal}\n"
-        "        - {require: {has: type}, message: no-type}"));
+    struct rule_set *rs = load(RULE("\n      select: /tools/*/inputSchema\n      first:\n"
+                                    "        - {versions: {before: 2026-07-28}, require: "
+                                    "{declared-type-is: object}, message: not-literal}\n"
+                                    "        - {require: {has: type}, message: no-type}"));
     struct diag_list out = DIAG_LIST_INIT;
-    tu_eval(rs, "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\", \"2026-07-28\"], "
-                "\"tools\": [{\"inputSchema\": {\"$ref\": \"#/x\"}}]}", &out);
+    tu_eval(rs,
+            "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\", \"2026-07-28\"], "
+            "\"tools\": [{\"inputSchema\": {\"$ref\": \"#/x\"}}]}",
+            &out);
     ck_assert_uint_eq(out.len, 2);
     ck_assert_str_eq(out.items[0].message, "no-type");
     ck_assert_uint_eq(out.items[0].versions, 0x10);
@@ -206,19 +218,23 @@ END_TEST
  * of them there is no diagnostic at all (not one without versions). */
 START_TEST(unique_outside_the_clause_versions_is_no_diagnostic)
 {
-    struct rule_set *rs = load(RULE(
-        "\n      select: /tools/*/name\n      versions: [2025-11-25]\n"
-        "      require: {unique: {select: /tools/*/name}}\n      message: dup"));
+    struct rule_set *rs =
+        load(RULE("\n      select: /tools/*/name\n      versions: [2025-11-25]\n"
+                  "      require: {unique: {select: /tools/*/name}}\n      message: dup"));
     struct diag_list out = DIAG_LIST_INIT;
-    tu_eval(rs, "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\"], \"tools\": [\n"
-                " {\"protocolVersions\": [\"2025-06-18\"], \"name\": \"a\"},\n"
-                " {\"name\": \"a\"},\n"
-                " {\"name\": \"b\"}]}", &out);
+    tu_eval(rs,
+            "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\"], \"tools\": [\n"
+            " {\"protocolVersions\": [\"2025-06-18\"], \"name\": \"a\"},\n"
+            " {\"name\": \"a\"},\n"
+            " {\"name\": \"b\"}]}",
+            &out);
     ck_assert_uint_eq(out.len, 0);
     diag_list_release(&out);
-    tu_eval(rs, "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\"], \"tools\": [\n"
-                " {\"name\": \"a\"},\n"
-                " {\"name\": \"a\"}]}", &out);
+    tu_eval(rs,
+            "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\"], \"tools\": [\n"
+            " {\"name\": \"a\"},\n"
+            " {\"name\": \"a\"}]}",
+            &out);
     ck_assert_uint_eq(out.len, 1);
     ck_assert_str_eq(out.items[0].pointer, "/tools/1/name");
     ck_assert_uint_eq(out.items[0].versions, 0x08);
@@ -230,7 +246,8 @@ END_TEST
 /* {value} is the compact JSON text, cut to 57 characters and "..." only beyond 60. */
 START_TEST(value_placeholder_cut_beyond_60_characters)
 {
-    struct rule_set *rs = load(RULE("{select: '/x/*', require: {json-type: object}, message: '{value}'}"));
+    struct rule_set *rs =
+        load(RULE("{select: '/x/*', require: {json-type: object}, message: '{value}'}"));
     struct diag_list out = DIAG_LIST_INIT;
     char s58[59], s59[60];
     memset(s58, 'a', 58);
@@ -240,8 +257,8 @@ START_TEST(value_placeholder_cut_beyond_60_characters)
     char *json = xasprintf("{\"x\": [\"%s\", \"%s\"]}", s58, s59);
     tu_eval(rs, json, &out);
     ck_assert_uint_eq(out.len, 2);
-    char *want60 = xasprintf("\"%s\"", s58);                   /* 60 characters: whole */
-    char *want61 = xasprintf("\"%.56s...", s59);               /* 61: 57 and "..." */
+    char *want60 = xasprintf("\"%s\"", s58);     /* 60 characters: whole */
+    char *want61 = xasprintf("\"%.56s...", s59); /* 61: 57 and "..." */
     ck_assert_str_eq(out.items[0].message, want60);
     ck_assert_str_eq(out.items[1].message, want61);
     free(want60);
@@ -262,7 +279,8 @@ static int all_but_dangling(const char *id, void *arg)
 START_TEST(enabled_filters_builtin_diagnostics)
 {
     struct rule_set *rs = load(RULE("{select: /tools/*, require: {has: name}, message: unnamed}"));
-    const char *json = "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/Gone\"}}]}";
+    const char *json = "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"$componentRef\": "
+                       "\"#/components/schemas/Gone\"}}]}";
     struct diag_list out = DIAG_LIST_INIT;
     tu_eval(rs, json, &out);
     ck_assert_uint_eq(out.len, 1);
@@ -300,8 +318,10 @@ START_TEST(schema_predicates)
         RULE("\n      all:\n"
              "        - select: /tools/*/inputSchema\n"
              "          first:\n"
-             "            - {require: {dialect-in: [2020-12, draft-07]}, message: 'unsupported dialect {detail}'}\n"
-             "            - {require: {valid-schema: 2020-12}, message: 'invalid schema: {detail}'}\n"
+             "            - {require: {dialect-in: [2020-12, draft-07]}, message: 'unsupported "
+             "dialect {detail}'}\n"
+             "            - {require: {valid-schema: 2020-12}, message: 'invalid schema: "
+             "{detail}'}\n"
              "        - select: /x\n"
              "          require: {matches-schema: point.json}\n"
              "          message: 'not a point: {detail}'"),
@@ -311,9 +331,11 @@ START_TEST(schema_predicates)
     struct diag_list out = DIAG_LIST_INIT;
     tu_eval(rs,
             "{\"x\": {\"x\": \"1\"}, \"tools\": [\n"
-            " {\"inputSchema\": {\"type\": \"object\", \"properties\": {\"a\": {\"minLength\": -1}}}},\n"
+            " {\"inputSchema\": {\"type\": \"object\", \"properties\": {\"a\": {\"minLength\": "
+            "-1}}}},\n"
             " {\"inputSchema\": {\"$schema\": \"http://json-schema.org/draft-03/schema#\"}},\n"
-            " {\"inputSchema\": {\"$schema\": \"http://json-schema.org/draft-07/schema#\", \"type\": \"object\","
+            " {\"inputSchema\": {\"$schema\": \"http://json-schema.org/draft-07/schema#\", "
+            "\"type\": \"object\","
             " \"properties\": {\"p\": {\"pattern\": \"([a-z\"}}}},\n"
             " {\"inputSchema\": {\"type\": \"object\"}}]}",
             &out);
@@ -324,7 +346,8 @@ START_TEST(schema_predicates)
     ck_assert_str_eq(out.items[1].pointer, "/tools/0/inputSchema");
     ck_assert_ptr_nonnull(strstr(out.items[1].message, "invalid schema: "));
     ck_assert_ptr_nonnull(strstr(out.items[1].message, "/properties/a/minLength"));
-    ck_assert_str_eq(out.items[2].message, "unsupported dialect http://json-schema.org/draft-03/schema#");
+    ck_assert_str_eq(out.items[2].message,
+                     "unsupported dialect http://json-schema.org/draft-03/schema#");
     ck_assert_str_eq(out.items[3].pointer, "/tools/2/inputSchema");
     diag_list_release(&out);
     rule_set_free(rs);
@@ -340,11 +363,14 @@ START_TEST(report_at_failure)
     char *dir;
     struct rule_set *rs = load_with_point(
         RULE("\n      all:\n"
-             "        - {select: '/at/*', require: {matches-schema: point.json}, report-at: failure,\n"
+             "        - {select: '/at/*', require: {matches-schema: point.json}, report-at: "
+             "failure,\n"
              "           message: '{key}={value}: {detail}'}\n"
-             "        - {select: /node, require: {matches-schema: point.json}, message: 'n {detail}'}"),
+             "        - {select: /node, require: {matches-schema: point.json}, message: 'n "
+             "{detail}'}"),
         "{\"type\": \"object\", \"required\": [\"x\"], \"additionalProperties\": false,"
-        " \"properties\": {\"x\": {\"type\": \"number\"}, \"pts\": {\"items\": {\"type\": \"number\"}}}}",
+        " \"properties\": {\"x\": {\"type\": \"number\"}, \"pts\": {\"items\": {\"type\": "
+        "\"number\"}}}}",
         &dir);
     struct diag_list out = DIAG_LIST_INIT;
     tu_eval(rs,
@@ -375,6 +401,55 @@ START_TEST(report_at_failure)
 }
 END_TEST
 
+/* valid-schema names every failing value: under report-at: failure one diagnostic at
+ * each (its own detail), otherwise one at the judged node whose detail is the one-line
+ * summary (the first, where it is, how many more); a later predicate's failure is never
+ * reported at valid-schema's places. */
+START_TEST(report_at_every_failing_keyword)
+{
+    char *dir;
+    struct rule_set *rs = load_with_point(
+        RULE("\n      all:\n"
+             "        - {select: /a, require: {valid-schema: 2020-12}, report-at: failure,\n"
+             "           message: 'a {detail}'}\n"
+             "        - {select: /b, require: {valid-schema: 2020-12}, message: 'b {detail}'}\n"
+             "        - {select: /c, require: {any: [{valid-schema: 2020-12}, "
+             "{matches-schema: point.json}]},\n"
+             "           report-at: failure, message: 'c {detail}'}\n"
+             "        - {select: /d, require: {keywords-spelt: 2020-12}, report-at: failure,\n"
+             "           message: 'd {detail}'}"),
+        "{\"type\": \"string\"}", &dir);
+    struct diag_list out = DIAG_LIST_INIT;
+    const char *bad =
+        "{\"properties\": {\"q\": {\"type\": \"strng\"}, \"n\": {\"minimum\": \"1\"}}}";
+    char *text =
+        xasprintf("{\"a\": %s,\n \"b\": %s,\n \"c\": %s,\n"
+                  " \"d\": {\"minimun\": 1, \"properties\": {\"minimun\": {\"maxLenght\": 2}}}}",
+                  bad, bad, bad);
+    tu_eval(rs, text, &out);
+    free(text);
+    ck_assert_uint_eq(out.len, 6);
+    ck_assert_str_eq(out.items[0].pointer, "/a/properties/q/type");
+    ck_assert_ptr_nonnull(strstr(out.items[0].message, "did you mean \"string\"?"));
+    ck_assert_ptr_null(strstr(out.items[0].message, "more"));
+    ck_assert_str_eq(out.items[1].pointer, "/a/properties/n/minimum");
+    ck_assert_ptr_nonnull(strstr(out.items[1].message, "a minimum must be a number"));
+    ck_assert_str_eq(out.items[2].pointer, "/b");
+    ck_assert_ptr_nonnull(strstr(out.items[2].message, " at /properties/q/type; 1 more"));
+    /* matches-schema failed last: its detail at its place, not valid-schema's places */
+    ck_assert_str_eq(out.items[3].pointer, "/c");
+    ck_assert_ptr_nonnull(strstr(out.items[3].message, "c expected string"));
+    /* keywords-spelt: each near miss of a keyword, not the property named minimun */
+    ck_assert_str_eq(out.items[4].pointer, "/d/minimun");
+    ck_assert_str_eq(out.items[4].message,
+                     "d unknown keyword \"minimun\": did you mean \"minimum\"?");
+    ck_assert_str_eq(out.items[5].pointer, "/d/properties/minimun/maxLenght");
+    diag_list_release(&out);
+    rule_set_free(rs);
+    tu_rmdir(dir);
+}
+END_TEST
+
 /* report-at: failure where the failing location is not below the judged node (an
  * `every` judged other nodes): the diagnostic stays at the deepest prefix of it that the
  * judged node has, never jumps to a later segment that happens to exist there. */
@@ -382,9 +457,11 @@ START_TEST(report_at_failure_keeps_the_existing_prefix)
 {
     char *dir;
     struct rule_set *rs = load_with_point(
-        RULE("{select: /x, require: {every: {select: 'a/*', require: {matches-schema: point.json}}},"
-             " report-at: failure, message: m}"),
-        "{\"type\": \"object\", \"properties\": {\"pts\": {\"items\": {\"type\": \"number\"}}}}", &dir);
+        RULE(
+            "{select: /x, require: {every: {select: 'a/*', require: {matches-schema: point.json}}},"
+            " report-at: failure, message: m}"),
+        "{\"type\": \"object\", \"properties\": {\"pts\": {\"items\": {\"type\": \"number\"}}}}",
+        &dir);
     struct diag_list out = DIAG_LIST_INIT;
     /* the failure is at /pts/1 of /x/a/0; /x has no "pts" but has a member "1" */
     tu_eval(rs, "{\"x\": {\"a\": [{\"pts\": [1, \"b\"]}], \"1\": true}}", &out);
@@ -400,10 +477,11 @@ END_TEST
  * From GROUP_MIN (64) items on, a collection is walked once for all the rules that select
  * inside its items (eval.c); the diagnostics must be those of rule by rule. */
 
-#define RULE_N(id, check) \
-    "  - id: " id "\n    owner: t\n    surface: Tool\n    kind: structural\n" \
-    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n" \
-    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n    check: " check "\n"
+#define RULE_N(id, check)                                                                          \
+    "  - id: " id "\n    owner: t\n    surface: Tool\n    kind: structural\n"                      \
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n    check: " check  \
+    "\n"
 
 /* "rule@pointer:versions:message" for each diagnostic, space-separated (new string). */
 static char *show_diags(const struct diag_list *l)
@@ -420,14 +498,19 @@ START_TEST(large_collections_walked_once_as_rule_by_rule)
     struct rule_set *rs = load(
         "rules:\n"
         /* a selector below the item ("rest"), and the item itself */
-        RULE_N("t.a-schema", "{select: /tools/*/inputSchema, require: {json-type: object}, message: schema}")
-        RULE_N("t.b-named", "{select: /tools/*, require: {has: name}, message: unnamed}")
+        RULE_N("t.a-schema",
+               "{select: /tools/*/inputSchema, require: {json-type: object}, message: schema}")
+            RULE_N("t.b-named", "{select: /tools/*, require: {has: name}, message: unnamed}")
         /* `first` without a selector is never split: a failing name hides every title */
-        RULE_N("t.c-first", "{first: [{select: /tools/*/name, require: {json-type: string}, message: name},\n"
-                            "                   {select: /tools/*/title, require: {json-type: string}, message: title}]}")
+        RULE_N("t.c-first",
+               "{first: [{select: /tools/*/name, require: {json-type: string}, message: name},\n"
+               "                   {select: /tools/*/title, require: {json-type: string}, message: "
+               "title}]}")
         /* independent parts: one at the root, one inside the items of the other collection */
-        RULE_N("t.d-parts", "{all: [{versions: [2026-07-28], require: {has: serverInfo}, message: root},\n"
-                            "                 {select: /resources/*/uri, require: {json-type: string}, message: uri}]}"));
+        RULE_N("t.d-parts",
+               "{all: [{versions: [2026-07-28], require: {has: serverInfo}, message: root},\n"
+               "                 {select: /resources/*/uri, require: {json-type: string}, message: "
+               "uri}]}"));
     struct buf text = BUF_INIT;
     buf_adds(&text, "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\"],\n\"tools\": [\n");
     for (int i = 0; i < 70; i++) {
@@ -475,6 +558,7 @@ Suite *eval_suite(void)
     tc = tcase_create("schema");
     tcase_add_test(tc, schema_predicates);
     tcase_add_test(tc, report_at_failure);
+    tcase_add_test(tc, report_at_every_failing_keyword);
     tcase_add_test(tc, report_at_failure_keeps_the_existing_prefix);
     suite_add_tcase(s, tc);
     tc = tcase_create("walk");
