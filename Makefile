@@ -62,6 +62,11 @@ LIB      := $(BUILD)/libmcpdesc.a
 BIN      := $(BUILD)/mcpdesc
 .DEFAULT_GOAL := all
 
+# VERSION is compiled in (-DMCPDESC_VERSION): the stamp changes only when it does, and
+# then every object is rebuilt (a tree built before a bump kept printing the old one)
+VERSION_STAMP := $(BUILD)/gen/version
+$(shell mkdir -p $(BUILD)/gen && { [ "$$(cat $(VERSION_STAMP) 2>/dev/null)" = "$(VERSION)" ] || echo "$(VERSION)" > $(VERSION_STAMP); })
+
 # Fragments may use $(BUILD), $(LIB), $(BIN) and append to GEN_SRCS, EXTRA_CHECKS, PKGS.
 -include mk/*.mk
 
@@ -92,7 +97,7 @@ $(TEST_DEPS_STAMP): tools/install-deps.sh | $(DEPS_STAMP)
 	@sh tools/install-deps.sh test
 	@mkdir -p build && touch $@
 
-$(BUILD)/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/%.o: %.c $(VERSION_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 

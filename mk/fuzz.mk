@@ -31,7 +31,7 @@ FUZZ_LIB_OBJS  = $(LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o) $(TOOL_SRCS:%.c=$(FUZZ_BU
                  $(FUZZ_GEN_SRCS:$(BUILD)/%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_BINS     := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/bin/%)
 
-$(FUZZ_BUILD)/obj/%.o: %.c | $(TEST_DEPS_STAMP)
+$(FUZZ_BUILD)/obj/%.o: %.c $(VERSION_STAMP) | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
