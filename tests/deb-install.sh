@@ -36,15 +36,7 @@ top=$(pwd)
 
 mirror=$(debroot_mirror)
 
-skip() { # skip WHY: a counted skip; exit 0 (3 with --ready), or 1 under MCPDESC_REQUIRE=all
-    test_skip test-deb "the Debian packages installed in a clean Debian 12 root" "$1" || exit 1
-    [ "$ready_only" = 1 ] && exit 3
-    exit 0
-}
-[ "$(id -u)" = 0 ] || skip "needs root: debootstrap, chroot"
-curl -fsS --max-time 20 -o /dev/null "$mirror/dists/bookworm/Release" 2> "$tmp/probe" ||
-    skip "the mirror $mirror cannot be reached: $(head -c 200 "$tmp/probe")"
-[ "$ready_only" = 1 ] && exit 0
+debroot_ready test-deb "the Debian packages installed in a clean Debian 12 root" "$mirror" "$ready_only"
 
 command -v debootstrap > /dev/null || { echo "deb-install: debootstrap missing (sh tools/install-deps.sh deb-test)" >&2; exit 2; }
 set -- "$debs"/mcpdesc_*.deb

@@ -11,6 +11,12 @@
 #                                from a root debootstrap has just made, never from one an
 #                                earlier run used); /proc mounted, resolv.conf copied;
 #                                returns 1 after a message
+#   debroot_ready TARGET WHAT MIRROR READY_ONLY
+#                                root and the mirror, or a counted skip of TARGET
+#                                (tests/skip.sh, sourced before): exit 0 after the skip
+#                                line (3 when READY_ONLY is 1, so make can tell; 1 under
+#                                MCPDESC_REQUIRE=all); with READY_ONLY 1 and nothing
+#                                missing, exit 0 (the caller's `--ready`)
 #   debroot_cleanup              unmounts what debroot_make mounted
 debroot_mounted=""
 
@@ -38,6 +44,23 @@ debroot_host_mirror() {
 debroot_mirror() {
     m=${DEB_MIRROR:-$(debroot_host_mirror | head -n 1)}
     echo "${m:-http://deb.debian.org/debian}"
+}
+
+debroot_ready() {
+    dr_why=""
+    if [ "$(id -u)" != 0 ]; then
+        dr_why="needs root: debootstrap, chroot"
+    elif ! curl -fsS --max-time 20 -o /dev/null "$3/dists/bookworm/Release" 2> "${TMPDIR:-/tmp}/debroot-probe.$$"; then
+        dr_why="the mirror $3 cannot be reached: $(head -c 200 "${TMPDIR:-/tmp}/debroot-probe.$$")"
+    fi
+    rm -f "${TMPDIR:-/tmp}/debroot-probe.$$"
+    if [ -n "$dr_why" ]; then
+        test_skip "$1" "$2" "$dr_why" || exit 1
+        [ "$4" = 1 ] && exit 3
+        exit 0
+    fi
+    [ "$4" = 1 ] && exit 0
+    return 0
 }
 
 debroot_make() {

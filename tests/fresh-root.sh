@@ -32,15 +32,8 @@ testlib_setup fresh-root "$@"
 top=$(pwd)
 mirror=$(debroot_mirror)
 
-skip() { # skip WHY: a counted skip; exit 0 (3 with --ready), or 1 under MCPDESC_REQUIRE=all
-    test_skip check-fresh-root "the README's set-up in a fresh Debian 12 root, cloned to /project" "$1" || exit 1
-    [ "$ready_only" = 1 ] && exit 3
-    exit 0
-}
-[ "$(id -u)" = 0 ] || skip "needs root: debootstrap, chroot"
-curl -fsS --max-time 20 -o /dev/null "$mirror/dists/bookworm/Release" 2> "$tmp/probe" ||
-    skip "the mirror $mirror cannot be reached: $(head -c 200 "$tmp/probe")"
-[ "$ready_only" = 1 ] && exit 0
+debroot_ready check-fresh-root "the README's set-up in a fresh Debian 12 root, cloned to /project" \
+    "$mirror" "$ready_only"
 command -v debootstrap > /dev/null || { echo "fresh-root: debootstrap missing (sh tools/install-deps.sh deb-test)" >&2; exit 2; }
 
 base=$top/build/fresh-root

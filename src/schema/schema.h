@@ -171,9 +171,14 @@ enum schema_dialect schema_declared_dialect(schema_ctx *ctx, json_t *sch,
  * comparison, the integer test, type names and code-point lengths are base/val.h's). */
 /* Is X a multiple of M (both numbers, M > 0), exactly in decimal for reals. */
 int schema_multiple_of(json_t *x, json_t *m);
-/* Translate an ECMA-262 pattern into PCRE2 syntax (for PCRE2_UTF|PCRE2_ALT_BSUX|
- * PCRE2_ALLOW_EMPTY_CLASS|PCRE2_DOLLAR_ENDONLY): \s, \S and long \p{...} names.
- * Returns new memory. */
+/* The options a translated pattern is compiled with (pcre2.h's names; the engine and
+ * the regex fuzz harness compile alike): UTF, \u escapes, [] matches nothing, $ only at
+ * the end, and a backreference to an unset group matches empty, as in ECMA-262. */
+#define SCHEMA_REGEX_PCRE2_OPTIONS                                                                 \
+    (PCRE2_UTF | PCRE2_ALT_BSUX | PCRE2_ALLOW_EMPTY_CLASS | PCRE2_DOLLAR_ENDONLY |                 \
+     PCRE2_MATCH_UNSET_BACKREF)
+/* Translate an ECMA-262 pattern into PCRE2 syntax (for SCHEMA_REGEX_PCRE2_OPTIONS): \s,
+ * \S and long \p{...} names. Returns new memory. */
 char *schema_regex_translate(const char *pattern, size_t len, size_t *out_len);
 /* Is PATTERN an ECMA-262 regular expression (ECMAScript 2024, 22.2.1, Unicode mode: the
  * `u` flag, no Annex B)? 0 when it is; -1 and *why (new: the construct, PCRE-only ones

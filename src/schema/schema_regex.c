@@ -456,10 +456,8 @@ static pcre2_code *compile_translated(const char *pattern, size_t len, char **wh
     free(numbered);
     int code;
     PCRE2_SIZE off;
-    pcre2_code *re = pcre2_compile((PCRE2_SPTR)t, tlen,
-                                   PCRE2_UTF | PCRE2_ALT_BSUX | PCRE2_ALLOW_EMPTY_CLASS |
-                                       PCRE2_DOLLAR_ENDONLY | PCRE2_MATCH_UNSET_BACKREF,
-                                   &code, &off, NULL);
+    pcre2_code *re =
+        pcre2_compile((PCRE2_SPTR)t, tlen, SCHEMA_REGEX_PCRE2_OPTIONS, &code, &off, NULL);
     free(t);
     if (!re) {
         PCRE2_UCHAR msg[256];

@@ -114,10 +114,8 @@ static int pcre2_compiles(const char *pat, size_t len)
     char *t = schema_regex_translate(pat, len, &tlen);
     int code;
     PCRE2_SIZE off;
-    pcre2_code *re = pcre2_compile((PCRE2_SPTR)t, tlen,
-                                   PCRE2_UTF | PCRE2_ALT_BSUX | PCRE2_ALLOW_EMPTY_CLASS |
-                                       PCRE2_DOLLAR_ENDONLY | PCRE2_MATCH_UNSET_BACKREF,
-                                   &code, &off, NULL);
+    pcre2_code *re =
+        pcre2_compile((PCRE2_SPTR)t, tlen, SCHEMA_REGEX_PCRE2_OPTIONS, &code, &off, NULL);
     free(t);
     pcre2_code_free(re);
     return re != NULL;
