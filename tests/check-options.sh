@@ -217,7 +217,7 @@ if command -v bash > /dev/null 2>&1; then
     # The values asked of the program being completed (COMP_WORDS[0], by absolute or
     # relative path), not of the `mcpdesc` on PATH: here PATH has a stand-in that knows
     # no release at all, so a tag in the answer came from the named program (with this
-    # checkout, v0.9.0-rc.12, which an older installed mcpdesc does not ship). And
+    # checkout, the manifest's tag, which an older installed mcpdesc does not ship). And
     # NAME@TAG split at '@' (in COMP_WORDBREAKS) completes the TAG after the '@'.
     mkdir -p "$tmp/fakepath"
     printf '#!/bin/sh\necho "mcpdesc: available: stand-in@v0.0.0-path" >&2\nexit 2\n' > "$tmp/fakepath/mcpdesc"
@@ -240,8 +240,10 @@ if command -v bash > /dev/null 2>&1; then
         run mcpdesc validate --rules-tag v0.0' \
         check-options "$COMP" "$bindir/$(basename "$BIN")" "$newest" "$(basename "$BIN")") > "$tmp/comp-prog" 2>&1
     printf '%s\n' "$newest|" "$newest|" "$rc1" "$every" "$newest|" "mcpdesc-mcp@$newest|" 'v0.0.0-path|' > "$tmp/comp-prog-want"
-    if [ "$newest" != v0.9.0-rc.12 ] && [ -d rules-yaml/releases/mcpdesc-mcp@v0.9.0-rc.12 ]; then
-        echo "FAIL check-options: $BIN does not list v0.9.0-rc.12 as the newest release: $newest"
+    # the newest release is the manifest's tag (a new tag needs no edit here)
+    manifest_tag=$(sed -n 's/^tag: *//p' rules-yaml/manifest.yaml)
+    if [ "$newest" != "$manifest_tag" ] && [ -d "rules-yaml/releases/mcpdesc-mcp@$manifest_tag" ]; then
+        echo "FAIL check-options: $BIN does not list $manifest_tag (the manifest's tag) as the newest release: $newest"
         fail=1
     elif ! cmp -s "$tmp/comp-prog" "$tmp/comp-prog-want"; then
         echo "FAIL check-options: completion of --rules-tag by the program completed and after NAME@: got, then expected:"

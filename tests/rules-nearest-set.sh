@@ -120,11 +120,12 @@ check "a release directory NAME@TAG/ is the set of its folder" "$rel" 0 \
     "$bin" rules list
 
 # $MCPDESC_RULES still names the set; a DIR given is judged wherever the command runs
+tag=$(sed -n 's/^tag: *//p' rules-yaml/manifest.yaml) # the development set's tag
 check "\$MCPDESC_RULES wins over the nearest manifest" "$org" 0 \
-    "judging mcpdesc-mcp v0.9.0-rc.12 in $root/rules-yaml (\$MCPDESC_RULES)" "" \
+    "judging mcpdesc-mcp $tag in $root/rules-yaml (\$MCPDESC_RULES)" "" \
     env MCPDESC_RULES="$root/rules-yaml" "$bin" rules list
 check "rules lint DIR judges DIR" "$org" 0 \
-    "mcpdesc rules lint: judging mcpdesc-mcp v0.9.0-rc.12 in $root/rules-yaml (given)" \
+    "mcpdesc rules lint: judging mcpdesc-mcp $tag in $root/rules-yaml (given)" \
     "in $root/rules-yaml" "$bin" rules lint "$root/rules-yaml"
 
 echo "$passed passed, $failed failed"
