@@ -18,7 +18,7 @@
 
 #include "core/diag.h"
 #include "core/doc.h"
-#include "core/report.h"
+#include "core/report_tools.h"
 #include "core/rule.h"
 
 /* The format version in "mcpdescBaseline". */
