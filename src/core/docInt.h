@@ -1,6 +1,8 @@
-/* docInt.h - the document model shared by doc.c (the model, its index and navigation, the
- * public load entry points), doc_json.c (the JSON loader) and doc_yaml.c (the YAML loader).
- * Nothing outside those files includes it. */
+/* docInt.h - the document's files, bottom up, each calling only those below it:
+ *   doc.c                  the model: index, navigation, line table, errors (calls none)
+ *   doc_json.c, doc_yaml.c the loaders: fill a doc's index, using only the model
+ *   doc_load.c             the public load entry points: read, bound, pick a loader
+ * This header is what they share. Nothing outside those files includes it. */
 #ifndef MCPDESC_DOCINT_H
 #define MCPDESC_DOCINT_H
 
@@ -40,6 +42,8 @@ struct doc {
     VEC(struct doc_children) big; /* lazily built child indexes, sorted by node */
 };
 
+/* ---- the model's helpers for the loaders (doc.c) ---- */
+
 /* Fills *ERR; MSG is new (ERR takes it). */
 void doc_set_error(struct doc_error *err, uint32_t line, uint32_t col, char *msg);
 /* Bytes of a leading UTF-8 byte order mark (RFC 8259 section 8.1 lets a parser ignore
@@ -49,6 +53,8 @@ size_t doc_bom_len(const char *text, size_t len);
 size_t doc_break_len(const doc *d, size_t i);
 /* D's line table (starts of lines), built on first use: a cache. Returns D. */
 const doc *doc_line_table(const doc *d);
+
+/* ---- the loaders, for doc_load.c (doc_json.c, doc_yaml.c) ---- */
 
 /* The loaders: D has its name, text, len and is_yaml set; LIM has no zero bound.
  * Return D with its root and index filled, or free D and return NULL with *ERR filled. */

@@ -14,8 +14,8 @@ prof=llvm-profdata
 command -v llvm-profdata >/dev/null || prof=llvm-profdata-14
 targets() {
     case $1 in
-        doc_json) echo src/core/doc.c src/core/doc_json.c ;;
-        doc_yaml) echo src/core/doc.c src/core/doc_yaml.c ;;
+        doc_json) echo src/core/doc_load.c src/core/doc.c src/core/doc_json.c ;;
+        doc_yaml) echo src/core/doc_load.c src/core/doc.c src/core/doc_yaml.c ;;
         rules) echo src/core/rule.c src/core/fn.c src/core/fn_schema.c src/core/fn_table.c src/core/sel.c src/core/eval.c ;;
         ptr) echo src/base/ptr.c src/core/sel.c ;;
         res) echo src/core/res.c src/core/sel.c ;;

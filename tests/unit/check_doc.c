@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/doc.h"
 
@@ -191,6 +192,34 @@ START_TEST(depth_and_size_limits)
     ck_assert_ptr_null(doc_load_buffer("t", "[1,2,3,4,5,6]", 13, 0, &lim, &err));
     ck_assert_ptr_nonnull(strstr(err.message, "over the limit"));
     doc_error_release(&err);
+}
+END_TEST
+
+/* The size bound is inclusive: an input of exactly max_bytes loads, one byte more is
+ * refused, from memory and from a file alike (doc_load.c). */
+START_TEST(size_limit_is_inclusive)
+{
+    struct doc_error err;
+    struct doc_limits at = {7, 0}, under = {6, 0};
+    doc *d = doc_load_buffer("t", "[1,2,3]", 7, 0, &at, &err);
+    ck_assert_msg(d != NULL, "7 bytes under a 7-byte bound refused: %s", err.message);
+    doc_free(d);
+    ck_assert_ptr_null(doc_load_buffer("t", "[1,2,3]", 7, 0, &under, &err));
+    ck_assert_str_eq(err.message, "input is 7 bytes, over the limit of 6");
+    doc_error_release(&err);
+
+    char path[] = "/tmp/check_doc.XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, "[1,2,3]", 7), 7);
+    close(fd);
+    d = doc_load_file(path, &at, &err);
+    ck_assert_msg(d != NULL, "a 7-byte file under a 7-byte bound refused: %s", err.message);
+    doc_free(d);
+    ck_assert_ptr_null(doc_load_file(path, &under, &err));
+    ck_assert_str_eq(err.message, "input is over the limit of 6 bytes");
+    doc_error_release(&err);
+    unlink(path);
 }
 END_TEST
 
@@ -915,6 +944,7 @@ Suite *doc_suite(void)
     tcase_add_test(tc, json_columns_are_characters);
     tcase_add_test(tc, json_errors_are_positioned);
     tcase_add_test(tc, depth_and_size_limits);
+    tcase_add_test(tc, size_limit_is_inclusive);
     tcase_add_test(tc, yaml_positions_and_types);
     tcase_add_test(tc, yaml_errors);
     tcase_add_test(tc, yaml_alias_bomb_is_bounded);

@@ -15,7 +15,7 @@ static double bench_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The whole file in one malloc'd buffer (as src/core/doc.c reads it), or NULL. */
+/* The whole file in one malloc'd buffer (as src/core/doc_load.c reads it), or NULL. */
 static char *bench_read(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
