@@ -20,6 +20,7 @@
 
 #include "author/fixtures.h"
 #include "base/buf.h"
+#include "base/loc.h"
 #include "base/ptr.h"
 #include "base/util.h"
 #include "base/ver.h"
@@ -409,13 +410,16 @@ static void lint_duplicate(struct lint *l, const char *ptr)
                 d->col == pos.col;
         }
         if (!reported) {
-            char *hint =
-                xasprintf("rule ids are unique in the set: rename this rule or merge it with the "
-                          "one at %s:%u:%u",
-                          first->file, first->pos.line, first->pos.col);
-            finding(l, ip, DIAG_ERROR, hint, "duplicate rule id \"%s\" (first defined at %s:%u:%u)",
-                    l->rule_id, set_relative(l, first->file), first->pos.line, first->pos.col);
+            char *at = loc_format(first->file, first->pos.line, first->pos.col);
+            char *rel = loc_format(set_relative(l, first->file), first->pos.line, first->pos.col);
+            char *hint = xasprintf("rule ids are unique in the set: rename this rule or merge it "
+                                   "with the one at %s",
+                                   at);
+            finding(l, ip, DIAG_ERROR, hint, "duplicate rule id \"%s\" (first defined at %s)",
+                    l->rule_id, rel);
             free(hint);
+            free(rel);
+            free(at);
         }
     } else {
         struct seen_id e = {xstrdup(l->rule_id), xstrdup(doc_name(l->d)), rule_pos};
@@ -1467,8 +1471,10 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
     struct doc_error err;
     doc *d = doc_load_file(path, NULL, &err);
     if (!d) {
-        char *msg = err.line ? xasprintf("%s:%u:%u: %s", path, err.line, err.col, err.message)
-                             : xasprintf("%s: %s", path, err.message);
+        struct buf m = BUF_INIT;
+        loc_add(&m, path, err.line, err.col);
+        buf_addf(&m, ": %s", err.message);
+        char *msg = buf_detach(&m);
         doc_error_release(&err);
         free(path);
         return msg;

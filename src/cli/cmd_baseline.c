@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/loc.h"
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
 #include "core/baseline.h"
@@ -52,11 +53,10 @@ static int write_baseline(const struct rule_set *rs, const struct report_file *f
     if (status == 2) {
         /* validate reports these in its report; here they are the reason for writing nothing */
         for (size_t i = 0; i < n; i++)
-            if (files[i].error && files[i].error->line)
-                fprintf(stderr, "%s:%u:%u: error: %s\n", files[i].name, files[i].error->line,
-                        files[i].error->col, files[i].error->message);
-            else if (files[i].error)
-                fprintf(stderr, "%s: error: %s\n", files[i].name, files[i].error->message);
+            if (files[i].error) {
+                loc_print(stderr, files[i].name, files[i].error->line, files[i].error->col);
+                fprintf(stderr, ": error: %s\n", files[i].error->message);
+            }
         fprintf(stderr, "mcpdesc baseline write: nothing written: an input could not be judged\n");
         return 2;
     }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/loc.h"
 #include "base/util.h"
 #include "core/doc.h"
 #include "core/lock.h"
@@ -149,8 +150,8 @@ void cmd_print_errors(FILE *f, const struct diag_list *l)
 {
     for (size_t i = 0; i < l->len; i++) {
         const struct diag *d = &l->items[i];
-        if (d->line) fprintf(f, "%s:%u:%u: error: %s\n", d->file, d->line, d->col, d->message);
-        else fprintf(f, "%s: error: %s\n", d->file ? d->file : "mcpdesc", d->message);
+        loc_print(f, d->file ? d->file : "mcpdesc", d->line, d->col);
+        fprintf(f, ": error: %s\n", d->message);
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include "cli/cmd_common.h"
 #include "base/buf.h"
+#include "base/loc.h"
 #include "core/release.h"
 
 static int exists(const char *path)
@@ -90,7 +91,8 @@ static void entry_error(const struct config *c, const struct config_str *e, cons
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s:%u:%u: error: ", c->path, e->pos.line, e->pos.col);
+    loc_print(stderr, c->path, e->pos.line, e->pos.col);
+    fputs(": error: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -202,7 +204,7 @@ struct rule_set *cmd_config_rules(const struct config *c)
             rule_set_free(rs);
             rs = NULL;
         } else if (digest) {
-            char *where = xasprintf("%s:%u:%u", c->path, e->pos.line, e->pos.col);
+            char *where = loc_format(c->path, e->pos.line, e->pos.col);
             if (!cmd_pin_matches(s, name, tag, digest, where, stderr)) {
                 rule_set_free(rs);
                 rs = NULL;

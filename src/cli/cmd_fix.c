@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/loc.h"
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
 #include "core/doc.h"
@@ -225,10 +226,10 @@ static int fix_files(const struct rule_set *rs, const struct report_file *files,
         const struct report_file *f = &files[i];
         if (f->config || f->skipped) continue;
         if (f->error || !f->d) {
-            if (f->error && f->error->line)
-                fprintf(stderr, "%s:%u:%u: error: %s\n", f->name, f->error->line, f->error->col,
-                        f->error->message);
-            else if (f->error) fprintf(stderr, "%s: error: %s\n", f->name, f->error->message);
+            if (f->error) {
+                loc_print(stderr, f->name, f->error->line, f->error->col);
+                fprintf(stderr, ": error: %s\n", f->error->message);
+            }
             fprintf(stderr, "%s: not fixed: it cannot be judged\n", f->name);
             rc = 2;
             continue;

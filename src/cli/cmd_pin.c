@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/loc.h"
 #include "base/util.h"
 #include "cli/cmd_common.h"
 #include "cli/cmd_config.h"
@@ -62,7 +63,7 @@ static int scalar_extent(const char *text, size_t len, size_t off, const char *v
  * after a message (*FAILED set). */
 static char *pinned(const struct config *c, const struct config_str *e, int *path, int *failed)
 {
-    char *where = xasprintf("%s:%u:%u", c->path, e->pos.line, e->pos.col);
+    char *where = loc_format(c->path, e->pos.line, e->pos.col);
     char *name = NULL, *tag = NULL, *digest = NULL, *out = NULL;
     struct rule_set *rs = NULL;
     if (!strcmp(e->s, CMD_DEFAULT_SET)) {
@@ -160,26 +161,28 @@ int cmd_pin_config(const char *given)
         fprintf(stderr, "mcpdesc rules pin: cannot read %s\n", path);
         status = 2;
     }
+    struct buf at = BUF_INIT; /* the entry's place */
     for (size_t i = 0; !status && i < c->rules.len; i++) {
         const struct config_str *e = &c->rules.items[i];
+        buf_reset(&at);
+        loc_add(&at, path, e->pos.line, e->pos.col);
         int is_path = 0;
         char *to = pinned(c, e, &is_path, &failed);
         if (is_path && !path_is_set(c, e->s)) {
             fprintf(stderr,
-                    "mcpdesc rules pin: %s:%u:%u: error: no rule set at %s (a path relative "
+                    "mcpdesc rules pin: %s: error: no rule set at %s (a path relative "
                     "to the config); a release is written NAME@TAG, e.g. %s@%s\n",
-                    path, e->pos.line, e->pos.col, e->s, CMD_DEFAULT_SET,
-                    lock_tag_ok(e->s) ? e->s : "TAG");
+                    buf_str(&at), e->s, CMD_DEFAULT_SET, lock_tag_ok(e->s) ? e->s : "TAG");
             failed = 1;
         } else if (is_path)
             fprintf(stderr,
-                    "mcpdesc rules pin: %s:%u:%u: %s is a path, left as it is (pin releases: "
+                    "mcpdesc rules pin: %s: %s is a path, left as it is (pin releases: "
                     "NAME@TAG)\n",
-                    path, e->pos.line, e->pos.col, e->s);
+                    buf_str(&at), e->s);
         if (!to) continue;
         if (!strcmp(to, e->s)) {
-            fprintf(stderr, "mcpdesc rules pin: %s:%u:%u: %s: pinned, and the release matches\n",
-                    path, e->pos.line, e->pos.col, e->s);
+            fprintf(stderr, "mcpdesc rules pin: %s: %s: pinned, and the release matches\n",
+                    buf_str(&at), e->s);
             free(to);
             continue;
         }
@@ -187,18 +190,18 @@ int cmd_pin_config(const char *given)
         if (off == (size_t)-1 ||
             scalar_extent(buf_str(&text), text.len, off, e->s, &from, &end) < 0) {
             fprintf(stderr,
-                    "mcpdesc rules pin: %s:%u:%u: error: cannot rewrite '%s' in place (write it "
+                    "mcpdesc rules pin: %s: error: cannot rewrite '%s' in place (write it "
                     "on one line, plain or in quotes)\n",
-                    path, e->pos.line, e->pos.col, e->s);
+                    buf_str(&at), e->s);
             failed = 1;
             free(to);
             continue;
         }
-        fprintf(stderr, "mcpdesc rules pin: %s:%u:%u: %s -> %s\n", path, e->pos.line, e->pos.col,
-                e->s, to);
+        fprintf(stderr, "mcpdesc rules pin: %s: %s -> %s\n", buf_str(&at), e->s, to);
         struct edit ed = {from, end, to};
         VEC_PUSH(edits, ed);
     }
+    buf_release(&at);
     if (!status && failed) status = 2;
     /* the pins alone do not make a config that runs (a chain of two whole sets, say):
      * what is written must load as validate loads it */

@@ -22,6 +22,7 @@
 #include "core/release.h"
 #include "core/report.h"
 #include "core/res.h"
+#include "base/loc.h"
 #include "base/util.h"
 
 static const struct sub {
@@ -566,10 +567,8 @@ static int run_lint(struct opts *o)
     } else {
         for (size_t i = 0; i < found.len; i++) {
             const struct diag *d = &found.items[i];
-            if (d->line)
-                printf("%s:%u:%u: %s: %s\n", d->file, d->line, d->col, diag_level_name(d->level),
-                       d->message);
-            else printf("%s: %s: %s\n", d->file, diag_level_name(d->level), d->message);
+            loc_print(stdout, d->file, d->line, d->col);
+            printf(": %s: %s\n", diag_level_name(d->level), d->message);
             if (d->hint) printf("    hint: %s\n", d->hint);
         }
         size_t e = diag_count(&found, DIAG_ERROR), w = diag_count(&found, DIAG_WARNING);

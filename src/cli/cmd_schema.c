@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/loc.h"
 #include "base/uri.h"
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
@@ -79,8 +80,9 @@ static void emit_errors(struct out *o, const char *file, const doc *d,
                                             "instanceLocation", e->instance_location, "line",
                                             (int)p.line, "column", (int)p.col));
         } else {
-            printf("%s:%u:%u: error: %s (%s)\n", file, (unsigned)p.line, (unsigned)p.col,
-                   e->message, e->keyword_location[0] ? e->keyword_location : "#");
+            loc_print(stdout, file, p.line, p.col);
+            printf(": error: %s (%s)\n", e->message,
+                   e->keyword_location[0] ? e->keyword_location : "#");
         }
     }
 }
@@ -96,7 +98,10 @@ static json_t *emit_notes(const struct out *o, const char *file, const doc *d)
     if (o->json)
         notes = json_pack("[{s:s, s:s, s:i, s:i}]", "message", why, "instanceLocation", where,
                           "line", (int)p.line, "column", (int)p.col);
-    else printf("%s:%u:%u: note: %s (%s)\n", file, (unsigned)p.line, (unsigned)p.col, why, where);
+    else {
+        loc_print(stdout, file, p.line, p.col);
+        printf(": note: %s (%s)\n", why, where);
+    }
     free(where);
     free(why);
     return notes;
@@ -125,10 +130,8 @@ static void emit_unreadable(struct out *o, const char *file, const struct doc_er
                                         "message", err->message, "line", (int)err->line, "column",
                                         (int)err->col));
     } else {
-        if (err->line)
-            fprintf(stderr, "%s:%u:%u: error: %s\n", file, (unsigned)err->line, (unsigned)err->col,
-                    err->message);
-        else fprintf(stderr, "%s: error: %s\n", file, err->message);
+        loc_print(stderr, file, err->line, err->col);
+        fprintf(stderr, ": error: %s\n", err->message);
     }
 }
 

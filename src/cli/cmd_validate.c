@@ -25,6 +25,7 @@
 #include "core/lock.h"
 #include "core/report.h"
 #include "core/suppress.h"
+#include "base/loc.h"
 #include "base/uri.h"
 #include "base/util.h"
 
@@ -822,18 +823,18 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
     if (o->baseline) {
         struct doc_error err;
         if (!(v->baseline = baseline_load(o->baseline, v->cwd, &err))) {
-            if (err.line)
-                fprintf(stderr, "mcpdesc %s: %s:%u:%u: error: %s\n", cmd_label, o->baseline,
-                        err.line, err.col, err.message);
-            else
-                fprintf(stderr, "mcpdesc %s: %s: error: %s\n", cmd_label, o->baseline, err.message);
+            fprintf(stderr, "mcpdesc %s: ", cmd_label);
+            loc_print(stderr, o->baseline, err.line, err.col);
+            fprintf(stderr, ": error: %s\n", err.message);
             doc_error_release(&err);
-            if (o->baseline_owned)
-                fprintf(stderr,
-                        "mcpdesc %s: %s:%u:%u: note: the config's baseline (relative to the "
-                        "config; --baseline FILE names another)\n",
-                        cmd_label, o->cfg->path, o->cfg->baseline.pos.line,
-                        o->cfg->baseline.pos.col);
+            if (o->baseline_owned) {
+                fprintf(stderr, "mcpdesc %s: ", cmd_label);
+                loc_print(stderr, o->cfg->path, o->cfg->baseline.pos.line,
+                          o->cfg->baseline.pos.col);
+                fputs(": note: the config's baseline (relative to the config; --baseline FILE "
+                      "names another)\n",
+                      stderr);
+            }
             return 2;
         }
     }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "base/buf.h"
+#include "base/loc.h"
 #include "base/util.h"
 #include "core/release.h"
 
@@ -195,8 +196,11 @@ static json_t *load_lock(const struct rule_set *rs, const char *tag, char **why)
     char *path = lock_path(rs, tag);
     json_error_t jerr;
     json_t *lock = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-    if (!lock && jerr.line > 0)
-        *why = xasprintf("%s:%d:%d: error: %s", path, jerr.line, jerr.column, jerr.text);
+    if (!lock && jerr.line > 0) { /* jansson gives a parse error's column with its line */
+        char *at = loc_format(path, (uint32_t)jerr.line, (uint32_t)jerr.column);
+        *why = xasprintf("%s: error: %s", at, jerr.text);
+        free(at);
+    }
     free(path);
     return lock;
 }

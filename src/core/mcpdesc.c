@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/loc.h"
 #include "core/diag.h"
 #include "core/judge.h"
 #include "core/release.h"
@@ -41,9 +42,8 @@ static void errors_text(const struct diag_list *errs, const char *path, char **e
     struct buf b = BUF_INIT;
     for (size_t i = 0; i < errs->len; i++) {
         const struct diag *d = &errs->items[i];
-        if (d->line)
-            buf_addf(&b, "%s:%u:%u: %s\n", d->file ? d->file : path, d->line, d->col, d->message);
-        else buf_addf(&b, "%s: %s\n", d->file ? d->file : path, d->message);
+        loc_add(&b, d->file ? d->file : path, d->line, d->col);
+        buf_addf(&b, ": %s\n", d->message);
     }
     if (!b.len) buf_addf(&b, "%s: cannot load the rule set\n", path);
     *err = buf_detach(&b);

@@ -17,6 +17,7 @@
 
 #include "core/report.h"
 #include "core/res.h"
+#include "base/loc.h"
 #include "base/util.h"
 
 /* Bytes of a source line shown around the column (minified JSON is one long line). */
@@ -171,8 +172,9 @@ static void finding(const struct report_opts *o, FILE *out, const struct report_
             first = 0;
         }
     fputs("\">\n<div class=\"head\"><span class=\"loc\">", out);
-    put_html(out, file);
-    if (d->line) fprintf(out, ":%u:%u", d->line, d->col);
+    char *loc = loc_format(file, d->line, d->col);
+    put_html(out, loc);
+    free(loc);
     fprintf(out, "</span> <span class=\"badge %s\">%s</span> <span class=\"msg\">", level, level);
     put_html(out, d->message);
     fputs("</span>", out);

@@ -17,6 +17,7 @@
 #include "core/report.h"
 #include "core/baseline.h"
 #include "core/res.h"
+#include "base/loc.h"
 #include "base/util.h"
 
 /* S as XML character data or attribute value: & < > " ' escaped, and the characters
@@ -115,8 +116,7 @@ static void finding_text(struct buf *b, const struct report_opts *o, const struc
                          const struct diag *d)
 {
     if (b->len) buf_adds(b, "\n\n");
-    buf_adds(b, f->name);
-    if (d->line) buf_addf(b, ":%u:%u", d->line, d->col);
+    loc_add(b, f->name, d->line, d->col);
     buf_addf(b, ": %s: %s", diag_level_name(d->level), d->message);
     const struct ver_list *vl = o->rs ? rule_set_versions(o->rs) : NULL;
     if (vl && d->versions) {
@@ -194,8 +194,7 @@ static void input_error(const struct report_opts *o, const struct report_file *f
 {
     const struct diag *d = f->error;
     struct buf body = BUF_INIT;
-    buf_adds(&body, f->name);
-    if (d->line) buf_addf(&body, ":%u:%u", d->line, d->col);
+    loc_add(&body, f->name, d->line, d->col);
     buf_addf(&body, ": %s: %s", diag_level_name(d->level), d->message);
     fputs("    <testcase classname=\"" REPORT_INPUT_RULE "\" name=\"", o->out);
     put_xml(o->out, f->name);

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "core/report.h"
+
+#include "base/loc.h"
 #include "core/baseline.h"
 
 static const char *level_color(enum diag_level l)
@@ -32,9 +34,9 @@ static void line_for(const struct report_opts *o, const char *file, const struct
     const struct ver_list *vl = o->rs ? rule_set_versions(o->rs) : NULL;
     /* file:line:col: as compilers print it; just file: when there is no position (a
      * file that cannot be opened) */
-    fprintf(o->out, "%s%s:", o->color ? "\033[1m" : "", file);
-    if (d->line) fprintf(o->out, "%u:%u:", d->line, d->col);
-    fprintf(o->out, "%s %s%s:%s %s", o->color ? "\033[0m" : "",
+    fputs(o->color ? "\033[1m" : "", o->out);
+    loc_print(o->out, file, d->line, d->col);
+    fprintf(o->out, ":%s %s%s:%s %s", o->color ? "\033[0m" : "",
             o->color ? level_color(d->level) : "", diag_level_name(d->level),
             o->color ? "\033[0m" : "", d->message);
     if (d->rule) fprintf(o->out, " [%s]", d->rule);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/loc.h"
 #include "base/ptr.h"
 #include "core/lock.h"
 #include "core/release.h"
@@ -1044,19 +1045,22 @@ static void compile_rule(struct cc *cc, struct yv y, const char *file)
     }
     const struct rule *dup = id ? rule_set_find(cc->rs, id) : NULL;
     if (dup && dup->borrowed) {
+        struct buf at = BUF_INIT;
+        buf_addf(&at, "%s/", rule_origin_dir(dup));
+        loc_add(&at, dup->file, dup->line, dup->col);
         rule_cc_error_hint(cc, rule_yv_member(cc, y, "id").n, 0,
                            "rule ids are unique across a set and its base: rename the rule "
                            "(an organisation's ids start with its own prefix)",
-                           "duplicate rule id \"%s\": the base set %s %s has it (%s/%s:%u:%u)", id,
-                           rule_origin_name(dup), rule_origin_tag(dup), rule_origin_dir(dup),
-                           dup->file, dup->line, dup->col);
+                           "duplicate rule id \"%s\": the base set %s %s has it (%s)", id,
+                           rule_origin_name(dup), rule_origin_tag(dup), buf_str(&at));
+        buf_release(&at);
         id = NULL;
     } else if (dup) {
-        const struct rule *prev = dup;
+        char *at = loc_format(dup->file, dup->line, dup->col);
         rule_cc_error_hint(cc, rule_yv_member(cc, y, "id").n, 0,
                            "rule ids are unique in the set: rename one of the rules",
-                           "duplicate rule id \"%s\" (first defined at %s:%u:%u)", id, prev->file,
-                           prev->line, prev->col);
+                           "duplicate rule id \"%s\" (first defined at %s)", id, at);
+        free(at);
         id = NULL;
     }
     static const char *const strings[] = {"owner",       "surface", "kind",        "status",
@@ -1212,12 +1216,13 @@ static void compile_files(struct rule_set *rs, struct diag_list *errs)
                 continue; /* the same definition again (released sets repeat some): one name */
             if (first) {
                 struct doc_pos fp = doc_node_key_pos(first->d, first->y.n);
+                char *there = loc_format(doc_name(first->d), fp.line, fp.col);
                 rule_cc_error_hint(
                     &cc, at, 1,
                     "a named predicate is defined once per set: rename one, or keep one definition",
-                    "predicate \"%s\" is defined twice in the set, differently: here and at "
-                    "%s:%u:%u",
-                    name, doc_name(first->d), fp.line, fp.col);
+                    "predicate \"%s\" is defined twice in the set, differently: here and at %s",
+                    name, there);
+                free(there);
                 continue;
             }
             struct named_pred np = {xstrdup(name), {json_object_iter_value(it), at}, d, NULL, 0, 0};

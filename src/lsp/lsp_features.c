@@ -9,6 +9,7 @@
 
 #include "author/lint.h"
 #include "base/buf.h"
+#include "base/loc.h"
 #include "base/util.h"
 #include "core/release.h"
 #include "core/config.h"
@@ -569,11 +570,12 @@ void lspf_lint(const struct lspf_text *t, enum lspf_kind k, struct diag_list *ou
     }
     /* a manifest that does not load leaves this file's rules uncompiled: say so here */
     if (k == LSPF_RULES && manifest_errors) {
+        char *at = loc_format(first->file, first->line, first->col);
         char *msg = xasprintf(
             "the rule set's manifest has %zu error%s, so this file's rules were not compiled "
-            "(first: %s:%u:%u: %s)",
-            manifest_errors, manifest_errors == 1 ? "" : "s", first->file, first->line, first->col,
-            first->message);
+            "(first: %s: %s)",
+            manifest_errors, manifest_errors == 1 ? "" : "s", at, first->message);
+        free(at);
         struct diag *d = diag_add(out, DIAG_WARNING, NULL, t->path, 1, 1, msg);
         free(msg);
         d->hint = xstrdup("fix manifest.yaml first");
