@@ -4,14 +4,15 @@
 # (rules-yaml/releases/*.changes, *.findings), against a stand-in binary that answers
 # only --version, once as they are (must pass) and once per doctored copy (must fail,
 # naming the reason):
-#   above       a new entry at mcpdesc 0.2.0 while the engine is still 0.1.0
-#   shared      two different new changes at 0.2.0 and 0.2.1 (one minor version)
-#   old-minor   a new change written at 0.1.0 beside the grandfathered ones
+# (versions relative to the engine's, CUR = VERSION in the Makefile, NEXT its next minor)
+#   above       a new entry at NEXT while the engine is still CUR
+#   shared      two different new changes at NEXT and NEXT's patch release (one minor)
+#   old-minor   a new change written at CUR beside the ones already there
 #   bad-heading an entry heading without its date and version
-#   old-record  a record taken "after 2 changes" still says mcpdesc 0.1.0 while its
-#               second change is 0.2.0
-#   bumped      (must pass) a new change at 0.2.0 with the engine at 0.2.0, its record
-#               retaken with 0.2.0
+#   old-record  a record counting one more change still names its old version while
+#               that change is NEXT
+#   bumped      (must pass) a new change at NEXT with the engine at NEXT, its records
+#               retaken with NEXT
 # Prints ok/FAIL per case; exits 1 on any failure.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -50,36 +51,50 @@ expect() {
     fi
 }
 
-setup pristine 0.1.0
+# The versions relative to the engine's (VERSION in the Makefile), so that a bump needs
+# no edit here: CUR, the next minor NEXT (and its patch release NEXT_PATCH), and NEXT2
+cur=$(sed -n 's/^VERSION := *//p' Makefile)
+major=${cur%%.*}
+minor=$(echo "$cur" | cut -d. -f2)
+next=$major.$((minor + 1)).0
+next_patch=$major.$((minor + 1)).1
+next2=$major.$((minor + 2)).0
+# retake LOG VERSION: the record of LOG says it was taken with VERSION after one more change
+retake() {
+    awk -v v="$2" 'NR == 1 { n = $NF; sub(/mcpdesc [0-9.]*, changes [0-9]*$/, "mcpdesc " v ", changes " (n + 1)) } 1' \
+        "$r/$1.findings" > "$r/$1.findings.new" && mv "$r/$1.findings.new" "$r/$1.findings"
+}
+
+setup pristine "$cur"
 expect pristine pass ""
 
-setup above 0.1.0
-entry mcpdesc-mcp@v0.9.0-rc.10 "2027-01-15, mcpdesc 0.2.0: a new check of tool names"
-expect above fail "names mcpdesc 0.2.0, but the engine is 0.1.0"
+setup above "$cur"
+entry mcpdesc-mcp@v0.9.0-rc.10 "2027-01-15, mcpdesc $next: a new check of tool names"
+expect above fail "names mcpdesc $next, but the engine is $cur"
 
-setup shared 0.3.0
-entry mcpdesc-mcp@v0.9.0-rc.10 "2027-01-15, mcpdesc 0.2.0: a new check of tool names"
-entry mcpdesc-mcp@v0.9.0-rc.11 "2027-01-20, mcpdesc 0.2.1: schema errors point at the key"
-expect shared fail "share the minor version 0.2"
+setup shared "$next2"
+entry mcpdesc-mcp@v0.9.0-rc.10 "2027-01-15, mcpdesc $next: a new check of tool names"
+entry mcpdesc-mcp@v0.9.0-rc.11 "2027-01-20, mcpdesc $next_patch: schema errors point at the key"
+expect shared fail "share the minor version ${next%.0}"
 
-setup old-minor 0.1.0
-entry mcpdesc-mcp@v0.9.0-rc.10 "2027-01-15, mcpdesc 0.1.0: a new check of tool names"
-expect old-minor fail "share the minor version 0.1"
+setup old-minor "$cur"
+entry mcpdesc-mcp@v0.9.0-rc.10 "2027-01-15, mcpdesc $cur: a new check of tool names"
+expect old-minor fail "share the minor version ${cur%.*}"
 
-setup bad-heading 0.1.0
+setup bad-heading "$cur"
 entry mcpdesc-mcp@v0.9.0-rc.10 "a new check of tool names"
 expect bad-heading fail "does not start '## YYYY-MM-DD, mcpdesc X.Y.Z: '"
 
-setup old-record 0.2.0
-entry mcpdesc-mcp@v0.9.0-rc.3 "2027-01-15, mcpdesc 0.2.0: a new check of tool names"
-sed -i '1s/, changes 1$/, changes 2/' "$r/mcpdesc-mcp@v0.9.0-rc.3.findings"
+setup old-record "$next"
+entry mcpdesc-mcp@v0.9.0-rc.3 "2027-01-15, mcpdesc $next: a new check of tool names"
+retake mcpdesc-mcp@v0.9.0-rc.3 "$(sed -n '1s/.*: mcpdesc \([0-9.]*\), changes.*/\1/p' "$r/mcpdesc-mcp@v0.9.0-rc.3.findings")"
 expect old-record fail "the record is older than its log says"
 
-setup bumped 0.2.0
-entry mcpdesc-mcp@v0.9.0-rc.3 "2027-01-15, mcpdesc 0.2.0: a new check of tool names"
-entry mcpdesc-mcp@v0.9.0-rc.4 "2027-01-15, mcpdesc 0.2.0: a new check of tool names"
-sed -i '1s/mcpdesc 0\.1\.0, changes 1$/mcpdesc 0.2.0, changes 2/' \
-    "$r/mcpdesc-mcp@v0.9.0-rc.3.findings" "$r/mcpdesc-mcp@v0.9.0-rc.4.findings"
+setup bumped "$next"
+entry mcpdesc-mcp@v0.9.0-rc.3 "2027-01-15, mcpdesc $next: a new check of tool names"
+entry mcpdesc-mcp@v0.9.0-rc.4 "2027-01-15, mcpdesc $next: a new check of tool names"
+retake mcpdesc-mcp@v0.9.0-rc.3 "$next"
+retake mcpdesc-mcp@v0.9.0-rc.4 "$next"
 expect bumped pass ""
 
 [ "$fail" -eq 0 ] && echo "check-releases-selftest: passed" || echo "check-releases-selftest: FAILED"
