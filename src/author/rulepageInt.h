@@ -1,5 +1,6 @@
-/* rulepageInt.h - the page model shared by rulepage.c (model, text, Markdown, files) and
- * rulepage_html.c (HTML). Nothing else includes it. */
+/* rulepageInt.h - the page model (rulepage.c) that the renderers walk: rulepage_text.c,
+ * rulepage_md.c and rulepage_html.c; rulepage_write.c writes the site. Nothing else
+ * includes it. */
 #ifndef MCPDESC_RULEPAGEINT_H
 #define MCPDESC_RULEPAGEINT_H
 
