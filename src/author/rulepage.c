@@ -6,10 +6,14 @@
 
 #include <string.h>
 
-const char *const rulepage_sections[] = {
-    "Requirement", "Details",          "Protocol version applicability",
-    "Required by", "Based on",         "Gaps and arbitrations",
-    "Examples",    "Rule Source Code", NULL};
+#define RULEPAGE_SECTION_ROW(name, title, anchor) {RULEPAGE_##name, title, anchor},
+const struct rulepage_section rulepage_section_list[RULEPAGE_NPARTS] = {
+    RULEPAGE_SECTIONS(RULEPAGE_SECTION_ROW)};
+#undef RULEPAGE_SECTION_ROW
+
+#define RULEPAGE_SECTION_TITLE(name, title, anchor) title,
+const char *const rulepage_sections[] = {RULEPAGE_SECTIONS(RULEPAGE_SECTION_TITLE) NULL};
+#undef RULEPAGE_SECTION_TITLE
 
 /* ---- site and page model --------------------------------------------------------- */
 
@@ -61,14 +65,20 @@ static void add_problem(struct rulepage_site *s, char *msg)
 
 const char *rulepage_level_word(const struct rule *r)
 {
-    switch (rule_level(r)) {
+    return rulepage_level_word_of(rule_level(r));
+}
+
+const char *rulepage_level_word_of(enum diag_level level)
+{
+    switch (level) {
     case DIAG_ERROR: return "must";
     case DIAG_WARNING: return "should";
     default: return "may";
     }
 }
 
-const char *rulepage_example_title(const char *expect)
+/* "Valid example", "Invalid example", "Warning example", "Info example" */
+static const char *example_title(const char *expect)
 {
     if (!strcmp(expect, "invalid")) return "Invalid example";
     if (!strcmp(expect, "warning")) return "Warning example";
@@ -91,13 +101,23 @@ static struct fixtures *rule_fixtures(struct rulepage_site *s, const struct rule
     return ofx.fx;
 }
 
+/* The class of an example: its expect, any other word as "valid" (as its title). */
+static const char *example_kind(const char *expect)
+{
+    static const char *const kinds[] = {"invalid", "warning", "info"};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (!strcmp(expect, kinds[i])) return kinds[i];
+    return "valid";
+}
+
 static const char *str_or(json_t *o, const char *k, const char *dflt)
 {
     const char *s = json_string_value(json_object_get(o, k));
     return s ? s : dflt;
 }
 
-void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct rulepage_page *p)
+/* R's page: every section's content, built once; rulepage_render walks it. */
+static void page_init(struct rulepage_site *s, const struct rule *r, struct rulepage_page *p)
 {
     memset(p, 0, sizeof *p);
     json_t *m = rule_meta(r);
@@ -119,6 +139,7 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
     p->tag = rule_set_display_tag(origin);
     p->released = rule_set_released_tag(origin) != NULL;
     p->set_name = rule_set_base(origin) ? rule_set_name(origin) : NULL;
+    p->versions = rule_set_versions(s->rs);
     p->applies = rule_applies(r);
     struct buf b = BUF_INIT;
     json_t *paths = json_object_get(m, "paths");
@@ -133,6 +154,15 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
         buf_release(&b);
         p->paths = xstrdup("—");
     }
+    const struct rulepage_detail details[RULEPAGE_NDETAILS] = {
+        {"Rule ID", p->id, NULL, NULL, 1},
+        {"Owner", p->owner, NULL, NULL, 0},
+        {"Surface", p->surface, "Path", p->paths, 0},
+        {"Kind", p->kind, NULL, NULL, 0},
+        {"Requirement level", p->level, NULL, NULL, 0},
+        {"Status", p->status, "Enforcement", p->enforcement, 0},
+    };
+    memcpy(p->details, details, sizeof details);
     json_t *rb = json_object_get(m, "required-by");
     for (size_t i = 0; json_is_array(rb) && i < json_array_size(rb); i++) {
         json_t *e = json_array_get(rb, i);
@@ -170,8 +200,14 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
         json_t *e = json_array_get(ex, i);
         if (!strcmp(str_or(e, "expect", "valid"), "fix"))
             continue; /* a fix's fixture pair tests it; the page shows findings */
-        struct rulepage_example x = {str_or(e, "expect", "valid"), str_or(e, "fixture", ""),
-                                     str_or(e, "pointer", ""), NULL, NULL};
+        const char *expect = str_or(e, "expect", "valid");
+        struct rulepage_example x = {expect,
+                                     str_or(e, "fixture", ""),
+                                     str_or(e, "pointer", ""),
+                                     example_kind(expect),
+                                     example_title(expect),
+                                     NULL,
+                                     NULL};
         char *problem = NULL;
         json_t *v;
         fixtures_lookup(rule_fixtures(s, r), x.fixture, x.pointer, &v, &problem);
@@ -187,7 +223,7 @@ void rulepage_page_init(struct rulepage_site *s, const struct rule *r, struct ru
     }
 }
 
-void rulepage_page_release(struct rulepage_page *p)
+static void page_release(struct rulepage_page *p)
 {
     free(p->paths);
     for (size_t i = 0; i < p->required_by.len; i++) free(p->required_by.items[i]);
@@ -208,4 +244,38 @@ const char rulepage_not_released[] =
 const char *rulepage_source_at(const struct rulepage_page *p)
 {
     return p->released ? "at immutable tag" : "at";
+}
+
+void rulepage_render(struct rulepage_site *s, const struct rule *r,
+                     const struct rulepage_renderer *renderer, struct buf *out)
+{
+    struct rulepage_page p;
+    page_init(s, r, &p);
+    if (renderer->top) renderer->top(s, &p, out);
+    for (size_t i = 0; i < RULEPAGE_NPARTS; i++) {
+        const struct rulepage_section *sec = &rulepage_section_list[i];
+        renderer->heading(sec, out);
+        renderer->part[sec->part](s, &p, out);
+        if (renderer->section_end) buf_adds(out, renderer->section_end);
+    }
+    if (renderer->bottom) renderer->bottom(s, &p, out);
+    page_release(&p);
+}
+
+size_t rulepage_surface_count(const struct rulepage_site *s, const char *surface, int vi)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rule_set_count(s->rs); i++) {
+        const struct rule *r = rule_set_rule(s->rs, i);
+        n += !strcmp(rule_str(r, "surface"), surface) && (vi < 0 || (rule_applies(r) >> vi & 1));
+    }
+    return n;
+}
+
+size_t rulepage_version_count(const struct rulepage_site *s, size_t vi)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rule_set_count(s->rs); i++)
+        n += rule_applies(rule_set_rule(s->rs, i)) >> vi & 1;
+    return n;
 }

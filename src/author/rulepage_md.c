@@ -16,35 +16,64 @@ static void md_cell(struct buf *out, const char *s)
     }
 }
 
-void rulepage_rule_markdown(struct rulepage_site *s, const struct rule *r, struct buf *out)
+static void md_top(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
 {
-    struct rulepage_page p;
-    rulepage_page_init(s, r, &p);
-    const struct ver_list *vl = rule_set_versions(s->rs);
-    buf_addf(out, "# %s\n\n[All rules](index.md) · %s rules\n\n%s\n\n", p.id, p.surface, p.summary);
-    buf_addf(out, "## Requirement\n\n> %s\n\n", p.requirement);
-    buf_addf(out,
-             "## Details\n\n- Rule ID: `%s`\n- Owner: %s\n- Surface: %s · Path: %s\n- Kind: %s\n"
-             "- Requirement level: %s\n- Status: %s · Enforcement: %s\n",
-             p.id, p.owner, p.surface, p.paths, p.kind, p.level, p.status, p.enforcement);
-    if (p.preset_reason)
-        buf_addf(out, "- Preset: %s · not in recommended (the default): %s\n\n", p.preset,
-                 p.preset_reason);
-    else buf_addf(out, "- Preset: %s (the default)\n\n", p.preset);
-    buf_adds(out, "## Protocol version applicability\n\n|");
+    buf_addf(out, "# %s\n\n[All rules](index.md) · %s rules\n\n%s\n\n", p->id, p->surface,
+             p->summary);
+}
+
+/* Every section's content ends in a blank line but the last, so headings are alike. */
+static void md_section(const struct rulepage_section *sec, struct buf *out)
+{
+    buf_addf(out, "## %s\n\n", sec->title);
+}
+
+static void md_requirement(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    buf_addf(out, "> %s\n\n", p->requirement);
+}
+
+static void md_details(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    for (size_t i = 0; i < RULEPAGE_NDETAILS; i++) {
+        const struct rulepage_detail *d = &p->details[i];
+        buf_addf(out, d->code ? "- %s: `%s`" : "- %s: %s", d->key, d->value);
+        if (d->key2) buf_addf(out, " · %s: %s", d->key2, d->value2);
+        buf_addc(out, '\n');
+    }
+    if (p->preset_reason)
+        buf_addf(out, "- Preset: %s · not in recommended (the default): %s\n\n", p->preset,
+                 p->preset_reason);
+    else buf_addf(out, "- Preset: %s (the default)\n\n", p->preset);
+}
+
+static void md_applicability(struct rulepage_site *s, const struct rulepage_page *p,
+                             struct buf *out)
+{
+    const struct ver_list *vl = p->versions;
+    buf_adds(out, "|");
     for (size_t i = 0; i < vl->n; i++)
         buf_addf(out, " [%s](version-%s.md) |", vl->names[i], vl->names[i]);
     buf_adds(out, "\n|");
     for (size_t i = 0; i < vl->n; i++) buf_adds(out, "---|");
     buf_adds(out, "\n|");
     for (size_t i = 0; i < vl->n; i++)
-        buf_addf(out, " %s |", p.applies >> i & 1 ? "applies" : "not-applicable");
-    buf_adds(out, "\n\n## Required by\n\n");
-    if (!p.required_by.len) buf_adds(out, "Not recorded.\n");
-    for (size_t i = 0; i < p.required_by.len; i++) buf_addf(out, "- %s\n", p.required_by.items[i]);
-    buf_adds(out, "\n## Based on\n\n");
-    for (size_t i = 0; i < p.based_on.len; i++) {
-        const struct rulepage_source *src = &p.based_on.items[i];
+        buf_addf(out, " %s |", p->applies >> i & 1 ? "applies" : "not-applicable");
+    buf_adds(out, "\n\n");
+}
+
+static void md_required_by(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    if (!p->required_by.len) buf_adds(out, "Not recorded.\n");
+    for (size_t i = 0; i < p->required_by.len; i++)
+        buf_addf(out, "- %s\n", p->required_by.items[i]);
+    buf_addc(out, '\n');
+}
+
+static void md_based_on(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    for (size_t i = 0; i < p->based_on.len; i++) {
+        const struct rulepage_source *src = &p->based_on.items[i];
         if (src->text) {
             buf_addf(out, "- Tier %ld", src->tier);
             if (src->tier_name) buf_addf(out, " — %s", src->tier_name);
@@ -57,22 +86,53 @@ void rulepage_rule_markdown(struct rulepage_site *s, const struct rule *r, struc
             buf_addf(out, "- <%s>\n", src->url);
         }
     }
-    buf_adds(out, "\n## Gaps and arbitrations\n\n");
-    if (!p.gaps.len) buf_adds(out, "None recorded.\n\n");
-    for (size_t i = 0; i < p.gaps.len; i++) buf_addf(out, "%s\n\n", p.gaps.items[i]);
-    buf_adds(out, "## Examples\n\n");
-    if (!p.examples.len) buf_adds(out, "None recorded.\n\n");
-    for (size_t i = 0; i < p.examples.len; i++) {
-        const struct rulepage_example *x = &p.examples.items[i];
-        buf_addf(out, "### %s\n\nSource: `%s` · Selected: `%s`\n\n",
-                 rulepage_example_title(x->expect), x->fixture, x->pointer);
+    buf_addc(out, '\n');
+}
+
+static void md_gaps(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    if (!p->gaps.len) buf_adds(out, "None recorded.\n\n");
+    for (size_t i = 0; i < p->gaps.len; i++) buf_addf(out, "%s\n\n", p->gaps.items[i]);
+}
+
+static void md_examples(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    if (!p->examples.len) buf_adds(out, "None recorded.\n\n");
+    for (size_t i = 0; i < p->examples.len; i++) {
+        const struct rulepage_example *x = &p->examples.items[i];
+        buf_addf(out, "### %s\n\nSource: `%s` · Selected: `%s`\n\n", x->title, x->fixture,
+                 x->pointer);
         if (x->json) buf_addf(out, "```json\n%s\n```\n\n", x->json);
         else buf_addf(out, "*Cannot be shown: %s.*\n\n", x->problem);
     }
-    buf_addf(out, "## Rule Source Code\n\n`%s` %s `%s`%s%s%s%s.\n", p.file, rulepage_source_at(&p),
-             p.tag, p.set_name ? " of `" : "", p.set_name ? p.set_name : "", p.set_name ? "`" : "",
-             p.released ? "" : rulepage_not_released);
-    rulepage_page_release(&p);
+}
+
+static void md_source_code(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    buf_addf(out, "`%s` %s `%s`%s%s%s%s.\n", p->file, rulepage_source_at(p), p->tag,
+             p->set_name ? " of `" : "", p->set_name ? p->set_name : "", p->set_name ? "`" : "",
+             p->released ? "" : rulepage_not_released);
+}
+
+static const struct rulepage_renderer md_renderer = {
+    .top = md_top,
+    .heading = md_section,
+    .part =
+        {
+            [RULEPAGE_REQUIREMENT] = md_requirement,
+            [RULEPAGE_DETAILS] = md_details,
+            [RULEPAGE_APPLICABILITY] = md_applicability,
+            [RULEPAGE_REQUIRED_BY] = md_required_by,
+            [RULEPAGE_BASED_ON] = md_based_on,
+            [RULEPAGE_GAPS] = md_gaps,
+            [RULEPAGE_EXAMPLES] = md_examples,
+            [RULEPAGE_SOURCE] = md_source_code,
+        },
+};
+
+void rulepage_rule_markdown(struct rulepage_site *s, const struct rule *r, struct buf *out)
+{
+    rulepage_render(s, r, &md_renderer, out);
 }
 
 static void md_rule_table(struct rulepage_site *s, struct buf *out, const char *surface, int vi)
@@ -122,21 +182,13 @@ void rulepage_index_markdown(struct rulepage_site *s, struct buf *out)
 void rulepage_version_markdown(struct rulepage_site *s, size_t vi, struct buf *out)
 {
     const struct ver_list *vl = rule_set_versions(s->rs);
-    size_t n = 0;
-    for (size_t i = 0; i < rule_set_count(s->rs); i++)
-        n += rule_applies(rule_set_rule(s->rs, i)) >> vi & 1;
+    size_t n = rulepage_version_count(s, vi);
     buf_addf(
         out,
         "# MCP %s\n\n[All rules](index.md) · %zu of %zu rules apply to protocol version %s.\n\n",
         vl->names[vi], n, rule_set_count(s->rs), vl->names[vi]);
     for (size_t k = 0; k < s->surfaces.len; k++) {
-        size_t m = 0;
-        for (size_t i = 0; i < rule_set_count(s->rs); i++) {
-            const struct rule *r = rule_set_rule(s->rs, i);
-            m += !strcmp(rule_str(r, "surface"), s->surfaces.items[k]) &&
-                (rule_applies(r) >> vi & 1);
-        }
-        if (!m) continue;
+        if (!rulepage_surface_count(s, s->surfaces.items[k], (int)vi)) continue;
         buf_addf(out, "## %s\n\n", s->surfaces.items[k]);
         md_rule_table(s, out, s->surfaces.items[k], (int)vi);
     }

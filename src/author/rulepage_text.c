@@ -75,63 +75,116 @@ static void indent_block(struct buf *out, const char *text, const char *prefix)
     }
 }
 
-void rulepage_rule_text(struct rulepage_site *s, const struct rule *r, struct buf *out)
+static void text_top(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
 {
-    struct rulepage_page p;
-    rulepage_page_init(s, r, &p);
-    const struct ver_list *vl = rule_set_versions(s->rs);
-    buf_addf(out, "%s\n", p.id);
-    for (size_t i = 0; p.id[i]; i++) buf_addc(out, '=');
+    buf_addf(out, "%s\n", p->id);
+    for (size_t i = 0; p->id[i]; i++) buf_addc(out, '=');
     buf_adds(out, "\n\n");
-    wrap(out, p.summary, 0);
-    text_heading(out, "Requirement", '-');
-    wrap(out, p.requirement, 0);
-    text_heading(out, "Details", '-');
-    buf_addf(out,
-             "Rule ID: %s\nOwner: %s\nSurface: %s · Path: %s\nKind: %s\nRequirement level: %s\n"
-             "Status: %s · Enforcement: %s\n",
-             p.id, p.owner, p.surface, p.paths, p.kind, p.level, p.status, p.enforcement);
-    buf_addf(out, "Preset: %s%s\n", p.preset, p.preset_reason ? "" : " (the default)");
-    if (p.preset_reason) {
+    wrap(out, p->summary, 0);
+}
+
+static void text_section(const struct rulepage_section *sec, struct buf *out)
+{
+    text_heading(out, sec->title, '-');
+}
+
+static void text_requirement(struct rulepage_site *s, const struct rulepage_page *p,
+                             struct buf *out)
+{
+    wrap(out, p->requirement, 0);
+}
+
+static void text_details(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    for (size_t i = 0; i < RULEPAGE_NDETAILS; i++) {
+        const struct rulepage_detail *d = &p->details[i];
+        buf_addf(out, "%s: %s", d->key, d->value);
+        if (d->key2) buf_addf(out, " · %s: %s", d->key2, d->value2);
+        buf_addc(out, '\n');
+    }
+    buf_addf(out, "Preset: %s%s\n", p->preset, p->preset_reason ? "" : " (the default)");
+    if (p->preset_reason) {
         struct buf why = BUF_INIT;
-        buf_addf(&why, "Not in recommended (the default): %s", p.preset_reason);
+        buf_addf(&why, "Not in recommended (the default): %s", p->preset_reason);
         wrap(out, buf_str(&why), 0);
         buf_release(&why);
     }
-    text_heading(out, "Protocol version applicability", '-');
+}
+
+static void text_applicability(struct rulepage_site *s, const struct rulepage_page *p,
+                               struct buf *out)
+{
+    const struct ver_list *vl = p->versions;
     for (size_t i = 0; i < vl->n; i++) buf_addf(out, i + 1 < vl->n ? "%-16s" : "%s", vl->names[i]);
     buf_addc(out, '\n');
     for (size_t i = 0; i < vl->n; i++)
         buf_addf(out, i + 1 < vl->n ? "%-16s" : "%s",
-                 p.applies >> i & 1 ? "applies" : "not-applicable");
+                 p->applies >> i & 1 ? "applies" : "not-applicable");
     buf_addc(out, '\n');
-    text_heading(out, "Required by", '-');
-    if (!p.required_by.len) buf_adds(out, "Not recorded.\n");
-    for (size_t i = 0; i < p.required_by.len; i++) {
-        char *line = xasprintf("- %s", p.required_by.items[i]);
+}
+
+static void text_required_by(struct rulepage_site *s, const struct rulepage_page *p,
+                             struct buf *out)
+{
+    if (!p->required_by.len) buf_adds(out, "Not recorded.\n");
+    for (size_t i = 0; i < p->required_by.len; i++) {
+        char *line = xasprintf("- %s", p->required_by.items[i]);
         wrap(out, line, 2);
         free(line);
     }
-    text_heading(out, "Based on", '-');
-    for (size_t i = 0; i < p.based_on.len; i++) text_source(out, &p.based_on.items[i]);
-    text_heading(out, "Gaps and arbitrations", '-');
-    if (!p.gaps.len) buf_adds(out, "None recorded.\n");
-    for (size_t i = 0; i < p.gaps.len; i++) {
+}
+
+static void text_based_on(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    for (size_t i = 0; i < p->based_on.len; i++) text_source(out, &p->based_on.items[i]);
+}
+
+static void text_gaps(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    if (!p->gaps.len) buf_adds(out, "None recorded.\n");
+    for (size_t i = 0; i < p->gaps.len; i++) {
         if (i) buf_addc(out, '\n');
-        wrap(out, p.gaps.items[i], 0);
+        wrap(out, p->gaps.items[i], 0);
     }
-    text_heading(out, "Examples", '-');
-    if (!p.examples.len) buf_adds(out, "None recorded.\n");
-    for (size_t i = 0; i < p.examples.len; i++) {
-        const struct rulepage_example *x = &p.examples.items[i];
-        buf_addf(out, "%s%s\nSource: %s · Selected: %s\n", i ? "\n" : "",
-                 rulepage_example_title(x->expect), x->fixture, x->pointer);
+}
+
+static void text_examples(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    if (!p->examples.len) buf_adds(out, "None recorded.\n");
+    for (size_t i = 0; i < p->examples.len; i++) {
+        const struct rulepage_example *x = &p->examples.items[i];
+        buf_addf(out, "%s%s\nSource: %s · Selected: %s\n", i ? "\n" : "", x->title, x->fixture,
+                 x->pointer);
         if (x->json) indent_block(out, x->json, "    ");
         else buf_addf(out, "    (cannot be shown: %s)\n", x->problem);
     }
-    text_heading(out, "Rule Source Code", '-');
-    buf_addf(out, "%s %s %s%s%s%s.\n", p.file, rulepage_source_at(&p), p.tag,
-             p.set_name ? " of " : "", p.set_name ? p.set_name : "",
-             p.released ? "" : rulepage_not_released);
-    rulepage_page_release(&p);
+}
+
+static void text_source_code(struct rulepage_site *s, const struct rulepage_page *p,
+                             struct buf *out)
+{
+    buf_addf(out, "%s %s %s%s%s%s.\n", p->file, rulepage_source_at(p), p->tag,
+             p->set_name ? " of " : "", p->set_name ? p->set_name : "",
+             p->released ? "" : rulepage_not_released);
+}
+
+static const struct rulepage_renderer text_renderer = {
+    .top = text_top,
+    .heading = text_section,
+    .part =
+        {
+            [RULEPAGE_REQUIREMENT] = text_requirement,
+            [RULEPAGE_DETAILS] = text_details,
+            [RULEPAGE_APPLICABILITY] = text_applicability,
+            [RULEPAGE_REQUIRED_BY] = text_required_by,
+            [RULEPAGE_BASED_ON] = text_based_on,
+            [RULEPAGE_GAPS] = text_gaps,
+            [RULEPAGE_EXAMPLES] = text_examples,
+            [RULEPAGE_SOURCE] = text_source_code,
+        },
+};
+
+void rulepage_rule_text(struct rulepage_site *s, const struct rule *r, struct buf *out)
+{
+    rulepage_render(s, r, &text_renderer, out);
 }
