@@ -267,69 +267,83 @@ static void detail(struct buf *out, const char *k1, const char *v1, const char *
     buf_adds(out, "</li>\n");
 }
 
-void rulepage_rule_html(struct rulepage_site *s, const struct rule *r, struct buf *out)
+static void html_top(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
 {
-    struct rulepage_page p;
-    rulepage_page_init(s, r, &p);
-    const struct ver_list *vl = rule_set_versions(s->rs);
-    head(s, out, p.id);
+    head(s, out, p->id);
     buf_adds(out, "<p class=\"crumbs\"><a href=\"index.html\">Rules</a> › <a href=\"index.html#");
-    surface_anchor(out, p.surface);
+    surface_anchor(out, p->surface);
     buf_adds(out, "\">");
-    escs(out, p.surface);
+    escs(out, p->surface);
     buf_adds(out, "</a></p>\n<h1 id=\"top\"><span class=\"id\">");
-    escs(out, p.id);
-    buf_addf(out, "</span><span class=\"badge %s\">%s</span></h1>\n<p class=\"summary\">", p.level,
-             p.level);
-    prose(s, out, p.summary, p.id);
+    escs(out, p->id);
+    buf_addf(out, "</span><span class=\"badge %s\">%s</span></h1>\n<p class=\"summary\">", p->level,
+             p->level);
+    prose(s, out, p->summary, p->id);
     buf_adds(out, "</p>\n");
+}
 
-    h2(out, "requirement", "Requirement");
+static void html_section(const struct rulepage_section *sec, struct buf *out)
+{
+    h2(out, sec->anchor, sec->title);
+}
+
+static void html_requirement(struct rulepage_site *s, const struct rulepage_page *p,
+                             struct buf *out)
+{
     buf_adds(out, "<blockquote class=\"req\">");
-    prose(s, out, p.requirement, p.id);
-    buf_adds(out, "</blockquote>\n</section>\n");
+    prose(s, out, p->requirement, p->id);
+    buf_adds(out, "</blockquote>\n");
+}
 
-    h2(out, "details", "Details");
+static void html_details(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
     buf_adds(out, "<ul class=\"details\">\n");
-    detail(out, "Rule ID", p.id, NULL, NULL, 1);
-    detail(out, "Owner", p.owner, NULL, NULL, 0);
-    detail(out, "Surface", p.surface, "Path", p.paths, 0);
-    detail(out, "Kind", p.kind, NULL, NULL, 0);
-    detail(out, "Requirement level", p.level, NULL, NULL, 0);
-    detail(out, "Status", p.status, "Enforcement", p.enforcement, 0);
-    if (p.preset_reason)
-        detail(out, "Preset", p.preset, "Not in recommended (the default)", p.preset_reason, 0);
+    for (size_t i = 0; i < RULEPAGE_NDETAILS; i++) {
+        const struct rulepage_detail *d = &p->details[i];
+        detail(out, d->key, d->value, d->key2, d->value2, d->code);
+    }
+    if (p->preset_reason)
+        detail(out, "Preset", p->preset, "Not in recommended (the default)", p->preset_reason, 0);
     else detail(out, "Preset", "recommended (the default)", NULL, NULL, 0);
-    buf_adds(out, "</ul>\n</section>\n");
+    buf_adds(out, "</ul>\n");
+}
 
-    h2(out, "applicability", "Protocol version applicability");
+static void html_applicability(struct rulepage_site *s, const struct rulepage_page *p,
+                               struct buf *out)
+{
+    const struct ver_list *vl = p->versions;
     buf_adds(out, "<table class=\"versions\">\n<tr>");
     for (size_t i = 0; i < vl->n; i++)
         buf_addf(out, "<th><a href=\"version-%s.html\">%s</a></th>", vl->names[i], vl->names[i]);
     buf_adds(out, "</tr>\n<tr>");
     for (size_t i = 0; i < vl->n; i++)
         buf_adds(out,
-                 p.applies >> i & 1 ? "<td class=\"applies\">applies</td>"
-                                    : "<td class=\"na\">not-applicable</td>");
-    buf_adds(out, "</tr>\n</table>\n</section>\n");
+                 p->applies >> i & 1 ? "<td class=\"applies\">applies</td>"
+                                     : "<td class=\"na\">not-applicable</td>");
+    buf_adds(out, "</tr>\n</table>\n");
+}
 
-    h2(out, "required-by", "Required by");
-    if (!p.required_by.len) buf_adds(out, "<p class=\"none\">Not recorded.</p>\n");
-    else {
-        buf_adds(out, "<ul class=\"refs\">\n");
-        for (size_t i = 0; i < p.required_by.len; i++) {
-            buf_adds(out, "<li>");
-            escs(out, p.required_by.items[i]);
-            buf_adds(out, "</li>\n");
-        }
-        buf_adds(out, "</ul>\n");
+static void html_required_by(struct rulepage_site *s, const struct rulepage_page *p,
+                             struct buf *out)
+{
+    if (!p->required_by.len) {
+        buf_adds(out, "<p class=\"none\">Not recorded.</p>\n");
+        return;
     }
-    buf_adds(out, "</section>\n");
-
-    h2(out, "based-on", "Based on");
     buf_adds(out, "<ul class=\"refs\">\n");
-    for (size_t i = 0; i < p.based_on.len; i++) {
-        const struct rulepage_source *src = &p.based_on.items[i];
+    for (size_t i = 0; i < p->required_by.len; i++) {
+        buf_adds(out, "<li>");
+        escs(out, p->required_by.items[i]);
+        buf_adds(out, "</li>\n");
+    }
+    buf_adds(out, "</ul>\n");
+}
+
+static void html_based_on(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    buf_adds(out, "<ul class=\"refs\">\n");
+    for (size_t i = 0; i < p->based_on.len; i++) {
+        const struct rulepage_source *src = &p->based_on.items[i];
         buf_adds(out, "<li>");
         if (src->text) {
             buf_addf(out, "<span class=\"tier\">Tier %ld", src->tier);
@@ -353,29 +367,28 @@ void rulepage_rule_html(struct rulepage_site *s, const struct rule *r, struct bu
         }
         buf_adds(out, "</li>\n");
     }
-    buf_adds(out, "</ul>\n</section>\n");
+    buf_adds(out, "</ul>\n");
+}
 
-    h2(out, "gaps", "Gaps and arbitrations");
-    if (!p.gaps.len) buf_adds(out, "<p class=\"none\">None recorded.</p>\n");
-    for (size_t i = 0; i < p.gaps.len; i++) {
+static void html_gaps(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    if (!p->gaps.len) buf_adds(out, "<p class=\"none\">None recorded.</p>\n");
+    for (size_t i = 0; i < p->gaps.len; i++) {
         buf_adds(out, "<p>");
-        prose(s, out, p.gaps.items[i], p.id);
+        prose(s, out, p->gaps.items[i], p->id);
         buf_adds(out, "</p>\n");
     }
-    buf_adds(out, "</section>\n");
+}
 
-    h2(out, "examples", "Examples");
-    if (!p.examples.len) buf_adds(out, "<p class=\"none\">None recorded.</p>\n");
-    for (size_t i = 0; i < p.examples.len; i++) {
-        const struct rulepage_example *x = &p.examples.items[i];
-        const char *kind = !strcmp(x->expect, "invalid") ? "invalid"
-            : !strcmp(x->expect, "warning")              ? "warning"
-            : !strcmp(x->expect, "info")                 ? "info"
-                                                         : "valid";
+static void html_examples(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
+    if (!p->examples.len) buf_adds(out, "<p class=\"none\">None recorded.</p>\n");
+    for (size_t i = 0; i < p->examples.len; i++) {
+        const struct rulepage_example *x = &p->examples.items[i];
         buf_addf(out,
                  "<div class=\"example %s\" id=\"example-%zu\">\n<h3>%s<a class=\"anchor\" "
                  "href=\"#example-%zu\">#</a></h3>\n<p class=\"src\">Source: <code>",
-                 kind, i + 1, rulepage_example_title(x->expect), i + 1);
+                 x->kind, i + 1, x->title, i + 1);
         escs(out, x->fixture);
         buf_adds(out, "</code> · Selected: <code>");
         escs(out, x->pointer);
@@ -391,20 +404,48 @@ void rulepage_rule_html(struct rulepage_site *s, const struct rule *r, struct bu
         }
         buf_adds(out, "</div>\n");
     }
-    buf_adds(out, "</section>\n");
+}
 
-    h2(out, "source", "Rule Source Code");
+static void html_source_code(struct rulepage_site *s, const struct rulepage_page *p,
+                             struct buf *out)
+{
     buf_adds(out, "<p><code>");
-    escs(out, p.file);
-    buf_addf(out, "</code> %s <code>", rulepage_source_at(&p));
-    escs(out, p.tag);
-    if (p.set_name) {
+    escs(out, p->file);
+    buf_addf(out, "</code> %s <code>", rulepage_source_at(p));
+    escs(out, p->tag);
+    if (p->set_name) {
         buf_adds(out, "</code> of <code>");
-        escs(out, p.set_name);
+        escs(out, p->set_name);
     }
-    buf_addf(out, "</code>%s.</p>\n</section>\n", p.released ? "" : rulepage_not_released);
+    buf_addf(out, "</code>%s.</p>\n", p->released ? "" : rulepage_not_released);
+}
+
+static void html_bottom(struct rulepage_site *s, const struct rulepage_page *p, struct buf *out)
+{
     foot(s, out);
-    rulepage_page_release(&p);
+}
+
+static const struct rulepage_renderer html_renderer = {
+    .top = html_top,
+    .heading = html_section,
+    .part =
+        {
+            [RULEPAGE_REQUIREMENT] = html_requirement,
+            [RULEPAGE_DETAILS] = html_details,
+            [RULEPAGE_APPLICABILITY] = html_applicability,
+            [RULEPAGE_REQUIRED_BY] = html_required_by,
+            [RULEPAGE_BASED_ON] = html_based_on,
+            [RULEPAGE_GAPS] = html_gaps,
+            [RULEPAGE_EXAMPLES] = html_examples,
+            [RULEPAGE_SOURCE] = html_source_code,
+        },
+    .section_end = "</section>\n",
+    .bottom = html_bottom,
+};
+
+void rulepage_rule_html(struct rulepage_site *s, const struct rule *r, struct buf *out)
+{
+    rulepage_render(s, r, &html_renderer, out);
 }
 
 static void rule_table(struct rulepage_site *s, struct buf *out, const char *surface, int vi)
@@ -477,9 +518,7 @@ void rulepage_index_html(struct rulepage_site *s, struct buf *out)
              "<code>--skip</code> select them like any other.</p>\n<table>\n<tr><th>Rule</th>"
              "<th>Level</th><th>What</th></tr>\n");
     for (size_t i = 0; i < res_nbuiltins; i++) {
-        const char *lvl = res_builtins[i].level == DIAG_ERROR ? "must"
-            : res_builtins[i].level == DIAG_WARNING           ? "should"
-                                                              : "may";
+        const char *lvl = rulepage_level_word_of(res_builtins[i].level);
         buf_addf(out, "<tr><td><code>%s</code></td><td><span class=\"badge %s\">%s</span></td><td>",
                  res_builtins[i].id, lvl, diag_level_name(res_builtins[i].level));
         escs(out, res_builtins[i].summary);
@@ -495,9 +534,7 @@ void rulepage_version_html(struct rulepage_site *s, size_t vi, struct buf *out)
     char *title = xasprintf("MCP %s", vl->names[vi]);
     head(s, out, title);
     free(title);
-    size_t n = 0;
-    for (size_t i = 0; i < rule_set_count(s->rs); i++)
-        n += rule_applies(rule_set_rule(s->rs, i)) >> vi & 1;
+    size_t n = rulepage_version_count(s, vi);
     buf_addf(out,
              "<p class=\"crumbs\"><a href=\"index.html\">Rules</a> › Protocol versions</p>\n"
              "<h1>MCP %s</h1>\n<p class=\"summary\">%zu of %zu rules apply to protocol version "
@@ -505,13 +542,7 @@ void rulepage_version_html(struct rulepage_site *s, size_t vi, struct buf *out)
              vl->names[vi], n, rule_set_count(s->rs), vl->names[vi]);
     version_nav(s, out);
     for (size_t k = 0; k < s->surfaces.len; k++) {
-        size_t m = 0;
-        for (size_t i = 0; i < rule_set_count(s->rs); i++) {
-            const struct rule *r = rule_set_rule(s->rs, i);
-            m += !strcmp(rule_str(r, "surface"), s->surfaces.items[k]) &&
-                (rule_applies(r) >> vi & 1);
-        }
-        if (!m) continue;
+        if (!rulepage_surface_count(s, s->surfaces.items[k], (int)vi)) continue;
         struct buf a = BUF_INIT;
         surface_anchor(&a, s->surfaces.items[k]);
         h2(out, buf_str(&a), s->surfaces.items[k]);
