@@ -512,4 +512,18 @@ const char *schema_subschema_form(int draft);
 int schema_type_name_known(const char *name);
 const char *schema_type_suggest(const char *name);
 
+/* schema_seen.c: JSON values by identity, so that a walk over subschemas visits a value
+ * shared by several places once (a reference bomb stays linear). */
+struct schema_seen {
+    json_t **slot; /* open addressing, NULL = free */
+    size_t cap, n;
+};
+#define SCHEMA_SEEN_INIT                                                                           \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
+/* 1 when V was not in S (and now is), 0 when it was */
+int schema_seen_add(struct schema_seen *s, json_t *v);
+void schema_seen_release(struct schema_seen *s);
+
 #endif

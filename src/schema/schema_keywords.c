@@ -216,6 +216,7 @@ struct walk {
     void (*visit)(const char *ptr, json_t *sch, void *arg);
     void *arg;
     unsigned depth;
+    struct schema_seen seen; /* each shared value walked once */
 };
 
 static void walk_schema(struct walk *w, json_t *sch, struct buf *ptr);
@@ -231,7 +232,9 @@ static void walk_child(struct walk *w, json_t *v, struct buf *ptr, const char *s
 
 static void walk_schema(struct walk *w, json_t *sch, struct buf *ptr)
 {
-    if (!json_is_object(sch) || w->depth > SCHEMA_DEFAULT_MAX_DEPTH) return;
+    if (!json_is_object(sch) || w->depth > SCHEMA_DEFAULT_MAX_DEPTH ||
+        !schema_seen_add(&w->seen, sch))
+        return;
     w->depth++;
     w->visit(buf_str(ptr), sch, w->arg);
     const char *kw;
@@ -286,9 +289,10 @@ static void misspelt_visit(const char *ptr, json_t *sch, void *arg)
 size_t schema_misspelt_keywords(json_t *sch, enum schema_dialect d, struct schema_errors *out)
 {
     struct misspelt m = {(int)d, out, 0};
-    struct walk w = {(int)d, misspelt_visit, &m, 0};
+    struct walk w = {(int)d, misspelt_visit, &m, 0, SCHEMA_SEEN_INIT};
     struct buf ptr = BUF_INIT;
     walk_schema(&w, sch, &ptr);
     buf_release(&ptr);
+    schema_seen_release(&w.seen);
     return m.n;
 }

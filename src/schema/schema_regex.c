@@ -534,7 +534,8 @@ static const char *const SCHEMA_MAPS[] = {"properties",  "patternProperties", "$
                                           "definitions", "dependentSchemas",  "dependencies",
                                           NULL};
 
-static int unrunnable_in(json_t *sch, struct buf *at, int depth, char **why);
+static int unrunnable_in(json_t *sch, struct buf *at, int depth, char **why,
+                         struct schema_seen *seen);
 
 static int unrunnable_pattern(const char *pat, size_t len, struct buf *at, const char *kw,
                               const char *seg, char **why)
@@ -550,20 +551,23 @@ static int unrunnable_pattern(const char *pat, size_t len, struct buf *at, const
 }
 
 static int unrunnable_child(json_t *v, struct buf *at, int depth, char **why, const char *kw,
-                            const char *key, size_t idx, int is_idx)
+                            const char *key, size_t idx, int is_idx, struct schema_seen *seen)
 {
     size_t mark = at->len;
     ptr_append_segment(at, kw, strlen(kw));
     if (key) ptr_append_segment(at, key, strlen(key));
     if (is_idx) ptr_append_index(at, idx);
-    if (unrunnable_in(v, at, depth + 1, why)) return 1;
+    if (unrunnable_in(v, at, depth + 1, why, seen)) return 1;
     buf_truncate(at, mark);
     return 0;
 }
 
-static int unrunnable_in(json_t *sch, struct buf *at, int depth, char **why)
+/* a value seen before had no unrunnable pattern (the walk stops at the first), so each
+ * shared value is walked once */
+static int unrunnable_in(json_t *sch, struct buf *at, int depth, char **why,
+                         struct schema_seen *seen)
 {
-    if (!json_is_object(sch) || depth > 256) return 0;
+    if (!json_is_object(sch) || depth > 256 || !schema_seen_add(seen, sch)) return 0;
     json_t *pat = json_object_get(sch, "pattern");
     if (json_is_string(pat) &&
         unrunnable_pattern(json_string_value(pat), json_string_length(pat), at, "pattern", NULL,
@@ -577,20 +581,20 @@ static int unrunnable_in(json_t *sch, struct buf *at, int depth, char **why)
         }
     for (size_t k = 0; ONE_SCHEMA[k]; k++)
         if (unrunnable_child(json_object_get(sch, ONE_SCHEMA[k]), at, depth, why, ONE_SCHEMA[k],
-                             NULL, 0, 0))
+                             NULL, 0, 0, seen))
             return 1;
     for (size_t k = 0; SCHEMA_ARRAYS[k]; k++) {
         json_t *a = json_object_get(sch, SCHEMA_ARRAYS[k]);
         for (size_t i = 0; json_is_array(a) && i < json_array_size(a); i++)
-            if (unrunnable_child(json_array_get(a, i), at, depth, why, SCHEMA_ARRAYS[k], NULL, i,
-                                 1))
+            if (unrunnable_child(json_array_get(a, i), at, depth, why, SCHEMA_ARRAYS[k], NULL, i, 1,
+                                 seen))
                 return 1;
     }
     for (size_t k = 0; SCHEMA_MAPS[k]; k++) {
         json_t *m = json_object_get(sch, SCHEMA_MAPS[k]);
         if (json_is_object(m)) json_object_foreach(m, key, v)
             {
-                if (unrunnable_child(v, at, depth, why, SCHEMA_MAPS[k], key, 0, 0)) return 1;
+                if (unrunnable_child(v, at, depth, why, SCHEMA_MAPS[k], key, 0, 0, seen)) return 1;
             }
     }
     return 0;
@@ -599,8 +603,11 @@ static int unrunnable_in(json_t *sch, struct buf *at, int depth, char **why)
 int schema_first_unrunnable_pattern(json_t *sch, char **where, char **why)
 {
     struct buf at = BUF_INIT;
+    struct schema_seen seen = SCHEMA_SEEN_INIT;
     *why = NULL;
-    if (!unrunnable_in(sch, &at, 0, why)) {
+    int found = unrunnable_in(sch, &at, 0, why, &seen);
+    schema_seen_release(&seen);
+    if (!found) {
         buf_release(&at);
         *where = NULL;
         return 0;
