@@ -452,8 +452,9 @@ static struct config *read_buffer(const char *path, const char *data, size_t len
     }
     doc_free(d);
     c->nerrors = errs->len - before;
-    /* in the order of the file: the keys are checked one after another, not in it */
-    qsort(errs->items + before, c->nerrors, sizeof *errs->items, by_position);
+    /* in the order of the file: the keys are checked one after another, not in it (no
+     * errors: errs->items may be NULL, which qsort must not get) */
+    if (c->nerrors) qsort(errs->items + before, c->nerrors, sizeof *errs->items, by_position);
     return c;
 }
 
