@@ -783,12 +783,17 @@ struct validate_run {
 /* Load the rule set (--rules/--rules-tag, else the config's rules, else the default) and
  * check what depends on it: the tag, the protocol versions, the --rule/--skip globs and
  * the config's rule ids. 0, or 2 after a message. */
+/* The rule set a run judges by: the command line's --rules/--rules-tag, else the config
+ * C's `rules`, else the default; NULL after its messages. */
+static struct rule_set *load_rule_set(const struct validate_opts *o, const struct config *c)
+{
+    if (c && c->rules.len && !o->rules_dir && !o->rules_tag) return cmd_config_rules(c);
+    return cmd_load_rules_tagged(o->rules_dir, o->rules_tag);
+}
+
 static int prepare(struct validate_opts *o, struct validate_run *v)
 {
-    if (o->cfg && o->cfg->rules.len && !o->rules_dir && !o->rules_tag)
-        v->rs = cmd_config_rules(o->cfg);
-    else v->rs = cmd_load_rules_tagged(o->rules_dir, o->rules_tag);
-    if (!v->rs) return 2;
+    if (!(v->rs = load_rule_set(o, o->cfg))) return 2;
     /* a run pinned to a tag says when an engine change altered that tag's findings
      * (docs/releases.md); -q prints only what fails the run */
     if (!o->quiet && o->rules_tag)
@@ -1137,9 +1142,7 @@ static int load_config(struct validate_opts *o, const char *path)
     }
     struct rule_set *rs = NULL;
     if (c && !c->rules_bad) {
-        rs = c->rules.len && !o->rules_dir && !o->rules_tag
-            ? cmd_config_rules(c)
-            : cmd_load_rules_tagged(o->rules_dir, o->rules_tag);
+        rs = load_rule_set(o, c);
         if (rs) config_check(c, rs, &errs);
         diag_sort_merge(&errs);
     }
