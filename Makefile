@@ -47,13 +47,15 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(CFLAGS) -Isrc -I$(BUILD)/
              -DMCPDESC_VERSION='"$(VERSION)"' -DMCPDESC_DATADIR='"$(PREFIX)/share/mcpdesc"' -MMD -MP
 
 # src/ is one folder per layer (docs/architecture.md; `make check-layers` keeps the
-# include order): base < schema < core < author; capture sits on base alone; lsp (the
-# language server and its editor features) on base, schema, core and author; cli on all.
-# libmcpdesc.a is what a validator needs (base, schema, core: no curl); the rule
+# include order): base < schema < doc < resolve < rules < judge < findings < author;
+# capture sits on base alone; lsp (the language server and its editor features) on
+# everything below author and author; cli on all.
+# libmcpdesc.a is what a validator needs (base to findings: no curl); the rule
 # author's tools, the MCP client and the language server are linked into the command
 # line program.
-LAYERS     := base schema core author capture lsp cli
-LIB_SRCS   := $(foreach l,base schema core,$(wildcard src/$(l)/*.c))
+LIB_LAYERS := base schema doc resolve rules judge findings
+LAYERS     := $(LIB_LAYERS) author capture lsp cli
+LIB_SRCS   := $(foreach l,$(LIB_LAYERS),$(wildcard src/$(l)/*.c))
 TOOL_SRCS  := $(wildcard src/author/*.c) $(wildcard src/capture/*.c) $(wildcard src/lsp/*.c)
 CLI_SRCS   := $(wildcard src/cli/*.c)
 GEN_SRCS :=

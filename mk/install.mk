@@ -30,7 +30,7 @@ PREFIX_STAMP := $(BUILD)/.prefix
 $(PREFIX_STAMP): install-prefix-force | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo '$(PREFIX)' | cmp -s - $@ 2>/dev/null || echo '$(PREFIX)' > $@
-$(BUILD)/src/cli/cmd_common.o $(BUILD)/src/core/mcpdesc.o $(BUILD)/src/core/release.o: $(PREFIX_STAMP)
+$(BUILD)/src/cli/cmd_common.o $(BUILD)/src/judge/mcpdesc.o $(BUILD)/src/rules/release.o: $(PREFIX_STAMP)
 
 # Requires: every pkg-config module the library is built with (LIB_PKGS: the library
 # holds no capture client, so an embedding program does not link curl).
@@ -44,7 +44,7 @@ install: $(BUILD)/mcpdesc $(BUILD)/libmcpdesc.a $(BUILD)/mcpdesc.pc
 	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	$(INSTALL) -m 755 $(BUILD)/mcpdesc $(DESTDIR)$(BINDIR)/mcpdesc
 	$(INSTALL) -m 644 $(BUILD)/libmcpdesc.a $(DESTDIR)$(LIBDIR)/libmcpdesc.a
-	$(INSTALL) -m 644 src/core/mcpdesc.h $(DESTDIR)$(INCLUDEDIR)/mcpdesc.h
+	$(INSTALL) -m 644 src/judge/mcpdesc.h $(DESTDIR)$(INCLUDEDIR)/mcpdesc.h
 	$(INSTALL) -m 644 $(BUILD)/mcpdesc.pc $(DESTDIR)$(PKGCONFIGDIR)/mcpdesc.pc
 	$(INSTALL) -m 644 docs/mcpdesc.1 $(DESTDIR)$(MANDIR)/man1/mcpdesc.1
 	$(INSTALL) -m 644 tools/mcpdesc.bash-completion $(DESTDIR)$(BASHCOMPDIR)/mcpdesc

@@ -1,4 +1,4 @@
-# mk/overlap.mk - the yields-to post-pass (src/core/overlap.c) never hides a finding about
+# mk/overlap.mk - the yields-to post-pass (src/judge/overlap.c) never hides a finding about
 # another value, and --rule/--skip never change what the other rules report:
 # tests/overlap-invariant.sh runs every conformance fixture and the corpus with and
 # without the post-pass (MCPDESC_NO_OVERLAP=1) and with --rule/--skip of every reported

@@ -14,7 +14,7 @@
 #   f. schema/config.schema.json: example and test configs valid, planted mistakes
 #      rejected by it and by `validate --config` (see below);
 #   e. the predicates of the rule-file schema are exactly those of the one predicate table,
-#      fn_table[] (src/core/fn_table.c): one $defs entry pred.NAME each.
+#      fn_table[] (src/rules/fn_table.c): one $defs entry pred.NAME each.
 #
 # One `ok`/`FAIL` line per check, then `N passed, N failed`; exit 1 when any failed.
 set -u
@@ -132,13 +132,13 @@ done
 awk '/fn_table\[\] = \{/ { t = 1; next }
      t && /^};/ { t = 0 }
      t && /^    \{"[a-z][a-z0-9-]*",/ { sub(/^    \{"/, ""); sub(/".*/, ""); print }' \
-    src/core/fn_table.c 2>/dev/null | sort -u >"$TMP/table"
+    src/rules/fn_table.c 2>/dev/null | sort -u >"$TMP/table"
 sed -n 's/.*"\$ref": "#\/\$defs\/pred\.\([a-z0-9-]*\)".*/\1/p' "$RULE_SCHEMA" | sort -u >"$TMP/schema"
 sed -n 's/^    "pred\.\([a-z0-9-]*\)": {$/\1/p' "$RULE_SCHEMA" | sort -u >"$TMP/defs"
 : >"$TMP/out"
 n=$(wc -l <"$TMP/table" | tr -d ' ')
 if [ "$n" -eq 0 ]; then
-    bad "predicates: no fn_table[] entries found in src/core/fn_table.c (layout changed?)"
+    bad "predicates: no fn_table[] entries found in src/rules/fn_table.c (layout changed?)"
 else
     before=$fail
     for name in $(cat "$TMP/table"); do

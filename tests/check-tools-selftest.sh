@@ -28,13 +28,13 @@ expect_fail() { # NAME WANT-TEXT COMMAND...
 plant() { # a fresh copy of src/, then FILE gets LINE appended
     rm -rf "$tmp/src" && cp -R src "$tmp/src" && printf '%s\n' "$2" >> "$tmp/src/$1"
 }
-plant base/util.c '#include "core/eval.h"'
-expect_fail "base includes core" 'the base layer may include only: base' sh tools/check-layers.sh "$tmp/src"
-plant capture/rpc.c '#include "core/doc.h"'
-expect_fail "capture includes core" 'the capture layer may include only: base capture' sh tools/check-layers.sh "$tmp/src"
-plant core/eval.c '#include "lint.h"'
+plant base/util.c '#include "judge/eval.h"'
+expect_fail "base includes judge" 'the base layer may include only: base' sh tools/check-layers.sh "$tmp/src"
+plant capture/rpc.c '#include "doc/doc.h"'
+expect_fail "capture includes doc" 'the capture layer may include only: base capture' sh tools/check-layers.sh "$tmp/src"
+plant judge/eval.c '#include "lint.h"'
 expect_fail "an include without its folder" 'names no layer folder' sh tools/check-layers.sh "$tmp/src"
-plant core/eval.c ''
+plant judge/eval.c ''
 : > "$tmp/src/stray.c"
 expect_fail "a file outside every layer" 'outside every layer' sh tools/check-layers.sh "$tmp/src"
 n=$((n + 1))

@@ -1,5 +1,5 @@
 #!/bin/sh
-# overlap-invariant.sh BINARY - the yields-to post-pass (src/core/overlap.c) never hides a
+# overlap-invariant.sh BINARY - the yields-to post-pass (src/judge/overlap.c) never hides a
 # finding about another value, and --rule/--skip never change what the other rules
 # report (rules-yaml/README.md, "yields-to"). Runs the shipped rule set on every
 # conformance fixture (with its x-args) and on the corpus (examples/corpus/*.json):

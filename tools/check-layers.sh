@@ -1,12 +1,16 @@
 #!/bin/sh
 # check-layers.sh SRC - every #include "..." of a file in SRC/LAYER/ names a header of a
-# layer LAYER may use (docs/architecture.md), by its folder ("core/eval.h"):
+# layer LAYER may use (docs/architecture.md), by its folder ("judge/eval.h"):
 #   base     base                          buffers, strings, JSON Pointers, version masks
 #   schema   base schema                   the JSON Schema engine
-#   core     base schema core              document, resolution, rules, interpreter, reports
-#   author   base schema core author       lint and rule pages
+#   doc      base doc                      the document model and its JSON and YAML loaders
+#   resolve  base doc resolve              versions, $componentRef, selectors
+#   rules    ... resolve rules             the rule program: set, compiler, predicates, tags
+#   judge    ... rules judge               run a program over a document; the embedding API
+#   findings ... judge findings            reports, baseline, fingerprints, suppress, config, fix
+#   author   ... findings author           lint and rule pages
 #   capture  base capture                  the MCP client
-#   lsp      base schema core author lsp   the language server and its features
+#   lsp      ... author lsp                the language server and its features
 #   cli      everything                    the command line
 # A header without a folder, or of a layer not allowed, fails with file:line. So do a file
 # directly in SRC (outside every layer) and a layer folder this script does not know.
@@ -16,11 +20,15 @@ allowed() {
     case $1 in
     base) echo "base" ;;
     schema) echo "base schema" ;;
-    core) echo "base schema core" ;;
-    author) echo "base schema core author" ;;
+    doc) echo "base doc" ;;
+    resolve) echo "base doc resolve" ;;
+    rules) echo "base schema doc resolve rules" ;;
+    judge) echo "base schema doc resolve rules judge" ;;
+    findings) echo "base schema doc resolve rules judge findings" ;;
+    author) echo "base schema doc resolve rules judge findings author" ;;
     capture) echo "base capture" ;;
-    lsp) echo "base schema core author lsp" ;;
-    cli) echo "base schema core author capture lsp cli" ;;
+    lsp) echo "base schema doc resolve rules judge findings author lsp" ;;
+    cli) echo "base schema doc resolve rules judge findings author capture lsp cli" ;;
     *) return 1 ;;
     esac
 }
@@ -28,7 +36,7 @@ bad=0
 files=0
 for f in "$src"/*; do
     [ -f "$f" ] || continue
-    echo "$f: outside every layer (move it into one of $src/base, schema, core, author, capture, lsp, cli)"
+    echo "$f: outside every layer (move it into one of the layer folders: tools/check-layers.sh lists them)"
     bad=$((bad + 1))
 done
 for dir in "$src"/*/; do
@@ -68,4 +76,4 @@ if [ "$bad" -ne 0 ]; then
     echo "check-layers: FAIL: $bad include(s) against the layer order"
     exit 1
 fi
-echo "check-layers: ok ($files files, layers base < schema < core < author < lsp; capture on base; cli on all)"
+echo "check-layers: ok ($files files, layers base < schema < doc < resolve < rules < judge < findings < author < lsp; capture on base; cli on all)"

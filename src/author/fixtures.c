@@ -7,8 +7,8 @@
 #include "base/buf.h"
 #include "base/ptr.h"
 #include "base/util.h"
-#include "core/doc.h"
-#include "core/res.h"
+#include "doc/doc.h"
+#include "resolve/res.h"
 
 struct fx_entry {
     char *name;

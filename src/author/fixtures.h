@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "core/rule.h"
+#include "rules/rule.h"
 
 /* A fixture name is a relative path that stays inside the fixtures directory (no "..",
  * ".", empty segment or leading '/'). */

@@ -24,10 +24,10 @@
 #include "base/ptr.h"
 #include "base/util.h"
 #include "base/ver.h"
-#include "core/eval.h"
-#include "core/fix.h"
-#include "core/judge.h"
-#include "core/sel.h"
+#include "judge/eval.h"
+#include "findings/fix.h"
+#include "judge/judge.h"
+#include "resolve/sel.h"
 #include "schema/schema.h"
 
 char *lint_default_fixtures(const char *rules_dir)

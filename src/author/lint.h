@@ -10,9 +10,9 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "core/diag.h"
-#include "core/doc.h"
-#include "core/rule.h"
+#include "base/diag.h"
+#include "doc/doc.h"
+#include "rules/rule.h"
 
 /* The conformance fixtures of the rule set in RULES_DIR: RULES_DIR/../conformance.
  * New string. */

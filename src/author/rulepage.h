@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "base/buf.h"
-#include "core/rule.h"
+#include "rules/rule.h"
 
 /* The section headings of a rule page, in order (NULL-terminated, static). */
 extern const char *const rulepage_sections[];

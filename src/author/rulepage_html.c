@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "core/res.h"
+#include "resolve/res.h"
 
 static const char style[] =
     ":root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--accent:#0b57d0;"

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "core/res.h"
+#include "resolve/res.h"
 
 /* Text in a Markdown table cell: '|' escaped, newlines folded. */
 static void md_cell(struct buf *out, const char *s)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "core/report.h"
+#include "findings/report.h"
 #include "base/val.h"
 #include "base/ver.h"
 

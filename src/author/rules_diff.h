@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "core/rule.h"
+#include "rules/rule.h"
 #include "base/buf.h"
 
 /* The differences from A to B, a new object:

@@ -1,6 +1,6 @@
 /* uri.h - RFC 3986 URIs and URI references, parsed and resolved by uriparser
  * (Debian's liburiparser), not by hand: the `uri` and `uri-reference` formats of the
- * rule predicates (core/fn.c) and the identifiers and references of the JSON Schema
+ * rule predicates (rules/fn.c) and the identifiers and references of the JSON Schema
  * engine (schema/). Strings are NUL-terminated; a result is new (the caller frees it). */
 #ifndef MCPDESC_URI_H
 #define MCPDESC_URI_H

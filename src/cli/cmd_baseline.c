@@ -1,6 +1,6 @@
 /* cmd_baseline.c - `mcpdesc baseline write FILE [validate options] INPUTS...`: judge the
  * inputs as validate does (cmd_validate_then) and record every finding in FILE
- * (core/baseline.h), so that `validate --baseline FILE` reports only new ones. The file
+ * (findings/baseline.h), so that `validate --baseline FILE` reports only new ones. The file
  * is written through a temporary file renamed when complete; nothing is written when an
  * input cannot be judged. Exit 0 written (whatever the findings), 2 bad usage, an input
  * that cannot be judged, or a file that cannot be written. */
@@ -10,8 +10,8 @@
 #include "base/loc.h"
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
-#include "core/baseline.h"
-#include "core/report.h"
+#include "findings/baseline.h"
+#include "findings/report.h"
 
 static void usage(FILE *f)
 {

@@ -18,7 +18,7 @@
 #include "cli/cmd_common.h"
 #include "capture/rpc.h"
 #include "base/util.h"
-#include "core/suppress.h"
+#include "findings/suppress.h"
 
 /* Every option, for did-you-mean (tests/check-options.sh checks them against --help, the
  * man page and the bash completion). */

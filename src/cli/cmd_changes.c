@@ -7,7 +7,7 @@
 
 #include "cli/cmd_common.h"
 #include "base/util.h"
-#include "core/release.h"
+#include "rules/release.h"
 
 /* The whole of PATH, new; NULL when it cannot be read. */
 static char *slurp(const char *path)

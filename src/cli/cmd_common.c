@@ -12,9 +12,9 @@
 
 #include "base/loc.h"
 #include "base/util.h"
-#include "core/doc.h"
-#include "core/lock.h"
-#include "core/release.h"
+#include "doc/doc.h"
+#include "rules/lock.h"
+#include "rules/release.h"
 
 static int is_rule_dir(const char *dir)
 {

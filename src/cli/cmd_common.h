@@ -5,11 +5,11 @@
 
 #include <stdio.h>
 
-#include "core/config.h"
-#include "core/diag.h"
+#include "findings/config.h"
+#include "base/diag.h"
 #include "base/util.h"
-#include "core/release.h"
-#include "core/rule.h"
+#include "rules/release.h"
+#include "rules/rule.h"
 
 /* The shipped set's name: a bare --rules-tag TAG means CMD_DEFAULT_SET@TAG. */
 #define CMD_DEFAULT_SET "mcpdesc-mcp"

@@ -11,7 +11,7 @@
 #include "cli/cmd_common.h"
 #include "base/buf.h"
 #include "base/loc.h"
-#include "core/release.h"
+#include "rules/release.h"
 
 static int exists(const char *path)
 {

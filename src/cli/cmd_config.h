@@ -1,12 +1,12 @@
 /* cmd_config.h - the config file on the command line (docs/config.md): finding
- * .mcpdesc.yaml (or --config FILE), loading it with core/config.h, and loading the rule
+ * .mcpdesc.yaml (or --config FILE), loading it with findings/config.h, and loading the rule
  * sets its `rules` names. How its keys rank against the options is cmd_validate.c's:
  * the command line over the config over the preset. */
 #ifndef MCPDESC_CMD_CONFIG_H
 #define MCPDESC_CMD_CONFIG_H
 
-#include "core/config.h"
-#include "core/rule.h"
+#include "findings/config.h"
+#include "rules/rule.h"
 
 /* The names looked for, in this order, in each directory. */
 #define CMD_CONFIG_NAMES ".mcpdesc.yaml", ".mcpdesc.yml"

@@ -1,6 +1,6 @@
 /* cmd_fix.c - `mcpdesc fix [--dry-run] [--diff] [VALIDATE OPTIONS] FILE...`: judge the
  * files as validate does (cmd_validate_then: the same rules, preset, config), apply every
- * fix the rules offer until none is left (core/fix.h), and write each changed file
+ * fix the rules offer until none is left (findings/fix.h), and write each changed file
  * through a temporary file in its directory, renamed over it (its mode kept). --diff
  * previews, as ruff's and black's do: it prints the changes and writes nothing, like
  * --dry-run. Exit 0 nothing left to fix or fixes applied, 1 --dry-run or --diff found
@@ -16,9 +16,9 @@
 #include "base/loc.h"
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
-#include "core/doc.h"
-#include "core/fix.h"
-#include "core/report.h"
+#include "doc/doc.h"
+#include "findings/fix.h"
+#include "findings/report.h"
 
 static void usage(FILE *f)
 {

@@ -13,7 +13,7 @@
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
 #include "cli/cmd_config.h"
-#include "core/suppress.h"
+#include "findings/suppress.h"
 #include "lsp/lsp.h"
 
 static const char *const options[] = {"--rules",     "--rules-tag", "--preset", "--config",

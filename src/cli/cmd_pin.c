@@ -11,9 +11,9 @@
 #include "base/util.h"
 #include "cli/cmd_common.h"
 #include "cli/cmd_config.h"
-#include "core/config.h"
-#include "core/lock.h"
-#include "core/release.h"
+#include "findings/config.h"
+#include "rules/lock.h"
+#include "rules/release.h"
 
 /* One rewrite: the bytes [from, to) of the file become TEXT. */
 struct edit {

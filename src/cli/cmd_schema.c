@@ -12,7 +12,7 @@
 #include "base/uri.h"
 #include "cli/cmd.h"
 #include "cli/cmd_common.h"
-#include "core/doc.h"
+#include "doc/doc.h"
 #include "schema/schema.h"
 #include "base/util.h"
 

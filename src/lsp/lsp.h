@@ -9,10 +9,10 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "core/diag.h"
-#include "core/doc.h"
-#include "core/eval.h"
-#include "core/rule.h"
+#include "base/diag.h"
+#include "doc/doc.h"
+#include "judge/eval.h"
+#include "rules/rule.h"
 
 /* A loaded rule set as the host hands it over: RS and the options it is judged with
  * (which rules run: preset, config levels), and the host's own handle. */

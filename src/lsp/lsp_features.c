@@ -11,9 +11,9 @@
 #include "base/buf.h"
 #include "base/loc.h"
 #include "base/util.h"
-#include "core/release.h"
-#include "core/config.h"
-#include "core/judge.h"
+#include "rules/release.h"
+#include "findings/config.h"
+#include "judge/judge.h"
 #include "lsp/lsp_featuresInt.h"
 #include "lsp/lsp_pos.h"
 

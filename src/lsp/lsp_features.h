@@ -12,9 +12,9 @@
 
 #include <stddef.h>
 
-#include "core/diag.h"
-#include "core/doc.h"
-#include "core/rule.h"
+#include "base/diag.h"
+#include "doc/doc.h"
+#include "rules/rule.h"
 
 /* What an open document is, which decides what is published for it. */
 enum lspf_kind {
@@ -69,7 +69,7 @@ void lspf_items_release(struct lspf_items *items);
 enum lspf_kind lspf_classify(const struct lspf_text *t);
 /* The diagnostics of a rule file, manifest or config for the buffer's text, not the file
  * on disk: what `mcpdesc rules lint` reports for the set the file belongs to, the buffer
- * overlaid through struct rule_overlay (core/rule.h) wherever the loader and lint would
+ * overlaid through struct rule_overlay (rules/rule.h) wherever the loader and lint would
  * read the file; for a config, what the config loader reports. Appended with file =
  * t->path. A rule file whose manifest has errors gets one warning at 1:1 naming the first,
  * since its rules were not compiled. */

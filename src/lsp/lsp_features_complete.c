@@ -3,15 +3,15 @@
  * the text around the position alone (the buffer is often mid-edit and does not parse):
  * the line before the position, its flow collections, and the keys of the enclosing
  * block mappings found by indentation (lspf_context_at, which hover and definition use
- * too). What is offered comes from the loader's own tables (core/rule.h rule_names,
- * core/fn.h), the set's manifest and its named predicates. */
+ * too). What is offered comes from the loader's own tables (rules/rule.h rule_names,
+ * rules/fn.h), the set's manifest and its named predicates. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
 #include "base/util.h"
-#include "core/config.h"
-#include "core/fn.h"
+#include "findings/config.h"
+#include "rules/fn.h"
 #include "lsp/lsp_features.h"
 #include "lsp/lsp_featuresInt.h"
 

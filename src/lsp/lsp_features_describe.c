@@ -11,7 +11,7 @@
 #include "base/buf.h"
 #include "base/ptr.h"
 #include "base/util.h"
-#include "core/doc.h"
+#include "doc/doc.h"
 #include "lsp/lsp_features.h"
 #include "lsp/lsp_featuresInt.h"
 

@@ -9,8 +9,8 @@
 #include "base/buf.h"
 #include "base/ptr.h"
 #include "base/util.h"
-#include "core/fn.h"
-#include "core/res.h"
+#include "rules/fn.h"
+#include "resolve/res.h"
 #include "lsp/lsp_features.h"
 #include "lsp/lsp_featuresInt.h"
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/doc.h"
+#include "doc/doc.h"
 
 enum lsp_enc { LSP_ENC_UTF16, LSP_ENC_UTF8, LSP_ENC_UTF32 };
 const char *lsp_enc_name(enum lsp_enc e); /* "utf-16", "utf-8", "utf-32" */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "base/buf.h"
-#include "core/diag.h"
+#include "base/diag.h"
 #include "lsp/lsp_features.h"
 #include "lsp/lsp_pos.h"
 

@@ -14,18 +14,18 @@ prof=llvm-profdata
 command -v llvm-profdata >/dev/null || prof=llvm-profdata-14
 targets() {
     case $1 in
-        doc_json) echo src/core/doc_load.c src/core/doc.c src/core/doc_json.c ;;
-        doc_yaml) echo src/core/doc_load.c src/core/doc.c src/core/doc_yaml.c ;;
-        rules) echo src/core/rule.c src/core/fn.c src/core/fn_schema.c src/core/fn_table.c src/core/sel.c src/core/eval.c ;;
-        ptr) echo src/base/ptr.c src/core/sel.c ;;
-        res) echo src/core/res.c src/core/sel.c ;;
+        doc_json) echo src/doc/doc_load.c src/doc/doc.c src/doc/doc_json.c ;;
+        doc_yaml) echo src/doc/doc_load.c src/doc/doc.c src/doc/doc_yaml.c ;;
+        rules) echo src/rules/rule.c src/rules/fn.c src/rules/fn_schema.c src/rules/fn_table.c src/resolve/sel.c src/judge/eval.c ;;
+        ptr) echo src/base/ptr.c src/resolve/sel.c ;;
+        res) echo src/resolve/res.c src/resolve/sel.c ;;
         schema) echo src/schema/schema_errors.c src/schema/schema_map.c src/schema/schema_obj.c \
                      src/schema/schema_ctx.c src/schema/schema_dialect.c src/schema/schema_index.c \
                      src/schema/schema_compile.c src/schema/schema_check.c \
                      src/schema/schema_eval.c src/schema/schema_num.c src/schema/schema_regex.c \
                      src/base/val.c ;;
         rpc) echo src/capture/rpc.c ;;
-        validate) echo src/core/res.c src/core/sel.c src/core/eval.c src/core/fn.c src/core/fn_schema.c src/core/mcpdesc.c ;;
+        validate) echo src/resolve/res.c src/resolve/sel.c src/judge/eval.c src/rules/fn.c src/rules/fn_schema.c src/judge/mcpdesc.c ;;
         capture) echo src/capture/capture.c ;;
     esac
 }

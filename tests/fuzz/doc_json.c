@@ -3,7 +3,7 @@
  * document's index must agree with jansson's tree at every node (fuzz_walk_doc). */
 #include <stdlib.h>
 
-#include "core/doc.h"
+#include "doc/doc.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -4,7 +4,7 @@
  * node (fuzz_walk_doc). */
 #include <stdlib.h>
 
-#include "core/doc.h"
+#include "doc/doc.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -13,7 +13,7 @@
 #include "fuzz.h"
 #include "lsp/lsp.h"
 #include "lsp/lsp_frame.h"
-#include "core/rule.h"
+#include "rules/rule.h"
 
 static struct rule_set *rules;
 

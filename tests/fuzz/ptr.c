@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "core/doc.h"
+#include "doc/doc.h"
 #include "fuzz.h"
 #include "base/ptr.h"
-#include "core/sel.h"
+#include "resolve/sel.h"
 
 static const char fixed_json[] =
     "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"type\": \"object\", \"properties\": "

@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/diag.h"
-#include "core/doc.h"
+#include "base/diag.h"
+#include "doc/doc.h"
 #include "fuzz.h"
-#include "core/res.h"
-#include "core/rule.h"
-#include "core/sel.h"
-#include "core/view.h"
+#include "resolve/res.h"
+#include "rules/rule.h"
+#include "resolve/sel.h"
+#include "resolve/view.h"
 
 static struct rule_set *rules;
 static struct sel *everything[3];

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/diag.h"
-#include "core/doc.h"
-#include "core/eval.h"
+#include "base/diag.h"
+#include "doc/doc.h"
+#include "judge/eval.h"
 #include "fuzz.h"
-#include "core/rule.h"
+#include "rules/rule.h"
 
 static char dir[256];
 static char *docs[2];

@@ -3,7 +3,7 @@
  * every rule and predicate of rules-yaml/, merging. Invariants: every diagnostic has a
  * file, a message and a pointer; a parsed document's diagnostics have rule ids; a second
  * validation of the same bytes gives the same diagnostics in the same order. Then the
- * fixes of the rules (core/fix.h), on the bytes read as JSON, or as YAML when they are no
+ * fixes of the rules (findings/fix.h), on the bytes read as JSON, or as YAML when they are no
  * JSON: never text that does not parse, always a fixpoint, and a second run changes
  * nothing. */
 #include <stdio.h>
@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "core/fix.h"
-#include "core/mcpdesc.h"
-#include "core/rule.h"
+#include "findings/fix.h"
+#include "judge/mcpdesc.h"
+#include "rules/rule.h"
 
 static mcpdesc_rules *rules;
 static struct rule_set *fix_rules; /* the same set, for the fix API */

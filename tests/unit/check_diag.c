@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "core/diag.h"
+#include "base/diag.h"
 #include "base/util.h"
 
 static struct diag *add(struct diag_list *l, enum diag_level level, const char *rule,

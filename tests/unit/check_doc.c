@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/doc.h"
+#include "doc/doc.h"
 
 static doc *load(const char *text, int yaml, struct doc_error *err)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "core/eval.h"
+#include "judge/eval.h"
 #include "testutil.h"
 #include "base/util.h"
 

@@ -1,4 +1,4 @@
-/* check_fingerprint.c - findings' stable identities (core/fingerprint.h): the canonical
+/* check_fingerprint.c - findings' stable identities (findings/fingerprint.h): the canonical
  * string pinned by a known value, the item named by its identity member (the index only
  * without one), the same item moved or with others inserted keeps its fingerprint, and a
  * different pointer, rule, file or version set gives another one. */
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fingerprint.h"
-#include "core/judge.h"
+#include "findings/fingerprint.h"
+#include "judge/judge.h"
 #include "testutil.h"
 #include "base/util.h"
 

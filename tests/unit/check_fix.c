@@ -1,4 +1,4 @@
-/* check_fix.c - fixes declared in the rules (core/fix.h): each kind of edit on JSON and
+/* check_fix.c - fixes declared in the rules (findings/fix.h): each kind of edit on JSON and
  * YAML, laid out as its surroundings (indentation, line breaks, inline or not), nothing
  * offered on shared YAML text or through a $componentRef, the offer an editor gets for
  * one diagnostic, and fix_text's fixpoint (a second run changes nothing). */
@@ -8,8 +8,8 @@
 #include "testutil.h"
 #include "base/buf.h"
 #include "base/util.h"
-#include "core/fix.h"
-#include "core/judge.h"
+#include "findings/fix.h"
+#include "judge/judge.h"
 
 #define RULE_N(id, check)                                                                          \
     "  - id: " id "\n    owner: t\n    surface: Tool\n    kind: structural\n"                      \

@@ -1,4 +1,4 @@
-/* check_judge.c - judge one document (core/judge.h), the path every front end takes:
+/* check_judge.c - judge one document (judge/judge.h), the path every front end takes:
  * a buffer judged (JSON, YAML by name), each reason a document is not judged (read,
  * parse, not an object, no selected version) with its position, a found document
  * skipped or kept (a near miss of mcpDescription), a found file that does not parse
@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <string.h>
 
-#include "core/judge.h"
+#include "judge/judge.h"
 #include "testutil.h"
 #include "base/util.h"
 

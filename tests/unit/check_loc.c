@@ -6,7 +6,7 @@
 
 #include "base/loc.h"
 #include "base/util.h"
-#include "core/mcpdesc.h"
+#include "judge/mcpdesc.h"
 #include "testutil.h"
 
 START_TEST(loc_writes_file_line_col)

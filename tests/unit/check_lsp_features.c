@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 
 #include "base/util.h"
-#include "core/config.h"
-#include "core/fn.h"
+#include "findings/config.h"
+#include "rules/fn.h"
 #include "lsp/lsp_features.h"
 #include "testutil.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "core/overlap.h"
+#include "judge/overlap.h"
 #include "testutil.h"
 #include "base/util.h"
 

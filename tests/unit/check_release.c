@@ -1,4 +1,4 @@
-/* check_release.c - what a binary trusts (core/release.h, docs/releases.md): the table of
+/* check_release.c - what a binary trusts (rules/release.h, docs/releases.md): the table of
  * shipped tags, pins, the order of the file lists of a refusal, the release search path
  * and the library's way to load a release by tag and check a digest (mcpdesc.h). */
 #include <check.h>
@@ -8,9 +8,9 @@
 
 #include "base/buf.h"
 #include "base/util.h"
-#include "core/lock.h"
-#include "core/mcpdesc.h"
-#include "core/release.h"
+#include "rules/lock.h"
+#include "judge/mcpdesc.h"
+#include "rules/release.h"
 #include "testutil.h"
 
 /* the digest of rules-yaml/releases/mcpdesc-mcp@v0.9.0-rc.12/rules/SHA256SUMS */

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/mcpdesc.h"
-#include "core/lock.h"
-#include "core/report.h"
+#include "judge/mcpdesc.h"
+#include "rules/lock.h"
+#include "findings/report.h"
 #include "testutil.h"
 #include "base/util.h"
 

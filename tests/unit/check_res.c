@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "core/eval.h"
-#include "core/res.h"
-#include "core/view.h"
+#include "judge/eval.h"
+#include "resolve/res.h"
+#include "resolve/view.h"
 #include "testutil.h"
 #include "base/util.h"
 

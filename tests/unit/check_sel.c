@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "core/doc.h"
-#include "core/sel.h"
-#include "core/view.h"
+#include "doc/doc.h"
+#include "resolve/sel.h"
+#include "resolve/view.h"
 #include "testutil.h"
 #include "base/util.h"
 

@@ -1,4 +1,4 @@
-/* check_suppress.c - suppressions (core/suppress.h): dates (real ones only, SOURCE_DATE_EPOCH
+/* check_suppress.c - suppressions (findings/suppress.h): dates (real ones only, SOURCE_DATE_EPOCH
  * read as UTC, until inclusive), inline x-mcpdesc-ignore (hides the item's findings of the
  * rule only; no reason, an unknown rule and an unused entry are findings), and the config's
  * entries (by item identity, by pointer prefix; unused only among judged files). */
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/judge.h"
-#include "core/suppress.h"
+#include "judge/judge.h"
+#include "findings/suppress.h"
 #include "testutil.h"
 
 #define RULES                                                                                      \

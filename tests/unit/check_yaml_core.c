@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/doc.h"
+#include "doc/doc.h"
 
 /* The value of "v: TEXT" (a new reference), or NULL when it does not load. */
 static json_t *scalar(const char *text)

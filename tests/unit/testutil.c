@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/eval.h"
+#include "judge/eval.h"
 #include "base/util.h"
 
 static const char *manifest =

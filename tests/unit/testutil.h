@@ -3,9 +3,9 @@
 #ifndef MCPDESC_TESTUTIL_H
 #define MCPDESC_TESTUTIL_H
 
-#include "core/diag.h"
-#include "core/doc.h"
-#include "core/rule.h"
+#include "base/diag.h"
+#include "doc/doc.h"
+#include "rules/rule.h"
 
 /* A fresh temporary directory holding manifest.yaml (the five versions, the standard
  * document shape) and FILES/TEXTS as rule files. New string; remove with tu_rmdir. */

@@ -1,5 +1,5 @@
 /* parse-floor.c - the floor our parser dependency sets: read a whole file, parse it with
- * jansson's json_loadb (the flags src/core/doc_json.c uses), free the tree, and print the seconds
+ * jansson's json_loadb (the flags src/doc/doc_json.c uses), free the tree, and print the seconds
  * taken by the whole run on stdout ("parse-floor: 0.412 s, 23129730 bytes"). The benchmark
  * times the process from outside too; this figure excludes process start-up.
  * Usage: parse-floor FILE */
@@ -15,7 +15,7 @@ static double bench_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The whole file in one malloc'd buffer (as src/core/doc_load.c reads it), or NULL. */
+/* The whole file in one malloc'd buffer (as src/doc/doc_load.c reads it), or NULL. */
 static char *bench_read(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");

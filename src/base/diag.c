@@ -1,0 +1,139 @@
+/* diag.c - diagnostic lists; see diag.h. */
+#include "base/diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+struct diag *diag_add(struct diag_list *l, enum diag_level level, const char *rule,
+                      const char *file, uint32_t line, uint32_t col, const char *message)
+{
+    if (l->len == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->items = xrealloc(l->items, l->cap * sizeof *l->items);
+    }
+    struct diag *d = &l->items[l->len++];
+    memset(d, 0, sizeof *d);
+    d->level = level;
+    d->rule = dup_or_null(rule);
+    d->file = dup_or_null(file);
+    d->line = line;
+    d->col = col;
+    d->message = xstrdup(message);
+    return d;
+}
+
+struct diag *diag_vadd(struct diag_list *l, enum diag_level level, const char *file, uint32_t line,
+                       uint32_t col, const char *fmt, va_list ap)
+{
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
+    struct diag *d = diag_add(l, level, NULL, file, line, col, msg);
+    free(msg);
+    return d;
+}
+
+void diag_errorf(struct diag_list *l, const char *file, uint32_t line, uint32_t col,
+                 const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vadd(l, DIAG_ERROR, file, line, col, fmt, ap);
+    va_end(ap);
+}
+
+static int strcmp_null(const char *a, const char *b)
+{
+    if (!a || !b) return (a != NULL) - (b != NULL);
+    return strcmp(a, b);
+}
+
+static int diag_cmp(const void *pa, const void *pb)
+{
+    const struct diag *a = pa, *b = pb;
+    int c;
+    if ((c = strcmp_null(a->file, b->file))) return c;
+    if (a->line != b->line) return a->line < b->line ? -1 : 1;
+    if (a->col != b->col) return a->col < b->col ? -1 : 1;
+    if ((c = strcmp_null(a->rule, b->rule))) return c;
+    if ((c = strcmp_null(a->pointer, b->pointer))) return c;
+    if ((c = strcmp(a->message, b->message))) return c;
+    return strcmp_null(a->fix_title, b->fix_title);
+}
+
+void diag_clear(struct diag *d)
+{
+    free(d->rule);
+    free(d->file);
+    free(d->pointer);
+    free(d->message);
+    free(d->hint);
+    free(d->fix_title);
+    free(d->component);
+    free(d->fingerprint);
+    free(d->suppressed);
+    free(d->suppressed_until);
+}
+
+int diag_hidden(const struct diag *d)
+{
+    return d->suppressed != NULL || d->baseline == DIAG_BASELINE_UNCHANGED;
+}
+
+void diag_sort_merge(struct diag_list *l)
+{
+    if (l->len < 2) return;
+    qsort(l->items, l->len, sizeof *l->items, diag_cmp);
+    size_t out = 0;
+    for (size_t i = 0; i < l->len; i++) {
+        struct diag *prev = out ? &l->items[out - 1] : NULL;
+        if (prev && diag_cmp(prev, &l->items[i]) == 0 && prev->level == l->items[i].level &&
+            prev->fix == l->items[i].fix) {
+            prev->versions |= l->items[i].versions;
+            diag_clear(&l->items[i]);
+            continue;
+        }
+        l->items[out++] = l->items[i];
+    }
+    l->len = out;
+}
+
+size_t diag_count(const struct diag_list *l, enum diag_level level)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->len; i++) n += l->items[i].level == level;
+    return n;
+}
+
+void diag_list_release(struct diag_list *l)
+{
+    for (size_t i = 0; i < l->len; i++) diag_clear(&l->items[i]);
+    free(l->items);
+    l->items = NULL;
+    l->len = l->cap = 0;
+}
+
+const char *diag_level_name(enum diag_level level)
+{
+    switch (level) {
+    case DIAG_ERROR: return "error";
+    case DIAG_WARNING: return "warning";
+    default: return "info";
+    }
+}
+
+int diag_level_parse(const char *s, enum diag_level *out)
+{
+    if (!strcmp(s, "error")) *out = DIAG_ERROR;
+    else if (!strcmp(s, "warning")) *out = DIAG_WARNING;
+    else if (!strcmp(s, "info")) *out = DIAG_INFO;
+    else return -1;
+    return 0;
+}

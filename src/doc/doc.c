@@ -1,0 +1,300 @@
+/* doc.c - the document model (see doc.h): the pre-order position index, node navigation,
+ * pointer lookup, line table and load errors. It is the bottom of the document's files and
+ * calls none of them: the loaders that fill the index, doc_json.c (one pass, jansson's
+ * parser when it gives up) and doc_yaml.c (libyaml's events), use only this model
+ * (docInt.h), and doc_load.c, the public load entry points, picks a loader. */
+#include "doc/doc.h"
+
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/ptr.h"
+#include "base/util.h"
+#include "doc/docInt.h"
+
+#define DOC_BIG 32 /* children before a container gets an index */
+
+void doc_error_release(struct doc_error *err)
+{
+    free(err->message);
+    err->message = NULL;
+}
+
+void doc_set_error(struct doc_error *err, uint32_t line, uint32_t col, char *msg)
+{
+    err->message = msg;
+    err->line = line;
+    err->col = col;
+}
+
+/* Bytes of a leading UTF-8 byte order mark (RFC 8259 section 8.1 lets a parser ignore
+ * it; positions count from the character after it). */
+size_t doc_bom_len(const char *text, size_t len)
+{
+    return len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}
+
+/* Bytes of the line break at TEXT[I], 0 if none. JSON breaks lines at LF only (as
+ * jansson and the scans count them); libyaml also at CR, CRLF and YAML 1.1's NEL, LS
+ * and PS, and a YAML document's positions count those. */
+size_t doc_break_len(const doc *d, size_t i)
+{
+    const unsigned char *t = (const unsigned char *)d->text + i;
+    size_t left = d->len - i;
+    if (t[0] == '\n') return 1;
+    if (!d->is_yaml) return 0;
+    if (t[0] == '\r') return left > 1 && t[1] == '\n' ? 2 : 1;
+    if (left > 1 && t[0] == 0xC2 && t[1] == 0x85) return 2;
+    if (left > 2 && t[0] == 0xE2 && t[1] == 0x80 && (t[2] == 0xA8 || t[2] == 0xA9)) return 3;
+    return 0;
+}
+
+/* The line table (starts of lines), built on first use: a cache. */
+const doc *doc_line_table(const doc *d)
+{
+    doc *m = (doc *)d;
+    if (m->line_starts.len) return d;
+    VEC_PUSH(m->line_starts, 0);
+    for (size_t i = 0; i < m->len;) {
+        size_t n = doc_break_len(m, i);
+        if (!n) {
+            i++;
+            continue;
+        }
+        i += n;
+        VEC_PUSH(m->line_starts, i);
+    }
+    return d;
+}
+
+void doc_free(doc *d)
+{
+    if (!d) return;
+    /* Large buffers first: freeing one after the tree's many small blocks would make
+     * malloc consolidate all of them (a fifth of the run time on a 70 MB document). */
+    free(d->text);
+    VEC_FREE(d->idx);
+    VEC_FREE(d->line_starts);
+    for (size_t i = 0; i < d->big.len; i++) {
+        free(d->big.items[i].child);
+        free(d->big.items[i].keys);
+        free(d->big.items[i].slot_child);
+    }
+    VEC_FREE(d->big);
+    json_decref(d->root);
+    free(d->name);
+    free(d);
+}
+
+json_t *doc_root(const doc *d)
+{
+    return d->root;
+}
+const char *doc_name(const doc *d)
+{
+    return d->name;
+}
+size_t doc_node_count(const doc *d)
+{
+    return d->idx.len;
+}
+
+struct doc_pos doc_node_pos(const doc *d, doc_node n)
+{
+    if (n >= d->idx.len) return (struct doc_pos){0, 0};
+    return (struct doc_pos){d->idx.items[n].line, d->idx.items[n].col};
+}
+
+struct doc_pos doc_node_key_pos(const doc *d, doc_node n)
+{
+    if (n >= d->idx.len) return (struct doc_pos){0, 0};
+    return (struct doc_pos){d->idx.items[n].kline, d->idx.items[n].kcol};
+}
+
+int doc_node_span(const doc *d, doc_node n, struct doc_span *value, struct doc_span *key)
+{
+    if (n >= d->idx.len) return -1;
+    const struct doc_entry *e = &d->idx.items[n];
+    if (value) *value = (struct doc_span){e->start, e->end};
+    if (key) *key = (struct doc_span){e->kstart, e->kend};
+    return (int)e->flags;
+}
+
+const char *doc_text(const doc *d, size_t *len)
+{
+    if (len) *len = d->len;
+    return d->text;
+}
+
+int doc_is_yaml(const doc *d)
+{
+    return d->is_yaml;
+}
+
+doc_node doc_node_first_child(const doc *d, doc_node n)
+{
+    if (n >= d->idx.len || d->idx.items[n].size < 2) return DOC_NONE;
+    return n + 1;
+}
+
+doc_node doc_node_next_sibling(const doc *d, doc_node parent, doc_node n)
+{
+    if (parent >= d->idx.len || n >= d->idx.len) return DOC_NONE;
+    doc_node next = n + d->idx.items[n].size;
+    return next < parent + d->idx.items[parent].size ? next : DOC_NONE;
+}
+
+static uint64_t key_hash(const char *k)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *k; k++) h = (h ^ (unsigned char)*k) * 1099511628211ull;
+    return h;
+}
+
+/* The child index of container N (json V), built on first use; NULL for small ones. */
+static const struct doc_children *children_of(const doc *d, doc_node n, json_t *v)
+{
+    doc *m = (doc *)d; /* a cache, like the line table */
+    size_t count = json_is_object(v) ? json_object_size(v)
+        : json_is_array(v)           ? json_array_size(v)
+                                     : 0;
+    if (count < DOC_BIG || n >= d->idx.len) return NULL;
+    size_t a = 0, b = m->big.len;
+    while (a < b) {
+        size_t mid = (a + b) / 2;
+        if (m->big.items[mid].node < n) a = mid + 1;
+        else b = mid;
+    }
+    if (a < m->big.len && m->big.items[a].node == n) return &m->big.items[a];
+    struct doc_children c = {n, 0, NULL, NULL, NULL, 0};
+    c.child = xmalloc(count * sizeof *c.child);
+    for (doc_node k = doc_node_first_child(d, n); k != DOC_NONE && c.n < count;
+         k = doc_node_next_sibling(d, n, k))
+        c.child[c.n++] = k;
+    if (json_is_object(v)) {
+        c.nslots = 1;
+        while (c.nslots < 2 * c.n) c.nslots *= 2;
+        c.keys = xcalloc(c.nslots, sizeof *c.keys);
+        c.slot_child = xcalloc(c.nslots, sizeof *c.slot_child);
+        uint32_t i = 0;
+        for (void *it = json_object_iter(v); it && i < c.n;
+             it = json_object_iter_next(v, it), i++) {
+            const char *k = json_object_iter_key(it);
+            size_t s = key_hash(k) & (c.nslots - 1);
+            while (c.keys[s]) s = (s + 1) & (c.nslots - 1);
+            c.keys[s] = k;
+            c.slot_child[s] = i;
+        }
+    }
+    VEC_RESERVE(m->big, 1);
+    memmove(m->big.items + a + 1, m->big.items + a, (m->big.len - a) * sizeof *m->big.items);
+    m->big.items[a] = c;
+    m->big.len++;
+    return &m->big.items[a];
+}
+
+static doc_node walk_item(const doc *d, doc_node n, size_t idx)
+{
+    doc_node c = doc_node_first_child(d, n);
+    while (c != DOC_NONE && idx--) c = doc_node_next_sibling(d, n, c);
+    return c;
+}
+
+doc_node doc_node_item(const doc *d, doc_node n, size_t idx)
+{
+    return walk_item(d, n, idx);
+}
+
+doc_node doc_node_array_item(const doc *d, doc_node n, json_t *arr, size_t idx)
+{
+    const struct doc_children *c = children_of(d, n, arr);
+    if (c) return idx < c->n ? c->child[idx] : DOC_NONE;
+    return walk_item(d, n, idx);
+}
+
+doc_node doc_node_member_key(const doc *d, doc_node n, json_t *obj, const char *key,
+                             const char **stable_key)
+{
+    const struct doc_children *c = children_of(d, n, obj);
+    if (c) {
+        for (size_t s = key_hash(key) & (c->nslots - 1); c->keys[s]; s = (s + 1) & (c->nslots - 1))
+            if (!strcmp(c->keys[s], key)) {
+                if (stable_key) *stable_key = c->keys[s];
+                return c->slot_child[s] < c->n ? c->child[c->slot_child[s]] : DOC_NONE;
+            }
+        return DOC_NONE;
+    }
+    /* One walk of the members and their nodes side by side; the member is found by its
+     * value (a pointer compare) and confirmed by its key, as true/false/null are
+     * shared values and a component may be substituted at two members. */
+    json_t *want = json_object_get(obj, key);
+    if (!want) return DOC_NONE;
+    doc_node k = doc_node_first_child(d, n);
+    for (void *it = json_object_iter(obj); it; it = json_object_iter_next(obj, it)) {
+        if (json_object_iter_value(it) == want && !strcmp(json_object_iter_key(it), key)) {
+            if (stable_key) *stable_key = json_object_iter_key(it);
+            return k;
+        }
+        if (k != DOC_NONE) k = doc_node_next_sibling(d, n, k);
+    }
+    return DOC_NONE;
+}
+
+doc_node doc_node_member(const doc *d, doc_node n, json_t *obj, const char *key)
+{
+    return doc_node_member_key(d, n, obj, key, NULL);
+}
+
+doc_node doc_pointer_node(const doc *d, const char *pointer)
+{
+    struct ptr p;
+    const char *why;
+    if (ptr_parse(pointer, &p, &why) < 0) return DOC_NONE;
+    json_t *v = d->root;
+    doc_node n = 0;
+    for (size_t i = 0; v && n != DOC_NONE && i < p.n; i++) {
+        size_t idx;
+        if (json_is_object(v)) {
+            n = doc_node_member(d, n, v, p.segs[i]);
+            v = json_object_get(v, p.segs[i]);
+        } else if (json_is_array(v) && ptr_is_index(p.segs[i], &idx)) {
+            n = doc_node_array_item(d, n, v, idx);
+            v = json_array_get(v, idx);
+        } else {
+            v = NULL;
+        }
+    }
+    ptr_release(&p);
+    return v ? n : DOC_NONE;
+}
+
+int doc_pointer_pos(const doc *d, const char *pointer, struct doc_pos *value, struct doc_pos *key)
+{
+    doc_node n = doc_pointer_node(d, pointer);
+    if (n == DOC_NONE) return -1;
+    if (value) *value = doc_node_pos(d, n);
+    if (key) *key = doc_node_key_pos(d, n);
+    return 0;
+}
+
+uint32_t doc_node_size(const doc *d, doc_node n)
+{
+    return n < d->idx.len ? d->idx.items[n].size : 0;
+}
+
+const char *doc_line(const doc *d, uint32_t line, size_t *len)
+{
+    doc_line_table(d);
+    if (line == 0 || line > d->line_starts.len) return NULL;
+    size_t start = d->line_starts.items[line - 1];
+    if (line == 1) start = doc_bom_len(d->text, d->len); /* columns count from after it */
+    size_t end = line < d->line_starts.len ? d->line_starts.items[line] : d->len;
+    for (size_t i = start; i < end; i++)
+        if (doc_break_len(d, i)) { /* the line ends at its break (a CR before LF in JSON too) */
+            end = i;
+            break;
+        }
+    if (end > start && d->text[end - 1] == '\r') end--;
+    *len = end - start;
+    return d->text + start;
+}

@@ -1,0 +1,95 @@
+/* doc.h - a loaded document (JSON or YAML) as a jansson tree plus a position index.
+ * jansson values carry no positions and true/false/null are shared singletons, so
+ * positions live in a separate pre-order index of the source tree (house style 8.1-8.2):
+ * node 0 is the root; a node's first child is node+1; its next sibling is node+size. */
+#ifndef MCPDESC_DOC_H
+#define MCPDESC_DOC_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct doc doc;
+typedef uint32_t doc_node; /* index into the position index */
+#define DOC_NONE ((doc_node)UINT32_MAX)
+
+struct doc_pos {
+    uint32_t line, col; /* 1-based; 0 means unknown */
+};
+
+struct doc_limits {
+    size_t max_bytes;   /* refuse larger inputs (0: DOC_DEFAULT_MAX_BYTES) */
+    uint32_t max_depth; /* nesting bound (0: DOC_DEFAULT_MAX_DEPTH) */
+};
+#define DOC_DEFAULT_MAX_BYTES ((size_t)256 << 20)
+#define DOC_DEFAULT_MAX_DEPTH 512u
+
+/* Why a load failed: message is new (free it with doc_error_release); line/col 1-based,
+ * 0 when the failure has no position (file cannot be read, too large). */
+struct doc_error {
+    char *message;
+    uint32_t line, col;
+};
+void doc_error_release(struct doc_error *err);
+
+/* Load PATH ("-" reads standard input). YAML when the name ends in .yaml/.yml, else JSON.
+ * JSON duplicate keys are an error; any top-level value is accepted here (callers decide).
+ * Returns a new doc, or NULL with *err filled. */
+doc *doc_load_file(const char *path, const struct doc_limits *lim, struct doc_error *err);
+/* Same from memory; NAME is used in messages and by doc_name. is_yaml selects the parser. */
+doc *doc_load_buffer(const char *name, const char *data, size_t len, int is_yaml,
+                     const struct doc_limits *lim, struct doc_error *err);
+void doc_free(doc *d); /* NULL is a no-op */
+
+json_t *doc_root(const doc *d);     /* borrowed */
+const char *doc_name(const doc *d); /* borrowed */
+
+/* Position index. */
+size_t doc_node_count(const doc *d);
+struct doc_pos doc_node_pos(const doc *d, doc_node n);     /* where the value starts */
+struct doc_pos doc_node_key_pos(const doc *d, doc_node n); /* member key; = value pos otherwise */
+doc_node doc_node_first_child(const doc *d, doc_node n);   /* DOC_NONE when no children */
+doc_node doc_node_next_sibling(const doc *d, doc_node parent, doc_node n);
+
+/* The node of a child of (v, n): member KEY of an object or item IDX of an array,
+ * found by position in jansson's (insertion = source) order. DOC_NONE if absent. */
+doc_node doc_node_member(const doc *d, doc_node n, json_t *obj, const char *key);
+doc_node doc_node_item(const doc *d, doc_node n, size_t idx);
+/* The same for large containers in O(1) (a child index is built on first use):
+ * ARR is the array at N; STABLE_KEY (may be NULL) receives the object's own copy of
+ * the key, valid while the object lives. */
+doc_node doc_node_array_item(const doc *d, doc_node n, json_t *arr, size_t idx);
+doc_node doc_node_member_key(const doc *d, doc_node n, json_t *obj, const char *key,
+                             const char **stable_key);
+
+/* Position of the value at an RFC 6901 pointer of the source tree ("" = root).
+ * Returns 0 and fills *value (and *key when not NULL), or -1 when nothing is there. */
+int doc_pointer_pos(const doc *d, const char *pointer, struct doc_pos *value, struct doc_pos *key);
+
+/* The source node at POINTER (following the source tree, before any resolution), or
+ * DOC_NONE. doc_node_size: entries in N's subtree, N included (0 if out of range). */
+doc_node doc_pointer_node(const doc *d, const char *pointer);
+uint32_t doc_node_size(const doc *d, doc_node n);
+
+/* Byte spans for text edits (src/findings/fix.c): offsets into doc_text, END exclusive. */
+struct doc_span {
+    uint32_t start, end;
+};
+/* Flags of a node's spans. */
+#define DOC_SPAN_SHARED                                                                            \
+    1u                   /* YAML: the text is shared (an anchor other nodes alias, an  \
+                            * alias's copy, a member a merge key << brought in): an edit \
+                            * there would change other nodes too */
+#define DOC_SPAN_FLOW 2u /* YAML: a flow collection ({...} or [...]); else block style */
+/* N's value span and (when KEY is not NULL) its member key's span (= {start, start} for an
+ * array item or the root); returns N's DOC_SPAN_* flags, or -1 when N is out of range.
+ * An alias's node has its anchor's spans and DOC_SPAN_SHARED. */
+int doc_node_span(const doc *d, doc_node n, struct doc_span *value, struct doc_span *key);
+/* The source bytes (borrowed, NUL-terminated) and their length; is D YAML? */
+const char *doc_text(const doc *d, size_t *len);
+int doc_is_yaml(const doc *d);
+
+/* Source line LINE (1-based) without its newline, for excerpts; NULL if out of range. */
+const char *doc_line(const doc *d, uint32_t line, size_t *len);
+
+#endif

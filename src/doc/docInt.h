@@ -1,0 +1,64 @@
+/* docInt.h - the document's files, bottom up, each calling only those below it:
+ *   doc.c                  the model: index, navigation, line table, errors (calls none)
+ *   doc_json.c, doc_yaml.c the loaders: fill a doc's index, using only the model
+ *   doc_load.c             the public load entry points: read, bound, pick a loader
+ * This header is what they share. Nothing outside those files includes it. */
+#ifndef MCPDESC_DOCINT_H
+#define MCPDESC_DOCINT_H
+
+#include "doc/doc.h"
+#include "base/buf.h"
+#include "base/util.h"
+
+struct doc_entry {
+    uint32_t line, col;   /* value start */
+    uint32_t kline, kcol; /* member key start (objects), else = value */
+    uint32_t size;        /* entries in this subtree, itself included */
+    /* Byte offsets into the text (the 256 MiB limit fits in 32 bits): the value's
+     * [start, end) and the member key's [kstart, kend) (= start, start without a key). */
+    uint32_t start, end, kstart, kend;
+    uint32_t flags; /* DOC_SPAN_* */
+};
+
+/* For a large object or array: its children's nodes, and for an object a hash of its
+ * keys (borrowed from jansson), so lookups cost O(1) instead of a walk. Built lazily. */
+struct doc_children {
+    doc_node node;
+    size_t n;
+    doc_node *child;      /* i-th child's node */
+    const char **keys;    /* objects: open-addressing table of keys ... */
+    uint32_t *slot_child; /* ... and the child index in each slot */
+    size_t nslots;
+};
+
+struct doc {
+    char *name;
+    char *text; /* the source bytes, NUL-terminated (for excerpts) */
+    size_t len;
+    json_t *root;
+    VEC(struct doc_entry) idx;
+    VEC(size_t) line_starts;      /* built lazily by doc_line */
+    int is_yaml;                  /* its line breaks are libyaml's (see doc_break_len) */
+    VEC(struct doc_children) big; /* lazily built child indexes, sorted by node */
+};
+
+/* ---- the model's helpers for the loaders (doc.c) ---- */
+
+/* Fills *ERR; MSG is new (ERR takes it). */
+void doc_set_error(struct doc_error *err, uint32_t line, uint32_t col, char *msg);
+/* Bytes of a leading UTF-8 byte order mark (RFC 8259 section 8.1 lets a parser ignore
+ * it; positions count from the character after it). */
+size_t doc_bom_len(const char *text, size_t len);
+/* Bytes of the line break at D's text[I], 0 if none (JSON: LF only; YAML: libyaml's). */
+size_t doc_break_len(const doc *d, size_t i);
+/* D's line table (starts of lines), built on first use: a cache. Returns D. */
+const doc *doc_line_table(const doc *d);
+
+/* ---- the loaders, for doc_load.c (doc_json.c, doc_yaml.c) ---- */
+
+/* The loaders: D has its name, text, len and is_yaml set; LIM has no zero bound.
+ * Return D with its root and index filled, or free D and return NULL with *ERR filled. */
+doc *doc_load_json(doc *d, const struct doc_limits *lim, struct doc_error *err);
+doc *doc_load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *err);
+
+#endif

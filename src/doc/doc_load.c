@@ -1,0 +1,105 @@
+/* doc_load.c - the public load entry points of doc.h (doc_load_file, doc_load_buffer):
+ * read the bytes, apply the size bounds, pick the loader (YAML by the file name's suffix,
+ * or as the caller says) and hand it a doc of the model. It sits above both loaders
+ * (doc_json.c, doc_yaml.c) and the model (doc.c), and nothing among them calls back up. */
+#include "doc/doc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/util.h"
+#include "doc/docInt.h"
+
+/* Load from TEXT, which the doc takes over: LEN bytes plus room for a NUL (a file is
+ * read straight into the buffer the doc keeps, so a large input is not copied). */
+static doc *load_owned(const char *name, char *text, size_t len, int is_yaml,
+                       const struct doc_limits *lim, struct doc_error *err)
+{
+    struct doc_limits l = lim ? *lim : (struct doc_limits){0, 0};
+    if (!l.max_bytes) l.max_bytes = DOC_DEFAULT_MAX_BYTES;
+    if (!l.max_depth) l.max_depth = DOC_DEFAULT_MAX_DEPTH;
+    err->message = NULL;
+    err->line = err->col = 0;
+    if (len > l.max_bytes) {
+        doc_set_error(err, 0, 0,
+                      xasprintf("input is %zu bytes, over the limit of %zu", len, l.max_bytes));
+        free(text);
+        return NULL;
+    }
+    if (len > UINT32_MAX) {
+        doc_set_error(err, 0, 0, xstrdup("input over 4 GiB"));
+        free(text);
+        return NULL;
+    }
+    doc *d = xcalloc(1, sizeof *d);
+    d->name = xstrdup(name);
+    d->text = text;
+    d->text[len] = '\0';
+    d->len = len;
+    d->is_yaml = is_yaml;
+    return is_yaml ? doc_load_yaml(d, &l, err) : doc_load_json(d, &l, err);
+}
+
+doc *doc_load_buffer(const char *name, const char *data, size_t len, int is_yaml,
+                     const struct doc_limits *lim, struct doc_error *err)
+{
+    size_t max = lim && lim->max_bytes ? lim->max_bytes : DOC_DEFAULT_MAX_BYTES;
+    if (len > max || len > UINT32_MAX) return load_owned(name, xmalloc(1), len, is_yaml, lim, err);
+    char *text = xmalloc(len + 1);
+    memcpy(text, data, len);
+    return load_owned(name, text, len, is_yaml, lim, err);
+}
+
+static int has_yaml_suffix(const char *path)
+{
+    size_t n = strlen(path);
+    return (n > 5 && !strcmp(path + n - 5, ".yaml")) || (n > 4 && !strcmp(path + n - 4, ".yml"));
+}
+
+doc *doc_load_file(const char *path, const struct doc_limits *lim, struct doc_error *err)
+{
+    size_t max = lim && lim->max_bytes ? lim->max_bytes : DOC_DEFAULT_MAX_BYTES;
+    int is_stdin = !strcmp(path, "-");
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    err->message = NULL;
+    err->line = err->col = 0;
+    if (!f) {
+        doc_set_error(err, 0, 0, xasprintf("cannot open: %s", strerror(errno)));
+        return NULL;
+    }
+    /* A regular file's size is known: read it in one buffer, with room for the NUL. */
+    struct stat st;
+    size_t cap = 65536;
+    if (!is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+        (uint64_t)st.st_size < (uint64_t)max)
+        cap = (size_t)st.st_size + 2; /* + the NUL, + 1 so that EOF is seen without growing */
+    char *data = xmalloc(cap);
+    size_t len = 0;
+    int too_big = 0, read_err = 0;
+    for (;;) {
+        if (len + 1 >= cap) {
+            cap *= 2;
+            data = xrealloc(data, cap);
+        }
+        size_t n = fread(data + len, 1, cap - 1 - len, f);
+        len += n;
+        if (len > max) {
+            too_big = 1;
+            break;
+        }
+        if (n == 0) {
+            read_err = ferror(f);
+            break;
+        }
+    }
+    int saved = errno;
+    if (!is_stdin) fclose(f);
+    if (read_err) doc_set_error(err, 0, 0, xasprintf("cannot read: %s", strerror(saved)));
+    else if (too_big)
+        doc_set_error(err, 0, 0, xasprintf("input is over the limit of %zu bytes", max));
+    else return load_owned(is_stdin ? "<stdin>" : path, data, len, has_yaml_suffix(path), lim, err);
+    free(data);
+    return NULL;
+}

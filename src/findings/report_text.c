@@ -1,0 +1,75 @@
+/* report_text.c - compiler-style lines editors can jump to:
+ *   file:line:col: level: message [rule-id] (versions)
+ * then, on a terminal, the source line with a caret and the fix hint; and a summary. */
+#include <string.h>
+
+#include "findings/report.h"
+
+#include "base/loc.h"
+#include "findings/baseline.h"
+
+static const char *level_color(enum diag_level l)
+{
+    return l == DIAG_ERROR ? "\033[1;31m" : l == DIAG_WARNING ? "\033[1;33m" : "\033[1;36m";
+}
+
+static void excerpt(const struct report_opts *o, const doc *d, uint32_t line, uint32_t col)
+{
+    size_t len;
+    const char *text = d ? doc_line(d, line, &len) : NULL;
+    if (!text || col == 0) return;
+    fprintf(o->out, " %5u | %.*s\n       | ", line, (int)len, text);
+    /* the caret sits under the col-th character; tabs stay tabs so it lines up */
+    uint32_t c = 1;
+    for (size_t i = 0; i < len && c < col; i++) {
+        if (((unsigned char)text[i] & 0xC0) == 0x80) continue;
+        fputc(text[i] == '\t' ? '\t' : ' ', o->out);
+        c++;
+    }
+    fprintf(o->out, "%s^%s\n", o->color ? "\033[1;32m" : "", o->color ? "\033[0m" : "");
+}
+
+static void line_for(const struct report_opts *o, const char *file, const struct diag *d)
+{
+    const struct ver_list *vl = o->rs ? rule_set_versions(o->rs) : NULL;
+    /* file:line:col: as compilers print it; just file: when there is no position (a
+     * file that cannot be opened) */
+    fputs(o->color ? "\033[1m" : "", o->out);
+    loc_print(o->out, file, d->line, d->col);
+    fprintf(o->out, ":%s %s%s:%s %s", o->color ? "\033[0m" : "",
+            o->color ? level_color(d->level) : "", diag_level_name(d->level),
+            o->color ? "\033[0m" : "", d->message);
+    if (d->rule) fprintf(o->out, " [%s]", d->rule);
+    if (vl && d->versions) {
+        struct buf b = BUF_INIT;
+        ver_format(&b, vl, d->versions, ", ");
+        fprintf(o->out, " (%s)", buf_str(&b));
+        buf_release(&b);
+    }
+    fputc('\n', o->out);
+}
+
+void report_text(const struct report_opts *o, const struct report_file *files, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct report_file *f = &files[i];
+        if (f->error) {
+            line_for(o, f->name, f->error);
+            continue;
+        }
+        for (size_t k = 0; k < f->diags.len; k++) {
+            const struct diag *d = &f->diags.items[k];
+            if (!report_shown(o, d)) continue;
+            line_for(o, f->name, d);
+            if (!o->excerpts) continue;
+            excerpt(o, f->d, d->line, d->col);
+            if (d->component) fprintf(o->out, "       = through %s\n", d->component);
+            if (d->hint) fprintf(o->out, "       = hint: %s\n", d->hint);
+        }
+    }
+    report_baseline_gone(o);
+    /* which rules judged (a pinned run can be told from any other), then the summary */
+    report_rules_line(o);
+    report_config_line(o);
+    report_summary(o, files, n);
+}

@@ -1,0 +1,495 @@
+/* eval.c - the interpreter: clauses select nodes, guard them with `when`, judge them
+ * with `require`, and report one diagnostic per failing node whose versions are all
+ * the node's versions for which the clause applies (predicates do not depend on the
+ * version, so one evaluation serves every version). */
+#include "judge/eval.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/buf.h"
+#include "judge/overlap.h"
+#include "judge/pattern_note.h"
+#include "base/ptr.h"
+#include "resolve/res.h"
+#include "rules/ruleInt.h"
+#include "base/val.h"
+
+struct visit {
+    struct eval_ctx *ctx;
+    const struct clause *cl;
+    ver_mask m;
+    ver_mask failed;
+};
+
+static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                           ver_mask m);
+
+/* ORDER PLACEHOLDER: the placeholders, as enum and as the names eval.h exports. */
+enum placeholder { PH_POINTER, PH_KEY, PH_TYPE, PH_VERSIONS, PH_DETAIL, PH_VALUE, PH_NONE };
+const char *const eval_placeholders[] = {"pointer", "key",   "type", "versions",
+                                         "detail",  "value", NULL};
+
+static enum placeholder placeholder_of(const char *name, size_t n)
+{
+    for (int i = 0; eval_placeholders[i]; i++)
+        if (strlen(eval_placeholders[i]) == n && !strncmp(name, eval_placeholders[i], n))
+            return (enum placeholder)i;
+    return PH_NONE;
+}
+
+/* Expand {pointer} {key} {value} {type} {versions} {detail} in a message template. */
+static char *expand(const char *tmpl, const struct cursor *c, const char *pointer, ver_mask m,
+                    const struct ver_list *vl, const struct buf *detail)
+{
+    struct buf b = BUF_INIT;
+    for (const char *p = tmpl; *p; p++) {
+        const char *close = *p == '{' ? strchr(p, '}') : NULL;
+        if (!close) {
+            buf_addc(&b, *p);
+            continue;
+        }
+        size_t n = (size_t)(close - p - 1);
+        switch (placeholder_of(p + 1, n)) {
+        case PH_POINTER: buf_adds(&b, pointer); break;
+        case PH_KEY:
+            if (c->key) buf_adds(&b, c->key);
+            else buf_addf(&b, "%zu", c->index);
+            break;
+        case PH_TYPE: buf_adds(&b, val_type_name(c->v)); break;
+        case PH_VERSIONS: ver_format(&b, vl, m, ", "); break;
+        case PH_DETAIL: buf_adds(&b, buf_str(detail)); break;
+        case PH_VALUE: {
+            char *s = json_dumps(c->v, JSON_COMPACT | JSON_ENCODE_ANY);
+            size_t len = strlen(s);
+            if (len > 60) buf_addf(&b, "%.57s...", s);
+            else buf_adds(&b, s);
+            free(s);
+            break;
+        }
+        case PH_NONE:
+            buf_add(&b, p, n + 2); /* not a placeholder: keep the braces (JSON in messages) */
+            break;
+        }
+        p = close;
+    }
+    return buf_detach(&b);
+}
+
+/* report-at: failure: the cursor of the value at ctx->at below C, as deep as the
+ * document has it (a "required" failure names the object itself). The steps are
+ * written into STEPS (ctx->at's segment count entries); returns the deepest cursor. */
+static const struct cursor *failure_cursor(struct eval_ctx *ctx, const struct cursor *c,
+                                           struct ptr *p, struct cursor **steps)
+{
+    const char *why;
+    *steps = NULL;
+    if (ptr_parse(buf_str(&ctx->at), p, &why) < 0 || !p->n) return c;
+    *steps = xcalloc(p->n, sizeof **steps);
+    for (size_t i = 0; i < p->n; i++) {
+        size_t idx;
+        int rc = json_is_array(c->v)
+            ? (ptr_is_index(p->segs[i], &idx) ? sel_item(&ctx->sctx, c, idx, &(*steps)[i]) : -1)
+            : sel_member(&ctx->sctx, c, p->segs[i], &(*steps)[i]);
+        if (rc < 0) break;
+        c = &(*steps)[i];
+    }
+    return c;
+}
+
+static void report_one(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                       ver_mask m)
+{
+    struct ptr at = PTR_INIT;
+    struct cursor *steps = NULL;
+    if (cl->at_failure && ctx->at.len) c = failure_cursor(ctx, c, &at, &steps);
+    const struct rule *r = ctx->rule;
+    const struct ver_list *vl = rule_set_versions(ctx->rs);
+    char *pointer = sel_pointer(c);
+    char *msg = expand(cl->message, c, pointer, m, vl, &ctx->detail);
+    struct doc_pos pos = doc_node_pos(ctx->sctx.d, c->node);
+    struct diag *dg =
+        diag_add(ctx->out, r->level, r->id, doc_name(ctx->sctx.d), pos.line, pos.col, msg);
+    dg->pointer = pointer;
+    dg->versions = m;
+    dg->hint = cl->hint ? expand(cl->hint, c, pointer, m, vl, &ctx->detail) : NULL;
+    dg->component = c->component ? xstrdup(c->component) : NULL;
+    /* the fix: never through a component (the edit would go to a definition other
+     * references share); the first of the clause's fixes whose `when` holds */
+    for (size_t i = 0; !c->component && i < cl->nfixes; i++) {
+        const struct rule_fix *f = cl->fixes[i];
+        if (f->when && !fn_eval(f->when, c, ctx)) continue;
+        dg = &ctx->out->items[ctx->out->len - 1];
+        dg->fix = f;
+        dg->fix_title = expand(f->title, c, pointer, m, vl, &ctx->detail);
+        break;
+    }
+    free(msg);
+    free(steps);
+    ptr_release(&at);
+}
+
+/* One diagnostic, or with report-at: failure one at each place the predicate failed. */
+static void report(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                   ver_mask m)
+{
+    if (!cl->at_failure || !fn_places_current(ctx)) {
+        report_one(ctx, cl, c, m);
+        return;
+    }
+    for (size_t i = 0; i < ctx->places.len; i++) {
+        buf_reset(&ctx->at);
+        buf_adds(&ctx->at, ctx->places.items[i].at);
+        buf_reset(&ctx->detail);
+        buf_adds(&ctx->detail, ctx->places.items[i].detail);
+        report_one(ctx, cl, c, m);
+    }
+}
+
+static ver_mask judge(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                      ver_mask m)
+{
+    m &= c->vmask;
+    if (!m || c->unresolved) return 0; /* its built-in diagnostic says it all */
+    if (cl->when && !fn_eval(cl->when, c, ctx)) return 0;
+    if (cl->require) {
+        buf_reset(&ctx->detail);
+        buf_reset(&ctx->at);
+        fn_places_reset(ctx);
+        ctx->narrow = ~(ver_mask)0;
+        if (fn_eval(cl->require, c, ctx)) return 0;
+        m &= ctx->narrow;
+        if (!m) return 0;
+        report(ctx, cl, c, m);
+        return m;
+    }
+    ver_mask failed = 0, remaining = m;
+    for (size_t i = 0; i < cl->nkids && remaining; i++) {
+        ver_mask f = run_clause(ctx, cl->kids[i], c, cl->first ? remaining : m);
+        failed |= f;
+        if (cl->first) remaining &= ~f;
+    }
+    return failed;
+}
+
+static int visit(const struct cursor *c, void *arg)
+{
+    struct visit *v = arg;
+    v->failed |= judge(v->ctx, v->cl, c, v->m);
+    return 0;
+}
+
+static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                           ver_mask m)
+{
+    m &= cl->vmask;
+    if (!m) return 0;
+    if (!cl->nsels) return judge(ctx, cl, c, m);
+    struct visit v = {ctx, cl, m, 0};
+    for (size_t i = 0; i < cl->nsels; i++) sel_run(cl->sels[i], &ctx->sctx, c, visit, &v);
+    return v.failed;
+}
+
+/* ---- one walk of a large collection for all its rules ----------------------------
+ * Most rules select inside the items of a collection (every tool, then a path). Run
+ * rule by rule, each rule walks every item again, and on a 10,000-tool document the
+ * walks are memory-bound: the items no longer fit in the cache. So for a collection of
+ * at least GROUP_MIN items, every such rule judges an item while it is still in the
+ * cache: items outside, rules inside. Each rule keeps its own diagnostic list, joined
+ * in rule order at the end, so the result is the same as rule by rule. */
+
+#define GROUP_MIN 64
+
+/* What a rule does, split where it helps: a selector of a large collection is judged
+ * item by item with every other (GROUP), anything else as before. */
+enum unit_kind {
+    UNIT_WHOLE, /* the rule's check, from the root */
+    UNIT_ROOT,  /* a selector-less clause judged at the root */
+    UNIT_SEL,   /* a clause's selector, from the root */
+    UNIT_GROUP  /* a clause's selector inside the items of a collection */
+};
+
+struct unit {
+    enum unit_kind kind;
+    size_t rule; /* index in the rule set */
+    const struct clause *cl;
+    ver_mask m;            /* versions judged */
+    const struct sel *sel; /* UNIT_SEL */
+    struct sel *rest;      /* UNIT_GROUP: the selector after "/KEY/STAR" (owned), or
+                               * NULL: the item itself */
+    size_t key;            /* UNIT_GROUP: index in plan.keys */
+};
+
+struct plan {
+    VEC(struct unit) u; /* in rule order */
+    VEC(char *) keys;   /* the collections walked once */
+};
+
+/* If S is "/KEY/STAR..." (STAR the wildcard "*" or "[*]", the same on an array; no "**")
+ * where KEY is a large array of the document: 1, the key (new) and the text after STAR
+ * (borrowed). */
+static int group_key(const struct sel *s, json_t *root, char **key, const char **rest)
+{
+    if (!sel_is_absolute(s)) return 0;
+    const char *text = sel_text(s);
+    struct ptr p = PTR_INIT;
+    const char *why;
+    int ok = ptr_parse(text, &p, &why) == 0 && p.n >= 2 &&
+        (!strcmp(p.segs[1], "*") || !strcmp(p.segs[1], SEL_ITEMS));
+    for (size_t i = 0; ok && i < p.n; i++)
+        if (!strcmp(p.segs[i], "**")) ok = 0;
+    json_t *arr = ok ? json_object_get(root, p.segs[0]) : NULL;
+    ok = ok && json_is_array(arr) && json_array_size(arr) >= GROUP_MIN;
+    if (ok) {
+        *key = xstrdup(p.segs[0]);
+        const char *star = strchr(text + 1, '/'); /* raw segments never hold '/' */
+        const char *after = star + 1 + strlen(p.segs[1]);
+        *rest = *after ? after + 1 : NULL; /* after "/STAR": "" or "/rest" */
+    }
+    ptr_release(&p);
+    return ok;
+}
+
+static void plan_add(struct plan *pl, enum unit_kind kind, size_t rule, const struct clause *cl,
+                     ver_mask m, const struct sel *sel)
+{
+    struct unit u = {kind, rule, cl, m, sel, NULL, 0};
+    VEC_PUSH(pl->u, u);
+}
+
+/* Clause CL with selectors, judged for M: one unit per selector. */
+static void plan_clause(struct plan *pl, size_t rule, const struct clause *cl, ver_mask m,
+                        json_t *root)
+{
+    for (size_t i = 0; m && i < cl->nsels; i++) {
+        char *key;
+        const char *rest, *why;
+        struct sel *tail = NULL;
+        if (!group_key(cl->sels[i], root, &key, &rest)) {
+            plan_add(pl, UNIT_SEL, rule, cl, m, cl->sels[i]);
+            continue;
+        }
+        if (rest && !(tail = sel_compile(rest, &why))) {
+            free(key);
+            plan_add(pl, UNIT_SEL, rule, cl, m, cl->sels[i]);
+            continue;
+        }
+        size_t ki = 0;
+        while (ki < pl->keys.len && strcmp(pl->keys.items[ki], key)) ki++;
+        if (ki == pl->keys.len) VEC_PUSH(pl->keys, key);
+        else free(key);
+        struct unit u = {UNIT_GROUP, rule, cl, m, NULL, tail, ki};
+        VEC_PUSH(pl->u, u);
+    }
+}
+
+/* Split rule I (judged for M) the way run_clause would run it from ROOT. A check
+ * without selectors whose parts are independent (no when, require or first) is split
+ * into its parts; their own selectors then join the walk. */
+static void plan_rule(struct plan *pl, size_t i, const struct clause *top, ver_mask m,
+                      const struct cursor *root)
+{
+    m &= top->vmask;
+    if (!m) return;
+    if (top->nsels) {
+        plan_clause(pl, i, top, m, root->v);
+        return;
+    }
+    if (top->when || top->require || top->first || !top->nkids) {
+        plan_add(pl, UNIT_WHOLE, i, top, m, NULL);
+        return;
+    }
+    m &= root->vmask; /* judge() at the root */
+    for (size_t k = 0; m && k < top->nkids; k++) {
+        const struct clause *kid = top->kids[k];
+        ver_mask km = m & kid->vmask;
+        if (!km) continue;
+        if (kid->nsels) plan_clause(pl, i, kid, km, root->v);
+        else plan_add(pl, UNIT_ROOT, i, kid, km, NULL);
+    }
+}
+
+static void plan_release(struct plan *pl)
+{
+    for (size_t i = 0; i < pl->u.len; i++) sel_free(pl->u.items[i].rest);
+    for (size_t i = 0; i < pl->keys.len; i++) free(pl->keys.items[i]);
+    VEC_FREE(pl->u);
+    VEC_FREE(pl->keys);
+}
+
+/* Does the document have a collection large enough for the walk to pay? */
+static int has_large_array(json_t *root)
+{
+    json_t *v;
+    const char *k;
+    json_object_foreach(root, k,
+                        v) if (json_is_array(v) && json_array_size(v) >= GROUP_MIN) return 1;
+    return 0;
+}
+
+static void unit_use(struct eval_ctx *ctx, const struct rule_set *rs, const struct unit *u,
+                     struct diag_list *per_rule)
+{
+    ctx->rule = rule_set_rule(rs, u->rule);
+    ctx->out = &per_rule[u->rule];
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Run unit U on C (ROOT for the units outside the walk), timed into RULE_NS if set. */
+static void unit_run(struct eval_ctx *ctx, const struct unit *u, const struct cursor *c,
+                     _Atomic uint64_t *rule_ns)
+{
+    uint64_t t0 = rule_ns ? now_ns() : 0;
+    if (u->kind == UNIT_GROUP && !u->rest) {
+        judge(ctx, u->cl, c, u->m);
+    } else if (u->kind == UNIT_GROUP) {
+        struct visit v = {ctx, u->cl, u->m, 0};
+        sel_run(u->rest, &ctx->sctx, c, visit, &v);
+    } else if (u->kind == UNIT_WHOLE) {
+        run_clause(ctx, u->cl, c, u->m);
+    } else if (u->kind == UNIT_ROOT) {
+        judge(ctx, u->cl, c, u->m);
+    } else {
+        struct visit v = {ctx, u->cl, u->m, 0};
+        sel_run(u->sel, &ctx->sctx, c, visit, &v);
+    }
+    if (rule_ns) atomic_fetch_add(&rule_ns[u->rule], now_ns() - t0);
+}
+
+/* Walk each planned collection once; every GROUP unit judges each item in turn. */
+static void plan_walk(const struct plan *pl, const struct rule_set *rs, struct eval_ctx *ctx,
+                      const struct cursor *root, struct diag_list *per_rule,
+                      _Atomic uint64_t *rule_ns)
+{
+    for (size_t ki = 0; ki < pl->keys.len; ki++) {
+        struct cursor coll, item;
+        int ok = sel_member(&ctx->sctx, root, pl->keys.items[ki], &coll) == 0;
+        for (size_t i = 0; ok && i < json_array_size(coll.v); i++) {
+            if (sel_item(&ctx->sctx, &coll, i, &item) < 0) break;
+            for (size_t n = 0; n < pl->u.len; n++) {
+                const struct unit *u = &pl->u.items[n];
+                if (u->kind != UNIT_GROUP || u->key != ki) continue;
+                unit_use(ctx, rs, u, per_rule);
+                unit_run(ctx, u, &item, rule_ns);
+            }
+        }
+    }
+}
+
+/* The units that are not part of the walk, in rule order. */
+static void plan_rest(const struct plan *pl, const struct rule_set *rs, struct eval_ctx *ctx,
+                      const struct cursor *root, struct diag_list *per_rule,
+                      _Atomic uint64_t *rule_ns)
+{
+    for (size_t n = 0; n < pl->u.len; n++) {
+        const struct unit *u = &pl->u.items[n];
+        if (u->kind == UNIT_GROUP) continue;
+        unit_use(ctx, rs, u, per_rule);
+        unit_run(ctx, u, root, rule_ns);
+    }
+}
+
+/* What eval_options report: the rules of its preset that `enabled` accepts (a built-in
+ * mcpdesc.* rule is in every preset). */
+struct eval_filter {
+    const struct rule_set *rs;
+    const struct eval_options *opts;
+};
+
+static int eval_reported(const char *id, void *arg)
+{
+    const struct eval_filter *f = arg;
+    if (f->opts->enabled && !f->opts->enabled(id, f->opts->enabled_arg)) return 0;
+    if (!f->opts->preset || !id) return 1;
+    const struct rule *r = rule_set_find(f->rs, id);
+    return !r || rule_in_preset(r, f->opts->preset);
+}
+
+size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
+                     struct diag_list *out)
+{
+    size_t before = out->len;
+    struct diag_list found = DIAG_LIST_INIT;
+    uint64_t t_resolve = opts && opts->rule_ns ? now_ns() : 0;
+    struct res *res = res_resolve(d, rule_set_res_config(rs), &found);
+    ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
+    struct eval_ctx run = {
+        .rs = rs, .sctx = {d, res_view(res)}, .out = &found, .detail = BUF_INIT, .at = BUF_INIT};
+    struct eval_ctx *ctx = &run;
+    struct cursor root;
+    sel_root(&ctx->sctx, &root);
+    size_t nrules = rule_set_count(rs);
+    struct diag_list *per_rule = xcalloc(nrules ? nrules : 1, sizeof *per_rule);
+    struct plan pl = {VEC_INIT, VEC_INIT};
+    int walk = has_large_array(root.v);
+    /* --preset, --rule/--skip: the reported rules, and the rules they yield to (overlap.h) */
+    unsigned char *need = opts && (opts->enabled || opts->preset)
+        ? overlap_required(rs, eval_reported, (void *)&(struct eval_filter){rs, opts})
+        : NULL;
+    for (size_t i = 0; i < nrules; i++) {
+        const struct rule *r = rule_set_rule(rs, i);
+        if (need && !need[i]) continue;
+        ver_mask m = r->applies & want;
+        if (!m) continue;
+        if (walk) plan_rule(&pl, i, r->check, m, &root);
+        else plan_add(&pl, UNIT_WHOLE, i, r->check, m, NULL);
+    }
+    free(need);
+    _Atomic uint64_t *rule_ns = opts ? opts->rule_ns : NULL;
+    if (rule_ns) atomic_fetch_add(&rule_ns[nrules], now_ns() - t_resolve);
+    plan_walk(&pl, rs, ctx, &root, per_rule, rule_ns);
+    plan_rest(&pl, rs, ctx, &root, per_rule, rule_ns);
+    plan_release(&pl);
+    if (!opts || eval_reported(PATTERN_NOTE_RULE, &(struct eval_filter){rs, opts}))
+        pattern_note_scan(&ctx->sctx, rule_set_versions(rs), want, &found);
+    /* the built-in diagnostics, then each rule's in rule order */
+    for (size_t i = 0; i < nrules; i++) {
+        for (size_t k = 0; k < per_rule[i].len; k++) {
+            if (found.len == found.cap) {
+                found.cap = found.cap ? found.cap * 2 : 16;
+                found.items = xrealloc(found.items, found.cap * sizeof *found.items);
+            }
+            found.items[found.len++] = per_rule[i].items[k];
+        }
+        free(per_rule[i].items);
+    }
+    free(per_rule);
+    fn_indexes_free(ctx);
+    res_free(res);
+    buf_release(&ctx->detail);
+    buf_release(&ctx->at);
+    fn_places_reset(ctx);
+    VEC_FREE(ctx->places);
+    /* the requested versions; then the yields, on the full set; then keep what the
+     * options ask for (enabled rules) */
+    for (size_t i = 0; i < found.len; i++) {
+        struct diag *dg = &found.items[i];
+        if (dg->rule && !strncmp(dg->rule, "mcpdesc.", 8) && opts && opts->versions && dg->versions)
+            dg->versions &= want;
+    }
+    diag_sort_merge(&found);
+    overlap_filter(rs, &found, 0);
+    for (size_t i = 0; i < found.len; i++) {
+        struct diag *dg = &found.items[i];
+        int keep = !opts || eval_reported(dg->rule, &(struct eval_filter){rs, opts});
+        if (keep) {
+            if (out->len == out->cap) {
+                out->cap = out->cap ? out->cap * 2 : 16;
+                out->items = xrealloc(out->items, out->cap * sizeof *out->items);
+            }
+            out->items[out->len++] = *dg;
+        } else {
+            diag_clear(dg);
+        }
+    }
+    free(found.items);
+    diag_sort_merge(out);
+    return out->len - before;
+}

@@ -1,0 +1,44 @@
+/* eval.h - run a rule set over one document: resolve it (effective versions,
+ * $componentRef), then run every enabled rule's compiled check, judging each selected
+ * node once for all of its versions, and merge the failures into diagnostics. */
+#ifndef MCPDESC_EVAL_H
+#define MCPDESC_EVAL_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "doc/doc.h"
+#include "rules/rule.h"
+
+struct eval_options {
+    ver_mask versions; /* judge only these (e.g. --protocol-version); 0 = all */
+    /* Report only rules for which this returns nonzero (NULL: all); the rules they yield
+     * to run too, unreported, so that yields are decided on the full set (overlap.h).
+     * Also filters the built-in mcpdesc.* diagnostics. */
+    int (*enabled)(const char *rule_id, void *arg);
+    void *enabled_arg;
+    /* When set (validate --timing): one counter per rule of the set, in rule order, to
+     * which the nanoseconds spent judging that rule are added, and one more for the
+     * resolution ($componentRef and versions: the built-in rules). Threads may share it. */
+    _Atomic uint64_t *rule_ns;
+    /* Report only the rules of this preset (rule.h: rule_in_preset; the built-in mcpdesc.*
+     * rules are in every preset); RULE_PRESET_NONE (0): every rule. Applied with `enabled`
+     * (a rule is reported when both say so), and like it after the yields, which are
+     * decided on the full set: a rule of the preset yields to a rule outside it too. */
+    enum rule_preset preset;
+};
+
+/* The placeholders a message, hint or fix title may hold ("value" for {value}, ...),
+ * NULL-terminated (borrowed, static): the one table the interpreter expands, which
+ * `rules lint` checks templates against. Any other {...} is kept as written. */
+extern const char *const eval_placeholders[];
+
+/* Judge D (resolved in place) with RS. Appends diagnostics to OUT, sorted by position
+ * and merged per rule, node and failure. Returns the number appended. Threads may
+ * judge their own documents with one rule set at the same time: a loaded rule set is
+ * only read, except its JSON Schema registry, which locks what it adds (schema.h). */
+size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
+                     struct diag_list *out);
+
+#endif

@@ -1,0 +1,298 @@
+/* sel.c - selectors and cursor stepping; see sel.h. Stepping reads a resolution's view
+ * (view.h): it follows resolved $componentRef sites, so that positions stay those of
+ * the source, and gives each cursor its effective versions. */
+#include "resolve/sel.h"
+
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/ptr.h"
+#include "resolve/view.h"
+#include "base/util.h"
+
+struct sel {
+    char *text;
+    int absolute;
+    struct ptr segs; /* a segment "*" is the wildcard, "[*]" array items only, "**" any depth */
+    int wildcard;
+};
+
+/* One selector run: the bound on nodes a "**" segment enters (a resolved document can
+ * repeat a component many times, so its tree may be much larger than its text). */
+struct walk {
+    const struct sel *s;
+    const struct sel_ctx *ctx;
+    sel_visit_fn fn;
+    void *arg;
+    size_t entered;
+};
+
+struct sel *sel_compile(const char *text, const char **why)
+{
+    struct sel *s = xcalloc(1, sizeof *s);
+    s->text = xstrdup(text);
+    s->absolute = text[0] == '/';
+    if (!*text) {
+        *why = "a selector must not be empty (use a pointer such as /tools/* or properties)";
+        sel_free(s);
+        return NULL;
+    }
+    char *full = s->absolute ? xstrdup(text) : xasprintf("/%s", text);
+    int rc = ptr_parse(full, &s->segs, why);
+    free(full);
+    if (rc < 0) {
+        sel_free(s);
+        return NULL;
+    }
+    size_t deep = 0;
+    for (size_t i = 0; i < s->segs.n; i++) {
+        if (!strcmp(s->segs.segs[i], "*") || !strcmp(s->segs.segs[i], SEL_ITEMS)) s->wildcard = 1;
+        if (!strcmp(s->segs.segs[i], "**")) {
+            s->wildcard = 1;
+            deep++;
+        }
+    }
+    if (deep > 1) { /* two would reach one node along several paths: duplicates */
+        *why = "a selector may hold at most one \"**\" segment";
+        sel_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+char *sel_from_jsonpath(const char *text)
+{
+    int dollar = text[0] == '$' && (!text[1] || text[1] == '.' || text[1] == '[');
+    int glued = 0;
+    for (const char *p = strstr(text, SEL_ITEMS); p && !glued; p = strstr(p + 1, SEL_ITEMS))
+        glued = p > text && p[-1] != '/';
+    if (!dollar && !glued && !strstr(text, "..")) return NULL;
+    VEC(char *) segs = VEC_INIT;
+    struct buf seg = BUF_INIT;
+    const char *p = text + (dollar ? 1 : 0);
+    while (*p) {
+        if (p[0] == '.' && p[1] == '.') {
+            if (seg.len) VEC_PUSH(segs, buf_detach(&seg));
+            VEC_PUSH(segs, xstrdup("**"));
+            p += 2;
+        } else if (*p == '/' || (dollar && *p == '.')) {
+            if (seg.len) VEC_PUSH(segs, buf_detach(&seg));
+            p++;
+        } else if (*p == '[' && strchr(p, ']')) {
+            const char *e = strchr(p, ']');
+            if (seg.len) VEC_PUSH(segs, buf_detach(&seg));
+            const char *in = p + 1;
+            size_t n = (size_t)(e - in);
+            if (n >= 2 && (in[0] == '\'' || in[0] == '"') && in[n - 1] == in[0]) in++, n -= 2;
+            VEC_PUSH(segs, n == 1 && *in == '*' ? xstrdup(SEL_ITEMS) : xstrndup(in, n));
+            p = e + 1;
+        } else {
+            buf_addc(&seg, *p++);
+        }
+    }
+    if (seg.len) VEC_PUSH(segs, buf_detach(&seg));
+    buf_release(&seg);
+    struct buf out = BUF_INIT;
+    int absolute = dollar || text[0] == '/';
+    for (size_t i = 0; i < segs.len; i++) {
+        if (i || absolute) buf_addc(&out, '/');
+        buf_adds(&out, segs.items[i]);
+        free(segs.items[i]);
+    }
+    if (!out.len) buf_addc(&out, '/');
+    VEC_FREE(segs);
+    return buf_detach(&out);
+}
+
+void sel_free(struct sel *s)
+{
+    if (!s) return;
+    ptr_release(&s->segs);
+    free(s->text);
+    free(s);
+}
+
+int sel_is_absolute(const struct sel *s)
+{
+    return s->absolute;
+}
+int sel_has_wildcard(const struct sel *s)
+{
+    return s->wildcard;
+}
+const char *sel_text(const struct sel *s)
+{
+    return s->text;
+}
+
+void sel_root(const struct sel_ctx *ctx, struct cursor *out)
+{
+    memset(out, 0, sizeof *out);
+    out->v = doc_root(ctx->d);
+    out->node = 0;
+    out->vmask = ctx->view ? ctx->view->doc_mask : 0;
+    out->coll = -1;
+}
+
+/* Fill the parts of a child cursor that depend on where it is. */
+static void enter(const struct sel_ctx *ctx, const struct cursor *c, struct cursor *out)
+{
+    out->parent = c;
+    out->component = c->component;
+    out->vmask = c->vmask;
+    out->coll = -1;
+    out->unresolved = 0;
+    out->depth = c->depth + 1;
+    const struct view *v = ctx->view;
+    if (v) {
+        if (c->depth == 0 && out->key) {
+            out->coll = view_collection(v, out->key);
+            /* a list is offered in the versions of its items: "the server lists tools"
+             * holds only where some tool is offered */
+            if (out->coll >= 0 && json_is_array(out->v))
+                out->vmask = view_collection_mask(v, out->coll);
+        } else if (c->depth == 1 && c->coll >= 0 && !out->key)
+            out->vmask = view_item_mask(v, c->coll, out->index);
+        doc_node target;
+        const char *component;
+        if (out->node != DOC_NONE && view_follow(v, out->node, &target, &component)) {
+            out->node = target;
+            out->component = component;
+        } else if (out->node != DOC_NONE) {
+            out->unresolved = view_unresolved(v, out->node);
+        }
+    }
+}
+
+int sel_member(const struct sel_ctx *ctx, const struct cursor *c, const char *key,
+               struct cursor *out)
+{
+    if (!json_is_object(c->v)) return -1;
+    json_t *v = json_object_get(c->v, key);
+    if (!v) return -1;
+    const char *stable = NULL;
+    doc_node n =
+        c->node == DOC_NONE ? DOC_NONE : doc_node_member_key(ctx->d, c->node, c->v, key, &stable);
+    if (!stable) { /* no source node (should not happen): find the object's own key copy */
+        for (void *it = json_object_iter(c->v); it; it = json_object_iter_next(c->v, it))
+            if (!strcmp(json_object_iter_key(it), key)) stable = json_object_iter_key(it);
+    }
+    out->v = v;
+    out->key = stable;
+    out->index = 0;
+    out->node = n;
+    enter(ctx, c, out);
+    return 0;
+}
+
+int sel_item(const struct sel_ctx *ctx, const struct cursor *c, size_t idx, struct cursor *out)
+{
+    if (!json_is_array(c->v) || idx >= json_array_size(c->v)) return -1;
+    out->v = json_array_get(c->v, idx);
+    out->key = NULL;
+    out->index = idx;
+    out->node = c->node == DOC_NONE ? DOC_NONE : doc_node_array_item(ctx->d, c->node, c->v, idx);
+    enter(ctx, c, out);
+    return 0;
+}
+
+static int run_from(struct walk *w, size_t i, const struct cursor *c);
+
+/* Segment I (not a wildcard) names one member, or one item of an array. */
+static int run_named(struct walk *w, size_t i, const struct cursor *c)
+{
+    const char *seg = w->s->segs.segs[i];
+    struct cursor child;
+    size_t idx;
+    if (json_is_object(c->v)) {
+        if (sel_member(w->ctx, c, seg, &child) < 0) return 0;
+    } else if (json_is_array(c->v) && ptr_is_index(seg, &idx)) {
+        if (sel_item(w->ctx, c, idx, &child) < 0) return 0;
+    } else {
+        return 0;
+    }
+    return run_from(w, i + 1, &child);
+}
+
+/* Calls run_from(w, NEXT, child) for every member or item of C (every item only, when
+ * ITEMS_ONLY), in document order, walking children and their source nodes side by side
+ * (O(1) per step). */
+static int run_children(struct walk *w, size_t next, const struct cursor *c, int items_only)
+{
+    const struct sel_ctx *ctx = w->ctx;
+    doc_node n = c->node == DOC_NONE ? DOC_NONE : doc_node_first_child(ctx->d, c->node);
+    struct cursor child;
+    int rc = 0;
+    if (json_is_object(c->v) && !items_only) {
+        for (void *it = json_object_iter(c->v); it && !rc; it = json_object_iter_next(c->v, it)) {
+            child.v = json_object_iter_value(it);
+            child.key = json_object_iter_key(it);
+            child.index = 0;
+            child.node = n;
+            enter(ctx, c, &child);
+            rc = run_from(w, next, &child);
+            if (n != DOC_NONE) n = doc_node_next_sibling(ctx->d, c->node, n);
+        }
+    } else if (json_is_array(c->v)) {
+        size_t len = json_array_size(c->v);
+        for (size_t k = 0; k < len && !rc; k++) {
+            child.v = json_array_get(c->v, k);
+            child.key = NULL;
+            child.index = k;
+            child.node = n;
+            enter(ctx, c, &child);
+            rc = run_from(w, next, &child);
+            if (n != DOC_NONE) n = doc_node_next_sibling(ctx->d, c->node, n);
+        }
+    }
+    return rc;
+}
+
+/* "**" at segment I: the rest of the selector from C itself (zero segments), then from
+ * every node below C (pre-order), each node once; bounded by SEL_DEEP_MAX_NODES. */
+static int run_deep(struct walk *w, size_t i, const struct cursor *c)
+{
+    if (++w->entered > SEL_DEEP_MAX_NODES || c->depth >= SEL_DEEP_MAX_DEPTH) return 0;
+    int rc = run_from(w, i + 1, c);
+    if (rc) return rc;
+    return run_children(w, i, c, 0); /* the children stay at segment I: any depth */
+}
+
+static int run_from(struct walk *w, size_t i, const struct cursor *c)
+{
+    if (i == w->s->segs.n) return w->fn(c, w->arg);
+    const char *seg = w->s->segs.segs[i];
+    if (!strcmp(seg, "**")) return run_deep(w, i, c);
+    if (!strcmp(seg, "*")) return run_children(w, i + 1, c, 0);
+    /* an MCP array written as an object (a map) is reported once as such by the type
+     * rules; its members are not judged as if they were items */
+    if (!strcmp(seg, SEL_ITEMS)) return run_children(w, i + 1, c, 1);
+    return run_named(w, i, c);
+}
+
+int sel_run(const struct sel *s, const struct sel_ctx *ctx, const struct cursor *from,
+            sel_visit_fn fn, void *arg)
+{
+    struct cursor root;
+    if (s->absolute || !from) {
+        sel_root(ctx, &root);
+        from = &root;
+    }
+    struct walk w = {s, ctx, fn, arg, 0};
+    return run_from(&w, 0, from);
+}
+
+static void append_path(struct buf *b, const struct cursor *c)
+{
+    if (!c->parent) return;
+    append_path(b, c->parent);
+    if (c->key) ptr_append_segment(b, c->key, strlen(c->key));
+    else ptr_append_index(b, c->index);
+}
+
+char *sel_pointer(const struct cursor *c)
+{
+    struct buf b = BUF_INIT;
+    append_path(&b, c);
+    return buf_detach(&b);
+}

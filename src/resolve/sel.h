@@ -1,0 +1,74 @@
+/* sel.h - selectors and cursors. A selector is a JSON Pointer whose segments may be the
+ * wildcard "*" (every member or item), "[*]" (every item of an array; an object has none)
+ * or "**" (zero or more levels of members and items, at most one per selector): absolute when it starts with "/" (for instance every tool's
+ * inputSchema), else relative to the current node ("properties", then every member). A cursor is a node of the resolved document with
+ * what the interpreter needs: its source position, the component it came through, its
+ * effective protocol versions, and its logical path (parent links, on the C stack). */
+#ifndef MCPDESC_SEL_H
+#define MCPDESC_SEL_H
+
+#include <jansson.h>
+
+#include "doc/doc.h"
+#include "base/ver.h"
+
+struct view;
+
+struct cursor {
+    json_t *v;                   /* the value (borrowed) */
+    doc_node node;               /* its source position (a component's, if reached through one) */
+    const struct cursor *parent; /* NULL at the root */
+    const char *key;             /* member name (borrowed), or NULL for an array item */
+    size_t index;                /* item index when key is NULL */
+    const char *component;       /* component pointer crossed last, or NULL */
+    ver_mask vmask;              /* effective versions of the enclosing item (or document) */
+    int coll;                    /* at depth 1: index of the item collection, else -1 */
+    int unresolved;              /* an unresolved $componentRef site (not judged by rules) */
+    int depth;
+};
+
+/* What cursors walk: a document, and what its resolution says about it (view.h: the
+ * effective versions, the $componentRef sites to follow and those to leave alone).
+ * With no view, the source tree as it is: every cursor has no versions (vmask 0), no
+ * collection, and no site is followed. */
+struct sel_ctx {
+    const doc *d;
+    const struct view *view; /* read only; may be NULL */
+};
+
+struct sel;
+
+#define SEL_ITEMS "[*]" /* the segment for every item of an array, and nothing else */
+
+/* Bounds of one "**" walk: nodes entered and depth below the root (a resolved document
+ * can repeat a component many times). Nodes beyond them are not selected. */
+#define SEL_DEEP_MAX_NODES 200000u
+#define SEL_DEEP_MAX_DEPTH 256
+
+/* Compile TEXT; returns a new selector, or NULL and *why (static text) when malformed. */
+struct sel *sel_compile(const char *text, const char **why);
+void sel_free(struct sel *s);
+/* When TEXT looks like JSONPath rather than a selector ("$.tools[*].name", a "$" root,
+ * "[*]" glued to a name as in "tools[*]", or "..") the selector it means, as a new string
+ * ("/tools/[*]/name", ".." becoming "**"); else NULL. */
+char *sel_from_jsonpath(const char *text);
+int sel_is_absolute(const struct sel *s);
+int sel_has_wildcard(const struct sel *s);
+const char *sel_text(const struct sel *s);
+
+void sel_root(const struct sel_ctx *ctx, struct cursor *out);
+/* Step from C into member KEY / item IDX; returns 0 and fills *out, -1 if absent. */
+int sel_member(const struct sel_ctx *ctx, const struct cursor *c, const char *key,
+               struct cursor *out);
+int sel_item(const struct sel_ctx *ctx, const struct cursor *c, size_t idx, struct cursor *out);
+
+/* Calls FN for every node S selects from FROM (absolute selectors start at the root),
+ * in document order. FN returns nonzero to stop; sel_run returns that value (else 0). */
+typedef int (*sel_visit_fn)(const struct cursor *c, void *arg);
+int sel_run(const struct sel *s, const struct sel_ctx *ctx, const struct cursor *from,
+            sel_visit_fn fn, void *arg);
+
+/* The cursor's logical pointer (new string). */
+char *sel_pointer(const struct cursor *c);
+
+#endif

@@ -1,0 +1,31 @@
+/* fnInt.h - the predicates' functions, for fn_table.c to list in the one predicate table
+ * (fn_table[]): the compilers and evaluators of fn.c and of fn_schema.c (the predicates
+ * backed by the JSON Schema engine), and their free hooks. Included by those three files
+ * only; the loader (rule.c) and the interpreter (eval.c) reach a predicate through
+ * fn_table[] (ruleInt.h), never by these names. */
+#ifndef MCPDESC_FNINT_H
+#define MCPDESC_FNINT_H
+
+#include "rules/ruleInt.h"
+
+/* The shapes of struct fn_def's compile and eval (ruleInt.h). */
+typedef int fn_compile_fn(struct cc *cc, struct pred *p, struct yv arg);
+typedef int fn_eval_fn(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
+
+/* fn.c */
+fn_compile_fn fn_arg_types, fn_arg_string, fn_arg_strings, fn_arg_any, fn_arg_values, fn_arg_preds,
+    fn_arg_pred, fn_arg_quantifier, fn_arg_use, fn_arg_length, fn_arg_regex, fn_arg_range,
+    fn_arg_format, fn_arg_context, fn_arg_nesting;
+fn_eval_fn fn_eval_json_type, fn_eval_declared_type_is, fn_eval_declared_type_includes, fn_eval_has,
+    fn_eval_lacks, fn_eval_equals, fn_eval_one_of, fn_eval_all, fn_eval_any, fn_eval_not,
+    fn_eval_every, fn_eval_some, fn_eval_length, fn_eval_matches, fn_eval_path_matches, fn_eval_key,
+    fn_eval_range, fn_eval_format, fn_eval_context, fn_eval_nesting, fn_eval_every_descendant;
+
+/* fn_schema.c */
+fn_compile_fn fn_schema_arg_dialect, fn_schema_arg_schema_file, fn_schema_arg_ref_resolves;
+fn_eval_fn fn_schema_eval_valid_schema, fn_schema_eval_dialect_in, fn_schema_eval_matches_schema,
+    fn_schema_eval_ref_resolves, fn_schema_eval_keywords_spelt;
+/* matches-schema: frees p->compiled */
+void fn_schema_free_compiled(struct pred *p);
+
+#endif

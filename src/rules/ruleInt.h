@@ -1,0 +1,215 @@
+/* ruleInt.h - the compiled program shared by rule.c (compiler), the predicates (fn.c,
+ * fn_schema.c, and fn_table.c, their one table; through fnInt.h), eval.c (interpreter)
+ * and rule_dump.c (`rules dump`, which prints it). Nothing outside those files includes it. */
+#ifndef MCPDESC_RULEINT_H
+#define MCPDESC_RULEINT_H
+
+#include <jansson.h>
+
+#include "base/diag.h"
+#include "doc/doc.h"
+#include "rules/rule.h"
+#include "resolve/sel.h"
+#include "base/buf.h"
+#include "base/util.h"
+#include "base/ver.h"
+
+struct eval_ctx;
+struct pred;
+
+/* The compiler's view of a YAML value: the value and its source node. */
+struct yv {
+    json_t *v;
+    doc_node n;
+};
+
+struct named_preds;
+
+/* Compile state for one rule file. */
+struct cc {
+    const doc *d; /* the rule file */
+    struct rule_set *rs;
+    struct diag_list *errs;
+    struct named_preds *named; /* the `predicates:` of every rule file of the set */
+    int nodes;                 /* compiled predicate nodes (bounds alias bombs) */
+};
+
+/* Append a positioned error about node N (its key when AT_KEY) to the compile state's list,
+ * with the general hint (where the rule format is described), or with HINT: how to fix
+ * what the message says. */
+void rule_cc_error(struct cc *cc, doc_node n, int at_key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void rule_cc_error_hint(struct cc *cc, doc_node n, int at_key, const char *hint, const char *fmt,
+                        ...) __attribute__((format(printf, 5, 6)));
+/* 1 the first time DIR (a missing directory) is named for the set being loaded, else 0:
+ * a directory that is not there is reported once, not once per file in it. */
+int rule_cc_missing_dir_once(struct cc *cc, const char *dir);
+/* FILE with "." and "DIR/.." segments (and repeated slashes) removed: the same file as
+ * FILE, relative to the same directory, written once (`rules dump` shows it). New. */
+char *rule_normalize_path(const char *file);
+/* The hint of every "unknown member" error. */
+extern const char rule_hint_unknown_member[];
+/* Parse a version spec ("all", [V...], {from: V}, {before: V}, {from, before}). */
+int rule_cc_versions(struct cc *cc, struct yv y, ver_mask *out);
+/* Compile a predicate; NULL after reporting an error. */
+struct pred *rule_cc_pred(struct cc *cc, struct yv y);
+/* `use: NAME`: the set's named predicate (defined in any of its own rule files, not in a
+ * base set), compiled on first use in the file that defines it (or report). */
+struct pred *rule_cc_named(struct cc *cc, struct yv name);
+/* Compile a selector string (or report). */
+struct sel *rule_cc_sel(struct cc *cc, struct yv y);
+/* The member KEY of mapping Y (v NULL when absent). */
+struct yv rule_yv_member(struct cc *cc, struct yv y, const char *key);
+struct yv rule_yv_item(struct cc *cc, struct yv y, size_t i);
+const char *rule_json_type_name(json_t *v);
+
+/* A predicate: one entry of fn_table applied to compiled arguments. */
+enum fn_result { FN_FAIL = 0, FN_PASS = 1 };
+
+struct fn_def {
+    const char *name;
+    const char *synopsis; /* argument shape, for errors and the rule author's guide */
+    const char *doc;      /* one sentence */
+    int (*compile)(struct cc *cc, struct pred *p, struct yv arg);
+    int (*eval)(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
+    /* Frees what compile kept beyond the members fn_pred_free always frees (arg, kids,
+     * sel, body), e.g. matches-schema's compiled schema; NULL when there is nothing. */
+    void (*free)(struct pred *p);
+};
+
+struct pred {
+    const struct fn_def *fn;
+    unsigned types;     /* json-type */
+    json_t *arg;        /* literal argument (string, key list, value; for `use` the
+                              * name); owned */
+    struct pred **kids; /* all/any/not/use; owned except for `use` */
+    size_t nkids;
+    struct sel *sel;         /* every/some */
+    struct pred *body;       /* every/some */
+    int borrowed;            /* kids[0] belongs to a named predicate */
+    struct schema *compiled; /* matches-schema (freed by its fn's free hook) */
+    char *file;              /* matches-schema: its file relative to the rule set's directory,
+                              * "." and "DIR/.." segments removed; owned (the same hook) */
+};
+
+/* fn_table.c: every predicate a rule may name, in one table (the loader's lookup and
+ * "did you mean", tests/check-schemas.sh against schema/rule-file.schema.json). */
+extern const struct fn_def fn_table[];
+extern const size_t fn_count;
+/* The entry of fn_table named NAME, or NULL. */
+const struct fn_def *fn_lookup(const char *name);
+/* The rule set's JSON Schema registry (created when the set loads, with the manifest's
+ * schema-map), shared by every schema predicate and by threads (schema.h). */
+struct schema_ctx *rule_set_schemas(const struct rule_set *rs);
+/* For rule_dump.c: json-type's bits as a new array of type names; format's name (NULL
+ * for any other predicate); whether P is a private holder kept in another predicate's
+ * kids (a compiled regex, an extra selector), not a predicate a rule wrote. */
+json_t *fn_type_names(unsigned types);
+const char *fn_format_name(const struct pred *p);
+int fn_is_holder(const struct pred *p);
+/* fn.c: free a compiled predicate and its kids (not borrowed ones); run one. */
+void fn_pred_free(struct pred *p);
+int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
+
+/* A clause's `fix` (rules-yaml/README.md, "Fixes"): one declarative edit at the
+ * finding's value, or at AT below it. Applied by fix.c. */
+enum rule_fix_op {
+    RULE_FIX_REPLACE, /* replace the value with VALUE */
+    RULE_FIX_SET,     /* set MEMBER of the object to VALUE (added, or its value replaced) */
+    RULE_FIX_ADD,     /* add MEMBER: VALUE to the object when it has no such member */
+    RULE_FIX_REMOVE   /* remove MEMBER from the object */
+};
+struct rule_fix {
+    enum rule_fix_op op;
+    char *title;       /* what an editor shows; placeholders as in message */
+    struct pred *when; /* offered only where it holds at the finding's value, or NULL */
+    char *at;          /* a JSON Pointer below the finding's value ("" = the value) */
+    char *member;      /* set, add, remove */
+    json_t *value;     /* replace, set, add */
+    uint32_t line, col;
+};
+
+struct clause {
+    uint32_t line, col;
+    ver_mask vmask; /* versions this branch is for */
+    struct sel **sels;
+    size_t nsels;
+    struct pred *when;
+    struct pred *require;
+    char *message, *hint;
+    struct rule_fix **fixes; /* `fix`: one, or a list; the first whose `when` holds */
+    size_t nfixes;
+    struct clause **kids;
+    size_t nkids;
+    int first;      /* kids: per version, only the first failing one reports */
+    int at_failure; /* report-at: failure: report where the predicate failed */
+};
+
+/* A `yields-to` entry: a rule id, or "PREFIX.*" for every rule whose id starts with
+ * "PREFIX.", with its position in the rule file (checked once the whole set is loaded). */
+struct yield {
+    char *pattern;
+    uint32_t line, col;
+};
+
+struct rule {
+    char *id;
+    enum diag_level level;
+    enum rule_preset preset; /* RULE_PRESET_RECOMMENDED unless `preset` says otherwise */
+    ver_mask applies;
+    json_t *meta;
+    struct clause *check;
+    char *file;
+    uint32_t line, col;
+    struct yield *yields; /* yields-to: overlap.c drops this rule's overlapping diagnostics */
+    size_t nyields;
+    const struct rule_set *origin; /* the set whose rule file holds it (a base set, or the set) */
+    int borrowed;                  /* a base set's rule: its program belongs to that set */
+};
+
+/* One place where a predicate failed, for report-at: failure (struct eval_ctx, places). */
+struct fn_place {
+    char *at;     /* a JSON pointer below the judged node, as eval_ctx.at */
+    char *detail; /* {detail} there, as eval_ctx.detail */
+};
+
+/* Interpreter state for one document. */
+struct eval_ctx {
+    const struct rule_set *rs;
+    const struct rule *rule;
+    struct sel_ctx sctx;
+    struct diag_list *out;
+    struct buf detail;          /* why the last predicate failed: {detail} in messages */
+    struct buf at;              /* where, below the judged node, as a JSON pointer ("" if
+                              * the predicate names no place): for report-at: failure */
+    struct fn_indexes *indexes; /* unique/among selection indexes for this document */
+    ver_mask narrow;            /* the versions in which a failing require fails: every version,
+                              * unless a predicate names fewer (unique: those the node shares
+                              * with its earlier duplicates); not and any give it back */
+    /* Every place the last predicate failed at, each with its own detail, when it names
+     * them all (valid-schema: each failing keyword). Under report-at: failure each place is
+     * its own diagnostic; otherwise at and detail hold the one-line summary (the first
+     * place, where it is, and how many more). Read only while at and detail are still that
+     * summary (a later predicate that set them has replaced it); emptied before each
+     * require. */
+    VEC(struct fn_place) places;
+    char *places_summary; /* the detail the summary set, or NULL */
+};
+/* Empty ctx->places; add AT with DETAIL to it (both copied). */
+void fn_places_reset(struct eval_ctx *ctx);
+void fn_places_add(struct eval_ctx *ctx, const char *at, const char *detail);
+/* Set at and detail to the summary of ctx->places: the first place's detail, " at " its
+ * pointer, and "; N more" (MORE_UNCOUNTED: "at least N more"). */
+void fn_places_summarize(struct eval_ctx *ctx, int more_uncounted);
+/* Are ctx->places the last failing predicate's (at and detail still their summary)? */
+int fn_places_current(const struct eval_ctx *ctx);
+/* A per-document memo for predicates whose result depends only on a JSON value and a
+ * TAG (the same schema reached through several $componentRefs is judged once): get
+ * returns 1 and sets *RESULT and ctx->detail when VALUE was judged with TAG; put records
+ * RESULT with the current ctx->detail. Freed with the indexes below. */
+int fn_memo_get(struct eval_ctx *ctx, const void *value, int tag, int *result);
+void fn_memo_put(struct eval_ctx *ctx, const void *value, int tag, int result);
+/* Free the per-document indexes of unique/among (and the memo). */
+void fn_indexes_free(struct eval_ctx *ctx);
+
+#endif
