@@ -107,3 +107,32 @@ int util_write_in_place(const char *path)
     struct stat st;
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }
+
+char *util_normalize_path(const char *file)
+{
+    struct seg {
+        const char *s;
+        int n;
+    };
+    VEC(struct seg) segs = VEC_INIT;
+    for (const char *s = file; *s;) {
+        int n = (int)strcspn(s, "/");
+        int up = n == 2 && !strncmp(s, "..", 2);
+        const struct seg *last = segs.len ? &segs.items[segs.len - 1] : NULL;
+        if (up && last && !(last->n == 2 && !strncmp(last->s, "..", 2))) segs.len--; /* DIR/.. */
+        else if (n && !(n == 1 && *s == '.')) VEC_PUSH(segs, ((struct seg){s, n}));
+        s += n;
+        while (*s == '/') s++;
+    }
+    /* no longer than FILE (or ".") */
+    char *out = xmalloc(strlen(file) + 2), *o = out;
+    for (size_t i = 0; i < segs.len; i++) {
+        if (i) *o++ = '/';
+        memcpy(o, segs.items[i].s, (size_t)segs.items[i].n);
+        o += segs.items[i].n;
+    }
+    if (!segs.len) *o++ = '.';
+    *o = '\0';
+    VEC_FREE(segs);
+    return out;
+}

@@ -65,4 +65,8 @@ void util_bug(const char *file, int line, const char *msg) __attribute__((noretu
         (v).len = (v).cap = 0;                                                                     \
     } while (0)
 
+/* FILE with "." and "DIR/.." segments (and repeated slashes) removed: the same file as
+ * FILE, relative to the same directory, written once (`rules dump` shows it). New. */
+char *util_normalize_path(const char *file);
+
 #endif

@@ -1,7 +1,7 @@
 /* fn.c - the predicates a rule's `check` may use (all but the schema predicates of
  * fn_schema.c): each one's compiler (argument checking, positioned errors) and
  * evaluator, listed with its name in fn_table[] (fn_table.c, through fnInt.h); the
- * generic pred tree operations (fn_pred_free, fn_eval); and the per-document indexes
+ * per-document indexes
  * and memo the predicates share. rules-yaml/README.md documents each predicate. */
 #include <ctype.h>
 #include <math.h>
@@ -50,24 +50,6 @@ static void regex_free(struct pred *p)
     struct regex_holder *h = (struct regex_holder *)p;
     pcre2_code_free(h->code);
     pcre2_match_context_free(h->mctx);
-}
-
-void fn_pred_free(struct pred *p)
-{
-    if (!p) return;
-    if (p->fn->free) p->fn->free(p); /* what its compiler kept beyond the members below */
-    json_decref(p->arg);
-    for (size_t i = 0; i < p->nkids; i++)
-        if (!p->borrowed) fn_pred_free(p->kids[i]);
-    free(p->kids);
-    sel_free(p->sel);
-    fn_pred_free(p->body);
-    free(p);
-}
-
-int fn_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
-{
-    return p->fn->eval(p, c, ctx);
 }
 
 void fn_places_reset(struct eval_ctx *ctx)

@@ -1,7 +1,7 @@
 /* fnInt.h - the predicates' functions, for fn_table.c to list in the one predicate table
  * (fn_table[]): the compilers and evaluators of fn.c and of fn_schema.c (the predicates
  * backed by the JSON Schema engine), and their free hooks. Included by those three files
- * only; the loader (rule.c) and the interpreter (eval.c) reach a predicate through
+ * only; the compiler (rule_compile.c) and the interpreter (eval.c) reach a predicate through
  * fn_table[] (ruleInt.h), never by these names. */
 #ifndef MCPDESC_FNINT_H
 #define MCPDESC_FNINT_H

@@ -264,30 +264,6 @@ static int arg_without(struct cc *cc, struct pred *p, struct yv w)
     return 0;
 }
 
-char *rule_normalize_path(const char *file)
-{
-    struct seg {
-        const char *s;
-        int n;
-    };
-    VEC(struct seg) segs = VEC_INIT;
-    for (const char *s = file; *s;) {
-        int n = (int)strcspn(s, "/");
-        int up = n == 2 && !strncmp(s, "..", 2);
-        const struct seg *last = segs.len ? &segs.items[segs.len - 1] : NULL;
-        if (up && last && !(last->n == 2 && !strncmp(last->s, "..", 2))) segs.len--; /* DIR/.. */
-        else if (n && !(n == 1 && *s == '.')) VEC_PUSH(segs, ((struct seg){s, n}));
-        s += n;
-        while (*s == '/') s++;
-    }
-    struct buf out = BUF_INIT;
-    for (size_t i = 0; i < segs.len; i++)
-        buf_addf(&out, "%s%.*s", i ? "/" : "", segs.items[i].n, segs.items[i].s);
-    if (!segs.len) buf_adds(&out, ".");
-    VEC_FREE(segs);
-    return buf_detach(&out);
-}
-
 /* FILE, or {file: FILE, without: [MEMBER, ...]}. */
 int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
 {
@@ -318,7 +294,7 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
         return -1;
     }
     char *path = xasprintf("%s/%s", rule_set_dir(cc->rs), json_string_value(file.v));
-    p->file = rule_normalize_path(json_string_value(file.v));
+    p->file = util_normalize_path(json_string_value(file.v));
     char *missing = access(path, R_OK) != 0 ? missing_root(path) : NULL;
     if (missing) {
         /* the usual cause: a rule directory copied without the schemas beside it; said

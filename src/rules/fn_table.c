@@ -3,7 +3,7 @@
  * the hook that frees what its compiler kept. The functions live in fn.c and, for the
  * predicates backed by the JSON Schema engine, in fn_schema.c (both export them through
  * fnInt.h); this file only lists them, so neither of them depends on the other. The
- * loader (rule.c) looks names up here and suggests the nearest one for a typo;
+ * compiler (rule_compile.c) looks names up here and suggests the nearest one for a typo;
  * tests/check-schemas.sh checks that schema/rule-file.schema.json has exactly these
  * predicates. Adding a predicate: its functions, one entry here, its $defs entry
  * pred.NAME in schema/rule-file.schema.json and its section in rules-yaml/README.md. */

@@ -245,35 +245,6 @@ out:
  * tree is and where its build puts the program. */
 extern const char release_tree_src[], release_tree_bin_dir[];
 
-const struct release_shipped *release_shipped_find(const char *name, const char *tag)
-{
-    for (size_t i = 0; i < release_shipped_count; i++)
-        if (!strcmp(release_shipped_tags[i].name, name) &&
-            !strcmp(release_shipped_tags[i].tag, tag))
-            return &release_shipped_tags[i];
-    return NULL;
-}
-
-int release_shipped_name(const char *name)
-{
-    for (size_t i = 0; i < release_shipped_count; i++)
-        if (!strcmp(release_shipped_tags[i].name, name)) return 1;
-    return 0;
-}
-
-char *release_shipped_list(const char *name)
-{
-    VEC(const char *) tags = VEC_INIT;
-    for (size_t i = 0; i < release_shipped_count; i++)
-        if (!strcmp(release_shipped_tags[i].name, name))
-            VEC_PUSH(tags, release_shipped_tags[i].tag);
-    if (tags.len) qsort(tags.items, tags.len, sizeof *tags.items, str_cmp);
-    struct buf b = BUF_INIT;
-    for (size_t i = 0; i < tags.len; i++) buf_addf(&b, "%s%s", i ? ", " : "", tags.items[i]);
-    VEC_FREE(tags);
-    return buf_detach(&b);
-}
-
 int release_parse_pin(const char *spec, const char *default_name, char **name, char **tag,
                       char **digest)
 {

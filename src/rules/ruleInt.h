@@ -1,6 +1,8 @@
-/* ruleInt.h - the compiled program shared by rule.c (compiler), the predicates (fn.c,
- * fn_schema.c, and fn_table.c, their one table; through fnInt.h), eval.c (interpreter)
- * and rule_dump.c (`rules dump`, which prints it). Nothing outside those files includes it. */
+/* ruleInt.h - the compiled program: a set (rule_set.c reads and frees it,
+ * rule_set_load.c builds it), its rules, clauses, fixes and predicates, shared by the
+ * compiler (rule_compile.c), the predicates (fn.c, fn_schema.c, fn_pred.c and fn_table.c,
+ * their one table; through fnInt.h), the interpreter (judge/eval.c), the fixer
+ * (findings/fix.c) and rule_dump.c (`rules dump`, which prints it). Nothing else includes it. */
 #ifndef MCPDESC_RULEINT_H
 #define MCPDESC_RULEINT_H
 
@@ -9,6 +11,7 @@
 #include "base/diag.h"
 #include "doc/doc.h"
 #include "rules/rule.h"
+#include "schema/schema.h"
 #include "resolve/sel.h"
 #include "base/buf.h"
 #include "base/util.h"
@@ -23,7 +26,20 @@ struct yv {
     doc_node n;
 };
 
-struct named_preds;
+/* A named predicate (`predicates:` of a rule file), compiled on first use. */
+struct named_pred {
+    char *name;
+    struct yv y;
+    const doc *d; /* the rule file that defines it */
+    struct pred *compiled;
+    int busy;
+    int failed; /* compiled once and refused: its errors are reported once, not per use */
+};
+
+/* The named predicates of every rule file of a set, shared by its files. */
+struct named_preds {
+    VEC(struct named_pred) v;
+};
 
 /* Compile state for one rule file. */
 struct cc {
@@ -44,9 +60,6 @@ void rule_cc_error_hint(struct cc *cc, doc_node n, int at_key, const char *hint,
 /* 1 the first time DIR (a missing directory) is named for the set being loaded, else 0:
  * a directory that is not there is reported once, not once per file in it. */
 int rule_cc_missing_dir_once(struct cc *cc, const char *dir);
-/* FILE with "." and "DIR/.." segments (and repeated slashes) removed: the same file as
- * FILE, relative to the same directory, written once (`rules dump` shows it). New. */
-char *rule_normalize_path(const char *file);
 /* The hint of every "unknown member" error. */
 extern const char rule_hint_unknown_member[];
 /* Parse a version spec ("all", [V...], {from: V}, {before: V}, {from, before}). */
@@ -211,5 +224,76 @@ int fn_memo_get(struct eval_ctx *ctx, const void *value, int tag, int *result);
 void fn_memo_put(struct eval_ctx *ctx, const void *value, int tag, int result);
 /* Free the per-document indexes of unique/among (and the memo). */
 void fn_indexes_free(struct eval_ctx *ctx);
+
+/* ---- the set (rule_set.c reads and frees it; rule_set_load.c builds it) ------------ */
+
+/* One file of the set's digest, by kind: a lock of an old format covers only some kinds
+ * (lock.c), and a release copies each kind to its own directory. */
+struct file_digest {
+    char *path;
+    char hex[65];
+    enum rule_file_kind kind;
+};
+
+struct rule_set {
+    char *dir;
+    struct rule_set *base; /* the set `extends` names (owned), or NULL */
+    char *extends;         /* "NAME@TAG" of the base, for the digest line */
+    char *name, *tag, *format;
+    char *fixtures; /* the manifest's `fixtures` (relative to dir), default ../conformance */
+    char digest[7 + 64 + 1];
+    char *sums;     /* the `sha256sum` lines the digest is taken over (a release's SHA256SUMS) */
+    char *released; /* the tag whose lock records exactly these files, else NULL */
+    char *display_tag;
+    struct ver_list versions;
+    char *versions_member, *ref_member, *ref_prefix;
+    VEC(char *) collections;
+    VEC(struct sel *) scopes;
+    struct res_config rescfg;
+    VEC(struct rule) rules;
+    VEC(char *) refused_ids;  /* ids of rules that did not compile (yields-to may name them) */
+    VEC(char *) missing_dirs; /* schema directories reported missing (each said once) */
+    char *unread; /* the first rule file that could not be read or parsed, else NULL: the
+                   * checks across files (yields-to, use:) are left out, since what they
+                   * look for may be there */
+    VEC(char *) files;
+    VEC(struct pred *) shared_preds; /* named predicates, referenced by `use` */
+    VEC(struct file_digest) digests; /* manifest and rule files, sorted by path */
+    json_t *manifest;
+    schema_ctx *schemas;                /* JSON Schema registry for schema predicates */
+    const struct rule_overlay *overlay; /* during the load only (rule_load_opts) */
+};
+
+/* Free what a rule, a clause or a fix owns (rule_set.c; the compiler frees what it
+ * refuses with them too). */
+void rule_release(struct rule *r);
+void rule_clause_free(struct clause *c);
+void rule_fix_free(struct rule_fix *f);
+/* Does the yields-to pattern PAT (an id, or "PREFIX.*") match rule ID? */
+int rule_yield_matches(const char *pat, const char *id);
+
+/* ---- the compiler's entry points for the loader (rule_compile.c) ------------------- */
+
+/* Compile rule Y of the rule file being compiled (FILE, as the manifest names it) into
+ * cc->rs, or record its id as refused after reporting why. */
+void rule_compile_rule(struct cc *cc, struct yv y, const char *file);
+/* Report every member of mapping Y that is not in ALLOWED (NULL-terminated), with the
+ * nearest known name; WHAT names the mapping in the message ("a rule file"). */
+void rule_cc_check_members(struct cc *cc, struct yv y, const char *what,
+                           const char *const *allowed);
+/* Y's member KEY as a string (borrowed), or NULL: reported when REQUIRED and missing, or
+ * when present and not a non-empty string. */
+const char *rule_cc_need_string(struct cc *cc, struct yv parent, const char *key, const char *what,
+                                int required);
+/* Y's member KEY, when present, must be a list of strings. */
+void rule_cc_check_string_list(struct cc *cc, struct yv y, const char *key, const char *what);
+/* Every yields-to entry of RS must name another rule of the set (or a built-in one). */
+void rule_cc_check_yields(const struct rule_set *rs, struct diag_list *errs);
+/* An error about a file or the whole set rather than a node of the rule file being
+ * compiled (LINE 0 when there is no position), with the general hint. */
+void rule_cc_set_error(struct diag_list *errs, const char *file, uint32_t line, uint32_t col,
+                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The closest of NAMES (NULL-terminated) to S, if close enough to be a typo. */
+const char *rule_cc_nearest(const char *s, const char *const *names);
 
 #endif

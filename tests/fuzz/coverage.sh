@@ -16,7 +16,7 @@ targets() {
     case $1 in
         doc_json) echo src/doc/doc_load.c src/doc/doc.c src/doc/doc_json.c ;;
         doc_yaml) echo src/doc/doc_load.c src/doc/doc.c src/doc/doc_yaml.c ;;
-        rules) echo src/rules/rule.c src/rules/fn.c src/rules/fn_schema.c src/rules/fn_table.c src/resolve/sel.c src/judge/eval.c ;;
+        rules) echo src/rules/rule_compile.c src/rules/rule_set_load.c src/rules/fn.c src/rules/fn_schema.c src/rules/fn_table.c src/resolve/sel.c src/judge/eval.c ;;
         ptr) echo src/base/ptr.c src/resolve/sel.c ;;
         res) echo src/resolve/res.c src/resolve/sel.c ;;
         schema) echo src/schema/schema_errors.c src/schema/schema_map.c src/schema/schema_obj.c \

@@ -1,5 +1,5 @@
 /* check_overlap.c - the yields-to post-pass (overlap.h) and the loader's checks of
- * `yields-to` (rule.c): a general rule's diagnostic is dropped, or loses versions, where
+ * `yields-to` (rules/rule_compile.c): a general rule's diagnostic is dropped, or loses versions, where
  * a kept diagnostic of a rule it yields to is about the same value (the same node or
  * below it); a diagnostic elsewhere in the item never is; nothing else changes. */
 #include <check.h>
