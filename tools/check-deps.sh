@@ -136,7 +136,7 @@ BEGIN {
         }
         o = objdir "/" substr(f, 1, length(f) - 2) ".o"
         if ((getline junk < o) < 0) {
-            fail(src "/" f ": no object " o " (build first: make)")
+            fail(src "/" f ": no object " o " (build first: make; a layer folder the Makefile does not build has none: LIB_LAYERS, TOOL_SRCS, CLI_SRCS)")
             continue
         }
         close(o)

@@ -85,5 +85,5 @@ END {
         print "check-layers: FAIL: " bad " include(s) against the layer order"
         exit 1
     }
-    print "check-layers: ok (" files " files, layers base < schema < doc < resolve < rules < judge < findings < author < lsp; capture on base; cli on all)"
+    print "check-layers: ok (" files " files, each including only what " table " lets its layer use)"
 }' "$@"
