@@ -196,6 +196,7 @@ END {
     for (c = 1; c <= ncomps; c++) {
         n = split(comps[c], m, " ")
         if (comps[c] in allowed) {
+            print "allowed cycle of " n " files (" allowfile "): " comps[c]
             seenallow[comps[c]] = 1
             nallowed++
             continue
