@@ -153,19 +153,24 @@ check-sanitize: $(TEST_DEPS_STAMP)
 	@st=0; $(MAKE) --no-print-directory SAN=1 BUILD=build/san test-unit test-conformance test-cli \
 	    $(EXTRA_CHECKS) || st=$$?; sh tests/san/no-reports.sh build/san/sanitizer-reports || st=1; exit $$st
 
-# Every global symbol of the libraries carries its module's prefix (jansson check-exports);
-# every #include follows the layer order (tools/check-layers.sh).
+# Every global symbol of the libraries carries its file's prefix (jansson check-exports,
+# tools/check-symbols.sh); every #include and every object follows the layer order
+# (check-layers below; its self-test plants a violation of each kind in all three checks
+# and sees each refused).
 check-symbols: $(LIB) $(TOOL_LIB)
 	sh tools/check-symbols.sh $(LIB) $(TOOL_LIB)
 
-# Both checks, then both again on planted violations (each must fail).
 # src/ stays laid out as .clang-format says.
 check-format:
 	sh tools/check-format.sh
 
-check-layers: $(LIB)
+# The layer order twice: by #include (check-layers.sh) and by what the objects link against
+# (check-deps.sh, nm: also no cycle between files but tools/deps-allow.txt's); both read
+# tools/layers.txt.
+check-layers: $(LIB) $(TOOL_LIB) $(CLI_OBJS)
 	sh tools/check-layers.sh src
-	CC='$(CC)' sh tests/check-tools-selftest.sh $(LIB)
+	sh tools/check-deps.sh src $(BUILD)/src tools/deps-allow.txt
+	CC='$(CC)' SELFTEST_CFLAGS='$(PKG_CFLAGS)' sh tests/check-tools-selftest.sh $(LIB) $(TOOL_LIB)
 
 # The example has findings on purpose: its exit status 1 is the expected one here.
 demo: $(BIN)

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/loc.h"
 #include "base/ptr.h"
 #include "base/util.h"
 #include "doc/doc.h"
@@ -75,9 +76,10 @@ static struct fx_entry *fixture_entry(struct fixtures *fx, const char *name)
         if (access(path, F_OK) != 0) {
             e.problem = xasprintf("no fixture \"%s\" in %s", name, fx->dir);
         } else if (!(e.raw = doc_load_file(path, NULL, &err))) {
-            e.problem = err.line ? xasprintf("fixture %s does not parse: %u:%u: %s", path, err.line,
-                                             err.col, err.message)
+            char *at = loc_format(path, err.line, err.col);
+            e.problem = err.line ? xasprintf("fixture %s does not parse: %s", at, err.message)
                                  : xasprintf("fixture %s cannot be read: %s", path, err.message);
+            free(at);
             doc_error_release(&err);
         }
         free(path);

@@ -1662,8 +1662,13 @@ static char *run_fix(const struct rule_set *rs, const char *fixtures, const char
                      : nf ? " at "
                           : "");
         for (size_t k = 0; k < nf && k < 4; k++) {
-            if (!k) buf_addf(&note, "%s/%s:", rule_set_dir(rule_origin(r)), rule_file(r));
-            buf_addf(&note, "%s%u:%u", k ? ", " : "", lines[k], cols[k]);
+            if (!k) {
+                buf_addf(&note, "%s/%s", rule_set_dir(rule_origin(r)), rule_file(r));
+                loc_add(&note, NULL, lines[k], cols[k]);
+            } else {
+                buf_adds(&note, ", ");
+                loc_add_pos(&note, lines[k], cols[k]);
+            }
         }
         buf_adds(&note, ")");
         buf_addf(&b, "the fixed %s differs from %s", fixture, after);

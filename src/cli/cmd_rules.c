@@ -512,8 +512,8 @@ static int run_dump(struct opts *o)
                 near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
     }
     if (!status &&
-        rule_set_dump(rs, o->args.items, o->args.len,
-                      strcmp(format, "json") ? RULE_DUMP_TEXT : RULE_DUMP_JSON, stdout) < 0)
+        rule_dump_write(rs, o->args.items, o->args.len,
+                        strcmp(format, "json") ? RULE_DUMP_TEXT : RULE_DUMP_JSON, stdout) < 0)
         status = 2; /* not reached: every id was found above */
     rule_set_free(rs);
     return status;

@@ -58,7 +58,7 @@ const doc *doc_line_table(const doc *d);
 
 /* The loaders: D has its name, text, len and is_yaml set; LIM has no zero bound.
  * Return D with its root and index filled, or free D and return NULL with *ERR filled. */
-doc *doc_load_json(doc *d, const struct doc_limits *lim, struct doc_error *err);
-doc *doc_load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *err);
+doc *doc_json_load(doc *d, const struct doc_limits *lim, struct doc_error *err);
+doc *doc_yaml_load(doc *d, const struct doc_limits *lim, struct doc_error *err);
 
 #endif

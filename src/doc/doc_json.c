@@ -475,7 +475,7 @@ static int prefix_too_deep(const doc *d, size_t start, size_t limit, uint32_t ma
     return 0;
 }
 
-doc *doc_load_json(doc *d, const struct doc_limits *lim, struct doc_error *err)
+doc *doc_json_load(doc *d, const struct doc_limits *lim, struct doc_error *err)
 {
     size_t start = doc_bom_len(d->text, d->len);
     if (strspn(d->text + start, " \t\r\n") == d->len - start) {

@@ -39,7 +39,7 @@ static doc *load_owned(const char *name, char *text, size_t len, int is_yaml,
     d->text[len] = '\0';
     d->len = len;
     d->is_yaml = is_yaml;
-    return is_yaml ? doc_load_yaml(d, &l, err) : doc_load_json(d, &l, err);
+    return is_yaml ? doc_yaml_load(d, &l, err) : doc_json_load(d, &l, err);
 }
 
 doc *doc_load_buffer(const char *name, const char *data, size_t len, int is_yaml,

@@ -766,7 +766,7 @@ static void yaml_release(struct yload *y)
     VEC_FREE(y->anchors);
 }
 
-doc *doc_load_yaml(doc *d, const struct doc_limits *lim, struct doc_error *err)
+doc *doc_yaml_load(doc *d, const struct doc_limits *lim, struct doc_error *err)
 {
     struct yload y = {d, lim, err, VEC_INIT, VEC_INIT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     y.max_nodes = d->len > ((size_t)1 << 20) ? d->len : ((size_t)1 << 20);

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "base/buf.h"
+#include "base/loc.h"
 #include "base/ptr.h"
 #include "base/util.h"
 #include "base/val.h"
@@ -454,11 +455,19 @@ char *fix_text(const struct rule_set *rs, const struct fix_opts *opts, const cha
         if (r.error) {
             struct diag *e = r.error;
             if (pass == 0) diag_errorf(errs, e->file, e->line, e->col, "%s", e->message);
-            else
+            else {
+                /* the place is in the text the fixes made, which no file holds */
+                struct buf at = BUF_INIT;
+                if (e->line) {
+                    buf_adds(&at, " at ");
+                    loc_add_pos(&at, e->line, e->col);
+                }
                 diag_errorf(errs, name, 0, 0,
-                            "the fixes made text that does not parse (%s at %u:%u); nothing "
+                            "the fixes made text that does not parse (%s%s); nothing "
                             "written (a bug: please report it)",
-                            e->message, e->line, e->col);
+                            e->message, buf_str(&at));
+                buf_release(&at);
+            }
             failed = 1;
         }
         int n = !failed && r.d && pass < FIX_MAX_PASSES ? apply_pass(rs, &r, &cur) : 0;

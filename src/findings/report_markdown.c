@@ -9,6 +9,7 @@
 
 #include "findings/report.h"
 #include "base/buf.h"
+#include "base/loc.h"
 #include "base/util.h"
 
 enum { MD_FILES = 50, MD_RULES = 50, MD_FIRST = 3, MD_MESSAGE = 200 };
@@ -65,7 +66,7 @@ static void put_code(FILE *out, const char *text, size_t max, unsigned line)
         if (run > longest) longest = run;
         buf_addc(&t, c);
     }
-    if (line) buf_addf(&t, ":%u", line);
+    loc_add_line(&t, NULL, line);
     const char *s = buf_str(&t);
     size_t n = t.len;
     int pad = n && (s[0] == '`' || s[n - 1] == '`' || (s[0] == ' ' && s[n - 1] == ' '));

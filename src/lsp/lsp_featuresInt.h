@@ -1,5 +1,6 @@
 /* lsp_featuresInt.h - what the files of the editor features share (lsp_features.c,
- * lsp_features_nav.c, lsp_features_complete.c): the lines of a buffer with code point
+ * lsp_features_nav.c, lsp_features_complete.c, lsp_features_context.c,
+ * lsp_features_describe.c): the lines of a buffer with code point
  * columns, the token at a position, the rule set directory a file belongs to, and where
  * a named predicate or a rule is defined. Nothing outside those files includes it. */
 #ifndef MCPDESC_LSP_FEATURESINT_H
@@ -73,7 +74,7 @@ char **lspf_named_names(const struct lspf_text *t, size_t *n);
 void lspf_find_rules(const struct lspf_text *t, const char *id, struct lspf_location **locs,
                      size_t *n);
 
-/* What the text before a position in a YAML file is in: the chain of collections around
+/* What the text before a position in a YAML file is in (lsp_features_context.c): the chain of collections around
  * it (outermost first, each the value of KEY, NULL at the top or for a sequence item),
  * and what is being written there. */
 enum lspf_frame_kind { LSPF_FRAME_MAP, LSPF_FRAME_SEQ };
@@ -98,16 +99,16 @@ struct lspf_context {
 void lspf_context_at(const struct lspf_lines *ls, struct doc_pos pos, struct lspf_context *cx);
 void lspf_context_release(struct lspf_context *cx);
 /* What the innermost mapping of CX is in a rule file or manifest (KIND): one of
- * enum rule_names, or -1 when unknown. LSPF_CX_PREDICATE for a predicate mapping. */
-enum { LSPF_CX_PREDICATE = 1000, LSPF_CX_QUANTIFIER = 1001 };
+ * enum rule_names, or LSPF_CX_UNKNOWN (-1). LSPF_CX_PREDICATE for a predicate mapping. */
+enum { LSPF_CX_UNKNOWN = -1, LSPF_CX_PREDICATE = 1000, LSPF_CX_QUANTIFIER = 1001 };
 int lspf_context_class(const struct lspf_context *cx, enum lspf_kind kind);
 
 /* A description (lsp_features_describe.c), from the format's JSON Schema of RS
  * (mcp-description.schema.json): the member names that can be written at POS, with the
  * schema's description as documentation, appended to OUT; and hover on a member key (its
  * description), 1 and *OUT filled, or 0. Nothing without RS or that schema. */
-void lspf_complete_description(const struct rule_set *rs, const struct lspf_text *t,
-                               struct doc_pos pos, struct lspf_items *out);
+void lspf_describe_complete(const struct rule_set *rs, const struct lspf_text *t,
+                            struct doc_pos pos, struct lspf_items *out);
 int lspf_hover_member(const struct rule_set *rs, const struct lspf_text *t, struct doc_pos pos,
                       struct lspf_hover *out);
 

@@ -192,8 +192,8 @@ static void add_member(struct lspf_items *out, json_t *root, const char *name, j
                            : xasprintf("\"%s\": ", name);
 }
 
-void lspf_complete_description(const struct rule_set *rs, const struct lspf_text *t,
-                               struct doc_pos pos, struct lspf_items *out)
+void lspf_describe_complete(const struct rule_set *rs, const struct lspf_text *t,
+                            struct doc_pos pos, struct lspf_items *out)
 {
     json_t *root = format_schema(rs);
     if (!root) return;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/loc.h"
 #include "base/ptr.h"
 #include "base/util.h"
 #include "rules/fn.h"
@@ -160,8 +161,10 @@ static int hover_rules(const struct rule_set *rs, const struct lspf_text *t, enu
         struct lspf_location loc;
         char *def;
         if (lspf_find_named(t, word, &loc, &def)) {
-            buf_addf(&b, "**%s**: named predicate (%s:%u)\n\n```yaml\n%s```", word,
-                     lspf_basename(loc.path), loc.range.start.line, def);
+            struct buf at = BUF_INIT;
+            loc_add_line(&at, lspf_basename(loc.path), loc.range.start.line);
+            buf_addf(&b, "**%s**: named predicate (%s)\n\n```yaml\n%s```", word, buf_str(&at), def);
+            buf_release(&at);
             free(loc.path);
             free(def);
         }

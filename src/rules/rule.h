@@ -207,8 +207,8 @@ int rule_set_has_presets(const struct rule_set *rs);
  * JSON object; both are stable (no addresses). Returns 0, or -1 without writing anything
  * when some id names no rule of the set (the caller says which, and suggests). */
 enum rule_dump_format { RULE_DUMP_TEXT, RULE_DUMP_JSON };
-int rule_set_dump(const struct rule_set *rs, const char *const *ids, size_t n,
-                  enum rule_dump_format format, FILE *out);
+int rule_dump_write(const struct rule_set *rs, const char *const *ids, size_t n,
+                    enum rule_dump_format format, FILE *out);
 /* One rule of RS as `rules dump --format json` describes it (an entry of its "rules"):
  * id, file, line, column, level, severity, applies, yields-to and the compiled "check".
  * A new reference. `rules diff` compares the "check" of two sets' rules with it. */

@@ -371,8 +371,8 @@ static void add_rule(struct buf *b, json_t *r)
 
 /* ---- the command ---------------------------------------------------------------------- */
 
-int rule_set_dump(const struct rule_set *rs, const char *const *ids, size_t n,
-                  enum rule_dump_format format, FILE *out)
+int rule_dump_write(const struct rule_set *rs, const char *const *ids, size_t n,
+                    enum rule_dump_format format, FILE *out)
 {
     for (size_t i = 0; i < n; i++)
         if (!rule_set_find(rs, ids[i])) return -1;
@@ -414,20 +414,4 @@ int rule_set_dump(const struct rule_set *rs, const char *const *ids, size_t n,
     fwrite(buf_str(&b), 1, b.len, out);
     buf_release(&b);
     return 0;
-}
-
-const char *rule_set_suggest(const struct rule_set *rs, const char *id)
-{
-    const char *best = NULL, *part = NULL;
-    size_t bd = 4;
-    for (size_t i = 0; i < rule_set_count(rs); i++) {
-        const char *cand = rule_set_rule(rs, i)->id;
-        size_t d = util_edit_distance(id, cand);
-        if (d < bd) {
-            bd = d;
-            best = cand;
-        }
-        if (!part && *id && (strstr(cand, id) || strstr(id, cand))) part = cand;
-    }
-    return best ? best : part;
 }

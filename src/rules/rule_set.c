@@ -383,3 +383,19 @@ char *rule_origin_fixtures(const struct rule *r)
 {
     return xasprintf("%s/%s", r->origin->dir, r->origin->fixtures);
 }
+
+const char *rule_set_suggest(const struct rule_set *rs, const char *id)
+{
+    const char *best = NULL, *part = NULL;
+    size_t bd = 4;
+    for (size_t i = 0; i < rule_set_count(rs); i++) {
+        const char *cand = rule_set_rule(rs, i)->id;
+        size_t d = util_edit_distance(id, cand);
+        if (d < bd) {
+            bd = d;
+            best = cand;
+        }
+        if (!part && *id && (strstr(cand, id) || strstr(id, cand))) part = cand;
+    }
+    return best ? best : part;
+}

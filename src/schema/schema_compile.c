@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/loc.h"
 #include "base/ptr.h"
 #include "base/uri.h"
 #include "schema/schemaInt.h"
@@ -618,10 +619,12 @@ schema *schema_compile_file(schema_ctx *ctx, const char *path, enum schema_diale
     json_t *j =
         json_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL | JSON_DECODE_ANY, &jerr);
     if (!j) {
-        if (jerr.line > 0) /* jansson says -1 when the file could not be read at all */
-            schema_errors_add(errs, "", "", "cannot load schema \"%s\": %s (line %d, column %d)",
-                              path, jerr.text, jerr.line, jerr.column);
-        else schema_errors_add(errs, "", "", "cannot load schema \"%s\": %s", path, jerr.text);
+        if (jerr.line > 0) { /* jansson says -1 when the file could not be read at all */
+            char *at =
+                loc_format(path, (uint32_t)jerr.line, jerr.column > 0 ? (uint32_t)jerr.column : 0);
+            schema_errors_add(errs, "", "", "cannot load schema %s: %s", at, jerr.text);
+            free(at);
+        } else schema_errors_add(errs, "", "", "cannot load schema \"%s\": %s", path, jerr.text);
         return NULL;
     }
     schema_ctx_add_file(ctx, path);

@@ -40,6 +40,25 @@ START_TEST(loc_line_zero_is_just_the_file)
 }
 END_TEST
 
+/* The place without its file (a text no file holds, the later places of a list in one
+ * file), and without its column (the Markdown summary): the same digits as loc_add. */
+START_TEST(loc_pos_and_line_are_parts_of_the_same_form)
+{
+    struct buf b = BUF_INIT;
+    loc_add(&b, "r/t.yaml", 20, 12);
+    buf_adds(&b, ", ");
+    loc_add_pos(&b, 31, 7);
+    buf_adds(&b, " | ");
+    loc_add_line(&b, "x.json", 9);
+    buf_adds(&b, " | ");
+    loc_add_line(&b, "x.json", 0);
+    buf_adds(&b, " | name");
+    loc_add_line(&b, NULL, 4);
+    ck_assert_str_eq(buf_str(&b), "r/t.yaml:20:12, 31:7 | x.json:9 | x.json | name:4");
+    buf_release(&b);
+}
+END_TEST
+
 START_TEST(loc_prints_the_same_text)
 {
     char *text = NULL;
@@ -85,6 +104,7 @@ Suite *loc_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, loc_writes_file_line_col);
     tcase_add_test(tc, loc_line_zero_is_just_the_file);
+    tcase_add_test(tc, loc_pos_and_line_are_parts_of_the_same_form);
     tcase_add_test(tc, loc_prints_the_same_text);
     tcase_add_test(tc, loc_in_the_embedding_errors);
     suite_add_tcase(s, tc);

@@ -12,12 +12,12 @@
 #include "testutil.h"
 #include "base/util.h"
 
-#define RULE(ID, APPLIES, CHECK)                                                          \
-    "  - id: " ID "\n"                                                                   \
-    "    owner: test\n    surface: Tool\n    kind: structural\n    level: should\n"      \
-    "    status: stable\n    enforcement: internal\n    applies: " APPLIES "\n"          \
-    "    summary: s\n    requirement: r\n"                                              \
-    "    based-on: [{tier: 1, text: test}]\n"                                            \
+#define RULE(ID, APPLIES, CHECK)                                                                   \
+    "  - id: " ID "\n"                                                                             \
+    "    owner: test\n    surface: Tool\n    kind: structural\n    level: should\n"                \
+    "    status: stable\n    enforcement: internal\n    applies: " APPLIES "\n"                    \
+    "    summary: s\n    requirement: r\n"                                                         \
+    "    based-on: [{tier: 1, text: test}]\n"                                                      \
     "    check: " CHECK "\n"
 
 /* The schema file is named through the rule set's parent ("../BASE/../BASE//./tool.json", BASE
@@ -25,17 +25,19 @@
 static const char *rules_fmt =
     "predicates:\n"
     "  named: {all: [{json-type: [object, null]}, {matches: '^it''s$'}]}\n"
-    "rules:\n"
-    RULE("test.b", "{from: 2025-06-18}",
-         "{select: ['/tools/[*]', '/x/**/y'], first: ["
-         "{require: {use: named}, message: 'a ''quoted'' {value}', hint: h},"
-         "{versions: {from: 2025-06-18}, require: {has: name}, message: m2},"
-         "{versions: [2025-11-25], when: {every: {select: 'p/*', require: {format: uri}}},"
-         " require: {unique: {select: /tools/*/name, up: 2, ignore-case: true}}, message: m3},"
-         "{require: {matches-schema: {file: '../%s/../%s//./tool.json', without: [protocolVersions]}},"
-         " report-at: failure, message: m4}]}")
-    "    yields-to: [test.a]\n"
-    RULE("test.a", "all", "{require: {some: {select: tools}}, message: m}");
+    "rules:\n" RULE(
+        "test.b", "{from: 2025-06-18}",
+        "{select: ['/tools/[*]', '/x/**/y'], first: ["
+        "{require: {use: named}, message: 'a ''quoted'' {value}', hint: h},"
+        "{versions: {from: 2025-06-18}, require: {has: name}, message: m2},"
+        "{versions: [2025-11-25], when: {every: {select: 'p/*', require: {format: uri}}},"
+        " require: {unique: {select: /tools/*/name, up: 2, ignore-case: true}}, message: m3},"
+        "{require: {matches-schema: {file: '../%s/../%s//./tool.json', without: "
+        "[protocolVersions]}},"
+        " report-at: failure, message: m4}]}") "    yields-to: [test.a]\n" RULE("test.a", "all",
+                                                                                "{require: {some: "
+                                                                                "{select: tools}}, "
+                                                                                "message: m}");
 
 static const char *expected_b =
     "rule test.b\n"
@@ -54,7 +56,7 @@ static const char *expected_b =
     "                       matches '^it''s$'\n"
     "        message    'a ''quoted'' {value}'\n"
     "        hint       'h'\n"
-    "      check 2\n"                       /* versions as wide as the rule's: not shown */
+    "      check 2\n" /* versions as wide as the rule's: not shown */
     "        require    has [\"name\"]\n"
     "        message    'm2'\n"
     "      check 3\n"
@@ -82,22 +84,23 @@ static struct rule_set *load(char **base)
     free(path);
     struct diag_list errs = DIAG_LIST_INIT;
     struct rule_set *rs = rule_set_load(dir, &errs);
-    ck_assert_msg(rs != NULL, "rules: %s:%u:%u: %s", errs.len ? errs.items[0].file : "", errs.len ? errs.items[0].line : 0,
-                  errs.len ? errs.items[0].col : 0, errs.len ? errs.items[0].message : "?");
+    ck_assert_msg(rs != NULL, "rules: %s:%u:%u: %s", errs.len ? errs.items[0].file : "",
+                  errs.len ? errs.items[0].line : 0, errs.len ? errs.items[0].col : 0,
+                  errs.len ? errs.items[0].message : "?");
     diag_list_release(&errs);
     tu_rmdir(dir);
     return rs;
 }
 
-/* The dump of IDS as a new string (NULL when rule_set_dump refuses), *written: bytes. */
-static char *dump(const struct rule_set *rs, const char *const *ids, size_t n, enum rule_dump_format fmt,
-                  size_t *written)
+/* The dump of IDS as a new string (NULL when rule_dump_write refuses), *written: bytes. */
+static char *dump(const struct rule_set *rs, const char *const *ids, size_t n,
+                  enum rule_dump_format fmt, size_t *written)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     ck_assert_ptr_nonnull(f);
-    int rc = rule_set_dump(rs, ids, n, fmt, f);
+    int rc = rule_dump_write(rs, ids, n, fmt, f);
     fclose(f);
     *written = len;
     if (rc < 0) {
@@ -117,7 +120,8 @@ START_TEST(text_listing_of_every_part)
     char *want = xasprintf(expected_b, base);
     /* the test set has no lock: it is named as modified */
     const char *head = "# rule set test v0.0.0-test+modified\n"
-                       "# versions 2024-11-05=0x1, 2025-03-26=0x2, 2025-06-18=0x4, 2025-11-25=0x8, 2026-07-28=0x10\n\n";
+                       "# versions 2024-11-05=0x1, 2025-03-26=0x2, 2025-06-18=0x4, 2025-11-25=0x8, "
+                       "2026-07-28=0x10\n\n";
     ck_assert_ptr_nonnull(text);
     ck_assert_msg(!strncmp(text, head, strlen(head)), "head:\n%s", text);
     ck_assert_str_eq(text + strlen(head), want);
@@ -142,7 +146,8 @@ START_TEST(rule_order_and_unknown_ids)
     ck_assert_ptr_nonnull(b);
     ck_assert(b < a);
     ck_assert_ptr_null(strstr(a + 1, "\nrule test.a\n"));
-    ck_assert_ptr_nonnull(strstr(a, "    require    some select tools (relative)\n    message    'm'\n"));
+    ck_assert_ptr_nonnull(
+        strstr(a, "    require    some select tools (relative)\n    message    'm'\n"));
     free(text);
     /* no id: every rule */
     text = dump(rs, NULL, 0, RULE_DUMP_TEXT, &len);
@@ -173,17 +178,20 @@ START_TEST(json_form)
     ck_assert_msg(top != NULL, "not JSON: %s", err.text);
     json_t *r = json_array_get(json_object_get(top, "rules"), 0);
     ck_assert_str_eq(json_string_value(json_object_get(r, "id")), "test.b");
-    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "applies"), "mask")), "0x1c");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "applies"), "mask")),
+                     "0x1c");
     json_t *first = json_object_get(json_object_get(r, "check"), "first");
     ck_assert_uint_eq(json_array_size(first), 4);
     ck_assert_ptr_null(json_object_get(json_array_get(first, 1), "versions"));
     json_t *use = json_object_get(json_array_get(first, 0), "require");
     ck_assert_str_eq(json_string_value(json_object_get(use, "name")), "named");
-    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(use, "body"), "predicate")), "all");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(use, "body"), "predicate")),
+                     "all");
     json_t *ms = json_object_get(json_array_get(first, 3), "require");
     char *want = xasprintf("../%s/tool.json", base);
     ck_assert_str_eq(json_string_value(json_object_get(ms, "file")), want);
-    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(first, 3), "report-at")), "failure");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(first, 3), "report-at")),
+                     "failure");
     free(want);
     json_decref(top);
     free(text);
