@@ -42,8 +42,8 @@ struct rule_load_opts {
     const char *const *pins;
     size_t npins;
 };
-/* One file whose text is held in memory: wherever the loader (and lint, author/lint.h)
- * would read the file at PATH (the same file: the same name in the same directory, by
+/* One file whose text is held in memory: wherever the loader (and so lint and the
+ * editor, which read its partial program) would read the file at PATH (the same file: the same name in the same directory, by
  * real path), it reads the LEN bytes at DATA instead; the file need not exist on disk. */
 struct rule_overlay {
     const char *path;
@@ -52,9 +52,6 @@ struct rule_overlay {
 };
 /* Does OV (may be NULL) stand for the file PATH? */
 int rule_overlay_is(const struct rule_overlay *ov, const char *path);
-/* Load the YAML file PATH as the loader reads a rule set's files: from OV when it stands
- * for PATH, else from disk (doc_load_file). A new doc, or NULL with *ERR filled. */
-doc *rule_overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err);
 struct rule_set *rule_set_load_with(const char *dir, const struct rule_load_opts *opts,
                                     struct diag_list *errs);
 /* A partial program, for the readers that show a rule author every mistake at once (`rules

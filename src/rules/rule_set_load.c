@@ -34,6 +34,8 @@ struct load_chain {
     size_t depth;
 };
 
+static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err);
+
 /* Load DIR/NAME as YAML; on failure append its positioned error and return NULL.
  * *PATH receives the new path string (free it). */
 static doc *load_rule_yaml(struct rule_set *rs, const char *name, char **path,
@@ -41,7 +43,7 @@ static doc *load_rule_yaml(struct rule_set *rs, const char *name, char **path,
 {
     *path = xasprintf("%s/%s", rs->dir, name);
     struct doc_error derr;
-    doc *d = rule_overlay_load(rs->overlay, *path, &derr);
+    doc *d = overlay_load(rs->overlay, *path, &derr);
     if (!d) {
         rule_cc_set_error(errs, *path, derr.line, derr.col, "%s", derr.message);
         int yaml = !strncmp(derr.message, "invalid YAML", 12);
@@ -185,7 +187,11 @@ int rule_overlay_is(const struct rule_overlay *ov, const char *path)
     return same;
 }
 
-doc *rule_overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err)
+/* Load the YAML file PATH as the loader reads a rule set's files: from OV when it stands
+ * for PATH, else from disk (doc_load_file). A new doc, or NULL with *ERR filled. Static:
+ * the loader is the one reader of a set's manifest and rule files (readers of what they
+ * say take the partial program, rule_set_load_partial). */
+static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err)
 {
     if (!rule_overlay_is(ov, path)) return doc_load_file(path, NULL, err);
     size_t n = strlen(path);
@@ -763,7 +769,7 @@ static void read_files_quietly(struct rule_set *rs)
         if (!name || !plain_rule_file_name(name)) continue;
         char *path = xasprintf("%s/%s", rs->dir, name);
         struct doc_error err;
-        doc *d = rule_overlay_load(rs->overlay, path, &err);
+        doc *d = overlay_load(rs->overlay, path, &err);
         if (!d) doc_error_release(&err);
         VEC_PUSH(rs->files, xstrdup(name));
         VEC_PUSH(rs->file_docs, d);
