@@ -28,8 +28,6 @@
 #include "base/util.h"
 #include "base/ver.h"
 #include "judge/eval.h"
-#include "findings/fix.h"
-#include "judge/judge.h"
 #include "resolve/sel.h"
 #include "schema/schema.h"
 
@@ -1437,9 +1435,10 @@ int lint_rule_dir_read(const char *dir, const char *fixtures, const struct rule_
     /* the one reader of the manifest and the rule files; its errors carry their hints */
     *program = rule_set_load_partial(dir, opts, out);
     if (*program) lint_program(*program, dir, fixtures, out);
-    /* sort only what this call added */
-    struct diag_list mine = {out->items + before, out->len - before, out->len - before};
-    diag_sort_merge(&mine);
-    out->len = before + mine.len;
+    if (out->len > before) { /* sort only what this call added (items is NULL when none) */
+        struct diag_list mine = {out->items + before, out->len - before, out->len - before};
+        diag_sort_merge(&mine);
+        out->len = before + mine.len;
+    }
     return 0;
 }
