@@ -8,7 +8,10 @@
  * names a file that exists; rule files beside the manifest that `files:` does not list;
  * selectors whose path the description format's JSON Schema forbids (a misspelt member);
  * rules without examples.
- * Lint reads the rule files itself, so it runs even when the loader refuses the set. */
+ * Lint reads the partial program (rule_set_load_partial): the loader is the one reader of
+ * the manifest and the rule files, and lint walks the documents it kept, with their
+ * positions, so it runs even when the loader refuses some rules or the whole set.
+ * `rules test` (running the examples) is rules_test.c. */
 #include "author/lint.h"
 
 #include <dirent.h>
@@ -25,8 +28,6 @@
 #include "base/util.h"
 #include "base/ver.h"
 #include "judge/eval.h"
-#include "findings/fix.h"
-#include "judge/judge.h"
 #include "resolve/sel.h"
 #include "schema/schema.h"
 
@@ -1345,388 +1346,99 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out)
 int lint_rule_dir_with(const char *dir, const char *fixtures, const struct rule_load_opts *opts,
                        struct diag_list *out)
 {
+    struct rule_set *program = NULL;
+    int rc = lint_rule_dir_read(dir, fixtures, opts, out, &program);
+    rule_set_free(program);
+    return rc;
+}
+
+/* The manifest's versions as lint reads them: as written (each once), else, for a set
+ * that extends another and loaded whole, its base's. */
+static void lint_versions(struct lint *l, json_t *manifest, const struct rule_set *good)
+{
+    json_t *vers = json_object_get(manifest, "versions");
+    for (size_t i = 0; json_is_array(vers) && i < json_array_size(vers) && l->vl.n < VER_MAX; i++) {
+        const char *s = json_string_value(json_array_get(vers, i));
+        if (s && ver_index(&l->vl, s) < 0) l->vl.names[l->vl.n++] = xstrdup(s);
+    }
+    for (size_t i = 0; !vers && good && i < rule_set_versions(good)->n; i++) /* the base's */
+        l->vl.names[l->vl.n++] = xstrdup(rule_set_versions(good)->names[i]);
+}
+
+/* Lint's own checks over the documents the partial program RS kept (the manifest's and
+ * each rule file's). What needs a usable set (the JSON Schemas of the format, the
+ * manifest's fixtures directory, resolving fixtures' $componentRefs) comes from RS only
+ * when it loaded without error: otherwise the loader's errors already say more. */
+static void lint_program(const struct rule_set *rs, const char *dir, const char *fixtures,
+                         struct diag_list *out)
+{
+    const doc *m = rule_set_manifest_doc(rs);
+    const struct rule_set *good = rule_set_ok(rs) ? rs : NULL;
+    struct lint l;
+    memset(&l, 0, sizeof l);
+    l.out = out;
+    l.dir = dir;
+    l.schema_map = json_object_get(doc_root(m), "schema-map");
+    if (!json_is_object(l.schema_map)) l.schema_map = NULL;
+    lint_versions(&l, doc_root(m), good);
+    schema_ctx *sctx = good ? schema_ctx_new(NULL) : NULL;
+    char *rule_schema = xasprintf("%s/../schema/rule-file.schema.json", dir);
+    char *manifest_schema = xasprintf("%s/../schema/manifest.schema.json", dir);
+    if (sctx) {
+        l.d = m;
+        lint_against_schema(&l, sctx, manifest_schema);
+    }
+    char *fxdir = fixtures ? xstrdup(fixtures)
+        : good             ? rule_set_fixtures_path(good) /* the manifest's `fixtures` */
+                           : lint_default_fixtures(dir);
+    struct stat fst;
+    if (stat(fxdir, &fst) == 0 && S_ISDIR(fst.st_mode)) l.fx = fixtures_new(fxdir, good);
+    else l.fx_missing = xstrdup(fxdir); /* said once, where an example names a fixture */
+    free(fxdir);
+    l.d = m;
+    lint_unlisted(&l, json_object_get(doc_root(m), "files"));
+    l.format = fmt_new(&l);
+    for (size_t i = 0; i < rule_set_file_count(rs); i++) {
+        if (!(l.d = rule_set_file_doc(rs, i))) continue; /* the loader reported it */
+        lint_file(&l);
+        if (sctx) lint_against_schema(&l, sctx, rule_schema);
+    }
+    lint_citations_finish(&l);
+    cites_free(&l);
+    fmt_free(l.format);
+    fixtures_free(l.fx);
+    free(l.fx_missing);
+    schema_ctx_free(sctx);
+    free(rule_schema);
+    free(manifest_schema);
+    ver_list_release(&l.vl);
+    for (size_t i = 0; i < l.ids.len; i++) {
+        free(l.ids.items[i].id);
+        free(l.ids.items[i].file);
+    }
+    VEC_FREE(l.ids);
+}
+
+int lint_rule_dir_read(const char *dir, const char *fixtures, const struct rule_load_opts *opts,
+                       struct diag_list *out, struct rule_set **program)
+{
+    *program = NULL;
     char *mpath = xasprintf("%s/manifest.yaml", dir);
-    const struct rule_overlay *ov = opts ? opts->overlay : NULL;
-    if (!rule_overlay_is(ov, mpath) && access(mpath, R_OK) != 0) {
+    int readable = rule_overlay_is(opts ? opts->overlay : NULL, mpath) || access(mpath, R_OK) == 0;
+    free(mpath);
+    if (!readable) {
         diag_errorf(out, dir, 0, 0,
                     "no readable manifest.yaml in this directory (is it a rule set?)");
-        free(mpath);
         return -1;
     }
     size_t before = out->len;
-    struct rule_set *rs = rule_set_load_with(dir, opts, out); /* its errors carry their hints */
-    struct doc_error err;
-    doc *m = rule_overlay_load(ov, mpath, &err);
-    if (!m) {
-        doc_error_release(&err); /* the loader reported it */
-    } else {
-        struct lint l;
-        memset(&l, 0, sizeof l);
-        l.out = out;
-        l.dir = dir;
-        l.schema_map = json_object_get(doc_root(m), "schema-map");
-        if (!json_is_object(l.schema_map)) l.schema_map = NULL;
-        json_t *vers = json_object_get(doc_root(m), "versions");
-        for (size_t i = 0; json_is_array(vers) && i < json_array_size(vers) && l.vl.n < VER_MAX;
-             i++) {
-            const char *s = json_string_value(json_array_get(vers, i));
-            if (s && ver_index(&l.vl, s) < 0) l.vl.names[l.vl.n++] = xstrdup(s);
-        }
-        for (size_t i = 0; !vers && rs && i < rule_set_versions(rs)->n; i++) /* the base's */
-            l.vl.names[l.vl.n++] = xstrdup(rule_set_versions(rs)->names[i]);
-        /* The JSON Schemas of the format, when the loader accepted the set (otherwise its
-         * errors already say what the schema would, and more precisely). */
-        schema_ctx *sctx = rs ? schema_ctx_new(NULL) : NULL;
-        char *rule_schema = xasprintf("%s/../schema/rule-file.schema.json", dir);
-        char *manifest_schema = xasprintf("%s/../schema/manifest.schema.json", dir);
-        if (sctx) {
-            l.d = m;
-            lint_against_schema(&l, sctx, manifest_schema);
-        }
-        char *fxdir = fixtures ? xstrdup(fixtures)
-            : rs               ? rule_set_fixtures_path(rs) /* the manifest's `fixtures` */
-                               : lint_default_fixtures(dir);
-        struct stat fst;
-        if (stat(fxdir, &fst) == 0 && S_ISDIR(fst.st_mode)) l.fx = fixtures_new(fxdir, rs);
-        else l.fx_missing = xstrdup(fxdir); /* said once, where an example names a fixture */
-        free(fxdir);
-        json_t *files = json_object_get(doc_root(m), "files");
-        l.d = m;
-        lint_unlisted(&l, files);
-        l.format = fmt_new(&l);
-        for (size_t i = 0; json_is_array(files) && i < json_array_size(files); i++) {
-            const char *f = json_string_value(json_array_get(files, i));
-            if (!f || strchr(f, '/')) continue;
-            char *path = xasprintf("%s/%s", dir, f);
-            doc *d = rule_overlay_load(ov, path, &err);
-            if (d) {
-                l.d = d;
-                lint_file(&l);
-                if (sctx) lint_against_schema(&l, sctx, rule_schema);
-                doc_free(d);
-            } else {
-                doc_error_release(&err);
-            }
-            free(path);
-        }
-        lint_citations_finish(&l);
-        cites_free(&l);
-        fmt_free(l.format);
-        fixtures_free(l.fx);
-        free(l.fx_missing);
-        schema_ctx_free(sctx);
-        free(rule_schema);
-        free(manifest_schema);
-        ver_list_release(&l.vl);
-        for (size_t i = 0; i < l.ids.len; i++) {
-            free(l.ids.items[i].id);
-            free(l.ids.items[i].file);
-        }
-        VEC_FREE(l.ids);
-        doc_free(m);
+    /* the one reader of the manifest and the rule files; its errors carry their hints */
+    *program = rule_set_load_partial(dir, opts, out);
+    if (*program) lint_program(*program, dir, fixtures, out);
+    if (out->len > before) { /* sort only what this call added (items is NULL when none) */
+        struct diag_list mine = {out->items + before, out->len - before, out->len - before};
+        diag_sort_merge(&mine);
+        out->len = before + mine.len;
     }
-    rule_set_free(rs);
-    free(mpath);
-    /* sort only what this call added */
-    struct diag_list mine = {out->items + before, out->len - before, out->len - before};
-    diag_sort_merge(&mine);
-    out->len = before + mine.len;
     return 0;
-}
-
-/* ---- rules test -------------------------------------------------------------------- */
-
-struct only {
-    const char *id;
-};
-
-static int only_rule(const char *id, void *arg)
-{
-    const struct only *o = arg;
-    return id && !strcmp(id, o->id);
-}
-
-/* The fixture's x-args: only --protocol-version V is meaningful to a single rule. */
-static ver_mask fixture_versions(const struct rule_set *rs, json_t *root)
-{
-    json_t *args = json_object_get(root, "x-args");
-    ver_mask m = 0;
-    for (size_t i = 0; json_is_array(args) && i + 1 < json_array_size(args); i++) {
-        const char *a = json_string_value(json_array_get(args, i));
-        const char *v = json_string_value(json_array_get(args, i + 1));
-        if (!a || !v || strcmp(a, "--protocol-version")) continue;
-        int k = ver_index(rule_set_versions(rs), v);
-        if (k >= 0) m |= (ver_mask)1 << k;
-        i++;
-    }
-    return m;
-}
-
-static char *run_one(const struct rule_set *rs, const char *fixtures, const char *id,
-                     const char *expect, const char *fixture, const char *pointer)
-{
-    if (!fixtures_name_ok(fixture))
-        return xasprintf("fixture \"%s\" is not a relative path", fixture);
-    char *path = xasprintf("%s/%s", fixtures, fixture);
-    struct doc_error err;
-    doc *d = doc_load_file(path, NULL, &err);
-    if (!d) {
-        struct buf m = BUF_INIT;
-        loc_add(&m, path, err.line, err.col);
-        buf_addf(&m, ": %s", err.message);
-        char *msg = buf_detach(&m);
-        doc_error_release(&err);
-        free(path);
-        return msg;
-    }
-    free(path);
-    if (!json_is_object(doc_root(d))) {
-        doc_free(d);
-        return xstrdup("the fixture is not a JSON object");
-    }
-    struct ptr p;
-    const char *why;
-    if (ptr_parse(pointer, &p, &why) < 0) {
-        doc_free(d);
-        return xasprintf("bad JSON Pointer \"%s\": %s", pointer, why);
-    }
-    int exists = ptr_get(doc_root(d), &p) != NULL;
-    struct only o = {id};
-    struct eval_options eo = {fixture_versions(rs, doc_root(d)), only_rule, &o, NULL,
-                              RULE_PRESET_NONE};
-    struct diag_list found = DIAG_LIST_INIT;
-    eval_document(rs, d, &eo, &found);
-    if (!exists) exists = ptr_get(doc_root(d), &p) != NULL; /* through $componentRef */
-    ptr_release(&p);
-    doc_free(d);
-    if (!exists) {
-        diag_list_release(&found);
-        return xasprintf("nothing at %s in the fixture", pointer);
-    }
-    enum diag_level want = !strcmp(expect, "invalid") ? DIAG_ERROR
-        : !strcmp(expect, "warning")                  ? DIAG_WARNING
-                                                      : DIAG_INFO;
-    int valid = !strcmp(expect, "valid");
-    int ok = valid;
-    struct buf at = BUF_INIT, elsewhere = BUF_INIT;
-    size_t others = 0;
-    for (size_t i = 0; i < found.len; i++) {
-        const struct diag *dg = &found.items[i];
-        if (dg->pointer && !strcmp(dg->pointer, pointer)) {
-            if (valid) ok = 0;
-            else if (dg->level == want) ok = 1;
-            buf_addf(&at, "%s%s \"%s\"", at.len ? "; " : "", diag_level_name(dg->level),
-                     dg->message);
-        } else if (others++ < 3) {
-            buf_addf(&elsewhere, "%s%s at %s", elsewhere.len ? ", " : "",
-                     diag_level_name(dg->level), dg->pointer ? dg->pointer : "?");
-        }
-    }
-    if (others > 3) buf_addf(&elsewhere, " and %zu more", others - 3);
-    diag_list_release(&found);
-    char *detail = NULL;
-    if (!ok) {
-        if (at.len)
-            detail = xasprintf("expected %s at %s, the rule reports %s",
-                               valid ? "nothing" : diag_level_name(want), pointer, buf_str(&at));
-        else
-            detail = xasprintf("expected %s at %s, the rule reports nothing there%s%s%s",
-                               diag_level_name(want), pointer, elsewhere.len ? " (it reports " : "",
-                               buf_str(&elsewhere), elsewhere.len ? ")" : "");
-    }
-    buf_release(&at);
-    buf_release(&elsewhere);
-    return detail;
-}
-
-/* The first line where A and B differ (1-based), for a message. */
-/* The lines of TEXT (LEN bytes) as start offsets: *N lines; new array of *N + 1 entries,
- * the last one LEN (a last line without a line break counts). */
-static size_t *line_starts(const char *t, size_t len, size_t *n)
-{
-    size_t cnt = 0;
-    for (size_t i = 0; i < len; i++) cnt += t[i] == '\n';
-    if (len && t[len - 1] != '\n') cnt++;
-    size_t *st = xcalloc(cnt + 1, sizeof *st);
-    size_t k = 0;
-    st[k++] = 0;
-    for (size_t i = 0; i < len && k < cnt; i++)
-        if (t[i] == '\n') st[k++] = i + 1;
-    st[cnt] = len;
-    *n = cnt;
-    return st;
-}
-
-static int same_line(const char *a, const size_t *sa, size_t i, const char *b, const size_t *sb,
-                     size_t j)
-{
-    size_t la = sa[i + 1] - sa[i], lb = sb[j + 1] - sb[j];
-    return la == lb && !memcmp(a + sa[i], b + sb[j], la);
-}
-
-/* Lines FROM up to TO (0-based, TO excluded) of T, MARK before each, at most 4 of them and
- * each cut at 100 bytes. */
-static void excerpt_lines(struct buf *out, const char *t, const size_t *st, size_t from, size_t to,
-                          const char *mark)
-{
-    for (size_t i = from; i < to && i < from + 4; i++) {
-        size_t len = st[i + 1] - st[i];
-        while (len && (t[st[i] + len - 1] == '\n' || t[st[i] + len - 1] == '\r')) len--;
-        buf_addf(out, "\n    %s %.*s%s", mark, (int)(len > 100 ? 100 : len), t + st[i],
-                 len > 100 ? "..." : "");
-    }
-    if (to > from + 4) buf_addf(out, "\n    %s ... %zu more lines", mark, to - from - 4);
-}
-
-/* What differs between WANT (the expected after) and GOT (the fixed text): "from line N"
- * and NOTE, then the first differing lines of each, one line of context either side, as a
- * unified diff shows them (- expected, + produced). */
-static void diff_excerpt(struct buf *out, const char *want, size_t nwant, const char *got,
-                         size_t ngot, const char *note)
-{
-    size_t nw, ng;
-    size_t *sw = line_starts(want, nwant, &nw), *sg = line_starts(got, ngot, &ng);
-    size_t f = 0;
-    while (f < nw && f < ng && same_line(want, sw, f, got, sg, f)) f++;
-    size_t tail = 0; /* lines the two end with, after the first difference */
-    while (tail < nw - f && tail < ng - f &&
-           same_line(want, sw, nw - 1 - tail, got, sg, ng - 1 - tail))
-        tail++;
-    buf_addf(out, " from line %zu%s:", f + 1, note);
-    if (f) excerpt_lines(out, want, sw, f - 1, f, " ");
-    excerpt_lines(out, want, sw, f, nw - tail, "-");
-    excerpt_lines(out, got, sg, f, ng - tail, "+");
-    if (tail) excerpt_lines(out, want, sw, nw - tail, nw - tail + 1, " ");
-    free(sw);
-    free(sg);
-}
-
-/* An example {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}: the rule reports
- * at P in BEFORE; its fixes turn BEFORE into AFTER byte for byte; the rule reports nothing
- * in AFTER; and its fixes change nothing there (idempotent). NULL when all hold, else
- * what failed (new). */
-static char *run_fix(const struct rule_set *rs, const char *fixtures, const char *id,
-                     const char *fixture, const char *after, const char *pointer)
-{
-    char *detail = run_one(rs, fixtures, id, "invalid", fixture, pointer);
-    if (detail) { /* the level does not matter here: any finding at the pointer */
-        char *w = run_one(rs, fixtures, id, "warning", fixture, pointer);
-        char *i = w ? run_one(rs, fixtures, id, "info", fixture, pointer) : NULL;
-        if (!w || !i) {
-            free(detail);
-            detail = NULL;
-        }
-        free(w);
-        free(i);
-        if (detail) return detail;
-    }
-    if (!fixtures_name_ok(after)) return xasprintf("after \"%s\" is not a relative path", after);
-    char *bpath = xasprintf("%s/%s", fixtures, fixture),
-         *apath = xasprintf("%s/%s", fixtures, after);
-    struct buf before = BUF_INIT, want = BUF_INIT;
-    struct doc_error err = {NULL, 0, 0};
-    doc *d = NULL;
-    if (buf_read_file(&before, bpath) < 0) detail = xasprintf("cannot read %s", bpath);
-    else if (buf_read_file(&want, apath) < 0) detail = xasprintf("cannot read %s", apath);
-    else if (!(d = doc_load_file(bpath, NULL, &err)))
-        detail = xasprintf("%s: %s", bpath, err.message);
-    doc_error_release(&err);
-    if (detail) {
-        buf_release(&before);
-        buf_release(&want);
-        free(bpath);
-        free(apath);
-        return detail;
-    }
-    struct only o = {id};
-    struct eval_options eo = {fixture_versions(rs, doc_root(d)), only_rule, &o, NULL,
-                              RULE_PRESET_NONE};
-    doc_free(d);
-    struct judge_options jo = {&eo, NULL, 0, 0};
-    struct fix_opts fo = {&jo, NULL, NULL};
-    struct diag_list errs = DIAG_LIST_INIT;
-    size_t got_len = 0, again_len = 0;
-    int n = 0, n2 = 0;
-    char *got = fix_text(rs, &fo, bpath, buf_str(&before), before.len, &got_len, &n, &errs);
-    if (errs.len) {
-        detail = xasprintf("fixing %s: %s", fixture, errs.items[0].message);
-    } else if (!got) {
-        detail = xasprintf("the rule's fixes change nothing in %s", fixture);
-    } else if (got_len != want.len || memcmp(got, buf_str(&want), got_len)) {
-        struct buf b = BUF_INIT, note = BUF_INIT;
-        const struct rule *r = rule_set_find(rs, id);
-        uint32_t lines[4], cols[4];
-        size_t nf = r ? rule_fix_positions(r, lines, cols, 4) : 0;
-        buf_addf(&note, " (- expected, + produced%s%s", nf ? "; the rule's fix" : "",
-                 nf > 1   ? "es at "
-                     : nf ? " at "
-                          : "");
-        for (size_t k = 0; k < nf && k < 4; k++) {
-            if (!k) {
-                buf_addf(&note, "%s/%s", rule_set_dir(rule_origin(r)), rule_file(r));
-                loc_add(&note, NULL, lines[k], cols[k]);
-            } else {
-                buf_adds(&note, ", ");
-                loc_add_pos(&note, lines[k], cols[k]);
-            }
-        }
-        buf_adds(&note, ")");
-        buf_addf(&b, "the fixed %s differs from %s", fixture, after);
-        diff_excerpt(&b, buf_str(&want), want.len, got, got_len, buf_str(&note));
-        buf_release(&note);
-        detail = buf_detach(&b);
-    } else if ((detail = run_one(rs, fixtures, id, "valid", after, pointer))) {
-        char *w = xasprintf("the rule still reports in %s: %s", after, detail);
-        free(detail);
-        detail = w;
-    } else {
-        char *again = fix_text(rs, &fo, apath, got, got_len, &again_len, &n2, &errs);
-        if (again || errs.len)
-            detail =
-                xasprintf("a second run of the fixes changes %s again (not idempotent)", after);
-        free(again);
-    }
-    diag_list_release(&errs);
-    free(got);
-    buf_release(&before);
-    buf_release(&want);
-    free(bpath);
-    free(apath);
-    return detail;
-}
-
-size_t lint_run_examples(const struct rule_set *rs, const char *fixtures,
-                         int (*enabled)(const char *id, void *arg), void *enabled_arg,
-                         void (*each)(const struct lint_example_result *res, void *arg),
-                         void *each_arg)
-{
-    size_t failed = 0;
-    for (size_t i = 0; i < rule_set_count(rs); i++) {
-        const struct rule *r = rule_set_rule(rs, i);
-        if (rule_origin(r) != rs) continue; /* a base's rule: tested with its own set */
-        if (enabled && !enabled(rule_id(r), enabled_arg)) continue;
-        json_t *ex = json_object_get(rule_meta(r), "examples");
-        for (size_t k = 0; json_is_array(ex) && k < json_array_size(ex); k++) {
-            json_t *e = json_array_get(ex, k);
-            struct lint_example_result res = {rule_id(r),
-                                              json_string_value(json_object_get(e, "expect")),
-                                              json_string_value(json_object_get(e, "fixture")),
-                                              json_string_value(json_object_get(e, "pointer")),
-                                              0,
-                                              NULL};
-            if (!res.expect || !res.fixture || !res.pointer)
-                continue; /* the loader refuses these */
-            const char *after = json_string_value(json_object_get(e, "after"));
-            if (!strcmp(res.expect, "fix"))
-                res.detail = after
-                    ? run_fix(rs, fixtures, res.rule, res.fixture, after, res.pointer)
-                    : xstrdup("a fix example names no \"after\"");
-            else res.detail = run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer);
-            res.passed = res.detail == NULL;
-            if (!res.passed) failed++;
-            if (each) each(&res, each_arg);
-            free(res.detail);
-        }
-    }
-    return failed;
 }

@@ -3,7 +3,9 @@
  * fixture or pointer does not exist, a level that contradicts the requirement's RFC 2119
  * keyword, citations without a text or a url, or whose GitHub links are not pinned to the
  * set's commit, rule files the manifest does not list, selectors that cannot select
- * anything in a description, rules without examples), and run every rule's examples against its conformance fixtures. */
+ * anything in a description, rules without examples), from the partial program the
+ * loader returns (rules/rule.h, rule_set_load_partial). Running the examples, `rules
+ * test`, is rules_test.h. */
 #ifndef MCPDESC_LINT_H
 #define MCPDESC_LINT_H
 
@@ -28,26 +30,10 @@ int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out);
  * set that extends another is linted for its own files: its base is linted as itself. */
 int lint_rule_dir_with(const char *dir, const char *fixtures, const struct rule_load_opts *opts,
                        struct diag_list *out);
-
-/* The outcome of one example under `rules test`. */
-struct lint_example_result {
-    const char *rule;    /* borrowed from the rule set */
-    const char *expect;  /* valid, invalid, warning (borrowed) */
-    const char *fixture; /* borrowed */
-    const char *pointer; /* borrowed */
-    int passed;
-    char *detail; /* new: what the rule reported instead (NULL when passed) */
-};
-
-/* Run the examples of every rule of RS's own (not of a set it extends, rule_origin) for
- * which ENABLED(id, arg) is nonzero (ENABLED
- * NULL: all): load the fixture, run only that rule (honouring the fixture's x-args
- * --protocol-version), and check that it reports exactly at the example's pointer (an
- * error for invalid, a warning for warning, nothing for valid). Calls EACH for every
- * example in rule order. Returns the number of failed examples. */
-size_t lint_run_examples(const struct rule_set *rs, const char *fixtures,
-                         int (*enabled)(const char *id, void *arg), void *enabled_arg,
-                         void (*each)(const struct lint_example_result *res, void *arg),
-                         void *each_arg);
+/* The same, handing back in *PROGRAM the partial program lint read (rule_set_load_partial;
+ * NULL when the manifest does not parse or cannot be read; free it with rule_set_free):
+ * for a caller that shows what the manifest says without reading it again. */
+int lint_rule_dir_read(const char *dir, const char *fixtures, const struct rule_load_opts *opts,
+                       struct diag_list *out, struct rule_set **program);
 
 #endif

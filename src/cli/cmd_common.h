@@ -26,6 +26,9 @@ char *cmd_rules_dir_why(const char *given, const char **why);
  * members schema/manifest.schema.json requires (name, tag, files), not any file of that
  * name? 1 and its name and tag (new; NAME or TAG may be NULL), else 0. */
 int cmd_rule_manifest(const char *dir, char **name, char **tag);
+/* The same test on a manifest already parsed (M may be NULL: 0): for a command that has
+ * the program's manifest (rule_set_manifest_doc) and must not read the file again. */
+int cmd_manifest_names(const doc *m, char **name, char **tag);
 /* The rules commands' own set (rules lint, test, explain, docs, list with no DIR): the
  * nearest folder, from the working directory up to the folder that holds .git (the
  * working directory alone outside a repository), that holds a rule-set manifest or is a

@@ -18,6 +18,7 @@
 #include "author/rulepage.h"
 #include "author/lint.h"
 #include "author/rules_diff.h"
+#include "author/rules_test.h"
 #include "rules/lock.h"
 #include "rules/release.h"
 #include "findings/report.h"
@@ -549,18 +550,20 @@ static int run_lint(struct opts *o)
         free(real);
         free(cwd);
     }
-    char *name = NULL, *tag = NULL;
-    cmd_rule_manifest(dir, &name, &tag); /* the set as its manifest names it, if it can */
-    say_judging("lint", name, tag, dir, why);
-    free(name);
-    free(tag);
     struct diag_list found = DIAG_LIST_INIT;
     int status;
     struct cmd_release_path rp; /* where an `extends: NAME@TAG` finds its base */
     cmd_release_path_init(&rp);
     struct rule_load_opts lo = {rp.path.dirs, rp.path.n, NULL, 0, NULL, NULL, 0};
-    int linted = lint_rule_dir_with(dir, o->fixtures, &lo, &found);
+    struct rule_set *program = NULL; /* the partial program lint read */
+    int linted = lint_rule_dir_read(dir, o->fixtures, &lo, &found, &program);
     cmd_release_path_release(&rp);
+    char *name = NULL, *tag = NULL; /* the set as its manifest names it, if it can */
+    cmd_manifest_names(program ? rule_set_manifest_doc(program) : NULL, &name, &tag);
+    rule_set_free(program);
+    say_judging("lint", name, tag, dir, why);
+    free(name);
+    free(tag);
     if (linted < 0) {
         cmd_print_errors(stderr, &found);
         status = 2;
@@ -596,7 +599,7 @@ struct tally {
     size_t passed, failed;
 };
 
-static void print_result(const struct lint_example_result *res, void *arg)
+static void print_result(const struct rules_test_result *res, void *arg)
 {
     struct tally *t = arg;
     if (res->passed) t->passed++;
@@ -631,7 +634,7 @@ static int run_test(struct opts *o)
         return 2;
     }
     struct tally t = {0, 0};
-    lint_run_examples(rs, fx, glob_enabled, o, print_result, &t);
+    rules_test_run_examples(rs, fx, glob_enabled, o, print_result, &t);
     printf("%zu passed, %zu failed\n", t.passed, t.failed);
     /* a rule without examples passes silently: say which, and never call nothing a pass */
     size_t bare = 0;

@@ -196,23 +196,29 @@ void lspf_strings_free(char **v, size_t n)
     free(v);
 }
 
-/* The manifest beside PATH (T's text when T is it), parsed; NULL when there is none or it
- * does not parse. */
-static doc *manifest_beside(const struct lspf_text *t, const char *path, char **dir)
+/* The partial program of the rule set in PATH's directory (rules/rule.h,
+ * rule_set_load_partial: the one reader of its manifest and rule files), with T's text for
+ * the file T is (T may be NULL); NULL when there is no manifest there or it does not
+ * parse. Its errors are lint's to show (lspf_lint); `extends: NAME@TAG` is not looked up
+ * (what is asked of it here, the files and what they say, is the set's own). */
+static struct rule_set *program_beside(const struct lspf_text *t, const char *path, char **dir)
 {
     *dir = lspf_dirname(path);
-    char *mpath = xasprintf("%s/manifest.yaml", *dir);
-    size_t len;
-    char *text = lspf_file_text(t, mpath, &len);
-    doc *d = NULL;
-    if (text) {
-        struct doc_error err;
-        d = doc_load_buffer(mpath, text, len, 1, NULL, &err);
-        if (!d) doc_error_release(&err);
-    }
-    free(text);
-    free(mpath);
-    return d;
+    struct rule_overlay ov = {t ? t->path : NULL, t && t->text ? t->text : "", t ? t->len : 0};
+    struct rule_load_opts lo = {NULL, 0, NULL, 0, t ? &ov : NULL, NULL, 0};
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = rule_set_load_partial(*dir, &lo, &errs);
+    diag_list_release(&errs);
+    return rs;
+}
+
+struct rule_set *lspf_program(const struct lspf_text *t)
+{
+    if (!t->path) return NULL;
+    char *dir;
+    struct rule_set *rs = program_beside(t, t->path, &dir);
+    free(dir);
+    return rs;
 }
 
 char **lspf_set_files(const struct lspf_text *t, size_t *n, char ***versions, size_t *nversions)
@@ -224,17 +230,13 @@ char **lspf_set_files(const struct lspf_text *t, size_t *n, char ***versions, si
     }
     if (!t->path) return NULL;
     char *dir;
-    doc *m = manifest_beside(t, t->path, &dir);
+    struct rule_set *rs = program_beside(t, t->path, &dir);
     char **out = NULL;
-    if (m) {
-        json_t *files = json_object_get(doc_root(m), "files");
-        size_t nf = json_array_size(files);
+    if (rs) {
+        size_t nf = rule_set_file_count(rs);
         out = xcalloc(nf ? nf : 1, sizeof *out);
-        for (size_t i = 0; i < nf; i++) {
-            const char *f = json_string_value(json_array_get(files, i));
-            if (f && !strchr(f, '/')) out[(*n)++] = xasprintf("%s/%s", dir, f);
-        }
-        json_t *vers = json_object_get(doc_root(m), "versions");
+        for (size_t i = 0; i < nf; i++) out[(*n)++] = xasprintf("%s/%s", dir, rule_set_file(rs, i));
+        json_t *vers = json_object_get(doc_root(rule_set_manifest_doc(rs)), "versions");
         size_t nv = json_array_size(vers);
         if (versions && nv) {
             *versions = xcalloc(nv, sizeof **versions);
@@ -243,7 +245,7 @@ char **lspf_set_files(const struct lspf_text *t, size_t *n, char ***versions, si
                 if (v) (*versions)[(*nversions)++] = xstrdup(v);
             }
         }
-        doc_free(m);
+        rule_set_free(rs);
     }
     free(dir);
     if (!*n) {
@@ -462,16 +464,12 @@ void lspf_find_rules(const struct lspf_text *t, const char *id, struct lspf_loca
 static int listed_by_manifest(const char *path)
 {
     char *dir;
-    doc *m = manifest_beside(NULL, path, &dir);
+    struct rule_set *rs = program_beside(NULL, path, &dir);
     free(dir);
-    if (!m) return 0;
-    json_t *files = json_object_get(doc_root(m), "files");
     int listed = 0;
-    for (size_t i = 0; i < json_array_size(files) && !listed; i++) {
-        const char *f = json_string_value(json_array_get(files, i));
-        listed = f && !strcmp(f, lspf_basename(path));
-    }
-    doc_free(m);
+    for (size_t i = 0; rs && i < rule_set_file_count(rs) && !listed; i++)
+        listed = !strcmp(rule_set_file(rs, i), lspf_basename(path));
+    rule_set_free(rs);
     return listed;
 }
 

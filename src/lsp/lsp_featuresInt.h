@@ -51,10 +51,15 @@ int lspf_is_yaml_name(const char *path);
  * space is '{' or '['. */
 int lspf_text_is_yaml(const struct lspf_text *t);
 
-/* The rule files of the set T belongs to (the files: of the manifest.yaml in T's
- * directory; T's own text when T is the manifest), as paths (new, each and the array);
- * *N 0 and NULL when there is none. The manifest's versions too, into VERSIONS when not
- * NULL (new strings, *NVERSIONS of them, at most 64). */
+/* The partial program of the rule set T belongs to (the manifest.yaml in T's directory;
+ * rules/rule.h, rule_set_load_partial), read with T's own text for the file T is: the
+ * one reader of the set's manifest and rule files, whose documents it keeps. New (free
+ * with rule_set_free); NULL when T has no path, or no manifest parses there. */
+struct rule_set *lspf_program(const struct lspf_text *t);
+/* The rule files of the set T belongs to (the files: of its program's manifest, read
+ * with T's own text when T is the manifest), as paths (new, each and the array); *N 0
+ * and NULL when there is none. The manifest's versions too, into VERSIONS when not NULL
+ * (new strings, *NVERSIONS of them, at most 64). */
 char **lspf_set_files(const struct lspf_text *t, size_t *n, char ***versions, size_t *nversions);
 void lspf_strings_free(char **v, size_t n);
 

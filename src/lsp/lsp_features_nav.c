@@ -115,21 +115,16 @@ static int version_index(const struct rule_set *rs, const struct lspf_text *t, c
     return at;
 }
 
-/* The summary of rule ID: from RS, else from the rule files of T's set, parsed. */
+/* The summary of rule ID: from RS, else from the rule files of T's set as its partial
+ * program parsed them (a rule it refused too). */
 static char *rule_summary(const struct rule_set *rs, const struct lspf_text *t, const char *id)
 {
     const struct rule *r = rs ? rule_set_find(rs, id) : NULL;
     if (r) return rule_str(r, "summary") ? xstrdup(rule_str(r, "summary")) : NULL;
-    struct lspf_location *locs = NULL;
-    size_t n = 0;
-    lspf_find_rules(t, id, &locs, &n);
+    struct rule_set *program = lspf_program(t);
     char *out = NULL;
-    for (size_t i = 0; i < n && !out; i++) {
-        size_t len;
-        char *text = lspf_file_text(t, locs[i].path, &len);
-        struct doc_error err;
-        doc *d = text ? doc_load_buffer(locs[i].path, text, len, 1, NULL, &err) : NULL;
-        if (text && !d) doc_error_release(&err);
+    for (size_t i = 0; program && i < rule_set_file_count(program) && !out; i++) {
+        const doc *d = rule_set_file_doc(program, i);
         json_t *rules = d ? json_object_get(doc_root(d), "rules") : NULL;
         for (size_t k = 0; k < json_array_size(rules) && !out; k++) {
             json_t *rule = json_array_get(rules, k);
@@ -137,10 +132,8 @@ static char *rule_summary(const struct rule_set *rs, const struct lspf_text *t, 
             const char *sum = json_string_value(json_object_get(rule, "summary"));
             if (rid && sum && !strcmp(rid, id)) out = xstrdup(sum);
         }
-        doc_free(d);
-        free(text);
     }
-    lspf_locations_free(locs, n);
+    rule_set_free(program);
     return out;
 }
 

@@ -42,8 +42,8 @@ struct rule_load_opts {
     const char *const *pins;
     size_t npins;
 };
-/* One file whose text is held in memory: wherever the loader (and lint, author/lint.h)
- * would read the file at PATH (the same file: the same name in the same directory, by
+/* One file whose text is held in memory: wherever the loader (and so lint and the
+ * editor, which read its partial program) would read the file at PATH (the same file: the same name in the same directory, by
  * real path), it reads the LEN bytes at DATA instead; the file need not exist on disk. */
 struct rule_overlay {
     const char *path;
@@ -52,11 +52,42 @@ struct rule_overlay {
 };
 /* Does OV (may be NULL) stand for the file PATH? */
 int rule_overlay_is(const struct rule_overlay *ov, const char *path);
-/* Load the YAML file PATH as the loader reads a rule set's files: from OV when it stands
- * for PATH, else from disk (doc_load_file). A new doc, or NULL with *ERR filled. */
-doc *rule_overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err);
 struct rule_set *rule_set_load_with(const char *dir, const struct rule_load_opts *opts,
                                     struct diag_list *errs);
+/* A partial program, for the readers that show a rule author every mistake at once (`rules
+ * lint`, the editor): loads as rule_set_load_with does and appends the same errors, but
+ * returns the set whenever DIR/manifest.yaml parses, with rule_set_ok false after any
+ * error; NULL only when the manifest cannot be read or parsed (its error appended). The
+ * rules that compiled are its rules; each refused one is kept by id, file and position
+ * (rule_set_refused); and the set keeps the documents it parsed (the manifest's and each
+ * rule file's, with their positions), so that nothing reads the rule YAML a second time.
+ * After an error in the manifest no rule is compiled (its errors would mislead), but the
+ * rule files it lists are still parsed, silently, for lint's own checks. A separate entry
+ * point rather than a flag on rule_set_load: every caller that judges with a set (validate,
+ * fix, baseline, rules dump, pin, the library) keeps getting NULL for a set with errors, so
+ * none of them can run a partial program by mistake. */
+struct rule_set *rule_set_load_partial(const char *dir, const struct rule_load_opts *opts,
+                                       struct diag_list *errs);
+/* Did RS load without any error? Always 1 for a set rule_set_load returned. */
+int rule_set_ok(const struct rule_set *rs);
+/* The documents a partial load kept (borrowed; NULL from rule_set_load, which keeps none):
+ * the manifest, and rule file I (as rule_set_file(RS, I) names it; NULL when it could not
+ * be read or parsed, or is not a mapping). */
+const doc *rule_set_manifest_doc(const struct rule_set *rs);
+const doc *rule_set_file_doc(const struct rule_set *rs, size_t i);
+/* A rule the compiler refused (its errors are in the load's list): the id it was written
+ * with (NULL when not a string), its rule file (relative to the set's directory), the
+ * position of its mapping and of its id's value (0:0 without id), and whether the id is
+ * well formed and not a duplicate (yields-to may then name it). */
+struct rule_refused {
+    char *id;
+    char *file;
+    uint32_t line, col;
+    uint32_t id_line, id_col;
+    int id_valid;
+};
+size_t rule_set_refused_count(const struct rule_set *rs);
+const struct rule_refused *rule_set_refused(const struct rule_set *rs, size_t i);
 void rule_set_free(struct rule_set *rs);
 
 const char *rule_set_dir(const struct rule_set *rs);

@@ -251,8 +251,8 @@ struct rule_set {
     VEC(struct sel *) scopes;
     struct res_config rescfg;
     VEC(struct rule) rules;
-    VEC(char *) refused_ids;  /* ids of rules that did not compile (yields-to may name them) */
-    VEC(char *) missing_dirs; /* schema directories reported missing (each said once) */
+    VEC(struct rule_refused) refused; /* rules that did not compile (yields-to may name them) */
+    VEC(char *) missing_dirs;         /* schema directories reported missing (each said once) */
     char *unread; /* the first rule file that could not be read or parsed, else NULL: the
                    * checks across files (yields-to, use:) are left out, since what they
                    * look for may be there */
@@ -262,6 +262,10 @@ struct rule_set {
     json_t *manifest;
     schema_ctx *schemas;                /* JSON Schema registry for schema predicates */
     const struct rule_overlay *overlay; /* during the load only (rule_load_opts) */
+    int ok;                             /* loaded without any error */
+    int keep_docs;                      /* a partial load keeps the documents it parsed: */
+    doc *manifest_doc;
+    VEC(doc *) file_docs; /* parallel to files (NULL entries: not read) */
 };
 
 /* Free what a rule, a clause or a fix owns (rule_set.c; the compiler frees what it

@@ -827,9 +827,9 @@ void rule_cc_check_yields(const struct rule_set *rs, struct diag_list *errs)
                 hits += j != i && rule_yield_matches(r->yields[k].pattern, rs->rules.items[j].id);
             for (size_t j = 0; j < res_nbuiltins; j++) /* built-in rules report too */
                 hits += rule_yield_matches(r->yields[k].pattern, res_builtins[j].id);
-            for (size_t j = 0; j < rs->refused_ids.len; j++) /* already reported: no second error */
-                hits += strcmp(rs->refused_ids.items[j], r->id) &&
-                    rule_yield_matches(r->yields[k].pattern, rs->refused_ids.items[j]);
+            for (size_t j = 0; j < rs->refused.len; j++) /* already reported: no second error */
+                hits += rs->refused.items[j].id_valid && strcmp(rs->refused.items[j].id, r->id) &&
+                    rule_yield_matches(r->yields[k].pattern, rs->refused.items[j].id);
             if (hits || rs->unread) continue; /* unread: the rule may be there */
             char *path = xasprintf("%s/%s", rs->dir, r->file);
             rule_cc_set_error(
@@ -901,6 +901,25 @@ static int compile_preset(struct cc *cc, struct yv y, struct rule *r)
         }
     }
     return bad ? -1 : 0;
+}
+
+/* Keep what the refused rule Y still says (its id as written, file and positions) for the
+ * readers of a partial program (rule_set_load_partial); VALID_ID is its id when well formed
+ * and not a duplicate, else NULL. */
+static void refuse_rule(struct cc *cc, struct yv y, const char *valid_id, const char *file)
+{
+    struct yv idv = rule_yv_member(cc, y, "id");
+    struct doc_pos pos = doc_node_pos(cc->d, y.n), ip = {0, 0};
+    if (idv.v) ip = doc_node_pos(cc->d, idv.n);
+    const char *written = json_string_value(idv.v);
+    struct rule_refused rr = {written ? xstrdup(written) : NULL,
+                              xstrdup(file),
+                              pos.line,
+                              pos.col,
+                              ip.line,
+                              ip.col,
+                              valid_id != NULL};
+    VEC_PUSH(cc->rs->refused, rr);
 }
 
 void rule_compile_rule(struct cc *cc, struct yv y, const char *file)
@@ -1002,7 +1021,7 @@ void rule_compile_rule(struct cc *cc, struct yv y, const char *file)
         bad = 1;
     }
     if (bad) {
-        if (id) VEC_PUSH(cc->rs->refused_ids, xstrdup(id));
+        refuse_rule(cc, y, id, file);
         rule_release(&r);
         return;
     }

@@ -80,8 +80,14 @@ void rule_set_free(struct rule_set *rs)
     VEC_FREE(rs->rules);
     rule_set_free(rs->base);
     free(rs->extends);
-    for (size_t i = 0; i < rs->refused_ids.len; i++) free(rs->refused_ids.items[i]);
-    VEC_FREE(rs->refused_ids);
+    for (size_t i = 0; i < rs->refused.len; i++) {
+        free(rs->refused.items[i].id);
+        free(rs->refused.items[i].file);
+    }
+    VEC_FREE(rs->refused);
+    doc_free(rs->manifest_doc);
+    for (size_t i = 0; i < rs->file_docs.len; i++) doc_free(rs->file_docs.items[i]);
+    VEC_FREE(rs->file_docs);
     for (size_t i = 0; i < rs->missing_dirs.len; i++) free(rs->missing_dirs.items[i]);
     VEC_FREE(rs->missing_dirs);
     free(rs->unread);
@@ -241,6 +247,27 @@ size_t rule_set_file_count(const struct rule_set *rs)
 const char *rule_set_file(const struct rule_set *rs, size_t i)
 {
     return rs->files.items[i];
+}
+
+int rule_set_ok(const struct rule_set *rs)
+{
+    return rs->ok;
+}
+const doc *rule_set_manifest_doc(const struct rule_set *rs)
+{
+    return rs->manifest_doc;
+}
+const doc *rule_set_file_doc(const struct rule_set *rs, size_t i)
+{
+    return i < rs->file_docs.len ? rs->file_docs.items[i] : NULL;
+}
+size_t rule_set_refused_count(const struct rule_set *rs)
+{
+    return rs->refused.len;
+}
+const struct rule_refused *rule_set_refused(const struct rule_set *rs, size_t i)
+{
+    return &rs->refused.items[i];
 }
 
 const struct rule *rule_set_find(const struct rule_set *rs, const char *id)

@@ -34,6 +34,8 @@ struct load_chain {
     size_t depth;
 };
 
+static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err);
+
 /* Load DIR/NAME as YAML; on failure append its positioned error and return NULL.
  * *PATH receives the new path string (free it). */
 static doc *load_rule_yaml(struct rule_set *rs, const char *name, char **path,
@@ -41,7 +43,7 @@ static doc *load_rule_yaml(struct rule_set *rs, const char *name, char **path,
 {
     *path = xasprintf("%s/%s", rs->dir, name);
     struct doc_error derr;
-    doc *d = rule_overlay_load(rs->overlay, *path, &derr);
+    doc *d = overlay_load(rs->overlay, *path, &derr);
     if (!d) {
         rule_cc_set_error(errs, *path, derr.line, derr.col, "%s", derr.message);
         int yaml = !strncmp(derr.message, "invalid YAML", 12);
@@ -148,7 +150,10 @@ static void compile_files(struct rule_set *rs, struct diag_list *errs)
     }
     for (size_t k = 0; k < named.v.len; k++) free(named.v.items[k].name);
     VEC_FREE(named.v);
-    for (size_t f = 0; f < n; f++) doc_free(docs[f]);
+    for (size_t f = 0; f < n; f++) {
+        if (rs->keep_docs) VEC_PUSH(rs->file_docs, docs[f]); /* lint walks them, positioned */
+        else doc_free(docs[f]);
+    }
     free(docs);
     free(nodes);
 }
@@ -182,7 +187,11 @@ int rule_overlay_is(const struct rule_overlay *ov, const char *path)
     return same;
 }
 
-doc *rule_overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err)
+/* Load the YAML file PATH as the loader reads a rule set's files: from OV when it stands
+ * for PATH, else from disk (doc_load_file). A new doc, or NULL with *ERR filled. Static:
+ * the loader is the one reader of a set's manifest and rule files (readers of what they
+ * say take the partial program, rule_set_load_partial). */
+static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err)
 {
     if (!rule_overlay_is(ov, path)) return doc_load_file(path, NULL, err);
     size_t n = strlen(path);
@@ -391,7 +400,7 @@ static void check_set_names(struct cc *cc, struct yv top)
 }
 
 static struct rule_set *load_set(const char *dir, const struct rule_load_opts *opts,
-                                 const struct load_chain *up, struct diag_list *errs);
+                                 const struct load_chain *up, int partial, struct diag_list *errs);
 
 /* The manifest member KEY of RS, or of the nearest base that has it. *FROM: that set. */
 static json_t *effective_member(const struct rule_set *rs, const char *key,
@@ -551,7 +560,7 @@ static void load_base_dir(struct cc *cc, struct yv ext, const struct rule_load_o
         return;
     }
     size_t before = cc->errs->len;
-    rs->base = load_set(dir, opts, chain, cc->errs);
+    rs->base = load_set(dir, opts, chain, 0, cc->errs); /* a base is whole, or refused */
     if (!rs->base) {
         if (cc->errs->len == before) /* cannot happen: a refused set says why */
             rule_cc_error(cc, ext.n, 0, "extends: the base set in %s cannot be loaded", dir);
@@ -580,6 +589,12 @@ static void same_as_base(struct cc *cc, struct yv top, const char *key)
                        "judges documents exactly as its base does",
                        key, cc->rs->extends, want ? want : "none");
     free(want);
+}
+
+/* A name `files:` may list: a .yaml file beside the manifest. */
+static int plain_rule_file_name(const char *name)
+{
+    return !strchr(name, '/') && name[0] != '.' && strstr(name, ".yaml");
 }
 
 static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts,
@@ -727,7 +742,7 @@ files:;
         json_t *f = json_array_get(files.v, i);
         if (!json_is_string(f)) continue;
         const char *name = json_string_value(f);
-        if (strchr(name, '/') || name[0] == '.' || !strstr(name, ".yaml"))
+        if (!plain_rule_file_name(name))
             rule_cc_error(
                 &cc, rule_yv_item(&cc, files, i).n, 0,
                 "rule files are plain names of .yaml files beside the manifest, not \"%s\"", name);
@@ -735,8 +750,31 @@ files:;
     }
     rs->manifest = json_incref(top.v);
 out:
-    doc_free(d);
+    if (rs->keep_docs) rs->manifest_doc = d;
+    else doc_free(d);
     free(path);
+}
+
+/* After an error in the manifest of a partial load: the rule files it lists, parsed but
+ * not compiled (a rule judged against a manifest with errors would report misleading
+ * ones) and not reported (as when the set is loaded whole, where none is read), so that
+ * lint's own checks still see them. */
+static void read_files_quietly(struct rule_set *rs)
+{
+    for (size_t i = 0; i < rs->files.len; i++) free(rs->files.items[i]);
+    rs->files.len = 0;
+    json_t *files = json_object_get(doc_root(rs->manifest_doc), "files");
+    for (size_t i = 0; json_is_array(files) && i < json_array_size(files); i++) {
+        const char *name = json_string_value(json_array_get(files, i));
+        if (!name || !plain_rule_file_name(name)) continue;
+        char *path = xasprintf("%s/%s", rs->dir, name);
+        struct doc_error err;
+        doc *d = overlay_load(rs->overlay, path, &err);
+        if (!d) doc_error_release(&err);
+        VEC_PUSH(rs->files, xstrdup(name));
+        VEC_PUSH(rs->file_docs, d);
+        free(path);
+    }
 }
 
 struct rule_set *rule_set_load(const char *dir, struct diag_list *errs)
@@ -747,19 +785,30 @@ struct rule_set *rule_set_load(const char *dir, struct diag_list *errs)
 struct rule_set *rule_set_load_with(const char *dir, const struct rule_load_opts *opts,
                                     struct diag_list *errs)
 {
-    return load_set(dir, opts, NULL, errs);
+    return load_set(dir, opts, NULL, 0, errs);
 }
 
+struct rule_set *rule_set_load_partial(const char *dir, const struct rule_load_opts *opts,
+                                       struct diag_list *errs)
+{
+    return load_set(dir, opts, NULL, 1, errs);
+}
+
+/* PARTIAL: keep the set, and the documents it parsed, whenever the manifest parses. */
 static struct rule_set *load_set(const char *dir, const struct rule_load_opts *opts,
-                                 const struct load_chain *chain, struct diag_list *errs)
+                                 const struct load_chain *chain, int partial,
+                                 struct diag_list *errs)
 {
     size_t before = errs->len;
     struct rule_set *rs = xcalloc(1, sizeof *rs);
     rs->dir = xstrdup(dir);
     rs->schemas = schema_ctx_new(NULL);
     rs->overlay = opts ? opts->overlay : NULL;
+    rs->keep_docs = partial;
     load_manifest(rs, opts, chain, errs);
-    if (errs->len == before) {
+    if (errs->len != before && rs->manifest_doc) {
+        read_files_quietly(rs);
+    } else if (errs->len == before) {
         for (size_t i = 0; rs->base && i < rs->base->rules.len; i++) {
             struct rule r = rs->base->rules.items[i]; /* the base's program, borrowed */
             r.borrowed = 1;
@@ -777,7 +826,8 @@ static struct rule_set *load_set(const char *dir, const struct rule_load_opts *o
         /* never something else under a shipped tag's name, wherever it was found */
         release_check_loaded(rs, opts ? opts->pins : NULL, opts ? opts->npins : 0, errs);
     }
-    if (errs->len != before) {
+    rs->ok = errs->len == before;
+    if (!rs->ok && !rs->manifest_doc) { /* always so unless PARTIAL */
         rule_set_free(rs);
         return NULL;
     }

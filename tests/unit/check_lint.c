@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "author/lint.h"
+#include "author/rules_test.h"
 #include "testutil.h"
 #include "base/util.h"
 
@@ -166,6 +167,112 @@ START_TEST(all_findings_of_a_file)
 }
 END_TEST
 
+/* A partial program (issue 27): a set with one refused rule. The loader that judges
+ * refuses the set; the partial one keeps it, not ok, with the good rule compiled and the
+ * refused one by id, file and position, and the documents it parsed; lint reads that
+ * program and reports the refusal where it is AND its own finding on the good rule. */
+#define GOOD_AND_BAD                                                                           \
+    "rules:\n" RULE("t.good", "must", "all", "r") CHECK RULE("t.bad", "must", "all", "r")         \
+    "    check: {select: /tools/*, require: {json-typ: object}, message: m}\n"
+/* t.good: its mapping at 2:5, its id at 2:9; t.bad: 14:5 and 14:9; its predicate at 25:41 */
+
+static int has_diag(const struct diag_list *out, enum diag_level level, const char *file,
+                    unsigned line, unsigned col, const char *message)
+{
+    for (size_t i = 0; i < out->len; i++) {
+        const struct diag *d = &out->items[i];
+        const char *slash = d->file ? strrchr(d->file, '/') : NULL;
+        if (d->level == level && d->line == line && d->col == col && slash &&
+            !strcmp(slash + 1, file) && strstr(d->message, message))
+            return 1;
+    }
+    for (size_t i = 0; i < out->len; i++)
+        fprintf(stderr, "  have %s:%u:%u: %s: %s\n", out->items[i].file, out->items[i].line,
+                out->items[i].col, diag_level_name(out->items[i].level), out->items[i].message);
+    return 0;
+}
+
+START_TEST(partial_program)
+{
+    const char *files[] = {"test.yaml"};
+    const char *text = GOOD_AND_BAD;
+    char *dir = tu_rule_dir(files, &text, 1);
+    struct diag_list errs = DIAG_LIST_INIT;
+    ck_assert_ptr_null(rule_set_load_with(dir, NULL, &errs)); /* validate & co. refuse it */
+    size_t strict_errors = errs.len;
+    ck_assert_uint_gt(strict_errors, 0);
+    diag_list_release(&errs);
+
+    struct rule_set *rs = rule_set_load_partial(dir, NULL, &errs);
+    ck_assert_ptr_nonnull(rs);
+    ck_assert_uint_eq(errs.len, strict_errors); /* the same errors */
+    ck_assert(has_diag(&errs, DIAG_ERROR, "test.yaml", 25, 41, "unknown predicate \"json-typ\""));
+    ck_assert_int_eq(rule_set_ok(rs), 0);
+    ck_assert_uint_eq(rule_set_count(rs), 1);
+    const struct rule *good = rule_set_rule(rs, 0);
+    ck_assert_str_eq(rule_id(good), "t.good");
+    ck_assert_uint_eq(rule_set_refused_count(rs), 1);
+    const struct rule_refused *bad = rule_set_refused(rs, 0);
+    ck_assert_str_eq(bad->id, "t.bad");
+    ck_assert_str_eq(bad->file, "test.yaml");
+    ck_assert_uint_eq(bad->line, 14);
+    ck_assert_uint_eq(bad->col, 5);
+    ck_assert_uint_eq(bad->id_line, 14);
+    ck_assert_uint_eq(bad->id_col, 9);
+    ck_assert_int_eq(bad->id_valid, 1);
+    /* the documents it read, with their positions */
+    ck_assert_ptr_nonnull(rule_set_manifest_doc(rs));
+    ck_assert_uint_eq(rule_set_file_count(rs), 1);
+    const doc *d = rule_set_file_doc(rs, 0);
+    ck_assert_ptr_nonnull(d);
+    struct doc_pos pos;
+    ck_assert_int_eq(doc_pointer_pos(d, "/rules/1/id", &pos, NULL), 0);
+    ck_assert_uint_eq(pos.line, 14);
+    ck_assert_uint_eq(pos.col, 9);
+    rule_set_free(rs);
+    diag_list_release(&errs);
+
+    /* lint on it: the refusal at the refused rule, and lint's own finding on the good one */
+    char *fx = fixtures();
+    struct diag_list out = DIAG_LIST_INIT;
+    ck_assert_int_eq(lint_rule_dir(dir, fx, &out), 0);
+    ck_assert(has_diag(&out, DIAG_ERROR, "test.yaml", 25, 41, "unknown predicate \"json-typ\""));
+    ck_assert(has_diag(&out, DIAG_WARNING, "test.yaml", 2, 9, "rule t.good has no examples"));
+    ck_assert(has_diag(&out, DIAG_WARNING, "test.yaml", 14, 9, "rule t.bad has no examples"));
+    diag_list_release(&out);
+
+    /* an error in the manifest: no rule compiled, the rule files still parsed and linted */
+    tu_write_file(dir, "manifest.yaml",
+                  "name: test\ntag: v0.0.0-test\ndescription-format: 0.9.0\nbogus: 1\n"
+                  "versions: [2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28]\n"
+                  "document:\n  versions-member: protocolVersions\n  component-ref:\n"
+                  "    member: $componentRef\n    prefix: /components/schemas/\n"
+                  "    scopes: [/tools/*/inputSchema]\nfiles: [test.yaml]\n");
+    rs = rule_set_load_partial(dir, NULL, &errs);
+    ck_assert_ptr_nonnull(rs);
+    ck_assert_uint_eq(errs.len, 1);
+    ck_assert(has_diag(&errs, DIAG_ERROR, "manifest.yaml", 4, 1, "unknown member \"bogus\""));
+    ck_assert_int_eq(rule_set_ok(rs), 0);
+    ck_assert_uint_eq(rule_set_count(rs), 0);
+    ck_assert_uint_eq(rule_set_file_count(rs), 1);
+    ck_assert_ptr_nonnull(rule_set_file_doc(rs, 0));
+    rule_set_free(rs);
+    diag_list_release(&errs);
+    ck_assert_int_eq(lint_rule_dir(dir, fx, &out), 0);
+    ck_assert(has_diag(&out, DIAG_ERROR, "manifest.yaml", 4, 1, "unknown member \"bogus\""));
+    ck_assert(has_diag(&out, DIAG_WARNING, "test.yaml", 2, 9, "rule t.good has no examples"));
+    diag_list_release(&out);
+
+    /* a manifest that does not parse: no program */
+    tu_write_file(dir, "manifest.yaml", "name: [\n");
+    ck_assert_ptr_null(rule_set_load_partial(dir, NULL, &errs));
+    ck_assert_uint_eq(errs.len, 1);
+    diag_list_release(&errs);
+    free(fx);
+    tu_rmdir(dir);
+}
+END_TEST
+
 START_TEST(no_rule_set)
 {
     struct diag_list out = DIAG_LIST_INIT;
@@ -193,7 +300,7 @@ struct tally {
     char lines[8][200];
 };
 
-static void collect(const struct lint_example_result *r, void *arg)
+static void collect(const struct rules_test_result *r, void *arg)
 {
     struct tally *t = arg;
     size_t n = t->passed + t->failed;
@@ -212,7 +319,7 @@ START_TEST(examples)
     ck_assert_ptr_nonnull(rs);
     struct tally t;
     memset(&t, 0, sizeof t);
-    ck_assert_uint_eq(lint_run_examples(rs, fx, NULL, NULL, collect, &t), 3);
+    ck_assert_uint_eq(rules_test_run_examples(rs, fx, NULL, NULL, collect, &t), 3);
     ck_assert_uint_eq(t.passed, 1);
     ck_assert_str_eq(t.lines[0], "ok planted.examples /tools/0/inputSchema");
     ck_assert_str_eq(t.lines[2], "FAIL planted.examples /tools/5/inputSchema"); /* valid, but nothing there */
@@ -234,7 +341,7 @@ START_TEST(shipped_examples)
     ck_assert_msg(rs != NULL, "the shipped rule set does not load");
     struct tally t;
     memset(&t, 0, sizeof t);
-    ck_assert_uint_eq(lint_run_examples(rs, fx, NULL, NULL, collect, &t), 0);
+    ck_assert_uint_eq(rules_test_run_examples(rs, fx, NULL, NULL, collect, &t), 0);
     ck_assert_uint_gt(t.passed, 0);
     rule_set_free(rs);
     free(fx);
@@ -249,6 +356,7 @@ Suite *lint_suite(void)
     tcase_add_loop_test(tc, finds_planted_mistake, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, clean_file);
     tcase_add_test(tc, all_findings_of_a_file);
+    tcase_add_test(tc, partial_program);
     tcase_add_test(tc, no_rule_set);
     tcase_add_test(tc, default_fixtures);
     tcase_add_test(tc, examples);

@@ -1,0 +1,315 @@
+/* rules_test.c - `rules test`: run each rule's examples against its conformance fixtures
+ * (the rule alone, under the fixture's --protocol-version), and check that it reports
+ * exactly at the example's pointer; a fix example also checks that the rule's fixes turn
+ * the fixture into its `after`, byte for byte, and are idempotent. It runs the compiled
+ * program (a set that loaded whole): the rules' examples come from their metadata and
+ * their fixes' positions from the compiler, so no rule file is read again; what it reads
+ * are the fixtures. */
+#include "author/rules_test.h"
+
+#include <string.h>
+
+#include "author/fixtures.h"
+#include "base/buf.h"
+#include "base/loc.h"
+#include "base/ptr.h"
+#include "base/util.h"
+#include "base/ver.h"
+#include "findings/fix.h"
+#include "judge/eval.h"
+#include "judge/judge.h"
+
+struct only {
+    const char *id;
+};
+
+static int only_rule(const char *id, void *arg)
+{
+    const struct only *o = arg;
+    return id && !strcmp(id, o->id);
+}
+
+/* The fixture's x-args: only --protocol-version V is meaningful to a single rule. */
+static ver_mask fixture_versions(const struct rule_set *rs, json_t *root)
+{
+    json_t *args = json_object_get(root, "x-args");
+    ver_mask m = 0;
+    for (size_t i = 0; json_is_array(args) && i + 1 < json_array_size(args); i++) {
+        const char *a = json_string_value(json_array_get(args, i));
+        const char *v = json_string_value(json_array_get(args, i + 1));
+        if (!a || !v || strcmp(a, "--protocol-version")) continue;
+        int k = ver_index(rule_set_versions(rs), v);
+        if (k >= 0) m |= (ver_mask)1 << k;
+        i++;
+    }
+    return m;
+}
+
+static char *run_one(const struct rule_set *rs, const char *fixtures, const char *id,
+                     const char *expect, const char *fixture, const char *pointer)
+{
+    if (!fixtures_name_ok(fixture))
+        return xasprintf("fixture \"%s\" is not a relative path", fixture);
+    char *path = xasprintf("%s/%s", fixtures, fixture);
+    struct doc_error err;
+    doc *d = doc_load_file(path, NULL, &err);
+    if (!d) {
+        struct buf m = BUF_INIT;
+        loc_add(&m, path, err.line, err.col);
+        buf_addf(&m, ": %s", err.message);
+        char *msg = buf_detach(&m);
+        doc_error_release(&err);
+        free(path);
+        return msg;
+    }
+    free(path);
+    if (!json_is_object(doc_root(d))) {
+        doc_free(d);
+        return xstrdup("the fixture is not a JSON object");
+    }
+    struct ptr p;
+    const char *why;
+    if (ptr_parse(pointer, &p, &why) < 0) {
+        doc_free(d);
+        return xasprintf("bad JSON Pointer \"%s\": %s", pointer, why);
+    }
+    int exists = ptr_get(doc_root(d), &p) != NULL;
+    struct only o = {id};
+    struct eval_options eo = {fixture_versions(rs, doc_root(d)), only_rule, &o, NULL,
+                              RULE_PRESET_NONE};
+    struct diag_list found = DIAG_LIST_INIT;
+    eval_document(rs, d, &eo, &found);
+    if (!exists) exists = ptr_get(doc_root(d), &p) != NULL; /* through $componentRef */
+    ptr_release(&p);
+    doc_free(d);
+    if (!exists) {
+        diag_list_release(&found);
+        return xasprintf("nothing at %s in the fixture", pointer);
+    }
+    enum diag_level want = !strcmp(expect, "invalid") ? DIAG_ERROR
+        : !strcmp(expect, "warning")                  ? DIAG_WARNING
+                                                      : DIAG_INFO;
+    int valid = !strcmp(expect, "valid");
+    int ok = valid;
+    struct buf at = BUF_INIT, elsewhere = BUF_INIT;
+    size_t others = 0;
+    for (size_t i = 0; i < found.len; i++) {
+        const struct diag *dg = &found.items[i];
+        if (dg->pointer && !strcmp(dg->pointer, pointer)) {
+            if (valid) ok = 0;
+            else if (dg->level == want) ok = 1;
+            buf_addf(&at, "%s%s \"%s\"", at.len ? "; " : "", diag_level_name(dg->level),
+                     dg->message);
+        } else if (others++ < 3) {
+            buf_addf(&elsewhere, "%s%s at %s", elsewhere.len ? ", " : "",
+                     diag_level_name(dg->level), dg->pointer ? dg->pointer : "?");
+        }
+    }
+    if (others > 3) buf_addf(&elsewhere, " and %zu more", others - 3);
+    diag_list_release(&found);
+    char *detail = NULL;
+    if (!ok) {
+        if (at.len)
+            detail = xasprintf("expected %s at %s, the rule reports %s",
+                               valid ? "nothing" : diag_level_name(want), pointer, buf_str(&at));
+        else
+            detail = xasprintf("expected %s at %s, the rule reports nothing there%s%s%s",
+                               diag_level_name(want), pointer, elsewhere.len ? " (it reports " : "",
+                               buf_str(&elsewhere), elsewhere.len ? ")" : "");
+    }
+    buf_release(&at);
+    buf_release(&elsewhere);
+    return detail;
+}
+
+/* The first line where A and B differ (1-based), for a message. */
+/* The lines of TEXT (LEN bytes) as start offsets: *N lines; new array of *N + 1 entries,
+ * the last one LEN (a last line without a line break counts). */
+static size_t *line_starts(const char *t, size_t len, size_t *n)
+{
+    size_t cnt = 0;
+    for (size_t i = 0; i < len; i++) cnt += t[i] == '\n';
+    if (len && t[len - 1] != '\n') cnt++;
+    size_t *st = xcalloc(cnt + 1, sizeof *st);
+    size_t k = 0;
+    st[k++] = 0;
+    for (size_t i = 0; i < len && k < cnt; i++)
+        if (t[i] == '\n') st[k++] = i + 1;
+    st[cnt] = len;
+    *n = cnt;
+    return st;
+}
+
+static int same_line(const char *a, const size_t *sa, size_t i, const char *b, const size_t *sb,
+                     size_t j)
+{
+    size_t la = sa[i + 1] - sa[i], lb = sb[j + 1] - sb[j];
+    return la == lb && !memcmp(a + sa[i], b + sb[j], la);
+}
+
+/* Lines FROM up to TO (0-based, TO excluded) of T, MARK before each, at most 4 of them and
+ * each cut at 100 bytes. */
+static void excerpt_lines(struct buf *out, const char *t, const size_t *st, size_t from, size_t to,
+                          const char *mark)
+{
+    for (size_t i = from; i < to && i < from + 4; i++) {
+        size_t len = st[i + 1] - st[i];
+        while (len && (t[st[i] + len - 1] == '\n' || t[st[i] + len - 1] == '\r')) len--;
+        buf_addf(out, "\n    %s %.*s%s", mark, (int)(len > 100 ? 100 : len), t + st[i],
+                 len > 100 ? "..." : "");
+    }
+    if (to > from + 4) buf_addf(out, "\n    %s ... %zu more lines", mark, to - from - 4);
+}
+
+/* What differs between WANT (the expected after) and GOT (the fixed text): "from line N"
+ * and NOTE, then the first differing lines of each, one line of context either side, as a
+ * unified diff shows them (- expected, + produced). */
+static void diff_excerpt(struct buf *out, const char *want, size_t nwant, const char *got,
+                         size_t ngot, const char *note)
+{
+    size_t nw, ng;
+    size_t *sw = line_starts(want, nwant, &nw), *sg = line_starts(got, ngot, &ng);
+    size_t f = 0;
+    while (f < nw && f < ng && same_line(want, sw, f, got, sg, f)) f++;
+    size_t tail = 0; /* lines the two end with, after the first difference */
+    while (tail < nw - f && tail < ng - f &&
+           same_line(want, sw, nw - 1 - tail, got, sg, ng - 1 - tail))
+        tail++;
+    buf_addf(out, " from line %zu%s:", f + 1, note);
+    if (f) excerpt_lines(out, want, sw, f - 1, f, " ");
+    excerpt_lines(out, want, sw, f, nw - tail, "-");
+    excerpt_lines(out, got, sg, f, ng - tail, "+");
+    if (tail) excerpt_lines(out, want, sw, nw - tail, nw - tail + 1, " ");
+    free(sw);
+    free(sg);
+}
+
+/* An example {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}: the rule reports
+ * at P in BEFORE; its fixes turn BEFORE into AFTER byte for byte; the rule reports nothing
+ * in AFTER; and its fixes change nothing there (idempotent). NULL when all hold, else
+ * what failed (new). */
+static char *run_fix(const struct rule_set *rs, const char *fixtures, const char *id,
+                     const char *fixture, const char *after, const char *pointer)
+{
+    char *detail = run_one(rs, fixtures, id, "invalid", fixture, pointer);
+    if (detail) { /* the level does not matter here: any finding at the pointer */
+        char *w = run_one(rs, fixtures, id, "warning", fixture, pointer);
+        char *i = w ? run_one(rs, fixtures, id, "info", fixture, pointer) : NULL;
+        if (!w || !i) {
+            free(detail);
+            detail = NULL;
+        }
+        free(w);
+        free(i);
+        if (detail) return detail;
+    }
+    if (!fixtures_name_ok(after)) return xasprintf("after \"%s\" is not a relative path", after);
+    char *bpath = xasprintf("%s/%s", fixtures, fixture),
+         *apath = xasprintf("%s/%s", fixtures, after);
+    struct buf before = BUF_INIT, want = BUF_INIT;
+    struct doc_error err = {NULL, 0, 0};
+    doc *d = NULL;
+    if (buf_read_file(&before, bpath) < 0) detail = xasprintf("cannot read %s", bpath);
+    else if (buf_read_file(&want, apath) < 0) detail = xasprintf("cannot read %s", apath);
+    else if (!(d = doc_load_file(bpath, NULL, &err)))
+        detail = xasprintf("%s: %s", bpath, err.message);
+    doc_error_release(&err);
+    if (detail) {
+        buf_release(&before);
+        buf_release(&want);
+        free(bpath);
+        free(apath);
+        return detail;
+    }
+    struct only o = {id};
+    struct eval_options eo = {fixture_versions(rs, doc_root(d)), only_rule, &o, NULL,
+                              RULE_PRESET_NONE};
+    doc_free(d);
+    struct judge_options jo = {&eo, NULL, 0, 0};
+    struct fix_opts fo = {&jo, NULL, NULL};
+    struct diag_list errs = DIAG_LIST_INIT;
+    size_t got_len = 0, again_len = 0;
+    int n = 0, n2 = 0;
+    char *got = fix_text(rs, &fo, bpath, buf_str(&before), before.len, &got_len, &n, &errs);
+    if (errs.len) {
+        detail = xasprintf("fixing %s: %s", fixture, errs.items[0].message);
+    } else if (!got) {
+        detail = xasprintf("the rule's fixes change nothing in %s", fixture);
+    } else if (got_len != want.len || memcmp(got, buf_str(&want), got_len)) {
+        struct buf b = BUF_INIT, note = BUF_INIT;
+        const struct rule *r = rule_set_find(rs, id);
+        uint32_t lines[4], cols[4];
+        size_t nf = r ? rule_fix_positions(r, lines, cols, 4) : 0;
+        buf_addf(&note, " (- expected, + produced%s%s", nf ? "; the rule's fix" : "",
+                 nf > 1   ? "es at "
+                     : nf ? " at "
+                          : "");
+        for (size_t k = 0; k < nf && k < 4; k++) {
+            if (!k) {
+                buf_addf(&note, "%s/%s", rule_set_dir(rule_origin(r)), rule_file(r));
+                loc_add(&note, NULL, lines[k], cols[k]);
+            } else {
+                buf_adds(&note, ", ");
+                loc_add_pos(&note, lines[k], cols[k]);
+            }
+        }
+        buf_adds(&note, ")");
+        buf_addf(&b, "the fixed %s differs from %s", fixture, after);
+        diff_excerpt(&b, buf_str(&want), want.len, got, got_len, buf_str(&note));
+        buf_release(&note);
+        detail = buf_detach(&b);
+    } else if ((detail = run_one(rs, fixtures, id, "valid", after, pointer))) {
+        char *w = xasprintf("the rule still reports in %s: %s", after, detail);
+        free(detail);
+        detail = w;
+    } else {
+        char *again = fix_text(rs, &fo, apath, got, got_len, &again_len, &n2, &errs);
+        if (again || errs.len)
+            detail =
+                xasprintf("a second run of the fixes changes %s again (not idempotent)", after);
+        free(again);
+    }
+    diag_list_release(&errs);
+    free(got);
+    buf_release(&before);
+    buf_release(&want);
+    free(bpath);
+    free(apath);
+    return detail;
+}
+
+size_t rules_test_run_examples(const struct rule_set *rs, const char *fixtures,
+                               int (*enabled)(const char *id, void *arg), void *enabled_arg,
+                               void (*each)(const struct rules_test_result *res, void *arg),
+                               void *each_arg)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < rule_set_count(rs); i++) {
+        const struct rule *r = rule_set_rule(rs, i);
+        if (rule_origin(r) != rs) continue; /* a base's rule: tested with its own set */
+        if (enabled && !enabled(rule_id(r), enabled_arg)) continue;
+        json_t *ex = json_object_get(rule_meta(r), "examples");
+        for (size_t k = 0; json_is_array(ex) && k < json_array_size(ex); k++) {
+            json_t *e = json_array_get(ex, k);
+            struct rules_test_result res = {rule_id(r),
+                                            json_string_value(json_object_get(e, "expect")),
+                                            json_string_value(json_object_get(e, "fixture")),
+                                            json_string_value(json_object_get(e, "pointer")),
+                                            0,
+                                            NULL};
+            if (!res.expect || !res.fixture || !res.pointer)
+                continue; /* the loader refuses these */
+            const char *after = json_string_value(json_object_get(e, "after"));
+            if (!strcmp(res.expect, "fix"))
+                res.detail = after
+                    ? run_fix(rs, fixtures, res.rule, res.fixture, after, res.pointer)
+                    : xstrdup("a fix example names no \"after\"");
+            else res.detail = run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer);
+            res.passed = res.detail == NULL;
+            if (!res.passed) failed++;
+            if (each) each(&res, each_arg);
+            free(res.detail);
+        }
+    }
+    return failed;
+}
