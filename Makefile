@@ -169,6 +169,7 @@ check-format:
 # tools/layers.txt.
 check-layers: $(LIB) $(TOOL_LIB) $(CLI_OBJS)
 	sh tools/check-layers.sh src
+	sh tools/check-sizes.sh src
 	sh tools/check-deps.sh src $(BUILD)/src tools/deps-allow.txt
 	CC='$(CC)' SELFTEST_CFLAGS='$(PKG_CFLAGS)' sh tests/check-tools-selftest.sh $(LIB) $(TOOL_LIB)
 

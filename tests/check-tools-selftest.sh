@@ -2,7 +2,8 @@
 # check-tools-selftest.sh [LIB [TOOL_LIB]] - the layout checks must fail on what they are
 # there to catch: tools/check-layers.sh on a copy of src/ with an include against the layer
 # order, one without a folder, one of our headers in angle brackets, and a file outside
-# every layer; tools/check-deps.sh on a copy of src/ and its objects (BUILD/src, next to
+# every layer; tools/check-sizes.sh on a file over 1,500 lines and a folder over 30% of the
+# lines; tools/check-deps.sh on a copy of src/ and its objects (BUILD/src, next to
 # LIB) with a tiny planted file compiled in: an upper layer's function reached through an
 # angle-bracket include, or through a hand-written prototype, a file in a subfolder, and
 # two files of one layer calling each other (a cycle), plus an allow-list entry that
@@ -44,8 +45,14 @@ expect_fail "an include of ours in angle brackets" '#include <author/lint.h>: on
 plant judge/eval.c ''
 : > "$tmp/src/stray.c"
 expect_fail "a file outside every layer" 'outside every layer' sh tools/check-layers.sh "$tmp/src"
+# check-sizes: a file over 1,500 lines, and a folder over 30% of src/'s lines
+rm -rf "$tmp/src" && cp -R src "$tmp/src" && awk 'BEGIN { for (i = 0; i < 1501; i++) print "/* planted */" }' > "$tmp/src/judge/planted_long.c"
+expect_fail "a file over 1,500 lines" 'judge/planted_long.c: 1501 lines, over 1500' sh tools/check-sizes.sh "$tmp/src"
+rm -rf "$tmp/src" && cp -R src "$tmp/src" && cat "$tmp"/src/*/*.c > "$tmp/all" && mkdir "$tmp/src/planted" &&
+    split -l 1400 "$tmp/all" "$tmp/src/planted/part_" && for f in "$tmp"/src/planted/part_*; do mv "$f" "$f.c"; done
+expect_fail "a folder over 30% of the lines" 'planted/:' sh tools/check-sizes.sh "$tmp/src"
 n=$((n + 1))
-if sh tools/check-layers.sh src > "$tmp/out" 2>&1; then echo "ok $n the real tree passes"; else
+if sh tools/check-layers.sh src > "$tmp/out" 2>&1 && sh tools/check-sizes.sh src >> "$tmp/out" 2>&1; then echo "ok $n the real tree passes"; else
     echo "FAIL $n the real tree:"; sed 's/^/      | /' "$tmp/out" | head; failed=$((failed + 1)); fi
 
 # check-deps: a copy of src/ and of the objects (links to them), plus a planted file and
