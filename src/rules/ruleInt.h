@@ -302,10 +302,6 @@ int rule_yield_matches(const char *pat, const char *id);
 /* Compile rule Y of the rule file being compiled (FILE, as the manifest names it) into
  * cc->rs, or record its id as refused after reporting why. */
 void rule_compile_rule(struct cc *cc, struct yv y, const char *file);
-/* Report every member of mapping Y that is not in ALLOWED (NULL-terminated), with the
- * nearest known name; WHAT names the mapping in the message ("a rule file"). */
-void rule_cc_check_members(struct cc *cc, struct yv y, const char *what,
-                           const char *const *allowed);
 /* Y's member KEY as a string (borrowed), or NULL: reported when REQUIRED and missing, or
  * when present and not a non-empty string. */
 const char *rule_cc_need_string(struct cc *cc, struct yv parent, const char *key, const char *what,

@@ -1,7 +1,8 @@
-/* rule_compile.c - the rule language's compiler: the names it accepts (rule_names),
- * its positioned errors, and each rule of a rule file checked member by member against
- * what rules-yaml/README.md documents, its `check` compiled into clauses and predicates
- * (ruleInt.h), its fixes, yields and preset. Errors never stop a file early: a rule
+/* rule_compile.c - the rule language's compiler: its positioned errors, the walker that
+ * reads a mapping against its table (rule_cc_members; rule_lang.h), and the tables of a
+ * rule file's mappings beside their handlers: a rule, its `check` compiled into clauses
+ * and predicates (ruleInt.h), its fixes, examples, yields and preset, each as
+ * rules-yaml/README.md documents it. Errors never stop a file early: a rule
  * author sees every mistake, each at its line and column. The predicate table (fn_table.c)
  * and the predicates with nested predicates call back into rule_cc_pred: the one cycle of
  * src/ (tools/deps-allow.txt). The loader (rule_set_load.c) drives it, file by file. */
@@ -152,12 +153,6 @@ static void check_members_prefer(struct cc *cc, struct yv y, const char *what,
         for (const char *const *a = allowed; *a && !ok; a++) ok = !strcmp(*a, k);
         if (!ok) unknown_member(cc, y, i, k, what, allowed, prefer);
     }
-}
-
-/* Report members of mapping Y that are not in ALLOWED. */
-void rule_cc_check_members(struct cc *cc, struct yv y, const char *what, const char *const *allowed)
-{
-    check_members_prefer(cc, y, what, allowed, NULL);
 }
 
 const char *rule_cc_need_string(struct cc *cc, struct yv parent, const char *key, const char *what,

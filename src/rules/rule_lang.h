@@ -15,8 +15,10 @@
 
 #include "rules/rule.h"
 
-/* What a member's value is. The walker checks STRING, STRINGS, MAPPING and MAPPINGS
- * itself (the loader's usual words); every other kind is its handler's to check. */
+/* What a member's value is. Of a row that is not RULE_LANG_OWN, the walker checks a
+ * STRING, STRINGS or MAPPINGS value itself (the loader's usual words; a list of mappings
+ * entry by entry against the row's table) and reports any required member missing; every
+ * other kind is its handler's to check, called when the member is there. */
 enum rule_lang_kind {
     RULE_LANG_STRING,     /* a string */
     RULE_LANG_STRINGS,    /* a list of strings */
