@@ -14,7 +14,12 @@
 #   f. schema/config.schema.json: example and test configs valid, planted mistakes
 #      rejected by it and by `validate --config` (see below);
 #   e. the predicates of the rule-file schema are exactly those of the one predicate table,
-#      fn_table[] (src/rules/fn_table.c): one $defs entry pred.NAME each.
+#      fn_table[] (src/rules/fn_table.c): one $defs entry pred.NAME each;
+#   g. the rule language's tables (src/rules/rule_lang.h, printed by the unlisted
+#      `mcpdesc rules dump-language`, one JSON object a row) are the schemas' mappings:
+#      every mapping's members are the table's, both ways; required exactly where the
+#      table says so; where the schema gives a member's "type" directly, it is the
+#      table's kind's; an enum member's values are the table's.
 #
 # One `ok`/`FAIL` line per check, then `N passed, N failed`; exit 1 when any failed.
 set -u
@@ -150,6 +155,69 @@ else
     done
     [ "$fail" -eq "$before" ] &&
         ok "predicates: the schema has exactly the $n of fn_table[]"
+fi
+
+# g. the language's tables against the schemas
+if ! "$BIN" rules dump-language >"$TMP/lang" 2>"$TMP/out"; then
+    bad "rules dump-language failed"
+else
+    # map, schema location, member, kind, required: one TAB-separated line a row
+    sed -n 's/^{"map":"\([^"]*\)","schema":"\([^"]*\)","member":"\([^"]*\)","kind":"\([^"]*\)","required":\([a-z]*\).*/\1	\2	\3	\4	\5/p' \
+        "$TMP/lang" >"$TMP/rows"
+    : >"$TMP/out"
+    if [ ! -s "$TMP/rows" ]; then bad "language tables: rules dump-language printed no row (format changed?)"; fi
+    for loc in $(cut -f2 "$TMP/rows" | sort -u); do
+        file=schema/${loc%%#*}
+        ptr=${loc#*#}
+        map=$(awk -F'\t' -v l="$loc" '$2 == l { print $1; exit }' "$TMP/rows")
+        awk -f tests/json-flatten.awk "$file" >"$TMP/flat"
+        before=$fail
+        if ! awk -F'\t' -v p="$ptr" '$1 == p' "$TMP/flat" | grep -q .; then
+            bad "language table $map: its schema location $loc is not in $file"
+            continue
+        fi
+        # the schema's members, its required ones, and each member's direct type
+        awk -F'\t' -v p="$ptr/properties/" 'index($1, p) == 1 { r = substr($1, length(p) + 1); if (r !~ /\//) print r }' \
+            "$TMP/flat" | sort >"$TMP/s-members"
+        awk -F'\t' -v p="$ptr/required/" 'index($1, p) == 1 { v = $2; gsub(/"/, "", v); print v }' \
+            "$TMP/flat" | sort >"$TMP/s-required"
+        awk -F'\t' -v l="$loc" '$2 == l { print $3 }' "$TMP/rows" | sort >"$TMP/t-members"
+        awk -F'\t' -v l="$loc" '$2 == l && $5 == "true" { print $3 }' "$TMP/rows" | sort >"$TMP/t-required"
+        for m in $(comm -23 "$TMP/t-members" "$TMP/s-members"); do
+            bad "language table $map: member $m is in the table but not in $loc (add it to the schema's properties)"
+        done
+        for m in $(comm -13 "$TMP/t-members" "$TMP/s-members"); do
+            bad "language table $map: member $m is in $loc but not in the table (add its row, or drop it from the schema)"
+        done
+        for m in $(comm -23 "$TMP/t-required" "$TMP/s-required"); do
+            bad "language table $map: member $m is required in the table but not in $loc"
+        done
+        for m in $(comm -13 "$TMP/t-required" "$TMP/s-required"); do
+            bad "language table $map: member $m is required in $loc but not in the table"
+        done
+        for m in $(cat "$TMP/t-members"); do
+            kind=$(awk -F'\t' -v l="$loc" -v m="$m" '$2 == l && $3 == m { print $4 }' "$TMP/rows")
+            type=$(awk -F'\t' -v p="$ptr/properties/$m/type" '$1 == p { v = $2; gsub(/"/, "", v); print v }' "$TMP/flat")
+            case $kind in
+            string) want=string ;;
+            "list of strings" | "list of mappings") want=array ;;
+            integer) want=integer ;;
+            mapping | "mapping of strings" | "named predicates") want=object ;;
+            *) want= ;;
+            esac
+            if [ -n "$type" ] && [ -n "$want" ] && [ "$type" != "$want" ]; then
+                bad "language table $map: member $m is a $kind in the table but \"type\": \"$type\" in $loc"
+            fi
+            [ "$kind" = "one of" ] || continue
+            tv=$(grep "\"map\":\"$map\",.*\"member\":\"$m\"," "$TMP/lang" |
+                sed -n 's/.*"values":\[\([^]]*\)\].*/\1/p' | tr -d '"' | tr ',' ' ')
+            sv=$(awk -F'\t' -v p="$ptr/properties/$m/enum/" 'index($1, p) == 1 { v = $2; gsub(/"/, "", v); printf "%s ", v }' "$TMP/flat")
+            if [ "$tv " != "$sv" ]; then
+                bad "language table $map: member $m takes $tv in the table but ${sv:-no enum} in $loc"
+            fi
+        done
+        [ "$fail" -eq "$before" ] && ok "language table $map: the members of $loc"
+    done
 fi
 
 echo "$pass passed, $fail failed"

@@ -147,17 +147,11 @@ static int meta_skipped(const char *key)
     return 0;
 }
 
-/* The order of rules-yaml/README.md's rule; other members follow, by name. */
-static const char *const meta_order[] = {
-    "owner",       "surface",     "paths",    "kind", "status",   "enforcement", "summary",
-    "requirement", "required-by", "based-on", "gaps", "examples", "yields-to",
-};
-#define NMETA (sizeof meta_order / sizeof *meta_order)
-
+/* A member of the rule language's rule table (rules/rule_lang.h), compared here? */
 static int in_meta_order(const char *key)
 {
-    for (size_t i = 0; i < NMETA; i++)
-        if (!strcmp(key, meta_order[i])) return 1;
+    for (const char *const *m = rule_names(RULE_NAMES_RULE); *m; m++)
+        if (!strcmp(key, *m)) return !meta_skipped(key);
     return 0;
 }
 
@@ -168,8 +162,10 @@ static int cmp_str(const void *x, const void *y)
 
 static void diff_meta(json_t *changes, json_t *ma, json_t *mb)
 {
+    /* the rule's members in the documented order (its table's), then any other, by name */
     VEC(const char *) keys = VEC_INIT;
-    for (size_t i = 0; i < NMETA; i++) VEC_PUSH(keys, meta_order[i]);
+    for (const char *const *m = rule_names(RULE_NAMES_RULE); *m; m++)
+        if (!meta_skipped(*m)) VEC_PUSH(keys, *m);
     size_t known = keys.len;
     json_t *sides[2] = {ma, mb};
     for (int s = 0; s < 2; s++) {

@@ -21,6 +21,7 @@
 #include "author/rules_test.h"
 #include "rules/lock.h"
 #include "rules/release.h"
+#include "rules/rule_lang.h"
 #include "findings/report.h"
 #include "resolve/res.h"
 #include "base/loc.h"
@@ -810,6 +811,11 @@ int cmd_rules(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "dump-language") && argc == 2) {
+        /* not in --help: the language's tables, for tests/check-schemas.sh */
+        rule_lang_dump(stdout);
         return 0;
     }
     const struct sub *s = NULL;

@@ -1,8 +1,9 @@
 /* lsp_features_complete.c - completion in rule files, manifests and configs (lspf_complete;
  * in a description it is lsp_features_describe.c's, from the format's schema), from the
  * context of the position (lsp_features_context.c: the buffer is often mid-edit and does
- * not parse). What is offered comes from the loader's own tables (rules/rule.h rule_names,
- * rules/fn.h), the set's manifest and its named predicates. */
+ * not parse). What is offered comes from the loader's own tables (the rule language's,
+ * rules/rule_lang.h: names, docs and what each member holds; rules/fn.h), the set's
+ * manifest and its named predicates. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "base/util.h"
 #include "findings/config.h"
 #include "rules/fn.h"
+#include "rules/rule_lang.h"
 #include "lsp/lsp_features.h"
 #include "lsp/lsp_featuresInt.h"
 
@@ -40,6 +42,13 @@ static void add_names(struct lspf_items *out, const char *const *names, enum lsp
 {
     for (; names && *names; names++)
         add_item(out, *names, kind, NULL, NULL, as_key ? xasprintf("%s: ", *names) : NULL);
+}
+
+/* The members of a mapping of the rule language, each with its one-line doc. */
+static void add_members(struct lspf_items *out, const struct rule_lang_map *map)
+{
+    for (const struct rule_lang_member *m = map->members; m->name; m++)
+        add_item(out, m->name, LSPF_ITEM_PROPERTY, NULL, m->doc, xasprintf("%s: ", m->name));
 }
 
 static void add_predicates(struct lspf_items *out)
@@ -182,8 +191,8 @@ void lspf_complete(const struct rule_set *rs, const struct lspf_text *t, enum ls
         }
     } else if (cx.slot == LSPF_SLOT_KEY) {
         if (cls == LSPF_CX_PREDICATE) add_predicates(out);
-        else if (cls >= 0 && cls < LSPF_CX_PREDICATE)
-            add_names(out, rule_names((enum rule_names)cls), LSPF_ITEM_PROPERTY, 1);
+        else if (cls >= 0 && cls < LSPF_CX_PREDICATE && rule_lang_map_of((enum rule_names)cls))
+            add_members(out, rule_lang_map_of((enum rule_names)cls));
     }
     lspf_context_release(&cx);
     lspf_lines_release(&ls);

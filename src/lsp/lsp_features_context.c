@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "rules/rule_lang.h"
 #include "lsp/lsp_features.h"
 #include "lsp/lsp_featuresInt.h"
 
@@ -294,15 +295,12 @@ void lspf_context_release(struct lspf_context *cx)
     memset(cx, 0, sizeof *cx);
 }
 
-/* What a collection is, beyond enum rule_names and the LSPF_CX_* values. */
+/* What a collection is, beyond enum rule_names (a mapping of that table) and the
+ * LSPF_CX_* values. */
 enum {
     CX_PREDS_MAP = 1100, /* a rule file's predicates: */
-    CX_RULES_SEQ,
-    CX_EXAMPLES_SEQ,
-    CX_REQUIRED_BY_SEQ,
-    CX_BASED_ON_SEQ,
-    CX_CLAUSES_SEQ,
-    CX_PREDS_SEQ,
+    CX_PREDS_SEQ,        /* all: or any: of a predicate */
+    CX_SEQ_OF = 1200,    /* + enum rule_names: a list of mappings of that table */
     CX_UNKNOWN = LSPF_CX_UNKNOWN
 };
 
@@ -311,49 +309,43 @@ static int eq(const char *a, const char *b)
     return a && b && !strcmp(a, b);
 }
 
+/* The collection under frame F of the collection PARENT: the language's tables
+ * (rules/rule_lang.h) say what each member of a rule file's or a manifest's mapping
+ * holds; a predicate's arguments are the predicate table's (rules/fn.h). */
 static int class_of(int parent, const struct lspf_frame *f)
 {
     const char *k = f->key;
+    const struct rule_lang_member *row = parent >= 0 && parent < LSPF_CX_PREDICATE
+        ? rule_lang_member(rule_lang_map_of((enum rule_names)parent), k)
+        : NULL;
     if (f->kind == LSPF_FRAME_SEQ) {
-        if (parent == RULE_NAMES_FILE && eq(k, "rules")) return CX_RULES_SEQ;
-        if (parent == RULE_NAMES_RULE && eq(k, "examples")) return CX_EXAMPLES_SEQ;
-        if (parent == RULE_NAMES_RULE && eq(k, "required-by")) return CX_REQUIRED_BY_SEQ;
-        if (parent == RULE_NAMES_RULE && eq(k, "based-on")) return CX_BASED_ON_SEQ;
-        if (parent == RULE_NAMES_CLAUSE && (eq(k, "all") || eq(k, "first"))) return CX_CLAUSES_SEQ;
+        if (row && row->map && (row->kind == RULE_LANG_MAPPINGS || row->kind == RULE_LANG_CLAUSES))
+            return CX_SEQ_OF + (int)row->map->names;
         if (parent == LSPF_CX_PREDICATE && (eq(k, "all") || eq(k, "any"))) return CX_PREDS_SEQ;
         return CX_UNKNOWN;
     }
     if (!k) {
-        switch (parent) {
-        case CX_RULES_SEQ: return RULE_NAMES_RULE;
-        case CX_EXAMPLES_SEQ: return RULE_NAMES_EXAMPLE;
-        case CX_REQUIRED_BY_SEQ: return RULE_NAMES_REQUIRED_BY;
-        case CX_BASED_ON_SEQ: return RULE_NAMES_BASED_ON;
-        case CX_CLAUSES_SEQ: return RULE_NAMES_CLAUSE;
-        case CX_PREDS_SEQ: return LSPF_CX_PREDICATE;
+        if (parent >= CX_SEQ_OF) return parent - CX_SEQ_OF;
+        return parent == CX_PREDS_SEQ ? LSPF_CX_PREDICATE : CX_UNKNOWN;
+    }
+    if (row) {
+        switch (row->kind) {
+        case RULE_LANG_PREDICATES: return CX_PREDS_MAP;
+        case RULE_LANG_PREDICATE: return LSPF_CX_PREDICATE;
+        case RULE_LANG_MAPPING:
+        case RULE_LANG_CLAUSE:
+        case RULE_LANG_FIXES:
+        case RULE_LANG_VERSIONS: return row->map ? (int)row->map->names : CX_UNKNOWN;
         default: return CX_UNKNOWN;
         }
     }
     switch (parent) {
-    case RULE_NAMES_FILE: return eq(k, "predicates") ? CX_PREDS_MAP : CX_UNKNOWN;
     case CX_PREDS_MAP: return LSPF_CX_PREDICATE;
-    case RULE_NAMES_RULE:
-        return eq(k, "check")  ? RULE_NAMES_CLAUSE
-            : eq(k, "applies") ? RULE_NAMES_VERSION_RANGE
-                               : CX_UNKNOWN;
-    case RULE_NAMES_CLAUSE:
-        return eq(k, "require") || eq(k, "when") ? LSPF_CX_PREDICATE
-            : eq(k, "versions")                  ? RULE_NAMES_VERSION_RANGE
-            : eq(k, "fix")                       ? RULE_NAMES_FIX
-                                                 : CX_UNKNOWN;
-    case RULE_NAMES_FIX: return eq(k, "when") ? LSPF_CX_PREDICATE : CX_UNKNOWN;
     case LSPF_CX_PREDICATE:
         return eq(k, "not") || eq(k, "key") || eq(k, "every-descendant") ? LSPF_CX_PREDICATE
             : eq(k, "every") || eq(k, "some")                            ? LSPF_CX_QUANTIFIER
                                                                          : CX_UNKNOWN;
     case LSPF_CX_QUANTIFIER: return eq(k, "require") ? LSPF_CX_PREDICATE : CX_UNKNOWN;
-    case RULE_NAMES_MANIFEST: return eq(k, "document") ? RULE_NAMES_DOCUMENT : CX_UNKNOWN;
-    case RULE_NAMES_DOCUMENT: return eq(k, "component-ref") ? RULE_NAMES_COMPONENT_REF : CX_UNKNOWN;
     default: return CX_UNKNOWN;
     }
 }

@@ -152,8 +152,9 @@ const struct rule *rule_set_find(const struct rule_set *rs, const char *id);
 size_t rule_set_file_count(const struct rule_set *rs);
 const char *rule_set_file(const struct rule_set *rs, size_t i);
 
-/* The names the loader accepts, each a NULL-terminated table it checks with (borrowed,
- * static): for editors' completion, so that no second list can fall behind. */
+/* The names the loader accepts, each a NULL-terminated list (borrowed, static) read off
+ * the tables it checks with (rule_lang.h): for editors' completion, so that no second
+ * list can fall behind. */
 enum rule_names {
     RULE_NAMES_FILE,          /* a rule file's top level: predicates, rules */
     RULE_NAMES_RULE,          /* a rule's members */
@@ -168,7 +169,8 @@ enum rule_names {
     RULE_NAMES_COMPONENT_REF, /* the manifest's document.component-ref members */
     RULE_NAMES_REPORT_AT,     /* report-at: node, failure */
     RULE_NAMES_LEVEL,         /* a rule's level: must, should, may */
-    RULE_NAMES_FIX            /* a clause's fix: title, when, at, replace, set, add, remove */
+    RULE_NAMES_FIX,           /* a clause's fix: title, when, at, replace, set, add, remove */
+    RULE_NAMES_FIX_EDIT       /* a fix's set and add: member, value */
 };
 const char *const *rule_names(enum rule_names which);
 

@@ -11,6 +11,7 @@
 #include "base/diag.h"
 #include "doc/doc.h"
 #include "rules/rule.h"
+#include "rules/rule_lang.h"
 #include "schema/schema.h"
 #include "resolve/sel.h"
 #include "base/buf.h"
@@ -71,6 +72,30 @@ struct pred *rule_cc_pred(struct cc *cc, struct yv y);
 struct pred *rule_cc_named(struct cc *cc, struct yv name);
 /* Compile a selector string (or report). */
 struct sel *rule_cc_sel(struct cc *cc, struct yv y);
+/* One member of a mapping, as a handler of its table sees it (rule_lang.h). */
+struct rule_lang_walk {
+    struct yv y;                        /* the mapping */
+    const char *what;                   /* how messages name it: "a rule" */
+    const struct rule_lang_member *row; /* the member's row */
+    struct yv m;                        /* the member; v NULL when absent */
+    void *out;                          /* what the handlers build (a rule, a clause, ...) */
+};
+/* Walk the mapping Y (WHAT in messages) against its table MAP: its unknown members, then
+ * each row, step by step: the walker's check of its kind or its own handler (rule_lang.h).
+ * 0, or -1 when a handler refused the mapping. */
+int rule_cc_members(struct cc *cc, struct yv y, const struct rule_lang_map *map, const char *what,
+                    void *out);
+/* Report the members of mapping Y that MAP does not have (with a did-you-mean). */
+void rule_cc_unknown_members(struct cc *cc, struct yv y, const struct rule_lang_map *map,
+                             const char *what);
+/* The tables of the rule files' mappings (rule_compile.c) and of the manifest's
+ * (rule_set_load.c); rule_lang.c lists them. */
+extern const struct rule_lang_map rule_cc_lang_file, rule_cc_lang_rule, rule_cc_lang_clause,
+    rule_cc_lang_fix, rule_cc_lang_fix_edit, rule_cc_lang_example, rule_cc_lang_required_by,
+    rule_cc_lang_based_on, rule_cc_lang_version_range;
+extern const struct rule_lang_map rule_set_lang_manifest, rule_set_lang_document,
+    rule_set_lang_component_ref;
+
 /* The member KEY of mapping Y (v NULL when absent). */
 struct yv rule_yv_member(struct cc *cc, struct yv y, const char *key);
 struct yv rule_yv_item(struct cc *cc, struct yv y, size_t i);
@@ -281,10 +306,6 @@ int rule_yield_matches(const char *pat, const char *id);
 /* Compile rule Y of the rule file being compiled (FILE, as the manifest names it) into
  * cc->rs, or record its id as refused after reporting why. */
 void rule_compile_rule(struct cc *cc, struct yv y, const char *file);
-/* Report every member of mapping Y that is not in ALLOWED (NULL-terminated), with the
- * nearest known name; WHAT names the mapping in the message ("a rule file"). */
-void rule_cc_check_members(struct cc *cc, struct yv y, const char *what,
-                           const char *const *allowed);
 /* Y's member KEY as a string (borrowed), or NULL: reported when REQUIRED and missing, or
  * when present and not a non-empty string. */
 const char *rule_cc_need_string(struct cc *cc, struct yv parent, const char *key, const char *what,

@@ -1,7 +1,8 @@
-/* rule_compile.c - the rule language's compiler: the names it accepts (rule_names),
- * its positioned errors, and each rule of a rule file checked member by member against
- * what rules-yaml/README.md documents, its `check` compiled into clauses and predicates
- * (ruleInt.h), its fixes, yields and preset. Errors never stop a file early: a rule
+/* rule_compile.c - the rule language's compiler: its positioned errors, the walker that
+ * reads a mapping against its table (rule_cc_members; rule_lang.h), and the tables of a
+ * rule file's mappings beside their handlers: a rule, its `check` compiled into clauses
+ * and predicates (ruleInt.h), its fixes, examples, yields and preset, each as
+ * rules-yaml/README.md documents it. Errors never stop a file early: a rule
  * author sees every mistake, each at its line and column. The predicate table (fn_table.c)
  * and the predicates with nested predicates call back into rule_cc_pred: the one cycle of
  * src/ (tools/deps-allow.txt). The loader (rule_set_load.c) drives it, file by file. */
@@ -19,58 +20,8 @@
 #include "base/uri.h"
 #include "base/util.h"
 #include "rules/ruleInt.h"
+#include "rules/rule_lang.h"
 #include "schema/schema.h"
-
-/* ---- the names the loader accepts (rule_names: editors complete from these) ------ */
-
-static const char *const file_members[] = {"predicates", "rules", NULL};
-static const char *const rule_members[] = {
-    "id",          "owner",     "surface", "paths",       "kind",          "level",    "status",
-    "enforcement", "applies",   "summary", "requirement", "required-by",   "based-on", "gaps",
-    "examples",    "yields-to", "check",   "preset",      "preset-reason", NULL};
-static const char *const clause_members[] = {"versions",  "select", "when", "require",
-                                             "message",   "hint",   "all",  "first",
-                                             "report-at", "fix",    NULL};
-static const char *const fix_members[] = {"title", "when", "at",     "replace",
-                                          "set",   "add",  "remove", NULL};
-static const char *const example_members[] = {"expect", "fixture", "pointer",
-                                              "note",   "after",   NULL};
-static const char *const expect_names[] = {"valid", "invalid", "warning", "info", "fix", NULL};
-static const char *const required_by_members[] = {"document", "section", "title", "requirement",
-                                                  NULL};
-static const char *const based_on_members[] = {"tier", "text", "url", NULL};
-static const char *const range_members[] = {"from", "before", NULL};
-static const char *const manifest_members[] = {
-    "name",       "tag",   "description-format", "docs-url", "versions", "tiers", "document",
-    "schema-map", "files", "fixtures",           "extends",  NULL};
-static const char *const document_members[] = {"versions-member", "collections", "component-ref",
-                                               NULL};
-static const char *const component_ref_members[] = {"member", "prefix", "scopes", NULL};
-static const char *const report_at_names[] = {"node", "failure", NULL};
-/* ORDER level_names level_values */
-static const char *const level_names[] = {"must", "should", "may", NULL};
-static const enum diag_level level_values[] = {DIAG_ERROR, DIAG_WARNING, DIAG_INFO};
-
-const char *const *rule_names(enum rule_names which)
-{
-    switch (which) {
-    case RULE_NAMES_FILE: return file_members;
-    case RULE_NAMES_RULE: return rule_members;
-    case RULE_NAMES_CLAUSE: return clause_members;
-    case RULE_NAMES_FIX: return fix_members;
-    case RULE_NAMES_EXAMPLE: return example_members;
-    case RULE_NAMES_EXPECT: return expect_names;
-    case RULE_NAMES_REQUIRED_BY: return required_by_members;
-    case RULE_NAMES_BASED_ON: return based_on_members;
-    case RULE_NAMES_VERSION_RANGE: return range_members;
-    case RULE_NAMES_MANIFEST: return manifest_members;
-    case RULE_NAMES_DOCUMENT: return document_members;
-    case RULE_NAMES_COMPONENT_REF: return component_ref_members;
-    case RULE_NAMES_REPORT_AT: return report_at_names;
-    case RULE_NAMES_LEVEL: return level_names;
-    }
-    return NULL;
-}
 
 /* ---- errors and YAML access ----------------------------------------------------- */
 
@@ -204,12 +155,6 @@ static void check_members_prefer(struct cc *cc, struct yv y, const char *what,
     }
 }
 
-/* Report members of mapping Y that are not in ALLOWED. */
-void rule_cc_check_members(struct cc *cc, struct yv y, const char *what, const char *const *allowed)
-{
-    check_members_prefer(cc, y, what, allowed, NULL);
-}
-
 const char *rule_cc_need_string(struct cc *cc, struct yv parent, const char *key, const char *what,
                                 int required)
 {
@@ -225,6 +170,116 @@ const char *rule_cc_need_string(struct cc *cc, struct yv parent, const char *key
         return NULL;
     }
     return json_string_value(y.v);
+}
+
+/* ---- a mapping against its table (rule_lang.h) ------------------------------------ */
+
+enum { MAX_MEMBERS = 32 };
+
+/* MAP's member names, in table order, NULL-terminated, into NAMES (MAX_MEMBERS + 1). */
+static void map_names(const struct rule_lang_map *map, const char **names)
+{
+    size_t n = 0;
+    for (const struct rule_lang_member *m = map->members; m->name && n < MAX_MEMBERS; m++)
+        names[n++] = m->name;
+    names[n] = NULL;
+}
+
+/* Report the I-th member K of mapping Y, which MAP does not have. */
+static void unknown_in_map(struct cc *cc, struct yv y, size_t i, const char *k, const char *what,
+                           const struct rule_lang_map *map)
+{
+    const char *names[MAX_MEMBERS + 1];
+    map_names(map, names);
+    unknown_member(cc, y, i, k, what, names, NULL);
+}
+
+void rule_cc_unknown_members(struct cc *cc, struct yv y, const struct rule_lang_map *map,
+                             const char *what)
+{
+    const char *names[MAX_MEMBERS + 1];
+    map_names(map, names);
+    const char *const *prefer = map->prefer;
+    for (const char *const *p = prefer; p && *p; p++)
+        if (rule_yv_member(cc, y, *p).v) prefer = NULL; /* it has one: no preference */
+    check_members_prefer(cc, y, what, names, prefer);
+}
+
+enum { WALK_GENERIC = 1, WALK_OWN = 2 }; /* which rows a walk looks at */
+
+static int walk_list(struct cc *cc, struct yv y, const struct rule_lang_member *row, void *out);
+
+/* The walker's part of the row W->row of W->y: presence and kind of the kinds it checks
+ * (rule_lang.h), in the loader's usual words; then its handler, when the member is there
+ * (and a string, for a string). -1 when the handler refused. */
+static int walk_generic(struct cc *cc, struct rule_lang_walk *w)
+{
+    const struct rule_lang_member *row = w->row;
+    int required = (row->flags & RULE_LANG_REQUIRED) != 0;
+    if (row->kind == RULE_LANG_STRING) {
+        if (!rule_cc_need_string(cc, w->y, row->name, w->what, required)) return 0;
+    } else if (!w->m.v) {
+        if (required)
+            rule_cc_error(cc, w->y.n, 0, "%s has no \"%s\" (it is required)", w->what, row->name);
+        return 0;
+    } else if (row->kind == RULE_LANG_STRINGS) {
+        rule_cc_check_string_list(cc, w->m, row->name, w->what);
+        if (!json_is_array(w->m.v)) return 0;
+    } else if (row->kind == RULE_LANG_MAPPINGS) {
+        if (walk_list(cc, w->m, row, w->out) < 0) return -1;
+    }
+    return row->handler ? row->handler(cc, w) : 0;
+}
+
+/* Walk the mapping Y against MAP: its unknown members, then the rows WHICH names, step by
+ * step (rule_lang.h), each checked by the walker or by its handler. */
+static int walk(struct cc *cc, struct yv y, const struct rule_lang_map *map, const char *what,
+                void *out, int which)
+{
+    if (which & WALK_GENERIC) rule_cc_unknown_members(cc, y, map, what);
+    unsigned last = 0;
+    for (const struct rule_lang_member *m = map->members; m->name; m++)
+        if (m->step > last) last = m->step;
+    int bad = 0;
+    for (unsigned step = 0; step <= last; step++)
+        for (const struct rule_lang_member *m = map->members; m->name; m++) {
+            int own = (m->flags & RULE_LANG_OWN) != 0;
+            if (m->step != step || !(which & (own ? WALK_OWN : WALK_GENERIC))) continue;
+            struct rule_lang_walk w = {y, what, m, rule_yv_member(cc, y, m->name), out};
+            if (own ? m->handler && m->handler(cc, &w) < 0 : walk_generic(cc, &w) < 0) bad = 1;
+        }
+    return bad ? -1 : 0;
+}
+
+int rule_cc_members(struct cc *cc, struct yv y, const struct rule_lang_map *map, const char *what,
+                    void *out)
+{
+    return walk(cc, y, map, what, out, WALK_GENERIC | WALK_OWN);
+}
+
+/* A list of mappings, each of the table ROW->map, as rules-yaml/README.md has them: the
+ * shape of every entry first (each a mapping, its members known, its plain required
+ * ones there), then what its own-checked rows mean, entry by entry. */
+static int walk_list(struct cc *cc, struct yv y, const struct rule_lang_member *row, void *out)
+{
+    const char *key = row->name;
+    if (!json_is_array(y.v)) {
+        rule_cc_error(cc, y.n, 0, "\"%s\" must be a list of mappings", key);
+        return 0;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "a \"%s\" entry", key);
+    for (size_t i = 0; i < json_array_size(y.v); i++) {
+        struct yv e = rule_yv_item(cc, y, i);
+        if (!json_is_object(e.v))
+            rule_cc_error(cc, e.n, 0, "\"%s\" entries must be mappings, not a %s", key,
+                          rule_json_type_name(e.v));
+        else walk(cc, e, row->map, what, out, WALK_GENERIC);
+    }
+    int bad = 0;
+    for (size_t i = 0; i < json_array_size(y.v); i++) /* not-mappings too: they say so */
+        if (walk(cc, rule_yv_item(cc, y, i), row->map, what, out, WALK_OWN) < 0) bad = 1;
+    return bad ? -1 : 0;
 }
 
 /* ---- versions -------------------------------------------------------------------- */
@@ -268,8 +323,8 @@ static void spec_error(void *arg, const struct ver_spec_error *e)
                       "an empty version list never applies; remove the rule or list versions");
         break;
     case VER_SPEC_UNKNOWN_MEMBER:
-        unknown_member(cc, sc->y, (size_t)e->index, e->member, "a version range", range_members,
-                       NULL);
+        unknown_in_map(cc, sc->y, (size_t)e->index, e->member, "a version range",
+                       &rule_cc_lang_version_range);
         break;
     case VER_SPEC_NO_BOUND:
         rule_cc_error(cc, at, 0, "a version range needs \"from\", \"before\" or both");
@@ -443,111 +498,165 @@ static struct yv fix_edit_member(struct cc *cc, struct yv e, const char *op, con
     return m;
 }
 
+/* A fix's `title` (required; every error carries a hint of its own). */
+static int fix_title(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct rule_fix *f = w->out;
+    struct yv t = w->m;
+    if (!t.v) {
+        rule_cc_error_hint(cc, w->y.n, 0, "add title: TEXT, what an editor shows for the fix",
+                           "a fix has no \"title\" (it is required)");
+        return -1;
+    }
+    if (!json_is_string(t.v)) {
+        rule_cc_error_hint(cc, t.n, 0, "write title: TEXT, what an editor shows for the fix",
+                           "\"title\" of a fix must be a string, not a %s",
+                           rule_json_type_name(t.v));
+        return -1;
+    }
+    f->title = xstrdup(json_string_value(t.v));
+    return 0;
+}
+
+static int fix_when(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct rule_fix *f = w->out;
+    return (f->when = rule_cc_pred(cc, w->m)) ? 0 : -1;
+}
+
+/* A fix's `at`: a JSON Pointer below the finding's value, without the leading slash. */
+static int fix_at(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct rule_fix *f = w->out;
+    struct yv at = w->m;
+    if (!at.v) return 0;
+    int bad = 0;
+    struct ptr parsed;
+    const char *why;
+    const char *a = json_string_value(at.v);
+    char *full = a ? xasprintf("/%s", a) : NULL;
+    if (!a || a[0] == '/' || !a[0]) {
+        const char *rel = a;
+        while (rel && *rel == '/') rel++;
+        char *hint = xasprintf("write at: %s (relative to the finding, no leading slash)%s",
+                               rel && *rel ? rel : "0/type",
+                               rel && *rel ? "" : ", or leave at out to edit the finding's value");
+        rule_cc_error_hint(cc, at.n, 0, hint,
+                           "a fix's \"at\" is a non-empty JSON Pointer below the finding's "
+                           "value, without the leading slash");
+        free(hint);
+        bad = 1;
+    } else if (ptr_parse(full, &parsed, &why) < 0) {
+        rule_cc_error_hint(cc, at.n, 0,
+                           "write ~0 for ~ and ~1 for / inside a member name (RFC 6901)",
+                           "bad JSON Pointer in a fix's \"at\": %s", why);
+        bad = 1;
+    } else {
+        ptr_release(&parsed);
+        free(f->at);
+        f->at = xstrdup(full);
+    }
+    free(full);
+    return bad ? -1 : 0;
+}
+
+/* One action of a fix (replace, set, add, remove): the first one it has is its action;
+ * compile_fix refuses a fix with several. */
+static int fix_action(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct rule_fix *f = w->out;
+    struct yv e = w->m;
+    int i = 0;
+    while (fix_ops[i] && strcmp(fix_ops[i], w->row->name)) i++;
+    if (!e.v) return 0;
+    for (int k = 0; k < i; k++)
+        if (rule_yv_member(cc, w->y, fix_ops[k]).v) return 0;
+    f->op = (enum rule_fix_op)i;
+    if (i == RULE_FIX_REPLACE) {
+        f->value = json_incref(e.v);
+    } else if (i == RULE_FIX_REMOVE) {
+        if (!json_is_string(e.v)) {
+            rule_cc_error_hint(cc, e.n, 0, "write remove: NAME, the member to remove",
+                               "\"remove\" of a fix names a member (a string), not a %s",
+                               rule_json_type_name(e.v));
+            return -1;
+        }
+        f->member = xstrdup(json_string_value(e.v));
+    } else if (!json_is_object(e.v)) {
+        rule_cc_error_hint(cc, e.n, 0, "write {member: NAME, value: VALUE}",
+                           "\"%s\" of a fix must be a mapping, not a %s", fix_ops[i],
+                           rule_json_type_name(e.v));
+        return -1;
+    } else {
+        rule_cc_unknown_members(cc, e, &rule_cc_lang_fix_edit, fix_ops[i]);
+        struct yv m = fix_edit_member(cc, e, fix_ops[i], "member");
+        struct yv v = fix_edit_member(cc, e, fix_ops[i], "value");
+        if (m.v && !json_is_string(m.v)) {
+            rule_cc_error_hint(cc, m.n, 0, "write member: NAME, the member's name",
+                               "\"member\" of \"%s\" of a fix must be a string, not a %s",
+                               fix_ops[i], rule_json_type_name(m.v));
+            m.v = NULL;
+        }
+        f->member = m.v ? xstrdup(json_string_value(m.v)) : NULL;
+        f->value = v.v ? json_incref(v.v) : NULL;
+        if (!m.v || !v.v) return -1;
+    }
+    return 0;
+}
+
+/* A fix's members (rules-yaml/README.md, "Fixes"); the steps keep the loader's order of
+ * errors: title, when, at, then the action. */
+static const struct rule_lang_member fix_members[] = {
+    {"title", RULE_LANG_STRING, RULE_LANG_REQUIRED | RULE_LANG_OWN,
+     "what an editor shows for the fix; message's placeholders work", NULL, NULL, fix_title, 0},
+    {"when", RULE_LANG_PREDICATE, 0,
+     "a predicate at the finding's value: the fix is offered only where it holds", NULL, NULL,
+     fix_when, 1},
+    {"at", RULE_LANG_STRING, RULE_LANG_OWN,
+     "a JSON Pointer below the finding's value, without the leading slash: the edit applies there",
+     NULL, NULL, fix_at, 2},
+    {"replace", RULE_LANG_ANY, 0, "replace the value with this one", NULL, NULL, fix_action, 3},
+    {"set", RULE_LANG_MAPPING, 0,
+     "{member, value}: replace the object's member, or add it as its first member",
+     &rule_cc_lang_fix_edit, NULL, fix_action, 3},
+    {"add", RULE_LANG_MAPPING, 0, "{member, value}: add the member the object lacks, first",
+     &rule_cc_lang_fix_edit, NULL, fix_action, 3},
+    {"remove", RULE_LANG_STRING, RULE_LANG_OWN, "the name of the object's member to remove", NULL,
+     NULL, fix_action, 3},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
+const struct rule_lang_map rule_cc_lang_fix = {
+    "fix", RULE_NAMES_FIX, "rule-file.schema.json#/$defs/Fix", fix_members, fix_ops};
+
+/* set: and add: of a fix (checked by fix_action, whose messages name the action). */
+static const struct rule_lang_member fix_edit_members[] = {
+    {"member", RULE_LANG_STRING, RULE_LANG_REQUIRED | RULE_LANG_OWN, "the member's name", NULL,
+     NULL, NULL, 0},
+    {"value", RULE_LANG_ANY, RULE_LANG_REQUIRED | RULE_LANG_OWN, "its new value", NULL, NULL, NULL,
+     0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
+const struct rule_lang_map rule_cc_lang_fix_edit = {"fix-edit", RULE_NAMES_FIX_EDIT,
+                                                    "rule-file.schema.json#/$defs/FixMember",
+                                                    fix_edit_members, NULL};
+
 /* A clause's `fix` (rules-yaml/README.md, "Fixes"): {title, when?, at?, and exactly one
  * of replace: VALUE, set: {member, value}, add: {member, value}, remove: MEMBER}. NULL
  * after reporting. Every error carries a hint of its own. */
 static struct rule_fix *compile_fix(struct cc *cc, struct yv y)
 {
-    static const char *const edit_members[] = {"member", "value", NULL};
     if (!json_is_object(y.v)) {
         rule_cc_error_hint(cc, y.n, 0,
                            "write fix: {title: TEXT, replace: VALUE} (or set, add, remove)",
                            "a fix must be a mapping, not a %s", rule_json_type_name(y.v));
         return NULL;
     }
-    int nops = 0;
-    for (int i = 0; fix_ops[i]; i++) nops += rule_yv_member(cc, y, fix_ops[i]).v != NULL;
-    /* without an action, a misspelt member is most likely the action ("ad": "add", not
-     * "at") */
-    check_members_prefer(cc, y, "a fix", fix_members, nops ? NULL : fix_ops);
     struct rule_fix *f = xcalloc(1, sizeof *f);
     struct doc_pos pos = doc_node_pos(cc->d, y.n);
     f->line = pos.line;
     f->col = pos.col;
-    int bad = 0;
-    struct yv t = rule_yv_member(cc, y, "title");
-    if (!t.v) {
-        rule_cc_error_hint(cc, y.n, 0, "add title: TEXT, what an editor shows for the fix",
-                           "a fix has no \"title\" (it is required)");
-        bad = 1;
-    } else if (!json_is_string(t.v)) {
-        rule_cc_error_hint(cc, t.n, 0, "write title: TEXT, what an editor shows for the fix",
-                           "\"title\" of a fix must be a string, not a %s",
-                           rule_json_type_name(t.v));
-        bad = 1;
-    } else {
-        f->title = xstrdup(json_string_value(t.v));
-    }
-    struct yv w = rule_yv_member(cc, y, "when");
-    if (w.v && !(f->when = rule_cc_pred(cc, w))) bad = 1;
-    struct yv at = rule_yv_member(cc, y, "at");
     f->at = xstrdup("");
-    if (at.v) {
-        struct ptr parsed;
-        const char *why;
-        const char *a = json_string_value(at.v);
-        char *full = a ? xasprintf("/%s", a) : NULL;
-        if (!a || a[0] == '/' || !a[0]) {
-            const char *rel = a;
-            while (rel && *rel == '/') rel++;
-            char *hint =
-                xasprintf("write at: %s (relative to the finding, no leading slash)%s",
-                          rel && *rel ? rel : "0/type",
-                          rel && *rel ? "" : ", or leave at out to edit the finding's value");
-            rule_cc_error_hint(cc, at.n, 0, hint,
-                               "a fix's \"at\" is a non-empty JSON Pointer below the finding's "
-                               "value, without the leading slash");
-            free(hint);
-            bad = 1;
-        } else if (ptr_parse(full, &parsed, &why) < 0) {
-            rule_cc_error_hint(cc, at.n, 0,
-                               "write ~0 for ~ and ~1 for / inside a member name (RFC 6901)",
-                               "bad JSON Pointer in a fix's \"at\": %s", why);
-            bad = 1;
-        } else {
-            ptr_release(&parsed);
-            free(f->at);
-            f->at = xstrdup(full);
-        }
-        free(full);
-    }
-    int seen = 0;
-    for (int i = 0; fix_ops[i]; i++) {
-        struct yv e = rule_yv_member(cc, y, fix_ops[i]);
-        if (!e.v) continue;
-        if (seen++) continue;
-        f->op = (enum rule_fix_op)i;
-        if (i == RULE_FIX_REPLACE) {
-            f->value = json_incref(e.v);
-        } else if (i == RULE_FIX_REMOVE) {
-            if (!json_is_string(e.v)) {
-                rule_cc_error_hint(cc, e.n, 0, "write remove: NAME, the member to remove",
-                                   "\"remove\" of a fix names a member (a string), not a %s",
-                                   rule_json_type_name(e.v));
-                bad = 1;
-            } else {
-                f->member = xstrdup(json_string_value(e.v));
-            }
-        } else if (!json_is_object(e.v)) {
-            rule_cc_error_hint(cc, e.n, 0, "write {member: NAME, value: VALUE}",
-                               "\"%s\" of a fix must be a mapping, not a %s", fix_ops[i],
-                               rule_json_type_name(e.v));
-            bad = 1;
-        } else {
-            rule_cc_check_members(cc, e, fix_ops[i], edit_members);
-            struct yv m = fix_edit_member(cc, e, fix_ops[i], "member");
-            struct yv v = fix_edit_member(cc, e, fix_ops[i], "value");
-            if (m.v && !json_is_string(m.v)) {
-                rule_cc_error_hint(cc, m.n, 0, "write member: NAME, the member's name",
-                                   "\"member\" of \"%s\" of a fix must be a string, not a %s",
-                                   fix_ops[i], rule_json_type_name(m.v));
-                m.v = NULL;
-            }
-            if (!m.v || !v.v) bad = 1;
-            f->member = m.v ? xstrdup(json_string_value(m.v)) : NULL;
-            f->value = v.v ? json_incref(v.v) : NULL;
-        }
-    }
+    int bad = rule_cc_members(cc, y, &rule_cc_lang_fix, "a fix", f) < 0;
+    int nops = 0;
+    for (int i = 0; fix_ops[i]; i++) nops += rule_yv_member(cc, y, fix_ops[i]).v != NULL;
     if (nops != 1) {
         rule_cc_error_hint(cc, y.n, 0,
                            nops ? "keep one action; for another case write a list of fixes, "
@@ -566,6 +675,184 @@ static struct rule_fix *compile_fix(struct cc *cc, struct yv y)
     return f;
 }
 
+static struct clause *compile_clause(struct cc *cc, struct yv y, const char *what);
+
+static int clause_versions(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct clause *c = w->out;
+    return rule_cc_versions(cc, w->m, &c->vmask) < 0 ? -1 : 0;
+}
+
+static int clause_select(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct clause *c = w->out;
+    struct yv s = w->m;
+    int bad = 0;
+    size_t n = json_is_array(s.v) ? json_array_size(s.v) : 1;
+    if (n == 0) {
+        rule_cc_error(cc, s.n, 0, "select needs at least one selector");
+        bad = 1;
+    }
+    c->sels = xcalloc(n ? n : 1, sizeof *c->sels);
+    for (size_t i = 0; i < n; i++) {
+        struct yv e = json_is_array(s.v) ? rule_yv_item(cc, s, i) : s;
+        c->sels[c->nsels] = rule_cc_sel(cc, e);
+        if (c->sels[c->nsels]) c->nsels++;
+        else bad = 1;
+    }
+    return bad ? -1 : 0;
+}
+
+static int clause_when(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct clause *c = w->out;
+    return (c->when = rule_cc_pred(cc, w->m)) ? 0 : -1;
+}
+
+/* `require`, and that a clause has exactly one of require, all and first. */
+static int clause_require(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct clause *c = w->out;
+    int bad = 0;
+    int forms =
+        !!w->m.v + !!rule_yv_member(cc, w->y, "all").v + !!rule_yv_member(cc, w->y, "first").v;
+    if (forms != 1) {
+        rule_cc_error(cc, w->y.n, 0,
+                      "%s needs exactly one of \"require\" (a predicate), \"all\" "
+                      "or \"first\" (lists of checks)%s",
+                      w->what, forms ? "; found several" : "");
+        bad = 1;
+    }
+    if (w->m.v && !(c->require = rule_cc_pred(cc, w->m))) bad = 1;
+    return bad ? -1 : 0;
+}
+
+/* `message`: required beside require, and only there. */
+static int clause_message(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct clause *c = w->out;
+    if (rule_yv_member(cc, w->y, "require").v) {
+        const char *msg = rule_cc_need_string(cc, w->y, "message", w->what, 1);
+        c->message = msg ? xstrdup(msg) : NULL;
+        return msg ? 0 : -1;
+    }
+    if (!w->m.v) return 0;
+    rule_cc_error(cc, w->m.n, 1,
+                  "\"message\" belongs beside \"require\"; a check with \"all\"/\"first\" "
+                  "reports through its sub-checks");
+    return -1;
+}
+
+static int clause_hint(struct cc *cc, struct rule_lang_walk *w)
+{
+    (void)cc;
+    struct clause *c = w->out;
+    c->hint = xstrdup(json_string_value(w->m.v));
+    return 0;
+}
+
+/* `fix`: a fix, or a list of them, beside require. */
+static int clause_fix(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct clause *c = w->out;
+    struct yv fx = w->m;
+    if (!rule_yv_member(cc, w->y, "require").v) {
+        rule_cc_error(cc, fx.n, 1,
+                      "\"fix\" belongs beside \"require\" and \"message\" (the finding it "
+                      "fixes)");
+        return -1;
+    }
+    int bad = 0;
+    size_t n = json_is_array(fx.v) ? json_array_size(fx.v) : 1;
+    if (!n) {
+        rule_cc_error(cc, fx.n, 0, "\"fix\" takes a fix or a non-empty list of fixes");
+        bad = 1;
+    }
+    c->fixes = xcalloc(n ? n : 1, sizeof *c->fixes);
+    for (size_t i = 0; i < n; i++) {
+        struct yv e = json_is_array(fx.v) ? rule_yv_item(cc, fx, i) : fx;
+        struct rule_fix *f = compile_fix(cc, e);
+        if (f) c->fixes[c->nfixes++] = f;
+        else bad = 1;
+    }
+    return bad ? -1 : 0;
+}
+
+static const char *const report_at_names[] = {"node", "failure", NULL};
+
+static int clause_report_at(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct clause *c = w->out;
+    struct yv at = w->m;
+    const char *a = json_string_value(at.v);
+    int known = 0;
+    for (const char *const *k = report_at_names; a && *k; k++) known |= !strcmp(*k, a);
+    if (!known) {
+        rule_cc_error(cc, at.n, 0,
+                      "report-at is \"node\" (the judged node, the default) or "
+                      "\"failure\" (the value where matches-schema failed)");
+        return -1;
+    }
+    if (!rule_yv_member(cc, w->y, "require").v) {
+        rule_cc_error(cc, at.n, 1, "\"report-at\" belongs beside \"require\"");
+        return -1;
+    }
+    c->at_failure = !strcmp(a, report_at_names[1]);
+    return 0;
+}
+
+/* `all` or `first`: the sub-checks (when a clause has both, all's; it is refused). */
+static int clause_kids(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct clause *c = w->out;
+    struct yv kids = w->m;
+    if (!strcmp(w->row->name, "first") && rule_yv_member(cc, w->y, "all").v) return 0;
+    c->first = rule_yv_member(cc, w->y, "first").v != NULL;
+    if (!json_is_array(kids.v) || !json_array_size(kids.v)) {
+        rule_cc_error(cc, kids.n, 0, "\"%s\" takes a non-empty list of checks",
+                      c->first ? "first" : "all");
+        return -1;
+    }
+    int bad = 0;
+    c->kids = xcalloc(json_array_size(kids.v), sizeof *c->kids);
+    for (size_t i = 0; i < json_array_size(kids.v); i++) {
+        struct clause *k = compile_clause(cc, rule_yv_item(cc, kids, i), "a check");
+        if (k) c->kids[c->nkids++] = k;
+        else bad = 1;
+    }
+    return bad ? -1 : 0;
+}
+
+/* A check clause's members (rules-yaml/README.md, "Checks"). */
+static const struct rule_lang_member clause_members[] = {
+    {"versions", RULE_LANG_VERSIONS, 0,
+     "the versions this clause (and its sub-clauses) judges; all when absent",
+     &rule_cc_lang_version_range, NULL, clause_versions, 0},
+    {"select", RULE_LANG_SELECTORS, 0,
+     "a selector or a list of them: the nodes the clause judges, each in turn", NULL, NULL,
+     clause_select, 1},
+    {"when", RULE_LANG_PREDICATE, 0, "a predicate: nodes where it is false are not judged", NULL,
+     NULL, clause_when, 2},
+    {"require", RULE_LANG_PREDICATE, RULE_LANG_OWN,
+     "a predicate every judged node must satisfy; a node that does not gets a diagnostic", NULL,
+     NULL, clause_require, 3},
+    {"message", RULE_LANG_STRING, RULE_LANG_OWN, "with require: the diagnostic's text", NULL, NULL,
+     clause_message, 4},
+    {"hint", RULE_LANG_STRING, 0, "how to fix what the message says", NULL, NULL, clause_hint, 5},
+    {"all", RULE_LANG_CLAUSES, 0, "a list of checks, each judged and reported on its own",
+     &rule_cc_lang_clause, NULL, clause_kids, 8},
+    {"first", RULE_LANG_CLAUSES, 0,
+     "a list of checks: for each version, only the first that fails reports", &rule_cc_lang_clause,
+     NULL, clause_kids, 8},
+    {"report-at", RULE_LANG_ENUM, 0,
+     "with require: node (the judged node) or failure (where the predicate failed)", NULL,
+     report_at_names, clause_report_at, 7},
+    {"fix", RULE_LANG_FIXES, 0, "with require: a fix for the finding, or a list of them",
+     &rule_cc_lang_fix, NULL, clause_fix, 6},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
+const struct rule_lang_map rule_cc_lang_clause = {
+    "clause", RULE_NAMES_CLAUSE, "rule-file.schema.json#/$defs/Clause", clause_members, NULL};
+
 static struct clause *compile_clause(struct cc *cc, struct yv y, const char *what)
 {
     if (!json_is_object(y.v)) {
@@ -575,109 +862,12 @@ static struct clause *compile_clause(struct cc *cc, struct yv y, const char *wha
                       what, rule_json_type_name(y.v));
         return NULL;
     }
-    rule_cc_check_members(cc, y, what, clause_members);
     struct clause *c = xcalloc(1, sizeof *c);
     struct doc_pos pos = doc_node_pos(cc->d, y.n);
     c->line = pos.line;
     c->col = pos.col;
     c->vmask = ver_all(&cc->rs->versions);
-    int bad = 0;
-    struct yv v = rule_yv_member(cc, y, "versions");
-    if (v.v && rule_cc_versions(cc, v, &c->vmask) < 0) bad = 1;
-    struct yv s = rule_yv_member(cc, y, "select");
-    if (s.v) {
-        size_t n = json_is_array(s.v) ? json_array_size(s.v) : 1;
-        if (n == 0) {
-            rule_cc_error(cc, s.n, 0, "select needs at least one selector");
-            bad = 1;
-        }
-        c->sels = xcalloc(n ? n : 1, sizeof *c->sels);
-        for (size_t i = 0; i < n; i++) {
-            struct yv e = json_is_array(s.v) ? rule_yv_item(cc, s, i) : s;
-            c->sels[c->nsels] = rule_cc_sel(cc, e);
-            if (c->sels[c->nsels]) c->nsels++;
-            else bad = 1;
-        }
-    }
-    struct yv w = rule_yv_member(cc, y, "when");
-    if (w.v && !(c->when = rule_cc_pred(cc, w))) bad = 1;
-    struct yv r = rule_yv_member(cc, y, "require");
-    struct yv all = rule_yv_member(cc, y, "all"), first = rule_yv_member(cc, y, "first");
-    int forms = !!r.v + !!all.v + !!first.v;
-    if (forms != 1) {
-        rule_cc_error(cc, y.n, 0,
-                      "%s needs exactly one of \"require\" (a predicate), \"all\" "
-                      "or \"first\" (lists of checks)%s",
-                      what, forms ? "; found several" : "");
-        bad = 1;
-    }
-    if (r.v) {
-        if (!(c->require = rule_cc_pred(cc, r))) bad = 1;
-        const char *msg = rule_cc_need_string(cc, y, "message", what, 1);
-        c->message = msg ? xstrdup(msg) : NULL;
-        if (!msg) bad = 1;
-    } else if (rule_yv_member(cc, y, "message").v) {
-        rule_cc_error(cc, rule_yv_member(cc, y, "message").n, 1,
-                      "\"message\" belongs beside \"require\"; a check with \"all\"/\"first\" "
-                      "reports through its sub-checks");
-        bad = 1;
-    }
-    const char *hint = rule_cc_need_string(cc, y, "hint", what, 0);
-    c->hint = hint ? xstrdup(hint) : NULL;
-    struct yv fx = rule_yv_member(cc, y, "fix");
-    if (fx.v && !r.v) {
-        rule_cc_error(cc, fx.n, 1,
-                      "\"fix\" belongs beside \"require\" and \"message\" (the finding it "
-                      "fixes)");
-        bad = 1;
-    } else if (fx.v) { /* a fix, or a list of them */
-        size_t n = json_is_array(fx.v) ? json_array_size(fx.v) : 1;
-        if (!n) {
-            rule_cc_error(cc, fx.n, 0, "\"fix\" takes a fix or a non-empty list of fixes");
-            bad = 1;
-        }
-        c->fixes = xcalloc(n ? n : 1, sizeof *c->fixes);
-        for (size_t i = 0; i < n; i++) {
-            struct yv e = json_is_array(fx.v) ? rule_yv_item(cc, fx, i) : fx;
-            struct rule_fix *f = compile_fix(cc, e);
-            if (f) c->fixes[c->nfixes++] = f;
-            else bad = 1;
-        }
-    }
-    struct yv at = rule_yv_member(cc, y, "report-at");
-    if (at.v) {
-        const char *a = json_string_value(at.v);
-        int known = 0;
-        for (const char *const *k = report_at_names; a && *k; k++) known |= !strcmp(*k, a);
-        if (!known) {
-            rule_cc_error(cc, at.n, 0,
-                          "report-at is \"node\" (the judged node, the default) or "
-                          "\"failure\" (the value where matches-schema failed)");
-            bad = 1;
-        } else if (!r.v) {
-            rule_cc_error(cc, at.n, 1, "\"report-at\" belongs beside \"require\"");
-            bad = 1;
-        } else {
-            c->at_failure = !strcmp(a, report_at_names[1]);
-        }
-    }
-    struct yv kids = all.v ? all : first;
-    if (kids.v) {
-        c->first = first.v != NULL;
-        if (!json_is_array(kids.v) || !json_array_size(kids.v)) {
-            rule_cc_error(cc, kids.n, 0, "\"%s\" takes a non-empty list of checks",
-                          c->first ? "first" : "all");
-            bad = 1;
-        } else {
-            c->kids = xcalloc(json_array_size(kids.v), sizeof *c->kids);
-            for (size_t i = 0; i < json_array_size(kids.v); i++) {
-                struct clause *k = compile_clause(cc, rule_yv_item(cc, kids, i), "a check");
-                if (k) c->kids[c->nkids++] = k;
-                else bad = 1;
-            }
-        }
-    }
-    if (bad) {
+    if (rule_cc_members(cc, y, &rule_cc_lang_clause, what, c) < 0) {
         rule_clause_free(c);
         return NULL;
     }
@@ -716,61 +906,119 @@ void rule_cc_check_string_list(struct cc *cc, struct yv y, const char *key, cons
     }
 }
 
-static void check_objects(struct cc *cc, struct yv y, const char *key, const char *const *allowed,
-                          const char *const *required)
+/* An example's meaning, once every example's shape is checked: its expect, a fix
+ * example's after, its pointer. */
+static int example_meaning(struct cc *cc, struct rule_lang_walk *w)
 {
-    if (!json_is_array(y.v)) {
-        rule_cc_error(cc, y.n, 0, "\"%s\" must be a list of mappings", key);
-        return;
+    struct yv e = w->y;
+    const char *ex = rule_cc_need_string(cc, e, "expect", "an example", 1);
+    int known = 0;
+    for (const char *const *k = w->row->values; ex && *k; k++) known |= !strcmp(*k, ex);
+    if (ex && !known)
+        rule_cc_error(cc, w->m.n, 0,
+                      "expect must be valid, invalid, warning, info or fix, not \"%s\"", ex);
+    struct yv after = rule_yv_member(cc, e, "after");
+    if (ex && !strcmp(ex, "fix")) {
+        rule_cc_need_string(cc, e, "after", "a fix example", 1);
+    } else if (after.v) {
+        rule_cc_error_hint(cc, after.n, 1,
+                           "write {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}",
+                           "\"after\" belongs to an example with expect: fix");
     }
-    for (size_t i = 0; i < json_array_size(y.v); i++) {
-        struct yv e = rule_yv_item(cc, y, i);
-        if (!json_is_object(e.v)) {
-            rule_cc_error(cc, e.n, 0, "\"%s\" entries must be mappings, not a %s", key,
-                          rule_json_type_name(e.v));
-            continue;
-        }
-        char what[64];
-        snprintf(what, sizeof what, "a \"%s\" entry", key);
-        rule_cc_check_members(cc, e, what, allowed);
-        for (const char *const *r = required; *r; r++) rule_cc_need_string(cc, e, *r, what, 1);
+    struct yv p = rule_yv_member(cc, e, "pointer");
+    struct ptr parsed;
+    const char *why;
+    if (json_is_string(p.v)) {
+        if (ptr_parse(json_string_value(p.v), &parsed, &why) < 0)
+            rule_cc_error_hint(cc, p.n, 0,
+                               "an example's pointer is an RFC 6901 pointer from the fixture's "
+                               "root, e.g. /tools/0/inputSchema",
+                               "bad JSON Pointer: %s", why);
+        else ptr_release(&parsed);
     }
+    return 0;
 }
 
-static void check_examples(struct cc *cc, struct yv y)
+static const char *const expect_names[] = {"valid", "invalid", "warning", "info", "fix", NULL};
+
+/* An entry of a rule's examples (rules-yaml/README.md, "Examples"). */
+static const struct rule_lang_member example_members[] = {
+    {"expect", RULE_LANG_ENUM, RULE_LANG_REQUIRED | RULE_LANG_OWN,
+     "what the rule finds in the fixture at pointer: valid, invalid, warning, info or fix", NULL,
+     expect_names, example_meaning, 0},
+    {"fixture", RULE_LANG_STRING, RULE_LANG_REQUIRED,
+     "a description document, relative to the manifest's fixtures directory", NULL, NULL, NULL, 0},
+    {"pointer", RULE_LANG_STRING, RULE_LANG_REQUIRED,
+     "the JSON Pointer in the fixture where the rule reports (or does not)", NULL, NULL, NULL, 0},
+    /* not checked by the loader: the schema (and so rules lint) checks its kind */
+    {"note", RULE_LANG_STRING, RULE_LANG_OWN, "why the example is there", NULL, NULL, NULL, 0},
+    /* checked by expect's handler */
+    {"after", RULE_LANG_STRING, RULE_LANG_OWN, "with expect: fix: the fixture as the fix leaves it",
+     NULL, NULL, NULL, 0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
+const struct rule_lang_map rule_cc_lang_example = {
+    "example", RULE_NAMES_EXAMPLE, "rule-file.schema.json#/$defs/Example", example_members, NULL};
+
+/* An entry of a rule's required-by; title and requirement are the schema's to check. */
+static const struct rule_lang_member required_by_members[] = {
+    {"document", RULE_LANG_STRING, RULE_LANG_REQUIRED, "the document that requires it", NULL, NULL,
+     NULL, 0},
+    {"section", RULE_LANG_STRING, RULE_LANG_REQUIRED, "its section", NULL, NULL, NULL, 0},
+    {"title", RULE_LANG_STRING, RULE_LANG_OWN, "the section's title", NULL, NULL, NULL, 0},
+    {"requirement", RULE_LANG_STRING, RULE_LANG_OWN, "the requirement, quoted", NULL, NULL, NULL,
+     0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
+const struct rule_lang_map rule_cc_lang_required_by = {"required-by", RULE_NAMES_REQUIRED_BY,
+                                                       "rule-file.schema.json#/$defs/RequiredBy",
+                                                       required_by_members, NULL};
+
+/* A based-on entry's tier and source (text or url), once every entry's shape is checked. */
+static int based_on_source(struct cc *cc, struct rule_lang_walk *w)
 {
-    static const char *const required[] = {"fixture", "pointer", NULL};
-    check_objects(cc, y, "examples", example_members, required);
-    for (size_t i = 0; json_is_array(y.v) && i < json_array_size(y.v); i++) {
-        struct yv e = rule_yv_item(cc, y, i);
-        const char *ex = rule_cc_need_string(cc, e, "expect", "an example", 1);
-        int known = 0;
-        for (const char *const *k = expect_names; ex && *k; k++) known |= !strcmp(*k, ex);
-        if (ex && !known)
-            rule_cc_error(cc, rule_yv_member(cc, e, "expect").n, 0,
-                          "expect must be valid, invalid, warning, info or fix, not \"%s\"", ex);
-        struct yv after = rule_yv_member(cc, e, "after");
-        if (ex && !strcmp(ex, "fix")) {
-            rule_cc_need_string(cc, e, "after", "a fix example", 1);
-        } else if (after.v) {
-            rule_cc_error_hint(cc, after.n, 1,
-                               "write {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}",
-                               "\"after\" belongs to an example with expect: fix");
-        }
-        struct yv p = rule_yv_member(cc, e, "pointer");
-        struct ptr parsed;
-        const char *why;
-        if (json_is_string(p.v)) {
-            if (ptr_parse(json_string_value(p.v), &parsed, &why) < 0)
-                rule_cc_error_hint(
-                    cc, p.n, 0,
-                    "an example's pointer is an RFC 6901 pointer from the fixture's root, "
-                    "e.g. /tools/0/inputSchema",
-                    "bad JSON Pointer: %s", why);
-            else ptr_release(&parsed);
-        }
-    }
+    struct yv e = w->y, tier = w->m;
+    if (!json_is_object(e.v)) return 0;
+    if (!json_is_integer(tier.v) || json_integer_value(tier.v) < 1 ||
+        json_integer_value(tier.v) > 4)
+        rule_cc_error(cc, tier.v ? tier.n : e.n, 0, "based-on needs \"tier\": 1 to 4");
+    if (!rule_yv_member(cc, e, "text").v && !rule_yv_member(cc, e, "url").v)
+        rule_cc_error(cc, e.n, 0, "a based-on entry needs \"text\", \"url\" or both");
+    return 0;
 }
+
+/* An entry of a rule's based-on; text and url are checked by tier's handler (one of
+ * them) and the schema (their kind). */
+static const struct rule_lang_member based_on_members[] = {
+    {"tier", RULE_LANG_INTEGER, RULE_LANG_REQUIRED | RULE_LANG_OWN,
+     "the source's tier, 1 to 4 (the manifest names them)", NULL, NULL, based_on_source, 0},
+    {"text", RULE_LANG_STRING, RULE_LANG_OWN, "the source, quoted or described", NULL, NULL, NULL,
+     0},
+    {"url", RULE_LANG_STRING, RULE_LANG_OWN, "where the source is", NULL, NULL, NULL, 0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
+const struct rule_lang_map rule_cc_lang_based_on = {"based-on", RULE_NAMES_BASED_ON,
+                                                    "rule-file.schema.json#/$defs/BasedOn",
+                                                    based_on_members, NULL};
+
+/* A version range's members (checked by ver_spec_parse, through spec_error). */
+static const struct rule_lang_member range_members[] = {
+    {"from", RULE_LANG_STRING, RULE_LANG_OWN, "the first version of the range (inclusive)", NULL,
+     NULL, NULL, 0},
+    {"before", RULE_LANG_STRING, RULE_LANG_OWN, "the end of the range (exclusive)", NULL, NULL,
+     NULL, 0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
+const struct rule_lang_map rule_cc_lang_version_range = {
+    "version-range", RULE_NAMES_VERSION_RANGE, "rule-file.schema.json#/$defs/VersionSpec/oneOf/2",
+    range_members, NULL};
+
+/* A rule file's top level: its two members are read in two passes of the loader
+ * (rule_set_load.c: every file's predicates before any rule), not by a walk. */
+static const struct rule_lang_member file_members[] = {
+    {"predicates", RULE_LANG_PREDICATES, RULE_LANG_OWN,
+     "named predicates, for use: NAME in any rule file of the set", NULL, NULL, NULL, 0},
+    {"rules", RULE_LANG_MAPPINGS, RULE_LANG_REQUIRED | RULE_LANG_OWN, "the file's rules, in order",
+     &rule_cc_lang_rule, NULL, NULL, 0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
+const struct rule_lang_map rule_cc_lang_file = {"rule-file", RULE_NAMES_FILE,
+                                                "rule-file.schema.json#", file_members, NULL};
 
 /* A yields-to entry is a rule id or an id prefix followed by ".*" (mcp.tool.name.*). */
 static int valid_yield_pattern(const char *s)
@@ -842,6 +1090,8 @@ void rule_cc_check_yields(const struct rule_set *rs, struct diag_list *errs)
     }
 }
 
+static const char *const preset_values[] = {"strict", "all", NULL};
+
 /* `preset: strict|all` and its `preset-reason` (both, or neither: the rule is then in
  * recommended, the default preset). */
 static int compile_preset(struct cc *cc, struct yv y, struct rule *r)
@@ -863,8 +1113,7 @@ static int compile_preset(struct cc *cc, struct yv y, struct rule *r)
             char shown[80];
             if (name) snprintf(shown, sizeof shown, "\"%.60s\"", name);
             else snprintf(shown, sizeof shown, "a %s", rule_json_type_name(p.v));
-            const char *near =
-                name ? rule_cc_nearest(name, (const char *const[]){"strict", "all", NULL}) : NULL;
+            const char *near = name ? rule_cc_nearest(name, preset_values) : NULL;
             rule_cc_error_hint(cc, p.n, 0,
                                "write strict (advice a careful author follows) or all (notes "
                                "that describe the document); leave it out for recommended",
@@ -903,6 +1152,158 @@ static int compile_preset(struct cc *cc, struct yv y, struct rule *r)
     return bad ? -1 : 0;
 }
 
+/* What a rule's handlers build: the rule, and its id once it is valid and unique. */
+struct rule_build {
+    struct rule r;
+    const char *id;
+};
+
+/* `id`: dot-separated lowercase words, unique across the set and its base. */
+static int rule_id_member(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct rule_build *b = w->out;
+    const char *id = rule_cc_need_string(cc, w->y, "id", w->what, 1);
+    if (id && !valid_rule_id(id)) {
+        rule_cc_error(
+            cc, w->m.n, 0,
+            "rule id \"%s\" must be dot-separated lowercase words, e.g. mcp.tool.name.unique", id);
+        id = NULL;
+    }
+    const struct rule *dup = id ? rule_set_find(cc->rs, id) : NULL;
+    if (dup && dup->borrowed) {
+        struct buf at = BUF_INIT;
+        buf_addf(&at, "%s/", rule_origin_dir(dup));
+        loc_add(&at, dup->file, dup->line, dup->col);
+        rule_cc_error_hint(cc, w->m.n, 0,
+                           "rule ids are unique across a set and its base: rename the rule "
+                           "(an organisation's ids start with its own prefix)",
+                           "duplicate rule id \"%s\": the base set %s %s has it (%s)", id,
+                           rule_origin_name(dup), rule_origin_tag(dup), buf_str(&at));
+        buf_release(&at);
+        id = NULL;
+    } else if (dup) {
+        char *at = loc_format(dup->file, dup->line, dup->col);
+        rule_cc_error_hint(cc, w->m.n, 0, "rule ids are unique in the set: rename one of the rules",
+                           "duplicate rule id \"%s\" (first defined at %s)", id, at);
+        free(at);
+        id = NULL;
+    }
+    b->id = id;
+    return 0;
+}
+
+/* ORDER level_names level_values */
+static const char *const level_names[] = {"must", "should", "may", NULL};
+static const enum diag_level level_values[] = {DIAG_ERROR, DIAG_WARNING, DIAG_INFO};
+
+static int rule_level_member(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct rule_build *b = w->out;
+    const char *level = rule_cc_need_string(cc, w->y, "level", w->what, 1);
+    if (!level) return -1;
+    size_t k = 0;
+    while (level_names[k] && strcmp(level_names[k], level)) k++;
+    if (!level_names[k]) {
+        rule_cc_error_hint(cc, w->m.n, 0, "write must, should or may in lower case",
+                           "level must be must (error), should (warning) or may (info), not \"%s\"",
+                           level);
+        return -1;
+    }
+    b->r.level = level_values[k];
+    return 0;
+}
+
+static int rule_applies_member(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct rule_build *b = w->out;
+    if (!w->m.v) {
+        rule_cc_error(
+            cc, w->y.n, 0,
+            "a rule has no \"applies\" (write \"all\", a list of versions, or {from: V})");
+        return -1;
+    }
+    return rule_cc_versions(cc, w->m, &b->r.applies) < 0 ? -1 : 0;
+}
+
+static int rule_based_on_member(struct cc *cc, struct rule_lang_walk *w)
+{
+    if (!w->m.v)
+        rule_cc_error(cc, w->y.n, 0, "a rule has no \"based-on\" (cite its Tier 1 source)");
+    else walk_list(cc, w->m, w->row, w->out);
+    return 0;
+}
+
+static int rule_preset_member(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct rule_build *b = w->out;
+    return compile_preset(cc, w->y, &b->r);
+}
+
+static int rule_yields_member(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct rule_build *b = w->out;
+    compile_yields(cc, w->y, &b->r);
+    return 0;
+}
+
+static int rule_check_member(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct rule_build *b = w->out;
+    if (!w->m.v) {
+        rule_cc_error(cc, w->y.n, 0, "a rule has no \"check\"");
+        return -1;
+    }
+    return (b->r.check = compile_clause(cc, w->m, "check")) ? 0 : -1;
+}
+
+/* A rule's members (rules-yaml/README.md, "A rule"), in the documented order; the steps
+ * keep the loader's order of errors: id, the required strings, level, applies, paths
+ * and gaps, required-by, based-on, examples, preset, yields-to, check. */
+static const struct rule_lang_member rule_members[] = {
+    {"id", RULE_LANG_STRING, RULE_LANG_REQUIRED | RULE_LANG_OWN,
+     "the rule's id: dot-separated lowercase words, unique in the set", NULL, NULL, rule_id_member,
+     0},
+    {"owner", RULE_LANG_STRING, RULE_LANG_REQUIRED, "who maintains the rule", NULL, NULL, NULL, 1},
+    {"surface", RULE_LANG_STRING, RULE_LANG_REQUIRED, "the part of the document it judges", NULL,
+     NULL, NULL, 1},
+    {"paths", RULE_LANG_STRINGS, 0, "the document paths it looks at, for readers", NULL, NULL, NULL,
+     4},
+    {"kind", RULE_LANG_STRING, RULE_LANG_REQUIRED, "what sort of check it is", NULL, NULL, NULL, 1},
+    {"level", RULE_LANG_ENUM, RULE_LANG_REQUIRED | RULE_LANG_OWN,
+     "must (error), should (warning) or may (info)", NULL, level_names, rule_level_member, 2},
+    {"status", RULE_LANG_STRING, RULE_LANG_REQUIRED, "how settled the rule is", NULL, NULL, NULL,
+     1},
+    {"enforcement", RULE_LANG_STRING, RULE_LANG_REQUIRED, "how the rule is enforced", NULL, NULL,
+     NULL, 1},
+    {"applies", RULE_LANG_VERSIONS, RULE_LANG_REQUIRED | RULE_LANG_OWN,
+     "the protocol versions the rule judges", &rule_cc_lang_version_range, NULL,
+     rule_applies_member, 3},
+    {"summary", RULE_LANG_STRING, RULE_LANG_REQUIRED, "one line: what the rule checks", NULL, NULL,
+     NULL, 1},
+    {"requirement", RULE_LANG_STRING, RULE_LANG_REQUIRED, "the requirement, in full", NULL, NULL,
+     NULL, 1},
+    {"required-by", RULE_LANG_MAPPINGS, 0, "the documents and sections that require it",
+     &rule_cc_lang_required_by, NULL, NULL, 5},
+    {"based-on", RULE_LANG_MAPPINGS, RULE_LANG_REQUIRED | RULE_LANG_OWN,
+     "its sources, each with its tier", &rule_cc_lang_based_on, NULL, rule_based_on_member, 6},
+    {"gaps", RULE_LANG_STRINGS, 0, "what the rule does not check, and why", NULL, NULL, NULL, 4},
+    {"examples", RULE_LANG_MAPPINGS, 0, "fixtures it judges, each with the expected verdict",
+     &rule_cc_lang_example, NULL, NULL, 7},
+    {"yields-to", RULE_LANG_RULE_IDS, RULE_LANG_OWN,
+     "rules (or id prefixes ending in .*) whose finding at the same place silences this one", NULL,
+     NULL, rule_yields_member, 9},
+    {"check", RULE_LANG_CLAUSE, RULE_LANG_REQUIRED | RULE_LANG_OWN, "what the rule judges",
+     &rule_cc_lang_clause, NULL, rule_check_member, 10},
+    {"preset", RULE_LANG_ENUM, RULE_LANG_OWN,
+     "strict or all: a preset beyond recommended that runs the rule", NULL, preset_values,
+     rule_preset_member, 8},
+    /* checked by preset's handler */
+    {"preset-reason", RULE_LANG_STRING, RULE_LANG_OWN,
+     "with preset: why a server author is better off without it by default", NULL, NULL, NULL, 8},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
+const struct rule_lang_map rule_cc_lang_rule = {
+    "rule", RULE_NAMES_RULE, "rule-file.schema.json#/$defs/Rule", rule_members, NULL};
+
 /* Keep what the refused rule Y still says (its id as written, file and positions) for the
  * readers of a partial program (rule_set_load_partial); VALID_ID is its id when well formed
  * and not a duplicate, else NULL. */
@@ -928,98 +1329,12 @@ void rule_compile_rule(struct cc *cc, struct yv y, const char *file)
         rule_cc_error(cc, y.n, 0, "a rule must be a mapping, not a %s", rule_json_type_name(y.v));
         return;
     }
-    rule_cc_check_members(cc, y, "a rule", rule_members);
-    const char *id = rule_cc_need_string(cc, y, "id", "a rule", 1);
-    const char *what = "a rule";
-    if (id && !valid_rule_id(id)) {
-        rule_cc_error(
-            cc, rule_yv_member(cc, y, "id").n, 0,
-            "rule id \"%s\" must be dot-separated lowercase words, e.g. mcp.tool.name.unique", id);
-        id = NULL;
-    }
-    const struct rule *dup = id ? rule_set_find(cc->rs, id) : NULL;
-    if (dup && dup->borrowed) {
-        struct buf at = BUF_INIT;
-        buf_addf(&at, "%s/", rule_origin_dir(dup));
-        loc_add(&at, dup->file, dup->line, dup->col);
-        rule_cc_error_hint(cc, rule_yv_member(cc, y, "id").n, 0,
-                           "rule ids are unique across a set and its base: rename the rule "
-                           "(an organisation's ids start with its own prefix)",
-                           "duplicate rule id \"%s\": the base set %s %s has it (%s)", id,
-                           rule_origin_name(dup), rule_origin_tag(dup), buf_str(&at));
-        buf_release(&at);
-        id = NULL;
-    } else if (dup) {
-        char *at = loc_format(dup->file, dup->line, dup->col);
-        rule_cc_error_hint(cc, rule_yv_member(cc, y, "id").n, 0,
-                           "rule ids are unique in the set: rename one of the rules",
-                           "duplicate rule id \"%s\" (first defined at %s)", id, at);
-        free(at);
-        id = NULL;
-    }
-    static const char *const strings[] = {"owner",       "surface", "kind",        "status",
-                                          "enforcement", "summary", "requirement", NULL};
-    for (const char *const *s = strings; *s; s++) rule_cc_need_string(cc, y, *s, what, 1);
-    struct rule r;
-    memset(&r, 0, sizeof r);
-    int bad = !id;
-    const char *level = rule_cc_need_string(cc, y, "level", what, 1);
-    if (level) {
-        size_t k = 0;
-        while (level_names[k] && strcmp(level_names[k], level)) k++;
-        if (level_names[k]) r.level = level_values[k];
-        else {
-            rule_cc_error_hint(
-                cc, rule_yv_member(cc, y, "level").n, 0, "write must, should or may in lower case",
-                "level must be must (error), should (warning) or may (info), not \"%s\"", level);
-            bad = 1;
-        }
-    } else {
-        bad = 1;
-    }
-    struct yv applies = rule_yv_member(cc, y, "applies");
-    if (!applies.v) {
-        rule_cc_error(
-            cc, y.n, 0,
-            "a rule has no \"applies\" (write \"all\", a list of versions, or {from: V})");
-        bad = 1;
-    } else if (rule_cc_versions(cc, applies, &r.applies) < 0) {
-        bad = 1;
-    }
-    struct yv paths = rule_yv_member(cc, y, "paths");
-    if (paths.v) rule_cc_check_string_list(cc, paths, "paths", what);
-    struct yv gaps = rule_yv_member(cc, y, "gaps");
-    if (gaps.v) rule_cc_check_string_list(cc, gaps, "gaps", what);
-    static const char *const rb_required[] = {"document", "section", NULL};
-    struct yv rb = rule_yv_member(cc, y, "required-by");
-    if (rb.v) check_objects(cc, rb, "required-by", required_by_members, rb_required);
-    static const char *const bo_required[] = {NULL};
-    struct yv bo = rule_yv_member(cc, y, "based-on");
-    if (!bo.v) rule_cc_error(cc, y.n, 0, "a rule has no \"based-on\" (cite its Tier 1 source)");
-    else {
-        check_objects(cc, bo, "based-on", based_on_members, bo_required);
-        for (size_t i = 0; json_is_array(bo.v) && i < json_array_size(bo.v); i++) {
-            struct yv e = rule_yv_item(cc, bo, i);
-            struct yv tier = rule_yv_member(cc, e, "tier");
-            if (!json_is_object(e.v)) continue;
-            if (!json_is_integer(tier.v) || json_integer_value(tier.v) < 1 ||
-                json_integer_value(tier.v) > 4)
-                rule_cc_error(cc, tier.v ? tier.n : e.n, 0, "based-on needs \"tier\": 1 to 4");
-            if (!rule_yv_member(cc, e, "text").v && !rule_yv_member(cc, e, "url").v)
-                rule_cc_error(cc, e.n, 0, "a based-on entry needs \"text\", \"url\" or both");
-        }
-    }
-    struct yv ex = rule_yv_member(cc, y, "examples");
-    if (ex.v) check_examples(cc, ex);
-    if (compile_preset(cc, y, &r) < 0) bad = 1;
-    compile_yields(cc, y, &r);
-    struct yv check = rule_yv_member(cc, y, "check");
-    if (!check.v) {
-        rule_cc_error(cc, y.n, 0, "a rule has no \"check\"");
-        bad = 1;
-    } else if (!(r.check = compile_clause(cc, check, "check"))) {
-        bad = 1;
-    }
+    struct rule_build b;
+    memset(&b, 0, sizeof b);
+    int bad = rule_cc_members(cc, y, &rule_cc_lang_rule, "a rule", &b) < 0;
+    const char *id = b.id;
+    struct rule r = b.r;
+    if (!id) bad = 1;
     if (bad) {
         refuse_rule(cc, y, id, file);
         rule_release(&r);

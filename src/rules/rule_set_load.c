@@ -93,7 +93,7 @@ static void compile_files(struct rule_set *rs, struct diag_list *errs)
             continue;
         }
         docs[f] = d;
-        rule_cc_check_members(&cc, top, "a rule file", rule_names(RULE_NAMES_FILE));
+        rule_cc_unknown_members(&cc, top, &rule_cc_lang_file, "a rule file");
         struct yv preds = rule_yv_member(&cc, top, "predicates");
         if (preds.v && !json_is_object(preds.v)) {
             rule_cc_error(&cc, preds.n, 0, "\"predicates\" must be a mapping of name to predicate");
@@ -597,6 +597,125 @@ static int plain_rule_file_name(const char *name)
     return !strchr(name, '/') && name[0] != '.' && strstr(name, ".yaml");
 }
 
+/* ---- the manifest's tables (rule_lang.h) ------------------------------------------- */
+
+static int document_versions_member(struct cc *cc, struct rule_lang_walk *w)
+{
+    cc->rs->versions_member = xstrdup(json_string_value(w->m.v));
+    return 0;
+}
+
+static int document_collections(struct cc *cc, struct rule_lang_walk *w)
+{
+    for (size_t i = 0; i < json_array_size(w->m.v); i++)
+        if (json_is_string(json_array_get(w->m.v, i)))
+            VEC_PUSH(cc->rs->collections, xstrdup(json_string_value(json_array_get(w->m.v, i))));
+    return 0;
+}
+
+/* `component-ref`: without it the set cannot resolve a document; the manifest's files
+ * are then left unread (load_manifest). */
+static int document_component_ref(struct cc *cc, struct rule_lang_walk *w)
+{
+    if (!json_is_object(w->m.v)) {
+        rule_cc_error(cc, w->m.v ? w->m.n : w->y.n, 0,
+                      "\"document\" needs \"component-ref\": member, prefix, scopes");
+        return -1;
+    }
+    rule_cc_members(cc, w->m, &rule_set_lang_component_ref, "\"component-ref\"", w->out);
+    return 0;
+}
+
+static int component_ref_member(struct cc *cc, struct rule_lang_walk *w)
+{
+    cc->rs->ref_member = xstrdup(json_string_value(w->m.v));
+    return 0;
+}
+
+static int component_ref_prefix(struct cc *cc, struct rule_lang_walk *w)
+{
+    cc->rs->ref_prefix = xstrdup(json_string_value(w->m.v));
+    return 0;
+}
+
+static int component_ref_scopes(struct cc *cc, struct rule_lang_walk *w)
+{
+    struct yv scopes = w->m;
+    if (!json_is_array(scopes.v))
+        rule_cc_error(cc, scopes.v ? scopes.n : w->y.n, 0,
+                      "\"component-ref\" needs \"scopes\": a list of selectors");
+    for (size_t i = 0; json_is_array(scopes.v) && i < json_array_size(scopes.v); i++) {
+        struct sel *sl = rule_cc_sel(cc, rule_yv_item(cc, scopes, i));
+        if (sl) VEC_PUSH(cc->rs->scopes, sl);
+    }
+    return 0;
+}
+
+/* The manifest's members. load_manifest reads them itself, not by a walk: a set that
+ * extends another takes versions, document, schema-map and description-format from its
+ * base (they may only repeat the base's), so which are read, and how, depends on
+ * extends. The walker checks its unknown members against this table. */
+static const struct rule_lang_member manifest_members[] = {
+    {"name", RULE_LANG_STRING, RULE_LANG_REQUIRED | RULE_LANG_OWN,
+     "the rule set's name: lowercase letters, digits, - and ., starting with a letter", NULL, NULL,
+     NULL, 0},
+    {"tag", RULE_LANG_STRING, RULE_LANG_REQUIRED | RULE_LANG_OWN,
+     "the release tag the set is, or will be, released as", NULL, NULL, NULL, 0},
+    {"description-format", RULE_LANG_STRING, RULE_LANG_OWN,
+     "the description format the set judges (required unless the set extends another)", NULL, NULL,
+     NULL, 0},
+    {"docs-url", RULE_LANG_STRING, RULE_LANG_OWN,
+     "where the rule pages are published: an absolute http://, https:// or file:// URL", NULL, NULL,
+     NULL, 0},
+    {"versions", RULE_LANG_STRINGS, RULE_LANG_OWN,
+     "the known protocol versions, oldest first (required unless the set extends another)", NULL,
+     NULL, NULL, 0},
+    {"tiers", RULE_LANG_STRING_MAP, RULE_LANG_OWN,
+     "the name of each source tier (1 to 4) that based-on entries cite", NULL, NULL, NULL, 0},
+    {"document", RULE_LANG_MAPPING, RULE_LANG_OWN,
+     "the document's shape: versions member, item collections, $componentRef (required unless "
+     "the set extends another)",
+     &rule_set_lang_document, NULL, NULL, 0},
+    {"schema-map", RULE_LANG_STRING_MAP, RULE_LANG_OWN,
+     "URI prefix to directory, for $refs between the schema files of schema predicates", NULL, NULL,
+     NULL, 0},
+    {"files", RULE_LANG_STRINGS, RULE_LANG_REQUIRED | RULE_LANG_OWN,
+     "the rule files beside the manifest, in order", NULL, NULL, NULL, 0},
+    {"fixtures", RULE_LANG_STRING, RULE_LANG_OWN,
+     "the examples' fixtures directory, relative to the manifest (default ../conformance)", NULL,
+     NULL, NULL, 0},
+    {"extends", RULE_LANG_STRING, RULE_LANG_OWN,
+     "the base set: NAME@TAG of a release, or a path to a rule set directory", NULL, NULL, NULL, 0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
+const struct rule_lang_map rule_set_lang_manifest = {
+    "manifest", RULE_NAMES_MANIFEST, "manifest.schema.json#", manifest_members, NULL};
+
+static const struct rule_lang_member document_members[] = {
+    {"versions-member", RULE_LANG_STRING, RULE_LANG_REQUIRED,
+     "the member of an item that lists its protocol versions", NULL, NULL, document_versions_member,
+     0},
+    {"collections", RULE_LANG_STRINGS, 0, "the document's top-level lists of items", NULL, NULL,
+     document_collections, 0},
+    {"component-ref", RULE_LANG_MAPPING, RULE_LANG_REQUIRED | RULE_LANG_OWN,
+     "how a $componentRef is written and where it may appear", &rule_set_lang_component_ref, NULL,
+     document_component_ref, 0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
+const struct rule_lang_map rule_set_lang_document = {"document", RULE_NAMES_DOCUMENT,
+                                                     "manifest.schema.json#/$defs/Document",
+                                                     document_members, NULL};
+
+static const struct rule_lang_member component_ref_members[] = {
+    {"member", RULE_LANG_STRING, RULE_LANG_REQUIRED, "the reference's member name", NULL, NULL,
+     component_ref_member, 0},
+    {"prefix", RULE_LANG_STRING, RULE_LANG_REQUIRED, "the prefix every reference starts with", NULL,
+     NULL, component_ref_prefix, 0},
+    {"scopes", RULE_LANG_SELECTORS, RULE_LANG_REQUIRED | RULE_LANG_OWN,
+     "selectors of the places where references may appear", NULL, NULL, component_ref_scopes, 0},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
+const struct rule_lang_map rule_set_lang_component_ref = {
+    "component-ref", RULE_NAMES_COMPONENT_REF, "manifest.schema.json#/$defs/ComponentRef",
+    component_ref_members, NULL};
+
 static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts,
                           const struct load_chain *chain, struct diag_list *errs)
 {
@@ -613,7 +732,7 @@ static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts
         rule_cc_error(&cc, 0, 0, "the manifest must be a mapping");
         goto out;
     }
-    rule_cc_check_members(&cc, top, what, rule_names(RULE_NAMES_MANIFEST));
+    rule_cc_unknown_members(&cc, top, &rule_set_lang_manifest, what);
     const char *s;
     if ((s = rule_cc_need_string(&cc, top, "name", what, 1))) rs->name = xstrdup(s);
     if ((s = rule_cc_need_string(&cc, top, "tag", what, 1))) rs->tag = xstrdup(s);
@@ -706,33 +825,7 @@ static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts
             "the manifest needs \"document\": versions-member, collections, component-ref");
         goto out;
     }
-    rule_cc_check_members(&cc, docm, "\"document\"", rule_names(RULE_NAMES_DOCUMENT));
-    if ((s = rule_cc_need_string(&cc, docm, "versions-member", "\"document\"", 1)))
-        rs->versions_member = xstrdup(s);
-    struct yv colls = rule_yv_member(&cc, docm, "collections");
-    if (colls.v) rule_cc_check_string_list(&cc, colls, "collections", "\"document\"");
-    for (size_t i = 0; json_is_array(colls.v) && i < json_array_size(colls.v); i++)
-        if (json_is_string(json_array_get(colls.v, i)))
-            VEC_PUSH(rs->collections, xstrdup(json_string_value(json_array_get(colls.v, i))));
-    struct yv ref = rule_yv_member(&cc, docm, "component-ref");
-    if (!json_is_object(ref.v)) {
-        rule_cc_error(&cc, ref.v ? ref.n : docm.n, 0,
-                      "\"document\" needs \"component-ref\": member, prefix, scopes");
-        goto out;
-    }
-    rule_cc_check_members(&cc, ref, "\"component-ref\"", rule_names(RULE_NAMES_COMPONENT_REF));
-    if ((s = rule_cc_need_string(&cc, ref, "member", "\"component-ref\"", 1)))
-        rs->ref_member = xstrdup(s);
-    if ((s = rule_cc_need_string(&cc, ref, "prefix", "\"component-ref\"", 1)))
-        rs->ref_prefix = xstrdup(s);
-    struct yv scopes = rule_yv_member(&cc, ref, "scopes");
-    if (!json_is_array(scopes.v))
-        rule_cc_error(&cc, scopes.v ? scopes.n : ref.n, 0,
-                      "\"component-ref\" needs \"scopes\": a list of selectors");
-    for (size_t i = 0; json_is_array(scopes.v) && i < json_array_size(scopes.v); i++) {
-        struct sel *sl = rule_cc_sel(&cc, rule_yv_item(&cc, scopes, i));
-        if (sl) VEC_PUSH(rs->scopes, sl);
-    }
+    if (rule_cc_members(&cc, docm, &rule_set_lang_document, "\"document\"", rs) < 0) goto out;
 files:;
     struct yv files = rule_yv_member(&cc, top, "files");
     if (!files.v)

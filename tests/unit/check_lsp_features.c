@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "findings/config.h"
 #include "rules/fn.h"
+#include "rules/rule_lang.h"
 #include "lsp/lsp_features.h"
 #include "testutil.h"
 
@@ -511,6 +512,18 @@ START_TEST(complete_rule_members)
     ck_assert_uint_eq(it.len, n);
     ck_assert_int_eq(it.items[0].kind, LSPF_ITEM_PROPERTY);
     ck_assert_str_eq(it.items[0].insert_text, "id: ");
+    /* each member's one-line doc, from the language's table (rules/rule_lang.h) */
+    const struct rule_lang_member *id = rule_lang_member(rule_lang_map_of(RULE_NAMES_RULE), "id");
+    ck_assert_ptr_nonnull(id);
+    ck_assert_str_eq(it.items[0].documentation, id->doc);
+    lspf_items_release(&it);
+    /* a fix's set: takes {member, value} (the table's fix-edit mapping) */
+    complete_at("rules:\n" RULE("t.a") "    check:\n      require: {has: a}\n      message: m\n"
+                                       "      fix:\n        title: t\n        set:\n          |\n",
+                &it);
+    ck_assert_uint_eq(it.len, 2);
+    ck_assert(has_item(&it, "member"));
+    ck_assert(has_item(&it, "value"));
     lspf_items_release(&it);
     /* the first key of a new rule, and a clause's members in a check */
     complete_at("rules:\n  - id: t.a\n    owner: t\n  - |\n", &it);
