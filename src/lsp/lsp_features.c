@@ -171,25 +171,6 @@ int lspf_is_yaml_name(const char *path)
     return (n > 5 && !strcmp(path + n - 5, ".yaml")) || (n > 4 && !strcmp(path + n - 4, ".yml"));
 }
 
-char *lspf_file_text(const struct lspf_text *t, const char *path, size_t *len)
-{
-    struct rule_overlay ov = {t ? t->path : NULL, t ? t->text : NULL, t ? t->len : 0};
-    if (t && rule_overlay_is(&ov, path)) {
-        *len = t->text ? t->len : 0;
-        char *s = xmalloc(*len + 1);
-        if (*len) memcpy(s, t->text, *len);
-        s[*len] = '\0';
-        return s;
-    }
-    struct buf b = BUF_INIT;
-    if (buf_read_file(&b, path) < 0) {
-        buf_release(&b);
-        return NULL;
-    }
-    *len = b.len;
-    return b.s ? buf_detach(&b) : xstrdup("");
-}
-
 void lspf_strings_free(char **v, size_t n)
 {
     for (size_t i = 0; i < n; i++) free(v[i]);
@@ -256,6 +237,33 @@ char **lspf_set_files(const struct lspf_text *t, size_t *n, char ***versions, si
 }
 
 /* ---- named predicates and rule ids, found in the text --------------------------------- */
+
+/* Call FN(PATH, TEXT, LEN, ARG) for every rule file of T's set other than T itself, on
+ * the text its partial program read (the loader is the one reader of the rule files: a
+ * file that did not parse has no document and is not searched), until FN returns nonzero.
+ * Returns what FN last returned. */
+typedef int each_text_fn(const char *path, const char *text, size_t len, void *arg);
+static int each_other_file(const struct lspf_text *t, each_text_fn *fn, void *arg)
+{
+    if (!t->path) return 0;
+    char *dir;
+    struct rule_set *rs = program_beside(t, t->path, &dir);
+    struct rule_overlay ov = {t->path, t->text, t->len};
+    int rc = 0;
+    for (size_t i = 0; rs && i < rule_set_file_count(rs) && !rc; i++) {
+        char *path = xasprintf("%s/%s", dir, rule_set_file(rs, i));
+        const doc *d = rule_set_file_doc(rs, i);
+        if (d && !rule_overlay_is(&ov, path)) { /* T itself is searched by the caller */
+            size_t len;
+            const char *text = doc_text(d, &len);
+            rc = fn(path, text, len, arg);
+        }
+        free(path);
+    }
+    rule_set_free(rs);
+    free(dir);
+    return rc;
+}
 
 static size_t indent_of(const char *s, size_t len)
 {
@@ -347,6 +355,19 @@ static int find_one(const char *name, size_t nlen, const struct lspf_lines *ls, 
     return 1;
 }
 
+struct find_in_file {
+    struct find_named *f;
+    struct lspf_location *loc;
+};
+
+static int find_in(const char *path, const char *text, size_t len, void *arg)
+{
+    struct find_in_file *ff = arg;
+    if (!each_named(text, len, find_one, ff->f)) return 0;
+    ff->loc->path = xstrdup(path);
+    return 1;
+}
+
 int lspf_find_named(const struct lspf_text *t, const char *name, struct lspf_location *loc,
                     char **def)
 {
@@ -354,18 +375,8 @@ int lspf_find_named(const struct lspf_text *t, const char *name, struct lspf_loc
     if (each_named(t->text, t->len, find_one, &f)) {
         loc->path = xstrdup(t->path ? t->path : "");
     } else {
-        size_t n = 0;
-        char **files = lspf_set_files(t, &n, NULL, NULL);
-        struct rule_overlay ov = {t->path, t->text, t->len};
-        for (size_t i = 0; i < n && !f.def; i++) {
-            if (rule_overlay_is(&ov, files[i])) continue; /* T itself, searched above */
-            size_t len;
-            char *text = lspf_file_text(t, files[i], &len);
-            if (text && each_named(text, len, find_one, &f)) loc->path = xstrdup(files[i]);
-            free(text);
-        }
-        lspf_strings_free(files, n);
-        if (!f.def) return 0;
+        struct find_in_file ff = {&f, loc};
+        if (!each_other_file(t, find_in, &ff)) return 0;
     }
     loc->range.start = (struct doc_pos){f.line, f.col};
     loc->range.end = (struct doc_pos){f.line, f.col + f.nlen};
@@ -388,21 +399,17 @@ static int add_name(const char *name, size_t nlen, const struct lspf_lines *ls, 
     return 0;
 }
 
+static int add_names_in(const char *path, const char *text, size_t len, void *arg)
+{
+    each_named(text, len, add_name, arg);
+    return 0;
+}
+
 char **lspf_named_names(const struct lspf_text *t, size_t *n)
 {
     struct names ns = {VEC_INIT};
     each_named(t->text, t->len, add_name, &ns);
-    size_t nf;
-    char **files = lspf_set_files(t, &nf, NULL, NULL);
-    struct rule_overlay ov = {t->path, t->text, t->len};
-    for (size_t i = 0; i < nf; i++) {
-        if (rule_overlay_is(&ov, files[i])) continue;
-        size_t len;
-        char *text = lspf_file_text(t, files[i], &len);
-        if (text) each_named(text, len, add_name, &ns);
-        free(text);
-    }
-    lspf_strings_free(files, nf);
+    each_other_file(t, add_names_in, &ns);
     *n = ns.v.len;
     return ns.v.items;
 }
@@ -441,21 +448,25 @@ static void rules_in(const char *path, const char *text, size_t len, const char 
     lspf_lines_release(&ls);
 }
 
+struct rules_in_files {
+    const char *id;
+    struct lspf_location **locs;
+    size_t *n;
+};
+
+static int rules_in_file(const char *path, const char *text, size_t len, void *arg)
+{
+    struct rules_in_files *r = arg;
+    rules_in(path, text, len, r->id, r->locs, r->n);
+    return 0;
+}
+
 void lspf_find_rules(const struct lspf_text *t, const char *id, struct lspf_location **locs,
                      size_t *n)
 {
     rules_in(t->path ? t->path : "", t->text ? t->text : "", t->text ? t->len : 0, id, locs, n);
-    size_t nf;
-    char **files = lspf_set_files(t, &nf, NULL, NULL);
-    struct rule_overlay ov = {t->path, t->text, t->len};
-    for (size_t i = 0; i < nf; i++) {
-        if (rule_overlay_is(&ov, files[i])) continue;
-        size_t len;
-        char *text = lspf_file_text(t, files[i], &len);
-        if (text) rules_in(files[i], text, len, id, locs, n);
-        free(text);
-    }
-    lspf_strings_free(files, nf);
+    struct rules_in_files r = {id, locs, n};
+    each_other_file(t, rules_in_file, &r);
 }
 
 /* ---- classify ------------------------------------------------------------------------ */
