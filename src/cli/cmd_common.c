@@ -58,26 +58,12 @@ char *cmd_rules_dir_why(const char *given, const char **why)
 
 int cmd_manifest_names(const doc *m, char **name, char **tag)
 {
-    json_t *root = m ? doc_root(m) : NULL;
-    /* the members schema/manifest.schema.json requires, of their types */
-    int ok = json_is_object(root) && json_is_string(json_object_get(root, "name")) &&
-        json_is_string(json_object_get(root, "tag")) &&
-        json_is_array(json_object_get(root, "files"));
-    if (ok && name) *name = xstrdup(json_string_value(json_object_get(root, "name")));
-    if (ok && tag) *tag = xstrdup(json_string_value(json_object_get(root, "tag")));
-    return ok;
+    return rule_set_load_names(m, name, tag);
 }
 
 int cmd_rule_manifest(const char *dir, char **name, char **tag)
 {
-    char *m = xasprintf("%s/manifest.yaml", dir);
-    struct doc_error err = {0};
-    doc *d = access(m, R_OK) == 0 ? doc_load_file(m, NULL, &err) : NULL;
-    free(m);
-    doc_error_release(&err);
-    int ok = cmd_manifest_names(d, name, tag);
-    doc_free(d);
-    return ok;
+    return rule_set_load_probe(dir, name, tag);
 }
 
 /* DIR's rule set directory when DIR holds a rule-set manifest, or is a release directory

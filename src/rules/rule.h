@@ -250,4 +250,13 @@ json_t *rule_dump_json(const struct rule_set *rs, const struct rule *r);
  * contains ID or is contained in it; NULL when none is close. */
 const char *rule_set_suggest(const struct rule_set *rs, const char *id);
 
+/* Is M (a parsed manifest.yaml, or NULL) a rule set's manifest: a mapping with the name,
+ * tag and files that schema/manifest.schema.json requires? Then 1, and its name and tag
+ * (new) in *NAME and *TAG when not NULL; else 0. The loader's own reading of those members,
+ * for the readers of a manifest the loader kept (rule_set_manifest_doc). */
+int rule_set_load_names(const doc *m, char **name, char **tag);
+/* rule_set_load_names on DIR/manifest.yaml, which is only parsed (nothing is compiled):
+ * how the command line finds the nearest rule set above a directory. */
+int rule_set_load_probe(const char *dir, char **name, char **tag);
+
 #endif

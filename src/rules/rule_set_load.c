@@ -939,3 +939,27 @@ static struct rule_set *load_set(const char *dir, const struct rule_load_opts *o
     rs->rescfg.ref_prefix = rs->ref_prefix;
     return rs;
 }
+
+int rule_set_load_names(const doc *m, char **name, char **tag)
+{
+    json_t *root = m ? doc_root(m) : NULL;
+    /* the members schema/manifest.schema.json requires, of their types */
+    int ok = json_is_object(root) && json_is_string(json_object_get(root, "name")) &&
+        json_is_string(json_object_get(root, "tag")) &&
+        json_is_array(json_object_get(root, "files"));
+    if (ok && name) *name = xstrdup(json_string_value(json_object_get(root, "name")));
+    if (ok && tag) *tag = xstrdup(json_string_value(json_object_get(root, "tag")));
+    return ok;
+}
+
+int rule_set_load_probe(const char *dir, char **name, char **tag)
+{
+    char *m = xasprintf("%s/manifest.yaml", dir);
+    struct doc_error err = {0};
+    doc *d = access(m, R_OK) == 0 ? doc_load_file(m, NULL, &err) : NULL;
+    free(m);
+    doc_error_release(&err);
+    int ok = rule_set_load_names(d, name, tag);
+    doc_free(d);
+    return ok;
+}
