@@ -33,12 +33,12 @@ static char *rules_dir_of(const char *dir)
     return rel ? rel : xstrdup(dir);
 }
 
-char *cmd_rules_dir(const char *given)
+char *cmd_common_rules_dir(const char *given)
 {
-    return cmd_rules_dir_why(given, NULL);
+    return cmd_common_rules_dir_why(given, NULL);
 }
 
-char *cmd_rules_dir_why(const char *given, const char **why)
+char *cmd_common_rules_dir_why(const char *given, const char **why)
 {
     const char *dummy;
     if (!why) why = &dummy;
@@ -176,8 +176,8 @@ static struct rule_set *load_dir(const char *dir, const struct cmd_release_path 
     return rs;
 }
 
-int cmd_pin_matches(const struct rule_set *rs, const char *name, const char *tag,
-                    const char *digest, const char *where, FILE *err)
+int cmd_common_pin_matches(const struct rule_set *rs, const char *name, const char *tag,
+                           const char *digest, const char *where, FILE *err)
 {
     if (!strcmp(rule_set_name(rs), name) && !strcmp(rule_set_tag(rs), tag) &&
         !strcmp(rule_set_digest(rs), digest))
@@ -226,7 +226,7 @@ struct rule_set *cmd_load_rules_tagged(const char *given_dir, const char *spec)
         }
         free(dir);
     } else {
-        char *dir = cmd_rules_dir(given_dir);
+        char *dir = cmd_common_rules_dir(given_dir);
         rs = load_dir(dir, &rp, pin);
         free(dir);
         if (rs && spec && lock_verify(rs, t, stderr) < 0) {
@@ -234,7 +234,7 @@ struct rule_set *cmd_load_rules_tagged(const char *given_dir, const char *spec)
             rs = NULL;
         }
     }
-    if (rs && digest && !cmd_pin_matches(rs, name, t, digest, "mcpdesc", stderr)) {
+    if (rs && digest && !cmd_common_pin_matches(rs, name, t, digest, "mcpdesc", stderr)) {
         rule_set_free(rs);
         rs = NULL;
     }

@@ -18,10 +18,10 @@
  * build tree the binary runs from, else ../share/mcpdesc/rules beside the binary's
  * directory, else the installed one (MCPDESC_DATADIR/rules). A release directory
  * (NAME@TAG/) stands for its rules/. Returns new memory. */
-char *cmd_rules_dir(const char *given);
+char *cmd_common_rules_dir(const char *given);
 /* The same, and *WHY says where it came from (static text): "given", "$MCPDESC_RULES",
  * "the default: the build tree's rules-yaml/" or "the default: the installed set". */
-char *cmd_rules_dir_why(const char *given, const char **why);
+char *cmd_common_rules_dir_why(const char *given, const char **why);
 /* Does DIR hold a rule-set manifest: a manifest.yaml that parses as YAML and has the
  * members schema/manifest.schema.json requires (name, tag, files), not any file of that
  * name? 1 and its name and tag (new; NAME or TAG may be NULL), else 0. */
@@ -57,8 +57,8 @@ struct rule_set *cmd_load_rules(const char *given_dir);
 struct rule_set *cmd_load_rules_tagged(const char *given_dir, const char *tag);
 /* 1 when RS is NAME@TAG with DIGEST ("sha256:HEX"); else 0 after one line on ERR, at
  * WHERE (a config's file:line:col, or "mcpdesc"), naming both digests and the path. */
-int cmd_pin_matches(const struct rule_set *rs, const char *name, const char *tag,
-                    const char *digest, const char *where, FILE *err);
+int cmd_common_pin_matches(const struct rule_set *rs, const char *name, const char *tag,
+                           const char *digest, const char *where, FILE *err);
 /* After a refused release RS: the lines in which its files differ from what its own
  * SHA256SUMS records, a changed base named as the base with its path. */
 void cmd_release_differences(const struct rule_set *rs, FILE *err);

@@ -103,7 +103,7 @@ static char *entry_dir(const struct config *c, const struct config_str *e,
                        const struct cmd_release_path *rp)
 {
     const char *v = e->s;
-    if (!strcmp(v, CMD_DEFAULT_SET)) return cmd_rules_dir(NULL);
+    if (!strcmp(v, CMD_DEFAULT_SET)) return cmd_common_rules_dir(NULL);
     if (!strchr(v, '/') && strchr(v, '@')) {
         char *name, *tag, *digest, *dir = NULL;
         if (release_parse_pin(v, CMD_DEFAULT_SET, &name, &tag, &digest) < 0) {
@@ -205,7 +205,7 @@ struct rule_set *cmd_config_rules(const struct config *c)
             rs = NULL;
         } else if (digest) {
             char *where = loc_format(c->path, e->pos.line, e->pos.col);
-            if (!cmd_pin_matches(s, name, tag, digest, where, stderr)) {
+            if (!cmd_common_pin_matches(s, name, tag, digest, where, stderr)) {
                 rule_set_free(rs);
                 rs = NULL;
             }

@@ -249,7 +249,7 @@ static char *own_set_dir(const char **why)
             return near;
         }
     }
-    return cmd_rules_dir_why(NULL, why);
+    return cmd_common_rules_dir_why(NULL, why);
 }
 
 /* The one line on standard error naming the set a command judges and where it came from
@@ -540,7 +540,7 @@ static int run_lint(struct opts *o)
     const char *given = dir_arg("lint", o);
     if (o->args.len > 1 || (o->args.len && !given)) return 2;
     const char *why = o->args.len ? "given" : "--rules";
-    char *dir = given ? cmd_rules_dir(given) : own_set_dir(&why);
+    char *dir = given ? cmd_common_rules_dir(given) : own_set_dir(&why);
     if (!given) { /* the build tree's or installed set: show it relative to here if below */
         char *real = realpath(dir, NULL), *cwd = getcwd(NULL, 0);
         size_t n = cwd ? strlen(cwd) : 0;
