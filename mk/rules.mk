@@ -66,3 +66,13 @@ test-rules-nearest: $(RULES_BIN)
 
 EXTRA_CHECKS += test-rules check-locks test-rules-diff check-releases test-org-rules \
     test-rules-nearest
+
+# test-rules-init: `rules init` writes an organisation set that lints and tests clean
+# (its fixtures' x-expect hold too) over the default base and every shipped release of
+# mcpdesc-mcp, whose printed next commands run as printed (tests/rules-init.sh; a few
+# seconds). Its refusals are CLI goldens (tests/cli/rules-init-*).
+.PHONY: test-rules-init
+test-rules-init: $(RULES_BIN) $(BUILD)/tests/conformance-check
+	sh tests/rules-init.sh $(RULES_BIN)
+
+EXTRA_CHECKS += test-rules-init

@@ -12,7 +12,7 @@
 #         baseline write's = validate's less report_options[], fix's options[] plus
 #         validate's less report_options[] and --stdin-filepath, schema's
 #         validate_options[] and check_options[], capture's options[], lsp's options[],
-#         rules' subs[]
+#         rules' subs[], rules init's options[] (cmd_rules_init.c)
 # --help and -h are left out (every command takes them). Each option missing from one
 # place is one FAIL line; so is one the command's parser answers with "unknown option"
 # (run as `mcpdesc CMD [SUB] OPTION` in an empty directory, standard input empty). Then the completion itself: without extglob, file names with
@@ -25,7 +25,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MAN=${MCPDESC_MAN:-$ROOT/docs/mcpdesc.1}
 COMP=${MCPDESC_COMPLETION:-$ROOT/tools/mcpdesc.bash-completion}
 SRC=${MCPDESC_CLI_SRC:-$ROOT/src/cli}
-KEYS="validate|baseline write|fix|capture|lsp|schema validate|schema check|rules list|rules explain|rules dump|rules lint|rules test|rules docs|rules diff|rules lock|rules pack|rules pin"
+KEYS="validate|baseline write|fix|capture|lsp|schema validate|schema check|rules init|rules list|rules explain|rules dump|rules lint|rules test|rules docs|rules diff|rules lock|rules pack|rules pin"
 # (rules changes takes no option but --help: nothing to compare; its completion is run below)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -97,6 +97,7 @@ c_array "$SRC/cmd_schema.c" validate_options | sed 's/^/c\tschema validate\t/' >
 c_array "$SRC/cmd_schema.c" check_options | sed 's/^/c\tschema check\t/' >> "$tmp/all"
 c_array "$SRC/cmd_capture.c" options | sed 's/^/c\tcapture\t/' >> "$tmp/all"
 c_array "$SRC/cmd_lsp.c" options | sed 's/^/c\tlsp\t/' >> "$tmp/all"
+c_array "$SRC/cmd_rules_init.c" options | sed 's/^/c\trules init\t/' >> "$tmp/all"
 awk '
     /^    \{"[a-z]+",$/ { name = $0; gsub(/[ {",]/, "", name) }
     /^     \{"-/ && name != "" {

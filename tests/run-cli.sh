@@ -15,7 +15,7 @@
 #           the case may change (`mcpdesc fix` writes files); @WORK@ in args stands
 #           for it, and reads @WORK@ in the outputs
 #   expect/ optional: each file expect/NAME must equal @WORK@/NAME byte for byte
-#           after the run (what a command wrote)
+#           after the run (what a command wrote); NAME may be a path below expect/
 #   setup   optional: a shell script run as `sh setup` in the scratch directory (@WORK@,
 #           made for it) before the command, with ROOT set to the repository and BIN to
 #           the program under test: to build
@@ -176,8 +176,9 @@ for case_dir in tests/cli/*/; do
     cmp -s "$case_dir/stdout" "$tmp/out" || problems="$problems stdout"
     cmp -s "$case_dir/stderr" "$tmp/err" || problems="$problems stderr"
     if [ -d "$case_dir/expect" ]; then
-        for f in "$case_dir"/expect/*; do
-            cmp -s "$f" "$work/${f##*/}" || problems="$problems file:${f##*/}"
+        # files in folders below expect/ too (rules init writes a tree); no spaces
+        for f in $(cd "$case_dir/expect" && find . -type f | sed 's|^\./||' | sort); do
+            cmp -s "$case_dir/expect/$f" "$work/$f" || problems="$problems file:$f"
         done
     fi
     if [ -z "$problems" ]; then

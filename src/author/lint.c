@@ -119,8 +119,38 @@ static char *versions_text(const struct ver_list *vl, ver_mask m)
     return buf_detach(&b);
 }
 
+/* Where the J-th (from 0) occurrence of TOKEN lies in the source of the string at
+ * POINTER: a placeholder holds no escapes, so it is written in the file as it reads. The
+ * string's own position when it cannot be found (a scalar folded across the token). */
+static struct doc_pos token_pos(const struct lint *l, const char *pointer, const char *token,
+                                size_t j)
+{
+    struct doc_pos pos = {0, 0};
+    doc_pointer_pos(l->d, pointer, &pos, NULL);
+    doc_node n = doc_pointer_node(l->d, pointer);
+    struct doc_span span;
+    size_t len;
+    const char *text = doc_text(l->d, &len);
+    if (n == DOC_NONE || doc_node_span(l->d, n, &span, NULL) < 0 || span.end > len) return pos;
+    char *src = xstrndup(text + span.start, span.end - span.start);
+    const char *at = src;
+    for (size_t k = 0; at && (at = strstr(at, token)) && k < j; k++) at++;
+    if (at) {
+        struct doc_pos p = doc_node_pos(l->d, n);
+        for (const char *q = src; q < at; q++) {
+            if (*q == '\n') p.line++, p.col = 1;
+            else p.col += ((unsigned char)*q & 0xC0) != 0x80;
+        }
+        pos = p;
+    }
+    free(src);
+    return pos;
+}
+
 /* A {...} in the template S (at POINTER, called WHAT) that is no placeholder but within
- * 2 edits of one (eval_placeholders): a typo the interpreter would keep as written. */
+ * 2 edits of one (eval_placeholders): a typo the interpreter would keep as written, so
+ * an error at the column of its "{". Braces far from every placeholder are text (JSON,
+ * URI templates such as {id} or {name}) and pass. */
 static void lint_template(struct lint *l, json_t *s, const char *pointer, const char *what)
 {
     const char *t = json_string_value(s);
@@ -139,16 +169,24 @@ static void lint_template(struct lint *l, json_t *s, const char *pointer, const 
             }
         }
         if (!exact && near && *name) {
+            char *token = xstrndup(p, (size_t)(close - p + 1));
+            size_t j = 0; /* the same token earlier in the string */
+            for (const char *q = t; (q = strstr(q, token)) && q < p; q++) j++;
+            struct doc_pos pos = token_pos(l, pointer, token, j);
             struct buf known = BUF_INIT;
             for (const char *const *ph = eval_placeholders; *ph; ph++)
                 buf_addf(&known, "%s{%s}", ph == eval_placeholders ? "" : ", ", *ph);
-            char *hint = xasprintf("write {%s}; the placeholders are %s", near, buf_str(&known));
-            finding(l, pointer, DIAG_WARNING, hint,
-                    "\"{%s}\" in %s is no placeholder and is shown as written: did you mean "
-                    "\"{%s}\"?",
-                    name, what, near);
-            free(hint);
+            char *msg = xasprintf("\"{%s}\" in %s is no placeholder and would be shown as "
+                                  "written: did you mean \"{%s}\"?",
+                                  name, what, near);
+            struct diag *dg =
+                diag_add(l->out, DIAG_ERROR, NULL, doc_name(l->d), pos.line, pos.col, msg);
+            free(msg);
+            dg->hint = xasprintf("write {%s}; the placeholders are %s (rules-yaml/README.md, "
+                                 "Message placeholders)",
+                                 near, buf_str(&known));
             buf_release(&known);
+            free(token);
         }
         free(name);
     }

@@ -43,6 +43,8 @@ int cmd_validate_then(const char *cmd, int argc, char **argv, cmd_judged_fn then
                       const char *baseline_out);
 int cmd_baseline(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+/* `rules init` (cmd_rules_init.c): argv[0] is "init". */
+int cmd_rules_init(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_lsp(int argc, char **argv);

@@ -1,4 +1,4 @@
-/* cmd_rules.c - `mcpdesc rules list|explain|dump|lint|test|docs|diff|lock|pack|pin|changes`: the tools
+/* cmd_rules.c - `mcpdesc rules init|list|explain|dump|lint|test|docs|diff|lock|pack|pin|changes`: the tools
  * of rule authors and release engineers. The work is in lint.c (lint, examples),
  * rulepage*.c (pages), rule_dump.c (compiled programs) and rules_diff.c (two sets
  * compared); this file parses options and maps outcomes to exit codes: 0 ok, 1 findings
@@ -155,6 +155,7 @@ static const struct {
 static void usage(FILE *f)
 {
     fputs("usage: mcpdesc rules SUBCOMMAND [OPTIONS]\n\n", f);
+    fprintf(f, "  %-9s %s\n", "init", "start an organisation rule set that extends a release");
     for (size_t i = 0; i < NSUBS; i++) fprintf(f, "  %-9s %s\n", subs[i].name, subs[i].summary);
     fputs("\nmcpdesc rules SUBCOMMAND --help shows its options. Exit status: 0 ok, 1 findings\n"
           "(lint findings, failed examples, sets that differ), 2 bad usage or a rule set that\n"
@@ -818,6 +819,7 @@ int cmd_rules(int argc, char **argv)
         rule_lang_dump(stdout);
         return 0;
     }
+    if (!strcmp(argv[1], "init")) return cmd_rules_init(argc - 1, argv + 1);
     const struct sub *s = NULL;
     for (size_t i = 0; i < NSUBS; i++)
         if (!strcmp(argv[1], subs[i].name)) s = &subs[i];

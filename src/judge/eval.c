@@ -27,9 +27,80 @@ static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const 
                            ver_mask m);
 
 /* ORDER PLACEHOLDER: the placeholders, as enum and as the names eval.h exports. */
-enum placeholder { PH_POINTER, PH_KEY, PH_TYPE, PH_VERSIONS, PH_DETAIL, PH_VALUE, PH_NONE };
-const char *const eval_placeholders[] = {"pointer", "key",   "type", "versions",
-                                         "detail",  "value", NULL};
+enum placeholder {
+    PH_POINTER,
+    PH_KEY,
+    PH_TYPE,
+    PH_VERSIONS,
+    PH_DETAIL,
+    PH_VALUE,
+    PH_ITEM,
+    PH_ITEM_KIND,
+    PH_NONE
+};
+const char *const eval_placeholders[] = {"pointer", "key",  "type",      "versions", "detail",
+                                         "value",   "item", "item-kind", NULL};
+
+/* The MCP item collections: what {item-kind} calls an item, and the member {item} names
+ * it by (schema.ts: Tool.name, Prompt.name, Resource.uri, ResourceTemplate.uriTemplate). */
+static const struct {
+    const char *collection, *kind, *member;
+} item_kinds[] = {
+    {"tools", "tool", "name"},
+    {"prompts", "prompt", "name"},
+    {"resources", "resource", "uri"},
+    {"resourceTemplates", "resource template", "uriTemplate"},
+};
+
+/* The item C lies in (a member of a collection of the document, at depth 2), or NULL. */
+static const struct cursor *enclosing_item(const struct cursor *c)
+{
+    for (; c && c->depth >= 2; c = c->parent)
+        if (c->depth == 2 && !c->key && c->parent->coll >= 0) return c;
+    return NULL;
+}
+
+/* {item-kind}: "tool", ... for the MCP collections, a collection's own name otherwise,
+ * "document" outside any item. */
+static const char *item_kind(const struct cursor *item, const char **member)
+{
+    *member = "name";
+    if (!item) return "document";
+    const char *coll = item->parent->key;
+    for (size_t i = 0; i < sizeof item_kinds / sizeof item_kinds[0]; i++)
+        if (!strcmp(coll, item_kinds[i].collection)) {
+            *member = item_kinds[i].member;
+            return item_kinds[i].kind;
+        }
+    return coll;
+}
+
+/* {item}: the item's name, uri or uriTemplate as written (at most ITEM_MAX bytes, cut at
+ * a character boundary); its pointer when that member is not a string (a nameless tool),
+ * the node's own pointer outside any item. */
+#define ITEM_MAX 100
+static void add_item(struct buf *b, const struct cursor *c, const char *pointer)
+{
+    const char *member;
+    const struct cursor *item = enclosing_item(c);
+    item_kind(item, &member);
+    const char *name = item ? json_string_value(json_object_get(item->v, member)) : NULL;
+    if (!name) {
+        char *at = item ? sel_pointer(item) : NULL;
+        buf_adds(b, at ? at : pointer);
+        free(at);
+        return;
+    }
+    size_t n = strlen(name);
+    if (n <= ITEM_MAX) {
+        buf_add(b, name, n);
+        return;
+    }
+    n = ITEM_MAX - 3;
+    while (n && ((unsigned char)name[n] & 0xC0) == 0x80) n--;
+    buf_add(b, name, n);
+    buf_adds(b, "...");
+}
 
 static enum placeholder placeholder_of(const char *name, size_t n)
 {
@@ -39,7 +110,8 @@ static enum placeholder placeholder_of(const char *name, size_t n)
     return PH_NONE;
 }
 
-/* Expand {pointer} {key} {value} {type} {versions} {detail} in a message template. */
+/* Expand {pointer} {key} {value} {type} {versions} {detail} {item} {item-kind} in a
+ * message template. */
 static char *expand(const char *tmpl, const struct cursor *c, const char *pointer, ver_mask m,
                     const struct ver_list *vl, const struct buf *detail)
 {
@@ -66,6 +138,12 @@ static char *expand(const char *tmpl, const struct cursor *c, const char *pointe
             if (len > 60) buf_addf(&b, "%.57s...", s);
             else buf_adds(&b, s);
             free(s);
+            break;
+        }
+        case PH_ITEM: add_item(&b, c, pointer); break;
+        case PH_ITEM_KIND: {
+            const char *member;
+            buf_adds(&b, item_kind(enclosing_item(c), &member));
             break;
         }
         case PH_NONE:

@@ -269,6 +269,44 @@ START_TEST(value_placeholder_cut_beyond_60_characters)
 }
 END_TEST
 
+/* {item} and {item-kind}: the enclosing item by its name, uri or uriTemplate (cut at 100
+ * bytes), its pointer when it has none, and the node's pointer outside items; the same
+ * in messages, hints and fix titles. */
+START_TEST(item_placeholders_name_the_item)
+{
+    struct rule_set *rs = load(RULE("\n      select: ['/tools/*/inputSchema/properties/*', "
+                                    "'/resources/*', /serverInfo]\n"
+                                    "      require: {json-type: object}\n"
+                                    "      message: '{item-kind} {item}: {key}'\n"
+                                    "      hint: 'in {item}'\n"
+                                    "      fix: {title: '{item-kind} {item}', replace: {}}"));
+    struct diag_list out = DIAG_LIST_INIT;
+    char long_name[131];
+    memset(long_name, 'n', 130);
+    long_name[130] = '\0';
+    char *json = xasprintf("{\"serverInfo\": 1, \"tools\": [{\"name\": \"get\", "
+                           "\"inputSchema\": {\"properties\": {\"a\": true}}}, "
+                           "{\"inputSchema\": {\"properties\": {\"b\": 1}}}, {\"name\": \"%s\", "
+                           "\"inputSchema\": {\"properties\": {\"c\": 2}}}], "
+                           "\"resources\": [\"r\"]}",
+                           long_name);
+    tu_eval(rs, json, &out);
+    ck_assert_uint_eq(out.len, 5);
+    ck_assert_str_eq(out.items[0].message, "document /serverInfo: serverInfo");
+    ck_assert_str_eq(out.items[1].message, "tool get: a");
+    ck_assert_str_eq(out.items[1].hint, "in get");
+    ck_assert_str_eq(out.items[1].fix_title, "tool get");
+    ck_assert_str_eq(out.items[2].message, "tool /tools/1: b");
+    char *want = xasprintf("tool %.97s...: c", long_name);
+    ck_assert_str_eq(out.items[3].message, want);
+    ck_assert_str_eq(out.items[4].message, "resource /resources/0: 0");
+    free(want);
+    free(json);
+    diag_list_release(&out);
+    rule_set_free(rs);
+}
+END_TEST
+
 static int all_but_dangling(const char *id, void *arg)
 {
     (void)arg;
@@ -553,6 +591,7 @@ Suite *eval_suite(void)
     tcase_add_test(tc, first_later_branch_gets_only_remaining_versions);
     tcase_add_test(tc, unique_outside_the_clause_versions_is_no_diagnostic);
     tcase_add_test(tc, value_placeholder_cut_beyond_60_characters);
+    tcase_add_test(tc, item_placeholders_name_the_item);
     tcase_add_test(tc, enabled_filters_builtin_diagnostics);
     suite_add_tcase(s, tc);
     tc = tcase_create("schema");
