@@ -63,7 +63,6 @@ struct rule_set *lspf_program(const struct lspf_text *t);
 char **lspf_set_files(const struct lspf_text *t, size_t *n, char ***versions, size_t *nversions);
 void lspf_strings_free(char **v, size_t n);
 
-
 /* Where the named predicate NAME is defined: in T, else in the other rule files of its
  * set. Fills *LOC (path new) and *DEF (the definition's lines, new) and returns 1, or
  * returns 0. */
