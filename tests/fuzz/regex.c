@@ -163,7 +163,7 @@ static void as_tokens(const uint8_t *data, size_t size)
     size_t len = 0;
     int in_class = 0, subset = 1;
     enum kind prev = ASSERT, prev_token = ASSERT;
-    int after_paren = 0, after_dash = 0; /* the last token was "(", "-" */
+    int after_paren = 0, after_dash = 0, after_s = 0; /* the last token was "(", "-", "\\s" */
     char stack[64];
     int depth = 0;
     for (size_t i = 0; i < size && i < 64; i++) {
@@ -177,8 +177,13 @@ static void as_tokens(const uint8_t *data, size_t size)
         after_paren = !in_class && !strcmp(t->text, "(");
         prev_token = k;
         if (in_class) {
+            /* \s is translated into a list of characters whose last (U+FEFF) or first
+             * (\t) a dash then joins to the next one in a range PCRE2 may accept where
+             * ECMA-262 refuses \s as a range's end: "[\s-\u{1F600}]", "[a-\s]" */
             if (!strcmp(t->text, "\\s") && after_dash) subset = 0;
+            if (!strcmp(t->text, "-") && after_s) subset = 0;
             after_dash = !strcmp(t->text, "-");
+            after_s = !strcmp(t->text, "\\s");
             if (k == CLASS_CLOSE) in_class = 0;
             if (k == DIGIT_ESCAPE && t->text[1] == '1') subset = 0;
             prev = LIT;
