@@ -6,7 +6,8 @@
  * url; a GitHub file link is pinned to a commit, the same commit as the set's other links
  * to that repository; a link to a file of this project (under the manifest's schema-map)
  * names a file that exists; rule files beside the manifest that `files:` does not list;
- * selectors whose path the description format's JSON Schema forbids (a misspelt member);
+ * selectors whose path the description format's JSON Schema forbids, or that misspell a
+ * member of an MCP type (lint_selectors.c);
  * rules without examples.
  * Lint reads the partial program (rule_set_load_partial): the loader is the one reader of
  * the manifest and the rule files, and lint walks the documents it kept, with their
