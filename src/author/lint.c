@@ -6,7 +6,8 @@
  * url; a GitHub file link is pinned to a commit, the same commit as the set's other links
  * to that repository; a link to a file of this project (under the manifest's schema-map)
  * names a file that exists; rule files beside the manifest that `files:` does not list;
- * selectors whose path the description format's JSON Schema forbids (a misspelt member);
+ * selectors whose path the description format's JSON Schema forbids, or that misspell a
+ * member of an MCP type (lint_selectors.c);
  * rules without examples.
  * Lint reads the partial program (rule_set_load_partial): the loader is the one reader of
  * the manifest and the rule files, and lint walks the documents it kept, with their
@@ -15,20 +16,18 @@
 #include "author/lint.h"
 
 #include <dirent.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "author/fixtures.h"
+#include "author/lint_selectors.h"
 #include "base/buf.h"
 #include "base/loc.h"
-#include "base/ptr.h"
 #include "base/util.h"
 #include "base/ver.h"
 #include "judge/eval.h"
-#include "resolve/sel.h"
 #include "schema/schema.h"
 
 char *lint_default_fixtures(const char *rules_dir)
@@ -52,8 +51,6 @@ struct seen_id {
     struct doc_pos pos;
 };
 
-struct fmt;
-
 /* A based-on url found in the set, remembered until every file is read. */
 struct cite {
     char *file;
@@ -62,6 +59,8 @@ struct cite {
     char *commit; /* 40 hex digits (NULL: not pinned, or no url) */
     char *ref;    /* the ref of a link not pinned to a commit (else NULL) */
 };
+
+typedef VEC(char *) str_vec;
 
 struct lint {
     VEC(struct seen_id) ids; /* every rule id met so far, for duplicates */
@@ -75,9 +74,9 @@ struct lint {
     struct fixtures *fx;
     struct diag_list *out;
     const char *rule_id;
-    ver_mask judged;    /* versions some `require` of the current rule judges */
-    struct fmt *format; /* the description format's JSON Schema (NULL: not found) */
-    char *fx_missing;   /* the fixtures directory, when it is not there (fx is NULL) */
+    ver_mask judged;       /* versions some `require` of the current rule judges */
+    struct sel_lint *sels; /* the selector checks (lint_selectors.h) */
+    char *fx_missing;      /* the fixtures directory, when it is not there (fx is NULL) */
 };
 
 static void finding(struct lint *l, const char *pointer, enum diag_level level, const char *hint,
@@ -467,449 +466,6 @@ static void lint_duplicate(struct lint *l, const char *ptr)
     free(ip);
 }
 
-/* ---- selectors against the description format --------------------------------------- */
-
-/* The description format's JSON Schema (mcp-description.schema.json beside the schema-map's
- * directories, or in DIR/../schema) and the files its $refs reach through the schema-map:
- * an absolute selector whose literal segments that schema forbids selects nothing in any
- * description. */
-struct fmt_file {
-    char *path;
-    json_t *root;
-};
-
-struct fmt {
-    VEC(struct fmt_file) files; /* [0] is the description format */
-    const struct lint *l;
-};
-
-/* A schema and the file it lies in (for its local $refs). */
-struct spos {
-    json_t *s;
-    size_t file;
-};
-typedef VEC(struct spos) spos_vec;
-typedef VEC(char *) str_vec;
-
-static long fmt_open(struct fmt *f, const char *path)
-{
-    for (size_t i = 0; i < f->files.len; i++)
-        if (!strcmp(f->files.items[i].path, path)) return (long)i;
-    json_t *root = json_load_file(path, 0, NULL);
-    if (!root) return -1;
-    struct fmt_file ff = {xstrdup(path), root};
-    VEC_PUSH(f->files, ff);
-    return (long)f->files.len - 1;
-}
-
-static const char *description_schema_name = "mcp-description.schema.json";
-
-static struct fmt *fmt_new(const struct lint *l)
-{
-    struct fmt *f = xcalloc(1, sizeof *f);
-    f->l = l;
-    const char *prefix;
-    json_t *dirv;
-    if (l->schema_map) json_object_foreach(l->schema_map, prefix, dirv)
-        {
-            if (!json_is_string(dirv) || f->files.len) continue;
-            const char *d = json_string_value(dirv);
-            size_t dn = strlen(d);
-            while (dn > 1 && d[dn - 1] == '/') dn--;
-            char *p = xasprintf("%s/%.*s/%s", l->dir, (int)dn, d, description_schema_name);
-            if (access(p, R_OK) == 0) fmt_open(f, p);
-            free(p);
-        }
-    if (!f->files.len) {
-        char *p = xasprintf("%s/../schema/%s", l->dir, description_schema_name);
-        if (access(p, R_OK) == 0) fmt_open(f, p);
-        free(p);
-    }
-    if (!f->files.len) {
-        free(f);
-        return NULL;
-    }
-    return f;
-}
-
-static void fmt_free(struct fmt *f)
-{
-    if (!f) return;
-    for (size_t i = 0; i < f->files.len; i++) {
-        free(f->files.items[i].path);
-        json_decref(f->files.items[i].root);
-    }
-    VEC_FREE(f->files);
-    free(f);
-}
-
-/* The schema $ref REF names from FILE, or s NULL when lint cannot follow it (an anchor, a
- * file outside the schema-map): the walk then accepts whatever lies below. */
-static struct spos fmt_ref(struct fmt *f, size_t file, const char *ref)
-{
-    struct spos out = {NULL, file};
-    const char *hash = strchr(ref, '#');
-    size_t n = hash ? (size_t)(hash - ref) : strlen(ref);
-    if (n) {
-        char *path = NULL;
-        const char *prefix;
-        json_t *dirv;
-        if (f->l->schema_map) json_object_foreach(f->l->schema_map, prefix, dirv)
-            {
-                size_t pn = strlen(prefix);
-                if (path || !json_is_string(dirv) || pn > n || strncmp(ref, prefix, pn)) continue;
-                path = xasprintf("%s/%s/%.*s", f->l->dir, json_string_value(dirv), (int)(n - pn),
-                                 ref + pn);
-            }
-        if (!path && !strstr(ref, "://")) { /* relative to the referring file */
-            const char *from = f->files.items[file].path, *slash = strrchr(from, '/');
-            path = xasprintf("%.*s%.*s", slash ? (int)(slash - from + 1) : 0, from, (int)n, ref);
-        }
-        long k = path ? fmt_open(f, path) : -1;
-        free(path);
-        if (k < 0) return out;
-        out.file = (size_t)k;
-    }
-    json_t *root = f->files.items[out.file].root;
-    if (!hash || !hash[1]) {
-        out.s = root;
-        return out;
-    }
-    if (hash[1] != '/') return out; /* an anchor */
-    struct ptr p;
-    const char *why;
-    if (ptr_parse(hash + 1, &p, &why) < 0) return out;
-    out.s = ptr_get(root, &p);
-    ptr_release(&p);
-    return out;
-}
-
-/* S and what it must also satisfy: its $ref and allOf, recursively. Returns -1 when some
- * part cannot be followed, or chooses (anyOf, oneOf, if): lint then cannot tell. */
-static int fmt_conjuncts(struct fmt *f, struct spos s, spos_vec *out, int depth)
-{
-    if (!s.s || depth > 32) return -1;
-    if (json_is_true(s.s)) return 0;
-    if (!json_is_object(s.s)) return -1; /* false, or not a schema */
-    if (json_object_get(s.s, "anyOf") || json_object_get(s.s, "oneOf") ||
-        json_object_get(s.s, "if") || json_object_get(s.s, "$dynamicRef"))
-        return -1;
-    VEC_PUSH(*out, s);
-    json_t *ref = json_object_get(s.s, "$ref");
-    if (json_is_string(ref) &&
-        fmt_conjuncts(f, fmt_ref(f, s.file, json_string_value(ref)), out, depth + 1) < 0)
-        return -1;
-    json_t *all = json_object_get(s.s, "allOf");
-    for (size_t i = 0; json_is_array(all) && i < json_array_size(all); i++) {
-        struct spos k = {json_array_get(all, i), s.file};
-        if (fmt_conjuncts(f, k, out, depth + 1) < 0) return -1;
-    }
-    return 0;
-}
-
-static int type_allows(json_t *s, const char *type)
-{
-    json_t *t = json_object_get(s, "type");
-    if (json_is_string(t)) return !strcmp(json_string_value(t), type);
-    if (!json_is_array(t)) return 1;
-    for (size_t i = 0; i < json_array_size(t); i++)
-        if (json_is_string(json_array_get(t, i)) &&
-            !strcmp(json_string_value(json_array_get(t, i)), type))
-            return 1;
-    return 0;
-}
-
-static int pattern_matches(const char *pattern, const char *name)
-{
-    regex_t re;
-    if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0) return 1; /* cannot tell */
-    int m = regexec(&re, name, 0, NULL, 0) == 0;
-    regfree(&re);
-    return m;
-}
-
-static int all_digits(const char *s)
-{
-    if (!*s) return 0;
-    for (; *s; s++)
-        if (*s < '0' || *s > '9') return 0;
-    return 1;
-}
-
-/* Why a walk stopped on a segment the format forbids. */
-struct fmt_block {
-    size_t seg;      /* the forbidden segment */
-    json_t *schema;  /* the closed object schema, or the one whose type excludes it */
-    const char *was; /* its JSON type when the type forbids it, else NULL */
-};
-
-/* Walk SEGS from the format's root. 1 and *B filled when a literal segment cannot exist. */
-static int fmt_walk(struct fmt *f, const struct ptr *segs, struct fmt_block *b)
-{
-    spos_vec cur = VEC_INIT, next = VEC_INIT;
-    struct spos root = {f->files.items[0].root, 0};
-    int blocked = 0, open = fmt_conjuncts(f, root, &cur, 0) < 0;
-    for (size_t i = 0; i < segs->n && !open && !blocked && cur.len; i++) {
-        const char *seg = segs->segs[i];
-        next.len = 0;
-        if (!strcmp(seg, "**")) break;
-        int wild = !strcmp(seg, "*") || !strcmp(seg, SEL_ITEMS);
-        for (size_t k = 0; k < cur.len && !open && !blocked; k++) {
-            json_t *s = cur.items[k].s;
-            size_t file = cur.items[k].file;
-            json_t *props = json_object_get(s, "properties");
-            json_t *pats = json_object_get(s, "patternProperties");
-            json_t *items = json_object_get(s, "items");
-            json_t *addl = json_object_get(s, "additionalProperties");
-            if (wild) {
-                struct spos kid = {NULL, file};
-                if (json_is_object(items) && !type_allows(s, "object")) kid.s = items;
-                else if (json_is_object(addl) && !props && !pats && !type_allows(s, "array"))
-                    kid.s = addl;
-                else if (props || pats || items || addl) open = 1; /* members differ */
-                if (kid.s && fmt_conjuncts(f, kid, &next, 0) < 0) open = 1;
-                continue;
-            }
-            int digits = all_digits(seg);
-            if (!type_allows(s, "object") && !(digits && type_allows(s, "array"))) {
-                json_t *t = json_object_get(s, "type");
-                b->seg = i;
-                b->schema = s;
-                b->was = json_is_string(t) ? json_string_value(t) : "not an object";
-                blocked = 1;
-                break;
-            }
-            int found = 0;
-            struct spos kid = {json_object_get(props, seg), file};
-            if (kid.s) {
-                found = 1;
-                if (fmt_conjuncts(f, kid, &next, 0) < 0) open = 1;
-            }
-            const char *pat;
-            json_t *ps;
-            if (json_is_object(pats)) json_object_foreach(pats, pat, ps)
-                {
-                    if (!pattern_matches(pat, seg)) continue;
-                    found = 1;
-                    struct spos pk = {ps, file};
-                    if (fmt_conjuncts(f, pk, &next, 0) < 0) open = 1;
-                }
-            if (found) continue;
-            if (digits && json_is_object(items)) {
-                struct spos ik = {items, file};
-                if (fmt_conjuncts(f, ik, &next, 0) < 0) open = 1;
-            } else if (json_is_false(addl)) {
-                b->seg = i;
-                b->schema = s;
-                b->was = NULL;
-                blocked = 1;
-            } else if (json_is_object(addl)) {
-                struct spos ak = {addl, file};
-                if (fmt_conjuncts(f, ak, &next, 0) < 0) open = 1;
-            }
-        }
-        spos_vec t = cur;
-        cur = next;
-        next = t;
-    }
-    VEC_FREE(cur);
-    VEC_FREE(next);
-    return blocked;
-}
-
-/* One selector (at POINTER in the rule file), relative ones from each of BASES (absolute
- * selectors; NULL: relative ones are not checked). Appends the absolute selectors it
- * stands for to OUT (when not NULL). */
-static void lint_selector(struct lint *l, json_t *sv, const char *pointer, char **bases,
-                          size_t nbases, str_vec *out)
-{
-    const char *text = json_string_value(sv);
-    if (!text || !*text) return;
-    char *ours = sel_from_jsonpath(text);
-    if (ours) { /* the loader reports it */
-        free(ours);
-        return;
-    }
-    int absolute = text[0] == '/';
-    static char empty[] = "";
-    static char *const root_only[] = {empty};
-    if (absolute) {
-        bases = (char **)root_only;
-        nbases = 1;
-    } else if (!bases) {
-        return;
-    }
-    int reported = 0;
-    for (size_t bi = 0; bi < nbases; bi++) {
-        char *full = absolute ? xstrdup(text) : xasprintf("%s/%s", bases[bi], text);
-        struct ptr segs;
-        const char *why;
-        if (ptr_parse(full, &segs, &why) < 0) {
-            free(full);
-            continue;
-        }
-        struct fmt_block b = {0, NULL, NULL};
-        if (!reported && l->format && fmt_walk(l->format, &segs, &b)) {
-            reported = 1;
-            struct buf where = BUF_INIT, names = BUF_INIT, fix = BUF_INIT;
-            for (size_t i = 0; i < b.seg; i++)
-                ptr_append_segment(&where, segs.segs[i], strlen(segs.segs[i]));
-            if (!where.len) buf_addc(&where, '/');
-            const char *fmt_path = l->format->files.items[0].path;
-            const char *bad = segs.segs[b.seg];
-            if (b.was) {
-                finding(l, pointer, DIAG_ERROR,
-                        "select the value itself, or a member of an object the description "
-                        "format defines (see schema/mcp-description.schema.json)",
-                        "selector \"%s\" selects nothing in any description: %s is %s %s in "
-                        "the description format, it has no member \"%s\"",
-                        text, buf_str(&where), strchr("aeiou", b.was[0]) ? "an" : "a", b.was, bad);
-            } else {
-                VEC(const char *) known = VEC_INIT;
-                const char *k;
-                json_t *v;
-                json_object_foreach(json_object_get(b.schema, "properties"), k, v)
-                {
-                    buf_addf(&names, "%s%s", names.len ? ", " : "", k);
-                    VEC_PUSH(known, k);
-                }
-                json_object_foreach(json_object_get(b.schema, "patternProperties"), k, v)
-                    buf_addf(&names, "%smembers matching %s", names.len ? ", " : "", k);
-                VEC_PUSH(known, NULL);
-                const char *near = NULL;
-                size_t best = 3;
-                for (size_t i = 0; known.items[i]; i++) {
-                    size_t d = util_edit_distance(bad, known.items[i]);
-                    if (d < best) {
-                        best = d;
-                        near = known.items[i];
-                    }
-                }
-                if (near) { /* the selector as written, with the segment corrected */
-                    struct ptr mine;
-                    char *own = absolute ? xstrdup(text) : xasprintf("/%s", text);
-                    if (ptr_parse(own, &mine, &why) == 0) {
-                        size_t off = segs.n - mine.n; /* segments of the base */
-                        if (b.seg >= off) {
-                            for (size_t i = 0; i < mine.n; i++) {
-                                if (i || absolute) buf_addc(&fix, '/');
-                                buf_adds(&fix, i == b.seg - off ? near : mine.segs[i]);
-                            }
-                        }
-                        ptr_release(&mine);
-                    }
-                    free(own);
-                }
-                char *hint = fix.len
-                    ? xasprintf("write %s", buf_str(&fix))
-                    : xasprintf("select a member the description format defines (%s)", fmt_path);
-                finding(l, pointer, DIAG_ERROR, hint,
-                        "selector \"%s\" selects nothing in any description: the description "
-                        "format allows no member \"%s\" in %s (it allows %s)%s%s%s",
-                        text, bad, buf_str(&where), names.len ? buf_str(&names) : "none",
-                        near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "");
-                free(hint);
-                VEC_FREE(known);
-            }
-            buf_release(&where);
-            buf_release(&names);
-            buf_release(&fix);
-        }
-        ptr_release(&segs);
-        if (out && out->len < 16) VEC_PUSH(*out, full);
-        else free(full);
-        if (absolute) break;
-    }
-}
-
-/* The selectors of a `select` (one string or a list) at POINTER. */
-static void lint_select(struct lint *l, json_t *sel, const char *pointer, char **bases,
-                        size_t nbases, str_vec *out)
-{
-    if (!json_is_array(sel)) {
-        lint_selector(l, sel, pointer, bases, nbases, out);
-        return;
-    }
-    for (size_t i = 0; i < json_array_size(sel); i++) {
-        char *p = xasprintf("%s/%zu", pointer, i);
-        lint_selector(l, json_array_get(sel, i), p, bases, nbases, out);
-        free(p);
-    }
-}
-
-static void free_bases(char **b, size_t n)
-{
-    for (size_t i = 0; i < n; i++) free(b[i]);
-    free(b);
-}
-
-/* The selectors inside predicate P (at POINTER), judged at the nodes BASES select. */
-static void lint_pred_sels(struct lint *l, json_t *p, const char *pointer, char **bases,
-                           size_t nbases)
-{
-    if (!json_is_object(p) || json_object_size(p) != 1) return;
-    void *it = json_object_iter(p);
-    const char *name = json_object_iter_key(it);
-    json_t *arg = json_object_iter_value(it);
-    char *ap = xasprintf("%s/%s", pointer, name);
-    if (!strcmp(name, "all") || !strcmp(name, "any")) {
-        for (size_t i = 0; json_is_array(arg) && i < json_array_size(arg); i++) {
-            char *kp = xasprintf("%s/%zu", ap, i);
-            lint_pred_sels(l, json_array_get(arg, i), kp, bases, nbases);
-            free(kp);
-        }
-    } else if (!strcmp(name, "not")) {
-        lint_pred_sels(l, arg, ap, bases, nbases);
-    } else if (!strcmp(name, "every") || !strcmp(name, "some")) {
-        str_vec kids = VEC_INIT;
-        char *sp = xasprintf("%s/select", ap), *rp = xasprintf("%s/require", ap);
-        lint_select(l, json_object_get(arg, "select"), sp, bases, nbases, &kids);
-        lint_pred_sels(l, json_object_get(arg, "require"), rp, kids.items, kids.len);
-        free_bases(kids.items, kids.len);
-        free(sp);
-        free(rp);
-    } else if (!strcmp(name, "unique") || !strcmp(name, "among")) {
-        char *sp = xasprintf("%s/select", ap); /* relative ones start elsewhere (up, depth) */
-        lint_select(l, json_object_get(arg, "select"), sp, NULL, 0, NULL);
-        free(sp);
-    }
-    free(ap);
-}
-
-/* The selectors of clause C (at POINTER), whose node is each of BASES. */
-static void lint_clause_sels(struct lint *l, json_t *c, const char *pointer, char **bases,
-                             size_t nbases)
-{
-    if (!json_is_object(c)) return;
-    str_vec own = VEC_INIT;
-    json_t *sel = json_object_get(c, "select");
-    char **here = bases;
-    size_t nhere = nbases;
-    if (sel) {
-        char *sp = xasprintf("%s/select", pointer);
-        lint_select(l, sel, sp, bases, nbases, &own);
-        free(sp);
-        here = own.items;
-        nhere = own.len;
-    }
-    static const char *const preds[] = {"when", "require"};
-    for (size_t k = 0; k < 2; k++) {
-        char *pp = xasprintf("%s/%s", pointer, preds[k]);
-        lint_pred_sels(l, json_object_get(c, preds[k]), pp, here, nhere);
-        free(pp);
-    }
-    static const char *const lists[] = {"all", "first"};
-    for (size_t k = 0; k < 2; k++) {
-        json_t *kids = json_object_get(c, lists[k]);
-        for (size_t i = 0; json_is_array(kids) && i < json_array_size(kids); i++) {
-            char *kp = xasprintf("%s/%s/%zu", pointer, lists[k], i);
-            lint_clause_sels(l, json_array_get(kids, i), kp, here, nhere);
-            free(kp);
-        }
-    }
-    free_bases(own.items, own.len);
-}
-
 /* ---- citations (based-on) ----------------------------------------------------------- */
 
 /* A GitHub file link: https://github.com/OWNER/REPO/(blob|tree|raw|blame)/REF/PATH or
@@ -1275,9 +831,9 @@ static void lint_file(struct lint *l)
         }
         if (check) {
             char *cp = xasprintf("%s/check", ptr);
-            static char empty[] = "";
-            static char *const root[] = {empty};
-            lint_clause_sels(l, check, cp, (char **)root, 1);
+            ver_mask judged_for = ver_all(&l->vl);
+            spec_mask(&l->vl, json_object_get(r, "applies"), &judged_for);
+            lint_selectors_check(l->sels, l->d, check, cp, judged_for, l->out);
             free(cp);
         }
         lint_level(l, r, ptr);
@@ -1435,7 +991,7 @@ static void lint_program(const struct rule_set *rs, const char *dir, const char 
     free(fxdir);
     l.d = m;
     lint_unlisted(&l, json_object_get(doc_root(m), "files"));
-    l.format = fmt_new(&l);
+    l.sels = lint_selectors_new(rs, dir, l.schema_map, &l.vl, m, out);
     for (size_t i = 0; i < rule_set_file_count(rs); i++) {
         if (!(l.d = rule_set_file_doc(rs, i))) continue; /* the loader reported it */
         lint_file(&l);
@@ -1443,7 +999,7 @@ static void lint_program(const struct rule_set *rs, const char *dir, const char 
     }
     lint_citations_finish(&l);
     cites_free(&l);
-    fmt_free(l.format);
+    lint_selectors_free(l.sels);
     fixtures_free(l.fx);
     free(l.fx_missing);
     schema_ctx_free(sctx);

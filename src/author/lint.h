@@ -21,7 +21,8 @@
 char *lint_default_fixtures(const char *rules_dir);
 
 /* Lint the rule set in DIR. FIXTURES is the conformance directory (NULL: the default).
- * Appends every finding to OUT (level error or warning, file:line:col, message and hint:
+ * Appends every finding to OUT (level error or warning, or info for a check lint could not
+ * run: lint_selectors.h; file:line:col, message and hint:
  * the loader's errors come with theirs), sorted by file and position. Returns 0, or -1 when DIR
  * has no readable manifest.yaml (one diagnostic without position appended). */
 int lint_rule_dir(const char *dir, const char *fixtures, struct diag_list *out);
