@@ -48,4 +48,16 @@ int rules_diff_differs(json_t *diff);
  * Rule lines are sorted by id (an added, a removed and a changed rule mixed). */
 void rules_diff_text(json_t *diff, struct buf *out);
 
+/* The set's own changes (DIFF's "set", not empty) as the text's "~ set:" line has them,
+ * appended to OUT without that prefix or a newline. */
+void rules_diff_set_line(json_t *set, struct buf *out);
+/* One entry of a changed rule's "details" (rules_diff_compute) on one line, appended to
+ * OUT without indentation or newline: WHAT [at PATH]: BEFORE -> AFTER, e.g. "level:
+ * should -> must", "fix added at check/first/2: TITLE", "require at check: length
+ * {"max": 64} -> length {"max": 128}". */
+void rules_diff_detail_line(json_t *detail, struct buf *out);
+/* Whether the changed rule E's findings can change, as one sentence appended to OUT:
+ * "findings can change", or "findings cannot change: only fixes, examples changed". */
+void rules_diff_findings_note(json_t *e, struct buf *out);
+
 #endif
