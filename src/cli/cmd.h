@@ -41,6 +41,11 @@ void cmd_validate_filter(const struct cmd_judged_run *run, const struct rule_set
  * gets that anchor. */
 int cmd_validate_then(const char *cmd, int argc, char **argv, cmd_judged_fn then, void *arg,
                       const char *baseline_out);
+/* The files below DIR that validate's directory search judges (*.json, *.yaml, *.yml;
+ * hidden entries and node_modules left out), sorted by name, depth first: a new array of
+ * new strings, *N of them (DIR itself when it cannot be opened, so that loading it says
+ * why). */
+char **cmd_find_candidates(const char *dir, size_t *n);
 int cmd_baseline(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 /* `rules init` (cmd_rules_init.c): argv[0] is "init". */

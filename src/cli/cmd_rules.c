@@ -1,6 +1,6 @@
 /* cmd_rules.c - `mcpdesc rules init|list|explain|dump|lint|test|docs|diff|lock|pack|pin|changes`: the tools
  * of rule authors and release engineers. The work is in lint.c (lint, examples),
- * rulepage*.c (pages), rule_dump.c (compiled programs) and rules_diff.c (two sets
+ * rulepage*.c (pages), rule_dump.c (compiled programs) and cmd_rules_diff.c (two sets
  * compared); this file parses options and maps outcomes to exit codes: 0 ok, 1 findings
  * (lint findings, failed examples, examples that cannot be shown, sets that differ), 2
  * bad usage (an unknown rule id too) or a rule set that cannot be read, loaded or
@@ -14,10 +14,10 @@
 #include "cli/cmd.h"
 #include "cli/cmd_changes.h"
 #include "cli/cmd_pin.h"
+#include "cli/cmd_rules_diff.h"
 #include "cli/cmd_common.h"
 #include "author/rulepage.h"
 #include "author/lint.h"
-#include "author/rules_diff.h"
 #include "author/rules_test.h"
 #include "rules/lock.h"
 #include "rules/release.h"
@@ -79,20 +79,40 @@ static const struct sub {
      "  --out DIR          where to write the pages (created when missing)\n",
      {"--out", "--rules", "--rules-tag", "--fixtures", "--help", NULL}},
     {"diff",
-     "diff A B [--format text|json]",
+     "diff A B [--format text|json|markdown] [--on FILE|DIR]... [--fail-on LEVEL] [--preset "
+     "PRESET]",
      "the rules added, removed and changed from set A to set B",
      "A and B are rule-set or release directories, or tags (TAG, NAME@TAG) found as\n"
      "--rules-tag finds them. Rules are matched by\n"
      "id; one line per rule that differs, sorted by id: + ID (LEVEL, APPLIES) added, - ID\n"
      "removed, ~ ID: what changed (level, applies as a version spec, check, message, hint,\n"
-     "metadata: the members), then \"N added, N removed, N changed, N unchanged\". A check is\n"
-     "compared as compiled (rules dump --format json), so YAML written differently that\n"
-     "compiles the same is no change. The set's own changes (name, tag, digest, docs-url,\n"
-     "versions, tiers, files) are one \"~ set:\" line. Exit status 0 when the sets are the\n"
+     "metadata: the members), then \"N added, N removed, N changed, N unchanged\". Below a\n"
+     "changed rule, one indented line per change of its compiled form, WHAT [at PATH]:\n"
+     "BEFORE -> AFTER (level, applies, selector, when, require, report-at, versions,\n"
+     "clauses, message, hint, fix, yields-to, preset, a metadata member), then whether its\n"
+     "findings can change: a message, hint, fix or documentation change cannot change them.\n"
+     "A check is compared as compiled (rules dump --format json), so YAML written\n"
+     "differently that compiles the same (a renamed use: predicate too) is no change. The\n"
+     "set's own changes (name, tag, digest, docs-url, extends, versions, tiers, files: those\n"
+     "of the sets it extends too) are one \"~ set:\" line. Exit status 0 when the sets are the\n"
      "same, 1 when they differ (the digest counts), 2 on bad usage or a set that cannot load.\n"
-     "  --format FORMAT    text (default) or json (one object: a, b, set, added, removed,\n"
-     "                     changed with before/after of each change, unchanged)\n",
-     {"--format", "--help", NULL}},
+     "\n"
+     "With --on, the upgrade report: every file (a directory: the descriptions below it, as\n"
+     "validate finds them; operands after B are judged too) is judged under A and under B as\n"
+     "validate judges it (the preset, x-mcpdesc-ignore; no config is read), and the findings\n"
+     "that appear (+), disappear (-) or change (~: message or versions) are listed as\n"
+     "FILE:LINE:COL: LEVEL: MESSAGE [RULE] (VERSIONS), then \"N appear, N disappear, N\n"
+     "changed, N unchanged; N new at or above LEVEL\". Exit status 1 when a finding at or\n"
+     "above --fail-on appears (findings that disappear never fail), else 0; 2 when a path is\n"
+     "not there or a file cannot be judged.\n"
+     "  --format FORMAT    text (default), json (one object: a, b, set, added, removed,\n"
+     "                     changed with before/after and details of each change, unchanged,\n"
+     "                     and with --on: on) or markdown (release notes)\n"
+     "  --on FILE|DIR      judge this file or directory under both sets (repeatable)\n"
+     "  --fail-on LEVEL    with --on: info (default: any new finding fails), warning, error\n"
+     "                     or never\n"
+     "  --preset PRESET    with --on: recommended (default), strict or all\n",
+     {"--format", "--on", "--fail-on", "--preset", "--help", NULL}},
     {"lock",
      "lock TAG [--rules DIR]",
      "record the digests of the rule set under TAG",
@@ -177,8 +197,10 @@ static void sub_usage(const struct sub *s, FILE *f)
 
 struct opts {
     const char *rules, *rules_tag, *fixtures, *format, *out, *config;
+    const char *fail_on, *preset; /* diff --on */
     VEC(const char *) args;
     VEC(const char *) only;
+    VEC(const char *) on; /* diff --on, repeatable */
 };
 
 /* Parse ARGV (argv[0] is the subcommand). Returns 0, 1 after --help, -1 on bad usage. */
@@ -227,6 +249,9 @@ static int parse(const struct sub *s, int argc, char **argv, struct opts *o)
         else if (!strcmp(name, "--out")) o->out = v;
         else if (!strcmp(name, "--config")) o->config = v;
         else if (!strcmp(name, "--rule")) VEC_PUSH(o->only, v);
+        else if (!strcmp(name, "--on")) VEC_PUSH(o->on, v);
+        else if (!strcmp(name, "--fail-on")) o->fail_on = v;
+        else if (!strcmp(name, "--preset")) o->preset = v;
     }
     return 0;
 }
@@ -697,55 +722,11 @@ static int run_docs(struct opts *o)
 
 /* ---- diff ------------------------------------------------------------------------- */
 
-/* One operand of `rules diff`: today a rule-set directory. NULL after printing why. */
-/* An operand of `rules diff`: a directory (a rule set or a release directory) when one
- * is there, else a tag, "TAG" or "NAME@TAG", looked up as --rules-tag does. */
-static struct rule_set *load_operand(const char *spec)
-{
-    struct stat st;
-    if (stat(spec, &st) == 0 && S_ISDIR(st.st_mode)) return cmd_load_rules(spec);
-    if (strchr(spec, '/')) {
-        fprintf(stderr, "mcpdesc rules diff: no directory '%s'\n", spec);
-        return NULL;
-    }
-    return cmd_load_rules_tagged(NULL, spec);
-}
-
 static int run_diff(struct opts *o)
 {
-    const char *format = o->format ? o->format : "text";
-    if (strcmp(format, "text") && strcmp(format, "json")) {
-        fprintf(stderr, "mcpdesc rules diff: --format takes text or json, not '%s'\n", format);
-        return 2;
-    }
-    if (o->args.len != 2) {
-        if (o->args.len > 2) too_many("diff", o, 2);
-        else
-            fprintf(stderr,
-                    "mcpdesc rules diff: give two rule sets, A and B (directories or tags)\n");
-        return 2;
-    }
-    /* both loaded, so one run names every operand that cannot load */
-    struct rule_set *a = load_operand(o->args.items[0]), *b = load_operand(o->args.items[1]);
-    int status = 2;
-    if (a && b) {
-        json_t *d = rules_diff_compute(a, b);
-        if (!strcmp(format, "json")) {
-            char *text = json_dumps(d, JSON_INDENT(2));
-            puts(text);
-            free(text);
-        } else {
-            struct buf out = BUF_INIT;
-            rules_diff_text(d, &out);
-            fputs(buf_str(&out), stdout);
-            buf_release(&out);
-        }
-        status = rules_diff_differs(d) ? 1 : 0;
-        json_decref(d);
-    }
-    if (a) rule_set_free(a);
-    if (b) rule_set_free(b);
-    return status;
+    struct cmd_rules_diff_opts d = {o->format,   o->fail_on,  o->preset, o->args.items,
+                                    o->args.len, o->on.items, o->on.len};
+    return cmd_rules_diff(&d);
 }
 
 /* ---- lock ------------------------------------------------------------------------- */
@@ -846,5 +827,6 @@ int cmd_rules(int argc, char **argv)
     else status = run_lock(&o);
     VEC_FREE(o.args);
     VEC_FREE(o.only);
+    VEC_FREE(o.on);
     return status;
 }

@@ -251,6 +251,14 @@ static void walk_dir(const char *dir, struct strvec *out, int depth)
     VEC_FREE(names);
 }
 
+char **cmd_find_candidates(const char *dir, size_t *n)
+{
+    struct strvec v = {NULL, 0, 0};
+    walk_dir(dir, &v, 0);
+    *n = v.len;
+    return v.items;
+}
+
 /* The files to judge, shared by the workers: each takes the next index and fills that
  * file's slot, so the report (written after all are done) is the same for any -j. */
 struct job {
