@@ -1278,7 +1278,7 @@ static void lint_file(struct lint *l)
             finding(l, ip, DIAG_WARNING,
                     "add an example where the rule reports: {expect: invalid (or warning, info "
                     "as its level reports), fixture: expected-invalid/NAME.json, pointer: P} "
-                    "(rules-yaml/README.md, Examples)",
+                    "(rules-yaml/README.md, Testing)",
                     "rule %s has only valid examples: they pass whatever the rule checks, so "
                     "rules test cannot tell that it finds anything",
                     l->rule_id);
