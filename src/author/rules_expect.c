@@ -84,7 +84,8 @@ static int expect_shape_ok(json_t *expect, struct buf *nt)
     int ok = 1;
     size_t i;
     json_t *e;
-    json_array_foreach(expect, i, e) {
+    json_array_foreach(expect, i, e)
+    {
         if (!json_is_object(e)) {
             note(nt, "fixture: x-expect[%zu] must be an object", i);
             ok = 0;
@@ -92,7 +93,8 @@ static int expect_shape_ok(json_t *expect, struct buf *nt)
         }
         const char *key;
         json_t *v;
-        json_object_foreach(e, key, v) {
+        json_object_foreach(e, key, v)
+        {
             if (strcmp(key, "rule") && strcmp(key, "level") && strcmp(key, "pointer") &&
                 strcmp(key, "versions") && strcmp(key, "component")) {
                 note(nt, "fixture: x-expect[%zu] has unknown member \"%s\"", i, key);
@@ -124,7 +126,8 @@ static int expect_shape_ok(json_t *expect, struct buf *nt)
         const char *prev = NULL;
         size_t j;
         json_t *ver;
-        json_array_foreach(vs, j, ver) {
+        json_array_foreach(vs, j, ver)
+        {
             const char *s = json_string_value(ver);
             if (!s) {
                 note(nt, "fixture: x-expect[%zu] versions[%zu] must be a string", i, j);
@@ -142,7 +145,7 @@ static int expect_shape_ok(json_t *expect, struct buf *nt)
 
 static const char *folder_rule(enum folder f)
 {
-    return f == F_VALID ? "expected-valid needs no diagnostic at all"
+    return f == F_VALID  ? "expected-valid needs no diagnostic at all"
         : f == F_WARNING ? "expected-warning needs at least one warning and no error"
                          : "expected-invalid needs at least one error";
 }
@@ -153,11 +156,12 @@ static int folder_holds(enum folder f, json_t *arr)
     int errors = 0, warnings = 0;
     size_t i;
     json_t *d;
-    json_array_foreach(arr, i, d) {
+    json_array_foreach(arr, i, d)
+    {
         errors += !strcmp(level_of(d), "error");
         warnings += !strcmp(level_of(d), "warning");
     }
-    return f == F_VALID ? json_array_size(arr) == 0
+    return f == F_VALID  ? json_array_size(arr) == 0
         : f == F_WARNING ? warnings > 0 && errors == 0
                          : errors > 0;
 }
@@ -169,9 +173,9 @@ static json_t *diag_expect_json(const struct rule_set *rs, const struct diag *d)
     json_t *vs = json_array();
     for (size_t i = 0; i < vl->n; i++)
         if (d->versions & ((ver_mask)1 << i)) json_array_append_new(vs, json_string(vl->names[i]));
-    json_t *j = json_pack("{s:s?, s:s, s:s, s:o}", "rule", d->rule, "level",
-                          diag_level_name(d->level), "pointer", d->pointer ? d->pointer : "",
-                          "versions", vs);
+    json_t *j =
+        json_pack("{s:s?, s:s, s:s, s:o}", "rule", d->rule, "level", diag_level_name(d->level),
+                  "pointer", d->pointer ? d->pointer : "", "versions", vs);
     if (d->component) json_object_set_new(j, "component", json_string(d->component));
     return j;
 }
@@ -205,8 +209,9 @@ static ver_mask args_versions(const struct rule_set *rs, json_t *xargs, struct b
         if (a && !strcmp(a, "--protocol-version") && v) {
             int k = ver_index(rule_set_versions(rs), v);
             if (k < 0) {
-                note(nt, "fixture: x-args names protocol version \"%s\", which the set does not "
-                         "know",
+                note(nt,
+                     "fixture: x-args names protocol version \"%s\", which the set does not "
+                     "know",
                      v);
                 *ok = 0;
             } else {
@@ -224,8 +229,8 @@ static ver_mask args_versions(const struct rule_set *rs, json_t *xargs, struct b
 
 /* Judge PATH (in folder F) with RS; notes in NT. 1 when it passes; -1 when it has no
  * x-expect (and REQUIRE is 0: skipped). */
-static int check_fixture(const struct rule_set *rs, const char *path, enum folder f,
-                         int require, struct buf *nt)
+static int check_fixture(const struct rule_set *rs, const char *path, enum folder f, int require,
+                         struct buf *nt)
 {
     json_error_t jerr;
     json_t *fx = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
@@ -248,7 +253,8 @@ static int check_fixture(const struct rule_set *rs, const char *path, enum folde
         note(nt, "fixture: its x-expect does not fit its folder: %s", folder_rule(f));
         ok = 0;
     }
-    struct eval_options eo = {.versions = args_versions(rs, json_object_get(fx, "x-args"), nt, &ok)};
+    struct eval_options eo = {.versions =
+                                  args_versions(rs, json_object_get(fx, "x-args"), nt, &ok)};
     struct judge_source src = {JUDGE_FILE, path, path, NULL, 0};
     struct judge_options jo = {&eo, NULL, 0, 0};
     struct judge_result r = {0};

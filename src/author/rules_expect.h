@@ -14,7 +14,7 @@
 
 /* The outcome of one fixture. */
 struct rules_expect_result {
-    const char *path;   /* FIXTURES/expected-.../NAME.json (borrowed) */
+    const char *path; /* FIXTURES/expected-.../NAME.json (borrowed) */
     int passed;
     const struct buf *notes; /* what failed, one line each ending in '\n' (empty when passed) */
 };

@@ -55,7 +55,10 @@ static ver_mask document_versions(const struct rule_set *rs, json_t *root, ver_m
     json_t *vs = json_object_get(root, rule_set_res_config(rs)->versions_member);
     ver_mask m = 0;
     for (size_t i = 0; json_is_array(vs) && i < json_array_size(vs); i++) {
-        int k = ver_index(vl, json_string_value(json_array_get(vs, i)) ? json_string_value(json_array_get(vs, i)) : "");
+        int k = ver_index(vl,
+                          json_string_value(json_array_get(vs, i))
+                              ? json_string_value(json_array_get(vs, i))
+                              : "");
         if (k >= 0) m |= (ver_mask)1 << k;
     }
     if (!m) m = ver_all(vl);
@@ -159,7 +162,8 @@ static char *not_exercised(const struct rule_set *rs, const char *path, const ch
     }
     if (l->failed_at) {
         char *to = yielded_to(rs, path, id, pointer, args);
-        buf_addf(&b, "not exercised: yielded to %s: the rule fails at %s, but %s reports there "
+        buf_addf(&b,
+                 "not exercised: yielded to %s: the rule fails at %s, but %s reports there "
                  "first (yields-to), so the example shows nothing of this rule",
                  to ? to : "another rule", pointer, to ? to : "that rule");
         free(to);
@@ -360,7 +364,8 @@ static char *prove_fix(const struct rule_set *rs, const char *id, const char *bp
     char *why = NULL, *detail = NULL;
     if (judge_text(rs, bpath, fixed, fixed_len, &all, &now, &why) < 0) {
         detail = xasprintf("the fix is not proven (3 of 4: still a description): the fixed file "
-                           "is not a description: %s", why);
+                           "is not a description: %s",
+                           why);
         free(why);
         return detail;
     }
@@ -368,8 +373,10 @@ static char *prove_fix(const struct rule_set *rs, const char *id, const char *bp
     for (size_t i = 0; i < now.diags.len && !b.len; i++) {
         const struct diag *dg = &now.diags.items[i];
         if (dg->rule && !strcmp(dg->rule, id) && at_or_below(dg->pointer, pointer)) {
-            buf_addf(&b, "the fix is not proven (1 of 4: the rule reports nothing at or below "
-                         "%s): after the fix, ", pointer);
+            buf_addf(&b,
+                     "the fix is not proven (1 of 4: the rule reports nothing at or below "
+                     "%s): after the fix, ",
+                     pointer);
             say_finding(&b, dg);
         }
     }
@@ -377,8 +384,7 @@ static char *prove_fix(const struct rule_set *rs, const char *id, const char *bp
         char *used = xcalloc(was.diags.len + 1, 1);
         for (size_t i = 0; i < now.diags.len && !b.len; i++) {
             const struct diag *dg = &now.diags.items[i];
-            if (!dg->rule || !strcmp(dg->rule, id) || !at_or_below(dg->pointer, pointer))
-                continue;
+            if (!dg->rule || !strcmp(dg->rule, id) || !at_or_below(dg->pointer, pointer)) continue;
             size_t k = 0;
             for (; k < was.diags.len; k++) {
                 const struct diag *old = &was.diags.items[k];
@@ -390,8 +396,10 @@ static char *prove_fix(const struct rule_set *rs, const char *id, const char *bp
                 used[k] = 1;
                 continue;
             }
-            buf_addf(&b, "the fix is not proven (2 of 4: no other rule reports anything new at "
-                         "or below %s): after the fix, ", pointer);
+            buf_addf(&b,
+                     "the fix is not proven (2 of 4: no other rule reports anything new at "
+                     "or below %s): after the fix, ",
+                     pointer);
             say_finding(&b, dg);
         }
         free(used);
@@ -538,7 +546,9 @@ size_t rules_test_run_examples(const struct rule_set *rs, const char *fixtures, 
                 res.detail = after
                     ? run_fix(rs, fixtures, res.rule, res.fixture, after, res.pointer, strict)
                     : xstrdup("a fix example names no \"after\"");
-            else res.detail = run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer, strict);
+            else
+                res.detail =
+                    run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer, strict);
             res.passed = res.detail == NULL;
             if (!res.passed) failed++;
             if (each) each(&res, each_arg);

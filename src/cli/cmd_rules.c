@@ -663,8 +663,9 @@ static int run_test(struct opts *o)
     const char *given = dir_arg("test", o);
     if (o->args.len && !given) return 2;
     if (o->expect_only && o->only.len) {
-        fprintf(stderr, "mcpdesc rules test: --expect-only runs no example, so --rule has "
-                        "nothing to choose\n");
+        fprintf(stderr,
+                "mcpdesc rules test: --expect-only runs no example, so --rule has "
+                "nothing to choose\n");
         return 2;
     }
     o->rules = given;
@@ -693,8 +694,10 @@ static int run_test(struct opts *o)
         rules_expect_run(rs, fx, 1, print_fixture, &f, &judged);
         printf("%zu passed, %zu failed\n", f.passed, f.failed);
         if (!judged)
-            fprintf(stderr, "mcpdesc rules test: no fixture under %s/expected-*/: nothing was "
-                            "tested\n", fx);
+            fprintf(stderr,
+                    "mcpdesc rules test: no fixture under %s/expected-*/: nothing was "
+                    "tested\n",
+                    fx);
         free(fx);
         rule_set_free(rs);
         return f.failed || !judged ? 1 : 0;

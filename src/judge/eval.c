@@ -154,8 +154,8 @@ struct eval_run {
     const struct eval_options *opts;
 };
 
-static ver_mask judge_node(struct eval_ctx *ctx, const struct clause *cl,
-                           const struct cursor *c, ver_mask m);
+static ver_mask judge_node(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                           ver_mask m);
 
 static ver_mask judge(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
                       ver_mask m)
@@ -174,8 +174,8 @@ static ver_mask judge(struct eval_ctx *ctx, const struct clause *cl, const struc
 }
 
 /* judge() once `when` held: require, or the kids. */
-static ver_mask judge_node(struct eval_ctx *ctx, const struct clause *cl,
-                           const struct cursor *c, ver_mask m)
+static ver_mask judge_node(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                           ver_mask m)
 {
     if (cl->require) {
         buf_reset(&ctx->detail);
@@ -444,12 +444,9 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     uint64_t t_resolve = opts && opts->rule_ns ? now_ns() : 0;
     struct res *res = res_resolve(d, rule_set_res_config(rs), &found);
     ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
-    struct eval_run run = {{.rs = rs,
-                            .sctx = {d, res_view(res)},
-                            .out = &found,
-                            .detail = BUF_INIT,
-                            .at = BUF_INIT},
-                           opts};
+    struct eval_run run = {
+        {.rs = rs, .sctx = {d, res_view(res)}, .out = &found, .detail = BUF_INIT, .at = BUF_INIT},
+        opts};
     struct eval_ctx *ctx = &run.ctx;
     struct cursor root;
     sel_root(&ctx->sctx, &root);
