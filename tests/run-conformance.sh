@@ -1,21 +1,21 @@
 #!/bin/sh
-# run-conformance.sh BINARY - run every conformance fixture against BINARY (an mcpdesc
-# build, e.g. build/mcpdesc or build/san/mcpdesc) with the runner built next to it
-# ($(dirname BINARY)/tests/conformance-check, made by `make test-conformance`).
-# Runs from the repository root; builds nothing itself.
+# run-conformance.sh BINARY - judge every conformance fixture with BINARY (an mcpdesc
+# build, e.g. build/mcpdesc or build/san/mcpdesc) and the shipped rule set, and compare
+# the findings with each fixture's x-expect: `BINARY rules test --expect-only rules-yaml`,
+# the same comparison `rules test` makes for any set's fixtures (src/author/rules_expect.c),
+# so there is one implementation. Prints "ok FILE" or "FAIL FILE" and what failed per
+# fixture, then "N passed, M failed". Runs from the repository root; builds nothing.
 set -u
 if [ $# -ne 1 ]; then
     echo "usage: sh tests/run-conformance.sh BINARY" >&2
     exit 2
 fi
 bin=$1
-check="$(dirname "$bin")/tests/conformance-check"
 here=$(pwd)
 case $bin in /*) ;; *) bin="$here/$bin" ;; esac
-case $check in /*) ;; *) check="$here/$check" ;; esac
 cd "$(dirname "$0")/.." || exit 2
-if [ ! -x "$check" ]; then
-    echo "run-conformance: $check is not built (make test-conformance builds it)" >&2
+if [ ! -x "$bin" ]; then
+    echo "run-conformance: cannot run $bin" >&2
     exit 2
 fi
-exec "$check" "$bin" conformance
+exec "$bin" rules test --expect-only --fixtures conformance rules-yaml

@@ -331,6 +331,17 @@ static int has_fix_example(json_t *ex)
     return 0;
 }
 
+/* Has EX an example where the rule must report (invalid, warning, info or fix)? Only
+ * such an example fails when the rule checks the wrong thing (issue 28). */
+static int has_failing_example(json_t *ex)
+{
+    for (size_t i = 0; i < json_array_size(ex); i++) {
+        const char *expect = json_string_value(json_object_get(json_array_get(ex, i), "expect"));
+        if (expect && strcmp(expect, "valid")) return 1;
+    }
+    return 0;
+}
+
 static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
 {
     json_t *ex = json_object_get(rule, "examples");
@@ -854,6 +865,17 @@ static void lint_file(struct lint *l)
                     "add examples: with a valid and an invalid fixture from conformance/ (see "
                     "rules-yaml/README.md, Adding a rule)",
                     "rule %s has no examples: rules test cannot check it", l->rule_id);
+            free(ip);
+        }
+        if (l->rule_id && json_is_array(ex) && json_array_size(ex) && !has_failing_example(ex)) {
+            char *ip = xasprintf("%s/id", ptr);
+            finding(l, ip, DIAG_WARNING,
+                    "add an example where the rule reports: {expect: invalid (or warning, info "
+                    "as its level reports), fixture: expected-invalid/NAME.json, pointer: P} "
+                    "(rules-yaml/README.md, Testing)",
+                    "rule %s has only valid examples: they pass whatever the rule checks, so "
+                    "rules test cannot tell that it finds anything",
+                    l->rule_id);
             free(ip);
         }
         lint_based_on(l, r, ptr);

@@ -18,6 +18,7 @@
 #include "findings/fix.h"
 #include "judge/eval.h"
 #include "judge/judge.h"
+#include "resolve/res.h"
 
 struct only {
     const char *id;
@@ -45,8 +46,135 @@ static ver_mask fixture_versions(const struct rule_set *rs, json_t *root)
     return m;
 }
 
+/* The versions FIXTURE's document declares (the set's versions member, e.g.
+ * protocolVersions; every version when it names none the set knows), within those of its
+ * x-args (fixture_versions; 0: all). */
+static ver_mask document_versions(const struct rule_set *rs, json_t *root, ver_mask args)
+{
+    const struct ver_list *vl = rule_set_versions(rs);
+    json_t *vs = json_object_get(root, rule_set_res_config(rs)->versions_member);
+    ver_mask m = 0;
+    for (size_t i = 0; json_is_array(vs) && i < json_array_size(vs); i++) {
+        int k = ver_index(vl,
+                          json_string_value(json_array_get(vs, i))
+                              ? json_string_value(json_array_get(vs, i))
+                              : "");
+        if (k >= 0) m |= (ver_mask)1 << k;
+    }
+    if (!m) m = ver_all(vl);
+    return args ? m & args : m;
+}
+
+/* What the tested rule judged in one run (eval_options.judged). */
+struct judged_log {
+    const char *id, *pointer;
+    ver_mask at;        /* the versions the rule judged POINTER for (after its when) */
+    ver_mask failed_at; /* those in which it failed there, before any yield */
+    char *elsewhere[3]; /* the first other pointers it judged, for a message */
+    size_t nelsewhere, more;
+};
+
+static int at_or_below(const char *p, const char *at);
+
+static void log_judged(const struct rule *r, const char *pointer, int whole, ver_mask judged,
+                       ver_mask failed, void *arg)
+{
+    struct judged_log *l = arg;
+    if (strcmp(rule_id(r), l->id)) return;
+    if (!strcmp(pointer, l->pointer)) {
+        l->at |= judged;
+        l->failed_at |= failed;
+        return;
+    }
+    if (whole && at_or_below(l->pointer, pointer)) { /* report-at: failure judges below */
+        l->at |= judged;
+        return;
+    }
+    for (size_t i = 0; i < l->nelsewhere; i++)
+        if (!strcmp(l->elsewhere[i], pointer)) return;
+    if (l->nelsewhere < 3) l->elsewhere[l->nelsewhere++] = xstrdup(pointer);
+    else l->more++;
+}
+
+static void judged_log_release(struct judged_log *l)
+{
+    for (size_t i = 0; i < l->nelsewhere; i++) free(l->elsewhere[i]);
+}
+
+/* Is P the pointer AT or below it? */
+static int at_or_below(const char *p, const char *at)
+{
+    size_t n = strlen(at);
+    return p && !strncmp(p, at, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+/* A rule ID yields to that reports at or below POINTER in D with the whole set: the
+ * reason a valid example's rule failed there and reported nothing. NULL if none. */
+static char *yielded_to(const struct rule_set *rs, const char *path, const char *id,
+                        const char *pointer, ver_mask versions)
+{
+    struct doc_error err;
+    doc *d = doc_load_file(path, NULL, &err);
+    if (!d) {
+        doc_error_release(&err);
+        return NULL;
+    }
+    const struct rule *r = rule_set_find(rs, id);
+    struct eval_options eo = {.versions = versions};
+    struct diag_list all = DIAG_LIST_INIT;
+    eval_document(rs, d, &eo, &all);
+    char *to = NULL;
+    for (size_t i = 0; !to && r && i < all.len; i++)
+        if (all.items[i].rule && at_or_below(all.items[i].pointer, pointer) &&
+            rule_yields_to(r, all.items[i].rule))
+            to = xstrdup(all.items[i].rule);
+    diag_list_release(&all);
+    doc_free(d);
+    return to;
+}
+
+/* Why a valid example that drew no finding proves nothing (strict): the rule never
+ * judged its pointer for a version the fixture and the rule share. NULL when it did. */
+static char *not_exercised(const struct rule_set *rs, const char *path, const char *id,
+                           const char *pointer, ver_mask docv, ver_mask args,
+                           const struct judged_log *l)
+{
+    const struct rule *r = rule_set_find(rs, id);
+    const struct ver_list *vl = rule_set_versions(rs);
+    struct buf b = BUF_INIT;
+    if (r && !(docv & rule_applies(r))) {
+        buf_adds(&b, "not exercised: versions disjoint: the fixture is judged for ");
+        ver_format(&b, vl, docv, ", ");
+        buf_adds(&b, ", the rule applies to ");
+        ver_format(&b, vl, rule_applies(r), ", ");
+        buf_adds(&b, " (give the fixture a protocolVersions the rule applies to)");
+        return buf_detach(&b);
+    }
+    if (!l->at) {
+        buf_addf(&b, "not exercised: not selected: the rule never judges %s (after its when)",
+                 *pointer ? pointer : "\"\" (the root)");
+        if (!l->nelsewhere) buf_adds(&b, "; it judges nothing in the fixture");
+        for (size_t i = 0; i < l->nelsewhere; i++)
+            buf_addf(&b, "%s%s", i ? ", " : "; it judges ",
+                     *l->elsewhere[i] ? l->elsewhere[i] : "\"\" (the root)");
+        if (l->more) buf_addf(&b, " and %zu more", l->more);
+        return buf_detach(&b);
+    }
+    if (l->failed_at) {
+        char *to = yielded_to(rs, path, id, pointer, args);
+        buf_addf(&b,
+                 "not exercised: yielded to %s: the rule fails at %s, but %s reports there "
+                 "first (yields-to), so the example shows nothing of this rule",
+                 to ? to : "another rule", pointer, to ? to : "that rule");
+        free(to);
+        return buf_detach(&b);
+    }
+    buf_release(&b);
+    return NULL;
+}
+
 static char *run_one(const struct rule_set *rs, const char *fixtures, const char *id,
-                     const char *expect, const char *fixture, const char *pointer)
+                     const char *expect, const char *fixture, const char *pointer, int strict)
 {
     if (!fixtures_name_ok(fixture))
         return xasprintf("fixture \"%s\" is not a relative path", fixture);
@@ -62,21 +190,28 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
         free(path);
         return msg;
     }
-    free(path);
     if (!json_is_object(doc_root(d))) {
         doc_free(d);
+        free(path);
         return xstrdup("the fixture is not a JSON object");
     }
     struct ptr p;
     const char *why;
     if (ptr_parse(pointer, &p, &why) < 0) {
         doc_free(d);
+        free(path);
         return xasprintf("bad JSON Pointer \"%s\": %s", pointer, why);
     }
     int exists = ptr_get(doc_root(d), &p) != NULL;
     struct only o = {id};
-    struct eval_options eo = {fixture_versions(rs, doc_root(d)), only_rule, &o, NULL,
-                              RULE_PRESET_NONE};
+    ver_mask args = fixture_versions(rs, doc_root(d));
+    ver_mask docv = document_versions(rs, doc_root(d), args);
+    struct judged_log log = {id, pointer, 0, 0, {NULL}, 0, 0};
+    struct eval_options eo = {.versions = args,
+                              .enabled = only_rule,
+                              .enabled_arg = &o,
+                              .judged = strict ? log_judged : NULL,
+                              .judged_arg = &log};
     struct diag_list found = DIAG_LIST_INIT;
     eval_document(rs, d, &eo, &found);
     if (!exists) exists = ptr_get(doc_root(d), &p) != NULL; /* through $componentRef */
@@ -84,6 +219,8 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
     doc_free(d);
     if (!exists) {
         diag_list_release(&found);
+        judged_log_release(&log);
+        free(path);
         return xasprintf("nothing at %s in the fixture", pointer);
     }
     enum diag_level want = !strcmp(expect, "invalid") ? DIAG_ERROR
@@ -116,9 +253,13 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
             detail = xasprintf("expected %s at %s, the rule reports nothing there%s%s%s",
                                diag_level_name(want), pointer, elsewhere.len ? " (it reports " : "",
                                buf_str(&elsewhere), elsewhere.len ? ")" : "");
+    } else if (valid && strict) {
+        detail = not_exercised(rs, path, id, pointer, docv, args, &log);
     }
     buf_release(&at);
     buf_release(&elsewhere);
+    judged_log_release(&log);
+    free(path);
     return detail;
 }
 
@@ -184,17 +325,115 @@ static void diff_excerpt(struct buf *out, const char *want, size_t nwant, const 
     free(sg);
 }
 
-/* An example {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}: the rule reports
- * at P in BEFORE; its fixes turn BEFORE into AFTER byte for byte; the rule reports nothing
- * in AFTER; and its fixes change nothing there (idempotent). NULL when all hold, else
- * what failed (new). */
-static char *run_fix(const struct rule_set *rs, const char *fixtures, const char *id,
-                     const char *fixture, const char *after, const char *pointer)
+/* Judge TEXT (LEN bytes, parsed as NAME's extension says) with RS under EO. 0 and *OUT
+ * filled, or -1 with *WHY (new) saying why it is not a description. */
+static int judge_text(const struct rule_set *rs, const char *name, const char *text, size_t len,
+                      const struct eval_options *eo, struct judge_result *out, char **why)
 {
-    char *detail = run_one(rs, fixtures, id, "invalid", fixture, pointer);
+    struct judge_source src = {JUDGE_BUFFER, name, NULL, text, len};
+    struct judge_options jo = {eo, NULL, 0, 0};
+    judge_document(rs, &src, &jo, out);
+    *why = NULL;
+    if (out->error) *why = xstrdup(out->error->message);
+    else if (out->skipped) *why = xstrdup(out->skipped);
+    else if (!json_object_get(doc_root(out->d), JUDGE_DESCRIPTION_MEMBER))
+        *why = xstrdup("its top level has no " JUDGE_DESCRIPTION_MEMBER " member");
+    if (!*why) return 0;
+    judge_result_release(out);
+    return -1;
+}
+
+static void say_finding(struct buf *b, const struct diag *dg)
+{
+    buf_addf(b, "%s %s at %s \"%s\"", dg->rule ? dg->rule : "?", diag_level_name(dg->level),
+             dg->pointer ? dg->pointer : "?", dg->message);
+}
+
+/* The four things a fix example proves (strict), on FIXED (the fixture after the rule's
+ * fixes, byte for byte its `after`): (1) the rule reports nothing at or below POINTER,
+ * (2) no other rule of the whole set (every preset) reports anything at or below it that
+ * it did not report before the fix, (3) the file is still a description, (4) a second
+ * run of the fixes changes nothing. NULL when all hold, else the first that fails (new),
+ * with the finding that shows it. */
+static char *prove_fix(const struct rule_set *rs, const char *id, const char *bpath,
+                       const char *before, size_t before_len, const char *fixed, size_t fixed_len,
+                       const char *pointer, ver_mask versions, struct fix_opts *fo)
+{
+    struct eval_options all = {.versions = versions};
+    struct judge_result was = {0}, now = {0};
+    char *why = NULL, *detail = NULL;
+    if (judge_text(rs, bpath, fixed, fixed_len, &all, &now, &why) < 0) {
+        detail = xasprintf("the fix is not proven (3 of 4: still a description): the fixed file "
+                           "is not a description: %s",
+                           why);
+        free(why);
+        return detail;
+    }
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < now.diags.len && !b.len; i++) {
+        const struct diag *dg = &now.diags.items[i];
+        if (dg->rule && !strcmp(dg->rule, id) && at_or_below(dg->pointer, pointer)) {
+            buf_addf(&b,
+                     "the fix is not proven (1 of 4: the rule reports nothing at or below "
+                     "%s): after the fix, ",
+                     pointer);
+            say_finding(&b, dg);
+        }
+    }
+    if (!b.len && judge_text(rs, bpath, before, before_len, &all, &was, &why) == 0) {
+        char *used = xcalloc(was.diags.len + 1, 1);
+        for (size_t i = 0; i < now.diags.len && !b.len; i++) {
+            const struct diag *dg = &now.diags.items[i];
+            if (!dg->rule || !strcmp(dg->rule, id) || !at_or_below(dg->pointer, pointer)) continue;
+            size_t k = 0;
+            for (; k < was.diags.len; k++) {
+                const struct diag *old = &was.diags.items[k];
+                if (!used[k] && old->rule && !strcmp(old->rule, dg->rule) &&
+                    old->level == dg->level && old->pointer && !strcmp(old->pointer, dg->pointer))
+                    break;
+            }
+            if (k < was.diags.len) {
+                used[k] = 1;
+                continue;
+            }
+            buf_addf(&b,
+                     "the fix is not proven (2 of 4: no other rule reports anything new at "
+                     "or below %s): after the fix, ",
+                     pointer);
+            say_finding(&b, dg);
+        }
+        free(used);
+        judge_result_release(&was);
+    }
+    free(why);
+    judge_result_release(&now);
+    if (b.len) return buf_detach(&b);
+    buf_release(&b);
+    struct diag_list errs = DIAG_LIST_INIT;
+    size_t again_len = 0;
+    int n2 = 0;
+    char *again = fix_text(rs, fo, bpath, fixed, fixed_len, &again_len, &n2, &errs);
+    if (again || errs.len)
+        detail = xasprintf("the fix is not proven (4 of 4: a second fix changes nothing): a "
+                           "second run of the fixes changes the file again%s%s",
+                           errs.len ? ": " : "", errs.len ? errs.items[0].message : "");
+    free(again);
+    diag_list_release(&errs);
+    return detail;
+}
+
+/* An example {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}: the rule reports
+ * at P in BEFORE; its fixes turn BEFORE into AFTER byte for byte; then (STRICT) what
+ * prove_fix checks, else the release semantics: the rule reports nothing at P in AFTER
+ * and its fixes change nothing there (idempotent). NULL when all hold, else what failed
+ * (new). */
+static char *run_fix(const struct rule_set *rs, const char *fixtures, const char *id,
+                     const char *fixture, const char *after, const char *pointer, int strict)
+{
+    char *detail = run_one(rs, fixtures, id, "invalid", fixture, pointer, 0);
     if (detail) { /* the level does not matter here: any finding at the pointer */
-        char *w = run_one(rs, fixtures, id, "warning", fixture, pointer);
-        char *i = w ? run_one(rs, fixtures, id, "info", fixture, pointer) : NULL;
+        char *w = run_one(rs, fixtures, id, "warning", fixture, pointer, 0);
+        char *i = w ? run_one(rs, fixtures, id, "info", fixture, pointer, 0) : NULL;
         if (!w || !i) {
             free(detail);
             detail = NULL;
@@ -222,8 +461,8 @@ static char *run_fix(const struct rule_set *rs, const char *fixtures, const char
         return detail;
     }
     struct only o = {id};
-    struct eval_options eo = {fixture_versions(rs, doc_root(d)), only_rule, &o, NULL,
-                              RULE_PRESET_NONE};
+    ver_mask versions = fixture_versions(rs, doc_root(d));
+    struct eval_options eo = {.versions = versions, .enabled = only_rule, .enabled_arg = &o};
     doc_free(d);
     struct judge_options jo = {&eo, NULL, 0, 0};
     struct fix_opts fo = {&jo, NULL, NULL};
@@ -258,7 +497,10 @@ static char *run_fix(const struct rule_set *rs, const char *fixtures, const char
         diff_excerpt(&b, buf_str(&want), want.len, got, got_len, buf_str(&note));
         buf_release(&note);
         detail = buf_detach(&b);
-    } else if ((detail = run_one(rs, fixtures, id, "valid", after, pointer))) {
+    } else if (strict) {
+        detail = prove_fix(rs, id, bpath, buf_str(&before), before.len, got, got_len, pointer,
+                           versions, &fo);
+    } else if ((detail = run_one(rs, fixtures, id, "valid", after, pointer, 0))) {
         char *w = xasprintf("the rule still reports in %s: %s", after, detail);
         free(detail);
         detail = w;
@@ -278,7 +520,7 @@ static char *run_fix(const struct rule_set *rs, const char *fixtures, const char
     return detail;
 }
 
-size_t rules_test_run_examples(const struct rule_set *rs, const char *fixtures,
+size_t rules_test_run_examples(const struct rule_set *rs, const char *fixtures, int strict,
                                int (*enabled)(const char *id, void *arg), void *enabled_arg,
                                void (*each)(const struct rules_test_result *res, void *arg),
                                void *each_arg)
@@ -302,9 +544,11 @@ size_t rules_test_run_examples(const struct rule_set *rs, const char *fixtures,
             const char *after = json_string_value(json_object_get(e, "after"));
             if (!strcmp(res.expect, "fix"))
                 res.detail = after
-                    ? run_fix(rs, fixtures, res.rule, res.fixture, after, res.pointer)
+                    ? run_fix(rs, fixtures, res.rule, res.fixture, after, res.pointer, strict)
                     : xstrdup("a fix example names no \"after\"");
-            else res.detail = run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer);
+            else
+                res.detail =
+                    run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer, strict);
             res.passed = res.detail == NULL;
             if (!res.passed) failed++;
             if (each) each(&res, each_arg);

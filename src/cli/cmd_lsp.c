@@ -124,7 +124,8 @@ static int load(void *arg, const char *root, struct lsp_rules *out, char **why)
     }
     l->filt.cfg = l->cfg;
     l->filt.rs = l->rs;
-    l->eo = (struct eval_options){0, cmd_rule_enabled, &l->filt, NULL, RULE_PRESET_NONE};
+    l->eo =
+        (struct eval_options){0, cmd_rule_enabled, &l->filt, NULL, RULE_PRESET_NONE, NULL, NULL};
     *out = (struct lsp_rules){l->rs, &l->eo, l, cmd_docs_url(NULL, l->cfg, l->rs)};
     return 0;
 }

@@ -18,6 +18,7 @@
 #include "cli/cmd_common.h"
 #include "author/rulepage.h"
 #include "author/lint.h"
+#include "author/rules_expect.h"
 #include "author/rules_test.h"
 #include "rules/lock.h"
 #include "rules/release.h"
@@ -64,13 +65,24 @@ static const struct sub {
      "for --rules: the nearest manifest.yaml, else the default).\n",
      {"--rules", "--fixtures", "--help", NULL}},
     {"test",
-     "test [DIR] [--fixtures DIR] [--rule GLOB]...",
-     "run every rule's examples against conformance/",
+     "test [DIR] [--fixtures DIR] [--rule GLOB]... [--expect-only]",
+     "run every rule's examples and the fixtures' x-expect",
      "Runs only the example's rule on its fixture and checks that it reports exactly at the\n"
-     "example's pointer: an error (invalid), a warning (warning), nothing (valid). One line\n"
-     "per example, then \"N passed, N failed\".\n"
-     "  --rule GLOB        only the examples of matching rule ids (repeatable)\n",
-     {"--rules", "--rules-tag", "--fixtures", "--rule", "--help", NULL}},
+     "example's pointer: an error (invalid), a warning (warning), nothing (valid). A valid\n"
+     "example passes only if the rule judged its pointer for a version the fixture and the\n"
+     "rule share (else \"not exercised\", with why); a fix example checks that the fixed\n"
+     "file is its after, that the rule reports nothing at or below the pointer, that no\n"
+     "other rule reports anything new there, that the file is still a description and that\n"
+     "a second fix changes nothing. A packed release (its rules/ holds SHA256SUMS) is tested\n"
+     "as it was released: valid examples need no finding only, fix examples no finding at\n"
+     "the pointer and idempotence. One line per example, then \"N passed, N failed\"; then\n"
+     "every fixture of the fixtures' expected-*/ folders with x-expect, judged by the whole\n"
+     "set (every preset) and compared both ways, one line each, then \"fixtures: N passed,\n"
+     "N failed\".\n"
+     "  --rule GLOB        only the examples of matching rule ids (repeatable)\n"
+     "  --expect-only      only the fixtures' x-expect (a fixture without one fails); the\n"
+     "                     last line is \"N passed, N failed\" (make test-conformance)\n",
+     {"--rules", "--rules-tag", "--fixtures", "--rule", "--expect-only", "--help", NULL}},
     {"docs",
      "docs --out DIR [--rules DIR] [--fixtures DIR]",
      "render every rule's page (Markdown and HTML)",
@@ -201,6 +213,7 @@ struct opts {
     VEC(const char *) args;
     VEC(const char *) only;
     VEC(const char *) on; /* diff --on, repeatable */
+    int expect_only;      /* rules test --expect-only */
 };
 
 /* Parse ARGV (argv[0] is the subcommand). Returns 0, 1 after --help, -1 on bad usage. */
@@ -231,6 +244,14 @@ static int parse(const struct sub *s, int argc, char **argv, struct opts *o)
             snprintf(cmd, sizeof cmd, "rules %s", s->name);
             cmd_unknown_option(cmd, a, s->options);
             return -1;
+        }
+        if (!strcmp(name, "--expect-only")) { /* a switch: it takes no value */
+            if (a[strlen(name)] == '=') {
+                fprintf(stderr, "mcpdesc rules %s: %s takes no value\n", s->name, name);
+                return -1;
+            }
+            o->expect_only = 1;
+            continue;
         }
         const char *v = cmd_option_value(argc, argv, &i, name);
         if (!v) return -1;
@@ -635,11 +656,45 @@ static void print_result(const struct rules_test_result *res, void *arg)
            res->fixture, res->pointer, res->passed ? "" : ": ", res->passed ? "" : res->detail);
 }
 
+/* One fixture of rules_expect_run: "ok PATH", or "FAIL PATH" and what failed, indented
+ * (the lines the project's conformance runner has always printed). */
+static void print_fixture(const struct rules_expect_result *res, void *arg)
+{
+    struct tally *t = arg;
+    if (res->passed) t->passed++;
+    else t->failed++;
+    printf("%s %s\n", res->passed ? "ok" : "FAIL", res->path);
+    const char *p = buf_str(res->notes);
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        printf("    %.*s\n", (int)n, p);
+        p += n + (e != NULL);
+    }
+}
+
+/* Is RS a packed release (NAME@TAG/rules with SHA256SUMS)? Released tags never change,
+ * so `rules test` runs their examples with the semantics they were released under. */
+static int is_packed_release(const struct rule_set *rs)
+{
+    char *sums = xasprintf("%s/SHA256SUMS", rule_set_dir(rs));
+    struct stat st;
+    int yes = stat(sums, &st) == 0;
+    free(sums);
+    return yes;
+}
+
 static int run_test(struct opts *o)
 {
     if (too_many("test", o, 1)) return 2;
     const char *given = dir_arg("test", o);
     if (o->args.len && !given) return 2;
+    if (o->expect_only && o->only.len) {
+        fprintf(stderr,
+                "mcpdesc rules test: --expect-only runs no example, so --rule has "
+                "nothing to choose\n");
+        return 2;
+    }
     o->rules = given;
     struct rule_set *rs = load_judged("test", o, o->args.len ? "given" : "--rules");
     if (!rs) return 2;
@@ -660,8 +715,28 @@ static int run_test(struct opts *o)
         rule_set_free(rs);
         return 2;
     }
+    if (o->expect_only) {
+        struct tally f = {0, 0};
+        size_t judged = 0;
+        rules_expect_run(rs, fx, 1, print_fixture, &f, &judged);
+        printf("%zu passed, %zu failed\n", f.passed, f.failed);
+        if (!judged)
+            fprintf(stderr,
+                    "mcpdesc rules test: no fixture under %s/expected-*/: nothing was "
+                    "tested\n",
+                    fx);
+        free(fx);
+        rule_set_free(rs);
+        return f.failed || !judged ? 1 : 0;
+    }
+    int strict = !is_packed_release(rs);
+    if (!strict)
+        fprintf(stderr,
+                "mcpdesc rules test: %s is a packed release: its examples are tested as "
+                "released, without the checks added since (rules-yaml/README.md, Testing)\n",
+                rule_set_dir(rs));
     struct tally t = {0, 0};
-    rules_test_run_examples(rs, fx, glob_enabled, o, print_result, &t);
+    rules_test_run_examples(rs, fx, strict, glob_enabled, o, print_result, &t);
     printf("%zu passed, %zu failed\n", t.passed, t.failed);
     /* a rule without examples passes silently: say which, and never call nothing a pass */
     size_t bare = 0;
@@ -678,9 +753,16 @@ static int run_test(struct opts *o)
     buf_release(&ids);
     if (!t.passed && !t.failed)
         fprintf(stderr, "mcpdesc rules test: no example ran: nothing was tested\n");
+    /* the fixtures' own expectations, whole set: not narrowed by --rule, so only then */
+    struct tally f = {0, 0};
+    size_t judged = 0;
+    if (strict && !o->only.len) {
+        rules_expect_run(rs, fx, 0, print_fixture, &f, &judged);
+        if (judged) printf("fixtures: %zu passed, %zu failed\n", f.passed, f.failed);
+    }
     free(fx);
     rule_set_free(rs);
-    return t.failed || (!t.passed && !t.failed) ? 1 : 0;
+    return t.failed || f.failed || (!t.passed && !t.failed) ? 1 : 0;
 }
 
 /* ---- docs ------------------------------------------------------------------------- */

@@ -85,7 +85,7 @@ static int judge_paths(const struct rule_set *a, const struct rule_set *b, const
 {
     char today[11];
     suppress_today(today); /* a bad SOURCE_DATE_EPOCH: today by the clock */
-    struct eval_options eo = {0, NULL, NULL, NULL, preset};
+    struct eval_options eo = {.versions = 0, .preset = preset};
     int status = 0;
     for (size_t i = 0; i < p->items.len; i++) {
         const char *path = p->items.items[i];

@@ -832,7 +832,8 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
     /* the preset is decided in cmd_rule_enabled, where the config can overrule it */
     o->filt.rs = v->rs;
     o->filt.preset = o->preset;
-    v->eo = (struct eval_options){0, cmd_rule_enabled, (void *)&o->filt, NULL, RULE_PRESET_NONE};
+    v->eo = (struct eval_options){
+        0, cmd_rule_enabled, (void *)&o->filt, NULL, RULE_PRESET_NONE, NULL, NULL};
     if (o->baseline) {
         struct doc_error err;
         if (!(v->baseline = baseline_load(o->baseline, v->cwd, &err))) {

@@ -225,12 +225,36 @@ static void report(struct eval_ctx *ctx, const struct clause *cl, const struct c
     }
 }
 
+/* One run of eval_document: the context the predicates see, and the caller's options
+ * (for the judged callback). */
+struct eval_run {
+    struct eval_ctx ctx; /* first: judge() finds the run from its context */
+    const struct eval_options *opts;
+};
+
+static ver_mask judge_node(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                           ver_mask m);
+
 static ver_mask judge(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
                       ver_mask m)
 {
     m &= c->vmask;
     if (!m || c->unresolved) return 0; /* its built-in diagnostic says it all */
     if (cl->when && !fn_eval(cl->when, c, ctx)) return 0;
+    const struct eval_options *o = ((struct eval_run *)ctx)->opts;
+    ver_mask failed = judge_node(ctx, cl, c, m);
+    if (o && o->judged) {
+        char *pointer = sel_pointer(c);
+        o->judged(ctx->rule, pointer, cl->at_failure && cl->require, m, failed, o->judged_arg);
+        free(pointer);
+    }
+    return failed;
+}
+
+/* judge() once `when` held: require, or the kids. */
+static ver_mask judge_node(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                           ver_mask m)
+{
     if (cl->require) {
         buf_reset(&ctx->detail);
         buf_reset(&ctx->at);
@@ -498,9 +522,10 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     uint64_t t_resolve = opts && opts->rule_ns ? now_ns() : 0;
     struct res *res = res_resolve(d, rule_set_res_config(rs), &found);
     ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
-    struct eval_ctx run = {
-        .rs = rs, .sctx = {d, res_view(res)}, .out = &found, .detail = BUF_INIT, .at = BUF_INIT};
-    struct eval_ctx *ctx = &run;
+    struct eval_run run = {
+        {.rs = rs, .sctx = {d, res_view(res)}, .out = &found, .detail = BUF_INIT, .at = BUF_INIT},
+        opts};
+    struct eval_ctx *ctx = &run.ctx;
     struct cursor root;
     sel_root(&ctx->sctx, &root);
     size_t nrules = rule_set_count(rs);

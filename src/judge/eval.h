@@ -27,6 +27,15 @@ struct eval_options {
      * (a rule is reported when both say so), and like it after the yields, which are
      * decided on the full set: a rule of the preset yields to a rule outside it too. */
     enum rule_preset preset;
+    /* When set (rules test): called once per node a rule judged, after its `when` held,
+     * with the rule, the node's pointer (borrowed for the call), WHOLE (the clause reports
+     * where below the node its predicate fails, report-at: failure, so it judged the values
+     * below too), the versions it was judged for and those of them in which it failed
+     * (before any yield). NULL (validate): no pointer is even formatted. Called for the
+     * rules that run unreported too. */
+    void (*judged)(const struct rule *r, const char *pointer, int whole, ver_mask judged,
+                   ver_mask failed, void *arg);
+    void *judged_arg;
 };
 
 /* The placeholders a message, hint or fix title may hold ("value" for {value}, ...),

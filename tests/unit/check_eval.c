@@ -2,6 +2,7 @@
  * applicability and merging, `first` and `when`, message placeholders, and a rule set
  * written only for this test (tests/data/rules-extra) that needs no C change. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,7 +124,7 @@ START_TEST(versions_merge_and_first_branch_wins)
     diag_list_release(&out);
     /* --protocol-version narrows what is judged */
     doc *d = tu_doc("{\"tools\": [{\"inputSchema\": true}]}");
-    struct eval_options eo = {0x01 | 0x10, NULL, NULL, NULL, RULE_PRESET_NONE};
+    struct eval_options eo = {0x01 | 0x10, NULL, NULL, NULL, RULE_PRESET_NONE, NULL, NULL};
     eval_document(rs, d, &eo, &out);
     ck_assert_uint_eq(out.len, 1);
     ck_assert_uint_eq(out.items[0].versions, 0x11);
@@ -155,6 +156,53 @@ START_TEST(when_guards_and_placeholders)
     ck_assert_uint_eq(out.items[0].line, 1);
     ck_assert_uint_eq(out.items[0].col, 87);
     diag_list_release(&out);
+    rule_set_free(rs);
+}
+END_TEST
+
+/* eval_options.judged: each node a rule judged after its `when`, with the versions judged
+ * and failed (rules test's "not exercised" reads it). */
+struct judged_seen {
+    char seen[8][64];
+    ver_mask judged[8], failed[8];
+    size_t n;
+};
+
+static void record_judged(const struct rule *r, const char *pointer, int whole, ver_mask judged,
+                          ver_mask failed, void *arg)
+{
+    struct judged_seen *js = arg;
+    (void)r;
+    (void)whole;
+    if (js->n < 8) {
+        snprintf(js->seen[js->n], sizeof js->seen[0], "%s", pointer);
+        js->judged[js->n] = judged;
+        js->failed[js->n++] = failed;
+    }
+}
+
+START_TEST(judged_callback_names_the_judged_nodes)
+{
+    struct rule_set *rs = load(RULE("\n      select: /tools/*/inputSchema/properties/*\n"
+                                    "      when: {json-type: boolean}\n"
+                                    "      require: {equals: true}\n"
+                                    "      message: m"));
+    doc *d = tu_doc("{\"protocolVersions\": [\"2026-07-28\"], \"tools\": [{\"inputSchema\": "
+                    "{\"properties\": {\"a\": false, \"c\": {}, \"d\": true}}}]}");
+    struct judged_seen js = {.n = 0};
+    struct eval_options eo = {.judged = record_judged, .judged_arg = &js};
+    struct diag_list out = DIAG_LIST_INIT;
+    eval_document(rs, d, &eo, &out);
+    /* c is an object: its `when` fails, so it was never judged */
+    ck_assert_uint_eq(js.n, 2);
+    ck_assert_str_eq(js.seen[0], "/tools/0/inputSchema/properties/a");
+    ck_assert_uint_eq(js.judged[0], 0x10);
+    ck_assert_uint_eq(js.failed[0], 0x10);
+    ck_assert_str_eq(js.seen[1], "/tools/0/inputSchema/properties/d");
+    ck_assert_uint_eq(js.failed[1], 0);
+    ck_assert_uint_eq(out.len, 1);
+    diag_list_release(&out);
+    doc_free(d);
     rule_set_free(rs);
 }
 END_TEST
@@ -587,6 +635,7 @@ Suite *eval_suite(void)
     tcase_add_loop_test(tc, predicate_holds_or_not, 0, (int)(sizeof preds / sizeof *preds));
     tcase_add_test(tc, versions_merge_and_first_branch_wins);
     tcase_add_test(tc, when_guards_and_placeholders);
+    tcase_add_test(tc, judged_callback_names_the_judged_nodes);
     tcase_add_test(tc, new_rules_need_no_c_change);
     tcase_add_test(tc, first_later_branch_gets_only_remaining_versions);
     tcase_add_test(tc, unique_outside_the_clause_versions_is_no_diagnostic);

@@ -342,7 +342,7 @@ START_TEST(examples)
     ck_assert_ptr_nonnull(rs);
     struct tally t;
     memset(&t, 0, sizeof t);
-    ck_assert_uint_eq(rules_test_run_examples(rs, fx, NULL, NULL, collect, &t), 3);
+    ck_assert_uint_eq(rules_test_run_examples(rs, fx, 1, NULL, NULL, collect, &t), 3);
     ck_assert_uint_eq(t.passed, 1);
     ck_assert_str_eq(t.lines[0], "ok planted.examples /tools/0/inputSchema");
     ck_assert_str_eq(t.lines[2], "FAIL planted.examples /tools/5/inputSchema"); /* valid, but nothing there */
@@ -364,7 +364,7 @@ START_TEST(shipped_examples)
     ck_assert_msg(rs != NULL, "the shipped rule set does not load");
     struct tally t;
     memset(&t, 0, sizeof t);
-    ck_assert_uint_eq(rules_test_run_examples(rs, fx, NULL, NULL, collect, &t), 0);
+    ck_assert_uint_eq(rules_test_run_examples(rs, fx, 1, NULL, NULL, collect, &t), 0);
     ck_assert_uint_gt(t.passed, 0);
     rule_set_free(rs);
     free(fx);
