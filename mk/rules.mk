@@ -71,7 +71,7 @@ EXTRA_CHECKS += test-rules check-locks test-rules-diff check-releases test-org-r
 # mcpdesc-mcp, whose printed next commands run as printed (tests/rules-init.sh; a few
 # seconds). Its refusals are CLI goldens (tests/cli/rules-init-*).
 .PHONY: test-rules-init
-test-rules-init: $(RULES_BIN) $(BUILD)/tests/conformance-check
+test-rules-init: $(RULES_BIN)
 	sh tests/rules-init.sh $(RULES_BIN)
 
 EXTRA_CHECKS += test-rules-init
