@@ -1,5 +1,6 @@
 /* rule_lang.c - the rule language's tables, listed: every mapping of a rule file (their
- * rows beside their handlers in rule_compile.c) and of the manifest (rule_set_load.c),
+ * rows beside their handlers in rule_compile.c) and of the manifest (rule_set_load.c; its
+ * overrides entry in rule_override.c),
  * the names rule_names() gives editors, and the kinds' names for `rules dump --language`.
  * The rows live beside the handlers they point at so that no file here both holds a
  * table and is called by the handlers it names (no cycle of files: tools/deps-allow.txt).
