@@ -172,6 +172,14 @@ static void page_init(struct rulepage_site *s, const struct rule *r, struct rule
     p->enforcement = str_or(m, "enforcement", "");
     p->preset = rule_preset_name(rule_preset(r));
     p->preset_reason = rule_preset_reason(r);
+    if (rule_preset_overridden(r)) {
+        const struct rule_set *by = rule_preset_set(r);
+        p->preset_owned = xasprintf("%s (base: %s; moved by %s %s)", p->preset,
+                                    rule_preset_name(rule_file_preset(r)), rule_set_name(by),
+                                    rule_set_display_tag(by));
+        p->preset = p->preset_owned;
+        if (rule_preset(r) == RULE_PRESET_RECOMMENDED) p->preset_reason = NULL; /* it is in */
+    }
     if (rule_off(r)) { /* no preset runs it */
         p->preset = "none";
         p->preset_reason = rule_level_reason(r);
@@ -270,6 +278,7 @@ static void page_release(struct rulepage_page *p)
 {
     free(p->paths);
     free(p->level_text);
+    free(p->preset_owned);
     for (size_t i = 0; i < p->required_by.len; i++) free(p->required_by.items[i]);
     VEC_FREE(p->required_by);
     for (size_t i = 0; i < p->based_on.len; i++) free(p->based_on.items[i].local);

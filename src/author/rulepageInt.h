@@ -87,6 +87,7 @@ struct rulepage_page {
     /* the Requirement level detail: the level, and when the set's overrides decide it the
      * rule file's level, the set and its reason (new) */
     char *level_text;
+    char *preset_owned; /* preset, when an override moved it: "strict (base: ...)" (new) */
     const struct ver_list *versions; /* the site's protocol versions, in order */
     ver_mask applies;                /* bit i: the rule applies to versions->names[i] */
     struct rulepage_detail details[RULEPAGE_NDETAILS];

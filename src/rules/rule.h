@@ -216,7 +216,8 @@ enum rule_preset {
  * rule of a set released before presets existed). */
 enum rule_preset rule_preset(const struct rule *r);
 /* Its `preset-reason` (borrowed): why a server author is better off without it by
- * default; NULL for a rule of recommended. */
+ * default; NULL for a rule of recommended. When an override of the set moved it to
+ * another preset, the override's reason (also for a rule it moved into recommended). */
 const char *rule_preset_reason(const struct rule *r);
 /* Does preset P run R? Every rule when P is RULE_PRESET_NONE. */
 int rule_in_preset(const struct rule *r, enum rule_preset p);
