@@ -251,8 +251,6 @@ enum rule_preset rule_file_preset(const struct rule *r);
 const char *rule_level_reason(const struct rule *r);
 const struct rule_set *rule_level_set(const struct rule *r);
 const struct rule_set *rule_preset_set(const struct rule *r);
-/* How many overrides the manifest of RS has (of its own, not of its base). */
-size_t rule_set_override_count(const struct rule_set *rs);
 
 /* `mcpdesc rules dump` (rule_dump.c): the compiled program of the rules named by IDS (N
  * ids; every rule of the set when N is 0), in the set's rule order, each once: id, level,

@@ -396,10 +396,7 @@ const struct rule_set *rule_preset_set(const struct rule *r)
 {
     return r->ov_preset ? r->ov_preset->set : NULL;
 }
-size_t rule_set_override_count(const struct rule_set *rs)
-{
-    return rs->overrides.len;
-}
+
 const char *rule_preset_name(enum rule_preset p)
 {
     return p >= RULE_PRESET_RECOMMENDED && p <= RULE_PRESET_ALL ? preset_names[p] : NULL;
