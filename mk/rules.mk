@@ -48,13 +48,13 @@ test-org-rules: $(RULES_BIN)
 	$(RULES_BIN) rules test --rules $(ORG_RULES)
 	rm -rf $(BUILD)/org-rule-docs
 	$(RULES_BIN) rules docs --rules $(ORG_RULES) --out $(BUILD)/org-rule-docs
-	$(RULES_BIN) validate -q --rules $(ORG_RULES) --rules-tag v1.0.0 \
+	$(RULES_BIN) validate -q --rules $(ORG_RULES) --rules-tag v1.1.0 \
 	    examples/acme/conformance/expected-valid/acme-tools.json
 	rm -rf $(BUILD)/org-releases
 	$(RULES_BIN) rules pack --rules $(ORG_RULES) --out $(BUILD)/org-releases
-	cd $(BUILD)/org-releases/acme-policy@v1.0.0/rules && sha256sum -c --quiet SHA256SUMS
+	cd $(BUILD)/org-releases/acme-policy@v1.1.0/rules && sha256sum -c --quiet SHA256SUMS
 	MCPDESC_RULES_PATH=$(BUILD)/org-releases $(RULES_BIN) validate -q \
-	    --rules-tag acme-policy@v1.0.0 examples/acme/conformance/expected-valid/acme-tools.json
+	    --rules-tag acme-policy@v1.1.0 examples/acme/conformance/expected-valid/acme-tools.json
 
 # test-rules-nearest: `rules lint/test/explain/docs/list` with no DIR judge the nearest
 # rule-set manifest up to the folder holding .git (decoys and stops included), and name

@@ -65,7 +65,7 @@ mkdir -p "$org/sub"
 # a decoy: a manifest.yaml of another tool, not a rule set's
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: not-rules\n' > "$org/sub/manifest.yaml"
 
-judging="judging acme-policy v1.0.0 in $org (the nearest manifest.yaml)"
+judging="judging acme-policy v1.1.0 in $org (the nearest manifest.yaml)"
 check "rules lint in the org set's folder judges it" "$org" 0 \
     "mcpdesc rules lint: $judging" "0 errors, 0 warnings in $org" "$bin" rules lint
 check "rules lint below it, past a decoy manifest.yaml, judges it" "$org/sub" 0 \
@@ -107,7 +107,7 @@ mkdir -p "$tmp/nogit"
 cp -r examples/acme/rules examples/acme/conformance "$tmp/nogit/"
 mkdir "$tmp/nogit/rules/below"
 check "outside a repository, the working directory's own set is judged" "$tmp/nogit/rules" 0 \
-    "judging acme-policy v1.0.0 in " "" "$bin" rules list
+    "judging acme-policy v1.1.0 in " "" "$bin" rules list
 check "outside a repository, nothing above the working directory is searched" \
     "$tmp/nogit/rules/below" 0 "(the default: " "" "$bin" rules list
 

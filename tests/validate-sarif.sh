@@ -42,12 +42,13 @@ printf '{"mcpDescription": "0.9.0",\n  "tools": [\n' > "$tmp/broken.json"
 failed=0
 n=0
 # check NAME ARGS...: run validate with ARGS twice (sarif, json) and judge the SARIF;
-# standard input is $input (default: a valid description).
+# standard input is $input (default: a valid description), the rule set $rules (default:
+# rules-yaml).
 check() {
     name=$1
     shift
     n=$((n + 1))
-    "$bin" validate --rules rules-yaml --format sarif "$@" < "${input:-conformance/expected-valid/component-chain.json}" \
+    "$bin" validate --rules "${rules:-rules-yaml}" --format sarif "$@" < "${input:-conformance/expected-valid/component-chain.json}" \
         > "$tmp/$name.sarif" 2> "$tmp/$name.err"
     st=$?
     if [ "$st" -gt 2 ] || [ ! -s "$tmp/$name.sarif" ]; then
@@ -56,7 +57,7 @@ check() {
         failed=$((failed + 1))
         return
     fi
-    "$bin" validate --rules rules-yaml --format json "$@" < "${input:-conformance/expected-valid/component-chain.json}" \
+    "$bin" validate --rules "${rules:-rules-yaml}" --format json "$@" < "${input:-conformance/expected-valid/component-chain.json}" \
         > "$tmp/$name.json" 2> /dev/null
     problems=""
     if ! "$bin" schema validate --schema "$schema" "$tmp/$name.sarif" > "$tmp/$name.own" 2>&1; then
@@ -174,6 +175,8 @@ check suppress --config tests/data/suppress/all.yaml --baseline tests/data/suppr
     tests/data/suppress/server.json tests/data/suppress/inline.json
 input=tests/data/suppress/adopt/changed.json check adopt --config tests/data/suppress/adopt/.mcpdesc.yaml \
     --baseline tests/data/suppress/adopt/baseline.json --stdin-filepath tests/data/suppress/adopt/server.json -
+# an organisation set whose overrides raise one base rule and turn one off (enabled: false)
+rules=tests/data/overrides/globex check overrides tests/data/overrides/globex-tools.json
 skipped=0
 if [ -z "$py" ]; then
     skipped=1

@@ -17,19 +17,49 @@ const char *const rulepage_sections[] = {RULEPAGE_SECTIONS(RULEPAGE_SECTION_TITL
 
 /* ---- site and page model --------------------------------------------------------- */
 
+static void collect_surfaces(struct rulepage_site *s);
+
 struct rulepage_site *rulepage_site_new(const struct rule_set *rs, const char *fixtures)
 {
     struct rulepage_site *s = xcalloc(1, sizeof *s);
     s->rs = rs;
     s->fx = fixtures_new(fixtures, rs);
-    for (size_t i = 0; i < rule_set_count(rs); i++) {
-        const char *surf = rule_str(rule_set_rule(rs, i), "surface");
+    collect_surfaces(s);
+    return s;
+}
+
+/* The surfaces of the rules the site shows, in order of first appearance. */
+static void collect_surfaces(struct rulepage_site *s)
+{
+    s->surfaces.len = 0;
+    for (size_t i = 0; i < rule_set_count(s->rs); i++) {
+        if (!rulepage_shown(s, rule_set_rule(s->rs, i))) continue;
+        const char *surf = rule_str(rule_set_rule(s->rs, i), "surface");
         int seen = 0;
         for (size_t k = 0; k < s->surfaces.len && !seen; k++)
             seen = !strcmp(s->surfaces.items[k], surf);
         if (!seen) VEC_PUSH(s->surfaces, surf);
     }
-    return s;
+}
+
+void rulepage_site_own(struct rulepage_site *s)
+{
+    s->own = 1;
+    collect_surfaces(s);
+}
+
+int rulepage_shown(const struct rulepage_site *s, const struct rule *r)
+{
+    if (!s->own) return 1;
+    return rule_origin(r) == s->rs || rule_level_set(r) == s->rs || rule_preset_set(r) == s->rs;
+}
+
+size_t rulepage_rule_count(const struct rulepage_site *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rule_set_count(s->rs); i++)
+        n += rulepage_shown(s, rule_set_rule(s->rs, i));
+    return n;
 }
 
 void rulepage_site_free(struct rulepage_site *s)
@@ -65,7 +95,7 @@ static void add_problem(struct rulepage_site *s, char *msg)
 
 const char *rulepage_level_word(const struct rule *r)
 {
-    return rulepage_level_word_of(rule_level(r));
+    return rule_off(r) ? "off" : rulepage_level_word_of(rule_level(r)); /* an override's off */
 }
 
 const char *rulepage_level_word_of(enum diag_level level)
@@ -129,10 +159,31 @@ static void page_init(struct rulepage_site *s, const struct rule *r, struct rule
     p->surface = str_or(m, "surface", "");
     p->kind = str_or(m, "kind", "");
     p->level = rulepage_level_word(r);
+    if (rule_level_overridden(r)) {
+        const struct rule_set *by = rule_level_set(r);
+        p->level_text = xasprintf("%s (base: %s; %s by %s %s: %s)", p->level,
+                                  rulepage_level_word_of(rule_file_level(r)),
+                                  rule_off(r) ? "turned off" : "overridden", rule_set_name(by),
+                                  rule_set_display_tag(by), rule_level_reason(r));
+    } else {
+        p->level_text = xstrdup(p->level);
+    }
     p->status = str_or(m, "status", "");
     p->enforcement = str_or(m, "enforcement", "");
     p->preset = rule_preset_name(rule_preset(r));
     p->preset_reason = rule_preset_reason(r);
+    if (rule_preset_overridden(r)) {
+        const struct rule_set *by = rule_preset_set(r);
+        p->preset_owned = xasprintf("%s (base: %s; moved by %s %s)", p->preset,
+                                    rule_preset_name(rule_file_preset(r)), rule_set_name(by),
+                                    rule_set_display_tag(by));
+        p->preset = p->preset_owned;
+        if (rule_preset(r) == RULE_PRESET_RECOMMENDED) p->preset_reason = NULL; /* it is in */
+    }
+    if (rule_off(r)) { /* no preset runs it */
+        p->preset = "none";
+        p->preset_reason = rule_level_reason(r);
+    }
     p->file = rule_file(r);
     /* the rule's own set: a base set's rule keeps its tag and tier names */
     const struct rule_set *origin = rule_origin(r) ? rule_origin(r) : s->rs;
@@ -159,7 +210,7 @@ static void page_init(struct rulepage_site *s, const struct rule *r, struct rule
         {"Owner", p->owner, NULL, NULL, 0},
         {"Surface", p->surface, "Path", p->paths, 0},
         {"Kind", p->kind, NULL, NULL, 0},
-        {"Requirement level", p->level, NULL, NULL, 0},
+        {"Requirement level", p->level_text, NULL, NULL, 0},
         {"Status", p->status, "Enforcement", p->enforcement, 0},
     };
     memcpy(p->details, details, sizeof details);
@@ -226,6 +277,8 @@ static void page_init(struct rulepage_site *s, const struct rule *r, struct rule
 static void page_release(struct rulepage_page *p)
 {
     free(p->paths);
+    free(p->level_text);
+    free(p->preset_owned);
     for (size_t i = 0; i < p->required_by.len; i++) free(p->required_by.items[i]);
     VEC_FREE(p->required_by);
     for (size_t i = 0; i < p->based_on.len; i++) free(p->based_on.items[i].local);
@@ -267,6 +320,7 @@ size_t rulepage_surface_count(const struct rulepage_site *s, const char *surface
     size_t n = 0;
     for (size_t i = 0; i < rule_set_count(s->rs); i++) {
         const struct rule *r = rule_set_rule(s->rs, i);
+        if (!rulepage_shown(s, r)) continue;
         n += !strcmp(rule_str(r, "surface"), surface) && (vi < 0 || (rule_applies(r) >> vi & 1));
     }
     return n;
@@ -276,6 +330,7 @@ size_t rulepage_version_count(const struct rulepage_site *s, size_t vi)
 {
     size_t n = 0;
     for (size_t i = 0; i < rule_set_count(s->rs); i++)
-        n += rule_applies(rule_set_rule(s->rs, i)) >> vi & 1;
+        n += rulepage_shown(s, rule_set_rule(s->rs, i)) &&
+            (rule_applies(rule_set_rule(s->rs, i)) >> vi & 1);
     return n;
 }

@@ -19,6 +19,13 @@ struct rulepage_site;
  * looks examples up in FIXTURES (the conformance directory). New; never NULL. */
 struct rulepage_site *rulepage_site_new(const struct rule_set *rs, const char *fixtures);
 void rulepage_site_free(struct rulepage_site *s); /* NULL is a no-op */
+/* `rules docs --own`: the site shows only the rules of RS's own rule files and the base
+ * rules its overrides change (pages, index, version pages and their counts), not the
+ * base's others under the set's name. */
+void rulepage_site_own(struct rulepage_site *s);
+/* Does the site show R? The number of rules it shows. */
+int rulepage_shown(const struct rulepage_site *s, const struct rule *r);
+size_t rulepage_rule_count(const struct rulepage_site *s);
 
 /* Append R's page to OUT. An example whose fixture or pointer is missing is shown as
  * such on the page and recorded as a problem (see rulepage_problem). */

@@ -22,6 +22,7 @@ struct rulepage_site {
     VEC(struct rulepage_origin_fx) base_fx;
     VEC(char *) problems;
     VEC(const char *) surfaces; /* in order of first appearance */
+    int own;                    /* rulepage_site_own: the set's own and overridden rules only */
 };
 
 struct rulepage_source {
@@ -83,6 +84,10 @@ struct rulepage_page {
     int released;
     const char *set_name; /* the rule's own set, when that set extends another; else NULL */
     char *paths;          /* "inputSchema, outputSchema" */
+    /* the Requirement level detail: the level, and when the set's overrides decide it the
+     * rule file's level, the set and its reason (new) */
+    char *level_text;
+    char *preset_owned; /* preset, when an override moved it: "strict (base: ...)" (new) */
     const struct ver_list *versions; /* the site's protocol versions, in order */
     ver_mask applies;                /* bit i: the rule applies to versions->names[i] */
     struct rulepage_detail details[RULEPAGE_NDETAILS];
@@ -112,7 +117,8 @@ void rulepage_render(struct rulepage_site *s, const struct rule *r,
 size_t rulepage_surface_count(const struct rulepage_site *s, const char *surface, int vi);
 /* The number of the set's rules that apply to version VI. */
 size_t rulepage_version_count(const struct rulepage_site *s, size_t vi);
-/* The level word of a rule ("must", "should", "may"), and of a level. */
+/* The level word of a rule ("must", "should", "may"; "off" when an override turned it
+ * off), and of a level. */
 const char *rulepage_level_word(const struct rule *r);
 const char *rulepage_level_word_of(enum diag_level level);
 

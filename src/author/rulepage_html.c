@@ -117,6 +117,7 @@ static void prose(struct rulepage_site *s, struct buf *out, const char *text, co
         if (p == text || !id_char(p[-1])) {
             for (size_t i = 0; i < rule_set_count(s->rs) && !hit; i++) {
                 const struct rule *r = rule_set_rule(s->rs, i);
+                if (!rulepage_shown(s, r)) continue;
                 size_t n = strlen(rule_id(r));
                 if (!strncmp(p, rule_id(r), n) && !(id_char(p[n]) && p[n] != '.') &&
                     !(p[n] == '.' && id_char(p[n + 1])))
@@ -457,6 +458,7 @@ static void rule_table(struct rulepage_site *s, struct buf *out, const char *sur
              "th></tr>\n");
     for (size_t i = 0; i < rule_set_count(s->rs); i++) {
         const struct rule *r = rule_set_rule(s->rs, i);
+        if (!rulepage_shown(s, r)) continue;
         if (strcmp(rule_str(r, "surface"), surface)) continue;
         if (vi >= 0 && !(rule_applies(r) >> vi & 1)) continue;
         buf_addf(out,
@@ -495,7 +497,7 @@ void rulepage_index_html(struct rulepage_site *s, struct buf *out)
     buf_adds(out, "<h1>");
     escs(out, rule_set_name(s->rs));
     buf_addf(out, " rules</h1>\n<p class=\"summary\">%zu rules at tag <code>",
-             rule_set_count(s->rs));
+             rulepage_rule_count(s));
     escs(out, rule_set_display_tag(s->rs));
     buf_adds(out,
              "</code>, grouped by the surface they judge. Each page gives the requirement, the "
@@ -539,7 +541,7 @@ void rulepage_version_html(struct rulepage_site *s, size_t vi, struct buf *out)
              "<p class=\"crumbs\"><a href=\"index.html\">Rules</a> › Protocol versions</p>\n"
              "<h1>MCP %s</h1>\n<p class=\"summary\">%zu of %zu rules apply to protocol version "
              "%s.</p>\n",
-             vl->names[vi], n, rule_set_count(s->rs), vl->names[vi]);
+             vl->names[vi], n, rulepage_rule_count(s), vl->names[vi]);
     version_nav(s, out);
     for (size_t k = 0; k < s->surfaces.len; k++) {
         if (!rulepage_surface_count(s, s->surfaces.items[k], (int)vi)) continue;
@@ -550,11 +552,12 @@ void rulepage_version_html(struct rulepage_site *s, size_t vi, struct buf *out)
         rule_table(s, out, s->surfaces.items[k], (int)vi);
         buf_adds(out, "</section>\n");
     }
-    if (n < rule_set_count(s->rs)) {
+    if (n < rulepage_rule_count(s)) {
         h2(out, "not-applicable", "Not applicable");
         buf_adds(out, "<ul class=\"refs\">\n");
         for (size_t i = 0; i < rule_set_count(s->rs); i++) {
             const struct rule *r = rule_set_rule(s->rs, i);
+            if (!rulepage_shown(s, r)) continue;
             if (!(rule_applies(r) >> vi & 1))
                 buf_addf(out, "<li><a href=\"%s.html\"><code>%s</code></a></li>\n", rule_id(r),
                          rule_id(r));

@@ -141,6 +141,7 @@ static void md_rule_table(struct rulepage_site *s, struct buf *out, const char *
     buf_adds(out, "| Rule | Level | Versions | Requirement |\n|---|---|---|---|\n");
     for (size_t i = 0; i < rule_set_count(s->rs); i++) {
         const struct rule *r = rule_set_rule(s->rs, i);
+        if (!rulepage_shown(s, r)) continue;
         if (strcmp(rule_str(r, "surface"), surface)) continue;
         if (vi >= 0 && !(rule_applies(r) >> vi & 1)) continue;
         buf_addf(out, "| [%s](%s.md) | %s | ", rule_id(r), rule_id(r), rulepage_level_word(r));
@@ -159,7 +160,7 @@ void rulepage_index_markdown(struct rulepage_site *s, struct buf *out)
 {
     const struct ver_list *vl = rule_set_versions(s->rs);
     buf_addf(out, "# %s rules\n\nTag `%s` · digest `%s` · %zu rules\n\n", rule_set_name(s->rs),
-             rule_set_display_tag(s->rs), rule_set_digest(s->rs), rule_set_count(s->rs));
+             rule_set_display_tag(s->rs), rule_set_digest(s->rs), rulepage_rule_count(s));
     buf_adds(out, "Protocol versions:");
     for (size_t i = 0; i < vl->n; i++)
         buf_addf(out, "%s [%s](version-%s.md)", i ? " ·" : "", vl->names[i], vl->names[i]);
@@ -186,16 +187,17 @@ void rulepage_version_markdown(struct rulepage_site *s, size_t vi, struct buf *o
     buf_addf(
         out,
         "# MCP %s\n\n[All rules](index.md) · %zu of %zu rules apply to protocol version %s.\n\n",
-        vl->names[vi], n, rule_set_count(s->rs), vl->names[vi]);
+        vl->names[vi], n, rulepage_rule_count(s), vl->names[vi]);
     for (size_t k = 0; k < s->surfaces.len; k++) {
         if (!rulepage_surface_count(s, s->surfaces.items[k], (int)vi)) continue;
         buf_addf(out, "## %s\n\n", s->surfaces.items[k]);
         md_rule_table(s, out, s->surfaces.items[k], (int)vi);
     }
-    if (n < rule_set_count(s->rs)) {
+    if (n < rulepage_rule_count(s)) {
         buf_adds(out, "## Not applicable\n\n");
         for (size_t i = 0; i < rule_set_count(s->rs); i++) {
             const struct rule *r = rule_set_rule(s->rs, i);
+            if (!rulepage_shown(s, r)) continue;
             if (!(rule_applies(r) >> vi & 1))
                 buf_addf(out, "- [%s](%s.md)\n", rule_id(r), rule_id(r));
         }

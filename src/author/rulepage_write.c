@@ -47,6 +47,7 @@ int rulepage_write(struct rulepage_site *s, const char *dir, FILE *err)
     int n = 0, bad = 0;
     for (size_t i = 0; i < rule_set_count(s->rs) && !bad; i++) {
         const struct rule *r = rule_set_rule(s->rs, i);
+        if (!rulepage_shown(s, r)) continue;
         rulepage_rule_markdown(s, r, &b);
         bad |= write_page(dir, rule_id(r), "md", &b, err);
         rulepage_rule_html(s, r, &b);

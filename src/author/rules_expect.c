@@ -253,8 +253,9 @@ static int check_fixture(const struct rule_set *rs, const char *path, enum folde
         note(nt, "fixture: its x-expect does not fit its folder: %s", folder_rule(f));
         ok = 0;
     }
-    struct eval_options eo = {.versions =
-                                  args_versions(rs, json_object_get(fx, "x-args"), nt, &ok)};
+    /* as `validate --preset all`: every rule but those an override turned off */
+    struct eval_options eo = {.versions = args_versions(rs, json_object_get(fx, "x-args"), nt, &ok),
+                              .preset = RULE_PRESET_ALL};
     struct judge_source src = {JUDGE_FILE, path, path, NULL, 0};
     struct judge_options jo = {&eo, NULL, 0, 0};
     struct judge_result r = {0};

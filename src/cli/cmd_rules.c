@@ -84,12 +84,14 @@ static const struct sub {
      "                     last line is \"N passed, N failed\" (make test-conformance)\n",
      {"--rules", "--rules-tag", "--fixtures", "--rule", "--expect-only", "--help", NULL}},
     {"docs",
-     "docs --out DIR [--rules DIR] [--fixtures DIR]",
+     "docs --out DIR [--rules DIR] [--fixtures DIR] [--own]",
      "render every rule's page (Markdown and HTML)",
      "Writes RULE-ID.md and RULE-ID.html per rule, index.{md,html} (rules grouped by surface)\n"
      "and version-V.{md,html} per protocol version (the rules that apply to it).\n"
-     "  --out DIR          where to write the pages (created when missing)\n",
-     {"--out", "--rules", "--rules-tag", "--fixtures", "--help", NULL}},
+     "  --out DIR          where to write the pages (created when missing)\n"
+     "  --own              of a set that extends another, only its own rules and the base\n"
+     "                     rules its overrides change (not the base's others under its name)\n",
+     {"--out", "--rules", "--rules-tag", "--fixtures", "--own", "--help", NULL}},
     {"diff",
      "diff A B [--format text|json|markdown] [--on FILE|DIR]... [--fail-on LEVEL] [--preset "
      "PRESET]",
@@ -210,6 +212,7 @@ static void sub_usage(const struct sub *s, FILE *f)
 struct opts {
     const char *rules, *rules_tag, *fixtures, *format, *out, *config;
     const char *fail_on, *preset; /* diff --on */
+    int own;                      /* docs --own */
     VEC(const char *) args;
     VEC(const char *) only;
     VEC(const char *) on; /* diff --on, repeatable */
@@ -239,7 +242,11 @@ static int parse(const struct sub *s, int argc, char **argv, struct opts *o)
             size_t n = strlen(*opt);
             if (!strncmp(a, *opt, n) && (a[n] == '\0' || a[n] == '=')) name = *opt;
         }
-        if (!name || !strcmp(name, "--help")) {
+        if (name && !strcmp(name, "--own") && !strcmp(a, "--own")) { /* a flag, no value */
+            o->own = 1;
+            continue;
+        }
+        if (!name || !strcmp(name, "--help") || !strcmp(name, "--own")) {
             char cmd[32];
             snprintf(cmd, sizeof cmd, "rules %s", s->name);
             cmd_unknown_option(cmd, a, s->options);
@@ -361,7 +368,14 @@ struct list_rows {
     const char **ids, **levels, **surfaces;
     const char **presets; /* the smallest preset that runs the rule (built-ins: recommended) */
     char **specs;         /* applies, as a version spec (new) */
+    int *marked;          /* a rule the set's overrides change (text: a * after its level) */
+    size_t nmarked;
 };
+
+static const char *level_word(enum diag_level level)
+{
+    return level == DIAG_ERROR ? "must" : level == DIAG_WARNING ? "should" : "may";
+}
 
 static void list_collect(const struct rule_set *rs, struct list_rows *l)
 {
@@ -374,16 +388,18 @@ static void list_collect(const struct rule_set *rs, struct list_rows *l)
     l->surfaces = xcalloc(total, sizeof *l->surfaces);
     l->presets = xcalloc(total, sizeof *l->presets);
     l->specs = xcalloc(total, sizeof *l->specs);
+    l->marked = xcalloc(total, sizeof *l->marked);
+    l->nmarked = 0;
     for (size_t i = 0; i < total; i++) {
         struct buf spec = BUF_INIT;
         if (i < n) {
             const struct rule *r = rule_set_rule(rs, i);
             l->ids[i] = rule_id(r);
-            l->levels[i] = rule_level(r) == DIAG_ERROR ? "must"
-                : rule_level(r) == DIAG_WARNING        ? "should"
-                                                       : "may";
+            l->levels[i] = rule_off(r) ? "off" : level_word(rule_level(r));
             l->surfaces[i] = rule_str(r, "surface");
-            l->presets[i] = rule_preset_name(rule_preset(r));
+            l->presets[i] = rule_off(r) ? "none" : rule_preset_name(rule_preset(r));
+            l->marked[i] = rule_level_overridden(r) || rule_preset_overridden(r);
+            l->nmarked += l->marked[i];
             ver_spec_format(&spec, vl, rule_applies(r));
         } else {
             const struct res_builtin *b = &res_builtins[i - n];
@@ -403,10 +419,40 @@ static void list_release(struct list_rows *l)
 {
     for (size_t i = 0; i < l->total; i++) free(l->specs[i]);
     free(l->specs);
+    free(l->marked);
     free(l->ids);
     free(l->levels);
     free(l->surfaces);
     free(l->presets);
+}
+
+/* The set that says an override, as reports name a set: "NAME TAG". New. */
+static char *override_set_name(const struct rule_set *by)
+{
+    return xasprintf("%s %s", rule_set_name(by), rule_set_display_tag(by));
+}
+
+/* `rules list --format json`'s "overridden" of R: what its rule file says, and who
+ * changed it why. */
+static json_t *override_json(const struct rule *r)
+{
+    json_t *o = json_object();
+    if (rule_level_overridden(r)) {
+        char *by = override_set_name(rule_level_set(r));
+        json_object_set_new(o, "level",
+                            json_pack("{s:s, s:s, s:s}", "base", level_word(rule_file_level(r)),
+                                      "by", by, "reason", rule_level_reason(r)));
+        free(by);
+    }
+    if (rule_preset_overridden(r)) {
+        char *by = override_set_name(rule_preset_set(r));
+        json_object_set_new(o, "preset",
+                            json_pack("{s:s, s:s, s:s}", "base",
+                                      rule_preset_name(rule_file_preset(r)), "by", by, "reason",
+                                      rule_preset_reason(r)));
+        free(by);
+    }
+    return o;
 }
 
 /* --format json: the set's name, tag and digest, then one object per row. */
@@ -429,6 +475,7 @@ static void list_emit_json(const struct rule_set *rs, const struct list_rows *l)
         json_object_set_new(e, "preset", json_string(l->presets[i]));
         if (r && rule_preset_reason(r))
             json_object_set_new(e, "presetReason", json_string(rule_preset_reason(r)));
+        if (r && l->marked[i]) json_object_set_new(e, "overridden", override_json(r));
         if (r) {
             json_object_set_new(e, "file", json_string(rule_file(r)));
             json_object_set(e, "requirement", json_object_get(rule_meta(r), "requirement"));
@@ -447,7 +494,7 @@ static void list_emit_json(const struct rule_set *rs, const struct list_rows *l)
 }
 
 /* --format text: an aligned table. */
-static void list_emit_text(const struct list_rows *l)
+static void list_emit_text(const struct rule_set *rs, const struct list_rows *l)
 {
     int w[4] = {2, 5, 6, 7};
     for (size_t i = 0; i < l->total; i++) {
@@ -456,11 +503,35 @@ static void list_emit_text(const struct list_rows *l)
         if ((int)strlen(l->presets[i]) > w[2]) w[2] = (int)strlen(l->presets[i]);
         if ((int)strlen(l->surfaces[i]) > w[3]) w[3] = (int)strlen(l->surfaces[i]);
     }
+    if (l->nmarked) w[1]++; /* room for the * */
     printf("%-*s  %-*s  %-*s  %-*s  %s\n", w[0], "ID", w[1], "LEVEL", w[2], "PRESET", w[3],
            "SURFACE", "VERSIONS");
-    for (size_t i = 0; i < l->total; i++)
-        printf("%-*s  %-*s  %-*s  %-*s  %s\n", w[0], l->ids[i], w[1], l->levels[i], w[2],
-               l->presets[i], w[3], l->surfaces[i], l->specs[i]);
+    for (size_t i = 0; i < l->total; i++) {
+        char level[16];
+        snprintf(level, sizeof level, "%s%s", l->levels[i], l->marked[i] ? "*" : "");
+        printf("%-*s  %-*s  %-*s  %-*s  %s\n", w[0], l->ids[i], w[1], level, w[2], l->presets[i],
+               w[3], l->surfaces[i], l->specs[i]);
+    }
+    if (!l->nmarked) return;
+    /* * : the set's overrides, with the rule file's level or preset and the reason */
+    printf("\n* overridden (rules-yaml/README.md, Organisation rule sets):\n");
+    for (size_t i = 0; i < l->n; i++) {
+        const struct rule *r = rule_set_rule(rs, i);
+        if (!l->marked[i]) continue;
+        if (rule_level_overridden(r)) {
+            char *by = override_set_name(rule_level_set(r));
+            printf("  %s: %s, base %s; by %s: %s\n", l->ids[i], l->levels[i],
+                   level_word(rule_file_level(r)), by, rule_level_reason(r));
+            free(by);
+        }
+        if (rule_preset_overridden(r)) {
+            char *by = override_set_name(rule_preset_set(r));
+            printf("  %s: preset %s, base %s; by %s: %s\n", l->ids[i],
+                   rule_preset_name(rule_preset(r)), rule_preset_name(rule_file_preset(r)), by,
+                   rule_preset_reason(r));
+            free(by);
+        }
+    }
 }
 
 static int run_list(struct opts *o)
@@ -476,7 +547,7 @@ static int run_list(struct opts *o)
     struct list_rows l;
     list_collect(rs, &l);
     if (!strcmp(format, "json")) list_emit_json(rs, &l);
-    else list_emit_text(&l);
+    else list_emit_text(rs, &l);
     list_release(&l);
     rule_set_free(rs);
     return 0;
@@ -782,6 +853,7 @@ static int run_docs(struct opts *o)
         return 2;
     }
     struct rulepage_site *site = rulepage_site_new(rs, fx);
+    if (o->own) rulepage_site_own(site);
     int n = rulepage_write(site, o->out, stderr), status = 0;
     if (n < 0) {
         status = 2;

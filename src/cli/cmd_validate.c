@@ -882,6 +882,14 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
             !glob_matches_a_configured_rule(v->rs, g, o->cfg)) {
             enum rule_preset need = RULE_PRESET_STRICT;
             while (need < RULE_PRESET_ALL && !glob_matches_a_rule(v->rs, g, need)) need++;
+            if (!glob_matches_a_rule(v->rs, g, RULE_PRESET_ALL)) { /* no preset runs them */
+                fprintf(stderr,
+                        "mcpdesc %s: --rule '%s' matches only rules that the rule set's "
+                        "overrides turn off (name one by its id, or give it a level in the "
+                        "config's levels; see mcpdesc rules list)\n",
+                        cmd_label, g);
+                return 2;
+            }
             fprintf(stderr,
                     "mcpdesc %s: --rule '%s' matches only rules that preset %s leaves "
                     "out (add --preset %s; see mcpdesc rules list)\n",

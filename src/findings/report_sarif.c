@@ -159,6 +159,9 @@ static json_t *driver_rules(const struct report_opts *o, int input_errors)
         if (!req) req = summary ? summary : rule_id(r);
         if (!summary) summary = req;
         json_t *d = descriptor(rule_id(r), rule_level(r), req, summary, base);
+        if (rule_off(r)) /* the set's override turned it off (SARIF 2.1.0 3.50.3) */
+            json_object_set_new(json_object_get(d, "defaultConfiguration"), "enabled",
+                                json_false());
         json_t *props = json_object();
         json_t *tags = json_array();
         const char *surface = rule_str(r, "surface"), *kind = rule_str(r, "kind");

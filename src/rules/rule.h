@@ -170,7 +170,8 @@ enum rule_names {
     RULE_NAMES_REPORT_AT,     /* report-at: node, failure */
     RULE_NAMES_LEVEL,         /* a rule's level: must, should, may */
     RULE_NAMES_FIX,           /* a clause's fix: title, when, at, replace, set, add, remove */
-    RULE_NAMES_FIX_EDIT       /* a fix's set and add: member, value */
+    RULE_NAMES_FIX_EDIT,      /* a fix's set and add: member, value */
+    RULE_NAMES_OVERRIDE       /* a manifest's overrides entry: rule, level, preset, reason */
 };
 const char *const *rule_names(enum rule_names which);
 
@@ -215,7 +216,8 @@ enum rule_preset {
  * rule of a set released before presets existed). */
 enum rule_preset rule_preset(const struct rule *r);
 /* Its `preset-reason` (borrowed): why a server author is better off without it by
- * default; NULL for a rule of recommended. */
+ * default; NULL for a rule of recommended. When an override of the set moved it to
+ * another preset, the override's reason (also for a rule it moved into recommended). */
 const char *rule_preset_reason(const struct rule *r);
 /* Does preset P run R? Every rule when P is RULE_PRESET_NONE. */
 int rule_in_preset(const struct rule *r, enum rule_preset p);
@@ -230,6 +232,25 @@ const char *rule_preset_names(void);
 int rule_set_preset_narrows(const struct rule_set *rs, enum rule_preset p);
 /* Does RS have a rule outside recommended (the set uses presets at all)? */
 int rule_set_has_presets(const struct rule_set *rs);
+
+/* Overrides (rules-yaml/README.md, "Organisation rule sets"): a set's manifest may give a
+ * rule of its base another level, turn it off, or move it to another preset, each with a
+ * reason. rule_level and rule_preset then say the override's (so every report, SARIF
+ * and preset membership follow it); these say what the rule file says and why not. */
+/* Did an override turn R off? No preset runs it (rule_in_preset), as if skipped; a
+ * config's levels or --rule ID may still run it, at rule_level. */
+int rule_off(const struct rule *r);
+/* Was R's level (or off) decided by an override; its preset? */
+int rule_level_overridden(const struct rule *r);
+int rule_preset_overridden(const struct rule *r);
+/* Its level and preset as its rule file says them. */
+enum diag_level rule_file_level(const struct rule *r);
+enum rule_preset rule_file_preset(const struct rule *r);
+/* The reason of the override that decided R's level (or off), and the set that says it
+ * (borrowed; NULL when none did). The preset's reason is rule_preset_reason. */
+const char *rule_level_reason(const struct rule *r);
+const struct rule_set *rule_level_set(const struct rule *r);
+const struct rule_set *rule_preset_set(const struct rule *r);
 
 /* `mcpdesc rules dump` (rule_dump.c): the compiled program of the rules named by IDS (N
  * ids; every rule of the set when N is 0), in the set's rule order, each once: id, level,

@@ -94,7 +94,7 @@ extern const struct rule_lang_map rule_cc_lang_file, rule_cc_lang_rule, rule_cc_
     rule_cc_lang_fix, rule_cc_lang_fix_edit, rule_cc_lang_example, rule_cc_lang_required_by,
     rule_cc_lang_based_on, rule_cc_lang_version_range;
 extern const struct rule_lang_map rule_set_lang_manifest, rule_set_lang_document,
-    rule_set_lang_component_ref;
+    rule_set_lang_component_ref, rule_override_lang;
 
 /* The member KEY of mapping Y (v NULL when absent). */
 struct yv rule_yv_member(struct cc *cc, struct yv y, const char *key);
@@ -190,6 +190,18 @@ struct yield {
     uint32_t line, col;
 };
 
+/* A manifest's `overrides` entry (rule_override.c): the base rules PATTERN matches take
+ * its level (or are off) and its preset, for the reason it gives. */
+struct rule_override {
+    char *pattern; /* a base rule's id, or an fnmatch glob */
+    int has_level, off, has_preset;
+    enum diag_level level;
+    enum rule_preset preset;
+    char *reason;
+    uint32_t line, col;         /* the entry's `rule` in the manifest */
+    const struct rule_set *set; /* the set whose manifest says it */
+};
+
 struct rule {
     char *id;
     enum diag_level level;
@@ -203,6 +215,12 @@ struct rule {
     size_t nyields;
     const struct rule_set *origin; /* the set whose rule file holds it (a base set, or the set) */
     int borrowed;                  /* a base set's rule: its program belongs to that set */
+    /* The overrides that decided its level (or off) and its preset, NULL where its rule
+     * file decides; then FILE_LEVEL and FILE_PRESET are what the rule file says. */
+    const struct rule_override *ov_level, *ov_preset;
+    enum diag_level file_level;
+    enum rule_preset file_preset;
+    int off; /* an override turned it off: no preset runs it */
 };
 
 /* One place where a predicate failed, for report-at: failure (struct eval_ctx, places). */
@@ -276,8 +294,9 @@ struct rule_set {
     VEC(struct sel *) scopes;
     struct res_config rescfg;
     VEC(struct rule) rules;
-    VEC(struct rule_refused) refused; /* rules that did not compile (yields-to may name them) */
-    VEC(char *) missing_dirs;         /* schema directories reported missing (each said once) */
+    VEC(struct rule_override) overrides; /* the manifest's, applied to the base's rules */
+    VEC(struct rule_refused) refused;    /* rules that did not compile (yields-to may name them) */
+    VEC(char *) missing_dirs;            /* schema directories reported missing (each said once) */
     char *unread; /* the first rule file that could not be read or parsed, else NULL: the
                    * checks across files (yields-to, use:) are left out, since what they
                    * look for may be there */
@@ -300,6 +319,16 @@ void rule_clause_free(struct clause *c);
 void rule_fix_free(struct rule_fix *f);
 /* Does the yields-to pattern PAT (an id, or "PREFIX.*") match rule ID? */
 int rule_yield_matches(const char *pat, const char *id);
+
+/* ---- overrides (rule_override.c) ---------------------------------------------------- */
+
+/* The manifest's `overrides` (Y, a member of the manifest; v NULL when absent), read
+ * into cc->rs->overrides once the base is loaded: each entry's rule must match a rule of
+ * the base, and needs a reason and a level or preset (else reported at its position). */
+void rule_override_load(struct cc *cc, struct yv y);
+/* Give the base's rules of RS (borrowed copies) the levels and presets of its overrides,
+ * in order: the last entry that matches a rule decides. */
+void rule_override_apply(struct rule_set *rs);
 
 /* ---- the compiler's entry points for the loader (rule_compile.c) ------------------- */
 

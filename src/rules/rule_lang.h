@@ -1,11 +1,11 @@
 /* rule_lang.h - the rule language as tables: one table per mapping of it (the manifest,
- * its document and component-ref, a rule file, a rule, a check clause, a fix, an example,
- * a required-by or based-on entry, a version range), each row a member: its name, kind,
- * whether it is required, a one-line doc and the handler that compiles it. The compiler
- * walks a mapping against its table (rule_compile.c, rule_cc_members); `make check` holds
- * schema/rule-file.schema.json and schema/manifest.schema.json to the same rows
- * (tests/check-schemas.sh, through `mcpdesc rules dump --language`); completion and
- * rule_names() read them. Adding a member is one row, its handler if the generic check
+ * its document, component-ref and overrides entry, a rule file, a rule, a check clause, a
+ * fix, an example, a required-by or based-on entry, a version range), each row a member:
+ * its name, kind, whether it is required, a one-line doc and the handler that compiles
+ * it. The compiler walks a mapping against its table (rule_compile.c, rule_cc_members);
+ * `make check` holds schema/rule-file.schema.json and schema/manifest.schema.json to the
+ * same rows (tests/check-schemas.sh, through `mcpdesc rules dump --language`); completion
+ * and rule_names() read them. Adding a member is one row, its handler if the generic check
  * of its kind is not enough, its docs and its schema entry (docs/architecture.md). */
 #ifndef MCPDESC_RULE_LANG_H
 #define MCPDESC_RULE_LANG_H

@@ -78,6 +78,11 @@ void rule_set_free(struct rule_set *rs)
     if (!rs) return;
     for (size_t i = 0; i < rs->rules.len; i++) rule_release(&rs->rules.items[i]);
     VEC_FREE(rs->rules);
+    for (size_t i = 0; i < rs->overrides.len; i++) {
+        free(rs->overrides.items[i].pattern);
+        free(rs->overrides.items[i].reason);
+    }
+    VEC_FREE(rs->overrides);
     rule_set_free(rs->base);
     free(rs->extends);
     for (size_t i = 0; i < rs->refused.len; i++) {
@@ -352,12 +357,46 @@ enum rule_preset rule_preset(const struct rule *r)
 }
 const char *rule_preset_reason(const struct rule *r)
 {
+    if (r->ov_preset) return r->ov_preset->reason;
     return rule_preset(r) == RULE_PRESET_RECOMMENDED ? NULL : rule_str(r, "preset-reason");
 }
 int rule_in_preset(const struct rule *r, enum rule_preset p)
 {
-    return p == RULE_PRESET_NONE || rule_preset(r) <= p;
+    return p == RULE_PRESET_NONE || (!r->off && rule_preset(r) <= p);
 }
+int rule_off(const struct rule *r)
+{
+    return r->off;
+}
+int rule_level_overridden(const struct rule *r)
+{
+    return r->ov_level != NULL;
+}
+int rule_preset_overridden(const struct rule *r)
+{
+    return r->ov_preset != NULL;
+}
+enum diag_level rule_file_level(const struct rule *r)
+{
+    return r->ov_level ? r->file_level : r->level;
+}
+enum rule_preset rule_file_preset(const struct rule *r)
+{
+    return r->ov_preset ? r->file_preset : rule_preset(r);
+}
+const char *rule_level_reason(const struct rule *r)
+{
+    return r->ov_level ? r->ov_level->reason : NULL;
+}
+const struct rule_set *rule_level_set(const struct rule *r)
+{
+    return r->ov_level ? r->ov_level->set : NULL;
+}
+const struct rule_set *rule_preset_set(const struct rule *r)
+{
+    return r->ov_preset ? r->ov_preset->set : NULL;
+}
+
 const char *rule_preset_name(enum rule_preset p)
 {
     return p >= RULE_PRESET_RECOMMENDED && p <= RULE_PRESET_ALL ? preset_names[p] : NULL;
@@ -383,7 +422,9 @@ int rule_set_preset_narrows(const struct rule_set *rs, enum rule_preset p)
 }
 int rule_set_has_presets(const struct rule_set *rs)
 {
-    return rule_set_preset_narrows(rs, RULE_PRESET_RECOMMENDED);
+    for (size_t i = 0; i < rs->rules.len; i++) /* a rule an override turns off is in none */
+        if (rule_preset(&rs->rules.items[i]) != RULE_PRESET_RECOMMENDED) return 1;
+    return 0;
 }
 
 const struct rule_set *rule_origin(const struct rule *r)

@@ -686,6 +686,9 @@ static const struct rule_lang_member manifest_members[] = {
      NULL, NULL, 0},
     {"extends", RULE_LANG_STRING, RULE_LANG_OWN,
      "the base set: NAME@TAG of a release, or a path to a rule set directory", NULL, NULL, NULL, 0},
+    {"overrides", RULE_LANG_MAPPINGS, RULE_LANG_OWN,
+     "base rules this set gives another level (or turns off) or preset, each with a reason",
+     &rule_override_lang, NULL, NULL, 0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
 const struct rule_lang_map rule_set_lang_manifest = {
     "manifest", RULE_NAMES_MANIFEST, "manifest.schema.json#", manifest_members, NULL};
@@ -773,8 +776,10 @@ static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts
             schema_ctx_add_ref_map(rs->schemas, prefix, sdir);
             free(sdir);
         }
+        rule_override_load(&cc, rule_yv_member(&cc, top, "overrides"));
         goto files;
     }
+    rule_override_load(&cc, rule_yv_member(&cc, top, "overrides")); /* refused: no base */
     if ((s = rule_cc_need_string(&cc, top, "description-format", what, 1))) rs->format = xstrdup(s);
     struct yv vers = rule_yv_member(&cc, top, "versions");
     if (!json_is_array(vers.v) || !json_array_size(vers.v)) {
@@ -907,6 +912,7 @@ static struct rule_set *load_set(const char *dir, const struct rule_load_opts *o
             r.borrowed = 1;
             VEC_PUSH(rs->rules, r);
         }
+        rule_override_apply(rs);
         compile_files(rs, errs);
         rule_cc_check_yields(rs, errs);
         compute_digest(rs, errs);
