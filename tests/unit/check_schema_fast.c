@@ -370,6 +370,26 @@ START_TEST(shared_values_judged_once)
     json_decref(inst);
     json_decref(sch);
 
+    /* one value under two dynamic scopes: a list of strings, then a list of integers
+     * (its $dynamicRef resolves differently), so the verdicts differ */
+    sch = J("{\"$id\":\"https://x.test/root\",\"properties\":{"
+            "\"a\":{\"$ref\":\"strlist\"},\"b\":{\"$ref\":\"intlist\"}},\"$defs\":{"
+            "\"list\":{\"$id\":\"list\",\"type\":\"array\",\"items\":{\"$dynamicRef\":\"#item\"},"
+            "\"$defs\":{\"item\":{\"$dynamicAnchor\":\"item\",\"not\":true}}},"
+            "\"strlist\":{\"$id\":\"strlist\",\"$ref\":\"list\","
+            "\"$defs\":{\"item\":{\"$dynamicAnchor\":\"item\",\"type\":\"string\"}}},"
+            "\"intlist\":{\"$id\":\"intlist\",\"$ref\":\"list\","
+            "\"$defs\":{\"item\":{\"$dynamicAnchor\":\"item\",\"type\":\"integer\"}}}}}");
+    json_t *list = J("[\"s\"]");
+    inst = json_object();
+    json_object_set(inst, "a", list);
+    both_j(NULL, sch, inst, 0, "a shared list of strings, as strings");
+    json_object_set(inst, "b", list);
+    both_j(NULL, sch, inst, 1, "a shared list of strings, as strings and as integers");
+    json_decref(list);
+    json_decref(inst);
+    json_decref(sch);
+
     schema_ctx *ctx = schema_ctx_new(NULL);
     sch = bomb(16);
     unsigned long before = schema_eval_shared_evals;
