@@ -3,6 +3,8 @@
  * the source, and gives each cursor its effective versions. */
 #include "resolve/sel.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
@@ -17,6 +19,17 @@ struct sel {
     int wildcard;
 };
 
+/* A value under several parents (a substituted component) that a "**" walk went
+ * through without selecting anything: walking it again at another place would select
+ * nothing again (what is selected depends on the values only), so the walk only counts
+ * the nodes it would enter, as long as no bound could have cut it there. A reference
+ * bomb's tree of a million nodes is then walked in time linear in its text. */
+struct deep_seen {
+    json_t *v; /* NULL: free slot */
+    size_t entered;
+    int reach; /* deepest node entered, below the value */
+};
+
 /* One selector run: the bound on nodes a "**" segment enters (a resolved document can
  * repeat a component many times, so its tree may be much larger than its text). */
 struct walk {
@@ -25,7 +38,13 @@ struct walk {
     sel_visit_fn fn;
     void *arg;
     size_t entered;
+    size_t visits, cuts;    /* calls of FN; nodes a bound kept out */
+    int peak;               /* deepest cursor a "**" entered */
+    struct deep_seen *seen; /* open addressing, allocated at the first shared value */
+    size_t seen_cap, seen_len;
 };
+
+_Atomic unsigned long sel_shared_walks;
 
 struct sel *sel_compile(const char *text, const char **why)
 {
@@ -250,17 +269,77 @@ static int run_children(struct walk *w, size_t next, const struct cursor *c, int
 
 /* "**" at segment I: the rest of the selector from C itself (zero segments), then from
  * every node below C (pre-order), each node once; bounded by SEL_DEEP_MAX_NODES. */
-static int run_deep(struct walk *w, size_t i, const struct cursor *c)
+static int run_deep_node(struct walk *w, size_t i, const struct cursor *c)
 {
-    if (++w->entered > SEL_DEEP_MAX_NODES || c->depth >= SEL_DEEP_MAX_DEPTH) return 0;
+    if (++w->entered > SEL_DEEP_MAX_NODES || c->depth >= SEL_DEEP_MAX_DEPTH) {
+        w->cuts++;
+        return 0;
+    }
+    if (c->depth > w->peak) w->peak = c->depth;
+    if (c->v->refcount > 1) sel_shared_walks++;
     int rc = run_from(w, i + 1, c);
     if (rc) return rc;
     return run_children(w, i, c, 0); /* the children stay at segment I: any depth */
 }
 
+static size_t seen_slot(const struct walk *w, const json_t *v)
+{
+    size_t i = (size_t)(((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15ull >> 20) & (w->seen_cap - 1);
+    while (w->seen[i].v && w->seen[i].v != v) i = (i + 1) & (w->seen_cap - 1);
+    return i;
+}
+
+static void seen_put(struct walk *w, json_t *v, size_t entered, int reach)
+{
+    if (2 * (w->seen_len + 1) > w->seen_cap) { /* at most half full: probes stay short */
+        struct deep_seen *old = w->seen;
+        size_t n = w->seen_cap;
+        w->seen_cap = n ? 2 * n : 64;
+        w->seen = xcalloc(w->seen_cap, sizeof *w->seen);
+        for (size_t k = 0; k < n; k++)
+            if (old[k].v) w->seen[seen_slot(w, old[k].v)] = old[k];
+        free(old);
+    }
+    w->seen[seen_slot(w, v)] = (struct deep_seen){v, entered, reach};
+    w->seen_len++;
+}
+
+/* run_deep_node of a shared value (struct deep_seen says why skipping it is exact). */
+static int run_deep_shared(struct walk *w, size_t i, const struct cursor *c)
+{
+    const struct deep_seen *e = w->seen_cap ? &w->seen[seen_slot(w, c->v)] : NULL;
+    if (e && e->v) {
+        if (w->entered + e->entered > SEL_DEEP_MAX_NODES ||
+            c->depth + e->reach >= SEL_DEEP_MAX_DEPTH)
+            return run_deep_node(w, i, c); /* a bound cuts it here: walk it */
+        w->entered += e->entered;
+        if (c->depth + e->reach > w->peak) w->peak = c->depth + e->reach;
+        return 0;
+    }
+    size_t entered = w->entered, visits = w->visits, cuts = w->cuts;
+    int peak = w->peak;
+    w->peak = c->depth;
+    int rc = run_deep_node(w, i, c);
+    int reach = w->peak - c->depth;
+    if (peak > w->peak) w->peak = peak;
+    if (!rc && w->visits == visits && w->cuts == cuts)
+        seen_put(w, c->v, w->entered - entered, reach);
+    return rc;
+}
+
+static int run_deep(struct walk *w, size_t i, const struct cursor *c)
+{
+    if ((json_is_object(c->v) || json_is_array(c->v)) && c->v->refcount > 1)
+        return run_deep_shared(w, i, c);
+    return run_deep_node(w, i, c);
+}
+
 static int run_from(struct walk *w, size_t i, const struct cursor *c)
 {
-    if (i == w->s->segs.n) return w->fn(c, w->arg);
+    if (i == w->s->segs.n) {
+        w->visits++;
+        return w->fn(c, w->arg);
+    }
     const char *seg = w->s->segs.segs[i];
     if (!strcmp(seg, "**")) return run_deep(w, i, c);
     if (!strcmp(seg, "*")) return run_children(w, i + 1, c, 0);
@@ -278,8 +357,10 @@ int sel_run(const struct sel *s, const struct sel_ctx *ctx, const struct cursor 
         sel_root(ctx, &root);
         from = &root;
     }
-    struct walk w = {s, ctx, fn, arg, 0};
-    return run_from(&w, 0, from);
+    struct walk w = {s, ctx, fn, arg, 0, 0, 0, 0, NULL, 0, 0};
+    int rc = run_from(&w, 0, from);
+    free(w.seen);
+    return rc;
 }
 
 static void append_path(struct buf *b, const struct cursor *c)

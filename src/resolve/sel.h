@@ -8,6 +8,7 @@
 #define MCPDESC_SEL_H
 
 #include <jansson.h>
+#include <stdatomic.h>
 
 #include "doc/doc.h"
 #include "base/ver.h"
@@ -65,6 +66,10 @@ int sel_item(const struct sel_ctx *ctx, const struct cursor *c, size_t idx, stru
 /* Calls FN for every node S selects from FROM (absolute selectors start at the root),
  * in document order. FN returns nonzero to stop; sel_run returns that value (else 0). */
 typedef int (*sel_visit_fn)(const struct cursor *c, void *arg);
+/* How many times a "**" walk went through a shared value (a substituted component)
+ * rather than counting it from an earlier walk of it that selected nothing; for the
+ * tests, which see a reference bomb walked in linear time. */
+extern _Atomic unsigned long sel_shared_walks;
 int sel_run(const struct sel *s, const struct sel_ctx *ctx, const struct cursor *from,
             sel_visit_fn fn, void *arg);
 

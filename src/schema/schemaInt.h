@@ -20,6 +20,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -511,6 +512,11 @@ const char *schema_subschema_form(int draft);
  * "int": integer), or NULL. */
 int schema_type_name_known(const char *name);
 const char *schema_type_suggest(const char *name);
+
+/* schema_eval.c: how many times a boolean validation evaluated a node of a schema on a
+ * shared value (a substituted component) rather than taking its remembered verdict; for
+ * the tests, which see a reference bomb stay linear. */
+extern _Atomic unsigned long schema_eval_shared_evals;
 
 /* schema_seen.c: JSON values by identity, so that a walk over subschemas visits a value
  * shared by several places once (a reference bomb stays linear). */

@@ -18,6 +18,42 @@ struct ann {
     VEC(size_t) idx;
 };
 
+/* The boolean verdicts on shared values. A value substituted for many $componentRef
+ * sites (or a YAML alias) is one json_t under many parents, so a reference bomb of 40
+ * lines is a tree of a million nodes; judged at every place it takes exponential time.
+ * A verdict of node NID on such a value depends on nothing else but the dynamic scope
+ * ($dynamicRef and $recursiveRef take the outermost resource that has the anchor, so
+ * only the scope's distinct resources in order of first appearance matter: SEQ, an
+ * interned id) and the bounds. So the boolean run (no error list) keeps each verdict
+ * with the work it charged and the nesting it reached: a later place charges the same
+ * work, and uses the verdict only when the bounds could not have stopped it there
+ * (else it evaluates again). The outcome, work and aborts are those of a full walk. */
+struct memo_ent {
+    json_t *inst; /* NULL: free slot */
+    size_t nid;
+    uint32_t seq;
+    int ok;
+    uint64_t work;  /* units charged by the evaluation */
+    uint32_t depth; /* deepest nesting it reached, above its start */
+    /* what it left in the vst's "properties saw every member" note, when it wrote it
+     * (the note saves work, so a later place leaves it as the evaluation would) */
+    int wrote_seen;
+    const struct schema_node *seen_node;
+    json_t *seen_inst;
+    size_t seen_count;
+};
+
+struct memo {
+    struct memo_ent *slot; /* open addressing */
+    size_t cap, len;
+    uint32_t *inscope;    /* per resource: occurrences in the dynamic scope */
+    VEC(uint32_t) firsts; /* SEQ of each prefix of the first appearances */
+    VEC(uint64_t) seqs;   /* interned SEQs: (parent SEQ << 32 | resource), id = index + 1 */
+    uint32_t peak;        /* deepest st->depth so far (for the depth of an entry) */
+};
+
+_Atomic unsigned long schema_eval_shared_evals;
+
 struct vst {
     const schema *s;
     struct schema_errors *errs;
@@ -28,6 +64,7 @@ struct vst {
     const struct schema_node *seen_node;
     json_t *seen_inst;
     size_t seen_count;
+    uint64_t seen_writes;
     struct buf ip;
     VEC(size_t) scope;
     uint64_t work, max_work;
@@ -35,6 +72,7 @@ struct vst {
     int dynamic; /* the schema's: the dynamic scope is tracked */
     int aborted;
     pcre2_match_data *md;
+    struct memo memo;
 };
 
 #define TRACK(st) ((st)->errs && !(st)->quiet && !schema_errors_full((st)->errs))
@@ -697,6 +735,7 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
         st->seen_node = n;
         st->seen_inst = inst;
         st->seen_count = found;
+        st->seen_writes++;
         return ok;
     }
     case SK_PATTERNPROPS: {
@@ -891,6 +930,71 @@ static int eval_kw(struct vst *st, const struct schema_node *n, const struct sch
     return 1;
 }
 
+/* The dynamic scope: push node N's resource unless it is already on top; returns 1
+ * when pushed. The memo follows the resources' first appearances (their SEQ). */
+static int scope_push(struct vst *st, const struct schema_node *n)
+{
+    if (st->scope.len && st->scope.items[st->scope.len - 1] == n->res) return 0;
+    VEC_PUSH(st->scope, n->res);
+    struct memo *m = &st->memo;
+    if (m->inscope && m->inscope[n->res]++ == 0) {
+        uint64_t key = (uint64_t)(m->firsts.len ? m->firsts.items[m->firsts.len - 1] : 0) << 32 |
+            (uint32_t)n->res;
+        size_t id = 0;
+        while (id < m->seqs.len && m->seqs.items[id] != key) id++;
+        if (id == m->seqs.len) VEC_PUSH(m->seqs, key);
+        VEC_PUSH(m->firsts, (uint32_t)(id + 1));
+    }
+    return 1;
+}
+
+static void scope_pop(struct vst *st)
+{
+    size_t r = st->scope.items[--st->scope.len];
+    if (st->memo.inscope && --st->memo.inscope[r] == 0) st->memo.firsts.len--;
+}
+
+static size_t memo_slot(const struct memo *m, json_t *inst, size_t nid, uint32_t seq)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)inst >> 4) * 0x9E3779B97F4A7C15ull ^
+        ((uint64_t)nid << 20 | seq) * 0xC2B2AE3D27D4EB4Full;
+    size_t i = (size_t)(h >> 24) & (m->cap - 1);
+    while (m->slot[i].inst &&
+           !(m->slot[i].inst == inst && m->slot[i].nid == nid && m->slot[i].seq == seq))
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static void memo_put(struct memo *m, const struct memo_ent *e)
+{
+    if (2 * (m->len + 1) > m->cap) { /* at most half full: probes stay short */
+        struct memo g = *m;
+        g.cap = m->cap ? 2 * m->cap : 64;
+        g.slot = xcalloc(g.cap, sizeof *g.slot);
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slot[i].inst)
+                g.slot[memo_slot(&g, m->slot[i].inst, m->slot[i].nid, m->slot[i].seq)] = m->slot[i];
+        free(m->slot);
+        *m = g;
+    }
+    m->slot[memo_slot(m, e->inst, e->nid, e->seq)] = *e;
+    m->len++;
+}
+
+static void memo_release(struct memo *m)
+{
+    free(m->slot);
+    free(m->inscope);
+    VEC_FREE(m->firsts);
+    VEC_FREE(m->seqs);
+}
+
+/* A value under more than one parent: only these are worth remembering. */
+static int shared(const json_t *v)
+{
+    return (json_is_object(v) || json_is_array(v)) && v->refcount > 1;
+}
+
 static int eval_full(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
 {
     const struct schema_node *n = st->s->nodes.items[nid];
@@ -906,12 +1010,8 @@ static int eval_full(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
                     (unsigned)st->s->lim.max_eval_depth);
         return 0;
     }
-    st->depth++;
-    int pushed = 0;
-    if (st->s->dynamic && (!st->scope.len || st->scope.items[st->scope.len - 1] != n->res)) {
-        VEC_PUSH(st->scope, n->res);
-        pushed = 1;
-    }
+    if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
+    int pushed = st->s->dynamic && scope_push(st, n);
     struct ann local;
     struct ann *a = ann;
     if (!a && n->has_uneval) {
@@ -931,7 +1031,7 @@ static int eval_full(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
             if (!TRACK(st) || st->aborted) break;
         }
     }
-    if (pushed) st->scope.len--;
+    if (pushed) scope_pop(st);
     st->depth--;
     if (a == &local) ann_release(&local);
     else if (!valid && a) ann_release(a);
@@ -1006,8 +1106,61 @@ static int prog_fast(struct vst *st, const struct schema_node *n, json_t *inst)
     return 1;
 }
 
+/* The node's specialised program, stopping at the first failure. */
+static int eval_prog(struct vst *st, const struct schema_node *n, json_t *inst)
+{
+    if (inst->refcount > 1) schema_eval_shared_evals++;
+    int pushed = st->dynamic && scope_push(st, n); /* for $dynamicRef and $recursiveRef */
+    if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
+    int ok = prog_fast(st, n, inst);
+    st->depth--;
+    if (pushed) scope_pop(st);
+    return ok && !st->aborted;
+}
+
+/* eval_prog of a shared value, remembered (struct memo says why this is exact). */
+static int eval_shared(struct vst *st, size_t nid, const struct schema_node *n, json_t *inst)
+{
+    struct memo *m = &st->memo;
+    uint32_t seq = m->firsts.len ? m->firsts.items[m->firsts.len - 1] : 0;
+    if (m->cap) {
+        const struct memo_ent *e = &m->slot[memo_slot(m, inst, nid, seq)];
+        if (e->inst) {
+            /* every bound it met stays out of reach here: the walk would be the same */
+            if (st->work + e->work >= st->max_work || st->depth + e->depth >= st->max_depth)
+                return eval_prog(st, n, inst);
+            st->work += e->work;
+            if (st->depth + e->depth > m->peak) m->peak = st->depth + e->depth;
+            if (e->wrote_seen) {
+                st->seen_node = e->seen_node;
+                st->seen_inst = e->seen_inst;
+                st->seen_count = e->seen_count;
+                st->seen_writes++;
+            }
+            return e->ok;
+        }
+    }
+    uint64_t work = st->work, writes = st->seen_writes;
+    uint32_t depth = st->depth, peak = m->peak;
+    m->peak = depth;
+    int ok = eval_prog(st, n, inst);
+    struct memo_ent e = {inst,
+                         nid,
+                         seq,
+                         ok,
+                         st->work - work,
+                         m->peak - depth,
+                         st->seen_writes != writes,
+                         st->seen_node,
+                         st->seen_inst,
+                         st->seen_count};
+    if (peak > m->peak) m->peak = peak;
+    if (!st->aborted) memo_put(m, &e);
+    return ok;
+}
+
 /* Boolean evaluation (no error list, no annotations): the node's specialised program,
- * stopping at the first failure. */
+ * stopping at the first failure; shared values remembered in the boolean run. */
 static int eval_fast(struct vst *st, size_t nid, json_t *inst)
 {
     const struct schema_node *n = st->s->nodes.items[nid];
@@ -1016,16 +1169,8 @@ static int eval_fast(struct vst *st, size_t nid, json_t *inst)
         return eval_full(st, nid, inst, NULL);
     st->work++;
     if (n->boolean >= 0) return n->boolean;
-    int pushed = 0; /* the dynamic scope, for $dynamicRef and $recursiveRef */
-    if (st->dynamic && (!st->scope.len || st->scope.items[st->scope.len - 1] != n->res)) {
-        VEC_PUSH(st->scope, n->res);
-        pushed = 1;
-    }
-    st->depth++;
-    int ok = prog_fast(st, n, inst);
-    st->depth--;
-    if (pushed) st->scope.len--;
-    return ok && !st->aborted;
+    if (!st->errs && shared(inst)) return eval_shared(st, nid, n, inst);
+    return eval_prog(st, n, inst);
 }
 
 static int eval(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
@@ -1043,10 +1188,12 @@ int schema_validate(const schema *s, json_t *instance, struct schema_errors *err
     st.max_work = s->lim.max_work;
     st.max_depth = s->lim.max_eval_depth;
     st.dynamic = s->dynamic;
+    if (!errs && st.dynamic) st.memo.inscope = xcalloc(s->res.len, sizeof *st.memo.inscope);
     int r = eval(&st, s->root, instance, NULL);
     schema_md_give(s, st.md);
     buf_release(&st.ip);
     VEC_FREE(st.scope);
+    memo_release(&st.memo);
     if (st.aborted) return -1;
     return r ? 0 : 1;
 }

@@ -334,6 +334,74 @@ START_TEST(nul_in_names)
 }
 END_TEST
 
+/* A reference bomb: level K holds level K-1 twice, the same json_t (as $componentRef
+ * substitution shares it), so the tree has 2^K leaves in K+1 values. */
+static json_t *bomb(int levels)
+{
+    json_t *v = J("{\"type\":\"object\"}");
+    for (int k = 0; k < levels; k++) {
+        json_t *up = J("{\"type\":\"object\",\"properties\":{}}");
+        json_t *props = json_object_get(up, "properties");
+        json_object_set(props, "a", v);
+        json_object_set(props, "b", v);
+        json_decref(v);
+        v = up;
+    }
+    return v;
+}
+
+/* The boolean run judges a shared value once per schema node and dynamic scope (the
+ * memo in schema_eval.c): the 2020-12 meta-schema over a bomb of 2^16 leaves evaluates
+ * a few dozen (node, value) pairs per level, not 2^16 (counted, never timed). */
+START_TEST(shared_values_judged_once)
+{
+    /* the verdicts and the bounds are those of the walk of every place: a remembered
+     * verdict charges its work again, so the budget stops both modes alike */
+    struct schema_limits lim;
+    schema_limits_default(&lim);
+    json_t *sch = J("{\"additionalProperties\":{\"$ref\":\"#\"}}");
+    json_t *inst = bomb(10);
+    both_j(&lim, sch, inst, 0, "bomb, within the budget");
+    lim.max_work = 300;
+    both_j(&lim, sch, inst, -1, "bomb, past the work budget");
+    schema_limits_default(&lim);
+    lim.max_eval_depth = 20;
+    both_j(&lim, sch, inst, -1, "bomb, past the evaluation depth");
+    json_decref(inst);
+    json_decref(sch);
+
+    /* one value under two dynamic scopes: a list of strings, then a list of integers
+     * (its $dynamicRef resolves differently), so the verdicts differ */
+    sch = J("{\"$id\":\"https://x.test/root\",\"properties\":{"
+            "\"a\":{\"$ref\":\"strlist\"},\"b\":{\"$ref\":\"intlist\"}},\"$defs\":{"
+            "\"list\":{\"$id\":\"list\",\"type\":\"array\",\"items\":{\"$dynamicRef\":\"#item\"},"
+            "\"$defs\":{\"item\":{\"$dynamicAnchor\":\"item\",\"not\":true}}},"
+            "\"strlist\":{\"$id\":\"strlist\",\"$ref\":\"list\","
+            "\"$defs\":{\"item\":{\"$dynamicAnchor\":\"item\",\"type\":\"string\"}}},"
+            "\"intlist\":{\"$id\":\"intlist\",\"$ref\":\"list\","
+            "\"$defs\":{\"item\":{\"$dynamicAnchor\":\"item\",\"type\":\"integer\"}}}}}");
+    json_t *list = J("[\"s\"]");
+    inst = json_object();
+    json_object_set(inst, "a", list);
+    both_j(NULL, sch, inst, 0, "a shared list of strings, as strings");
+    json_object_set(inst, "b", list);
+    both_j(NULL, sch, inst, 1, "a shared list of strings, as strings and as integers");
+    json_decref(list);
+    json_decref(inst);
+    json_decref(sch);
+
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    sch = bomb(16);
+    unsigned long before = schema_eval_shared_evals;
+    ck_assert_int_eq(schema_check(ctx, sch, NULL, SCHEMA_DRAFT2020_12, NULL), 0);
+    unsigned long evals = schema_eval_shared_evals - before;
+    ck_assert_msg(evals < 100 * 16, "%lu evaluations of shared values", evals);
+    json_decref(sch);
+    schema_ctx_free(ctx);
+}
+END_TEST
+
+
 Suite *schema_fast_suite(void)
 {
     Suite *s = suite_create("schema_fast");
@@ -347,6 +415,7 @@ Suite *schema_fast_suite(void)
     tcase_add_test(tc, annotations_and_dynamic_scope);
     tcase_add_test(tc, bounds_hold_in_boolean_mode);
     tcase_add_test(tc, bytes_eq_matches_memcmp);
+    tcase_add_test(tc, shared_values_judged_once);
     tcase_add_test(tc, nul_in_names);
     suite_add_tcase(s, tc);
     return s;

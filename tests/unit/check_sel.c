@@ -173,6 +173,61 @@ START_TEST(deep_follows_components)
 }
 END_TEST
 
+/* A reference bomb under a tool's inputSchema: S0..S(LEVELS-1) each refer twice to the
+ * next; property "z" after it holds a bad x-mcp-header (new string). */
+static char *bomb_doc(int levels)
+{
+    struct buf b = BUF_INIT;
+    buf_adds(&b,
+             "{\"tools\": [{\"name\": \"t\", \"inputSchema\": {\"type\": \"object\", "
+             "\"properties\": {\"a\": {\"$componentRef\": \"#/components/schemas/S0\"}, "
+             "\"z\": {\"x-mcp-header\": \"bad\"}}}}],\n \"components\": {\"schemas\": {\n");
+    for (int k = 0; k < levels; k++) {
+        char *line = xasprintf("  \"S%d\": {\"type\": \"object\", \"properties\": {"
+                               "\"a\": {\"$componentRef\": \"#/components/schemas/S%d\"}, "
+                               "\"b\": {\"$componentRef\": \"#/components/schemas/S%d\"}}},\n",
+                               k, k + 1, k + 1);
+        buf_adds(&b, line);
+        free(line);
+    }
+    char *last = xasprintf("  \"S%d\": {\"type\": \"object\"}}}}", levels);
+    buf_adds(&b, last);
+    free(last);
+    return buf_detach(&b);
+}
+
+/* A "**" walk goes through a shared value that selected nothing once, and only counts
+ * its nodes at its other places (counted, never timed), so the bound still cuts where
+ * the walk of every place would: "z" is reported after a bomb of 6,000 nodes, not after
+ * one of 650,000 (past SEL_DEEP_MAX_NODES). */
+START_TEST(deep_walks_shared_values_once)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = tu_rules(deep_rule, &errs);
+    ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
+    int levels[] = {10, 17};
+    size_t want[] = {1, 0};
+    for (size_t i = 0; i < 2; i++) {
+        char *json = bomb_doc(levels[i]);
+        struct diag_list out = DIAG_LIST_INIT;
+        unsigned long before = sel_shared_walks;
+        tu_eval(rs, json, &out);
+        unsigned long walks = sel_shared_walks - before;
+        ck_assert_msg(walks <= 2 * (unsigned long)levels[i] + 2,
+                      "%d levels: %lu walks of shared values", levels[i], walks);
+        ck_assert_uint_eq(out.len, want[i]);
+        if (want[i])
+            ck_assert_str_eq(out.items[0].pointer,
+                             "/tools/0/inputSchema/properties/z/x-mcp-header");
+        diag_list_release(&out);
+        free(json);
+    }
+    diag_list_release(&errs);
+    rule_set_free(rs);
+}
+END_TEST
+
+
 struct seen {
     doc_node node[4];
     ver_mask vmask[4];
@@ -254,6 +309,7 @@ Suite *sel_suite(void)
     tcase_add_test(tc, items_segment_walks_arrays_only);
     tcase_add_test(tc, deep_walk_is_bounded);
     tcase_add_test(tc, deep_follows_components);
+    tcase_add_test(tc, deep_walks_shared_values_once);
     tcase_add_test(tc, cursors_read_a_view_written_by_hand);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
