@@ -23,6 +23,12 @@ static const char *level_word(enum diag_level l)
     return l == DIAG_ERROR ? "must" : l == DIAG_WARNING ? "should" : "may";
 }
 
+/* R's level as its set runs it: "off" when an override turned it off (rules/rule.h). */
+static const char *rule_level_word(const struct rule *r)
+{
+    return rule_off(r) ? "off" : level_word(rule_level(r));
+}
+
 /* NULL-safe val_equal: two absent values are equal, an absent and a present one not. */
 static int same(json_t *a, json_t *b)
 {
@@ -67,7 +73,7 @@ static json_t *applies_spec(const struct rule_set *rs, const struct rule *r)
 /* {id, level, applies}: an added or removed rule. */
 static json_t *rule_brief(const struct rule_set *rs, const struct rule *r)
 {
-    return json_pack("{s:s, s:s, s:o}", "id", rule_id(r), "level", level_word(rule_level(r)),
+    return json_pack("{s:s, s:s, s:o}", "id", rule_id(r), "level", rule_level_word(r),
                      "applies", applies_spec(rs, r));
 }
 
@@ -448,12 +454,12 @@ static json_t *rule_changes(const struct rule_set *sa, const struct rule *ra,
                             const struct rule_set *sb, const struct rule *rb, json_t *details)
 {
     json_t *ch = json_object();
-    if (rule_level(ra) != rule_level(rb)) {
+    if (strcmp(rule_level_word(ra), rule_level_word(rb))) {
         json_object_set_new(ch, "level",
-                            json_pack("{s:s, s:s}", "before", level_word(rule_level(ra)), "after",
-                                      level_word(rule_level(rb))));
-        detail(details, "level", NULL, json_string(level_word(rule_level(ra))),
-               json_string(level_word(rule_level(rb))), 1);
+                            json_pack("{s:s, s:s}", "before", rule_level_word(ra), "after",
+                                      rule_level_word(rb)));
+        detail(details, "level", NULL, json_string(rule_level_word(ra)),
+               json_string(rule_level_word(rb)), 1);
     }
     json_t *na = names_json(rule_set_versions(sa), rule_applies(ra));
     json_t *nb = names_json(rule_set_versions(sb), rule_applies(rb));
