@@ -1004,9 +1004,10 @@ static void lint_program(const struct rule_set *rs, const char *dir, const char 
         l.d = m;
         lint_against_schema(&l, sctx, manifest_schema);
     }
-    char *fxdir = fixtures ? xstrdup(fixtures)
-        : good             ? rule_set_fixtures_path(good) /* the manifest's `fixtures` */
-                           : lint_default_fixtures(dir);
+    /* the manifest's `fixtures`, read by the loader even when a rule file has errors */
+    char *fxdir = fixtures      ? xstrdup(fixtures)
+        : rule_set_fixtures(rs) ? rule_set_fixtures_path(rs)
+                                : lint_default_fixtures(dir);
     struct stat fst;
     if (stat(fxdir, &fst) == 0 && S_ISDIR(fst.st_mode)) l.fx = fixtures_new(fxdir, good);
     else l.fx_missing = xstrdup(fxdir); /* said once, where an example names a fixture */

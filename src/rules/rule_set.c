@@ -183,7 +183,7 @@ char *rule_set_fixtures_path(const struct rule_set *rs)
      * the link target's parent: keep the path as written unless both name one place */
     char *plain = xasprintf("%s/%s", rs->dir, rs->fixtures);
     char *a = realpath(plain, NULL), *b = realpath(out, NULL);
-    int same = a && b && !strcmp(a, b);
+    int same = (a && b && !strcmp(a, b)) || (!a && !b); /* neither there: the short form */
     free(a);
     free(b);
     if (!same && strcmp(plain, out)) {
