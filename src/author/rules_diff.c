@@ -73,8 +73,8 @@ static json_t *applies_spec(const struct rule_set *rs, const struct rule *r)
 /* {id, level, applies}: an added or removed rule. */
 static json_t *rule_brief(const struct rule_set *rs, const struct rule *r)
 {
-    return json_pack("{s:s, s:s, s:o}", "id", rule_id(r), "level", rule_level_word(r),
-                     "applies", applies_spec(rs, r));
+    return json_pack("{s:s, s:s, s:o}", "id", rule_id(r), "level", rule_level_word(r), "applies",
+                     applies_spec(rs, r));
 }
 
 /* ---- the check program --------------------------------------------------------------- */
@@ -455,9 +455,9 @@ static json_t *rule_changes(const struct rule_set *sa, const struct rule *ra,
 {
     json_t *ch = json_object();
     if (strcmp(rule_level_word(ra), rule_level_word(rb))) {
-        json_object_set_new(ch, "level",
-                            json_pack("{s:s, s:s}", "before", rule_level_word(ra), "after",
-                                      rule_level_word(rb)));
+        json_object_set_new(
+            ch, "level",
+            json_pack("{s:s, s:s}", "before", rule_level_word(ra), "after", rule_level_word(rb)));
         detail(details, "level", NULL, json_string(rule_level_word(ra)),
                json_string(rule_level_word(rb)), 1);
     }
