@@ -17,10 +17,15 @@ static const char *const override_levels[] = {"must", "should", "may", "off", NU
 static const enum diag_level override_level_values[] = {DIAG_ERROR, DIAG_WARNING, DIAG_INFO};
 static const char *const override_presets[] = {"recommended", "strict", "all", NULL};
 
-static const char hint_rule[] =
-    "write the id of a rule of the base set (`mcpdesc rules list --rules DIR` lists them), or "
-    "a glob such as mcp.tool.* that matches some; a set's own rules say their level in their "
-    "rule file";
+/* How to fix an entry's `rule` (new): BASE's own directory lists its rules, since this set,
+ * with an error, will not load for `rules list` */
+static char *hint_rule(const struct rule_set *base)
+{
+    return xasprintf("write the id of a rule of the base set (`mcpdesc rules list --rules %s` "
+                     "lists them), or a glob such as mcp.tool.* that matches some; a set's own "
+                     "rules say their level in their rule file",
+                     base ? rule_set_dir(base) : "DIR");
+}
 
 /* Is PAT a glob (fnmatch), not a plain id? */
 static int is_glob(const char *pat)
@@ -47,10 +52,12 @@ static int entry_rule(struct cc *cc, struct yv e, struct rule_override *o)
     struct yv y = rule_yv_member(cc, e, "rule");
     const char *pat = json_string_value(y.v);
     if (!pat || !*pat) {
-        rule_cc_error_hint(cc, y.v ? y.n : e.n, 0, hint_rule,
+        char *hint = hint_rule(cc->rs->base);
+        rule_cc_error_hint(cc, y.v ? y.n : e.n, 0, hint,
                            "an \"overrides\" entry needs \"rule\": a base rule's id or a glob%s%s",
                            y.v ? ", not " : "",
                            y.v ? (pat ? "\"\"" : rule_json_type_name(y.v)) : "");
+        free(hint);
         return -1;
     }
     struct doc_pos p = doc_node_pos(cc->d, y.n);
@@ -63,9 +70,11 @@ static int entry_rule(struct cc *cc, struct yv e, struct rule_override *o)
     }
     char *glob_near = is_glob(pat) ? nearest_prefix_glob(base, pat) : NULL;
     const char *near = glob_near ? glob_near : rule_set_suggest(base, pat);
-    rule_cc_error_hint(cc, y.n, 0, hint_rule, "override \"%s\" %s no rule of the base set %s%s%s%s",
-                       pat, is_glob(pat) ? "matches" : "names", cc->rs->extends,
+    char *hint = hint_rule(base);
+    rule_cc_error_hint(cc, y.n, 0, hint, "override \"%s\" %s no rule of the base set %s%s%s%s", pat,
+                       is_glob(pat) ? "matches" : "names", cc->rs->extends,
                        near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+    free(hint);
     free(glob_near);
     return -1;
 }
