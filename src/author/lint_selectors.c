@@ -582,9 +582,10 @@ static int lint_item_members(struct sel_lint *s, const char *text, const struct 
                 fix.len ? xasprintf("write %s", buf_str(&fix)) : xasprintf("select \"%s\"", near);
             finding(s, pointer, hint,
                     "selector \"%s\" names a member no MCP %s has: no protocol version of the "
-                    "set declares \"%s\" in %s (see %s/VERSION/%s); did you mean \"%s\"?%s%s%s%s%s",
-                    text, mcp_types[t].kind, bad, buf_str(&where), s->mcp_dir, mcp_types[t].file,
-                    near, lacking ? " (no \"" : "", lacking ? near : "", lacking ? "\" in " : "",
+                    "set declares \"%s\" in %s (see %s/%s/%s); did you mean \"%s\"?%s%s%s%s%s",
+                    text, mcp_types[t].kind, bad, buf_str(&where), s->mcp_dir,
+                    s->vl->n ? s->vl->names[s->vl->n - 1] : "VERSION", mcp_types[t].file, near,
+                    lacking ? " (no \"" : "", lacking ? near : "", lacking ? "\" in " : "",
                     lacking ? buf_str(&lack) : "",
                     lacking ? " either, which this check also judges)" : "");
             free(hint);
