@@ -901,6 +901,13 @@ void rules_diff_detail_line(json_t *d, struct buf *b)
         add_brief(b, x, from);
         buf_adds(b, " -> ");
         add_brief(b, y, from);
+        if (json_is_array(x) && json_is_array(y)) { /* "2 entries -> 2 entries" says little */
+            size_t n = 0, nx = json_array_size(x), ny = json_array_size(y);
+            for (size_t i = 0; i < nx && i < ny; i++)
+                n += !val_equal(json_array_get(x, i), json_array_get(y, i));
+            if (n && nx == ny) buf_addf(b, " (%zu of them changed)", n);
+            else if (n) buf_addf(b, " (%zu of the first %zu changed)", n, nx < ny ? nx : ny);
+        }
     } else if (json_is_string(x) || json_is_string(y)) {
         if (!strcmp(what, "message") || !strcmp(what, "hint")) {
             add_value(b, x);
