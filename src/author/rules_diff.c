@@ -458,8 +458,11 @@ static json_t *rule_changes(const struct rule_set *sa, const struct rule *ra,
         json_object_set_new(
             ch, "level",
             json_pack("{s:s, s:s}", "before", rule_level_word(ra), "after", rule_level_word(rb)));
-        detail(details, "level", NULL, json_string(rule_level_word(ra)),
-               json_string(rule_level_word(rb)), 1);
+        json_t *d = detail(details, "level", NULL, json_string(rule_level_word(ra)),
+                           json_string(rule_level_word(rb)), 1);
+        /* why, when an override of B's set decided the new level */
+        if (rule_level_reason(rb))
+            json_object_set_new(d, "override-reason", json_string(rule_level_reason(rb)));
     }
     json_t *na = names_json(rule_set_versions(sa), rule_applies(ra));
     json_t *nb = names_json(rule_set_versions(sb), rule_applies(rb));
@@ -921,6 +924,8 @@ void rules_diff_detail_line(json_t *d, struct buf *b)
     }
     if (json_is_true(json_object_get(d, "items-only")))
         buf_adds(b, " (\"*\" -> \"[*]\": items only)");
+    const char *why = json_string_value(json_object_get(d, "override-reason"));
+    if (why) buf_addf(b, " (override: %s)", why);
 }
 
 void rules_diff_findings_note(json_t *e, struct buf *b)
