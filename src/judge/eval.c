@@ -135,8 +135,14 @@ static char *expand(const char *tmpl, const struct cursor *c, const char *pointe
         case PH_VALUE: {
             char *s = json_dumps(c->v, JSON_COMPACT | JSON_ENCODE_ANY);
             size_t len = strlen(s);
-            if (len > 60) buf_addf(&b, "%.57s...", s);
-            else buf_adds(&b, s);
+            if (len > 60) { /* 57 bytes, cut at a character's start: never half a UTF-8 one */
+                size_t cut = 57;
+                while (cut && ((unsigned char)s[cut] & 0xC0) == 0x80) cut--;
+                buf_add(&b, s, cut);
+                buf_adds(&b, "...");
+            } else {
+                buf_adds(&b, s);
+            }
             free(s);
             break;
         }
