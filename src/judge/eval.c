@@ -265,6 +265,7 @@ static ver_mask judge_node(struct eval_ctx *ctx, const struct clause *cl, const 
         buf_reset(&ctx->detail);
         buf_reset(&ctx->at);
         fn_places_reset(ctx);
+        ctx->match.set = 0;
         ctx->narrow = ~(ver_mask)0;
         if (fn_eval(cl->require, c, ctx)) return 0;
         m &= ctx->narrow;

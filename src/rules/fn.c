@@ -503,28 +503,39 @@ int fn_arg_regex(struct cc *cc, struct pred *p, struct yv arg)
     return 0;
 }
 
-/* 1 when the holder's pattern matches somewhere in S (a subject over the limits: 0). */
-static int regex_test(const struct pred *holder, const char *s, size_t n)
+void fn_match_note(struct eval_ctx *ctx, size_t off, size_t len)
+{
+    ctx->match.set = 1;
+    ctx->match.off = off;
+    ctx->match.len = len;
+}
+
+/* 1 when the holder's pattern matches somewhere in S (a subject over the limits: 0);
+ * where it matched, to CTX when given. */
+static int regex_test(const struct pred *holder, const char *s, size_t n, struct eval_ctx *ctx)
 {
     const struct regex_holder *h = (const struct regex_holder *)holder;
     pcre2_match_data *md = pcre2_match_data_create_from_pattern(h->code, NULL);
     int rc = pcre2_match(h->code, (PCRE2_SPTR)s, n, 0, 0, md, h->mctx);
+    if (rc >= 0 && ctx) {
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        fn_match_note(ctx, ov[0], ov[1] - ov[0]);
+    }
     pcre2_match_data_free(md);
     return rc >= 0;
 }
 
 int fn_eval_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    (void)ctx;
     return json_is_string(c->v) &&
-        regex_test(p->kids[0], json_string_value(c->v), json_string_length(c->v));
+        regex_test(p->kids[0], json_string_value(c->v), json_string_length(c->v), ctx);
 }
 
 int fn_eval_path_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
     char *ptr = sel_pointer(c);
-    int ok = regex_test(p->kids[0], ptr, strlen(ptr));
+    int ok = regex_test(p->kids[0], ptr, strlen(ptr), NULL);
     free(ptr);
     return ok;
 }

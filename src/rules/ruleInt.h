@@ -250,7 +250,17 @@ struct eval_ctx {
      * require. */
     VEC(struct fn_place) places;
     char *places_summary; /* the detail the summary set, or NULL */
+    /* Where inside the judged string the last predicate that looked for text found it
+     * (matches, and any predicate that searches a string): byte offset and length in the
+     * decoded UTF-8 value; set 0 before each require. For report-at: match and the
+     * {match} and {codepoint} placeholders. */
+    struct fn_match {
+        int set;
+        size_t off, len;
+    } match;
 };
+/* Record that the predicate found its text at bytes [OFF, OFF+LEN) of the judged string. */
+void fn_match_note(struct eval_ctx *ctx, size_t off, size_t len);
 /* Empty ctx->places; add AT with DETAIL to it (both copied). */
 void fn_places_reset(struct eval_ctx *ctx);
 void fn_places_add(struct eval_ctx *ctx, const char *at, const char *detail);
