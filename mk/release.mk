@@ -1,5 +1,6 @@
 # mk/release.mk - what a binary trusts (docs/releases.md, "What a binary trusts"):
-#   $(BUILD)/gen/shipped_tags.c  every committed lock (rules-yaml/tags/*.lock, with the
+#   $(BUILD)/gen/shipped_tags.c  every committed lock of each shipped set
+#       (SHIPPED_TAG_DIRS: rules-yaml/tags/*.lock, rules-yaml/security/tags/*.lock, with the
 #       TAG.digest record of a first-format lock) as a table compiled into libmcpdesc:
 #       a release directory found anywhere is checked against it
 #       (tools/gen-shipped-tags.sh; cutting a tag needs no C edit);
@@ -8,10 +9,11 @@
 #       never a copy installed elsewhere (release_tree_root).
 GEN_SRCS += $(BUILD)/gen/shipped_tags.c $(BUILD)/gen/tree.c
 
-$(BUILD)/gen/shipped_tags.c: tools/gen-shipped-tags.sh $(wildcard rules-yaml/tags/*) \
+SHIPPED_TAG_DIRS := rules-yaml/tags rules-yaml/security/tags
+$(BUILD)/gen/shipped_tags.c: tools/gen-shipped-tags.sh $(wildcard $(addsuffix /*,$(SHIPPED_TAG_DIRS))) \
         $(wildcard rules-yaml/releases/*/rules/SHA256SUMS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	sh tools/gen-shipped-tags.sh rules-yaml/tags rules-yaml/releases $@
+	sh tools/gen-shipped-tags.sh '$(SHIPPED_TAG_DIRS)' rules-yaml/releases $@
 
 # rewritten only when its text changes (a moved checkout, another BUILD)
 .PHONY: tree-force

@@ -5,7 +5,8 @@
 #      file SHA256SUMS does not list, and the digest BINARY reports for it is the sha256
 #      of its SHA256SUMS;
 #   2. locked: every file the committed lock rules-yaml/tags/TAG.lock lists (paths
-#      relative to rules/) is in the release with the sha256 the lock records;
+#      relative to rules/; rules-yaml/security/tags/ for mcpdesc-security) is in the
+#      release with the sha256 the lock records;
 #   3. same findings: `BINARY validate --rules-tag NAME@TAG --preset all --format text conformance`, run
 #      inside NAME@TAG/ (so paths are relative), prints byte for byte what the record
 #      rules-yaml/releases/NAME@TAG.findings holds below its first line (where the
@@ -72,6 +73,19 @@ entries() {
     if [ -f "$1" ]; then grep -c '^## ' "$1"; else echo 0; fi
 }
 
+# set_dir NAME: the folder of the shipped set NAME (its manifest.yaml names it), whose
+# tags/ holds its locks: rules-yaml for mcpdesc-mcp, rules-yaml/security for
+# mcpdesc-security
+set_dir() {
+    for d in rules-yaml rules-yaml/security; do
+        if grep -q "^name: $1\$" "$root/$d/manifest.yaml" 2>/dev/null; then
+            echo "$d"
+            return
+        fi
+    done
+    echo rules-yaml
+}
+
 # check_tag NAME@TAG: prints the reasons it fails, one per line, on stdout
 check_tag() {
     id=$1 dir=$rel/$1
@@ -90,10 +104,11 @@ check_tag() {
         sed -e 's|^\./rules/||' -e 's|^\./|../|' | sort > "$tmp/present"
     extra=$(comm -13 "$tmp/listed" "$tmp/present" | head -n 3 | tr '\n' ' ')
     [ -z "$extra" ] || echo "files SHA256SUMS does not list: $extra"
-    # 2. the committed lock
-    lock=$root/rules-yaml/tags/$tag.lock
+    # 2. the committed lock, in the tags/ of the shipped set of that name
+    setdir=$(set_dir "$name")
+    lock=$root/$setdir/tags/$tag.lock
     if [ ! -f "$lock" ]; then
-        echo "no lock rules-yaml/tags/$tag.lock"
+        echo "no lock $setdir/tags/$tag.lock"
     else
         grep -q "^  \"name\": \"$name\",\$" "$lock" || echo "$lock does not name $name"
         grep -q "^  \"tag\": \"$tag\",\$" "$lock" || echo "$lock does not name $tag"
@@ -102,15 +117,18 @@ check_tag() {
         if [ ! -s "$tmp/lock.sums" ]; then
             echo "$lock lists no file"
         elif ! (cd "$rules" && sha256sum -c --quiet --strict "$tmp/lock.sums") > "$tmp/lock.out" 2>&1; then
-            echo "differs from rules-yaml/tags/$tag.lock: $(grep -v '^sha256sum:' "$tmp/lock.out" | head -n 3 | tr '\n' ' ')"
+            echo "differs from $setdir/tags/$tag.lock: $(grep -v '^sha256sum:' "$tmp/lock.out" | head -n 3 | tr '\n' ' ')"
         fi
     fi
     # 3. the findings on its own fixtures, and the digest reported
-    if [ ! -d "$dir/conformance" ]; then
+    # (beside rules/, or inside it for a set whose fixtures are its own conformance/)
+    fixtures=conformance
+    [ -d "$dir/$fixtures" ] || fixtures=rules/conformance
+    if [ ! -d "$dir/$fixtures" ]; then
         echo "no conformance/ in the release"
         return
     fi
-    (cd "$dir" && "$bin" validate --rules-tag "$id" --preset all --format text --color never conformance) \
+    (cd "$dir" && "$bin" validate --rules-tag "$id" --preset all --format text --color never "$fixtures") \
         > "$tmp/out" 2> "$tmp/err"
     status=$?
     # the engine's version is on the record's first line; in the body (a report header

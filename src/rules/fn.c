@@ -898,6 +898,35 @@ int fn_eval_format(const struct pred *p, const struct cursor *c, struct eval_ctx
 
 /* ---- unique / among: compare the node with nodes selected from an ancestor ---- */
 
+/* ancestor: {up: N, require: PREDICATE} - the node's ancestor N levels up satisfies it (a
+ * text judged by what the schema around it declares: an example of a property declared as
+ * bytes). */
+int fn_arg_ancestor(struct cc *cc, struct pred *p, struct yv arg)
+{
+    static const char *const allowed[] = {"up", "require", NULL};
+    if (need_mapping(cc, p, arg) < 0 || only_members(cc, p, arg, allowed) < 0) return -1;
+    json_int_t up;
+    if (opt_count(cc, p, arg, "up", &up) < 0) return -1;
+    struct yv r = rule_yv_member(cc, arg, "require");
+    if (up < 1 || !r.v) {
+        rule_cc_error(cc, arg.n, 0,
+                      "ancestor needs \"up\" (1 or more levels) and \"require\": which ancestor, "
+                      "and what it satisfies");
+        return -1;
+    }
+    if (!(p->body = rule_cc_pred(cc, r))) return -1;
+    p->arg = json_incref(arg.v);
+    return 0;
+}
+
+int fn_eval_ancestor(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+{
+    json_int_t up = json_integer_value(json_object_get(p->arg, "up"));
+    const struct cursor *base = c;
+    for (json_int_t i = 0; base && i < up; i++) base = base->parent;
+    return base && fn_eval(p->body, base, ctx);
+}
+
 int fn_arg_context(struct cc *cc, struct pred *p, struct yv arg)
 {
     int among = !strcmp(p->fn->name, "among");

@@ -74,6 +74,10 @@ const struct fn_def fn_table[] = {
      "some other selected node has an equal value (keys: the node is a string naming a member of a "
      "selected object)",
      fn_arg_context, fn_eval_context, NULL},
+    {"ancestor", "{up: N, require: PREDICATE}",
+     "the node's ancestor N member or item steps up (1: its parent) satisfies the predicate "
+     "(false when there is none)",
+     fn_arg_ancestor, fn_eval_ancestor, NULL},
     {"nesting", "{max: N}",
      "no value lies more than N member or item steps below the node (a scalar, [] and {} nest 0 "
      "levels; [[1]] nests 2)",

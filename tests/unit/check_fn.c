@@ -124,6 +124,13 @@ static const struct {
     {"{nesting: {max: 2}}", "{\"a\": [1, {\"b\": {}}], \"c\": 2}", 0},
     {"{nesting: {max: 3}}", "{\"x\": 1, \"a\": [1, {\"b\": {\"c\": 3}}], \"z\": []}", 0},
     {"{nesting: {max: 4}}", "{\"x\": 1, \"a\": [1, {\"b\": {\"c\": 3}}], \"z\": []}", 1},
+    /* ancestor: from /x/a/0, up 1 is /x/a, up 2 is /x, up 3 the root, up 4 none */
+    {"{every: {select: a/0, require: {ancestor: {up: 2, require: {has: k}}}}}", "{\"k\": 1, \"a\": [5]}", 1},
+    {"{every: {select: a/0, require: {ancestor: {up: 1, require: {json-type: array}}}}}", "{\"a\": [5]}", 1},
+    {"{every: {select: a/0, require: {ancestor: {up: 1, require: {has: k}}}}}", "{\"k\": 1, \"a\": [5]}", 0},
+    {"{every: {select: a/0, require: {ancestor: {up: 3, require: {has: k}}}}}", "{\"k\": 1, \"a\": [5]}", 0},
+    {"{every: {select: a/0, require: {ancestor: {up: 3, require: {has: x}}}}}", "{\"a\": [5]}", 1},
+    {"{every: {select: a/0, require: {ancestor: {up: 4, require: {json-type: object}}}}}", "{\"a\": [5]}", 0},
 };
 
 START_TEST(predicate_holds_or_not)
