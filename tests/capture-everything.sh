@@ -5,7 +5,10 @@
 # HTTP on 127.0.0.1, check the shape of the descriptions, and run `validate` on them
 # (exit 0 or 1 is fine, 2 is a failure). Skipped, with a message, when npm or the
 # registry cannot be reached. Captured output stays in the scratch folder: it holds
-# other people's text and is never committed.
+# other people's text, and this test's output is never committed. The one exception is
+# tests/precision/captures/: reviewed captures of MIT and Apache-2.0 servers kept verbatim,
+# with their licences and attribution (tests/precision/README.md), because the security
+# rules' precision is measured on real servers' texts and must not depend on the network.
 set -u
 BIN=$1
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
