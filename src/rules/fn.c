@@ -508,6 +508,7 @@ void fn_match_note(struct eval_ctx *ctx, size_t off, size_t len)
     ctx->match.set = 1;
     ctx->match.off = off;
     ctx->match.len = len;
+    ctx->match.key = 0;
 }
 
 /* 1 when the holder's pattern matches somewhere in S (a subject over the limits: 0);
@@ -547,7 +548,11 @@ int fn_eval_key(const struct pred *p, const struct cursor *c, struct eval_ctx *c
     struct cursor k = *c;
     k.v = json_string(c->key);
     if (!k.v) return 0;
+    struct fn_match before = ctx->match;
+    ctx->match.set = 0;
     int ok = fn_eval(p->kids[0], &k, ctx);
+    if (ctx->match.set) ctx->match.key = 1; /* the text was found in the member name */
+    else ctx->match = before;
     json_decref(k.v);
     return ok;
 }
