@@ -117,6 +117,23 @@ START_TEST(placeholders_escape_what_they_quote)
 }
 END_TEST
 
+/* Text a quantifier found in another node is not placed in the judged string. */
+START_TEST(a_match_in_another_node_is_not_this_strings)
+{
+    struct rule_set *rs = tu_rules_ok(
+        RULE("{select: '/tools/*/name', require: {not: {some: {select: '/tools/*/description', "
+             "require: {matches: '\\x{202E}'}}}}, report-at: match, message: 'm=[{match}]'}"));
+    struct diag_list out = DIAG_LIST_INIT;
+    tu_eval(rs, "{\"tools\": [{\"name\": \"abcdef\", \"description\": \"x\\u202e\"}]}", &out);
+    ck_assert_uint_eq(out.len, 1);
+    ck_assert_str_eq(out.items[0].message, "m=[]");
+    ck_assert_int_eq(out.items[0].has_match, 0);
+    ck_assert_uint_eq(out.items[0].col, 21); /* the name's opening quote */
+    diag_list_release(&out);
+    rule_set_free(rs);
+}
+END_TEST
+
 Suite *display_suite(void)
 {
     Suite *s = suite_create("display");
@@ -126,6 +143,7 @@ Suite *display_suite(void)
     tcase_add_test(tc, codepoints_and_their_names);
     tcase_add_test(tc, excerpt_lines_keep_tabs_and_place_the_caret);
     tcase_add_test(tc, placeholders_escape_what_they_quote);
+    tcase_add_test(tc, a_match_in_another_node_is_not_this_strings);
     suite_add_tcase(s, tc);
     return s;
 }
