@@ -2,7 +2,7 @@
 # validate-sarif.sh BINARY [SCHEMA] - the SARIF that `mcpdesc validate --format sarif`
 # writes for the shipped examples (examples/, conformance/, a file that does not parse
 # (a result of mcpdesc.parse at the error's position, and a notification), standard input, -q, a config, a run with --baseline: new, unchanged and absent results,
-# suppressions with a baseline)
+# suppressions with a baseline, report-at: match regions)
 # must validate against the official SARIF 2.1.0 JSON Schema.
 # Validators: the project's own engine (`mcpdesc schema validate`, draft-04), and also
 # Debian's python3-jsonschema when it is installed (a second opinion, plus checks the
@@ -115,6 +115,12 @@ for d, res in zip(diags, results):
         s = res["suppressions"][0]
         assert s["kind"] == {"config": "external", "inline": "inSource"}[sup["kind"]], s
         assert s["justification"] == sup["reason"] and s["status"] == "accepted", s
+    # report-at: match: the region starts at the match and ends just after it (3.30)
+    region = res["locations"][0]["physicalLocation"].get("region", {})
+    assert ("match" in d) == ("endColumn" in region), (d, region)
+    if "match" in d:
+        assert (region["startLine"], region["startColumn"]) == (d["line"], d["column"]), region
+        assert (region["endLine"], region["endColumn"]) > (d["line"], d["column"]), region
 for res in run["results"]:
     fp = res["partialFingerprints"]["mcpdesc/v1"]
     assert fp.startswith("v1:") and len(fp) == 67, fp
@@ -177,6 +183,9 @@ input=tests/data/suppress/adopt/changed.json check adopt --config tests/data/sup
     --baseline tests/data/suppress/adopt/baseline.json --stdin-filepath tests/data/suppress/adopt/server.json -
 # an organisation set whose overrides raise one base rule and turn one off (enabled: false)
 rules=tests/data/overrides/globex check overrides tests/data/overrides/globex-tools.json
+# report-at: match: regions that end where the match does, in JSON and YAML
+rules=tests/data/report-at-match check report-at-match tests/data/report-at-match/raw.json \
+    tests/data/report-at-match/escaped.json tests/data/report-at-match/blocks.yaml
 skipped=0
 if [ -z "$py" ]; then
     skipped=1

@@ -21,6 +21,12 @@ struct diag {
     char *message;
     char *hint;      /* how to fix, or NULL */
     char *component; /* component pointer when reached through $componentRef, or NULL */
+    /* report-at: match: the matched text's bytes [match_off, match_off + match_len) in
+     * the judged string's decoded UTF-8 value, and the source position just after it
+     * (end_line:end_col; line:col is its start); has_match 0 otherwise. */
+    int has_match;
+    size_t match_off, match_len;
+    uint32_t end_line, end_col;
     /* The fix of the clause that reported it (rules-yaml/README.md, "Fixes"; fix.h applies
      * it), when it is offered here: the fix's `when` holds at the finding and it was not
      * reached through a $componentRef. Borrowed from the rule set, which must outlive the

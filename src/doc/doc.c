@@ -298,3 +298,19 @@ const char *doc_line(const doc *d, uint32_t line, size_t *len)
     *len = end - start;
     return d->text + start;
 }
+
+struct doc_pos doc_offset_pos(const doc *d, size_t off)
+{
+    doc_line_table(d);
+    if (off > d->len) return (struct doc_pos){0, 0};
+    size_t a = 0, b = d->line_starts.len; /* the last line starting at or before OFF */
+    while (b - a > 1) {
+        size_t mid = (a + b) / 2;
+        if (d->line_starts.items[mid] <= off) a = mid;
+        else b = mid;
+    }
+    size_t start = a ? d->line_starts.items[a] : doc_bom_len(d->text, d->len);
+    uint32_t col = 1;
+    for (size_t i = start; i < off; i++) col += ((unsigned char)d->text[i] & 0xC0) != 0x80;
+    return (struct doc_pos){(uint32_t)a + 1, col};
+}

@@ -89,6 +89,23 @@ int doc_node_span(const doc *d, doc_node n, struct doc_span *value, struct doc_s
 const char *doc_text(const doc *d, size_t *len);
 int doc_is_yaml(const doc *d);
 
+/* The line and column (code points from the line's start, as every position of a doc
+ * counts them) of byte OFF of the source text; {0, 0} past its end. */
+struct doc_pos doc_offset_pos(const doc *d, size_t off);
+
+/* Positions inside a string, for a diagnostic about a part of it (report-at: match).
+ * The JSON string or YAML scalar whose source starts at byte START of D's text (a node's
+ * value or member-key span start, doc_node_span) is decoded again: JSON escapes
+ * (\u202e, surrogate pairs, \n), YAML quoting and escapes, line folding, literal and
+ * folded block scalars. When it decodes to VALUE (LEN bytes), *AT is the source position
+ * of the decoded byte OFF and *END the position just after the source of byte OFF+N-1
+ * (N > 0; an escape is one unit: a match inside \u202e starts at its backslash), and 0
+ * is returned. -1 when the source does not decode to VALUE (a string the resolver made,
+ * a number) or [OFF, OFF+N) is not inside it. The source is read only here, when a
+ * diagnostic asks: loading keeps no per-character map. */
+int doc_scalar_range(const doc *d, uint32_t start, const char *value, size_t len, size_t off,
+                     size_t n, struct doc_pos *at, struct doc_pos *end);
+
 /* Source line LINE (1-based) without its newline, for excerpts; NULL if out of range. */
 const char *doc_line(const doc *d, uint32_t line, size_t *len);
 

@@ -1,6 +1,8 @@
 /* docInt.h - the document's files, bottom up, each calling only those below it:
  *   doc.c                  the model: index, navigation, line table, errors (calls none)
  *   doc_json.c, doc_yaml.c the loaders: fill a doc's index, using only the model
+ *   doc_scalar.c           positions inside a string: one scalar's source read again,
+ *                          using only the model (doc_scalar_range)
  *   doc_load.c             the public load entry points: read, bound, pick a loader
  * This header is what they share. Nothing outside those files includes it. */
 #ifndef MCPDESC_DOCINT_H

@@ -48,6 +48,11 @@ static void annotation(const struct report_opts *o, const char *file, const stru
         fprintf(o->out, "%sline=%u", sep, d->line);
         sep = ",";
         if (d->col) fprintf(o->out, ",col=%u", d->col);
+        /* report-at: match: the column of the match's last character (the runner's
+         * endColumn is inclusive: it defaults to col), when the match ends on the line it
+         * starts on (the runner takes columns only within one line) */
+        if (d->col && d->has_match && d->end_line == d->line && d->end_col > d->col)
+            fprintf(o->out, ",endColumn=%u", d->end_col - 1);
     }
     fprintf(o->out, "%stitle=", sep);
     put_escaped(o->out, d->rule ? d->rule : "mcpdesc", 1);

@@ -17,6 +17,7 @@
 
 #include "findings/report.h"
 #include "resolve/res.h"
+#include "base/display.h"
 #include "base/loc.h"
 #include "base/util.h"
 
@@ -138,19 +139,25 @@ static void excerpt(FILE *out, const doc *d, uint32_t line, uint32_t col)
     if (end < len) end++;
     while (end < len && ((unsigned char)text[end] & 0xC0) == 0x80) end++;
     if (end > to) end = to;
+    /* hidden characters escaped (display.h): a right-to-left override would reorder the
+     * line in the browser; the caret under the col-th character, tabs kept */
+    struct buf before = BUF_INIT, mark = BUF_INIT, after = BUF_INIT, pad = BUF_INIT;
+    display_add_line(&before, text + from, at - from, &pad);
+    display_add_line(&mark, text + at, end - at, NULL);
+    display_add_line(&after, text + end, to - end, NULL);
     fprintf(out, "<pre class=\"src\"><span class=\"ln\">%5u | </span>%s", line, from ? "…" : "");
-    put_html_n(out, text + from, at - from);
+    put_html_n(out, before.s, before.len);
     fputs("<mark>", out);
-    put_html_n(out, text + at, end - at);
+    put_html_n(out, mark.s, mark.len);
     fputs("</mark>", out);
-    put_html_n(out, text + end, to - end);
-    fprintf(out, "%s\n<span class=\"ln\">      | </span>%s", to < len ? "…" : "", from ? " " : "");
-    /* the caret under the col-th character; tabs stay tabs so it lines up */
-    for (size_t i = from; i < at; i++) {
-        if (((unsigned char)text[i] & 0xC0) == 0x80) continue;
-        fputc(text[i] == '\t' ? '\t' : ' ', out);
-    }
+    put_html_n(out, after.s, after.len);
+    fprintf(out, "%s\n<span class=\"ln\">      | </span>%s%s", to < len ? "…" : "", from ? " " : "",
+            buf_str(&pad));
     fputs("<span class=\"caret\">^</span></pre>\n", out);
+    buf_release(&before);
+    buf_release(&mark);
+    buf_release(&after);
+    buf_release(&pad);
 }
 
 static void finding(const struct report_opts *o, FILE *out, const struct report_file *f,

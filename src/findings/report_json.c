@@ -17,6 +17,11 @@ static json_t *diag_json(const struct report_opts *o, const struct diag *d)
     if (d->hint) json_object_set_new(j, "hint", json_string(d->hint));
     json_object_set_new(j, "line", json_integer(d->line));
     json_object_set_new(j, "column", json_integer(d->col));
+    /* added member, only under report-at: match: the match's bytes in the decoded string */
+    if (d->has_match)
+        json_object_set_new(j, "match",
+                            json_pack("{s:I, s:I}", "offset", (json_int_t)d->match_off, "length",
+                                      (json_int_t)d->match_len));
     if (d->component) json_object_set_new(j, "component", json_string(d->component));
     if (d->baseline != DIAG_BASELINE_NONE)
         json_object_set_new(

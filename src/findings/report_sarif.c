@@ -66,12 +66,20 @@ static json_t *artifact_location(const char *name, const char *cwd)
     return loc;
 }
 
-static json_t *physical_location(const char *name, const char *cwd, uint32_t line, uint32_t col)
+/* D: a diagnostic reported at a match (report-at: match), whose region ends where the
+ * match does (SARIF 2.1.0 3.30.7-3.30.8: endLine, and endColumn the column just after
+ * its last character), or NULL. */
+static json_t *physical_location(const char *name, const char *cwd, uint32_t line, uint32_t col,
+                                 const struct diag *d)
 {
     json_t *pl = json_pack("{s:o}", "artifactLocation", artifact_location(name, cwd));
     if (line) {
         json_t *region = json_pack("{s:I}", "startLine", (json_int_t)line);
         if (col) json_object_set_new(region, "startColumn", json_integer(col));
+        if (col && d && d->has_match && d->end_line) {
+            json_object_set_new(region, "endLine", json_integer(d->end_line));
+            json_object_set_new(region, "endColumn", json_integer(d->end_col));
+        }
         json_object_set_new(pl, "region", region);
     }
     return pl;
@@ -210,7 +218,7 @@ static json_t *result(const struct report_opts *o, const char *cwd, const struct
     json_object_set_new(res, "level", json_string(sarif_level(d->level)));
     json_object_set_new(res, "message", text(d->message));
     json_t *loc =
-        json_pack("{s:o}", "physicalLocation", physical_location(f->name, cwd, d->line, d->col));
+        json_pack("{s:o}", "physicalLocation", physical_location(f->name, cwd, d->line, d->col, d));
     if (d->pointer)
         json_object_set_new(loc, "logicalLocations",
                             json_pack("[{s:s}]", "fullyQualifiedName", d->pointer));
@@ -267,7 +275,7 @@ static json_t *absent_result(const struct report_opts *o, const char *cwd,
     char *path = baseline_entry_path(o->baseline, e);
     json_object_set_new(
         res, "locations",
-        json_pack("[{s:o}]", "physicalLocation", physical_location(path, cwd, 0, 0)));
+        json_pack("[{s:o}]", "physicalLocation", physical_location(path, cwd, 0, 0, NULL)));
     free(path);
     json_t *vs = json_array();
     for (size_t k = 0; e->versions[k]; k++) json_array_append_new(vs, json_string(e->versions[k]));
@@ -322,8 +330,9 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
     for (size_t i = 0; i < n; i++) {
         const struct report_file *f = &files[i];
         if (f->error) {
-            json_t *loc = json_pack("{s:o}", "physicalLocation",
-                                    physical_location(f->name, cwd, f->error->line, f->error->col));
+            json_t *loc =
+                json_pack("{s:o}", "physicalLocation",
+                          physical_location(f->name, cwd, f->error->line, f->error->col, NULL));
             json_array_append_new(notes,
                                   json_pack("{s:o, s:s, s:[o]}", "message", text(f->error->message),
                                             "level", "error", "locations", loc));

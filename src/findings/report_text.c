@@ -5,6 +5,7 @@
 
 #include "findings/report.h"
 
+#include "base/display.h"
 #include "base/loc.h"
 #include "findings/baseline.h"
 
@@ -18,15 +19,21 @@ static void excerpt(const struct report_opts *o, const doc *d, uint32_t line, ui
     size_t len;
     const char *text = d ? doc_line(d, line, &len) : NULL;
     if (!text || col == 0) return;
-    fprintf(o->out, " %5u | %.*s\n       | ", line, (int)len, text);
-    /* the caret sits under the col-th character; tabs stay tabs so it lines up */
-    uint32_t c = 1;
-    for (size_t i = 0; i < len && c < col; i++) {
-        if (((unsigned char)text[i] & 0xC0) == 0x80) continue;
-        fputc(text[i] == '\t' ? '\t' : ' ', o->out);
-        c++;
+    /* the byte where the col-th character starts */
+    size_t at = 0;
+    for (uint32_t c = 1; at < len && c < col; c++) {
+        at++;
+        while (at < len && ((unsigned char)text[at] & 0xC0) == 0x80) at++;
     }
+    /* hidden characters escaped (a right-to-left override would reorder the line on the
+     * terminal); the caret under the col-th character, tabs kept so it lines up */
+    struct buf shown = BUF_INIT, pad = BUF_INIT;
+    display_add_line(&shown, text, at, &pad);
+    display_add_line(&shown, text + at, len - at, NULL);
+    fprintf(o->out, " %5u | %s\n       | %s", line, buf_str(&shown), buf_str(&pad));
     fprintf(o->out, "%s^%s\n", o->color ? "\033[1;32m" : "", o->color ? "\033[0m" : "");
+    buf_release(&shown);
+    buf_release(&pad);
 }
 
 static void line_for(const struct report_opts *o, const char *file, const struct diag *d)

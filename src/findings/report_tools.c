@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/display.h"
 #include "base/util.h"
 #include "findings/baseline.h"
 
@@ -70,8 +71,13 @@ void report_baseline_gone(const struct report_opts *o)
         const struct baseline_entry *e = &o->baseline->entries[i];
         if (!baseline_entry_absent(e)) continue;
         char *shown = baseline_entry_path(o->baseline, e);
-        fprintf(o->out, "  gone: %s: %s%s [%s]\n", shown, *e->item ? e->item : "(document)",
-                e->pointer, e->rule);
+        /* the item's name and pointer come from a document: hidden characters escaped */
+        struct buf at = BUF_INIT;
+        if (*e->item) display_add(&at, e->item, strlen(e->item));
+        else buf_adds(&at, "(document)");
+        display_add(&at, e->pointer, strlen(e->pointer));
+        fprintf(o->out, "  gone: %s: %s [%s]\n", shown, buf_str(&at), e->rule);
+        buf_release(&at);
         free(shown);
     }
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/display.h"
 #include "judge/overlap.h"
 #include "judge/pattern_note.h"
 #include "base/ptr.h"
@@ -36,10 +37,13 @@ enum placeholder {
     PH_VALUE,
     PH_ITEM,
     PH_ITEM_KIND,
+    PH_MATCH,
+    PH_CODEPOINT,
     PH_NONE
 };
-const char *const eval_placeholders[] = {"pointer", "key",  "type",      "versions", "detail",
-                                         "value",   "item", "item-kind", NULL};
+const char *const eval_placeholders[] = {"pointer", "key",       "type", "versions",
+                                         "detail",  "value",     "item", "item-kind",
+                                         "match",   "codepoint", NULL};
 
 /* The MCP item collections: what {item-kind} calls an item, and the member {item} names
  * it by (schema.ts: Tool.name, Prompt.name, Resource.uri, ResourceTemplate.uriTemplate). */
@@ -93,12 +97,71 @@ static void add_item(struct buf *b, const struct cursor *c, const char *pointer)
     }
     size_t n = strlen(name);
     if (n <= ITEM_MAX) {
-        buf_add(b, name, n);
+        display_add(b, name, n);
         return;
     }
     n = ITEM_MAX - 3;
     while (n && ((unsigned char)name[n] & 0xC0) == 0x80) n--;
-    buf_add(b, name, n);
+    display_add(b, name, n);
+    buf_adds(b, "...");
+}
+
+/* What the failing require found, for report-at: match and {match} {codepoint}: the
+ * judged string (the node's value, or its member name when the key predicate found the
+ * text there), its length, and the match's bytes in it. S is NULL when nothing was
+ * recorded. */
+struct found {
+    const char *s;
+    size_t slen, off, len;
+};
+
+static struct found found_text(const struct eval_ctx *ctx, const struct cursor *c)
+{
+    struct found f = {NULL, 0, 0, 0};
+    if (!ctx->match.set) return f;
+    const char *s = ctx->match.key ? c->key : json_string_value(c->v);
+    size_t n = !s ? 0 : ctx->match.key ? strlen(s) : json_string_length(c->v);
+    if (!s || ctx->match.off > n || ctx->match.len > n - ctx->match.off) return f;
+    return (struct found){s, n, ctx->match.off, ctx->match.len};
+}
+
+/* report-at: match: the source positions of F's match at C (its start, and just after
+ * its end), in the source of the node's value, or of its member name (where the key
+ * predicate found it; a cursor on a member name): 0, or -1 when neither source decodes
+ * to the judged string (a string the resolver made). A match of no characters is
+ * placed where it stands. */
+static int found_pos(const struct eval_ctx *ctx, const struct cursor *c, const struct found *f,
+                     struct doc_pos *at, struct doc_pos *end)
+{
+    struct doc_span v, k;
+    const doc *d = ctx->sctx.d;
+    if (!f->s || f->off >= f->slen || doc_node_span(d, c->node, &v, &k) < 0) return -1;
+    size_t n = f->len ? f->len : 1;
+    int found =
+        (!ctx->match.key && doc_scalar_range(d, v.start, f->s, f->slen, f->off, n, at, end) == 0) ||
+        (k.end > k.start && doc_scalar_range(d, k.start, f->s, f->slen, f->off, n, at, end) == 0);
+    if (found && !f->len) *end = *at;
+    return found ? 0 : -1;
+}
+
+/* {match}: the matched text, at most MATCH_MAX characters (else its first ones and
+ * "..."), hidden characters escaped. */
+#define MATCH_MAX 60
+static void add_match(struct buf *b, const struct found *f)
+{
+    if (!f->s) return;
+    const char *s = f->s + f->off;
+    size_t n = 0, chars = 0, cut = 0;
+    for (; n < f->len; n++) {
+        if (((unsigned char)s[n] & 0xC0) == 0x80) continue;
+        if (chars == MATCH_MAX - 3) cut = n;
+        chars++;
+    }
+    if (chars <= MATCH_MAX) {
+        display_add(b, s, f->len);
+        return;
+    }
+    display_add(b, s, cut);
     buf_adds(b, "...");
 }
 
@@ -110,10 +173,11 @@ static enum placeholder placeholder_of(const char *name, size_t n)
     return PH_NONE;
 }
 
-/* Expand {pointer} {key} {value} {type} {versions} {detail} {item} {item-kind} in a
- * message template. */
+/* Expand {pointer} {key} {value} {type} {versions} {detail} {item} {item-kind} {match}
+ * {codepoint} in a message template. What they bring from the document is shown with its
+ * hidden characters escaped (display.h): a report about hidden text does not carry it. */
 static char *expand(const char *tmpl, const struct cursor *c, const char *pointer, ver_mask m,
-                    const struct ver_list *vl, const struct buf *detail)
+                    const struct ver_list *vl, const struct buf *detail, const struct found *f)
 {
     struct buf b = BUF_INIT;
     for (const char *p = tmpl; *p; p++) {
@@ -124,24 +188,24 @@ static char *expand(const char *tmpl, const struct cursor *c, const char *pointe
         }
         size_t n = (size_t)(close - p - 1);
         switch (placeholder_of(p + 1, n)) {
-        case PH_POINTER: buf_adds(&b, pointer); break;
+        case PH_POINTER: display_add(&b, pointer, strlen(pointer)); break;
         case PH_KEY:
-            if (c->key) buf_adds(&b, c->key);
+            if (c->key) display_add(&b, c->key, strlen(c->key));
             else buf_addf(&b, "%zu", c->index);
             break;
         case PH_TYPE: buf_adds(&b, val_type_name(c->v)); break;
         case PH_VERSIONS: ver_format(&b, vl, m, ", "); break;
-        case PH_DETAIL: buf_adds(&b, buf_str(detail)); break;
+        case PH_DETAIL: display_add(&b, buf_str(detail), detail->len); break;
         case PH_VALUE: {
             char *s = json_dumps(c->v, JSON_COMPACT | JSON_ENCODE_ANY);
             size_t len = strlen(s);
             if (len > 60) { /* 57 bytes, cut at a character's start: never half a UTF-8 one */
                 size_t cut = 57;
                 while (cut && ((unsigned char)s[cut] & 0xC0) == 0x80) cut--;
-                buf_add(&b, s, cut);
+                display_add(&b, s, cut);
                 buf_adds(&b, "...");
             } else {
-                buf_adds(&b, s);
+                display_add(&b, s, len);
             }
             free(s);
             break;
@@ -152,6 +216,14 @@ static char *expand(const char *tmpl, const struct cursor *c, const char *pointe
             buf_adds(&b, item_kind(enclosing_item(c), &member));
             break;
         }
+        case PH_MATCH: add_match(&b, f); break;
+        case PH_CODEPOINT:
+            if (f->s && f->len) {
+                uint32_t cp;
+                display_utf8_next(f->s + f->off, f->len, &cp);
+                if (cp != UINT32_MAX) display_add_codepoint(&b, cp);
+            }
+            break;
         case PH_NONE:
             buf_add(&b, p, n + 2); /* not a placeholder: keep the braces (JSON in messages) */
             break;
@@ -191,22 +263,31 @@ static void report_one(struct eval_ctx *ctx, const struct clause *cl, const stru
     const struct rule *r = ctx->rule;
     const struct ver_list *vl = rule_set_versions(ctx->rs);
     char *pointer = sel_pointer(c);
-    char *msg = expand(cl->message, c, pointer, m, vl, &ctx->detail);
-    struct doc_pos pos = doc_node_pos(ctx->sctx.d, c->node);
+    struct found f = found_text(ctx, c); /* before a fix's `when` records another */
+    char *msg = expand(cl->message, c, pointer, m, vl, &ctx->detail, &f);
+    struct doc_pos pos = doc_node_pos(ctx->sctx.d, c->node), end;
+    int at_match = cl->at_match && found_pos(ctx, c, &f, &pos, &end) == 0;
     struct diag *dg =
         diag_add(ctx->out, r->level, r->id, doc_name(ctx->sctx.d), pos.line, pos.col, msg);
     dg->pointer = pointer;
     dg->versions = m;
-    dg->hint = cl->hint ? expand(cl->hint, c, pointer, m, vl, &ctx->detail) : NULL;
+    if (at_match) {
+        dg->has_match = 1;
+        dg->match_off = f.off;
+        dg->match_len = f.len;
+        dg->end_line = end.line;
+        dg->end_col = end.col;
+    }
+    dg->hint = cl->hint ? expand(cl->hint, c, pointer, m, vl, &ctx->detail, &f) : NULL;
     dg->component = c->component ? xstrdup(c->component) : NULL;
     /* the fix: never through a component (the edit would go to a definition other
      * references share); the first of the clause's fixes whose `when` holds */
     for (size_t i = 0; !c->component && i < cl->nfixes; i++) {
-        const struct rule_fix *f = cl->fixes[i];
-        if (f->when && !fn_eval(f->when, c, ctx)) continue;
+        const struct rule_fix *fx = cl->fixes[i];
+        if (fx->when && !fn_eval(fx->when, c, ctx)) continue;
         dg = &ctx->out->items[ctx->out->len - 1];
-        dg->fix = f;
-        dg->fix_title = expand(f->title, c, pointer, m, vl, &ctx->detail);
+        dg->fix = fx;
+        dg->fix_title = expand(fx->title, c, pointer, m, vl, &ctx->detail, &f);
         break;
     }
     free(msg);

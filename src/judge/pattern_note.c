@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
+#include "base/display.h"
 #include "base/ptr.h"
 #include "base/util.h"
 #include "schema/schema.h"
@@ -38,7 +40,10 @@ static void note(const struct sel_ctx *sctx, const struct cursor *sch, ver_mask 
     struct ptr p = PTR_INIT;
     struct cursor *steps;
     const struct cursor *c = walk(sctx, sch, where, &steps, &p);
-    char *msg = xasprintf("%s; mcpdesc takes every string to match it", why);
+    struct buf shown = BUF_INIT; /* the pattern comes from the document: hidden text escaped */
+    display_add(&shown, why, strlen(why));
+    buf_adds(&shown, "; mcpdesc takes every string to match it");
+    char *msg = buf_detach(&shown);
     struct doc_pos pos = doc_node_pos(sctx->d, c->node);
     struct diag *dg =
         diag_add(out, DIAG_INFO, PATTERN_NOTE_RULE, doc_name(sctx->d), pos.line, pos.col, msg);

@@ -244,7 +244,15 @@ static json_t *diag_json(const struct pub_view *jb, const doc *j, const struct d
     const struct rule_set *rs = jb->rs;
     struct doc_pos p = {x->line, x->col};
     json_t *o = json_object();
-    json_object_set_new(o, "range", diag_range(jb, p));
+    if (x->has_match && x->end_line) { /* report-at: match: the text found, in its string */
+        const struct lsp_lines *l = jb->lines;
+        struct doc_pos e = {x->end_line, x->end_col};
+        json_object_set_new(o, "range",
+                            range_json(lsp_position_of(l, lsp_offset_of_doc(l, p), jb->enc),
+                                       lsp_position_of(l, lsp_offset_of_doc(l, e), jb->enc)));
+    } else {
+        json_object_set_new(o, "range", diag_range(jb, p));
+    }
     json_object_set_new(o, "severity", json_integer(severity[x->level]));
     if (x->rule) {
         json_object_set_new(o, "code", jstr(x->rule));

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/display.h"
 #include "base/ptr.h"
 #include "base/util.h"
 #include "resolve/sel.h"
@@ -112,6 +113,10 @@ static void report(struct walk *w, const char *rule, doc_node n, const char *poi
     char *msg = NULL;
     if (vasprintf(&msg, fmt, ap) < 0) BUG("vasprintf failed");
     va_end(ap);
+    struct buf shown = BUF_INIT; /* what it quotes from the document: hidden text escaped */
+    display_add(&shown, msg, strlen(msg));
+    free(msg);
+    msg = buf_detach(&shown);
     struct doc_pos p = doc_node_pos(w->d, n);
     struct diag *dg = diag_add(w->out, DIAG_ERROR, rule, doc_name(w->d), p.line, p.col, msg);
     dg->pointer = xstrdup(pointer);

@@ -348,16 +348,25 @@ static int some_visit(const struct cursor *c, void *arg)
     return !q->p->body || fn_eval(q->p->body, c, q->ctx); /* stop at the first witness */
 }
 
+/* Text found in the nodes a quantifier reaches is not in the judged node's string:
+ * ctx->match keeps what it was (report-at: match would place another string's offsets
+ * in this one). */
 int fn_eval_every(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     struct quant q = {p, ctx};
-    return !sel_run(p->sel, &ctx->sctx, c, every_visit, &q);
+    struct fn_match before = ctx->match;
+    int ok = !sel_run(p->sel, &ctx->sctx, c, every_visit, &q);
+    ctx->match = before;
+    return ok;
 }
 
 int fn_eval_some(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     struct quant q = {p, ctx};
-    return sel_run(p->sel, &ctx->sctx, c, some_visit, &q) != 0;
+    struct fn_match before = ctx->match;
+    int ok = sel_run(p->sel, &ctx->sctx, c, some_visit, &q) != 0;
+    ctx->match = before;
+    return ok;
 }
 
 int fn_arg_values(struct cc *cc, struct pred *p, struct yv arg)
@@ -508,6 +517,7 @@ void fn_match_note(struct eval_ctx *ctx, size_t off, size_t len)
     ctx->match.set = 1;
     ctx->match.off = off;
     ctx->match.len = len;
+    ctx->match.key = 0;
 }
 
 /* 1 when the holder's pattern matches somewhere in S (a subject over the limits: 0);
@@ -547,7 +557,11 @@ int fn_eval_key(const struct pred *p, const struct cursor *c, struct eval_ctx *c
     struct cursor k = *c;
     k.v = json_string(c->key);
     if (!k.v) return 0;
+    struct fn_match before = ctx->match;
+    ctx->match.set = 0;
     int ok = fn_eval(p->kids[0], &k, ctx);
+    if (ctx->match.set) ctx->match.key = 1; /* the text was found in the member name */
+    else ctx->match = before;
     json_decref(k.v);
     return ok;
 }

@@ -181,6 +181,7 @@ struct clause {
     size_t nkids;
     int first;      /* kids: per version, only the first failing one reports */
     int at_failure; /* report-at: failure: report where the predicate failed */
+    int at_match;   /* report-at: match: report where in the string the text was found */
 };
 
 /* A `yields-to` entry: a rule id, or "PREFIX.*" for every rule whose id starts with
@@ -257,6 +258,7 @@ struct eval_ctx {
     struct fn_match {
         int set;
         size_t off, len;
+        int key; /* found in the node's member name (the key predicate), not its value */
     } match;
 };
 /* Record that the predicate found its text at bytes [OFF, OFF+LEN) of the judged string. */

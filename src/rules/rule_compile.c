@@ -778,7 +778,7 @@ static int clause_fix(struct cc *cc, struct rule_lang_walk *w)
     return bad ? -1 : 0;
 }
 
-static const char *const report_at_names[] = {"node", "failure", NULL};
+static const char *const report_at_names[] = {"node", "failure", "match", NULL};
 
 static int clause_report_at(struct cc *cc, struct rule_lang_walk *w)
 {
@@ -789,8 +789,9 @@ static int clause_report_at(struct cc *cc, struct rule_lang_walk *w)
     for (const char *const *k = report_at_names; a && *k; k++) known |= !strcmp(*k, a);
     if (!known) {
         rule_cc_error(cc, at.n, 0,
-                      "report-at is \"node\" (the judged node, the default) or "
-                      "\"failure\" (the value where matches-schema failed)");
+                      "report-at is \"node\" (the judged node, the default), "
+                      "\"failure\" (the value where matches-schema failed) or \"match\" "
+                      "(where in the string a text predicate found its text)");
         return -1;
     }
     if (!rule_yv_member(cc, w->y, "require").v) {
@@ -798,6 +799,7 @@ static int clause_report_at(struct cc *cc, struct rule_lang_walk *w)
         return -1;
     }
     c->at_failure = !strcmp(a, report_at_names[1]);
+    c->at_match = !strcmp(a, report_at_names[2]);
     return 0;
 }
 
@@ -845,8 +847,9 @@ static const struct rule_lang_member clause_members[] = {
      "a list of checks: for each version, only the first that fails reports", &rule_cc_lang_clause,
      NULL, clause_kids, 8},
     {"report-at", RULE_LANG_ENUM, 0,
-     "with require: node (the judged node) or failure (where the predicate failed)", NULL,
-     report_at_names, clause_report_at, 7},
+     "with require: node (the judged node), failure (where the predicate failed) or match "
+     "(where in the string a text predicate found its text)",
+     NULL, report_at_names, clause_report_at, 7},
     {"fix", RULE_LANG_FIXES, 0, "with require: a fix for the finding, or a list of them",
      &rule_cc_lang_fix, NULL, clause_fix, 6},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};

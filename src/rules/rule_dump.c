@@ -108,6 +108,7 @@ static json_t *clause_json(const struct ver_list *vl, const struct clause *c, ve
     if (c->when) json_object_set_new(o, "when", pred_json(c->when));
     if (c->require) json_object_set_new(o, "require", pred_json(c->require));
     if (c->at_failure) json_object_set_new(o, "report-at", json_string("failure"));
+    if (c->at_match) json_object_set_new(o, "report-at", json_string("match"));
     if (c->message) json_object_set_new(o, "message", json_string(c->message));
     if (c->hint) json_object_set_new(o, "hint", json_string(c->hint));
     if (c->nfixes) {

@@ -28,7 +28,12 @@
     "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
     "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"                   \
     "    check: {select: '/tools/[*]/x-s', require: {equals: \"\xc3\xa8\"}, message: m, fix: "     \
-    "{title: t, replace: \"\xc3\xa8\"}}\n"
+    "{title: t, replace: \"\xc3\xa8\"}}\n"                                                         \
+    "  - id: t.rlo\n    owner: t\n    surface: Tool\n    kind: structural\n"                       \
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"                   \
+    "    check: {select: '/tools/[*]/description', require: {not: {matches: '\\x{202E}'}}, "       \
+    "report-at: match, message: 'rlo {codepoint}'}\n"
 
 /* The test host: loads RULES, or fails when FAIL is set; counts the loads. */
 struct host {
@@ -222,6 +227,26 @@ START_TEST(lsp_publishes_diagnostics)
         EXPECT(OPEN(DOC_J), want[i]);
         lsp_server_free(S);
     }
+}
+END_TEST
+
+/* report-at: match: the range is the escape \u202e itself (six characters), after an
+ * emoji (two UTF-16 units): UTF-16 characters 44 to 50 of line 1, code points 43 to 49 */
+#define DOC_RLO_J                                                                                  \
+    "{\\\"mcpDescription\\\": \\\"0.9.0\\\",\\n \\\"tools\\\": [{\\\"name\\\": \\\"x\\\", "        \
+    "\\\"description\\\": \\\"\xf0\x9f\x98\x80 \\\\u202e!\\\"}]}\\n"
+#define RLO(l, a, b)                                                                               \
+    "{\"code\":\"t.rlo\",\"message\":\"rlo U+202E RIGHT-TO-LEFT OVERRIDE " VERSIONS                \
+    "\",\"range\":{\"end\":{\"character\":" #b ",\"line\":" #l "},\"start\":{\"character\":" #a    \
+    ",\"line\":" #l "}},\"severity\":1,"                                                           \
+    "\"source\":\"mcpdesc\"}"
+
+START_TEST(lsp_match_range)
+{
+    start(0);
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    EXPECT(OPEN(DOC_RLO_J), PUBLISHED("1", RLO(1, 44, 50)));
+    lsp_server_free(S);
 }
 END_TEST
 
@@ -738,6 +763,7 @@ Suite *lsp_suite(void)
     tcase_add_test(tc, lsp_lifecycle);
     tcase_add_test(tc, lsp_encodings);
     tcase_add_test(tc, lsp_publishes_diagnostics);
+    tcase_add_test(tc, lsp_match_range);
     tcase_add_test(tc, lsp_incremental_edits);
     tcase_add_test(tc, lsp_errors);
     tcase_add_test(tc, lsp_debounce_cancel_newest);

@@ -7,9 +7,10 @@
 #include "testutil.h"
 #include "base/util.h"
 
-#define HEAD "rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n" \
-             "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n" \
-             "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
+#define HEAD                                                                                       \
+    "rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n"                 \
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
 
 static const struct {
     const char *text;
@@ -27,17 +28,21 @@ static const struct {
      "json-type takes object, array, string, number, integer, boolean or null"},
     {HEAD "    check: {select: /tools/*, require: {has: {a: 1}}, message: m}\n", 13, 46,
      "has takes a member name or a non-empty list of names"},
-    {HEAD "    check: {select: /tools/*, require: {all: {json-type: object}}, message: m}\n", 13, 46,
-     "all takes a non-empty list of predicates"},
+    {HEAD "    check: {select: /tools/*, require: {all: {json-type: object}}, message: m}\n", 13,
+     46, "all takes a non-empty list of predicates"},
     /* unknown version, in applies and in a branch */
     {"rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n    level: must\n"
-     "    status: stable\n    enforcement: internal\n    applies: {from: 2025-12-01}\n    summary: s\n"
-     "    requirement: r\n    based-on: [{tier: 1, text: src}]\n    check: {require: {has: a}, message: m}\n",
+     "    status: stable\n    enforcement: internal\n    applies: {from: 2025-12-01}\n    summary: "
+     "s\n"
+     "    requirement: r\n    based-on: [{tier: 1, text: src}]\n    check: {require: {has: a}, "
+     "message: m}\n",
      9, 21, "unknown protocol version \"2025-12-01\" (the manifest knows: 2024-11-05"},
-    {HEAD "    check:\n      select: /tools/*\n      first:\n        - versions: [2024-11-05, 2025-11-26]\n"
+    {HEAD "    check:\n      select: /tools/*\n      first:\n        - versions: [2024-11-05, "
+          "2025-11-26]\n"
           "          require: {json-type: object}\n          message: m\n",
      16, 34, "unknown protocol version \"2025-11-26\""},
-    {HEAD "    check: {versions: {from: 2026-07-28, before: 2025-06-18}, require: {json-type: object}, message: m}\n",
+    {HEAD "    check: {versions: {from: 2026-07-28, before: 2025-06-18}, require: {json-type: "
+          "object}, message: m}\n",
      13, 23, "this version range is empty"},
     /* missing fields */
     {"rules:\n  - id: t.x\n    owner: t\n", 2, 5, "a rule has no \"surface\" (it is required)"},
@@ -49,7 +54,8 @@ static const struct {
      "unknown member \"exmaples\" in a rule: did you mean \"examples\"?"},
     /* wrong level word */
     {"rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n    level: MUST\n"
-     "    status: stable\n    enforcement: internal\n    applies: all\n    summary: s\n    requirement: r\n"
+     "    status: stable\n    enforcement: internal\n    applies: all\n    summary: s\n    "
+     "requirement: r\n"
      "    based-on: [{tier: 1, text: src}]\n    check: {require: {has: a}, message: m}\n",
      6, 12, "level must be must (error), should (warning) or may (info), not \"MUST\""},
     /* bad selector and bad pointer */
@@ -59,35 +65,40 @@ static const struct {
           "    check: {require: {json-type: object}, message: m}\n",
      13, 58, "bad JSON Pointer"},
     /* several forms in one check */
-    {HEAD "    check: {require: {json-type: object}, message: m, all: [{require: {has: a}, message: n}]}\n",
+    {HEAD "    check: {require: {json-type: object}, message: m, all: [{require: {has: a}, "
+          "message: n}]}\n",
      13, 12, "needs exactly one of \"require\""},
     /* report-at: a word it does not know; beside all/first */
     {HEAD "    check: {require: {has: a}, message: m, report-at: here}\n", 13, 55,
-     "report-at is \"node\" (the judged node, the default) or \"failure\""},
+     "report-at is \"node\" (the judged node, the default), \"failure\""},
     {HEAD "    check: {all: [{require: {has: a}, message: m}], report-at: failure}\n", 13, 53,
      "\"report-at\" belongs beside \"require\""},
     /* a predicate with two members */
     {HEAD "    check: {require: {has: a, lacks: b}, message: m}\n", 13, 22,
      "a predicate is a mapping with exactly one member"},
     /* duplicate YAML key */
-    {HEAD "    check: {require: {has: a}, message: m, message: n}\n", 13, 44, "duplicate key \"message\""},
+    {HEAD "    check: {require: {has: a}, message: m, message: n}\n", 13, 44,
+     "duplicate key \"message\""},
     /* YAML syntax */
     {HEAD "    check: {require: {has: a}\n", 14, 1, "invalid YAML"},
     /* named predicates: undefined and recursive */
-    {"predicates:\n  p: {use: q}\n  q: {not: {use: p}}\n" HEAD "    check: {require: {use: p}, message: m}\n",
+    {"predicates:\n  p: {use: q}\n  q: {not: {use: p}}\n" HEAD
+     "    check: {require: {use: p}, message: m}\n",
      3, 18, "predicate \"p\" refers to itself"},
     {HEAD "    check: {require: {use: nothing}, message: m}\n", 13, 28,
      "no predicate named \"nothing\" under \"predicates:\""},
     /* ... a predicate of the table written with use (a schema predicate too) */
     {HEAD "    check: {require: {use: matches-schem}, message: m}\n", 13, 28,
-     "no predicate named \"matches-schem\" under \"predicates:\" in the set's rule files: did you mean \"matches-schema\"?"},
+     "no predicate named \"matches-schem\" under \"predicates:\" in the set's rule files: did you "
+     "mean \"matches-schema\"?"},
     /* JSONPath where a selector belongs: our form in the hint */
     {HEAD "    check: {select: '$.tools[*].name', require: {has: a}, message: m}\n", 13, 21,
      "selector \"$.tools[*].name\" is JSONPath, not a selector"},
     {HEAD "    check: {select: '/tools[*]/name', require: {has: a}, message: m}\n", 13, 21,
      "selector \"/tools[*]/name\" is JSONPath"},
-    {HEAD "    check: {select: /tools/*, require: {every: {select: '..x', require: {has: a}}}, message: m}\n", 13, 57,
-     "selector \"..x\" is JSONPath"},
+    {HEAD "    check: {select: /tools/*, require: {every: {select: '..x', require: {has: a}}}, "
+          "message: m}\n",
+     13, 57, "selector \"..x\" is JSONPath"},
     /* duplicate rule id */
     {HEAD "    check: {require: {has: a}, message: m}\n"
           "  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n"
@@ -96,18 +107,22 @@ static const struct {
           "    check: {require: {has: a}, message: m}\n",
      14, 9, "duplicate rule id \"t.x\""},
     /* bad rule id; bad tier */
-    {"rules:\n  - id: Tool.Name\n", 2, 9, "rule id \"Tool.Name\" must be dot-separated lowercase words"},
+    {"rules:\n  - id: Tool.Name\n", 2, 9,
+     "rule id \"Tool.Name\" must be dot-separated lowercase words"},
     {"rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n    level: must\n"
      "    status: stable\n    enforcement: internal\n    applies: all\n    summary: s\n"
      "    requirement: r\n    based-on: [{tier: 7, text: src}]\n",
      12, 23, "based-on needs \"tier\": 1 to 4"},
     /* presets: an unknown name (with a suggestion), "recommended" (the default, never
      * written), a preset without its reason, a reason without a preset, an empty reason */
-    {HEAD "    preset: strikt\n    preset-reason: why\n    check: {require: {has: a}, message: m}\n",
+    {HEAD
+     "    preset: strikt\n    preset-reason: why\n    check: {require: {has: a}, message: m}\n",
      13, 13, "preset must be strict or all, not \"strikt\": did you mean \"strict\"?"},
-    {HEAD "    preset: recommended\n    preset-reason: why\n    check: {require: {has: a}, message: m}\n",
+    {HEAD "    preset: recommended\n    preset-reason: why\n    check: {require: {has: a}, "
+          "message: m}\n",
      13, 13, "preset must be strict or all, not \"recommended\""},
-    {HEAD "    preset: [strict]\n    preset-reason: why\n    check: {require: {has: a}, message: m}\n",
+    {HEAD
+     "    preset: [strict]\n    preset-reason: why\n    check: {require: {has: a}, message: m}\n",
      13, 13, "preset must be strict or all, not a list"},
     {HEAD "    preset: strict\n    check: {require: {has: a}, message: m}\n", 13, 5,
      "a rule with \"preset\" needs a \"preset-reason\""},
@@ -119,19 +134,21 @@ static const struct {
      "unknown member \"presets\" in a rule: did you mean \"preset\"?"},
     /* fixes: beside require only; members; exactly one edit; "at" below the value;
      * fix examples name their "after", and only they do */
-    {HEAD "    check: {all: [{require: {has: a}, message: m}], fix: {title: t, replace: 1}}\n", 13, 53,
-     "\"fix\" belongs beside \"require\" and \"message\""},
+    {HEAD "    check: {all: [{require: {has: a}, message: m}], fix: {title: t, replace: 1}}\n", 13,
+     53, "\"fix\" belongs beside \"require\" and \"message\""},
     {HEAD "    check: {require: {has: a}, message: m, fix: {title: t, with: 1}}\n", 13, 60,
      "unknown member \"with\" in a fix"},
-    {HEAD "    check: {require: {has: a}, message: m, fix: 5}\n", 13, 49, "a fix must be a mapping, not a integer"},
-    {HEAD "    check: {require: {has: a}, message: m, fix: {title: t, replace: 1, remove: a}}\n", 13, 49,
+    {HEAD "    check: {require: {has: a}, message: m, fix: 5}\n", 13, 49,
+     "a fix must be a mapping, not a integer"},
+    {HEAD "    check: {require: {has: a}, message: m, fix: {title: t, replace: 1, remove: a}}\n",
+     13, 49,
      "a fix needs exactly one of \"replace\", \"set\", \"add\" or \"remove\"; found several"},
     {HEAD "    check: {require: {has: a}, message: m, fix: {title: t, add: {member: a}}}\n", 13, 65,
      "\"add\" of a fix has no \"value\""},
     {HEAD "    check: {require: {has: a}, message: m, fix: {replace: 1}}\n", 13, 49,
      "a fix has no \"title\" (it is required)"},
-    {HEAD "    check: {require: {has: a}, message: m, fix: {title: t, at: /type, remove: a}}\n", 13, 64,
-     "a fix's \"at\" is a non-empty JSON Pointer below the finding's value"},
+    {HEAD "    check: {require: {has: a}, message: m, fix: {title: t, at: /type, remove: a}}\n", 13,
+     64, "a fix's \"at\" is a non-empty JSON Pointer below the finding's value"},
     {HEAD "    check: {require: {has: a}, message: m, fix: [{title: t, remove: [a]}]}\n", 13, 69,
      "\"remove\" of a fix names a member (a string), not a list"},
     {HEAD "    examples: [{expect: fix, fixture: f.json, pointer: /tools}]\n"
@@ -153,10 +170,11 @@ START_TEST(refuses_with_position)
     ck_assert_ptr_null(rs);
     ck_assert_uint_ge(errs.len, 1);
     const struct diag *d = &errs.items[0];
-    ck_assert_msg(strstr(d->message, cases[_i].message) != NULL, "case %d: message \"%s\" lacks \"%s\"", _i,
-                  d->message, cases[_i].message);
-    ck_assert_msg(d->line == cases[_i].line && d->col == cases[_i].col, "case %d (%s): at %u:%u, expected %u:%u",
-                  _i, d->message, d->line, d->col, cases[_i].line, cases[_i].col);
+    ck_assert_msg(strstr(d->message, cases[_i].message) != NULL,
+                  "case %d: message \"%s\" lacks \"%s\"", _i, d->message, cases[_i].message);
+    ck_assert_msg(d->line == cases[_i].line && d->col == cases[_i].col,
+                  "case %d (%s): at %u:%u, expected %u:%u", _i, d->message, d->line, d->col,
+                  cases[_i].line, cases[_i].col);
     ck_assert_ptr_nonnull(strstr(d->file, "test.yaml"));
     diag_list_release(&errs);
 }
@@ -166,11 +184,12 @@ END_TEST
 START_TEST(reports_every_mistake)
 {
     struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *rs = tu_rules(HEAD "    check:\n      all:\n"
-                                        "        - {require: {json-typo: object}, message: a}\n"
-                                        "        - {versions: [1999-01-01], require: {has: a}, message: b}\n"
-                                        "        - {require: {has: a}}\n",
-                                   &errs);
+    struct rule_set *rs =
+        tu_rules(HEAD "    check:\n      all:\n"
+                      "        - {require: {json-typo: object}, message: a}\n"
+                      "        - {versions: [1999-01-01], require: {has: a}, message: b}\n"
+                      "        - {require: {has: a}}\n",
+                 &errs);
     ck_assert_ptr_null(rs);
     ck_assert_uint_eq(errs.len, 3);
     ck_assert_uint_eq(errs.items[0].line, 15);
@@ -185,17 +204,22 @@ END_TEST
 static const struct {
     const char *message, *hint; /* substrings */
 } hints[] = {
-    {"unknown protocol version", "use a version the manifest lists, or add it to \"versions\" in manifest.yaml"},
+    {"unknown protocol version",
+     "use a version the manifest lists, or add it to \"versions\" in manifest.yaml"},
     {"bad JSON Pointer", "an example's pointer is an RFC 6901 pointer from the fixture's root"},
     {"bad selector", "a selector is a JSON Pointer whose segment * means every member"},
     {"unknown predicate", "use one of the predicates listed in rules-yaml/README.md (Predicates)"},
-    {"this version range is empty", "\"from\" must be older than \"before\" (versions in manifest order)"},
+    {"this version range is empty",
+     "\"from\" must be older than \"before\" (versions in manifest order)"},
     {"duplicate rule id", "rule ids are unique in the set: rename one of the rules"},
     {"unknown member", "remove the member or correct its spelling"},
     {"level must be", "write must, should or may in lower case"},
     {"a predicate is a mapping", "write the predicate as {NAME: ARGUMENT}"},
-    {"did you mean \"matches-schema\"", "matches-schema is a predicate of the rule format: write {matches-schema: ARGUMENT} without use"},
-    {"no predicate named", "define it under \"predicates:\" in one of the set's rule files, or correct the name"},
+    {"did you mean \"matches-schema\"",
+     "matches-schema is a predicate of the rule format: write {matches-schema: ARGUMENT} without "
+     "use"},
+    {"no predicate named",
+     "define it under \"predicates:\" in one of the set's rule files, or correct the name"},
     {"$.tools[*].name\" is JSONPath", "write /tools/[*]/name: a selector is a JSON Pointer"},
     {"/tools[*]/name\" is JSONPath", "write /tools/[*]/name: a selector is a JSON Pointer"},
     {"..x\" is JSONPath", "write **/x: a selector is a JSON Pointer"},
@@ -212,7 +236,8 @@ static const struct {
     {"of a fix has no \"value\"", "write add: {member: NAME, value: VALUE}"},
     {"a fix has no \"title\"", "add title: TEXT, what an editor shows for the fix"},
     {"of a fix names a member", "write remove: NAME, the member to remove"},
-    {"\"after\" belongs to an example", "write {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}"},
+    {"\"after\" belongs to an example",
+     "write {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}"},
     {"must be a mapping, not", "write {member: NAME, value: VALUE}"},
 };
 
@@ -228,8 +253,9 @@ START_TEST(errors_carry_their_hint)
                 want = hints[k].hint;
                 break;
             }
-        ck_assert_msg(d->hint && strstr(d->hint, want), "case %d: \"%s\" has hint \"%s\", not \"%s\"", _i,
-                      d->message, d->hint ? d->hint : "(none)", want);
+        ck_assert_msg(d->hint && strstr(d->hint, want),
+                      "case %d: \"%s\" has hint \"%s\", not \"%s\"", _i, d->message,
+                      d->hint ? d->hint : "(none)", want);
     }
     diag_list_release(&errs);
 }
@@ -255,7 +281,8 @@ START_TEST(presets_of_rules)
     ck_assert_ptr_null(rule_preset_reason(x));
     ck_assert_int_eq(rule_preset(y), RULE_PRESET_STRICT);
     ck_assert_str_eq(rule_preset_reason(y), "Authors cannot act on it.");
-    ck_assert(rule_in_preset(x, RULE_PRESET_RECOMMENDED) && !rule_in_preset(y, RULE_PRESET_RECOMMENDED));
+    ck_assert(rule_in_preset(x, RULE_PRESET_RECOMMENDED) &&
+              !rule_in_preset(y, RULE_PRESET_RECOMMENDED));
     ck_assert(rule_in_preset(y, RULE_PRESET_STRICT) && rule_in_preset(y, RULE_PRESET_ALL));
     ck_assert(rule_in_preset(y, RULE_PRESET_NONE));
     ck_assert(rule_set_has_presets(rs));
@@ -316,11 +343,13 @@ START_TEST(manifest_mistakes)
     diag_list_release(&errs);
     /* a name and a tag that are not names (the tag names tags/TAG.lock) */
     f = fopen(path, "w");
-    fputs("name: 'My Rules'\ntag: ../../evil\ndescription-format: 0.9.0\nversions: [2025-06-18]\n", f);
+    fputs("name: 'My Rules'\ntag: ../../evil\ndescription-format: 0.9.0\nversions: [2025-06-18]\n",
+          f);
     fclose(f);
     ck_assert_ptr_null(rule_set_load(dir, &errs));
     ck_assert_uint_ge(errs.len, 2);
-    ck_assert_str_eq(errs.items[0].message, "the manifest's name \"My Rules\" is not a rule set name");
+    ck_assert_str_eq(errs.items[0].message,
+                     "the manifest's name \"My Rules\" is not a rule set name");
     ck_assert_uint_eq(errs.items[0].line, 1);
     ck_assert_uint_eq(errs.items[0].col, 7);
     ck_assert_ptr_nonnull(strstr(errs.items[0].hint, "lowercase letters, digits, - and ."));
@@ -333,7 +362,6 @@ START_TEST(manifest_mistakes)
     tu_rmdir(dir);
 }
 END_TEST
-
 
 Suite *rules_suite(void)
 {
