@@ -290,6 +290,17 @@ int fn_eval_lacks(const struct pred *p, const struct cursor *c, struct eval_ctx 
     return 1;
 }
 
+/* text-kind: the node is a text of a {texts: ...} selector of one of these kinds. */
+int fn_eval_text_kind(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+{
+    (void)ctx;
+    if (!c->text_kind) return 0;
+    size_t i;
+    json_t *k;
+    json_array_foreach(p->arg, i, k) if (!strcmp(json_string_value(k), c->text_kind)) return 1;
+    return 0;
+}
+
 int fn_eval_equals(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;

@@ -688,6 +688,10 @@ static int clause_select(struct cc *cc, struct rule_lang_walk *w)
     struct clause *c = w->out;
     struct yv s = w->m;
     int bad = 0;
+    if (json_is_object(s.v)) { /* {texts: item | document}: rule_texts.c */
+        c->texts = rule_texts_select(cc, s);
+        return c->texts < 0 ? (c->texts = 0, -1) : 0;
+    }
     size_t n = json_is_array(s.v) ? json_array_size(s.v) : 1;
     if (n == 0) {
         rule_cc_error(cc, s.n, 0, "select needs at least one selector");
@@ -829,7 +833,9 @@ static const struct rule_lang_member clause_members[] = {
      "the versions this clause (and its sub-clauses) judges; all when absent",
      &rule_cc_lang_version_range, NULL, clause_versions, 0},
     {"select", RULE_LANG_SELECTORS, 0,
-     "a selector or a list of them: the nodes the clause judges, each in turn", NULL, NULL,
+     "a selector or a list of them: the nodes the clause judges, each in turn; or {texts: item "
+     "| document}",
+     NULL, NULL,
      clause_select, 1},
     {"when", RULE_LANG_PREDICATE, 0, "a predicate: nodes where it is false are not judged", NULL,
      NULL, clause_when, 2},

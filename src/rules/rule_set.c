@@ -108,6 +108,7 @@ void rule_set_free(struct rule_set *rs)
     VEC_FREE(rs->scopes);
     ver_list_release(&rs->versions);
     json_decref(rs->manifest);
+    texts_spec_free(rs->texts);
     schema_ctx_free(rs->schemas);
     free(rs->versions_member);
     free(rs->ref_member);
