@@ -39,9 +39,8 @@ enum placeholder {
     PH_TEXT_KIND,
     PH_NONE
 };
-const char *const eval_placeholders[] = {"pointer", "key",       "type",      "versions",
-                                         "detail",  "value",     "item",      "item-kind",
-                                         "text-kind", NULL};
+const char *const eval_placeholders[] = {"pointer", "key",  "type",      "versions",  "detail",
+                                         "value",   "item", "item-kind", "text-kind", NULL};
 
 /* The MCP item collections: what {item-kind} calls an item, and the member {item} names
  * it by (schema.ts: Tool.name, Prompt.name, Resource.uri, ResourceTemplate.uriTemplate). */
@@ -196,8 +195,8 @@ static void report_one(struct eval_ctx *ctx, const struct clause *cl, const stru
     char *pointer = sel_pointer(c);
     char *msg = expand(cl->message, c, pointer, m, vl, &ctx->detail);
     /* a member name's text node (texts.h) stands at its key */
-    struct doc_pos pos = c->is_key ? doc_node_key_pos(ctx->sctx.d, c->node)
-                                   : doc_node_pos(ctx->sctx.d, c->node);
+    struct doc_pos pos =
+        c->is_key ? doc_node_key_pos(ctx->sctx.d, c->node) : doc_node_pos(ctx->sctx.d, c->node);
     struct diag *dg =
         diag_add(ctx->out, r->level, r->id, doc_name(ctx->sctx.d), pos.line, pos.col, msg);
     dg->pointer = pointer;
@@ -299,7 +298,7 @@ static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
                                  const struct cursor *item, ver_mask m)
 {
     const struct texts_list *l =
-        texts_cache_item(&ctx->texts, rule_texts_spec(ctx->rs), &ctx->sctx, item);
+        texts_cache_item(&ctx->texts, rule_set_texts(ctx->rs), &ctx->sctx, item);
     ver_mask failed = 0;
     for (size_t i = 0; i < l->nodes.len; i++) failed |= judge(ctx, cl, l->nodes.items[i], m);
     return failed;
@@ -311,7 +310,7 @@ static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
 static ver_mask run_texts(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
                           ver_mask m, size_t skip_large)
 {
-    const struct texts_spec *spec = rule_texts_spec(ctx->rs);
+    const struct texts_spec *spec = rule_set_texts(ctx->rs);
     ver_mask failed = 0;
     if (!spec) return 0;
     if (cl->texts == RULE_TEXTS_DOCUMENT) {
@@ -622,7 +621,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     sel_root(&ctx->sctx, &root);
     size_t nrules = rule_set_count(rs);
     struct diag_list *per_rule = xcalloc(nrules ? nrules : 1, sizeof *per_rule);
-    struct plan pl = {VEC_INIT, VEC_INIT, rule_texts_spec(rs)};
+    struct plan pl = {VEC_INIT, VEC_INIT, rule_set_texts(rs)};
     int walk = has_large_array(root.v);
     /* --preset, --rule/--skip: the reported rules, and the rules they yield to (overlap.h) */
     unsigned char *need = opts && (opts->enabled || opts->preset)

@@ -294,7 +294,6 @@ int sel_children(const struct sel_ctx *ctx, const struct cursor *c, sel_visit_fn
     return run_children_with(&w, 0, c, 0, children_visit);
 }
 
-
 /* "**" at segment I: the rest of the selector from C itself (zero segments), then from
  * every node below C (pre-order), each node once; bounded by SEL_DEEP_MAX_NODES. */
 static int run_deep_node(struct walk *w, size_t i, const struct cursor *c)

@@ -49,14 +49,15 @@ const struct texts_coll *texts_spec_coll(const struct texts_spec *spec, const ch
 
 /* ---- the list: cursors kept in chunks, so their parent pointers stay valid ---------- */
 
-#define CHUNK 64
+#define CHUNK 256 /* an item's walk usually fits one */
 struct texts_chunk {
     struct texts_chunk *next;
     size_t n;
     struct cursor c[CHUNK];
 };
 
-static struct cursor *keep(struct texts_list *l, const struct cursor *c, const struct cursor *parent)
+static struct cursor *keep(struct texts_list *l, const struct cursor *c,
+                           const struct cursor *parent)
 {
     if (!l->chunks || l->chunks->n == CHUNK) {
         struct texts_chunk *k = xmalloc(sizeof *k);
@@ -93,14 +94,27 @@ static void add_text(struct texts_list *l, struct cursor *c, const char *kind)
     VEC_PUSH(l->nodes, c);
 }
 
-void texts_list_free(struct texts_list *l)
+/* Empty L for another walk, keeping its newest chunk and its vectors' room. */
+static void list_reset(struct texts_list *l)
 {
-    if (!l) return;
-    for (struct texts_chunk *k = l->chunks, *next; k; k = next) {
+    for (struct texts_chunk *k = l->chunks ? l->chunks->next : NULL, *next; k; k = next) {
         next = k->next;
         free(k);
     }
+    if (l->chunks) {
+        l->chunks->next = NULL;
+        l->chunks->n = 0;
+    }
     for (size_t i = 0; i < l->owned.len; i++) json_decref(l->owned.items[i]);
+    l->owned.len = l->nodes.len = 0;
+    l->entered = l->cuts = 0;
+}
+
+void texts_list_free(struct texts_list *l)
+{
+    if (!l) return;
+    list_reset(l);
+    free(l->chunks);
     VEC_FREE(l->owned);
     VEC_FREE(l->nodes);
     free(l);
@@ -133,7 +147,8 @@ static int enter_ok(struct walk *w, const struct cursor *c)
 static const struct texts_entry *entry_named(const texts_entries *e, const char *member)
 {
     for (size_t i = 0; member && i < e->len; i++)
-        if (!strcmp(e->items[i].member, member)) return &e->items[i];
+        if (e->items[i].member[0] == member[0] && !strcmp(e->items[i].member, member))
+            return &e->items[i];
     return NULL;
 }
 
@@ -180,7 +195,8 @@ static int visit_child(const struct cursor *child, void *arg)
             break;
         }
         for (size_t i = 0; i < w->spec->skip.len; i++)
-            if (!strcmp(w->spec->skip.items[i], k->key)) return 0;
+            if (w->spec->skip.items[i][0] == k->key[0] && !strcmp(w->spec->skip.items[i], k->key))
+                return 0;
         if ((e = entry_named(&w->spec->values, k->key))) walk_leaves(&sub, k, e->kind);
         else if ((e = entry_named(&w->spec->keys, k->key)) && json_is_object(k->v))
             walk_children(&sub, k, CHILD_KEYS, e->kind);
@@ -226,17 +242,25 @@ static void run_entries(struct walk *w, const texts_entries *e)
     }
 }
 
+/* The texts of ITEM into L (empty). */
+static void fill_item(struct texts_list *l, const struct texts_spec *spec,
+                      const struct sel_ctx *ctx, const struct cursor *item)
+{
+    const struct texts_coll *coll =
+        item->parent && item->depth == 2 ? texts_spec_coll(spec, item->parent->key) : NULL;
+    if (!coll) return;
+    texts_item_walks++;
+    struct walk w = {spec, ctx, l, keep_chain(l, item), NULL, NULL, CHILD_SCHEMA};
+    run_entries(&w, &coll->entries);
+    for (size_t i = 0; i < spec->roots.len; i++)
+        sel_run(spec->roots.items[i], ctx, w.top, visit_root, &w);
+}
+
 struct texts_list *texts_of_item(const struct texts_spec *spec, const struct sel_ctx *ctx,
                                  const struct cursor *item)
 {
     struct texts_list *l = xcalloc(1, sizeof *l);
-    const struct texts_coll *coll =
-        item->parent && item->depth == 2 ? texts_spec_coll(spec, item->parent->key) : NULL;
-    if (!coll) return l;
-    texts_item_walks++;
-    struct walk w = {spec, ctx, l, keep_chain(l, item), NULL, NULL, CHILD_SCHEMA};
-    run_entries(&w, &coll->entries);
-    for (size_t i = 0; i < spec->roots.len; i++) sel_run(spec->roots.items[i], ctx, w.top, visit_root, &w);
+    fill_item(l, spec, ctx, item);
     return l;
 }
 
@@ -263,6 +287,7 @@ struct texts_cache {
     struct slot **b;
     size_t cap, len;
     struct texts_list *document;
+    struct slot *spare; /* the last dropped slot and its list, reused by the next item */
 };
 
 static size_t bucket(const struct texts_cache *c, const json_t *v, size_t index)
@@ -303,11 +328,18 @@ const struct texts_list *texts_cache_item(struct texts_cache **cache, const stru
     if (2 * (c->len + 1) > c->cap) grow(c);
     struct slot **s = find(c, item);
     if (!*s) {
-        *s = xcalloc(1, sizeof **s);
-        (*s)->v = item->v;
-        (*s)->coll = item->parent ? item->parent->key : NULL;
-        (*s)->index = item->index;
-        (*s)->l = texts_of_item(spec, ctx, item);
+        struct slot *n = c->spare;
+        c->spare = NULL;
+        if (!n) {
+            n = xcalloc(1, sizeof *n);
+            n->l = xcalloc(1, sizeof *n->l);
+        }
+        n->next = NULL;
+        n->v = item->v;
+        n->coll = item->parent ? item->parent->key : NULL;
+        n->index = item->index;
+        fill_item(n->l, spec, ctx, item);
+        *s = n;
         c->len++;
     }
     return (*s)->l;
@@ -315,8 +347,7 @@ const struct texts_list *texts_cache_item(struct texts_cache **cache, const stru
 
 const struct texts_list *texts_cache_document(struct texts_cache **cache,
                                               const struct texts_spec *spec,
-                                              const struct sel_ctx *ctx,
-                                              const struct cursor *root)
+                                              const struct sel_ctx *ctx, const struct cursor *root)
 {
     if (!*cache) *cache = xcalloc(1, sizeof **cache);
     if (!(*cache)->document) (*cache)->document = texts_of_document(spec, ctx, root);
@@ -330,9 +361,13 @@ void texts_cache_drop(struct texts_cache *c, const struct cursor *item)
     if (!*s) return;
     struct slot *gone = *s;
     *s = gone->next;
-    texts_list_free(gone->l);
-    free(gone);
     c->len--;
+    list_reset(gone->l);
+    if (c->spare) {
+        texts_list_free(c->spare->l);
+        free(c->spare);
+    }
+    c->spare = gone;
 }
 
 void texts_cache_free(struct texts_cache *c)
@@ -346,5 +381,7 @@ void texts_cache_free(struct texts_cache *c)
         }
     free(c->b);
     texts_list_free(c->document);
+    if (c->spare) texts_list_free(c->spare->l);
+    free(c->spare);
     free(c);
 }

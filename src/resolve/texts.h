@@ -74,8 +74,7 @@ const struct texts_list *texts_cache_item(struct texts_cache **cache, const stru
                                           const struct sel_ctx *ctx, const struct cursor *item);
 const struct texts_list *texts_cache_document(struct texts_cache **cache,
                                               const struct texts_spec *spec,
-                                              const struct sel_ctx *ctx,
-                                              const struct cursor *root);
+                                              const struct sel_ctx *ctx, const struct cursor *root);
 /* Forget ITEM's list (a walk of a large collection is done with the item). */
 void texts_cache_drop(struct texts_cache *cache, const struct cursor *item);
 void texts_cache_free(struct texts_cache *cache);

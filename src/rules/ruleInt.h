@@ -185,17 +185,14 @@ struct clause {
     int texts;      /* select: {texts: item} or {texts: document} (RULE_TEXTS_*), no sels */
 };
 
-/* ---- texts (rule_texts.c): the manifest's `texts:`, the {texts: ...} selector ------- */
+/* ---- texts (rule_texts.c): the manifest's `texts:`; select {texts: ...} ------------ */
 
 enum { RULE_TEXTS_NONE, RULE_TEXTS_ITEM, RULE_TEXTS_DOCUMENT };
 /* The manifest's `texts` member (Y; v NULL when absent) into cc->rs->texts. */
 void rule_texts_load(struct cc *cc, struct yv y);
-/* A clause's `select: {texts: item | document}` (Y, a mapping): RULE_TEXTS_ITEM or
- * RULE_TEXTS_DOCUMENT, or -1 after reporting (also when no set of the chain declares
- * `texts:`). */
-int rule_texts_select(struct cc *cc, struct yv y);
-/* The texts declaration RS judges with: its own, else its base's (borrowed; NULL: none). */
-const struct texts_spec *rule_texts_spec(const struct rule_set *rs);
+/* The texts declaration RS judges with: its own, else its base's (rule_set.c; borrowed;
+ * NULL: none). */
+const struct texts_spec *rule_set_texts(const struct rule_set *rs);
 
 /* A `yields-to` entry: a rule id, or "PREFIX.*" for every rule whose id starts with
  * "PREFIX.", with its position in the rule file (checked once the whole set is loaded). */
@@ -329,7 +326,7 @@ struct rule_set {
     VEC(struct pred *) shared_preds; /* named predicates, referenced by `use` */
     VEC(struct file_digest) digests; /* manifest and rule files, sorted by path */
     json_t *manifest;
-    struct texts_spec *texts; /* the manifest's `texts:` (owned), or NULL: the base's */
+    struct texts_spec *texts;           /* the manifest's `texts:` (owned), or NULL: the base's */
     schema_ctx *schemas;                /* JSON Schema registry for schema predicates */
     const struct rule_overlay *overlay; /* during the load only (rule_load_opts) */
     int ok;                             /* loaded without any error */

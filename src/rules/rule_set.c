@@ -468,3 +468,10 @@ const char *rule_set_suggest(const struct rule_set *rs, const char *id)
     }
     return best ? best : part;
 }
+
+const struct texts_spec *rule_set_texts(const struct rule_set *rs)
+{
+    for (; rs; rs = rs->base)
+        if (rs->texts) return rs->texts;
+    return NULL;
+}

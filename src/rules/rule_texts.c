@@ -1,18 +1,11 @@
 /* rule_texts.c - where the texts a client shows a model are, as data: the manifest's
  * `texts:` member compiled into a struct texts_spec (resolve/texts.h), its tables
- * (rule_lang.h), and a clause's `select: {texts: item | document}` (rules-yaml/README.md,
- * "Texts"). A set that extends another and declares no `texts:` judges with its base's;
- * one that declares it replaces the base's. */
+ * (rule_lang.h); a clause's `select: {texts: item | document}` is rule_compile.c's
+ * (rules-yaml/README.md, "Texts"). A set that extends another and declares no `texts:`
+ * judges with its base's (rule_set_texts); one that declares it replaces the base's. */
 #include <string.h>
 
 #include "rules/ruleInt.h"
-
-const struct texts_spec *rule_texts_spec(const struct rule_set *rs)
-{
-    for (; rs; rs = rs->base)
-        if (rs->texts) return rs->texts;
-    return NULL;
-}
 
 /* The kind a plain entry names: its selector's or member's last segment that is not a
  * wildcard ("annotations/title": title). */
@@ -62,8 +55,7 @@ static int entry(struct cc *cc, struct yv e, int member_form, struct texts_entry
                            member_form ? "write NAME or {member: NAME, kind: KIND}"
                                        : "write SELECTOR or {select: SELECTOR, kind: KIND}",
                            "a texts entry is a %s or a mapping, not a %s",
-                           member_form ? "member name" : "selector",
-                           rule_json_type_name(target.v));
+                           member_form ? "member name" : "selector", rule_json_type_name(target.v));
         return -1;
     }
     const char *text = json_string_value(target.v);
@@ -71,8 +63,9 @@ static int entry(struct cc *cc, struct yv e, int member_form, struct texts_entry
         out->member = xstrdup(text);
     } else {
         if (text[0] == '/') {
-            rule_cc_error_hint(cc, target.n, 0, "drop the leading /: tools/[*]/description is "
-                                                "written description under item: tools:",
+            rule_cc_error_hint(cc, target.n, 0,
+                               "drop the leading /: tools/[*]/description is "
+                               "written description under item: tools:",
                                "a texts selector is relative (to the item or the document), not "
                                "\"%s\"",
                                text);
@@ -186,8 +179,8 @@ static const struct rule_lang_member texts_members[] = {
      "the document's texts: selectors from the root, each SELECTOR or {select, kind}", NULL, NULL,
      texts_document, 0},
     {"schema", RULE_LANG_MAPPING, 0,
-     "the texts inside an item's schemas: roots, values, keys, skip", &rule_texts_lang_schema,
-     NULL, texts_schema, 0},
+     "the texts inside an item's schemas: roots, values, keys, skip", &rule_texts_lang_schema, NULL,
+     texts_schema, 0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
 const struct rule_lang_map rule_texts_lang = {
     "texts", RULE_NAMES_TEXTS, "manifest.schema.json#/$defs/Texts", texts_members, NULL};
@@ -222,36 +215,4 @@ void rule_texts_load(struct cc *cc, struct yv y)
     rule_cc_members(cc, y, &rule_texts_lang, "\"texts\"", spec);
     texts_spec_free(cc->rs->texts);
     cc->rs->texts = spec;
-}
-
-int rule_texts_select(struct cc *cc, struct yv y)
-{
-    static const char hint[] = "write select: {texts: item} (every text of every item) or "
-                               "select: {texts: document}";
-    struct yv t = rule_yv_member(cc, y, "texts");
-    if (!t.v || json_object_size(y.v) != 1) {
-        rule_cc_error_hint(cc, y.n, 0, hint,
-                           "a mapping as select is {texts: item} or {texts: document}");
-        return -1;
-    }
-    const char *which = json_string_value(t.v);
-    int kind = !which                      ? -1
-        : !strcmp(which, "item")     ? RULE_TEXTS_ITEM
-        : !strcmp(which, "document") ? RULE_TEXTS_DOCUMENT
-                                     : -1;
-    if (kind < 0) {
-        rule_cc_error_hint(cc, t.n, 0, hint, "texts selects item or document, not %s",
-                           which ? which : rule_json_type_name(t.v));
-        return -1;
-    }
-    if (!rule_texts_spec(cc->rs)) {
-        rule_cc_error_hint(cc, t.n, 0,
-                           "add texts: (item, document, schema) to the set's manifest.yaml, or "
-                           "extend a set that has it (rules-yaml/README.md, \"Texts\")",
-                           "select: {texts: %s} needs the manifest's \"texts\": where the texts "
-                           "are, and no set of this one's chain declares it",
-                           which);
-        return -1;
-    }
-    return kind;
 }
