@@ -86,17 +86,18 @@ START_TEST(walk_yields_declared_texts_in_place)
         "  \"$defs\": {\"D\": {\"description\": \"in defs\"}},"
         "  \"_meta\": {\"description\": \"skipped\"}}}]}",
         NULL);
-    ck_assert_str_eq(got, "/tools/0/name=name /tools/0/description=description "
-                          "/tools/0/inputSchema/description=description "
-                          "/tools/0/inputSchema/properties/a=property name key "
-                          "/tools/0/inputSchema/properties/a/enum/0=enum value "
-                          "/tools/0/inputSchema/properties/a/enum/2=enum value "
-                          "/tools/0/inputSchema/properties/description=property name key "
-                          "/tools/0/inputSchema/properties/o=property name key "
-                          "/tools/0/inputSchema/properties/o/default/k/0=default "
-                          "/tools/0/inputSchema/properties/o/default/description=default "
-                          "/tools/0/inputSchema/$defs/D=definition name key "
-                          "/tools/0/inputSchema/$defs/D/description=description");
+    ck_assert_str_eq(got,
+                     "/tools/0/name=name /tools/0/description=description "
+                     "/tools/0/inputSchema/description=description "
+                     "/tools/0/inputSchema/properties/a=property name key "
+                     "/tools/0/inputSchema/properties/a/enum/0=enum value "
+                     "/tools/0/inputSchema/properties/a/enum/2=enum value "
+                     "/tools/0/inputSchema/properties/description=property name key "
+                     "/tools/0/inputSchema/properties/o=property name key "
+                     "/tools/0/inputSchema/properties/o/default/k/0=default "
+                     "/tools/0/inputSchema/properties/o/default/description=default "
+                     "/tools/0/inputSchema/$defs/D=definition name key "
+                     "/tools/0/inputSchema/$defs/D/description=description");
     free(got);
     texts_spec_free(spec);
 }
@@ -178,7 +179,8 @@ static struct rule_set *texts_rules(int copies)
     struct buf r = BUF_INIT;
     buf_adds(&r, "rules:\n");
     for (int i = 0; i < copies; i++) {
-        const char *body = strstr(secret_rules, "  - id: t.secret\n") + strlen("  - id: t.secret\n");
+        const char *body =
+            strstr(secret_rules, "  - id: t.secret\n") + strlen("  - id: t.secret\n");
         buf_addf(&r, "  - id: t.secret%d\n%s", i, body);
     }
     const char *files[] = {"test.yaml"};
@@ -205,14 +207,16 @@ START_TEST(components_resolved_refs_not_followed)
 {
     struct rule_set *rs = texts_rules(1);
     struct diag_list out = DIAG_LIST_INIT;
-    tu_eval(rs,
-            "{\"mcpDescription\": \"0.9.0\", \"protocolVersions\": [\"2025-11-25\"],"
-            " \"serverInfo\": {\"name\": \"s\", \"version\": \"1\"}, \"capabilities\": {\"tools\": {}},"
-            " \"tools\": [{\"name\": \"t\", \"inputSchema\": {\"type\": \"object\","
-            "   \"properties\": {\"p\": {\"$componentRef\": \"#/components/schemas/P\"},"
-            "     \"q\": {\"$ref\": \"#/properties/r\"}, \"r\": {\"description\": \"secret r\"}}}}],"
-            " \"components\": {\"schemas\": {\"P\": {\"type\": \"string\", \"description\": \"a secret\"}}}}",
-            &out);
+    tu_eval(
+        rs,
+        "{\"mcpDescription\": \"0.9.0\", \"protocolVersions\": [\"2025-11-25\"],"
+        " \"serverInfo\": {\"name\": \"s\", \"version\": \"1\"}, \"capabilities\": {\"tools\": {}},"
+        " \"tools\": [{\"name\": \"t\", \"inputSchema\": {\"type\": \"object\","
+        "   \"properties\": {\"p\": {\"$componentRef\": \"#/components/schemas/P\"},"
+        "     \"q\": {\"$ref\": \"#/properties/r\"}, \"r\": {\"description\": \"secret r\"}}}}],"
+        " \"components\": {\"schemas\": {\"P\": {\"type\": \"string\", \"description\": \"a "
+        "secret\"}}}}",
+        &out);
     size_t n = 0;
     for (size_t i = 0; i < out.len; i++) {
         if (!out.items[i].rule || strcmp(out.items[i].rule, "t.secret0")) continue;
@@ -238,12 +242,14 @@ START_TEST(each_item_walked_once_for_every_rule)
     size_t sizes[] = {3, 100};
     for (size_t k = 0; k < 2; k++) {
         struct buf b = BUF_INIT;
-        buf_adds(&b, "{\"mcpDescription\": \"0.9.0\", \"protocolVersions\": [\"2025-11-25\"],"
-                     " \"serverInfo\": {\"name\": \"s\", \"version\": \"1\"},"
-                     " \"capabilities\": {\"tools\": {}}, \"tools\": [");
+        buf_adds(&b,
+                 "{\"mcpDescription\": \"0.9.0\", \"protocolVersions\": [\"2025-11-25\"],"
+                 " \"serverInfo\": {\"name\": \"s\", \"version\": \"1\"},"
+                 " \"capabilities\": {\"tools\": {}}, \"tools\": [");
         for (size_t i = 0; i < sizes[k]; i++)
-            buf_addf(&b, "%s{\"name\": \"t%zu\", \"description\": \"%s\", \"inputSchema\": "
-                         "{\"type\": \"object\"}}",
+            buf_addf(&b,
+                     "%s{\"name\": \"t%zu\", \"description\": \"%s\", \"inputSchema\": "
+                     "{\"type\": \"object\"}}",
                      i ? "," : "", i, i == 1 ? "a secret" : "fine");
         buf_adds(&b, "]}");
         struct diag_list out = DIAG_LIST_INIT;
