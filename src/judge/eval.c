@@ -320,7 +320,7 @@ static ver_mask run_texts(struct eval_ctx *ctx, const struct clause *cl, const s
         for (size_t i = 0; i < l->nodes.len; i++) failed |= judge(ctx, cl, l->nodes.items[i], m);
         return failed;
     }
-    if (c->depth == 2 && c->parent && texts_spec_coll(spec, c->parent->key))
+    if (c->depth == 2 && !c->key && c->parent && texts_spec_coll(spec, c->parent->key))
         return judge_item_texts(ctx, cl, c, m);
     if (c->depth) return 0;
     for (size_t k = 0; k < spec->item.len; k++) {

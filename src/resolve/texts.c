@@ -246,8 +246,9 @@ static void run_entries(struct walk *w, const texts_entries *e)
 static void fill_item(struct texts_list *l, const struct texts_spec *spec,
                       const struct sel_ctx *ctx, const struct cursor *item)
 {
-    const struct texts_coll *coll =
-        item->parent && item->depth == 2 ? texts_spec_coll(spec, item->parent->key) : NULL;
+    const struct texts_coll *coll = item->parent && item->depth == 2 && !item->key
+        ? texts_spec_coll(spec, item->parent->key)
+        : NULL;
     if (!coll) return;
     texts_item_walks++;
     struct walk w = {spec, ctx, l, keep_chain(l, item), NULL, NULL, CHILD_SCHEMA};
