@@ -39,11 +39,12 @@ enum placeholder {
     PH_ITEM_KIND,
     PH_MATCH,
     PH_CODEPOINT,
+    PH_TEXT_KIND,
     PH_NONE
 };
-const char *const eval_placeholders[] = {"pointer", "key",       "type", "versions",
-                                         "detail",  "value",     "item", "item-kind",
-                                         "match",   "codepoint", NULL};
+const char *const eval_placeholders[] = {"pointer", "key",       "type",      "versions",
+                                         "detail",  "value",     "item",      "item-kind",
+                                         "match",   "codepoint", "text-kind", NULL};
 
 /* The MCP item collections: what {item-kind} calls an item, and the member {item} names
  * it by (schema.ts: Tool.name, Prompt.name, Resource.uri, ResourceTemplate.uriTemplate). */
@@ -137,8 +138,8 @@ static int found_pos(const struct eval_ctx *ctx, const struct cursor *c, const s
     const doc *d = ctx->sctx.d;
     if (!f->s || f->off >= f->slen || doc_node_span(d, c->node, &v, &k) < 0) return -1;
     size_t n = f->len ? f->len : 1;
-    int found =
-        (!ctx->match.key && doc_scalar_range(d, v.start, f->s, f->slen, f->off, n, at, end) == 0) ||
+    int found = (!ctx->match.key && !c->is_key &&
+                 doc_scalar_range(d, v.start, f->s, f->slen, f->off, n, at, end) == 0) ||
         (k.end > k.start && doc_scalar_range(d, k.start, f->s, f->slen, f->off, n, at, end) == 0);
     if (found && !f->len) *end = *at;
     return found ? 0 : -1;
@@ -224,6 +225,7 @@ static char *expand(const char *tmpl, const struct cursor *c, const char *pointe
                 if (cp != UINT32_MAX) display_add_codepoint(&b, cp);
             }
             break;
+        case PH_TEXT_KIND: buf_adds(&b, c->text_kind ? c->text_kind : ""); break;
         case PH_NONE:
             buf_add(&b, p, n + 2); /* not a placeholder: keep the braces (JSON in messages) */
             break;
@@ -265,7 +267,10 @@ static void report_one(struct eval_ctx *ctx, const struct clause *cl, const stru
     char *pointer = sel_pointer(c);
     struct found f = found_text(ctx, c); /* before a fix's `when` records another */
     char *msg = expand(cl->message, c, pointer, m, vl, &ctx->detail, &f);
-    struct doc_pos pos = doc_node_pos(ctx->sctx.d, c->node), end;
+    /* a member name's text node (texts.h) stands at its key */
+    struct doc_pos pos = c->is_key ? doc_node_key_pos(ctx->sctx.d, c->node)
+                                   : doc_node_pos(ctx->sctx.d, c->node),
+                   end;
     int at_match = cl->at_match && found_pos(ctx, c, &f, &pos, &end) == 0;
     struct diag *dg =
         diag_add(ctx->out, r->level, r->id, doc_name(ctx->sctx.d), pos.line, pos.col, msg);
@@ -282,7 +287,7 @@ static void report_one(struct eval_ctx *ctx, const struct clause *cl, const stru
     dg->component = c->component ? xstrdup(c->component) : NULL;
     /* the fix: never through a component (the edit would go to a definition other
      * references share); the first of the clause's fixes whose `when` holds */
-    for (size_t i = 0; !c->component && i < cl->nfixes; i++) {
+    for (size_t i = 0; !c->component && !c->is_key && i < cl->nfixes; i++) {
         const struct rule_fix *fx = cl->fixes[i];
         if (fx->when && !fn_eval(fx->when, c, ctx)) continue;
         dg = &ctx->out->items[ctx->out->len - 1];
@@ -370,11 +375,53 @@ static int visit(const struct cursor *c, void *arg)
     return 0;
 }
 
+/* {texts: item}: every text node of ITEM, its list walked once for every rule (texts.h). */
+static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
+                                 const struct cursor *item, ver_mask m)
+{
+    const struct texts_list *l =
+        texts_cache_item(&ctx->texts, rule_set_texts(ctx->rs), &ctx->sctx, item);
+    ver_mask failed = 0;
+    for (size_t i = 0; i < l->nodes.len; i++) failed |= judge(ctx, cl, l->nodes.items[i], m);
+    return failed;
+}
+
+/* A {texts: ...} clause from C: the document's texts; the texts of every item of the
+ * declared collections from the root (those of at least SKIP_LARGE items left out: a
+ * collection walk judges them), of C's own when C is an item. */
+static ver_mask run_texts(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
+                          ver_mask m, size_t skip_large)
+{
+    const struct texts_spec *spec = rule_set_texts(ctx->rs);
+    ver_mask failed = 0;
+    if (!spec) return 0;
+    if (cl->texts == RULE_TEXTS_DOCUMENT) {
+        struct cursor root;
+        sel_root(&ctx->sctx, &root);
+        const struct texts_list *l = texts_cache_document(&ctx->texts, spec, &ctx->sctx, &root);
+        for (size_t i = 0; i < l->nodes.len; i++) failed |= judge(ctx, cl, l->nodes.items[i], m);
+        return failed;
+    }
+    if (c->depth == 2 && !c->key && c->parent && texts_spec_coll(spec, c->parent->key))
+        return judge_item_texts(ctx, cl, c, m);
+    if (c->depth) return 0;
+    for (size_t k = 0; k < spec->item.len; k++) {
+        struct cursor coll, item;
+        if (sel_member(&ctx->sctx, c, spec->item.items[k].name, &coll) < 0) continue;
+        size_t n = json_is_array(coll.v) ? json_array_size(coll.v) : 0;
+        if (skip_large && n >= skip_large) continue;
+        for (size_t i = 0; i < n && sel_item(&ctx->sctx, &coll, i, &item) == 0; i++)
+            failed |= judge_item_texts(ctx, cl, &item, m);
+    }
+    return failed;
+}
+
 static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
                            ver_mask m)
 {
     m &= cl->vmask;
     if (!m) return 0;
+    if (cl->texts) return run_texts(ctx, cl, c, m, 0);
     if (!cl->nsels) return judge(ctx, cl, c, m);
     struct visit v = {ctx, cl, m, 0};
     for (size_t i = 0; i < cl->nsels; i++) sel_run(cl->sels[i], &ctx->sctx, c, visit, &v);
@@ -397,7 +444,8 @@ enum unit_kind {
     UNIT_WHOLE, /* the rule's check, from the root */
     UNIT_ROOT,  /* a selector-less clause judged at the root */
     UNIT_SEL,   /* a clause's selector, from the root */
-    UNIT_GROUP  /* a clause's selector inside the items of a collection */
+    UNIT_GROUP, /* a clause's selector inside the items of a collection */
+    UNIT_TEXTS  /* a {texts: item} clause over the collections too small for a walk */
 };
 
 struct unit {
@@ -409,11 +457,13 @@ struct unit {
     struct sel *rest;      /* UNIT_GROUP: the selector after "/KEY/STAR" (owned), or
                                * NULL: the item itself */
     size_t key;            /* UNIT_GROUP: index in plan.keys */
+    int texts;             /* UNIT_GROUP: the item's texts ({texts: item}) */
 };
 
 struct plan {
-    VEC(struct unit) u; /* in rule order */
-    VEC(char *) keys;   /* the collections walked once */
+    VEC(struct unit) u;             /* in rule order */
+    VEC(char *) keys;               /* the collections walked once */
+    const struct texts_spec *texts; /* the set's texts declaration, or NULL */
 };
 
 /* If S is "/KEY/STAR..." (STAR the wildcard "*" or "[*]", the same on an array; no "**")
@@ -444,14 +494,48 @@ static int group_key(const struct sel *s, json_t *root, char **key, const char *
 static void plan_add(struct plan *pl, enum unit_kind kind, size_t rule, const struct clause *cl,
                      ver_mask m, const struct sel *sel)
 {
-    struct unit u = {kind, rule, cl, m, sel, NULL, 0};
+    struct unit u = {kind, rule, cl, m, sel, NULL, 0, 0};
     VEC_PUSH(pl->u, u);
+}
+
+/* The index in PL->keys of collection KEY (added when new; KEY stolen). */
+static size_t plan_key(struct plan *pl, char *key)
+{
+    size_t ki = 0;
+    while (ki < pl->keys.len && strcmp(pl->keys.items[ki], key)) ki++;
+    if (ki == pl->keys.len) VEC_PUSH(pl->keys, key);
+    else free(key);
+    return ki;
+}
+
+/* A {texts: item} clause: the items of each large declared collection judged in its walk
+ * (one text list per item, shared by every such rule), the rest from the root. A
+ * {texts: document} clause is judged whole. */
+static void plan_texts(struct plan *pl, size_t rule, const struct clause *cl, ver_mask m,
+                       json_t *root)
+{
+    if (cl->texts != RULE_TEXTS_ITEM || !pl->texts) {
+        plan_add(pl, UNIT_WHOLE, rule, cl, m, NULL);
+        return;
+    }
+    for (size_t k = 0; k < pl->texts->item.len; k++) {
+        const char *name = pl->texts->item.items[k].name;
+        json_t *arr = json_object_get(root, name);
+        if (!json_is_array(arr) || json_array_size(arr) < GROUP_MIN) continue;
+        struct unit u = {UNIT_GROUP, rule, cl, m, NULL, NULL, plan_key(pl, xstrdup(name)), 1};
+        VEC_PUSH(pl->u, u);
+    }
+    plan_add(pl, UNIT_TEXTS, rule, cl, m, NULL);
 }
 
 /* Clause CL with selectors, judged for M: one unit per selector. */
 static void plan_clause(struct plan *pl, size_t rule, const struct clause *cl, ver_mask m,
                         json_t *root)
 {
+    if (cl->texts) {
+        plan_texts(pl, rule, cl, m, root);
+        return;
+    }
     for (size_t i = 0; m && i < cl->nsels; i++) {
         char *key;
         const char *rest, *why;
@@ -465,11 +549,7 @@ static void plan_clause(struct plan *pl, size_t rule, const struct clause *cl, v
             plan_add(pl, UNIT_SEL, rule, cl, m, cl->sels[i]);
             continue;
         }
-        size_t ki = 0;
-        while (ki < pl->keys.len && strcmp(pl->keys.items[ki], key)) ki++;
-        if (ki == pl->keys.len) VEC_PUSH(pl->keys, key);
-        else free(key);
-        struct unit u = {UNIT_GROUP, rule, cl, m, NULL, tail, ki};
+        struct unit u = {UNIT_GROUP, rule, cl, m, NULL, tail, plan_key(pl, key), 0};
         VEC_PUSH(pl->u, u);
     }
 }
@@ -482,7 +562,7 @@ static void plan_rule(struct plan *pl, size_t i, const struct clause *top, ver_m
 {
     m &= top->vmask;
     if (!m) return;
-    if (top->nsels) {
+    if (top->nsels || top->texts) {
         plan_clause(pl, i, top, m, root->v);
         return;
     }
@@ -495,7 +575,7 @@ static void plan_rule(struct plan *pl, size_t i, const struct clause *top, ver_m
         const struct clause *kid = top->kids[k];
         ver_mask km = m & kid->vmask;
         if (!km) continue;
-        if (kid->nsels) plan_clause(pl, i, kid, km, root->v);
+        if (kid->nsels || kid->texts) plan_clause(pl, i, kid, km, root->v);
         else plan_add(pl, UNIT_ROOT, i, kid, km, NULL);
     }
 }
@@ -537,7 +617,11 @@ static void unit_run(struct eval_ctx *ctx, const struct unit *u, const struct cu
                      _Atomic uint64_t *rule_ns)
 {
     uint64_t t0 = rule_ns ? now_ns() : 0;
-    if (u->kind == UNIT_GROUP && !u->rest) {
+    if (u->kind == UNIT_GROUP && u->texts) {
+        judge_item_texts(ctx, u->cl, c, u->m);
+    } else if (u->kind == UNIT_TEXTS) {
+        run_texts(ctx, u->cl, c, u->m, GROUP_MIN);
+    } else if (u->kind == UNIT_GROUP && !u->rest) {
         judge(ctx, u->cl, c, u->m);
     } else if (u->kind == UNIT_GROUP) {
         struct visit v = {ctx, u->cl, u->m, 0};
@@ -569,6 +653,7 @@ static void plan_walk(const struct plan *pl, const struct rule_set *rs, struct e
                 unit_use(ctx, rs, u, per_rule);
                 unit_run(ctx, u, &item, rule_ns);
             }
+            texts_cache_drop(ctx->texts, &item); /* every rule is done with its texts */
         }
     }
 }
@@ -618,7 +703,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     sel_root(&ctx->sctx, &root);
     size_t nrules = rule_set_count(rs);
     struct diag_list *per_rule = xcalloc(nrules ? nrules : 1, sizeof *per_rule);
-    struct plan pl = {VEC_INIT, VEC_INIT};
+    struct plan pl = {VEC_INIT, VEC_INIT, rule_set_texts(rs)};
     int walk = has_large_array(root.v);
     /* --preset, --rule/--skip: the reported rules, and the rules they yield to (overlap.h) */
     unsigned char *need = opts && (opts->enabled || opts->preset)
@@ -653,6 +738,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     }
     free(per_rule);
     fn_indexes_free(ctx);
+    texts_cache_free(ctx->texts);
     res_free(res);
     buf_release(&ctx->detail);
     buf_release(&ctx->at);

@@ -162,6 +162,8 @@ static void enter(const struct sel_ctx *ctx, const struct cursor *c, struct curs
     out->coll = -1;
     out->unresolved = 0;
     out->depth = c->depth + 1;
+    out->text_kind = NULL;
+    out->is_key = 0;
     const struct view *v = ctx->view;
     if (v) {
         if (c->depth == 0 && out->key) {
@@ -233,10 +235,11 @@ static int run_named(struct walk *w, size_t i, const struct cursor *c)
     return run_from(w, i + 1, &child);
 }
 
-/* Calls run_from(w, NEXT, child) for every member or item of C (every item only, when
+/* Calls STEP(w, NEXT, child) for every member or item of C (every item only, when
  * ITEMS_ONLY), in document order, walking children and their source nodes side by side
  * (O(1) per step). */
-static int run_children(struct walk *w, size_t next, const struct cursor *c, int items_only)
+static int run_children_with(struct walk *w, size_t next, const struct cursor *c, int items_only,
+                             int (*step)(struct walk *, size_t, const struct cursor *))
 {
     const struct sel_ctx *ctx = w->ctx;
     doc_node n = c->node == DOC_NONE ? DOC_NONE : doc_node_first_child(ctx->d, c->node);
@@ -249,7 +252,7 @@ static int run_children(struct walk *w, size_t next, const struct cursor *c, int
             child.index = 0;
             child.node = n;
             enter(ctx, c, &child);
-            rc = run_from(w, next, &child);
+            rc = step(w, next, &child);
             if (n != DOC_NONE) n = doc_node_next_sibling(ctx->d, c->node, n);
         }
     } else if (json_is_array(c->v)) {
@@ -260,11 +263,35 @@ static int run_children(struct walk *w, size_t next, const struct cursor *c, int
             child.index = k;
             child.node = n;
             enter(ctx, c, &child);
-            rc = run_from(w, next, &child);
+            rc = step(w, next, &child);
             if (n != DOC_NONE) n = doc_node_next_sibling(ctx->d, c->node, n);
         }
     }
     return rc;
+}
+
+static int run_children(struct walk *w, size_t next, const struct cursor *c, int items_only)
+{
+    return run_children_with(w, next, c, items_only, run_from);
+}
+
+struct children_walk {
+    sel_visit_fn fn;
+    void *arg;
+};
+
+static int children_visit(struct walk *w, size_t next, const struct cursor *c)
+{
+    (void)next;
+    const struct children_walk *cw = w->arg;
+    return cw->fn(c, cw->arg);
+}
+
+int sel_children(const struct sel_ctx *ctx, const struct cursor *c, sel_visit_fn fn, void *arg)
+{
+    struct children_walk cw = {fn, arg};
+    struct walk w = {NULL, ctx, NULL, &cw, 0, 0, 0, 0, NULL, 0, 0};
+    return run_children_with(&w, 0, c, 0, children_visit);
 }
 
 /* "**" at segment I: the rest of the selector from C itself (zero segments), then from

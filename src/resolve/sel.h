@@ -26,6 +26,11 @@ struct cursor {
     int coll;                    /* at depth 1: index of the item collection, else -1 */
     int unresolved;              /* an unresolved $componentRef site (not judged by rules) */
     int depth;
+    /* A text node of a {texts: ...} selector (texts.h): its kind as the manifest names it
+     * (borrowed), else NULL; IS_KEY: the node is a member's name (v a string of it, the
+     * position that of the key, the pointer the member's). Children never inherit them. */
+    const char *text_kind;
+    int is_key;
 };
 
 /* What cursors walk: a document, and what its resolution says about it (view.h: the
@@ -63,9 +68,13 @@ int sel_member(const struct sel_ctx *ctx, const struct cursor *c, const char *ke
                struct cursor *out);
 int sel_item(const struct sel_ctx *ctx, const struct cursor *c, size_t idx, struct cursor *out);
 
+/* Calls FN with a cursor of every member or item of C, in document order (O(1) a step);
+ * FN returns nonzero to stop, and sel_children returns that value (else 0). */
+typedef int (*sel_visit_fn)(const struct cursor *c, void *arg);
+int sel_children(const struct sel_ctx *ctx, const struct cursor *c, sel_visit_fn fn, void *arg);
+
 /* Calls FN for every node S selects from FROM (absolute selectors start at the root),
  * in document order. FN returns nonzero to stop; sel_run returns that value (else 0). */
-typedef int (*sel_visit_fn)(const struct cursor *c, void *arg);
 /* How many times a "**" walk went through a shared value (a substituted component)
  * rather than counting it from an earlier walk of it that selected nothing; for the
  * tests, which see a reference bomb walked in linear time. */

@@ -39,6 +39,8 @@ struct regex_holder {
     struct pred base; /* first: freed through fn_pred_free like any kid */
     pcre2_code *code;
     pcre2_match_context *mctx;
+    int jit; /* JIT-compiled: matched through pcre2_jit_match, without pcre2_match's per-call
+              * checks (the subjects are jansson's strings, valid UTF-8) */
 };
 static int eval_never(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
 static void regex_free(struct pred *p);
@@ -290,6 +292,17 @@ int fn_eval_lacks(const struct pred *p, const struct cursor *c, struct eval_ctx 
     return 1;
 }
 
+/* text-kind: the node is a text of a {texts: ...} selector of one of these kinds. */
+int fn_eval_text_kind(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+{
+    (void)ctx;
+    if (!c->text_kind) return 0;
+    size_t i;
+    json_t *k;
+    json_array_foreach(p->arg, i, k) if (!strcmp(json_string_value(k), c->text_kind)) return 1;
+    return 0;
+}
+
 int fn_eval_equals(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     (void)ctx;
@@ -492,8 +505,9 @@ static struct pred *regex_compile(struct cc *cc, struct pred *p, struct yv arg)
     /* JIT where PCRE2 has it (pcre2_match then uses it): a pattern such as the schema
      * rules' keyword-position runs on every node of every schema. Without JIT (or if it
      * fails) the interpreter serves, with the same limits. */
-    (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+    int jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
     struct regex_holder *h = xcalloc(1, sizeof *h);
+    h->jit = jit;
     h->base.fn = &holder_regex;
     h->code = code;
     h->mctx = pcre2_match_context_create(NULL);
@@ -522,16 +536,19 @@ void fn_match_note(struct eval_ctx *ctx, size_t off, size_t len)
 
 /* 1 when the holder's pattern matches somewhere in S (a subject over the limits: 0);
  * where it matched, to CTX when given. */
+static pcre2_match_data *regex_match_data(struct eval_ctx *ctx);
+
 static int regex_test(const struct pred *holder, const char *s, size_t n, struct eval_ctx *ctx)
 {
     const struct regex_holder *h = (const struct regex_holder *)holder;
-    pcre2_match_data *md = pcre2_match_data_create_from_pattern(h->code, NULL);
-    int rc = pcre2_match(h->code, (PCRE2_SPTR)s, n, 0, 0, md, h->mctx);
+    pcre2_match_data *md = ctx ? regex_match_data(ctx) : pcre2_match_data_create(1, NULL);
+    int rc = h->jit ? pcre2_jit_match(h->code, (PCRE2_SPTR)s, n, 0, 0, md, h->mctx)
+                    : pcre2_match(h->code, (PCRE2_SPTR)s, n, 0, 0, md, h->mctx);
     if (rc >= 0 && ctx) {
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
         fn_match_note(ctx, ov[0], ov[1] - ov[0]);
     }
-    pcre2_match_data_free(md);
+    if (!ctx) pcre2_match_data_free(md);
     return rc >= 0;
 }
 
@@ -1073,12 +1090,23 @@ struct fn_indexes {
     struct sel_index **slot;
     struct fn_memo_ent *memo; /* open addressing by (value, tag) */
     size_t nmemo, memo_len;   /* slots (power of two), entries */
+    pcre2_match_data *md;     /* regex_test's, reused: one allocation per document, not
+                               * per match (rules over every text run millions) */
 };
 
 static struct fn_indexes *fn_indexes_of(struct eval_ctx *ctx)
 {
     if (!ctx->indexes) ctx->indexes = xcalloc(1, sizeof *ctx->indexes);
     return ctx->indexes;
+}
+
+/* The document's match data for regex_test. One pair is enough: only where the whole
+ * match is (pcre2_match's 0 then says the groups did not fit: still a match). */
+static pcre2_match_data *regex_match_data(struct eval_ctx *ctx)
+{
+    struct fn_indexes *all = fn_indexes_of(ctx);
+    if (!all->md) all->md = pcre2_match_data_create(1, NULL);
+    return all->md;
 }
 
 static size_t memo_slot(const struct fn_indexes *all, const void *value, int tag)
@@ -1233,6 +1261,7 @@ void fn_indexes_free(struct eval_ctx *ctx)
     free(all->slot);
     for (size_t i = 0; i < all->nmemo; i++) free(all->memo[i].detail);
     free(all->memo);
+    pcre2_match_data_free(all->md);
     free(all);
     ctx->indexes = NULL;
 }

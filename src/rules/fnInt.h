@@ -20,7 +20,7 @@ fn_eval_fn fn_eval_json_type, fn_eval_declared_type_is, fn_eval_declared_type_in
     fn_eval_lacks, fn_eval_equals, fn_eval_one_of, fn_eval_all, fn_eval_any, fn_eval_not,
     fn_eval_every, fn_eval_some, fn_eval_length, fn_eval_matches, fn_eval_path_matches, fn_eval_key,
     fn_eval_range, fn_eval_format, fn_eval_context, fn_eval_nesting, fn_eval_every_descendant,
-    fn_eval_ancestor;
+    fn_eval_ancestor, fn_eval_text_kind;
 
 /* fn_schema.c */
 fn_compile_fn fn_schema_arg_dialect, fn_schema_arg_schema_file, fn_schema_arg_ref_resolves;

@@ -85,6 +85,10 @@ const struct fn_def fn_table[] = {
     {"every-descendant", "PREDICATE",
      "every node below this one, at any depth, satisfies the predicate (true when there is none)",
      fn_arg_pred, fn_eval_every_descendant, NULL},
+    {"text-kind", "KIND or [KIND, ...]",
+     "the node is a text that a {texts: ...} selector reached, of one of these kinds (as the "
+     "manifest's texts: names them)",
+     fn_arg_strings, fn_eval_text_kind, NULL},
     /* fn_schema.c: backed by the JSON Schema engine */
     {"valid-schema", "DIALECT",
      "the node is a valid JSON Schema of its declared dialect ($schema), or of DIALECT when it "

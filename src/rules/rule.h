@@ -171,7 +171,9 @@ enum rule_names {
     RULE_NAMES_LEVEL,         /* a rule's level: must, should, may */
     RULE_NAMES_FIX,           /* a clause's fix: title, when, at, replace, set, add, remove */
     RULE_NAMES_FIX_EDIT,      /* a fix's set and add: member, value */
-    RULE_NAMES_OVERRIDE       /* a manifest's overrides entry: rule, level, preset, reason */
+    RULE_NAMES_OVERRIDE,      /* a manifest's overrides entry: rule, level, preset, reason */
+    RULE_NAMES_TEXTS,         /* the manifest's texts members: item, document, schema */
+    RULE_NAMES_TEXTS_SCHEMA   /* the manifest's texts.schema members: roots, values, keys, skip */
 };
 const char *const *rule_names(enum rule_names which);
 

@@ -14,6 +14,7 @@
 #include "rules/rule_lang.h"
 #include "schema/schema.h"
 #include "resolve/sel.h"
+#include "resolve/texts.h"
 #include "base/buf.h"
 #include "base/util.h"
 #include "base/ver.h"
@@ -94,7 +95,7 @@ extern const struct rule_lang_map rule_cc_lang_file, rule_cc_lang_rule, rule_cc_
     rule_cc_lang_fix, rule_cc_lang_fix_edit, rule_cc_lang_example, rule_cc_lang_required_by,
     rule_cc_lang_based_on, rule_cc_lang_version_range;
 extern const struct rule_lang_map rule_set_lang_manifest, rule_set_lang_document,
-    rule_set_lang_component_ref, rule_override_lang;
+    rule_set_lang_component_ref, rule_override_lang, rule_texts_lang, rule_texts_lang_schema;
 
 /* The member KEY of mapping Y (v NULL when absent). */
 struct yv rule_yv_member(struct cc *cc, struct yv y, const char *key);
@@ -182,7 +183,17 @@ struct clause {
     int first;      /* kids: per version, only the first failing one reports */
     int at_failure; /* report-at: failure: report where the predicate failed */
     int at_match;   /* report-at: match: report where in the string the text was found */
+    int texts;      /* select: {texts: item} or {texts: document} (RULE_TEXTS_*), no sels */
 };
+
+/* ---- texts (rule_texts.c): the manifest's `texts:`; select {texts: ...} ------------ */
+
+enum { RULE_TEXTS_NONE, RULE_TEXTS_ITEM, RULE_TEXTS_DOCUMENT };
+/* The manifest's `texts` member (Y; v NULL when absent) into cc->rs->texts. */
+void rule_texts_load(struct cc *cc, struct yv y);
+/* The texts declaration RS judges with: its own, else its base's (rule_set.c; borrowed;
+ * NULL: none). */
+const struct texts_spec *rule_set_texts(const struct rule_set *rs);
 
 /* A `yields-to` entry: a rule id, or "PREFIX.*" for every rule whose id starts with
  * "PREFIX.", with its position in the rule file (checked once the whole set is loaded). */
@@ -240,6 +251,7 @@ struct eval_ctx {
     struct buf at;              /* where, below the judged node, as a JSON pointer ("" if
                               * the predicate names no place): for report-at: failure */
     struct fn_indexes *indexes; /* unique/among selection indexes for this document */
+    struct texts_cache *texts;  /* the text lists of {texts: ...} selectors (texts.h) */
     ver_mask narrow;            /* the versions in which a failing require fails: every version,
                               * unless a predicate names fewer (unique: those the node shares
                               * with its earlier duplicates); not and any give it back */
@@ -316,6 +328,7 @@ struct rule_set {
     VEC(struct pred *) shared_preds; /* named predicates, referenced by `use` */
     VEC(struct file_digest) digests; /* manifest and rule files, sorted by path */
     json_t *manifest;
+    struct texts_spec *texts;           /* the manifest's `texts:` (owned), or NULL: the base's */
     schema_ctx *schemas;                /* JSON Schema registry for schema predicates */
     const struct rule_overlay *overlay; /* during the load only (rule_load_opts) */
     int ok;                             /* loaded without any error */

@@ -683,11 +683,49 @@ static int clause_versions(struct cc *cc, struct rule_lang_walk *w)
     return rule_cc_versions(cc, w->m, &c->vmask) < 0 ? -1 : 0;
 }
 
+/* `select: {texts: item | document}` (Y, a mapping): RULE_TEXTS_ITEM or RULE_TEXTS_DOCUMENT,
+ * or -1 after reporting (also when no set of the chain declares `texts:`). */
+static int clause_select_texts(struct cc *cc, struct yv y)
+{
+    static const char hint[] = "write select: {texts: item} (every text of every item) or "
+                               "select: {texts: document}";
+    struct yv t = rule_yv_member(cc, y, "texts");
+    if (!t.v || json_object_size(y.v) != 1) {
+        rule_cc_error_hint(cc, y.n, 0, hint,
+                           "a mapping as select is {texts: item} or {texts: document}");
+        return -1;
+    }
+    const char *which = json_string_value(t.v);
+    int kind = !which                ? -1
+        : !strcmp(which, "item")     ? RULE_TEXTS_ITEM
+        : !strcmp(which, "document") ? RULE_TEXTS_DOCUMENT
+                                     : -1;
+    if (kind < 0) {
+        rule_cc_error_hint(cc, t.n, 0, hint, "texts selects item or document, not %s",
+                           which ? which : rule_json_type_name(t.v));
+        return -1;
+    }
+    if (!rule_set_texts(cc->rs)) {
+        rule_cc_error_hint(cc, t.n, 0,
+                           "add texts: (item, document, schema) to the set's manifest.yaml, or "
+                           "extend a set that has it (rules-yaml/README.md, \"Texts\")",
+                           "select: {texts: %s} needs the manifest's \"texts\": where the texts "
+                           "are, and no set of this one's chain declares it",
+                           which);
+        return -1;
+    }
+    return kind;
+}
+
 static int clause_select(struct cc *cc, struct rule_lang_walk *w)
 {
     struct clause *c = w->out;
     struct yv s = w->m;
     int bad = 0;
+    if (json_is_object(s.v)) { /* {texts: item | document} */
+        c->texts = clause_select_texts(cc, s);
+        return c->texts < 0 ? (c->texts = 0, -1) : 0;
+    }
     size_t n = json_is_array(s.v) ? json_array_size(s.v) : 1;
     if (n == 0) {
         rule_cc_error(cc, s.n, 0, "select needs at least one selector");
@@ -831,8 +869,9 @@ static const struct rule_lang_member clause_members[] = {
      "the versions this clause (and its sub-clauses) judges; all when absent",
      &rule_cc_lang_version_range, NULL, clause_versions, 0},
     {"select", RULE_LANG_SELECTORS, 0,
-     "a selector or a list of them: the nodes the clause judges, each in turn", NULL, NULL,
-     clause_select, 1},
+     "a selector or a list of them: the nodes the clause judges, each in turn; or {texts: item "
+     "| document}",
+     NULL, NULL, clause_select, 1},
     {"when", RULE_LANG_PREDICATE, 0, "a predicate: nodes where it is false are not judged", NULL,
      NULL, clause_when, 2},
     {"require", RULE_LANG_PREDICATE, RULE_LANG_OWN,

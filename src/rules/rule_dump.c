@@ -100,6 +100,12 @@ static json_t *clause_json(const struct ver_list *vl, const struct clause *c, ve
     json_t *o = json_object();
     ver_mask m = parent & c->vmask;
     if (m != parent) json_object_set_new(o, "versions", mask_json(vl, m));
+    if (c->texts) /* {texts: ...}: one selector, as rules diff compares them */
+        json_object_set_new(
+            o, "select",
+            json_pack("[{s:s, s:s}]", "selector",
+                      c->texts == RULE_TEXTS_ITEM ? "{texts: item}" : "{texts: document}", "texts",
+                      c->texts == RULE_TEXTS_ITEM ? "item" : "document"));
     if (c->nsels) {
         json_t *sels = json_array();
         for (size_t i = 0; i < c->nsels; i++) json_array_append_new(sels, sel_json(c->sels[i]));
@@ -186,6 +192,10 @@ static void add_json(struct buf *b, json_t *v)
 /* "TEXT (absolute, [*])" */
 static void add_sel(struct buf *b, json_t *s)
 {
+    if (json_object_get(s, "texts")) { /* {texts: ...}: no pointer, no wildcards */
+        buf_addf(b, "%s (the manifest's texts)", json_string_value(json_object_get(s, "selector")));
+        return;
+    }
     buf_addf(b, "%s (%s", json_string_value(json_object_get(s, "selector")),
              json_is_true(json_object_get(s, "absolute")) ? "absolute" : "relative");
     size_t i;

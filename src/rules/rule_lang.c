@@ -1,6 +1,6 @@
 /* rule_lang.c - the rule language's tables, listed: every mapping of a rule file (their
  * rows beside their handlers in rule_compile.c) and of the manifest (rule_set_load.c; its
- * overrides entry in rule_override.c),
+ * overrides entry in rule_override.c; its texts in rule_texts.c),
  * the names rule_names() gives editors, and the kinds' names for `rules dump --language`.
  * The rows live beside the handlers they point at so that no file here both holds a
  * table and is called by the handlers it names (no cycle of files: tools/deps-allow.txt).
@@ -22,7 +22,8 @@ static const struct rule_lang_map *const maps[] = {
     &rule_cc_lang_required_by,   &rule_cc_lang_based_on,
     &rule_cc_lang_version_range, &rule_set_lang_manifest,
     &rule_set_lang_document,     &rule_set_lang_component_ref,
-    &rule_override_lang,         NULL};
+    &rule_override_lang,         &rule_texts_lang,
+    &rule_texts_lang_schema,     NULL};
 
 const struct rule_lang_map *rule_lang_map_at(size_t i)
 {
@@ -68,7 +69,7 @@ const char *rule_lang_kind_name(enum rule_lang_kind kind)
 
 /* ---- rule_names: the tables' names as NULL-terminated lists ------------------------ */
 
-enum { NAMES_MAX = 32, NAMES_LISTS = RULE_NAMES_OVERRIDE + 1 };
+enum { NAMES_MAX = 32, NAMES_LISTS = RULE_NAMES_TEXTS_SCHEMA + 1 };
 
 static const char *names[NAMES_LISTS][NAMES_MAX + 1];
 static pthread_once_t names_once = PTHREAD_ONCE_INIT;

@@ -108,6 +108,7 @@ void rule_set_free(struct rule_set *rs)
     VEC_FREE(rs->scopes);
     ver_list_release(&rs->versions);
     json_decref(rs->manifest);
+    texts_spec_free(rs->texts);
     schema_ctx_free(rs->schemas);
     free(rs->versions_member);
     free(rs->ref_member);
@@ -466,4 +467,11 @@ const char *rule_set_suggest(const struct rule_set *rs, const char *id)
         if (!part && *id && (strstr(cand, id) || strstr(id, cand))) part = cand;
     }
     return best ? best : part;
+}
+
+const struct texts_spec *rule_set_texts(const struct rule_set *rs)
+{
+    for (; rs; rs = rs->base)
+        if (rs->texts) return rs->texts;
+    return NULL;
 }

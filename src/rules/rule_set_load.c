@@ -689,6 +689,9 @@ static const struct rule_lang_member manifest_members[] = {
     {"overrides", RULE_LANG_MAPPINGS, RULE_LANG_OWN,
      "base rules this set gives another level (or turns off) or preset, each with a reason",
      &rule_override_lang, NULL, NULL, 0},
+    {"texts", RULE_LANG_MAPPING, RULE_LANG_OWN,
+     "where the texts a client shows a model are: item, document, schema (else the base's)",
+     &rule_texts_lang, NULL, NULL, 0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
 const struct rule_lang_map rule_set_lang_manifest = {
     "manifest", RULE_NAMES_MANIFEST, "manifest.schema.json#", manifest_members, NULL};
@@ -832,6 +835,7 @@ static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts
     }
     if (rule_cc_members(&cc, docm, &rule_set_lang_document, "\"document\"", rs) < 0) goto out;
 files:;
+    rule_texts_load(&cc, rule_yv_member(&cc, top, "texts"));
     struct yv files = rule_yv_member(&cc, top, "files");
     if (!files.v)
         rule_cc_error(&cc, 0, 0, "the manifest needs \"files\": the rule files, in order");

@@ -547,6 +547,39 @@ START_TEST(complete_rule_members)
 }
 END_TEST
 
+/* The manifest's texts: and its schema: complete from their tables (rules/rule_texts.c). */
+START_TEST(complete_manifest_texts)
+{
+    const char *files[] = {"test.yaml"};
+    const char *texts[] = {"rules: []\n"};
+    char *dir = tu_rule_dir(files, texts, 1);
+    char *path = xasprintf("%s/manifest.yaml", dir);
+    const char *const marked[] = {"name: t\nfiles: []\ntexts:\n  |\n",
+                                  "name: t\nfiles: []\ntexts:\n  schema:\n    |\n"};
+    const char *const want[][4] = {{"item", "document", "schema", NULL},
+                                   {"roots", "values", "keys", "skip"}};
+    for (size_t k = 0; k < 2; k++) {
+        const char *bar = strchr(marked[k], '|');
+        char *text = xasprintf("%.*s%s", (int)(bar - marked[k]), marked[k], bar + 1);
+        struct doc_pos pos = {1, 1};
+        for (const char *p = marked[k]; p < bar; p++)
+            pos = *p == '\n' ? (struct doc_pos){pos.line + 1, 1}
+                             : (struct doc_pos){pos.line, pos.col + 1};
+        struct lspf_text t = text_of(path, text);
+        struct lspf_items it;
+        memset(&it, 0, sizeof it);
+        lspf_complete(NULL, &t, LSPF_MANIFEST, pos, &it);
+        for (size_t i = 0; i < 4 && want[k][i]; i++)
+            ck_assert_msg(has_item(&it, want[k][i]), "no %s", want[k][i]);
+        ck_assert(!has_item(&it, "files"));
+        lspf_items_release(&it);
+        free(text);
+    }
+    free(path);
+    tu_rmdir(dir);
+}
+END_TEST
+
 START_TEST(complete_level_and_versions)
 {
     struct lspf_items it;
@@ -777,6 +810,7 @@ Suite *lsp_features_suite(void)
     tcase_add_test(tc, definition_use_and_yields);
     tcase_add_test(tc, complete_use);
     tcase_add_test(tc, complete_rule_members);
+    tcase_add_test(tc, complete_manifest_texts);
     tcase_add_test(tc, complete_level_and_versions);
     tcase_add_test(tc, complete_after_non_ascii);
     tcase_add_test(tc, complete_url_key);

@@ -1,0 +1,388 @@
+/* texts.c - the text nodes of an item or of the document (texts.h), and their cache. */
+#include "resolve/texts.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Atomic unsigned long texts_item_walks;
+
+static void entries_free(texts_entries *e)
+{
+    for (size_t i = 0; i < e->len; i++) {
+        sel_free(e->items[i].sel);
+        free(e->items[i].member);
+        free(e->items[i].kind);
+    }
+    VEC_FREE(*e);
+}
+
+struct texts_spec *texts_spec_new(void)
+{
+    return xcalloc(1, sizeof(struct texts_spec));
+}
+
+void texts_spec_free(struct texts_spec *spec)
+{
+    if (!spec) return;
+    for (size_t i = 0; i < spec->item.len; i++) {
+        free(spec->item.items[i].name);
+        entries_free(&spec->item.items[i].entries);
+    }
+    VEC_FREE(spec->item);
+    entries_free(&spec->document);
+    for (size_t i = 0; i < spec->roots.len; i++) sel_free(spec->roots.items[i]);
+    VEC_FREE(spec->roots);
+    entries_free(&spec->values);
+    entries_free(&spec->keys);
+    for (size_t i = 0; i < spec->skip.len; i++) free(spec->skip.items[i]);
+    VEC_FREE(spec->skip);
+    free(spec);
+}
+
+const struct texts_coll *texts_spec_coll(const struct texts_spec *spec, const char *name)
+{
+    for (size_t i = 0; spec && name && i < spec->item.len; i++)
+        if (!strcmp(spec->item.items[i].name, name)) return &spec->item.items[i];
+    return NULL;
+}
+
+/* ---- the list: cursors kept in chunks, so their parent pointers stay valid ---------- */
+
+#define CHUNK 256 /* an item's walk usually fits one */
+struct texts_chunk {
+    struct texts_chunk *next;
+    size_t n;
+    struct cursor c[CHUNK];
+};
+
+static struct cursor *keep(struct texts_list *l, const struct cursor *c,
+                           const struct cursor *parent)
+{
+    if (!l->chunks || l->chunks->n == CHUNK) {
+        struct texts_chunk *k = xmalloc(sizeof *k);
+        k->next = l->chunks;
+        k->n = 0;
+        l->chunks = k;
+    }
+    struct cursor *out = &l->chunks->c[l->chunks->n++];
+    *out = *c;
+    out->parent = parent;
+    return out;
+}
+
+/* C and its ancestors, kept (the item's or the root's chain). */
+static const struct cursor *keep_chain(struct texts_list *l, const struct cursor *c)
+{
+    if (!c) return NULL;
+    const struct cursor *parent = keep_chain(l, c->parent);
+    return keep(l, c, parent);
+}
+
+/* C, a cursor below the kept cursor TOP on a selector walk's stack, with its ancestors up
+ * to TOP, kept. */
+static const struct cursor *keep_below(struct texts_list *l, const struct cursor *c,
+                                       const struct cursor *top)
+{
+    if (c == top || !c) return c;
+    return keep(l, c, keep_below(l, c->parent, top));
+}
+
+static void add_text(struct texts_list *l, struct cursor *c, const char *kind)
+{
+    c->text_kind = kind;
+    VEC_PUSH(l->nodes, c);
+}
+
+/* Empty L for another walk, keeping its newest chunk and its vectors' room. */
+static void list_reset(struct texts_list *l)
+{
+    for (struct texts_chunk *k = l->chunks ? l->chunks->next : NULL, *next; k; k = next) {
+        next = k->next;
+        free(k);
+    }
+    if (l->chunks) {
+        l->chunks->next = NULL;
+        l->chunks->n = 0;
+    }
+    for (size_t i = 0; i < l->owned.len; i++) json_decref(l->owned.items[i]);
+    l->owned.len = l->nodes.len = 0;
+    l->entered = l->cuts = 0;
+}
+
+void texts_list_free(struct texts_list *l)
+{
+    if (!l) return;
+    list_reset(l);
+    free(l->chunks);
+    VEC_FREE(l->owned);
+    VEC_FREE(l->nodes);
+    free(l);
+}
+
+/* ---- the walk ----------------------------------------------------------------------- */
+
+struct walk {
+    const struct texts_spec *spec;
+    const struct sel_ctx *ctx;
+    struct texts_list *l;
+    const struct cursor *top; /* the kept cursor a selector ran from */
+    const char *kind;         /* the entry's kind (selectors) */
+    const struct cursor *at;  /* the kept parent of the children being visited */
+    int mode;                 /* what a child of AT is: see visit_child */
+};
+
+enum { CHILD_SCHEMA, CHILD_LEAVES, CHILD_KEYS };
+
+/* Within the bounds of one item's walk? Counts C as entered. */
+static int enter_ok(struct walk *w, const struct cursor *c)
+{
+    if (++w->l->entered > SEL_DEEP_MAX_NODES || c->depth >= SEL_DEEP_MAX_DEPTH) {
+        w->l->cuts++;
+        return 0;
+    }
+    return 1;
+}
+
+static const struct texts_entry *entry_named(const texts_entries *e, const char *member)
+{
+    for (size_t i = 0; member && i < e->len; i++)
+        if (e->items[i].member[0] == member[0] && !strcmp(e->items[i].member, member))
+            return &e->items[i];
+    return NULL;
+}
+
+static void walk_children(struct walk *w, const struct cursor *at, int mode, const char *kind);
+
+/* A schema (or any value inside one): its members are keywords, or unknown members whose
+ * values are walked alike; a member named in values gives its string leaves, one named in
+ * keys its member names (then each member's value, a schema). */
+static void walk_schema(struct walk *w, const struct cursor *c)
+{
+    if (json_is_object(c->v) || json_is_array(c->v)) walk_children(w, c, CHILD_SCHEMA, NULL);
+}
+
+static void walk_leaves(struct walk *w, const struct cursor *c, const char *kind)
+{
+    if (json_is_string(c->v)) add_text(w->l, (struct cursor *)c, kind);
+    else if (json_is_object(c->v) || json_is_array(c->v)) walk_children(w, c, CHILD_LEAVES, kind);
+}
+
+static int visit_child(const struct cursor *child, void *arg)
+{
+    struct walk *w = arg;
+    if (!enter_ok(w, child)) return 0;
+    struct cursor *k = keep(w->l, child, w->at);
+    struct walk sub = *w;
+    const struct texts_entry *e;
+    switch (w->mode) {
+    case CHILD_LEAVES: walk_leaves(&sub, k, w->kind); break;
+    case CHILD_KEYS: {
+        json_t *name = json_string(k->key);
+        if (name) {
+            VEC_PUSH(w->l->owned, name);
+            struct cursor *kn = keep(w->l, k, w->at);
+            kn->v = name;
+            kn->is_key = 1;
+            add_text(w->l, kn, w->kind);
+        }
+        walk_schema(&sub, k);
+        break;
+    }
+    case CHILD_SCHEMA:
+        if (!k->key) {
+            walk_schema(&sub, k);
+            break;
+        }
+        for (size_t i = 0; i < w->spec->skip.len; i++)
+            if (w->spec->skip.items[i][0] == k->key[0] && !strcmp(w->spec->skip.items[i], k->key))
+                return 0;
+        if ((e = entry_named(&w->spec->values, k->key))) walk_leaves(&sub, k, e->kind);
+        else if ((e = entry_named(&w->spec->keys, k->key)) && json_is_object(k->v))
+            walk_children(&sub, k, CHILD_KEYS, e->kind);
+        else walk_schema(&sub, k);
+        break;
+    }
+    return 0;
+}
+
+static void walk_children(struct walk *w, const struct cursor *at, int mode, const char *kind)
+{
+    struct walk sub = *w;
+    sub.at = at;
+    sub.mode = mode;
+    sub.kind = kind;
+    sel_children(w->ctx, at, visit_child, &sub);
+}
+
+/* A string an entry's selector reached: a text of the entry's kind. */
+static int visit_entry(const struct cursor *c, void *arg)
+{
+    struct walk *w = arg;
+    if (!json_is_string(c->v)) return 0;
+    const struct cursor *k = keep_below(w->l, c, w->top);
+    if (k == w->top) return 0; /* an item is not a string */
+    add_text(w->l, (struct cursor *)k, w->kind);
+    return 0;
+}
+
+static int visit_root(const struct cursor *c, void *arg)
+{
+    struct walk *w = arg;
+    if (!enter_ok(w, c)) return 0;
+    walk_schema(w, keep_below(w->l, c, w->top));
+    return 0;
+}
+
+static void run_entries(struct walk *w, const texts_entries *e)
+{
+    for (size_t i = 0; i < e->len; i++) {
+        w->kind = e->items[i].kind;
+        sel_run(e->items[i].sel, w->ctx, w->top, visit_entry, w);
+    }
+}
+
+/* The texts of ITEM into L (empty). */
+static void fill_item(struct texts_list *l, const struct texts_spec *spec,
+                      const struct sel_ctx *ctx, const struct cursor *item)
+{
+    const struct texts_coll *coll = item->parent && item->depth == 2 && !item->key
+        ? texts_spec_coll(spec, item->parent->key)
+        : NULL;
+    if (!coll) return;
+    texts_item_walks++;
+    struct walk w = {spec, ctx, l, keep_chain(l, item), NULL, NULL, CHILD_SCHEMA};
+    run_entries(&w, &coll->entries);
+    for (size_t i = 0; i < spec->roots.len; i++)
+        sel_run(spec->roots.items[i], ctx, w.top, visit_root, &w);
+}
+
+struct texts_list *texts_of_item(const struct texts_spec *spec, const struct sel_ctx *ctx,
+                                 const struct cursor *item)
+{
+    struct texts_list *l = xcalloc(1, sizeof *l);
+    fill_item(l, spec, ctx, item);
+    return l;
+}
+
+struct texts_list *texts_of_document(const struct texts_spec *spec, const struct sel_ctx *ctx,
+                                     const struct cursor *root)
+{
+    struct texts_list *l = xcalloc(1, sizeof *l);
+    struct walk w = {spec, ctx, l, keep_chain(l, root), NULL, NULL, CHILD_SCHEMA};
+    run_entries(&w, &spec->document);
+    return l;
+}
+
+/* ---- the cache: items by value, collection and index (chained buckets) ------------- */
+
+struct slot {
+    struct slot *next;
+    const json_t *v;
+    const char *coll; /* the collection cursor's key (stable while the document lives) */
+    size_t index;
+    struct texts_list *l;
+};
+
+struct texts_cache {
+    struct slot **b;
+    size_t cap, len;
+    struct texts_list *document;
+    struct slot *spare; /* the last dropped slot and its list, reused by the next item */
+};
+
+static size_t bucket(const struct texts_cache *c, const json_t *v, size_t index)
+{
+    return (size_t)((((uintptr_t)v >> 4) ^ index) * 0x9E3779B97F4A7C15ull >> 17) & (c->cap - 1);
+}
+
+static struct slot **find(struct texts_cache *c, const struct cursor *item)
+{
+    const char *coll = item->parent ? item->parent->key : NULL;
+    struct slot **s = &c->b[bucket(c, item->v, item->index)];
+    while (*s && !((*s)->v == item->v && (*s)->coll == coll && (*s)->index == item->index))
+        s = &(*s)->next;
+    return s;
+}
+
+static void grow(struct texts_cache *c)
+{
+    size_t old = c->cap;
+    struct slot **ob = c->b;
+    c->cap = old ? old * 2 : 64;
+    c->b = xcalloc(c->cap, sizeof *c->b);
+    for (size_t i = 0; i < old; i++)
+        for (struct slot *s = ob[i], *next; s; s = next) {
+            next = s->next;
+            size_t k = bucket(c, s->v, s->index);
+            s->next = c->b[k];
+            c->b[k] = s;
+        }
+    free(ob);
+}
+
+const struct texts_list *texts_cache_item(struct texts_cache **cache, const struct texts_spec *spec,
+                                          const struct sel_ctx *ctx, const struct cursor *item)
+{
+    if (!*cache) *cache = xcalloc(1, sizeof **cache);
+    struct texts_cache *c = *cache;
+    if (2 * (c->len + 1) > c->cap) grow(c);
+    struct slot **s = find(c, item);
+    if (!*s) {
+        struct slot *n = c->spare;
+        c->spare = NULL;
+        if (!n) {
+            n = xcalloc(1, sizeof *n);
+            n->l = xcalloc(1, sizeof *n->l);
+        }
+        n->next = NULL;
+        n->v = item->v;
+        n->coll = item->parent ? item->parent->key : NULL;
+        n->index = item->index;
+        fill_item(n->l, spec, ctx, item);
+        *s = n;
+        c->len++;
+    }
+    return (*s)->l;
+}
+
+const struct texts_list *texts_cache_document(struct texts_cache **cache,
+                                              const struct texts_spec *spec,
+                                              const struct sel_ctx *ctx, const struct cursor *root)
+{
+    if (!*cache) *cache = xcalloc(1, sizeof **cache);
+    if (!(*cache)->document) (*cache)->document = texts_of_document(spec, ctx, root);
+    return (*cache)->document;
+}
+
+void texts_cache_drop(struct texts_cache *c, const struct cursor *item)
+{
+    if (!c || !c->cap) return;
+    struct slot **s = find(c, item);
+    if (!*s) return;
+    struct slot *gone = *s;
+    *s = gone->next;
+    c->len--;
+    list_reset(gone->l);
+    if (c->spare) {
+        texts_list_free(c->spare->l);
+        free(c->spare);
+    }
+    c->spare = gone;
+}
+
+void texts_cache_free(struct texts_cache *c)
+{
+    if (!c) return;
+    for (size_t i = 0; i < c->cap; i++)
+        for (struct slot *s = c->b[i], *next; s; s = next) {
+            next = s->next;
+            texts_list_free(s->l);
+            free(s);
+        }
+    free(c->b);
+    texts_list_free(c->document);
+    if (c->spare) texts_list_free(c->spare->l);
+    free(c->spare);
+    free(c);
+}

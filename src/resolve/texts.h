@@ -1,0 +1,82 @@
+/* texts.h - every text a client shows a model, as the nodes of a document: the `{texts:
+ * item}` and `{texts: document}` selectors of the rule language. WHERE the texts are is
+ * data (a rule set manifest's `texts:`, compiled into a struct texts_spec by
+ * rules/rule_texts.c): per item collection, relative selectors of its texts (name,
+ * description, ...); the document's (instructions, ...); and inside the schema roots of
+ * an item (inputSchema, ...), at any depth, the string leaves of some members (title,
+ * enum, default, ...) and the member NAMES of others (properties, $defs, ...), each a key
+ * node (sel.h: is_key). Schemas are walked in place, as a client sends them: $ref is
+ * never followed (no double reports, no cycles); a $componentRef is already resolved by
+ * the view (sel.h), as for every selector. Each text node carries its kind's name
+ * (cursor.text_kind). The walk of one item is bounded as a "**" walk is
+ * (SEL_DEEP_MAX_NODES, SEL_DEEP_MAX_DEPTH). */
+#ifndef MCPDESC_TEXTS_H
+#define MCPDESC_TEXTS_H
+
+#include "resolve/sel.h"
+#include "base/util.h"
+
+/* One declared place of texts: a relative selector (item and document entries) or a
+ * member name (schema values and keys), and the name of its texts' kind. All owned. */
+struct texts_entry {
+    struct sel *sel;
+    char *member;
+    char *kind;
+};
+typedef VEC(struct texts_entry) texts_entries;
+
+struct texts_coll {
+    char *name; /* a collection of the document: tools, prompts, ... */
+    texts_entries entries;
+};
+
+struct texts_spec {
+    VEC(struct texts_coll) item;
+    texts_entries document;
+    VEC(struct sel *) roots; /* the schema roots, relative to an item */
+    texts_entries values;    /* members whose string leaves are texts */
+    texts_entries keys;      /* members whose member names are texts */
+    VEC(char *) skip;        /* members a schema walk does not enter (_meta) */
+};
+
+struct texts_spec *texts_spec_new(void);
+void texts_spec_free(struct texts_spec *spec);
+/* The declaration of collection NAME, or NULL. */
+const struct texts_coll *texts_spec_coll(const struct texts_spec *spec, const char *name);
+
+/* The text nodes of an item or of the document, in walk order. The cursors (and their
+ * parent chains, and the key strings of key nodes) belong to the list. */
+struct texts_chunk;
+struct texts_list {
+    VEC(const struct cursor *) nodes;
+    struct texts_chunk *chunks;
+    VEC(json_t *) owned;
+    size_t entered; /* schema nodes entered */
+    size_t cuts;    /* nodes a bound kept out */
+};
+
+/* The texts of ITEM (a cursor of an item of a declared collection; else none): a new
+ * list, freed with texts_list_free. */
+struct texts_list *texts_of_item(const struct texts_spec *spec, const struct sel_ctx *ctx,
+                                 const struct cursor *item);
+/* The texts of the document, from ROOT (the root cursor). */
+struct texts_list *texts_of_document(const struct texts_spec *spec, const struct sel_ctx *ctx,
+                                     const struct cursor *root);
+void texts_list_free(struct texts_list *l);
+
+/* How many item walks texts_of_item did (for the tests: the cache walks each item once). */
+extern _Atomic unsigned long texts_item_walks;
+
+/* A per-document cache of text lists, so that every rule over texts reuses one walk of
+ * each item. *CACHE starts NULL; lists stay valid until dropped or freed. */
+struct texts_cache;
+const struct texts_list *texts_cache_item(struct texts_cache **cache, const struct texts_spec *spec,
+                                          const struct sel_ctx *ctx, const struct cursor *item);
+const struct texts_list *texts_cache_document(struct texts_cache **cache,
+                                              const struct texts_spec *spec,
+                                              const struct sel_ctx *ctx, const struct cursor *root);
+/* Forget ITEM's list (a walk of a large collection is done with the item). */
+void texts_cache_drop(struct texts_cache *cache, const struct cursor *item);
+void texts_cache_free(struct texts_cache *cache);
+
+#endif
