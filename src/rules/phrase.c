@@ -140,6 +140,10 @@ static int parse_seq(struct parser *ps, struct buf *out)
         else buf_addf(out, "%s%s", started ? " " : "", buf_str(&item));
         started |= !optional;
         buf_release(&item);
+        if (*ps->p == '?') {
+            fail(ps, "? makes the group before it optional, not a word: write (word)?");
+            return -1;
+        }
         if (*ps->p && *ps->p != ' ' && *ps->p != '\t' && *ps->p != '\n' && *ps->p != '|' &&
             *ps->p != ')') {
             fail(ps, "put a space between a group and the word after it");

@@ -178,8 +178,8 @@ static void compile_unicode(struct cc *cc, struct yv top, struct rule_data *d)
 
 /* The strings of LIST's member KEY as one set (NULL when it has none), or report the first
  * phrase that does not parse at its place. */
-static int compile_phrases(struct cc *cc, struct yv list, const char *key, unsigned flags,
-                           struct phrase_set **out)
+static int compile_phrases(struct cc *cc, struct yv list, const char *list_name, const char *key,
+                           unsigned flags, struct phrase_set **out)
 {
     struct yv m = rule_yv_member(cc, list, key);
     size_t n = json_array_size(m.v);
@@ -197,8 +197,8 @@ static int compile_phrases(struct cc *cc, struct yv list, const char *key, unsig
             rule_cc_error_hint(cc, e.n, 0,
                                "a phrase is words, (a|b) groups, ? after a group, * for any one "
                                "word (rules-yaml/README.md, \"Data files\")",
-                               "%s phrase \"%s\": %s (at character %zu)", key, texts[i], why,
-                               at + 1);
+                               "list \"%s\", %s: \"%s\": %s (at character %zu)", list_name, key,
+                               texts[i], why, at + 1);
             free(why);
             rc = -1;
         }
@@ -208,7 +208,7 @@ static int compile_phrases(struct cc *cc, struct yv list, const char *key, unsig
         char *why = NULL;
         *out = phrase_set_compile(texts, n, flags, &why);
         if (!*out) {
-            rule_cc_error_hint(cc, m.n, 1, hint_data, "%s: %s", key, why);
+            rule_cc_error_hint(cc, m.n, 1, hint_data, "list \"%s\", %s: %s", list_name, key, why);
             free(why);
             rc = -1;
         }
@@ -239,8 +239,8 @@ static void compile_lists(struct cc *cc, struct yv top, struct rule_data *d)
                                            : PHRASE_FOLD_ZW;
         }
         if (!json_is_false(json_object_get(v.v, "words"))) l.fold |= PHRASE_WORDS;
-        compile_phrases(cc, v, "phrases", l.fold, &l.phrases);
-        compile_phrases(cc, v, "allow", l.fold, &l.allow);
+        compile_phrases(cc, v, l.name, "phrases", l.fold, &l.phrases);
+        compile_phrases(cc, v, l.name, "allow", l.fold, &l.allow);
         VEC_PUSH(d->p.lists, l);
     }
 }
@@ -332,9 +332,15 @@ static void load_one(struct cc *cc, const char *name, struct yv at)
     char *full = xasprintf("%s/%s", rs->dir, rel);
     struct doc_error derr;
     doc *d = doc_load_file(full, NULL, &derr);
-    if (!d) {
+    if (!d && !derr.line) /* not there, not readable: where the manifest names it */
+        rule_cc_error_hint(cc, at.n, 0,
+                           "write the path of the data file relative to the manifest, or add "
+                           "the file",
+                           "data file \"%s\" (%s): %s", name, rel, derr.message);
+    else if (!d)
         rule_cc_set_error(cc->errs, full, derr.line, derr.col, "data file \"%s\": %s", name,
                           derr.message);
+    if (!d) {
         doc_error_release(&derr);
         free(full);
         free(rel);
