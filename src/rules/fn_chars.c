@@ -234,8 +234,11 @@ int fn_chars_eval(const struct pred *p, const struct cursor *c, struct eval_ctx 
     off[n] = len;
     int hit = 0;
     size_t run = 0, start = 0;
+    uint32_t lowest = cp->in.n ? cp->in.r[0][0] : UINT32_MAX;
     for (size_t i = 0; i < n && !hit; i++) {
-        int flagged = rule_data_cps_has(&cp->in, cps[i]) && !excused(cp, cps, n, i);
+        /* most text lies below every class looked for (ASCII): one comparison */
+        int flagged =
+            cps[i] >= lowest && rule_data_cps_has(&cp->in, cps[i]) && !excused(cp, cps, n, i);
         if (flagged) {
             if (!run++) start = i;
             if ((long)run >= cp->min_run) hit = 1;
@@ -244,7 +247,6 @@ int fn_chars_eval(const struct pred *p, const struct cursor *c, struct eval_ctx 
         }
         size_t end = run_end(cp, cps, n, i);
         if (end && !hit) { /* the run and its end are excused */
-            if (!flagged) run = 0;
             i = end;
             run = 0;
         }
