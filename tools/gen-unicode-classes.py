@@ -14,6 +14,7 @@ and emoji/emoji-data.txt; the version is read from DerivedCoreProperties.txt's h
 import os
 import re
 import sys
+import textwrap
 
 UCD = sys.argv[1] if len(sys.argv) > 1 else "/usr/share/unicode"
 
@@ -151,7 +152,8 @@ def main():
     print("unicode-version: %s" % v)
     print("classes:")
     for name, why, points in classes:
-        print("  # %s" % why)
+        for line in textwrap.wrap(why, 88):
+            print("  # %s" % line)
         print("  %s: %s" % (name, flow(points)))
     print("sequences:")
     print("  # UTS #51 ED-16: ZWJ between emoji elements (an emoji, with its VS16 or skin tone)")
