@@ -149,7 +149,7 @@ const struct res_config *rule_set_res_config(const struct rule_set *rs);
 size_t rule_set_count(const struct rule_set *rs);
 /* rules lint: every list of every phrase-lists data file of RS (its own, not its base's)
  * finds each of its examples and none of its counter-examples, and names no phrase twice;
- * errors at file:line:col appended to ERRS (rule_data.c). The number of errors. */
+ * errors at file:line:col appended to ERRS (rule_data_load.c). The number of errors. */
 size_t rule_data_lint(const struct rule_set *rs, struct diag_list *errs);
 const struct rule *rule_set_rule(const struct rule_set *rs, size_t i);
 const struct rule *rule_set_find(const struct rule_set *rs, const char *id);
