@@ -67,6 +67,7 @@ struct chars_prog {
     const struct rule_data_seq **seqs;
     size_t nseqs;
     long min_run;
+    uint32_t run_lowest; /* below it no code point starts a run form (UINT32_MAX: none) */
 };
 
 void fn_chars_free(struct pred *p)
@@ -164,6 +165,11 @@ int fn_chars_arg(struct cc *cc, struct pred *p, struct yv arg)
         }
         cp->in.n = k + 1;
     }
+    cp->run_lowest = UINT32_MAX;
+    for (size_t k = 0; k < cp->nseqs; k++)
+        if (cp->seqs[k]->run_form && cp->seqs[k]->after.n &&
+            cp->seqs[k]->after.r[0][0] < cp->run_lowest)
+            cp->run_lowest = cp->seqs[k]->after.r[0][0];
     struct yv mr = rule_yv_member(cc, arg, "min-run");
     cp->min_run = 1;
     if (mr.v) {
@@ -245,7 +251,7 @@ int fn_chars_eval(const struct pred *p, const struct cursor *c, struct eval_ctx 
         } else {
             run = 0;
         }
-        size_t end = run_end(cp, cps, n, i);
+        size_t end = cps[i] >= cp->run_lowest ? run_end(cp, cps, n, i) : 0;
         if (end && !hit) { /* the run and its end are excused */
             i = end;
             run = 0;
