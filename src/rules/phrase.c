@@ -10,6 +10,8 @@
 #include "base/buf.h"
 #include "base/util.h"
 
+enum { PAD = 32 }; /* bytes after a folded text: see phrase_fold */
+
 struct phrase_set {
     pcre2_code *code;
     pcre2_match_context *mctx;
@@ -253,7 +255,8 @@ static void push(struct phrase_text *t, size_t *cap, const char *bytes, size_t n
 {
     if (t->len + n > *cap) {
         *cap = (t->len + n) * 2;
-        t->s = xrealloc(t->s, *cap + 1);
+        t->s = xrealloc(t->s, *cap + PAD);
+        memset(t->s + t->len, 0, *cap + PAD - t->len);
         t->from = xrealloc(t->from, *cap * sizeof *t->from);
         t->to = xrealloc(t->to, *cap * sizeof *t->to);
         t->word = xrealloc(t->word, *cap * sizeof *t->word);
@@ -269,7 +272,7 @@ void phrase_fold(const char *s, size_t n, unsigned flags, struct phrase_text *ou
 {
     memset(out, 0, sizeof *out);
     size_t cap = n + 1;
-    out->s = xmalloc(cap + 1);
+    out->s = xcalloc(1, cap + PAD); /* PCRE2 JIT reads ahead in 16-byte words */
     out->from = xmalloc(cap * sizeof *out->from);
     out->to = xmalloc(cap * sizeof *out->to);
     out->word = xmalloc(cap * sizeof *out->word);
