@@ -79,7 +79,7 @@ int fn_phrases_arg(struct cc *cc, struct pred *p, struct yv arg)
 }
 
 /* Is a hit of PP's near list (searched in T) within PP's distance of [B, E)? */
-static int near_hit(const struct phrases_prog *pp, const struct phrase_text *t, size_t b, size_t e)
+static int near_hit(const struct phrases_prog *pp, struct phrase_text *t, size_t b, size_t e)
 {
     size_t nb, ne, from = 0;
     while (phrase_find(pp->near->phrases, pp->near->allow, t, from, &nb, &ne)) {
@@ -103,7 +103,10 @@ int fn_phrases_eval(const struct pred *p, const struct cursor *c, struct eval_ct
         from = b + 1;
         while (from < t.len && ((unsigned char)t.s[from] & 0xC0) == 0x80) from++;
     }
-    if (hit) fn_match_note(ctx, t.from[b], (e > b ? t.to[e - 1] : t.from[b]) - t.from[b]);
+    if (hit) {
+        phrase_text_maps(&t);
+        fn_match_note(ctx, t.from[b], (e > b ? t.to[e - 1] : t.from[b]) - t.from[b]);
+    }
     phrase_text_release(&t);
     return hit;
 }

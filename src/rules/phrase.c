@@ -250,58 +250,91 @@ unsigned long phrase_utf8_next(const char *str, size_t n, size_t *len)
     return cp;
 }
 
+/* Append N BYTES that came from original bytes [FROM, TO) (the maps when T has them). */
 static void push(struct phrase_text *t, size_t *cap, const char *bytes, size_t n, size_t from,
                  size_t to)
 {
-    if (t->len + n > *cap) {
+    if (t->len + n > *cap) { /* only a text with invalid UTF-8 grows (U+FFFD is 3 bytes) */
         *cap = (t->len + n) * 2;
         t->s = xrealloc(t->s, *cap + PAD);
         memset(t->s + t->len, 0, *cap + PAD - t->len);
-        t->from = xrealloc(t->from, *cap * sizeof *t->from);
-        t->to = xrealloc(t->to, *cap * sizeof *t->to);
-        t->word = xrealloc(t->word, *cap * sizeof *t->word);
+        if (t->from) {
+            t->from = xrealloc(t->from, *cap * sizeof *t->from);
+            t->to = xrealloc(t->to, *cap * sizeof *t->to);
+        }
     }
     for (size_t i = 0; i < n; i++) {
-        t->s[t->len] = bytes[i];
-        t->from[t->len] = from;
-        t->to[t->len++] = to;
+        if (t->from) {
+            t->from[t->len] = from;
+            t->to[t->len] = to;
+        }
+        t->s[t->len++] = bytes[i];
     }
+}
+
+/* Fold T's original text into T->s (again), with the maps when T->from is set. */
+static void fold(struct phrase_text *t)
+{
+    const char *s = t->orig;
+    size_t n = t->orig_len, cap = n + 1;
+    t->len = 0;
+    t->folded_space = 0;
+    for (size_t i = 0; i < n;) {
+        size_t len = 1;
+        uint32_t cp = (unsigned char)s[i];
+        int ignorable_cp = 0, space = 0;
+        if (cp < 0x80) { /* ASCII: no Default_Ignorable; White_Space is TAB..CR and space */
+            space = cp == ' ' || (cp >= 0x09 && cp <= 0x0D);
+        } else {
+            cp = (uint32_t)phrase_utf8_next(s + i, n - i, &len);
+            ignorable_cp = in_table(ignorable, sizeof ignorable / sizeof *ignorable, cp);
+            space = in_table(white, sizeof white / sizeof *white, cp);
+        }
+        if ((t->flags & PHRASE_FOLD_ZW) && ignorable_cp) {
+            /* removed */
+        } else if ((t->flags & PHRASE_FOLD_SPACE) && space) {
+            if (t->len && t->s[t->len - 1] == ' ' && t->folded_space) {
+                if (t->to) t->to[t->len - 1] = i + len; /* one space for the whole run */
+            } else {
+                push(t, &cap, " ", 1, i, i + len);
+            }
+        } else if (cp == 0xFFFD && len == 1) {
+            push(t, &cap, "\xEF\xBF\xBD", 3, i, i + 1);
+        } else {
+            push(t, &cap, s + i, len, i, i + len);
+        }
+        t->folded_space = (t->flags & PHRASE_FOLD_SPACE) && space;
+        i += len;
+    }
+    t->s[t->len] = '\0';
 }
 
 void phrase_fold(const char *s, size_t n, unsigned flags, struct phrase_text *out)
 {
     memset(out, 0, sizeof *out);
-    size_t cap = n + 1;
-    out->s = xcalloc(1, cap + PAD); /* PCRE2 JIT reads ahead in 16-byte words */
-    out->from = xmalloc(cap * sizeof *out->from);
-    out->to = xmalloc(cap * sizeof *out->to);
-    out->word = xmalloc(cap * sizeof *out->word);
-    for (size_t i = 0; i < n;) {
-        size_t len;
-        uint32_t cp = (uint32_t)phrase_utf8_next(s + i, n - i, &len);
-        if ((flags & PHRASE_FOLD_ZW) &&
-            in_table(ignorable, sizeof ignorable / sizeof *ignorable, cp)) {
-            /* removed */
-        } else if ((flags & PHRASE_FOLD_SPACE) &&
-                   in_table(white, sizeof white / sizeof *white, cp)) {
-            if (out->len && out->s[out->len - 1] == ' ') out->to[out->len - 1] = i + len;
-            else push(out, &cap, " ", 1, i, i + len);
-        } else if (cp == 0xFFFD && len == 1) {
-            push(out, &cap, "\xEF\xBF\xBD", 3, i, i + 1);
-        } else {
-            push(out, &cap, s + i, len, i, i + len);
-        }
-        i += len;
-    }
-    out->s[out->len] = '\0';
+    out->orig = s;
+    out->orig_len = n;
+    out->flags = flags;
+    out->s = xcalloc(1, n + 1 + PAD); /* PCRE2 JIT reads ahead in 16-byte words */
+    fold(out);
+}
+
+void phrase_text_maps(struct phrase_text *t)
+{
+    if (t->from) return;
+    size_t cap = t->len > t->orig_len ? t->len : t->orig_len + 1;
+    t->from = xmalloc(cap * sizeof *t->from);
+    t->to = xmalloc(cap * sizeof *t->to);
+    t->word = xmalloc(cap * sizeof *t->word);
+    fold(t);          /* the same bytes again, now with where each came from */
     size_t words = 0; /* words begun so far; a space belongs to the next word */
     int in = 0;
-    for (size_t k = 0; k < out->len; k++) {
-        char c = out->s[k];
+    for (size_t k = 0; k < t->len; k++) {
+        char c = t->s[k];
         int space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
         if (!space && !in) words++;
         in = !space;
-        out->word[k] = space ? words : words - 1;
+        t->word[k] = space ? words : words - 1;
     }
 }
 
@@ -362,8 +395,9 @@ int phrase_find(const struct phrase_set *set, const struct phrase_set *allow,
     return 0;
 }
 
-size_t phrase_words_between(const struct phrase_text *t, size_t b1, size_t e1, size_t b2, size_t e2)
+size_t phrase_words_between(struct phrase_text *t, size_t b1, size_t e1, size_t b2, size_t e2)
 {
+    phrase_text_maps(t);
     if (b2 < e1 && b1 < e2) return 0; /* overlap */
     if (b2 < b1) {
         size_t x = b1, y = e1;

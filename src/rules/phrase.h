@@ -31,15 +31,21 @@ void phrase_set_free(struct phrase_set *s);
  * sequence: U+FFFD, length 1. */
 unsigned long phrase_utf8_next(const char *s, size_t n, size_t *len);
 
-/* A text folded for searching: S (LEN bytes), and for each byte of it the range of
- * original bytes it came from ([from[k], to[k])), and the index of the word it belongs
- * to (a space: the next word's). */
+/* A text folded for searching: S (LEN bytes) from ORIG (ORIG_LEN bytes, borrowed). Once
+ * phrase_text_maps has run, for each byte of S the range of original bytes it came from
+ * ([from[k], to[k])) and the index of the word it belongs to (a space: the next word's);
+ * NULL before (most texts have no hit: the maps are made for those that do). */
 struct phrase_text {
     char *s;
     size_t len;
     size_t *from, *to, *word;
+    const char *orig;
+    size_t orig_len;
+    unsigned flags;
+    int folded_space; /* folding: the last byte of S is a run of white space */
 };
 void phrase_fold(const char *s, size_t n, unsigned flags, struct phrase_text *out);
+void phrase_text_maps(struct phrase_text *t);
 void phrase_text_release(struct phrase_text *t);
 
 /* The first hit of SET in T starting at or after START that no match of ALLOW (may be
@@ -48,7 +54,6 @@ int phrase_find(const struct phrase_set *set, const struct phrase_set *allow,
                 const struct phrase_text *t, size_t start, size_t *b, size_t *e);
 /* How many words of T lie between the spans [B1, E1) and [B2, E2) (0 when they touch or
  * overlap). */
-size_t phrase_words_between(const struct phrase_text *t, size_t b1, size_t e1, size_t b2,
-                            size_t e2);
+size_t phrase_words_between(struct phrase_text *t, size_t b1, size_t e1, size_t b2, size_t e2);
 
 #endif

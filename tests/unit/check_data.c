@@ -193,6 +193,7 @@ START_TEST(words_between_spans)
     struct phrase_text t;
     phrase_fold("a  b\tc d", 8, PHRASE_FOLD_SPACE, &t);
     ck_assert_str_eq(t.s, "a b c d");
+    phrase_text_maps(&t);
     ck_assert_uint_eq(phrase_words_between(&t, 0, 1, 6, 7), 2); /* a .. d */
     ck_assert_uint_eq(phrase_words_between(&t, 6, 7, 0, 1), 2); /* either order */
     ck_assert_uint_eq(phrase_words_between(&t, 0, 1, 2, 3), 0); /* neighbours */
