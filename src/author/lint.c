@@ -888,9 +888,9 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A *.yaml or *.yml file beside the manifest that its `files:` does not list is never
- * loaded: its rules would silently not exist. Reported at the `files:` key. */
-static void lint_unlisted(struct lint *l, json_t *files)
+/* A *.yaml or *.yml file beside the manifest that neither its `files:` nor its `data:`
+ * lists is never loaded: its rules would silently not exist. Reported at the `files:` key. */
+static void lint_unlisted(struct lint *l, json_t *files, json_t *data)
 {
     if (!json_is_array(files)) return; /* the loader reports it */
     DIR *dh = opendir(l->dir);
@@ -907,6 +907,14 @@ static void lint_unlisted(struct lint *l, json_t *files)
         for (size_t i = 0; i < json_array_size(files) && !listed; i++) {
             const char *f = json_string_value(json_array_get(files, i));
             listed = f && !strcmp(f, n);
+        }
+        const char *dk;
+        json_t *dv;
+        json_object_foreach(json_is_object(data) ? data : NULL, dk, dv)
+        {
+            const char *p = json_string_value(dv);
+            while (p && p[0] == '.' && p[1] == '/') p += 2;
+            listed |= p && !strcmp(p, n);
         }
         char *path = xasprintf("%s/%s", l->dir, n);
         struct stat st;
@@ -1013,7 +1021,7 @@ static void lint_program(const struct rule_set *rs, const char *dir, const char 
     else l.fx_missing = xstrdup(fxdir); /* said once, where an example names a fixture */
     free(fxdir);
     l.d = m;
-    lint_unlisted(&l, json_object_get(doc_root(m), "files"));
+    lint_unlisted(&l, json_object_get(doc_root(m), "files"), json_object_get(doc_root(m), "data"));
     l.sels = lint_selectors_new(rs, dir, l.schema_map, &l.vl, m, out);
     for (size_t i = 0; i < rule_set_file_count(rs); i++) {
         if (!(l.d = rule_set_file_doc(rs, i))) continue; /* the loader reported it */
@@ -1021,6 +1029,7 @@ static void lint_program(const struct rule_set *rs, const char *dir, const char 
         if (sctx) lint_against_schema(&l, sctx, rule_schema);
     }
     lint_citations_finish(&l);
+    if (good) rule_data_lint(good, out); /* the phrase lists' examples and duplicates */
     cites_free(&l);
     lint_selectors_free(l.sels);
     fixtures_free(l.fx);

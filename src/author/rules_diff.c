@@ -543,6 +543,35 @@ static char *extends_of(const struct rule_set *rs)
     return base ? xasprintf("%s@%s", rule_set_name(base), rule_set_display_tag(base)) : NULL;
 }
 
+/* The sha256 of the file PATH of RS's digest, or NULL. */
+static const char *digest_hex_of(const struct rule_set *rs, const char *path)
+{
+    for (size_t i = 0; i < rule_set_digest_count(rs); i++)
+        if (!strcmp(rule_set_digest_path(rs, i), path)) return rule_set_digest_hex(rs, i);
+    return NULL;
+}
+
+/* The data files (manifest data:) that differ: path -> "added", "removed" or "changed".
+ * What predicates read from them can change findings, which no rule's diff shows. */
+static json_t *data_changes(const struct rule_set *a, const struct rule_set *b)
+{
+    json_t *out = json_object();
+    const struct rule_set *sets[2] = {a, b};
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < rule_set_digest_count(sets[s]); i++) {
+            const char *path = rule_set_digest_path(sets[s], i);
+            if (rule_set_digest_kind(sets[s], i) != RULE_FILE_DATA || json_object_get(out, path))
+                continue;
+            const char *ha = digest_hex_of(a, path), *hb = digest_hex_of(b, path);
+            if (ha && hb && !strcmp(ha, hb)) continue;
+            json_object_set_new(out, path,
+                                json_string(!ha       ? "added"
+                                                : !hb ? "removed"
+                                                      : "changed"));
+        }
+    return out;
+}
+
 static json_t *set_changes(const struct rule_set *a, const struct rule_set *b)
 {
     json_t *set = json_object();
@@ -575,6 +604,9 @@ static json_t *set_changes(const struct rule_set *a, const struct rule_set *b)
         json_decref(fa);
         json_decref(fb);
     }
+    json_t *data = data_changes(a, b);
+    if (json_object_size(data)) json_object_set_new(set, "data", data);
+    else json_decref(data);
     return set;
 }
 
@@ -749,6 +781,19 @@ void rules_diff_set_line(json_t *set, struct buf *b)
     if ((p = json_object_get(set, "files"))) {
         sep(b, &n);
         add_files(b, p);
+    }
+    if ((p = json_object_get(set, "data"))) {
+        sep(b, &n);
+        buf_adds(b, "data");
+        const char *k;
+        json_t *v;
+        int first = 1;
+        json_object_foreach(p, k, v)
+        {
+            buf_addf(b, "%s %s %s", first ? "" : ",", k, str_or(v, "?"));
+            first = 0;
+        }
+        buf_adds(b, " (can change findings)");
     }
 }
 

@@ -108,7 +108,8 @@ static const struct sub {
      "A check is compared as compiled (rules dump --format json), so YAML written\n"
      "differently that compiles the same (a renamed use: predicate too) is no change. The\n"
      "set's own changes (name, tag, digest, docs-url, extends, versions, tiers, files: those\n"
-     "of the sets it extends too) are one \"~ set:\" line. Exit status 0 when the sets are the\n"
+     "of the sets it extends too; data: each data file added, removed or changed, which can\n"
+     "change findings) are one \"~ set:\" line. Exit status 0 when the sets are the\n"
      "same, 1 when they differ (the digest counts), 2 on bad usage or a set that cannot load.\n"
      "\n"
      "With --on, the upgrade report: every file (a directory: the descriptions below it, as\n"
@@ -130,8 +131,9 @@ static const struct sub {
     {"lock",
      "lock TAG [--rules DIR]",
      "record the digests of the rule set under TAG",
-     "Writes DIR/tags/TAG.lock: the SHA-256 of manifest.yaml, of every rule file, of the\n"
-     "schema files they load, of the fixtures their examples cite, and of the set. TAG must\n"
+     "Writes DIR/tags/TAG.lock: the SHA-256 of manifest.yaml, of every rule file and data\n"
+     "file, of the schema files they load, of the fixtures their examples cite, and of the\n"
+     "set. TAG must\n"
      "be the manifest's tag. An existing lock is never changed: a released tag never moves.\n",
      {"--rules", "--help", NULL}},
     {"pack",

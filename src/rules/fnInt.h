@@ -29,4 +29,9 @@ fn_eval_fn fn_schema_eval_valid_schema, fn_schema_eval_dialect_in, fn_schema_eva
 /* matches-schema: frees p->compiled */
 void fn_schema_free_compiled(struct pred *p);
 
+/* fn_chars.c, fn_phrases.c: predicates over a data file of the set (rule_data.h) */
+fn_compile_fn fn_chars_arg, fn_phrases_arg;
+fn_eval_fn fn_chars_eval, fn_phrases_eval;
+void fn_chars_free(struct pred *p), fn_phrases_free(struct pred *p);
+
 #endif

@@ -112,6 +112,16 @@ const struct fn_def fn_table[] = {
      "(DIALECT, "
      "2020-12 by default, when that root declares no $schema); nothing is fetched",
      fn_schema_arg_ref_resolves, fn_schema_eval_ref_resolves, NULL},
+    /* fn_chars.c, fn_phrases.c: over a data file of the set (manifest member data:) */
+    {"chars", "{data: NAME, in: [CLASS, ...], except: [SEQUENCE, ...], min-run: N}",
+     "the node is a string with a code point of one of the classes of data file NAME (kind "
+     "unicode-classes) that none of the sequences excuses (min-run: N such code points in a row)",
+     fn_chars_arg, fn_chars_eval, fn_chars_free},
+    {"phrases", "{data: NAME, list: LIST, near: {list: LIST, within: N}}",
+     "the node is a string in which, folded as the list says, a phrase of LIST (data file NAME, "
+     "kind phrase-lists) occurs that none of its allowed phrases overlaps (near: within N words "
+     "of a phrase of the second list)",
+     fn_phrases_arg, fn_phrases_eval, fn_phrases_free},
 };
 const size_t fn_count = sizeof fn_table / sizeof fn_table[0];
 

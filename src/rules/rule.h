@@ -126,7 +126,8 @@ enum rule_file_kind {
     RULE_FILE_RULES,
     RULE_FILE_SCHEMA,
     RULE_FILE_FIXTURE,
-    RULE_FILE_BASE
+    RULE_FILE_BASE,
+    RULE_FILE_DATA /* a data file the manifest's data: names */
 };
 size_t rule_set_digest_count(const struct rule_set *rs);
 const char *rule_set_digest_path(const struct rule_set *rs, size_t i);
@@ -146,6 +147,10 @@ char *rule_set_fixtures_path(const struct rule_set *rs);
 const struct ver_list *rule_set_versions(const struct rule_set *rs);
 const struct res_config *rule_set_res_config(const struct rule_set *rs);
 size_t rule_set_count(const struct rule_set *rs);
+/* rules lint: every list of every phrase-lists data file of RS (its own, not its base's)
+ * finds each of its examples and none of its counter-examples, and names no phrase twice;
+ * errors at file:line:col appended to ERRS (rule_data_load.c). The number of errors. */
+size_t rule_data_lint(const struct rule_set *rs, struct diag_list *errs);
 const struct rule *rule_set_rule(const struct rule_set *rs, size_t i);
 const struct rule *rule_set_find(const struct rule_set *rs, const char *id);
 /* Rule files in manifest order (paths relative to the rule set's directory). */

@@ -21,6 +21,7 @@
 
 struct eval_ctx;
 struct pred;
+struct rule_data;
 
 /* The compiler's view of a YAML value: the value and its source node. */
 struct yv {
@@ -129,6 +130,8 @@ struct pred {
     struct schema *compiled; /* matches-schema (freed by its fn's free hook) */
     char *file;              /* matches-schema: its file relative to the rule set's directory,
                               * "." and "DIR/.." segments removed; owned (the same hook) */
+    void *data;              /* chars, phrases: what the compiler resolved in a data file
+                              * (freed by the fn's free hook) */
 };
 
 /* fn_table.c: every predicate a rule may name, in one table (the loader's lookup and
@@ -327,6 +330,7 @@ struct rule_set {
     VEC(char *) files;
     VEC(struct pred *) shared_preds; /* named predicates, referenced by `use` */
     VEC(struct file_digest) digests; /* manifest and rule files, sorted by path */
+    VEC(struct rule_data *) data;    /* the manifest's data files (rule_data.h) */
     json_t *manifest;
     struct texts_spec *texts;           /* the manifest's `texts:` (owned), or NULL: the base's */
     schema_ctx *schemas;                /* JSON Schema registry for schema predicates */

@@ -12,6 +12,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "rules/rule_data.h"
 #include "rules/ruleInt.h"
 #include "schema/schema.h"
 
@@ -100,6 +101,7 @@ void rule_set_free(struct rule_set *rs)
     VEC_FREE(rs->shared_preds);
     for (size_t i = 0; i < rs->digests.len; i++) free(rs->digests.items[i].path);
     VEC_FREE(rs->digests);
+    rule_data_free_all(rs);
     for (size_t i = 0; i < rs->files.len; i++) free(rs->files.items[i]);
     VEC_FREE(rs->files);
     for (size_t i = 0; i < rs->collections.len; i++) free(rs->collections.items[i]);

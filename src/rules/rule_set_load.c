@@ -20,6 +20,7 @@
 #include "base/util.h"
 #include "rules/lock.h"
 #include "rules/release.h"
+#include "rules/rule_data.h"
 #include "rules/ruleInt.h"
 #include "schema/schema.h"
 
@@ -294,6 +295,10 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
         if (!rel) continue;
         VEC_PUSH(owned, rel);
         dn = (struct digest_name){rel, RULE_FILE_SCHEMA};
+        VEC_PUSH(names, dn);
+    }
+    for (size_t i = 0; i < rs->data.len; i++) { /* the set's own: the base's digest has its own */
+        dn = (struct digest_name){rs->data.items[i]->path, RULE_FILE_DATA};
         VEC_PUSH(names, dn);
     }
     for (size_t i = 0; i < rs->rules.len; i++) {
@@ -686,6 +691,9 @@ static const struct rule_lang_member manifest_members[] = {
      NULL, NULL, 0},
     {"extends", RULE_LANG_STRING, RULE_LANG_OWN,
      "the base set: NAME@TAG of a release, or a path to a rule set directory", NULL, NULL, NULL, 0},
+    {"data", RULE_LANG_STRING_MAP, RULE_LANG_OWN,
+     "named data files (relative to the manifest) that predicates read: chars, phrases", NULL, NULL,
+     NULL, 0},
     {"overrides", RULE_LANG_MAPPINGS, RULE_LANG_OWN,
      "base rules this set gives another level (or turns off) or preset, each with a reason",
      &rule_override_lang, NULL, NULL, 0},
@@ -780,6 +788,7 @@ static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts
             free(sdir);
         }
         rule_override_load(&cc, rule_yv_member(&cc, top, "overrides"));
+        rule_data_load(&cc, rule_yv_member(&cc, top, "data"));
         goto files;
     }
     rule_override_load(&cc, rule_yv_member(&cc, top, "overrides")); /* refused: no base */
@@ -834,6 +843,7 @@ static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts
         goto out;
     }
     if (rule_cc_members(&cc, docm, &rule_set_lang_document, "\"document\"", rs) < 0) goto out;
+    rule_data_load(&cc, rule_yv_member(&cc, top, "data"));
 files:;
     rule_texts_load(&cc, rule_yv_member(&cc, top, "texts"));
     struct yv files = rule_yv_member(&cc, top, "files");

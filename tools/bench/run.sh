@@ -8,6 +8,8 @@
 #   parse     tools/bench/parse-floor.c: read the file, jansson json_loadb, free
 #   seed      mcpdesc validate --format json with the two seed rules only
 #   full      mcpdesc validate --format json with the shipped rule set (rules-yaml/)
+#   security  the same with the security set (rules-yaml/security: the MCP set's rules,
+#             then every security.* rule; target: at most 1.20x full)
 #   spectral  Spectral 6 with tools/bench/spectral/mcp-seed-rules.js (the same two rules)
 # and checks that mcpdesc (seed rules) and Spectral report the same (rule, JSON pointer,
 # versions) nodes (tools/bench/compare.py). Exit status: 0 when everything ran and the
@@ -103,6 +105,7 @@ run() {
     parse) set -- "$1" "$2" "$floor" "$2" ;;
     seed) set -- "$1" "$2" "$mcpdesc" validate --rules "$seedrules" --format json "$2" ;;
     full) set -- "$1" "$2" "$mcpdesc" validate --rules rules-yaml --format json "$2" ;;
+    security) set -- "$1" "$2" "$mcpdesc" validate --rules rules-yaml/security --format json "$2" ;;
     spectral) set -- "$1" "$2" "$spectral" lint -q -r "$ruleset" -f json "$2" ;;
     esac
     name=$1
@@ -112,7 +115,7 @@ run() {
     /usr/bin/time -f %M -o "$out/rss" "$@" >/dev/null 2>"$out/stderr" || st=$?
     t1=$(date +%s%N)
     case $name:$st in
-    parse:0 | seed:[01] | full:[01] | spectral:[01]) ;;
+    parse:0 | seed:[01] | full:[01] | security:[01] | spectral:[01]) ;;
     *) die "$name exited with $st on $file: $(head -3 "$out/stderr")" ;;
     esac
     echo "$(((t1 - t0) / 1000000)) $(tail -1 "$out/rss")" >>"$out/$name-$n"
@@ -140,7 +143,7 @@ for n in $sizes; do
         python3 tools/bench/gen-description.py "$n" "$file.tmp" --seed="$seed" && mv "$file.tmp" "$file"
     fi
     bytes=$(wc -c <"$file")
-    progs="parse seed full"
+    progs="parse seed full security"
     [ "$n" -le "$spectral_max" ] && progs="$progs spectral"
     for p in $progs; do : >"$out/$p-$n"; done
 
@@ -181,10 +184,11 @@ for n in $sizes; do
             printf "== %d tools, %.1f MB (%s), median of %d runs\n", n, bytes / 1e6, file, reps
             printf "%-26s %9s %11s %10s %9s %12s %12s\n", "", "time (s)", "min-max (s)", "RSS (MiB)", "vs parse",
                 "vs Spectral", "RSS vs Spec."
-            split("parse seed full spectral", order, " ")
+            split("parse seed full security spectral", order, " ")
             label["parse"] = "bare jansson parse"; label["seed"] = "mcpdesc, 2 seed rules"
             label["full"] = "mcpdesc, full rule set"; label["spectral"] = "Spectral, 2 seed rules"
-            for (i = 1; i <= 4; i++) {
+            label["security"] = "mcpdesc, security set"
+            for (i = 1; i <= 5; i++) {
                 p = order[i]
                 if (!(p in t)) continue
                 printf "%-26s %9.3f %11s %10.1f %9s %12s %12s\n", label[p], t[p], sp[p], m[p], ratio(t[p], t["parse"]),
@@ -197,6 +201,7 @@ for n in $sizes; do
                 printf "  seed rules <= 1/3 Spectral memory   %8s  %s\n", ratio(m["seed"], m["spectral"]), mark(m["seed"] * 3 <= m["spectral"])
             }
             printf "  full rules <= 3x bare parse         %8s  %s\n", ratio(t["full"], t["parse"]), mark(t["full"] <= 3 * t["parse"])
+            printf "  security set <= 1.20x full rules    %8s  %s\n", ratio(t["security"], t["full"]), mark(t["security"] <= 1.2 * t["full"])
         }' "$summary"
     echo "same nodes as Spectral (seed rules): $cmp"
 done

@@ -1,0 +1,112 @@
+/* fn_phrases.c - the predicate phrases: a phrase list of a phrase-lists data file
+ * (rule_data.h) searched in the folded text (phrase.h), optionally only near a phrase of a
+ * second list; the first hit, in the original string's bytes, for report-at: match. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "rules/fnInt.h"
+#include "rules/rule_data.h"
+
+struct phrases_prog {
+    const struct rule_data_list *list, *near; /* near NULL: no proximity */
+    size_t within;
+};
+
+void fn_phrases_free(struct pred *p)
+{
+    free(p->data);
+}
+
+/* The list named by ARG's member KEY (a string) in D, or report. */
+static const struct rule_data_list *list_of(struct cc *cc, struct yv arg, const char *key,
+                                            const struct rule_data *d)
+{
+    struct yv m = rule_yv_member(cc, arg, key);
+    const char *name = json_string_value(m.v);
+    const struct rule_data_list *l = name ? rule_data_list(d, name) : NULL;
+    if (l) return l;
+    if (!name) {
+        rule_cc_error(cc, m.v ? m.n : arg.n, 0,
+                      "phrases needs \"%s\": the name of a list of "
+                      "data file \"%s\"",
+                      key, d->name);
+        return NULL;
+    }
+    VEC(const char *) names = VEC_INIT;
+    for (size_t k = 0; k < d->p.lists.len; k++) VEC_PUSH(names, d->p.lists.items[k].name);
+    VEC_PUSH(names, NULL);
+    const char *near = rule_cc_nearest(name, names.items);
+    rule_cc_error_hint(cc, m.n, 0, "name a list the data file defines",
+                       "phrases: no list \"%s\" in data file \"%s\" (%s)%s%s%s", name, d->name,
+                       d->path, near ? ": did you mean \"" : "", near ? near : "",
+                       near ? "\"?" : "");
+    VEC_FREE(names);
+    return NULL;
+}
+
+int fn_phrases_arg(struct cc *cc, struct pred *p, struct yv arg)
+{
+    static const char *const allowed[] = {"data", "list", "near", NULL};
+    static const char *const near_allowed[] = {"list", "within", NULL};
+    const struct rule_data *d = fn_chars_arg_data(cc, p, arg, allowed, RULE_DATA_PHRASES);
+    if (!d) return -1;
+    struct phrases_prog *pp = xcalloc(1, sizeof *pp);
+    p->data = pp;
+    if (!(pp->list = list_of(cc, arg, "list", d))) return -1;
+    struct yv near = rule_yv_member(cc, arg, "near");
+    if (near.v) {
+        json_t *w = json_object_get(near.v, "within");
+        int bad = !json_is_object(near.v) || !json_is_integer(w) || json_integer_value(w) < 0;
+        const char *k;
+        json_t *v;
+        json_object_foreach(json_is_object(near.v) ? near.v : NULL, k, v)
+        {
+            const char *const *a = near_allowed;
+            while (*a && strcmp(*a, k)) a++;
+            bad |= !*a;
+        }
+        if (bad) {
+            rule_cc_error(cc, near.n, 0,
+                          "phrases: \"near\" is {list: LIST, within: N}, N a count of words");
+            return -1;
+        }
+        if (!(pp->near = list_of(cc, near, "list", d))) return -1;
+        pp->within = (size_t)json_integer_value(w);
+    }
+    p->arg = json_incref(arg.v);
+    return 0;
+}
+
+/* Is a hit of PP's near list (searched in T) within PP's distance of [B, E)? */
+static int near_hit(const struct phrases_prog *pp, struct phrase_text *t, size_t b, size_t e)
+{
+    size_t nb, ne, from = 0;
+    while (phrase_find(pp->near->phrases, pp->near->allow, t, from, &nb, &ne)) {
+        if (phrase_words_between(t, b, e, nb, ne) <= pp->within) return 1;
+        from = nb + 1;
+        while (from < t->len && ((unsigned char)t->s[from] & 0xC0) == 0x80) from++;
+    }
+    return 0;
+}
+
+int fn_phrases_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+{
+    if (!json_is_string(c->v)) return 0;
+    const struct phrases_prog *pp = p->data;
+    struct phrase_text t;
+    phrase_fold(json_string_value(c->v), json_string_length(c->v), pp->list->fold, &t);
+    size_t b, e, from = 0;
+    int hit = 0;
+    while (!hit && phrase_find(pp->list->phrases, pp->list->allow, &t, from, &b, &e)) {
+        if (!pp->near || near_hit(pp, &t, b, e)) hit = 1;
+        from = b + 1;
+        while (from < t.len && ((unsigned char)t.s[from] & 0xC0) == 0x80) from++;
+    }
+    if (hit) {
+        phrase_text_maps(&t);
+        fn_match_note(ctx, t.from[b], (e > b ? t.to[e - 1] : t.from[b]) - t.from[b]);
+    }
+    phrase_text_release(&t);
+    return hit;
+}

@@ -1,0 +1,410 @@
+/* phrase.c - phrase lists: grammar, folding, search (phrase.h). */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "rules/phrase.h"
+
+#include <pcre2.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+
+enum { PAD = 32 }; /* bytes after a folded text: see phrase_fold */
+
+struct phrase_set {
+    pcre2_code *code;
+    pcre2_match_context *mctx;
+};
+
+/* Default_Ignorable_Code_Point and White_Space, Unicode 15.0.0 (DerivedCoreProperties.txt,
+ * PropList.txt): fixed here rather than taken from PCRE2, whose tables follow the
+ * library's version, so a released list folds the same way everywhere. */
+static const uint32_t ignorable[][2] = {
+    {0x00AD, 0x00AD},   {0x034F, 0x034F},   {0x061C, 0x061C}, {0x115F, 0x1160}, {0x17B4, 0x17B5},
+    {0x180B, 0x180F},   {0x200B, 0x200F},   {0x202A, 0x202E}, {0x2060, 0x206F}, {0x3164, 0x3164},
+    {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0}, {0xFFF0, 0xFFF8}, {0x1BCA0, 0x1BCA3},
+    {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF},
+};
+static const uint32_t white[][2] = {
+    {0x0009, 0x000D}, {0x0020, 0x0020}, {0x0085, 0x0085}, {0x00A0, 0x00A0}, {0x1680, 0x1680},
+    {0x2000, 0x200A}, {0x2028, 0x2029}, {0x202F, 0x202F}, {0x205F, 0x205F}, {0x3000, 0x3000},
+};
+
+static int in_table(const uint32_t (*t)[2], size_t n, uint32_t cp)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cp < t[mid][0]) hi = mid;
+        else if (cp > t[mid][1]) lo = mid + 1;
+        else return 1;
+    }
+    return 0;
+}
+
+/* ---- grammar ---------------------------------------------------------------------- */
+
+struct parser {
+    const char *s, *p;
+    struct buf *out;
+    char *why;
+    size_t at;
+};
+
+static void fail(struct parser *ps, const char *why)
+{
+    if (ps->why) return;
+    ps->why = xstrdup(why);
+    ps->at = (size_t)(ps->p - ps->s);
+}
+
+static int word_char(char c)
+{
+    return c && c != ' ' && c != '\t' && c != '\n' && c != '(' && c != ')' && c != '|' && c != '?';
+}
+
+static void skip_space(struct parser *ps)
+{
+    while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n') ps->p++;
+}
+
+static int parse_seq(struct parser *ps, struct buf *out);
+
+/* One item (a word, *, or a group) into OUT; *OPTIONAL when a ? follows. 0, or -1. */
+static int parse_item(struct parser *ps, struct buf *out, int *optional)
+{
+    *optional = 0;
+    if (*ps->p == '(') {
+        ps->p++;
+        buf_addf(out, "(?:");
+        for (;;) {
+            if (parse_seq(ps, out) < 0) return -1;
+            if (*ps->p == '|') {
+                buf_addf(out, "|");
+                ps->p++;
+                continue;
+            }
+            if (*ps->p != ')') {
+                fail(ps, "a group ( ... ) is not closed");
+                return -1;
+            }
+            ps->p++;
+            break;
+        }
+        buf_addf(out, ")");
+        if (*ps->p == '?') {
+            *optional = 1;
+            ps->p++;
+        }
+        return 0;
+    }
+    if (*ps->p == '?') {
+        fail(ps, "? makes the group before it optional: write (word)?");
+        return -1;
+    }
+    const char *w = ps->p;
+    while (word_char(*ps->p)) ps->p++;
+    if (ps->p == w) {
+        fail(ps,
+             *ps->p == ')' || *ps->p == '|' ? "an empty alternative: leave it out and put ? "
+                                              "after the group"
+                                            : "a word was expected");
+        return -1;
+    }
+    if (ps->p - w == 1 && *w == '*') {
+        buf_addf(out, "[^ \\t\\n\\r]+");
+        return 0;
+    }
+    for (const char *c = w; c < ps->p; c++) {
+        unsigned char u = (unsigned char)*c;
+        if (u < 0x80 &&
+            !((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9')))
+            buf_addf(out, "\\%c", *c);
+        else buf_addf(out, "%c", *c);
+    }
+    return 0;
+}
+
+/* Items separated by spaces, up to | ) or the end, into OUT. */
+static int parse_seq(struct parser *ps, struct buf *out)
+{
+    int started = 0;
+    skip_space(ps);
+    while (*ps->p && *ps->p != '|' && *ps->p != ')') {
+        struct buf item = BUF_INIT;
+        int optional;
+        if (parse_item(ps, &item, &optional) < 0) {
+            buf_release(&item);
+            return -1;
+        }
+        if (optional) buf_addf(out, started ? "(?: %s)?" : "(?:%s )?", buf_str(&item));
+        else buf_addf(out, "%s%s", started ? " " : "", buf_str(&item));
+        started |= !optional;
+        buf_release(&item);
+        if (*ps->p == '?') {
+            fail(ps, "? makes the group before it optional, not a word: write (word)?");
+            return -1;
+        }
+        if (*ps->p && *ps->p != ' ' && *ps->p != '\t' && *ps->p != '\n' && *ps->p != '|' &&
+            *ps->p != ')') {
+            fail(ps, "put a space between a group and the word after it");
+            return -1;
+        }
+        skip_space(ps);
+    }
+    if (!started) {
+        fail(ps, "this can match nothing: every part of it is optional, or it is empty");
+        return -1;
+    }
+    return 0;
+}
+
+char *phrase_pattern(const char *phrase, char **why, size_t *at)
+{
+    struct buf out = BUF_INIT;
+    struct parser ps = {phrase, phrase, &out, NULL, 0};
+    if (parse_seq(&ps, &out) == 0 && *ps.p) fail(&ps, "a ) or | outside a group");
+    if (ps.why) {
+        *why = ps.why;
+        *at = ps.at;
+        buf_release(&out);
+        return NULL;
+    }
+    return buf_detach(&out);
+}
+
+struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsigned flags,
+                                      char **why)
+{
+    struct buf re = BUF_INIT;
+    /* whole words: no letter, digit or _ just outside the hit */
+    buf_addf(&re, "%s(?:", flags & PHRASE_WORDS ? "(?<![\\p{L}\\p{N}_])" : "");
+    for (size_t i = 0; i < n; i++) {
+        char *w = NULL;
+        size_t at;
+        char *p = phrase_pattern(phrases[i], &w, &at);
+        if (!p) {
+            *why = xasprintf("phrase %zu: %s", i + 1, w);
+            free(w);
+            buf_release(&re);
+            return NULL;
+        }
+        buf_addf(&re, "%s(?:%s)", i ? "|" : "", p);
+        free(p);
+    }
+    buf_addf(&re, ")%s", flags & PHRASE_WORDS ? "(?![\\p{L}\\p{N}_])" : "");
+    int err;
+    PCRE2_SIZE off;
+    pcre2_code *code = pcre2_compile((PCRE2_SPTR)buf_str(&re), re.len,
+                                     PCRE2_UTF | (flags & PHRASE_FOLD_CASE ? PCRE2_CASELESS : 0),
+                                     &err, &off, NULL);
+    buf_release(&re);
+    if (!code) {
+        PCRE2_UCHAR msg[256];
+        pcre2_get_error_message(err, msg, sizeof msg);
+        *why = xasprintf("the list does not compile: %s", (const char *)msg);
+        return NULL;
+    }
+    (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+    struct phrase_set *s = xcalloc(1, sizeof *s);
+    s->code = code;
+    s->mctx = pcre2_match_context_create(NULL);
+    pcre2_set_match_limit(s->mctx, 100000);
+    pcre2_set_depth_limit(s->mctx, 1000);
+    return s;
+}
+
+void phrase_set_free(struct phrase_set *s)
+{
+    if (!s) return;
+    pcre2_code_free(s->code);
+    pcre2_match_context_free(s->mctx);
+    free(s);
+}
+
+/* ---- folding ---------------------------------------------------------------------- */
+
+unsigned long phrase_utf8_next(const char *str, size_t n, size_t *len)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    unsigned c = s[0];
+    size_t k = c < 0x80      ? 1
+        : (c & 0xE0) == 0xC0 ? 2
+        : (c & 0xF0) == 0xE0 ? 3
+        : (c & 0xF8) == 0xF0 ? 4
+                             : 0;
+    uint32_t cp = k == 1 ? c : k == 2 ? c & 0x1F : k == 3 ? c & 0x0F : c & 0x07;
+    if (!k || k > n) {
+        *len = 1;
+        return 0xFFFD;
+    }
+    for (size_t i = 1; i < k; i++) {
+        if ((s[i] & 0xC0) != 0x80) {
+            *len = 1;
+            return 0xFFFD;
+        }
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    *len = k;
+    return cp;
+}
+
+/* Append N BYTES that came from original bytes [FROM, TO) (the maps when T has them). */
+static void push(struct phrase_text *t, size_t *cap, const char *bytes, size_t n, size_t from,
+                 size_t to)
+{
+    if (t->len + n > *cap) { /* only a text with invalid UTF-8 grows (U+FFFD is 3 bytes) */
+        *cap = (t->len + n) * 2;
+        t->s = xrealloc(t->s, *cap + PAD);
+        memset(t->s + t->len, 0, *cap + PAD - t->len);
+        if (t->from) {
+            t->from = xrealloc(t->from, *cap * sizeof *t->from);
+            t->to = xrealloc(t->to, *cap * sizeof *t->to);
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (t->from) {
+            t->from[t->len] = from;
+            t->to[t->len] = to;
+        }
+        t->s[t->len++] = bytes[i];
+    }
+}
+
+/* Fold T's original text into T->s (again), with the maps when T->from is set. */
+static void fold(struct phrase_text *t)
+{
+    const char *s = t->orig;
+    size_t n = t->orig_len, cap = n + 1;
+    t->len = 0;
+    t->folded_space = 0;
+    for (size_t i = 0; i < n;) {
+        size_t len = 1;
+        uint32_t cp = (unsigned char)s[i];
+        int ignorable_cp = 0, space = 0;
+        if (cp < 0x80) { /* ASCII: no Default_Ignorable; White_Space is TAB..CR and space */
+            space = cp == ' ' || (cp >= 0x09 && cp <= 0x0D);
+        } else {
+            cp = (uint32_t)phrase_utf8_next(s + i, n - i, &len);
+            ignorable_cp = in_table(ignorable, sizeof ignorable / sizeof *ignorable, cp);
+            space = in_table(white, sizeof white / sizeof *white, cp);
+        }
+        if ((t->flags & PHRASE_FOLD_ZW) && ignorable_cp) {
+            /* removed */
+        } else if ((t->flags & PHRASE_FOLD_SPACE) && space) {
+            if (t->len && t->s[t->len - 1] == ' ' && t->folded_space) {
+                if (t->to) t->to[t->len - 1] = i + len; /* one space for the whole run */
+            } else {
+                push(t, &cap, " ", 1, i, i + len);
+            }
+        } else if (cp == 0xFFFD && len == 1) {
+            push(t, &cap, "\xEF\xBF\xBD", 3, i, i + 1);
+        } else {
+            push(t, &cap, s + i, len, i, i + len);
+        }
+        t->folded_space = (t->flags & PHRASE_FOLD_SPACE) && space;
+        i += len;
+    }
+    t->s[t->len] = '\0';
+}
+
+void phrase_fold(const char *s, size_t n, unsigned flags, struct phrase_text *out)
+{
+    memset(out, 0, sizeof *out);
+    out->orig = s;
+    out->orig_len = n;
+    out->flags = flags;
+    out->s = xcalloc(1, n + 1 + PAD); /* PCRE2 JIT reads ahead in 16-byte words */
+    fold(out);
+}
+
+void phrase_text_maps(struct phrase_text *t)
+{
+    if (t->from) return;
+    size_t cap = t->len > t->orig_len ? t->len : t->orig_len + 1;
+    t->from = xmalloc(cap * sizeof *t->from);
+    t->to = xmalloc(cap * sizeof *t->to);
+    t->word = xmalloc(cap * sizeof *t->word);
+    fold(t);          /* the same bytes again, now with where each came from */
+    size_t words = 0; /* words begun so far; a space belongs to the next word */
+    int in = 0;
+    for (size_t k = 0; k < t->len; k++) {
+        char c = t->s[k];
+        int space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+        if (!space && !in) words++;
+        in = !space;
+        t->word[k] = space ? words : words - 1;
+    }
+}
+
+void phrase_text_release(struct phrase_text *t)
+{
+    free(t->s);
+    free(t->from);
+    free(t->to);
+    free(t->word);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- search ----------------------------------------------------------------------- */
+
+/* The leftmost match of SET in T at or after START: 1 with [*B, *E). */
+static int match_at(const struct phrase_set *set, const struct phrase_text *t, size_t start,
+                    size_t *b, size_t *e)
+{
+    if (start > t->len) return 0;
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(set->code, NULL);
+    int rc = pcre2_match(set->code, (PCRE2_SPTR)t->s, t->len, start, 0, md, set->mctx);
+    if (rc >= 0) {
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        *b = ov[0];
+        *e = ov[1];
+    }
+    pcre2_match_data_free(md);
+    return rc >= 0;
+}
+
+/* The byte after the character that starts at K. */
+static size_t next_char(const struct phrase_text *t, size_t k)
+{
+    k++;
+    while (k < t->len && ((unsigned char)t->s[k] & 0xC0) == 0x80) k++;
+    return k;
+}
+
+int phrase_find(const struct phrase_set *set, const struct phrase_set *allow,
+                const struct phrase_text *t, size_t start, size_t *b, size_t *e)
+{
+    size_t hb, he;
+    while (match_at(set, t, start, &hb, &he)) {
+        int excused = 0;
+        size_t ab, ae, from = 0;
+        /* an allowed phrase's match that overlaps the hit excuses it */
+        while (allow && !excused && match_at(allow, t, from, &ab, &ae) && ab < he) {
+            excused = ae > hb;
+            from = ae > ab ? ae : next_char(t, ab);
+        }
+        if (!excused) {
+            *b = hb;
+            *e = he;
+            return 1;
+        }
+        start = next_char(t, hb);
+    }
+    return 0;
+}
+
+size_t phrase_words_between(struct phrase_text *t, size_t b1, size_t e1, size_t b2, size_t e2)
+{
+    phrase_text_maps(t);
+    if (b2 < e1 && b1 < e2) return 0; /* overlap */
+    if (b2 < b1) {
+        size_t x = b1, y = e1;
+        b1 = b2, e1 = e2, b2 = x, e2 = y;
+    }
+    (void)e2;
+    if (!e1 || b2 >= t->len) return 0;
+    size_t wa = t->word[e1 - 1], wb = t->word[b2];
+    return wb > wa + 1 ? wb - wa - 1 : 0;
+}

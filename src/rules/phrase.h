@@ -1,0 +1,59 @@
+/* phrase.h - phrase lists (the predicate phrases, rules-yaml/README.md "Data files"): a tiny
+ * grammar compiled into one PCRE2 alternation, text folding with a map back to the
+ * original bytes, and the search for the first hit that no allowed phrase covers. No
+ * knowledge of rule sets: rule_data.c compiles the lists, fn_phrases.c searches. */
+#ifndef MCPDESC_PHRASE_H
+#define MCPDESC_PHRASE_H
+
+#include <stddef.h>
+
+/* How text and phrases are compared. */
+enum {
+    PHRASE_FOLD_CASE = 1,  /* caseless: PCRE2_CASELESS with UTF (Unicode simple case folding) */
+    PHRASE_FOLD_SPACE = 2, /* every run of White_Space is one space (U+0020) */
+    PHRASE_FOLD_ZW = 4,    /* Default_Ignorable code points are removed */
+    PHRASE_WORDS = 8       /* a phrase matches whole words only */
+};
+
+struct phrase_set;
+
+/* PHRASE's PCRE2 pattern (new), or NULL with *WHY (new) saying what is wrong and *AT its
+ * byte offset. Grammar: words separated by spaces; (a b|c) a group of alternatives; ? after
+ * a group: optional; * alone: any one word. Everything else is literal. */
+char *phrase_pattern(const char *phrase, char **why, size_t *at);
+/* The N phrases (each valid for phrase_pattern) as one set under FLAGS; NULL with *WHY
+ * when PCRE2 refuses the whole (too large). */
+struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsigned flags,
+                                      char **why);
+void phrase_set_free(struct phrase_set *s);
+
+/* The code point at S (N > 0 bytes left) and its length in *LEN; an invalid or cut
+ * sequence: U+FFFD, length 1. */
+unsigned long phrase_utf8_next(const char *s, size_t n, size_t *len);
+
+/* A text folded for searching: S (LEN bytes) from ORIG (ORIG_LEN bytes, borrowed). Once
+ * phrase_text_maps has run, for each byte of S the range of original bytes it came from
+ * ([from[k], to[k])) and the index of the word it belongs to (a space: the next word's);
+ * NULL before (most texts have no hit: the maps are made for those that do). */
+struct phrase_text {
+    char *s;
+    size_t len;
+    size_t *from, *to, *word;
+    const char *orig;
+    size_t orig_len;
+    unsigned flags;
+    int folded_space; /* folding: the last byte of S is a run of white space */
+};
+void phrase_fold(const char *s, size_t n, unsigned flags, struct phrase_text *out);
+void phrase_text_maps(struct phrase_text *t);
+void phrase_text_release(struct phrase_text *t);
+
+/* The first hit of SET in T starting at or after START that no match of ALLOW (may be
+ * NULL) contains: 1 with [*B, *E) in T's bytes, else 0. */
+int phrase_find(const struct phrase_set *set, const struct phrase_set *allow,
+                const struct phrase_text *t, size_t start, size_t *b, size_t *e);
+/* How many words of T lie between the spans [B1, E1) and [B2, E2) (0 when they touch or
+ * overlap). */
+size_t phrase_words_between(struct phrase_text *t, size_t b1, size_t e1, size_t b2, size_t e2);
+
+#endif
