@@ -395,12 +395,13 @@ static ver_mask run_texts(struct eval_ctx *ctx, const struct clause *cl, const s
     const struct texts_spec *spec = rule_set_texts(ctx->rs);
     ver_mask failed = 0;
     if (!spec) return 0;
-    if (cl->texts == RULE_TEXTS_DOCUMENT) {
+    /* {texts: all}: the document's texts when judged from the root, then the items' */
+    if (cl->texts == RULE_TEXTS_DOCUMENT || (cl->texts == RULE_TEXTS_ALL && !c->depth)) {
         struct cursor root;
         sel_root(&ctx->sctx, &root);
         const struct texts_list *l = texts_cache_document(&ctx->texts, spec, &ctx->sctx, &root);
         for (size_t i = 0; i < l->nodes.len; i++) failed |= judge(ctx, cl, l->nodes.items[i], m);
-        return failed;
+        if (cl->texts == RULE_TEXTS_DOCUMENT) return failed;
     }
     if (c->depth == 2 && !c->key && c->parent && texts_spec_coll(spec, c->parent->key))
         return judge_item_texts(ctx, cl, c, m);
@@ -514,7 +515,7 @@ static size_t plan_key(struct plan *pl, char *key)
 static void plan_texts(struct plan *pl, size_t rule, const struct clause *cl, ver_mask m,
                        json_t *root)
 {
-    if (cl->texts != RULE_TEXTS_ITEM || !pl->texts) {
+    if (cl->texts == RULE_TEXTS_DOCUMENT || !pl->texts) {
         plan_add(pl, UNIT_WHOLE, rule, cl, m, NULL);
         return;
     }

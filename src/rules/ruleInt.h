@@ -191,7 +191,7 @@ struct clause {
 
 /* ---- texts (rule_texts.c): the manifest's `texts:`; select {texts: ...} ------------ */
 
-enum { RULE_TEXTS_NONE, RULE_TEXTS_ITEM, RULE_TEXTS_DOCUMENT };
+enum { RULE_TEXTS_NONE, RULE_TEXTS_ITEM, RULE_TEXTS_DOCUMENT, RULE_TEXTS_ALL };
 /* The manifest's `texts` member (Y; v NULL when absent) into cc->rs->texts. */
 void rule_texts_load(struct cc *cc, struct yv y);
 /* The texts declaration RS judges with: its own, else its base's (rule_set.c; borrowed;

@@ -683,25 +683,28 @@ static int clause_versions(struct cc *cc, struct rule_lang_walk *w)
     return rule_cc_versions(cc, w->m, &c->vmask) < 0 ? -1 : 0;
 }
 
-/* `select: {texts: item | document}` (Y, a mapping): RULE_TEXTS_ITEM or RULE_TEXTS_DOCUMENT,
+/* `select: {texts: item | document | all}` (Y, a mapping): RULE_TEXTS_ITEM,
+ * RULE_TEXTS_DOCUMENT or RULE_TEXTS_ALL (both),
  * or -1 after reporting (also when no set of the chain declares `texts:`). */
 static int clause_select_texts(struct cc *cc, struct yv y)
 {
-    static const char hint[] = "write select: {texts: item} (every text of every item) or "
-                               "select: {texts: document}";
+    static const char hint[] = "write select: {texts: item} (every text of every item), "
+                               "{texts: document} or {texts: all} (both)";
     struct yv t = rule_yv_member(cc, y, "texts");
     if (!t.v || json_object_size(y.v) != 1) {
-        rule_cc_error_hint(cc, y.n, 0, hint,
-                           "a mapping as select is {texts: item} or {texts: document}");
+        rule_cc_error_hint(
+            cc, y.n, 0, hint,
+            "a mapping as select is {texts: item}, {texts: document} or {texts: all}");
         return -1;
     }
     const char *which = json_string_value(t.v);
     int kind = !which                ? -1
         : !strcmp(which, "item")     ? RULE_TEXTS_ITEM
         : !strcmp(which, "document") ? RULE_TEXTS_DOCUMENT
+        : !strcmp(which, "all")      ? RULE_TEXTS_ALL
                                      : -1;
     if (kind < 0) {
-        rule_cc_error_hint(cc, t.n, 0, hint, "texts selects item or document, not %s",
+        rule_cc_error_hint(cc, t.n, 0, hint, "texts selects item, document or all, not %s",
                            which ? which : rule_json_type_name(t.v));
         return -1;
     }

@@ -101,11 +101,15 @@ static json_t *clause_json(const struct ver_list *vl, const struct clause *c, ve
     ver_mask m = parent & c->vmask;
     if (m != parent) json_object_set_new(o, "versions", mask_json(vl, m));
     if (c->texts) /* {texts: ...}: one selector, as rules diff compares them */
-        json_object_set_new(
-            o, "select",
-            json_pack("[{s:s, s:s}]", "selector",
-                      c->texts == RULE_TEXTS_ITEM ? "{texts: item}" : "{texts: document}", "texts",
-                      c->texts == RULE_TEXTS_ITEM ? "item" : "document"));
+        json_object_set_new(o, "select",
+                            json_pack("[{s:s, s:s}]", "selector",
+                                      c->texts == RULE_TEXTS_ITEM      ? "{texts: item}"
+                                          : c->texts == RULE_TEXTS_ALL ? "{texts: all}"
+                                                                       : "{texts: document}",
+                                      "texts",
+                                      c->texts == RULE_TEXTS_ITEM      ? "item"
+                                          : c->texts == RULE_TEXTS_ALL ? "all"
+                                                                       : "document"));
     if (c->nsels) {
         json_t *sels = json_array();
         for (size_t i = 0; i < c->nsels; i++) json_array_append_new(sels, sel_json(c->sels[i]));
