@@ -21,6 +21,13 @@ fn_eval_fn fn_eval_json_type, fn_eval_declared_type_is, fn_eval_declared_type_in
     fn_eval_every, fn_eval_some, fn_eval_length, fn_eval_matches, fn_eval_path_matches, fn_eval_key,
     fn_eval_range, fn_eval_format, fn_eval_context, fn_eval_nesting, fn_eval_every_descendant;
 
+/* fn.c: a private holder of one selector, with ARG (owned; the owner's meaning) */
+struct pred *fn_sel_holder(struct sel *sl, json_t *arg);
+
+/* fn_mentions.c */
+fn_compile_fn fn_mentions_arg;
+fn_eval_fn fn_mentions_eval;
+
 /* fn_schema.c */
 fn_compile_fn fn_schema_arg_dialect, fn_schema_arg_schema_file, fn_schema_arg_ref_resolves;
 fn_eval_fn fn_schema_eval_valid_schema, fn_schema_eval_dialect_in, fn_schema_eval_matches_schema,
