@@ -418,9 +418,9 @@ static const char *const weak_verbs[] = {"use",     "uses",    "using",    "run"
                                          "running", "execute", "executes", "executing", NULL};
 /* Verbs and prepositions that make the name after them a parameter to fill. */
 static const char *const param_verbs[] = {
-    "as",        "into",    "fill",     "fills",     "filling", "put",     "puts",
-    "pass",      "passes",  "passing",  "set",       "sets",    "include", "includes",
-    "including", "provide", "provides", "providing", NULL};
+    "as",      "into",     "fill",      "fills",   "filling",  "put",       "puts",
+    "putting", "pass",     "passes",    "passing", "set",      "sets",      "setting",
+    "include", "includes", "including", "provide", "provides", "providing", NULL};
 /* Verbs after which a name is a setting, not a call target ("set `max_tokens` to 10"). */
 static const char *const set_verbs[] = {"set", "sets", "setting", "fill", "fills", "filling", NULL};
 /* Words that may stand between a verb and its name. */
