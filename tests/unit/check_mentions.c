@@ -11,6 +11,7 @@
 
 #include "testutil.h"
 #include "base/util.h"
+#include "rules/ruleInt.h" /* the match a predicate records, for report-at: match */
 
 /* The check sits on line 13, from column 12. */
 #define RULE(check)                                                                                \
@@ -120,7 +121,8 @@ static const struct {
     {0, NULL, NULL, "use https://x/y_z or `https://x/y_z` or call ~/.ssh/id_rsa", NULL, NULL},
     {0, NULL, NULL, "Call `~/.ssh/id_rsa`, `/etc/pass_wd` or C:\\Users\\me\\my_file", NULL, NULL},
     {0, NULL, NULL, "call user_x@example.com or $HOME_DIR or a_b=c_d", NULL, NULL},
-    {0, NULL, NULL, "call /usr/bin/run_task, the ~/bin/post_msg tool or https://x.io/send_email()", NULL, NULL},
+    {0, NULL, NULL, "call /usr/bin/run_task, the ~/bin/post_msg tool or https://x.io/send_email()",
+     NULL, NULL},
     {0, NULL, NULL, "use and/or_else", NULL, NULL},
     {0, NULL, NULL, "", NULL, NULL},
     {0, NULL, NULL, "`", NULL, NULL},
@@ -245,6 +247,43 @@ START_TEST(parameters_of_the_same_item)
 }
 END_TEST
 
+/* The match is the counted name's bytes in the string (report-at: match points at it),
+ * after multi-byte characters too; a predicate that finds nothing records none. */
+static const struct {
+    const char *text;
+    int set;
+    size_t off, len;
+} matches[] = {
+    {"Then call `send_email`.", 1, 11, 10},
+    {"Bitte \u201Esend_email\u201C aufrufen, dann call get_docs", 1, 9, 10},
+    {"\u00E9\u00E9 call a_b, post_message", 1, 10, 3},
+    {"Search for files.", 0, 0, 0},
+};
+
+START_TEST(match_points_at_the_name)
+{
+    struct rule_set *rs =
+        tu_rules_ok(RULE("{select: /x, require: {mentions: {as: call-target}}, message: m}"));
+    const struct pred *p = rs->rules.items[0].check->require;
+    struct eval_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.detail = (struct buf)BUF_INIT;
+    struct cursor c;
+    memset(&c, 0, sizeof c);
+    c.v = json_string(matches[_i].text);
+    ck_assert_int_eq(fn_eval(p, &c, &ctx), matches[_i].set);
+    ck_assert_int_eq(ctx.match.set, matches[_i].set);
+    if (matches[_i].set) {
+        ck_assert_uint_eq(ctx.match.off, matches[_i].off);
+        ck_assert_uint_eq(ctx.match.len, matches[_i].len);
+    }
+    json_decref(c.v);
+    buf_release(&ctx.detail);
+    fn_indexes_free(&ctx);
+    rule_set_free(rs);
+}
+END_TEST
+
 /* Bad arguments: refused at the position of the offending argument (line 13). */
 static const struct {
     const char *pred;
@@ -305,6 +344,7 @@ Suite *mentions_suite(void)
     tcase_add_test(tc, long_text_bounded);
     tcase_add_test(tc, own_names_of_many_tools);
     tcase_add_test(tc, parameters_of_the_same_item);
+    tcase_add_loop_test(tc, match_points_at_the_name, 0, sizeof matches / sizeof matches[0]);
     tcase_add_loop_test(tc, bad_argument_refused_with_position, 0, sizeof bad / sizeof bad[0]);
     suite_add_tcase(s, tc);
     return s;
