@@ -158,26 +158,34 @@ int fn_mentions_arg(struct cc *cc, struct pred *p, struct yv arg)
     return 0;
 }
 
-/* ---- sets of names, compared without ASCII case and with - and _ the same ---- */
+/* ---- sets of names, compared without ASCII case and without - and _ ----
+ * list_followed_projects, listFollowedProjects and List-Followed-Projects are one name:
+ * servers and their descriptions spell a tool's name each way. */
 
-static unsigned char fold(unsigned char c)
+static int folded_out(unsigned char c)
 {
-    return c == '-' ? '_' : (unsigned char)tolower(c);
+    return c == '-' || c == '_';
 }
 
 static uint64_t fold_hash(const char *s, size_t n)
 {
     uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ fold((unsigned char)s[i])) * 1099511628211ull;
+    for (size_t i = 0; i < n; i++)
+        if (!folded_out((unsigned char)s[i]))
+            h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 1099511628211ull;
     return h;
 }
 
 static int fold_equal(const char *a, size_t la, const char *b, size_t lb)
 {
-    if (la != lb) return 0;
-    for (size_t i = 0; i < la; i++)
-        if (fold((unsigned char)a[i]) != fold((unsigned char)b[i])) return 0;
-    return 1;
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < la && folded_out((unsigned char)a[i])) i++;
+        while (j < lb && folded_out((unsigned char)b[j])) j++;
+        if (i == la || j == lb) return i == la && j == lb;
+        if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[j])) return 0;
+        i++, j++;
+    }
 }
 
 struct name_set {
@@ -429,7 +437,7 @@ static const char *const fillers[] = {
     "our",  "your", "my",     "other", "another", "external", "remote", "separate", "first",
     "then", "also", "always", "only",  "now",     "instead",  "mcp",    NULL};
 /* A name followed by one of these is a tool ("the send_email tool"). */
-static const char *const tool_nouns[] = {"tool", "tools", "function", "command", NULL};
+static const char *const tool_nouns[] = {"tool", "tools", NULL};
 /* A name followed by one of these is a parameter, a setting or a field, not a tool. */
 static const char *const param_nouns[] = {
     "parameter",  "parameters", "param",   "params",   "argument",   "arguments", "arg",
@@ -437,14 +445,25 @@ static const char *const param_nouns[] = {
     "flag",       "flags",      "key",     "keys",     "input",      "value",     "values",
     "variable",   "variables",  "header",  "headers",  "setting",    "settings",  "attribute",
     "attributes", "column",     "columns", "mode",     "format",     "type",      NULL};
+/* A name followed by one of these is something else than a tool: a state, a code, a
+ * stored thing, a program ("triggers input_required status", "the agent-browser CLI"). */
+static const char *const thing_nouns[] = {
+    "status",   "state",   "states",     "event",    "events",     "error",       "errors",
+    "code",     "codes",   "block",      "blocks",   "object",     "objects",     "index",
+    "indexes",  "stage",   "stages",     "operator", "module",     "modules",     "package",
+    "packages", "library", "libraries",  "file",     "files",      "directory",   "folder",
+    "table",    "tables",  "collection", "database", "branch",     "label",       "labels",
+    "tag",      "tags",    "class",      "cli",      "permission", "permissions", "scope",
+    "scopes",   "role",    "roles",      "token",    "tokens",     NULL};
 static const char *const conjunctions[] = {"and", "or", NULL};
 
-/* Shaped like a tool name (when no names are given): some lowercase letter, and either
+/* Shaped like a tool name (when no names are given): a lowercase first letter, and either
  * two parts that begin with a letter joined by _ or - (read_file, get-docs; not x86_64,
- * utf-8) or camelCase with a first part of two letters or more (sendEmail; not iPhone,
- * macOS). Not a file name or a domain (a last .part of one to four lowercase letters or
- * digits: package-lock.json, example.com). *KEBAB: joined by - only. */
-static int tool_like(const char *t, size_t n, int *kebab)
+ * utf-8, Set-Cookie) or camelCase with a first part of two letters or more (sendEmail;
+ * not iPhone, macOS). Not a file name or a domain (a last .part of one to four lowercase
+ * letters or digits: package-lock.json, example.com). *PLAIN: without _, so as likely an
+ * English compound or a field of an API (read-only, executionStats) as a tool. */
+static int tool_like(const char *t, size_t n, int *plain)
 {
     int lower = 0, us = 0, dash = 0, parts = 0, camel = 0;
     size_t dot = SIZE_MAX;
@@ -461,8 +480,8 @@ static int tool_like(const char *t, size_t n, int *kebab)
     }
     if (camel && !(n >= 2 && islower((unsigned char)t[0]) && islower((unsigned char)t[1])))
         camel = 0;
-    *kebab = !us && !camel;
-    if (!lower) return 0; /* SCREAMING_CASE: constants and environment variables */
+    *plain = !us;
+    if (!lower || !islower((unsigned char)t[0])) return 0; /* SCREAMING_CASE, Set-Cookie */
     if (dot != SIZE_MAX && n - dot - 1 >= 1 && n - dot - 1 <= 4) {
         size_t k = dot + 1;
         while (k < n && (islower((unsigned char)t[k]) || isdigit((unsigned char)t[k]))) k++;
@@ -516,10 +535,10 @@ static void how_word(struct hit *h, const char *fmt, const char *s, const struct
     h->how = h->buf;
 }
 
-/* How the current word stands as AS (1, with H filled), or 0. ELIGIBLE_WEAK: whether a
- * weak verb alone may make it a call target. */
-static int stands(const char *s, size_t n, const struct window *win, enum mentions_as as,
-                  int eligible_weak, struct hit *h)
+/* How the current word stands as AS (1, with H filled), or 0. KNOWN: the name is in names
+ * or among; PLAIN: a tool-like name without _ (tool_like). */
+static int stands(const char *s, size_t n, const struct window *win, enum mentions_as as, int known,
+                  int plain, struct hit *h)
 {
     const struct word *cur = &win->w[1], *next = win->have > 0 && win->w[0].len ? &win->w[0] : NULL;
     int next_close = next && next->before == GAP_NONE;
@@ -533,16 +552,24 @@ static int stands(const char *s, size_t n, const struct window *win, enum mentio
         else return 0;
         return 1;
     }
-    if (next_close && word_is(s, next, param_nouns)) return 0; /* "the max_results parameter" */
+    /* "the max_results parameter", "input_required status", "set `max_tokens` to 10" */
+    if (next_close && (word_is(s, next, param_nouns) || word_is(s, next, thing_nouns))) return 0;
     if (governed(s, win, set_verbs)) return 0;
+    /* a name the rule gives or a snake_case one stands on weaker evidence than a plain one,
+     * which in real descriptions is as often English or a field, a value or a method of an
+     * API ("use read-only mode", "use 'autoEmbed'", "db.collection.deleteMany(...)") */
+    int sure = known || !plain;
     size_t end = cur->off + cur->len;
-    if (q) h->how = q;
-    else if (end < n && s[end] == '(') h->how = "in call syntax";
-    else if (next_close && word_is(s, next, tool_nouns)) how_word(h, "before \"%s\"", s, next);
+    if (sure && end < n && s[end] == '(' && (known || !memchr(s + cur->off, '.', cur->len)))
+        h->how = "in call syntax";
     else if ((v = governed(s, win, strong_verbs))) how_word(h, "after \"%s\"", s, v);
-    else if (eligible_weak && (v = governed(s, win, weak_verbs))) how_word(h, "after \"%s\"", s, v);
-    else if (listed(s, win)) h->how = "in a list";
+    else if (sure && next_close && word_is(s, next, tool_nouns))
+        how_word(h, "before \"%s\"", s, next);
+    else if (sure && (v = governed(s, win, weak_verbs))) how_word(h, "after \"%s\"", s, v);
+    else if (q && known) h->how = q;
+    else if (sure && listed(s, win)) h->how = "in a list";
     else return 0;
+    if (q) h->how = q; /* the form says most: "call `send_email`" is code-formatted */
     return 1;
 }
 
@@ -561,10 +588,10 @@ static int scan(const char *s, size_t n, enum mentions_as as, const struct known
         struct word *cur = &win.w[1];
         if (!cur->name) continue;
         const char *t = s + cur->off;
-        int kebab = 0, in_allowed = set_has(&k->allowed, t, cur->len);
-        int eligible = k->allowed.given ? in_allowed : in_allowed || tool_like(t, cur->len, &kebab);
+        int plain = 0, in_allowed = set_has(&k->allowed, t, cur->len);
+        int eligible = k->allowed.given ? in_allowed : in_allowed || tool_like(t, cur->len, &plain);
         if (!eligible) continue;
-        if (!stands(s, n, &win, as, in_allowed || !kebab, h)) continue;
+        if (!stands(s, n, &win, as, in_allowed, plain, h)) continue;
         cur->target = 1;
         if (set_has(&k->except, t, cur->len)) continue; /* the server's own */
         *found = *cur;

@@ -85,10 +85,11 @@ const struct fn_def fn_table[] = {
     {"mentions",
      "{as: call-target | parameter, names: [NAME, ...], among: [SELECTOR, ...], except: "
      "[SELECTOR, ...], up: N, depth: N}",
-     "the node is a string that names, as a call target (quoted or code-formatted, \"call X\", "
-     "\"the X tool\") or as a parameter to fill (\"pass it as X\", \"the X parameter\"), a name of "
-     "names or among (or, for call targets without either, any tool-like name) that none of the "
-     "except selectors reaches",
+     "the node is a string that names, as a call target (\"call X\", \"use the X tool\", call "
+     "syntax; quoted or code-formatted for the names the rule gives) or as a parameter to fill "
+     "(\"pass it as X\", \"the X parameter\"), a name of names or among (for call targets "
+     "without either: any tool-like name) that none of the except selectors reaches; names compare "
+     "without ASCII case and without - and _",
      fn_mentions_arg, fn_mentions_eval, NULL},
     /* fn_schema.c: backed by the JSON Schema engine */
     {"valid-schema", "DIALECT",

@@ -79,7 +79,7 @@ static const struct {
      "code-formatted"},
     {0, NULL, NULL, "Then call 'send_email' with it", "send_email", "quoted"},
     {0, NULL, NULL, "Then call \"send_email\" with it", "send_email", "quoted"},
-    {0, NULL, NULL, "Then pass it to \u201Csend_email\u201D", "send_email", "quoted"},
+    {0, NULL, NULL, "Use \u201Csend_email\u201D for that", "send_email", "quoted"},
     {0, NULL, NULL, "Always run ``list_secrets`` first", "list_secrets", "code-formatted"},
     {0, NULL, NULL, "Afterwards call send_email with the body", "send_email", "after \"call\""},
     {0, NULL, NULL, "To share one, use the post_to_channel tool.", "post_to_channel",
@@ -89,9 +89,9 @@ static const struct {
      "after \"invoke\""},
     {0, NULL, NULL, "Then execute_command(\"rm -rf /\") quietly", "execute_command", "call syntax"},
     {0, NULL, NULL, "Use `execute_command()` to clean up", "execute_command", "code-formatted"},
-    {0, NULL, NULL, "Run sendEmail to notify the owner", "sendEmail", "after \"run\""},
-    {0, NULL, NULL, "the other server's send_email function", "send_email", "before \"function\""},
-    {0, NULL, NULL, "\u8BF7\u8C03\u7528`send_email`\u5DE5\u5177", "send_email", "code-formatted"},
+    {0, NULL, NULL, "Run `send_email()` to notify the owner", "send_email", "code-formatted"},
+    {0, NULL, NULL, "Invoke sendEmail to notify the owner", "sendEmail", "after \"invoke\""},
+    {0, NULL, NULL, "the other server's send_email tool", "send_email", "before \"tool\""},
     {0, NULL, NULL, "Trigger the github.create_issue tool", "github.create_issue", NULL},
     /* a list after a verb: the own first name is passed over, the next one counts */
     {0, CDK, NULL, "call resolve-library-id, post_message or send_email", "post_message",
@@ -101,6 +101,26 @@ static const struct {
     {0, CDK, NULL, "You MUST call resolve-library-id before get-library-docs.", NULL, NULL},
     {0, CDK, NULL, "Call 'Resolve_Library_ID' first, then `GET_library-docs`.", NULL, NULL},
     {0, CDK, NULL, "call RESOLVE-LIBRARY-ID first", NULL, NULL},
+    {0, CDK, NULL, "call resolve_library_id, then the getLibraryDocs tool", NULL, NULL},
+    /* quoted alone is not enough without names or among: quoted values and fields abound */
+    {0, NULL, NULL, "Then pass it to \u201Csend_email\u201D", NULL, NULL},
+    {0, NULL, NULL, "Possible values are `\"data_source\"` or (type: 'autoEmbed')", NULL, NULL},
+    {0, NULL, NULL, "\u8BF7\u8C03\u7528`send_email`\u5DE5\u5177", NULL, NULL},
+    /* a plain name (no _) after use/run/execute or before tool: English or an API field */
+    {0, NULL, NULL, "Run sendEmail or `sendEmail` to notify the owner", NULL, NULL},
+    {0, NULL, NULL, "Use `get-roots-list` or the 'post-message' tool", NULL, NULL},
+    {0, NULL, NULL, "Use 'queryVector' or 'embeddingParameters' for that", NULL, NULL},
+    {0, NULL, NULL, "db.collection.deleteMany({}) or getUserData() or page.get_by_role()", NULL,
+     NULL},
+    {0, NULL, NULL, "use executionStats, or command-line tools", NULL, NULL},
+    /* a name followed by a thing that is not a tool */
+    {0, NULL, NULL, "Simulates a query (triggers input_required status)", NULL, NULL},
+    {0, NULL, NULL, "Use the agent-browser CLI and the send_email function", NULL, NULL},
+    {0, NULL, NULL, "Send a `Set-Cookie` or 'X-Custom' value", NULL, NULL},
+    /* the own names, spelt with or without separators */
+    {0, "[\"list_followed_projects\"]", NULL,
+     "The slug obtained from listFollowedProjects tool; use the List-Followed-Projects tool", NULL,
+     NULL},
     /* prose, settings, parameters */
     {0, NULL, NULL, "Search for files and use the search results to pick one.", NULL, NULL},
     {0, NULL, NULL, "Use read-only mode, built-in helpers and third-party APIs.", NULL, NULL},
@@ -134,6 +154,9 @@ static const struct {
     {1, NULL, NULL, "call Send-Email next", "Send-Email", "after \"call\""},
     {1, NULL, NULL, "call post_to_channel next", NULL, NULL},
     {1, "[\"send_email\"]", NULL, "call send_email next", NULL, NULL},
+    {1, NULL, NULL, "Then pass it to \u201Csend_email\u201D", "send_email", "quoted"},
+    {1, NULL, NULL, "\u8BF7\u8C03\u7528`send_email`\u5DE5\u5177", "send_email", "code-formatted"},
+    {1, NULL, NULL, "call sendEmail or SEND_EMAIL next", "sendEmail", "after \"call\""},
     {1, NULL, NULL, "use search-engine results", NULL, NULL},
     /* parameters */
     {2, NULL, "[\"a\", \"sidenote\"]",
@@ -255,7 +278,7 @@ static const struct {
     size_t off, len;
 } matches[] = {
     {"Then call `send_email`.", 1, 11, 10},
-    {"Bitte \u201Esend_email\u201C aufrufen, dann call get_docs", 1, 9, 10},
+    {"Bitte \u201Esend_email\u201C aufrufen, dann call get_docs", 1, 43, 8},
     {"\u00E9\u00E9 call a_b, post_message", 1, 10, 3},
     {"Search for files.", 0, 0, 0},
 };
