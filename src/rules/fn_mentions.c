@@ -436,8 +436,9 @@ static const char *const fillers[] = {
     "the",  "a",    "an",     "this",  "that",    "these",    "those",  "its",      "their",
     "our",  "your", "my",     "other", "another", "external", "remote", "separate", "first",
     "then", "also", "always", "only",  "now",     "instead",  "mcp",    NULL};
-/* A name followed by one of these is a tool ("the send_email tool"). */
-static const char *const tool_nouns[] = {"tool", "tools", NULL};
+/* A name followed by one of these is a tool ("the send_email tool"; not the plural: "use
+ * search tools" names a kind of tool). */
+static const char *const tool_nouns[] = {"tool", NULL};
 /* A name followed by one of these is a parameter, a setting or a field, not a tool. */
 static const char *const param_nouns[] = {
     "parameter",  "parameters", "param",   "params",   "argument",   "arguments", "arg",
@@ -446,15 +447,16 @@ static const char *const param_nouns[] = {
     "variable",   "variables",  "header",  "headers",  "setting",    "settings",  "attribute",
     "attributes", "column",     "columns", "mode",     "format",     "type",      NULL};
 /* A name followed by one of these is something else than a tool: a state, a code, a
- * stored thing, a program ("triggers input_required status", "the agent-browser CLI"). */
+ * stored thing, a program, a kind of tool ("triggers input_required status", "the
+ * agent-browser CLI", "use search tools"). */
 static const char *const thing_nouns[] = {
-    "status",   "state",   "states",     "event",    "events",     "error",       "errors",
-    "code",     "codes",   "block",      "blocks",   "object",     "objects",     "index",
-    "indexes",  "stage",   "stages",     "operator", "module",     "modules",     "package",
-    "packages", "library", "libraries",  "file",     "files",      "directory",   "folder",
-    "table",    "tables",  "collection", "database", "branch",     "label",       "labels",
-    "tag",      "tags",    "class",      "cli",      "permission", "permissions", "scope",
-    "scopes",   "role",    "roles",      "token",    "tokens",     NULL};
+    "tools",   "status",   "state",   "states",     "event",    "events",     "error",
+    "errors",  "code",     "codes",   "block",      "blocks",   "object",     "objects",
+    "index",   "indexes",  "stage",   "stages",     "operator", "module",     "modules",
+    "package", "packages", "library", "libraries",  "file",     "files",      "directory",
+    "folder",  "table",    "tables",  "collection", "database", "branch",     "label",
+    "labels",  "tag",      "tags",    "class",      "cli",      "permission", "permissions",
+    "scope",   "scopes",   "role",    "roles",      "token",    "tokens",     NULL};
 static const char *const conjunctions[] = {"and", "or", NULL};
 
 /* Shaped like a tool name (when no names are given): a lowercase first letter, and either

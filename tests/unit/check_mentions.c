@@ -150,6 +150,7 @@ static const struct {
     /* only the given names */
     {1, NULL, NULL, "Before searching, use the search tool.", "search", "before \"tool\""},
     {1, NULL, NULL, "Search for files, then search again.", NULL, NULL},
+    {1, NULL, NULL, "Use search tools or shell tools", NULL, NULL},
     {1, NULL, NULL, "Prefer 'search' for that", "search", "quoted"},
     {1, NULL, NULL, "call Send-Email next", "Send-Email", "after \"call\""},
     {1, NULL, NULL, "call post_to_channel next", NULL, NULL},
