@@ -417,8 +417,8 @@ static int word_is(const char *s, const struct word *w, const char *const *list)
 }
 
 /* Verbs that make the name after them (within LOOK_BACK words, fillers between) a call
- * target: strong ones, and weak ones, after which an English compound ("use read-only
- * mode") is as likely as a kebab-case tool name. */
+ * target: strong ones any tool-like name, weak ones only a sure one (stands: after "use",
+ * "read-only" or "executionStats" is as likely English or an API's field as a tool). */
 static const char *const strong_verbs[] = {"call",       "calls",    "calling", "invoke",
                                            "invokes",    "invoking", "trigger", "triggers",
                                            "triggering", NULL};
