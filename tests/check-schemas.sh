@@ -5,7 +5,8 @@
 #      $refs between files of schema/mcp/<version>/ resolve through --ref-map);
 #   b. every rules-yaml/*.yaml validates against schema/rule-file.schema.json, and
 #      rules-yaml/manifest.yaml against schema/manifest.schema.json;
-#   c. so does every tests/data/rules-extra/*.yaml (manifest.yaml: the manifest schema);
+#   c. so does every tests/data/rules-extra/*.yaml and tests/data/rules-mentions/*.yaml
+#      (manifest.yaml: the manifest schema);
 #   d. every planted mistake in tests/data/rule-schema/*.yaml (manifest-*.yaml: against the
 #      manifest schema) is rejected, for the reason its `# schema-error: LOCATION` line
 #      names (a keyword location the engine must report), and the loader refuses the
@@ -64,7 +65,7 @@ schema_for() {
 }
 
 # b, c. shipped and test rule sets are valid
-for f in rules-yaml/*.yaml tests/data/rules-extra/*.yaml; do
+for f in rules-yaml/*.yaml tests/data/rules-extra/*.yaml tests/data/rules-mentions/*.yaml; do
     [ -f "$f" ] || continue
     s=$(schema_for "$f")
     if "$BIN" schema validate --schema "$s" "$f" >"$TMP/out" 2>&1; then ok "valid $f ($(basename "$s"))"

@@ -47,6 +47,15 @@ static void regex_free(struct pred *p);
 static const struct fn_def holder_regex = {"(regex)", "", "", NULL, eval_never, regex_free};
 static const struct fn_def holder_sel = {"(selector)", "", "", NULL, eval_never, NULL};
 
+struct pred *fn_sel_holder(struct sel *sl, json_t *arg)
+{
+    struct pred *h = xcalloc(1, sizeof *h);
+    h->fn = &holder_sel;
+    h->sel = sl;
+    h->arg = arg;
+    return h;
+}
+
 static void regex_free(struct pred *p)
 {
     struct regex_holder *h = (struct regex_holder *)p;
@@ -1073,6 +1082,8 @@ struct sel_index {
     size_t *self_head; /* pointer buckets: which entry is a given node */
     size_t *self_next;
     int fold;
+    void *data; /* fn_cache_put's structure (no entries then), freed by data_free */
+    void (*data_free)(void *);
 };
 
 /* Every index of this document, and a hash of them by (predicate, base pointer): a
@@ -1243,12 +1254,36 @@ static struct sel_index *index_get(const struct pred *p, const struct cursor *ba
     return ix;
 }
 
+/* A predicate's own structure per (P, BASE) and document, kept beside unique's and
+ * among's indexes under the same key (ruleInt.h). */
+void *fn_cache_get(struct eval_ctx *ctx, const struct pred *p, const struct cursor *base)
+{
+    struct fn_indexes *all = ctx->indexes;
+    if (!all || !all->nslots) return NULL;
+    char *bp = base ? sel_pointer(base) : xstrdup("");
+    struct sel_index *found = all->slot[index_slot(all, p, bp)];
+    free(bp);
+    return found ? found->data : NULL;
+}
+
+void fn_cache_put(struct eval_ctx *ctx, const struct pred *p, const struct cursor *base, void *data,
+                  void (*data_free)(void *))
+{
+    struct sel_index *ix = xcalloc(1, sizeof *ix);
+    ix->p = p;
+    ix->base = base ? sel_pointer(base) : xstrdup("");
+    ix->data = data;
+    ix->data_free = data_free;
+    index_remember(fn_indexes_of(ctx), ix);
+}
+
 void fn_indexes_free(struct eval_ctx *ctx)
 {
     struct fn_indexes *all = ctx->indexes;
     if (!all) return;
     for (size_t i = 0; i < all->all.len; i++) {
         struct sel_index *ix = all->all.items[i];
+        if (ix->data_free) ix->data_free(ix->data);
         for (size_t k = 0; k < ix->e.len; k++) free(ix->e.items[k].pointer);
         VEC_FREE(ix->e);
         free(ix->head);

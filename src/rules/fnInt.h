@@ -22,6 +22,13 @@ fn_eval_fn fn_eval_json_type, fn_eval_declared_type_is, fn_eval_declared_type_in
     fn_eval_range, fn_eval_format, fn_eval_context, fn_eval_nesting, fn_eval_every_descendant,
     fn_eval_ancestor, fn_eval_text_kind;
 
+/* fn.c: a private holder of one selector, with ARG (owned; the owner's meaning) */
+struct pred *fn_sel_holder(struct sel *sl, json_t *arg);
+
+/* fn_mentions.c */
+fn_compile_fn fn_mentions_arg;
+fn_eval_fn fn_mentions_eval;
+
 /* fn_schema.c */
 fn_compile_fn fn_schema_arg_dialect, fn_schema_arg_schema_file, fn_schema_arg_ref_resolves;
 fn_eval_fn fn_schema_eval_valid_schema, fn_schema_eval_dialect_in, fn_schema_eval_matches_schema,

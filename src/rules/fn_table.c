@@ -1,8 +1,8 @@
 /* fn_table.c - the one predicate table: every predicate a rule's `check` may name, with
  * its argument synopsis, its one-sentence description, its compiler and evaluator, and
- * the hook that frees what its compiler kept. The functions live in fn.c and, for the
- * predicates backed by the JSON Schema engine, in fn_schema.c (both export them through
- * fnInt.h); this file only lists them, so neither of them depends on the other. The
+ * the hook that frees what its compiler kept. The functions live in fn.c, in fn_mentions.c
+ * (mentions) and, for the predicates backed by the JSON Schema engine, in fn_schema.c (all
+ * export them through fnInt.h); this file only lists them, so neither of them depends on the other. The
  * compiler (rule_compile.c) looks names up here and suggests the nearest one for a typo;
  * tests/check-schemas.sh checks that schema/rule-file.schema.json has exactly these
  * predicates. Adding a predicate: its functions, one entry here, its $defs entry
@@ -89,6 +89,16 @@ const struct fn_def fn_table[] = {
      "the node is a text that a {texts: ...} selector reached, of one of these kinds (as the "
      "manifest's texts: names them)",
      fn_arg_strings, fn_eval_text_kind, NULL},
+    /* fn_mentions.c */
+    {"mentions",
+     "{as: call-target | parameter, names: [NAME, ...], among: [SELECTOR, ...], except: "
+     "[SELECTOR, ...], up: N, depth: N}",
+     "the node is a string that names, as a call target (\"call X\", \"use the X tool\", call "
+     "syntax; quoted or code-formatted for the names the rule gives) or as a parameter to fill "
+     "(\"pass it as X\", \"the X parameter\"), a name of names or among (for call targets "
+     "without either: any tool-like name) that none of the except selectors reaches; names compare "
+     "without ASCII case and without - and _",
+     fn_mentions_arg, fn_mentions_eval, NULL},
     /* fn_schema.c: backed by the JSON Schema engine */
     {"valid-schema", "DIALECT",
      "the node is a valid JSON Schema of its declared dialect ($schema), or of DIALECT when it "

@@ -292,6 +292,12 @@ int fn_places_current(const struct eval_ctx *ctx);
  * RESULT with the current ctx->detail. Freed with the indexes below. */
 int fn_memo_get(struct eval_ctx *ctx, const void *value, int tag, int *result);
 void fn_memo_put(struct eval_ctx *ctx, const void *value, int tag, int result);
+/* A predicate's own per-document structure (mentions: the names its selectors reach),
+ * keyed by P and BASE (NULL: the document), kept and freed with the indexes below: get
+ * returns what put stored for the key, or NULL; put stores DATA, freed by DATA_FREE. */
+void *fn_cache_get(struct eval_ctx *ctx, const struct pred *p, const struct cursor *base);
+void fn_cache_put(struct eval_ctx *ctx, const struct pred *p, const struct cursor *base, void *data,
+                  void (*data_free)(void *));
 /* Free the per-document indexes of unique/among (and the memo). */
 void fn_indexes_free(struct eval_ctx *ctx);
 

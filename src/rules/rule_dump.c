@@ -77,6 +77,13 @@ static json_t *pred_json(const struct pred *p)
         if (p->arg) json_object_set(o, "without", p->arg);
     } else if (regex) {
         json_object_set(o, "regex", p->arg);
+    } else if (!strcmp(p->fn->name, "mentions")) {
+        /* as written (up/depth -1: not given); its holders are except's and among's */
+        const char *k;
+        json_t *v;
+        json_object_foreach(p->arg, k, v) if (!(json_is_integer(v) && json_integer_value(v) < 0))
+            json_object_set(o, k, v);
+        json_array_clear(sels);
     } else if (json_array_size(sels) && json_is_object(p->arg)) {
         /* unique/among keep up/depth (-1: not given) and flags in arg: only what is set */
         const char *k;
@@ -266,6 +273,13 @@ static void add_pred(struct buf *b, json_t *p, int col)
     if ((v = json_object_get(p, "argument"))) {
         buf_addc(b, ' ');
         add_json(b, v);
+    }
+    static const char *const lists[] = {"as", "names", "except", "among"}; /* mentions */
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+        if (!(v = json_object_get(p, lists[i]))) continue;
+        buf_addf(b, " %s ", lists[i]);
+        if (json_is_string(v)) buf_adds(b, json_string_value(v));
+        else add_json(b, v);
     }
     if ((v = json_object_get(p, "select"))) {
         size_t i;
