@@ -127,8 +127,16 @@ def main():
         ("bidi-mark", "implicit marks LRM, RLM, ALM (UAX #9 section 2.6)", {0x200E, 0x200F, 0x061C}),
         ("c0", "C0 controls but TAB, LF and CR", set(range(0x20)) - {0x09, 0x0A, 0x0D}),
         ("del-c1", "DEL and the C1 controls", {0x7F} | set(range(0x80, 0xA0))),
+        ("escape", "ESC and the 8-bit CSI and OSC: they start ECMA-48 control sequences",
+         {0x1B, 0x9B, 0x9D}),
         ("default-ignorable", "Default_Ignorable_Code_Point (DerivedCoreProperties.txt)",
          prop("DerivedCoreProperties.txt", "Default_Ignorable_Code_Point")),
+        ("invisible", "Default_Ignorable_Code_Point but the tag characters, the bidirectional "
+         "controls and marks (classes of their own) and SOFT HYPHEN U+00AD (shown where a line "
+         "breaks, written by hyphenation)",
+         prop("DerivedCoreProperties.txt", "Default_Ignorable_Code_Point")
+         - set(range(0xE0000, 0xE0080)) - set(range(0x202A, 0x202F)) - set(range(0x2066, 0x206A))
+         - {0x200E, 0x200F, 0x061C, 0x00AD}),
         ("format", "General_Category Cf (extracted/DerivedGeneralCategory.txt)",
          {c for c, v in gc.items() if v == "Cf"}),
         ("extended-pictographic", "Extended_Pictographic (emoji/emoji-data.txt)",

@@ -144,6 +144,28 @@ const char *sel_text(const struct sel *s)
     return s->text;
 }
 
+void sel_text_facts(struct cursor *c)
+{
+    c->text_facts = 0;
+    if (!json_is_string(c->v)) return;
+    const unsigned char *s = (const unsigned char *)json_string_value(c->v);
+    size_t n = json_string_length(c->v);
+    unsigned f = SEL_TEXT_FACTS;
+    uint64_t a[2] = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        unsigned b = s[i];
+        if (b >= 0x80) {
+            f |= SEL_TEXT_NON_ASCII;
+            continue;
+        }
+        a[b >> 6] |= (uint64_t)1 << (b & 63);
+        if ((b >= 0x09 && b <= 0x0D) || (b == ' ' && i && s[i - 1] == ' ')) f |= SEL_TEXT_UNFOLDED;
+    }
+    c->text_ascii[0] = a[0];
+    c->text_ascii[1] = a[1];
+    c->text_facts = f;
+}
+
 void sel_root(const struct sel_ctx *ctx, struct cursor *out)
 {
     memset(out, 0, sizeof *out);
@@ -164,6 +186,7 @@ static void enter(const struct sel_ctx *ctx, const struct cursor *c, struct curs
     out->depth = c->depth + 1;
     out->text_kind = NULL;
     out->is_key = 0;
+    out->text_facts = 0;
     const struct view *v = ctx->view;
     if (v) {
         if (c->depth == 0 && out->key) {

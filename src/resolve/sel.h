@@ -8,6 +8,7 @@
 #define MCPDESC_SEL_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdatomic.h>
 
 #include "doc/doc.h"
@@ -31,7 +32,20 @@ struct cursor {
      * position that of the key, the pointer the member's). Children never inherit them. */
     const char *text_kind;
     int is_key;
+    /* Facts about a text node's string, found once when its item's texts are listed
+     * (sel_text_facts) so that every rule over texts skips what cannot hold without
+     * scanning it again: SEL_TEXT_FACTS when set, which ASCII bytes occur (a bit each),
+     * whether a byte above ASCII does, and white space that folding would change. */
+    unsigned text_facts;
+    uint64_t text_ascii[2];
 };
+enum {
+    SEL_TEXT_FACTS = 1,     /* text_facts and text_ascii are set */
+    SEL_TEXT_NON_ASCII = 2, /* a byte of 0x80 or more */
+    SEL_TEXT_UNFOLDED = 4   /* TAB, LF, VT, FF, CR, or two spaces in a row */
+};
+/* Set C's text facts from its string value (nothing for another value). */
+void sel_text_facts(struct cursor *c);
 
 /* What cursors walk: a document, and what its resolution says about it (view.h: the
  * effective versions, the $componentRef sites to follow and those to leave alone).

@@ -91,6 +91,7 @@ static const struct cursor *keep_below(struct texts_list *l, const struct cursor
 static void add_text(struct texts_list *l, struct cursor *c, const char *kind)
 {
     c->text_kind = kind;
+    sel_text_facts(c);
     VEC_PUSH(l->nodes, c);
 }
 

@@ -67,7 +67,9 @@ struct chars_prog {
     const struct rule_data_seq **seqs;
     size_t nseqs;
     long min_run;
-    uint32_t run_lowest; /* below it no code point starts a run form (UINT32_MAX: none) */
+    uint32_t run_lowest;      /* below it no code point starts a run form (UINT32_MAX: none) */
+    unsigned char ascii[128]; /* which ASCII code points are in the classes looked for */
+    uint64_t ascii_bits[2];   /* the same as bits, against a text node's facts (sel.h) */
 };
 
 void fn_chars_free(struct pred *p)
@@ -165,6 +167,10 @@ int fn_chars_arg(struct cc *cc, struct pred *p, struct yv arg)
         }
         cp->in.n = k + 1;
     }
+    for (uint32_t c = 0; c < 128; c++) {
+        cp->ascii[c] = (unsigned char)rule_data_cps_has(&cp->in, c);
+        if (cp->ascii[c]) cp->ascii_bits[c >> 6] |= (uint64_t)1 << (c & 63);
+    }
     cp->run_lowest = UINT32_MAX;
     for (size_t k = 0; k < cp->nseqs; k++)
         if (cp->seqs[k]->run_form && cp->seqs[k]->after.n &&
@@ -224,8 +230,18 @@ int fn_chars_eval(const struct pred *p, const struct cursor *c, struct eval_ctx 
 {
     if (!json_is_string(c->v)) return 0;
     const struct chars_prog *cp = p->data;
+    if ((c->text_facts & (SEL_TEXT_FACTS | SEL_TEXT_NON_ASCII)) == SEL_TEXT_FACTS &&
+        !(c->text_ascii[0] & cp->ascii_bits[0]) && !(c->text_ascii[1] & cp->ascii_bits[1]) &&
+        cp->run_lowest >= 0x80)
+        return 0; /* a text node known to be ASCII without a code point looked for */
     const char *s = json_string_value(c->v);
     size_t len = json_string_length(c->v), n = 0;
+    /* Most texts are ASCII without a code point looked for (property names, enum values):
+     * one byte scan answers them, with no decoding (a run form starts above ASCII). */
+    size_t scan = 0;
+    while (scan < len && (unsigned char)s[scan] < 0x80 && !cp->ascii[(unsigned char)s[scan]])
+        scan++;
+    if (scan == len && cp->run_lowest >= 0x80) return 0;
     /* the code points and where each starts (one more: the end) */
     uint32_t stack_cps[256];
     size_t stack_off[257];

@@ -94,8 +94,18 @@ int fn_phrases_eval(const struct pred *p, const struct cursor *c, struct eval_ct
 {
     if (!json_is_string(c->v)) return 0;
     const struct phrases_prog *pp = p->data;
+    /* a text node's facts (sel.h) answer the first question without a scan */
+    unsigned f = c->text_facts;
+    int ascii_ws = (c->text_ascii[0] & (((uint64_t)1 << ' ') | ((uint64_t)0x1F << 0x09))) != 0;
+    if ((f & SEL_TEXT_FACTS)
+            ? !phrase_set_may_match_facts(pp->list->phrases, (f & SEL_TEXT_NON_ASCII) || ascii_ws)
+            : !phrase_set_may_match(pp->list->phrases, json_string_value(c->v),
+                                    json_string_length(c->v)))
+        return 0;
     struct phrase_text t;
-    phrase_fold(json_string_value(c->v), json_string_length(c->v), pp->list->fold, &t);
+    char buf[512];
+    phrase_fold_into(json_string_value(c->v), json_string_length(c->v), pp->list->fold, buf,
+                     sizeof buf, &t);
     size_t b, e, from = 0;
     int hit = 0;
     while (!hit && phrase_find(pp->list->phrases, pp->list->allow, &t, from, &b, &e)) {

@@ -10,11 +10,12 @@
 #include "base/buf.h"
 #include "base/util.h"
 
-enum { PAD = 32 }; /* bytes after a folded text: see phrase_fold */
+enum { PAD = PHRASE_PAD }; /* bytes after a folded text: see phrase_fold */
 
 struct phrase_set {
     pcre2_code *code;
     pcre2_match_context *mctx;
+    int min_words; /* the fewest words a hit spans (a text with one word has no 2-word hit) */
 };
 
 /* Default_Ignorable_Code_Point and White_Space, Unicode 15.0.0 (DerivedCoreProperties.txt,
@@ -50,6 +51,7 @@ struct parser {
     struct buf *out;
     char *why;
     size_t at;
+    int words; /* the fewest words the last parse_seq or parse_item matches */
 };
 
 static void fail(struct parser *ps, const char *why)
@@ -76,10 +78,12 @@ static int parse_item(struct parser *ps, struct buf *out, int *optional)
 {
     *optional = 0;
     if (*ps->p == '(') {
+        int fewest = -1;
         ps->p++;
         buf_addf(out, "(?:");
         for (;;) {
             if (parse_seq(ps, out) < 0) return -1;
+            if (fewest < 0 || ps->words < fewest) fewest = ps->words;
             if (*ps->p == '|') {
                 buf_addf(out, "|");
                 ps->p++;
@@ -93,6 +97,7 @@ static int parse_item(struct parser *ps, struct buf *out, int *optional)
             break;
         }
         buf_addf(out, ")");
+        ps->words = fewest;
         if (*ps->p == '?') {
             *optional = 1;
             ps->p++;
@@ -112,6 +117,7 @@ static int parse_item(struct parser *ps, struct buf *out, int *optional)
                                             : "a word was expected");
         return -1;
     }
+    ps->words = 1;
     if (ps->p - w == 1 && *w == '*') {
         buf_addf(out, "[^ \\t\\n\\r]+");
         return 0;
@@ -129,7 +135,7 @@ static int parse_item(struct parser *ps, struct buf *out, int *optional)
 /* Items separated by spaces, up to | ) or the end, into OUT. */
 static int parse_seq(struct parser *ps, struct buf *out)
 {
-    int started = 0;
+    int started = 0, words = 0;
     skip_space(ps);
     while (*ps->p && *ps->p != '|' && *ps->p != ')') {
         struct buf item = BUF_INIT;
@@ -141,6 +147,7 @@ static int parse_seq(struct parser *ps, struct buf *out)
         if (optional) buf_addf(out, started ? "(?: %s)?" : "(?:%s )?", buf_str(&item));
         else buf_addf(out, "%s%s", started ? " " : "", buf_str(&item));
         started |= !optional;
+        if (!optional) words += ps->words;
         buf_release(&item);
         if (*ps->p == '?') {
             fail(ps, "? makes the group before it optional, not a word: write (word)?");
@@ -157,13 +164,15 @@ static int parse_seq(struct parser *ps, struct buf *out)
         fail(ps, "this can match nothing: every part of it is optional, or it is empty");
         return -1;
     }
+    ps->words = words;
     return 0;
 }
 
-char *phrase_pattern(const char *phrase, char **why, size_t *at)
+/* phrase_pattern, and the fewest words a hit of it spans in *WORDS. */
+static char *pattern_words(const char *phrase, char **why, size_t *at, int *words)
 {
     struct buf out = BUF_INIT;
-    struct parser ps = {phrase, phrase, &out, NULL, 0};
+    struct parser ps = {phrase, phrase, &out, NULL, 0, 0};
     if (parse_seq(&ps, &out) == 0 && *ps.p) fail(&ps, "a ) or | outside a group");
     if (ps.why) {
         *why = ps.why;
@@ -171,25 +180,35 @@ char *phrase_pattern(const char *phrase, char **why, size_t *at)
         buf_release(&out);
         return NULL;
     }
+    *words = ps.words;
     return buf_detach(&out);
+}
+
+char *phrase_pattern(const char *phrase, char **why, size_t *at)
+{
+    int words;
+    return pattern_words(phrase, why, at, &words);
 }
 
 struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsigned flags,
                                       char **why)
 {
     struct buf re = BUF_INIT;
+    int fewest = -1;
     /* whole words: no letter, digit or _ just outside the hit */
     buf_addf(&re, "%s(?:", flags & PHRASE_WORDS ? "(?<![\\p{L}\\p{N}_])" : "");
     for (size_t i = 0; i < n; i++) {
         char *w = NULL;
         size_t at;
-        char *p = phrase_pattern(phrases[i], &w, &at);
+        int words;
+        char *p = pattern_words(phrases[i], &w, &at, &words);
         if (!p) {
             *why = xasprintf("phrase %zu: %s", i + 1, w);
             free(w);
             buf_release(&re);
             return NULL;
         }
+        if (fewest < 0 || words < fewest) fewest = words;
         buf_addf(&re, "%s(?:%s)", i ? "|" : "", p);
         free(p);
     }
@@ -209,6 +228,7 @@ struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsi
     (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
     struct phrase_set *s = xcalloc(1, sizeof *s);
     s->code = code;
+    s->min_words = fewest;
     s->mctx = pcre2_match_context_create(NULL);
     pcre2_set_match_limit(s->mctx, 100000);
     pcre2_set_depth_limit(s->mctx, 1000);
@@ -221,6 +241,23 @@ void phrase_set_free(struct phrase_set *s)
     pcre2_code_free(s->code);
     pcre2_match_context_free(s->mctx);
     free(s);
+}
+
+int phrase_set_may_match_facts(const struct phrase_set *set, int may_have_space)
+{
+    return set->min_words < 2 || may_have_space;
+}
+
+int phrase_set_may_match(const struct phrase_set *set, const char *s, size_t n)
+{
+    if (set->min_words < 2) return 1;
+    /* a hit of two words or more holds a space of the folded text: some white space (any
+     * non-ASCII byte may start one, U+00A0, U+3000) */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == ' ' || (c >= 0x09 && c <= 0x0D) || c >= 0x80) return 1;
+    }
+    return 0;
 }
 
 /* ---- folding ---------------------------------------------------------------------- */
@@ -256,7 +293,14 @@ static void push(struct phrase_text *t, size_t *cap, const char *bytes, size_t n
 {
     if (t->len + n > *cap) { /* only a text with invalid UTF-8 grows (U+FFFD is 3 bytes) */
         *cap = (t->len + n) * 2;
-        t->s = xrealloc(t->s, *cap + PAD);
+        if (t->borrowed) { /* leave the caller's buffer for one of our own */
+            char *own = xmalloc(*cap + PAD);
+            memcpy(own, t->s, t->len);
+            t->s = own;
+            t->borrowed = 0;
+        } else {
+            t->s = xrealloc(t->s, *cap + PAD);
+        }
         memset(t->s + t->len, 0, *cap + PAD - t->len);
         if (t->from) {
             t->from = xrealloc(t->from, *cap * sizeof *t->from);
@@ -279,6 +323,19 @@ static void fold(struct phrase_text *t)
     size_t n = t->orig_len, cap = n + 1;
     t->len = 0;
     t->folded_space = 0;
+    if (!t->from) { /* ASCII with single spaces only folds to itself: copied (most texts) */
+        size_t k = 0;
+        while (k < n && (unsigned char)s[k] < 0x80 && !(s[k] >= 0x09 && s[k] <= 0x0D) &&
+               !(s[k] == ' ' && k && s[k - 1] == ' '))
+            k++;
+        if (k == n) {
+            memcpy(t->s, s, n);
+            t->len = n;
+            t->folded_space = n && s[n - 1] == ' ' && (t->flags & PHRASE_FOLD_SPACE);
+            t->s[n] = '\0';
+            return;
+        }
+    }
     for (size_t i = 0; i < n;) {
         size_t len = 1;
         uint32_t cp = (unsigned char)s[i];
@@ -319,6 +376,23 @@ void phrase_fold(const char *s, size_t n, unsigned flags, struct phrase_text *ou
     fold(out);
 }
 
+void phrase_fold_into(const char *s, size_t n, unsigned flags, char *buf, size_t cap,
+                      struct phrase_text *out)
+{
+    if (n + 1 + PAD > cap) {
+        phrase_fold(s, n, flags, out);
+        return;
+    }
+    memset(out, 0, sizeof *out);
+    out->orig = s;
+    out->orig_len = n;
+    out->flags = flags;
+    out->s = buf;
+    out->borrowed = 1;
+    memset(buf + n, 0, 1 + PAD); /* PCRE2 JIT reads ahead in 16-byte words */
+    fold(out);
+}
+
 void phrase_text_maps(struct phrase_text *t)
 {
     if (t->from) return;
@@ -340,7 +414,7 @@ void phrase_text_maps(struct phrase_text *t)
 
 void phrase_text_release(struct phrase_text *t)
 {
-    free(t->s);
+    if (!t->borrowed) free(t->s);
     free(t->from);
     free(t->to);
     free(t->word);

@@ -23,6 +23,11 @@ struct phrase_set;
 char *phrase_pattern(const char *phrase, char **why, size_t *at);
 /* The N phrases (each valid for phrase_pattern) as one set under FLAGS; NULL with *WHY
  * when PCRE2 refuses the whole (too large). */
+/* Can SET have a hit in the N bytes S (before folding)? 0 only when it cannot: every
+ * phrase spans two words or more and S has no white space (an identifier, an enum value). */
+int phrase_set_may_match(const struct phrase_set *set, const char *s, size_t n);
+/* The same when it is known whether the text may hold white space (MAY_HAVE_SPACE). */
+int phrase_set_may_match_facts(const struct phrase_set *set, int may_have_space);
 struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsigned flags,
                                       char **why);
 void phrase_set_free(struct phrase_set *s);
@@ -43,8 +48,14 @@ struct phrase_text {
     size_t orig_len;
     unsigned flags;
     int folded_space; /* folding: the last byte of S is a run of white space */
+    int borrowed;     /* S is the caller's buffer (phrase_fold_into): never freed or grown */
 };
 void phrase_fold(const char *s, size_t n, unsigned flags, struct phrase_text *out);
+/* The same into BUF of CAP bytes when N + 1 + PHRASE_PAD fits (no allocation for the
+ * short texts most are), else as phrase_fold. */
+enum { PHRASE_PAD = 32 };
+void phrase_fold_into(const char *s, size_t n, unsigned flags, char *buf, size_t cap,
+                      struct phrase_text *out);
 void phrase_text_maps(struct phrase_text *t);
 void phrase_text_release(struct phrase_text *t);
 
