@@ -1,0 +1,54 @@
+#!/bin/sh
+# check-precision.sh BINARY - precision of the security rule set on real servers (issue:
+# "every error or warning on a real server is reviewed and either fixed in the rules or
+# kept as a documented true positive"). Runs the development security set
+# (rules-yaml/security, every rule: --preset all) on the project's corpus
+# (examples/corpus/*.json) and on the captured npm servers (tests/precision/captures/,
+# listed with package, version and licence in tests/precision/README.md). Every error or
+# warning of a security.* rule must be listed in tests/precision/expected.txt, one line
+#   FILE:LINE:COL RULE  # why it is a true positive
+# and every line there must still be reported (a stale entry fails too). Prints each
+# unexplained finding and each stale entry; "N files, N findings (N expected)"; exit 1
+# on any difference.
+set -u
+if [ $# -ne 1 ]; then
+    echo "usage: sh tests/check-precision.sh BINARY" >&2
+    exit 2
+fi
+bin=$1
+case $bin in /*) ;; *) bin="$(pwd)/$bin" ;; esac
+cd "$(dirname "$0")/.." || exit 2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-precision.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+files=0
+: > "$tmp/found"
+for doc in examples/corpus/*.json tests/precision/captures/*.json; do
+    [ -f "$doc" ] || continue
+    files=$((files + 1))
+    NO_COLOR=1 "$bin" validate --rules rules-yaml/security --preset all --color never "$doc" \
+        > "$tmp/out" 2> "$tmp/err"
+    status=$?
+    if [ "$status" -gt 1 ]; then
+        echo "FAIL $doc: exit $status: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
+        exit 1
+    fi
+    # "FILE:LINE:COL: LEVEL: MESSAGE [RULE] (VERSIONS)" -> "FILE:LINE:COL RULE"
+    sed -n 's/^\([^ ]*:[0-9]*:[0-9]*\): \(error\|warning\): .* \[\(security\.[a-z0-9.-]*\)\] (.*$/\1 \3/p' \
+        "$tmp/out" >> "$tmp/found"
+done
+sed -e 's/[[:space:]]*#.*$//' -e '/^[[:space:]]*$/d' tests/precision/expected.txt | sort -u > "$tmp/want"
+sort -u "$tmp/found" > "$tmp/got"
+bad=0
+comm -13 "$tmp/want" "$tmp/got" > "$tmp/new"
+comm -23 "$tmp/want" "$tmp/got" > "$tmp/stale"
+while IFS= read -r l; do
+    echo "FAIL unexplained: $l (fix the rule, or list it in tests/precision/expected.txt with why it is a true positive)"
+    bad=1
+done < "$tmp/new"
+while IFS= read -r l; do
+    echo "FAIL stale: $l is listed in tests/precision/expected.txt but no longer reported"
+    bad=1
+done < "$tmp/stale"
+echo "check-precision: $files files, $(wc -l < "$tmp/got") findings ($(wc -l < "$tmp/want") expected)"
+exit $bad
