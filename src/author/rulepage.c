@@ -3,6 +3,8 @@
  * renderers walk it: rulepage_text.c, rulepage_md.c, rulepage_html.c; rulepage_write.c
  * writes the site. Nothing here renders, so no renderer is called from here. */
 #include "author/rulepageInt.h"
+#include "base/buf.h"
+#include "base/display.h"
 
 #include <string.h>
 
@@ -263,7 +265,21 @@ static void page_init(struct rulepage_site *s, const struct rule *r, struct rule
         json_t *v;
         fixtures_lookup(rule_fixtures(s, r), x.fixture, x.pointer, &v, &problem);
         if (v) {
-            x.json = json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY);
+            /* hidden characters escaped (display.h): a page about a right-to-left
+             * override shows "\u202E", and its own text is not reordered by it */
+            char *raw = json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY);
+            struct buf shown = BUF_INIT;
+            /* line by line: jansson escapes a line break inside a string, so every
+             * line feed of RAW is its indentation's */
+            for (const char *l = raw; l && *l;) {
+                const char *nl = strchr(l, '\n');
+                size_t n = nl ? (size_t)(nl - l) : strlen(l);
+                display_add(&shown, l, n);
+                if (nl) buf_adds(&shown, "\n");
+                l += n + (nl != NULL);
+            }
+            free(raw);
+            x.json = raw ? buf_detach(&shown) : NULL;
         } else {
             x.problem = problem;
             add_problem(s, xasprintf("%s: example %zu: %s", p->id, i + 1, problem));
