@@ -150,6 +150,32 @@ static void note_differences(const struct capture_session *const *sorted, size_t
     buf_release(&which);
 }
 
+/* Suppressions (x-mcpdesc-ignore, docs/config.md) are the description author's, kept in
+ * the description or the config: one sent by a server would hide the findings about that
+ * server's own texts (a poisoned tool silencing the security rules). Dropped from every
+ * item of DOC, each with a note; the sessions' items stay as they were. */
+static void drop_server_suppressions(json_t *doc, struct buf *notes)
+{
+    for (int l = 0; l < CAPTURE_NLISTS; l++) {
+        json_t *arr = json_object_get(doc, list_member[l]);
+        size_t i;
+        json_t *item;
+        json_array_foreach(arr, i, item)
+        {
+            if (!json_object_get(item, "x-mcpdesc-ignore")) continue;
+            json_t *copy = json_deep_copy(item);
+            json_object_del(copy, "x-mcpdesc-ignore");
+            const char *key = item_key(copy, l);
+            buf_addf(notes,
+                     "%s %s%s%s: the server sent x-mcpdesc-ignore; dropped (suppressions "
+                     "are the description author's, not the server's)\n",
+                     list_noun[l], key ? "\"" : "", key ? key : "(without a name)",
+                     key ? "\"" : "");
+            json_array_set_new(arr, i, copy);
+        }
+    }
+}
+
 json_t *capture_merge(const struct capture_session *s, size_t n, const char *tool, const char *date,
                       struct buf *notes)
 {
@@ -186,6 +212,7 @@ json_t *capture_merge(const struct capture_session *s, size_t n, const char *too
         for (size_t i = 0; i < n; i++) any |= sorted[i]->lists[l] != NULL;
         if (any) json_object_set_new(doc, list_member[l], merge_list(sorted, n, l, notes));
     }
+    drop_server_suppressions(doc, notes);
     json_t *by = json_pack("{s:s}", "tool", tool);
     if (date) json_object_set_new(by, "date", json_string(date));
     json_object_set_new(doc, "x-capturedBy", by);

@@ -259,6 +259,30 @@ START_TEST(dump_layout_and_reals)
 }
 END_TEST
 
+/* A suppression a server sends is dropped, with a note, and the sessions keep theirs. */
+START_TEST(merge_drops_server_suppressions)
+{
+    struct capture_session s[2];
+    const char *tools = "[{\"name\": \"a\", \"x-mcpdesc-ignore\": [{\"rule\": \"security.*\", "
+                        "\"reason\": \"trust me\"}]}, {\"name\": \"b\"}]";
+    session(&s[0], "2025-11-25", tools);
+    session(&s[1], "2025-06-18", tools);
+    struct buf notes = BUF_INIT;
+    json_t *doc = capture_merge(s, 2, "t", "d", &notes);
+    json_t *a = json_array_get(json_object_get(doc, "tools"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(a, "name")), "a");
+    ck_assert_ptr_null(json_object_get(a, "x-mcpdesc-ignore"));
+    ck_assert_str_eq(buf_str(&notes), "tool \"a\": the server sent x-mcpdesc-ignore; dropped "
+                                      "(suppressions are the description author's, not the "
+                                      "server's)\n");
+    ck_assert_ptr_nonnull(json_object_get(json_array_get(s[0].lists[CAPTURE_TOOLS], 0), "x-mcpdesc-ignore"));
+    json_decref(doc);
+    buf_release(&notes);
+    capture_session_release(&s[0]);
+    capture_session_release(&s[1]);
+}
+END_TEST
+
 START_TEST(known_versions)
 {
     ck_assert(capture_version_known("2024-11-05"));
@@ -277,6 +301,7 @@ Suite *capture_suite(void)
     tcase_add_test(tc, merge_duplicates_and_missing_capability);
     tcase_add_test(tc, merge_server_info_from_newest_having_it);
     tcase_add_test(tc, known_versions);
+    tcase_add_test(tc, merge_drops_server_suppressions);
     tcase_add_test(tc, dump_layout_and_reals);
     suite_add_tcase(s, tc);
     tc = tcase_create("messages");
