@@ -11,16 +11,8 @@
 # unexplained finding and each stale entry; "N files, N findings (N expected)"; exit 1
 # on any difference.
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/check-precision.sh BINARY" >&2
-    exit 2
-fi
-bin=$1
-case $bin in /*) ;; *) bin="$(pwd)/$bin" ;; esac
-cd "$(dirname "$0")/.." || exit 2
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-precision.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' HUP INT TERM
+. "$(dirname "$0")/testlib.sh"
+testlib_setup check-precision "$@"
 files=0
 : > "$tmp/found"
 for doc in examples/corpus/*.json tests/precision/captures/*.json; do
