@@ -96,6 +96,16 @@ void release_explain_missing(const struct release_path *path, const char *name, 
         if (d) closedir(d);
     }
     if (found.len) qsort(found.items, found.len, sizeof *found.items, str_cmp); /* not NULL */
+    /* a set's name given where a tag goes (--rules-tag mcpdesc-security): its newest
+     * release, the last in version order */
+    const char *named = NULL;
+    size_t tl = strlen(tag);
+    for (size_t k = 0; k < found.len; k++)
+        if (!strncmp(found.items[k], tag, tl) && found.items[k][tl] == '@') named = found.items[k];
+    char *set_hint = named ? xasprintf("%s is the name of a rule set, not a tag: write NAME@TAG, "
+                                       "e.g. --rules-tag %s\n",
+                                       tag, named)
+                           : NULL;
     struct buf avail = BUF_INIT;
     for (size_t k = 0; k < found.len; k++) {
         buf_addf(&avail, "%s%s", k ? ", " : "", found.items[k]);
@@ -107,6 +117,8 @@ void release_explain_missing(const struct release_path *path, const char *name, 
             "PATH\n",
             name, tag, where.len ? buf_str(&where) : "(no search path)",
             avail.len ? buf_str(&avail) : "none");
+    if (set_hint) fprintf(err, "mcpdesc: %s", set_hint);
+    free(set_hint);
     VEC_FREE(found);
     buf_release(&where);
     buf_release(&avail);
