@@ -1260,8 +1260,8 @@ void *fn_cache_get(struct eval_ctx *ctx, const struct pred *p, const struct curs
 {
     struct fn_indexes *all = ctx->indexes;
     if (!all || !all->nslots) return NULL;
-    char *bp = base ? sel_pointer(base) : xstrdup("");
-    struct sel_index *found = all->slot[index_slot(all, p, bp)];
+    char *bp = base ? sel_pointer(base) : NULL; /* no base: "" (nothing to allocate) */
+    struct sel_index *found = all->slot[index_slot(all, p, bp ? bp : "")];
     free(bp);
     return found ? found->data : NULL;
 }

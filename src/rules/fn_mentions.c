@@ -12,6 +12,7 @@
  * it and the three words before it, with fixed English word lists (below): deterministic,
  * linear in the text, and documented in rules-yaml/README.md (Predicates, mentions). */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
@@ -22,6 +23,16 @@
 #define LOOK_BACK 3      /* words between a verb and its name, the verb included */
 
 enum mentions_as { AS_CALL_TARGET, AS_PARAMETER };
+
+static void byte_classes(void); /* the byte table of word_byte, filled once */
+
+/* What the evaluation needs of the argument, read once when compiled (a rule over every
+ * text evaluates it millions of times). */
+struct mentions_prog {
+    enum mentions_as as;
+    json_int_t up, depth; /* -1: not given */
+    int relative;         /* a selector of except or among is relative */
+};
 
 /* ---- compile ---- */
 
@@ -155,7 +166,20 @@ int fn_mentions_arg(struct cc *cc, struct pred *p, struct yv arg)
     p->arg = json_deep_copy(arg.v);
     json_object_set_new(p->arg, "up", json_integer(up));
     json_object_set_new(p->arg, "depth", json_integer(depth));
+    byte_classes(); /* before any evaluation */
+    struct mentions_prog *mp = xcalloc(1, sizeof *mp);
+    mp->as = strcmp(how, "parameter") ? AS_CALL_TARGET : AS_PARAMETER;
+    mp->up = up;
+    mp->depth = depth;
+    for (size_t k = 0; k < p->nkids; k++)
+        if (!sel_is_absolute(p->kids[k]->sel)) mp->relative = 1;
+    p->data = mp;
     return 0;
+}
+
+void fn_mentions_free(struct pred *p)
+{
+    free(p->data);
 }
 
 /* ---- sets of names, compared without ASCII case and without - and _ ----
@@ -268,18 +292,16 @@ static int collect_visit(const struct cursor *c, void *arg)
 static const struct known *known_get(const struct pred *p, const struct cursor *c,
                                      struct eval_ctx *ctx)
 {
-    json_int_t up = json_integer_value(json_object_get(p->arg, "up"));
-    json_int_t depth = json_integer_value(json_object_get(p->arg, "depth"));
-    const struct cursor *base = c;
-    for (json_int_t i = 0; base && i < up; i++) base = base->parent;
-    if (depth >= 0) {
-        while (base && base->depth > depth) base = base->parent;
-        if (base && base->depth != depth) base = NULL;
+    const struct mentions_prog *mp = p->data;
+    const struct cursor *base = NULL; /* absolute selectors only: one for the document */
+    if (mp->relative) {
+        base = c;
+        for (json_int_t i = 0; base && i < mp->up; i++) base = base->parent;
+        if (mp->depth >= 0) {
+            while (base && base->depth > mp->depth) base = base->parent;
+            if (base && base->depth != mp->depth) base = NULL;
+        }
     }
-    int relative = 0; /* absolute selectors only: one structure serves the whole document */
-    for (size_t i = 0; i < p->nkids; i++)
-        if (!sel_is_absolute(p->kids[i]->sel)) relative = 1;
-    if (!relative) base = NULL;
     struct known *k = fn_cache_get(ctx, p, base);
     if (k) return k;
     k = xcalloc(1, sizeof *k);
@@ -304,9 +326,27 @@ static const struct known *known_get(const struct pred *p, const struct cursor *
 
 /* The bytes of a word: a name's ([A-Za-z0-9_.-]) and those that make it a path, a URL, an
  * address or an expression instead (a word with any of them is not a name). */
+static unsigned char byte_class[256]; /* BYTE_WORD, BYTE_CLAUSE: filled once */
+enum { BYTE_WORD = 1, BYTE_CLAUSE = 2 };
+
+static void byte_classes_fill(void)
+{
+    byte_class[0] = BYTE_CLAUSE; /* as strchr found it: a NUL in a text ends a clause */
+    for (int c = 1; c < 256; c++)
+        byte_class[c] =
+            (unsigned char)((isalnum(c) || strchr("_.-:/\\~@%$=?&#+", c) ? BYTE_WORD : 0) |
+                            (strchr(".;:!?|\n\r", c) ? BYTE_CLAUSE : 0));
+}
+
+static void byte_classes(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, byte_classes_fill);
+}
+
 static int word_byte(unsigned char c)
 {
-    return isalnum(c) || (c && strchr("_.-:/\\~@%$=?&#+", c));
+    return byte_class[c] & BYTE_WORD;
 }
 
 /* A code point at or before a position: decoded from valid UTF-8 (jansson's strings are). */
@@ -382,7 +422,7 @@ static int next_word(const char *s, size_t n, struct reader *r, struct word *w)
     enum gap gap = r->carry;
     size_t i = r->pos;
     while (i < n && !word_byte(u[i])) {
-        if (strchr(".;:!?|\n\r", s[i])) gap = GAP_CLAUSE;
+        if (byte_class[u[i]] & BYTE_CLAUSE) gap = GAP_CLAUSE;
         else if (s[i] == ',' && gap == GAP_NONE) gap = GAP_COMMA;
         i++;
     }
@@ -392,7 +432,9 @@ static int next_word(const char *s, size_t n, struct reader *r, struct word *w)
     size_t b = i;
     r->pos = i;
     r->carry = GAP_NONE;
-    while (b > a && strchr(".:?/-", s[b - 1])) {
+    while (b > a &&
+           (s[b - 1] == '.' || s[b - 1] == ':' || s[b - 1] == '?' || s[b - 1] == '/' ||
+            s[b - 1] == '-')) {
         if (s[b - 1] != '/' && s[b - 1] != '-') r->carry = GAP_CLAUSE;
         b--;
     }
@@ -475,7 +517,8 @@ static int tool_like(const char *t, size_t n, int *plain)
         us |= c == '_';
         dash |= c == '-';
         if (c == '.') dot = i;
-        if (isalpha(c) && (i == 0 || strchr("_.-", t[i - 1]))) parts++;
+        if (isalpha(c) && (i == 0 || t[i - 1] == '_' || t[i - 1] == '.' || t[i - 1] == '-'))
+            parts++;
         if (i >= 1 && i + 1 < n && islower((unsigned char)t[i - 1]) && isupper(c) &&
             islower((unsigned char)t[i + 1]))
             camel = 1;
@@ -607,9 +650,7 @@ int fn_mentions_eval(const struct pred *p, const struct cursor *c, struct eval_c
     if (!json_is_string(c->v)) return 0;
     const char *s = json_string_value(c->v);
     size_t n = json_string_length(c->v);
-    enum mentions_as as = strcmp(json_string_value(json_object_get(p->arg, "as")), "parameter")
-        ? AS_CALL_TARGET
-        : AS_PARAMETER;
+    enum mentions_as as = ((const struct mentions_prog *)p->data)->as;
     struct word w;
     struct hit h = {0};
     if (!scan(s, n, as, known_get(p, c, ctx), &w, &h)) return 0;

@@ -49,6 +49,7 @@ struct phrase_text {
     unsigned flags;
     int folded_space; /* folding: the last byte of S is a run of white space */
     int borrowed;     /* S is the caller's buffer (phrase_fold_into): never freed or grown */
+    int ascii;        /* S is ASCII, so valid UTF-8 without a check */
 };
 void phrase_fold(const char *s, size_t n, unsigned flags, struct phrase_text *out);
 /* The same into BUF of CAP bytes when N + 1 + PHRASE_PAD fits (no allocation for the
@@ -56,6 +57,10 @@ void phrase_fold(const char *s, size_t n, unsigned flags, struct phrase_text *ou
 enum { PHRASE_PAD = 32 };
 void phrase_fold_into(const char *s, size_t n, unsigned flags, char *buf, size_t cap,
                       struct phrase_text *out);
+/* The same for a text known to be ASCII without white space that folding changes (TAB to
+ * CR, two spaces in a row): the copy it folds to, without looking at its bytes. */
+void phrase_fold_plain_into(const char *s, size_t n, unsigned flags, char *buf, size_t cap,
+                            struct phrase_text *out);
 void phrase_text_maps(struct phrase_text *t);
 void phrase_text_release(struct phrase_text *t);
 
