@@ -379,19 +379,23 @@ static int cp_separates(uint32_t cp)
 
 /* Quotes that make a name quoted or code-formatted: an opening one just before it and its
  * closing one just after it (or after "()"). */
+#define QUOTE(open, close, how) {open, close, how, sizeof open - 1, sizeof close - 1}
 static const struct {
     const char *open, *close, *how;
+    size_t lo, lc; /* their lengths in bytes */
 } quotes[] = {
-    {"`", "`", "code-formatted"},   {"'", "'", "quoted"},           {"\"", "\"", "quoted"},
-    {"\u201C", "\u201D", "quoted"}, {"\u2018", "\u2019", "quoted"}, {"\u00AB", "\u00BB", "quoted"},
-    {"\u201E", "\u201C", "quoted"}, {"\u201E", "\u201D", "quoted"}, {"\u2039", "\u203A", "quoted"},
-    {"\u300C", "\u300D", "quoted"}, {"\u300E", "\u300F", "quoted"},
+    QUOTE("`", "`", "code-formatted"),   QUOTE("'", "'", "quoted"),
+    QUOTE("\"", "\"", "quoted"),         QUOTE("\u201C", "\u201D", "quoted"),
+    QUOTE("\u2018", "\u2019", "quoted"), QUOTE("\u00AB", "\u00BB", "quoted"),
+    QUOTE("\u201E", "\u201C", "quoted"), QUOTE("\u201E", "\u201D", "quoted"),
+    QUOTE("\u2039", "\u203A", "quoted"), QUOTE("\u300C", "\u300D", "quoted"),
+    QUOTE("\u300E", "\u300F", "quoted"),
 };
 
 static const char *quoted(const char *s, size_t n, size_t a, size_t b)
 {
     for (size_t q = 0; q < sizeof quotes / sizeof *quotes; q++) {
-        size_t lo = strlen(quotes[q].open), lc = strlen(quotes[q].close);
+        size_t lo = quotes[q].lo, lc = quotes[q].lc;
         if (a < lo || memcmp(s + a - lo, quotes[q].open, lo)) continue;
         size_t e = b + (n - b >= 2 && !memcmp(s + b, "()", 2) ? 2 : 0);
         if (n - e >= lc && !memcmp(s + e, quotes[q].close, lc)) return quotes[q].how;

@@ -10,6 +10,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "rules/regex_need.h"
 
 enum { PAD = PHRASE_PAD }; /* bytes after a folded text: see phrase_fold */
 
@@ -18,6 +19,7 @@ struct phrase_set {
     pcre2_match_context *mctx;
     int min_words; /* the fewest words a hit spans (a text with one word has no 2-word hit) */
     int jit;       /* compiled by the JIT: an ASCII text is matched without the UTF check */
+    struct regex_need need; /* what a folded text must hold for a hit */
     /* A match data kept for the next search (one pair: only where the whole hit is), so
      * that millions of searches do not allocate one each; taken and given back
      * atomically, as threads judging other files share the set. */
@@ -235,6 +237,7 @@ struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsi
     struct phrase_set *s = xcalloc(1, sizeof *s);
     s->code = code;
     s->jit = jit;
+    regex_need_of(code, &s->need);
     s->min_words = fewest;
     s->mctx = pcre2_match_context_create(NULL);
     pcre2_set_match_limit(s->mctx, 100000);
@@ -254,6 +257,15 @@ void phrase_set_free(struct phrase_set *s)
 int phrase_set_may_match_facts(const struct phrase_set *set, int may_have_space)
 {
     return set->min_words < 2 || may_have_space;
+}
+
+int phrase_set_may_match_bytes(const struct phrase_set *set, size_t n, const uint64_t ascii[2],
+                               int high)
+{
+    /* folding an ASCII text keeps its bytes but turns white space into spaces, and never
+     * makes a text longer than its bytes in code points */
+    uint64_t folded[2] = {ascii[0] | (uint64_t)1 << ' ', ascii[1]};
+    return regex_need_may_match(&set->need, n, folded, high);
 }
 
 int phrase_set_may_match(const struct phrase_set *set, const char *s, size_t n)

@@ -6,6 +6,7 @@
 #define MCPDESC_PHRASE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* How text and phrases are compared. */
 enum {
@@ -28,6 +29,11 @@ char *phrase_pattern(const char *phrase, char **why, size_t *at);
 int phrase_set_may_match(const struct phrase_set *set, const char *s, size_t n);
 /* The same when it is known whether the text may hold white space (MAY_HAVE_SPACE). */
 int phrase_set_may_match_facts(const struct phrase_set *set, int may_have_space);
+/* Can SET have a hit in a text of N bytes whose ASCII bytes are the bits of ASCII, and
+ * that has bytes of 0x80 or more when HIGH (its facts, sel.h)? 0 only when it cannot: too
+ * short, or without a byte every hit begins with or holds (regex_need.h). */
+int phrase_set_may_match_bytes(const struct phrase_set *set, size_t n, const uint64_t ascii[2],
+                               int high);
 struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsigned flags,
                                       char **why);
 void phrase_set_free(struct phrase_set *s);
