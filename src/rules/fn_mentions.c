@@ -326,8 +326,13 @@ static const struct known *known_get(const struct pred *p, const struct cursor *
 
 /* The bytes of a word: a name's ([A-Za-z0-9_.-]) and those that make it a path, a URL, an
  * address or an expression instead (a word with any of them is not a name). */
-static unsigned char byte_class[256]; /* BYTE_WORD, BYTE_CLAUSE: filled once */
-enum { BYTE_WORD = 1, BYTE_CLAUSE = 2 };
+static unsigned char byte_class[256]; /* BYTE_*: filled once */
+enum {
+    BYTE_WORD = 1,   /* word_byte */
+    BYTE_CLAUSE = 2, /* ends a clause between words */
+    BYTE_NAME = 4,   /* in a name: [A-Za-z0-9_.-] */
+    BYTE_SHAPE = 8   /* what makes a name tool-like: _ - or an uppercase letter */
+};
 
 static void byte_classes_fill(void)
 {
@@ -335,7 +340,9 @@ static void byte_classes_fill(void)
     for (int c = 1; c < 256; c++)
         byte_class[c] =
             (unsigned char)((isalnum(c) || strchr("_.-:/\\~@%$=?&#+", c) ? BYTE_WORD : 0) |
-                            (strchr(".;:!?|\n\r", c) ? BYTE_CLAUSE : 0));
+                            (strchr(".;:!?|\n\r", c) ? BYTE_CLAUSE : 0) |
+                            (isalnum(c) || strchr("_.-", c) ? BYTE_NAME : 0) |
+                            (isupper(c) || c == '_' || c == '-' ? BYTE_SHAPE : 0));
 }
 
 static void byte_classes(void)
@@ -379,7 +386,10 @@ static int cp_separates(uint32_t cp)
 
 /* Quotes that make a name quoted or code-formatted: an opening one just before it and its
  * closing one just after it (or after "()"). */
-#define QUOTE(open, close, how) {open, close, how, sizeof open - 1, sizeof close - 1}
+#define QUOTE(open, close, how)                                                                    \
+    {                                                                                              \
+        open, close, how, sizeof open - 1, sizeof close - 1                                        \
+    }
 static const struct {
     const char *open, *close, *how;
     size_t lo, lc; /* their lengths in bytes */
@@ -447,8 +457,7 @@ static int next_word(const char *s, size_t n, struct reader *r, struct word *w)
     w->before = gap;
     w->target = 0;
     w->name = w->len && w->len <= NAME_MAX_LEN && (isalpha(u[a]) || u[a] == '_');
-    for (size_t k = a; w->name && k < b; k++)
-        w->name = isalnum(u[k]) || u[k] == '_' || u[k] == '.' || u[k] == '-';
+    for (size_t k = a; w->name && k < b; k++) w->name = (byte_class[u[k]] & BYTE_NAME) != 0;
     if (w->name && a > 0 && u[a - 1] >= 0x80 && !cp_separates(cp_before(u, n, a))) w->name = 0;
     if (w->name && i < n && u[i] >= 0x80 && !cp_separates(cp_at(u, n, i))) w->name = 0;
     return 1;
@@ -515,6 +524,13 @@ static int tool_like(const char *t, size_t n, int *plain)
 {
     int lower = 0, us = 0, dash = 0, parts = 0, camel = 0;
     size_t dot = SIZE_MAX;
+    /* most words are neither: no _ or -, no uppercase letter for camelCase, or not
+     * beginning in lowercase (what *PLAIN says matters only for a tool-like name) */
+    *plain = 1;
+    if (!n || !islower((unsigned char)t[0])) return 0;
+    unsigned shape = 0;
+    for (size_t i = 0; i < n; i++) shape |= byte_class[(unsigned char)t[i]];
+    if (!(shape & BYTE_SHAPE)) return 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)t[i];
         lower |= islower(c) != 0;
@@ -622,6 +638,22 @@ static int stands(const char *s, size_t n, const struct window *win, enum mentio
     return 1;
 }
 
+/* Can S hold a tool-like name (tool_like)? 0 only when it cannot: no _ or - (a name of
+ * two parts), and no lowercase letter just before an uppercase one (camelCase). */
+static int may_hold_tool_like(const char *s, size_t n, const struct cursor *c)
+{
+    if (c->text_facts & SEL_TEXT_FACTS) { /* its facts (sel.h) say whether _ or - occurs */
+        if (c->text_ascii[0] & ((uint64_t)1 << '-') ||
+            c->text_ascii[1] & ((uint64_t)1 << ('_' - 64)))
+            return 1;
+    } else if (memchr(s, '_', n) || memchr(s, '-', n)) {
+        return 1;
+    }
+    for (size_t i = 1; i < n; i++)
+        if (s[i] >= 'A' && s[i] <= 'Z' && s[i - 1] >= 'a' && s[i - 1] <= 'z') return 1;
+    return 0;
+}
+
 /* The first name of S that counts: 1 with *WORD and H set. */
 static int scan(const char *s, size_t n, enum mentions_as as, const struct known *k,
                 struct word *found, struct hit *h)
@@ -657,7 +689,10 @@ int fn_mentions_eval(const struct pred *p, const struct cursor *c, struct eval_c
     enum mentions_as as = ((const struct mentions_prog *)p->data)->as;
     struct word w;
     struct hit h = {0};
-    if (!scan(s, n, as, known_get(p, c, ctx), &w, &h)) return 0;
+    const struct known *k = known_get(p, c, ctx);
+    /* with no names given, only a tool-like name is a candidate: most texts hold none */
+    if (!k->allowed.given && !k->allowed.len && !may_hold_tool_like(s, n, c)) return 0;
+    if (!scan(s, n, as, k, &w, &h)) return 0;
     fn_match_note(ctx, w.off, w.len);
     buf_reset(&ctx->detail);
     buf_addf(&ctx->detail, "names \"%.*s\" as %s (%s)", (int)w.len, s + w.off,

@@ -105,8 +105,9 @@ int fn_phrases_eval(const struct pred *p, const struct cursor *c, struct eval_ct
     if ((f & SEL_TEXT_FACTS) &&
         (!phrase_set_may_match_bytes(pp->list->phrases, json_string_length(c->v), c->text_ascii,
                                      (f & SEL_TEXT_NON_ASCII) != 0) ||
-         (pp->near && !phrase_set_may_match_bytes(pp->near->phrases, json_string_length(c->v),
-                                                  c->text_ascii, (f & SEL_TEXT_NON_ASCII) != 0))))
+         (pp->near &&
+          !phrase_set_may_match_bytes(pp->near->phrases, json_string_length(c->v), c->text_ascii,
+                                      (f & SEL_TEXT_NON_ASCII) != 0))))
         return 0;
     struct phrase_text t;
     char buf[512];

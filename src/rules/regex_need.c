@@ -54,8 +54,7 @@ void regex_need_of(const void *pattern, struct regex_need *out)
     }
 }
 
-int regex_need_may_match(const struct regex_need *need, size_t n, const uint64_t ascii[2],
-                         int high)
+int regex_need_may_match(const struct regex_need *need, size_t n, const uint64_t ascii[2], int high)
 {
     if (n < need->min_len) return 0;
     /* a caseless k or s also matches U+212A or U+017F: only an ASCII subject's code units
@@ -63,7 +62,6 @@ int regex_need_may_match(const struct regex_need *need, size_t n, const uint64_t
     if (high) return 1;
     if (need->first && !(need->first_ascii[0] & ascii[0]) && !(need->first_ascii[1] & ascii[1]))
         return 0;
-    if (need->last && !ascii_has(ascii, need->last_a) && !ascii_has(ascii, need->last_b))
-        return 0;
+    if (need->last && !ascii_has(ascii, need->last_a) && !ascii_has(ascii, need->last_b)) return 0;
     return 1;
 }

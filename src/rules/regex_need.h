@@ -11,11 +11,11 @@
 #include <stdint.h>
 
 struct regex_need {
-    size_t min_len;     /* every match is at least this many characters (so bytes) long */
-    int first;          /* first_ascii is known */
+    size_t min_len;          /* every match is at least this many characters (so bytes) long */
+    int first;               /* first_ascii is known */
     uint64_t first_ascii[2]; /* the ASCII code units a match can begin with (of an ASCII
                               * subject) */
-    int last;           /* every match holds last_a or last_b (two cases of one letter) */
+    int last;                /* every match holds last_a or last_b (two cases of one letter) */
     unsigned char last_a, last_b;
 };
 
