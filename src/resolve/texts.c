@@ -103,7 +103,6 @@ static void list_reset(struct texts_list *l)
 {
     for (struct texts_chunk *k = l->chunks, *next; k; k = next) {
         next = k->next;
-        k->n = 0;
         k->next = l->spare;
         l->spare = k;
     }
