@@ -348,9 +348,10 @@ static ver_mask judge_node(struct eval_ctx *ctx, const struct clause *cl, const 
                            ver_mask m)
 {
     if (cl->require) {
-        buf_reset(&ctx->detail);
-        buf_reset(&ctx->at);
-        fn_places_reset(ctx);
+        /* what an earlier judgement left (most leave nothing: rules over every text) */
+        if (ctx->detail.len) buf_reset(&ctx->detail);
+        if (ctx->at.len) buf_reset(&ctx->at);
+        if (ctx->places.len || ctx->places_summary) fn_places_reset(ctx);
         ctx->match.set = 0;
         ctx->narrow = ~(ver_mask)0;
         if (fn_eval(cl->require, c, ctx)) return 0;

@@ -150,17 +150,17 @@ void sel_text_facts(struct cursor *c)
     if (!json_is_string(c->v)) return;
     const unsigned char *s = (const unsigned char *)json_string_value(c->v);
     size_t n = json_string_length(c->v);
-    unsigned f = SEL_TEXT_FACTS;
-    uint64_t a[2] = {0, 0};
+    unsigned f = SEL_TEXT_FACTS, prev = 0, twice = 0;
+    uint64_t a[4] = {0, 0, 0, 0}; /* every byte's bit, without a branch: bits of 0x80 and up
+                                   * say only that there are some */
     for (size_t i = 0; i < n; i++) {
         unsigned b = s[i];
-        if (b >= 0x80) {
-            f |= SEL_TEXT_NON_ASCII;
-            continue;
-        }
         a[b >> 6] |= (uint64_t)1 << (b & 63);
-        if ((b >= 0x09 && b <= 0x0D) || (b == ' ' && i && s[i - 1] == ' ')) f |= SEL_TEXT_UNFOLDED;
+        twice |= (b == ' ') & (prev == ' ');
+        prev = b;
     }
+    if (a[2] | a[3]) f |= SEL_TEXT_NON_ASCII;
+    if (twice || (a[0] & ((uint64_t)0x1F << 0x09))) f |= SEL_TEXT_UNFOLDED; /* TAB to CR */
     c->text_ascii[0] = a[0];
     c->text_ascii[1] = a[1];
     c->text_facts = f;

@@ -60,7 +60,9 @@ static struct cursor *keep(struct texts_list *l, const struct cursor *c,
                            const struct cursor *parent)
 {
     if (!l->chunks || l->chunks->n == CHUNK) {
-        struct texts_chunk *k = xmalloc(sizeof *k);
+        struct texts_chunk *k = l->spare;
+        if (k) l->spare = k->next;
+        else k = xmalloc(sizeof *k);
         k->next = l->chunks;
         k->n = 0;
         l->chunks = k;
@@ -95,17 +97,16 @@ static void add_text(struct texts_list *l, struct cursor *c, const char *kind)
     VEC_PUSH(l->nodes, c);
 }
 
-/* Empty L for another walk, keeping its newest chunk and its vectors' room. */
+/* Empty L for another walk, keeping its chunks (as spares: an item as large as the last
+ * one allocates nothing) and its vectors' room. */
 static void list_reset(struct texts_list *l)
 {
-    for (struct texts_chunk *k = l->chunks ? l->chunks->next : NULL, *next; k; k = next) {
+    for (struct texts_chunk *k = l->chunks, *next; k; k = next) {
         next = k->next;
-        free(k);
+        k->next = l->spare;
+        l->spare = k;
     }
-    if (l->chunks) {
-        l->chunks->next = NULL;
-        l->chunks->n = 0;
-    }
+    l->chunks = NULL;
     for (size_t i = 0; i < l->owned.len; i++) json_decref(l->owned.items[i]);
     l->owned.len = l->nodes.len = 0;
     l->entered = l->cuts = 0;
@@ -115,7 +116,10 @@ void texts_list_free(struct texts_list *l)
 {
     if (!l) return;
     list_reset(l);
-    free(l->chunks);
+    for (struct texts_chunk *k = l->spare, *next; k; k = next) {
+        next = k->next;
+        free(k);
+    }
     VEC_FREE(l->owned);
     VEC_FREE(l->nodes);
     free(l);

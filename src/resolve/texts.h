@@ -50,6 +50,7 @@ struct texts_chunk;
 struct texts_list {
     VEC(const struct cursor *) nodes;
     struct texts_chunk *chunks;
+    struct texts_chunk *spare; /* emptied chunks, taken again before allocating */
     VEC(json_t *) owned;
     size_t entered; /* schema nodes entered */
     size_t cuts;    /* nodes a bound kept out */

@@ -15,6 +15,7 @@
 #include "base/uri.h"
 #include "base/val.h"
 #include "rules/fnInt.h"
+#include "rules/regex_need.h"
 
 enum {
     T_OBJECT = 1,
@@ -41,6 +42,7 @@ struct regex_holder {
     pcre2_match_context *mctx;
     int jit; /* JIT-compiled: matched through pcre2_jit_match, without pcre2_match's per-call
               * checks (the subjects are jansson's strings, valid UTF-8) */
+    struct regex_need need; /* what a subject must hold: a text node's facts skip the call */
 };
 static int eval_never(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
 static void regex_free(struct pred *p);
@@ -308,7 +310,11 @@ int fn_eval_text_kind(const struct pred *p, const struct cursor *c, struct eval_
     if (!c->text_kind) return 0;
     size_t i;
     json_t *k;
-    json_array_foreach(p->arg, i, k) if (!strcmp(json_string_value(k), c->text_kind)) return 1;
+    json_array_foreach(p->arg, i, k)
+    {
+        const char *kind = json_string_value(k);
+        if (kind[0] == c->text_kind[0] && !strcmp(kind, c->text_kind)) return 1;
+    }
     return 0;
 }
 
@@ -519,6 +525,7 @@ static struct pred *regex_compile(struct cc *cc, struct pred *p, struct yv arg)
     h->jit = jit;
     h->base.fn = &holder_regex;
     h->code = code;
+    regex_need_of(code, &h->need);
     h->mctx = pcre2_match_context_create(NULL);
     pcre2_set_match_limit(h->mctx, 100000);
     pcre2_set_depth_limit(h->mctx, 1000);
@@ -563,8 +570,13 @@ static int regex_test(const struct pred *holder, const char *s, size_t n, struct
 
 int fn_eval_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    return json_is_string(c->v) &&
-        regex_test(p->kids[0], json_string_value(c->v), json_string_length(c->v), ctx);
+    if (!json_is_string(c->v)) return 0;
+    const struct regex_holder *h = (const struct regex_holder *)p->kids[0];
+    if ((c->text_facts & SEL_TEXT_FACTS) &&
+        !regex_need_may_match(&h->need, json_string_length(c->v), c->text_ascii,
+                              (c->text_facts & SEL_TEXT_NON_ASCII) != 0))
+        return 0;
+    return regex_test(p->kids[0], json_string_value(c->v), json_string_length(c->v), ctx);
 }
 
 int fn_eval_path_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
@@ -1260,8 +1272,8 @@ void *fn_cache_get(struct eval_ctx *ctx, const struct pred *p, const struct curs
 {
     struct fn_indexes *all = ctx->indexes;
     if (!all || !all->nslots) return NULL;
-    char *bp = base ? sel_pointer(base) : xstrdup("");
-    struct sel_index *found = all->slot[index_slot(all, p, bp)];
+    char *bp = base ? sel_pointer(base) : NULL; /* no base: "" (nothing to allocate) */
+    struct sel_index *found = all->slot[index_slot(all, p, bp ? bp : "")];
     free(bp);
     return found ? found->data : NULL;
 }

@@ -28,6 +28,7 @@ struct pred *fn_sel_holder(struct sel *sl, json_t *arg);
 /* fn_mentions.c */
 fn_compile_fn fn_mentions_arg;
 fn_eval_fn fn_mentions_eval;
+void fn_mentions_free(struct pred *p);
 
 /* fn_schema.c */
 fn_compile_fn fn_schema_arg_dialect, fn_schema_arg_schema_file, fn_schema_arg_ref_resolves;

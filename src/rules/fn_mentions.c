@@ -12,6 +12,7 @@
  * it and the three words before it, with fixed English word lists (below): deterministic,
  * linear in the text, and documented in rules-yaml/README.md (Predicates, mentions). */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
@@ -22,6 +23,16 @@
 #define LOOK_BACK 3      /* words between a verb and its name, the verb included */
 
 enum mentions_as { AS_CALL_TARGET, AS_PARAMETER };
+
+static void byte_classes(void); /* the byte table of word_byte, filled once */
+
+/* What the evaluation needs of the argument, read once when compiled (a rule over every
+ * text evaluates it millions of times). */
+struct mentions_prog {
+    enum mentions_as as;
+    json_int_t up, depth; /* -1: not given */
+    int relative;         /* a selector of except or among is relative */
+};
 
 /* ---- compile ---- */
 
@@ -155,7 +166,20 @@ int fn_mentions_arg(struct cc *cc, struct pred *p, struct yv arg)
     p->arg = json_deep_copy(arg.v);
     json_object_set_new(p->arg, "up", json_integer(up));
     json_object_set_new(p->arg, "depth", json_integer(depth));
+    byte_classes(); /* before any evaluation */
+    struct mentions_prog *mp = xcalloc(1, sizeof *mp);
+    mp->as = strcmp(how, "parameter") ? AS_CALL_TARGET : AS_PARAMETER;
+    mp->up = up;
+    mp->depth = depth;
+    for (size_t k = 0; k < p->nkids; k++)
+        if (!sel_is_absolute(p->kids[k]->sel)) mp->relative = 1;
+    p->data = mp;
     return 0;
+}
+
+void fn_mentions_free(struct pred *p)
+{
+    free(p->data);
 }
 
 /* ---- sets of names, compared without ASCII case and without - and _ ----
@@ -268,18 +292,16 @@ static int collect_visit(const struct cursor *c, void *arg)
 static const struct known *known_get(const struct pred *p, const struct cursor *c,
                                      struct eval_ctx *ctx)
 {
-    json_int_t up = json_integer_value(json_object_get(p->arg, "up"));
-    json_int_t depth = json_integer_value(json_object_get(p->arg, "depth"));
-    const struct cursor *base = c;
-    for (json_int_t i = 0; base && i < up; i++) base = base->parent;
-    if (depth >= 0) {
-        while (base && base->depth > depth) base = base->parent;
-        if (base && base->depth != depth) base = NULL;
+    const struct mentions_prog *mp = p->data;
+    const struct cursor *base = NULL; /* absolute selectors only: one for the document */
+    if (mp->relative) {
+        base = c;
+        for (json_int_t i = 0; base && i < mp->up; i++) base = base->parent;
+        if (mp->depth >= 0) {
+            while (base && base->depth > mp->depth) base = base->parent;
+            if (base && base->depth != mp->depth) base = NULL;
+        }
     }
-    int relative = 0; /* absolute selectors only: one structure serves the whole document */
-    for (size_t i = 0; i < p->nkids; i++)
-        if (!sel_is_absolute(p->kids[i]->sel)) relative = 1;
-    if (!relative) base = NULL;
     struct known *k = fn_cache_get(ctx, p, base);
     if (k) return k;
     k = xcalloc(1, sizeof *k);
@@ -304,9 +326,34 @@ static const struct known *known_get(const struct pred *p, const struct cursor *
 
 /* The bytes of a word: a name's ([A-Za-z0-9_.-]) and those that make it a path, a URL, an
  * address or an expression instead (a word with any of them is not a name). */
+static unsigned char byte_class[256]; /* BYTE_*: filled once */
+enum {
+    BYTE_WORD = 1,   /* word_byte */
+    BYTE_CLAUSE = 2, /* ends a clause between words */
+    BYTE_NAME = 4,   /* in a name: [A-Za-z0-9_.-] */
+    BYTE_SHAPE = 8   /* what makes a name tool-like: _ - or an uppercase letter */
+};
+
+static void byte_classes_fill(void)
+{
+    byte_class[0] = BYTE_CLAUSE; /* as strchr found it: a NUL in a text ends a clause */
+    for (int c = 1; c < 256; c++)
+        byte_class[c] =
+            (unsigned char)((isalnum(c) || strchr("_.-:/\\~@%$=?&#+", c) ? BYTE_WORD : 0) |
+                            (strchr(".;:!?|\n\r", c) ? BYTE_CLAUSE : 0) |
+                            (isalnum(c) || strchr("_.-", c) ? BYTE_NAME : 0) |
+                            (isupper(c) || c == '_' || c == '-' ? BYTE_SHAPE : 0));
+}
+
+static void byte_classes(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, byte_classes_fill);
+}
+
 static int word_byte(unsigned char c)
 {
-    return isalnum(c) || (c && strchr("_.-:/\\~@%$=?&#+", c));
+    return byte_class[c] & BYTE_WORD;
 }
 
 /* A code point at or before a position: decoded from valid UTF-8 (jansson's strings are). */
@@ -339,19 +386,26 @@ static int cp_separates(uint32_t cp)
 
 /* Quotes that make a name quoted or code-formatted: an opening one just before it and its
  * closing one just after it (or after "()"). */
+#define QUOTE(open, close, how)                                                                    \
+    {                                                                                              \
+        open, close, how, sizeof open - 1, sizeof close - 1                                        \
+    }
 static const struct {
     const char *open, *close, *how;
+    size_t lo, lc; /* their lengths in bytes */
 } quotes[] = {
-    {"`", "`", "code-formatted"},   {"'", "'", "quoted"},           {"\"", "\"", "quoted"},
-    {"\u201C", "\u201D", "quoted"}, {"\u2018", "\u2019", "quoted"}, {"\u00AB", "\u00BB", "quoted"},
-    {"\u201E", "\u201C", "quoted"}, {"\u201E", "\u201D", "quoted"}, {"\u2039", "\u203A", "quoted"},
-    {"\u300C", "\u300D", "quoted"}, {"\u300E", "\u300F", "quoted"},
+    QUOTE("`", "`", "code-formatted"),   QUOTE("'", "'", "quoted"),
+    QUOTE("\"", "\"", "quoted"),         QUOTE("\u201C", "\u201D", "quoted"),
+    QUOTE("\u2018", "\u2019", "quoted"), QUOTE("\u00AB", "\u00BB", "quoted"),
+    QUOTE("\u201E", "\u201C", "quoted"), QUOTE("\u201E", "\u201D", "quoted"),
+    QUOTE("\u2039", "\u203A", "quoted"), QUOTE("\u300C", "\u300D", "quoted"),
+    QUOTE("\u300E", "\u300F", "quoted"),
 };
 
 static const char *quoted(const char *s, size_t n, size_t a, size_t b)
 {
     for (size_t q = 0; q < sizeof quotes / sizeof *quotes; q++) {
-        size_t lo = strlen(quotes[q].open), lc = strlen(quotes[q].close);
+        size_t lo = quotes[q].lo, lc = quotes[q].lc;
         if (a < lo || memcmp(s + a - lo, quotes[q].open, lo)) continue;
         size_t e = b + (n - b >= 2 && !memcmp(s + b, "()", 2) ? 2 : 0);
         if (n - e >= lc && !memcmp(s + e, quotes[q].close, lc)) return quotes[q].how;
@@ -382,7 +436,7 @@ static int next_word(const char *s, size_t n, struct reader *r, struct word *w)
     enum gap gap = r->carry;
     size_t i = r->pos;
     while (i < n && !word_byte(u[i])) {
-        if (strchr(".;:!?|\n\r", s[i])) gap = GAP_CLAUSE;
+        if (byte_class[u[i]] & BYTE_CLAUSE) gap = GAP_CLAUSE;
         else if (s[i] == ',' && gap == GAP_NONE) gap = GAP_COMMA;
         i++;
     }
@@ -392,7 +446,9 @@ static int next_word(const char *s, size_t n, struct reader *r, struct word *w)
     size_t b = i;
     r->pos = i;
     r->carry = GAP_NONE;
-    while (b > a && strchr(".:?/-", s[b - 1])) {
+    while (b > a &&
+           (s[b - 1] == '.' || s[b - 1] == ':' || s[b - 1] == '?' || s[b - 1] == '/' ||
+            s[b - 1] == '-')) {
         if (s[b - 1] != '/' && s[b - 1] != '-') r->carry = GAP_CLAUSE;
         b--;
     }
@@ -401,8 +457,7 @@ static int next_word(const char *s, size_t n, struct reader *r, struct word *w)
     w->before = gap;
     w->target = 0;
     w->name = w->len && w->len <= NAME_MAX_LEN && (isalpha(u[a]) || u[a] == '_');
-    for (size_t k = a; w->name && k < b; k++)
-        w->name = isalnum(u[k]) || u[k] == '_' || u[k] == '.' || u[k] == '-';
+    for (size_t k = a; w->name && k < b; k++) w->name = (byte_class[u[k]] & BYTE_NAME) != 0;
     if (w->name && a > 0 && u[a - 1] >= 0x80 && !cp_separates(cp_before(u, n, a))) w->name = 0;
     if (w->name && i < n && u[i] >= 0x80 && !cp_separates(cp_at(u, n, i))) w->name = 0;
     return 1;
@@ -469,13 +524,21 @@ static int tool_like(const char *t, size_t n, int *plain)
 {
     int lower = 0, us = 0, dash = 0, parts = 0, camel = 0;
     size_t dot = SIZE_MAX;
+    /* most words are neither: no _ or -, no uppercase letter for camelCase, or not
+     * beginning in lowercase (what *PLAIN says matters only for a tool-like name) */
+    *plain = 1;
+    if (!n || !islower((unsigned char)t[0])) return 0;
+    unsigned shape = 0;
+    for (size_t i = 0; i < n; i++) shape |= byte_class[(unsigned char)t[i]];
+    if (!(shape & BYTE_SHAPE)) return 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)t[i];
         lower |= islower(c) != 0;
         us |= c == '_';
         dash |= c == '-';
         if (c == '.') dot = i;
-        if (isalpha(c) && (i == 0 || strchr("_.-", t[i - 1]))) parts++;
+        if (isalpha(c) && (i == 0 || t[i - 1] == '_' || t[i - 1] == '.' || t[i - 1] == '-'))
+            parts++;
         if (i >= 1 && i + 1 < n && islower((unsigned char)t[i - 1]) && isupper(c) &&
             islower((unsigned char)t[i + 1]))
             camel = 1;
@@ -575,6 +638,22 @@ static int stands(const char *s, size_t n, const struct window *win, enum mentio
     return 1;
 }
 
+/* Can S hold a tool-like name (tool_like)? 0 only when it cannot: no _ or - (a name of
+ * two parts), and no lowercase letter just before an uppercase one (camelCase). */
+static int may_hold_tool_like(const char *s, size_t n, const struct cursor *c)
+{
+    if (c->text_facts & SEL_TEXT_FACTS) { /* its facts (sel.h) say whether _ or - occurs */
+        if (c->text_ascii[0] & ((uint64_t)1 << '-') ||
+            c->text_ascii[1] & ((uint64_t)1 << ('_' - 64)))
+            return 1;
+    } else if (memchr(s, '_', n) || memchr(s, '-', n)) {
+        return 1;
+    }
+    for (size_t i = 1; i < n; i++)
+        if (s[i] >= 'A' && s[i] <= 'Z' && s[i - 1] >= 'a' && s[i - 1] <= 'z') return 1;
+    return 0;
+}
+
 /* The first name of S that counts: 1 with *WORD and H set. */
 static int scan(const char *s, size_t n, enum mentions_as as, const struct known *k,
                 struct word *found, struct hit *h)
@@ -607,12 +686,13 @@ int fn_mentions_eval(const struct pred *p, const struct cursor *c, struct eval_c
     if (!json_is_string(c->v)) return 0;
     const char *s = json_string_value(c->v);
     size_t n = json_string_length(c->v);
-    enum mentions_as as = strcmp(json_string_value(json_object_get(p->arg, "as")), "parameter")
-        ? AS_CALL_TARGET
-        : AS_PARAMETER;
+    enum mentions_as as = ((const struct mentions_prog *)p->data)->as;
     struct word w;
     struct hit h = {0};
-    if (!scan(s, n, as, known_get(p, c, ctx), &w, &h)) return 0;
+    const struct known *k = known_get(p, c, ctx);
+    /* with no names given, only a tool-like name is a candidate: most texts hold none */
+    if (!k->allowed.given && !k->allowed.len && !may_hold_tool_like(s, n, c)) return 0;
+    if (!scan(s, n, as, k, &w, &h)) return 0;
     fn_match_note(ctx, w.off, w.len);
     buf_reset(&ctx->detail);
     buf_addf(&ctx->detail, "names \"%.*s\" as %s (%s)", (int)w.len, s + w.off,

@@ -102,10 +102,21 @@ int fn_phrases_eval(const struct pred *p, const struct cursor *c, struct eval_ct
             : !phrase_set_may_match(pp->list->phrases, json_string_value(c->v),
                                     json_string_length(c->v)))
         return 0;
+    if ((f & SEL_TEXT_FACTS) &&
+        (!phrase_set_may_match_bytes(pp->list->phrases, json_string_length(c->v), c->text_ascii,
+                                     (f & SEL_TEXT_NON_ASCII) != 0) ||
+         (pp->near &&
+          !phrase_set_may_match_bytes(pp->near->phrases, json_string_length(c->v), c->text_ascii,
+                                      (f & SEL_TEXT_NON_ASCII) != 0))))
+        return 0;
     struct phrase_text t;
     char buf[512];
-    phrase_fold_into(json_string_value(c->v), json_string_length(c->v), pp->list->fold, buf,
-                     sizeof buf, &t);
+    if ((f & SEL_TEXT_FACTS) && !(f & (SEL_TEXT_NON_ASCII | SEL_TEXT_UNFOLDED)))
+        phrase_fold_plain_into(json_string_value(c->v), json_string_length(c->v), pp->list->fold,
+                               buf, sizeof buf, &t);
+    else
+        phrase_fold_into(json_string_value(c->v), json_string_length(c->v), pp->list->fold, buf,
+                         sizeof buf, &t);
     size_t b, e, from = 0;
     int hit = 0;
     while (!hit && phrase_find(pp->list->phrases, pp->list->allow, &t, from, &b, &e)) {

@@ -98,7 +98,7 @@ const struct fn_def fn_table[] = {
      "(\"pass it as X\", \"the X parameter\"), a name of names or among (for call targets "
      "without either: any tool-like name) that none of the except selectors reaches; names compare "
      "without ASCII case and without - and _",
-     fn_mentions_arg, fn_mentions_eval, NULL},
+     fn_mentions_arg, fn_mentions_eval, fn_mentions_free},
     /* fn_schema.c: backed by the JSON Schema engine */
     {"valid-schema", "DIALECT",
      "the node is a valid JSON Schema of its declared dialect ($schema), or of DIALECT when it "

@@ -3,12 +3,14 @@
 #include "rules/phrase.h"
 
 #include <pcre2.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "rules/regex_need.h"
 
 enum { PAD = PHRASE_PAD }; /* bytes after a folded text: see phrase_fold */
 
@@ -16,6 +18,12 @@ struct phrase_set {
     pcre2_code *code;
     pcre2_match_context *mctx;
     int min_words; /* the fewest words a hit spans (a text with one word has no 2-word hit) */
+    int jit;       /* compiled by the JIT: an ASCII text is matched without the UTF check */
+    struct regex_need need; /* what a folded text must hold for a hit */
+    /* A match data kept for the next search (one pair: only where the whole hit is), so
+     * that millions of searches do not allocate one each; taken and given back
+     * atomically, as threads judging other files share the set. */
+    _Atomic(pcre2_match_data *) md;
 };
 
 /* Default_Ignorable_Code_Point and White_Space, Unicode 15.0.0 (DerivedCoreProperties.txt,
@@ -225,9 +233,11 @@ struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsi
         *why = xasprintf("the list does not compile: %s", (const char *)msg);
         return NULL;
     }
-    (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+    int jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
     struct phrase_set *s = xcalloc(1, sizeof *s);
     s->code = code;
+    s->jit = jit;
+    regex_need_of(code, &s->need);
     s->min_words = fewest;
     s->mctx = pcre2_match_context_create(NULL);
     pcre2_set_match_limit(s->mctx, 100000);
@@ -240,12 +250,22 @@ void phrase_set_free(struct phrase_set *s)
     if (!s) return;
     pcre2_code_free(s->code);
     pcre2_match_context_free(s->mctx);
+    pcre2_match_data_free(atomic_load(&s->md));
     free(s);
 }
 
 int phrase_set_may_match_facts(const struct phrase_set *set, int may_have_space)
 {
     return set->min_words < 2 || may_have_space;
+}
+
+int phrase_set_may_match_bytes(const struct phrase_set *set, size_t n, const uint64_t ascii[2],
+                               int high)
+{
+    /* folding an ASCII text keeps its bytes but turns white space into spaces, and never
+     * makes a text longer than its bytes in code points */
+    uint64_t folded[2] = {ascii[0] | (uint64_t)1 << ' ', ascii[1]};
+    return regex_need_may_match(&set->need, n, folded, high);
 }
 
 int phrase_set_may_match(const struct phrase_set *set, const char *s, size_t n)
@@ -316,6 +336,17 @@ static void push(struct phrase_text *t, size_t *cap, const char *bytes, size_t n
     }
 }
 
+/* T's original text, ASCII with single spaces, as its folded form. */
+static void copy_plain(struct phrase_text *t)
+{
+    size_t n = t->orig_len;
+    memcpy(t->s, t->orig, n);
+    t->len = n;
+    t->folded_space = n && t->orig[n - 1] == ' ' && (t->flags & PHRASE_FOLD_SPACE);
+    t->s[n] = '\0';
+    t->ascii = 1;
+}
+
 /* Fold T's original text into T->s (again), with the maps when T->from is set. */
 static void fold(struct phrase_text *t)
 {
@@ -329,13 +360,11 @@ static void fold(struct phrase_text *t)
                !(s[k] == ' ' && k && s[k - 1] == ' '))
             k++;
         if (k == n) {
-            memcpy(t->s, s, n);
-            t->len = n;
-            t->folded_space = n && s[n - 1] == ' ' && (t->flags & PHRASE_FOLD_SPACE);
-            t->s[n] = '\0';
+            copy_plain(t);
             return;
         }
     }
+    t->ascii = 0;
     for (size_t i = 0; i < n;) {
         size_t len = 1;
         uint32_t cp = (unsigned char)s[i];
@@ -393,6 +422,23 @@ void phrase_fold_into(const char *s, size_t n, unsigned flags, char *buf, size_t
     fold(out);
 }
 
+void phrase_fold_plain_into(const char *s, size_t n, unsigned flags, char *buf, size_t cap,
+                            struct phrase_text *out)
+{
+    if (n + 1 + PAD > cap) {
+        phrase_fold(s, n, flags, out);
+        return;
+    }
+    memset(out, 0, sizeof *out);
+    out->orig = s;
+    out->orig_len = n;
+    out->flags = flags;
+    out->s = buf;
+    out->borrowed = 1;
+    memset(buf + n, 0, 1 + PAD); /* PCRE2 JIT reads ahead in 16-byte words */
+    copy_plain(out);
+}
+
 void phrase_text_maps(struct phrase_text *t)
 {
     if (t->from) return;
@@ -428,14 +474,22 @@ static int match_at(const struct phrase_set *set, const struct phrase_text *t, s
                     size_t *b, size_t *e)
 {
     if (start > t->len) return 0;
-    pcre2_match_data *md = pcre2_match_data_create_from_pattern(set->code, NULL);
-    int rc = pcre2_match(set->code, (PCRE2_SPTR)t->s, t->len, start, 0, md, set->mctx);
+    struct phrase_set *mut = (struct phrase_set *)set; /* only its md slot changes */
+    pcre2_match_data *md = atomic_exchange(&mut->md, NULL);
+    if (!md) md = pcre2_match_data_create(1, NULL);
+    /* 0: a hit whose groups did not fit the one pair, still a hit */
+    /* pcre2_match checks the whole subject is valid UTF-8 on every call: not needed for
+     * ASCII, which the JIT's own entry then matches alike */
+    int rc = set->jit && t->ascii
+        ? pcre2_jit_match(set->code, (PCRE2_SPTR)t->s, t->len, start, 0, md, set->mctx)
+        : pcre2_match(set->code, (PCRE2_SPTR)t->s, t->len, start, 0, md, set->mctx);
     if (rc >= 0) {
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
         *b = ov[0];
         *e = ov[1];
     }
-    pcre2_match_data_free(md);
+    pcre2_match_data *none = NULL;
+    if (!atomic_compare_exchange_strong(&mut->md, &none, md)) pcre2_match_data_free(md);
     return rc >= 0;
 }
 

@@ -6,6 +6,7 @@
 #define MCPDESC_PHRASE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* How text and phrases are compared. */
 enum {
@@ -28,6 +29,11 @@ char *phrase_pattern(const char *phrase, char **why, size_t *at);
 int phrase_set_may_match(const struct phrase_set *set, const char *s, size_t n);
 /* The same when it is known whether the text may hold white space (MAY_HAVE_SPACE). */
 int phrase_set_may_match_facts(const struct phrase_set *set, int may_have_space);
+/* Can SET have a hit in a text of N bytes whose ASCII bytes are the bits of ASCII, and
+ * that has bytes of 0x80 or more when HIGH (its facts, sel.h)? 0 only when it cannot: too
+ * short, or without a byte every hit begins with or holds (regex_need.h). */
+int phrase_set_may_match_bytes(const struct phrase_set *set, size_t n, const uint64_t ascii[2],
+                               int high);
 struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsigned flags,
                                       char **why);
 void phrase_set_free(struct phrase_set *s);
@@ -49,6 +55,7 @@ struct phrase_text {
     unsigned flags;
     int folded_space; /* folding: the last byte of S is a run of white space */
     int borrowed;     /* S is the caller's buffer (phrase_fold_into): never freed or grown */
+    int ascii;        /* S is ASCII, so valid UTF-8 without a check */
 };
 void phrase_fold(const char *s, size_t n, unsigned flags, struct phrase_text *out);
 /* The same into BUF of CAP bytes when N + 1 + PHRASE_PAD fits (no allocation for the
@@ -56,6 +63,10 @@ void phrase_fold(const char *s, size_t n, unsigned flags, struct phrase_text *ou
 enum { PHRASE_PAD = 32 };
 void phrase_fold_into(const char *s, size_t n, unsigned flags, char *buf, size_t cap,
                       struct phrase_text *out);
+/* The same for a text known to be ASCII without white space that folding changes (TAB to
+ * CR, two spaces in a row): the copy it folds to, without looking at its bytes. */
+void phrase_fold_plain_into(const char *s, size_t n, unsigned flags, char *buf, size_t cap,
+                            struct phrase_text *out);
 void phrase_text_maps(struct phrase_text *t);
 void phrase_text_release(struct phrase_text *t);
 

@@ -267,6 +267,70 @@ START_TEST(each_item_walked_once_for_every_rule)
 }
 END_TEST
 
+/* "POINTER=KIND:VALUE" of every text of L, space-separated (new string); each parent chain
+ * walked (sel_pointer), so a cursor left in a freed chunk shows under the sanitizers. */
+static char *list_summary(const struct texts_list *l)
+{
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < l->nodes.len; i++) {
+        const struct cursor *c = l->nodes.items[i];
+        char *p = sel_pointer(c);
+        buf_addf(&b, "%s%s=%s:%s", i ? " " : "", p, c->text_kind, json_string_value(c->v));
+        free(p);
+    }
+    return buf_detach(&b);
+}
+
+/* A cached list dropped and filled again for the next item (the collection walk) keeps
+ * its chunks for reuse: items larger than one chunk, then smaller, then larger again,
+ * each yields exactly what a fresh walk of it does. */
+START_TEST(dropped_lists_reused_across_items)
+{
+    struct texts_spec *spec = spec_new();
+    size_t props[] = {300, 2, 0, 700, 1};
+    size_t ntools = sizeof props / sizeof *props;
+    struct buf j = BUF_INIT;
+    buf_adds(&j, "{\"tools\": [");
+    for (size_t t = 0; t < ntools; t++) {
+        buf_addf(&j,
+                 "%s{\"name\": \"t%zu\", \"description\": \"d%zu\", \"inputSchema\": "
+                 "{\"properties\": {",
+                 t ? "," : "", t, t);
+        for (size_t k = 0; k < props[t]; k++)
+            buf_addf(&j, "%s\"p%zu_%zu\": {\"description\": \"x%zu\", \"enum\": [\"e%zu\"]}",
+                     k ? "," : "", t, k, k, k);
+        buf_adds(&j, "}}}");
+    }
+    buf_adds(&j, "]}");
+    doc *d = tu_doc(buf_str(&j));
+    ck_assert_ptr_nonnull(d);
+    struct sel_ctx ctx = {d, NULL};
+    struct cursor root, coll, item;
+    sel_root(&ctx, &root);
+    ck_assert_int_eq(sel_member(&ctx, &root, "tools", &coll), 0);
+    struct texts_cache *cache = NULL;
+    for (int round = 0; round < 2; round++)
+        for (size_t t = 0; t < ntools; t++) {
+            ck_assert_int_eq(sel_item(&ctx, &coll, t, &item), 0);
+            struct texts_list *fresh = texts_of_item(spec, &ctx, &item);
+            char *want = list_summary(fresh);
+            const struct texts_list *l = texts_cache_item(&cache, spec, &ctx, &item);
+            ck_assert_ptr_eq(texts_cache_item(&cache, spec, &ctx, &item), l); /* kept */
+            char *got = list_summary(l);
+            ck_assert_str_eq(got, want);
+            ck_assert_uint_eq(l->nodes.len, 2 + 3 * props[t]);
+            texts_cache_drop(cache, &item);
+            free(got);
+            free(want);
+            texts_list_free(fresh);
+        }
+    texts_cache_free(cache);
+    doc_free(d);
+    buf_release(&j);
+    texts_spec_free(spec);
+}
+END_TEST
+
 Suite *texts_suite(void)
 {
     Suite *s = suite_create("texts");
@@ -277,6 +341,7 @@ Suite *texts_suite(void)
     tcase_add_test(tc, walk_is_bounded);
     tcase_add_test(tc, components_resolved_refs_not_followed);
     tcase_add_test(tc, each_item_walked_once_for_every_rule);
+    tcase_add_test(tc, dropped_lists_reused_across_items);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,31 @@
+/* regex_need.h - what a subject must hold for a compiled PCRE2 pattern to match in it,
+ * read once from the pattern (its minimum length, the code units a match can begin with,
+ * a code unit every match holds), so that a rule over every text skips, from the text's
+ * facts (sel.h), the texts where the pattern cannot match without calling PCRE2. The
+ * answers are PCRE2's own start-of-match optimisations: a skipped text is one PCRE2
+ * would have searched and rejected. */
+#ifndef MCPDESC_REGEX_NEED_H
+#define MCPDESC_REGEX_NEED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct regex_need {
+    size_t min_len;          /* every match is at least this many characters (so bytes) long */
+    int first;               /* first_ascii is known */
+    uint64_t first_ascii[2]; /* the ASCII code units a match can begin with (of an ASCII
+                              * subject) */
+    int last;                /* every match holds last_a or last_b (two cases of one letter) */
+    unsigned char last_a, last_b;
+};
+
+/* The needs of CODE (a pcre2_code of 8-bit code units; void here so that this header
+ * needs no PCRE2 configuration). */
+void regex_need_of(const void *code, struct regex_need *out);
+
+/* Can a match lie in a subject of N bytes whose ASCII bytes are the bits of ASCII and
+ * that holds a byte of 0x80 or more when HIGH? 0 only when it cannot. */
+int regex_need_may_match(const struct regex_need *need, size_t n, const uint64_t ascii[2],
+                         int high);
+
+#endif
