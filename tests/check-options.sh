@@ -197,8 +197,9 @@ if command -v bash > /dev/null 2>&1; then
         run mcpdesc rules list --format j
         run mcpdesc rules ch
         run mcpdesc rules changes v0.9.0-rc.3' check-options "$COMP") > "$tmp/comp-files" 2>&1
+    # a bare tag is mcpdesc-mcp's: the tags of its releases (not the other shipped sets')
     tags=$("$BIN" validate --rules-tag=_ - < /dev/null 2>&1 | sed -n "s/.*available: \([^;]*\).*/\1/p" |
-        tr "," "\n" | sed "s/^ *//; s/^.*@//; /^\$/d" | tr "\n" "|")
+        tr "," "\n" | sed -n "s/^ *mcpdesc-mcp@//p" | tr "\n" "|")
     printf '%s\n' 'a b.json|' 'a b.json|d.yaml|dir x|e f.yml|' 'd.yaml|dir x|e f.yml|' \
         'a b.json|c.txt|d.yaml|dir x|e f.yml|' 'c.txt|' 'dir x|' \
         '2025-11-25|' '2024-11-05|' 'v0.9.0-rc.3|' 'mcpdesc-mcp@v0.9.0-rc.3|' "$tags" \
