@@ -405,12 +405,14 @@ void phrase_fold(const char *s, size_t n, unsigned flags, struct phrase_text *ou
     fold(out);
 }
 
-void phrase_fold_into(const char *s, size_t n, unsigned flags, char *buf, size_t cap,
-                      struct phrase_text *out)
+/* OUT set up to fold S into BUF (CAP bytes): 1, or 0 when S does not fit (then folded
+ * into a buffer of its own by phrase_fold, done). */
+static int fold_into_buf(const char *s, size_t n, unsigned flags, char *buf, size_t cap,
+                         struct phrase_text *out)
 {
     if (n + 1 + PAD > cap) {
         phrase_fold(s, n, flags, out);
-        return;
+        return 0;
     }
     memset(out, 0, sizeof *out);
     out->orig = s;
@@ -419,24 +421,19 @@ void phrase_fold_into(const char *s, size_t n, unsigned flags, char *buf, size_t
     out->s = buf;
     out->borrowed = 1;
     memset(buf + n, 0, 1 + PAD); /* PCRE2 JIT reads ahead in 16-byte words */
-    fold(out);
+    return 1;
+}
+
+void phrase_fold_into(const char *s, size_t n, unsigned flags, char *buf, size_t cap,
+                      struct phrase_text *out)
+{
+    if (fold_into_buf(s, n, flags, buf, cap, out)) fold(out);
 }
 
 void phrase_fold_plain_into(const char *s, size_t n, unsigned flags, char *buf, size_t cap,
                             struct phrase_text *out)
 {
-    if (n + 1 + PAD > cap) {
-        phrase_fold(s, n, flags, out);
-        return;
-    }
-    memset(out, 0, sizeof *out);
-    out->orig = s;
-    out->orig_len = n;
-    out->flags = flags;
-    out->s = buf;
-    out->borrowed = 1;
-    memset(buf + n, 0, 1 + PAD); /* PCRE2 JIT reads ahead in 16-byte words */
-    copy_plain(out);
+    if (fold_into_buf(s, n, flags, buf, cap, out)) copy_plain(out);
 }
 
 void phrase_text_maps(struct phrase_text *t)
