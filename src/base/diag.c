@@ -80,6 +80,21 @@ void diag_clear(struct diag *d)
     free(d->fingerprint);
     free(d->suppressed);
     free(d->suppressed_until);
+    for (size_t i = 0; i < d->nrelated; i++) {
+        free(d->related[i].file);
+        free(d->related[i].pointer);
+        free(d->related[i].message);
+    }
+    free(d->related);
+}
+
+void diag_add_related(struct diag *d, const char *file, uint32_t line, uint32_t col,
+                      const char *pointer, const char *message)
+{
+    d->related = xrealloc(d->related, (d->nrelated + 1) * sizeof *d->related);
+    d->related[d->nrelated++] =
+        (struct diag_related){xstrdup(file), line, col, pointer ? xstrdup(pointer) : NULL,
+                              message ? xstrdup(message) : NULL};
 }
 
 int diag_hidden(const struct diag *d)

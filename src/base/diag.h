@@ -11,6 +11,15 @@
 
 enum diag_level { DIAG_INFO, DIAG_WARNING, DIAG_ERROR };
 
+/* Another place a finding concerns (validate --together: the other server's tool a name
+ * collides with). Every string owned. */
+struct diag_related {
+    char *file;         /* the other document's name, as its own diagnostics name it */
+    uint32_t line, col; /* 1-based; 0 when unknown */
+    char *pointer;      /* RFC 6901 pointer in that document */
+    char *message; /* what it is, for people ("the tool \"search\" of server \"b\""), or NULL */
+};
+
 struct diag {
     enum diag_level level;
     char *rule;         /* rule id; NULL for loader errors (rule files, parse errors) */
@@ -27,6 +36,10 @@ struct diag {
     int has_match;
     size_t match_off, match_len;
     uint32_t end_line, end_col;
+    /* Other places the finding concerns, in the order found (JSON "related", SARIF
+     * relatedLocations); none for a finding about one document. diag_add_related appends. */
+    struct diag_related *related;
+    size_t nrelated;
     /* The fix of the clause that reported it (rules-yaml/README.md, "Fixes"; fix.h applies
      * it), when it is offered here: the fix's `when` holds at the finding and it was not
      * reached through a $componentRef. Borrowed from the rule set, which must outlive the
@@ -69,6 +82,9 @@ struct diag *diag_add(struct diag_list *l, enum diag_level level, const char *ru
  * formatter of loader, lint and other errors). Returns it, for a hint. */
 struct diag *diag_vadd(struct diag_list *l, enum diag_level level, const char *file, uint32_t line,
                        uint32_t col, const char *fmt, va_list ap);
+/* Append a related place to D (strings copied; NULL allowed but FILE). */
+void diag_add_related(struct diag *d, const char *file, uint32_t line, uint32_t col,
+                      const char *pointer, const char *message);
 /* printf-style loader error (no rule, no pointer). */
 void diag_errorf(struct diag_list *l, const char *file, uint32_t line, uint32_t col,
                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
