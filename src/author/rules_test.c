@@ -173,8 +173,45 @@ static char *not_exercised(const struct rule_set *rs, const char *path, const ch
     return NULL;
 }
 
+/* A session rule's example (its `together`): judge D, already judged alone into FOUND,
+ * with the fixtures TOGETHER names as one session (judge_together), D first. NULL, or
+ * why a fixture could not be read. */
+static char *judge_example_together(const struct rule_set *rs, const char *fixtures, doc *d,
+                                    json_t *together, const struct eval_options *eo,
+                                    struct diag_list *found)
+{
+    size_t n = 1 + json_array_size(together);
+    struct judge_result *res = xcalloc(n, sizeof *res);
+    char *why = NULL;
+    res[0].d = d;
+    res[0].diags = *found;
+    for (size_t i = 1; i < n && !why; i++) {
+        const char *name = json_string_value(json_array_get(together, i - 1));
+        if (!name || !fixtures_name_ok(name)) {
+            why = xasprintf("together: \"%s\" is not a relative path", name ? name : "");
+            break;
+        }
+        char *path = xasprintf("%s/%s", fixtures, name);
+        struct doc_error err;
+        if (!(res[i].d = doc_load_file(path, NULL, &err))) {
+            struct buf m = BUF_INIT;
+            loc_add(&m, path, err.line, err.col);
+            buf_addf(&m, ": %s", err.message);
+            why = buf_detach(&m);
+            doc_error_release(&err);
+        }
+        free(path);
+    }
+    if (!why) judge_together(rs, res, n, eo);
+    *found = res[0].diags;
+    for (size_t i = 1; i < n; i++) doc_free(res[i].d);
+    free(res);
+    return why;
+}
+
 static char *run_one(const struct rule_set *rs, const char *fixtures, const char *id,
-                     const char *expect, const char *fixture, const char *pointer, int strict)
+                     const char *expect, const char *fixture, const char *pointer, int strict,
+                     json_t *together)
 {
     if (!fixtures_name_ok(fixture))
         return xasprintf("fixture \"%s\" is not a relative path", fixture);
@@ -214,6 +251,15 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
                               .judged_arg = &log};
     struct diag_list found = DIAG_LIST_INIT;
     eval_document(rs, d, &eo, &found);
+    char *unread = together ? judge_example_together(rs, fixtures, d, together, &eo, &found) : NULL;
+    if (unread) {
+        ptr_release(&p);
+        doc_free(d);
+        diag_list_release(&found);
+        judged_log_release(&log);
+        free(path);
+        return unread;
+    }
     if (!exists) exists = ptr_get(doc_root(d), &p) != NULL; /* through $componentRef */
     ptr_release(&p);
     doc_free(d);
@@ -430,10 +476,10 @@ static char *prove_fix(const struct rule_set *rs, const char *id, const char *bp
 static char *run_fix(const struct rule_set *rs, const char *fixtures, const char *id,
                      const char *fixture, const char *after, const char *pointer, int strict)
 {
-    char *detail = run_one(rs, fixtures, id, "invalid", fixture, pointer, 0);
+    char *detail = run_one(rs, fixtures, id, "invalid", fixture, pointer, 0, NULL);
     if (detail) { /* the level does not matter here: any finding at the pointer */
-        char *w = run_one(rs, fixtures, id, "warning", fixture, pointer, 0);
-        char *i = w ? run_one(rs, fixtures, id, "info", fixture, pointer, 0) : NULL;
+        char *w = run_one(rs, fixtures, id, "warning", fixture, pointer, 0, NULL);
+        char *i = w ? run_one(rs, fixtures, id, "info", fixture, pointer, 0, NULL) : NULL;
         if (!w || !i) {
             free(detail);
             detail = NULL;
@@ -500,7 +546,7 @@ static char *run_fix(const struct rule_set *rs, const char *fixtures, const char
     } else if (strict) {
         detail = prove_fix(rs, id, bpath, buf_str(&before), before.len, got, got_len, pointer,
                            versions, &fo);
-    } else if ((detail = run_one(rs, fixtures, id, "valid", after, pointer, 0))) {
+    } else if ((detail = run_one(rs, fixtures, id, "valid", after, pointer, 0, NULL))) {
         char *w = xasprintf("the rule still reports in %s: %s", after, detail);
         free(detail);
         detail = w;
@@ -547,8 +593,8 @@ size_t rules_test_run_examples(const struct rule_set *rs, const char *fixtures, 
                     ? run_fix(rs, fixtures, res.rule, res.fixture, after, res.pointer, strict)
                     : xstrdup("a fix example names no \"after\"");
             else
-                res.detail =
-                    run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer, strict);
+                res.detail = run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer,
+                                     strict, json_object_get(e, "together"));
             res.passed = res.detail == NULL;
             if (!res.passed) failed++;
             if (each) each(&res, each_arg);

@@ -124,8 +124,7 @@ static int load(void *arg, const char *root, struct lsp_rules *out, char **why)
     }
     l->filt.cfg = l->cfg;
     l->filt.rs = l->rs;
-    l->eo =
-        (struct eval_options){0, cmd_rule_enabled, &l->filt, NULL, RULE_PRESET_NONE, NULL, NULL};
+    l->eo = (struct eval_options){.enabled = cmd_rule_enabled, .enabled_arg = &l->filt};
     *out = (struct lsp_rules){l->rs, &l->eo, l, cmd_docs_url(NULL, l->cfg, l->rs)};
     return 0;
 }

@@ -57,6 +57,7 @@ static const char *const options[] = {
     "--docs-url",
     "--only-descriptions",
     "--strict-inputs",
+    "--together",
     NULL,
 };
 
@@ -152,6 +153,12 @@ static void usage(FILE *f)
           "      --strict-inputs      a file a directory search finds that does not parse is\n"
           "                           an input error, whatever its name and text (the rule\n"
           "                           of earlier releases)\n"
+          "      --together           judge the inputs also as one client session, the\n"
+          "                           servers a client connects to at once: the rule set's\n"
+          "                           session rules (--rules-tag mcpdesc-security@TAG) report\n"
+          "                           names that collide across servers and texts that\n"
+          "                           steer the model to another server's tool, on each file\n"
+          "                           involved, with the other place as a related location\n"
           "      --only-descriptions  judge the files named on the command line as a\n"
           "                           directory search judges what it finds: those that are\n"
           "                           not descriptions are skipped (pre-commit's hook); a\n"
@@ -412,6 +419,7 @@ struct validate_opts {
     int quiet, timing;
     int strict_inputs;     /* --strict-inputs: a found file that does not parse is an error */
     int only_descriptions; /* --only-descriptions: named files are judged as found ones */
+    int together;          /* --together: judge the inputs also as one client session */
     long jobs;
     struct cmd_filters filt;
     VEC(const char *) versions; /* --protocol-version, as given */
@@ -487,6 +495,8 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             o->strict_inputs = 1;
         } else if (!strcmp(a, "--only-descriptions")) {
             o->only_descriptions = 1;
+        } else if (!strcmp(a, "--together")) {
+            o->together = 1;
         } else if (OPT("--rules")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--rules"))) return 2;
             if (cmd_option_once(cmd_label, "--rules", &o->rules_dir, v) < 0) return 2;
@@ -708,6 +718,7 @@ static int settle_options(struct validate_opts *o)
         o->output = o->output_owned;
     }
     if (c && c->strict_inputs) o->strict_inputs = 1; /* either one asks for the old rule */
+    if (c && c->together) o->together = 1;
     /* `baseline write` writes a baseline: it reads none */
     if (c && !o->baseline && !o->then && c->baseline.s)
         o->baseline = o->baseline_owned = config_path_of(c, c->baseline.s);
@@ -799,6 +810,17 @@ static struct rule_set *load_rule_set(const struct validate_opts *o, const struc
     return cmd_load_rules_tagged(o->rules_dir, o->rules_tag);
 }
 
+/* The security set's newest shipped tag as NAME@TAG (new): where the session rules are. */
+static char *newest_security_tag(void)
+{
+    static const char name[] = "mcpdesc-security";
+    char *list = release_shipped_list(name);
+    const char *last = strrchr(list, ' ');
+    char *out = xasprintf("%s@%s", name, *list ? (last ? last + 1 : list) : "TAG");
+    free(list);
+    return out;
+}
+
 static int prepare(struct validate_opts *o, struct validate_run *v)
 {
     if (!(v->rs = load_rule_set(o, o->cfg))) return 2;
@@ -832,8 +854,18 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
     /* the preset is decided in cmd_rule_enabled, where the config can overrule it */
     o->filt.rs = v->rs;
     o->filt.preset = o->preset;
-    v->eo = (struct eval_options){
-        0, cmd_rule_enabled, (void *)&o->filt, NULL, RULE_PRESET_NONE, NULL, NULL};
+    v->eo = (struct eval_options){.enabled = cmd_rule_enabled, .enabled_arg = (void *)&o->filt};
+    if (o->together && !rule_set_session_count(v->rs)) {
+        char *tag = newest_security_tag();
+        fprintf(stderr,
+                "mcpdesc %s: --together: the rule set %s@%s has no session rules (rules that "
+                "judge the servers of one client together); run it with --rules-tag %s, whose "
+                "rules find names that collide across servers and texts that steer the model to "
+                "another server's tool\n",
+                cmd_label, rule_set_name(v->rs), rule_set_display_tag(v->rs), tag);
+        free(tag);
+        return 2;
+    }
     if (o->baseline) {
         struct doc_error err;
         if (!(v->baseline = baseline_load(o->baseline, v->cwd, &err))) {
@@ -954,6 +986,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                           n,
                           0};
     judge_all(&v->job, o->jobs);
+    if (o->together) judge_together(v->rs, v->job.results, n, &v->eo);
     v->job.from_dir = NULL;
     free(from_dir);
     v->job.ignored = NULL;

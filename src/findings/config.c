@@ -11,8 +11,8 @@
 #include "base/uri.h"
 
 static const char *const top_keys[] = {
-    "rules",  "preset",   "levels",   "overrides", "ignore",   "fail-on",       "format",
-    "output", "suppress", "docs-url", "paths",     "baseline", "strict-inputs", NULL};
+    "rules",    "preset",   "levels", "overrides", "ignore",        "fail-on",  "format", "output",
+    "suppress", "docs-url", "paths",  "baseline",  "strict-inputs", "together", NULL};
 static const char *const override_keys[] = {"files", "levels", NULL};
 static const char *const suppress_keys[] = {"file",   "rule",  "item", "pointer",
                                             "reason", "until", NULL};
@@ -442,6 +442,10 @@ static struct config *read_buffer(const char *path, const char *data, size_t len
         if ((y = member(&p, top, "paths")).v) string_list(&p, y, "paths", &c->paths);
         if ((y = member(&p, top, "baseline")).v && (s = need_string(&p, y, "baseline")))
             set_str(&p, y, &c->baseline, s);
+        if ((y = member(&p, top, "together")).v) {
+            if (json_is_boolean(y.v)) c->together = json_is_true(y.v);
+            else err_at(&p, y.n, 0, "together is true or false, not %s", type_name(y.v));
+        }
         if ((y = member(&p, top, "strict-inputs")).v) {
             if (json_is_boolean(y.v)) c->strict_inputs = json_is_true(y.v);
             else err_at(&p, y.n, 0, "strict-inputs is true or false, not %s", type_name(y.v));

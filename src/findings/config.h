@@ -73,6 +73,8 @@ struct config {
     struct config_str baseline;   /* `baseline`: --baseline when the command line gives none */
     int strict_inputs; /* `strict-inputs: true`: as --strict-inputs (a found file that does
                         * not parse is an input error, as in earlier releases) */
+    int together;      /* `together: true`: as --together (judge the inputs also as one
+                        * client session) */
     size_t nerrors;    /* errors config_read found (config_load returns NULL instead) */
     int rules_bad;     /* `rules` had an error: its rule set is unknown, so config_check
                         * cannot judge the rule ids */

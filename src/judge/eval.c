@@ -40,11 +40,12 @@ enum placeholder {
     PH_MATCH,
     PH_CODEPOINT,
     PH_TEXT_KIND,
+    PH_RELATED,
     PH_NONE
 };
-const char *const eval_placeholders[] = {"pointer", "key",       "type",      "versions",
-                                         "detail",  "value",     "item",      "item-kind",
-                                         "match",   "codepoint", "text-kind", NULL};
+const char *const eval_placeholders[] = {
+    "pointer",   "key",   "type",      "versions",  "detail",  "value", "item",
+    "item-kind", "match", "codepoint", "text-kind", "related", NULL};
 
 /* The MCP item collections: what {item-kind} calls an item, and the member {item} names
  * it by (schema.ts: Tool.name, Prompt.name, Resource.uri, ResourceTemplate.uriTemplate). */
@@ -114,16 +115,17 @@ static void add_item(struct buf *b, const struct cursor *c, const char *pointer)
 struct found {
     const char *s;
     size_t slen, off, len;
+    const char *related; /* {related}: the other documents' places, or NULL */
 };
 
 static struct found found_text(const struct eval_ctx *ctx, const struct cursor *c)
 {
-    struct found f = {NULL, 0, 0, 0};
+    struct found f = {NULL, 0, 0, 0, NULL};
     if (!ctx->match.set) return f;
     const char *s = ctx->match.key ? c->key : json_string_value(c->v);
     size_t n = !s ? 0 : ctx->match.key ? strlen(s) : json_string_length(c->v);
     if (!s || ctx->match.off > n || ctx->match.len > n - ctx->match.off) return f;
-    return (struct found){s, n, ctx->match.off, ctx->match.len};
+    return (struct found){s, n, ctx->match.off, ctx->match.len, NULL};
 }
 
 /* report-at: match: the source positions of F's match at C (its start, and just after
@@ -175,7 +177,7 @@ static enum placeholder placeholder_of(const char *name, size_t n)
 }
 
 /* Expand {pointer} {key} {value} {type} {versions} {detail} {item} {item-kind} {match}
- * {codepoint} in a message template. What they bring from the document is shown with its
+ * {codepoint} {text-kind} {related} in a message template. What they bring from the document is shown with its
  * hidden characters escaped (display.h): a report about hidden text does not carry it. */
 static char *expand(const char *tmpl, const struct cursor *c, const char *pointer, ver_mask m,
                     const struct ver_list *vl, const struct buf *detail, const struct found *f)
@@ -226,6 +228,9 @@ static char *expand(const char *tmpl, const struct cursor *c, const char *pointe
             }
             break;
         case PH_TEXT_KIND: buf_adds(&b, c->text_kind ? c->text_kind : ""); break;
+        case PH_RELATED:
+            if (f->related) display_add(&b, f->related, strlen(f->related));
+            break;
         case PH_NONE:
             buf_add(&b, p, n + 2); /* not a placeholder: keep the braces (JSON in messages) */
             break;
@@ -256,6 +261,41 @@ static const struct cursor *failure_cursor(struct eval_ctx *ctx, const struct cu
     return c;
 }
 
+/* {related}: where the other documents' nodes stand, "FILE:LINE:COL" each, the first
+ * three and "and N more"; NULL when the last predicate found none. */
+static char *related_text(const struct eval_ctx *ctx)
+{
+    if (!ctx->related.len) return NULL;
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < ctx->related.len && i < 3; i++) {
+        const struct fn_related *r = &ctx->related.items[i];
+        struct doc_pos pos = doc_node_pos(r->d, r->node);
+        buf_addf(&b, "%s%s:%u:%u", i ? ", " : "", doc_name(r->d), (unsigned)pos.line,
+                 (unsigned)pos.col);
+    }
+    if (ctx->related.len > 3) buf_addf(&b, " and %zu more", ctx->related.len - 3);
+    return buf_detach(&b);
+}
+
+/* The other documents' nodes the finding concerns, as its related places (diag.h), each
+ * with its value when a string ("search", the name that collides). */
+static void add_related(const struct eval_ctx *ctx, struct diag *dg)
+{
+    for (size_t i = 0; i < ctx->related.len; i++) {
+        const struct fn_related *r = &ctx->related.items[i];
+        struct doc_pos pos = doc_node_pos(r->d, r->node);
+        struct buf what = BUF_INIT;
+        if (json_is_string(r->v)) {
+            buf_addc(&what, '"');
+            display_add(&what, json_string_value(r->v), json_string_length(r->v));
+            buf_addc(&what, '"');
+        }
+        diag_add_related(dg, doc_name(r->d), pos.line, pos.col, r->pointer,
+                         what.len ? buf_str(&what) : NULL);
+        buf_release(&what);
+    }
+}
+
 static void report_one(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
                        ver_mask m)
 {
@@ -266,6 +306,8 @@ static void report_one(struct eval_ctx *ctx, const struct clause *cl, const stru
     const struct ver_list *vl = rule_set_versions(ctx->rs);
     char *pointer = sel_pointer(c);
     struct found f = found_text(ctx, c); /* before a fix's `when` records another */
+    char *related = related_text(ctx);
+    f.related = related;
     char *msg = expand(cl->message, c, pointer, m, vl, &ctx->detail, &f);
     /* a member name's text node (texts.h) stands at its key */
     struct doc_pos pos = c->is_key ? doc_node_key_pos(ctx->sctx.d, c->node)
@@ -285,6 +327,7 @@ static void report_one(struct eval_ctx *ctx, const struct clause *cl, const stru
     }
     dg->hint = cl->hint ? expand(cl->hint, c, pointer, m, vl, &ctx->detail, &f) : NULL;
     dg->component = c->component ? xstrdup(c->component) : NULL;
+    add_related(ctx, dg);
     /* the fix: never through a component (the edit would go to a definition other
      * references share); the first of the clause's fixes whose `when` holds */
     for (size_t i = 0; !c->component && !c->is_key && i < cl->nfixes; i++) {
@@ -296,6 +339,7 @@ static void report_one(struct eval_ctx *ctx, const struct clause *cl, const stru
         break;
     }
     free(msg);
+    free(related);
     free(steps);
     ptr_release(&at);
 }
@@ -353,6 +397,7 @@ static ver_mask judge_node(struct eval_ctx *ctx, const struct clause *cl, const 
         if (ctx->at.len) buf_reset(&ctx->at);
         if (ctx->places.len || ctx->places_summary) fn_places_reset(ctx);
         ctx->match.set = 0;
+        ctx->related.len = 0;
         ctx->narrow = ~(ver_mask)0;
         if (fn_eval(cl->require, c, ctx)) return 0;
         m &= ctx->narrow;
@@ -695,10 +740,16 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     size_t before = out->len;
     struct diag_list found = DIAG_LIST_INIT;
     uint64_t t_resolve = opts && opts->rule_ns ? now_ns() : 0;
-    struct res *res = res_resolve(d, rule_set_res_config(rs), &found);
+    const struct rule_session *session = opts ? opts->session : NULL;
+    struct res *res = session ? NULL : res_resolve(d, rule_set_res_config(rs), &found);
     ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
     struct eval_run run = {
-        {.rs = rs, .sctx = {d, res_view(res)}, .out = &found, .detail = BUF_INIT, .at = BUF_INIT},
+        {.rs = rs,
+         .sctx = {d, session ? session->docs[session->self].view : res_view(res)},
+         .out = &found,
+         .detail = BUF_INIT,
+         .at = BUF_INIT,
+         .session = session},
         opts};
     struct eval_ctx *ctx = &run.ctx;
     struct cursor root;
@@ -714,6 +765,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     for (size_t i = 0; i < nrules; i++) {
         const struct rule *r = rule_set_rule(rs, i);
         if (need && !need[i]) continue;
+        if (!r->session != !session) continue; /* session rules run in a session, and only they */
         ver_mask m = r->applies & want;
         if (!m) continue;
         if (walk) plan_rule(&pl, i, r->check, m, &root);
@@ -725,7 +777,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     plan_walk(&pl, rs, ctx, &root, per_rule, rule_ns);
     plan_rest(&pl, rs, ctx, &root, per_rule, rule_ns);
     plan_release(&pl);
-    if (!opts || eval_reported(PATTERN_NOTE_RULE, &(struct eval_filter){rs, opts}))
+    if (!session && (!opts || eval_reported(PATTERN_NOTE_RULE, &(struct eval_filter){rs, opts})))
         pattern_note_scan(&ctx->sctx, rule_set_versions(rs), want, &found);
     /* the built-in diagnostics, then each rule's in rule order */
     for (size_t i = 0; i < nrules; i++) {
@@ -746,6 +798,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     buf_release(&ctx->at);
     fn_places_reset(ctx);
     VEC_FREE(ctx->places);
+    VEC_FREE(ctx->related);
     /* the requested versions; then the yields, on the full set; then keep what the
      * options ask for (enabled rules) */
     for (size_t i = 0; i < found.len; i++) {

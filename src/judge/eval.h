@@ -36,6 +36,11 @@ struct eval_options {
     void (*judged)(const struct rule *r, const char *pointer, int whole, ver_mask judged,
                    ver_mask failed, void *arg);
     void *judged_arg;
+    /* Judge the document as SESSION's document self (its d, resolved as SESSION's view
+     * says), with the session rules only, and none of the built-in diagnostics (the
+     * document's own judging reported those); NULL (the default): every rule but the
+     * session rules (rule.h: rule_is_session). */
+    const struct rule_session *session;
 };
 
 /* The placeholders a message, hint or fix title may hold ("value" for {value}, ...),

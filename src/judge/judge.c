@@ -256,3 +256,30 @@ void judge_result_release(struct judge_result *r)
     doc_free(r->d);
     *r = (struct judge_result){NULL, DIAG_LIST_INIT, NULL, NULL};
 }
+
+void judge_together(const struct rule_set *rs, struct judge_result *results, size_t n,
+                    const struct eval_options *opts)
+{
+    struct rule_session_doc *docs = xcalloc(n ? n : 1, sizeof *docs);
+    struct res **res = xcalloc(n ? n : 1, sizeof *res);
+    size_t *which = xcalloc(n ? n : 1, sizeof *which); /* session index -> result index */
+    size_t m = 0;
+    struct diag_list scratch = DIAG_LIST_INIT; /* resolution's own: reported already */
+    for (size_t i = 0; i < n; i++) {
+        if (!results[i].d) continue;
+        res[m] = res_resolve(results[i].d, rule_set_res_config(rs), &scratch);
+        docs[m] = (struct rule_session_doc){results[i].d, res_view(res[m])};
+        which[m++] = i;
+    }
+    diag_list_release(&scratch);
+    struct eval_options o = opts ? *opts : (struct eval_options){0};
+    for (size_t k = 0; k < m; k++) {
+        struct rule_session s = {docs, m, k};
+        o.session = &s;
+        eval_document(rs, results[which[k]].d, &o, &results[which[k]].diags);
+    }
+    for (size_t k = 0; k < m; k++) res_free(res[k]);
+    free(which);
+    free(res);
+    free(docs);
+}

@@ -76,6 +76,18 @@ void fn_places_reset(struct eval_ctx *ctx)
     ctx->places_summary = NULL;
 }
 
+void fn_related_reset(struct eval_ctx *ctx)
+{
+    ctx->related.len = 0;
+}
+
+void fn_related_add(struct eval_ctx *ctx, const doc *d, doc_node node, const char *pointer,
+                    json_t *v)
+{
+    struct fn_related r = {d, node, pointer, v};
+    VEC_PUSH(ctx->related, r);
+}
+
 void fn_places_add(struct eval_ctx *ctx, const char *at, const char *detail)
 {
     struct fn_place pl = {xstrdup(at), xstrdup(detail)};
@@ -982,16 +994,19 @@ int fn_eval_ancestor(const struct pred *p, const struct cursor *c, struct eval_c
 int fn_arg_context(struct cc *cc, struct pred *p, struct yv arg)
 {
     int among = !strcmp(p->fn->name, "among");
-    static const char *const allowed_unique[] = {"select", "up", "depth", "ignore-case", NULL};
-    static const char *const allowed_among[] = {"select",      "up",   "depth",
-                                                "ignore-case", "keys", NULL};
+    static const char *const allowed_unique[] = {
+        "select", "up", "depth", "ignore-case", "ignore-separators", NULL};
+    static const char *const allowed_among[] = {
+        "select", "up", "depth", "ignore-case", "ignore-separators", "keys", NULL};
     if (need_mapping(cc, p, arg) < 0 ||
         only_members(cc, p, arg, among ? allowed_among : allowed_unique) < 0)
         return -1;
     json_int_t up, depth;
     if (opt_count(cc, p, arg, "up", &up) < 0 || opt_count(cc, p, arg, "depth", &depth) < 0)
         return -1;
-    if (opt_bool(cc, p, arg, "ignore-case") < 0 || opt_bool(cc, p, arg, "keys") < 0) return -1;
+    if (opt_bool(cc, p, arg, "ignore-case") < 0 || opt_bool(cc, p, arg, "keys") < 0 ||
+        opt_bool(cc, p, arg, "ignore-separators") < 0)
+        return -1;
     if (up >= 0 && depth >= 0) {
         rule_cc_error(cc, rule_yv_member(cc, arg, "depth").n, 1,
                       "%s takes \"up\" or \"depth\", not both", p->fn->name);
@@ -1011,22 +1026,62 @@ int fn_arg_context(struct cc *cc, struct pred *p, struct yv arg)
     }
     p->kids = xcalloc(n, sizeof *p->kids);
     for (size_t i = 0; i < n; i++) {
-        struct sel *sl = rule_cc_sel(cc, json_is_array(s.v) ? rule_yv_item(cc, s, i) : s);
+        struct yv e = json_is_array(s.v) ? rule_yv_item(cc, s, i) : s;
+        int session;
+        struct sel *sl = rule_cc_sel_or_session(cc, e, &session);
         if (!sl) return -1;
+        if (session && !among) {
+            sel_free(sl);
+            rule_cc_error_hint(cc, e.n, 0,
+                               "write among: {select: {session: SELECTOR}}: some node of another "
+                               "document has an equal value",
+                               "unique compares the nodes of one document; a session selector "
+                               "belongs in among");
+            return -1;
+        }
         struct pred *h = xcalloc(1, sizeof *h);
         h->fn = &holder_sel;
         h->sel = sl;
+        h->session = session;
         p->kids[p->nkids++] = h;
     }
-    p->arg = json_pack("{s:I,s:I,s:b,s:b}", "up", (json_int_t)up, "depth", (json_int_t)depth,
-                       "ignore-case", json_is_true(json_object_get(arg.v, "ignore-case")), "keys",
-                       json_is_true(json_object_get(arg.v, "keys")));
+    p->arg =
+        json_pack("{s:I,s:I,s:b,s:b,s:b}", "up", (json_int_t)up, "depth", (json_int_t)depth,
+                  "ignore-case", json_is_true(json_object_get(arg.v, "ignore-case")),
+                  "ignore-separators", json_is_true(json_object_get(arg.v, "ignore-separators")),
+                  "keys", json_is_true(json_object_get(arg.v, "keys")));
     return 0;
+}
+
+/* How unique and among compare strings: FOLD_CASE without ASCII case (ignore-case),
+ * FOLD_SEPARATORS without the separators of names, - _ and . (ignore-separators:
+ * send_email, Send-Email and sendEmail are one name). */
+enum { FOLD_CASE = 1, FOLD_SEPARATORS = 2 };
+
+static int separator(unsigned char c)
+{
+    return c == '-' || c == '_' || c == '.';
+}
+
+/* A and B equal once separators are left out (and case, with FOLD_CASE in FOLD). */
+static int text_equal_unseparated(const char *a, size_t la, const char *b, size_t lb, int fold)
+{
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < la && separator((unsigned char)a[i])) i++;
+        while (j < lb && separator((unsigned char)b[j])) j++;
+        if (i == la || j == lb) return i == la && j == lb;
+        unsigned char x = (unsigned char)a[i++], y = (unsigned char)b[j++];
+        if (fold & FOLD_CASE && x < 0x80 && y < 0x80)
+            x = (unsigned char)tolower(x), y = (unsigned char)tolower(y);
+        if (x != y) return 0;
+    }
 }
 
 /* Same logical node: same path from the root. */
 static int text_equal(const char *a, size_t la, const char *b, size_t lb, int ignore_case)
 {
+    if (ignore_case & FOLD_SEPARATORS) return text_equal_unseparated(a, la, b, lb, ignore_case);
     if (la != lb) return 0;
     for (size_t i = 0; i < la; i++) {
         unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
@@ -1041,7 +1096,7 @@ static int values_equal(json_t *a, json_t *b, int ignore_case)
 {
     if (ignore_case && json_is_string(a) && json_is_string(b))
         return text_equal(json_string_value(a), json_string_length(a), json_string_value(b),
-                          json_string_length(b), 1);
+                          json_string_length(b), ignore_case);
     return val_equal(a, b);
 }
 
@@ -1057,6 +1112,8 @@ struct sel_entry {
     ver_mask vmask;
     char *pointer; /* logical pointer: identifies the node itself */
     size_t next;   /* next entry in the same bucket (SIZE_MAX: none) */
+    const doc *d;  /* another document of the session (a session selector), or NULL */
+    doc_node node; /* its position there */
 };
 
 static uint64_t fnv(const char *s, size_t n, int fold)
@@ -1064,7 +1121,8 @@ static uint64_t fnv(const char *s, size_t n, int fold)
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (fold && c < 0x80) c = (unsigned char)tolower(c);
+        if (fold & FOLD_SEPARATORS && separator(c)) continue;
+        if (fold & FOLD_CASE && c < 0x80) c = (unsigned char)tolower(c);
         h = (h ^ c) * 1099511628211ull;
     }
     return h;
@@ -1203,6 +1261,7 @@ static void index_remember(struct fn_indexes *all, struct sel_index *ix)
 struct build {
     struct sel_index *ix;
     int keys;
+    const doc *d; /* the session document the selector runs over, or NULL: this one */
 };
 
 static int build_visit(const struct cursor *s, void *arg)
@@ -1211,12 +1270,13 @@ static int build_visit(const struct cursor *s, void *arg)
     if (b->keys) {
         if (!json_is_object(s->v)) return 0;
         for (void *it = json_object_iter(s->v); it; it = json_object_iter_next(s->v, it)) {
-            struct sel_entry e = {NULL, json_object_iter_key(it), s->vmask, NULL, SIZE_MAX};
+            struct sel_entry e = {NULL,   json_object_iter_key(it), s->vmask, NULL, SIZE_MAX, b->d,
+                                  s->node};
             VEC_PUSH(b->ix->e, e);
         }
         return 0;
     }
-    struct sel_entry e = {s->v, NULL, s->vmask, sel_pointer(s), SIZE_MAX};
+    struct sel_entry e = {s->v, NULL, s->vmask, sel_pointer(s), SIZE_MAX, b->d, s->node};
     VEC_PUSH(b->ix->e, e);
     return 0;
 }
@@ -1237,9 +1297,20 @@ static struct sel_index *index_get(const struct pred *p, const struct cursor *ba
     ix->p = p;
     ix->base = bp;
     ix->fold = fold;
-    struct build b = {ix, keys};
+    struct build b = {ix, keys, NULL};
     for (size_t i = 0; i < p->nkids; i++) {
         const struct sel *sl = p->kids[i]->sel;
+        if (p->kids[i]->session) { /* from the root of every other document of the session */
+            const struct rule_session *ss = ctx->session;
+            for (size_t k = 0; ss && sl && k < ss->n; k++) {
+                if (k == ss->self) continue;
+                struct sel_ctx other = {ss->docs[k].d, ss->docs[k].view};
+                b.d = ss->docs[k].d;
+                sel_run(sl, &other, NULL, build_visit, &b);
+            }
+            b.d = NULL;
+            continue;
+        }
         if (!sl || (!sel_is_absolute(sl) && !base)) continue;
         sel_run(sl, &ctx->sctx, base, build_visit, &b);
     }
@@ -1256,7 +1327,7 @@ static struct sel_index *index_get(const struct pred *p, const struct cursor *ba
         size_t b2 = (size_t)(h & (ix->nb - 1));
         e->next = ix->head[b2];
         ix->head[b2] = i;
-        if (e->pointer) {
+        if (e->pointer && !e->d) { /* only this document's nodes can be the node itself */
             size_t sb = (size_t)(fnv(e->pointer, strlen(e->pointer), 0) & (ix->nb - 1));
             ix->self_next[i] = ix->self_head[sb];
             ix->self_head[sb] = i;
@@ -1330,7 +1401,8 @@ int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ct
         if (base && base->depth != depth) base = NULL;
     }
     int unique = !strcmp(p->fn->name, "unique");
-    int fold = json_is_true(json_object_get(p->arg, "ignore-case"));
+    int fold = (json_is_true(json_object_get(p->arg, "ignore-case")) ? FOLD_CASE : 0) |
+        (json_is_true(json_object_get(p->arg, "ignore-separators")) ? FOLD_SEPARATORS : 0);
     int keys = json_is_true(json_object_get(p->arg, "keys"));
     if (keys && !json_is_string(c->v)) return unique;
     int relative = 0; /* absolute selectors do not depend on the base: one index serves all */
@@ -1352,6 +1424,7 @@ int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ct
     uint64_t h = keys ? fnv(json_string_value(c->v), json_string_length(c->v), fold)
                       : value_hash(c->v, fold);
     ver_mask shared = 0;
+    int found = 0; /* among: an equal node (each of another document's is a related place) */
     for (size_t i = ix->head[h & (ix->nb - 1)]; i != SIZE_MAX; i = ix->e.items[i].next) {
         const struct sel_entry *e = &ix->e.items[i];
         if (i == self) {
@@ -1362,10 +1435,16 @@ int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ct
         int eq = keys ? text_equal(e->key, strlen(e->key), json_string_value(c->v),
                                    json_string_length(c->v), fold)
                       : values_equal(e->v, c->v, fold);
-        if (eq && !unique) return 1;
+        if (eq && !unique) {
+            if (!e->d) return 1;
+            if (!found) fn_related_reset(ctx);
+            found = 1;
+            fn_related_add(ctx, e->d, e->node, e->pointer, e->v);
+            continue;
+        }
         if (eq) shared |= e->vmask & c->vmask;
     }
-    if (!unique) return 0;
+    if (!unique) return found;
     if (!shared) return 1;
     ctx->narrow &= shared;
     return 0;

@@ -36,9 +36,10 @@ struct mentions_prog {
 
 /* ---- compile ---- */
 
-/* One entry of except or among: a selector (its string values count) or {keys: SELECTOR}
- * (the member names of the objects it reaches count). A holder's arg is {"role": "except"
- * or "among", "keys": BOOL}. */
+/* One entry of except or among: a selector (its string values count), {keys: SELECTOR}
+ * (the member names of the objects it reaches count) or {session: SELECTOR} (its string
+ * values in the session's other documents: validate --together). A holder's arg is
+ * {"role": "except" or "among", "keys": BOOL}; a session selector's holder has session set. */
 static int add_selectors(struct cc *cc, struct pred *p, struct yv list, const char *role)
 {
     if (!list.v) return 0;
@@ -53,18 +54,27 @@ static int add_selectors(struct cc *cc, struct pred *p, struct yv list, const ch
     p->kids = xrealloc(p->kids, (p->nkids + json_array_size(list.v)) * sizeof *p->kids);
     for (size_t i = 0; i < json_array_size(list.v); i++) {
         struct yv e = rule_yv_item(cc, list, i);
-        int keys = 0;
+        int keys = 0, session = 0;
         if (json_is_object(e.v)) {
             struct yv k = rule_yv_member(cc, e, "keys");
-            if (!k.v || json_object_size(e.v) != 1) {
+            struct yv ss = rule_yv_member(cc, e, "session");
+            if (!(k.v || ss.v) || json_object_size(e.v) != 1) {
                 rule_cc_error(cc, e.n, 0,
-                              "mentions: an entry of \"%s\" is a selector or {keys: SELECTOR}, "
-                              "nothing else",
+                              "mentions: an entry of \"%s\" is a selector, {keys: SELECTOR} or "
+                              "{session: SELECTOR}, nothing else",
                               role);
                 return -1;
             }
-            e = k;
-            keys = 1;
+            if (ss.v && strcmp(role, "among")) {
+                rule_cc_error(cc, e.n, 0,
+                              "mentions: {session: SELECTOR} belongs in \"among\" (the other "
+                              "documents' names that count), not in \"%s\"",
+                              role);
+                return -1;
+            }
+            e = k.v ? k : ss;
+            keys = k.v != NULL;
+            session = ss.v != NULL;
         }
         if (!json_is_string(e.v)) {
             rule_cc_error(cc, e.n, 0, "mentions: a selector of \"%s\" is a string, not a %s", role,
@@ -74,6 +84,7 @@ static int add_selectors(struct cc *cc, struct pred *p, struct yv list, const ch
         struct sel *sl = rule_cc_sel(cc, e);
         if (!sl) return -1;
         p->kids[p->nkids++] = fn_sel_holder(sl, json_pack("{s:s,s:b}", "role", role, "keys", keys));
+        p->kids[p->nkids - 1]->session = session;
     }
     return 0;
 }
@@ -172,7 +183,7 @@ int fn_mentions_arg(struct cc *cc, struct pred *p, struct yv arg)
     mp->up = up;
     mp->depth = depth;
     for (size_t k = 0; k < p->nkids; k++)
-        if (!sel_is_absolute(p->kids[k]->sel)) mp->relative = 1;
+        if (!p->kids[k]->session && !sel_is_absolute(p->kids[k]->sel)) mp->relative = 1;
     p->data = mp;
     return 0;
 }
@@ -212,11 +223,20 @@ static int fold_equal(const char *a, size_t la, const char *b, size_t lb)
     }
 }
 
+/* Where a name of another document of the session stands (its first occurrence). */
+struct name_origin {
+    const doc *d; /* NULL: a name of this document, or of the rule's names */
+    doc_node node;
+    char *pointer;
+    json_t *v;
+};
+
 struct name_set {
     size_t len, cap; /* cap: a power of two, at least twice len (0: empty) */
     struct {
         char *s;
         size_t n;
+        struct name_origin from;
     } * slot;
     int given; /* the rule names this set (it may still be empty in a document) */
 };
@@ -229,7 +249,16 @@ static size_t set_slot(const struct name_set *set, const char *s, size_t n)
     return i;
 }
 
+static void set_add_from(struct name_set *set, const char *s, size_t n,
+                         const struct name_origin *from);
+
 static void set_add(struct name_set *set, const char *s, size_t n)
+{
+    set_add_from(set, s, n, NULL);
+}
+
+static void set_add_from(struct name_set *set, const char *s, size_t n,
+                         const struct name_origin *from)
 {
     if (2 * (set->len + 1) > set->cap) {
         struct name_set old = *set;
@@ -243,6 +272,7 @@ static void set_add(struct name_set *set, const char *s, size_t n)
     if (set->slot[i].s) return;
     set->slot[i].s = xstrndup(s, n);
     set->slot[i].n = n;
+    if (from) set->slot[i].from = *from;
     set->len++;
 }
 
@@ -251,9 +281,20 @@ static int set_has(const struct name_set *set, const char *s, size_t n)
     return set->len && set->slot[set_slot(set, s, n)].s;
 }
 
+/* Where the name S (N bytes) of SET comes from, or NULL when not from another document. */
+static const struct name_origin *set_origin(const struct name_set *set, const char *s, size_t n)
+{
+    if (!set->len) return NULL;
+    size_t i = set_slot(set, s, n);
+    return set->slot[i].s && set->slot[i].from.d ? &set->slot[i].from : NULL;
+}
+
 static void set_free(struct name_set *set)
 {
-    for (size_t i = 0; i < set->cap; i++) free(set->slot[i].s);
+    for (size_t i = 0; i < set->cap; i++) {
+        free(set->slot[i].s);
+        free(set->slot[i].from.pointer);
+    }
     free(set->slot);
 }
 
@@ -274,6 +315,7 @@ static void known_free(void *data)
 struct collect {
     struct name_set *set;
     int keys;
+    const doc *d; /* a session document the selector runs over, or NULL: this one */
 };
 
 static int collect_visit(const struct cursor *c, void *arg)
@@ -283,6 +325,14 @@ static int collect_visit(const struct cursor *c, void *arg)
         if (!json_is_object(c->v)) return 0;
         for (void *it = json_object_iter(c->v); it; it = json_object_iter_next(c->v, it))
             set_add(co->set, json_object_iter_key(it), strlen(json_object_iter_key(it)));
+    } else if (json_is_string(c->v) && co->d) {
+        struct name_origin from = {co->d, c->node, NULL, c->v};
+        const char *s = json_string_value(c->v);
+        size_t n = json_string_length(c->v);
+        if (!set_has(co->set, s, n)) { /* set_add_from keeps only a first origin */
+            from.pointer = sel_pointer(c);
+            set_add_from(co->set, s, n, &from);
+        }
     } else if (json_is_string(c->v)) {
         set_add(co->set, json_string_value(c->v), json_string_length(c->v));
     }
@@ -314,8 +364,18 @@ static const struct known *known_get(const struct pred *p, const struct cursor *
         const struct pred *h = p->kids[i];
         int except = !strcmp(json_string_value(json_object_get(h->arg, "role")), "except");
         struct collect co = {except ? &k->except : &k->allowed,
-                             json_is_true(json_object_get(h->arg, "keys"))};
+                             json_is_true(json_object_get(h->arg, "keys")), NULL};
         co.set->given = 1;
+        if (h->session) { /* from the root of every other document of the session */
+            const struct rule_session *ss = ctx->session;
+            for (size_t j = 0; ss && j < ss->n; j++) {
+                if (j == ss->self) continue;
+                struct sel_ctx other = {ss->docs[j].d, ss->docs[j].view};
+                co.d = ss->docs[j].d;
+                sel_run(h->sel, &other, NULL, collect_visit, &co);
+            }
+            continue;
+        }
         if (sel_is_absolute(h->sel) || base) sel_run(h->sel, &ctx->sctx, base, collect_visit, &co);
     }
     fn_cache_put(ctx, p, base, k, known_free);
@@ -694,6 +754,11 @@ int fn_mentions_eval(const struct pred *p, const struct cursor *c, struct eval_c
     if (!k->allowed.given && !k->allowed.len && !may_hold_tool_like(s, n, c)) return 0;
     if (!scan(s, n, as, k, &w, &h)) return 0;
     fn_match_note(ctx, w.off, w.len);
+    const struct name_origin *from = set_origin(&k->allowed, s + w.off, w.len);
+    if (from) {
+        fn_related_reset(ctx);
+        fn_related_add(ctx, from->d, from->node, from->pointer, from->v);
+    }
     buf_reset(&ctx->detail);
     buf_addf(&ctx->detail, "names \"%.*s\" as %s (%s)", (int)w.len, s + w.off,
              as == AS_PARAMETER ? "a parameter" : "a call target", h.how);

@@ -64,15 +64,18 @@ const struct fn_def fn_table[] = {
      "9110 media type, ISO 8601 date or date-time, RFC 4648 Base64, RFC 2397 data: URI whose "
      ";base64 data is Base64)",
      fn_arg_format, fn_eval_format, NULL},
-    {"unique", "{select: SELECTOR or [SELECTOR, ...], up: N, depth: N, ignore-case: BOOL}",
+    {"unique",
+     "{select: SELECTOR or [SELECTOR, ...], up: N, depth: N, ignore-case: BOOL, "
+     "ignore-separators: BOOL}",
      "no node selected before this one (from the ancestor up levels above, or at depth, or the "
      "root for "
      "absolute selectors) and offered in a common protocol version has an equal value",
      fn_arg_context, fn_eval_context, NULL},
     {"among",
-     "{select: SELECTOR or [SELECTOR, ...], up: N, depth: N, ignore-case: BOOL, keys: BOOL}",
+     "{select: SELECTOR or [SELECTOR, ...], up: N, depth: N, ignore-case: BOOL, "
+     "ignore-separators: BOOL, keys: BOOL}",
      "some other selected node has an equal value (keys: the node is a string naming a member of a "
-     "selected object)",
+     "selected object; {session: SELECTOR}: a node of another document judged together)",
      fn_arg_context, fn_eval_context, NULL},
     {"ancestor", "{up: N, require: PREDICATE}",
      "the node's ancestor N member or item steps up (1: its parent) satisfies the predicate "

@@ -147,6 +147,23 @@ char *rule_set_fixtures_path(const struct rule_set *rs);
 const struct ver_list *rule_set_versions(const struct rule_set *rs);
 const struct res_config *rule_set_res_config(const struct rule_set *rs);
 size_t rule_set_count(const struct rule_set *rs);
+/* A client session (validate --together, rules-yaml/README.md "Session rules"): the
+ * documents a client connects to at once, each resolved, in the order named. A session
+ * rule judges document SELF with its {session: SEL} selectors running over the others. */
+struct rule_session_doc {
+    const doc *d;
+    const struct view *view;
+};
+struct rule_session {
+    const struct rule_session_doc *docs;
+    size_t n;
+    size_t self;
+};
+/* Is R a session rule (its check uses a {session: SEL} selector)? Session rules run only
+ * when documents are judged together, and only then. */
+int rule_is_session(const struct rule *r);
+/* How many of RS's rules are session rules. */
+size_t rule_set_session_count(const struct rule_set *rs);
 /* rules lint: every list of every phrase-lists data file of RS (its own, not its base's)
  * finds each of its examples and none of its counter-examples, and names no phrase twice;
  * errors at file:line:col appended to ERRS (rule_data_load.c). The number of errors. */

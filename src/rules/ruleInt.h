@@ -74,6 +74,11 @@ struct pred *rule_cc_pred(struct cc *cc, struct yv y);
 struct pred *rule_cc_named(struct cc *cc, struct yv name);
 /* Compile a selector string (or report). */
 struct sel *rule_cc_sel(struct cc *cc, struct yv y);
+/* A selector a predicate compares with: a string, or {session: STRING} (the nodes STRING
+ * reaches in the session's other documents; *SESSION set to 1). NULL after reporting. */
+struct sel *rule_cc_sel_or_session(struct cc *cc, struct yv y, int *session);
+/* Does P (or a predicate inside it) compare with a session selector? */
+int rule_pred_uses_session(const struct pred *p);
 /* One member of a mapping, as a handler of its table sees it (rule_lang.h). */
 struct rule_lang_walk {
     struct yv y;                        /* the mapping */
@@ -132,6 +137,8 @@ struct pred {
                               * "." and "DIR/.." segments removed; owned (the same hook) */
     void *data;              /* chars, phrases: what the compiler resolved in a data file
                               * (freed by the fn's free hook) */
+    int session;             /* a holder of a session selector, {session: SEL}: SEL runs
+                              * over the session's other documents (struct rule_session) */
 };
 
 /* fn_table.c: every predicate a rule may name, in one table (the loader's lookup and
@@ -235,7 +242,9 @@ struct rule {
     const struct rule_override *ov_level, *ov_preset;
     enum diag_level file_level;
     enum rule_preset file_preset;
-    int off; /* an override turned it off: no preset runs it */
+    int off;     /* an override turned it off: no preset runs it */
+    int session; /* a session rule: its check compares with {session: SEL} selections, so
+                  * it runs only when documents are judged together (rule_session) */
 };
 
 /* One place where a predicate failed, for report-at: failure (struct eval_ctx, places). */
@@ -243,6 +252,18 @@ struct fn_place {
     char *at;     /* a JSON pointer below the judged node, as eval_ctx.at */
     char *detail; /* {detail} there, as eval_ctx.detail */
 };
+
+/* A node of another document of the session that a finding concerns (eval_ctx.related). */
+struct fn_related {
+    const doc *d;
+    doc_node node;
+    const char *pointer; /* its pointer in D (borrowed) */
+    json_t *v;           /* its value (borrowed) */
+};
+/* Empty ctx->related; append one. */
+void fn_related_reset(struct eval_ctx *ctx);
+void fn_related_add(struct eval_ctx *ctx, const doc *d, doc_node node, const char *pointer,
+                    json_t *v);
 
 /* Interpreter state for one document. */
 struct eval_ctx {
@@ -275,6 +296,13 @@ struct eval_ctx {
         size_t off, len;
         int key; /* found in the node's member name (the key predicate), not its value */
     } match;
+    /* The session being judged (validate --together), or NULL: the documents session
+     * selectors run over, all but session->self. */
+    const struct rule_session *session;
+    /* The nodes of other documents the last session predicate found (among: the equal
+     * values; mentions: the tool named), for the finding's related places; emptied before
+     * each require, pointers borrowed from the document's indexes. */
+    VEC(struct fn_related) related;
 };
 /* Record that the predicate found its text at bytes [OFF, OFF+LEN) of the judged string. */
 void fn_match_note(struct eval_ctx *ctx, size_t off, size_t len);

@@ -381,6 +381,40 @@ struct sel *rule_cc_sel(struct cc *cc, struct yv y)
     return s;
 }
 
+struct sel *rule_cc_sel_or_session(struct cc *cc, struct yv y, int *session)
+{
+    *session = 0;
+    if (!json_is_object(y.v)) return rule_cc_sel(cc, y);
+    struct yv s = rule_yv_member(cc, y, "session");
+    if (!s.v || json_object_size(y.v) != 1) {
+        rule_cc_error_hint(cc, y.n, 0,
+                           "write a selector string, or {session: SELECTOR} for the nodes it "
+                           "reaches in the other documents judged together (validate --together)",
+                           "a mapping here is {session: SELECTOR}, nothing else");
+        return NULL;
+    }
+    *session = 1;
+    return rule_cc_sel(cc, s);
+}
+
+int rule_pred_uses_session(const struct pred *p)
+{
+    if (!p) return 0;
+    if (p->session) return 1;
+    for (size_t i = 0; i < p->nkids; i++)
+        if (rule_pred_uses_session(p->kids[i])) return 1;
+    return rule_pred_uses_session(p->body);
+}
+
+static int clause_uses_session(const struct clause *c)
+{
+    if (!c) return 0;
+    if (rule_pred_uses_session(c->when) || rule_pred_uses_session(c->require)) return 1;
+    for (size_t i = 0; i < c->nkids; i++)
+        if (clause_uses_session(c->kids[i])) return 1;
+    return 0;
+}
+
 /* `use: NAME` resolves against the file's `predicates:` section; compiled on first use. */
 struct pred *rule_cc_named(struct cc *cc, struct yv name)
 {
@@ -1000,6 +1034,9 @@ static const struct rule_lang_member example_members[] = {
     /* checked by expect's handler */
     {"after", RULE_LANG_STRING, RULE_LANG_OWN, "with expect: fix: the fixture as the fix leaves it",
      NULL, NULL, NULL, 0},
+    {"together", RULE_LANG_STRINGS, RULE_LANG_OWN,
+     "the other descriptions the fixture is judged together with (a session rule's example)", NULL,
+     NULL, NULL, 0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
 const struct rule_lang_map rule_cc_lang_example = {
     "example", RULE_NAMES_EXAMPLE, "rule-file.schema.json#/$defs/Example", example_members, NULL};
@@ -1298,7 +1335,9 @@ static int rule_check_member(struct cc *cc, struct rule_lang_walk *w)
         rule_cc_error(cc, w->y.n, 0, "a rule has no \"check\"");
         return -1;
     }
-    return (b->r.check = compile_clause(cc, w->m, "check")) ? 0 : -1;
+    if (!(b->r.check = compile_clause(cc, w->m, "check"))) return -1;
+    b->r.session = clause_uses_session(b->r.check);
+    return 0;
 }
 
 /* A rule's members (rules-yaml/README.md, "A rule"), in the documented order; the steps

@@ -64,8 +64,10 @@ static json_t *pred_json(const struct pred *p)
     for (size_t i = 0; i < p->nkids; i++) {
         const struct pred *k = p->kids[i];
         if (!fn_is_holder(k)) json_array_append_new(of, pred_json(k));
-        else if (k->sel) json_array_append_new(sels, sel_json(k->sel)); /* unique, among */
-        else regex = 1;                                                 /* matches, path-matches */
+        else if (k->sel) { /* unique, among */ json_t *sj = sel_json(k->sel);
+            if (k->session) json_object_set_new(sj, "session", json_true());
+            json_array_append_new(sels, sj);
+        } else regex = 1; /* matches, path-matches */
     }
     if (p->sel) json_array_append_new(sels, sel_json(p->sel)); /* every, some */
     if (p->types) {
@@ -208,7 +210,9 @@ static void add_sel(struct buf *b, json_t *s)
         return;
     }
     buf_addf(b, "%s (%s", json_string_value(json_object_get(s, "selector")),
-             json_is_true(json_object_get(s, "absolute")) ? "absolute" : "relative");
+             json_is_true(json_object_get(s, "session"))        ? "in the session's other documents"
+                 : json_is_true(json_object_get(s, "absolute")) ? "absolute"
+                                                                : "relative");
     size_t i;
     json_t *w;
     json_array_foreach(json_object_get(s, "wildcards"), i, w)
@@ -291,7 +295,8 @@ static void add_pred(struct buf *b, json_t *p, int col)
             add_sel(b, s);
         }
     }
-    static const char *const options[] = {"up", "depth", "ignore-case", "keys"}; /* unique, among */
+    static const char *const options[] = {"up", "depth", "ignore-case", "ignore-separators",
+                                          "keys"}; /* unique, among */
     for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
         if (!(v = json_object_get(p, options[i]))) continue;
         if (json_is_integer(v))

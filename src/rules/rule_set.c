@@ -236,6 +236,16 @@ const struct rule *rule_set_rule(const struct rule_set *rs, size_t i)
 {
     return &rs->rules.items[i];
 }
+int rule_is_session(const struct rule *r)
+{
+    return r->session;
+}
+size_t rule_set_session_count(const struct rule_set *rs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rs->rules.len; i++) n += rs->rules.items[i].session != 0;
+    return n;
+}
 size_t rule_set_digest_count(const struct rule_set *rs)
 {
     return rs->digests.len;

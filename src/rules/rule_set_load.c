@@ -307,8 +307,13 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
         size_t k;
         json_array_foreach(ex, k, e)
         {
-            for (int which = 0; which < 2; which++) { /* the fixture, a fix's after */
-                const char *fx = json_string_value(json_object_get(e, which ? "after" : "fixture"));
+            json_t *together = json_object_get(e, "together");
+            size_t nt = json_is_array(together) ? json_array_size(together) : 0;
+            /* the fixture, a fix's after, the fixtures a session example is judged with */
+            for (size_t which = 0; which < 2 + nt; which++) {
+                const char *fx =
+                    json_string_value(which < 2 ? json_object_get(e, which ? "after" : "fixture")
+                                                : json_array_get(together, which - 2));
                 if (!fx || strstr(fx, "..")) continue; /* lint refuses a fixture outside the dir */
                 char *rel = join_relative(rs->fixtures, fx);
                 char *abs = xasprintf("%s/%s", rs->dir, rel);

@@ -124,7 +124,7 @@ START_TEST(versions_merge_and_first_branch_wins)
     diag_list_release(&out);
     /* --protocol-version narrows what is judged */
     doc *d = tu_doc("{\"tools\": [{\"inputSchema\": true}]}");
-    struct eval_options eo = {0x01 | 0x10, NULL, NULL, NULL, RULE_PRESET_NONE, NULL, NULL};
+    struct eval_options eo = {.versions = 0x01 | 0x10};
     eval_document(rs, d, &eo, &out);
     ck_assert_uint_eq(out.len, 1);
     ck_assert_uint_eq(out.items[0].versions, 0x11);

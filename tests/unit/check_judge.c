@@ -102,7 +102,7 @@ START_TEST(test_not_judged)
     judge_result_release(&r);
 
     /* a version selection that meets none of the document's: at its protocolVersions */
-    struct eval_options eo = {(ver_mask)1 << 0, NULL, NULL, NULL, RULE_PRESET_NONE, NULL, NULL}; /* 2024-11-05 */
+    struct eval_options eo = {.versions = (ver_mask)1 << 0}; /* 2024-11-05 */
     struct judge_options o = {&eo, NULL, 0, 0};
     judge_buffer(rs, "v.json", "{\"tools\": [],\n \"protocolVersions\": [\"2025-06-18\"]}", &o, &r);
     ck_assert_ptr_null(r.d);
@@ -149,7 +149,7 @@ START_TEST(test_found_and_options)
     ck_assert_uint_eq(r.diags.len, 1);
     judge_result_release(&r);
     /* the eval options reach the rules */
-    struct eval_options eo = {0, none_enabled, NULL, NULL, RULE_PRESET_NONE, NULL, NULL};
+    struct eval_options eo = {.enabled = none_enabled};
     struct judge_options o = {&eo, NULL, 0, 0};
     judge_buffer(rs, "a.json", "{\"tools\": [{}]}", &o, &r);
     ck_assert_ptr_nonnull(r.d);

@@ -329,7 +329,7 @@ static const struct {
      "\"except\" takes a non-empty list of selectors"},
     {"{mentions: {as: call-target, except: ['/a/~2']}}", "'/a/~2'", "bad selector"},
     {"{mentions: {as: call-target, except: [{key: /a}]}}", "{key",
-     "a selector or {keys: SELECTOR}"},
+     "a selector, {keys: SELECTOR} or {session: SELECTOR}"},
     {"{mentions: {as: call-target, among: [3]}}", "3]", "a selector of \"among\" is a string"},
     {"{mentions: {as: parameter}}", "parameter",
      "mentions as a parameter needs \"names\" or \"among\""},
