@@ -15,6 +15,7 @@
 #include "base/uri.h"
 #include "base/val.h"
 #include "rules/fnInt.h"
+#include "rules/fn_fold.h"
 #include "rules/regex_need.h"
 
 enum {
@@ -1053,53 +1054,6 @@ int fn_arg_context(struct cc *cc, struct pred *p, struct yv arg)
     return 0;
 }
 
-/* How unique and among compare strings: FOLD_CASE without ASCII case (ignore-case),
- * FOLD_SEPARATORS without the separators of names, - _ and . (ignore-separators:
- * send_email, Send-Email and sendEmail are one name). */
-enum { FOLD_CASE = 1, FOLD_SEPARATORS = 2 };
-
-static int separator(unsigned char c)
-{
-    return c == '-' || c == '_' || c == '.';
-}
-
-/* A and B equal once separators are left out (and case, with FOLD_CASE in FOLD). */
-static int text_equal_unseparated(const char *a, size_t la, const char *b, size_t lb, int fold)
-{
-    size_t i = 0, j = 0;
-    for (;;) {
-        while (i < la && separator((unsigned char)a[i])) i++;
-        while (j < lb && separator((unsigned char)b[j])) j++;
-        if (i == la || j == lb) return i == la && j == lb;
-        unsigned char x = (unsigned char)a[i++], y = (unsigned char)b[j++];
-        if (fold & FOLD_CASE && x < 0x80 && y < 0x80)
-            x = (unsigned char)tolower(x), y = (unsigned char)tolower(y);
-        if (x != y) return 0;
-    }
-}
-
-/* Same logical node: same path from the root. */
-static int text_equal(const char *a, size_t la, const char *b, size_t lb, int ignore_case)
-{
-    if (ignore_case & FOLD_SEPARATORS) return text_equal_unseparated(a, la, b, lb, ignore_case);
-    if (la != lb) return 0;
-    for (size_t i = 0; i < la; i++) {
-        unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
-        if (ignore_case && x < 0x80 && y < 0x80)
-            x = (unsigned char)tolower(x), y = (unsigned char)tolower(y);
-        if (x != y) return 0;
-    }
-    return 1;
-}
-
-static int values_equal(json_t *a, json_t *b, int ignore_case)
-{
-    if (ignore_case && json_is_string(a) && json_is_string(b))
-        return text_equal(json_string_value(a), json_string_length(a), json_string_value(b),
-                          json_string_length(b), ignore_case);
-    return val_equal(a, b);
-}
-
 /* ---- selection indexes for unique/among --------------------------------------------
  * unique/among compare a node with every node of a selection. Done naively that is
  * O(n) per node and O(n^2) per rule (10,000 tools: 10^8 comparisons). Instead the
@@ -1115,33 +1069,6 @@ struct sel_entry {
     const doc *d;  /* another document of the session (a session selector), or NULL */
     doc_node node; /* its position there */
 };
-
-static uint64_t fnv(const char *s, size_t n, int fold)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (fold & FOLD_SEPARATORS && separator(c)) continue;
-        if (fold & FOLD_CASE && c < 0x80) c = (unsigned char)tolower(c);
-        h = (h ^ c) * 1099511628211ull;
-    }
-    return h;
-}
-
-/* Equal values hash equal: strings by (folded) text, numbers by value, other values
- * by type only (rare; the bucket is then compared in full). */
-static uint64_t value_hash(json_t *v, int fold)
-{
-    if (json_is_string(v)) return fnv(json_string_value(v), json_string_length(v), fold);
-    if (json_is_number(v)) {
-        double x = json_number_value(v);
-        if (x == 0) x = 0; /* -0 */
-        char buf[40];
-        int n = snprintf(buf, sizeof buf, "%.17g", x);
-        return fnv(buf, (size_t)n, 0) ^ 0x9e3779b97f4a7c15ull;
-    }
-    return (uint64_t)json_typeof(v) * 0x9e3779b97f4a7c15ull;
-}
 
 struct sel_index {
     const struct pred *p;
@@ -1235,7 +1162,8 @@ void fn_memo_put(struct eval_ctx *ctx, const void *value, int tag, int result)
 
 static size_t index_slot(const struct fn_indexes *all, const struct pred *p, const char *base)
 {
-    uint64_t h = fnv(base, strlen(base), 0) ^ ((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull);
+    uint64_t h =
+        fn_fold_fnv(base, strlen(base), 0) ^ ((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull);
     size_t s = (size_t)(h & (all->nslots - 1));
     while (all->slot[s] && !(all->slot[s]->p == p && !strcmp(all->slot[s]->base, base)))
         s = (s + 1) & (all->nslots - 1);
@@ -1323,12 +1251,13 @@ static struct sel_index *index_get(const struct pred *p, const struct cursor *ba
     /* chain in reverse so each bucket lists entries in selection order */
     for (size_t i = ix->e.len; i-- > 0;) {
         struct sel_entry *e = &ix->e.items[i];
-        uint64_t h = e->key ? fnv(e->key, strlen(e->key), fold) : value_hash(e->v, fold);
+        uint64_t h =
+            e->key ? fn_fold_fnv(e->key, strlen(e->key), fold) : fn_fold_value_hash(e->v, fold);
         size_t b2 = (size_t)(h & (ix->nb - 1));
         e->next = ix->head[b2];
         ix->head[b2] = i;
         if (e->pointer && !e->d) { /* only this document's nodes can be the node itself */
-            size_t sb = (size_t)(fnv(e->pointer, strlen(e->pointer), 0) & (ix->nb - 1));
+            size_t sb = (size_t)(fn_fold_fnv(e->pointer, strlen(e->pointer), 0) & (ix->nb - 1));
             ix->self_next[i] = ix->self_head[sb];
             ix->self_head[sb] = i;
         }
@@ -1413,7 +1342,7 @@ int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ct
     size_t self = SIZE_MAX;
     if (!keys && ix->e.len) {
         char *me = sel_pointer(c);
-        size_t sb = (size_t)(fnv(me, strlen(me), 0) & (ix->nb - 1));
+        size_t sb = (size_t)(fn_fold_fnv(me, strlen(me), 0) & (ix->nb - 1));
         for (size_t i = ix->self_head[sb]; i != SIZE_MAX; i = ix->self_next[i])
             if (!strcmp(ix->e.items[i].pointer, me)) {
                 self = i;
@@ -1421,8 +1350,8 @@ int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ct
             }
         free(me);
     }
-    uint64_t h = keys ? fnv(json_string_value(c->v), json_string_length(c->v), fold)
-                      : value_hash(c->v, fold);
+    uint64_t h = keys ? fn_fold_fnv(json_string_value(c->v), json_string_length(c->v), fold)
+                      : fn_fold_value_hash(c->v, fold);
     ver_mask shared = 0;
     int found = 0; /* among: an equal node (each of another document's is a related place) */
     for (size_t i = ix->head[h & (ix->nb - 1)]; i != SIZE_MAX; i = ix->e.items[i].next) {
@@ -1432,9 +1361,9 @@ int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ct
             continue;
         }
         if (unique && !(e->vmask & c->vmask)) continue; /* never offered together */
-        int eq = keys ? text_equal(e->key, strlen(e->key), json_string_value(c->v),
-                                   json_string_length(c->v), fold)
-                      : values_equal(e->v, c->v, fold);
+        int eq = keys ? fn_fold_text_equal(e->key, strlen(e->key), json_string_value(c->v),
+                                           json_string_length(c->v), fold)
+                      : fn_fold_values_equal(e->v, c->v, fold);
         if (eq && !unique) {
             if (!e->d) return 1;
             if (!found) fn_related_reset(ctx);
