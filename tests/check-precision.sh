@@ -4,7 +4,8 @@
 # kept as a documented true positive"). Runs the development security set
 # (rules-yaml/security, every rule: --preset all) on the project's corpus
 # (examples/corpus/*.json) and on the captured npm servers (tests/precision/captures/,
-# listed with package, version and licence in tests/precision/README.md). Every error or
+# listed with package, version and licence in tests/precision/README.md), each alone, and
+# the captures together as one client session (--together: the session rules). Every error or
 # warning of a security.* rule must be listed in tests/precision/expected.txt, one line
 #   FILE:LINE:COL RULE  # why it is a true positive
 # and every line there must still be reported (a stale entry fails too). Prints each
@@ -29,6 +30,17 @@ for doc in examples/corpus/*.json tests/precision/captures/*.json; do
     sed -n 's/^\([^ ]*:[0-9]*:[0-9]*\): \(error\|warning\): .* \[\(security\.[a-z0-9.-]*\)\] (.*$/\1 \3/p' \
         "$tmp/out" >> "$tmp/found"
 done
+# the captures as one client session (validate --together): the session rules' findings
+# (each file's own were found above)
+NO_COLOR=1 "$bin" validate --rules rules-yaml/security --preset all --color never --together \
+    tests/precision/captures/*.json > "$tmp/out" 2> "$tmp/err"
+status=$?
+if [ "$status" -gt 1 ]; then
+    echo "FAIL --together: exit $status: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
+    exit 1
+fi
+sed -n 's/^\([^ ]*:[0-9]*:[0-9]*\): \(error\|warning\): .* \[\(security\.together\.[a-z0-9.-]*\)\] (.*$/\1 \3/p' \
+    "$tmp/out" >> "$tmp/found"
 sed -e 's/[[:space:]]*#.*$//' -e '/^[[:space:]]*$/d' tests/precision/expected.txt | sort -u > "$tmp/want"
 sort -u "$tmp/found" > "$tmp/got"
 bad=0
