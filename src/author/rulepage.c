@@ -260,7 +260,14 @@ static void page_init(struct rulepage_site *s, const struct rule *r, struct rule
                                      example_kind(expect),
                                      example_title(expect),
                                      NULL,
+                                     NULL,
                                      NULL};
+        json_t *tg = json_object_get(e, "together"), *t;
+        size_t k;
+        struct buf with = BUF_INIT;
+        json_array_foreach(tg, k, t) if (json_is_string(t))
+            buf_addf(&with, "%s%s", with.len ? ", " : "", json_string_value(t));
+        x.together = with.len ? buf_detach(&with) : (buf_release(&with), NULL);
         char *problem = NULL;
         json_t *v;
         fixtures_lookup(rule_fixtures(s, r), x.fixture, x.pointer, &v, &problem);
@@ -303,6 +310,7 @@ static void page_release(struct rulepage_page *p)
     for (size_t i = 0; i < p->examples.len; i++) {
         free(p->examples.items[i].json);
         free(p->examples.items[i].problem);
+        free(p->examples.items[i].together);
     }
     VEC_FREE(p->examples);
 }

@@ -40,6 +40,8 @@ struct rulepage_example {
     const char *title; /* "Valid example", "Invalid example", ... */
     char *json;        /* pretty-printed selected value, or NULL */
     char *problem;     /* why it is missing, or NULL */
+    char *together;    /* a session rule's example: the fixtures judged with it, ", "-joined
+                        * (its `together`), or NULL */
 };
 
 /* The sections of a rule page, in order: part, heading, HTML anchor. Every renderer walks

@@ -393,7 +393,13 @@ static void html_examples(struct rulepage_site *s, const struct rulepage_page *p
         escs(out, x->fixture);
         buf_adds(out, "</code> · Selected: <code>");
         escs(out, x->pointer);
-        buf_adds(out, "</code></p>\n");
+        buf_adds(out, "</code>");
+        if (x->together) {
+            buf_adds(out, " · Judged together with: <code>");
+            escs(out, x->together);
+            buf_adds(out, "</code>");
+        }
+        buf_adds(out, "</p>\n");
         if (x->json) {
             buf_adds(out, "<pre class=\"json\"><code>");
             json_html(out, x->json);

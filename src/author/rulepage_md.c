@@ -100,8 +100,9 @@ static void md_examples(struct rulepage_site *s, const struct rulepage_page *p, 
     if (!p->examples.len) buf_adds(out, "None recorded.\n\n");
     for (size_t i = 0; i < p->examples.len; i++) {
         const struct rulepage_example *x = &p->examples.items[i];
-        buf_addf(out, "### %s\n\nSource: `%s` · Selected: `%s`\n\n", x->title, x->fixture,
-                 x->pointer);
+        buf_addf(out, "### %s\n\nSource: `%s` · Selected: `%s`", x->title, x->fixture, x->pointer);
+        if (x->together) buf_addf(out, " · Judged together with: `%s`", x->together);
+        buf_adds(out, "\n\n");
         if (x->json) buf_addf(out, "```json\n%s\n```\n\n", x->json);
         else buf_addf(out, "*Cannot be shown: %s.*\n\n", x->problem);
     }

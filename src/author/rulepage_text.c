@@ -153,8 +153,10 @@ static void text_examples(struct rulepage_site *s, const struct rulepage_page *p
     if (!p->examples.len) buf_adds(out, "None recorded.\n");
     for (size_t i = 0; i < p->examples.len; i++) {
         const struct rulepage_example *x = &p->examples.items[i];
-        buf_addf(out, "%s%s\nSource: %s · Selected: %s\n", i ? "\n" : "", x->title, x->fixture,
+        buf_addf(out, "%s%s\nSource: %s · Selected: %s", i ? "\n" : "", x->title, x->fixture,
                  x->pointer);
+        if (x->together) buf_addf(out, " · Judged together with: %s", x->together);
+        buf_adds(out, "\n");
         if (x->json) indent_block(out, x->json, "    ");
         else buf_addf(out, "    (cannot be shown: %s)\n", x->problem);
     }
