@@ -10,9 +10,8 @@
 #include "base/diag.h"
 #include "base/util.h"
 
-static struct diag *add(struct diag_list *l, enum diag_level level, const char *rule,
-                        uint32_t line, uint32_t col, const char *pointer, const char *message,
-                        ver_mask v)
+static struct diag *add(struct diag_list *l, enum diag_level level, const char *rule, uint32_t line,
+                        uint32_t col, const char *pointer, const char *message, ver_mask v)
 {
     struct diag *d = diag_add(l, level, rule, "a.json", line, col, message);
     d->pointer = pointer ? xstrdup(pointer) : NULL;
@@ -71,9 +70,11 @@ START_TEST(merge_joins_versions_within_one_level)
     ck_assert_uint_eq(diag_count(&l, DIAG_ERROR), 3);
     ck_assert_uint_eq(diag_count(&l, DIAG_WARNING), 1);
     char *got = show(&l);
-    ck_assert_msg(!strcmp(got, "error:r.a@/x:m:1 warning:r.a@/x:m:4 error:r.a@/y:m:3 error:r.a@/y:other:8") ||
-                      !strcmp(got, "warning:r.a@/x:m:4 error:r.a@/x:m:1 error:r.a@/y:m:3 error:r.a@/y:other:8"),
-                  "got \"%s\"", got);
+    ck_assert_msg(
+        !strcmp(got, "error:r.a@/x:m:1 warning:r.a@/x:m:4 error:r.a@/y:m:3 error:r.a@/y:other:8") ||
+            !strcmp(got,
+                    "warning:r.a@/x:m:4 error:r.a@/x:m:1 error:r.a@/y:m:3 error:r.a@/y:other:8"),
+        "got \"%s\"", got);
     free(got);
     diag_list_release(&l);
 }
@@ -85,8 +86,8 @@ static char *show_related(const struct diag *d)
     struct buf b = BUF_INIT;
     for (size_t i = 0; i < d->nrelated; i++) {
         const struct diag_related *r = &d->related[i];
-        buf_addf(&b, "%s%s:%u:%u %s %s", i ? "|" : "", r->file, (unsigned)r->line,
-                 (unsigned)r->col, r->pointer ? r->pointer : "-", r->message ? r->message : "-");
+        buf_addf(&b, "%s%s:%u:%u %s %s", i ? "|" : "", r->file, (unsigned)r->line, (unsigned)r->col,
+                 r->pointer ? r->pointer : "-", r->message ? r->message : "-");
     }
     return buf_detach(&b);
 }

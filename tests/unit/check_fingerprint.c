@@ -171,7 +171,8 @@ START_TEST(test_related_places_are_not_identity)
     judged(rs, "s.json", "{\"tools\": [{\"name\": \"x\"}]}", &a);
     ck_assert_uint_eq(a.diags.len, 1);
     char *before = xstrdup(a.diags.items[0].fingerprint);
-    diag_add_related(&a.diags.items[0], "b.json", 4, 15, "/tools/0/name", "the tool \"x\" of b.json");
+    diag_add_related(&a.diags.items[0], "b.json", 4, 15, "/tools/0/name",
+                     "the tool \"x\" of b.json");
     fingerprint_diags(rs, a.d, NULL, "s.json", &a.diags);
     ck_assert_str_eq(a.diags.items[0].fingerprint, before);
     free(before);

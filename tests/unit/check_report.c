@@ -412,17 +412,19 @@ START_TEST(test_related)
     add_related(&fx);
     /* text: one line each after the finding's, in the excerpt's style under one */
     char *out = render(&fx, "text", 1, 0, 0);
-    ck_assert_ptr_nonnull(strstr(out, "yes [t.err] (2024-11-05, 2025-03-26)\n"
-                                      "  related: b.json:4:15 /tools/0/name: the tool \"search\" "
-                                      "of b.json\n"
-                                      "  related: c.json (document)\n"
-                                      "broken.json:4:2: error:"));
+    ck_assert_ptr_nonnull(strstr(out,
+                                 "yes [t.err] (2024-11-05, 2025-03-26)\n"
+                                 "  related: b.json:4:15 /tools/0/name: the tool \"search\" "
+                                 "of b.json\n"
+                                 "  related: c.json (document)\n"
+                                 "broken.json:4:2: error:"));
     free(out);
     out = render(&fx, "text", 1, 1, 1);
-    ck_assert_ptr_nonnull(strstr(out, "       |   \033[1;32m^\033[0m\n"
-                                      "       = related: b.json:4:15 /tools/0/name: the tool "
-                                      "\"search\" of b.json\n"
-                                      "       = related: c.json (document)\n\033[1mbroken.json"));
+    ck_assert_ptr_nonnull(strstr(out,
+                                 "       |   \033[1;32m^\033[0m\n"
+                                 "       = related: b.json:4:15 /tools/0/name: the tool "
+                                 "\"search\" of b.json\n"
+                                 "       = related: c.json (document)\n\033[1mbroken.json"));
     free(out);
 
     /* JSON: "related", null members left out */
@@ -431,14 +433,13 @@ START_TEST(test_related)
     json_t *got = json_loads(out, 0, &e);
     ck_assert_msg(got != NULL, "json: %s", e.text);
     json_t *rel = json_object_get(
-        json_array_get(json_object_get(json_array_get(json_object_get(got, "files"), 0),
-                                       "diagnostics"),
-                       0),
+        json_array_get(
+            json_object_get(json_array_get(json_object_get(got, "files"), 0), "diagnostics"), 0),
         "related");
-    json_t *want = json_pack("[{s:s, s:i, s:i, s:s, s:s}, {s:s, s:i, s:i, s:s}]", "file",
-                             "b.json", "line", 4, "column", 15, "pointer", "/tools/0/name",
-                             "message", "the tool \"search\" of b.json", "file", "c.json", "line",
-                             0, "column", 0, "pointer", "");
+    json_t *want = json_pack("[{s:s, s:i, s:i, s:s, s:s}, {s:s, s:i, s:i, s:s}]", "file", "b.json",
+                             "line", 4, "column", 15, "pointer", "/tools/0/name", "message",
+                             "the tool \"search\" of b.json", "file", "c.json", "line", 0, "column",
+                             0, "pointer", "");
     ck_assert_msg(json_equal(rel, want), "got %s", out);
     json_decref(want);
     json_decref(got);
@@ -450,9 +451,9 @@ START_TEST(test_related)
         json_object_get(json_array_get(json_object_get(s, "runs"), 0), "results"), 0);
     want = json_pack("[{s:i, s:{s:{s:s, s:s}, s:{s:i, s:i}}, s:[{s:s}], s:{s:s}},"
                      " {s:i, s:{s:{s:s, s:s}}, s:[{s:s}]}]",
-                     "id", 1, "physicalLocation", "artifactLocation", "uri", "b.json",
-                     "uriBaseId", "%SRCROOT%", "region", "startLine", 4, "startColumn", 15,
-                     "logicalLocations", "fullyQualifiedName", "/tools/0/name", "message", "text",
+                     "id", 1, "physicalLocation", "artifactLocation", "uri", "b.json", "uriBaseId",
+                     "%SRCROOT%", "region", "startLine", 4, "startColumn", 15, "logicalLocations",
+                     "fullyQualifiedName", "/tools/0/name", "message", "text",
                      "the tool \"search\" of b.json", "id", 2, "physicalLocation",
                      "artifactLocation", "uri", "c.json", "uriBaseId", "%SRCROOT%",
                      "logicalLocations", "fullyQualifiedName", "");
@@ -469,8 +470,9 @@ START_TEST(test_related)
     /* github: one line, the places after the message */
     out = render(&fx, "github", 1, 0, 0);
     char *line = line_of(out, "::error file=dir");
-    ck_assert_str_eq(line, "::error file=dir/a b%25.json,line=2,col=3,title=t.err::bad: name, "
-                           "really%0Ayes (2024-11-05, 2025-03-26) (related: b.json:4:15, c.json)");
+    ck_assert_str_eq(line,
+                     "::error file=dir/a b%25.json,line=2,col=3,title=t.err::bad: name, "
+                     "really%0Ayes (2024-11-05, 2025-03-26) (related: b.json:4:15, c.json)");
     free(line);
     free(out);
 
@@ -486,35 +488,43 @@ START_TEST(test_related)
 
     /* junit: in the failure's text */
     out = render(&fx, "junit", 1, 0, 0);
-    ck_assert_msg(strstr(out, "\nat /tools/0\nrelated: b.json:4:15 /tools/0/name: the tool "
-                              "&quot;search&quot; of b.json\nrelated: c.json (document)"
-                              "</failure>") != NULL,
+    ck_assert_msg(strstr(out,
+                         "\nat /tools/0\nrelated: b.json:4:15 /tools/0/name: the tool "
+                         "&quot;search&quot; of b.json\nrelated: c.json (document)"
+                         "</failure>") != NULL,
                   "got %s", out);
     free(out);
 
     /* markdown: the places of the first findings */
     out = render(&fx, "markdown", 1, 0, 0);
     line = line_of(out, "- `dir/a b%.json:2`");
-    ck_assert_str_eq(line, "- `dir/a b%.json:2` bad: name, really yes (related: `b.json:4`, "
-                           "`c.json`)");
+    ck_assert_str_eq(line,
+                     "- `dir/a b%.json:2` bad: name, really yes (related: `b.json:4`, "
+                     "`c.json`)");
     free(line);
     free(out);
 
     /* html: a note each, escaped */
     out = render(&fx, "html", 1, 0, 0);
-    ck_assert_msg(strstr(out, "<div class=\"note related\">related: b.json:4:15 /tools/0/name: "
-                              "the tool &quot;search&quot; of b.json</div>\n"
-                              "<div class=\"note related\">related: c.json (document)</div>\n"
-                              "</li>") != NULL,
+    ck_assert_msg(strstr(out,
+                         "<div class=\"note related\">related: b.json:4:15 /tools/0/name: "
+                         "the tool &quot;search&quot; of b.json</div>\n"
+                         "<div class=\"note related\">related: c.json (document)</div>\n"
+                         "</li>") != NULL,
                   "got %s", out);
     free(out);
 
-    /* hidden characters of a document in a related place are escaped (text) */
-    diag_add_related(&fx.files[0].diags.items[0], "d.json", 1, 2, "/tools/1/name",
-                     "the tool \"a\xe2\x80\xae" "b\" of d.json");
+    /* hidden characters of a document in a related place's pointer and message are
+     * escaped (text) */
+    diag_add_related(&fx.files[0].diags.items[0], "d.json", 1, 2,
+                     "/tools/1/inputSchema/properties/a\xe2\x80\xae"
+                     "b",
+                     "the tool \"a\xe2\x80\xae"
+                     "b\" of d.json");
     out = render(&fx, "text", 1, 0, 0);
-    ck_assert_ptr_nonnull(
-        strstr(out, "  related: d.json:1:2 /tools/1/name: the tool \"a\\u202Eb\" of d.json\n"));
+    ck_assert_ptr_nonnull(strstr(out,
+                                 "  related: d.json:1:2 /tools/1/inputSchema/properties/"
+                                 "a\\u202Eb: the tool \"a\\u202Eb\" of d.json\n"));
     free(out);
     teardown(&fx);
 }
