@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "judge/mcpdesc.h"
+#include "schema/schema.h"
 #include "rules/lock.h"
 #include "findings/report.h"
 #include "testutil.h"
@@ -405,6 +406,34 @@ static char *line_of(const char *out, const char *prefix)
     return xstrndup(at, strcspn(at, "\n"));
 }
 
+/* Is S valid against the OASIS SARIF 2.1.0 schema, where the shared material has it
+ * ($MCPDESC_SHARED, else ../shared beside the checkout, as tests/validate-sarif.sh finds
+ * it)? Without it, says so and checks nothing. */
+static void assert_valid_sarif(json_t *s)
+{
+    const char *shared = getenv("MCPDESC_SHARED");
+    const char *top = getenv("MCPDESC_TOP");
+    char *path = shared
+        ? xasprintf("%s/data/sarif/sarif-schema-2.1.0.json", shared)
+        : xasprintf("%s/../shared/data/sarif/sarif-schema-2.1.0.json", top ? top : "..");
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "check_report: no SARIF schema at %s: not validated\n", path);
+        free(path);
+        return;
+    }
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    schema *sch = schema_compile_file(ctx, path, SCHEMA_DRAFT04, &errs);
+    ck_assert_msg(sch != NULL, "%s: %s", path, errs.len ? errs.items[0].message : "?");
+    int r = schema_validate(sch, s, &errs);
+    ck_assert_msg(r == 0, "not valid SARIF: %s at %s", errs.len ? errs.items[0].message : "?",
+                  errs.len ? errs.items[0].instance_location : "?");
+    schema_errors_release(&errs);
+    schema_free(sch);
+    schema_ctx_free(ctx);
+    free(path);
+}
+
 START_TEST(test_related)
 {
     struct fixture fx;
@@ -465,6 +494,7 @@ START_TEST(test_related)
     res = json_array_get(json_object_get(json_array_get(json_object_get(s, "runs"), 0), "results"),
                          1);
     ck_assert_ptr_null(json_object_get(res, "relatedLocations"));
+    assert_valid_sarif(s);
     json_decref(s);
 
     /* github: one line, the places after the message */
