@@ -110,8 +110,9 @@ static void judged_rules(const struct report_opts *o, const struct report_file *
     if (ids->len > 1) qsort(ids->items, ids->len, sizeof *ids->items, id_cmp);
 }
 
-/* One finding as text: place, level, message, versions, pointer, hint, related places; and, for a
- * suppressed or baselined one, why it does not count. */
+/* One finding as text: place, level, message, versions, pointer, hint, related places
+ * (a "related:" line each); and, for a suppressed or baselined one, why it does not
+ * count. */
 static void finding_text(struct buf *b, const struct report_opts *o, const struct report_file *f,
                          const struct diag *d)
 {
