@@ -55,6 +55,28 @@ static int strcmp_null(const char *a, const char *b)
     return strcmp(a, b);
 }
 
+/* Related places in order: their count, then each one's file, position, pointer and
+ * message. */
+static int related_cmp(const struct diag *a, const struct diag *b)
+{
+    if (a->nrelated != b->nrelated) return a->nrelated < b->nrelated ? -1 : 1;
+    for (size_t i = 0; i < a->nrelated; i++) {
+        const struct diag_related *x = &a->related[i], *y = &b->related[i];
+        int c;
+        if ((c = strcmp_null(x->file, y->file))) return c;
+        if (x->line != y->line) return x->line < y->line ? -1 : 1;
+        if (x->col != y->col) return x->col < y->col ? -1 : 1;
+        if ((c = strcmp_null(x->pointer, y->pointer))) return c;
+        if ((c = strcmp_null(x->message, y->message))) return c;
+    }
+    return 0;
+}
+
+/* The order of a list, and what merges: equal under it (and of one level and fix).
+ * Related places come last: diagnostics of one rule on one node that name other places
+ * are other findings (a name colliding with two servers' tools is two findings), kept
+ * apart and in a fixed order; those that merge name the same places, and the first's
+ * are kept. */
 static int diag_cmp(const void *pa, const void *pb)
 {
     const struct diag *a = pa, *b = pb;
@@ -65,7 +87,8 @@ static int diag_cmp(const void *pa, const void *pb)
     if ((c = strcmp_null(a->rule, b->rule))) return c;
     if ((c = strcmp_null(a->pointer, b->pointer))) return c;
     if ((c = strcmp(a->message, b->message))) return c;
-    return strcmp_null(a->fix_title, b->fix_title);
+    if ((c = strcmp_null(a->fix_title, b->fix_title))) return c;
+    return related_cmp(a, b);
 }
 
 void diag_clear(struct diag *d)
@@ -112,7 +135,7 @@ void diag_sort_merge(struct diag_list *l)
         if (prev && diag_cmp(prev, &l->items[i]) == 0 && prev->level == l->items[i].level &&
             prev->fix == l->items[i].fix) {
             prev->versions |= l->items[i].versions;
-            diag_clear(&l->items[i]);
+            diag_clear(&l->items[i]); /* its related places too: equal to prev's */
             continue;
         }
         l->items[out++] = l->items[i];

@@ -88,8 +88,10 @@ void diag_add_related(struct diag *d, const char *file, uint32_t line, uint32_t 
 /* printf-style loader error (no rule, no pointer). */
 void diag_errorf(struct diag_list *l, const char *file, uint32_t line, uint32_t col,
                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Sort by position, then rule and pointer; then merge diagnostics that differ only in
- * their versions (one diagnostic per rule, node and failure) and offer the same fix. */
+/* Sort by position, then rule and pointer (message, fix title and related places break
+ * ties); then merge diagnostics that differ only in their versions (one diagnostic per
+ * rule, node and failure) and offer the same fix. A merged one keeps the first's related
+ * places (they are equal: related places that differ keep two diagnostics apart). */
 void diag_sort_merge(struct diag_list *l);
 size_t diag_count(const struct diag_list *l, enum diag_level level);
 void diag_list_release(struct diag_list *l);

@@ -20,7 +20,8 @@
  * and otherwise the document's top-level member ("/serverInfo", "/capabilities",
  * "/components") or "" for the document itself. The pointer inside the item is what
  * follows the item's own pointer in the diagnostic's pointer ("/inputSchema/properties/x";
- * "" for the item itself). */
+ * "" for the item itself). A finding's related places (diag.h: the other server's tool a
+ * name collides with) are not part of it: its identity is its own place. */
 #ifndef MCPDESC_FINGERPRINT_H
 #define MCPDESC_FINGERPRINT_H
 

@@ -57,9 +57,11 @@ static void annotation(const struct report_opts *o, const char *file, const stru
     fprintf(o->out, "%stitle=", sep);
     put_escaped(o->out, d->rule ? d->rule : "mcpdesc", 1);
     fputs("::", o->out);
-    /* the message as the text format has it: versions in parentheses, then the hint */
+    /* the message as the text format has it: versions in parentheses, the other places
+     * it concerns (an annotation has one place), then the hint */
     struct buf msg = BUF_INIT;
     report_message(&msg, o, d);
+    report_related_places(&msg, d);
     if (d->hint) buf_addf(&msg, "\nhint: %s", d->hint);
     put_escaped(o->out, buf_str(&msg), 0);
     buf_release(&msg);

@@ -27,6 +27,7 @@ static json_t *issue(const struct report_opts *o, const struct report_file *f, c
     struct buf msg = BUF_INIT;
     report_message(&msg, o, d);
     if (d->pointer && *d->pointer) buf_addf(&msg, " at %s", d->pointer);
+    report_related_places(&msg, d); /* an issue has one location: the others are named */
     char *fp =
         d->fingerprint ? xstrdup(d->fingerprint) : fingerprint_make(rule, path, NULL, NULL, NULL);
     json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:{s:s, s:{s:I}}}", "description", buf_str(&msg),

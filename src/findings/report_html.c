@@ -237,6 +237,14 @@ static void finding(const struct report_opts *o, FILE *out, const struct report_
         put_html(out, d->hint);
         fputs("</div>\n", out);
     }
+    for (size_t i = 0; i < d->nrelated; i++) {
+        struct buf b = BUF_INIT;
+        report_related(&b, &d->related[i]);
+        fputs("<div class=\"note related\">related: ", out);
+        put_html(out, buf_str(&b));
+        fputs("</div>\n", out);
+        buf_release(&b);
+    }
     fputs("</li>\n", out);
 }
 

@@ -23,6 +23,20 @@ static json_t *diag_json(const struct report_opts *o, const struct diag *d)
                             json_pack("{s:I, s:I}", "offset", (json_int_t)d->match_off, "length",
                                       (json_int_t)d->match_len));
     if (d->component) json_object_set_new(j, "component", json_string(d->component));
+    /* added member, only on a finding about other places too (validate --together): each
+     * {file, line, column, pointer?, message?} */
+    if (d->nrelated) {
+        json_t *rel = json_array();
+        for (size_t i = 0; i < d->nrelated; i++) {
+            const struct diag_related *r = &d->related[i];
+            json_t *rj = json_pack("{s:s, s:I, s:I}", "file", r->file, "line", (json_int_t)r->line,
+                                   "column", (json_int_t)r->col);
+            if (r->pointer) json_object_set_new(rj, "pointer", json_string(r->pointer));
+            if (r->message) json_object_set_new(rj, "message", json_string(r->message));
+            json_array_append_new(rel, rj);
+        }
+        json_object_set_new(j, "related", rel);
+    }
     if (d->baseline != DIAG_BASELINE_NONE)
         json_object_set_new(
             j, "baselineState",

@@ -110,8 +110,9 @@ static void judged_rules(const struct report_opts *o, const struct report_file *
     if (ids->len > 1) qsort(ids->items, ids->len, sizeof *ids->items, id_cmp);
 }
 
-/* One finding as text: place, level, message, versions, pointer, hint; and, for a
- * suppressed or baselined one, why it does not count. */
+/* One finding as text: place, level, message, versions, pointer, hint, related places
+ * (a "related:" line each); and, for a suppressed or baselined one, why it does not
+ * count. */
 static void finding_text(struct buf *b, const struct report_opts *o, const struct report_file *f,
                          const struct diag *d)
 {
@@ -126,6 +127,10 @@ static void finding_text(struct buf *b, const struct report_opts *o, const struc
     }
     if (d->pointer) buf_addf(b, "\nat %s", *d->pointer ? d->pointer : "(document)");
     if (d->hint) buf_addf(b, "\nhint: %s", d->hint);
+    for (size_t i = 0; i < d->nrelated; i++) {
+        buf_adds(b, "\nrelated: ");
+        report_related(b, &d->related[i]);
+    }
     if (d->suppressed) {
         buf_addf(b, "\nsuppressed: %s", d->suppressed);
         if (d->suppressed_until) buf_addf(b, ", until %s", d->suppressed_until);

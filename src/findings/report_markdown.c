@@ -195,6 +195,12 @@ void report_markdown(const struct report_opts *o, const struct report_file *file
             put_code(out, m->first[k].file, MD_MESSAGE, d->line);
             fputc(' ', out);
             put_md(out, d->message, MD_MESSAGE);
+            /* the other places it concerns (validate --together), as places only */
+            for (size_t i = 0; i < d->nrelated; i++) {
+                fputs(i ? ", " : " (related: ", out);
+                put_code(out, d->related[i].file, MD_MESSAGE, d->related[i].line);
+            }
+            if (d->nrelated) fputc(')', out);
             fputc('\n', out);
         }
         if (m->count > MD_FIRST) fprintf(out, "- … and %zu more\n", m->count - MD_FIRST);

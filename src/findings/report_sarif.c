@@ -208,6 +208,25 @@ static json_int_t rule_index(const struct rule_set *rs, const char *id)
     return -1;
 }
 
+/* SARIF 2.1.0 3.27.22: the other places the finding concerns, each located as a
+ * result's own location is (3.28: id, unique within the result; physicalLocation;
+ * the pointer as a logical location; what it is as its message). */
+static json_t *related_locations(const char *cwd, const struct diag *d)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < d->nrelated; i++) {
+        const struct diag_related *r = &d->related[i];
+        json_t *loc = json_pack("{s:I, s:o}", "id", (json_int_t)(i + 1), "physicalLocation",
+                                physical_location(r->file, cwd, r->line, r->col, NULL));
+        if (r->pointer)
+            json_object_set_new(loc, "logicalLocations",
+                                json_pack("[{s:s}]", "fullyQualifiedName", r->pointer));
+        if (r->message) json_object_set_new(loc, "message", text(r->message));
+        json_array_append_new(a, loc);
+    }
+    return a;
+}
+
 static json_t *result(const struct report_opts *o, const char *cwd, const struct report_file *f,
                       const struct diag *d)
 {
@@ -223,6 +242,7 @@ static json_t *result(const struct report_opts *o, const char *cwd, const struct
         json_object_set_new(loc, "logicalLocations",
                             json_pack("[{s:s}]", "fullyQualifiedName", d->pointer));
     json_object_set_new(res, "locations", json_pack("[o]", loc));
+    if (d->nrelated) json_object_set_new(res, "relatedLocations", related_locations(cwd, d));
     json_t *props =
         json_pack("{s:o}", "versions", versions_array(rule_set_versions(o->rs), d->versions));
     /* a released tag only: a modified set is told by the run's ruleSet.modified */

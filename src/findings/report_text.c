@@ -1,6 +1,8 @@
 /* report_text.c - compiler-style lines editors can jump to:
  *   file:line:col: level: message [rule-id] (versions)
- * then, on a terminal, the source line with a caret and the fix hint; and a summary. */
+ * then, on a terminal, the source line with a caret and the fix hint; then the other
+ * places the finding concerns, one line each ("  related: b.json:4:15 /tools/0/name: ...",
+ * under an excerpt "       = related: ..."); and a summary. */
 #include <string.h>
 
 #include "findings/report.h"
@@ -56,6 +58,18 @@ static void line_for(const struct report_opts *o, const char *file, const struct
     fputc('\n', o->out);
 }
 
+/* Every related place, even without excerpts: it is part of the finding (where the
+ * other half of a collision is), not a decoration for a terminal. */
+static void related_lines(const struct report_opts *o, const struct diag *d)
+{
+    for (size_t i = 0; i < d->nrelated; i++) {
+        struct buf b = BUF_INIT;
+        report_related(&b, &d->related[i]);
+        fprintf(o->out, "%s%s\n", o->excerpts ? "       = related: " : "  related: ", buf_str(&b));
+        buf_release(&b);
+    }
+}
+
 void report_text(const struct report_opts *o, const struct report_file *files, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -68,10 +82,12 @@ void report_text(const struct report_opts *o, const struct report_file *files, s
             const struct diag *d = &f->diags.items[k];
             if (!report_shown(o, d)) continue;
             line_for(o, f->name, d);
-            if (!o->excerpts) continue;
-            excerpt(o, f->d, d->line, d->col);
-            if (d->component) fprintf(o->out, "       = through %s\n", d->component);
-            if (d->hint) fprintf(o->out, "       = hint: %s\n", d->hint);
+            if (o->excerpts) {
+                excerpt(o, f->d, d->line, d->col);
+                if (d->component) fprintf(o->out, "       = through %s\n", d->component);
+                if (d->hint) fprintf(o->out, "       = hint: %s\n", d->hint);
+            }
+            related_lines(o, d);
         }
     }
     report_baseline_gone(o);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/display.h"
+#include "base/loc.h"
 #include "base/util.h"
 #include "findings/baseline.h"
 
@@ -192,6 +193,29 @@ void report_message(struct buf *b, const struct report_opts *o, const struct dia
         ver_format(b, vl, d->versions, ", ");
         buf_adds(b, ")");
     }
+}
+
+void report_related(struct buf *b, const struct diag_related *r)
+{
+    loc_add(b, r->file, r->line, r->col);
+    if (r->pointer) {
+        buf_addc(b, ' ');
+        if (*r->pointer) display_add(b, r->pointer, strlen(r->pointer));
+        else buf_adds(b, "(document)");
+    }
+    if (r->message) {
+        buf_adds(b, ": ");
+        display_add(b, r->message, strlen(r->message));
+    }
+}
+
+void report_related_places(struct buf *b, const struct diag *d)
+{
+    for (size_t i = 0; i < d->nrelated; i++) {
+        buf_adds(b, i ? ", " : " (related: ");
+        loc_add(b, d->related[i].file, d->related[i].line, d->related[i].col);
+    }
+    if (d->nrelated) buf_addc(b, ')');
 }
 
 void report_summary(const struct report_opts *o, const struct report_file *files, size_t n)

@@ -132,6 +132,15 @@ void report_baseline_gone(const struct report_opts *o);
 /* Appends the finding's message as the github and gitlab formats give it: the message,
  * then its versions in parentheses when the rule set has versions. */
 void report_message(struct buf *b, const struct report_opts *o, const struct diag *d);
+/* Appends related place R of a finding (diag.h; validate --together: the other server's
+ * tool a name collides with) as the text, JUnit and HTML formats give it:
+ * "FILE:LINE:COL POINTER: MESSAGE" ("(document)" for the pointer "", no pointer or
+ * message when it has none), the pointer and message with hidden characters escaped
+ * (they come from a document). */
+void report_related(struct buf *b, const struct diag_related *r);
+/* Appends " (related: FILE:LINE:COL, ...)", the places only, for the formats with room
+ * for one line (github, gitlab); nothing when D has no related place. */
+void report_related_places(struct buf *b, const struct diag *d);
 /* The rule set as JSON, SARIF and the baseline file name it (report_rule_set.c; new reference): {name, tag, derivedFrom,
  * modified, digest}; tag is the released tag, null for a set that differs from every
  * lock of its manifest's tag (derivedFrom), which is then modified. */

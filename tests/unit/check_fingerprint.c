@@ -1,7 +1,8 @@
 /* check_fingerprint.c - findings' stable identities (findings/fingerprint.h): the canonical
  * string pinned by a known value, the item named by its identity member (the index only
  * without one), the same item moved or with others inserted keeps its fingerprint, and a
- * different pointer, rule, file or version set gives another one. */
+ * different pointer, rule, file or version set gives another one; related places do not
+ * count. */
 #include <check.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -161,6 +162,25 @@ START_TEST(test_moved_item_keeps_its_fingerprint)
 }
 END_TEST
 
+/* A finding's identity is its own place: the other places it concerns (validate
+ * --together's related places) are not part of it. */
+START_TEST(test_related_places_are_not_identity)
+{
+    struct rule_set *rs = rules();
+    struct judge_result a;
+    judged(rs, "s.json", "{\"tools\": [{\"name\": \"x\"}]}", &a);
+    ck_assert_uint_eq(a.diags.len, 1);
+    char *before = xstrdup(a.diags.items[0].fingerprint);
+    diag_add_related(&a.diags.items[0], "b.json", 4, 15, "/tools/0/name",
+                     "the tool \"x\" of b.json");
+    fingerprint_diags(rs, a.d, NULL, "s.json", &a.diags);
+    ck_assert_str_eq(a.diags.items[0].fingerprint, before);
+    free(before);
+    judge_result_release(&a);
+    rule_set_free(rs);
+}
+END_TEST
+
 Suite *fingerprint_suite(void)
 {
     Suite *s = suite_create("fingerprint");
@@ -169,6 +189,7 @@ Suite *fingerprint_suite(void)
     tcase_add_test(tc, test_file_names);
     tcase_add_test(tc, test_items);
     tcase_add_test(tc, test_moved_item_keeps_its_fingerprint);
+    tcase_add_test(tc, test_related_places_are_not_identity);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "judge/mcpdesc.h"
+#include "schema/schema.h"
 #include "rules/lock.h"
 #include "findings/report.h"
 #include "testutil.h"
@@ -387,6 +388,178 @@ START_TEST(test_sarif)
 }
 END_TEST
 
+/* The other places a finding concerns (validate --together: the tool of another server
+ * a name collides with), on the fixture's error: one with a place, pointer and message,
+ * one with none of them ("c.json", the document itself). Each format, exactly. */
+static void add_related(struct fixture *fx)
+{
+    struct diag *d = &fx->files[0].diags.items[0];
+    diag_add_related(d, "b.json", 4, 15, "/tools/0/name", "the tool \"search\" of b.json");
+    diag_add_related(d, "c.json", 0, 0, "", NULL);
+}
+
+/* The line of OUT that starts with PREFIX, up to its newline (new string). */
+static char *line_of(const char *out, const char *prefix)
+{
+    const char *at = strstr(out, prefix);
+    ck_assert_msg(at != NULL, "no \"%s\" in %s", prefix, out);
+    return xstrndup(at, strcspn(at, "\n"));
+}
+
+/* Is S valid against the OASIS SARIF 2.1.0 schema, where the shared material has it
+ * ($MCPDESC_SHARED, else ../shared beside the checkout, as tests/validate-sarif.sh finds
+ * it)? Without it, says so and checks nothing. */
+static void assert_valid_sarif(json_t *s)
+{
+    const char *shared = getenv("MCPDESC_SHARED");
+    const char *top = getenv("MCPDESC_TOP");
+    char *path = shared
+        ? xasprintf("%s/data/sarif/sarif-schema-2.1.0.json", shared)
+        : xasprintf("%s/../shared/data/sarif/sarif-schema-2.1.0.json", top ? top : "..");
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "check_report: no SARIF schema at %s: not validated\n", path);
+        free(path);
+        return;
+    }
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    struct schema_errors errs = SCHEMA_ERRORS_INIT;
+    schema *sch = schema_compile_file(ctx, path, SCHEMA_DRAFT04, &errs);
+    ck_assert_msg(sch != NULL, "%s: %s", path, errs.len ? errs.items[0].message : "?");
+    int r = schema_validate(sch, s, &errs);
+    ck_assert_msg(r == 0, "not valid SARIF: %s at %s", errs.len ? errs.items[0].message : "?",
+                  errs.len ? errs.items[0].instance_location : "?");
+    schema_errors_release(&errs);
+    schema_free(sch);
+    schema_ctx_free(ctx);
+    free(path);
+}
+
+START_TEST(test_related)
+{
+    struct fixture fx;
+    setup(&fx);
+    add_related(&fx);
+    /* text: one line each after the finding's, in the excerpt's style under one */
+    char *out = render(&fx, "text", 1, 0, 0);
+    ck_assert_ptr_nonnull(strstr(out,
+                                 "yes [t.err] (2024-11-05, 2025-03-26)\n"
+                                 "  related: b.json:4:15 /tools/0/name: the tool \"search\" "
+                                 "of b.json\n"
+                                 "  related: c.json (document)\n"
+                                 "broken.json:4:2: error:"));
+    free(out);
+    out = render(&fx, "text", 1, 1, 1);
+    ck_assert_ptr_nonnull(strstr(out,
+                                 "       |   \033[1;32m^\033[0m\n"
+                                 "       = related: b.json:4:15 /tools/0/name: the tool "
+                                 "\"search\" of b.json\n"
+                                 "       = related: c.json (document)\n\033[1mbroken.json"));
+    free(out);
+
+    /* JSON: "related", null members left out */
+    out = render(&fx, "json", 1, 0, 0);
+    json_error_t e;
+    json_t *got = json_loads(out, 0, &e);
+    ck_assert_msg(got != NULL, "json: %s", e.text);
+    json_t *rel = json_object_get(
+        json_array_get(
+            json_object_get(json_array_get(json_object_get(got, "files"), 0), "diagnostics"), 0),
+        "related");
+    json_t *want = json_pack("[{s:s, s:i, s:i, s:s, s:s}, {s:s, s:i, s:i, s:s}]", "file", "b.json",
+                             "line", 4, "column", 15, "pointer", "/tools/0/name", "message",
+                             "the tool \"search\" of b.json", "file", "c.json", "line", 0, "column",
+                             0, "pointer", "");
+    ck_assert_msg(json_equal(rel, want), "got %s", out);
+    json_decref(want);
+    json_decref(got);
+    free(out);
+
+    /* SARIF: relatedLocations, located as the result's own location is */
+    json_t *s = sarif_of(&fx, 1);
+    json_t *res = json_array_get(
+        json_object_get(json_array_get(json_object_get(s, "runs"), 0), "results"), 0);
+    want = json_pack("[{s:i, s:{s:{s:s, s:s}, s:{s:i, s:i}}, s:[{s:s}], s:{s:s}},"
+                     " {s:i, s:{s:{s:s, s:s}}, s:[{s:s}]}]",
+                     "id", 1, "physicalLocation", "artifactLocation", "uri", "b.json", "uriBaseId",
+                     "%SRCROOT%", "region", "startLine", 4, "startColumn", 15, "logicalLocations",
+                     "fullyQualifiedName", "/tools/0/name", "message", "text",
+                     "the tool \"search\" of b.json", "id", 2, "physicalLocation",
+                     "artifactLocation", "uri", "c.json", "uriBaseId", "%SRCROOT%",
+                     "logicalLocations", "fullyQualifiedName", "");
+    char *dump = json_dumps(json_object_get(res, "relatedLocations"), JSON_COMPACT);
+    ck_assert_msg(json_equal(json_object_get(res, "relatedLocations"), want), "got %s", dump);
+    free(dump);
+    json_decref(want);
+    /* the other results have none */
+    res = json_array_get(json_object_get(json_array_get(json_object_get(s, "runs"), 0), "results"),
+                         1);
+    ck_assert_ptr_null(json_object_get(res, "relatedLocations"));
+    assert_valid_sarif(s);
+    json_decref(s);
+
+    /* github: one line, the places after the message */
+    out = render(&fx, "github", 1, 0, 0);
+    char *line = line_of(out, "::error file=dir");
+    ck_assert_str_eq(line,
+                     "::error file=dir/a b%25.json,line=2,col=3,title=t.err::bad: name, "
+                     "really%0Ayes (2024-11-05, 2025-03-26) (related: b.json:4:15, c.json)");
+    free(line);
+    free(out);
+
+    /* gitlab: in the description */
+    out = render(&fx, "gitlab", 1, 0, 0);
+    got = json_loads(out, 0, &e);
+    ck_assert_msg(got != NULL, "gitlab: %s", e.text);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(got, 0), "description")),
+                     "bad: name, really\nyes (2024-11-05, 2025-03-26) at /tools/0 (related: "
+                     "b.json:4:15, c.json)");
+    json_decref(got);
+    free(out);
+
+    /* junit: in the failure's text */
+    out = render(&fx, "junit", 1, 0, 0);
+    ck_assert_msg(strstr(out,
+                         "\nat /tools/0\nrelated: b.json:4:15 /tools/0/name: the tool "
+                         "&quot;search&quot; of b.json\nrelated: c.json (document)"
+                         "</failure>") != NULL,
+                  "got %s", out);
+    free(out);
+
+    /* markdown: the places of the first findings */
+    out = render(&fx, "markdown", 1, 0, 0);
+    line = line_of(out, "- `dir/a b%.json:2`");
+    ck_assert_str_eq(line,
+                     "- `dir/a b%.json:2` bad: name, really yes (related: `b.json:4`, "
+                     "`c.json`)");
+    free(line);
+    free(out);
+
+    /* html: a note each, escaped */
+    out = render(&fx, "html", 1, 0, 0);
+    ck_assert_msg(strstr(out,
+                         "<div class=\"note related\">related: b.json:4:15 /tools/0/name: "
+                         "the tool &quot;search&quot; of b.json</div>\n"
+                         "<div class=\"note related\">related: c.json (document)</div>\n"
+                         "</li>") != NULL,
+                  "got %.600s", strstr(out, "related") ? strstr(out, "related") : "no related");
+    free(out);
+
+    /* hidden characters of a document in a related place's pointer and message are
+     * escaped (text) */
+    diag_add_related(&fx.files[0].diags.items[0], "d.json", 1, 2,
+                     "/tools/1/inputSchema/properties/a\xe2\x80\xae"
+                     "b",
+                     "the tool \"a\xe2\x80\xae"
+                     "b\" of d.json");
+    out = render(&fx, "text", 1, 0, 0);
+    ck_assert_ptr_nonnull(strstr(out,
+                                 "  related: d.json:1:2 /tools/1/inputSchema/properties/"
+                                 "a\\u202Eb: the tool \"a\\u202Eb\" of d.json\n"));
+    free(out);
+    teardown(&fx);
+}
+END_TEST
+
 START_TEST(test_sarif_locations)
 {
     struct fixture fx;
@@ -600,6 +773,7 @@ Suite *report_suite(void)
     tcase_add_test(tc, test_json);
     tcase_add_test(tc, test_github);
     tcase_add_test(tc, test_sarif);
+    tcase_add_test(tc, test_related);
     tcase_add_test(tc, test_sarif_locations);
     tcase_add_test(tc, test_format_edges);
     tcase_add_test(tc, test_sarif_paths_from_root);
