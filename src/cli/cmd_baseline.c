@@ -26,7 +26,7 @@ static void usage(FILE *f)
           "is judged (see mcpdesc validate --help; those of the report are refused):\n"
           "  --rules DIR, --rules-tag TAG, --preset PRESET, --config FILE, --no-config,\n"
           "  --protocol-version V, --rule GLOB, --skip GLOB, --stdin-filepath NAME,\n"
-          "  -j, --jobs N, --strict-inputs, --only-descriptions\n"
+          "  -j, --jobs N, --strict-inputs, --only-descriptions, --together\n"
           "Like validate, it reads the config found from the current directory upward (its\n"
           "levels, ignores and suppressions apply). Every finding of every level is recorded\n"
           "with its fingerprint, which does not change when tools, resources or prompts are\n"

@@ -30,7 +30,7 @@ static void usage(FILE *f)
           "mcpdesc validate --help; those of the report are refused):\n"
           "  --rules DIR, --rules-tag TAG, --preset PRESET, --config FILE, --no-config,\n"
           "  --protocol-version V, --rule GLOB, --skip GLOB, -j, --jobs N,\n"
-          "  --strict-inputs, --only-descriptions\n"
+          "  --strict-inputs, --only-descriptions, --together\n"
           "A suppressed finding (x-mcpdesc-ignore, the config's suppress) is not fixed, nor one\n"
           "reached through a $componentRef. Fixes are applied, the file judged again, and so\n"
           "on until none is left (at most 10 passes), so a second run changes nothing.\n"
