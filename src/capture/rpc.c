@@ -255,12 +255,32 @@ double rpc_time_left(const rpc_conn *c, double start)
     return end - rpc_now();
 }
 
+void rpc_mask(struct buf *out, const char *p, size_t n, const char *const *secrets)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t hit = 0;
+        for (size_t k = 0; secrets && secrets[k] && !hit; k++) {
+            size_t len = strlen(secrets[k]);
+            if (len >= RPC_MASK_MIN && len <= n - i && !memcmp(p + i, secrets[k], len)) hit = len;
+        }
+        if (hit) {
+            buf_adds(out, "***");
+            i += hit;
+        } else {
+            buf_addc(out, p[i++]);
+        }
+    }
+}
+
 void rpc_trace(const rpc_conn *c, const char *dir, const char *p, size_t n)
 {
     if (!c->opts.verbose) return;
-    if (c->opts.label)
-        fprintf(stderr, "mcpdesc: [%s] %s %.*s\n", c->opts.label, dir, n > 2000 ? 2000 : (int)n, p);
-    else fprintf(stderr, "mcpdesc: %s %.*s\n", dir, n > 2000 ? 2000 : (int)n, p);
+    struct buf b = BUF_INIT;
+    rpc_mask(&b, p, n > 2000 ? 2000 : n, c->opts.secrets);
+    if (c->opts.label) fprintf(stderr, "mcpdesc: [%s] %s %s\n", c->opts.label, dir, buf_str(&b));
+    else fprintf(stderr, "mcpdesc: %s %s\n", dir, buf_str(&b));
+    buf_release(&b);
 }
 
 void rpc_set_http_version(rpc_conn *c, const char *version, int modern)
