@@ -195,8 +195,9 @@ static int read_pairs(const struct reader *r, struct client_server *s, json_t *v
                           name);
         if (!*name || (env && strchr(name, '=')) || (!env && strpbrk(name, ": \r\n"))) {
             free(text);
-            return refuse(r, vn, "server '%s': '%s' is not a valid %s name", s->key, name,
-                          env ? "environment variable" : "header");
+            return refuse(r, vn, "server '%s': '%s' is not a valid %s name (%s)", s->key, name,
+                          env ? "environment variable" : "header",
+                          env ? "not empty, without '='" : "not empty, without spaces or ':'");
         }
         if (!env && strpbrk(text, "\r\n")) {
             free(text);
@@ -335,6 +336,7 @@ static int read_servers(const struct reader *r, struct client_config *cc)
         VEC_PUSH(cc->servers, s);
         if (rc) return rc;
     }
+    if (!cc->servers.len) return refuse(r, sn, "\"%s\" is empty: no server to capture", cc->kind);
     return check_names(r, cc);
 }
 
@@ -344,17 +346,22 @@ int client_config_read(const char *path, struct client_config *cc)
     struct doc_error derr = {NULL, 0, 0};
     doc *d = doc_load_file(path, NULL, &derr);
     if (!d) {
+        /* VS Code reads mcp.json as JSON with comments; mcpdesc reads plain JSON */
         if (derr.line)
-            fprintf(stderr, "mcpdesc capture: %s:%u:%u: %s\n", path, derr.line, derr.col,
-                    derr.message);
-        else fprintf(stderr, "mcpdesc capture: %s: %s\n", path, derr.message);
+            fprintf(stderr,
+                    "mcpdesc capture: %s:%u:%u: %s (a client configuration is read as plain "
+                    "JSON: remove comments and trailing commas)\n",
+                    path, derr.line, derr.col, derr.message);
+        else
+            fprintf(stderr,
+                    "mcpdesc capture: %s: %s (--client-config wants the client's configuration "
+                    "file: claude_desktop_config.json, .vscode/mcp.json, .cursor/mcp.json)\n",
+                    path, derr.message);
         doc_error_release(&derr);
         return 2;
     }
     struct reader r = {path, d, workspace_of(path)};
     int rc = read_servers(&r, cc);
-    if (!rc && !cc->servers.len)
-        rc = refuse(&r, 0, "\"%s\" is empty: no server to capture", cc->kind);
     free(r.workspace);
     doc_free(d);
     if (rc) client_config_release(cc);
