@@ -47,6 +47,7 @@ static void usage(FILE *out)
 {
     fputs("usage: mcpdesc capture [OPTIONS] [--validate [VALIDATE-OPTIONS]] -- COMMAND [ARGS...]\n"
           "       mcpdesc capture [OPTIONS] --url URL [--validate [VALIDATE-OPTIONS]]\n"
+          "       mcpdesc capture [OPTIONS] --client-config FILE -o DIR\n"
           "\n"
           "Start the MCP server COMMAND (stdio transport) or reach it at URL (Streamable HTTP),\n"
           "list its tools, resources, resource templates and prompts for each protocol version,\n"
@@ -56,6 +57,12 @@ static void usage(FILE *out)
           "  --protocol-version V  capture only this version (repeatable; default: 2024-11-05,\n"
           "                        2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)\n"
           "  --url URL             use the Streamable HTTP endpoint URL instead of a command\n"
+          "  --client-config FILE  capture every server of a client configuration (Claude\n"
+          "                        Desktop, VS Code .vscode/mcp.json, Cursor .cursor/mcp.json)\n"
+          "                        into DIR/KEY.mcp-description.json; it runs every configured\n"
+          "                        command: read the file first. env and headers values are\n"
+          "                        passed on and shown nowhere (*** in the server's stderr).\n"
+          "                        Exit 1 when a server failed (the others are captured)\n"
           "  -o, --output FILE     write the description to FILE (default: standard output);\n"
           "                        checked before any server starts\n"
           "  --date YYYY-MM-DD     date recorded in x-capturedBy; 'today' for today (UTC).\n"
@@ -82,7 +89,8 @@ static void usage(FILE *out)
           "examples:\n"
           "  mcpdesc capture -o everything.json -- npx -y @modelcontextprotocol/server-everything\n"
           "  mcpdesc capture -o d.json --validate --format json -- ./my-server --stdio\n"
-          "  mcpdesc capture --url http://127.0.0.1:3001/mcp --protocol-version 2025-11-25\n",
+          "  mcpdesc capture --url http://127.0.0.1:3001/mcp --protocol-version 2025-11-25\n"
+          "  mcpdesc capture --client-config .vscode/mcp.json -o captured/\n",
           out);
 }
 
