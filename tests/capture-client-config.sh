@@ -112,10 +112,18 @@ no_secret "claude: no secret in the --server-stderr file" "$TMP/claude-server.er
 run_kind vscode .vscode/mcp.json
 run_kind cursor .cursor/mcp.json
 
-# -v logs every message: no secret there either.
-"$BIN" capture -v -j 1 --protocol-version 2025-11-25 --client-config "$TMP/cursor/.cursor/mcp.json" \
+# -v logs every message: a server that puts its secret in a tool's description (so the
+# description has it: that is what the server offers) shows it as *** in the log.
+cat >"$TMP/verbose.json" <<EOF
+{"mcpServers": {"echo": {"command": "$FAKE", "args": ["--tag", "$TAG", "--tools", "1",
+  "--env-in-tool", "SECRET_KEY"], "env": {"SECRET_KEY": "claude-secret-8d1f"}}}}
+EOF
+"$BIN" capture -v -j 1 --protocol-version 2025-11-25 --client-config "$TMP/verbose.json" \
     -o "$TMP/verbose-out" >/dev/null 2>"$TMP/verbose.err"
-if grep -q '"tools/list"' "$TMP/verbose.err"; then ok "-v: messages logged"; else bad "-v" "no messages logged"; fi
+if grep -qF 'Tool number 0 sees SECRET_KEY=***.' "$TMP/verbose.err" &&
+    grep -qF 'SECRET_KEY=claude-secret-8d1f' "$TMP/verbose-out/echo.mcp-description.json"; then
+    ok "-v: the server saw the secret, the log shows ***"
+else bad "-v" "no masked tools/list answer in the log, or the server did not see the secret"; fi
 no_secret "-v: no secret in the log" "$TMP/verbose.err"
 
 # A refused file starts no server and makes no directory: the first entry would make

@@ -43,6 +43,7 @@ struct cfg {
     const char *path;     /* --path: HTTP requests to another path get 404 */
     int stderr_pieces;    /* --stderr-pieces N: N stderr lines, each written in pieces */
     const char *require_header; /* --require-header NAME:VALUE: HTTP 401 without it */
+    const char *env_in_tool;    /* --env-in-tool NAME: tool-0's description shows NAME=VALUE */
 };
 
 static struct cfg C; /* a test program: one configuration per process, set once in main */
@@ -88,6 +89,13 @@ static json_t *make_item(int list, int i, const char *version)
         json_t *t = json_pack("{s:s, s:s, s:{s:s, s:{s:{s:s}}}}", "name", a, "description", b, "inputSchema",
                               "type", "object", "properties", "x", "type", "string");
         if (C.vary && i == 0 && strcmp(version, "2025-06-18") >= 0) json_object_set_new(t, "title", json_string("Tool Zero"));
+        if (C.env_in_tool && i == 0) {
+            const char *got = getenv(C.env_in_tool);
+            char *d = NULL;
+            if (asprintf(&d, "Tool number 0 sees %s=%s.", C.env_in_tool, got ? got : "(unset)") < 0) die("asprintf");
+            json_object_set_new(t, "description", json_string(d));
+            free(d);
+        }
         return t;
     }
     case 1:
@@ -516,6 +524,7 @@ static void usage(void)
          "  --require-header N:V   HTTP: answer 401 to requests without header N: V\n"
          "  --require-env N=V      exit 3 at start unless the environment has N=V (says N only)\n"
          "  --echo-env N           write N=VALUE to stderr at start (tests masking)\n"
+         "  --env-in-tool N        tool-0's description shows N=VALUE (tests masking in -v logs)\n"
          "  --http PORT --port-file F [--sse] [--sse-keep-open]   Streamable HTTP on 127.0.0.1");
 }
 
@@ -575,6 +584,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "fake-mcp-server: environment variable %s is missing or wrong\n", name);
                 exit(3);
             }
+        } else if (!strcmp(a, "--env-in-tool")) {
+            C.env_in_tool = VAL();
         } else if (!strcmp(a, "--echo-env")) {
             const char *name = VAL(), *got = getenv(name);
             fprintf(stderr, "%s=%s\n", name, got ? got : "(unset)");

@@ -276,10 +276,12 @@ void rpc_mask(struct buf *out, const char *p, size_t n, const char *const *secre
 void rpc_trace(const rpc_conn *c, const char *dir, const char *p, size_t n)
 {
     if (!c->opts.verbose) return;
-    struct buf b = BUF_INIT;
-    rpc_mask(&b, p, n > 2000 ? 2000 : n, c->opts.secrets);
-    if (c->opts.label) fprintf(stderr, "mcpdesc: [%s] %s %s\n", c->opts.label, dir, buf_str(&b));
-    else fprintf(stderr, "mcpdesc: %s %s\n", dir, buf_str(&b));
+    struct buf b = BUF_INIT; /* masked whole, then cut: a cut secret would show its start */
+    rpc_mask(&b, p, n, c->opts.secrets);
+    int len = b.len > 2000 ? 2000 : (int)b.len;
+    if (c->opts.label)
+        fprintf(stderr, "mcpdesc: [%s] %s %.*s\n", c->opts.label, dir, len, buf_str(&b));
+    else fprintf(stderr, "mcpdesc: %s %.*s\n", dir, len, buf_str(&b));
     buf_release(&b);
 }
 
