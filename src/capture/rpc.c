@@ -260,9 +260,10 @@ void rpc_mask(struct buf *out, const char *p, size_t n, const char *const *secre
     size_t i = 0;
     while (i < n) {
         size_t hit = 0;
-        for (size_t k = 0; secrets && secrets[k] && !hit; k++) {
+        for (size_t k = 0; secrets && secrets[k]; k++) { /* the longest: no tail left */
             size_t len = strlen(secrets[k]);
-            if (len >= RPC_MASK_MIN && len <= n - i && !memcmp(p + i, secrets[k], len)) hit = len;
+            if (len > hit && len >= RPC_MASK_MIN && len <= n - i && !memcmp(p + i, secrets[k], len))
+                hit = len;
         }
         if (hit) {
             buf_adds(out, "***");

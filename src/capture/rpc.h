@@ -92,7 +92,7 @@ struct rpc_opts {
 
 /* Append P (N bytes) to OUT with every occurrence of each of SECRETS (NULL-terminated,
  * may be NULL; values shorter than RPC_MASK_MIN bytes are left alone: masking "1" would
- * garble every line) replaced by "***". */
+ * garble every line) replaced by "***"; where several match, the longest. */
 #define RPC_MASK_MIN 4
 void rpc_mask(struct buf *out, const char *p, size_t n, const char *const *secrets);
 

@@ -525,7 +525,8 @@ static int capture_server(const struct capture_cli_opts *o, int stderr_fd,
     } else {
         struct buf text = BUF_INIT;
         capture_dump(captured, &text);
-        char *path = xasprintf("%s/%s", o->out, s->file);
+        size_t dl = strlen(o->out);
+        char *path = xasprintf("%s%s%s", o->out, dl && o->out[dl - 1] == '/' ? "" : "/", s->file);
         if (!write_file(path, buf_str(&text))) {
             buf_addf(&line, "mcpdesc: %s: ", s->key);
             capture_summary(captured, &line);
