@@ -39,8 +39,9 @@ command -v timeout >/dev/null 2>&1 && LIMIT="timeout 60"
 # The secrets: in the configurations (env, headers) or in our environment (${env:...}).
 HEADER_SECRET=hdr-secret-5e2a
 MCPDESC_TEST_SECRET=vscode-secret-93c7
-export MCPDESC_TEST_SECRET
-SECRETS="claude-secret-8d1f $MCPDESC_TEST_SECRET cursor-secret-4471 $HEADER_SECRET"
+MCPDESC_TEST_ARG_SECRET=arg-secret-61b0 # only in an argument, through ${env:...}
+export MCPDESC_TEST_SECRET MCPDESC_TEST_ARG_SECRET
+SECRETS="claude-secret-8d1f $MCPDESC_TEST_SECRET $MCPDESC_TEST_ARG_SECRET cursor-secret-4471 $HEADER_SECRET"
 
 # The HTTP server of the "remote" entries: 401 without the header.
 "$FAKE" --tag "$TAG" --http 0 --port-file "$TMP/port" --tools 2 --prompts -1 \
@@ -125,6 +126,26 @@ if grep -qF 'Tool number 0 sees SECRET_KEY=***.' "$TMP/verbose.err" &&
     ok "-v: the server saw the secret, the log shows ***"
 else bad "-v" "no masked tools/list answer in the log, or the server did not see the secret"; fi
 no_secret "-v: no secret in the log" "$TMP/verbose.err"
+
+# A server whose error messages quote its secret (taken from ${env:...}, so a secret too):
+# the note on a refused initialize and the failure line show ***.
+cat >"$TMP/error.json" <<EOF
+{"mcpServers": {"quoting": {"command": "$FAKE", "args": ["--tag", "$TAG", "--env-in-tool",
+  "KEY", "--fail", "tools/list:error"], "env": {"KEY": "\${env:MCPDESC_TEST_SECRET}"}}}}
+EOF
+"$BIN" capture --protocol-version 2025-11-25 --client-config "$TMP/error.json" \
+    -o "$TMP/error-out" >/dev/null 2>"$TMP/error.err"
+rc=$?
+if [ $rc = 1 ] && grep -qF "quoting: failed: session for protocol version 2025-11-25: 'tools/list' failed with JSON-RPC error -32603: scripted failure, KEY=***" "$TMP/error.err"; then
+    ok "a failure that quotes a secret shows ***"
+else bad "failure message" "status $rc (want 1) or no masked failure line"; sed 's/^/       /' "$TMP/error.err"; fi
+sed 's/tools\/list:error/initialize:error/' "$TMP/error.json" >"$TMP/error-init.json"
+"$BIN" capture --protocol-version 2025-11-25 --client-config "$TMP/error-init.json" \
+    -o "$TMP/error-out" >/dev/null 2>>"$TMP/error.err"
+if grep -qF "mcpdesc: 2025-11-25: the server refused to initialize ('initialize' failed with JSON-RPC error -32603: scripted failure, KEY=***)" "$TMP/error.err"; then
+    ok "a note that quotes a secret shows ***"
+else bad "note" "no masked note on the refused initialize"; sed 's/^/       /' "$TMP/error.err"; fi
+no_secret "no secret in a server's error messages" "$TMP/error.err"
 
 # A refused file starts no server and makes no directory: the first entry would make
 # a marker file, the second is malformed.

@@ -189,6 +189,12 @@ static json_t *handle(json_t *msg, char *session, size_t session_size)
         (!C.fail_version || (version && !strcmp(C.fail_version, version)) ||
          (!strcmp(method, "initialize") && json_is_string(json_object_get(params, "protocolVersion")) && !strcmp(C.fail_version, json_string_value(json_object_get(params, "protocolVersion")))))) {
         const char *m = C.fail_mode;
+        if (!strcmp(m, "error") && C.env_in_tool) { /* the error quotes the variable too */
+            char text[512];
+            const char *got = getenv(C.env_in_tool);
+            snprintf(text, sizeof text, "scripted failure, %s=%s", C.env_in_tool, got ? got : "(unset)");
+            return error_msg(id, -32603, text, NULL);
+        }
         if (!strcmp(m, "error")) return error_msg(id, -32603, "scripted failure", NULL);
         if (!strcmp(m, "hang")) hang();
         if (!strcmp(m, "exit")) exit(7);
@@ -524,7 +530,8 @@ static void usage(void)
          "  --require-header N:V   HTTP: answer 401 to requests without header N: V\n"
          "  --require-env N=V      exit 3 at start unless the environment has N=V (says N only)\n"
          "  --echo-env N           write N=VALUE to stderr at start (tests masking)\n"
-         "  --env-in-tool N        tool-0's description shows N=VALUE (tests masking in -v logs)\n"
+         "  --env-in-tool N        tool-0's description and --fail's error messages show N=VALUE\n"
+         "                         (tests masking in -v logs and error messages)\n"
          "  --http PORT --port-file F [--sse] [--sse-keep-open]   Streamable HTTP on 127.0.0.1");
 }
 

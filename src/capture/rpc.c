@@ -291,8 +291,20 @@ void rpc_set_http_version(rpc_conn *c, const char *version, int modern)
     if (c->ops->set_http_version) c->ops->set_http_version(c, version, modern);
 }
 
-enum rpc_fail rpc_call(rpc_conn *c, const char *method, json_t *params, json_t **result,
-                       struct rpc_error *err)
+/* ERR's message with the connection's secrets as *** (a server's error message or an
+ * HTTP error body may quote the key it refused). Returns F. */
+static enum rpc_fail mask_error(const rpc_conn *c, enum rpc_fail f, struct rpc_error *err)
+{
+    if (f == RPC_OK || !c->opts.secrets || !err->msg.len) return f;
+    struct buf b = BUF_INIT;
+    rpc_mask(&b, err->msg.s, err->msg.len, c->opts.secrets);
+    buf_release(&err->msg);
+    err->msg = b;
+    return f;
+}
+
+static enum rpc_fail call_unmasked(rpc_conn *c, const char *method, json_t *params, json_t **result,
+                                   struct rpc_error *err)
 {
     *result = NULL;
     rpc_error_reset(err);
@@ -320,6 +332,12 @@ enum rpc_fail rpc_call(rpc_conn *c, const char *method, json_t *params, json_t *
     return RPC_OK;
 }
 
+enum rpc_fail rpc_call(rpc_conn *c, const char *method, json_t *params, json_t **result,
+                       struct rpc_error *err)
+{
+    return mask_error(c, call_unmasked(c, method, params, result, err), err);
+}
+
 enum rpc_fail rpc_notify(rpc_conn *c, const char *method, json_t *params, struct rpc_error *err)
 {
     rpc_error_reset(err);
@@ -327,7 +345,7 @@ enum rpc_fail rpc_notify(rpc_conn *c, const char *method, json_t *params, struct
     if (params) json_object_set_new(msg, "params", params);
     enum rpc_fail f = c->ops->notify(c, msg, err);
     json_decref(msg);
-    return f;
+    return mask_error(c, f, err);
 }
 
 void rpc_close(rpc_conn *c)

@@ -86,8 +86,8 @@ struct rpc_opts {
     /* The rest may be left zero (NULL): */
     char *const *envp;          /* stdio: the child's environment (NULL: ours) */
     const char *const *headers; /* HTTP: extra "Name: value" lines, NULL-terminated */
-    const char *const *secrets; /* NULL-terminated values that the verbose log and the
-                                   * relayed stderr show as *** (rpc_mask) */
+    const char *const *secrets; /* NULL-terminated values that the verbose log, the
+                                   * relayed stderr and error messages show as *** */
 };
 
 /* Append P (N bytes) to OUT with every occurrence of each of SECRETS (NULL-terminated,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture/rpc.h"
 #include "cli/cmd_capture_config.h"
 #include "doc/doc.h"
 
@@ -68,6 +69,8 @@ static int expand_one(const struct reader *r, struct client_server *s, doc_node 
     if (!strncmp(name, "env:", 4)) {
         const char *v = getenv(name + 4);
         buf_adds(out, v ? v : ""); /* unset: empty, as VS Code does */
+        /* what a configuration takes from the environment is often a key: never shown */
+        if (v && strlen(v) >= RPC_MASK_MIN) VEC_PUSH(s->secrets, xstrdup(v));
         return 0;
     }
     if (!strcmp(name, "userHome")) {
