@@ -506,7 +506,7 @@ static int capture_server(const struct capture_cli_opts *o, int stderr_fd,
         fprintf(stderr, "mcpdesc: %s: failed: %s\n", s->key, buf_str(&s->problem));
         return 1;
     }
-    char **envp = s->url ? NULL : client_env(s);
+    char **envp = s->url ? NULL : cmd_capture_config_env(s);
     const char *const *secrets = (const char *const *)s->secrets.items;
     struct capture_opts co = session_opts(o, stderr_fd);
     co.argv = s->url ? NULL : s->argv.items;
@@ -550,9 +550,9 @@ static int capture_client_config(const struct capture_cli_opts *o)
 {
     struct client_config cc;
     int stderr_fd = -1;
-    if (client_config_read(o->client_config, &cc)) return 2;
+    if (cmd_capture_config_read(o->client_config, &cc)) return 2;
     if (prepare(o, &stderr_fd)) {
-        client_config_release(&cc);
+        cmd_capture_config_release(&cc);
         return 2;
     }
     size_t failed = 0, n = cc.servers.len, i = 0;
@@ -572,7 +572,7 @@ static int capture_client_config(const struct capture_cli_opts *o)
                 "--together %s\n",
                 n - failed, n, o->out, o->out);
     }
-    client_config_release(&cc);
+    cmd_capture_config_release(&cc);
     if (stderr_fd >= 0) close(stderr_fd);
     return status;
 }

@@ -343,7 +343,7 @@ static int read_servers(const struct reader *r, struct client_config *cc)
     return check_names(r, cc);
 }
 
-int client_config_read(const char *path, struct client_config *cc)
+int cmd_capture_config_read(const char *path, struct client_config *cc)
 {
     *cc = (struct client_config){NULL, VEC_INIT};
     struct doc_error derr = {NULL, 0, 0};
@@ -367,7 +367,7 @@ int client_config_read(const char *path, struct client_config *cc)
     int rc = read_servers(&r, cc);
     free(r.workspace);
     doc_free(d);
-    if (rc) client_config_release(cc);
+    if (rc) cmd_capture_config_release(cc);
     return rc;
 }
 
@@ -376,7 +376,7 @@ static void free_strings(char **v, size_t n)
     for (size_t i = 0; i < n; i++) free(v[i]);
 }
 
-void client_config_release(struct client_config *cc)
+void cmd_capture_config_release(struct client_config *cc)
 {
     for (size_t i = 0; i < cc->servers.len; i++) {
         struct client_server *s = &cc->servers.items[i];
@@ -403,7 +403,7 @@ static size_t name_len(const char *e)
     return eq ? (size_t)(eq - e) + 1 : strlen(e);
 }
 
-char **client_env(const struct client_server *s)
+char **cmd_capture_config_env(const struct client_server *s)
 {
     VEC(char *) out = VEC_INIT;
     for (char **e = environ; e && *e; e++) {

@@ -34,12 +34,12 @@ struct client_config {
  * a malformed entry, or has two keys that give one file name. A server that mcpdesc
  * cannot run as configured (an ${input:...} variable, envFile) is not an error of the
  * file: its problem says why, and the caller reports it for that server alone. */
-int client_config_read(const char *path, struct client_config *cc);
-void client_config_release(struct client_config *cc);
+int cmd_capture_config_read(const char *path, struct client_config *cc);
+void cmd_capture_config_release(struct client_config *cc);
 
 /* Our environment with S's entries added (replacing variables of the same name), as
  * clients start servers. A new NULL-terminated array of borrowed strings (ours and S's):
  * free the array alone. */
-char **client_env(const struct client_server *s);
+char **cmd_capture_config_env(const struct client_server *s);
 
 #endif
