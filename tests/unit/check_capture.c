@@ -30,8 +30,7 @@ static char *names_and_versions(json_t *doc)
     struct buf b = BUF_INIT;
     size_t i;
     json_t *t;
-    json_array_foreach(json_object_get(doc, "tools"), i, t)
-    {
+    json_array_foreach(json_object_get(doc, "tools"), i, t) {
         buf_addf(&b, "%s%s", i ? " " : "", json_string_value(json_object_get(t, "name")));
         json_t *pv = json_object_get(t, "protocolVersions");
         size_t k;
@@ -51,17 +50,13 @@ START_TEST(merge_identical_items_once)
     char *got = names_and_versions(doc);
     ck_assert_str_eq(got, "a b");
     free(got);
-    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(doc, "protocolVersions"), 0)),
-                     "2025-06-18");
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(doc, "protocolVersions"), 0)), "2025-06-18");
     ck_assert_str_eq(json_string_value(json_object_get(doc, "mcpDescription")), "0.9.0");
-    ck_assert_str_eq(
-        json_string_value(json_object_get(json_object_get(doc, "x-capturedBy"), "date")),
-        "2026-01-01");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "x-capturedBy"), "date")), "2026-01-01");
     ck_assert_ptr_null(json_object_get(doc, "prompts"));
     ck_assert_uint_eq(notes.len, 0);
     /* the sessions are not modified by the merge */
-    ck_assert_ptr_null(
-        json_object_get(json_array_get(s[0].lists[CAPTURE_TOOLS], 0), "protocolVersions"));
+    ck_assert_ptr_null(json_object_get(json_array_get(s[0].lists[CAPTURE_TOOLS], 0), "protocolVersions"));
     json_decref(doc);
     buf_release(&notes);
     capture_session_release(&s[0]);
@@ -82,9 +77,8 @@ START_TEST(merge_without_date_and_summary)
     struct buf sum = BUF_INIT;
     capture_summary(doc, &sum);
     /* 'a' has two forms: counted once */
-    ck_assert_str_eq(buf_str(&sum),
-                     "captured protocol versions 2025-06-18, 2025-11-25: 2 tools, 0 "
-                     "resources, 0 resource templates, 0 prompts");
+    ck_assert_str_eq(buf_str(&sum), "captured protocol versions 2025-06-18, 2025-11-25: 2 tools, 0 "
+                                    "resources, 0 resource templates, 0 prompts");
     buf_release(&sum);
     json_decref(doc);
     buf_release(&notes);
@@ -98,8 +92,7 @@ START_TEST(merge_forms_and_order)
     struct capture_session s[3];
     session(&s[0], "2024-11-05", "[{\"name\": \"old\"}, {\"name\": \"a\"}, {\"name\": \"b\"}]");
     session(&s[1], "2025-06-18", "[{\"name\": \"a\", \"title\": \"A\"}, {\"name\": \"b\"}]");
-    session(&s[2], "2025-11-25",
-            "[{\"name\": \"a\", \"title\": \"A\"}, {\"name\": \"b\"}, {\"name\": \"new\"}]");
+    session(&s[2], "2025-11-25", "[{\"name\": \"a\", \"title\": \"A\"}, {\"name\": \"b\"}, {\"name\": \"new\"}]");
     struct buf notes = BUF_INIT;
     json_t *doc = capture_merge(s, 3, "t", "d", &notes);
     char *got = names_and_versions(doc);
@@ -129,9 +122,7 @@ START_TEST(merge_duplicates_and_missing_capability)
     ck_assert_str_eq(got, "a@03-26 a@03-26");
     free(got);
     ck_assert_str_eq(json_string_value(json_object_get(doc, "instructions")), "newer");
-    ck_assert_ptr_nonnull(
-        strstr(buf_str(&notes),
-               "instructions differs in protocol version 2025-03-26; recorded: 2025-06-18's"));
+    ck_assert_ptr_nonnull(strstr(buf_str(&notes), "instructions differs in protocol version 2025-03-26; recorded: 2025-06-18's"));
     json_decref(doc);
     buf_release(&notes);
     capture_session_release(&s[0]);
@@ -148,8 +139,7 @@ START_TEST(merge_server_info_from_newest_having_it)
     s[1].server_info = NULL; /* 2026-07-28 only SHOULD send it */
     struct buf notes = BUF_INIT;
     json_t *doc = capture_merge(s, 2, "t", "d", &notes);
-    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "serverInfo"), "name")),
-                     "srv");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "serverInfo"), "name")), "srv");
     json_decref(doc);
     buf_release(&notes);
     capture_session_release(&s[0]);
@@ -212,15 +202,13 @@ START_TEST(sse_events)
     rpc_sse_init(&s, 1000);
     char *data;
     size_t n;
-    const char *text =
-        ": comment\n\nevent: message\nid: 1\ndata: {\"a\":\ndata:1}\n\nretry: 5\n\ndata: x";
+    const char *text = ": comment\n\nevent: message\nid: 1\ndata: {\"a\":\ndata:1}\n\nretry: 5\n\ndata: x";
     rpc_sse_feed(&s, text, strlen(text));
     ck_assert_int_eq(rpc_sse_next(&s, &data, &n), 1);
     ck_assert_str_eq(data, "{\"a\":\n1}");
     ck_assert_uint_eq(n, 8);
     free(data);
-    ck_assert_int_eq(rpc_sse_next(&s, &data, &n),
-                     0); /* "retry" event has no data; "x" unfinished */
+    ck_assert_int_eq(rpc_sse_next(&s, &data, &n), 0); /* "retry" event has no data; "x" unfinished */
     rpc_sse_feed(&s, "\r\n\r\n", 4);
     ck_assert_int_eq(rpc_sse_next(&s, &data, &n), 1);
     ck_assert_str_eq(data, "x");
@@ -236,15 +224,10 @@ END_TEST
 
 START_TEST(classify_messages)
 {
-    static const struct {
-        const char *json;
-        enum rpc_kind kind;
-    } cases[] = {
+    static const struct { const char *json; enum rpc_kind kind; } cases[] = {
         {"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", RPC_MSG_RESPONSE},
-        {"{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1,\"message\":\"m\"}}",
-         RPC_MSG_RESPONSE},
-        {"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":1,\"message\":\"m\"}}",
-         RPC_MSG_RESPONSE},
+        {"{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1,\"message\":\"m\"}}", RPC_MSG_RESPONSE},
+        {"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":1,\"message\":\"m\"}}", RPC_MSG_RESPONSE},
         {"{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"ping\"}", RPC_MSG_REQUEST},
         {"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}", RPC_MSG_NOTIFICATION},
         {"{\"jsonrpc\":\"1.0\",\"id\":1,\"result\":{}}", RPC_MSG_INVALID},
@@ -268,10 +251,9 @@ START_TEST(dump_layout_and_reals)
                   " \"f\": \"x\\\"y\\u00e9\", \"g\": [1, true, null, 0.30000000000000004]}");
     struct buf b = BUF_INIT;
     capture_dump(v, &b);
-    ck_assert_str_eq(buf_str(&b),
-                     "{\n  \"a\": 0.1,\n  \"b\": 1.0,\n  \"c\": [],\n  \"d\": {},\n"
-                     "  \"e\": 1e+300,\n  \"f\": \"x\\\"y\xc3\xa9\",\n  \"g\": [\n    1,\n"
-                     "    true,\n    null,\n    0.30000000000000004\n  ]\n}\n");
+    ck_assert_str_eq(buf_str(&b), "{\n  \"a\": 0.1,\n  \"b\": 1.0,\n  \"c\": [],\n  \"d\": {},\n"
+                                  "  \"e\": 1e+300,\n  \"f\": \"x\\\"y\xc3\xa9\",\n  \"g\": [\n    1,\n"
+                                  "    true,\n    null,\n    0.30000000000000004\n  ]\n}\n");
     buf_release(&b);
     json_decref(v);
 }
@@ -290,12 +272,10 @@ START_TEST(merge_drops_server_suppressions)
     json_t *a = json_array_get(json_object_get(doc, "tools"), 0);
     ck_assert_str_eq(json_string_value(json_object_get(a, "name")), "a");
     ck_assert_ptr_null(json_object_get(a, "x-mcpdesc-ignore"));
-    ck_assert_str_eq(buf_str(&notes),
-                     "tool \"a\": the server sent x-mcpdesc-ignore; dropped "
-                     "(suppressions are the description author's, not the "
-                     "server's)\n");
-    ck_assert_ptr_nonnull(
-        json_object_get(json_array_get(s[0].lists[CAPTURE_TOOLS], 0), "x-mcpdesc-ignore"));
+    ck_assert_str_eq(buf_str(&notes), "tool \"a\": the server sent x-mcpdesc-ignore; dropped "
+                                      "(suppressions are the description author's, not the "
+                                      "server's)\n");
+    ck_assert_ptr_nonnull(json_object_get(json_array_get(s[0].lists[CAPTURE_TOOLS], 0), "x-mcpdesc-ignore"));
     json_decref(doc);
     buf_release(&notes);
     capture_session_release(&s[0]);
