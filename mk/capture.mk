@@ -16,10 +16,12 @@ $(FAKE_MCP): tests/fake-mcp-server.c $(SAN_OBJS) | $(DEPS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(SAN_OBJS) $(shell pkg-config --libs jansson)
 
 .PHONY: test-capture test-capture-everything
-# The fake-server suite (every failure mode, pagination, version merging), then the
-# integration test against @modelcontextprotocol/server-everything (skipped without npm).
+# The fake-server suite (every failure mode, pagination, version merging), --client-config
+# on a configuration of each client kind, then the integration test against
+# @modelcontextprotocol/server-everything (skipped without npm).
 test-capture: $(CAPTURE_BIN) $(FAKE_MCP)
 	sh tests/run-capture.sh $(CAPTURE_BIN)
+	sh tests/capture-client-config.sh $(CAPTURE_BIN)
 	BUILD=$(BUILD) sh tests/capture-everything.sh $(CAPTURE_BIN)
 
 test-capture-everything: $(CAPTURE_BIN)

@@ -42,6 +42,8 @@ struct cfg {
     const char *log_file; /* --log: "begin|end METHOD VERSION SECONDS" lines */
     const char *path;     /* --path: HTTP requests to another path get 404 */
     int stderr_pieces;    /* --stderr-pieces N: N stderr lines, each written in pieces */
+    const char *require_header; /* --require-header NAME:VALUE: HTTP 401 without it */
+    const char *env_in_tool;    /* --env-in-tool NAME: tool-0's description shows NAME=VALUE */
 };
 
 static struct cfg C; /* a test program: one configuration per process, set once in main */
@@ -87,6 +89,13 @@ static json_t *make_item(int list, int i, const char *version)
         json_t *t = json_pack("{s:s, s:s, s:{s:s, s:{s:{s:s}}}}", "name", a, "description", b, "inputSchema",
                               "type", "object", "properties", "x", "type", "string");
         if (C.vary && i == 0 && strcmp(version, "2025-06-18") >= 0) json_object_set_new(t, "title", json_string("Tool Zero"));
+        if (C.env_in_tool && i == 0) {
+            const char *got = getenv(C.env_in_tool);
+            char *d = NULL;
+            if (asprintf(&d, "Tool number 0 sees %s=%s.", C.env_in_tool, got ? got : "(unset)") < 0) die("asprintf");
+            json_object_set_new(t, "description", json_string(d));
+            free(d);
+        }
         return t;
     }
     case 1:
@@ -180,6 +189,12 @@ static json_t *handle(json_t *msg, char *session, size_t session_size)
         (!C.fail_version || (version && !strcmp(C.fail_version, version)) ||
          (!strcmp(method, "initialize") && json_is_string(json_object_get(params, "protocolVersion")) && !strcmp(C.fail_version, json_string_value(json_object_get(params, "protocolVersion")))))) {
         const char *m = C.fail_mode;
+        if (!strcmp(m, "error") && C.env_in_tool) { /* the error quotes the variable too */
+            char text[512];
+            const char *got = getenv(C.env_in_tool);
+            snprintf(text, sizeof text, "scripted failure, %s=%s", C.env_in_tool, got ? got : "(unset)");
+            return error_msg(id, -32603, text, NULL);
+        }
         if (!strcmp(m, "error")) return error_msg(id, -32603, "scripted failure", NULL);
         if (!strcmp(m, "hang")) hang();
         if (!strcmp(m, "exit")) exit(7);
@@ -358,6 +373,15 @@ static void serve_connection(int fd)
             }
         }
     }
+    if (C.require_header) {
+        const char *colon = strchr(C.require_header, ':');
+        char name[128], got[256];
+        snprintf(name, sizeof name, "%.*s", (int)(colon - C.require_header), C.require_header);
+        if (!header_value(req, name, got, sizeof got) || strcmp(got, colon + 1)) {
+            http_reply(fd, 401, "", "text/plain", "missing or wrong header");
+            return;
+        }
+    }
     if (C.path) {
         const char *sp = strchr(req, ' ');
         size_t pl = strlen(C.path);
@@ -503,6 +527,11 @@ static void usage(void)
          "  --sleep-init SECONDS   wait before answering initialize and server/discover\n"
          "  --log FILE             append 'begin|end METHOD VERSION SECONDS' around that wait\n"
          "  --path P               HTTP: answer 404 to requests for another path\n"
+         "  --require-header N:V   HTTP: answer 401 to requests without header N: V\n"
+         "  --require-env N=V      exit 3 at start unless the environment has N=V (says N only)\n"
+         "  --echo-env N           write N=VALUE to stderr at start (tests masking)\n"
+         "  --env-in-tool N        tool-0's description and --fail's error messages show N=VALUE\n"
+         "                         (tests masking in -v logs and error messages)\n"
          "  --http PORT --port-file F [--sse] [--sse-keep-open]   Streamable HTTP on 127.0.0.1");
 }
 
@@ -549,6 +578,25 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--sleep-init")) C.sleep_init = atof(VAL());
         else if (!strcmp(a, "--log")) C.log_file = VAL();
         else if (!strcmp(a, "--path")) C.path = VAL();
+        else if (!strcmp(a, "--require-header")) {
+            C.require_header = VAL();
+            if (!strchr(C.require_header, ':')) die("--require-header wants NAME:VALUE");
+        } else if (!strcmp(a, "--require-env")) {
+            const char *nv = VAL(), *eq = strchr(nv, '=');
+            if (!eq) die("--require-env wants NAME=VALUE");
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(eq - nv), nv);
+            const char *got = getenv(name);
+            if (!got || strcmp(got, eq + 1)) {
+                fprintf(stderr, "fake-mcp-server: environment variable %s is missing or wrong\n", name);
+                exit(3);
+            }
+        } else if (!strcmp(a, "--env-in-tool")) {
+            C.env_in_tool = VAL();
+        } else if (!strcmp(a, "--echo-env")) {
+            const char *name = VAL(), *got = getenv(name);
+            fprintf(stderr, "%s=%s\n", name, got ? got : "(unset)");
+        }
         else if (!strcmp(a, "--http")) C.http_port = atoi(VAL());
         else if (!strcmp(a, "--port-file")) C.port_file = VAL();
         else if (!strcmp(a, "--sse")) C.sse = 1;

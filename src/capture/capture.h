@@ -71,6 +71,11 @@ struct capture_opts {
     int verbose;
     const char *date; /* YYYY-MM-DD for x-capturedBy, or NULL for none */
     int jobs;         /* sessions run at the same time (>= 1) */
+    /* For one server of a client configuration (zero/NULL otherwise): */
+    const char *name;           /* stderr lines read "[NAME VERSION] " */
+    char *const *envp;          /* the stdio server's environment (NULL: ours) */
+    const char *const *headers; /* extra HTTP header lines, "Name: value" */
+    const char *const *secrets; /* values shown as *** in relayed stderr and -v logs */
 };
 
 /* Run the sessions, O->jobs at a time (threads; each session has its own server

@@ -268,10 +268,11 @@ struct pool {
 static pthread_mutex_t relay_mu = PTHREAD_MUTEX_INITIALIZER;
 
 struct relay {
-    int fd;            /* read end of the server's stderr pipe */
-    int out;           /* where the lines go */
-    const char *label; /* the session's requested version */
-    int done;          /* the session ended (atomic): stop at the next quiet moment */
+    int fd;                     /* read end of the server's stderr pipe */
+    int out;                    /* where the lines go */
+    const char *label;          /* the session's requested version (NAME VERSION with a name) */
+    const char *const *secrets; /* shown as *** */
+    int done;                   /* the session ended (atomic): stop at the next quiet moment */
     pthread_t thread;
 };
 
@@ -291,7 +292,7 @@ static void relay_line(struct relay *r, const char *line, size_t n)
 {
     struct buf b = BUF_INIT;
     buf_addf(&b, "[%s] ", r->label);
-    buf_add(&b, line, n);
+    rpc_mask(&b, line, n, r->secrets);
     buf_addc(&b, '\n');
     pthread_mutex_lock(&relay_mu);
     write_all_fd(r->out, b.s, b.len);
@@ -362,10 +363,17 @@ static enum outcome run_session(struct pool *p, struct job *j)
 {
     const struct capture_opts *o = p->o;
     struct capture_session *s = &j->s;
-    struct rpc_opts ro = {o->request_timeout, rpc_now() + o->session_timeout,
-                          o->max_message,     o->stderr_fd,
-                          o->verbose,         s->requested};
-    struct relay r = {-1, o->stderr_fd >= 0 ? o->stderr_fd : 2, s->requested, 0, 0};
+    char *label = o->name ? xasprintf("%s %s", o->name, s->requested) : xstrdup(s->requested);
+    struct rpc_opts ro = {o->request_timeout,
+                          rpc_now() + o->session_timeout,
+                          o->max_message,
+                          o->stderr_fd,
+                          o->verbose,
+                          label,
+                          o->envp,
+                          o->headers,
+                          o->secrets};
+    struct relay r = {-1, o->stderr_fd >= 0 ? o->stderr_fd : 2, label, o->secrets, 0, 0};
     int relaying = 0;
     struct rpc_error e = RPC_ERROR_INIT;
     rpc_conn *c = NULL;
@@ -406,6 +414,7 @@ static enum outcome run_session(struct pool *p, struct job *j)
         pthread_join(r.thread, NULL);
         close(r.fd);
     }
+    free(label);
     return out;
 }
 

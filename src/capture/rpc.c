@@ -255,12 +255,35 @@ double rpc_time_left(const rpc_conn *c, double start)
     return end - rpc_now();
 }
 
+void rpc_mask(struct buf *out, const char *p, size_t n, const char *const *secrets)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t hit = 0;
+        for (size_t k = 0; secrets && secrets[k]; k++) { /* the longest: no tail left */
+            size_t len = strlen(secrets[k]);
+            if (len > hit && len >= RPC_MASK_MIN && len <= n - i && !memcmp(p + i, secrets[k], len))
+                hit = len;
+        }
+        if (hit) {
+            buf_adds(out, "***");
+            i += hit;
+        } else {
+            buf_addc(out, p[i++]);
+        }
+    }
+}
+
 void rpc_trace(const rpc_conn *c, const char *dir, const char *p, size_t n)
 {
     if (!c->opts.verbose) return;
+    struct buf b = BUF_INIT; /* masked whole, then cut: a cut secret would show its start */
+    rpc_mask(&b, p, n, c->opts.secrets);
+    int len = b.len > 2000 ? 2000 : (int)b.len;
     if (c->opts.label)
-        fprintf(stderr, "mcpdesc: [%s] %s %.*s\n", c->opts.label, dir, n > 2000 ? 2000 : (int)n, p);
-    else fprintf(stderr, "mcpdesc: %s %.*s\n", dir, n > 2000 ? 2000 : (int)n, p);
+        fprintf(stderr, "mcpdesc: [%s] %s %.*s\n", c->opts.label, dir, len, buf_str(&b));
+    else fprintf(stderr, "mcpdesc: %s %.*s\n", dir, len, buf_str(&b));
+    buf_release(&b);
 }
 
 void rpc_set_http_version(rpc_conn *c, const char *version, int modern)
@@ -268,8 +291,20 @@ void rpc_set_http_version(rpc_conn *c, const char *version, int modern)
     if (c->ops->set_http_version) c->ops->set_http_version(c, version, modern);
 }
 
-enum rpc_fail rpc_call(rpc_conn *c, const char *method, json_t *params, json_t **result,
-                       struct rpc_error *err)
+/* ERR's message with the connection's secrets as *** (a server's error message or an
+ * HTTP error body may quote the key it refused). Returns F. */
+static enum rpc_fail mask_error(const rpc_conn *c, enum rpc_fail f, struct rpc_error *err)
+{
+    if (f == RPC_OK || !c->opts.secrets || !err->msg.len) return f;
+    struct buf b = BUF_INIT;
+    rpc_mask(&b, err->msg.s, err->msg.len, c->opts.secrets);
+    buf_release(&err->msg);
+    err->msg = b;
+    return f;
+}
+
+static enum rpc_fail call_unmasked(rpc_conn *c, const char *method, json_t *params, json_t **result,
+                                   struct rpc_error *err)
 {
     *result = NULL;
     rpc_error_reset(err);
@@ -297,6 +332,12 @@ enum rpc_fail rpc_call(rpc_conn *c, const char *method, json_t *params, json_t *
     return RPC_OK;
 }
 
+enum rpc_fail rpc_call(rpc_conn *c, const char *method, json_t *params, json_t **result,
+                       struct rpc_error *err)
+{
+    return mask_error(c, call_unmasked(c, method, params, result, err), err);
+}
+
 enum rpc_fail rpc_notify(rpc_conn *c, const char *method, json_t *params, struct rpc_error *err)
 {
     rpc_error_reset(err);
@@ -304,7 +345,7 @@ enum rpc_fail rpc_notify(rpc_conn *c, const char *method, json_t *params, struct
     if (params) json_object_set_new(msg, "params", params);
     enum rpc_fail f = c->ops->notify(c, msg, err);
     json_decref(msg);
-    return f;
+    return mask_error(c, f, err);
 }
 
 void rpc_close(rpc_conn *c)

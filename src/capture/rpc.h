@@ -83,7 +83,18 @@ struct rpc_opts {
     int stderr_fd;          /* child's stderr: -1 inherits ours */
     int verbose;            /* log every message sent and received on stderr */
     const char *label;      /* verbose log lines start with "[LABEL] " (NULL: none) */
+    /* The rest may be left zero (NULL): */
+    char *const *envp;          /* stdio: the child's environment (NULL: ours) */
+    const char *const *headers; /* HTTP: extra "Name: value" lines, NULL-terminated */
+    const char *const *secrets; /* NULL-terminated values that the verbose log, the
+                                   * relayed stderr and error messages show as *** */
 };
+
+/* Append P (N bytes) to OUT with every occurrence of each of SECRETS (NULL-terminated,
+ * may be NULL; values shorter than RPC_MASK_MIN bytes are left alone: masking "1" would
+ * garble every line) replaced by "***"; where several match, the longest. */
+#define RPC_MASK_MIN 4
+void rpc_mask(struct buf *out, const char *p, size_t n, const char *const *secrets);
 
 /* Install SIGINT/SIGTERM/SIGHUP handlers (no SA_RESTART) that make every wait return
  * RPC_EINTR, so that the caller closes its connections (killing and reaping children)

@@ -21,6 +21,7 @@ struct http_impl {
     char *session_id;
     char *version;
     int modern;
+    const char *const *headers; /* borrowed from the rpc_opts: extra lines */
 };
 
 /* State of one POST. */
@@ -138,6 +139,7 @@ static struct curl_slist *headers_for(struct http_impl *h, const char *method)
         snprintf(line, sizeof line, "Mcp-Session-Id: %s", h->session_id);
         l = curl_slist_append(l, line);
     }
+    for (size_t i = 0; h->headers && h->headers[i]; i++) l = curl_slist_append(l, h->headers[i]);
     return l;
 }
 
@@ -330,6 +332,7 @@ rpc_conn *rpc_open_http(const char *url, const struct rpc_opts *o, struct rpc_er
     struct http_impl *h = xcalloc(1, sizeof *h);
     h->curl = cu;
     h->url = xstrdup(url);
+    h->headers = o->headers;
     rpc_conn *c = xcalloc(1, sizeof *c);
     c->ops = &http_ops;
     c->opts = *o;

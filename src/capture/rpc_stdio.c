@@ -286,7 +286,7 @@ rpc_conn *rpc_open_stdio(char *const argv[], const struct rpc_opts *o, struct rp
     posix_spawnattr_setflags(
         &at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
     pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+    int rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, o->envp ? o->envp : environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     close(in[0]);

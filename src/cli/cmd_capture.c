@@ -15,6 +15,7 @@
 #include "base/buf.h"
 #include "capture/capture.h"
 #include "cli/cmd.h"
+#include "cli/cmd_capture_config.h"
 #include "cli/cmd_common.h"
 #include "capture/rpc.h"
 #include "base/util.h"
@@ -24,6 +25,7 @@
  * man page and the bash completion). */
 static const char *const options[] = {"--protocol-version",
                                       "--url",
+                                      "--client-config",
                                       "-o",
                                       "--output",
                                       "--date",
@@ -45,6 +47,7 @@ static void usage(FILE *out)
 {
     fputs("usage: mcpdesc capture [OPTIONS] [--validate [VALIDATE-OPTIONS]] -- COMMAND [ARGS...]\n"
           "       mcpdesc capture [OPTIONS] --url URL [--validate [VALIDATE-OPTIONS]]\n"
+          "       mcpdesc capture [OPTIONS] --client-config FILE -o DIR\n"
           "\n"
           "Start the MCP server COMMAND (stdio transport) or reach it at URL (Streamable HTTP),\n"
           "list its tools, resources, resource templates and prompts for each protocol version,\n"
@@ -54,8 +57,15 @@ static void usage(FILE *out)
           "  --protocol-version V  capture only this version (repeatable; default: 2024-11-05,\n"
           "                        2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)\n"
           "  --url URL             use the Streamable HTTP endpoint URL instead of a command\n"
+          "  --client-config FILE  capture every server of a client configuration (Claude\n"
+          "                        Desktop, VS Code .vscode/mcp.json, Cursor .cursor/mcp.json)\n"
+          "                        into DIR/KEY.mcp-description.json; it runs every configured\n"
+          "                        command: read the file first. env and headers values are\n"
+          "                        passed on and shown nowhere (*** in the server's stderr).\n"
+          "                        Exit 1 when a server failed (the others are captured)\n"
           "  -o, --output FILE     write the description to FILE (default: standard output);\n"
-          "                        checked before any server starts\n"
+          "                        checked before any server starts. With --client-config:\n"
+          "                        the directory DIR, made when missing\n"
           "  --date YYYY-MM-DD     date recorded in x-capturedBy; 'today' for today (UTC).\n"
           "                        Default: the date of SOURCE_DATE_EPOCH when it is set, else\n"
           "                        none, so that capturing the same server gives the same file\n"
@@ -80,7 +90,8 @@ static void usage(FILE *out)
           "examples:\n"
           "  mcpdesc capture -o everything.json -- npx -y @modelcontextprotocol/server-everything\n"
           "  mcpdesc capture -o d.json --validate --format json -- ./my-server --stdio\n"
-          "  mcpdesc capture --url http://127.0.0.1:3001/mcp --protocol-version 2025-11-25\n",
+          "  mcpdesc capture --url http://127.0.0.1:3001/mcp --protocol-version 2025-11-25\n"
+          "  mcpdesc capture --client-config .vscode/mcp.json -o captured/\n",
           out);
 }
 
@@ -172,6 +183,7 @@ struct capture_cli_opts {
     VEC(const char *) versions; /* --protocol-version, no duplicates; default: all known */
     VEC(char *) vargs;          /* validate's options, after --validate */
     const char *url, *out, *date, *stderr_file;
+    const char *client_config; /* --client-config FILE: -o is a directory */
     double timeout, session_timeout;
     long long max_message, max_pages;
     int verbose, validate;
@@ -185,6 +197,9 @@ static void opts_release(struct capture_cli_opts *o)
     VEC_FREE(o->versions);
     VEC_FREE(o->vargs);
 }
+
+static int check_client_config_usage(struct capture_cli_opts *o);
+static int fill_defaults(struct capture_cli_opts *o);
 
 /* Parse ARGV into *O and fill in the defaults (every known version, today's date).
  * Returns 0 to go on, 2 on bad usage (after a message), -1 when --help was printed. */
@@ -231,6 +246,9 @@ static int parse_options(int argc, char **argv, struct capture_cli_opts *o)
         } else if (opt_value(argc, argv, &i, "--url", &v, &missing)) {
             if (missing) return fail_usage("option '%s' needs a value", a);
             o->url = v;
+        } else if (opt_value(argc, argv, &i, "--client-config", &v, &missing)) {
+            if (missing) return fail_usage("option '%s' needs a value", a);
+            o->client_config = v;
         } else if (opt_value(argc, argv, &i, "-o", &v, &missing) ||
                    opt_value(argc, argv, &i, "--output", &v, &missing)) {
             if (missing) return fail_usage("option '%s' needs a value", a);
@@ -280,12 +298,39 @@ static int parse_options(int argc, char **argv, struct capture_cli_opts *o)
         }
     }
     if (i < argc) o->command = argv + i;
+    if (o->client_config) return check_client_config_usage(o);
     if (o->url && o->command)
         return fail_usage("give either --url or a server command, not both (%s)", o->command[0]);
     if (!o->url && !o->command)
         return fail_usage("no server given: add '-- COMMAND [ARGS...]' or '--url URL'%s", "");
     if (o->validate && (!o->out || !strcmp(o->out, "-")))
         return fail_usage("--validate needs -o FILE to have a file to validate%s", "");
+    return fill_defaults(o);
+}
+
+/* --client-config: no other server, -o DIR, no --validate. 0, or 2 after a message. */
+static int check_client_config_usage(struct capture_cli_opts *o)
+{
+    if (o->url || o->command)
+        return fail_usage("--client-config captures the servers of the file: give no other "
+                          "server (%s)",
+                          o->url ? "--url" : o->command[0]);
+    if (!o->out || !strcmp(o->out, "-"))
+        return fail_usage("--client-config needs -o DIR, the directory that receives one "
+                          "description per server%s",
+                          "");
+    if (o->validate)
+        return fail_usage("--validate judges one description; after --client-config, judge "
+                          "them all as the client sees them with 'mcpdesc validate --together "
+                          "%s'",
+                          o->out);
+    return fill_defaults(o);
+}
+
+/* The defaults: every known version, the date of SOURCE_DATE_EPOCH, -j. 0, or 2 after a
+ * message. */
+static int fill_defaults(struct capture_cli_opts *o)
+{
     if (!o->versions.len)
         for (size_t k = 0; capture_known_versions[k]; k++)
             VEC_PUSH(o->versions, capture_known_versions[k]);
@@ -338,12 +383,41 @@ static int check_output(const char *path)
     return status;
 }
 
+/* --client-config's -o DIR: made when missing (not its parents), a writable directory.
+ * 0, or 2 after a message. */
+static int check_output_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) && errno == ENOENT && mkdir(dir, 0777) && errno != EEXIST) {
+        fprintf(stderr, "mcpdesc capture: cannot make the directory '%s': %s\n", dir,
+                strerror(errno));
+        return 2;
+    }
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr,
+                "mcpdesc capture: '%s' is not a directory (with --client-config, -o names the "
+                "directory that receives one description per server)\n",
+                dir);
+        return 2;
+    }
+    if (access(dir, W_OK | X_OK)) {
+        fprintf(stderr, "mcpdesc capture: directory '%s' is not writable (%s)\n", dir,
+                strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
 /* Check -o, open --server-stderr (into *STDERR_FD, else -1) and set up the signals. 0,
  * or 2 after a message. */
 static int prepare(const struct capture_cli_opts *o, int *stderr_fd)
 {
     *stderr_fd = -1;
-    if (o->out && strcmp(o->out, "-") && check_output(o->out)) return 2;
+    if (o->client_config) {
+        if (check_output_dir(o->out)) return 2;
+    } else if (o->out && strcmp(o->out, "-") && check_output(o->out)) {
+        return 2;
+    }
     if (o->stderr_file) {
         *stderr_fd = open(o->stderr_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (*stderr_fd < 0) {
@@ -359,23 +433,29 @@ static int prepare(const struct capture_cli_opts *o, int *stderr_fd)
     return 0;
 }
 
+/* The options every server's sessions share. */
+static struct capture_opts session_opts(const struct capture_cli_opts *o, int stderr_fd)
+{
+    return (struct capture_opts){.versions = o->versions.items,
+                                 .nversions = o->versions.len,
+                                 .request_timeout = o->timeout,
+                                 .session_timeout = o->session_timeout,
+                                 .max_message = (size_t)o->max_message,
+                                 .max_pages = (int)o->max_pages,
+                                 .stderr_fd = stderr_fd,
+                                 .verbose = o->verbose,
+                                 .date = o->date,
+                                 .jobs = (int)o->jobs};
+}
+
 /* Run the sessions and dump the merged description into *TEXT (new), the summary line
  * into SUMMARY. 0, or 2 after a message. */
 static int capture(const struct capture_cli_opts *o, int stderr_fd, char **text,
                    struct buf *summary)
 {
-    struct capture_opts co = {o->versions.items,
-                              o->versions.len,
-                              o->command,
-                              o->url,
-                              o->timeout,
-                              o->session_timeout,
-                              (size_t)o->max_message,
-                              (int)o->max_pages,
-                              stderr_fd,
-                              o->verbose,
-                              o->date,
-                              (int)o->jobs};
+    struct capture_opts co = session_opts(o, stderr_fd);
+    co.argv = o->command;
+    co.url = o->url;
     struct buf err = BUF_INIT;
     json_t *captured = capture_run(&co, &err);
     if (!captured) {
@@ -418,6 +498,86 @@ static int validate_output(const struct capture_cli_opts *o)
     return status;
 }
 
+/* One server of a client configuration: capture it into DIR/S->file. 0, or 1 after a
+ * "failed" line that says why (with S's secrets masked: a server may echo them). */
+static int capture_server(const struct capture_cli_opts *o, int stderr_fd,
+                          const struct client_server *s)
+{
+    if (s->problem.len) {
+        fprintf(stderr, "mcpdesc: %s: failed: %s\n", s->key, buf_str(&s->problem));
+        return 1;
+    }
+    char **envp = s->url ? NULL : cmd_capture_config_env(s);
+    const char *const *secrets = (const char *const *)s->secrets.items;
+    struct capture_opts co = session_opts(o, stderr_fd);
+    co.argv = s->url ? NULL : s->argv.items;
+    co.url = s->url;
+    co.name = s->key;
+    co.envp = envp;
+    co.headers = (const char *const *)s->headers.items;
+    co.secrets = secrets;
+    struct buf err = BUF_INIT, line = BUF_INIT;
+    json_t *captured = capture_run(&co, &err);
+    free(envp);
+    int status = 1;
+    if (!captured) {
+        buf_addf(&line, "mcpdesc: %s: failed: ", s->key);
+        rpc_mask(&line, buf_str(&err), err.len, secrets);
+    } else {
+        struct buf text = BUF_INIT;
+        capture_dump(captured, &text);
+        size_t dl = strlen(o->out);
+        char *path = xasprintf("%s%s%s", o->out, dl && o->out[dl - 1] == '/' ? "" : "/", s->file);
+        if (!write_file(path, buf_str(&text))) {
+            buf_addf(&line, "mcpdesc: %s: ", s->key);
+            capture_summary(captured, &line);
+            buf_addf(&line, " -> %s", path);
+            status = 0;
+        }
+        free(path);
+        buf_release(&text);
+        json_decref(captured);
+    }
+    if (line.len) fprintf(stderr, "%s\n", buf_str(&line));
+    buf_release(&line);
+    buf_release(&err);
+    return status;
+}
+
+/* --client-config: read the file and check -o DIR before any server starts, then every
+ * server in the file's order, each with its sessions in parallel. 0 when all were
+ * captured, 1 when one failed, 2 when the file or DIR cannot be used. */
+static int capture_client_config(const struct capture_cli_opts *o)
+{
+    struct client_config cc;
+    int stderr_fd = -1;
+    if (cmd_capture_config_read(o->client_config, &cc)) return 2;
+    if (prepare(o, &stderr_fd)) {
+        cmd_capture_config_release(&cc);
+        return 2;
+    }
+    size_t failed = 0, n = cc.servers.len, i = 0;
+    for (; i < n && !rpc_interrupted(); i++) {
+        const struct client_server *s = &cc.servers.items[i];
+        fprintf(stderr, "mcpdesc: %s: capturing (server %zu of %zu, %s)\n", s->key, i + 1, n,
+                s->url ? "Streamable HTTP" : "stdio");
+        failed += (size_t)capture_server(o, stderr_fd, s);
+    }
+    int status = failed ? 1 : 0;
+    if (i < n) {
+        fprintf(stderr, "mcpdesc capture: interrupted\n");
+        status = 2;
+    } else {
+        fprintf(stderr,
+                "mcpdesc: %zu of %zu servers captured into %s; next: mcpdesc validate "
+                "--together %s\n",
+                n - failed, n, o->out, o->out);
+    }
+    cmd_capture_config_release(&cc);
+    if (stderr_fd >= 0) close(stderr_fd);
+    return status;
+}
+
 int cmd_capture(int argc, char **argv)
 {
     struct capture_cli_opts o;
@@ -426,6 +586,11 @@ int cmd_capture(int argc, char **argv)
         int stderr_fd = -1;
         char *text = NULL;
         struct buf summary = BUF_INIT;
+        if (o.client_config) {
+            status = capture_client_config(&o);
+            opts_release(&o);
+            return status;
+        }
         status = prepare(&o, &stderr_fd);
         if (!status) status = capture(&o, stderr_fd, &text, &summary);
         if (!status) status = emit(&o, text);

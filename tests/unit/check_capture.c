@@ -291,6 +291,28 @@ START_TEST(known_versions)
 }
 END_TEST
 
+/* A configured env or header value is shown as *** in relayed server stderr and -v logs;
+ * values under RPC_MASK_MIN bytes are left alone (masking "1" would garble every line). */
+START_TEST(mask_secrets)
+{
+    const char *const secrets[] = {"s3cret", "abc", "s3cret-longer", NULL};
+    const char *in = "TOKEN=s3cret x=abc s3crets3cret end";
+    struct buf b = BUF_INIT;
+    rpc_mask(&b, in, strlen(in), secrets);
+    ck_assert_str_eq(buf_str(&b), "TOKEN=*** x=abc ****** end");
+    buf_release(&b);
+    rpc_mask(&b, "no secrets", 10, NULL);
+    ck_assert_str_eq(buf_str(&b), "no secrets");
+    buf_release(&b);
+    rpc_mask(&b, "k=s3cret-longer", 15, secrets); /* the longest, no tail shown */
+    ck_assert_str_eq(buf_str(&b), "k=***");
+    buf_release(&b);
+    rpc_mask(&b, "s3cr", 4, secrets); /* a cut secret is not one */
+    ck_assert_str_eq(buf_str(&b), "s3cr");
+    buf_release(&b);
+}
+END_TEST
+
 Suite *capture_suite(void)
 {
     Suite *s = suite_create("capture");
@@ -309,6 +331,7 @@ Suite *capture_suite(void)
     tcase_add_test(tc, reader_compacts_long_streams);
     tcase_add_test(tc, sse_events);
     tcase_add_test(tc, classify_messages);
+    tcase_add_test(tc, mask_secrets);
     suite_add_tcase(s, tc);
     return s;
 }
