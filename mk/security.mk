@@ -8,7 +8,7 @@
 # (tests/check-precision.sh); and no file of the project holds a raw hidden character
 # (tests/check-hidden-chars.sh). Runs under `make check`, plain and under ASan+UBSan.
 SECURITY_RULES := rules-yaml/security
-SECURITY_TAG := v0.1.0
+SECURITY_TAG := v0.2.0
 .PHONY: test-security
 test-security: $(RULES_BIN)
 	$(RULES_BIN) schema validate --schema schema/manifest.schema.json $(SECURITY_RULES)/manifest.yaml

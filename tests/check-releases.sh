@@ -7,7 +7,9 @@
 #   2. locked: every file the committed lock rules-yaml/tags/TAG.lock lists (paths
 #      relative to rules/; rules-yaml/security/tags/ for mcpdesc-security) is in the
 #      release with the sha256 the lock records;
-#   3. same findings: `BINARY validate --rules-tag NAME@TAG --preset all --format text conformance`, run
+#   3. same findings: `BINARY validate --rules-tag NAME@TAG --preset all --format text conformance`
+#      (and, for each folder of conformance/together/, the same with --together FOLDER: one
+#      client session, for a set with session rules), run
 #      inside NAME@TAG/ (so paths are relative), prints byte for byte what the record
 #      rules-yaml/releases/NAME@TAG.findings holds below its first line (where the
 #      engine's own version, "mcpdesc X.Y.Z", would appear, the record says
@@ -133,6 +135,17 @@ check_tag() {
     status=$?
     # the engine's version is on the record's first line; in the body (a report header
     # that names it) it reads "mcpdesc @ENGINE@", so a new version alone changes nothing
+    # a set with session rules: each folder of its fixtures' together/ is one client
+    # session, judged --together (its session findings join the record)
+    for session in "$dir/$fixtures"/together/*/; do
+        [ "$status" -gt 1 ] && break
+        [ -d "$session" ] || continue
+        session=${session#"$dir"/}
+        (cd "$dir" && "$bin" validate --rules-tag "$id" --preset all --format text --color never \
+            --together "${session%/}") > "$tmp/session" 2> "$tmp/err"
+        status=$?
+        { echo "# --together ${session%/}"; cat "$tmp/session"; } >> "$tmp/out"
+    done
     sed -i "s/$engine_re/mcpdesc @ENGINE@/g" "$tmp/out"
     if [ "$status" -gt 1 ]; then
         echo "validate --rules-tag $id: exit $status: $(head -n 3 "$tmp/err" | tr '\n' ' ')"

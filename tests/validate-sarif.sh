@@ -77,9 +77,10 @@ ids = [r["id"] for r in rules]
 assert len(ids) == len(set(ids)), "rule ids are unique"
 INPUT = "mcpdesc.parse"  # an input that could not be judged: no rule page
 for r in rules:
-    # the shipped set names no docs-url (no site publishes its pages): the help is carried
-    # whole, never a dead link (the --docs-url goldens cover helpUri)
-    assert "helpUri" not in r, r["helpUri"]
+    # the shipped MCP set names no docs-url (no site publishes its pages): the help is
+    # carried whole, never a dead link (the --docs-url goldens cover helpUri); the security
+    # set names one (HELP_URI=1)
+    assert os.environ.get("HELP_URI") == "1" or "helpUri" not in r, r["helpUri"]
     if r["id"] != INPUT:
         assert r["help"]["text"] and r["help"]["markdown"], r["id"]
 want = sum(len(f.get("diagnostics", [])) for f in report["files"])
@@ -115,6 +116,14 @@ for d, res in zip(diags, results):
         s = res["suppressions"][0]
         assert s["kind"] == {"config": "external", "inline": "inSource"}[sup["kind"]], s
         assert s["justification"] == sup["reason"] and s["status"] == "accepted", s
+    # the related places (validate --together) are its relatedLocations (3.27.22), in order
+    rel = res.get("relatedLocations", [])
+    assert len(rel) == len(d.get("related", [])), (d, rel)
+    for k, (r, loc) in enumerate(zip(d.get("related", []), rel)):
+        assert loc["id"] == k + 1, loc
+        pl = loc["physicalLocation"]
+        assert pl["artifactLocation"]["uri"].endswith(r["file"]), (r, pl)
+        assert (pl["region"]["startLine"], pl["region"]["startColumn"]) == (r["line"], r["column"]), (r, pl)
     # report-at: match: the region starts at the match and ends just after it (3.30)
     region = res["locations"][0]["physicalLocation"].get("region", {})
     assert ("match" in d) == ("endColumn" in region), (d, region)
@@ -186,6 +195,8 @@ rules=tests/data/overrides/globex check overrides tests/data/overrides/globex-to
 # report-at: match: regions that end where the match does, in JSON and YAML
 rules=tests/data/report-at-match check report-at-match tests/data/report-at-match/raw.json \
     tests/data/report-at-match/escaped.json tests/data/report-at-match/blocks.yaml
+# --together: findings with relatedLocations (the other server's tool)
+HELP_URI=1 rules=rules-yaml/security check together --together conformance/security/together/mail-notes
 skipped=0
 if [ -z "$py" ]; then
     skipped=1

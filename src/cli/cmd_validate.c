@@ -284,6 +284,7 @@ struct job {
     struct judge_result *results;
     size_t n;
     atomic_size_t next;
+    int together; /* --together: finish_file waits for the session rules */
 };
 
 /* File I is "-" (standard input) or a path; judge.h does the rest. */
@@ -291,6 +292,8 @@ static const char *file_name(const struct job *j, size_t i)
 {
     return !strcmp(j->files[i], "-") ? j->stdin_name : j->files[i];
 }
+
+static void finish_file(struct job *j, size_t i);
 
 static void judge_file(struct job *j, size_t i)
 {
@@ -303,6 +306,15 @@ static void judge_file(struct job *j, size_t i)
         return;
     }
     judge_document(j->rs, &src, &jo, &j->results[i]);
+    if (!j->together) finish_file(j, i);
+}
+
+/* What a team decided about file I's findings (inline suppressions, the config's levels)
+ * and their fingerprints: once every rule has judged it (with --together, after the
+ * session rules). */
+static void finish_file(struct job *j, size_t i)
+{
+    if (j->ignored && j->ignored[i]) return;
     /* inline x-mcpdesc-ignore first: the config's levels then apply to its findings too */
     struct suppress_filter sf = {j->eo->enabled, j->eo->enabled_arg, j->eo->versions};
     if (j->results[i].d)
@@ -312,7 +324,7 @@ static void judge_file(struct job *j, size_t i)
         config_apply(j->cfg, file_name(j, i), &j->results[i].diags, cmd_rule_named,
                      j->eo->enabled_arg);
     /* here, on the worker threads: each item's identity is worked out once per file */
-    char *fp_name = fingerprint_file_from(j->cwd, j->anchor, src.name);
+    char *fp_name = fingerprint_file_from(j->cwd, j->anchor, file_name(j, i));
     fingerprint_diags(j->rs, j->results[i].d, j->cwd, fp_name, &j->results[i].diags);
     free(fp_name);
 }
@@ -984,9 +996,13 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                           v->cwd,
                           xcalloc(nf, sizeof *v->job.results),
                           n,
-                          0};
+                          0,
+                          o->together};
     judge_all(&v->job, o->jobs);
-    if (o->together) judge_together(v->rs, v->job.results, n, &v->eo);
+    if (o->together) { /* the session rules, then each file's suppressions and fingerprints */
+        judge_together(v->rs, v->job.results, n, &v->eo);
+        for (size_t i = 0; i < n; i++) finish_file(&v->job, i);
+    }
     v->job.from_dir = NULL;
     free(from_dir);
     v->job.ignored = NULL;
