@@ -204,7 +204,10 @@ static char *judge_example_together(const struct rule_set *rs, const char *fixtu
     }
     if (!why) judge_together(rs, res, n, eo);
     *found = res[0].diags;
-    for (size_t i = 1; i < n; i++) doc_free(res[i].d);
+    for (size_t i = 1; i < n; i++) {
+        doc_free(res[i].d);
+        diag_list_release(&res[i].diags); /* the others' findings: not this example's */
+    }
     free(res);
     return why;
 }
