@@ -202,7 +202,7 @@ static char *judge_example_together(const struct rule_set *rs, const char *fixtu
         }
         free(path);
     }
-    if (!why) judge_together(rs, res, n, eo);
+    if (!why) judge_together(rs, res, n, eo, NULL);
     *found = res[0].diags;
     for (size_t i = 1; i < n; i++) {
         doc_free(res[i].d);

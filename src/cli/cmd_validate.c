@@ -432,6 +432,7 @@ struct validate_opts {
     int strict_inputs;     /* --strict-inputs: a found file that does not parse is an error */
     int only_descriptions; /* --only-descriptions: named files are judged as found ones */
     int together;          /* --together: judge the inputs also as one client session */
+    int together_config;   /* ... because the config says together: true (not the option) */
     long jobs;
     struct cmd_filters filt;
     VEC(const char *) versions; /* --protocol-version, as given */
@@ -730,7 +731,7 @@ static int settle_options(struct validate_opts *o)
         o->output = o->output_owned;
     }
     if (c && c->strict_inputs) o->strict_inputs = 1; /* either one asks for the old rule */
-    if (c && c->together) o->together = 1;
+    if (c && c->together && !o->together) o->together = o->together_config = 1;
     /* `baseline write` writes a baseline: it reads none */
     if (c && !o->baseline && !o->then && c->baseline.s)
         o->baseline = o->baseline_owned = config_path_of(c, c->baseline.s);
@@ -867,6 +868,18 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
     o->filt.rs = v->rs;
     o->filt.preset = o->preset;
     v->eo = (struct eval_options){.enabled = cmd_rule_enabled, .enabled_arg = (void *)&o->filt};
+    if (o->together && !rule_set_session_count(v->rs) && o->together_config) {
+        char *tag = newest_security_tag();
+        fprintf(stderr, "mcpdesc %s: ", cmd_label);
+        loc_print(stderr, o->cfg->path, o->cfg->together_pos.line, o->cfg->together_pos.col);
+        fprintf(stderr,
+                ": error: together: true, but the rule set %s@%s has no session rules (rules "
+                "that judge the servers of one client together)\n"
+                "    hint: add rules: %s to the config (or run --rules-tag %s)\n",
+                rule_set_name(v->rs), rule_set_display_tag(v->rs), tag, tag);
+        free(tag);
+        return 2;
+    }
     if (o->together && !rule_set_session_count(v->rs)) {
         char *tag = newest_security_tag();
         fprintf(stderr,
@@ -944,6 +957,39 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
     return 0;
 }
 
+/* --together: the judged files that repeat an earlier one (the same file named twice, or
+ * found twice), left out of the session: a server does not collide with itself. Says so
+ * (and when fewer than two servers remain: a session of one has nothing to compare)
+ * unless QUIET. New array of J->n flags. */
+static unsigned char *session_repeats(const struct job *j, int quiet)
+{
+    unsigned char *twice = xcalloc(j->n ? j->n : 1, 1);
+    char **real = xcalloc(j->n ? j->n : 1, sizeof *real);
+    size_t servers = 0;
+    for (size_t i = 0; i < j->n; i++) {
+        if (!j->results[i].d) continue;
+        if (strcmp(j->files[i], "-")) real[i] = realpath(j->files[i], NULL);
+        for (size_t k = 0; real[i] && k < i && !twice[i]; k++)
+            if (real[k] && !twice[k] && !strcmp(real[k], real[i])) {
+                twice[i] = 1;
+                if (!quiet)
+                    fprintf(stderr,
+                            "mcpdesc %s: --together: %s is %s, named again: it is one server "
+                            "of the session, judged once\n",
+                            cmd_label, file_name(j, i), file_name(j, k));
+            }
+        servers += !twice[i];
+    }
+    if (servers < 2 && !quiet)
+        fprintf(stderr,
+                "mcpdesc %s: --together: the session holds %zu server%s: the session rules "
+                "had no other server to compare with\n",
+                cmd_label, servers, servers == 1 ? "" : "s");
+    for (size_t i = 0; i < j->n; i++) free(real[i]);
+    free(real);
+    return twice;
+}
+
 /* Expand directories, keeping command-line order otherwise; then judge every file.
  * Returns the status so far: 1 when a diagnostic is at or above --fail-on, 2 when an
  * input could not be judged or a directory holds no description (after a message). */
@@ -1000,7 +1046,9 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                           o->together};
     judge_all(&v->job, o->jobs);
     if (o->together) { /* the session rules, then each file's suppressions and fingerprints */
-        judge_together(v->rs, v->job.results, n, &v->eo);
+        unsigned char *twice = session_repeats(&v->job, o->quiet);
+        judge_together(v->rs, v->job.results, n, &v->eo, twice);
+        free(twice);
         for (size_t i = 0; i < n; i++) finish_file(&v->job, i);
     }
     v->job.from_dir = NULL;
@@ -1136,10 +1184,24 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
     const char *docs = cmd_docs_url(o->docs_url, o->cfg, v->rs);
     /* the command line's set ran instead of the config's rules: (the report says so) */
     int over_config = o->cfg && o->cfg->rules.len && (o->rules_dir || o->rules_tag);
-    struct report_opts ro = {
-        out,    v->rs,       quiet_level,   use_color,         tty,           o->preset,
-        o->cfg, v->baseline, o->fail_level, o->never_fail,     others,        v->cwd,
-        docs,   over_config, v->eo.enabled, v->eo.enabled_arg, v->eo.versions};
+    struct report_opts ro = {out,
+                             v->rs,
+                             quiet_level,
+                             use_color,
+                             tty,
+                             o->preset,
+                             o->cfg,
+                             v->baseline,
+                             o->fail_level,
+                             o->never_fail,
+                             others,
+                             v->cwd,
+                             docs,
+                             over_config,
+                             v->eo.enabled,
+                             v->eo.enabled_arg,
+                             v->eo.versions,
+                             o->together};
     r->fmt->write(&ro, v->rf, v->nrf);
     free(others);
     if (r->file) {

@@ -443,6 +443,7 @@ static struct config *read_buffer(const char *path, const char *data, size_t len
         if ((y = member(&p, top, "baseline")).v && (s = need_string(&p, y, "baseline")))
             set_str(&p, y, &c->baseline, s);
         if ((y = member(&p, top, "together")).v) {
+            c->together_pos = pos_of(&p, y.n, 0);
             if (json_is_boolean(y.v)) c->together = json_is_true(y.v);
             else err_at(&p, y.n, 0, "together is true or false, not %s", type_name(y.v));
         }

@@ -75,8 +75,9 @@ struct config {
                         * not parse is an input error, as in earlier releases) */
     int together;      /* `together: true`: as --together (judge the inputs also as one
                         * client session) */
-    size_t nerrors;    /* errors config_read found (config_load returns NULL instead) */
-    int rules_bad;     /* `rules` had an error: its rule set is unknown, so config_check
+    struct config_pos together_pos; /* where it stands */
+    size_t nerrors; /* errors config_read found (config_load returns NULL instead) */
+    int rules_bad;  /* `rules` had an error: its rule set is unknown, so config_check
                         * cannot judge the rule ids */
 };
 

@@ -80,6 +80,8 @@ void report_json(const struct report_opts *o, const struct report_file *files, s
     /* added member: the preset that chose the rules (absent when every rule ran) */
     if (rule_preset_name(o->preset))
         json_object_set_new(root, "preset", json_string(rule_preset_name(o->preset)));
+    if (o->together) /* added member: judged also as one client session (--together) */
+        json_object_set_new(root, "together", json_true());
     /* Added, like "skipped": present only when a config was used (docs/config.md). */
     if (o->config) json_object_set_new(root, "config", report_config_json(o));
     json_t *arr = json_array();

@@ -398,6 +398,8 @@ void report_sarif(const struct report_opts *o, const struct report_file *files, 
     if (rule_preset_name(o->preset)) /* the preset that chose the rules */
         json_object_set_new(json_object_get(run, "properties"), "preset",
                             json_string(rule_preset_name(o->preset)));
+    if (o->together) /* judged also as one client session (--together) */
+        json_object_set_new(json_object_get(run, "properties"), "together", json_true());
 
     json_t *root =
         json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs", run);

@@ -93,6 +93,10 @@ void report_rules_line(const struct report_opts *o)
             preset ? preset : "", MCPDESC_VERSION);
     if (o->rules_over_config && o->config)
         fprintf(o->out, ", from the command line over the config's rules (%s)", o->config->path);
+    if (o->together) {
+        size_t n = rule_set_session_count(o->rs);
+        fprintf(o->out, ", together: %zu session rule%s", n, n == 1 ? "" : "s");
+    }
     fputc('\n', o->out);
 }
 

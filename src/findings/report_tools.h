@@ -72,6 +72,10 @@ struct report_opts {
     int (*enabled)(const char *rule_id, void *arg);
     void *enabled_arg;
     ver_mask versions;
+    /* validate --together: the inputs were also judged as one client session (the rules
+     * line ends ", together: N session rules", JSON "together": true, SARIF
+     * run.properties.together), so a clean report says the session rules ran. */
+    int together;
 };
 /* The rule page of ID under o->docs_url (new string), or NULL: no docs-url, or ID is
  * REPORT_INPUT_RULE or NULL. */

@@ -257,28 +257,92 @@ void judge_result_release(struct judge_result *r)
     *r = (struct judge_result){NULL, DIAG_LIST_INIT, NULL, NULL};
 }
 
-void judge_together(const struct rule_set *rs, struct judge_result *results, size_t n,
-                    const struct eval_options *opts)
+/* Does L hold a finding of RULE at POINTER? */
+static struct diag *finding_at(struct diag_list *l, const char *rule, const char *pointer)
 {
-    struct rule_session_doc *docs = xcalloc(n ? n : 1, sizeof *docs);
-    struct res **res = xcalloc(n ? n : 1, sizeof *res);
-    size_t *which = xcalloc(n ? n : 1, sizeof *which); /* session index -> result index */
+    for (size_t i = 0; i < l->len; i++)
+        if (l->items[i].rule && l->items[i].pointer && !strcmp(l->items[i].rule, rule) &&
+            !strcmp(l->items[i].pointer, pointer))
+            return &l->items[i];
+    return NULL;
+}
+
+/* A session finding D of document K concerns its related places too: at each one, in its
+ * own document, that no finding of the same rule reports (a collision is reported by both
+ * sides already; a reference only where the text is), add one that names D's place as its
+ * related place (several findings there: one, with each place). */
+static void mirror(const struct rule_session_doc *docs, size_t m, size_t k, const struct diag *d,
+                   struct diag_list *fresh, struct diag_list *mirrors)
+{
+    for (size_t r = 0; r < d->nrelated; r++) {
+        const struct diag_related *at = &d->related[r];
+        size_t j = 0;
+        while (j < m && (j == k || strcmp(doc_name(docs[j].d), at->file))) j++;
+        if (j == m || !at->pointer || finding_at(&fresh[j], d->rule, at->pointer)) continue;
+        struct diag *mm = finding_at(&mirrors[j], d->rule, at->pointer);
+        if (!mm) {
+            char *msg = xasprintf("the other place of a finding in %s:%u:%u: %s", d->file,
+                                  (unsigned)d->line, (unsigned)d->col, d->message);
+            mm = diag_add(&mirrors[j], d->level, d->rule, at->file, at->line, at->col, msg);
+            free(msg);
+            mm->pointer = xstrdup(at->pointer);
+            mm->versions = d->versions;
+            mm->hint = xstrdup("the finding is about the other server's text, at the related "
+                               "place: nothing to change here");
+        }
+        diag_add_related(mm, d->file, d->line, d->col, d->pointer, NULL);
+    }
+}
+
+/* Move every diagnostic of FROM to the end of TO. */
+static void diag_move_all(struct diag_list *to, struct diag_list *from)
+{
+    for (size_t i = 0; i < from->len; i++) {
+        if (to->len == to->cap) {
+            to->cap = to->cap ? to->cap * 2 : 16;
+            to->items = xrealloc(to->items, to->cap * sizeof *to->items);
+        }
+        to->items[to->len++] = from->items[i];
+    }
+    free(from->items);
+    *from = (struct diag_list)DIAG_LIST_INIT;
+}
+
+void judge_together(const struct rule_set *rs, struct judge_result *results, size_t n,
+                    const struct eval_options *opts, const unsigned char *left_out)
+{
+    size_t cap = n ? n : 1;
+    struct rule_session_doc *docs = xcalloc(cap, sizeof *docs);
+    struct res **res = xcalloc(cap, sizeof *res);
+    size_t *which = xcalloc(cap, sizeof *which); /* session index -> result index */
     size_t m = 0;
     struct diag_list scratch = DIAG_LIST_INIT; /* resolution's own: reported already */
     for (size_t i = 0; i < n; i++) {
-        if (!results[i].d) continue;
+        if (!results[i].d || (left_out && left_out[i])) continue;
         res[m] = res_resolve(results[i].d, rule_set_res_config(rs), &scratch);
         docs[m] = (struct rule_session_doc){results[i].d, res_view(res[m])};
         which[m++] = i;
     }
     diag_list_release(&scratch);
     struct eval_options o = opts ? *opts : (struct eval_options){0};
+    struct diag_list *fresh = xcalloc(cap, sizeof *fresh), *mirrors = xcalloc(cap, sizeof *mirrors);
     for (size_t k = 0; k < m; k++) {
         struct rule_session s = {docs, m, k};
         o.session = &s;
-        eval_document(rs, results[which[k]].d, &o, &results[which[k]].diags);
+        eval_document(rs, results[which[k]].d, &o, &fresh[k]);
     }
-    for (size_t k = 0; k < m; k++) res_free(res[k]);
+    for (size_t k = 0; k < m; k++)
+        for (size_t i = 0; i < fresh[k].len; i++)
+            mirror(docs, m, k, &fresh[k].items[i], fresh, mirrors);
+    for (size_t k = 0; k < m; k++) {
+        struct diag_list *to = &results[which[k]].diags;
+        diag_move_all(to, &fresh[k]);
+        diag_move_all(to, &mirrors[k]);
+        diag_sort_merge(to);
+        res_free(res[k]);
+    }
+    free(fresh);
+    free(mirrors);
     free(which);
     free(res);
     free(docs);

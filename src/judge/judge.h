@@ -81,13 +81,17 @@ struct judge_result {
  * Fills *OUT, which the caller releases with judge_result_release. */
 void judge_document(const struct rule_set *rs, const struct judge_source *src,
                     const struct judge_options *opts, struct judge_result *out);
-/* Judge the judged documents of RESULTS[0..N) (those with D; each judged alone before,
- * by judge_document) again as one client session (validate --together): RS's session
- * rules (rule.h: rule_is_session) run over each document with the others as the session,
- * in order, and what they find is added to that document's diagnostics (sorted, merged).
- * OPTS as for eval_document (its session member is ignored). Runs on the calling thread. */
+/* Judge the judged documents of RESULTS[0..N) (those with D and not LEFT_OUT[i]; each
+ * judged alone before, by judge_document) again as one client session (validate
+ * --together): RS's session rules (rule.h: rule_is_session) run over each document with
+ * the others as the session, in order, and what they find is added to that document's
+ * diagnostics (sorted, merged). A finding is reported on each document involved: at
+ * each of its related places that no finding of the same rule reports (the tool a
+ * cross-server reference names), one that names it as the related place. OPTS as for
+ * eval_document (its session member is ignored); LEFT_OUT may be NULL. Runs on the
+ * calling thread. */
 void judge_together(const struct rule_set *rs, struct judge_result *results, size_t n,
-                    const struct eval_options *opts);
+                    const struct eval_options *opts, const unsigned char *left_out);
 /* Free what *R owns (the document, the diagnostics, the error) and empty it. */
 void judge_result_release(struct judge_result *r);
 
