@@ -16,31 +16,31 @@ set -u
 testlib_setup check-precision "$@"
 files=0
 : > "$tmp/found"
-for doc in examples/corpus/*.json tests/precision/captures/*.json; do
-    [ -f "$doc" ] || continue
-    files=$((files + 1))
-    NO_COLOR=1 "$bin" validate --rules rules-yaml/security --preset all --color never "$doc" \
+# judge LABEL RULE-PREFIX ARGS...: run the development set (every rule) on ARGS and add
+# each error or warning of a rule whose id starts with RULE-PREFIX to $tmp/found as
+# "FILE:LINE:COL RULE"; a run that cannot judge (exit 2 or more) fails the check
+judge() {
+    label=$1 prefix=$2
+    shift 2
+    NO_COLOR=1 "$bin" validate --rules rules-yaml/security --preset all --color never "$@" \
         > "$tmp/out" 2> "$tmp/err"
     status=$?
     if [ "$status" -gt 1 ]; then
-        echo "FAIL $doc: exit $status: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
+        echo "FAIL $label: exit $status: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
         exit 1
     fi
     # "FILE:LINE:COL: LEVEL: MESSAGE [RULE] (VERSIONS)" -> "FILE:LINE:COL RULE"
-    sed -n 's/^\([^ ]*:[0-9]*:[0-9]*\): \(error\|warning\): .* \[\(security\.[a-z0-9.-]*\)\] (.*$/\1 \3/p' \
+    sed -n "s/^\([^ ]*:[0-9]*:[0-9]*\): \(error\|warning\): .* \[\($prefix[a-z0-9.-]*\)\] (.*\$/\1 \3/p" \
         "$tmp/out" >> "$tmp/found"
+}
+for doc in examples/corpus/*.json tests/precision/captures/*.json; do
+    [ -f "$doc" ] || continue
+    files=$((files + 1))
+    judge "$doc" 'security\.' "$doc"
 done
-# the captures as one client session (validate --together): the session rules' findings
-# (each file's own were found above)
-NO_COLOR=1 "$bin" validate --rules rules-yaml/security --preset all --color never --together \
-    tests/precision/captures/*.json > "$tmp/out" 2> "$tmp/err"
-status=$?
-if [ "$status" -gt 1 ]; then
-    echo "FAIL --together: exit $status: $(head -n 3 "$tmp/err" | tr '\n' ' ')"
-    exit 1
-fi
-sed -n 's/^\([^ ]*:[0-9]*:[0-9]*\): \(error\|warning\): .* \[\(security\.together\.[a-z0-9.-]*\)\] (.*$/\1 \3/p' \
-    "$tmp/out" >> "$tmp/found"
+# the captures as one client session: the session rules' findings (each file's own were
+# found above)
+judge --together 'security\.together\.' --together tests/precision/captures/*.json
 sed -e 's/[[:space:]]*#.*$//' -e '/^[[:space:]]*$/d' tests/precision/expected.txt | sort -u > "$tmp/want"
 sort -u "$tmp/found" > "$tmp/got"
 bad=0
