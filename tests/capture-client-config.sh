@@ -105,6 +105,12 @@ run_kind() {
         "$TMP/$kind.stdout" "$TMP/$kind.stderr" "$out"
 }
 
+# DIR holds an earlier run's files: the failing server's description goes (it would be
+# judged as current), another configuration's stays and is named, other files are left.
+mkdir -p "$TMP/claude-out"
+echo '{"stale": true}' >"$TMP/claude-out/broken.mcp-description.json"
+echo '{"other": true}' >"$TMP/claude-out/other-client.mcp-description.json"
+echo 'my notes' >"$TMP/claude-out/notes.txt"
 run_kind claude claude_desktop_config.json --server-stderr "$TMP/claude-server.err"
 sed "s|$TMP|@TMP@|g" "$TMP/claude-server.err" >"$TMP/claude-server.err.norm"
 same "claude: --server-stderr file, secrets masked" "$CC/claude/expected/server-stderr" \
@@ -112,6 +118,32 @@ same "claude: --server-stderr file, secrets masked" "$CC/claude/expected/server-
 no_secret "claude: no secret in the --server-stderr file" "$TMP/claude-server.err"
 run_kind vscode .vscode/mcp.json
 run_kind cursor .cursor/mcp.json
+
+# An empty "mcpServers" beside VS Code's "servers": the servers are read; when no server
+# is captured (here: one that needs an ${input:...}), the earlier file goes, and no next
+# step is suggested (there is nothing to judge).
+cat >"$TMP/two-kinds.json" <<EOF
+{"mcpServers": {},
+ "servers": {"prompted": {"command": "$FAKE", "args": ["--tag", "$TAG"],
+   "env": {"TOKEN": "\${input:token}"}}}}
+EOF
+mkdir -p "$TMP/two-kinds-out"
+echo '{}' >"$TMP/two-kinds-out/prompted.mcp-description.json"
+"$BIN" capture --client-config "$TMP/two-kinds.json" -o "$TMP/two-kinds-out" >/dev/null 2>"$TMP/two-kinds.err"
+rc=$?
+sed "s|$TMP|@TMP@|g" "$TMP/two-kinds.err" >"$TMP/two-kinds.err.norm"
+printf '%s\n' \
+    'mcpdesc: prompted: capturing (server 1 of 1, stdio)' \
+    'mcpdesc: prompted: failed: variable ${input:token} at @TMP@/two-kinds.json:3:21 needs an answer that the client prompts for ("inputs"), which mcpdesc cannot give: write ${env:NAME} there instead and set NAME' \
+    'mcpdesc: removed @TMP@/two-kinds-out/prompted.mcp-description.json of an earlier run: prompted was not captured this time' \
+    'mcpdesc: 0 of 1 servers captured into @TMP@/two-kinds-out' >"$TMP/two-kinds.want"
+if [ $rc = 1 ] && cmp -s "$TMP/two-kinds.want" "$TMP/two-kinds.err.norm" &&
+    [ ! -e "$TMP/two-kinds-out/prompted.mcp-description.json" ]; then
+    ok "empty mcpServers beside servers; none captured: the earlier file removed, no next step"
+else
+    bad "empty mcpServers beside servers" "status $rc (want 1), stderr differs or the earlier file is left"
+    diff "$TMP/two-kinds.want" "$TMP/two-kinds.err.norm" | sed 's/^/       /'
+fi
 
 # -v logs every message: a server that puts its secret in a tool's description (so the
 # description has it: that is what the server offers) shows it as *** in the log.
@@ -142,7 +174,7 @@ else bad "failure message" "status $rc (want 1) or no masked failure line"; sed 
 sed 's/tools\/list:error/initialize:error/' "$TMP/error.json" >"$TMP/error-init.json"
 "$BIN" capture --protocol-version 2025-11-25 --client-config "$TMP/error-init.json" \
     -o "$TMP/error-out" >/dev/null 2>>"$TMP/error.err"
-if grep -qF "mcpdesc: 2025-11-25: the server refused to initialize ('initialize' failed with JSON-RPC error -32603: scripted failure, KEY=***)" "$TMP/error.err"; then
+if grep -qF "mcpdesc: quoting: 2025-11-25: the server refused to initialize ('initialize' failed with JSON-RPC error -32603: scripted failure, KEY=***)" "$TMP/error.err"; then
     ok "a note that quotes a secret shows ***"
 else bad "note" "no masked note on the refused initialize"; sed 's/^/       /' "$TMP/error.err"; fi
 no_secret "no secret in a server's error messages" "$TMP/error.err"

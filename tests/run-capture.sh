@@ -387,6 +387,12 @@ expect_fail "http: 404 advice names the path" "the server answered 404 for /wron
 cap http-path-ok --url "$URL"
 expect_ok "http: --path server on its path" all-versions.json
 stop_http
+# a server that wants credentials: said so, not taken for a version problem
+start_http --require-header "X-Api-Key:key-0a5e"
+cap http-401 --url "$URL"
+expect_fail "http: 401 is a refusal of the request, not of the versions" "the server refused the request: HTTP 401 (it wants credentials, which --url does not send"
+expect_note "http: 401 to server/discover is not taken for a legacy server" "mcpdesc: 2026-07-28: the server refused 'server/discover' (server at $URL answered 'server/discover' with HTTP status 401"
+stop_http
 cap http-down --url "http://127.0.0.1:1/mcp"
 expect_fail "http: nothing listening" "cannot reach http://127.0.0.1:1/mcp"
 no_leftovers "every HTTP server stopped"

@@ -72,7 +72,7 @@ struct capture_opts {
     const char *date; /* YYYY-MM-DD for x-capturedBy, or NULL for none */
     int jobs;         /* sessions run at the same time (>= 1) */
     /* For one server of a client configuration (zero/NULL otherwise): */
-    const char *name;           /* stderr lines read "[NAME VERSION] " */
+    const char *name;           /* stderr lines read "[NAME VERSION] ", notes "NAME: " */
     char *const *envp;          /* the stdio server's environment (NULL: ours) */
     const char *const *headers; /* extra HTTP header lines, "Name: value" */
     const char *const *secrets; /* values shown as *** in relayed stderr and -v logs */
@@ -84,7 +84,8 @@ struct capture_opts {
  * O->versions, so the result does not depend on O->jobs. A version that a session for
  * another version was answered with (initialize) is not asked again when its session has
  * not started yet. Returns the new document, or NULL with ERR set to
- * what went wrong and what to do. Progress notes go to stderr ("mcpdesc: ..."). */
+ * what went wrong and what to do. Progress notes go to stderr ("mcpdesc: ...", with
+ * O->name "mcpdesc: NAME: ..."). */
 json_t *capture_run(const struct capture_opts *o, struct buf *err);
 
 #endif

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,45 @@ static json_t *modern_params(const char *version)
 
 enum outcome { SESSION_OK, SESSION_REFUSED, SESSION_FAILED };
 
+/* A progress note on stderr, "mcpdesc: NAME: TEXT" for a server of a client
+ * configuration (NAME: its key, so that the notes of several servers say whose they
+ * are), else "mcpdesc: TEXT"; one write, as sessions note in parallel. */
+static void note(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(const char *name, const char *fmt, ...)
+{
+    struct buf b = BUF_INIT;
+    buf_adds(&b, "mcpdesc: ");
+    if (name) buf_addf(&b, "%s: ", name);
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *text = xcalloc((size_t)(len > 0 ? len : 0) + 1, 1);
+    va_start(ap, fmt);
+    vsnprintf(text, (size_t)len + 1, fmt, ap);
+    va_end(ap);
+    buf_adds(&b, text);
+    buf_addc(&b, '\n');
+    fputs(buf_str(&b), stderr);
+    free(text);
+    buf_release(&b);
+}
+
+/* An HTTP refusal that says the request lacks credentials (RFC 9110 15.5.2, 15.5.4),
+ * not that the version or the path is wrong. */
+static int http_auth_refusal(long status)
+{
+    return status == 401 || status == 403;
+}
+
+/* An HTTP 4xx that a server gives for a version or method it does not serve (400:
+ * an unsupported MCP-Protocol-Version, 2025-06-18/basic/transports.mdx; a legacy server
+ * refusing server/discover) or for a wrong path (404, 405). */
+static int http_version_or_path_refusal(long status)
+{
+    return status == 400 || status == 404 || status == 405;
+}
+
 /* List every page of LIST into s->lists[LIST]. */
 static enum outcome list_all(rpc_conn *c, const struct capture_opts *o, struct capture_session *s,
                              int list, struct buf *err)
@@ -76,10 +116,10 @@ static enum outcome list_all(rpc_conn *c, const struct capture_opts *o, struct c
         json_t *result = NULL;
         enum rpc_fail f = rpc_call(c, method, params, &result, &e);
         if (f == RPC_EJSONRPC && list == CAPTURE_TEMPLATES && e.code == -32601) {
-            fprintf(stderr,
-                    "mcpdesc: %s: the server declares resources but not '%s' (%s); "
-                    "recording no resource templates\n",
-                    s->version, method, buf_str(&e.msg));
+            note(o->name,
+                 "%s: the server declares resources but not '%s' (%s); recording no resource "
+                 "templates",
+                 s->version, method, buf_str(&e.msg));
             break;
         }
         if (f != RPC_OK) {
@@ -129,8 +169,8 @@ static enum outcome list_all(rpc_conn *c, const struct capture_opts *o, struct c
     return out;
 }
 
-static enum outcome handshake_legacy(rpc_conn *c, struct capture_session *s, long *http_refusal,
-                                     struct buf *err)
+static enum outcome handshake_legacy(rpc_conn *c, const char *name, struct capture_session *s,
+                                     long *http_refusal, struct buf *err)
 {
     struct rpc_error e = RPC_ERROR_INIT;
     json_t *params = json_pack("{s:s, s:{}, s:o}", "protocolVersion", s->requested, "capabilities",
@@ -139,9 +179,8 @@ static enum outcome handshake_legacy(rpc_conn *c, struct capture_session *s, lon
     enum rpc_fail f = rpc_call(c, "initialize", params, &result, &e);
     if (f == RPC_EJSONRPC || (f == RPC_EHTTP && e.http_status >= 400 && e.http_status < 500)) {
         if (f == RPC_EHTTP) *http_refusal = e.http_status;
-        fprintf(stderr,
-                "mcpdesc: %s: the server refused to initialize (%s); version not recorded\n",
-                s->requested, buf_str(&e.msg));
+        note(name, "%s: the server refused to initialize (%s); version not recorded", s->requested,
+             buf_str(&e.msg));
         rpc_error_release(&e);
         return SESSION_REFUSED;
     }
@@ -183,8 +222,8 @@ static void add_versions(struct buf *b, json_t *arr)
         buf_addf(b, "%s%s", i ? ", " : "", json_is_string(v) ? json_string_value(v) : "?");
 }
 
-static enum outcome handshake_modern(rpc_conn *c, struct capture_session *s, long *http_refusal,
-                                     struct buf *err)
+static enum outcome handshake_modern(rpc_conn *c, const char *name, struct capture_session *s,
+                                     long *http_refusal, struct buf *err)
 {
     struct rpc_error e = RPC_ERROR_INIT;
     rpc_set_http_version(c, s->requested, 1);
@@ -194,21 +233,25 @@ static enum outcome handshake_modern(rpc_conn *c, struct capture_session *s, lon
     if (f == RPC_EJSONRPC && e.code == -32022) {
         struct buf b = BUF_INIT;
         add_versions(&b, json_object_get(e.data, "supported"));
-        fprintf(
-            stderr,
-            "mcpdesc: %s: not supported by the server (it supports: %s); version not recorded\n",
-            s->requested, b.s ? b.s : "not said");
+        note(name, "%s: not supported by the server (it supports: %s); version not recorded",
+             s->requested, b.s ? b.s : "not said");
         buf_release(&b);
+        out = SESSION_REFUSED;
+    } else if (f == RPC_EHTTP && http_auth_refusal(e.http_status)) {
+        /* wanting credentials says nothing about the versions it serves */
+        *http_refusal = e.http_status;
+        note(name, "%s: the server refused 'server/discover' (%s); version not recorded",
+             s->requested, buf_str(&e.msg));
         out = SESSION_REFUSED;
     } else if (f == RPC_EJSONRPC || f == RPC_ETIMEOUT ||
                (f == RPC_EHTTP && e.http_status >= 400 && e.http_status < 500)) {
         /* HTTP: a 4xx without a modern error body means a legacy server
          * (2026-07-28 basic/versioning.mdx:139-146) */
         if (f == RPC_EHTTP) *http_refusal = e.http_status;
-        fprintf(stderr,
-                "mcpdesc: %s: the server does not implement server/discover (%s); taking it for a "
-                "server without 2026-07-28 support; version not recorded\n",
-                s->requested, buf_str(&e.msg));
+        note(name,
+             "%s: the server does not implement server/discover (%s); taking it for a server "
+             "without 2026-07-28 support; version not recorded",
+             s->requested, buf_str(&e.msg));
         out = SESSION_REFUSED;
     } else if (f != RPC_OK) {
         buf_addf(err, "%s", buf_str(&e.msg));
@@ -223,11 +266,10 @@ static enum outcome handshake_modern(rpc_conn *c, struct capture_session *s, lon
         if (!ok) {
             struct buf b = BUF_INIT;
             add_versions(&b, sv);
-            fprintf(
-                stderr,
-                "mcpdesc: %s: server/discover does not list it (supportedVersions: %s); version "
-                "not recorded\n",
-                s->requested, b.s ? b.s : "none");
+            note(name,
+                 "%s: server/discover does not list it (supportedVersions: %s); version not "
+                 "recorded",
+                 s->requested, b.s ? b.s : "none");
             buf_release(&b);
             out = SESSION_REFUSED;
         } else {
@@ -397,8 +439,8 @@ static enum outcome run_session(struct pool *p, struct job *j)
     if (!c) {
         buf_addf(&j->err, "%s", buf_str(&e.msg));
     } else {
-        out = is_modern(s->requested) ? handshake_modern(c, s, &j->http_refusal, &j->err)
-                                      : handshake_legacy(c, s, &j->http_refusal, &j->err);
+        out = is_modern(s->requested) ? handshake_modern(c, o->name, s, &j->http_refusal, &j->err)
+                                      : handshake_legacy(c, o->name, s, &j->http_refusal, &j->err);
         if (out == SESSION_OK && strcmp(s->version, s->requested))
             mark_answered(p, s->requested, s->version);
         if (out == SESSION_OK && !s->capabilities) s->capabilities = json_object();
@@ -440,6 +482,15 @@ static void *worker_main(void *arg)
     }
 }
 
+/* What to do about an HTTP refusal of STATUS that is not about the version or path. */
+static const char *refusal_advice(const struct capture_opts *o, long status)
+{
+    if (!http_auth_refusal(status)) return "see the notes above";
+    if (o->name) return "check the server's headers or credentials in the configuration";
+    return "it wants credentials, which --url does not send: put the URL and its \"headers\" "
+           "in a client configuration and capture that with --client-config";
+}
+
 /* Where the URL's path starts ("/" when it has none), up to '?' or '#', as new text. */
 static char *url_path(const char *url)
 {
@@ -479,14 +530,13 @@ json_t *capture_run(const struct capture_opts *o, struct buf *err)
     struct capture_session *ss = xcalloc(p.n ? p.n : 1, sizeof *ss);
     size_t n = 0;
     json_t *doc = NULL;
-    long http_refusal = 0;
+    long http_refusal = 0, http_other_refusal = 0;
     int failed = 0;
     for (size_t i = 0; i < p.n && !failed; i++) {
         struct job *j = &p.jobs[i];
         if (j->skip_for) {
-            fprintf(stderr,
-                    "mcpdesc: %s: not asked: the session for %s was answered with this version\n",
-                    o->versions[i], j->skip_for);
+            note(o->name, "%s: not asked: the session for %s was answered with this version",
+                 o->versions[i], j->skip_for);
             continue;
         }
         if (!j->started) { /* stopped after a failure or an interrupt */
@@ -508,30 +558,32 @@ json_t *capture_run(const struct capture_opts *o, struct buf *err)
             continue;
         }
         if (j->out == SESSION_REFUSED) {
-            if (j->http_refusal == 404 || j->http_refusal == 405) http_refusal = j->http_refusal;
+            long st = j->http_refusal;
+            if (st == 404 || st == 405) http_refusal = st;
+            else if (st && !http_version_or_path_refusal(st) &&
+                     (!http_other_refusal || http_auth_refusal(st)))
+                http_other_refusal = st; /* credentials first: they say why best */
             continue;
         }
         struct capture_session *s = &j->s;
         if (strcmp(s->version, s->requested)) {
             if (is_modern(s->version)) {
-                fprintf(stderr,
-                        "mcpdesc: %s: the server answered 'initialize' with protocol version %s, "
-                        "which has no 'initialize'; session dropped\n",
-                        s->requested, s->version);
+                note(o->name,
+                     "%s: the server answered 'initialize' with protocol version %s, which has "
+                     "no 'initialize'; session dropped",
+                     s->requested, s->version);
                 continue;
             }
             if (!capture_version_known(s->version)) {
-                fprintf(
-                    stderr,
-                    "mcpdesc: %s: the server answered with protocol version '%s', which mcpdesc "
-                    "does not know; session dropped\n",
-                    s->requested, s->version);
+                note(o->name,
+                     "%s: the server answered with protocol version '%s', which mcpdesc does not "
+                     "know; session dropped",
+                     s->requested, s->version);
                 continue;
             }
-            fprintf(stderr,
-                    "mcpdesc: %s: the server answered with protocol version %s; the session counts "
-                    "for %s\n",
-                    s->requested, s->version, s->version);
+            note(o->name,
+                 "%s: the server answered with protocol version %s; the session counts for %s",
+                 s->requested, s->version, s->version);
         }
         ss[n++] = *s;
         memset(s, 0, sizeof *s);
@@ -556,9 +608,8 @@ json_t *capture_run(const struct capture_opts *o, struct buf *err)
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         if (drop[i]) {
-            fprintf(stderr,
-                    "mcpdesc: %s: session dropped, protocol version %s was already captured\n",
-                    ss[i].requested, ss[i].version);
+            note(o->name, "%s: session dropped, protocol version %s was already captured",
+                 ss[i].requested, ss[i].version);
             capture_session_release(&ss[i]);
             continue;
         }
@@ -571,7 +622,10 @@ json_t *capture_run(const struct capture_opts *o, struct buf *err)
     free(drop);
     n = kept;
     if (n == 0) {
-        if (http_refusal) {
+        if (http_other_refusal) {
+            buf_addf(err, "the server refused the request: HTTP %ld (%s)", http_other_refusal,
+                     refusal_advice(o, http_other_refusal));
+        } else if (http_refusal) {
             char *path = url_path(o->url ? o->url : "");
             buf_addf(err,
                      "the server answered %ld for %s: is the path right? MCP servers commonly "
@@ -590,7 +644,7 @@ json_t *capture_run(const struct capture_opts *o, struct buf *err)
     for (const char *q = buf_str(&notes); *q;) {
         const char *nl = strchr(q, '\n');
         size_t len = nl ? (size_t)(nl - q) : strlen(q);
-        fprintf(stderr, "mcpdesc: %.*s\n", (int)len, q);
+        note(o->name, "%.*s", (int)len, q);
         q += len + (nl ? 1 : 0);
     }
     buf_release(&notes);

@@ -2,6 +2,7 @@
  * offers for each protocol version, write the merged MCP Description, and optionally
  * run `validate` on it. Exit 0 on success, 2 on bad usage or a failed capture
  * (with --validate: validate's status). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -20,6 +21,7 @@
 #include "capture/rpc.h"
 #include "base/util.h"
 #include "findings/suppress.h"
+#include "rules/release.h"
 
 /* Every option, for did-you-mean (tests/check-options.sh checks them against --help, the
  * man page and the bash completion). */
@@ -199,6 +201,7 @@ static void opts_release(struct capture_cli_opts *o)
 }
 
 static int check_client_config_usage(struct capture_cli_opts *o);
+static char *together_command(const char *dir);
 static int fill_defaults(struct capture_cli_opts *o);
 
 /* Parse ARGV into *O and fill in the defaults (every known version, today's date).
@@ -319,12 +322,30 @@ static int check_client_config_usage(struct capture_cli_opts *o)
         return fail_usage("--client-config needs -o DIR, the directory that receives one "
                           "description per server%s",
                           "");
-    if (o->validate)
-        return fail_usage("--validate judges one description; after --client-config, judge "
-                          "them all as the client sees them with 'mcpdesc validate --together "
-                          "%s'",
-                          o->out);
+    if (o->validate) {
+        char *next = together_command(o->out);
+        fail_usage("--validate judges one description; after --client-config, judge them all "
+                   "as the client sees them with '%s'",
+                   next);
+        free(next);
+        return 2;
+    }
     return fill_defaults(o);
+}
+
+/* The command that judges DIR's descriptions as one client session, new: the session
+ * rules are in mcpdesc-security (the default rule set has none, and validate --together
+ * refuses a set without them), so it names the newest tag this binary ships. */
+static char *together_command(const char *dir)
+{
+    char *tags = release_shipped_list("mcpdesc-security");
+    const char *newest = tags ? strrchr(tags, ' ') : NULL; /* ", "-joined, in version order */
+    newest = newest ? newest + 1 : tags;
+    char *cmd = newest && *newest
+        ? xasprintf("mcpdesc validate --rules-tag mcpdesc-security@%s --together %s", newest, dir)
+        : xasprintf("mcpdesc validate --together %s", dir);
+    free(tags);
+    return cmd;
 }
 
 /* The defaults: every known version, the date of SOURCE_DATE_EPOCH, -j. 0, or 2 after a
@@ -498,6 +519,67 @@ static int validate_output(const struct capture_cli_opts *o)
     return status;
 }
 
+/* DIR/FILE for --client-config's -o DIR, new. */
+static char *dir_file(const char *dir, const char *file)
+{
+    size_t dl = strlen(dir);
+    return xasprintf("%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", file);
+}
+
+/* S failed: its description of an earlier run in DIR would be judged as if it were
+ * current (validate --together judges every file of DIR), so it goes, and is said to. */
+static void remove_earlier(const char *dir, const struct client_server *s)
+{
+    char *path = dir_file(dir, s->file);
+    struct stat st;
+    if (!lstat(path, &st)) {
+        if (!unlink(path))
+            fprintf(stderr,
+                    "mcpdesc: removed %s of an earlier run: %s was not captured this time\n", path,
+                    s->key);
+        else
+            fprintf(stderr,
+                    "mcpdesc: cannot remove %s of an earlier run (%s): %s was not captured this "
+                    "time; remove the file before judging the directory\n",
+                    path, strerror(errno), s->key);
+    }
+    free(path);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The descriptions in DIR that no server of CC names (another configuration's, a
+ * server since removed): left in place, but said, as validate --together would judge
+ * them with the others. */
+static void note_strangers(const char *dir, const struct client_config *cc)
+{
+    static const char suffix[] = ".mcp-description.json";
+    DIR *d = opendir(dir);
+    if (!d) return;
+    VEC(char *) names = VEC_INIT;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name), sl = sizeof suffix - 1;
+        if (len <= sl || strcmp(e->d_name + len - sl, suffix)) continue;
+        int named = 0;
+        for (size_t i = 0; i < cc->servers.len && !named; i++)
+            named = !strcmp(cc->servers.items[i].file, e->d_name);
+        if (!named) VEC_PUSH(names, xstrdup(e->d_name));
+    }
+    closedir(d);
+    if (names.len) qsort(names.items, names.len, sizeof *names.items, str_cmp);
+    for (size_t i = 0; i < names.len; i++) {
+        fprintf(stderr,
+                "mcpdesc: %s also holds %s, which this configuration does not name: validate "
+                "--together %s would judge it too\n",
+                dir, names.items[i], dir);
+        free(names.items[i]);
+    }
+    VEC_FREE(names);
+}
+
 /* One server of a client configuration: capture it into DIR/S->file. 0, or 1 after a
  * "failed" line that says why (with S's secrets masked: a server may echo them). */
 static int capture_server(const struct capture_cli_opts *o, int stderr_fd,
@@ -505,6 +587,7 @@ static int capture_server(const struct capture_cli_opts *o, int stderr_fd,
 {
     if (s->problem.len) {
         fprintf(stderr, "mcpdesc: %s: failed: %s\n", s->key, buf_str(&s->problem));
+        remove_earlier(o->out, s);
         return 1;
     }
     char **envp = s->url ? NULL : cmd_capture_config_env(s);
@@ -526,8 +609,7 @@ static int capture_server(const struct capture_cli_opts *o, int stderr_fd,
     } else {
         struct buf text = BUF_INIT;
         capture_dump(captured, &text);
-        size_t dl = strlen(o->out);
-        char *path = xasprintf("%s%s%s", o->out, dl && o->out[dl - 1] == '/' ? "" : "/", s->file);
+        char *path = dir_file(o->out, s->file);
         if (!write_file(path, buf_str(&text))) {
             buf_addf(&line, "mcpdesc: %s: ", s->key);
             capture_summary(captured, &line);
@@ -539,6 +621,7 @@ static int capture_server(const struct capture_cli_opts *o, int stderr_fd,
         json_decref(captured);
     }
     if (line.len) fprintf(stderr, "%s\n", buf_str(&line));
+    if (status) remove_earlier(o->out, s);
     buf_release(&line);
     buf_release(&err);
     return status;
@@ -567,11 +650,15 @@ static int capture_client_config(const struct capture_cli_opts *o)
     if (i < n) {
         fprintf(stderr, "mcpdesc capture: interrupted\n");
         status = 2;
+    } else if (failed == n) { /* nothing to judge: no next step */
+        note_strangers(o->out, &cc);
+        fprintf(stderr, "mcpdesc: 0 of %zu servers captured into %s\n", n, o->out);
     } else {
-        fprintf(stderr,
-                "mcpdesc: %zu of %zu servers captured into %s; next: mcpdesc validate "
-                "--together %s\n",
-                n - failed, n, o->out, o->out);
+        note_strangers(o->out, &cc);
+        char *next = together_command(o->out);
+        fprintf(stderr, "mcpdesc: %zu of %zu servers captured into %s; next: %s\n", n - failed, n,
+                o->out, next);
+        free(next);
     }
     cmd_capture_config_release(&cc);
     if (stderr_fd >= 0) close(stderr_fd);

@@ -299,6 +299,31 @@ static int check_names(const struct reader *r, const struct client_config *cc)
     return 0;
 }
 
+static int empty_object(json_t *v)
+{
+    return json_is_object(v) && !json_object_size(v);
+}
+
+/* Which of "mcpServers" and "servers" ROOT's servers are in, into *KIND. A file with
+ * both (written for two clients, or one left over from an edit) uses the one that has
+ * servers when the other is empty; with servers in both, mcpdesc cannot tell which the
+ * client reads: 2 after a message naming both. Else 0. */
+static int pick_kind(const struct reader *r, json_t *root, const char **kind)
+{
+    json_t *ms = json_object_get(root, "mcpServers"), *sv = json_object_get(root, "servers");
+    *kind = ms ? "mcpServers" : "servers";
+    if (!ms || !sv) return 0;
+    if (empty_object(ms) && !empty_object(sv)) *kind = "servers";
+    if (!json_is_object(ms) || !json_is_object(sv) || empty_object(ms) || empty_object(sv))
+        return 0;
+    struct doc_pos sp = doc_node_pos(r->d, doc_node_member(r->d, 0, root, "servers"));
+    return refuse(r, doc_node_member(r->d, 0, root, "mcpServers"),
+                  "both \"mcpServers\" (Claude Desktop, Cursor) and \"servers\" (VS Code, "
+                  "%u:%u) hold servers: mcpdesc cannot tell which ones the client runs; keep "
+                  "one of them (or capture a copy of the file for each)",
+                  sp.line, sp.col);
+}
+
 /* The servers object of the loaded file into *CC. 0, or 2 after a message. */
 static int read_servers(const struct reader *r, struct client_config *cc)
 {
@@ -307,7 +332,7 @@ static int read_servers(const struct reader *r, struct client_config *cc)
         return refuse(r, 0,
                       "not a client configuration: the file must be a JSON object with "
                       "\"mcpServers\" (Claude Desktop, Cursor) or \"servers\" (VS Code)");
-    cc->kind = json_object_get(root, "mcpServers") ? "mcpServers" : "servers";
+    if (pick_kind(r, root, &cc->kind)) return 2;
     json_t *servers = json_object_get(root, cc->kind);
     if (!servers)
         return refuse(r, 0,
