@@ -284,7 +284,8 @@ struct job {
     struct judge_result *results;
     size_t n;
     atomic_size_t next;
-    int together; /* --together: finish_file waits for the session rules */
+    int together;    /* --together: finish_file waits for the session rules */
+    int session_ran; /* ... and they ran: two servers or more (suppress_filter.session) */
 };
 
 /* File I is "-" (standard input) or a path; judge.h does the rest. */
@@ -316,7 +317,8 @@ static void finish_file(struct job *j, size_t i)
 {
     if (j->ignored && j->ignored[i]) return;
     /* inline x-mcpdesc-ignore first: the config's levels then apply to its findings too */
-    struct suppress_filter sf = {j->eo->enabled, j->eo->enabled_arg, j->eo->versions};
+    struct suppress_filter sf = {j->eo->enabled, j->eo->enabled_arg, j->eo->versions,
+                                 j->session_ran};
     if (j->results[i].d)
         suppress_inline(j->rs, j->results[i].d, file_name(j, i), &j->results[i].diags, j->today,
                         &sf);
@@ -961,7 +963,7 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
  * found twice), left out of the session: a server does not collide with itself. Says so
  * (and when fewer than two servers remain: a session of one has nothing to compare)
  * unless QUIET. New array of J->n flags. */
-static unsigned char *session_repeats(const struct job *j, int quiet)
+static unsigned char *session_repeats(struct job *j, int quiet)
 {
     unsigned char *twice = xcalloc(j->n ? j->n : 1, 1);
     char **real = xcalloc(j->n ? j->n : 1, sizeof *real);
@@ -980,6 +982,7 @@ static unsigned char *session_repeats(const struct job *j, int quiet)
             }
         servers += !twice[i];
     }
+    j->session_ran = servers >= 2;
     if (servers < 2 && !quiet)
         fprintf(stderr,
                 "mcpdesc %s: --together: the session holds %zu server%s: the session rules "
@@ -1043,7 +1046,8 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                           xcalloc(nf, sizeof *v->job.results),
                           n,
                           0,
-                          o->together};
+                          o->together,
+                          0};
     judge_all(&v->job, o->jobs);
     if (o->together) { /* the session rules, then each file's suppressions and fingerprints */
         unsigned char *twice = session_repeats(&v->job, o->quiet);
@@ -1119,7 +1123,8 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     for (size_t i = n, e = 0; i < v->nrf; i++) v->rf[i].error = &v->dir_errors.items[e++];
     /* the config's unused and expired suppressions: findings in the config file itself */
     if (sr) {
-        struct suppress_filter sf = {v->eo.enabled, v->eo.enabled_arg, v->eo.versions};
+        struct suppress_filter sf = {v->eo.enabled, v->eo.enabled_arg, v->eo.versions,
+                                     v->job.session_ran};
         suppress_run_finish(sr, v->rs, &sf, &v->cfg_findings);
         suppress_run_free(sr);
         config_apply(o->cfg, o->cfg->path, &v->cfg_findings, cmd_rule_named, v->eo.enabled_arg);
@@ -1324,7 +1329,7 @@ void cmd_validate_filter(const struct cmd_judged_run *run, const struct rule_set
                          const struct doc *d, const char *file, struct diag_list *l)
 {
     const struct eval_options *eo = run->eo;
-    struct suppress_filter sf = {eo->enabled, eo->enabled_arg, eo->versions};
+    struct suppress_filter sf = {eo->enabled, eo->enabled_arg, eo->versions, 0};
     suppress_inline(rs, d, file, l, run->today, &sf);
     if (!run->cfg) return;
     config_apply(run->cfg, file, l, cmd_rule_named, eo->enabled_arg);

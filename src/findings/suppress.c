@@ -62,6 +62,7 @@ static int rule_ran(const struct rule_set *rs, const struct suppress_filter *f, 
     size_t n = rule_set_count(rs);
     for (size_t i = 0; i < n + res_nbuiltins; i++) {
         const char *id = i < n ? rule_id(rule_set_rule(rs, i)) : res_builtins[i - n].id;
+        if (i < n && rule_is_session(rule_set_rule(rs, i)) && !(f && f->session)) continue;
         if (config_rule_matches(pattern, id) && (!f || !f->enabled || f->enabled(id, f->arg)))
             return 1;
     }

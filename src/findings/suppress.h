@@ -45,6 +45,9 @@ struct suppress_filter {
     int (*enabled)(const char *id, void *arg);
     void *arg;
     ver_mask versions;
+    /* The session rules ran (validate --together with two servers or more): otherwise a
+     * suppression of a session rule is never unused, since its rule did not run. */
+    int session;
 };
 
 /* The inline suppressions of the document D (judged with RS; FILE its name in the
