@@ -338,14 +338,10 @@ static int check_client_config_usage(struct capture_cli_opts *o)
  * refuses a set without them), so it names the newest tag this binary ships. */
 static char *together_command(const char *dir)
 {
-    char *tags = release_shipped_list("mcpdesc-security");
-    const char *newest = tags ? strrchr(tags, ' ') : NULL; /* ", "-joined, in version order */
-    newest = newest ? newest + 1 : tags;
-    char *cmd = newest && *newest
+    const char *newest = release_shipped_newest("mcpdesc-security");
+    return newest
         ? xasprintf("mcpdesc validate --rules-tag mcpdesc-security@%s --together %s", newest, dir)
         : xasprintf("mcpdesc validate --together %s", dir);
-    free(tags);
-    return cmd;
 }
 
 /* The defaults: every known version, the date of SOURCE_DATE_EPOCH, -j. 0, or 2 after a

@@ -828,12 +828,8 @@ static struct rule_set *load_rule_set(const struct validate_opts *o, const struc
 /* The security set's newest shipped tag as NAME@TAG (new): where the session rules are. */
 static char *newest_security_tag(void)
 {
-    static const char name[] = "mcpdesc-security";
-    char *list = release_shipped_list(name);
-    const char *last = strrchr(list, ' ');
-    char *out = xasprintf("%s@%s", name, *list ? (last ? last + 1 : list) : "TAG");
-    free(list);
-    return out;
+    const char *tag = release_shipped_newest("mcpdesc-security");
+    return xasprintf("mcpdesc-security@%s", tag ? tag : "TAG");
 }
 
 static int prepare(struct validate_opts *o, struct validate_run *v)

@@ -53,6 +53,9 @@ const struct release_shipped *release_shipped_find(const char *name, const char 
 int release_shipped_name(const char *name);
 /* The tags of NAME this binary ships, in version order, ", "-joined; new. */
 char *release_shipped_list(const char *name);
+/* The newest tag of NAME this binary ships (borrowed, static), or NULL when it ships none:
+ * what a message names as the tag to run. */
+const char *release_shipped_newest(const char *name);
 
 /* Split a pin or a tag, "TAG", "NAME@TAG" or either followed by "@sha256:HEX" (64
  * lowercase hex digits), into new strings; *DIGEST is "sha256:HEX", or NULL when SPEC

@@ -31,6 +31,16 @@ int release_shipped_name(const char *name)
     return 0;
 }
 
+const char *release_shipped_newest(const char *name)
+{
+    const char *newest = NULL;
+    for (size_t i = 0; i < release_shipped_count; i++)
+        if (!strcmp(release_shipped_tags[i].name, name) &&
+            (!newest || str_cmp(&newest, &release_shipped_tags[i].tag) < 0))
+            newest = release_shipped_tags[i].tag;
+    return newest;
+}
+
 char *release_shipped_list(const char *name)
 {
     VEC(const char *) tags = VEC_INIT;
