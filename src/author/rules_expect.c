@@ -257,7 +257,7 @@ static int check_fixture(const struct rule_set *rs, const char *path, enum folde
     struct eval_options eo = {.versions = args_versions(rs, json_object_get(fx, "x-args"), nt, &ok),
                               .preset = RULE_PRESET_ALL};
     struct judge_source src = {JUDGE_FILE, path, path, NULL, 0};
-    struct judge_options jo = {&eo, NULL, 0, 0};
+    struct judge_options jo = {&eo, NULL, 0, 0, 0};
     struct judge_result r = {0};
     judge_document(rs, &src, &jo, &r);
     json_t *found = json_array();

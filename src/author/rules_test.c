@@ -380,7 +380,7 @@ static int judge_text(const struct rule_set *rs, const char *name, const char *t
                       const struct eval_options *eo, struct judge_result *out, char **why)
 {
     struct judge_source src = {JUDGE_BUFFER, name, NULL, text, len};
-    struct judge_options jo = {eo, NULL, 0, 0};
+    struct judge_options jo = {eo, NULL, 0, 0, 0};
     judge_document(rs, &src, &jo, out);
     *why = NULL;
     if (out->error) *why = xstrdup(out->error->message);
@@ -513,7 +513,7 @@ static char *run_fix(const struct rule_set *rs, const char *fixtures, const char
     ver_mask versions = fixture_versions(rs, doc_root(d));
     struct eval_options eo = {.versions = versions, .enabled = only_rule, .enabled_arg = &o};
     doc_free(d);
-    struct judge_options jo = {&eo, NULL, 0, 0};
+    struct judge_options jo = {&eo, NULL, 0, 0, 0};
     struct fix_opts fo = {&jo, NULL, NULL};
     struct diag_list errs = DIAG_LIST_INIT;
     size_t got_len = 0, again_len = 0;

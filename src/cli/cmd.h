@@ -10,6 +10,8 @@ struct rule_set;
 struct report_file;
 
 int cmd_validate(int argc, char **argv);
+/* `mcpdesc diff OLD NEW` (cmd_diff.c): validate's options and reports over a pair. */
+int cmd_diff(int argc, char **argv);
 /* What `validate` judged, for a command that does something else with it than a report
  * (`baseline write`): the rule set, every input's report_file, and the status so far (0,
  * 1 findings at or above error, 2 an input could not be judged). Returns the exit

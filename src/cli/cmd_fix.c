@@ -219,7 +219,7 @@ static int fix_files(const struct rule_set *rs, const struct report_file *files,
     const struct fix_run *fr = arg;
     FILE *info = fr->diff ? stderr : stdout;
     int rc = 0;
-    struct judge_options jo = {run->eo, NULL, 0, 0};
+    struct judge_options jo = {run->eo, NULL, 0, 0, 0};
     struct filter_arg fa = {run};
     struct fix_opts fo = {&jo, filter, &fa};
     for (size_t i = 0; i < n; i++) {

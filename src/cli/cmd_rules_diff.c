@@ -55,7 +55,7 @@ static void judge_one(const struct rule_set *rs, const struct eval_options *eo, 
                       int found, const char *today, struct judge_result *r)
 {
     struct judge_source src = {JUDGE_FILE, file, file, NULL, 0};
-    struct judge_options jo = {eo, NULL, found, 0};
+    struct judge_options jo = {eo, NULL, found, 0, 0};
     judge_document(rs, &src, &jo, r);
     struct suppress_filter sf = {NULL, NULL, 0, 0};
     if (r->d) suppress_inline(rs, r->d, file, &r->diags, today, &sf);

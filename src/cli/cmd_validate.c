@@ -19,6 +19,7 @@
 #include "cli/cmd_changes.h"
 #include "cli/cmd_common.h"
 #include "cli/cmd_config.h"
+#include "cli/cmd_validateInt.h"
 #include "findings/baseline.h"
 #include "findings/fingerprint.h"
 #include "judge/judge.h"
@@ -69,7 +70,7 @@ static const char *const report_options[] = {"--format", "--fail-on",     "--col
 
 /* The command the messages name: validate, or the one that judges through it (fix,
  * baseline write: cmd_validate_then). Set once by run(), before any thread starts. */
-static const char *cmd_label = "validate";
+const char *cmd_validate_label = "validate";
 
 static void usage(FILE *f)
 {
@@ -201,11 +202,6 @@ static int glob_matches_a_rule(const struct rule_set *rs, const char *glob, enum
     return 0;
 }
 
-struct strvec {
-    char **items;
-    size_t len, cap;
-};
-
 static int name_cmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -266,28 +262,6 @@ char **cmd_find_candidates(const char *dir, size_t *n)
     return v.items;
 }
 
-/* The files to judge, shared by the workers: each takes the next index and fills that
- * file's slot, so the report (written after all are done) is the same for any -j. */
-struct job {
-    const struct rule_set *rs; /* read only, loaded once */
-    const struct eval_options *eo;
-    const struct config *cfg;     /* its levels are applied to each file's findings */
-    const unsigned char *ignored; /* found by a directory search, left out by `ignore` */
-    const char *ignored_reason;   /* "ignored by CONFIG" */
-    char **files;
-    const unsigned char *from_dir; /* found by a directory search: may be skipped */
-    int strict_inputs;             /* --strict-inputs (judge_options) */
-    const char *stdin_name;        /* how "-" is called in the report */
-    const char *today;             /* YYYY-MM-DD: suppressions' until (suppress.h) */
-    const char *anchor; /* fingerprints name files relative to it (fingerprint_file_from) */
-    const char *cwd;    /* the working directory, asked once per run (validate_run) */
-    struct judge_result *results;
-    size_t n;
-    atomic_size_t next;
-    int together;    /* --together: finish_file waits for the session rules */
-    int session_ran; /* ... and they ran: two servers or more (suppress_filter.session) */
-};
-
 /* File I is "-" (standard input) or a path; judge.h does the rest. */
 static const char *file_name(const struct job *j, size_t i)
 {
@@ -301,7 +275,7 @@ static void judge_file(struct job *j, size_t i)
     int is_stdin = !strcmp(j->files[i], "-");
     struct judge_source src = {is_stdin ? JUDGE_STDIN : JUDGE_FILE, file_name(j, i), j->files[i],
                                NULL, 0};
-    struct judge_options jo = {j->eo, NULL, j->from_dir[i], j->strict_inputs};
+    struct judge_options jo = {j->eo, NULL, j->from_dir[i], j->strict_inputs, 0};
     if (j->ignored && j->ignored[i]) {
         j->results[i].skipped = j->ignored_reason; /* counted as skipped, never silently */
         return;
@@ -392,54 +366,12 @@ static long parse_jobs(const char *v)
     errno = 0;
     long n = strtol(v, &end, 10);
     if (errno || end == v || *end || n < 1 || n > 1024) {
-        fprintf(stderr, "mcpdesc %s: --jobs takes a number from 1 to 1024, not '%s'\n", cmd_label,
-                v);
+        fprintf(stderr, "mcpdesc %s: --jobs takes a number from 1 to 1024, not '%s'\n",
+                cmd_validate_label, v);
         return 0;
     }
     return n;
 }
-
-/* One report of the run: a format and its file (NULL: standard output). */
-struct report_out {
-    const struct report_format *fmt;
-    const char *file;
-    char *owned; /* FILE when made here (a config's, relative to the config) */
-};
-
-/* What the command line asks for (parse_options), then the config (settle_options). */
-struct validate_opts {
-    const char *rules_dir, *rules_tag, *color, *output, *stdin_name;
-    const char *fail_on;       /* as given, NULL when not given */
-    VEC(const char *) formats; /* --format FORMAT[:FILE], as given */
-    const char *config_file;   /* --config FILE */
-    int no_config;             /* --no-config */
-    struct config *cfg;        /* the config of the run, or NULL */
-    char *output_owned;        /* the config's output, relative to the config */
-    const char *preset_arg;    /* --preset as given, NULL when not given */
-    enum rule_preset preset;   /* --preset, else the config's, else recommended */
-    const char *baseline;      /* --baseline FILE, else the config's baseline */
-    char *baseline_owned;      /* the config's baseline, relative to the config */
-    const char *full_report;   /* --full-report WHERE: the github notice names it */
-    const char *docs_url;      /* --docs-url URL: the rule pages */
-    /* `baseline write` (cmd_validate_then): the step that takes the judged files instead
-     * of the report, and its argument */
-    cmd_judged_fn then;
-    void *then_arg;
-    /* the reports to write: the --format values, else the config's, else text; at most
-     * one with no file (standard output, or -o / the config's output) */
-    VEC(struct report_out) outs;
-    enum diag_level fail_level;
-    int never_fail; /* --fail-on never */
-    int quiet, timing;
-    int strict_inputs;     /* --strict-inputs: a found file that does not parse is an error */
-    int only_descriptions; /* --only-descriptions: named files are judged as found ones */
-    int together;          /* --together: judge the inputs also as one client session */
-    int together_config;   /* ... because the config says together: true (not the option) */
-    long jobs;
-    struct cmd_filters filt;
-    VEC(const char *) versions; /* --protocol-version, as given */
-    VEC(char *) inputs;         /* files, directories and "-", in order */
-};
 
 static void opts_release(struct validate_opts *o)
 {
@@ -476,7 +408,9 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
                                 .jobs = sysconf(_SC_NPROCESSORS_ONLN),
                                 .filt = {VEC_INIT, VEC_INIT},
                                 .then = o->then,
-                                .then_arg = o->then_arg};
+                                .then_arg = o->then_arg,
+                                .diff = o->diff,
+                                .mode = o->mode};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = NULL;
@@ -485,7 +419,7 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
         if (only_args || a[0] != '-' || !strcmp(a, "-")) {
             VEC_PUSH(o->inputs, xstrdup(a));
         } else if (o->then && report_only(a)) {
-            if (!strcmp(cmd_label, "fix"))
+            if (!strcmp(cmd_validate_label, "fix"))
                 fprintf(stderr,
                         "mcpdesc fix: %s does not apply here: fix writes the files and no "
                         "report\n",
@@ -500,7 +434,8 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             only_args = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             if (o->then) return -2; /* the calling command prints its own */
-            usage(stdout);
+            if (o->mode) o->mode->usage(stdout);
+            else usage(stdout);
             return -1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o->quiet = 1;
@@ -514,10 +449,10 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             o->together = 1;
         } else if (OPT("--rules")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--rules"))) return 2;
-            if (cmd_option_once(cmd_label, "--rules", &o->rules_dir, v) < 0) return 2;
+            if (cmd_option_once(cmd_validate_label, "--rules", &o->rules_dir, v) < 0) return 2;
         } else if (OPT("--rules-tag")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--rules-tag"))) return 2;
-            if (cmd_option_once(cmd_label, "--rules-tag", &o->rules_tag, v) < 0) return 2;
+            if (cmd_option_once(cmd_validate_label, "--rules-tag", &o->rules_tag, v) < 0) return 2;
         } else if (OPT("--format")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--format"))) return 2;
             VEC_PUSH(o->formats, v);
@@ -537,7 +472,7 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             if (!(v = cmd_option_value(argc, argv, &i, "--docs-url"))) return 2;
             if (!uri_is_link(v)) {
                 fprintf(stderr, "mcpdesc %s: --docs-url takes " URI_LINK_WANTED ", not '%s'\n",
-                        cmd_label, v);
+                        cmd_validate_label, v);
                 return 2;
             }
             o->docs_url = v;
@@ -547,7 +482,7 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
                 fprintf(stderr,
                         "mcpdesc %s: --full-report needs a place to name (the job summary, an "
                         "artifact), not an empty string\n",
-                        cmd_label);
+                        cmd_validate_label);
                 return 2;
             }
             o->full_report = v;
@@ -557,7 +492,7 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
         } else if (OPT("--stdin-filepath")) {
             if (!(v = cmd_option_value(argc, argv, &i, "--stdin-filepath"))) return 2;
             if (!*v) {
-                fprintf(stderr, "mcpdesc %s: --stdin-filepath needs a name\n", cmd_label);
+                fprintf(stderr, "mcpdesc %s: --stdin-filepath needs a name\n", cmd_validate_label);
                 return 2;
             }
             o->stdin_name = v;
@@ -581,13 +516,14 @@ static int parse_options(int argc, char **argv, struct validate_opts *o)
             if (!(v = cmd_option_value(argc, argv, &i, a[1] == 'o' ? "-o" : "--output"))) return 2;
             o->output = v;
         } else {
-            cmd_unknown_option(cmd_label, a, options);
+            cmd_unknown_option(cmd_validate_label, a, options);
             return 2;
         }
 #undef OPT
     }
     if (o->config_file && o->no_config) {
-        fprintf(stderr, "mcpdesc %s: --config and --no-config contradict each other\n", cmd_label);
+        fprintf(stderr, "mcpdesc %s: --config and --no-config contradict each other\n",
+                cmd_validate_label);
         return 2;
     }
     return 0;
@@ -644,8 +580,8 @@ static int settle_formats(struct validate_opts *o)
         char *name = colon ? xstrndup(spec, (size_t)(colon - spec)) : xstrdup(spec);
         struct report_out out = {report_find(name), NULL, NULL};
         if (!out.fmt) {
-            fprintf(stderr, "mcpdesc %s: unknown format '%s' (use one of: %s)\n", cmd_label, name,
-                    report_names());
+            fprintf(stderr, "mcpdesc %s: unknown format '%s' (use one of: %s)\n",
+                    cmd_validate_label, name, report_names());
             free(name);
             return 2;
         }
@@ -653,7 +589,7 @@ static int settle_formats(struct validate_opts *o)
             fprintf(stderr,
                     "mcpdesc %s: --format %s names no file after the ':' (FORMAT or "
                     "FORMAT:FILE)\n",
-                    cmd_label, spec);
+                    cmd_validate_label, spec);
             free(name);
             return 2;
         }
@@ -664,8 +600,8 @@ static int settle_formats(struct validate_opts *o)
             fprintf(stderr,
                     "mcpdesc %s: two formats on standard output (%s and %s%s%s): give all "
                     "but one a file, FORMAT:FILE\n",
-                    cmd_label, to_stdout, out.fmt->name, from_config ? ", the format of " : "",
-                    from_config ? c->path : "");
+                    cmd_validate_label, to_stdout, out.fmt->name,
+                    from_config ? ", the format of " : "", from_config ? c->path : "");
             free(name);
             return 2;
         }
@@ -680,7 +616,7 @@ static int settle_formats(struct validate_opts *o)
         fprintf(stderr,
                 "mcpdesc %s: -o %s names the file of the report written to standard "
                 "output, but every --format names its own file\n",
-                cmd_label, o->output);
+                cmd_validate_label, o->output);
         return 2;
     }
     for (size_t i = 0; i < o->outs.len; i++) {
@@ -689,13 +625,13 @@ static int settle_formats(struct validate_opts *o)
             const struct report_out *q = &o->outs.items[k];
             if (!r->file || !q->file || !same_file(r->file, q->file)) continue;
             if (!strcmp(r->file, q->file))
-                fprintf(stderr, "mcpdesc %s: two reports (%s and %s) to one file '%s'\n", cmd_label,
-                        q->fmt->name, r->fmt->name, r->file);
+                fprintf(stderr, "mcpdesc %s: two reports (%s and %s) to one file '%s'\n",
+                        cmd_validate_label, q->fmt->name, r->fmt->name, r->file);
             else
                 fprintf(stderr,
                         "mcpdesc %s: two reports (%s and %s) to one file: '%s' and '%s' "
                         "name the same file\n",
-                        cmd_label, q->fmt->name, r->fmt->name, q->file, r->file);
+                        cmd_validate_label, q->fmt->name, r->fmt->name, q->file, r->file);
             return 2;
         }
         /* the run reads the baseline: a report written over it would lose it */
@@ -703,7 +639,7 @@ static int settle_formats(struct validate_opts *o)
             fprintf(stderr,
                     "mcpdesc %s: the %s report's file '%s' is the baseline '%s' (it would "
                     "be overwritten)\n",
-                    cmd_label, r->fmt->name, r->file, o->baseline);
+                    cmd_validate_label, r->fmt->name, r->file, o->baseline);
             return 2;
         }
     }
@@ -715,7 +651,7 @@ static int settle_formats(struct validate_opts *o)
         fprintf(stderr,
                 "mcpdesc %s: --full-report names where the github format's notice points, and "
                 "no report of this run is github (add --format github)\n",
-                cmd_label);
+                cmd_validate_label);
         return 2;
     }
     return 0;
@@ -741,8 +677,8 @@ static int settle_options(struct validate_opts *o)
         : c && c->preset.s             ? c->preset.s
                                        : "recommended";
     if (rule_preset_parse(preset, &o->preset) < 0) {
-        fprintf(stderr, "mcpdesc %s: --preset takes %s, not '%s'\n", cmd_label, rule_preset_names(),
-                preset);
+        fprintf(stderr, "mcpdesc %s: --preset takes %s, not '%s'\n", cmd_validate_label,
+                rule_preset_names(), preset);
         return 2;
     }
     o->filt.cfg = c;
@@ -751,12 +687,12 @@ static int settle_options(struct validate_opts *o)
     o->never_fail = !strcmp(fail_on, "never");
     if (!o->never_fail && diag_level_parse(fail_on, &o->fail_level) < 0) {
         fprintf(stderr, "mcpdesc %s: --fail-on takes error, warning, info or never, not '%s'\n",
-                cmd_label, fail_on);
+                cmd_validate_label, fail_on);
         return 2;
     }
     if (strcmp(o->color, "auto") && strcmp(o->color, "always") && strcmp(o->color, "never")) {
-        fprintf(stderr, "mcpdesc %s: --color takes auto, always or never, not '%s'\n", cmd_label,
-                o->color);
+        fprintf(stderr, "mcpdesc %s: --color takes auto, always or never, not '%s'\n",
+                cmd_validate_label, o->color);
         return 2;
     }
     size_t dashes = 0;
@@ -772,47 +708,23 @@ static int settle_options(struct validate_opts *o)
         fprintf(stderr,
                 "mcpdesc %s: no input (give files, directories, or - for standard input; or "
                 "list them under paths: in the config)\n",
-                cmd_label);
+                cmd_validate_label);
         return 2;
     }
     if (dashes > 1) {
         fprintf(stderr, "mcpdesc %s: '-' is given twice (standard input can be read only once)\n",
-                cmd_label);
+                cmd_validate_label);
         return 2;
     }
     if (o->stdin_name && !dashes) {
         fprintf(stderr,
                 "mcpdesc %s: --stdin-filepath names standard input, but '-' is not "
                 "among the inputs\n",
-                cmd_label);
+                cmd_validate_label);
         return 2;
     }
     return 0;
 }
-
-/* The inputs once directories are expanded, and what judging them gave. */
-struct validate_run {
-    struct rule_set *rs;
-    char *anchor; /* fingerprints name files relative to it (run) */
-    char *cwd;    /* the working directory (NULL: unknown), asked once here for the run */
-    struct eval_options eo;
-    _Atomic uint64_t *rule_ns; /* --timing */
-    struct strvec files;       /* command-line order; a directory's files together */
-    struct dir_range {
-        const char *dir;
-        size_t begin, end; /* its files in FILES */
-    } * dirs;
-    size_t ndirs;
-    struct job job;
-    struct report_file *rf; /* the report's view of job.results, then one entry per
-                                       * directory in which no description was found */
-    size_t nrf;
-    struct diag_list dir_errors;   /* those directories' errors (rf points into it) */
-    char *ignored_reason;          /* "ignored by CONFIG" (skipped files point at it) */
-    struct baseline *baseline;     /* --baseline */
-    char today[11];                /* suppress_today */
-    struct diag_list cfg_findings; /* the config's own: unused or expired suppressions */
-};
 
 /* Load the rule set (--rules/--rules-tag, else the config's rules, else the default) and
  * check what depends on it: the tag, the protocol versions, the --rule/--skip globs and
@@ -821,6 +733,7 @@ struct validate_run {
  * C's `rules`, else the default; NULL after its messages. */
 static struct rule_set *load_rule_set(const struct validate_opts *o, const struct config *c)
 {
+    if (o->mode) return o->mode->load_rules(o);
     if (c && c->rules.len && !o->rules_dir && !o->rules_tag) return cmd_config_rules(c);
     return cmd_load_rules_tagged(o->rules_dir, o->rules_tag);
 }
@@ -848,7 +761,7 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
         fprintf(stderr,
                 "mcpdesc %s: SOURCE_DATE_EPOCH is a number of seconds since "
                 "1970-01-01 UTC, not '%s'\n",
-                cmd_label, getenv("SOURCE_DATE_EPOCH"));
+                cmd_validate_label, getenv("SOURCE_DATE_EPOCH"));
         return 2;
     }
     if (o->cfg) {
@@ -866,9 +779,18 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
     o->filt.rs = v->rs;
     o->filt.preset = o->preset;
     v->eo = (struct eval_options){.enabled = cmd_rule_enabled, .enabled_arg = (void *)&o->filt};
+    if (o->diff && !rule_set_change_count(v->rs)) {
+        fprintf(stderr,
+                "mcpdesc diff: the rule set %s@%s has no change rules (rules with compare: "
+                "that judge an old and a new item); run it with the default set, or "
+                "--rules-tag mcpdesc-diff@TAG (mcpdesc rules list --rules-tag mcpdesc-diff@TAG "
+                "lists them)\n",
+                rule_set_name(v->rs), rule_set_display_tag(v->rs));
+        return 2;
+    }
     if (o->together && !rule_set_session_count(v->rs) && o->together_config) {
         char *tag = newest_security_tag();
-        fprintf(stderr, "mcpdesc %s: ", cmd_label);
+        fprintf(stderr, "mcpdesc %s: ", cmd_validate_label);
         loc_print(stderr, o->cfg->path, o->cfg->together_pos.line, o->cfg->together_pos.col);
         fprintf(stderr,
                 ": error: together: true, but the rule set %s@%s has no session rules (rules "
@@ -885,19 +807,19 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
                 "judge the servers of one client together); run it with --rules-tag %s, whose "
                 "rules find names that collide across servers and texts that steer the model to "
                 "another server's tool\n",
-                cmd_label, rule_set_name(v->rs), rule_set_display_tag(v->rs), tag);
+                cmd_validate_label, rule_set_name(v->rs), rule_set_display_tag(v->rs), tag);
         free(tag);
         return 2;
     }
     if (o->baseline) {
         struct doc_error err;
         if (!(v->baseline = baseline_load(o->baseline, v->cwd, &err))) {
-            fprintf(stderr, "mcpdesc %s: ", cmd_label);
+            fprintf(stderr, "mcpdesc %s: ", cmd_validate_label);
             loc_print(stderr, o->baseline, err.line, err.col);
             fprintf(stderr, ": error: %s\n", err.message);
             doc_error_release(&err);
             if (o->baseline_owned) {
-                fprintf(stderr, "mcpdesc %s: ", cmd_label);
+                fprintf(stderr, "mcpdesc %s: ", cmd_validate_label);
                 loc_print(stderr, o->cfg->path, o->cfg->baseline.pos.line,
                           o->cfg->baseline.pos.col);
                 fputs(": note: the config's baseline (relative to the config; --baseline FILE "
@@ -913,8 +835,8 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
         if (k < 0) {
             struct buf known = BUF_INIT;
             ver_format(&known, vl, ver_all(vl), ", ");
-            fprintf(stderr, "mcpdesc %s: unknown protocol version '%s' (known: %s)\n", cmd_label,
-                    o->versions.items[i], buf_str(&known));
+            fprintf(stderr, "mcpdesc %s: unknown protocol version '%s' (known: %s)\n",
+                    cmd_validate_label, o->versions.items[i], buf_str(&known));
             buf_release(&known);
             return 2;
         }
@@ -926,7 +848,7 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
         if (!glob_matches_a_rule(v->rs, g, RULE_PRESET_NONE)) {
             const char *near = rule_set_suggest(v->rs, g);
             fprintf(stderr, "mcpdesc %s: '%s' matches no rule id%s%s%s (see mcpdesc rules list)\n",
-                    cmd_label, g, near ? "; did you mean '" : "", near ? near : "",
+                    cmd_validate_label, g, near ? "; did you mean '" : "", near ? near : "",
                     near ? "'?" : "");
             return 2;
         }
@@ -942,13 +864,13 @@ static int prepare(struct validate_opts *o, struct validate_run *v)
                         "mcpdesc %s: --rule '%s' matches only rules that the rule set's "
                         "overrides turn off (name one by its id, or give it a level in the "
                         "config's levels; see mcpdesc rules list)\n",
-                        cmd_label, g);
+                        cmd_validate_label, g);
                 return 2;
             }
             fprintf(stderr,
                     "mcpdesc %s: --rule '%s' matches only rules that preset %s leaves "
                     "out (add --preset %s; see mcpdesc rules list)\n",
-                    cmd_label, g, rule_preset_name(o->preset), rule_preset_name(need));
+                    cmd_validate_label, g, rule_preset_name(o->preset), rule_preset_name(need));
             return 2;
         }
     }
@@ -974,7 +896,7 @@ static unsigned char *session_repeats(struct job *j, int quiet)
                     fprintf(stderr,
                             "mcpdesc %s: --together: %s is %s, named again: it is one server "
                             "of the session, judged once\n",
-                            cmd_label, file_name(j, i), file_name(j, k));
+                            cmd_validate_label, file_name(j, i), file_name(j, k));
             }
         servers += !twice[i];
     }
@@ -983,7 +905,7 @@ static unsigned char *session_repeats(struct job *j, int quiet)
         fprintf(stderr,
                 "mcpdesc %s: --together: the session holds %zu server%s: the session rules "
                 "had no other server to compare with\n",
-                cmd_label, servers, servers == 1 ? "" : "s");
+                cmd_validate_label, servers, servers == 1 ? "" : "s");
     for (size_t i = 0; i < j->n; i++) free(real[i]);
     free(real);
     return twice;
@@ -1082,7 +1004,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         fprintf(stderr,
                 "mcpdesc %s: nothing judged: no file named is an MCP Description "
                 "(--only-descriptions)\n",
-                cmd_label);
+                cmd_validate_label);
     /* A directory that holds nothing judged would pass for a clean one: an input error,
      * on standard error and in the report itself (JSON files[].error, a SARIF
      * notification, a GitHub ::error), so that no format shows a clean run. */
@@ -1109,7 +1031,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         fprintf(stderr,
                 "mcpdesc %s: no MCP Description under '%s': %s (hidden files and "
                 "directories, and node_modules, are not searched)\n",
-                cmd_label, r->dir, why);
+                cmd_validate_label, r->dir, why);
         diag_add(&v->dir_errors, DIAG_ERROR, NULL, r->dir, 0, 0, msg);
         free(msg);
         free(why);
@@ -1171,7 +1093,7 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
         /* /dev/null and the like are written, never replaced by a renamed file */
         if (!util_write_in_place(target)) tmp = xasprintf("%s.tmp.%ld", target, (long)getpid());
         if (!(out = fopen(tmp ? tmp : target, "w"))) {
-            fprintf(stderr, "mcpdesc %s: cannot write '%s': %m\n", cmd_label, r->file);
+            fprintf(stderr, "mcpdesc %s: cannot write '%s': %m\n", cmd_validate_label, r->file);
             free(tmp);
             free(target);
             return 2;
@@ -1202,13 +1124,14 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
                              v->eo.enabled,
                              v->eo.enabled_arg,
                              v->eo.versions,
-                             o->together};
+                             o->together,
+                             o->diff};
     r->fmt->write(&ro, v->rf, v->nrf);
     free(others);
     if (r->file) {
         int write_failed = ferror(out); /* an error the final flush would not repeat */
         if (fclose(out) != 0 || write_failed || (tmp && rename(tmp, target) != 0)) {
-            fprintf(stderr, "mcpdesc %s: cannot write '%s': %m\n", cmd_label, r->file);
+            fprintf(stderr, "mcpdesc %s: cannot write '%s': %m\n", cmd_validate_label, r->file);
             if (tmp) unlink(tmp);
             status = 2;
         }
@@ -1289,10 +1212,13 @@ static int load_config(struct validate_opts *o, const char *path)
 
 /* validate, or with THEN the judged files handed to THEN instead of a report (with
  * BASELINE_OUT, the baseline it writes). */
-static int run(int argc, char **argv, cmd_judged_fn then, void *then_arg, const char *baseline_out)
+static int run(int argc, char **argv, cmd_judged_fn then, void *then_arg, const char *baseline_out,
+               const struct cmd_validate_mode *mode)
 {
-    struct validate_opts o = {.then = then, .then_arg = then_arg};
+    struct validate_opts o = {
+        .then = then, .then_arg = then_arg, .diff = mode != NULL, .mode = mode};
     int status = parse_options(argc, argv, &o);
+    if (!status && mode) status = mode->check_options(&o);
     char *cfg_path = NULL;
     if (!status) status = cmd_config_find(o.config_file, o.no_config, &cfg_path);
     if (!status && cfg_path) status = load_config(&o, cfg_path);
@@ -1310,7 +1236,7 @@ static int run(int argc, char **argv, cmd_judged_fn then, void *then_arg, const 
                                          : NULL;
         status = prepare(&o, &v);
         if (!status) {
-            status = judge_inputs(&o, &v);
+            status = mode ? mode->judge_inputs(&o, &v) : judge_inputs(&o, &v);
             struct cmd_judged_run jr = {&v.eo, o.cfg, v.today, v.cwd};
             status = then ? then(v.rs, v.rf, v.nrf, status, v.anchor, &jr, then_arg)
                           : emit(&o, &v, status);
@@ -1338,13 +1264,19 @@ void cmd_validate_filter(const struct cmd_judged_run *run, const struct rule_set
 
 int cmd_validate(int argc, char **argv)
 {
-    cmd_label = "validate";
-    return run(argc, argv, NULL, NULL, NULL);
+    cmd_validate_label = "validate";
+    return run(argc, argv, NULL, NULL, NULL, NULL);
+}
+
+int cmd_validate_run(const char *label, const struct cmd_validate_mode *mode, int argc, char **argv)
+{
+    cmd_validate_label = label;
+    return run(argc, argv, NULL, NULL, NULL, mode);
 }
 
 int cmd_validate_then(const char *cmd, int argc, char **argv, cmd_judged_fn then, void *arg,
                       const char *baseline_out)
 {
-    cmd_label = cmd;
-    return run(argc, argv, then, arg, baseline_out);
+    cmd_validate_label = cmd;
+    return run(argc, argv, then, arg, baseline_out, NULL);
 }

@@ -12,6 +12,7 @@ static const struct command {
     const char *summary;
 } commands[] = {
     {"validate", cmd_validate, "check description documents against the rule set"},
+    {"diff", cmd_diff, "what changed from an old description to a new one: breaks, rug pulls"},
     {"rules", cmd_rules, "list, explain, lint, test, render, lock, pack, pin and diff rules"},
     {"schema", cmd_schema, "validate instances against a JSON Schema, check schemas"},
     {"capture", cmd_capture, "describe a running MCP server"},

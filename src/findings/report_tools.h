@@ -76,6 +76,10 @@ struct report_opts {
      * line ends ", together: N session rules", JSON "together": true, SARIF
      * run.properties.together), so a clean report says the session rules ran. */
     int together;
+    /* mcpdesc diff: the findings are changes from an old description to a new one, each
+     * placed in NEW with its place in OLD as the related place "old" (judge/judge_diff.h); json
+     * writes "changes" per file pair and markdown a changelog by category (report_diff.c). */
+    int diff;
 };
 /* The rule page of ID under o->docs_url (new string), or NULL: no docs-url, or ID is
  * REPORT_INPUT_RULE or NULL. */

@@ -58,6 +58,17 @@ static const struct {
     {"resourceTemplates", "resource template", "uriTemplate"},
 };
 
+const char *eval_item_member(const char *collection, const char **kind)
+{
+    for (size_t i = 0; i < sizeof item_kinds / sizeof item_kinds[0]; i++)
+        if (!strcmp(collection, item_kinds[i].collection)) {
+            if (kind) *kind = item_kinds[i].kind;
+            return item_kinds[i].member;
+        }
+    if (kind) *kind = collection;
+    return "name";
+}
+
 /* The item C lies in (a member of a collection of the document, at depth 2), or NULL. */
 static const struct cursor *enclosing_item(const struct cursor *c)
 {
@@ -261,6 +272,8 @@ static const struct cursor *failure_cursor(struct eval_ctx *ctx, const struct cu
     return c;
 }
 
+#define PAIR_PLACE_MAX 512
+
 /* {related}: where the other documents' nodes stand, "FILE:LINE:COL" each, the first
  * three and "and N more"; NULL when the last predicate found none. */
 static char *related_text(const struct eval_ctx *ctx)
@@ -296,6 +309,63 @@ static void add_related(const struct eval_ctx *ctx, struct diag *dg)
     }
 }
 
+/* The place on the other side of a pair for C (a node of the side being judged): the
+ * node at C's place there, or the nearest place that side has (its item, or for a side
+ * without the item its collection, else its root). Fills *POS and returns its pointer
+ * (new). */
+static char *pair_other_place(struct eval_ctx *ctx, const struct cursor *c, struct doc_pos *pos)
+{
+    const struct rule_pair_side *other = fn_pair_other(ctx);
+    struct sel_ctx sc = {other->d, other->view};
+    struct cursor *steps = xcalloc(PAIR_PLACE_MAX, sizeof *steps), root, coll;
+    const struct cursor *at = NULL;
+    if (fn_pair_counterpart(ctx, c, steps, PAIR_PLACE_MAX, &at) < 0) {
+        const struct cursor *item = enclosing_item(c);
+        sel_root(&sc, &root);
+        at = &root;
+        if (item && sel_member(&sc, &root, item->parent->key, &coll) == 0) at = &coll;
+    }
+    *pos = doc_node_pos(other->d, at->node);
+    char *pointer = sel_pointer(at);
+    free(steps);
+    return pointer;
+}
+
+/* A pair's finding stands in NEW, where SARIF and annotations put it: at C when C is a
+ * node of NEW, else at the nearest place NEW has (a removed tool: NEW's /tools). The
+ * place in OLD is its related place. A removal or addition whose other side has an item
+ * of another name and the same schemas gets a "renamed?" hint (judge/diff.c finds it). */
+static void pair_place(struct eval_ctx *ctx, const struct cursor *c, struct diag *dg)
+{
+    const struct rule_pair_side *other = fn_pair_other(ctx);
+    if (!other->d) return; /* a description added or removed: its own place is all */
+    struct doc_pos pos;
+    char *pointer = pair_other_place(ctx, c, &pos);
+    if (ctx->side == RULE_SIDE_OLD) {
+        diag_add_related(dg, dg->file, dg->line, dg->col, dg->pointer, "old");
+        free(dg->file);
+        free(dg->pointer);
+        dg->file = xstrdup(doc_name(other->d));
+        dg->line = pos.line;
+        dg->col = pos.col;
+        dg->pointer = pointer;
+        dg->has_match = 0;
+        dg->component = (free(dg->component), NULL);
+    } else {
+        diag_add_related(dg, doc_name(other->d), pos.line, pos.col, pointer, "old");
+        free(pointer);
+    }
+    const char *renamed = ctx->pair->renamed;
+    if (renamed && (!ctx->pair->old.item || !ctx->pair->new.item)) {
+        char *h = xasprintf("renamed? %s \"%s\" %s has the same schemas%s%s",
+                            ctx->pair->new.item ? "the old" : "the new", renamed,
+                            ctx->pair->new.item ? "(removed)" : "(added)", dg->hint ? "; " : "",
+                            dg->hint ? dg->hint : "");
+        free(dg->hint);
+        dg->hint = h;
+    }
+}
+
 static void report_one(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
                        ver_mask m)
 {
@@ -328,9 +398,10 @@ static void report_one(struct eval_ctx *ctx, const struct clause *cl, const stru
     dg->hint = cl->hint ? expand(cl->hint, c, pointer, m, vl, &ctx->detail, &f) : NULL;
     dg->component = c->component ? xstrdup(c->component) : NULL;
     add_related(ctx, dg);
+    if (ctx->pair) pair_place(ctx, c, dg);
     /* the fix: never through a component (the edit would go to a definition other
      * references share); the first of the clause's fixes whose `when` holds */
-    for (size_t i = 0; !c->component && !c->is_key && i < cl->nfixes; i++) {
+    for (size_t i = 0; !c->component && !c->is_key && !ctx->pair && i < cl->nfixes; i++) {
         const struct rule_fix *fx = cl->fixes[i];
         if (fx->when && !fn_eval(fx->when, c, ctx)) continue;
         dg = &ctx->out->items[ctx->out->len - 1];
@@ -463,15 +534,36 @@ static ver_mask run_texts(struct eval_ctx *ctx, const struct clause *cl, const s
     return failed;
 }
 
+/* A change rule's {old: SEL} or {new: SEL} selection: SEL from that side's item of the
+ * pair (nothing when the side has none), with that side's document in view. */
+static void run_side(struct eval_ctx *ctx, const struct sel *sel, int side, struct visit *v)
+{
+    const struct rule_pair *pr = ctx->pair;
+    const struct rule_pair_side *ps = !pr ? NULL : side == RULE_SIDE_OLD ? &pr->old : &pr->new;
+    if (!ps || !ps->item) return;
+    struct sel_ctx saved = ctx->sctx;
+    int saved_side = ctx->side;
+    ctx->sctx = (struct sel_ctx){ps->d, ps->view};
+    ctx->side = side;
+    sel_run(sel, &ctx->sctx, ps->item, visit, v);
+    ctx->sctx = saved;
+    ctx->side = saved_side;
+}
+
+/* C is NULL in a pair without a new item (a removed one): only {old: SEL} selects. */
 static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
                            ver_mask m)
 {
     m &= cl->vmask;
     if (!m) return 0;
-    if (cl->texts) return run_texts(ctx, cl, c, m, 0);
-    if (!cl->nsels) return judge(ctx, cl, c, m);
+    if (cl->texts) return c ? run_texts(ctx, cl, c, m, 0) : 0;
+    if (!cl->nsels) return c ? judge(ctx, cl, c, m) : 0;
     struct visit v = {ctx, cl, m, 0};
-    for (size_t i = 0; i < cl->nsels; i++) sel_run(cl->sels[i], &ctx->sctx, c, visit, &v);
+    for (size_t i = 0; i < cl->nsels; i++) {
+        int side = cl->sel_sides ? cl->sel_sides[i] : RULE_SIDE_NONE;
+        if (side) run_side(ctx, cl->sels[i], side, &v);
+        else if (c) sel_run(cl->sels[i], &ctx->sctx, c, visit, &v);
+    }
     return v.failed;
 }
 
@@ -734,10 +826,12 @@ static int eval_reported(const char *id, void *arg)
     return !r || rule_in_preset(r, f->opts->preset);
 }
 
+static size_t eval_finish(const struct rule_set *rs, const struct eval_options *opts, ver_mask want,
+                          struct diag_list *found_list, struct diag_list *out, int sort_out);
+
 size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
                      struct diag_list *out)
 {
-    size_t before = out->len;
     struct diag_list found = DIAG_LIST_INIT;
     uint64_t t_resolve = opts && opts->rule_ns ? now_ns() : 0;
     const struct rule_session *session = opts ? opts->session : NULL;
@@ -766,6 +860,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
         const struct rule *r = rule_set_rule(rs, i);
         if (need && !need[i]) continue;
         if (!r->session != !session) continue; /* session rules run in a session, and only they */
+        if (r->compare) continue;              /* change rules judge pairs (eval_pair) */
         ver_mask m = r->applies & want;
         if (!m) continue;
         if (walk) plan_rule(&pl, i, r->check, m, &root);
@@ -799,8 +894,18 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     fn_places_reset(ctx);
     VEC_FREE(ctx->places);
     VEC_FREE(ctx->related);
-    /* the requested versions; then the yields, on the full set; then keep what the
-     * options ask for (enabled rules) */
+    return eval_finish(rs, opts, want, &found, out, 1);
+}
+
+/* What a run found (FOUND, emptied) into OUT: the requested versions (WANT); then the
+ * yields, on the full set; then what the options ask for (enabled rules), sorted and
+ * merged. The number appended. */
+static size_t eval_finish(const struct rule_set *rs, const struct eval_options *opts, ver_mask want,
+                          struct diag_list *found_list, struct diag_list *out, int sort_out)
+{
+    size_t before = out->len;
+    struct diag_list found = *found_list;
+    *found_list = (struct diag_list)DIAG_LIST_INIT;
     for (size_t i = 0; i < found.len; i++) {
         struct diag *dg = &found.items[i];
         if (dg->rule && !strncmp(dg->rule, "mcpdesc.", 8) && opts && opts->versions && dg->versions)
@@ -822,6 +927,43 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
         }
     }
     free(found.items);
-    diag_sort_merge(out);
+    if (sort_out) diag_sort_merge(out);
     return out->len - before;
+}
+
+void eval_pair(const struct rule_set *rs, const char *compare, const struct rule_pair *pair,
+               const struct eval_options *opts, struct diag_list *out)
+{
+    const struct rule_pair_side *start = pair->new.item ? &pair->new : &pair->old;
+    ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
+    struct diag_list found = DIAG_LIST_INIT;
+    struct eval_run run = {{.rs = rs,
+                            .sctx = {start->d, start->view},
+                            .out = &found,
+                            .detail = BUF_INIT,
+                            .at = BUF_INIT,
+                            .pair = pair,
+                            .side = RULE_SIDE_NEW},
+                           opts};
+    struct eval_ctx *ctx = &run.ctx;
+    struct eval_filter filter = {rs, opts};
+    for (size_t i = 0; i < rule_set_count(rs); i++) {
+        const struct rule *r = rule_set_rule(rs, i);
+        if (!r->compare || strcmp(r->compare, compare)) continue;
+        if (opts && !eval_reported(r->id, &filter)) continue;
+        ver_mask m = r->applies & want & pair->versions;
+        if (!m) continue;
+        _Atomic uint64_t *rule_ns = opts ? opts->rule_ns : NULL;
+        uint64_t t0 = rule_ns ? now_ns() : 0;
+        ctx->rule = r;
+        run_clause(ctx, r->check, pair->new.item, m);
+        if (rule_ns) atomic_fetch_add(&rule_ns[i], now_ns() - t0);
+    }
+    fn_indexes_free(ctx);
+    buf_release(&ctx->detail);
+    buf_release(&ctx->at);
+    fn_places_reset(ctx);
+    VEC_FREE(ctx->places);
+    VEC_FREE(ctx->related);
+    eval_finish(rs, opts, want, &found, out, 0);
 }

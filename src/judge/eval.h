@@ -55,4 +55,17 @@ extern const char *const eval_placeholders[];
 size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
                      struct diag_list *out);
 
+/* Judge one pair of a diff (rule.h: struct rule_pair) with RS's change rules whose
+ * compare is COMPARE ("tools", ..., "document"), for the pair's versions; what they find
+ * is appended to OUT (sorted and merged among themselves; the caller sorts OUT once it
+ * holds every pair's, diag_sort_merge), each finding placed in NEW
+ * with its place in OLD as the related place. OPTS as for eval_document (versions,
+ * enabled, preset, timing, judged). */
+void eval_pair(const struct rule_set *rs, const char *compare, const struct rule_pair *pair,
+               const struct eval_options *opts, struct diag_list *out);
+/* The member that names an item of COLLECTION (tools and prompts: "name", resources:
+ * "uri", resourceTemplates: "uriTemplate"; "name" for any other), and what messages call
+ * such an item ("tool", ...; the collection's name for any other). */
+const char *eval_item_member(const char *collection, const char **kind);
+
 #endif

@@ -207,7 +207,7 @@ static char *versions_selected(const struct rule_set *rs, const doc *d, ver_mask
 void judge_document(const struct rule_set *rs, const struct judge_source *src,
                     const struct judge_options *opts, struct judge_result *out)
 {
-    static const struct judge_options none = {NULL, NULL, 0, 0};
+    static const struct judge_options none = {NULL, NULL, 0, 0, 0};
     if (!opts) opts = &none;
     *out = (struct judge_result){NULL, DIAG_LIST_INIT, NULL, NULL};
     struct doc_error err;
@@ -232,6 +232,10 @@ void judge_document(const struct rule_set *rs, const struct judge_source *src,
         out->error = error_at(src->name, 1, 1,
                               "an MCP Description must be a JSON object with \"mcpDescription\"");
         doc_free(d);
+        return;
+    }
+    if (opts->load_only) {
+        out->d = d;
         return;
     }
     struct doc_pos pos;

@@ -55,6 +55,9 @@ struct judge_options {
     int found;
     /* --strict-inputs: a found document that does not parse is always an input error */
     int strict_inputs;
+    /* Load, check and keep the document, but run no rule (mcpdesc diff judges it with
+     * another one, judge/diff.h) and leave its --protocol-version check to the caller. */
+    int load_only;
 };
 
 /* Does a found file that does not parse name itself a description, so that it is an

@@ -311,7 +311,7 @@ static void judge_text(const struct rules_ref *rr, const char *name, const char 
                        struct judge_result *r)
 {
     struct judge_source src = {JUDGE_BUFFER, name, NULL, text, len};
-    struct judge_options jo = {rr->r.eo, NULL, 0, 0};
+    struct judge_options jo = {rr->r.eo, NULL, 0, 0, 0};
     judge_document(rr->r.rs, &src, &jo, r);
     if (!r->error && r->d && rr->host.apply)
         rr->host.apply(rr->host.arg, &rr->r, name, r->d, &r->diags);
@@ -700,7 +700,7 @@ static void fix_filter(const struct rule_set *rs, const doc *d, const char *name
 static json_t *fix_all(const lsp_server *s, const struct lsp_doc *d)
 {
     const struct rules_ref *rr = s->rules;
-    struct judge_options jo = {rr->r.eo, NULL, 0, 0};
+    struct judge_options jo = {rr->r.eo, NULL, 0, 0, 0};
     struct fix_opts fo = {&jo, rr->host.apply ? fix_filter : NULL, (void *)rr};
     const char *old = d->text.s ? d->text.s : "";
     size_t olen = d->text.len, nlen = 0;

@@ -79,6 +79,13 @@ struct sel *sel_compile(const char *text, const char **why)
     return s;
 }
 
+struct sel *sel_self(void)
+{
+    struct sel *s = xcalloc(1, sizeof *s);
+    s->text = xstrdup("");
+    return s;
+}
+
 char *sel_from_jsonpath(const char *text)
 {
     int dollar = text[0] == '$' && (!text[1] || text[1] == '.' || text[1] == '[');

@@ -68,6 +68,9 @@ struct sel;
 /* Compile TEXT; returns a new selector, or NULL and *why (static text) when malformed. */
 struct sel *sel_compile(const char *text, const char **why);
 void sel_free(struct sel *s);
+/* The selector that selects the node it runs from, and nothing else (relative, no
+ * segments; its text is ""): a change rule's {old: ''}, the item itself. */
+struct sel *sel_self(void);
 /* When TEXT looks like JSONPath rather than a selector ("$.tools[*].name", a "$" root,
  * "[*]" glued to a name as in "tools[*]", or "..") the selector it means, as a new string
  * ("/tools/[*]/name", ".." becoming "**"); else NULL. */

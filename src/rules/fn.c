@@ -1028,10 +1028,10 @@ int fn_arg_context(struct cc *cc, struct pred *p, struct yv arg)
     p->kids = xcalloc(n, sizeof *p->kids);
     for (size_t i = 0; i < n; i++) {
         struct yv e = json_is_array(s.v) ? rule_yv_item(cc, s, i) : s;
-        int session;
-        struct sel *sl = rule_cc_sel_or_session(cc, e, &session);
+        int session, side;
+        struct sel *sl = rule_cc_sel_any(cc, e, &session, &side);
         if (!sl) return -1;
-        if (session && !among) {
+        if ((session || side) && !among) {
             sel_free(sl);
             rule_cc_error_hint(cc, e.n, 0,
                                "write among: {select: {session: SELECTOR}}: some node of another "
@@ -1044,6 +1044,7 @@ int fn_arg_context(struct cc *cc, struct pred *p, struct yv arg)
         h->fn = &holder_sel;
         h->sel = sl;
         h->session = session;
+        h->side = side;
         p->kids[p->nkids++] = h;
     }
     p->arg =
@@ -1214,6 +1215,11 @@ static struct sel_index *index_get(const struct pred *p, const struct cursor *ba
 {
     struct fn_indexes *all = fn_indexes_of(ctx);
     char *bp = base ? sel_pointer(base) : xstrdup("");
+    if (ctx->pair) { /* a pair's sides have their own pointers: keep their indexes apart */
+        char *keyed = xasprintf("%c%s", ctx->side == RULE_SIDE_OLD ? 'o' : 'n', bp);
+        free(bp);
+        bp = keyed;
+    }
     if (all->nslots) {
         struct sel_index *found = all->slot[index_slot(all, p, bp)];
         if (found) {
@@ -1236,6 +1242,18 @@ static struct sel_index *index_get(const struct pred *p, const struct cursor *ba
                 b.d = ss->docs[k].d;
                 sel_run(sl, &other, NULL, build_visit, &b);
             }
+            b.d = NULL;
+            continue;
+        }
+        if (p->kids[i]->side) { /* from that side's item of the pair (its root: absolute) */
+            const struct rule_pair *pr = ctx->pair;
+            const struct rule_pair_side *ps = !pr   ? NULL
+                : p->kids[i]->side == RULE_SIDE_OLD ? &pr->old
+                                                    : &pr->new;
+            if (!ps || !ps->item || !sl) continue;
+            struct sel_ctx other = {ps->d, ps->view};
+            b.d = p->kids[i]->side == ctx->side ? NULL : ps->d; /* the node itself is this side's */
+            sel_run(sl, &other, sel_is_absolute(sl) ? NULL : ps->item, build_visit, &b);
             b.d = NULL;
             continue;
         }
@@ -1336,7 +1354,8 @@ int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ct
     if (keys && !json_is_string(c->v)) return unique;
     int relative = 0; /* absolute selectors do not depend on the base: one index serves all */
     for (size_t i = 0; i < p->nkids; i++)
-        if (p->kids[i]->sel && !sel_is_absolute(p->kids[i]->sel)) relative = 1;
+        if (p->kids[i]->sel && !p->kids[i]->side && !sel_is_absolute(p->kids[i]->sel))
+            relative = 1; /* a side's selector runs from the pair's item: the same for all */
     struct sel_index *ix = index_get(p, relative ? base : NULL, fold, keys, ctx);
     /* which entry is this node itself (none: it is not in the selection) */
     size_t self = SIZE_MAX;
@@ -1365,7 +1384,7 @@ int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ct
                                            json_string_length(c->v), fold)
                       : fn_fold_values_equal(e->v, c->v, fold);
         if (eq && !unique) {
-            if (!e->d) return 1;
+            if (!e->d || ctx->pair) return 1; /* a pair's other side: the diff places it */
             if (!found) fn_related_reset(ctx);
             found = 1;
             fn_related_add(ctx, e->d, e->node, e->pointer, e->v);
@@ -1379,97 +1398,20 @@ int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ct
     return 0;
 }
 
-/* ---- every-descendant: PREDICATE ---- */
-
-#define WALK_MAX_NODES 200000
-#define WALK_MAX_DEPTH 256
-
-struct walk {
-    const struct pred *body;
-    struct eval_ctx *ctx;
-    size_t budget;
-};
-
-/* 0 when a node below C fails the body (nodes past the bounds are not examined). */
-static int walk_below(struct walk *w, const struct cursor *c, int depth)
-{
-    if (depth >= WALK_MAX_DEPTH) return 1;
-    struct cursor k;
-    if (json_is_object(c->v)) {
-        for (void *it = json_object_iter(c->v); it; it = json_object_iter_next(c->v, it)) {
-            if (!w->budget) return 1;
-            w->budget--;
-            if (sel_member(&w->ctx->sctx, c, json_object_iter_key(it), &k) < 0) continue;
-            if (!fn_eval(w->body, &k, w->ctx) || !walk_below(w, &k, depth + 1)) return 0;
-        }
-    } else if (json_is_array(c->v)) {
-        for (size_t i = 0; i < json_array_size(c->v); i++) {
-            if (!w->budget) return 1;
-            w->budget--;
-            if (sel_item(&w->ctx->sctx, c, i, &k) < 0) continue;
-            if (!fn_eval(w->body, &k, w->ctx) || !walk_below(w, &k, depth + 1)) return 0;
-        }
-    }
-    return 1;
-}
-
-int fn_eval_every_descendant(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
-{
-    struct walk w = {p->kids[0], ctx, WALK_MAX_NODES};
-    return walk_below(&w, c, 0);
-}
-
-/* nesting: {max: N} (N <= WALK_MAX_DEPTH) */
+/* nesting: {max: N} (N <= FN_WALK_MAX_DEPTH) */
 int fn_arg_nesting(struct cc *cc, struct pred *p, struct yv arg)
 {
     static const char *const allowed[] = {"max", NULL};
     json_int_t hi;
     if (need_mapping(cc, p, arg) < 0 || only_members(cc, p, arg, allowed) < 0) return -1;
     if (opt_count(cc, p, arg, "max", &hi) < 0) return -1;
-    if (hi < 0 || hi > WALK_MAX_DEPTH) {
+    if (hi < 0 || hi > FN_WALK_MAX_DEPTH) {
         rule_cc_error(cc, arg.n, 0, "nesting needs \"max\": a count of levels from 0 to %d",
-                      WALK_MAX_DEPTH);
+                      FN_WALK_MAX_DEPTH);
         return -1;
     }
     p->arg = json_incref(arg.v);
     return 0;
-}
-
-/* Depth-first over containers with an explicit stack (no recursion, so a deep value
- * costs no C stack): true unless some value lies more than max steps below the node.
- * Like every-descendant, at most WALK_MAX_NODES values are visited (substituted
- * components are shared subtrees, so a tree may be far larger than its text). */
-int fn_eval_nesting(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
-{
-    (void)ctx;
-    size_t max = (size_t)json_integer_value(json_object_get(p->arg, "max"));
-    struct frame {
-        json_t *v;
-        size_t next; /* array index */
-        void *iter;  /* object iterator */
-    } stack[WALK_MAX_DEPTH + 2];
-    size_t top = 0, visited = 0;
-    if (!json_is_array(c->v) && !json_is_object(c->v)) return 1;
-    stack[0] = (struct frame){c->v, 0, json_is_object(c->v) ? json_object_iter(c->v) : NULL};
-    for (;;) {
-        struct frame *f = &stack[top];
-        json_t *child = NULL;
-        if (json_is_array(f->v)) {
-            if (f->next < json_array_size(f->v)) child = json_array_get(f->v, f->next++);
-        } else if (f->iter) {
-            child = json_object_iter_value(f->iter);
-            f->iter = json_object_iter_next(f->v, f->iter);
-        }
-        if (!child) {
-            if (top-- == 0) return 1;
-            continue;
-        }
-        if (++visited > WALK_MAX_NODES) return 1;
-        if (top + 1 > max) return 0; /* the child lies top + 1 steps below the node */
-        if (json_is_array(child) || json_is_object(child))
-            stack[++top] =
-                (struct frame){child, 0, json_is_object(child) ? json_object_iter(child) : NULL};
-    }
 }
 
 /* For rule_dump.c (ruleInt.h). */

@@ -22,6 +22,10 @@ fn_eval_fn fn_eval_json_type, fn_eval_declared_type_is, fn_eval_declared_type_in
     fn_eval_range, fn_eval_format, fn_eval_context, fn_eval_nesting, fn_eval_every_descendant,
     fn_eval_ancestor, fn_eval_text_kind;
 
+/* fn_walk.c: every-descendant and nesting, within these bounds (values visited, depth) */
+#define FN_WALK_MAX_NODES 200000
+#define FN_WALK_MAX_DEPTH 256
+
 /* fn.c: a private holder of one selector, with ARG (owned; the owner's meaning) */
 struct pred *fn_sel_holder(struct sel *sl, json_t *arg);
 
@@ -36,6 +40,10 @@ fn_eval_fn fn_schema_eval_valid_schema, fn_schema_eval_dialect_in, fn_schema_eva
     fn_schema_eval_ref_resolves, fn_schema_eval_keywords_spelt;
 /* matches-schema: frees p->compiled */
 void fn_schema_free_compiled(struct pred *p);
+
+/* fn_pair.c: the predicates of change rules, which read the pair being judged */
+fn_compile_fn fn_pair_arg_bool;
+fn_eval_fn fn_pair_eval_paired, fn_pair_eval_counterpart, fn_pair_eval_unchanged;
 
 /* fn_chars.c, fn_phrases.c: predicates over a data file of the set (rule_data.h) */
 fn_compile_fn fn_chars_arg, fn_phrases_arg;

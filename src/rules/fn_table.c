@@ -125,6 +125,19 @@ const struct fn_def fn_table[] = {
      "(DIALECT, "
      "2020-12 by default, when that root declares no $schema); nothing is fetched",
      fn_schema_arg_ref_resolves, fn_schema_eval_ref_resolves, NULL},
+    /* fn_pair.c: change rules (mcpdesc diff), over the pair being judged */
+    {"paired", "BOOL",
+     "the pair being judged has both an old and a new item (true), or only one of them (false: "
+     "added or removed)",
+     fn_pair_arg_bool, fn_pair_eval_paired, NULL},
+    {"counterpart", "PREDICATE",
+     "the node at this node's place below the other side's item (its path below its item) "
+     "exists and satisfies the predicate",
+     fn_arg_pred, fn_pair_eval_counterpart, NULL},
+    {"unchanged", "BOOL",
+     "the node equals the node at its place on the other side (true), or differs from it or has "
+     "none there (false); {detail} shows the other side's value",
+     fn_pair_arg_bool, fn_pair_eval_unchanged, NULL},
     /* fn_chars.c, fn_phrases.c: over a data file of the set (manifest member data:) */
     {"chars", "{data: NAME, in: [CLASS, ...], except: [SEQUENCE, ...], min-run: N}",
      "the node is a string with a code point of one of the classes of data file NAME (kind "

@@ -164,6 +164,49 @@ struct rule_session {
 int rule_is_session(const struct rule *r);
 /* How many of RS's rules are session rules. */
 size_t rule_set_session_count(const struct rule_set *rs);
+
+/* Change rules (mcpdesc diff, rules-yaml/README.md "Change rules"): a rule with `compare`
+ * judges pairs, an item of OLD and the item of NEW with the same identity (a tool's name,
+ * a resource's uri, ...) in the same protocol versions, one side absent when the item was
+ * added or removed; `compare: document` judges the two documents as one pair. Its plain
+ * selectors run from NEW's item, {old: SEL} from OLD's. Change rules run only in a diff,
+ * and only they. */
+enum rule_side { RULE_SIDE_NONE = 0, RULE_SIDE_OLD = 1, RULE_SIDE_NEW = 2 };
+struct cursor;
+struct rule_pair_side {
+    const doc *d;
+    const struct view *view;
+    const struct cursor *item; /* the item, or the root for a document pair; NULL: absent */
+};
+struct rule_pair {
+    struct rule_pair_side old, new;
+    ver_mask versions; /* the versions in which the two are one item (or one side has it) */
+    /* An item added or removed: the name of an item on the other side, removed or added
+     * too, with the same schemas (a "renamed?" hint); else NULL. */
+    const char *renamed;
+};
+/* What a change means, and to whom (rules-yaml/README.md "Change rules"). ORDER
+ * rule_category_names. */
+enum rule_category {
+    RULE_CATEGORY_NONE = 0,
+    RULE_CATEGORY_CALLER,
+    RULE_CATEGORY_OUTPUT,
+    RULE_CATEGORY_PROTOCOL,
+    RULE_CATEGORY_TRUST,
+    RULE_CATEGORY_COMPATIBLE
+};
+/* "caller", "output", "protocol", "trust", "compatible"; NULL for NONE. */
+const char *rule_category_name(enum rule_category c);
+/* NAME as a category: 0 and *OUT, or -1. */
+int rule_category_parse(const char *name, enum rule_category *out);
+/* The names, NULL-terminated (for the compiler's did-you-mean and completion). */
+extern const char *const rule_category_names[];
+int rule_is_change(const struct rule *r);
+/* R's `compare` ("tools", ..., "document"; NULL for a rule that is not a change rule). */
+const char *rule_compare(const struct rule *r);
+enum rule_category rule_category(const struct rule *r);
+/* How many of RS's rules are change rules. */
+size_t rule_set_change_count(const struct rule_set *rs);
 /* rules lint: every list of every phrase-lists data file of RS (its own, not its base's)
  * finds each of its examples and none of its counter-examples, and names no phrase twice;
  * errors at file:line:col appended to ERRS (rule_data_load.c). The number of errors. */

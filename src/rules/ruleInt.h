@@ -79,6 +79,19 @@ struct sel *rule_cc_sel(struct cc *cc, struct yv y);
 struct sel *rule_cc_sel_or_session(struct cc *cc, struct yv y, int *session);
 /* Does P (or a predicate inside it) compare with a session selector? */
 int rule_pred_uses_session(const struct pred *p);
+/* A selector a predicate compares with in a change rule: a string, {session: STRING}, or
+ * {old: STRING} / {new: STRING} (*SIDE set to RULE_SIDE_OLD or RULE_SIDE_NEW: the nodes
+ * STRING reaches from that side's item of the pair; rule_change.c). NULL after reporting. */
+struct sel *rule_cc_sel_any(struct cc *cc, struct yv y, int *session, int *side);
+/* Does P, or a clause, use an {old:}/{new:} selector or a predicate that needs a pair? */
+struct clause;
+int rule_pred_uses_pair(const struct pred *p);
+int rule_clause_uses_pair(const struct clause *c);
+/* A rule's `compare` and `category` (rule_change.c), and the check that a change rule and
+ * an ordinary one each use only what their judging gives them. */
+int rule_cc_compare_member(struct cc *cc, struct rule_lang_walk *w);
+int rule_cc_category_member(struct cc *cc, struct rule_lang_walk *w);
+int rule_cc_check_change(struct cc *cc, struct yv y, struct rule *r); /* -1 after reporting */
 /* One member of a mapping, as a handler of its table sees it (rule_lang.h). */
 struct rule_lang_walk {
     struct yv y;                        /* the mapping */
@@ -139,6 +152,8 @@ struct pred {
                               * (freed by the fn's free hook) */
     int session;             /* a holder of a session selector, {session: SEL}: SEL runs
                               * over the session's other documents (struct rule_session) */
+    int side;                /* a holder of {old: SEL} or {new: SEL} (RULE_SIDE_*): SEL runs
+                              * from that side's item of the pair (struct rule_pair) */
 };
 
 /* fn_table.c: every predicate a rule may name, in one table (the loader's lookup and
@@ -194,6 +209,8 @@ struct clause {
     int at_failure; /* report-at: failure: report where the predicate failed */
     int at_match;   /* report-at: match: report where in the string the text was found */
     int texts;      /* select: {texts: item} or {texts: document} (RULE_TEXTS_*), no sels */
+    unsigned char *sel_sides; /* per selector: 0, or RULE_SIDE_OLD/NEW for {old:}/{new:}
+                               * (a change rule's); NULL when every one is plain */
 };
 
 /* ---- texts (rule_texts.c): the manifest's `texts:`; select {texts: ...} ------------ */
@@ -245,6 +262,10 @@ struct rule {
     int off;     /* an override turned it off: no preset runs it */
     int session; /* a session rule: its check compares with {session: SEL} selections, so
                   * it runs only when documents are judged together (rule_session) */
+    /* A change rule (mcpdesc diff): `compare` names the collection whose items it judges
+     * in pairs (or "document"), `category` what a change means to whom. */
+    char *compare;
+    enum rule_category category;
 };
 
 /* One place where a predicate failed, for report-at: failure (struct eval_ctx, places). */
@@ -303,7 +324,19 @@ struct eval_ctx {
      * values; mentions: the tool named), for the finding's related places; emptied before
      * each require, pointers borrowed from the document's indexes. */
     VEC(struct fn_related) related;
+    /* The pair being judged (mcpdesc diff), or NULL; SIDE is the side whose document
+     * sctx walks now (RULE_SIDE_NEW, or RULE_SIDE_OLD inside an {old: SEL} selection). */
+    const struct rule_pair *pair;
+    int side;
 };
+/* fn_pair.c: the other side of the pair being judged (NULL outside a pair), and the node
+ * at C's place there: C's path below the judged side's item, followed from the other
+ * side's item as far as it goes (STEPS, MAX entries, hold the cursors). 0: *OUT is that
+ * node; 1: *OUT is the deepest place the other side has; -1: none (no pair, no other
+ * item, or deeper than MAX). */
+const struct rule_pair_side *fn_pair_other(const struct eval_ctx *ctx);
+int fn_pair_counterpart(const struct eval_ctx *ctx, const struct cursor *c, struct cursor *steps,
+                        size_t max, const struct cursor **out);
 /* Record that the predicate found its text at bytes [OFF, OFF+LEN) of the judged string. */
 void fn_match_note(struct eval_ctx *ctx, size_t off, size_t len);
 /* Empty ctx->places; add AT with DETAIL to it (both copied). */

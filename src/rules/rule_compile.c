@@ -759,7 +759,8 @@ static int clause_select(struct cc *cc, struct rule_lang_walk *w)
     struct clause *c = w->out;
     struct yv s = w->m;
     int bad = 0;
-    if (json_is_object(s.v)) { /* {texts: item | document} */
+    if (json_is_object(s.v) && !rule_yv_member(cc, s, "old").v &&
+        !rule_yv_member(cc, s, "new").v) { /* {texts: item | document} */
         c->texts = clause_select_texts(cc, s);
         return c->texts < 0 ? (c->texts = 0, -1) : 0;
     }
@@ -771,9 +772,25 @@ static int clause_select(struct cc *cc, struct rule_lang_walk *w)
     c->sels = xcalloc(n ? n : 1, sizeof *c->sels);
     for (size_t i = 0; i < n; i++) {
         struct yv e = json_is_array(s.v) ? rule_yv_item(cc, s, i) : s;
-        c->sels[c->nsels] = rule_cc_sel(cc, e);
-        if (c->sels[c->nsels]) c->nsels++;
-        else bad = 1;
+        int session = 0, side = 0;
+        c->sels[c->nsels] =
+            json_is_object(e.v) ? rule_cc_sel_any(cc, e, &session, &side) : rule_cc_sel(cc, e);
+        if (c->sels[c->nsels] && session) { /* a session selector compares; it selects nothing */
+            sel_free(c->sels[c->nsels]);
+            c->sels[c->nsels] = NULL;
+            rule_cc_error(cc, e.n, 0,
+                          "select takes a selector, {old: SELECTOR} or {new: SELECTOR}; "
+                          "{session: SELECTOR} belongs in among");
+        }
+        if (!c->sels[c->nsels]) {
+            bad = 1;
+            continue;
+        }
+        if (json_is_object(e.v)) { /* {old: SEL} or {new: SEL}: a change rule's */
+            if (!c->sel_sides) c->sel_sides = xcalloc(n, 1);
+            c->sel_sides[c->nsels] = (unsigned char)side;
+        }
+        c->nsels++;
     }
     return bad ? -1 : 0;
 }
@@ -1037,6 +1054,9 @@ static const struct rule_lang_member example_members[] = {
     {"together", RULE_LANG_STRINGS, RULE_LANG_OWN,
      "the other descriptions the fixture is judged together with (a session rule's example)", NULL,
      NULL, NULL, 0},
+    {"old", RULE_LANG_STRING, RULE_LANG_OWN,
+     "the old description the fixture (the new one) is compared with (a change rule's example)",
+     NULL, NULL, NULL, 0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
 const struct rule_lang_map rule_cc_lang_example = {
     "example", RULE_NAMES_EXAMPLE, "rule-file.schema.json#/$defs/Example", example_members, NULL};
@@ -1337,7 +1357,7 @@ static int rule_check_member(struct cc *cc, struct rule_lang_walk *w)
     }
     if (!(b->r.check = compile_clause(cc, w->m, "check"))) return -1;
     b->r.session = clause_uses_session(b->r.check);
-    return 0;
+    return rule_cc_check_change(cc, w->y, &b->r);
 }
 
 /* A rule's members (rules-yaml/README.md, "A rule"), in the documented order; the steps
@@ -1373,6 +1393,13 @@ static const struct rule_lang_member rule_members[] = {
     {"gaps", RULE_LANG_STRINGS, 0, "what the rule does not check, and why", NULL, NULL, NULL, 4},
     {"examples", RULE_LANG_MAPPINGS, 0, "fixtures it judges, each with the expected verdict",
      &rule_cc_lang_example, NULL, NULL, 7},
+    {"compare", RULE_LANG_STRING, RULE_LANG_OWN,
+     "a change rule's items, judged in pairs by mcpdesc diff: a collection (tools, ...) or "
+     "document",
+     NULL, NULL, rule_cc_compare_member, 9},
+    {"category", RULE_LANG_ENUM, RULE_LANG_OWN,
+     "a change rule's category: caller, output, protocol, trust or compatible", NULL,
+     rule_category_names, rule_cc_category_member, 9},
     {"yields-to", RULE_LANG_RULE_IDS, RULE_LANG_OWN,
      "rules (or id prefixes ending in .*) whose finding at the same place silences this one", NULL,
      NULL, rule_yields_member, 9},

@@ -32,6 +32,7 @@ void rule_clause_free(struct clause *c)
     if (!c) return;
     for (size_t i = 0; i < c->nsels; i++) sel_free(c->sels[i]);
     free(c->sels);
+    free(c->sel_sides);
     fn_pred_free(c->when);
     fn_pred_free(c->require);
     free(c->message);
@@ -72,6 +73,7 @@ void rule_release(struct rule *r)
     rule_clause_free(r->check);
     for (size_t i = 0; i < r->nyields; i++) free(r->yields[i].pattern);
     free(r->yields);
+    free(r->compare);
 }
 
 void rule_set_free(struct rule_set *rs)
@@ -244,6 +246,24 @@ size_t rule_set_session_count(const struct rule_set *rs)
 {
     size_t n = 0;
     for (size_t i = 0; i < rs->rules.len; i++) n += rs->rules.items[i].session != 0;
+    return n;
+}
+int rule_is_change(const struct rule *r)
+{
+    return r->compare != NULL;
+}
+const char *rule_compare(const struct rule *r)
+{
+    return r->compare;
+}
+enum rule_category rule_category(const struct rule *r)
+{
+    return r->category;
+}
+size_t rule_set_change_count(const struct rule_set *rs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rs->rules.len; i++) n += rs->rules.items[i].compare != NULL;
     return n;
 }
 size_t rule_set_digest_count(const struct rule_set *rs)

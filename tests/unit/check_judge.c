@@ -103,7 +103,7 @@ START_TEST(test_not_judged)
 
     /* a version selection that meets none of the document's: at its protocolVersions */
     struct eval_options eo = {.versions = (ver_mask)1 << 0}; /* 2024-11-05 */
-    struct judge_options o = {&eo, NULL, 0, 0};
+    struct judge_options o = {&eo, NULL, 0, 0, 0};
     judge_buffer(rs, "v.json", "{\"tools\": [],\n \"protocolVersions\": [\"2025-06-18\"]}", &o, &r);
     ck_assert_ptr_null(r.d);
     ck_assert_ptr_nonnull(r.error);
@@ -128,7 +128,7 @@ START_TEST(test_found_and_options)
 {
     struct rule_set *rs = rules();
     struct judge_result r;
-    struct judge_options found = {NULL, NULL, 1, 0};
+    struct judge_options found = {NULL, NULL, 1, 0, 0};
     judge_buffer(rs, "package.json", "{\"name\": \"x\", \"tools\": [{}]}", &found, &r);
     ck_assert_ptr_null(r.d);
     ck_assert_ptr_null(r.error);
@@ -150,14 +150,14 @@ START_TEST(test_found_and_options)
     judge_result_release(&r);
     /* the eval options reach the rules */
     struct eval_options eo = {.enabled = none_enabled};
-    struct judge_options o = {&eo, NULL, 0, 0};
+    struct judge_options o = {&eo, NULL, 0, 0, 0};
     judge_buffer(rs, "a.json", "{\"tools\": [{}]}", &o, &r);
     ck_assert_ptr_nonnull(r.d);
     ck_assert_uint_eq(r.diags.len, 0);
     judge_result_release(&r);
     /* and the limits reach the loader */
     struct doc_limits lim = {0, 2};
-    struct judge_options deep = {NULL, &lim, 0, 0};
+    struct judge_options deep = {NULL, &lim, 0, 0, 0};
     judge_buffer(rs, "deep.json", "{\"a\": {\"b\": {\"c\": 1}}}", &deep, &r);
     ck_assert_ptr_null(r.d);
     ck_assert_ptr_nonnull(r.error);
@@ -213,7 +213,7 @@ START_TEST(test_found_unparsed)
     char dir[] = "/tmp/check_judge.XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     const char *jsonc = "{\n  // a comment\n  \"compilerOptions\": {}\n}\n";
-    struct judge_options found = {NULL, NULL, 1, 0}, strict = {NULL, NULL, 1, 1};
+    struct judge_options found = {NULL, NULL, 1, 0, 0}, strict = {NULL, NULL, 1, 1, 0};
     /* found, named nothing: skipped, no error */
     judge_written(rs, dir, "tsconfig.json", jsonc, &found, &r);
     ck_assert_ptr_null(r.error);

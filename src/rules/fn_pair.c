@@ -1,0 +1,123 @@
+/* fn_pair.c - the predicates of change rules (rules-yaml/README.md, "Change rules"),
+ * which read the pair being judged (eval_ctx.pair): whether the item has a counterpart,
+ * the node at the same place on the other side (its counterpart), and whether the node is
+ * unchanged there. "The same place" is the node's path below its item (member names and
+ * item indexes), taken from the other side's item: a tool's inputSchema/properties/q in
+ * OLD is inputSchema/properties/q of the tool of the same name in NEW. */
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+#include "rules/fnInt.h"
+
+/* paired: BOOL */
+int fn_pair_arg_bool(struct cc *cc, struct pred *p, struct yv arg)
+{
+    if (!json_is_boolean(arg.v)) {
+        rule_cc_error(cc, arg.n, 0, "%s takes true or false, not a %s", p->fn->name,
+                      rule_json_type_name(arg.v));
+        return -1;
+    }
+    p->arg = json_incref(arg.v);
+    return 0;
+}
+
+int fn_pair_eval_paired(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+{
+    (void)c;
+    const struct rule_pair *pr = ctx->pair;
+    int both = pr && pr->old.item && pr->new.item;
+    return both == json_is_true(p->arg);
+}
+
+/* The item of the side being judged (NULL outside a pair). */
+static const struct cursor *side_item(const struct eval_ctx *ctx)
+{
+    if (!ctx->pair) return NULL;
+    return ctx->side == RULE_SIDE_OLD ? ctx->pair->old.item : ctx->pair->new.item;
+}
+
+const struct rule_pair_side *fn_pair_other(const struct eval_ctx *ctx)
+{
+    if (!ctx->pair) return NULL;
+    return ctx->side == RULE_SIDE_OLD ? &ctx->pair->new : &ctx->pair->old;
+}
+
+int fn_pair_counterpart(const struct eval_ctx *ctx, const struct cursor *c, struct cursor *steps,
+                        size_t max, const struct cursor **out)
+{
+    const struct cursor *item = side_item(ctx);
+    const struct rule_pair_side *other = fn_pair_other(ctx);
+    *out = NULL;
+    if (!item || !other || !other->item || c->depth < item->depth) return -1;
+    size_t n = (size_t)(c->depth - item->depth);
+    if (n > max) return -1;
+    const struct cursor **path = xcalloc(n ? n : 1, sizeof *path);
+    const struct cursor *k = c;
+    for (size_t i = n; i-- > 0; k = k->parent) path[i] = k;
+    struct sel_ctx sc = {other->d, other->view};
+    const struct cursor *at = other->item;
+    size_t i = 0;
+    for (; i < n; i++) {
+        int rc = path[i]->key      ? sel_member(&sc, at, path[i]->key, &steps[i])
+            : json_is_array(at->v) ? sel_item(&sc, at, path[i]->index, &steps[i])
+                                   : -1;
+        if (rc < 0) break;
+        at = &steps[i];
+    }
+    free(path);
+    *out = at;
+    return i == n ? 0 : 1;
+}
+
+#define PAIR_MAX_DEPTH 512
+
+/* Evaluate P at the counterpart CP with the other side's document in view. */
+static int eval_on_other(const struct pred *p, const struct cursor *cp, struct eval_ctx *ctx)
+{
+    const struct rule_pair_side *other = fn_pair_other(ctx);
+    struct sel_ctx saved = ctx->sctx;
+    int side = ctx->side;
+    ctx->sctx = (struct sel_ctx){other->d, other->view};
+    ctx->side = side == RULE_SIDE_OLD ? RULE_SIDE_NEW : RULE_SIDE_OLD;
+    int ok = fn_eval(p, cp, ctx);
+    ctx->sctx = saved;
+    ctx->side = side;
+    return ok;
+}
+
+/* counterpart: PREDICATE */
+int fn_pair_eval_counterpart(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+{
+    struct cursor *steps = xcalloc(PAIR_MAX_DEPTH, sizeof *steps);
+    const struct cursor *cp;
+    int ok = fn_pair_counterpart(ctx, c, steps, PAIR_MAX_DEPTH, &cp) == 0 &&
+        eval_on_other(p->kids[0], cp, ctx);
+    free(steps);
+    return ok;
+}
+
+/* unchanged: true (false: the node differs, or is absent, on the other side). {detail}
+ * says what the other side has. */
+int fn_pair_eval_unchanged(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+{
+    struct cursor *steps = xcalloc(PAIR_MAX_DEPTH, sizeof *steps);
+    const struct cursor *cp;
+    int found = fn_pair_counterpart(ctx, c, steps, PAIR_MAX_DEPTH, &cp) == 0;
+    int same = found && json_equal(c->v, cp->v);
+    if (!same) {
+        buf_reset(&ctx->detail);
+        if (!found) {
+            buf_adds(&ctx->detail, "absent");
+        } else {
+            char *s = json_dumps(cp->v, JSON_COMPACT | JSON_ENCODE_ANY);
+            size_t len = strlen(s), cut = len > 80 ? 77 : len;
+            while (cut < len && cut && ((unsigned char)s[cut] & 0xC0) == 0x80) cut--;
+            buf_add(&ctx->detail, s, cut);
+            if (cut < len) buf_adds(&ctx->detail, "...");
+            free(s);
+        }
+    }
+    free(steps);
+    return same == json_is_true(p->arg);
+}
