@@ -103,6 +103,8 @@ void diag_clear(struct diag *d)
     free(d->fingerprint);
     free(d->suppressed);
     free(d->suppressed_until);
+    free(d->item_kind);
+    free(d->item_name);
     for (size_t i = 0; i < d->nrelated; i++) {
         free(d->related[i].file);
         free(d->related[i].pointer);

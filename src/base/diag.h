@@ -40,6 +40,10 @@ struct diag {
      * relatedLocations); none for a finding about one document. diag_add_related appends. */
     struct diag_related *related;
     size_t nrelated;
+    /* mcpdesc diff: the item a change is about, its kind ("tool", "prompt", "resource",
+     * "resource template", "document") and its identity (a name, uri or uriTemplate; NULL
+     * for the document), owned; NULL outside a diff. */
+    char *item_kind, *item_name;
     /* The fix of the clause that reported it (rules-yaml/README.md, "Fixes"; fix.h applies
      * it), when it is offered here: the fix's `when` holds at the finding and it was not
      * reached through a $componentRef. Borrowed from the rule set, which must outlive the

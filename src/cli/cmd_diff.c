@@ -257,7 +257,15 @@ static int diff_judge_inputs(const struct validate_opts *o, struct validate_run 
                 diag_list_release(&r->diags);
             }
         }
-        v->rf[v->job.n] = (struct report_file){name, r->d, r->diags, r->error, r->skipped, 0};
+        const char *old_name = NULL;
+        if (use_new && pairs.items[i].old) {
+            const char *op = pairs.items[i].old;
+            VEC_PUSH(v->old_files,
+                     xstrdup(!strcmp(op, "-") ? (o->stdin_name ? o->stdin_name : "<stdin>") : op));
+            old_name = v->old_files.items[v->old_files.len - 1];
+        }
+        v->rf[v->job.n] =
+            (struct report_file){name, r->d, r->diags, r->error, r->skipped, 0, old_name};
         for (size_t k = 0; k < r->diags.len; k++)
             if (!o->never_fail && !diag_hidden(&r->diags.items[k]) &&
                 r->diags.items[k].level >= o->fail_level)
@@ -278,7 +286,7 @@ static int diff_judge_inputs(const struct validate_opts *o, struct validate_run 
         diag_add(&v->dir_errors, DIAG_ERROR, NULL, new, 0, 0, msg);
         free(msg);
         v->rf[v->nrf++] =
-            (struct report_file){new, NULL, DIAG_LIST_INIT, &v->dir_errors.items[0], NULL, 0};
+            (struct report_file){new, NULL, DIAG_LIST_INIT, &v->dir_errors.items[0], NULL, 0, NULL};
         unreadable = 1;
     }
     return unreadable ? 2 : status;

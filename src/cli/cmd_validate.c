@@ -985,8 +985,8 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         o->cfg && o->cfg->suppress.len ? suppress_run_new(o->cfg, v->today) : NULL;
     for (size_t i = 0; i < n; i++) {
         const struct judge_result *r = &v->job.results[i];
-        v->rf[i] =
-            (struct report_file){file_name(&v->job, i), r->d, r->diags, r->error, r->skipped, 0};
+        v->rf[i] = (struct report_file){
+            file_name(&v->job, i), r->d, r->diags, r->error, r->skipped, 0, NULL};
         if (r->error) unreadable = 1;
         /* before the baseline: a suppressed finding counts as suppressed, baselined or not */
         if (sr && r->d) suppress_run_apply(sr, v->rs, v->rf[i].name, r->d, &v->rf[i].diags);
@@ -1035,7 +1035,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         diag_add(&v->dir_errors, DIAG_ERROR, NULL, r->dir, 0, 0, msg);
         free(msg);
         free(why);
-        v->rf[v->nrf++] = (struct report_file){r->dir, NULL, DIAG_LIST_INIT, NULL, NULL, 0};
+        v->rf[v->nrf++] = (struct report_file){r->dir, NULL, DIAG_LIST_INIT, NULL, NULL, 0, NULL};
     }
     /* the errors' addresses are stable only now that the list is complete */
     for (size_t i = n, e = 0; i < v->nrf; i++) v->rf[i].error = &v->dir_errors.items[e++];
@@ -1056,7 +1056,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                 status = 1;
         if (v->cfg_findings.len)
             v->rf[v->nrf++] =
-                (struct report_file){o->cfg->path, NULL, v->cfg_findings, NULL, NULL, 1};
+                (struct report_file){o->cfg->path, NULL, v->cfg_findings, NULL, NULL, 1, NULL};
     }
     free(ignored);
     return unreadable ? 2 : status;
@@ -1173,6 +1173,8 @@ static void run_release(struct validate_run *v)
         free(v->files.items[i]);
     }
     free(v->job.results);
+    for (size_t i = 0; i < v->old_files.len; i++) free(v->old_files.items[i]);
+    VEC_FREE(v->old_files);
     free(v->dirs);
     VEC_FREE(v->files);
     free(v->ignored_reason);

@@ -109,6 +109,7 @@ struct validate_run {
     struct baseline *baseline;     /* --baseline */
     char today[11];                /* suppress_today */
     struct diag_list cfg_findings; /* the config's own: unused or expired suppressions */
+    struct strvec old_files;       /* diff: the OLD side's name of each pair (rf.old_name) */
 };
 
 /* The command the messages name: validate, diff, or the one that judges through it. */

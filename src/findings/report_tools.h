@@ -24,6 +24,9 @@ struct report_file {
     /* The config file's own findings (its unused or expired suppressions): no input, so
      * not counted among the files judged. */
     int config;
+    /* mcpdesc diff: the OLD side's name of the pair whose changes DIAGS holds (NAME is
+     * NEW's), or NULL: a description only NEW has, or not a diff. */
+    const char *old_name;
 };
 
 struct baseline;

@@ -334,10 +334,15 @@ static char *pair_other_place(struct eval_ctx *ctx, const struct cursor *c, stru
 /* A pair's finding stands in NEW, where SARIF and annotations put it: at C when C is a
  * node of NEW, else at the nearest place NEW has (a removed tool: NEW's /tools). The
  * place in OLD is its related place. A removal or addition whose other side has an item
- * of another name and the same schemas gets a "renamed?" hint (judge/diff.c finds it). */
+ * of another name and the same schemas gets a "renamed?" hint (judge/judge_diff.c finds it). */
 static void pair_place(struct eval_ctx *ctx, const struct cursor *c, struct diag *dg)
 {
     const struct rule_pair_side *other = fn_pair_other(ctx);
+    const char *member;
+    const struct cursor *item = enclosing_item(c);
+    dg->item_kind = xstrdup(item_kind(item, &member));
+    const char *name = item ? json_string_value(json_object_get(item->v, member)) : NULL;
+    dg->item_name = name ? xstrdup(name) : NULL;
     if (!other->d) return; /* a description added or removed: its own place is all */
     struct doc_pos pos;
     char *pointer = pair_other_place(ctx, c, &pos);
