@@ -18,6 +18,7 @@
 #include "findings/fix.h"
 #include "judge/eval.h"
 #include "judge/judge.h"
+#include "judge/judge_diff.h"
 #include "resolve/res.h"
 
 struct only {
@@ -212,10 +213,36 @@ static char *judge_example_together(const struct rule_set *rs, const char *fixtu
     return why;
 }
 
+/* A change rule's example (its `old`): the change from the fixture OLD names to D, judged
+ * as mcpdesc diff judges it (judge_diff), into FOUND. NULL, or why OLD could not be read. */
+static char *judge_example_old(const struct rule_set *rs, const char *fixtures, doc *d,
+                               const char *old, const struct eval_options *eo,
+                               struct diag_list *found)
+{
+    if (!fixtures_name_ok(old)) return xasprintf("old: \"%s\" is not a relative path", old);
+    char *path = xasprintf("%s/%s", fixtures, old);
+    struct doc_error err;
+    doc *od = doc_load_file(path, NULL, &err);
+    char *why = NULL;
+    if (!od) {
+        struct buf m = BUF_INIT;
+        loc_add(&m, path, err.line, err.col);
+        buf_addf(&m, ": %s", err.message);
+        why = buf_detach(&m);
+        doc_error_release(&err);
+    } else {
+        judge_diff(rs, od, d, eo, found);
+    }
+    doc_free(od);
+    free(path);
+    return why;
+}
+
 static char *run_one(const struct rule_set *rs, const char *fixtures, const char *id,
                      const char *expect, const char *fixture, const char *pointer, int strict,
-                     json_t *together)
+                     json_t *together, const char *old)
 {
+    if (old) strict = 0; /* what a change rule judged is on two sides: the pointer is NEW's */
     if (!fixtures_name_ok(fixture))
         return xasprintf("fixture \"%s\" is not a relative path", fixture);
     char *path = xasprintf("%s/%s", fixtures, fixture);
@@ -253,8 +280,13 @@ static char *run_one(const struct rule_set *rs, const char *fixtures, const char
                               .judged = strict ? log_judged : NULL,
                               .judged_arg = &log};
     struct diag_list found = DIAG_LIST_INIT;
-    eval_document(rs, d, &eo, &found);
-    char *unread = together ? judge_example_together(rs, fixtures, d, together, &eo, &found) : NULL;
+    char *unread = NULL;
+    if (old) {
+        unread = judge_example_old(rs, fixtures, d, old, &eo, &found);
+    } else {
+        eval_document(rs, d, &eo, &found);
+        if (together) unread = judge_example_together(rs, fixtures, d, together, &eo, &found);
+    }
     if (unread) {
         ptr_release(&p);
         doc_free(d);
@@ -479,10 +511,10 @@ static char *prove_fix(const struct rule_set *rs, const char *id, const char *bp
 static char *run_fix(const struct rule_set *rs, const char *fixtures, const char *id,
                      const char *fixture, const char *after, const char *pointer, int strict)
 {
-    char *detail = run_one(rs, fixtures, id, "invalid", fixture, pointer, 0, NULL);
+    char *detail = run_one(rs, fixtures, id, "invalid", fixture, pointer, 0, NULL, NULL);
     if (detail) { /* the level does not matter here: any finding at the pointer */
-        char *w = run_one(rs, fixtures, id, "warning", fixture, pointer, 0, NULL);
-        char *i = w ? run_one(rs, fixtures, id, "info", fixture, pointer, 0, NULL) : NULL;
+        char *w = run_one(rs, fixtures, id, "warning", fixture, pointer, 0, NULL, NULL);
+        char *i = w ? run_one(rs, fixtures, id, "info", fixture, pointer, 0, NULL, NULL) : NULL;
         if (!w || !i) {
             free(detail);
             detail = NULL;
@@ -549,7 +581,7 @@ static char *run_fix(const struct rule_set *rs, const char *fixtures, const char
     } else if (strict) {
         detail = prove_fix(rs, id, bpath, buf_str(&before), before.len, got, got_len, pointer,
                            versions, &fo);
-    } else if ((detail = run_one(rs, fixtures, id, "valid", after, pointer, 0, NULL))) {
+    } else if ((detail = run_one(rs, fixtures, id, "valid", after, pointer, 0, NULL, NULL))) {
         char *w = xasprintf("the rule still reports in %s: %s", after, detail);
         free(detail);
         detail = w;
@@ -597,7 +629,8 @@ size_t rules_test_run_examples(const struct rule_set *rs, const char *fixtures, 
                     : xstrdup("a fix example names no \"after\"");
             else
                 res.detail = run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer,
-                                     strict, json_object_get(e, "together"));
+                                     strict, json_object_get(e, "together"),
+                                     json_string_value(json_object_get(e, "old")));
             res.passed = res.detail == NULL;
             if (!res.passed) failed++;
             if (each) each(&res, each_arg);

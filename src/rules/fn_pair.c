@@ -1,9 +1,12 @@
 /* fn_pair.c - the predicates of change rules (rules-yaml/README.md, "Change rules"),
  * which read the pair being judged (eval_ctx.pair): whether the item has a counterpart,
  * the node at the same place on the other side (its counterpart), and whether the node is
- * unchanged there. "The same place" is the node's path below its item (member names and
- * item indexes), taken from the other side's item: a tool's inputSchema/properties/q in
- * OLD is inputSchema/properties/q of the tool of the same name in NEW. */
+ * unchanged there. "The same place" is the node's path below its item (member names, and
+ * item indexes, except that a scalar item is the other array's equal item and an item
+ * with a string "name" the other array's item of that name), taken from the other side's item: a tool's inputSchema/properties/q in OLD
+ * is inputSchema/properties/q of the tool of the same name in NEW, and a prompt's
+ * arguments/2 the argument of the same name. */
+#include <stdint.h>
 #include <string.h>
 
 #include "base/buf.h"
@@ -43,6 +46,26 @@ const struct rule_pair_side *fn_pair_other(const struct eval_ctx *ctx)
     return ctx->side == RULE_SIDE_OLD ? &ctx->pair->new : &ctx->pair->old;
 }
 
+/* The item of ARR at V's place: for a scalar V the item equal to it (an enum value, a
+ * required name, a protocol version: their order means nothing); the object whose "name"
+ * is V's when V has a string name (a prompt's arguments, matched by name whatever their
+ * order); else item INDEX. SIZE_MAX when there is none. */
+static size_t same_item(json_t *v, json_t *arr, size_t index)
+{
+    if (!json_is_object(v) && !json_is_array(v)) {
+        for (size_t k = 0; k < json_array_size(arr); k++)
+            if (json_equal(v, json_array_get(arr, k))) return k;
+        return SIZE_MAX;
+    }
+    const char *name = json_string_value(json_object_get(v, "name"));
+    if (!name) return index;
+    for (size_t k = 0; k < json_array_size(arr); k++) {
+        const char *other = json_string_value(json_object_get(json_array_get(arr, k), "name"));
+        if (other && !strcmp(other, name)) return k;
+    }
+    return SIZE_MAX;
+}
+
 int fn_pair_counterpart(const struct eval_ctx *ctx, const struct cursor *c, struct cursor *steps,
                         size_t max, const struct cursor **out)
 {
@@ -59,9 +82,10 @@ int fn_pair_counterpart(const struct eval_ctx *ctx, const struct cursor *c, stru
     const struct cursor *at = other->item;
     size_t i = 0;
     for (; i < n; i++) {
-        int rc = path[i]->key      ? sel_member(&sc, at, path[i]->key, &steps[i])
-            : json_is_array(at->v) ? sel_item(&sc, at, path[i]->index, &steps[i])
-                                   : -1;
+        int rc = path[i]->key ? sel_member(&sc, at, path[i]->key, &steps[i])
+            : json_is_array(at->v)
+            ? sel_item(&sc, at, same_item(path[i]->v, at->v, path[i]->index), &steps[i])
+            : -1;
         if (rc < 0) break;
         at = &steps[i];
     }
