@@ -196,6 +196,7 @@ static int trivial(const struct side *s, json_t *v)
 /* ---- the index of one root ---------------------------------------------------------- */
 
 #define SIZE_CAP ((size_t)1 << 40)
+#define ROOT_EQUAL_LIMIT ((size_t)1 << 24)
 
 static void add_anchor(struct side *s, const char *name, json_t *node, const char *path)
 {
@@ -262,17 +263,27 @@ static int has_ref(const struct side *s, json_t *v)
     return (int)(node_info(s, v) & 1);
 }
 
-/* Is V (of S) small enough that val_equal on it costs little? */
-static int small(const struct side *s, json_t *v)
+/* The size of V (of either side) with every shared value counted where it is used. */
+static size_t expanded(const struct compat *c, json_t *v)
 {
-    return node_info(s, v) >> 1 <= SCHEMA_COMPAT_MAX_PAIRS;
+    size_t r = node_info(&c->old, v);
+    return (r ? r : node_info(&c->new, v)) >> 1;
+}
+
+/* val_equal, on values small enough for it to cost little; larger ones (a value shared
+ * many times over, YAML's "billion laughs") are taken to differ. */
+static int equal(const struct compat *c, json_t *a, json_t *b)
+{
+    return a == b ||
+        (expanded(c, a) <= SCHEMA_COMPAT_MAX_PAIRS && expanded(c, b) <= SCHEMA_COMPAT_MAX_PAIRS &&
+         val_equal(a, b));
 }
 
 /* Are O (of OLD) and N the same schema, without looking further? Equal text holding a
  * reference is not: the definitions it reaches may differ. */
 static int same(struct compat *c, json_t *o, json_t *n)
 {
-    return o == n || (small(&c->old, o) && val_equal(o, n) && !has_ref(&c->old, o));
+    return equal(c, o, n) && !has_ref(&c->old, o);
 }
 
 static void side_init(struct side *s, json_t *root, enum schema_dialect dflt)
@@ -335,6 +346,7 @@ static const char *at_kw(struct compat *c, const char *base, json_t *v, const ch
 static const char *show(struct compat *c, json_t *v)
 {
     if (!v) return "absent";
+    if (expanded(c, v) > 256) return json_is_object(v) ? "{...}" : "[...]";
     char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
     if (!s) s = xstrdup("?");
     size_t n = strlen(s);
@@ -394,7 +406,7 @@ static void unprovable(struct compat *c, const char *kw, json_t *ov, json_t *nv,
     if (!ov && !nv) return;
     if (ov && nv && same(c, ov, nv)) return;
     const char *oa = at_kw(c, op, ov, kw), *na = at_kw(c, np, nv, kw);
-    if (ov && nv && val_equal(ov, nv)) {
+    if (ov && nv && equal(c, ov, nv)) {
         if (refs_differ(c, ov, nv, oa, na))
             report(c, SCHEMA_CHANGE_UNPROVABLE, kw, oa, na,
                    "%s unchanged, but a definition it references changed", kw);
@@ -559,10 +571,10 @@ static void cmp_type(struct compat *c, json_t *o, json_t *n, const char *op, con
 /* ---- enum, const --------------------------------------------------------------------- */
 
 /* Is V among the first N values of the array A (val_equal)? */
-static int among(json_t *a, size_t n, json_t *v)
+static int among(const struct compat *c, json_t *a, size_t n, json_t *v)
 {
     for (size_t i = 0; i < n; i++)
-        if (val_equal(json_array_get(a, i), v)) return 1;
+        if (equal(c, json_array_get(a, i), v)) return 1;
     return 0;
 }
 
@@ -581,13 +593,13 @@ static void cmp_enum(struct compat *c, json_t *o, json_t *n, const char *op, con
     size_t no = json_array_size(ov), nn = json_array_size(nv);
     for (size_t j = 0; j < nn; j++) {
         json_t *v = json_array_get(nv, j);
-        if (!among(ov, no, v) && !among(nv, j, v))
+        if (!among(c, ov, no, v) && !among(c, nv, j, v))
             report(c, SCHEMA_CHANGE_ENUM_VALUE_ADDED, "enum", oa, at_index(c, np, "enum", j),
                    "enum value %s added", show(c, v));
     }
     for (size_t i = 0; i < no; i++) {
         json_t *v = json_array_get(ov, i);
-        if (!among(nv, nn, v) && !among(ov, i, v))
+        if (!among(c, nv, nn, v) && !among(c, ov, i, v))
             report(c, SCHEMA_CHANGE_ENUM_VALUE_REMOVED, "enum", at_index(c, op, "enum", i), na,
                    "enum value %s removed", show(c, v));
     }
@@ -601,7 +613,7 @@ static void cmp_const(struct compat *c, json_t *o, json_t *n, const char *op, co
         report(c, SCHEMA_CHANGE_CONST_ADDED, "const", oa, na, "const %s added", show(c, nv));
     else if (ov && !nv)
         report(c, SCHEMA_CHANGE_CONST_REMOVED, "const", oa, na, "const %s removed", show(c, ov));
-    else if (ov && nv && !val_equal(ov, nv))
+    else if (ov && nv && !equal(c, ov, nv))
         report(c, SCHEMA_CHANGE_CONST_CHANGED, "const", oa, na, "const %s -> %s", show(c, ov),
                show(c, nv));
 }
@@ -727,7 +739,7 @@ static void cmp_multiple(struct compat *c, json_t *o, json_t *n, const char *op,
         (nv && (!json_is_number(nv) || val_num_cmp(nv, zero) <= 0));
     json_decref(zero);
     if (bad) return unprovable(c, "multipleOf", ov, nv, op, np);
-    if ((!ov && !nv) || (ov && nv && val_equal(ov, nv))) return;
+    if ((!ov && !nv) || (ov && nv && equal(c, ov, nv))) return;
     const char *oa = at_kw(c, op, ov, "multipleOf"), *na = at_kw(c, np, nv, "multipleOf");
     if (!ov)
         return report(c, SCHEMA_CHANGE_BOUND_TIGHTENED, "multipleOf", oa, na, "multipleOf %s added",
@@ -788,13 +800,13 @@ static void cmp_required(struct compat *c, json_t *o, json_t *n, const char *op,
     const char *oa = at_kw(c, op, ov, "required"), *na = at_kw(c, np, nv, "required");
     for (size_t j = 0; j < nn; j++) {
         json_t *v = json_array_get(nv, j);
-        if (!(ov && among(ov, no, v)) && !among(nv, j, v))
+        if (!(ov && among(c, ov, no, v)) && !among(c, nv, j, v))
             report(c, SCHEMA_CHANGE_REQUIRED_ADDED, "required", oa, at_index(c, np, "required", j),
                    "property %s is now required", show(c, v));
     }
     for (size_t i = 0; i < no; i++) {
         json_t *v = json_array_get(ov, i);
-        if (!(nv && among(nv, nn, v)) && !among(ov, i, v))
+        if (!(nv && among(c, nv, nn, v)) && !among(c, ov, i, v))
             report(c, SCHEMA_CHANGE_REQUIRED_REMOVED, "required", at_index(c, op, "required", i),
                    na, "property %s is no longer required", show(c, v));
     }
@@ -941,7 +953,7 @@ static void cmp_alternatives(struct compat *c, const char *kw, json_t *o, json_t
         match[j] = SCHEMA_NONE;
         for (size_t i = 0; i < no && match[j] == SCHEMA_NONE; i++) {
             json_t *x = json_array_get(ov, i);
-            if (!used[i] && small(&c->old, x) && val_equal(x, y)) used[i] = 1, match[j] = i, uo--;
+            if (!used[i] && equal(c, x, y)) used[i] = 1, match[j] = i, uo--;
         }
         un += match[j] == SCHEMA_NONE;
     }
@@ -976,8 +988,8 @@ static void cmp_ref(struct compat *c, json_t *o, json_t *n, const char *op, cons
     json_t *ot = ov ? ref_target(c, &c->old, ov, &ot_at) : NULL;
     json_t *nt = nv ? ref_target(c, &c->new, nv, &nt_at) : NULL;
     if (ot && nt) return compare_schema(c, ot, nt, ot_at, nt_at, depth + 1);
-    if (ov && nv && val_equal(ov, nv) && !ot && !nt) return; /* the same other document */
-    if (ov && nv && val_equal(ov, nv))
+    if (ov && nv && equal(c, ov, nv) && !ot && !nt) return; /* the same other document */
+    if (ov && nv && equal(c, ov, nv))
         return report(c, SCHEMA_CHANGE_UNPROVABLE, "$ref", at(c, op, "$ref"), at(c, np, "$ref"),
                       "$ref %s resolves on one side only", show(c, nv));
     unprovable(c, "$ref", ov, nv, op, np);
@@ -1101,8 +1113,10 @@ size_t schema_compat_compare(json_t *old_schema, json_t *new_schema,
     side_init(&c.old, old_schema, default_dialect);
     side_init(&c.new, new_schema, default_dialect);
     c.empty = json_object();
-    /* equal roots reach equal definitions: nothing changed */
-    if (!(small(&c.old, old_schema) && val_equal(old_schema, new_schema)))
+    /* equal roots reach equal definitions: nothing changed (a tree is cheap to compare
+     * even when large; only a value shared many times over is not) */
+    size_t so = expanded(&c, old_schema), sn = expanded(&c, new_schema);
+    if (!(so <= ROOT_EQUAL_LIMIT && sn <= ROOT_EQUAL_LIMIT && val_equal(old_schema, new_schema)))
         compare_schema(&c, old_schema, new_schema, "", "", 0);
     json_decref(c.empty);
     side_release(&c.old);

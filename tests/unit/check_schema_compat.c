@@ -94,6 +94,9 @@ START_TEST(boolean_schemas)
     EXPECT("false", "true", "type-widened|schema|||schema was false: it admitted nothing\n");
     EXPECT("true", "{}", "");
     EXPECT("{'description':'anything'}", "true", "");
+    /* what is no schema at all, when it changed */
+    EXPECT("{'properties':{'a':1}}", "{'properties':{'a':2}}",
+           "unprovable|schema|/properties/a|/properties/a|schema changed from 1 to 2\n");
 }
 END_TEST
 
@@ -398,6 +401,11 @@ START_TEST(items_in_both_dialects)
     EXPECT("{'prefixItems':[{}],'items':{'type':'string'}}",
            "{'prefixItems':[{},{'type':'string','maxLength':2}],'items':{'type':'string'}}",
            "bound-tightened|maxLength|/items|/prefixItems/1/maxLength|maxLength 2 added\n");
+    /* 2019-09: an items array, then additionalItems */
+    EXPECT_D(SCHEMA_DRAFT2019_09, "{'items':[{}],'additionalItems':{'type':'string'}}",
+             "{'items':[{}],'additionalItems':{'type':'string','minLength':2}}",
+             "bound-tightened|minLength|/additionalItems|/additionalItems/minLength|minLength 2 "
+             "added\n");
     /* draft-07's prefixItems is an unknown keyword; additionalItems is 2020-12's */
     EXPECT_D(SCHEMA_DRAFT07, "{}", "{'prefixItems':[{'type':'string'}]}", "");
     EXPECT("{}", "{'additionalItems':false}", "");
@@ -454,6 +462,15 @@ START_TEST(references)
            "bound-tightened|minLength|/$defs/A|/$defs/A/minLength|minLength 1 added\n"
            "bound-tightened|maxLength|/properties/a/maxLength|/properties/a/maxLength|maxLength 3 "
            "-> 2\n");
+    /* 2019-09 on: $ref with constraining siblings on one side only: not decided (and the
+     * siblings compared keyword by keyword with the other side) */
+    EXPECT("{'$ref':'#/$defs/A','maxLength':3,'$defs':{'A':{'type':'string'}}}",
+           "{'type':'string','maxLength':3}",
+           "type-narrowed|type||/type|type narrowed from any to 'string'\n"
+           "unprovable|$ref|/$ref||$ref '#/$defs/A' removed\n");
+    /* an unresolvable local reference is compared by its text */
+    EXPECT("{'$ref':'#/$defs/missing'}", "{'$ref':'#/$defs/gone'}",
+           "unprovable|$ref|/$ref|/$ref|$ref changed from '#/$defs/missing' to '#/$defs/gone'\n");
     /* an alternative unchanged in text whose definition changed */
     EXPECT("{'anyOf':[{'$ref':'#/$defs/A'},{'type':'null'}],'$defs':{'A':{'maxLength':3}}}",
            "{'anyOf':[{'type':'null'},{'$ref':'#/$defs/A'}],'$defs':{'A':{'maxLength':2}}}",
@@ -553,6 +570,50 @@ START_TEST(bounded_pairs)
 }
 END_TEST
 
+/* LEVELS of {"properties":{"a":X,"b":X}}, X the same value each time: 2^LEVELS leaves */
+static json_t *laughs(int levels, const char *type)
+{
+    json_t *s = json_pack("{s:s}", "type", type);
+    for (int i = 0; i < levels; i++) {
+        json_t *props = json_pack("{s:O,s:O}", "a", s, "b", s);
+        json_decref(s);
+        s = json_pack("{s:o}", "properties", props);
+    }
+    return s;
+}
+
+START_TEST(shared_values_stay_linear)
+{
+    json_t *o = laughs(40, "string"), *n = laughs(40, "integer");
+    struct buf got = BUF_INIT, want = BUF_INIT;
+    for (int i = 0; i < 40; i++) buf_adds(&want, "/properties/a");
+    char *at = xstrdup(buf_str(&want));
+    buf_reset(&want);
+    buf_addf(&want,
+             "type-narrowed|type|%s/type|%s/type|type changed from \"string\" to \"integer\"\n", at,
+             at);
+    buf_addf(&want,
+             "type-widened|type|%s/type|%s/type|type changed from \"string\" to \"integer\"\n", at,
+             at);
+    ck_assert_uint_eq(schema_compat_compare(o, n, SCHEMA_DRAFT2020_12, collect, &got), 2);
+    ck_assert_str_eq(buf_str(&got), buf_str(&want));
+    /* the same values as data: compared without expanding them, shown abridged */
+    json_t *eo = json_pack("{s:[O]}", "enum", o), *en = json_pack("{s:[O]}", "enum", n);
+    buf_reset(&got);
+    ck_assert_uint_eq(schema_compat_compare(eo, en, SCHEMA_DRAFT2020_12, collect, &got), 2);
+    ck_assert_str_eq(buf_str(&got),
+                     "enum-value-added|enum|/enum|/enum/0|enum value {...} added\n"
+                     "enum-value-removed|enum|/enum/0|/enum|enum value {...} removed\n");
+    free(at);
+    json_decref(eo);
+    json_decref(en);
+    json_decref(o);
+    json_decref(n);
+    buf_release(&got);
+    buf_release(&want);
+}
+END_TEST
+
 static int stop_at_first(const struct schema_change *c, void *arg)
 {
     (*(int *)arg)++;
@@ -588,6 +649,31 @@ START_TEST(kind_names)
                      SCHEMA_CHANGE_ENUM_VALUE_REMOVED);
     ck_assert_int_eq(schema_change_kind_parse("type_narrowed"), -1);
     ck_assert_ptr_null(schema_change_kind_name(SCHEMA_CHANGE_KIND_COUNT));
+    /* each name is its constant's */
+    static const struct {
+        enum schema_change_kind k;
+        const char *name;
+    } K[] = {{SCHEMA_CHANGE_TYPE_WIDENED, "type-widened"},
+             {SCHEMA_CHANGE_ENUM_ADDED, "enum-added"},
+             {SCHEMA_CHANGE_ENUM_REMOVED, "enum-removed"},
+             {SCHEMA_CHANGE_ENUM_VALUE_ADDED, "enum-value-added"},
+             {SCHEMA_CHANGE_CONST_ADDED, "const-added"},
+             {SCHEMA_CHANGE_CONST_REMOVED, "const-removed"},
+             {SCHEMA_CHANGE_CONST_CHANGED, "const-changed"},
+             {SCHEMA_CHANGE_BOUND_TIGHTENED, "bound-tightened"},
+             {SCHEMA_CHANGE_BOUND_LOOSENED, "bound-loosened"},
+             {SCHEMA_CHANGE_PATTERN_ADDED, "pattern-added"},
+             {SCHEMA_CHANGE_PATTERN_REMOVED, "pattern-removed"},
+             {SCHEMA_CHANGE_REQUIRED_ADDED, "required-added"},
+             {SCHEMA_CHANGE_REQUIRED_REMOVED, "required-removed"},
+             {SCHEMA_CHANGE_PROPERTY_ADDED, "property-added"},
+             {SCHEMA_CHANGE_PROPERTY_REMOVED, "property-removed"},
+             {SCHEMA_CHANGE_ADDITIONAL_CLOSED, "additional-closed"},
+             {SCHEMA_CHANGE_ADDITIONAL_OPENED, "additional-opened"},
+             {SCHEMA_CHANGE_ALTERNATIVE_ADDED, "alternative-added"},
+             {SCHEMA_CHANGE_ALTERNATIVE_REMOVED, "alternative-removed"}};
+    for (size_t i = 0; i < sizeof K / sizeof K[0]; i++)
+        ck_assert_str_eq(schema_change_kind_name(K[i].k), K[i].name);
 }
 END_TEST
 
@@ -616,6 +702,7 @@ Suite *schema_compat_suite(void)
     tcase_add_test(tc, reference_cycles_end);
     tcase_add_test(tc, deep_nesting);
     tcase_add_test(tc, bounded_pairs);
+    tcase_add_test(tc, shared_values_stay_linear);
     tcase_add_test(tc, callback_stops);
     tcase_add_test(tc, kind_names);
     suite_add_tcase(s, tc);
