@@ -61,6 +61,7 @@ struct compat {
     size_t count, pairs;
     int stop;
     int probe;                  /* only asking whether anything differs: report nothing */
+    unsigned depth;             /* of the schema pair being compared */
     struct schema_map visited;  /* (old node, new node) pairs compared */
     struct schema_map reported; /* kind, old_at, new_at */
     json_t *empty;              /* {}: what true and an absent subschema compare as */
@@ -478,7 +479,7 @@ static int refs_walk(struct compat *p, json_t *o, json_t *n, const char *op, con
     if (!has_ref(&p->old, o) || !schema_seen_add(seen, o)) return 0;
     if (json_is_object(o)) {
         if (json_object_get(o, "$ref")) {
-            compare_schema(p, o, n, op, np, 0);
+            compare_schema(p, o, n, op, np, p->depth + 1);
             if (p->count || p->stop) return 1;
         }
         const char *k;
@@ -497,9 +498,17 @@ static int refs_walk(struct compat *p, json_t *o, json_t *n, const char *op, con
     return 0;
 }
 
-/* Do the equal values O and N (their text) reach different definitions? */
+/* Do the equal values O and N (their text) reach different definitions? Asked in a
+ * probe, which reports nothing; a probe asks again within itself, so that the pairs it
+ * compared (or is comparing: a cycle through the reference) are not compared again. */
 static int refs_differ(struct compat *c, json_t *o, json_t *n, const char *op, const char *np)
 {
+    if (c->probe) {
+        struct schema_seen seen = SCHEMA_SEEN_INIT;
+        int differ = refs_walk(c, o, n, op, np, &seen);
+        schema_seen_release(&seen);
+        return differ;
+    }
     struct compat p = *c;
     memset(&p.visited, 0, sizeof p.visited);
     memset(&p.reported, 0, sizeof p.reported);
@@ -1098,7 +1107,10 @@ static void compare_schema(struct compat *c, json_t *o, json_t *n, const char *o
     if (!json_is_object(o) || !json_is_object(n))
         return report(c, SCHEMA_CHANGE_UNPROVABLE, "schema", op, np, "schema changed from %s to %s",
                       show(c, o), show(c, n));
+    unsigned outer = c->depth;
+    c->depth = depth;
     compare_keywords(c, o, n, op, np, depth);
+    c->depth = outer;
 }
 
 /* Does V have at most *BUDGET values, counted as a tree? Spends them. */

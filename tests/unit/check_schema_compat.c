@@ -499,6 +499,11 @@ START_TEST(reference_cycles_end)
            "{'$ref':'#/$defs/A','$defs':{'A':{'$ref':'#/$defs/B'},'B':{'$ref':'#/$defs/A'}},"
            "'title':'t'}",
            "");
+    /* an unprovable keyword whose reference leads back to where it is */
+    EXPECT("{'not':{'$ref':'#'},'type':'object'}", "{'not':{'$ref':'#'},'type':'string'}",
+           "unprovable|not|/not|/not|not unchanged, but a definition it references changed\n"
+           "type-narrowed|type|/type|/type|type changed from 'object' to 'string'\n"
+           "type-widened|type|/type|/type|type changed from 'object' to 'string'\n");
     EXPECT("{'properties':{'a':{'$ref':'#'}}}",
            "{'properties':{'a':{'$ref':'#'}},'maxProperties':2}",
            "bound-tightened|maxProperties||/maxProperties|maxProperties 2 added\n");
