@@ -42,8 +42,9 @@ fn_eval_fn fn_schema_eval_valid_schema, fn_schema_eval_dialect_in, fn_schema_eva
 void fn_schema_free_compiled(struct pred *p);
 
 /* fn_pair.c: the predicates of change rules, which read the pair being judged */
-fn_compile_fn fn_pair_arg_bool;
-fn_eval_fn fn_pair_eval_paired, fn_pair_eval_counterpart, fn_pair_eval_unchanged;
+fn_compile_fn fn_pair_arg_bool, fn_pair_arg_schema_change;
+fn_eval_fn fn_pair_eval_paired, fn_pair_eval_counterpart, fn_pair_eval_unchanged,
+    fn_pair_eval_schema_change;
 
 /* fn_chars.c, fn_phrases.c: predicates over a data file of the set (rule_data.h) */
 fn_compile_fn fn_chars_arg, fn_phrases_arg;

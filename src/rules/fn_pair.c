@@ -12,6 +12,7 @@
 #include "base/buf.h"
 #include "base/util.h"
 #include "rules/fnInt.h"
+#include "schema/schema_compat.h"
 
 /* paired: BOOL */
 int fn_pair_arg_bool(struct cc *cc, struct pred *p, struct yv arg)
@@ -144,4 +145,101 @@ int fn_pair_eval_unchanged(const struct pred *p, const struct cursor *c, struct 
     }
     free(steps);
     return same == json_is_true(p->arg);
+}
+
+/* no-schema-change: [KIND, ...] or {changes: [KIND, ...], dialect: DIALECT} */
+int fn_pair_arg_schema_change(struct cc *cc, struct pred *p, struct yv arg)
+{
+    struct yv kinds = arg, dia = {NULL, 0};
+    if (json_is_object(arg.v)) {
+        kinds = rule_yv_member(cc, arg, "changes");
+        dia = rule_yv_member(cc, arg, "dialect");
+        const char *key;
+        json_t *v;
+        json_object_foreach(arg.v, key, v)
+        {
+            if (strcmp(key, "changes") && strcmp(key, "dialect")) {
+                rule_cc_error(cc, arg.n, 0,
+                              "no-schema-change takes [KIND, ...] or {changes: [KIND, ...], "
+                              "dialect: DIALECT}, not \"%s\"",
+                              key);
+                return -1;
+            }
+        }
+    }
+    if (!json_is_array(kinds.v) || !json_array_size(kinds.v)) {
+        rule_cc_error(cc, kinds.v ? kinds.n : arg.n, 0,
+                      "no-schema-change takes a non-empty list of kinds of change (%s, ...)",
+                      schema_compat_kind_names[0]);
+        return -1;
+    }
+    json_int_t mask = 0;
+    for (size_t i = 0; i < json_array_size(kinds.v); i++) {
+        struct yv k = rule_yv_item(cc, kinds, i);
+        int kind = schema_change_kind_parse(json_string_value(k.v));
+        if (kind < 0) {
+            const char *near = json_is_string(k.v)
+                ? rule_cc_nearest(json_string_value(k.v), schema_compat_kind_names)
+                : NULL;
+            rule_cc_error_hint(cc, k.n, 0,
+                               "the kinds are those of rules-yaml/README.md, \"Change rules\" "
+                               "(type-narrowed, required-added, unprovable, ...)",
+                               "no-schema-change: unknown kind of change %s%s%s%s",
+                               json_is_string(k.v) ? json_string_value(k.v) : "(not a string)",
+                               near ? ": did you mean \"" : "", near ? near : "",
+                               near ? "\"?" : "");
+            return -1;
+        }
+        mask |= (json_int_t)1 << kind;
+    }
+    enum schema_dialect d = SCHEMA_DRAFT2020_12;
+    if (dia.v && (d = schema_dialect_parse(json_string_value(dia.v))) == SCHEMA_DIALECT_NONE) {
+        rule_cc_error(cc, dia.n, 0,
+                      "no-schema-change: dialect is 2020-12, 2019-09, draft-07, draft-06 or "
+                      "draft-04");
+        return -1;
+    }
+    p->arg = json_pack("{s:I,s:i}", "mask", mask, "dialect", (int)d);
+    return 0;
+}
+
+struct change_walk {
+    struct eval_ctx *ctx;
+    json_int_t mask;
+    int side; /* the judged node's side: its places are reported */
+    size_t found;
+};
+
+static int each_change(const struct schema_change *ch, void *arg)
+{
+    struct change_walk *w = arg;
+    if (!(w->mask & ((json_int_t)1 << ch->kind))) return 0;
+    if (!w->found++) fn_places_reset(w->ctx);
+    fn_places_add(w->ctx, w->side == RULE_SIDE_OLD ? ch->old_at : ch->new_at, ch->detail);
+    return 0;
+}
+
+/* The node, a JSON Schema, against its counterpart: holds when the change from OLD's to
+ * NEW's holds none of the kinds (schema/schema_compat.h), or when the other side has no
+ * schema there (another rule reports a schema added or removed). Each change found is a
+ * place (report-at: failure reports each). */
+int fn_pair_eval_schema_change(const struct pred *p, const struct cursor *c,
+                               struct eval_ctx *ctx)
+{
+    struct cursor *steps = xcalloc(PAIR_MAX_DEPTH, sizeof *steps);
+    const struct cursor *cp;
+    int found = fn_pair_counterpart(ctx, c, steps, PAIR_MAX_DEPTH, &cp) == 0;
+    struct change_walk w = {ctx, json_integer_value(json_object_get(p->arg, "mask")), ctx->side,
+                            0};
+    if (found) {
+        json_t *old = ctx->side == RULE_SIDE_OLD ? c->v : cp->v;
+        json_t *new = ctx->side == RULE_SIDE_OLD ? cp->v : c->v;
+        enum schema_dialect d =
+            (enum schema_dialect)json_integer_value(json_object_get(p->arg, "dialect"));
+        schema_compat_compare(old, new, d, each_change, &w);
+    }
+    free(steps);
+    if (!w.found) return 1;
+    fn_places_summarize(ctx, 0);
+    return 0;
 }

@@ -138,6 +138,11 @@ const struct fn_def fn_table[] = {
      "the node equals the node at its place on the other side (true), or differs from it or has "
      "none there (false); {detail} shows the other side's value",
      fn_pair_arg_bool, fn_pair_eval_unchanged, NULL},
+    {"no-schema-change", "[KIND, ...] or {changes: [KIND, ...], dialect: DIALECT}",
+     "the node, a JSON Schema, and the schema at its place on the other side differ by none of "
+     "these kinds of change (type-narrowed, required-added, bound-tightened, unprovable, ...), "
+     "each a place of its own; true when the other side has no schema there",
+     fn_pair_arg_schema_change, fn_pair_eval_schema_change, NULL},
     /* fn_chars.c, fn_phrases.c: over a data file of the set (manifest member data:) */
     {"chars", "{data: NAME, in: [CLASS, ...], except: [SEQUENCE, ...], min-run: N}",
      "the node is a string with a code point of one of the classes of data file NAME (kind "
