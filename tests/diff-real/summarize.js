@@ -19,11 +19,19 @@ if (args.length !== 2) {
 }
 const [oldDoc, newDoc] = args.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')));
 
-// keys sorted at every level: two values are equal when their canonical texts are
-function canonical(v) {
-    if (Array.isArray(v)) return '[' + v.map(canonical).join(',') + ']';
+// arrays whose order carries no meaning: compared as sets of canonical texts
+const SET_ARRAYS = new Set(['required', 'enum', 'type', 'anyOf', 'oneOf', 'allOf', 'protocolVersions']);
+
+// keys sorted at every level, and the members of an order-free array (SET_ARRAYS, by the
+// key that holds it): two values are equal when their canonical texts are
+function canonical(v, key) {
+    if (Array.isArray(v)) {
+        const items = v.map((x) => canonical(x, ''));
+        if (SET_ARRAYS.has(key)) items.sort();
+        return '[' + items.join(',') + ']';
+    }
     if (v && typeof v === 'object')
-        return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canonical(v[k])).join(',') + '}';
+        return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canonical(v[k], k)).join(',') + '}';
     return JSON.stringify(v);
 }
 
@@ -33,11 +41,9 @@ function show(v) {
 }
 
 const esc = (k) => String(k).replace(/~/g, '~0').replace(/\//g, '~1');
-// arrays whose order carries no meaning: compared as sets of canonical texts
-const SET_ARRAYS = new Set(['required', 'enum', 'type', 'anyOf', 'oneOf', 'allOf', 'protocolVersions']);
 
 function diff(a, b, path, key, out) {
-    if (canonical(a) === canonical(b)) return;
+    if (canonical(a, key) === canonical(b, key)) return;
     if (Array.isArray(a) && Array.isArray(b) && key === 'arguments') {
         // prompt arguments: matched by name
         return diffByIdentity(a, b, 'name', path, out);
