@@ -1,15 +1,20 @@
 #!/bin/sh
-# install.sh [NAME...] - maintainer tool, not run by make check: npm install each server of
-# servers.txt (pinned version) into $PRECISION_SCRATCH/NAME (default
-# build/scratch/precision/NAME, outside the sources), so capture.sh can run it offline.
-# Needs node, npm and the npm registry. Run from the repository root.
+# install.sh [-s SERVERS] [NAME...] - maintainer tool, not run by make check: npm install
+# each server of SERVERS (default tests/precision/servers.txt; pinned versions; servers.awk
+# reads it) into $PRECISION_SCRATCH/NAME (default build/scratch/DIR/NAME, DIR the folder of
+# SERVERS, outside the sources), so capture.sh can run it offline. A NAME selects a server,
+# or both versions of a pair. Needs node, npm and the npm registry. Run from the
+# repository root.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-SCRATCH=${PRECISION_SCRATCH:-$(pwd)/build/scratch/precision}
+SERVERS=$HERE/servers.txt
+if [ "${1:-}" = -s ]; then SERVERS=$2; shift 2; fi
+[ -f "$SERVERS" ] || { echo "install.sh: no servers file $SERVERS" >&2; exit 2; }
+SCRATCH=${PRECISION_SCRATCH:-$(pwd)/build/scratch/$(basename "$(cd "$(dirname "$SERVERS")" && pwd)")}
 command -v npm >/dev/null 2>&1 || { echo "install.sh: npm is not installed" >&2; exit 2; }
 mkdir -p "$SCRATCH"
-grep -v '^#' "$HERE/servers.txt" | while IFS='|' read -r name pkg ver _args envs; do
-    if [ $# -gt 0 ]; then case " $* " in *" $name "*) ;; *) continue ;; esac; fi
+awk -F'|' -f "$HERE/servers.awk" "$SERVERS" | while IFS='|' read -r name pkg ver _args envs; do
+    if [ $# -gt 0 ]; then case " $* " in *" $name "* | *" ${name%%/*} "*) ;; *) continue ;; esac; fi
     d=$SCRATCH/$name
     envs=$(echo "$envs" | sed "s#@HOME@#$SCRATCH/home#g")
     [ -f "$d/node_modules/$pkg/package.json" ] && { echo "have $name"; continue; }
