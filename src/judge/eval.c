@@ -936,8 +936,14 @@ static size_t eval_finish(const struct rule_set *rs, const struct eval_options *
     return out->len - before;
 }
 
+unsigned char *eval_needed(const struct rule_set *rs, const struct eval_options *opts)
+{
+    if (!opts || (!opts->enabled && !opts->preset)) return NULL;
+    return overlap_required(rs, eval_reported, (void *)&(struct eval_filter){rs, opts});
+}
+
 void eval_pair(const struct rule_set *rs, const char *compare, const struct rule_pair *pair,
-               const struct eval_options *opts, struct diag_list *out)
+               const struct eval_options *opts, const unsigned char *need, struct diag_list *out)
 {
     const struct rule_pair_side *start = pair->new.item ? &pair->new : &pair->old;
     ver_mask want = opts && opts->versions ? opts->versions : ver_all(rule_set_versions(rs));
@@ -951,11 +957,10 @@ void eval_pair(const struct rule_set *rs, const char *compare, const struct rule
                             .side = RULE_SIDE_NEW},
                            opts};
     struct eval_ctx *ctx = &run.ctx;
-    struct eval_filter filter = {rs, opts};
     for (size_t i = 0; i < rule_set_count(rs); i++) {
         const struct rule *r = rule_set_rule(rs, i);
         if (!r->compare || strcmp(r->compare, compare)) continue;
-        if (opts && !eval_reported(r->id, &filter)) continue;
+        if (need && !need[i]) continue; /* neither reported nor yielded to */
         ver_mask m = r->applies & want & pair->versions;
         if (!m) continue;
         _Atomic uint64_t *rule_ns = opts ? opts->rule_ns : NULL;

@@ -60,9 +60,13 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
  * is appended to OUT (sorted and merged among themselves; the caller sorts OUT once it
  * holds every pair's, diag_sort_merge), each finding placed in NEW
  * with its place in OLD as the related place. OPTS as for eval_document (versions,
- * enabled, preset, timing, judged). */
+ * enabled, preset, timing, judged); NEED (eval_needed, or NULL: all) the rules that run. */
 void eval_pair(const struct rule_set *rs, const char *compare, const struct rule_pair *pair,
-               const struct eval_options *opts, struct diag_list *out);
+               const struct eval_options *opts, const unsigned char *need, struct diag_list *out);
+/* Which rules a run with OPTS judges: those it reports (enabled, preset) and those they
+ * yield to, which run unreported so that yields are decided on the full set (overlap.h). A
+ * new array of flags per rule of RS, or NULL: every rule. For eval_pair's NEED. */
+unsigned char *eval_needed(const struct rule_set *rs, const struct eval_options *opts);
 /* The member that names an item of COLLECTION (tools and prompts: "name", resources:
  * "uri", resourceTemplates: "uriTemplate"; "name" for any other), and what messages call
  * such an item ("tool", ...; the collection's name for any other). */

@@ -134,6 +134,7 @@ static const char *renamed_from(const struct coll *l, const ver_mask *unmatched,
 struct judge_run {
     const struct rule_set *rs;
     const struct eval_options *opts;
+    const unsigned char *need; /* eval_needed */
     struct diag_list *out;
 };
 
@@ -145,7 +146,7 @@ static void judge_one(const struct judge_run *jr, const char *compare, struct si
                           {n ? n->d : NULL, n ? n->view : NULL, nc},
                           m,
                           renamed};
-    eval_pair(jr->rs, compare, &p, jr->opts, jr->out);
+    eval_pair(jr->rs, compare, &p, jr->opts, jr->need, jr->out);
 }
 
 /* Match collection NAME of the two sides and judge each pair. Versions outside COMMON
@@ -225,7 +226,8 @@ static void side_open(struct side *s, doc *d, const struct rule_set *rs)
 void judge_diff(const struct rule_set *rs, doc *old, doc *new, const struct eval_options *opts,
                 struct diag_list *out)
 {
-    struct judge_run jr = {rs, opts, out};
+    unsigned char *need = eval_needed(rs, opts);
+    struct judge_run jr = {rs, opts, need, out};
     struct side o = {0}, n = {0};
     if (old) side_open(&o, old, rs);
     if (new) side_open(&n, new, rs);
@@ -246,5 +248,6 @@ void judge_diff(const struct rule_set *rs, doc *old, doc *new, const struct eval
     VEC_FREE(seen);
     res_free(o.res);
     res_free(n.res);
+    free(need);
     diag_sort_merge(out);
 }

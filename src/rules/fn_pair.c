@@ -223,14 +223,12 @@ static int each_change(const struct schema_change *ch, void *arg)
  * NEW's holds none of the kinds (schema/schema_compat.h), or when the other side has no
  * schema there (another rule reports a schema added or removed). Each change found is a
  * place (report-at: failure reports each). */
-int fn_pair_eval_schema_change(const struct pred *p, const struct cursor *c,
-                               struct eval_ctx *ctx)
+int fn_pair_eval_schema_change(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     struct cursor *steps = xcalloc(PAIR_MAX_DEPTH, sizeof *steps);
     const struct cursor *cp;
     int found = fn_pair_counterpart(ctx, c, steps, PAIR_MAX_DEPTH, &cp) == 0;
-    struct change_walk w = {ctx, json_integer_value(json_object_get(p->arg, "mask")), ctx->side,
-                            0};
+    struct change_walk w = {ctx, json_integer_value(json_object_get(p->arg, "mask")), ctx->side, 0};
     if (found) {
         json_t *old = ctx->side == RULE_SIDE_OLD ? c->v : cp->v;
         json_t *new = ctx->side == RULE_SIDE_OLD ? cp->v : c->v;
