@@ -844,7 +844,8 @@ static void lint_file(struct lint *l)
             char *cp = xasprintf("%s/check", ptr);
             ver_mask judged_for = ver_all(&l->vl);
             spec_mask(&l->vl, json_object_get(r, "applies"), &judged_for);
-            lint_selectors_check(l->sels, l->d, check, cp, judged_for, l->out);
+            lint_selectors_check(l->sels, l->d, check, cp, judged_for,
+                                 json_string_value(json_object_get(r, "compare")), l->out);
             free(cp);
         }
         lint_level(l, r, ptr);

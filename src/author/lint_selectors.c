@@ -607,7 +607,13 @@ static int lint_item_members(struct sel_lint *s, const char *text, const struct 
 static void lint_selector(struct sel_lint *l, json_t *sv, const char *pointer, char **bases,
                           size_t nbases, ver_mask eff, str_vec *out)
 {
+    if (json_is_object(sv) && json_object_size(sv) == 1) /* a change rule's {old:}/{new:} */
+        sv = json_object_get(sv, "old") ? json_object_get(sv, "old") : json_object_get(sv, "new");
     const char *text = json_string_value(sv);
+    if (text && !*text && bases && out) { /* '': the item itself */
+        for (size_t bi = 0; bi < nbases && out->len < 16; bi++) VEC_PUSH(*out, xstrdup(bases[bi]));
+        return;
+    }
     if (!text || !*text) return;
     char *ours = sel_from_jsonpath(text);
     if (ours) { /* the loader reports it */
@@ -787,11 +793,13 @@ static void lint_clause_sels(struct sel_lint *l, json_t *c, const char *pointer,
 }
 
 void lint_selectors_check(struct sel_lint *s, const doc *d, json_t *check, const char *pointer,
-                          ver_mask applies, struct diag_list *out)
+                          ver_mask applies, const char *compare, struct diag_list *out)
 {
     s->d = d;
     s->out = out;
-    static char empty[] = "";
-    static char *const root[] = {empty};
-    lint_clause_sels(s, check, pointer, (char **)root, 1, applies);
+    char *item =
+        compare && strcmp(compare, "document") ? xasprintf("/%s/" SEL_ITEMS, compare) : xstrdup("");
+    char *root[] = {item};
+    lint_clause_sels(s, check, pointer, root, 1, applies);
+    free(item);
 }

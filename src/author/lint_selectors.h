@@ -27,9 +27,11 @@ struct sel_lint *lint_selectors_new(const struct rule_set *program, const char *
                                     json_t *schema_map, const struct ver_list *vl, const doc *m,
                                     struct diag_list *out);
 /* The selectors of a rule's CHECK (at POINTER in the rule file D), judged for the versions
- * APPLIES (each branch narrowed by its own `versions`); findings go to OUT. */
+ * APPLIES (each branch narrowed by its own `versions`); findings go to OUT. A change rule's
+ * check starts at its items: COMPARE is the collection it compares ("tools": relative
+ * selectors, {old: SEL} and {new: SEL} start at /tools/[*]), NULL or "document" at the root. */
 void lint_selectors_check(struct sel_lint *s, const doc *d, json_t *check, const char *pointer,
-                          ver_mask applies, struct diag_list *out);
+                          ver_mask applies, const char *compare, struct diag_list *out);
 void lint_selectors_free(struct sel_lint *s);
 
 #endif

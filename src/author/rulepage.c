@@ -261,6 +261,7 @@ static void page_init(struct rulepage_site *s, const struct rule *r, struct rule
                                      example_title(expect),
                                      NULL,
                                      NULL,
+                                     NULL,
                                      NULL};
         json_t *tg = json_object_get(e, "together"), *t;
         size_t k;
@@ -268,6 +269,13 @@ static void page_init(struct rulepage_site *s, const struct rule *r, struct rule
         json_array_foreach(tg, k, t) if (json_is_string(t))
             buf_addf(&with, "%s%s", with.len ? ", " : "", json_string_value(t));
         x.together = with.len ? buf_detach(&with) : (buf_release(&with), NULL);
+        const char *old = json_string_value(json_object_get(e, "old"));
+        const char *absent = json_string_value(json_object_get(e, "absent"));
+        x.compared = old ? xasprintf("compared with the old description %s", old)
+            : !absent    ? NULL
+            : !strcmp(absent, "old")
+            ? xstrdup("no old description: the fixture is a description added")
+            : xstrdup("no new description: the fixture (the old one) was removed");
         char *problem = NULL;
         json_t *v;
         fixtures_lookup(rule_fixtures(s, r), x.fixture, x.pointer, &v, &problem);
@@ -311,6 +319,7 @@ static void page_release(struct rulepage_page *p)
         free(p->examples.items[i].json);
         free(p->examples.items[i].problem);
         free(p->examples.items[i].together);
+        free(p->examples.items[i].compared);
     }
     VEC_FREE(p->examples);
 }

@@ -42,6 +42,8 @@ struct rulepage_example {
     char *problem;     /* why it is missing, or NULL */
     char *together;    /* a session rule's example: the fixtures judged with it, ", "-joined
                         * (its `together`), or NULL */
+    char *compared;    /* a change rule's example: "compared with the old description OLD",
+                        * or what is absent (its `old`, `absent`); NULL for any other */
 };
 
 /* The sections of a rule page, in order: part, heading, HTML anchor. Every renderer walks

@@ -399,6 +399,10 @@ static void html_examples(struct rulepage_site *s, const struct rulepage_page *p
             escs(out, x->together);
             buf_adds(out, "</code>");
         }
+        if (x->compared) {
+            buf_adds(out, " · ");
+            escs(out, x->compared);
+        }
         buf_adds(out, "</p>\n");
         if (x->json) {
             buf_adds(out, "<pre class=\"json\"><code>");

@@ -102,6 +102,7 @@ static void md_examples(struct rulepage_site *s, const struct rulepage_page *p, 
         const struct rulepage_example *x = &p->examples.items[i];
         buf_addf(out, "### %s\n\nSource: `%s` · Selected: `%s`", x->title, x->fixture, x->pointer);
         if (x->together) buf_addf(out, " · Judged together with: `%s`", x->together);
+        if (x->compared) buf_addf(out, " · %s", x->compared);
         buf_adds(out, "\n\n");
         if (x->json) buf_addf(out, "```json\n%s\n```\n\n", x->json);
         else buf_addf(out, "*Cannot be shown: %s.*\n\n", x->problem);

@@ -156,6 +156,7 @@ static void text_examples(struct rulepage_site *s, const struct rulepage_page *p
         buf_addf(out, "%s%s\nSource: %s · Selected: %s", i ? "\n" : "", x->title, x->fixture,
                  x->pointer);
         if (x->together) buf_addf(out, " · Judged together with: %s", x->together);
+        if (x->compared) buf_addf(out, " · %s", x->compared);
         buf_adds(out, "\n");
         if (x->json) indent_block(out, x->json, "    ");
         else buf_addf(out, "    (cannot be shown: %s)\n", x->problem);

@@ -219,6 +219,14 @@ static char *judge_example_old(const struct rule_set *rs, const char *fixtures, 
                                const char *old, const struct eval_options *eo,
                                struct diag_list *found)
 {
+    if (!strcmp(old, "\n-absent-old")) { /* absent: old: D is a description added */
+        judge_diff(rs, NULL, d, eo, found);
+        return NULL;
+    }
+    if (!strcmp(old, "\n-absent-new")) { /* absent: new: D is a description removed */
+        judge_diff(rs, d, NULL, eo, found);
+        return NULL;
+    }
     if (!fixtures_name_ok(old)) return xasprintf("old: \"%s\" is not a relative path", old);
     char *path = xasprintf("%s/%s", fixtures, old);
     struct doc_error err;
@@ -601,6 +609,15 @@ static char *run_fix(const struct rule_set *rs, const char *fixtures, const char
     return detail;
 }
 
+/* A change rule's example's OLD side for run_one: the `old` fixture, or a marker no file
+ * name can be for `absent: old` and `absent: new`; NULL for any other example. */
+static const char *example_old(json_t *e)
+{
+    const char *absent = json_string_value(json_object_get(e, "absent"));
+    if (absent) return !strcmp(absent, "old") ? "\n-absent-old" : "\n-absent-new";
+    return json_string_value(json_object_get(e, "old"));
+}
+
 size_t rules_test_run_examples(const struct rule_set *rs, const char *fixtures, int strict,
                                int (*enabled)(const char *id, void *arg), void *enabled_arg,
                                void (*each)(const struct rules_test_result *res, void *arg),
@@ -629,8 +646,7 @@ size_t rules_test_run_examples(const struct rule_set *rs, const char *fixtures, 
                     : xstrdup("a fix example names no \"after\"");
             else
                 res.detail = run_one(rs, fixtures, res.rule, res.expect, res.fixture, res.pointer,
-                                     strict, json_object_get(e, "together"),
-                                     json_string_value(json_object_get(e, "old")));
+                                     strict, json_object_get(e, "together"), example_old(e));
             res.passed = res.detail == NULL;
             if (!res.passed) failed++;
             if (each) each(&res, each_arg);

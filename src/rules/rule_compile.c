@@ -1036,6 +1036,28 @@ static int example_meaning(struct cc *cc, struct rule_lang_walk *w)
 }
 
 static const char *const expect_names[] = {"valid", "invalid", "warning", "info", "fix", NULL};
+static const char *const absent_names[] = {"old", "new", NULL};
+
+/* `absent`: old or new, and not with `old` (a change rule's example of a description added
+ * or removed). */
+static int example_absent(struct cc *cc, struct rule_lang_walk *w)
+{
+    if (!w->m.v) return 0;
+    const char *a = json_string_value(w->m.v);
+    if (!a || (strcmp(a, "old") && strcmp(a, "new"))) {
+        rule_cc_error(cc, w->m.n, 0,
+                      "absent is old (the fixture is a description added) or new (a description "
+                      "removed)");
+        return -1;
+    }
+    if (rule_yv_member(cc, w->y, "old").v) {
+        rule_cc_error(cc, w->m.n, 1,
+                      "an example has \"old\" (the old description) or \"absent\", "
+                      "not both");
+        return -1;
+    }
+    return 0;
+}
 
 /* An entry of a rule's examples (rules-yaml/README.md, "Examples"). */
 static const struct rule_lang_member example_members[] = {
@@ -1057,6 +1079,10 @@ static const struct rule_lang_member example_members[] = {
     {"old", RULE_LANG_STRING, RULE_LANG_OWN,
      "the old description the fixture (the new one) is compared with (a change rule's example)",
      NULL, NULL, NULL, 0},
+    {"absent", RULE_LANG_ENUM, RULE_LANG_OWN,
+     "old: the fixture is a description added (no old one); new: a description removed (the "
+     "fixture is the old one, and there is no new one)",
+     NULL, absent_names, example_absent, 0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0}};
 const struct rule_lang_map rule_cc_lang_example = {
     "example", RULE_NAMES_EXAMPLE, "rule-file.schema.json#/$defs/Example", example_members, NULL};
