@@ -1,6 +1,7 @@
 # mk/release.mk - what a binary trusts (docs/releases.md, "What a binary trusts"):
 #   $(BUILD)/gen/shipped_tags.c  every committed lock of each shipped set
-#       (SHIPPED_TAG_DIRS: rules-yaml/tags/*.lock, rules-yaml/security/tags/*.lock, with the
+#       (SHIPPED_TAG_DIRS: rules-yaml/tags/*.lock, rules-yaml/security/tags/*.lock,
+#       rules-yaml/diff/tags/*.lock, with the
 #       TAG.digest record of a first-format lock) as a table compiled into libmcpdesc:
 #       a release directory found anywhere is checked against it
 #       (tools/gen-shipped-tags.sh; cutting a tag needs no C edit);
@@ -9,7 +10,7 @@
 #       never a copy installed elsewhere (release_tree_root).
 GEN_SRCS += $(BUILD)/gen/shipped_tags.c $(BUILD)/gen/tree.c
 
-SHIPPED_TAG_DIRS := rules-yaml/tags rules-yaml/security/tags
+SHIPPED_TAG_DIRS := rules-yaml/tags rules-yaml/security/tags rules-yaml/diff/tags
 $(BUILD)/gen/shipped_tags.c: tools/gen-shipped-tags.sh $(wildcard $(addsuffix /*,$(SHIPPED_TAG_DIRS))) \
         $(wildcard rules-yaml/releases/*/rules/SHA256SUMS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)

@@ -5,11 +5,14 @@
 #      file SHA256SUMS does not list, and the digest BINARY reports for it is the sha256
 #      of its SHA256SUMS;
 #   2. locked: every file the committed lock rules-yaml/tags/TAG.lock lists (paths
-#      relative to rules/; rules-yaml/security/tags/ for mcpdesc-security) is in the
+#      relative to rules/; rules-yaml/security/tags/ for mcpdesc-security,
+#      rules-yaml/diff/tags/ for mcpdesc-diff) is in the
 #      release with the sha256 the lock records;
 #   3. same findings: `BINARY validate --rules-tag NAME@TAG --preset all --format text conformance`
 #      (and, for each folder of conformance/together/, the same with --together FOLDER: one
-#      client session, for a set with session rules), run
+#      client session, for a set with session rules; for each folder of conformance/
+#      holding old.json and new.json or new.yaml, `BINARY diff --rules-tag NAME@TAG
+#      --preset all` of the two: a pair, for a set with change rules), run
 #      inside NAME@TAG/ (so paths are relative), prints byte for byte what the record
 #      rules-yaml/releases/NAME@TAG.findings holds below its first line (where the
 #      engine's own version, "mcpdesc X.Y.Z", would appear, the record says
@@ -77,9 +80,9 @@ entries() {
 
 # set_dir NAME: the folder of the shipped set NAME (its manifest.yaml names it), whose
 # tags/ holds its locks: rules-yaml for mcpdesc-mcp, rules-yaml/security for
-# mcpdesc-security
+# mcpdesc-security, rules-yaml/diff for mcpdesc-diff
 set_dir() {
-    for d in rules-yaml rules-yaml/security; do
+    for d in rules-yaml rules-yaml/security rules-yaml/diff; do
         if grep -q "^name: $1\$" "$root/$d/manifest.yaml" 2>/dev/null; then
             echo "$d"
             return
@@ -145,6 +148,19 @@ check_tag() {
             --together "${session%/}") > "$tmp/session" 2> "$tmp/err"
         status=$?
         { echo "# --together ${session%/}"; cat "$tmp/session"; } >> "$tmp/out"
+    done
+    # a set with change rules: each folder of its fixtures holding old.json and new.json
+    # (or new.yaml) is one pair, judged by mcpdesc diff (its changes join the record)
+    for pair in "$dir/$fixtures"/*/old.json; do
+        [ "$status" -gt 1 ] && break
+        [ -f "$pair" ] || continue
+        pair=${pair#"$dir"/}
+        new=${pair%/old.json}/new.json
+        [ -f "$dir/$new" ] || new=${pair%/old.json}/new.yaml
+        (cd "$dir" && "$bin" diff --rules-tag "$id" --preset all --format text --color never \
+            "$pair" "$new") > "$tmp/pair" 2> "$tmp/err"
+        status=$?
+        { echo "# diff $pair $new"; cat "$tmp/pair"; } >> "$tmp/out"
     done
     sed -i "s/$engine_re/mcpdesc @ENGINE@/g" "$tmp/out"
     if [ "$status" -gt 1 ]; then

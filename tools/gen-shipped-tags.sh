@@ -2,7 +2,7 @@
 # gen-shipped-tags.sh TAGS_DIRS RELEASES_DIR OUT.c - the table of the rule-set tags this
 # build ships (docs/releases.md, "What a binary trusts"): for each committed lock
 # TAGS_DIR/TAG.lock of each shipped set (TAGS_DIRS: their tags/ folders, space-separated:
-# rules-yaml/tags for mcpdesc-mcp, rules-yaml/security/tags for mcpdesc-security), the release's name, tag, digest and SHA256SUMS text, compiled into
+# rules-yaml/tags for mcpdesc-mcp, rules-yaml/security/tags for mcpdesc-security, rules-yaml/diff/tags for mcpdesc-diff), the release's name, tag, digest and SHA256SUMS text, compiled into
 # libmcpdesc so that a release directory found anywhere is checked against what was
 # released, not against its own (rewritable) SHA256SUMS. Cutting a tag needs no C edit.
 #

@@ -10,6 +10,9 @@
 #   full      mcpdesc validate --format json with the shipped rule set (rules-yaml/)
 #   security  the same with the security set (rules-yaml/security: the MCP set's rules,
 #             then every security.* rule; target: at most 1.20x full)
+#   diff      mcpdesc diff --format json of the file against a copy with one change (the
+#             first tool's description; the change rules of rules-yaml/diff; target:
+#             at most 2x full, issue 31)
 #   spectral  Spectral 6 with tools/bench/spectral/mcp-seed-rules.js (the same two rules)
 # and checks that mcpdesc (seed rules) and Spectral report the same (rule, JSON pointer,
 # versions) nodes (tools/bench/compare.py). Exit status: 0 when everything ran and the
@@ -106,6 +109,7 @@ run() {
     seed) set -- "$1" "$2" "$mcpdesc" validate --rules "$seedrules" --format json "$2" ;;
     full) set -- "$1" "$2" "$mcpdesc" validate --rules rules-yaml --format json "$2" ;;
     security) set -- "$1" "$2" "$mcpdesc" validate --rules rules-yaml/security --format json "$2" ;;
+    diff) set -- "$1" "$2" "$mcpdesc" diff --rules rules-yaml/diff --format json "$2" "${2%.json}-changed.json" ;;
     spectral) set -- "$1" "$2" "$spectral" lint -q -r "$ruleset" -f json "$2" ;;
     esac
     name=$1
@@ -115,7 +119,7 @@ run() {
     /usr/bin/time -f %M -o "$out/rss" "$@" >/dev/null 2>"$out/stderr" || st=$?
     t1=$(date +%s%N)
     case $name:$st in
-    parse:0 | seed:[01] | full:[01] | security:[01] | spectral:[01]) ;;
+    parse:0 | seed:[01] | full:[01] | security:[01] | diff:[01] | spectral:[01]) ;;
     *) die "$name exited with $st on $file: $(head -3 "$out/stderr")" ;;
     esac
     echo "$(((t1 - t0) / 1000000)) $(tail -1 "$out/rss")" >>"$out/$name-$n"
@@ -143,7 +147,12 @@ for n in $sizes; do
         python3 tools/bench/gen-description.py "$n" "$file.tmp" --seed="$seed" && mv "$file.tmp" "$file"
     fi
     bytes=$(wc -c <"$file")
-    progs="parse seed full security"
+    # the same description with one change, for diff (one tool's description rewritten)
+    changed=${file%.json}-changed.json
+    if [ ! -s "$changed" ] || newer "$file" "$changed"; then
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["tools"][0]["description"]+=" (changed)"; json.dump(d,open(sys.argv[2],"w"))' "$file" "$changed.tmp" && mv "$changed.tmp" "$changed"
+    fi
+    progs="parse seed full security diff"
     [ "$n" -le "$spectral_max" ] && progs="$progs spectral"
     for p in $progs; do : >"$out/$p-$n"; done
 
@@ -184,11 +193,11 @@ for n in $sizes; do
             printf "== %d tools, %.1f MB (%s), median of %d runs\n", n, bytes / 1e6, file, reps
             printf "%-26s %9s %11s %10s %9s %12s %12s\n", "", "time (s)", "min-max (s)", "RSS (MiB)", "vs parse",
                 "vs Spectral", "RSS vs Spec."
-            split("parse seed full security spectral", order, " ")
+            split("parse seed full security diff spectral", order, " ")
             label["parse"] = "bare jansson parse"; label["seed"] = "mcpdesc, 2 seed rules"
             label["full"] = "mcpdesc, full rule set"; label["spectral"] = "Spectral, 2 seed rules"
-            label["security"] = "mcpdesc, security set"
-            for (i = 1; i <= 5; i++) {
+            label["security"] = "mcpdesc, security set"; label["diff"] = "mcpdesc diff, one change"
+            for (i = 1; i <= 6; i++) {
                 p = order[i]
                 if (!(p in t)) continue
                 printf "%-26s %9.3f %11s %10.1f %9s %12s %12s\n", label[p], t[p], sp[p], m[p], ratio(t[p], t["parse"]),
@@ -202,6 +211,7 @@ for n in $sizes; do
             }
             printf "  full rules <= 3x bare parse         %8s  %s\n", ratio(t["full"], t["parse"]), mark(t["full"] <= 3 * t["parse"])
             printf "  security set <= 1.20x full rules    %8s  %s\n", ratio(t["security"], t["full"]), mark(t["security"] <= 1.2 * t["full"])
+            printf "  diff (one change) <= 2x full rules  %8s  %s\n", ratio(t["diff"], t["full"]), mark(t["diff"] <= 2 * t["full"])
         }' "$summary"
     echo "same nodes as Spectral (seed rules): $cmp"
 done
