@@ -2,7 +2,9 @@
 # validate-sarif.sh BINARY [SCHEMA] - the SARIF that `mcpdesc validate --format sarif`
 # writes for the shipped examples (examples/, conformance/, a file that does not parse
 # (a result of mcpdesc.parse at the error's position, and a notification), standard input, -q, a config, a run with --baseline: new, unchanged and absent results,
-# suppressions with a baseline, report-at: match regions)
+# suppressions with a baseline, report-at: match regions), and the SARIF of `mcpdesc diff`
+# (each change in NEW, its place in OLD as a related location; checked against the diff's
+# JSON report, its changes per pair)
 # must validate against the official SARIF 2.1.0 JSON Schema.
 # Validators: the project's own engine (`mcpdesc schema validate`, draft-04), and also
 # Debian's python3-jsonschema when it is installed (a second opinion, plus checks the
@@ -41,14 +43,14 @@ done
 printf '{"mcpDescription": "0.9.0",\n  "tools": [\n' > "$tmp/broken.json"
 failed=0
 n=0
-# check NAME ARGS...: run validate with ARGS twice (sarif, json) and judge the SARIF;
-# standard input is $input (default: a valid description), the rule set $rules (default:
-# rules-yaml).
+# check NAME ARGS...: run validate (or $cmd) with ARGS twice (sarif, json) and judge the
+# SARIF; standard input is $input (default: a valid description), the rule set $rules
+# (default: rules-yaml).
 check() {
     name=$1
     shift
     n=$((n + 1))
-    "$bin" validate --rules "${rules:-rules-yaml}" --format sarif "$@" < "${input:-conformance/expected-valid/component-chain.json}" \
+    "$bin" "${cmd:-validate}" --rules "${rules:-rules-yaml}" --format sarif "$@" < "${input:-conformance/expected-valid/component-chain.json}" \
         > "$tmp/$name.sarif" 2> "$tmp/$name.err"
     st=$?
     if [ "$st" -gt 2 ] || [ ! -s "$tmp/$name.sarif" ]; then
@@ -57,7 +59,7 @@ check() {
         failed=$((failed + 1))
         return
     fi
-    "$bin" validate --rules "${rules:-rules-yaml}" --format json "$@" < "${input:-conformance/expected-valid/component-chain.json}" \
+    "$bin" "${cmd:-validate}" --rules "${rules:-rules-yaml}" --format json "$@" < "${input:-conformance/expected-valid/component-chain.json}" \
         > "$tmp/$name.json" 2> /dev/null
     problems=""
     if ! "$bin" schema validate --schema "$schema" "$tmp/$name.sarif" > "$tmp/$name.own" 2>&1; then
@@ -69,6 +71,10 @@ import jsonschema
 schema = json.load(open(sys.argv[1]))
 sarif = json.load(open(sys.argv[2]))
 report = json.load(open(sys.argv[3]))
+if "pairs" in report:  # mcpdesc diff: a pair's changes are its findings, "old" their related place
+    report = {"files": [dict({"file": p["new"] or p["old"], "diagnostics": [
+        dict(c, related=[c["old"]] if c["new"] and c["old"] else []) for c in p["changes"]]},
+        **({"error": p["error"]} if p["error"] else {})) for p in report["pairs"] if not p["skipped"]]}
 jsonschema.Draft4Validator(schema).validate(sarif)
 assert len(sarif["runs"]) == 1, "one run"
 run = sarif["runs"][0]
@@ -197,6 +203,10 @@ rules=tests/data/report-at-match check report-at-match tests/data/report-at-matc
     tests/data/report-at-match/escaped.json tests/data/report-at-match/blocks.yaml
 # --together: findings with relatedLocations (the other server's tool)
 HELP_URI=1 rules=rules-yaml/security check together --together conformance/security/together/mail-notes
+# mcpdesc diff: a tool removed, one renamed, one added (the category and item in the
+# property bag, the place in OLD a related location)
+cmd=diff HELP_URI=1 rules=rules-yaml/diff check diff conformance/diff/tool-removed-added/old.json \
+    conformance/diff/tool-removed-added/new.json
 skipped=0
 if [ -z "$py" ]; then
     skipped=1

@@ -265,7 +265,7 @@ static int diff_judge_inputs(const struct validate_opts *o, struct validate_run 
             old_name = v->old_files.items[v->old_files.len - 1];
         }
         v->rf[v->job.n] =
-            (struct report_file){name, r->d, r->diags, r->error, r->skipped, 0, old_name};
+            (struct report_file){name, r->d, r->diags, r->error, r->skipped, 0, old_name, !use_new};
         for (size_t k = 0; k < r->diags.len; k++)
             if (!o->never_fail && !diag_hidden(&r->diags.items[k]) &&
                 r->diags.items[k].level >= o->fail_level)
@@ -285,8 +285,8 @@ static int diff_judge_inputs(const struct validate_opts *o, struct validate_run 
         fprintf(stderr, "mcpdesc diff: %s\n", msg);
         diag_add(&v->dir_errors, DIAG_ERROR, NULL, new, 0, 0, msg);
         free(msg);
-        v->rf[v->nrf++] =
-            (struct report_file){new, NULL, DIAG_LIST_INIT, &v->dir_errors.items[0], NULL, 0, NULL};
+        v->rf[v->nrf++] = (struct report_file){new,  NULL, DIAG_LIST_INIT, &v->dir_errors.items[0],
+                                               NULL, 0,    NULL,           0};
         unreadable = 1;
     }
     return unreadable ? 2 : status;

@@ -986,7 +986,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     for (size_t i = 0; i < n; i++) {
         const struct judge_result *r = &v->job.results[i];
         v->rf[i] = (struct report_file){
-            file_name(&v->job, i), r->d, r->diags, r->error, r->skipped, 0, NULL};
+            file_name(&v->job, i), r->d, r->diags, r->error, r->skipped, 0, NULL, 0};
         if (r->error) unreadable = 1;
         /* before the baseline: a suppressed finding counts as suppressed, baselined or not */
         if (sr && r->d) suppress_run_apply(sr, v->rs, v->rf[i].name, r->d, &v->rf[i].diags);
@@ -1035,7 +1035,8 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         diag_add(&v->dir_errors, DIAG_ERROR, NULL, r->dir, 0, 0, msg);
         free(msg);
         free(why);
-        v->rf[v->nrf++] = (struct report_file){r->dir, NULL, DIAG_LIST_INIT, NULL, NULL, 0, NULL};
+        v->rf[v->nrf++] =
+            (struct report_file){r->dir, NULL, DIAG_LIST_INIT, NULL, NULL, 0, NULL, 0};
     }
     /* the errors' addresses are stable only now that the list is complete */
     for (size_t i = n, e = 0; i < v->nrf; i++) v->rf[i].error = &v->dir_errors.items[e++];
@@ -1056,7 +1057,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                 status = 1;
         if (v->cfg_findings.len)
             v->rf[v->nrf++] =
-                (struct report_file){o->cfg->path, NULL, v->cfg_findings, NULL, NULL, 1, NULL};
+                (struct report_file){o->cfg->path, NULL, v->cfg_findings, NULL, NULL, 1, NULL, 0};
     }
     free(ignored);
     return unreadable ? 2 : status;

@@ -36,4 +36,16 @@ void report_markdown(const struct report_opts *o, const struct report_file *file
  * page links, filters by level and version; no request when opened. */
 void report_html(const struct report_opts *o, const struct report_file *files, size_t n);
 
+/* mcpdesc diff (report_opts.diff; report_diff.c): report_json and report_markdown hand
+ * a diff run to these. JSON: the rule set, preset and config as report_json names them,
+ * then "pairs", each {old, new, error, skipped, changes: [{rule, level, category, message,
+ * hint?, versions, item: {kind, name}, new: place, old: place, fingerprint, suppressed?}]}
+ * (a place: {file, line, column, pointer}, or null: the side has none), then the config
+ * file's own findings, then "summary" with the counts by category. Markdown: a changelog
+ * for release notes, "# Changes: OLD → NEW" per pair, then a section per category with
+ * changes (callers, output, protocol, trust, compatible, other), one bullet a change;
+ * bounded as report_markdown is (MD_*). */
+void report_diff_json(const struct report_opts *o, const struct report_file *files, size_t n);
+void report_diff_markdown(const struct report_opts *o, const struct report_file *files, size_t n);
+
 #endif

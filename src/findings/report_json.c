@@ -42,13 +42,7 @@ static json_t *diag_json(const struct report_opts *o, const struct diag *d)
             j, "baselineState",
             json_string(d->baseline == DIAG_BASELINE_UNCHANGED ? "unchanged" : "new"));
     /* added member, only on a suppressed finding: who accepted it, why, until when */
-    if (d->suppressed) {
-        json_t *s = json_pack("{s:s, s:s}", "kind",
-                              d->suppress_kind == DIAG_SUPPRESS_INLINE ? "inline" : "config",
-                              "reason", d->suppressed);
-        if (d->suppressed_until) json_object_set_new(s, "until", json_string(d->suppressed_until));
-        json_object_set_new(j, "suppressed", s);
-    }
+    if (d->suppressed) json_object_set_new(j, "suppressed", report_suppressed_json(d));
     return j;
 }
 
@@ -74,6 +68,10 @@ static json_t *report_baseline_json(const struct baseline *b)
 
 void report_json(const struct report_opts *o, const struct report_file *files, size_t n)
 {
+    if (o->diff) { /* "changes" per file pair (report_diff.c) */
+        report_diff_json(o, files, n);
+        return;
+    }
     json_t *root = json_object();
     json_object_set_new(root, "mcpdesc", json_string(MCPDESC_VERSION));
     json_object_set_new(root, "rules", report_rule_set_json(o->rs));

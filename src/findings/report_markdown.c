@@ -12,8 +12,6 @@
 #include "base/loc.h"
 #include "base/util.h"
 
-enum { MD_FILES = 50, MD_RULES = 50, MD_FIRST = 3, MD_MESSAGE = 200 };
-
 struct md_rule {
     const char *rule;
     enum diag_level level;
@@ -45,37 +43,6 @@ static void put_md(FILE *out, const char *s, size_t max)
         default: fputc(s[i], out);
         }
     }
-}
-
-/* TEXT (then :LINE unless 0) as a code span: raw (GitHub shows a code span as written: entities are not
- * decoded there, and < > & are harmless), line breaks as spaces, cut at MAX bytes; the
- * fence one backtick longer than TEXT's longest run of them, with a space inside when
- * TEXT starts or ends with a backtick, or with a space at both ends (CommonMark strips
- * one space from each side), so the span holds TEXT exactly. */
-static void put_code(FILE *out, const char *text, size_t max, unsigned line)
-{
-    struct buf t = BUF_INIT;
-    size_t run = 0, longest = 0;
-    for (size_t i = 0; text[i]; i++) {
-        if (i >= max && ((unsigned char)text[i] & 0xc0) != 0x80) {
-            buf_adds(&t, "…");
-            break;
-        }
-        char c = text[i] == '\n' || text[i] == '\r' ? ' ' : text[i];
-        run = c == '`' ? run + 1 : 0;
-        if (run > longest) longest = run;
-        buf_addc(&t, c);
-    }
-    loc_add_line(&t, NULL, line);
-    const char *s = buf_str(&t);
-    size_t n = t.len;
-    int pad = n && (s[0] == '`' || s[n - 1] == '`' || (s[0] == ' ' && s[n - 1] == ' '));
-    for (size_t k = 0; k <= longest; k++) fputc('`', out);
-    if (pad) fputc(' ', out);
-    fputs(s, out);
-    if (pad) fputc(' ', out);
-    for (size_t k = 0; k <= longest; k++) fputc('`', out);
-    buf_release(&t);
 }
 
 struct md_rules {
@@ -115,6 +82,10 @@ static int rule_cmp(const void *a, const void *b)
 
 void report_markdown(const struct report_opts *o, const struct report_file *files, size_t n)
 {
+    if (o->diff) { /* a changelog by category (report_diff.c) */
+        report_diff_markdown(o, files, n);
+        return;
+    }
     struct report_totals t = report_count(files, n);
     FILE *out = o->out;
     struct buf head = BUF_INIT;
@@ -192,13 +163,13 @@ void report_markdown(const struct report_opts *o, const struct report_file *file
         for (size_t k = 0; k < m->count && k < MD_FIRST; k++) {
             const struct diag *d = m->first[k].d;
             fputs("- ", out);
-            put_code(out, m->first[k].file, MD_MESSAGE, d->line);
+            report_md_code(out, m->first[k].file, MD_MESSAGE, d->line, 0);
             fputc(' ', out);
             put_md(out, d->message, MD_MESSAGE);
             /* the other places it concerns (validate --together), as places only */
             for (size_t i = 0; i < d->nrelated; i++) {
                 fputs(i ? ", " : " (related: ", out);
-                put_code(out, d->related[i].file, MD_MESSAGE, d->related[i].line);
+                report_md_code(out, d->related[i].file, MD_MESSAGE, d->related[i].line, 0);
             }
             if (d->nrelated) fputc(')', out);
             fputc('\n', out);

@@ -211,7 +211,7 @@ static json_int_t rule_index(const struct rule_set *rs, const char *id)
 /* SARIF 2.1.0 3.27.22: the other places the finding concerns, each located as a
  * result's own location is (3.28: id, unique within the result; physicalLocation;
  * the pointer as a logical location; what it is as its message). */
-static json_t *related_locations(const char *cwd, const struct diag *d)
+static json_t *related_locations(const struct report_opts *o, const char *cwd, const struct diag *d)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < d->nrelated; i++) {
@@ -221,7 +221,10 @@ static json_t *related_locations(const char *cwd, const struct diag *d)
         if (r->pointer)
             json_object_set_new(loc, "logicalLocations",
                                 json_pack("[{s:s}]", "fullyQualifiedName", r->pointer));
-        if (r->message) json_object_set_new(loc, "message", text(r->message));
+        /* mcpdesc diff: the change's place in OLD (judge_diff.h) says so to a reader */
+        int old_place = o->diff && r->message && !strcmp(r->message, "old");
+        if (r->message)
+            json_object_set_new(loc, "message", text(old_place ? "old place" : r->message));
         json_array_append_new(a, loc);
     }
     return a;
@@ -242,7 +245,7 @@ static json_t *result(const struct report_opts *o, const char *cwd, const struct
         json_object_set_new(loc, "logicalLocations",
                             json_pack("[{s:s}]", "fullyQualifiedName", d->pointer));
     json_object_set_new(res, "locations", json_pack("[o]", loc));
-    if (d->nrelated) json_object_set_new(res, "relatedLocations", related_locations(cwd, d));
+    if (d->nrelated) json_object_set_new(res, "relatedLocations", related_locations(o, cwd, d));
     json_t *props =
         json_pack("{s:o}", "versions", versions_array(rule_set_versions(o->rs), d->versions));
     /* a released tag only: a modified set is told by the run's ruleSet.modified */
@@ -252,6 +255,16 @@ static json_t *result(const struct report_opts *o, const char *cwd, const struct
         json_object_set_new(props, "ruleSetDigest", json_string(rule_set_digest(o->rs)));
     if (d->hint) json_object_set_new(props, "hint", json_string(d->hint));
     if (d->component) json_object_set_new(props, "component", json_string(d->component));
+    if (o->diff) { /* what the change means, and the item it is about (report_diff.c's JSON) */
+        const struct rule *r = d->rule ? rule_set_find(o->rs, d->rule) : NULL;
+        const char *category = r ? rule_category_name(rule_category(r)) : NULL;
+        if (category) json_object_set_new(props, "category", json_string(category));
+        if (d->item_kind) {
+            json_t *item = json_pack("{s:s}", "kind", d->item_kind);
+            if (d->item_name) json_object_set_new(item, "name", json_string(d->item_name));
+            json_object_set_new(props, "item", item);
+        }
+    }
     json_object_set_new(res, "properties", props);
     /* the identity a baseline keys on; code scanning tracks results across commits by it */
     if (d->fingerprint)

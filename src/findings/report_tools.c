@@ -100,6 +100,15 @@ void report_rules_line(const struct report_opts *o)
     fputc('\n', o->out);
 }
 
+json_t *report_suppressed_json(const struct diag *d)
+{
+    json_t *s = json_pack("{s:s, s:s}", "kind",
+                          d->suppress_kind == DIAG_SUPPRESS_INLINE ? "inline" : "config", "reason",
+                          d->suppressed);
+    if (d->suppressed_until) json_object_set_new(s, "until", json_string(d->suppressed_until));
+    return s;
+}
+
 json_t *report_config_json(const struct report_opts *o)
 {
     if (!o->config) return NULL;
@@ -248,4 +257,31 @@ void report_summary(const struct report_opts *o, const struct report_file *files
     if (t.suppressed) fprintf(o->out, "; %zu suppressed (with reasons)", t.suppressed);
     if (t.baselined) fprintf(o->out, "; %zu in the baseline, not shown", t.baselined);
     fputc('\n', o->out);
+}
+
+void report_md_code(FILE *out, const char *text, size_t max, uint32_t line, uint32_t col)
+{
+    struct buf t = BUF_INIT;
+    size_t run = 0, longest = 0;
+    for (size_t i = 0; text[i]; i++) {
+        if (i >= max && ((unsigned char)text[i] & 0xc0) != 0x80) {
+            buf_adds(&t, "…");
+            break;
+        }
+        char c = text[i] == '\n' || text[i] == '\r' ? ' ' : text[i];
+        run = c == '`' ? run + 1 : 0;
+        if (run > longest) longest = run;
+        buf_addc(&t, c);
+    }
+    if (col) loc_add(&t, NULL, line, col);
+    else loc_add_line(&t, NULL, line);
+    const char *s = buf_str(&t);
+    size_t n = t.len;
+    int pad = n && (s[0] == '`' || s[n - 1] == '`' || (s[0] == ' ' && s[n - 1] == ' '));
+    for (size_t k = 0; k <= longest; k++) fputc('`', out);
+    if (pad) fputc(' ', out);
+    fputs(s, out);
+    if (pad) fputc(' ', out);
+    for (size_t k = 0; k <= longest; k++) fputc('`', out);
+    buf_release(&t);
 }

@@ -27,6 +27,9 @@ struct report_file {
     /* mcpdesc diff: the OLD side's name of the pair whose changes DIAGS holds (NAME is
      * NEW's), or NULL: a description only NEW has, or not a diff. */
     const char *old_name;
+    /* mcpdesc diff: NAME is the OLD side's: the pair has no description in NEW (one
+     * removed), and each change stands at its place in OLD; 0 otherwise. */
+    int old_only;
 };
 
 struct baseline;
@@ -94,6 +97,18 @@ char *report_rule_url(const struct report_opts *o, const char *id);
 #define REPORT_INPUT_RULE "mcpdesc.parse"
 #define REPORT_INPUT_SUMMARY                                                                       \
     "every input can be read and parsed (and every directory holds an MCP Description)"
+/* The Markdown formats' bounds (report_markdown.c, and report_diff.c's changelog), for
+ * huge runs: at most MD_FILES files (pairs) and MD_RULES rules in the tables, MD_FIRST
+ * findings per rule, texts cut at MD_MESSAGE bytes; what is left out is counted. */
+enum { MD_FILES = 50, MD_RULES = 50, MD_FIRST = 3, MD_MESSAGE = 200 };
+/* Writes TEXT, then :LINE:COL (:LINE when COL is 0; nothing when LINE is 0), as one
+ * Markdown code span: raw (GitHub shows a code span as written: entities are not decoded
+ * there, and < > & are harmless), line breaks as spaces, TEXT cut at MAX bytes (on a
+ * UTF-8 character boundary); the fence one backtick longer than TEXT's longest run of
+ * them, with a space inside when TEXT starts or ends with a backtick, or with a space at
+ * both ends (CommonMark strips one space from each side), so the span holds TEXT exactly. */
+void report_md_code(FILE *out, const char *text, size_t max, uint32_t line, uint32_t col);
+
 /* GitHub shows at most this many annotations of each level per step. */
 #define REPORT_GITHUB_MAX 10
 
@@ -156,6 +171,9 @@ void report_related_places(struct buf *b, const struct diag *d);
  * modified, digest}; tag is the released tag, null for a set that differs from every
  * lock of its manifest's tag (derivedFrom), which is then modified. */
 json_t *report_rule_set_json(const struct rule_set *rs);
+/* A suppressed finding's JSON "suppressed" (new reference): {kind: "config" or "inline",
+ * reason, until (when it has one)}. D->suppressed is set. */
+json_t *report_suppressed_json(const struct diag *d);
 /* The config of the run as JSON and SARIF name it (new reference; NULL without one):
  * config_report_json, and "rulesOverridden": true when rules_over_config. */
 json_t *report_config_json(const struct report_opts *o);
