@@ -14,6 +14,7 @@
 #include "cli/cmd.h"
 #include "cli/cmd_validateInt.h"
 #include "findings/fingerprint.h"
+#include "findings/suppress.h"
 #include "judge/judge_diff.h"
 #include "rules/release.h"
 
@@ -188,7 +189,8 @@ static void load_side(const struct validate_opts *o, const char *path, int found
 }
 
 /* After judging: the config's levels and each change's fingerprint, as validate's
- * finish_file does (no inline suppression: a change is about two documents). */
+ * finish_file does (no inline x-mcpdesc-ignore: a change is about two documents; the
+ * config's suppress entries apply, diff_judge_inputs). */
 static void finish(const struct validate_opts *o, struct validate_run *v, const char *name,
                    struct judge_result *r)
 {
@@ -227,6 +229,9 @@ static int diff_judge_inputs(const struct validate_opts *o, struct validate_run 
     v->rf = xcalloc(n + 3, sizeof *v->rf);
     int status = 0, unreadable = 0;
     size_t judged = 0;
+    /* the config's suppressions: unused is decided over every pair, as validate does */
+    struct suppress_run *sr =
+        o->cfg && o->cfg->suppress.len ? suppress_run_new(o->cfg, v->today) : NULL;
     for (size_t i = 0; i < n; i++) {
         struct judge_result a, b;
         load_side(o, pairs.items[i].old, dirs, &a);
@@ -245,6 +250,7 @@ static int diff_judge_inputs(const struct validate_opts *o, struct validate_run 
         if (!r->error && (a.d || b.d) && !(a.skipped && b.skipped)) {
             judge_diff(v->rs, a.d, use_new ? b.d : NULL, &v->eo, &r->diags);
             finish(o, v, name, r);
+            if (sr) suppress_run_apply(sr, v->rs, name, r->d, &r->diags);
             judged++;
         } else if (!r->error && !r->skipped) {
             r->skipped = "not a description on either side";
@@ -288,6 +294,22 @@ static int diff_judge_inputs(const struct validate_opts *o, struct validate_run 
         v->rf[v->nrf++] = (struct report_file){new,  NULL, DIAG_LIST_INIT, &v->dir_errors.items[0],
                                                NULL, 0,    NULL,           0};
         unreadable = 1;
+    }
+    if (sr) { /* the config's unused and expired suppressions: findings in the config itself */
+        struct suppress_filter sf = {v->eo.enabled, v->eo.enabled_arg, v->eo.versions, 0};
+        suppress_run_finish(sr, v->rs, &sf, &v->cfg_findings);
+        suppress_run_free(sr);
+        config_apply(o->cfg, o->cfg->path, &v->cfg_findings, cmd_rule_named, v->eo.enabled_arg);
+        char *fp_name = fingerprint_file_from(v->cwd, v->anchor, o->cfg->path);
+        fingerprint_diags(v->rs, NULL, v->cwd, fp_name, &v->cfg_findings);
+        free(fp_name);
+        for (size_t k = 0; k < v->cfg_findings.len; k++)
+            if (!o->never_fail && !diag_hidden(&v->cfg_findings.items[k]) &&
+                v->cfg_findings.items[k].level >= o->fail_level)
+                status = 1;
+        if (v->cfg_findings.len)
+            v->rf[v->nrf++] =
+                (struct report_file){o->cfg->path, NULL, v->cfg_findings, NULL, NULL, 1, NULL, 0};
     }
     return unreadable ? 2 : status;
 }
