@@ -1036,11 +1036,43 @@ static void compare_group(struct compat *c, enum group g, json_t *o, json_t *n, 
     }
 }
 
-/* The keywords of the schema objects O and N: in NEW's order, then what only OLD has. */
+/* The JSON types the keywords of group G apply to (T_ALL: any). */
+static int group_types(enum group g)
+{
+    switch (g) {
+    case G_LOWER:
+    case G_UPPER:
+    case G_MULTIPLE: return T_INTEGER | T_FRACTION;
+    case G_MINLENGTH:
+    case G_MAXLENGTH:
+    case G_PATTERN: return T_STRING;
+    case G_MINITEMS:
+    case G_MAXITEMS:
+    case G_UNIQUE:
+    case G_ITEMS: return T_ARRAY;
+    case G_MINPROPS:
+    case G_MAXPROPS:
+    case G_REQUIRED:
+    case G_PROPERTIES:
+    case G_ADDITIONAL: return T_OBJECT;
+    default: return T_ALL;
+    }
+}
+
+/* The keywords of the schema objects O and N: in NEW's order, then what only OLD has. A
+ * group that applies to one JSON type only (minLength to strings, items to arrays) is not
+ * compared when OLD and NEW admit no value of that type in common: a string that became an
+ * array is one change, its type, and the array's items concern no call that worked. */
 static void compare_keywords(struct compat *c, json_t *o, json_t *n, const char *op, const char *np,
                              unsigned depth)
 {
+    int ot = type_mask(live(&c->old, o, "type")), nt = type_mask(live(&c->new, n, "type"));
+    int common = (ot < 0 ? T_ALL : ot) & (nt < 0 ? T_ALL : nt);
     uint64_t done = 0;
+    for (int g = 0; g < 64; g++) { /* the groups of one type neither side has: as if done */
+        int t = group_types((enum group)g);
+        if (t != T_ALL && !(t & common)) done |= 1ull << g;
+    }
     const char *k;
     json_t *v;
     json_object_foreach(n, k, v)

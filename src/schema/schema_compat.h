@@ -19,7 +19,11 @@
  *   TYPE_WIDENED, both with the keyword "schema" (the whole schema, at its place). A value
  *   that is no schema (a number where a schema belongs), when changed: UNPROVABLE "schema".
  * - Keywords are compared one at a time, without reasoning across them: `type` added
- *   where an `enum` already held only strings is still TYPE_NARROWED.
+ *   where an `enum` already held only strings is still TYPE_NARROWED. One exception: the
+ *   keywords of one JSON type (the numeric bounds and multipleOf; minLength, maxLength,
+ *   pattern; the array's; the object's) are not compared when OLD's and NEW's `type`
+ *   admit no value of that type in common (a string that became an array: the type is
+ *   the change).
  * - type: the sets of admitted JSON types ("number" admits integers; absent admits all).
  *   A change both ways ("string" -> "number") is reported twice, NARROWED and WIDENED.
  * - Numeric bounds are the effective bound of each side: the larger of minimum and

@@ -81,6 +81,16 @@ START_TEST(type_narrowed_and_widened)
            "type-widened|type|/type|/type|type changed from 'string' to 'number'\n");
     /* the same set of types written otherwise */
     EXPECT("{'type':['integer','number']}", "{'type':'number'}", "");
+    /* a string that became an array of strings: the type is the change; the array's
+     * keywords and the string's concern no value both admit, so they are not compared */
+    EXPECT("{'type':'string','maxLength':10}",
+           "{'type':'array','items':{'type':'string'},'minItems':1}",
+           "type-narrowed|type|/type|/type|type changed from 'string' to 'array'\n"
+           "type-widened|type|/type|/type|type changed from 'string' to 'array'\n");
+    /* a type that keeps strings: their bounds are still compared */
+    EXPECT("{'type':'string','maxLength':10}", "{'type':['string','null'],'maxLength':5}",
+           "type-widened|type|/type|/type|type widened from 'string' to ['string','null']\n"
+           "bound-tightened|maxLength|/maxLength|/maxLength|maxLength 10 -> 5\n");
 }
 END_TEST
 
