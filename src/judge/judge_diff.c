@@ -60,14 +60,18 @@ static void coll_read(struct side *s, const char *name, const char *member, stru
         e.id = json_string_value(json_object_get(e.cur.v, member));
         VEC_PUSH(c->e, e);
     }
-    qsort(c->e.items, c->e.len, sizeof *c->e.items, entry_cmp);
+    if (c->e.len) qsort(c->e.items, c->e.len, sizeof *c->e.items, entry_cmp); /* not NULL */
     /* the parent of an entry's cursor is the collection's, which no longer moves */
     for (size_t i = 0; i < c->e.len; i++) c->e.items[i].cur.parent = &c->cur;
 }
 
 /* "cannot match": an identity two items of one side share in a common version. Reported
- * once per identity and side, at the later item, in NEW (or OLD when only OLD has it). */
-static void mark_duplicates(struct coll *c, const char *kind, const doc *d, ver_mask common,
+ * once per identity and side, in NEW: at NEW's later item, or for OLD's at NEW's
+ * collection (NEW's root when it has none), with OLD's later item as the related place.
+ * The identity is left out of the matching on both sides (an item of it on the other side
+ * would otherwise pass for added or removed). */
+static void mark_duplicates(struct coll *c, struct coll *other, const char *kind, const doc *d,
+                            int is_old, const struct side *new_side, ver_mask common,
                             struct diag_list *out)
 {
     for (size_t i = 0; i < c->e.len;) {
@@ -83,17 +87,27 @@ static void mark_duplicates(struct coll *c, const char *kind, const doc *d, ver_
         if (c->e.items[i].id && (twice & common)) {
             const struct entry *later = &c->e.items[j - 1];
             struct doc_pos pos = doc_node_pos(d, later->cur.node);
+            char *pointer = sel_pointer(&later->cur);
             struct buf msg = BUF_INIT;
             buf_addf(&msg, "cannot match: two %ss named \"", kind);
             display_add(&msg, c->e.items[i].id, strlen(c->e.items[i].id));
-            buf_addf(&msg, "\" in %s: left out of the comparison", doc_name(d));
-            struct diag *dg = diag_add(out, DIAG_WARNING, DIFF_DUPLICATE_RULE, doc_name(d),
-                                       pos.line, pos.col, buf_str(&msg));
-            dg->pointer = sel_pointer(&later->cur);
+            buf_addf(&msg, "\" in the %s description: left out of the comparison",
+                     is_old ? "old" : "new");
+            const struct cursor *at =
+                is_old ? (other->present ? &other->cur : &new_side->root) : &later->cur;
+            struct doc_pos apos = is_old ? doc_node_pos(new_side->d, at->node) : pos;
+            struct diag *dg = diag_add(out, DIAG_WARNING, DIFF_DUPLICATE_RULE,
+                                       doc_name(new_side->d), apos.line, apos.col, buf_str(&msg));
+            dg->pointer = is_old ? sel_pointer(at) : xstrdup(pointer);
             dg->versions = twice & common;
             dg->hint = xstrdup("give each item its own name (or disjoint protocolVersions)");
+            if (is_old) diag_add_related(dg, doc_name(d), pos.line, pos.col, pointer, "old");
             buf_release(&msg);
+            free(pointer);
             for (size_t k = i; k < j; k++) c->e.items[k].dup = 1;
+            for (size_t k = 0; k < other->e.len; k++)
+                if (other->e.items[k].id && !strcmp(other->e.items[k].id, c->e.items[i].id))
+                    other->e.items[k].dup = 1;
         }
         i = j;
     }
@@ -161,8 +175,8 @@ static void diff_collection(const struct judge_run *jr, const char *name, struct
     struct coll oc, nc;
     coll_read(o, name, member, &oc);
     coll_read(n, name, member, &nc);
-    mark_duplicates(&oc, kind, o->d, common, jr->out);
-    mark_duplicates(&nc, kind, n->d, common, jr->out);
+    mark_duplicates(&oc, &nc, kind, o->d, 1, n, common, jr->out);
+    mark_duplicates(&nc, &oc, kind, n->d, 0, n, common, jr->out);
     /* what is left unmatched of each entry, version by version */
     ver_mask *orest = xcalloc(oc.e.len + 1, sizeof *orest),
              *nrest = xcalloc(nc.e.len + 1, sizeof *nrest);
