@@ -13,7 +13,9 @@
  *   schema_eval.c     validation
  *   schema_check.c    schema checking (against the meta-schema, then compiled)
  *   schema_keywords.c the keywords of each dialect in words: expected forms, did you mean
- *   schema_explain.c  schema_check's errors as one finding per failing value */
+ *   schema_explain.c  schema_check's errors as one finding per failing value
+ *   schema_compat.c   two schemas compared, keyword by keyword (mcpdesc diff; uses the
+ *                     keyword table, the map and the seen-set) */
 #ifndef MCPDESC_SCHEMA_INT_H
 #define MCPDESC_SCHEMA_INT_H
 
