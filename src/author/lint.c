@@ -391,6 +391,20 @@ static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
             free(l->fx_missing);
             l->fx_missing = NULL;
         }
+        const char *old_fx = l->fx ? json_string_value(json_object_get(e, "old")) : NULL;
+        if (old_fx) { /* a change rule's example: its old description must be there */
+            json_t *v;
+            char *problem;
+            if (fixtures_lookup(l->fx, old_fx, "", &v, &problem) == FIXTURES_NO_FIXTURE) {
+                char *op = xasprintf("%s/old", ep);
+                finding(l, op, DIAG_ERROR,
+                        "name the old description the fixture is compared with (e.g. "
+                        "NAME/old.json beside NAME/new.json)",
+                        "%s", problem);
+                free(op);
+            }
+            free(problem);
+        }
         const char *after = l->fx ? json_string_value(json_object_get(e, "after")) : NULL;
         if (after) {
             json_t *v;
