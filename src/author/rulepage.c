@@ -211,7 +211,8 @@ static void page_init(struct rulepage_site *s, const struct rule *r, struct rule
         {"Rule ID", p->id, NULL, NULL, 1},
         {"Owner", p->owner, NULL, NULL, 0},
         {"Surface", p->surface, "Path", p->paths, 0},
-        {"Kind", p->kind, NULL, NULL, 0},
+        {"Kind", p->kind, rule_category(r) ? "Category" : NULL,
+         rule_category_name(rule_category(r)), 0}, /* a change rule's (mcpdesc diff) */
         {"Requirement level", p->level_text, NULL, NULL, 0},
         {"Status", p->status, "Enforcement", p->enforcement, 0},
     };
