@@ -9,7 +9,9 @@
 #   comp  tools/mcpdesc.bash-completion, run in bash: what _mcpdesc offers for
 #         `mcpdesc CMD [SUB] -<TAB>`
 #   c     the option tables of src/cli (the did-you-mean lists): validate's options[],
-#         baseline write's = validate's less report_options[], fix's options[] plus
+#         baseline write's = validate's less report_options[], diff's = validate's
+#         less those diff_check_options refuses (src/cli/cmd_diff.c: the options of its
+#         refused[] table and of its "--baseline does not apply" message), fix's options[] plus
 #         validate's less report_options[] and --stdin-filepath, schema's
 #         validate_options[] and check_options[], capture's options[], lsp's options[],
 #         rules' subs[], rules init's options[] (cmd_rules_init.c)
@@ -25,7 +27,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MAN=${MCPDESC_MAN:-$ROOT/docs/mcpdesc.1}
 COMP=${MCPDESC_COMPLETION:-$ROOT/tools/mcpdesc.bash-completion}
 SRC=${MCPDESC_CLI_SRC:-$ROOT/src/cli}
-KEYS="validate|baseline write|fix|capture|lsp|schema validate|schema check|rules init|rules list|rules explain|rules dump|rules lint|rules test|rules docs|rules diff|rules lock|rules pack|rules pin"
+KEYS="validate|diff|baseline write|fix|capture|lsp|schema validate|schema check|rules init|rules list|rules explain|rules dump|rules lint|rules test|rules docs|rules diff|rules lock|rules pack|rules pin"
 # (rules changes takes no option but --help: nothing to compare; its completion is run below)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -89,6 +91,13 @@ c_array() { # FILE NAME: the strings of the array NAME, one a line
 c_array "$SRC/cmd_validate.c" options | sed 's/^/c\tvalidate\t/' >> "$tmp/all"
 c_array "$SRC/cmd_validate.c" report_options > "$tmp/report"
 c_array "$SRC/cmd_validate.c" options | grep -vxF -f "$tmp/report" | sed 's/^/c\tbaseline write\t/' >> "$tmp/all"
+# diff: validate's, less what diff refuses (each refusal names its option in a C string)
+{
+    awk '/offsetof\(struct validate_opts/ { if (match($0, /"--[a-z-]+"/)) print substr($0, RSTART + 1, RLENGTH - 2) }' "$SRC/cmd_diff.c"
+    grep -o '"mcpdesc diff: --[a-z-]* does not apply' "$SRC/cmd_diff.c" | sed 's/^"mcpdesc diff: //; s/ does not apply$//'
+} > "$tmp/diff-refused"
+[ -s "$tmp/diff-refused" ] || { echo "FAIL check-options: found no option that diff refuses in $SRC/cmd_diff.c"; fail=1; }
+c_array "$SRC/cmd_validate.c" options | grep -vxF -f "$tmp/diff-refused" | sed 's/^/c\tdiff\t/' >> "$tmp/all"
 # fix: its own options[], and validate's less those of the report and --stdin-filepath
 c_array "$SRC/cmd_fix.c" options | sed 's/^/c\tfix\t/' >> "$tmp/all"
 c_array "$SRC/cmd_validate.c" options | grep -vxF -f "$tmp/report" | grep -vx -e --stdin-filepath |
@@ -196,7 +205,10 @@ if command -v bash > /dev/null 2>&1; then
         run mcpdesc validate --format json d
         run mcpdesc rules list --format j
         run mcpdesc rules ch
-        run mcpdesc rules changes v0.9.0-rc.3' check-options "$COMP") > "$tmp/comp-files" 2>&1
+        run mcpdesc rules changes v0.9.0-rc.3
+        run mcpdesc diff a
+        run mcpdesc diff --format=sarif:a
+        run mcpdesc d' check-options "$COMP") > "$tmp/comp-files" 2>&1
     # a bare tag is mcpdesc-mcp's: the tags of its releases (not the other shipped sets')
     tags=$("$BIN" validate --rules-tag=_ - < /dev/null 2>&1 | sed -n "s/.*available: \([^;]*\).*/\1/p" |
         tr "," "\n" | sed -n "s/^ *mcpdesc-mcp@//p" | tr "\n" "|")
@@ -205,7 +217,7 @@ if command -v bash > /dev/null 2>&1; then
         '2025-11-25|' '2024-11-05|' 'v0.9.0-rc.3|' 'mcpdesc-mcp@v0.9.0-rc.3|' "$tags" \
         'strict|' 'warning|' 'json|junit|' 'markdown|' 'a b.json|' 'dir x|' '--format=github|--format=gitlab|' \
         '--format=sarif:a b.json|' 'sarif:e f.yml|' 'd.yaml|dir x|' 'json|' 'changes|' \
-        'v0.9.0-rc.3|' \
+        'v0.9.0-rc.3|' 'a b.json|' '--format=sarif:a b.json|' 'diff|' \
         > "$tmp/comp-expected"
     # compgen's order is the directory's; compare sorted within each line
     while IFS= read -r l; do echo "$l" | tr '|' '\n' | sort | tr '\n' '|'; echo; done < "$tmp/comp-files" > "$tmp/comp-got"

@@ -5,7 +5,8 @@
 # (whose build/mcpdesc is BINARY), GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, RUNNER_TEMP and
 # the INPUT_* variables action.yml's env: passes. Checks the verdict and exit status per
 # fail-on, the annotations, the SARIF file (JSON, its results), the Markdown summary, the
-# outputs, each input (paths, rules-tag, config, baseline, preset, fail-on, sarif), a
+# outputs, each input (paths, rules-tag, config, baseline, preset, fail-on, sarif,
+# diff-base: validate, then mcpdesc diff of the base and the one path), a
 # TypeScript-repository-like workspace adopted with a config and a baseline (green, then
 # red on exactly one new finding), the deps step
 # (apt-get and sudo replaced by stand-ins: no network), and that action.yml passes every
@@ -29,7 +30,7 @@ action() {
     : > "$tmp/summary" && : > "$tmp/outputs" && rm -f "$ws/mcpdesc.sarif"
     printf 'an earlier line of this step\n' > "$tmp/summary"
     env -u INPUT_PATHS -u INPUT_RULES_TAG -u INPUT_CONFIG -u INPUT_FAIL_ON -u INPUT_PRESET \
-        -u INPUT_SARIF -u INPUT_BASELINE -u MCPDESC GITHUB_ACTIONS=true GITHUB_WORKSPACE="$ws" \
+        -u INPUT_SARIF -u INPUT_BASELINE -u INPUT_DIFF_BASE -u MCPDESC GITHUB_ACTIONS=true GITHUB_WORKSPACE="$ws" \
         GITHUB_ACTION_PATH="$act" GITHUB_STEP_SUMMARY="$tmp/summary" \
         GITHUB_OUTPUT="$tmp/outputs" RUNNER_TEMP="$tmp/runner" "$@" \
         sh "$act/tools/github-action.sh" run > "$tmp/out" 2> "$tmp/err"
@@ -151,6 +152,45 @@ check "overflow, no step summary: the notice names the SARIF file only" \
     notice_has 'the full report: the SARIF file mcpdesc.sarif$'
 check "overflow, no step summary: no markdown file named" no_temp_named
 rm -r "$ws/many"
+
+# 12. diff-base: after validate, mcpdesc diff BASE PATH (examples/diff: weather 1.0 -> 1.1,
+#     4 errors, 3 warnings, 3 infos, every one placed in 1.1), with the same fail-on
+w10=examples/diff/weather-1.0.mcp-description.json
+w11=examples/diff/weather-1.1.mcp-description.json
+action INPUT_PATHS=$w11 INPUT_DIFF_BASE=$w10 INPUT_SARIF=mcpdesc.sarif
+check "diff-base: exits 1 (validate passes, the diff has errors)" status_is 1
+check "diff-base: output exit-code=1" output_is exit-code 1
+check "diff-base: output diff-exit-code=1" output_is diff-exit-code 1
+check "diff-base: the removed tool annotated in NEW" \
+    out_has "^::error file=$w11,line=6,col=12,title=diff.tool.removed::"
+check "diff-base: the trust change annotated as a warning" \
+    out_has "^::warning file=$w11,line=39,col=22,title=diff.tool.annotations-weakened::"
+check "diff-base: validate's SARIF still written, no results" sarif_results "$ws/mcpdesc.sarif" 0
+check "diff-base: the diff's SARIF beside it, 10 results" sarif_results "$ws/mcpdesc-diff.sarif" 10
+check "diff-base: output diff-sarif=mcpdesc-diff.sarif" output_is diff-sarif mcpdesc-diff.sarif
+check "diff-base: the diff's report appended to the summary" summary_has "$w11"
+check "diff-base: RUNNER_TEMP left clean" runner_temp_clean
+action INPUT_PATHS=$w11 INPUT_DIFF_BASE=$w10 INPUT_FAIL_ON=never
+check "diff-base, fail-on never: exits 0" status_is 0
+check "diff-base, fail-on never: output diff-exit-code=0" output_is diff-exit-code 0
+check "diff-base, fail-on never: still annotated" out_has "^::error file=$w11,line=6,"
+check "diff-base, no sarif input: output diff-sarif empty" output_is diff-sarif ""
+# the same description on both sides: no change; validate's findings still fail the step
+action INPUT_PATHS=examples/weather.json INPUT_DIFF_BASE=examples/weather.json
+check "diff-base, no change but validate fails: exits 1" status_is 1
+check "diff-base, no change: output diff-exit-code=0" output_is diff-exit-code 0
+check "diff-base, no change: no diff annotation" sh -c '! grep -q "title=diff\." "$1"' - "$tmp/out"
+# refusals: not one path, a base that is not there
+action INPUT_PATHS="$w11
+examples/corpus" INPUT_DIFF_BASE=$w10
+check "diff-base with two paths: exits 2" status_is 2
+check "diff-base with two paths: says paths must name one" out_has '^::error title=mcpdesc action::diff-base needs exactly one path'
+action INPUT_PATHS=$w11 INPUT_DIFF_BASE=no/such/base.json
+check "diff-base missing: exits 2" status_is 2
+check "diff-base missing: output diff-exit-code=2" output_is diff-exit-code 2
+check "diff-base missing: annotated on the base, not on PATH" out_has '^::error file=no/such/base.json,title=mcpdesc::cannot open'
+action INPUT_PATHS=$w11
+check "no diff-base: no diff outputs" sh -c '! grep -q "^diff-" "$1"' - "$tmp/outputs"
 
 # 7. paths default to the workspace (a directory search: skipped files counted)
 action

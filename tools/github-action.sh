@@ -19,6 +19,10 @@
 #   INPUT_PRESET      --preset recommended|strict|all
 #   INPUT_SARIF       where to write the SARIF report (relative to the workspace; empty:
 #                     none)
+#   INPUT_DIFF_BASE   a base description (file or directory, relative to the workspace)
+#                     captured earlier in the workflow: after validate, `mcpdesc diff
+#                     DIFF_BASE PATH` (PATH: the one path of INPUT_PATHS) reports what
+#                     changed, with the same fail-on, config and preset (empty: no diff)
 #   INPUT_INSTALL_DEPS  for `deps`: false skips apt-get (the packages are there already)
 # and GitHub's: GITHUB_WORKSPACE (the run starts there, so reports name files relative
 # to the repository), GITHUB_ACTION_PATH (the action's checkout, where make built
@@ -29,6 +33,10 @@
 # file (always complete, whatever fail-on says, so that an upload step can follow); a
 # Markdown summary appended to $GITHUB_STEP_SUMMARY; `exit-code` (0, 1 findings at or
 # above fail-on, 2 input or usage error) and `sarif` (the path written) to $GITHUB_OUTPUT.
+# With INPUT_DIFF_BASE, the diff's annotations follow validate's on standard output, its
+# Markdown report is appended to the summary, its SARIF goes beside validate's (SARIF
+# mcpdesc.sarif: mcpdesc-diff.sarif), and the outputs add `diff-exit-code` and
+# `diff-sarif`; exit-code is then the worse of the two (2 over 1 over 0).
 # It exits with exit-code, so the step fails as fail-on says.
 set -eu
 
@@ -114,11 +122,52 @@ cmd_run() {
         cat "$work/summary.md" >> "$GITHUB_STEP_SUMMARY"
     fi
 
+    # what changed since the base (diff-base): one diff of the base and the one path
+    diff_status="" diff_sarif=""
+    if [ -n "${INPUT_DIFF_BASE:-}" ]; then
+        if [ "$(printf '%s\n' "$paths" | grep -c .)" -ne 1 ]; then
+            echo "::error title=mcpdesc action::diff-base needs exactly one path in paths (the description, or the directory of descriptions, to compare with the base), not: $(printf '%s' "$paths" | tr '\n' ' ')"
+            diff_status=2
+        else
+            set --
+            [ -n "${INPUT_CONFIG:-}" ] && set -- "$@" --config "$INPUT_CONFIG"
+            [ -n "${INPUT_PRESET:-}" ] && set -- "$@" --preset "$INPUT_PRESET"
+            full=""
+            if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+                set -- "$@" --format "markdown:$work/diff.md"
+                full="the job summary"
+            fi
+            if [ -n "${INPUT_SARIF:-}" ]; then
+                diff_sarif=${INPUT_SARIF%.sarif}-diff.sarif
+                set -- "$@" --format "sarif:$diff_sarif"
+                full="${full:+$full and }the SARIF file $diff_sarif"
+            fi
+            [ -n "$full" ] || full="this step's log"
+            diff_status=0
+            # shellcheck disable=SC2086
+            "$mcpdesc" diff --format github $fail_on --full-report "$full" "$@" \
+                -- "$INPUT_DIFF_BASE" "$paths" || diff_status=$?
+            if [ -n "$diff_sarif" ] && [ ! -s "$diff_sarif" ]; then
+                echo "::warning title=mcpdesc action::no SARIF written to $diff_sarif"
+                diff_sarif=""
+            fi
+            if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -s "$work/diff.md" ]; then
+                cat "$work/diff.md" >> "$GITHUB_STEP_SUMMARY"
+            fi
+        fi
+        # the step's status: the worse of validate's and diff's (2 over 1 over 0)
+        [ "$diff_status" -gt "$status" ] && status=$diff_status
+    fi
+
     # 4. the outputs
     if [ -n "${GITHUB_OUTPUT:-}" ]; then
         {
             echo "exit-code=$status"
             echo "sarif=$sarif"
+            if [ -n "$diff_status" ]; then
+                echo "diff-exit-code=$diff_status"
+                echo "diff-sarif=$diff_sarif"
+            fi
         } >> "$GITHUB_OUTPUT"
     fi
     rm -rf "$work"

@@ -40,7 +40,8 @@ static void diff_usage(FILE *f)
           "still has (its collection, e.g. /tools).\n"
           "\n"
           "  --rules DIR              a rule set with change rules (default: the newest\n"
-          "                           shipped " DIFF_SET " tag)\n"
+          "                           shipped " DIFF_SET " tag; before the first, the\n"
+          "                           build tree's rules-yaml/diff)\n"
           "  --rules-tag TAG          run the release TAG of " DIFF_SET " (or NAME@TAG;\n"
           "                           NAME@TAG@sha256:HEX pins its digest); a config's\n"
           "                           rules: are validate's and are not read here\n"
@@ -62,11 +63,19 @@ static void diff_usage(FILE *f)
           "  -q, --quiet              print only changes at or above --fail-on\n"
           "      --timing             print the time spent on each rule to standard error\n"
           "      --config FILE        use this config (its levels, suppressions, format,\n"
-          "                           fail-on, output); --no-config: none\n"
+          "                           fail-on, output; its rules: are validate's)\n"
+          "      --no-config          use no config file\n"
           "\n"
           "Exit status: 0 nothing at or above --fail-on, 1 something is, 2 bad usage, an\n"
           "input that cannot be read or parsed, two directories without a description, or\n"
-          "a rule set without change rules.\n",
+          "a rule set without change rules.\n"
+          "\n"
+          "Examples:\n"
+          "  mcpdesc diff examples/diff/weather-1.0.mcp-description.json \\\n"
+          "               examples/diff/weather-1.1.mcp-description.json\n"
+          "  mcpdesc diff --format markdown:CHANGES.md base.json pr.json   (release notes)\n"
+          "  mcpdesc diff --fail-on warning approved.json today.json   (before a session)\n"
+          "See docs/diff.md.\n",
           f);
 }
 
@@ -77,29 +86,36 @@ static int diff_check_options(const struct validate_opts *o)
         const char *name, *why;
     } refused[] = {
         {offsetof(struct validate_opts, together), "--together",
-         "it judges several servers of one client; diff compares two versions of one"},
+         "it judges the servers of one client together, and diff compares two versions of "
+         "one server; leave it out (mcpdesc validate --together judges servers together)"},
         {offsetof(struct validate_opts, strict_inputs), "--strict-inputs",
-         "diff reads what a directory search finds as validate does by default"},
+         "diff searches directories as validate does by default (a file that does not "
+         "parse, not named as a description, is skipped); leave it out"},
         {offsetof(struct validate_opts, only_descriptions), "--only-descriptions",
-         "the two files named are compared as descriptions"},
+         "the two files named are always compared as descriptions, and two directories "
+         "are searched for theirs; leave it out"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
         if (*(const int *)((const char *)o + refused[i].off)) {
-            fprintf(stderr, "mcpdesc diff: %s does not apply here: %s\n", refused[i].name,
+            fprintf(stderr, "mcpdesc diff: %s does not apply to diff: %s\n", refused[i].name,
                     refused[i].why);
             return 2;
         }
     if (o->baseline) {
         fprintf(stderr,
-                "mcpdesc diff: --baseline does not apply here: OLD is the baseline a "
-                "diff compares with\n");
+                "mcpdesc diff: --baseline does not apply to diff: OLD is what NEW is "
+                "compared with; leave it out, and name the base (or approved) description "
+                "as OLD\n");
         return 2;
     }
     if (o->inputs.len != 2) {
         fprintf(stderr,
-                "mcpdesc diff: needs two inputs, OLD and NEW (files, - for one of them, or two "
-                "directories), not %zu%s\n",
-                o->inputs.len, o->inputs.len ? "" : " (see mcpdesc diff --help)");
+                "mcpdesc diff: needs two inputs, OLD and NEW, and got %zu: mcpdesc diff "
+                "[OPTIONS] OLD NEW, two files (- for one of them) or two directories%s\n",
+                o->inputs.len,
+                o->inputs.len > 2 ? "; to compare several descriptions, put the old ones in "
+                                    "one directory and the new ones at the same paths in another"
+                                  : " (see mcpdesc diff --help)");
         return 2;
     }
     return 0;
@@ -206,8 +222,8 @@ static int diff_judge_inputs(const struct validate_opts *o, struct validate_run 
     int dirs = is_dir(old);
     if (dirs != is_dir(new)) {
         fprintf(stderr,
-                "mcpdesc diff: '%s' is a %s and '%s' a %s: compare two files or two "
-                "directories\n",
+                "mcpdesc diff: OLD '%s' is a %s and NEW '%s' a %s: compare two files, or "
+                "two directories whose descriptions are matched by relative path\n",
                 old, dirs ? "directory" : "file", new, dirs ? "file" : "directory");
         return 2;
     }
@@ -236,17 +252,15 @@ static int diff_judge_inputs(const struct validate_opts *o, struct validate_run 
         struct judge_result a, b;
         load_side(o, pairs.items[i].old, dirs, &a);
         load_side(o, pairs.items[i].new, dirs, &b);
-        /* the report's file: NEW's, or OLD's for a description removed */
-        int use_new = pairs.items[i].new && !b.skipped;
+        /* the report's file: NEW's, or OLD's for a description removed, and for an OLD
+         * that cannot be read or parsed (the pair is not judged; its error's file:line:col
+         * is OLD's) */
+        int use_new = pairs.items[i].new && !b.skipped && !a.error;
         struct judge_result *r = &v->job.results[v->job.n];
         *r = use_new ? b : a;
         VEC_PUSH(v->files, xstrdup(use_new ? pairs.items[i].new : pairs.items[i].old));
         const char *path = v->files.items[v->files.len - 1];
         const char *name = !strcmp(path, "-") ? (o->stdin_name ? o->stdin_name : "<stdin>") : path;
-        if (a.error && use_new) { /* OLD could not be read: the pair is not judged */
-            r->error = a.error;
-            a.error = NULL;
-        }
         if (!r->error && (a.d || b.d) && !(a.skipped && b.skipped)) {
             judge_diff(v->rs, a.d, use_new ? b.d : NULL, &v->eo, &r->diags);
             finish(o, v, name, r);
