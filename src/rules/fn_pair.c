@@ -147,21 +147,22 @@ int fn_pair_eval_unchanged(const struct pred *p, const struct cursor *c, struct 
     return same == json_is_true(p->arg);
 }
 
-/* no-schema-change: [KIND, ...] or {changes: [KIND, ...], dialect: DIALECT} */
+/* no-schema-change: [KIND, ...] or {changes: [KIND, ...], dialect: DIALECT, root-type: TYPE} */
 int fn_pair_arg_schema_change(struct cc *cc, struct pred *p, struct yv arg)
 {
-    struct yv kinds = arg, dia = {NULL, 0};
+    struct yv kinds = arg, dia = {NULL, 0}, root = {NULL, 0};
     if (json_is_object(arg.v)) {
         kinds = rule_yv_member(cc, arg, "changes");
         dia = rule_yv_member(cc, arg, "dialect");
+        root = rule_yv_member(cc, arg, "root-type");
         const char *key;
         json_t *v;
         json_object_foreach(arg.v, key, v)
         {
-            if (strcmp(key, "changes") && strcmp(key, "dialect")) {
+            if (strcmp(key, "changes") && strcmp(key, "dialect") && strcmp(key, "root-type")) {
                 rule_cc_error(cc, arg.n, 0,
                               "no-schema-change takes [KIND, ...] or {changes: [KIND, ...], "
-                              "dialect: DIALECT}, not \"%s\"",
+                              "dialect: DIALECT, root-type: TYPE}, not \"%s\"",
                               key);
                 return -1;
             }
@@ -199,7 +200,19 @@ int fn_pair_arg_schema_change(struct cc *cc, struct pred *p, struct yv arg)
                       "draft-04");
         return -1;
     }
-    p->arg = json_pack("{s:I,s:i}", "mask", mask, "dialect", (int)d);
+    static const char *const types[] = {"object",  "array",   "string", "number",
+                                        "integer", "boolean", "null",   NULL};
+    const char *rt = json_string_value(root.v);
+    size_t t = 0;
+    while (rt && types[t] && strcmp(types[t], rt)) t++;
+    if (root.v && (!rt || !types[t])) {
+        rule_cc_error(cc, root.n, 0,
+                      "no-schema-change: root-type is a JSON type (object, array, string, "
+                      "number, integer, boolean, null): the type of every value the schema "
+                      "judges at its root");
+        return -1;
+    }
+    p->arg = json_pack("{s:I,s:i,s:s?}", "mask", mask, "dialect", (int)d, "root-type", rt);
     return 0;
 }
 
@@ -234,7 +247,8 @@ int fn_pair_eval_schema_change(const struct pred *p, const struct cursor *c, str
         json_t *new = ctx->side == RULE_SIDE_OLD ? cp->v : c->v;
         enum schema_dialect d =
             (enum schema_dialect)json_integer_value(json_object_get(p->arg, "dialect"));
-        schema_compat_compare(old, new, d, each_change, &w);
+        schema_compat_compare_root(
+            old, new, d, json_string_value(json_object_get(p->arg, "root-type")), each_change, &w);
     }
     free(steps);
     if (!w.found) return 1;

@@ -66,6 +66,7 @@ struct compat {
     struct schema_map reported; /* kind, old_at, new_at */
     json_t *empty;              /* {}: what true and an absent subschema compare as */
     struct strs *strs;          /* every string made during the comparison, freed at its end */
+    int root_types;             /* the JSON types the roots judge (T_ALL: any) */
 };
 
 static void compare_schema(struct compat *c, json_t *o, json_t *n, const char *op, const char *np,
@@ -565,6 +566,10 @@ static void cmp_type(struct compat *c, json_t *o, json_t *n, const char *op, con
     json_t *ov = live(&c->old, o, "type"), *nv = live(&c->new, n, "type");
     int mo = type_mask(ov), mn = type_mask(nv);
     if (mo < 0 || mn < 0) return unprovable(c, "type", ov, nv, op, np);
+    if (!c->depth) { /* the roots judge only values of these types: the others do not count */
+        mo &= c->root_types;
+        mn &= c->root_types;
+    }
     if (mo == mn) return; /* reordered, or ["integer","number"] for "number" */
     int narrowed = (mo & ~mn) != 0, widened = (mn & ~mo) != 0;
     const char *how = narrowed && widened ? "changed" : narrowed ? "narrowed" : "widened";
@@ -1067,7 +1072,7 @@ static void compare_keywords(struct compat *c, json_t *o, json_t *n, const char 
                              unsigned depth)
 {
     int ot = type_mask(live(&c->old, o, "type")), nt = type_mask(live(&c->new, n, "type"));
-    int common = (ot < 0 ? T_ALL : ot) & (nt < 0 ? T_ALL : nt);
+    int common = (ot < 0 ? T_ALL : ot) & (nt < 0 ? T_ALL : nt) & (depth ? T_ALL : c->root_types);
     uint64_t done = 0;
     for (int g = 0; g < 64; g++) { /* the groups of one type neither side has: as if done */
         int t = group_types((enum group)g);
@@ -1101,6 +1106,79 @@ static void compare_keywords(struct compat *c, json_t *o, json_t *n, const char 
         }
         if (c->stop) return;
     }
+}
+
+/* Does comparing O with N (a probe: nothing reported) find any change? */
+static int schemas_differ(struct compat *c, json_t *o, json_t *n, const char *op, const char *np,
+                          unsigned depth)
+{
+    struct compat p = *c;
+    memset(&p.visited, 0, sizeof p.visited);
+    memset(&p.reported, 0, sizeof p.reported);
+    p.probe = 1, p.count = 0, p.stop = 0;
+    compare_schema(&p, o, n, op, np, depth);
+    int differ = p.count || p.stop;
+    schema_map_release(&p.visited);
+    schema_map_release(&p.reported);
+    c->pairs = p.pairs;
+    if (c->pairs > SCHEMA_COMPAT_MAX_PAIRS) too_large(c);
+    return differ;
+}
+
+/* Does schema object S hold a constraining keyword other than KW (annotations aside)? */
+static int constrains_besides(const struct side *sd, json_t *s, const char *kw)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(s, k, v)
+    {
+        if (strcmp(k, kw) && group_of(k, sd->draft) != G_IGNORE && live(sd, s, k)) return 1;
+    }
+    return 0;
+}
+
+/* One side is an anyOf (or oneOf) and nothing else (annotations aside), the other is
+ * one of its alternatives, unchanged (a union narrowed to one of its members, or a type
+ * widened into a union): the other alternatives were removed (added), and that is all
+ * that changed; without this the keywords of the one would be compared with the union's
+ * absent ones ("type narrowed from any"). 1 when so (reported), else 0. */
+static int alternatives_collapsed(struct compat *c, json_t *o, json_t *n, const char *op,
+                                  const char *np, unsigned depth)
+{
+    static const char *const kws[] = {"anyOf", "oneOf"};
+    for (int dir = 0; dir < 2; dir++) {
+        json_t *whole = dir ? n : o, *one = dir ? o : n;
+        const struct side *ws = dir ? &c->new : &c->old, *os = dir ? &c->old : &c->new;
+        for (size_t k = 0; k < 2; k++) {
+            json_t *alts = live(ws, whole, kws[k]);
+            if (!json_is_array(alts) || live(os, one, "anyOf") || live(os, one, "oneOf") ||
+                constrains_besides(ws, whole, kws[k]))
+                continue;
+            size_t hit = SIZE_MAX;
+            for (size_t i = 0; i < json_array_size(alts) && hit == SIZE_MAX && !c->stop; i++) {
+                json_t *alt = json_array_get(alts, i);
+                const char *ap = at_index(c, dir ? np : op, kws[k], i);
+                if (dir ? !schemas_differ(c, one, alt, op, ap, depth + 1)
+                        : !schemas_differ(c, alt, one, ap, np, depth + 1))
+                    hit = i;
+            }
+            if (hit == SIZE_MAX) continue;
+            for (size_t i = 0; i < json_array_size(alts); i++) {
+                if (i == hit) continue;
+                const char *ap = at_index(c, dir ? np : op, kws[k], i);
+                if (dir)
+                    report(c, SCHEMA_CHANGE_ALTERNATIVE_ADDED, kws[k], op, ap,
+                           "%s alternative %s added (the schema was its alternative %zu alone)",
+                           kws[k], show(c, json_array_get(alts, i)), hit);
+                else
+                    report(c, SCHEMA_CHANGE_ALTERNATIVE_REMOVED, kws[k], ap, np,
+                           "%s alternative %s removed (the schema is its alternative %zu alone)",
+                           kws[k], show(c, json_array_get(alts, i)), hit);
+            }
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* Pair O (at OP in OLD) with N (at NP in NEW). Was the pair compared already (or is it
@@ -1141,7 +1219,7 @@ static void compare_schema(struct compat *c, json_t *o, json_t *n, const char *o
                       show(c, o), show(c, n));
     unsigned outer = c->depth;
     c->depth = depth;
-    compare_keywords(c, o, n, op, np, depth);
+    if (!alternatives_collapsed(c, o, n, op, np, depth)) compare_keywords(c, o, n, op, np, depth);
     c->depth = outer;
 }
 
@@ -1167,6 +1245,13 @@ static int within(json_t *v, size_t *budget)
 size_t schema_compat_compare(json_t *old_schema, json_t *new_schema,
                              enum schema_dialect default_dialect, schema_change_fn fn, void *arg)
 {
+    return schema_compat_compare_root(old_schema, new_schema, default_dialect, NULL, fn, arg);
+}
+
+size_t schema_compat_compare_root(json_t *old_schema, json_t *new_schema,
+                                  enum schema_dialect default_dialect, const char *root_type,
+                                  schema_change_fn fn, void *arg)
+{
     if (!old_schema || !new_schema || old_schema == new_schema) return 0;
     /* equal roots reach equal definitions: nothing changed, found before any index is
      * built (unless a value shared many times over makes a root too large to walk) */
@@ -1179,6 +1264,13 @@ size_t schema_compat_compare(json_t *old_schema, json_t *new_schema,
     memset(&c, 0, sizeof c);
     c.fn = fn, c.arg = arg;
     c.strs = &strs;
+    c.root_types = T_ALL;
+    if (root_type) {
+        json_t *t = json_string(root_type);
+        int b = type_bits(t);
+        json_decref(t);
+        if (b > 0) c.root_types = b;
+    }
     side_init(&c.old, old_schema, default_dialect);
     side_init(&c.new, new_schema, default_dialect);
     c.empty = json_object();

@@ -125,6 +125,14 @@ typedef int (*schema_change_fn)(const struct schema_change *c, void *arg);
 size_t schema_compat_compare(json_t *old_schema, json_t *new_schema,
                              enum schema_dialect default_dialect, schema_change_fn fn, void *arg);
 
+/* The same, where the values the two roots judge are always of the JSON type ROOT_TYPE
+ * ("object": a tool's arguments, structuredContent; NULL: any): at the roots, a `type`
+ * change that only adds or drops other types is no change (an untyped inputSchema that
+ * becomes {"type": "object"} narrows nothing a client can send). */
+size_t schema_compat_compare_root(json_t *old_schema, json_t *new_schema,
+                                  enum schema_dialect default_dialect, const char *root_type,
+                                  schema_change_fn fn, void *arg);
+
 /* "type-narrowed", "enum-value-removed", ... (kebab case of the enum names; static), NULL
  * for a value out of range; and back: the kind, or -1 when NAME is none. */
 const char *schema_change_kind_name(enum schema_change_kind k);

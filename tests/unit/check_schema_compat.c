@@ -94,6 +94,56 @@ START_TEST(type_narrowed_and_widened)
 }
 END_TEST
 
+/* The roots judge objects only (a tool's arguments): a root type that only adds or drops
+ * other types is no change; below the root, types count as ever. */
+static void expect_root(int line, const char *old, const char *new, const char *want)
+{
+    json_t *o = J(old), *n = J(new);
+    struct buf got = BUF_INIT;
+    schema_compat_compare_root(o, n, SCHEMA_DRAFT2020_12, "object", collect, &got);
+    char *w = dq(want);
+    ck_assert_msg(!strcmp(buf_str(&got), w), "line %d: %s -> %s\ngot:\n%swant:\n%s", line, old, new,
+                  buf_str(&got), w);
+    free(w);
+    buf_release(&got);
+    json_decref(o);
+    json_decref(n);
+}
+
+START_TEST(root_type)
+{
+    expect_root(__LINE__, "{}", "{'type':'object'}", "");
+    expect_root(__LINE__, "{'type':['object','null']}", "{'type':'object'}", "");
+    expect_root(__LINE__, "{'type':'object'}", "{'type':'string'}",
+                "type-narrowed|type|/type|/type|type narrowed from 'object' to 'string'\n");
+    expect_root(__LINE__, "{'properties':{'a':{}}}", "{'properties':{'a':{'type':'string'}}}",
+                "type-narrowed|type|/properties/a|/properties/a/type|type narrowed from any to "
+                "'string'\n");
+    /* without a root type, the same root change narrows */
+    EXPECT("{}", "{'type':'object'}",
+           "type-narrowed|type||/type|type narrowed from any to 'object'\n");
+}
+END_TEST
+
+/* A union narrowed to one of its members, or a schema widened into a union of itself and
+ * others: the other alternatives are the change, nothing else. */
+START_TEST(union_collapsed)
+{
+    EXPECT("{'anyOf':[{'type':'string'},{'type':'array','items':{'type':'string'}}],"
+           "'description':'a command'}",
+           "{'type':'array','items':{'type':'string'},'description':'the command'}",
+           "alternative-removed|anyOf|/anyOf/0||anyOf alternative {'type':'string'} removed "
+           "(the schema is its alternative 1 alone)\n");
+    EXPECT("{'type':'string'}", "{'oneOf':[{'type':'string'},{'type':'null'}]}",
+           "alternative-added|oneOf||/oneOf/1|oneOf alternative {'type':'null'} added (the "
+           "schema was its alternative 0 alone)\n");
+    /* no alternative is the other side: compared keyword by keyword, as before */
+    EXPECT("{'anyOf':[{'type':'object'},{'type':'null'}]}", "{'type':'string'}",
+           "type-narrowed|type||/type|type narrowed from any to 'string'\n"
+           "unprovable|anyOf|/anyOf||anyOf [{'type':'object'},{'type':'null'}] removed\n");
+}
+END_TEST
+
 START_TEST(boolean_schemas)
 {
     EXPECT("true", "{'type':'string'}",
@@ -699,6 +749,8 @@ Suite *schema_compat_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, type_narrowed_and_widened);
     tcase_add_test(tc, boolean_schemas);
+    tcase_add_test(tc, root_type);
+    tcase_add_test(tc, union_collapsed);
     tcase_add_test(tc, enum_changes);
     tcase_add_test(tc, const_changes);
     tcase_add_test(tc, length_and_count_bounds);
