@@ -1,6 +1,6 @@
 #!/bin/sh
 # check-locks.sh committed | pin BINARY - immutable rule-set tags (rules-yaml/tags/*.lock,
-# and the security set's rules-yaml/security/tags/*.lock).
+# the security set's rules-yaml/security/tags/*.lock and the change rules' rules-yaml/diff/tags/*.lock).
 #
 # committed: every lock that was ever committed, and every TAG.digest record of a
 #   first-format lock's release (docs/releases.md), is still there and byte-for-byte the
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.." || exit 2
 committed() {
     fail=0
     if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-        for lock in $(git log --diff-filter=A --name-only --format= -- rules-yaml/tags rules-yaml/security/tags | sort -u); do
+        for lock in $(git log --diff-filter=A --name-only --format= -- rules-yaml/tags rules-yaml/security/tags rules-yaml/diff/tags | sort -u); do
             case $lock in *.lock | *.digest) ;; *) continue ;; esac
             first=$(git log --diff-filter=A --format=%H -- "$lock" | tail -n 1)
             if [ ! -f "$lock" ]; then
@@ -31,7 +31,7 @@ committed() {
                 fail=1
             fi
         done
-        for lock in rules-yaml/tags/*.lock rules-yaml/security/tags/*.lock; do
+        for lock in rules-yaml/tags/*.lock rules-yaml/security/tags/*.lock rules-yaml/diff/tags/*.lock; do
             [ -f "$lock" ] || continue
             [ -n "$(git log --format=%H -n 1 -- "$lock")" ] ||
                 echo "check-locks: note: $lock is not committed yet (it is immutable once it is)"
@@ -40,7 +40,7 @@ committed() {
         . tests/skip.sh
         test_skip check-locks "the check that committed locks never change" "not a git checkout" || fail=1
     fi
-    for set in rules-yaml rules-yaml/security; do
+    for set in rules-yaml rules-yaml/security rules-yaml/diff; do
         tag=$(sed -n 's/^tag:[[:space:]]*//p' $set/manifest.yaml | sed 's/[[:space:]]*#.*//; s/["'\'']//g' | head -n 1)
         if [ -z "$tag" ]; then
             echo "check-locks: FAIL $set/manifest.yaml names no tag"

@@ -357,9 +357,10 @@ else
     failed=$((failed + 1))
 fi
 
-# each report format names the release a pinned run used (the oldest release shipped)
+# each report format names the release a pinned run used (the oldest release of the
+# default set shipped: a bare --rules-tag TAG names mcpdesc-mcp@TAG)
 # shellcheck disable=SC2086 # one word per release
-first=$(printf '%s\n' $ids | sort -V | head -n 1)
+first=$(printf '%s\n' $ids | grep '^mcpdesc-mcp@' | sort -V | head -n 1)
 if [ -n "$first" ]; then
     fixture=$(cd "$rel/$first" && find conformance -name '*.json' | sort | head -n 1)
     tag=${first#*@}

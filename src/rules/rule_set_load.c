@@ -309,11 +309,12 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
         {
             json_t *together = json_object_get(e, "together");
             size_t nt = json_is_array(together) ? json_array_size(together) : 0;
-            /* the fixture, a fix's after, the fixtures a session example is judged with */
-            for (size_t which = 0; which < 2 + nt; which++) {
-                const char *fx =
-                    json_string_value(which < 2 ? json_object_get(e, which ? "after" : "fixture")
-                                                : json_array_get(together, which - 2));
+            /* the fixture, a fix's after, a change rule's old description, the fixtures a
+             * session example is judged with */
+            static const char *const one[] = {"fixture", "after", "old"};
+            for (size_t which = 0; which < 3 + nt; which++) {
+                const char *fx = json_string_value(which < 3 ? json_object_get(e, one[which])
+                                                             : json_array_get(together, which - 3));
                 if (!fx || strstr(fx, "..")) continue; /* lint refuses a fixture outside the dir */
                 char *rel = join_relative(rs->fixtures, fx);
                 char *abs = xasprintf("%s/%s", rs->dir, rel);
