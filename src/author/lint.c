@@ -342,6 +342,21 @@ static int has_failing_example(json_t *ex)
     return 0;
 }
 
+/* Example E's fixture MEMBER (at EP in the rule file), when it names one, must be there. */
+static void lint_named_fixture(struct lint *l, json_t *e, const char *ep, const char *member,
+                               const char *hint)
+{
+    const char *name = l->fx ? json_string_value(json_object_get(e, member)) : NULL;
+    json_t *v;
+    char *problem = NULL;
+    if (name && fixtures_lookup(l->fx, name, "", &v, &problem) == FIXTURES_NO_FIXTURE) {
+        char *mp = xasprintf("%s/%s", ep, member);
+        finding(l, mp, DIAG_ERROR, hint, "%s", problem);
+        free(mp);
+    }
+    free(problem);
+}
+
 static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
 {
     json_t *ex = json_object_get(rule, "examples");
@@ -391,34 +406,13 @@ static void lint_examples(struct lint *l, json_t *rule, const char *ptr)
             free(l->fx_missing);
             l->fx_missing = NULL;
         }
-        const char *old_fx = l->fx ? json_string_value(json_object_get(e, "old")) : NULL;
-        if (old_fx) { /* a change rule's example: its old description must be there */
-            json_t *v;
-            char *problem;
-            if (fixtures_lookup(l->fx, old_fx, "", &v, &problem) == FIXTURES_NO_FIXTURE) {
-                char *op = xasprintf("%s/old", ep);
-                finding(l, op, DIAG_ERROR,
-                        "name the old description the fixture is compared with (e.g. "
-                        "NAME/old.json beside NAME/new.json)",
-                        "%s", problem);
-                free(op);
-            }
-            free(problem);
-        }
-        const char *after = l->fx ? json_string_value(json_object_get(e, "after")) : NULL;
-        if (after) {
-            json_t *v;
-            char *problem;
-            if (fixtures_lookup(l->fx, after, "", &v, &problem) == FIXTURES_NO_FIXTURE) {
-                char *fp = xasprintf("%s/after", ep);
-                finding(l, fp, DIAG_ERROR,
-                        "name the fixed fixture (e.g. fixes/NAME.after.json, see "
-                        "conformance/README.md)",
-                        "%s", problem);
-                free(fp);
-            }
-            free(problem);
-        }
+        /* a change rule's old description, a fix example's after: each must be there */
+        lint_named_fixture(l, e, ep, "old",
+                           "name the old description the fixture is compared with (e.g. "
+                           "NAME/old.json beside NAME/new.json)");
+        lint_named_fixture(l, e, ep, "after",
+                           "name the fixed fixture (e.g. fixes/NAME.after.json, see "
+                           "conformance/README.md)");
         if (fixture && pointer && l->fx) { /* no fixtures directory: reported once */
             json_t *v;
             char *problem;

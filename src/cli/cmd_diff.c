@@ -308,22 +308,8 @@ static int diff_judge_inputs(const struct validate_opts *o, struct validate_run 
                                                NULL, 0,    NULL,           0};
         unreadable = 1;
     }
-    if (sr) { /* the config's unused and expired suppressions: findings in the config itself */
-        struct suppress_filter sf = {v->eo.enabled, v->eo.enabled_arg, v->eo.versions, 0};
-        suppress_run_finish(sr, v->rs, &sf, &v->cfg_findings);
-        suppress_run_free(sr);
-        config_apply(o->cfg, o->cfg->path, &v->cfg_findings, cmd_rule_named, v->eo.enabled_arg);
-        char *fp_name = fingerprint_file_from(v->cwd, v->anchor, o->cfg->path);
-        fingerprint_diags(v->rs, NULL, v->cwd, fp_name, &v->cfg_findings);
-        free(fp_name);
-        for (size_t k = 0; k < v->cfg_findings.len; k++)
-            if (!o->never_fail && !diag_hidden(&v->cfg_findings.items[k]) &&
-                v->cfg_findings.items[k].level >= o->fail_level)
-                status = 1;
-        if (v->cfg_findings.len)
-            v->rf[v->nrf++] =
-                (struct report_file){o->cfg->path, NULL, v->cfg_findings, NULL, NULL, 1, NULL, 0};
-    }
+    /* the config's unused and expired suppressions: findings in the config itself */
+    if (sr && cmd_validate_config_findings(o, v, sr, 0)) status = 1;
     return unreadable ? 2 : status;
 }
 

@@ -1041,26 +1041,31 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
     /* the errors' addresses are stable only now that the list is complete */
     for (size_t i = n, e = 0; i < v->nrf; i++) v->rf[i].error = &v->dir_errors.items[e++];
     /* the config's unused and expired suppressions: findings in the config file itself */
-    if (sr) {
-        struct suppress_filter sf = {v->eo.enabled, v->eo.enabled_arg, v->eo.versions,
-                                     v->job.session_ran};
-        suppress_run_finish(sr, v->rs, &sf, &v->cfg_findings);
-        suppress_run_free(sr);
-        config_apply(o->cfg, o->cfg->path, &v->cfg_findings, cmd_rule_named, v->eo.enabled_arg);
-        char *fp_name = fingerprint_file_from(v->cwd, v->anchor, o->cfg->path);
-        fingerprint_diags(v->rs, NULL, v->cwd, fp_name, &v->cfg_findings);
-        free(fp_name);
-        if (v->baseline) baseline_apply(v->baseline, o->cfg->path, &v->cfg_findings);
-        for (size_t k = 0; k < v->cfg_findings.len; k++)
-            if (!o->never_fail && !diag_hidden(&v->cfg_findings.items[k]) &&
-                v->cfg_findings.items[k].level >= o->fail_level)
-                status = 1;
-        if (v->cfg_findings.len)
-            v->rf[v->nrf++] =
-                (struct report_file){o->cfg->path, NULL, v->cfg_findings, NULL, NULL, 1, NULL, 0};
-    }
+    if (sr && cmd_validate_config_findings(o, v, sr, v->job.session_ran)) status = 1;
     free(ignored);
     return unreadable ? 2 : status;
+}
+
+int cmd_validate_config_findings(const struct validate_opts *o, struct validate_run *v,
+                                 struct suppress_run *sr, int session_ran)
+{
+    int fails = 0;
+    struct suppress_filter sf = {v->eo.enabled, v->eo.enabled_arg, v->eo.versions, session_ran};
+    suppress_run_finish(sr, v->rs, &sf, &v->cfg_findings);
+    suppress_run_free(sr);
+    config_apply(o->cfg, o->cfg->path, &v->cfg_findings, cmd_rule_named, v->eo.enabled_arg);
+    char *fp_name = fingerprint_file_from(v->cwd, v->anchor, o->cfg->path);
+    fingerprint_diags(v->rs, NULL, v->cwd, fp_name, &v->cfg_findings);
+    free(fp_name);
+    if (v->baseline) baseline_apply(v->baseline, o->cfg->path, &v->cfg_findings);
+    for (size_t k = 0; k < v->cfg_findings.len; k++)
+        if (!o->never_fail && !diag_hidden(&v->cfg_findings.items[k]) &&
+            v->cfg_findings.items[k].level >= o->fail_level)
+            fails = 1;
+    if (v->cfg_findings.len)
+        v->rf[v->nrf++] =
+            (struct report_file){o->cfg->path, NULL, v->cfg_findings, NULL, NULL, 1, NULL, 0};
+    return fails;
 }
 
 /* Where the full report is, for the github format's closing notice: --full-report, else

@@ -115,6 +115,14 @@ struct validate_run {
 /* The command the messages name: validate, diff, or the one that judges through it. */
 extern const char *cmd_validate_label;
 
+struct suppress_run;
+/* After every input: the config's unused and expired suppressions of SR (freed here) as
+ * findings in the config file itself, with the config's levels, fingerprints and the
+ * baseline applied, added to V's report files; SESSION_RAN as for suppress_filter.
+ * Returns 1 when one is at or above --fail-on. */
+int cmd_validate_config_findings(const struct validate_opts *o, struct validate_run *v,
+                                 struct suppress_run *sr, int session_ran);
+
 /* A command that runs validate's options and reports over other inputs (diff): its
  * usage, its checks of the options once parsed (2 after a message, else 0), its rule set
  * (NULL after messages), and the judging that fills V as validate's judge_inputs does
