@@ -5,7 +5,7 @@
 CC      ?= cc
 BUILD   ?= build
 PREFIX  ?= /usr/local
-VERSION := 0.3.0
+VERSION := 0.4.0
 # what libmcpdesc.a needs (its pkg-config Requires); mk/capture.mk adds libcurl for the CLI
 LIB_PKGS := jansson yaml-0.1 libpcre2-8 nettle liburiparser
 PKGS    := $(LIB_PKGS)

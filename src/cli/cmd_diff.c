@@ -78,6 +78,8 @@ static void diff_usage(FILE *f)
           f);
 }
 
+static int is_dir(const char *path);
+
 static int diff_check_options(const struct validate_opts *o)
 {
     static const struct {
@@ -115,6 +117,20 @@ static int diff_check_options(const struct validate_opts *o)
                 o->inputs.len > 2 ? "; to compare several descriptions, put the old ones in "
                                     "one directory and the new ones at the same paths in another"
                                   : " (see mcpdesc diff --help)");
+        return 2;
+    }
+    /* a file and a directory (both there: a name that is neither is an input error when
+     * read, "cannot open") are no pair */
+    const char *a = o->inputs.items[0], *b = o->inputs.items[1];
+    struct stat sa, sb;
+    int da = is_dir(a), db = is_dir(b);
+    int both_there =
+        (!strcmp(a, "-") || stat(a, &sa) == 0) && (!strcmp(b, "-") || stat(b, &sb) == 0);
+    if (both_there && da != db) {
+        fprintf(stderr,
+                "mcpdesc diff: OLD '%s' is a %s and NEW '%s' a %s: compare two files, or "
+                "two directories whose descriptions are matched by relative path\n",
+                a, da ? "directory" : "file", b, da ? "file" : "directory");
         return 2;
     }
     return 0;
@@ -218,14 +234,7 @@ static void finish(const struct validate_opts *o, struct validate_run *v, const 
 static int diff_judge_inputs(const struct validate_opts *o, struct validate_run *v)
 {
     const char *old = o->inputs.items[0], *new = o->inputs.items[1];
-    int dirs = is_dir(old);
-    if (dirs != is_dir(new)) {
-        fprintf(stderr,
-                "mcpdesc diff: OLD '%s' is a %s and NEW '%s' a %s: compare two files, or "
-                "two directories whose descriptions are matched by relative path\n",
-                old, dirs ? "directory" : "file", new, dirs ? "file" : "directory");
-        return 2;
-    }
+    int dirs = is_dir(old) && is_dir(new); /* a file and a directory: diff_check_options */
     struct pair_list pairs = VEC_INIT;
     if (dirs) {
         pair_dirs(old, new, &pairs);

@@ -228,7 +228,11 @@ static int each_change(const struct schema_change *ch, void *arg)
     struct change_walk *w = arg;
     if (!(w->mask & ((json_int_t)1 << ch->kind))) return 0;
     if (!w->found++) fn_places_reset(w->ctx);
-    fn_places_add(w->ctx, w->side == RULE_SIDE_OLD ? ch->old_at : ch->new_at, ch->detail);
+    const char *at = w->side == RULE_SIDE_OLD ? ch->old_at : ch->new_at;
+    /* where in the schema: a report without pointers (a changelog) still says which one */
+    char *detail = *at ? xasprintf("%s (at %s)", ch->detail, at) : NULL;
+    fn_places_add(w->ctx, at, detail ? detail : ch->detail);
+    free(detail);
     return 0;
 }
 

@@ -269,6 +269,11 @@ START_TEST(test_json_key_order)
 END_TEST
 
 static const char *const changelog =
+    "## mcpdesc diff: 4 errors, 3 warnings, 1 info, 1 input error in 4 files\n"
+    "\n"
+    "**Failed**: 8 findings (4 errors, 3 warnings, 1 info) at or above --fail-on info; 1 input "
+    "error: an input could not be read or parsed\n"
+    "\n"
     "# Changes: old/s.json → new/s.json\n"
     "\n"
     "## Breaking for callers\n"
@@ -334,7 +339,10 @@ START_TEST(test_markdown)
     fx.files[0].diags.len = 1; /* the compatible info alone */
     out = render(&fx, "markdown", 1, 1);
     fx.files[0].diags.len = len;
-    ck_assert_str_eq(out, "# Changes: old/s.json → new/s.json\n\nNo changes.\n\n");
+    ck_assert_str_eq(out,
+                     "## mcpdesc diff: 0 errors, 0 warnings, 1 info in 1 file\n\n"
+                     "**Failed**: 1 info at or above --fail-on info\n\n"
+                     "# Changes: old/s.json → new/s.json\n\nNo changes.\n\n");
     free(out);
     teardown(&fx);
 }
