@@ -284,17 +284,7 @@ void report_diff_markdown(const struct report_opts *o, const struct report_file 
     size_t listed = 0, pairs = 0, left_out = 0;
     /* the counts and the verdict first, as the exit status has it (a CI step summary says
      * whether the step failed) */
-    struct report_totals t = report_count(files, n);
-    struct buf head = BUF_INIT;
-    report_counts(&head, &t);
-    fprintf(out, "## mcpdesc diff: %s\n\n", buf_str(&head));
-    buf_reset(&head);
-    if (report_verdict(&head, o, files, n)) fprintf(out, "**Failed**: %s\n\n", buf_str(&head));
-    else if (o->never_fail) fputs("**Passed** (--fail-on never)\n\n", out);
-    else
-        fprintf(out, "**Passed**: no change at or above --fail-on %s\n\n",
-                diag_level_name(o->fail_level));
-    buf_release(&head);
+    report_md_head(o, files, n, "mcpdesc diff", "no change");
     for (size_t i = 0; i < n; i++) {
         const struct report_file *f = &files[i];
         if (f->config || f->skipped) continue; /* not a description on either side */

@@ -86,19 +86,9 @@ void report_markdown(const struct report_opts *o, const struct report_file *file
         report_diff_markdown(o, files, n);
         return;
     }
-    struct report_totals t = report_count(files, n);
     FILE *out = o->out;
-    struct buf head = BUF_INIT;
-    report_counts(&head, &t);
-    fprintf(out, "## mcpdesc: %s\n\n", buf_str(&head));
-    /* the verdict, as the exit status has it: what failed the run, or that it passed */
-    buf_reset(&head);
-    if (report_verdict(&head, o, files, n)) fprintf(out, "**Failed**: %s\n\n", buf_str(&head));
-    else if (o->never_fail) fputs("**Passed** (--fail-on never)\n\n", out);
-    else
-        fprintf(out, "**Passed**: nothing at or above --fail-on %s\n\n",
-                diag_level_name(o->fail_level));
-    buf_release(&head);
+    struct report_totals t = report_count(files, n);
+    report_md_head(o, files, n, "mcpdesc", "nothing");
     /* the text format's lines, as they are: which rules, which config, the totals */
     fputs("```text\n", out);
     report_rules_line(o);

@@ -285,3 +285,20 @@ void report_md_code(FILE *out, const char *text, size_t max, uint32_t line, uint
     for (size_t k = 0; k <= longest; k++) fputc('`', out);
     buf_release(&t);
 }
+
+void report_md_head(const struct report_opts *o, const struct report_file *files, size_t n,
+                    const char *title, const char *nothing)
+{
+    FILE *out = o->out;
+    struct report_totals t = report_count(files, n);
+    struct buf head = BUF_INIT;
+    report_counts(&head, &t);
+    fprintf(out, "## %s: %s\n\n", title, buf_str(&head));
+    buf_reset(&head);
+    if (report_verdict(&head, o, files, n)) fprintf(out, "**Failed**: %s\n\n", buf_str(&head));
+    else if (o->never_fail) fputs("**Passed** (--fail-on never)\n\n", out);
+    else
+        fprintf(out, "**Passed**: %s at or above --fail-on %s\n\n", nothing,
+                diag_level_name(o->fail_level));
+    buf_release(&head);
+}

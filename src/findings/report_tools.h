@@ -139,6 +139,10 @@ void report_counts(struct buf *b, const struct report_totals *t);
  * above --fail-on, not suppressed or baselined, and the input errors. Returns 1 failed,
  * 0 passed, and appends the reason ("2 errors at or above --fail-on error", "1 input
  * error: an input could not be read or parsed"; "" when it passed). */
+/* The Markdown formats' head: "## TITLE: COUNTS", then the verdict as the exit status has
+ * it ("**Failed**: why", or "**Passed**: NOTHING at or above --fail-on LEVEL"). */
+void report_md_head(const struct report_opts *o, const struct report_file *files, size_t n,
+                    const char *title, const char *nothing);
 int report_verdict(struct buf *b, const struct report_opts *o, const struct report_file *files,
                    size_t n);
 /* The text and github formats' line naming the rule set (name, tag or TAG+modified,
