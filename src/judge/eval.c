@@ -272,8 +272,6 @@ static const struct cursor *failure_cursor(struct eval_ctx *ctx, const struct cu
     return c;
 }
 
-#define PAIR_PLACE_MAX 512
-
 /* {related}: where the other documents' nodes stand, "FILE:LINE:COL" each, the first
  * three and "and N more"; NULL when the last predicate found none. */
 static char *related_text(const struct eval_ctx *ctx)
@@ -317,9 +315,9 @@ static char *pair_other_place(struct eval_ctx *ctx, const struct cursor *c, stru
 {
     const struct rule_pair_side *other = fn_pair_other(ctx);
     struct sel_ctx sc = {other->d, other->view};
-    struct cursor *steps = xcalloc(PAIR_PLACE_MAX, sizeof *steps), root, coll;
+    struct cursor *steps = xcalloc((size_t)c->depth + 1, sizeof *steps), root, coll;
     const struct cursor *at = NULL;
-    if (fn_pair_counterpart(ctx, c, steps, PAIR_PLACE_MAX, &at) < 0) {
+    if (fn_pair_counterpart(ctx, c, steps, (size_t)c->depth + 1, &at) < 0) {
         const struct cursor *item = enclosing_item(c);
         sel_root(&sc, &root);
         at = &root;
@@ -834,6 +832,18 @@ static int eval_reported(const char *id, void *arg)
 static size_t eval_finish(const struct rule_set *rs, const struct eval_options *opts, ver_mask want,
                           struct diag_list *found_list, struct diag_list *out, int sort_out);
 
+/* What a run's context holds once its rules have run: the indexes, the detail, the places,
+ * the related places (one document's run, or one pair's). */
+static void eval_ctx_release(struct eval_ctx *ctx)
+{
+    fn_indexes_free(ctx);
+    buf_release(&ctx->detail);
+    buf_release(&ctx->at);
+    fn_places_reset(ctx);
+    VEC_FREE(ctx->places);
+    VEC_FREE(ctx->related);
+}
+
 size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
                      struct diag_list *out)
 {
@@ -891,14 +901,9 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
         free(per_rule[i].items);
     }
     free(per_rule);
-    fn_indexes_free(ctx);
     texts_cache_free(ctx->texts);
     res_free(res);
-    buf_release(&ctx->detail);
-    buf_release(&ctx->at);
-    fn_places_reset(ctx);
-    VEC_FREE(ctx->places);
-    VEC_FREE(ctx->related);
+    eval_ctx_release(ctx);
     return eval_finish(rs, opts, want, &found, out, 1);
 }
 
@@ -969,11 +974,6 @@ void eval_pair(const struct rule_set *rs, const char *compare, const struct rule
         run_clause(ctx, r->check, pair->new.item, m);
         if (rule_ns) atomic_fetch_add(&rule_ns[i], now_ns() - t0);
     }
-    fn_indexes_free(ctx);
-    buf_release(&ctx->detail);
-    buf_release(&ctx->at);
-    fn_places_reset(ctx);
-    VEC_FREE(ctx->places);
-    VEC_FREE(ctx->related);
+    eval_ctx_release(ctx);
     eval_finish(rs, opts, want, &found, out, 0);
 }

@@ -95,7 +95,9 @@ int fn_pair_counterpart(const struct eval_ctx *ctx, const struct cursor *c, stru
     return i == n ? 0 : 1;
 }
 
-#define PAIR_MAX_DEPTH 512
+/* The steps a counterpart of C can take: one per level below its item (C's depth bounds
+ * them), allocated to that size rather than to a fixed bound on every evaluation. */
+#define PAIR_STEPS(c) ((size_t)(c)->depth + 1)
 
 /* Evaluate P at the counterpart CP with the other side's document in view. */
 static int eval_on_other(const struct pred *p, const struct cursor *cp, struct eval_ctx *ctx)
@@ -114,9 +116,9 @@ static int eval_on_other(const struct pred *p, const struct cursor *cp, struct e
 /* counterpart: PREDICATE */
 int fn_pair_eval_counterpart(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    struct cursor *steps = xcalloc(PAIR_MAX_DEPTH, sizeof *steps);
+    struct cursor *steps = xcalloc(PAIR_STEPS(c), sizeof *steps);
     const struct cursor *cp;
-    int ok = fn_pair_counterpart(ctx, c, steps, PAIR_MAX_DEPTH, &cp) == 0 &&
+    int ok = fn_pair_counterpart(ctx, c, steps, PAIR_STEPS(c), &cp) == 0 &&
         eval_on_other(p->kids[0], cp, ctx);
     free(steps);
     return ok;
@@ -126,9 +128,9 @@ int fn_pair_eval_counterpart(const struct pred *p, const struct cursor *c, struc
  * says what the other side has. */
 int fn_pair_eval_unchanged(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    struct cursor *steps = xcalloc(PAIR_MAX_DEPTH, sizeof *steps);
+    struct cursor *steps = xcalloc(PAIR_STEPS(c), sizeof *steps);
     const struct cursor *cp;
-    int found = fn_pair_counterpart(ctx, c, steps, PAIR_MAX_DEPTH, &cp) == 0;
+    int found = fn_pair_counterpart(ctx, c, steps, PAIR_STEPS(c), &cp) == 0;
     int same = found && json_equal(c->v, cp->v);
     if (!same) {
         buf_reset(&ctx->detail);
@@ -242,9 +244,9 @@ static int each_change(const struct schema_change *ch, void *arg)
  * place (report-at: failure reports each). */
 int fn_pair_eval_schema_change(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    struct cursor *steps = xcalloc(PAIR_MAX_DEPTH, sizeof *steps);
+    struct cursor *steps = xcalloc(PAIR_STEPS(c), sizeof *steps);
     const struct cursor *cp;
-    int found = fn_pair_counterpart(ctx, c, steps, PAIR_MAX_DEPTH, &cp) == 0;
+    int found = fn_pair_counterpart(ctx, c, steps, PAIR_STEPS(c), &cp) == 0;
     struct change_walk w = {ctx, json_integer_value(json_object_get(p->arg, "mask")), ctx->side, 0};
     if (found) {
         json_t *old = ctx->side == RULE_SIDE_OLD ? c->v : cp->v;
