@@ -14,7 +14,8 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
            -Wwrite-strings -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
 ifeq ($(SAN),1)
-CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
+           -DMCPDESC_FREE_AT_EXIT
 LDFLAGS += -fsanitize=address,undefined
 # Every report exits 86 (tests/san/options.c, linked into each program) and is also
 # written under $(SAN_REPORTS), which check-sanitize requires to stay empty: a runner that
@@ -27,7 +28,7 @@ export LSAN_OPTIONS := $(if $(LSAN_OPTIONS),$(LSAN_OPTIONS):)$(SAN_LOG)
 export UBSAN_OPTIONS := $(if $(UBSAN_OPTIONS),$(UBSAN_OPTIONS):)$(SAN_LOG):print_stacktrace=1:halt_on_error=1
 endif
 ifeq ($(SAN),thread)
-CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=thread -DMCPDESC_FREE_AT_EXIT
 LDFLAGS += -fsanitize=thread
 endif
 # validate judges files on one thread per core (pthreads)

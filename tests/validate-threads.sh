@@ -34,4 +34,30 @@ for j in 2 4 8; do
         check "-j$j run $rep: the same report as -j1" cmp -s "$tmp/one.json" "$tmp/many.json"
     done
 done
+# One large file: its items are judged on -j threads (eval.h: workers), blocks of
+# consecutive items taken in turn, each thread with its own context, all sharing the
+# document's lazily built caches (doc.c: child indexes, line table). Same report as -j1.
+python3 tools/bench/gen-description.py 300 "$tmp/large.json" --seed=7100 >/dev/null || exit 2
+# an object of 32 or more members gets an index of its keys on first lookup, by whichever
+# thread gets there first: 40 more members in each tool's input schema
+python3 - "$tmp/large.json" <<'PY' || exit 2
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["tools"]:
+    if isinstance(t.get("inputSchema"), dict):
+        t["inputSchema"].update({"x-k%d" % i: i for i in range(40)})
+json.dump(d, open(sys.argv[1], "w"), indent=1)
+PY
+"$bin" validate -j1 --format json "$tmp/large.json" > "$tmp/large-one.json" 2> "$tmp/large-one.err"
+one=$?
+check "one large file, -j1 runs (exit $one)" [ "$one" -le 1 ]
+for j in 2 3; do
+    "$bin" validate -j$j --format json "$tmp/large.json" > "$tmp/large-many.json" 2> "$tmp/large-many.err"
+    st=$?
+    if [ "$st" = 66 ] || grep -q ThreadSanitizer "$tmp/large-many.err"; then
+        sed -n '1,40p' "$tmp/large-many.err" >&2
+    fi
+    check "one large file, -j$j: no data race, same exit status ($st)" [ "$st" = "$one" ]
+    check "one large file, -j$j: the same report as -j1" cmp -s "$tmp/large-one.json" "$tmp/large-many.json"
+done
 testlib_finish

@@ -160,6 +160,20 @@ void diag_list_release(struct diag_list *l)
     l->len = l->cap = 0;
 }
 
+void diag_list_move(struct diag_list *to, struct diag_list *from)
+{
+    if (from->len && to->cap - to->len < from->len) {
+        size_t cap = to->cap ? to->cap : 16;
+        while (cap - to->len < from->len) cap *= 2;
+        to->items = xrealloc(to->items, cap * sizeof *to->items);
+        to->cap = cap;
+    }
+    if (from->len) memcpy(to->items + to->len, from->items, from->len * sizeof *from->items);
+    to->len += from->len;
+    free(from->items);
+    *from = (struct diag_list)DIAG_LIST_INIT;
+}
+
 const char *diag_level_name(enum diag_level level)
 {
     switch (level) {

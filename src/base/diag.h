@@ -99,6 +99,8 @@ void diag_errorf(struct diag_list *l, const char *file, uint32_t line, uint32_t 
 void diag_sort_merge(struct diag_list *l);
 size_t diag_count(const struct diag_list *l, enum diag_level level);
 void diag_list_release(struct diag_list *l);
+/* Move every diagnostic of FROM to the end of TO, in order; FROM is left empty. */
+void diag_list_move(struct diag_list *to, struct diag_list *from);
 /* Free the strings of one diagnostic (not the diagnostic itself). */
 void diag_clear(struct diag *d);
 

@@ -32,6 +32,16 @@ int util_write_in_place(const char *path);
 
 /* A programmer error: print file:line and abort. Never for bad user input. */
 #define BUG(msg) util_bug(__FILE__, __LINE__, (msg))
+
+/* Whether a program frees what it holds just before it exits. The sanitizer builds do
+ * (LeakSanitizer reports what is left; the Makefile's SAN builds also define
+ * MCPDESC_FREE_AT_EXIT); the normal build may leave large structures to the kernel,
+ * which takes the pages back at once. */
+#if defined(MCPDESC_FREE_AT_EXIT) || defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UTIL_FREE_AT_EXIT 1
+#else
+#define UTIL_FREE_AT_EXIT 0
+#endif
 void util_bug(const char *file, int line, const char *msg) __attribute__((noreturn));
 
 /* Typed growable array: VEC(int) v = VEC_INIT; VEC_PUSH(v, 3); VEC_FREE(v); */

@@ -49,11 +49,20 @@ size_t doc_break_len(const doc *d, size_t i)
     return 0;
 }
 
+static void line_table_build(doc *m);
+
 /* The line table (starts of lines), built on first use: a cache. */
 const doc *doc_line_table(const doc *d)
 {
     doc *m = (doc *)d;
-    if (m->line_starts.len) return d;
+    pthread_mutex_lock(&m->cache_lock);
+    if (!m->line_starts.len) line_table_build(m);
+    pthread_mutex_unlock(&m->cache_lock);
+    return d;
+}
+
+static void line_table_build(doc *m)
+{
     VEC_PUSH(m->line_starts, 0);
     for (size_t i = 0; i < m->len;) {
         size_t n = doc_break_len(m, i);
@@ -64,7 +73,6 @@ const doc *doc_line_table(const doc *d)
         i += n;
         VEC_PUSH(m->line_starts, i);
     }
-    return d;
 }
 
 void doc_free(doc *d)
@@ -83,6 +91,7 @@ void doc_free(doc *d)
     VEC_FREE(d->big);
     json_decref(d->root);
     free(d->name);
+    pthread_mutex_destroy(&d->cache_lock);
     free(d);
 }
 
@@ -151,14 +160,28 @@ static uint64_t key_hash(const char *k)
     return h;
 }
 
-/* The child index of container N (json V), built on first use; NULL for small ones. */
-static const struct doc_children *children_of(const doc *d, doc_node n, json_t *v)
+static const struct doc_children *children_find(doc *m, doc_node n, json_t *v, size_t count);
+
+/* The child index of container N (json V), built on first use, into *OUT; NULL for small
+ * ones. A copy: the cache's entries move as others are added (by other threads too),
+ * while the arrays an entry points to do not. */
+static const struct doc_children *children_of(const doc *d, doc_node n, json_t *v,
+                                              struct doc_children *out)
 {
     doc *m = (doc *)d; /* a cache, like the line table */
     size_t count = json_is_object(v) ? json_object_size(v)
         : json_is_array(v)           ? json_array_size(v)
                                      : 0;
     if (count < DOC_BIG || n >= d->idx.len) return NULL;
+    pthread_mutex_lock(&m->cache_lock);
+    *out = *children_find(m, n, v, count);
+    pthread_mutex_unlock(&m->cache_lock);
+    return out;
+}
+
+static const struct doc_children *children_find(doc *m, doc_node n, json_t *v, size_t count)
+{
+    const doc *d = m;
     size_t a = 0, b = m->big.len;
     while (a < b) {
         size_t mid = (a + b) / 2;
@@ -207,7 +230,8 @@ doc_node doc_node_item(const doc *d, doc_node n, size_t idx)
 
 doc_node doc_node_array_item(const doc *d, doc_node n, json_t *arr, size_t idx)
 {
-    const struct doc_children *c = children_of(d, n, arr);
+    struct doc_children found;
+    const struct doc_children *c = children_of(d, n, arr, &found);
     if (c) return idx < c->n ? c->child[idx] : DOC_NONE;
     return walk_item(d, n, idx);
 }
@@ -215,7 +239,8 @@ doc_node doc_node_array_item(const doc *d, doc_node n, json_t *arr, size_t idx)
 doc_node doc_node_member_key(const doc *d, doc_node n, json_t *obj, const char *key,
                              const char **stable_key)
 {
-    const struct doc_children *c = children_of(d, n, obj);
+    struct doc_children found;
+    const struct doc_children *c = children_of(d, n, obj, &found);
     if (c) {
         for (size_t s = key_hash(key) & (c->nslots - 1); c->keys[s]; s = (s + 1) & (c->nslots - 1))
             if (!strcmp(c->keys[s], key)) {

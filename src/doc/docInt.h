@@ -8,6 +8,7 @@
 #ifndef MCPDESC_DOCINT_H
 #define MCPDESC_DOCINT_H
 
+#include <pthread.h>
 #include "doc/doc.h"
 #include "base/buf.h"
 #include "base/util.h"
@@ -42,6 +43,9 @@ struct doc {
     VEC(size_t) line_starts;      /* built lazily by doc_line */
     int is_yaml;                  /* its line breaks are libyaml's (see doc_break_len) */
     VEC(struct doc_children) big; /* lazily built child indexes, sorted by node */
+    /* Held while a cache above is read or built: threads judge the items of one
+     * document at the same time (eval.h: workers). */
+    pthread_mutex_t cache_lock;
 };
 
 /* ---- the model's helpers for the loaders (doc.c) ---- */

@@ -34,6 +34,7 @@ static doc *load_owned(const char *name, char *text, size_t len, int is_yaml,
         return NULL;
     }
     doc *d = xcalloc(1, sizeof *d);
+    pthread_mutex_init(&d->cache_lock, NULL);
     d->name = xstrdup(name);
     d->text = text;
     d->text[len] = '\0';

@@ -4,6 +4,7 @@
  * version, so one evaluation serves every version). */
 #include "judge/eval.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -606,12 +607,13 @@ struct plan {
     VEC(struct unit) u;             /* in rule order */
     VEC(char *) keys;               /* the collections walked once */
     const struct texts_spec *texts; /* the set's texts declaration, or NULL */
+    size_t group_min;               /* the least items of a collection walked */
 };
 
 /* If S is "/KEY/STAR..." (STAR the wildcard "*" or "[*]", the same on an array; no "**")
  * where KEY is a large array of the document: 1, the key (new) and the text after STAR
  * (borrowed). */
-static int group_key(const struct sel *s, json_t *root, char **key, const char **rest)
+static int group_key(const struct sel *s, json_t *root, size_t min, char **key, const char **rest)
 {
     if (!sel_is_absolute(s)) return 0;
     const char *text = sel_text(s);
@@ -622,7 +624,7 @@ static int group_key(const struct sel *s, json_t *root, char **key, const char *
     for (size_t i = 0; ok && i < p.n; i++)
         if (!strcmp(p.segs[i], "**")) ok = 0;
     json_t *arr = ok ? json_object_get(root, p.segs[0]) : NULL;
-    ok = ok && json_is_array(arr) && json_array_size(arr) >= GROUP_MIN;
+    ok = ok && json_is_array(arr) && json_array_size(arr) >= min;
     if (ok) {
         *key = xstrdup(p.segs[0]);
         const char *star = strchr(text + 1, '/'); /* raw segments never hold '/' */
@@ -663,7 +665,7 @@ static void plan_texts(struct plan *pl, size_t rule, const struct clause *cl, ve
     for (size_t k = 0; k < pl->texts->item.len; k++) {
         const char *name = pl->texts->item.items[k].name;
         json_t *arr = json_object_get(root, name);
-        if (!json_is_array(arr) || json_array_size(arr) < GROUP_MIN) continue;
+        if (!json_is_array(arr) || json_array_size(arr) < pl->group_min) continue;
         struct unit u = {UNIT_GROUP, rule, cl, m, NULL, NULL, plan_key(pl, xstrdup(name)), 1};
         VEC_PUSH(pl->u, u);
     }
@@ -682,7 +684,7 @@ static void plan_clause(struct plan *pl, size_t rule, const struct clause *cl, v
         char *key;
         const char *rest, *why;
         struct sel *tail = NULL;
-        if (!group_key(cl->sels[i], root, &key, &rest)) {
+        if (!group_key(cl->sels[i], root, pl->group_min, &key, &rest)) {
             plan_add(pl, UNIT_SEL, rule, cl, m, cl->sels[i]);
             continue;
         }
@@ -731,12 +733,11 @@ static void plan_release(struct plan *pl)
 }
 
 /* Does the document have a collection large enough for the walk to pay? */
-static int has_large_array(json_t *root)
+static int has_large_array(json_t *root, size_t min)
 {
     json_t *v;
     const char *k;
-    json_object_foreach(root, k,
-                        v) if (json_is_array(v) && json_array_size(v) >= GROUP_MIN) return 1;
+    json_object_foreach(root, k, v) if (json_is_array(v) && json_array_size(v) >= min) return 1;
     return 0;
 }
 
@@ -755,14 +756,14 @@ static uint64_t now_ns(void)
 }
 
 /* Run unit U on C (ROOT for the units outside the walk), timed into RULE_NS if set. */
-static void unit_run(struct eval_ctx *ctx, const struct unit *u, const struct cursor *c,
-                     _Atomic uint64_t *rule_ns)
+static void unit_run(const struct plan *pl, struct eval_ctx *ctx, const struct unit *u,
+                     const struct cursor *c, _Atomic uint64_t *rule_ns)
 {
     uint64_t t0 = rule_ns ? now_ns() : 0;
     if (u->kind == UNIT_GROUP && u->texts) {
         judge_item_texts(ctx, u->cl, c, u->m);
     } else if (u->kind == UNIT_TEXTS) {
-        run_texts(ctx, u->cl, c, u->m, GROUP_MIN);
+        run_texts(ctx, u->cl, c, u->m, pl->group_min);
     } else if (u->kind == UNIT_GROUP && !u->rest) {
         judge(ctx, u->cl, c, u->m);
     } else if (u->kind == UNIT_GROUP) {
@@ -779,25 +780,132 @@ static void unit_run(struct eval_ctx *ctx, const struct unit *u, const struct cu
     if (rule_ns) atomic_fetch_add(&rule_ns[u->rule], now_ns() - t0);
 }
 
-/* Walk each planned collection once; every GROUP unit judges each item in turn. */
-static void plan_walk(const struct plan *pl, const struct rule_set *rs, struct eval_ctx *ctx,
-                      const struct cursor *root, struct diag_list *per_rule,
-                      _Atomic uint64_t *rule_ns)
+/* What a run's context holds once its rules have run: the indexes, the detail, the places,
+ * the related places (one document's run, or one pair's). */
+static void eval_ctx_release(struct eval_ctx *ctx)
 {
-    for (size_t ki = 0; ki < pl->keys.len; ki++) {
-        struct cursor coll, item;
-        int ok = sel_member(&ctx->sctx, root, pl->keys.items[ki], &coll) == 0;
-        for (size_t i = 0; ok && i < json_array_size(coll.v); i++) {
-            if (sel_item(&ctx->sctx, &coll, i, &item) < 0) break;
-            for (size_t n = 0; n < pl->u.len; n++) {
-                const struct unit *u = &pl->u.items[n];
-                if (u->kind != UNIT_GROUP || u->key != ki) continue;
-                unit_use(ctx, rs, u, per_rule);
-                unit_run(ctx, u, &item, rule_ns);
-            }
-            texts_cache_drop(ctx->texts, &item); /* every rule is done with its texts */
+    fn_indexes_free(ctx);
+    buf_release(&ctx->detail);
+    buf_release(&ctx->at);
+    fn_places_reset(ctx);
+    VEC_FREE(ctx->places);
+    VEC_FREE(ctx->related);
+}
+
+/* ---- the walk on several threads -------------------------------------------------
+ * The walk is cut into blocks of consecutive items; workers (this thread and
+ * eval_options.workers - 1 more) take the blocks in order from a shared counter, each with
+ * a context of its own (indexes, memo, texts, details). Each block keeps its own per-rule
+ * lists, joined in block order at the end: the same lists, in the same order, as one
+ * thread's walk, so the output does not depend on the number of workers. */
+struct walk_block {
+    size_t key;                 /* index in plan.keys */
+    size_t lo, hi;              /* items [lo, hi) of that collection */
+    struct diag_list *per_rule; /* one list per rule of the set */
+};
+
+struct walk_job {
+    const struct plan *pl;
+    const struct rule_set *rs;
+    const struct eval_run *proto; /* the document's run: what a worker's context copies */
+    const struct cursor *root;
+    struct walk_block *blocks;
+    size_t nblocks;
+    _Atomic size_t next; /* the next block to take */
+    _Atomic uint64_t *rule_ns;
+};
+
+/* Judge the items of block B with CTX: every GROUP unit of its collection, item by item. */
+static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
+                           const struct cursor *root, const struct walk_block *b)
+{
+    const struct plan *pl = j->pl;
+    struct cursor coll, item;
+    if (sel_member(&ctx->sctx, root, pl->keys.items[b->key], &coll) < 0) return;
+    for (size_t i = b->lo; i < b->hi && i < json_array_size(coll.v); i++) {
+        if (sel_item(&ctx->sctx, &coll, i, &item) < 0) break;
+        for (size_t n = 0; n < pl->u.len; n++) {
+            const struct unit *u = &pl->u.items[n];
+            if (u->kind != UNIT_GROUP || u->key != b->key) continue;
+            unit_use(ctx, j->rs, u, b->per_rule);
+            unit_run(pl, ctx, u, &item, j->rule_ns);
+        }
+        texts_cache_drop(ctx->texts, &item); /* every rule is done with its texts */
+    }
+}
+
+/* Take blocks until none is left, judging them with CTX. */
+static void walk_take(struct walk_job *j, struct eval_ctx *ctx, const struct cursor *root)
+{
+    for (;;) {
+        size_t b = atomic_fetch_add(&j->next, 1);
+        if (b >= j->nblocks) return;
+        walk_block_run(j, ctx, root, &j->blocks[b]);
+    }
+}
+
+/* A worker thread: a context of its own, like the document's run's. */
+static void *walk_worker(void *arg)
+{
+    struct walk_job *j = arg;
+    struct eval_run run = {
+        {.rs = j->rs, .sctx = j->proto->ctx.sctx, .detail = BUF_INIT, .at = BUF_INIT},
+        j->proto->opts};
+    struct cursor root;
+    sel_root(&run.ctx.sctx, &root);
+    walk_take(j, &run.ctx, &root);
+    texts_cache_free(run.ctx.texts);
+    eval_ctx_release(&run.ctx);
+    return NULL;
+}
+
+/* The blocks of the walk: with one worker one per collection; with more, blocks small
+ * enough for the workers to share the work evenly (items differ in size). */
+static void walk_blocks(struct walk_job *j, const struct cursor *root, struct eval_ctx *ctx,
+                        size_t nrules, long workers)
+{
+    VEC(struct walk_block) bl = VEC_INIT;
+    for (size_t ki = 0; ki < j->pl->keys.len; ki++) {
+        struct cursor coll;
+        if (sel_member(&ctx->sctx, root, j->pl->keys.items[ki], &coll) < 0) continue;
+        size_t n = json_array_size(coll.v);
+        size_t step = workers > 1 ? n / ((size_t)workers * 16) : n;
+        if (step < 8) step = 8;
+        for (size_t lo = 0; lo < n; lo += step) {
+            struct walk_block b = {ki, lo, lo + step < n ? lo + step : n,
+                                   xcalloc(nrules ? nrules : 1, sizeof(struct diag_list))};
+            VEC_PUSH(bl, b);
         }
     }
+    j->blocks = bl.items;
+    j->nblocks = bl.len;
+}
+
+/* Walk each planned collection once; every GROUP unit judges each item in turn, on
+ * WORKERS threads (this one among them, with CTX). The blocks' lists are appended to
+ * PER_RULE in block order. */
+static void plan_walk(const struct plan *pl, const struct rule_set *rs, struct eval_ctx *ctx,
+                      const struct cursor *root, struct diag_list *per_rule,
+                      _Atomic uint64_t *rule_ns, long workers)
+{
+    size_t nrules = rule_set_count(rs);
+    struct walk_job j = {pl, rs, (const struct eval_run *)ctx, root, NULL, 0, 0, rule_ns};
+    walk_blocks(&j, root, ctx, nrules, workers);
+    if ((size_t)workers > j.nblocks) workers = (long)j.nblocks;
+    pthread_t *tids = workers > 1 ? xcalloc((size_t)workers - 1, sizeof *tids) : NULL;
+    long started = 0;
+    while (started < workers - 1 && pthread_create(&tids[started], NULL, walk_worker, &j) == 0)
+        started++;
+    walk_take(&j, ctx, root);
+    for (long t = 0; t < started; t++) pthread_join(tids[t], NULL);
+    free(tids);
+    for (size_t b = 0; b < j.nblocks; b++) {
+        for (size_t r = 0; r < nrules; r++) {
+            diag_list_move(&per_rule[r], &j.blocks[b].per_rule[r]);
+        }
+        free(j.blocks[b].per_rule);
+    }
+    free(j.blocks);
 }
 
 /* The units that are not part of the walk, in rule order. */
@@ -809,7 +917,7 @@ static void plan_rest(const struct plan *pl, const struct rule_set *rs, struct e
         const struct unit *u = &pl->u.items[n];
         if (u->kind == UNIT_GROUP) continue;
         unit_use(ctx, rs, u, per_rule);
-        unit_run(ctx, u, root, rule_ns);
+        unit_run(pl, ctx, u, root, rule_ns);
     }
 }
 
@@ -832,18 +940,6 @@ static int eval_reported(const char *id, void *arg)
 static size_t eval_finish(const struct rule_set *rs, const struct eval_options *opts, ver_mask want,
                           struct diag_list *found_list, struct diag_list *out, int sort_out);
 
-/* What a run's context holds once its rules have run: the indexes, the detail, the places,
- * the related places (one document's run, or one pair's). */
-static void eval_ctx_release(struct eval_ctx *ctx)
-{
-    fn_indexes_free(ctx);
-    buf_release(&ctx->detail);
-    buf_release(&ctx->at);
-    fn_places_reset(ctx);
-    VEC_FREE(ctx->places);
-    VEC_FREE(ctx->related);
-}
-
 size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
                      struct diag_list *out)
 {
@@ -865,8 +961,9 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     sel_root(&ctx->sctx, &root);
     size_t nrules = rule_set_count(rs);
     struct diag_list *per_rule = xcalloc(nrules ? nrules : 1, sizeof *per_rule);
-    struct plan pl = {VEC_INIT, VEC_INIT, rule_set_texts(rs)};
-    int walk = has_large_array(root.v);
+    struct plan pl = {VEC_INIT, VEC_INIT, rule_set_texts(rs),
+                      opts && opts->group_min ? opts->group_min : GROUP_MIN};
+    int walk = has_large_array(root.v, pl.group_min);
     /* --preset, --rule/--skip: the reported rules, and the rules they yield to (overlap.h) */
     unsigned char *need = opts && (opts->enabled || opts->preset)
         ? overlap_required(rs, eval_reported, (void *)&(struct eval_filter){rs, opts})
@@ -884,22 +981,16 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     free(need);
     _Atomic uint64_t *rule_ns = opts ? opts->rule_ns : NULL;
     if (rule_ns) atomic_fetch_add(&rule_ns[nrules], now_ns() - t_resolve);
-    plan_walk(&pl, rs, ctx, &root, per_rule, rule_ns);
+    /* more threads only where the order of the calls cannot show: not for rules test's
+     * callback, nor in a session (its documents' indexes are shared) */
+    long workers = opts && !opts->judged && !session ? opts->workers : 1;
+    plan_walk(&pl, rs, ctx, &root, per_rule, rule_ns, workers);
     plan_rest(&pl, rs, ctx, &root, per_rule, rule_ns);
     plan_release(&pl);
     if (!session && (!opts || eval_reported(PATTERN_NOTE_RULE, &(struct eval_filter){rs, opts})))
         pattern_note_scan(&ctx->sctx, rule_set_versions(rs), want, &found);
     /* the built-in diagnostics, then each rule's in rule order */
-    for (size_t i = 0; i < nrules; i++) {
-        for (size_t k = 0; k < per_rule[i].len; k++) {
-            if (found.len == found.cap) {
-                found.cap = found.cap ? found.cap * 2 : 16;
-                found.items = xrealloc(found.items, found.cap * sizeof *found.items);
-            }
-            found.items[found.len++] = per_rule[i].items[k];
-        }
-        free(per_rule[i].items);
-    }
+    for (size_t i = 0; i < nrules; i++) diag_list_move(&found, &per_rule[i]);
     free(per_rule);
     texts_cache_free(ctx->texts);
     res_free(res);

@@ -41,6 +41,12 @@ struct eval_options {
      * document's own judging reported those); NULL (the default): every rule but the
      * session rules (rule.h: rule_is_session). */
     const struct rule_session *session;
+    /* Threads that judge the items of a large collection (this one among them); 0 or 1:
+     * this thread alone. The output is the same for any number (one worker's order). */
+    long workers;
+    /* The least items of a collection judged item by item with every rule (0: 64, the
+     * default). Tests set 1 to take that path on small documents. */
+    size_t group_min;
 };
 
 /* The placeholders a message, hint or fix title may hold ("value" for {value}, ...),

@@ -298,20 +298,6 @@ static void mirror(const struct rule_session_doc *docs, size_t m, size_t k, cons
     }
 }
 
-/* Move every diagnostic of FROM to the end of TO. */
-static void diag_move_all(struct diag_list *to, struct diag_list *from)
-{
-    for (size_t i = 0; i < from->len; i++) {
-        if (to->len == to->cap) {
-            to->cap = to->cap ? to->cap * 2 : 16;
-            to->items = xrealloc(to->items, to->cap * sizeof *to->items);
-        }
-        to->items[to->len++] = from->items[i];
-    }
-    free(from->items);
-    *from = (struct diag_list)DIAG_LIST_INIT;
-}
-
 void judge_together(const struct rule_set *rs, struct judge_result *results, size_t n,
                     const struct eval_options *opts, const unsigned char *left_out)
 {
@@ -340,8 +326,8 @@ void judge_together(const struct rule_set *rs, struct judge_result *results, siz
             mirror(docs, m, k, &fresh[k].items[i], fresh, mirrors);
     for (size_t k = 0; k < m; k++) {
         struct diag_list *to = &results[which[k]].diags;
-        diag_move_all(to, &fresh[k]);
-        diag_move_all(to, &mirrors[k]);
+        diag_list_move(to, &fresh[k]);
+        diag_list_move(to, &mirrors[k]);
         diag_sort_merge(to);
         res_free(res[k]);
     }

@@ -2,9 +2,11 @@
  * applicability and merging, `first` and `when`, message placeholders, and a rule set
  * written only for this test (tests/data/rules-extra) that needs no C change. */
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/buf.h"
 #include "judge/eval.h"
@@ -626,6 +628,95 @@ START_TEST(large_collections_walked_once_as_rule_by_rule)
 }
 END_TEST
 
+/* ---- the walk on several threads ---------------------------------------------------
+ * Every fixture of conformance/ and examples/ judged by the shipped rule set with every
+ * collection walked (group_min 1) on 1, 2 and 3 threads: the diagnostics of the default
+ * run (one thread, the walk from 64 items), in the same order, to the byte. */
+
+/* Every field a report prints, one line per diagnostic (new string). */
+static char *show_all(const struct diag_list *l)
+{
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < l->len; i++) {
+        const struct diag *g = &l->items[i];
+        buf_addf(&b, "%s %d %s %x %u:%u-%u:%u %s | %s | %s | %s | %zu+%zu | %zu\n",
+                 g->rule ? g->rule : "-", (int)g->level, g->pointer ? g->pointer : "-",
+                 (unsigned)g->versions, g->line, g->col, g->end_line, g->end_col,
+                 g->message ? g->message : "-", g->hint ? g->hint : "-",
+                 g->component ? g->component : "-", g->nrelated ? g->related[0].pointer : "-",
+                 g->match_off, g->match_len, g->nrelated);
+    }
+    return buf_detach(&b);
+}
+
+/* PATH judged by RS with OPTS, every field (new string); NULL if it is no description.
+ * Loaded afresh each time: judging resolves a document in place. */
+static char *judge_fixture(const char *path, const struct rule_set *rs,
+                           const struct eval_options *opts)
+{
+    struct doc_error err;
+    doc *d = doc_load_file(path, NULL, &err);
+    if (!d) {
+        doc_error_release(&err);
+        return NULL;
+    }
+    char *shown = NULL;
+    if (json_is_object(doc_root(d))) {
+        struct diag_list out = DIAG_LIST_INIT;
+        eval_document(rs, d, opts, &out);
+        shown = show_all(&out);
+        diag_list_release(&out);
+    }
+    doc_free(d);
+    return shown;
+}
+
+static void judge_each_fixture(const char *dir, const struct rule_set *rs, size_t *judged)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) return;
+    for (struct dirent *e; (e = readdir(dp));) {
+        if (e->d_name[0] == '.') continue;
+        char *path = xasprintf("%s/%s", dir, e->d_name);
+        struct stat st;
+        size_t n = strlen(e->d_name);
+        char *want = NULL;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) judge_each_fixture(path, rs, judged);
+        else if (n > 5 && !strcmp(e->d_name + n - 5, ".json")) want = judge_fixture(path, rs, NULL);
+        for (long workers = 1; want && workers <= 3; workers++) {
+            struct eval_options eo = {.workers = workers, .group_min = 1};
+            char *got = judge_fixture(path, rs, &eo);
+            ck_assert_msg(got && !strcmp(got, want), "%s, %ld workers:\n%s\nexpected:\n%s", path,
+                          workers, got ? got : "(none)", want);
+            free(got);
+        }
+        if (want) (*judged)++;
+        free(want);
+        free(path);
+    }
+    closedir(dp);
+}
+
+START_TEST(workers_give_one_threads_diagnostics)
+{
+    const char *top = getenv("MCPDESC_TOP");
+    char *dir = xasprintf("%s/rules-yaml", top ? top : ".");
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = rule_set_load(dir, &errs);
+    ck_assert_msg(rs != NULL, "the shipped rule set loads");
+    size_t judged = 0;
+    for (int k = 0; k < 2; k++) {
+        char *fixtures = xasprintf("%s/%s", top ? top : ".", k ? "examples" : "conformance");
+        judge_each_fixture(fixtures, rs, &judged);
+        free(fixtures);
+    }
+    ck_assert_msg(judged >= 100, "judged %zu fixtures (at least 100 expected)", judged);
+    rule_set_free(rs);
+    diag_list_release(&errs);
+    free(dir);
+}
+END_TEST
+
 /* One suite per file (the Makefile runs <module>_suite of each check_<module>.c): the
  * interpreter core, the schema-engine predicates, and the walk of large collections. */
 Suite *eval_suite(void)
@@ -651,6 +742,8 @@ Suite *eval_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("walk");
     tcase_add_test(tc, large_collections_walked_once_as_rule_by_rule);
+    tcase_add_test(tc, workers_give_one_threads_diagnostics);
+    tcase_set_timeout(tc, 300);
     suite_add_tcase(s, tc);
     return s;
 }
