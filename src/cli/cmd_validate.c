@@ -968,7 +968,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                           0,
                           o->together,
                           0};
-    /* the threads -j gives beyond one per file judge the items of each large file */
+    /* the threads -j gives beyond one per file judge the items of each file */
     v->eo.workers = n && (size_t)o->jobs > n ? o->jobs / (long)n : 1;
     judge_all(&v->job, o->jobs);
     if (o->together) { /* the session rules, then each file's suppressions and fingerprints */

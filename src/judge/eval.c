@@ -571,18 +571,20 @@ static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const 
     return v.failed;
 }
 
-/* ---- one walk of a large collection for all its rules ----------------------------
+/* ---- one walk of each collection for all its rules ----------------------------------
  * Most rules select inside the items of a collection (every tool, then a path). Run
  * rule by rule, each rule walks every item again, and on a 10,000-tool document the
- * walks are memory-bound: the items no longer fit in the cache. So for a collection of
- * at least GROUP_MIN items, every such rule judges an item while it is still in the
- * cache: items outside, rules inside. Each rule keeps its own diagnostic list, joined
- * in rule order at the end, so the result is the same as rule by rule. */
+ * walks are memory-bound: the items no longer fit in the cache. So every such rule
+ * judges an item while it is still in the cache: items outside, rules inside. Each rule
+ * keeps its own diagnostic list, joined in rule order at the end, so the result is the
+ * same as rule by rule (tests compare the two: eval_options.group_min). Every collection
+ * is walked, whatever its size (GROUP_MIN): the walk costs nothing measurable on a small
+ * document, and a "**" below an item is then bounded per item in every document. */
 
-#define GROUP_MIN 64
+#define GROUP_MIN 1
 
-/* What a rule does, split where it helps: a selector of a large collection is judged
- * item by item with every other (GROUP), anything else as before. */
+/* What a rule does, split where it helps: a selector of a collection is judged item by
+ * item with every other (GROUP), anything else as before. */
 enum unit_kind {
     UNIT_WHOLE, /* the rule's check, from the root */
     UNIT_ROOT,  /* a selector-less clause judged at the root */
@@ -601,7 +603,14 @@ struct unit {
                                * NULL: the item itself */
     size_t key;            /* UNIT_GROUP: index in plan.keys */
     int texts;             /* UNIT_GROUP: the item's texts ({texts: item}) */
+    /* UNIT_GROUP with REST: the next unit of the same collection with the same selector
+     * (its walk is shared: the first unit's walk judges every node for all of them), or
+     * SHARE_NONE; SHARED: an earlier unit's walk serves this one */
+    size_t share_next;
+    int shared;
 };
+
+#define SHARE_NONE ((size_t)-1)
 
 struct plan {
     VEC(struct unit) u;             /* in rule order */
@@ -610,9 +619,11 @@ struct plan {
     size_t group_min;               /* the least items of a collection walked */
 };
 
-/* If S is "/KEY/STAR..." (STAR the wildcard "*" or "[*]", the same on an array; no "**")
- * where KEY is a large array of the document: 1, the key (new) and the text after STAR
- * (borrowed). */
+/* If S is "/KEY/STAR..." (STAR the wildcard "*" or "[*]", the same on an array) where KEY
+ * is a large array of the document: 1, the key (new) and the text after STAR (borrowed).
+ * A "**" after STAR then walks one item at a time, its bound (SEL_DEEP_MAX_NODES) each
+ * item's: over the whole collection at once, a large document's later items would be
+ * past it. */
 static int group_key(const struct sel *s, json_t *root, size_t min, char **key, const char **rest)
 {
     if (!sel_is_absolute(s)) return 0;
@@ -621,8 +632,7 @@ static int group_key(const struct sel *s, json_t *root, size_t min, char **key, 
     const char *why;
     int ok = ptr_parse(text, &p, &why) == 0 && p.n >= 2 &&
         (!strcmp(p.segs[1], "*") || !strcmp(p.segs[1], SEL_ITEMS));
-    for (size_t i = 0; ok && i < p.n; i++)
-        if (!strcmp(p.segs[i], "**")) ok = 0;
+    ok = ok && strcmp(p.segs[0], "**");
     json_t *arr = ok ? json_object_get(root, p.segs[0]) : NULL;
     ok = ok && json_is_array(arr) && json_array_size(arr) >= min;
     if (ok) {
@@ -638,7 +648,7 @@ static int group_key(const struct sel *s, json_t *root, size_t min, char **key, 
 static void plan_add(struct plan *pl, enum unit_kind kind, size_t rule, const struct clause *cl,
                      ver_mask m, const struct sel *sel)
 {
-    struct unit u = {kind, rule, cl, m, sel, NULL, 0, 0};
+    struct unit u = {kind, rule, cl, m, sel, NULL, 0, 0, SHARE_NONE, 0};
     VEC_PUSH(pl->u, u);
 }
 
@@ -666,7 +676,8 @@ static void plan_texts(struct plan *pl, size_t rule, const struct clause *cl, ve
         const char *name = pl->texts->item.items[k].name;
         json_t *arr = json_object_get(root, name);
         if (!json_is_array(arr) || json_array_size(arr) < pl->group_min) continue;
-        struct unit u = {UNIT_GROUP, rule, cl, m, NULL, NULL, plan_key(pl, xstrdup(name)), 1};
+        struct unit u = {UNIT_GROUP, rule,       cl, m, NULL, NULL, plan_key(pl, xstrdup(name)),
+                         1,          SHARE_NONE, 0};
         VEC_PUSH(pl->u, u);
     }
     plan_add(pl, UNIT_TEXTS, rule, cl, m, NULL);
@@ -693,7 +704,7 @@ static void plan_clause(struct plan *pl, size_t rule, const struct clause *cl, v
             plan_add(pl, UNIT_SEL, rule, cl, m, cl->sels[i]);
             continue;
         }
-        struct unit u = {UNIT_GROUP, rule, cl, m, NULL, tail, plan_key(pl, key), 0};
+        struct unit u = {UNIT_GROUP, rule, cl, m, NULL, tail, plan_key(pl, key), 0, SHARE_NONE, 0};
         VEC_PUSH(pl->u, u);
     }
 }
@@ -730,6 +741,27 @@ static void plan_release(struct plan *pl)
     for (size_t i = 0; i < pl->keys.len; i++) free(pl->keys.items[i]);
     VEC_FREE(pl->u);
     VEC_FREE(pl->keys);
+}
+
+/* Units that select the same nodes of an item share one walk (the nine x-mcp-header rules
+ * walk each input schema once): link each GROUP unit to the next with the same collection
+ * and selector text. */
+static void plan_share(struct plan *pl)
+{
+    for (size_t n = 0; n < pl->u.len; n++) {
+        struct unit *u = &pl->u.items[n];
+        if (u->kind != UNIT_GROUP || !u->rest || u->shared) continue;
+        struct unit *last = u;
+        for (size_t k = n + 1; k < pl->u.len; k++) {
+            struct unit *o = &pl->u.items[k];
+            if (o->kind != UNIT_GROUP || !o->rest || o->key != u->key ||
+                strcmp(sel_text(o->rest), sel_text(u->rest)))
+                continue;
+            o->shared = 1;
+            last->share_next = k;
+            last = o;
+        }
+    }
 }
 
 /* Does the document have a collection large enough for the walk to pay? */
@@ -815,6 +847,45 @@ struct walk_job {
     _Atomic uint64_t *rule_ns;
 };
 
+/* One walk of a selector that several units share, from an item. */
+struct visit_shared {
+    const struct walk_job *j;
+    struct eval_ctx *ctx;
+    size_t first;               /* the first unit of the chain (plan.u) */
+    struct diag_list *per_rule; /* the block's */
+    uint64_t judged_ns;         /* --timing: the time spent judging for the later units */
+};
+
+static int visit_shared_node(const struct cursor *c, void *arg)
+{
+    struct visit_shared *vs = arg;
+    const struct plan *pl = vs->j->pl;
+    for (size_t n = vs->first; n != SHARE_NONE; n = pl->u.items[n].share_next) {
+        const struct unit *u = &pl->u.items[n];
+        uint64_t t0 = vs->j->rule_ns && n != vs->first ? now_ns() : 0;
+        unit_use(vs->ctx, vs->j->rs, u, vs->per_rule);
+        judge(vs->ctx, u->cl, c, u->m);
+        if (t0) {
+            uint64_t t = now_ns() - t0;
+            atomic_fetch_add(&vs->j->rule_ns[u->rule], t);
+            vs->judged_ns += t;
+        }
+    }
+    return 0;
+}
+
+/* The units chained from unit FIRST, judged in one walk of their selector from ITEM; the
+ * walk itself is timed to the first unit's rule. */
+static void walk_shared(const struct walk_job *j, struct eval_ctx *ctx, size_t first,
+                        const struct cursor *item, struct diag_list *per_rule)
+{
+    const struct unit *u = &j->pl->u.items[first];
+    struct visit_shared vs = {j, ctx, first, per_rule, 0};
+    uint64_t t0 = j->rule_ns ? now_ns() : 0;
+    sel_run(u->rest, &ctx->sctx, item, visit_shared_node, &vs);
+    if (t0) atomic_fetch_add(&j->rule_ns[u->rule], now_ns() - t0 - vs.judged_ns);
+}
+
 /* Judge the items of block B with CTX: every GROUP unit of its collection, item by item. */
 static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
                            const struct cursor *root, const struct walk_block *b)
@@ -826,7 +897,11 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
         if (sel_item(&ctx->sctx, &coll, i, &item) < 0) break;
         for (size_t n = 0; n < pl->u.len; n++) {
             const struct unit *u = &pl->u.items[n];
-            if (u->kind != UNIT_GROUP || u->key != b->key) continue;
+            if (u->kind != UNIT_GROUP || u->key != b->key || u->shared) continue;
+            if (u->share_next != SHARE_NONE) {
+                walk_shared(j, ctx, n, &item, b->per_rule);
+                continue;
+            }
             unit_use(ctx, j->rs, u, b->per_rule);
             unit_run(pl, ctx, u, &item, j->rule_ns);
         }
@@ -979,6 +1054,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
         else plan_add(&pl, UNIT_WHOLE, i, r->check, m, NULL);
     }
     free(need);
+    plan_share(&pl);
     _Atomic uint64_t *rule_ns = opts ? opts->rule_ns : NULL;
     if (rule_ns) atomic_fetch_add(&rule_ns[nrules], now_ns() - t_resolve);
     /* more threads only where the order of the calls cannot show: not for rules test's

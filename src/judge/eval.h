@@ -41,11 +41,11 @@ struct eval_options {
      * document's own judging reported those); NULL (the default): every rule but the
      * session rules (rule.h: rule_is_session). */
     const struct rule_session *session;
-    /* Threads that judge the items of a large collection (this one among them); 0 or 1:
+    /* Threads that judge the items of the collections (this one among them); 0 or 1:
      * this thread alone. The output is the same for any number (one worker's order). */
     long workers;
-    /* The least items of a collection judged item by item with every rule (0: 64, the
-     * default). Tests set 1 to take that path on small documents. */
+    /* The least items of a collection judged item by item with every rule (0: 1, every
+     * collection, the default). Tests set SIZE_MAX to judge rule by rule, as the walk must. */
     size_t group_min;
 };
 

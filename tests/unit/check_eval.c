@@ -3,6 +3,7 @@
  * written only for this test (tests/data/rules-extra) that needs no C change. */
 #include <check.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -562,8 +563,8 @@ START_TEST(report_at_failure_keeps_the_existing_prefix)
 END_TEST
 
 /* ---- one walk of a large collection ------------------------------------------------
- * From GROUP_MIN (64) items on, a collection is walked once for all the rules that select
- * inside its items (eval.c); the diagnostics must be those of rule by rule. */
+ * A collection is walked once for all the rules that select inside its items (eval.c);
+ * the diagnostics must be those of rule by rule. */
 
 #define RULE_N(id, check)                                                                          \
     "  - id: " id "\n    owner: t\n    surface: Tool\n    kind: structural\n"                      \
@@ -628,10 +629,49 @@ START_TEST(large_collections_walked_once_as_rule_by_rule)
 }
 END_TEST
 
+/* A "**" below the items of a large collection is bounded per item (SEL_DEEP_MAX_NODES
+ * nodes): over the whole collection at once, the later items of a large document were
+ * past the bound and silently left unjudged. 70 tools of 3,000 nodes each: the last
+ * tool's finding is reported, on 1 and 2 threads. */
+START_TEST(deep_selector_bound_is_per_item)
+{
+    struct rule_set *rs = load("rules:\n" RULE_N(
+        "t.deep",
+        "{select: '/tools/[*]/inputSchema/**/x-flag', require: {json-type: string}, "
+        "message: flag}"));
+    struct buf text = BUF_INIT;
+    buf_adds(&text, "{\"protocolVersions\": [\"2025-06-18\"],\n\"tools\": [\n");
+    for (int i = 0; i < 70; i++) {
+        buf_addf(&text,
+                 "{\"name\": \"t%d\", \"inputSchema\": {\"type\": \"object\", %s"
+                 "\"properties\": {\"a\": {\"enum\": [",
+                 i, i == 0 || i == 69 ? "\"x-flag\": 1, " : "");
+        for (int k = 0; k < 3000; k++) buf_addf(&text, "%s%d", k ? "," : "", k);
+        buf_adds(&text, i < 69 ? "]}}}},\n" : "]}}}}]}\n");
+    }
+    for (long workers = 1; workers <= 2; workers++) {
+        doc *d = tu_doc(buf_str(&text));
+        struct eval_options eo = {.workers = workers};
+        struct diag_list out = DIAG_LIST_INIT;
+        eval_document(rs, d, &eo, &out);
+        char *got = show_diags(&out);
+        const char *want = "t.deep@/tools/0/inputSchema/x-flag:4:flag "
+                           "t.deep@/tools/69/inputSchema/x-flag:4:flag";
+        ck_assert_msg(!strcmp(got, want), "%ld workers: got \"%s\", expected \"%s\"", workers, got,
+                      want);
+        free(got);
+        diag_list_release(&out);
+        doc_free(d);
+    }
+    buf_release(&text);
+    rule_set_free(rs);
+}
+END_TEST
+
 /* ---- the walk on several threads ---------------------------------------------------
- * Every fixture of conformance/ and examples/ judged by the shipped rule set with every
- * collection walked (group_min 1) on 1, 2 and 3 threads: the diagnostics of the default
- * run (one thread, the walk from 64 items), in the same order, to the byte. */
+ * Every fixture of conformance/ and examples/ judged by the shipped rule set rule by rule
+ * (group_min SIZE_MAX: no collection walked) and with every collection walked (the
+ * default) on 1, 2 and 3 threads: the same diagnostics, in the same order, to the byte. */
 
 /* Every field a report prints, one line per diagnostic (new string). */
 static char *show_all(const struct diag_list *l)
@@ -682,9 +722,10 @@ static void judge_each_fixture(const char *dir, const struct rule_set *rs, size_
         size_t n = strlen(e->d_name);
         char *want = NULL;
         if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) judge_each_fixture(path, rs, judged);
-        else if (n > 5 && !strcmp(e->d_name + n - 5, ".json")) want = judge_fixture(path, rs, NULL);
+        else if (n > 5 && !strcmp(e->d_name + n - 5, ".json"))
+            want = judge_fixture(path, rs, &(struct eval_options){.group_min = SIZE_MAX});
         for (long workers = 1; want && workers <= 3; workers++) {
-            struct eval_options eo = {.workers = workers, .group_min = 1};
+            struct eval_options eo = {.workers = workers};
             char *got = judge_fixture(path, rs, &eo);
             ck_assert_msg(got && !strcmp(got, want), "%s, %ld workers:\n%s\nexpected:\n%s", path,
                           workers, got ? got : "(none)", want);
@@ -742,6 +783,7 @@ Suite *eval_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("walk");
     tcase_add_test(tc, large_collections_walked_once_as_rule_by_rule);
+    tcase_add_test(tc, deep_selector_bound_is_per_item);
     tcase_add_test(tc, workers_give_one_threads_diagnostics);
     tcase_set_timeout(tc, 300);
     suite_add_tcase(s, tc);
