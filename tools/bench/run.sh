@@ -11,7 +11,8 @@
 #   strict    parse-floor --mcpdesc-flags FILE  json_loadb with the flags mcpdesc passes
 #   seed      mcpdesc validate, the two seed rules only
 #   full      mcpdesc validate, the full rule set (BENCH_RULES; default: the binary's own
-#             default, the shipped tag, preset recommended)
+#             default rule set and preset: for a build tree's binary its rules-yaml/,
+#             docs/releases.md "Where mcpdesc looks")
 #   security  mcpdesc validate --rules rules-yaml/security (issue 8: <= 1.20x full)
 #   diff      mcpdesc diff --rules rules-yaml/diff against a copy with one change (issue 31:
 #             <= 2x full)
@@ -41,7 +42,8 @@
 #   BENCH_SCHEMA_SECS=0.5           seconds per loop of each schema-engine run (0: skip)
 #   BENCH_SCHEMA_LIB=DIR/libmcpdesc.a  the engine measured (default: beside MCPDESC)
 #   BENCH_RULES=                    the full rule set: empty for the binary's default, or
-#                                   a directory (--rules DIR)
+#                                   a directory (--rules DIR; a copied binary, outside a
+#                                   build tree and not installed, has no default: give one)
 #   BENCH_SEED=20261201             generator seed
 #   MCPDESC=build/mcpdesc           the binary to measure (make bench passes $(BIN))
 #   BENCH_DIR=build/bench           generated files, outputs, parse-floor binary
@@ -69,9 +71,11 @@ samples=$out/samples
 spectral=$npmdir/node_modules/.bin/spectral
 ruleset=tools/bench/spectral/mcp-seed-rules.js
 one=tools/bench/one-tool.json
-# the binary's default rules, not a .mcpdesc.yaml found above the generated files
+# the binary's default rules, not a .mcpdesc.yaml found above the generated files; the
+# releases the security set extends found in this checkout, for a binary of another tree
 MCPDESC_NO_CONFIG=1
-export MCPDESC_NO_CONFIG
+MCPDESC_RULES_PATH=${MCPDESC_RULES_PATH:-$top/rules-yaml/releases}
+export MCPDESC_NO_CONFIG MCPDESC_RULES_PATH
 
 die() { echo "bench: $*" >&2; exit 2; }
 say() { echo "bench: $*" >&2; }
@@ -203,7 +207,7 @@ loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -z "$(git status --porcelain 2>/dev/null)" ] || commit="$commit (with uncommitted changes)"
-rules_name="the binary's default (the shipped tag), default preset"
+rules_name="the binary's default rule set (its tree's rules-yaml/ for a build tree's binary), default preset"
 [ -z "$rules" ] || rules_name="--rules $rules, default preset"
 {
     echo "note mcpdesc benchmark (issue 32), $(date -u '+%Y-%m-%d %H:%M UTC'); sizes: $sizes; $reps alternating rounds (medians); seed $seed"
