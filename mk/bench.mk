@@ -1,12 +1,23 @@
-# mk/bench.mk - `make bench`: the benchmark of issue #8 (tools/bench/run.sh, docs/bench.md):
-# mcpdesc (full rule set and the two seed rules) against a bare jansson parse and
-# Spectral 6 on generated 1k/10k/50k-tool descriptions, and first `make bench-capture`
-# (mk/capture.mk: serial vs parallel capture sessions) and `make bench-lsp` (mk/lsp.mk: edit to
-# diagnostics in the language server). Not part of `make check`.
-# Settings pass through the environment: BENCH_SIZES, BENCH_REPS, BENCH_SPECTRAL_MAX, BENCH_SEED.
+# mk/bench.mk - `make bench`: the benchmark table of issue 32 (tools/bench/run.sh,
+# docs/bench.md): every row of the issue's "Why" table as now against goal, each a ratio
+# measured in the same run against a bare jansson parse (json_loadb, flags 0) of generated
+# 1k/10k/50k-tool descriptions: the full rule set, the seed rules (and Spectral 6), peak
+# memory, the language server's edit -> diagnostics (tools/bench/lsp.py), the schema engine
+# against its walk floor (tools/bench-schema.c), cores used on one file, startup; and first
+# `make bench-capture` (mk/capture.mk: serial vs parallel capture sessions). Not part of
+# `make check`. Settings pass through the environment (docs/bench.md): BENCH_SIZES,
+# BENCH_REPS, BENCH_SPECTRAL_MIN, BENCH_SPECTRAL_MAX, BENCH_LSP_MAX, BENCH_LSP_REPS,
+# BENCH_STARTUP_REPS, BENCH_SCHEMA_SECS, BENCH_SCHEMA_LIB, BENCH_RULES, BENCH_SEED.
 .PHONY: bench
-bench: $(BIN) bench-capture bench-lsp
+bench: $(BIN) bench-capture
 	MCPDESC=$(BIN) BENCH_DIR=$(BUILD)/bench sh tools/bench/run.sh
+
+# `make test-bench-table`: a smoke test of the table's code, a second or two, nothing
+# timed (tools/bench/test-table.sh: the printer on known samples, spawn.py, run.sh's
+# settings). Not in `make check`.
+.PHONY: test-bench-table
+test-bench-table:
+	sh tools/bench/test-table.sh
 
 # `make bench-compare OLD=/path/to/old/mcpdesc`: this build against another one on the
 # generated 1k- and 10k-tool descriptions, in one run (tools/bench/compare.sh: 5 runs of

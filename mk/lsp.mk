@@ -23,7 +23,9 @@ test-neovim: $(LSP_BIN)
 EXTRA_CHECKS += test-lsp test-neovim
 
 # Time from a didChange to the publishDiagnostics that follows on generated descriptions
-# of 100, 1,000 and 10,000 tools, next to a full `mcpdesc validate` of the same file.
+# of 100, 1,000 and 10,000 tools, next to a full `mcpdesc validate` of the same file, with
+# the binary's default rules (BENCH_RULES=DIR for others). `make bench` runs the same
+# measurement on its own files for its table's editor rows (docs/bench.md).
 # Settings: BENCH_LSP_SIZES (default "100 1000 10000"), BENCH_LSP_REPS (default 9).
 bench-lsp: $(LSP_BIN)
 	python3 tools/bench/lsp.py $(LSP_BIN) $(BUILD)/bench

@@ -10,9 +10,15 @@
 # For each workload it also prints a floor: the instances merely walked through
 # jansson's API, no schema (the least any validator of jansson values must do when
 # the schema constrains every value, as tool-input's does).
-# BUILD (default build) is the make build tree whose libmcpdesc.a is measured.
+# BUILD (default build) is the make build tree whose libmcpdesc.a is measured;
+# BENCH_SCHEMA_LIB=PATH/libmcpdesc.a links that library as it is instead (no make: for
+# another build, as `make bench` measures the one beside MCPDESC).
+# `bench-schema.sh --prepare` builds $BENCH_DIR/bench-schema and writes the corpora, then
+# stops (tools/bench/run.sh runs the tool-input workload itself for its table).
 # Needs: make, cc, python3; node+npm for the peers (skipped with a message without).
 set -eu
+prepare=0
+if [ "${1:-}" = --prepare ]; then prepare=1; shift; fi
 secs=${1:-3}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -23,9 +29,13 @@ suite=$shared/data/JSON-Schema-Test-Suite/tests/draft2020-12
 mcp=$shared/data/mcp/2025-11-25/schema.json
 mkdir -p "$bench"
 
-make -s BUILD="$build" "$build/libmcpdesc.a"
-cc -std=c11 -D_GNU_SOURCE -O2 -Isrc $(pkg-config --cflags jansson libpcre2-8) \
-    -o "$bench/bench-schema" tools/bench-schema.c "$build/libmcpdesc.a" \
+lib=${BENCH_SCHEMA_LIB:-}
+if [ -z "$lib" ]; then
+    make -s BUILD="$build" "$build/libmcpdesc.a"
+    lib=$build/libmcpdesc.a
+fi
+cc -std=c11 -D_GNU_SOURCE -pthread -O2 -Isrc $(pkg-config --cflags jansson libpcre2-8) \
+    -o "$bench/bench-schema" tools/bench-schema.c "$lib" \
     $(pkg-config --libs jansson yaml-0.1 libpcre2-8 nettle liburiparser libcurl) -lm
 
 # ---- corpora ---------------------------------------------------------------------
@@ -92,6 +102,7 @@ with open(os.path.join(out, "mcp-tool.jsonl"), "w") as f:
         if i % 10 == 0: del t["name"]
         f.write(json.dumps(t) + "\n")
 EOF
+[ "$prepare" = 0 ] || exit 0
 
 # ---- peers -------------------------------------------------------------------------
 have_npm=0
