@@ -271,6 +271,7 @@ static const char *file_name(const struct job *j, size_t i)
 }
 
 static void finish_file(struct job *j, size_t i);
+static void shed_document(struct judge_result *r);
 
 static void judge_file(struct job *j, size_t i)
 {
@@ -305,6 +306,27 @@ static void finish_file(struct job *j, size_t i)
     char *fp_name = fingerprint_file_from(j->cwd, j->anchor, file_name(j, i));
     fingerprint_diags(j->rs, j->results[i].d, j->cwd, fp_name, &j->results[i].diags);
     free(fp_name);
+    /* the config's suppressions: before the baseline, so that a suppressed finding counts
+     * as suppressed, baselined or not */
+    if (j->sr && j->results[i].d) {
+        pthread_mutex_lock(&j->sr_lock);
+        suppress_run_apply(j->sr, j->rs, file_name(j, i), j->results[i].d, &j->results[i].diags);
+        pthread_mutex_unlock(&j->sr_lock);
+    }
+    if (j->shed && j->results[i].d) shed_document(&j->results[i]);
+}
+
+/* What the reports still need of a judged document: the lines of its findings (text and
+ * HTML excerpts) and its protocolVersions (JUnit's list of the rules judged). */
+static void shed_document(struct judge_result *r)
+{
+    static const char *const keep[] = {"protocolVersions", NULL};
+    uint32_t *lines = xcalloc(r->diags.len ? r->diags.len : 1, sizeof *lines);
+    size_t n = 0;
+    for (size_t k = 0; k < r->diags.len; k++)
+        if (r->diags.items[k].line) lines[n++] = r->diags.items[k].line;
+    doc_shed(r->d, lines, n, keep);
+    free(lines);
 }
 
 static void *worker(void *arg)
@@ -951,23 +973,27 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         for (size_t i = 0; i <= nrules; i++) atomic_init(&v->rule_ns[i], 0);
         v->eo.rule_ns = v->rule_ns;
     }
-    v->job = (struct job){v->rs,
-                          &v->eo,
-                          o->cfg,
-                          ignored,
-                          ignored_reason,
-                          v->files.items,
-                          from_dir,
-                          o->strict_inputs,
-                          o->stdin_name ? o->stdin_name : "<stdin>",
-                          v->today,
-                          v->anchor,
-                          v->cwd,
-                          xcalloc(nf, sizeof *v->job.results),
-                          n,
-                          0,
-                          o->together,
-                          0};
+    v->job =
+        (struct job){v->rs,
+                     &v->eo,
+                     o->cfg,
+                     ignored,
+                     ignored_reason,
+                     v->files.items,
+                     from_dir,
+                     o->strict_inputs,
+                     o->stdin_name ? o->stdin_name : "<stdin>",
+                     v->today,
+                     v->anchor,
+                     v->cwd,
+                     xcalloc(nf, sizeof *v->job.results),
+                     n,
+                     0,
+                     o->together,
+                     0,
+                     o->cfg && o->cfg->suppress.len ? suppress_run_new(o->cfg, v->today) : NULL,
+                     PTHREAD_MUTEX_INITIALIZER,
+                     !o->then};
     /* the threads -j gives beyond one per file judge the items of each file */
     v->eo.workers = n && (size_t)o->jobs > n ? o->jobs / (long)n : 1;
     judge_all(&v->job, o->jobs);
@@ -984,16 +1010,15 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
 
     int status = 0, unreadable = 0;
     v->rf = xcalloc(nf + v->ndirs + 1, sizeof *v->rf);
-    /* the config's suppressions, here on one thread: unused is decided over every file */
-    struct suppress_run *sr =
-        o->cfg && o->cfg->suppress.len ? suppress_run_new(o->cfg, v->today) : NULL;
+    /* the config's suppressions, applied file by file (finish_file); unused ones are
+     * decided over every file (cmd_validate_config_findings) */
+    struct suppress_run *sr = v->job.sr;
     for (size_t i = 0; i < n; i++) {
         const struct judge_result *r = &v->job.results[i];
         v->rf[i] = (struct report_file){
             file_name(&v->job, i), r->d, r->diags, r->error, r->skipped, 0, NULL, 0};
         if (r->error) unreadable = 1;
         /* before the baseline: a suppressed finding counts as suppressed, baselined or not */
-        if (sr && r->d) suppress_run_apply(sr, v->rs, v->rf[i].name, r->d, &v->rf[i].diags);
         if (v->baseline && r->d) baseline_apply(v->baseline, v->rf[i].name, &v->rf[i].diags);
         for (size_t k = 0; k < r->diags.len; k++)
             if (!o->never_fail && !diag_hidden(&r->diags.items[k]) &&

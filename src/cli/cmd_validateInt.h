@@ -5,6 +5,7 @@
 #ifndef MCPDESC_CMD_VALIDATEINT_H
 #define MCPDESC_CMD_VALIDATEINT_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,6 +42,14 @@ struct job {
     atomic_size_t next;
     int together;    /* --together: finish_file waits for the session rules */
     int session_ran; /* ... and they ran: two servers or more (suppress_filter.session) */
+    /* the config's suppressions, applied as each file is finished (under SR_LOCK: whether
+     * an entry is used is decided over every file) */
+    struct suppress_run *sr;
+    pthread_mutex_t sr_lock;
+    /* once finished, a file's document keeps only what the reports print (doc_shed): the
+     * run's memory stays flat in the number of files; 0 when a step after the report
+     * needs the documents (baseline write) */
+    int shed;
 };
 
 /* One report of the run: a format and its file (NULL: standard output). */

@@ -50,6 +50,7 @@ size_t doc_break_len(const doc *d, size_t i)
 }
 
 static void line_table_build(doc *m);
+static void release_positions(doc *d);
 
 /* The line table (starts of lines), built on first use: a cache. */
 const doc *doc_line_table(const doc *d)
@@ -81,14 +82,9 @@ void doc_free(doc *d)
     /* Large buffers first: freeing one after the tree's many small blocks would make
      * malloc consolidate all of them (a fifth of the run time on a 70 MB document). */
     free(d->text);
-    VEC_FREE(d->idx);
-    VEC_FREE(d->line_starts);
-    for (size_t i = 0; i < d->big.len; i++) {
-        free(d->big.items[i].child);
-        free(d->big.items[i].keys);
-        free(d->big.items[i].slot_child);
-    }
-    VEC_FREE(d->big);
+    release_positions(d);
+    for (size_t i = 0; i < d->kept.len; i++) free(d->kept.items[i].text);
+    VEC_FREE(d->kept);
     json_decref(d->root);
     free(d->name);
     pthread_mutex_destroy(&d->cache_lock);
@@ -274,7 +270,7 @@ doc_node doc_pointer_node(const doc *d, const char *pointer)
 {
     struct ptr p;
     const char *why;
-    if (ptr_parse(pointer, &p, &why) < 0) return DOC_NONE;
+    if (d->shed || ptr_parse(pointer, &p, &why) < 0) return DOC_NONE;
     json_t *v = d->root;
     doc_node n = 0;
     for (size_t i = 0; v && n != DOC_NONE && i < p.n; i++) {
@@ -307,8 +303,65 @@ uint32_t doc_node_size(const doc *d, doc_node n)
     return n < d->idx.len ? d->idx.items[n].size : 0;
 }
 
+static int kept_cmp(const void *a, const void *b)
+{
+    uint32_t x = ((const struct doc_kept_line *)a)->line,
+             y = ((const struct doc_kept_line *)b)->line;
+    return x < y ? -1 : x > y;
+}
+
+static const char *kept_line(const doc *d, uint32_t line, size_t *len)
+{
+    struct doc_kept_line key = {line, NULL, 0};
+    const struct doc_kept_line *k =
+        d->kept.len ? bsearch(&key, d->kept.items, d->kept.len, sizeof key, kept_cmp) : NULL;
+    if (!k) return NULL;
+    *len = k->len;
+    return k->text;
+}
+
+static void release_positions(doc *d)
+{
+    VEC_FREE(d->idx);
+    VEC_FREE(d->line_starts);
+    for (size_t i = 0; i < d->big.len; i++) {
+        free(d->big.items[i].child);
+        free(d->big.items[i].keys);
+        free(d->big.items[i].slot_child);
+    }
+    VEC_FREE(d->big);
+}
+
+void doc_shed(doc *d, const uint32_t *lines, size_t n, const char *const *keep)
+{
+    if (d->shed) return;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const char *t = doc_line(d, lines[i], &len);
+        if (!t || kept_line(d, lines[i], &len)) continue;
+        struct doc_kept_line k = {lines[i], xmalloc(len + 1), len};
+        memcpy(k.text, t, len);
+        k.text[len] = '\0';
+        VEC_PUSH(d->kept, k);
+        qsort(d->kept.items, d->kept.len, sizeof *d->kept.items, kept_cmp);
+    }
+    json_t *small = json_object();
+    for (size_t i = 0; keep && keep[i]; i++) {
+        json_t *v = json_object_get(d->root, keep[i]);
+        if (v) json_object_set_new(small, keep[i], json_deep_copy(v));
+    }
+    free(d->text);
+    d->text = xstrdup("");
+    d->len = 0;
+    release_positions(d);
+    json_decref(d->root);
+    d->root = small;
+    d->shed = 1;
+}
+
 const char *doc_line(const doc *d, uint32_t line, size_t *len)
 {
+    if (d->shed) return kept_line(d, line, len);
     doc_line_table(d);
     if (line == 0 || line > d->line_starts.len) return NULL;
     size_t start = d->line_starts.items[line - 1];

@@ -109,4 +109,13 @@ int doc_scalar_range(const doc *d, uint32_t start, const char *value, size_t len
 /* Source line LINE (1-based) without its newline, for excerpts; NULL if out of range. */
 const char *doc_line(const doc *d, uint32_t line, size_t *len);
 
+/* Free what D holds once it is judged but what a report still prints: the lines LINES (N
+ * of them, 1-based, in any order, repeats allowed) for excerpts, and a copy of the
+ * top-level members KEEP (NULL-terminated names) as the new root. Afterwards doc_line
+ * answers for the kept lines only, doc_root is that small object, and D has no nodes
+ * (every position function answers as for a node that does not exist). For a run over
+ * many files: its memory then stays flat in their number. Not thread-safe against other
+ * uses of D. */
+void doc_shed(doc *d, const uint32_t *lines, size_t n, const char *const *keep);
+
 #endif

@@ -34,6 +34,12 @@ struct doc_children {
     size_t nslots;
 };
 
+struct doc_kept_line {
+    uint32_t line;
+    char *text;
+    size_t len;
+};
+
 struct doc {
     char *name;
     char *text; /* the source bytes, NUL-terminated (for excerpts) */
@@ -46,6 +52,9 @@ struct doc {
     /* Held while a cache above is read or built: threads judge the items of one
      * document at the same time (eval.h: workers). */
     pthread_mutex_t cache_lock;
+    /* After doc_shed: the lines kept, sorted by line (text owned, without its break) */
+    VEC(struct doc_kept_line) kept;
+    int shed;
 };
 
 /* ---- the model's helpers for the loaders (doc.c) ---- */

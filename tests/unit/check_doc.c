@@ -16,8 +16,8 @@ static void assert_pos(doc *d, const char *ptr, uint32_t line, uint32_t col)
 {
     struct doc_pos p;
     ck_assert_msg(doc_pointer_pos(d, ptr, &p, NULL) == 0, "no value at %s", ptr);
-    ck_assert_msg(p.line == line && p.col == col, "%s at %u:%u, expected %u:%u", ptr, p.line,
-                  p.col, line, col);
+    ck_assert_msg(p.line == line && p.col == col, "%s at %u:%u, expected %u:%u", ptr, p.line, p.col,
+                  line, col);
 }
 
 START_TEST(json_positions)
@@ -88,8 +88,8 @@ static void assert_error(const char *text, size_t len, int yaml, uint32_t line, 
     ck_assert_msg(doc_load_buffer("t", text, len, yaml, NULL, &err) == NULL, "loaded: %.*s",
                   (int)(len < 80 ? len : 80), text);
     ck_assert_msg(err.line == line && err.col == col && strstr(err.message, part),
-                  "%u:%u %s, expected %u:%u %s (input %.*s)", err.line, err.col, err.message,
-                  line, col, part, (int)(len < 80 ? len : 80), text);
+                  "%u:%u %s, expected %u:%u %s (input %.*s)", err.line, err.col, err.message, line,
+                  col, part, (int)(len < 80 ? len : 80), text);
     doc_error_release(&err);
 }
 
@@ -226,7 +226,8 @@ END_TEST
 START_TEST(yaml_positions_and_types)
 {
     struct doc_error err;
-    const char *text = "name: x\nversions: [2025-11-25, 3, 1.5, true, null, '7']\nnested:\n  - a: b\n";
+    const char *text =
+        "name: x\nversions: [2025-11-25, 3, 1.5, true, null, '7']\nnested:\n  - a: b\n";
     doc *d = load(text, 1, &err);
     ck_assert_ptr_nonnull(d);
     json_t *r = doc_root(d);
@@ -269,11 +270,12 @@ END_TEST
 START_TEST(yaml_reader_errors_are_positioned)
 {
     ERR("a: b\nc: \"caf\xe9\"\n", 1, 2, 8, "invalid trailing UTF-8 octet");
-    ERR("\xc3\xa9: b\nc: [\xe2\x82\xac, \xe2\x82x]\n", 1, 2, 8,
-                 "invalid trailing UTF-8 octet");
+    ERR("\xc3\xa9: b\nc: [\xe2\x82\xac, \xe2\x82x]\n", 1, 2, 8, "invalid trailing UTF-8 octet");
     ERR("a: b\nc: d\0e\n", 1, 2, 5, "control characters are not allowed");
     ERR("\xc3\xa9\xc3\xa9: \xff\n", 1, 1, 5, "invalid leading UTF-8 octet");
-    ERR("\xEF\xBB\xBF" "a: \x01\n", 1, 1, 4, "control characters");
+    ERR("\xEF\xBB\xBF"
+        "a: \x01\n",
+        1, 1, 4, "control characters");
     ERR("a: 1\rb: 2\r\nc: \x01\n", 1, 3, 4, "control characters"); /* libyaml's breaks */
 }
 END_TEST
@@ -287,7 +289,8 @@ START_TEST(yaml_numbers_out_of_range_are_refused)
     ERR("n: 1e999\n", 1, 1, 4, "does not fit in a double");
     struct doc_error err;
     doc *d = load("a: 9223372036854775807\nb: -9223372036854775808\nc: '123456789012345678901'\n"
-                  "d: 1e-999\ne: 12345678901234567890123x\n", 1, &err);
+                  "d: 1e-999\ne: 12345678901234567890123x\n",
+                  1, &err);
     ck_assert_ptr_nonnull(d);
     json_t *r = doc_root(d);
     ck_assert(json_integer_value(json_object_get(r, "a")) == INT64_MAX);
@@ -313,7 +316,10 @@ static void assert_line(doc *d, uint32_t line, const char *want)
 START_TEST(yaml_lines_are_libyamls)
 {
     struct doc_error err;
-    doc *d = load("a: 1\rb: [x]\r\nc: \xE2\x80\xA8" "d: 3\xC2\x85" "e: 4", 1, &err);
+    doc *d = load("a: 1\rb: [x]\r\nc: \xE2\x80\xA8"
+                  "d: 3\xC2\x85"
+                  "e: 4",
+                  1, &err);
     ck_assert_ptr_nonnull(d);
     assert_pos(d, "/b/0", 2, 5);
     assert_pos(d, "/e", 5, 4);
@@ -371,15 +377,15 @@ static void assert_key_pos(doc *d, const char *ptr, uint32_t line, uint32_t col)
 START_TEST(yaml_alias_positions)
 {
     struct doc_error err;
-    const char *text = "a: &x 5\n"        /* 1 */
-                       "b: *x\n"          /* 2 */
-                       "m: &m\n"          /* 3 */
-                       "  k: v\n"         /* 4 */
-                       "  n: [1, 2]\n"    /* 5 */
-                       "c:   *m\n"        /* 6 */
-                       "s: [*x, *m]\n"    /* 7 */
-                       "t:\n"             /* 8 */
-                       "  u: *m\n";       /* 9 */
+    const char *text = "a: &x 5\n"     /* 1 */
+                       "b: *x\n"       /* 2 */
+                       "m: &m\n"       /* 3 */
+                       "  k: v\n"      /* 4 */
+                       "  n: [1, 2]\n" /* 5 */
+                       "c:   *m\n"     /* 6 */
+                       "s: [*x, *m]\n" /* 7 */
+                       "t:\n"          /* 8 */
+                       "  u: *m\n";    /* 9 */
     doc *d = load(text, 1, &err);
     ck_assert_ptr_nonnull(d);
     /* the anchors themselves */
@@ -413,7 +419,8 @@ START_TEST(yaml_alias_positions)
     assert_key_pos(d, "/s/1/k", 4, 3);
     /* the copies are nodes of their own, with the anchor's subtree size */
     ck_assert_uint_ne(doc_pointer_node(d, "/c/k"), doc_pointer_node(d, "/m/k"));
-    ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/c")), doc_node_size(d, doc_pointer_node(d, "/m")));
+    ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/c")),
+                      doc_node_size(d, doc_pointer_node(d, "/m")));
     ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/c")), 5);
     doc_free(d);
 
@@ -436,7 +443,8 @@ END_TEST
 START_TEST(yaml_alias_keys_are_refused)
 {
     ERR("a: &k x\n*k : 2\n", 1, 2, 1, "a mapping key must be a plain string, not an alias");
-    ERR("a: &k x\nb:\n  c: 1\n  *k : 2\n", 1, 4, 3, "a mapping key must be a plain string, not an alias");
+    ERR("a: &k x\nb:\n  c: 1\n  *k : 2\n", 1, 4, 3,
+        "a mapping key must be a plain string, not an alias");
     ERR("{a: &k x, *k : 2}", 1, 1, 11, "a mapping key must be a plain string, not an alias");
     ERR("a: &k x\n? *k\n: 2\n", 1, 2, 3, "a mapping key must be a plain string, not an alias");
     ERR("a: &k {x: 1}\n*k : 2\n", 1, 2, 1, "not an alias");
@@ -455,7 +463,8 @@ static void check_index_at(doc *d, doc_node n, json_t *v, const char *where)
     doc_node c = doc_node_first_child(d, n);
     if (json_is_object(v)) {
         for (void *it = json_object_iter(v); it; it = json_object_iter_next(v, it)) {
-            ck_assert_msg(c != DOC_NONE, "%s: no node for member %s", where, json_object_iter_key(it));
+            ck_assert_msg(c != DOC_NONE, "%s: no node for member %s", where,
+                          json_object_iter_key(it));
             check_index_at(d, c, json_object_iter_value(it), where);
             sum += doc_node_size(d, c);
             c = doc_node_next_sibling(d, n, c);
@@ -503,7 +512,6 @@ static doc *load_ok(const char *text)
     check_index(d);
     return d;
 }
-
 
 static json_t *at(doc *d, const char *a, const char *b)
 {
@@ -563,15 +571,15 @@ END_TEST
  * its place; it is no duplicate. Two written keys still are. */
 START_TEST(yaml_merge_explicit_keys_win)
 {
-    doc *d = load_ok("b: &b {x: 1, y: 2, z: 3}\n"                 /* 1 */
-                     "m:\n"                                       /* 2 */
-                     "  y: before\n"                              /* 3 */
-                     "  <<: *b\n"                                 /* 4 */
-                     "  z: after\n"                               /* 5 */
-                     "c: &c {k: [1, 2, 3], l: {p: q}}\n"          /* 6 */
-                     "n: {<<: *c, k: 1, s: &s [7, 8]}\n"          /* 7 */
-                     "u: [0, 0, 0, 0, 0, 0, 0, 0]\n"              /* 8: over where s was */
-                     "t: *s\n");                                  /* 9 */
+    doc *d = load_ok("b: &b {x: 1, y: 2, z: 3}\n"        /* 1 */
+                     "m:\n"                              /* 2 */
+                     "  y: before\n"                     /* 3 */
+                     "  <<: *b\n"                        /* 4 */
+                     "  z: after\n"                      /* 5 */
+                     "c: &c {k: [1, 2, 3], l: {p: q}}\n" /* 6 */
+                     "n: {<<: *c, k: 1, s: &s [7, 8]}\n" /* 7 */
+                     "u: [0, 0, 0, 0, 0, 0, 0, 0]\n"     /* 8: over where s was */
+                     "t: *s\n");                         /* 9 */
     assert_keys(d, "/m", "y,x,z");
     ck_assert_str_eq(json_string_value(at(d, "m", "y")), "before");
     ck_assert_int_eq(json_integer_value(at(d, "m", "x")), 1);
@@ -670,14 +678,14 @@ END_TEST
  * aliases of mappings built by merging. */
 START_TEST(yaml_merge_nested)
 {
-    doc *d = load_ok("a: &a {k: 1, n: {p: 1}}\n"                    /* 1 */
-                     "b: &b {<<: *a, l: 2}\n"                       /* 2 */
-                     "m: &m {<<: *b, k: 9}\n"                       /* 3 */
-                     "i: {<<: {x: {<<: *a, q: 3}}}\n"               /* 4 */
-                     "j: {<<: &s {u: 1, v: &v {w: 2}}, u: 0}\n"     /* 5 */
-                     "s2: *s\n"                                     /* 6 */
-                     "v2: *v\n"                                     /* 7 */
-                     "c: *m\n");                                    /* 8 */
+    doc *d = load_ok("a: &a {k: 1, n: {p: 1}}\n"                /* 1 */
+                     "b: &b {<<: *a, l: 2}\n"                   /* 2 */
+                     "m: &m {<<: *b, k: 9}\n"                   /* 3 */
+                     "i: {<<: {x: {<<: *a, q: 3}}}\n"           /* 4 */
+                     "j: {<<: &s {u: 1, v: &v {w: 2}}, u: 0}\n" /* 5 */
+                     "s2: *s\n"                                 /* 6 */
+                     "v2: *v\n"                                 /* 7 */
+                     "c: *m\n");                                /* 8 */
     assert_keys(d, "/b", "k,n,l");
     assert_pos(d, "/b/k", 1, 11);
     assert_pos(d, "/b/n/p", 1, 21);
@@ -734,23 +742,25 @@ static char *repeat_lines(const char *head, const char *line, size_t n)
 
 /* Merges do not get round the alias-bomb limit, and the work they do (copies merged
  * away, mappings closed up) is bounded too. */
-#define E111K "a: &a [x, x, x, x, x, x, x, x, x, x]\n" \
-              "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n" \
-              "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n" \
-              "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n" \
-              "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n" \
-              "big: &big {k: *e}\n"
+#define E111K                                                                                      \
+    "a: &a [x, x, x, x, x, x, x, x, x, x]\n"                                                       \
+    "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"                                             \
+    "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"                                             \
+    "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"                                             \
+    "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"                                             \
+    "big: &big {k: *e}\n"
 START_TEST(yaml_merge_bombs_are_bounded)
 {
     struct doc_error err;
-    const char *bomb = "a: &a {a0: x, a1: x, a2: x, a3: x, a4: x, a5: x, a6: x, a7: x, a8: x}\n"
-                       "b: &b {<<: *a, b0: *a, b1: *a, b2: *a, b3: *a, b4: *a, b5: *a, b6: *a, b7: *a}\n"
-                       "c: &c {<<: *b, c0: *b, c1: *b, c2: *b, c3: *b, c4: *b, c5: *b, c6: *b, c7: *b}\n"
-                       "d: &d {<<: *c, d0: *c, d1: *c, d2: *c, d3: *c, d4: *c, d5: *c, d6: *c, d7: *c}\n"
-                       "e: &e {<<: *d, e0: *d, e1: *d, e2: *d, e3: *d, e4: *d, e5: *d, e6: *d, e7: *d}\n"
-                       "f: &f {<<: *e, f0: *e, f1: *e, f2: *e, f3: *e, f4: *e, f5: *e, f6: *e, f7: *e}\n"
-                       "g: &g {<<: *f, g0: *f, g1: *f, g2: *f, g3: *f, g4: *f, g5: *f, g6: *f, g7: *f}\n"
-                       "h: &h {<<: [*g, *g, *g, *g, *g, *g, *g, *g]}\n";
+    const char *bomb =
+        "a: &a {a0: x, a1: x, a2: x, a3: x, a4: x, a5: x, a6: x, a7: x, a8: x}\n"
+        "b: &b {<<: *a, b0: *a, b1: *a, b2: *a, b3: *a, b4: *a, b5: *a, b6: *a, b7: *a}\n"
+        "c: &c {<<: *b, c0: *b, c1: *b, c2: *b, c3: *b, c4: *b, c5: *b, c6: *b, c7: *b}\n"
+        "d: &d {<<: *c, d0: *c, d1: *c, d2: *c, d3: *c, d4: *c, d5: *c, d6: *c, d7: *c}\n"
+        "e: &e {<<: *d, e0: *d, e1: *d, e2: *d, e3: *d, e4: *d, e5: *d, e6: *d, e7: *d}\n"
+        "f: &f {<<: *e, f0: *e, f1: *e, f2: *e, f3: *e, f4: *e, f5: *e, f6: *e, f7: *e}\n"
+        "g: &g {<<: *f, g0: *f, g1: *f, g2: *f, g3: *f, g4: *f, g5: *f, g6: *f, g7: *f}\n"
+        "h: &h {<<: [*g, *g, *g, *g, *g, *g, *g, *g]}\n";
     ck_assert_ptr_null(load(bomb, 1, &err));
     ck_assert_ptr_nonnull(strstr(err.message, "alias bombs"));
     doc_error_release(&err);
@@ -783,7 +793,8 @@ START_TEST(yaml_merge_bombs_are_bounded)
     doc_free(d);
     free(t);
     d = load_ok(E111K "m: {<<: *big}\n");
-    ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/m")), doc_node_size(d, doc_pointer_node(d, "/big")));
+    ck_assert_uint_eq(doc_node_size(d, doc_pointer_node(d, "/m")),
+                      doc_node_size(d, doc_pointer_node(d, "/big")));
     assert_pos(d, "/m/k/9/9/9/9/9", 1, 35);
     doc_free(d);
 }
@@ -817,8 +828,9 @@ START_TEST(json_spans)
 {
     struct doc_error err;
     /* every kind of value, non-ASCII text, CRLF line breaks, a byte order mark */
-    const char *text = "\xef\xbb\xbf{\r\n  \"caf\xc3\xa9\": [1, -2.5e3, {\"b\": true}],\r\n"
-                       "  \"s\": \"x\\\"\xe2\x82\xac\",\r\n  \"n\": null, \"f\": false, \"o\": {}\r\n}\r\n";
+    const char *text =
+        "\xef\xbb\xbf{\r\n  \"caf\xc3\xa9\": [1, -2.5e3, {\"b\": true}],\r\n"
+        "  \"s\": \"x\\\"\xe2\x82\xac\",\r\n  \"n\": null, \"f\": false, \"o\": {}\r\n}\r\n";
     doc *d = load(text, 0, &err);
     ck_assert_ptr_nonnull(d);
     struct doc_span v;
@@ -925,7 +937,7 @@ START_TEST(yaml_shared_spans)
     ck_assert_int_eq(span_flags(d, "/base") & DOC_SPAN_SHARED, DOC_SPAN_SHARED);
     ck_assert_int_eq(span_flags(d, "/base/type") & DOC_SPAN_SHARED, DOC_SPAN_SHARED);
     ck_assert_int_eq(span_flags(d, "/copy") & DOC_SPAN_SHARED, DOC_SPAN_SHARED);
-    assert_span(d, "/copy", "*b", "copy"); /* the alias's own text */
+    assert_span(d, "/copy", "*b", "copy");          /* the alias's own text */
     assert_span(d, "/copy/type", "object", "type"); /* the anchor's */
     ck_assert_int_eq(span_flags(d, "/merged/type") & DOC_SPAN_SHARED, DOC_SPAN_SHARED);
     assert_span(d, "/merged/type", "object", "type");
@@ -936,11 +948,44 @@ START_TEST(yaml_shared_spans)
 }
 END_TEST
 
+/* doc_shed: the kept lines and members only; no node, no other line. */
+START_TEST(shed_keeps_lines_and_members)
+{
+    struct doc_error err;
+    const char *text = "{\"protocolVersions\": [\"2025-06-18\"],\n"
+                       "\"tools\": [{\"name\": \"a b\"}],\n"
+                       "\"x\": 1}\n";
+    doc *d = doc_load_buffer("t", text, strlen(text), 0, NULL, &err);
+    ck_assert_ptr_nonnull(d);
+    const uint32_t lines[] = {2, 9, 2};
+    static const char *const keep[] = {"protocolVersions", "absent", NULL};
+    doc_shed(d, lines, 3, keep);
+    size_t len = 0;
+    const char *l2 = doc_line(d, 2, &len);
+    ck_assert_ptr_nonnull(l2);
+    ck_assert_int_eq((int)len, (int)strlen("\"tools\": [{\"name\": \"a b\"}],"));
+    ck_assert(!strncmp(l2, "\"tools\": [{\"name\": \"a b\"}],", len));
+    ck_assert_ptr_null(doc_line(d, 1, &len));
+    ck_assert_ptr_null(doc_line(d, 3, &len));
+    ck_assert_int_eq((int)json_object_size(doc_root(d)), 1);
+    ck_assert_int_eq((int)json_array_size(json_object_get(doc_root(d), "protocolVersions")), 1);
+    ck_assert_int_eq((int)doc_node_count(d), 0);
+    struct doc_pos pos;
+    ck_assert_int_eq(doc_pointer_pos(d, "/tools/0", &pos, NULL), -1);
+    ck_assert_int_eq(doc_pointer_pos(d, "/protocolVersions/0", &pos, NULL), -1);
+    ck_assert_int_eq(doc_pointer_pos(d, "", &pos, NULL), -1);
+    doc_shed(d, lines, 1, keep); /* a second time: nothing changes */
+    ck_assert_ptr_nonnull(doc_line(d, 2, &len));
+    doc_free(d);
+}
+END_TEST
+
 Suite *doc_suite(void)
 {
     Suite *s = suite_create("doc");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, json_positions);
+    tcase_add_test(tc, shed_keeps_lines_and_members);
     tcase_add_test(tc, json_columns_are_characters);
     tcase_add_test(tc, json_errors_are_positioned);
     tcase_add_test(tc, depth_and_size_limits);
