@@ -98,6 +98,9 @@ struct schema_re {
 struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t max_len, int want_jit,
                                     char **err);
 void schema_re_free(struct schema_re *re);
+/* Would schema_re_compile fail on PATTERN? 0, or -1 and *err (new), its message; the
+ * verdict is kept by pattern for the process (schema checking compiles no regex). */
+int schema_re_valid(const char *pattern, size_t len, uint32_t max_len, char **err);
 
 /* Keyword kinds, in no particular order; compile order decides evaluation order. */
 enum schema_kwk {

@@ -174,8 +174,14 @@ static struct schema_re *compile_re(struct schema_cstate *cs, const struct schem
                                     const char *kw, const char *pat, size_t len)
 {
     char *err = NULL;
-    struct schema_re *re =
-        schema_re_compile(pat, len, cs->s->lim.max_regex_len, !cs->check_all, &err);
+    if (cs->check_all) {                 /* only checked: the verdict, not the regex (never run) */
+        static struct schema_re checked; /* what the keyword holds, never matched nor freed */
+        if (schema_re_valid(pat, len, cs->s->lim.max_regex_len, &err) == 0) return &checked;
+        schema_cerr(cs, n, kw, "%s", err);
+        free(err);
+        return NULL;
+    }
+    struct schema_re *re = schema_re_compile(pat, len, cs->s->lim.max_regex_len, 1, &err);
     if (!re) {
         schema_cerr(cs, n, kw, "%s", err);
         free(err);
@@ -544,9 +550,11 @@ static schema *compile(schema_ctx *ctx, json_t *root, const char *base_uri,
     schema *s = xcalloc(1, sizeof *s);
     s->lim = *schema_ctx_limits(ctx);
     s->root_plain = plain;
-    s->mctx = pcre2_match_context_create(NULL);
-    pcre2_set_match_limit(s->mctx, s->lim.regex_match_limit);
-    pcre2_set_depth_limit(s->mctx, s->lim.regex_depth_limit);
+    if (!(check_all & 1)) { /* a schema only checked matches nothing */
+        s->mctx = pcre2_match_context_create(NULL);
+        pcre2_set_match_limit(s->mctx, s->lim.regex_match_limit);
+        pcre2_set_depth_limit(s->mctx, s->lim.regex_depth_limit);
+    }
     cs.s = s;
     cs.ctx = ctx;
     cs.errs = errs;

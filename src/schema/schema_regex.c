@@ -7,6 +7,7 @@
  * quantifier). One PCRE2 still cannot compile is "unrunnable": kept without code, taken
  * to match, and reported as a note (schema_regex_runnable), never as the author's
  * error. docs/schema.md lists all of it. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -469,13 +470,95 @@ static pcre2_code *compile_translated(const char *pattern, size_t len, char **wh
     return re;
 }
 
+/* ---- verdicts by pattern --------------------------------------------------------- */
+
+/* What schema checking asks of a pattern (is it ECMA-262, can PCRE2 run it) depends on
+ * its bytes alone, and the same few patterns recur in schema after schema: the verdicts
+ * are kept by pattern, once per process, so a schema only checked costs no PCRE2
+ * compilation for a pattern seen before. Shared by every thread (under VERDICTS_LOCK);
+ * past VERDICTS_MAX patterns the table starts again, so memory stays bounded. */
+struct re_verdict {
+    int ecma;       /* schema_regex_check: 0 or -1 */
+    int runnable;   /* PCRE2 compiles its translation */
+    char *ecma_why; /* when ecma < 0 */
+    char *run_why;  /* when !runnable */
+};
+#define VERDICTS_MAX 4096
+static pthread_mutex_t verdicts_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct schema_map verdict_index; /* pattern bytes -> verdicts[] */
+static VEC(struct re_verdict) verdicts;
+
+static void verdicts_clear(void)
+{
+    for (size_t i = 0; i < verdicts.len; i++) {
+        free(verdicts.items[i].ecma_why);
+        free(verdicts.items[i].run_why);
+    }
+    VEC_FREE(verdicts);
+    schema_map_release(&verdict_index);
+}
+
+/* The verdicts on PATTERN into *V, its strings new (NULL when there is none). */
+static void re_verdict(const char *pattern, size_t len, struct re_verdict *v)
+{
+    size_t i;
+    pthread_mutex_lock(&verdicts_lock);
+    int known = schema_map_get(&verdict_index, pattern, len, &i);
+    if (known) {
+        *v = verdicts.items[i];
+        v->ecma_why = v->ecma_why ? xstrdup(v->ecma_why) : NULL;
+        v->run_why = v->run_why ? xstrdup(v->run_why) : NULL;
+    }
+    pthread_mutex_unlock(&verdicts_lock);
+    if (known) return;
+    memset(v, 0, sizeof *v);
+    v->ecma = schema_regex_check(pattern, len, &v->ecma_why);
+    if (v->ecma == 0) {
+        pcre2_code *re = compile_translated(pattern, len, &v->run_why);
+        v->runnable = re != NULL;
+        pcre2_code_free(re);
+    }
+    struct re_verdict keep = *v;
+    keep.ecma_why = v->ecma_why ? xstrdup(v->ecma_why) : NULL;
+    keep.run_why = v->run_why ? xstrdup(v->run_why) : NULL;
+    pthread_mutex_lock(&verdicts_lock);
+    if (verdicts.len >= VERDICTS_MAX) verdicts_clear();
+    if (!schema_map_get(&verdict_index, pattern, len, &i)) {
+        schema_map_put(&verdict_index, pattern, len, verdicts.len);
+        VEC_PUSH(verdicts, keep);
+    } else { /* another thread was first: the same verdicts */
+        free(keep.ecma_why);
+        free(keep.run_why);
+    }
+    pthread_mutex_unlock(&verdicts_lock);
+}
+
 int schema_regex_runnable(const char *pattern, size_t len, char **why)
 {
-    if (schema_regex_check(pattern, len, why) < 0) return -1;
-    pcre2_code *re = compile_translated(pattern, len, why);
-    if (!re) return 0;
-    pcre2_code_free(re);
-    return 1;
+    struct re_verdict v;
+    re_verdict(pattern, len, &v);
+    *why = v.ecma < 0 ? v.ecma_why : !v.runnable ? v.run_why : NULL;
+    if (*why != v.ecma_why) free(v.ecma_why);
+    if (*why != v.run_why) free(v.run_why);
+    return v.ecma < 0 ? -1 : v.runnable;
+}
+
+/* Had schema_re_compile compiled PATTERN, would it have failed? 0, or -1 and *err (new:
+ * its message). For a schema only checked, whose regexes are never run. */
+int schema_re_valid(const char *pattern, size_t len, uint32_t max_len, char **err)
+{
+    if (len > max_len) {
+        *err = xasprintf("pattern is %zu bytes long, more than the bound max_regex_len=%u", len,
+                         (unsigned)max_len);
+        return -1;
+    }
+    struct re_verdict v;
+    re_verdict(pattern, len, &v);
+    if (v.ecma < 0)
+        *err = xasprintf("invalid regular expression \"%.*s\": %s", (int)len, pattern, v.ecma_why);
+    free(v.ecma_why);
+    free(v.run_why);
+    return v.ecma < 0 ? -1 : 0;
 }
 
 struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t max_len, int want_jit,
