@@ -651,30 +651,31 @@ static int unrunnable_in(json_t *sch, struct buf *at, int depth, char **why,
                          struct schema_seen *seen)
 {
     if (!json_is_object(sch) || depth > 256 || !schema_seen_add(seen, sch)) return 0;
-    json_t *pat = json_object_get(sch, "pattern");
+    uint64_t present = schema_kw_bits(sch); /* most of the keywords below are absent */
+    json_t *pat = schema_kw_get(present, sch, "pattern");
     if (json_is_string(pat) &&
         unrunnable_pattern(json_string_value(pat), json_string_length(pat), at, "pattern", NULL,
                            why))
         return 1;
-    json_t *pp = json_object_get(sch, "patternProperties"), *v;
+    json_t *pp = schema_kw_get(present, sch, "patternProperties"), *v;
     const char *key;
     if (json_is_object(pp)) json_object_foreach(pp, key, v)
         {
             if (unrunnable_pattern(key, strlen(key), at, "patternProperties", key, why)) return 1;
         }
     for (size_t k = 0; ONE_SCHEMA[k]; k++)
-        if (unrunnable_child(json_object_get(sch, ONE_SCHEMA[k]), at, depth, why, ONE_SCHEMA[k],
-                             NULL, 0, 0, seen))
+        if (unrunnable_child(schema_kw_get(present, sch, ONE_SCHEMA[k]), at, depth, why,
+                             ONE_SCHEMA[k], NULL, 0, 0, seen))
             return 1;
     for (size_t k = 0; SCHEMA_ARRAYS[k]; k++) {
-        json_t *a = json_object_get(sch, SCHEMA_ARRAYS[k]);
+        json_t *a = schema_kw_get(present, sch, SCHEMA_ARRAYS[k]);
         for (size_t i = 0; json_is_array(a) && i < json_array_size(a); i++)
             if (unrunnable_child(json_array_get(a, i), at, depth, why, SCHEMA_ARRAYS[k], NULL, i, 1,
                                  seen))
                 return 1;
     }
     for (size_t k = 0; SCHEMA_MAPS[k]; k++) {
-        json_t *m = json_object_get(sch, SCHEMA_MAPS[k]);
+        json_t *m = schema_kw_get(present, sch, SCHEMA_MAPS[k]);
         if (json_is_object(m)) json_object_foreach(m, key, v)
             {
                 if (unrunnable_child(v, at, depth, why, SCHEMA_MAPS[k], key, 0, 0, seen)) return 1;
