@@ -79,13 +79,12 @@ static size_t get_node(struct schema_cstate *cs, json_t *j, uint32_t doc, size_t
 static size_t child(struct schema_cstate *cs, const struct schema_node *n, json_t *j,
                     const char *kw, const char *sub, size_t idx)
 {
-    struct buf p = BUF_INIT;
-    ptr_append_segment(&p, kw, strlen(kw));
-    if (sub) ptr_append_segment(&p, sub, strlen(sub));
-    else if (idx != SCHEMA_NONE) ptr_append_index(&p, idx);
-    size_t r = get_node(cs, j, n->doc, n->ptr, buf_str(&p), n->res);
-    buf_release(&p);
-    return r;
+    struct buf *p = &cs->child_seg; /* reused: get_node copies what it keeps */
+    buf_truncate(p, 0);
+    ptr_append_segment(p, kw, strlen(kw));
+    if (sub) ptr_append_segment(p, sub, strlen(sub));
+    else if (idx != SCHEMA_NONE) ptr_append_index(p, idx);
+    return get_node(cs, j, n->doc, n->ptr, buf_str(p), n->res);
 }
 
 /* Resolve reference REF of node N. Returns the target node or NONE (error recorded).
@@ -536,6 +535,7 @@ static void cstate_release(struct schema_cstate *cs)
     schema_map_release(&cs->docmap);
     VEC_FREE(cs->locs);
     VEC_FREE(cs->work);
+    buf_release(&cs->child_seg);
 }
 
 /* Compile ROOT; *BOUNDED (may be NULL) tells whether a bound stopped it. */
