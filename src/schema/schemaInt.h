@@ -388,6 +388,7 @@ struct schema_memo_key {
     int offline;   /* schema_check_offline */
     size_t limit;  /* of the error list */
     int errs_null; /* no error list */
+    size_t values; /* the schema's count of JSON values (equal for equal schemas) */
 };
 struct schema_memo;
 struct schema_memo *schema_memo_new(void);

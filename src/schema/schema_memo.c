@@ -1,26 +1,27 @@
 /* schema_memo.c - schema checking's verdicts by content (struct schema_memo,
- * schemaInt.h). A schema's check depends only on its bytes, its default dialect and
+ * schemaInt.h). A schema's check depends only on its content, its default dialect and
  * the context, and many descriptions repeat one schema in tool after tool (an empty
  * object's, a pagination cursor's): the verdict and the error list of a check are kept
- * under a hash of the schema's content and found again for an equal one, compared by
- * its compact serialization (member order, number types and strings exactly: what
- * the error list depends on). Shared by the threads of one context, under the memo's
- * own lock; bounded in bytes, past which nothing more is kept. Calls the error list
- * and the hash map only. */
+ * under a hash of the schema's content, with a reference to the schema, and found again
+ * for an equal one (compared member by member in order, numbers by type and bits,
+ * strings by bytes: what the error list depends on). Shared by the threads of one
+ * context, under the memo's own lock; bounded in the values it keeps, past which
+ * nothing more is kept. Calls the error list and the hash map only. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schema/schemaInt.h"
 
-/* What the memo may hold: serialized schemas and their errors. */
-#define MEMO_MAX_BYTES ((size_t)8 << 20)
-/* Deeper schemas are not kept (the hash and the serialization recurse). */
+/* What the memo may hold: the JSON values of the schemas it keeps (alive through its
+ * references even once their document is gone) and the bytes of their errors. */
+#define MEMO_MAX_VALUES ((size_t)1 << 18)
+#define MEMO_MAX_BYTES ((size_t)4 << 20)
+/* Deeper schemas are not kept (the hash and the comparison recurse). */
 #define MEMO_MAX_DEPTH 256u
 
 struct memo_ent {
-    char *text; /* the schema, compact */
-    size_t len;
+    json_t *sch; /* own reference */
     int rc;
     struct schema_errors errs;
 };
@@ -29,7 +30,7 @@ struct schema_memo {
     pthread_mutex_t lock;
     struct schema_map index; /* struct schema_memo_key bytes -> ents */
     VEC(struct memo_ent) ents;
-    size_t bytes;
+    size_t values, bytes;
 };
 
 struct schema_memo *schema_memo_new(void)
@@ -42,12 +43,12 @@ struct schema_memo *schema_memo_new(void)
 static void memo_clear(struct schema_memo *m)
 {
     for (size_t i = 0; i < m->ents.len; i++) {
-        free(m->ents.items[i].text);
+        json_decref(m->ents.items[i].sch);
         schema_errors_release(&m->ents.items[i].errs);
     }
     VEC_FREE(m->ents);
     schema_map_release(&m->index);
-    m->bytes = 0;
+    m->values = m->bytes = 0;
 }
 
 void schema_memo_reset(struct schema_memo *m)
@@ -71,29 +72,43 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h * 0xFF51AFD7ED558CCDull;
 }
 
+/* Eight bytes at a time: descriptions make most of a schema's bytes. */
 static uint64_t mix_bytes(uint64_t h, const char *s, size_t n)
 {
-    uint64_t f = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) f = (f ^ (unsigned char)s[i]) * 1099511628211ull;
-    return mix(h, f ^ n);
+    uint64_t f = 1469598103934665603ull ^ n, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, s + i, 8);
+        f = (f ^ w) * 0x9FB21C651E98DF25ull;
+        f ^= f >> 29;
+    }
+    if (i < n) {
+        w = 0;
+        memcpy(&w, s + i, n - i);
+        f = (f ^ w) * 0x9FB21C651E98DF25ull;
+        f ^= f >> 29;
+    }
+    return mix(h, f);
 }
 
-/* The hash of J's content in member order; -1 past MEMO_MAX_DEPTH. */
-static int content_hash(json_t *j, unsigned depth, uint64_t *h)
+/* The hash of J's content in member order, and its count of values; -1 past
+ * MEMO_MAX_DEPTH. */
+static int content_hash(json_t *j, unsigned depth, uint64_t *h, size_t *values)
 {
     if (depth > MEMO_MAX_DEPTH) return -1;
+    ++*values;
     *h = mix(*h, (uint64_t)json_typeof(j));
     switch (json_typeof(j)) {
     case JSON_OBJECT:
         for (void *it = json_object_iter(j); it; it = json_object_iter_next(j, it)) {
             *h = mix_bytes(*h, json_object_iter_key(it), json_object_iter_key_len(it));
-            if (content_hash(json_object_iter_value(it), depth + 1, h) < 0) return -1;
+            if (content_hash(json_object_iter_value(it), depth + 1, h, values) < 0) return -1;
         }
         *h = mix(*h, json_object_size(j));
         return 0;
     case JSON_ARRAY:
         for (size_t i = 0; i < json_array_size(j); i++)
-            if (content_hash(json_array_get(j, i), depth + 1, h) < 0) return -1;
+            if (content_hash(json_array_get(j, i), depth + 1, h, values) < 0) return -1;
         *h = mix(*h, json_array_size(j));
         return 0;
     case JSON_STRING: *h = mix_bytes(*h, json_string_value(j), json_string_length(j)); return 0;
@@ -113,16 +128,44 @@ int schema_memo_key(json_t *sch, struct schema_memo_key *k)
 {
     memset(k, 0, sizeof *k); /* the key is compared as bytes: no stray padding */
     k->hash = 0x243F6A8885A308D3ull;
-    return content_hash(sch, 0, &k->hash);
+    return content_hash(sch, 0, &k->hash, &k->values);
 }
 
-/* SCH compact, as the memo compares it (new). */
-static char *serialize(json_t *sch, size_t *len)
+/* Are A and B the same content: members in the same order, numbers of the same type and
+ * bits, strings of the same bytes? (json_equal ignores member order, which orders the
+ * errors, and takes an integer for a real equal to it.) */
+static int same_content(json_t *a, json_t *b)
 {
-    char *t = json_dumps(sch, JSON_COMPACT | JSON_ENCODE_ANY);
-    if (!t) BUG("json_dumps failed");
-    *len = strlen(t);
-    return t;
+    if (a == b) return 1;
+    if (json_typeof(a) != json_typeof(b)) return 0;
+    switch (json_typeof(a)) {
+    case JSON_OBJECT: {
+        if (json_object_size(a) != json_object_size(b)) return 0;
+        void *i = json_object_iter(a), *k = json_object_iter(b);
+        for (; i && k; i = json_object_iter_next(a, i), k = json_object_iter_next(b, k)) {
+            size_t n = json_object_iter_key_len(i);
+            if (n != json_object_iter_key_len(k) ||
+                memcmp(json_object_iter_key(i), json_object_iter_key(k), n) ||
+                !same_content(json_object_iter_value(i), json_object_iter_value(k)))
+                return 0;
+        }
+        return !i && !k;
+    }
+    case JSON_ARRAY:
+        if (json_array_size(a) != json_array_size(b)) return 0;
+        for (size_t i = 0; i < json_array_size(a); i++)
+            if (!same_content(json_array_get(a, i), json_array_get(b, i))) return 0;
+        return 1;
+    case JSON_STRING:
+        return json_string_length(a) == json_string_length(b) &&
+            !memcmp(json_string_value(a), json_string_value(b), json_string_length(a));
+    case JSON_INTEGER: return json_integer_value(a) == json_integer_value(b);
+    case JSON_REAL: {
+        double x = json_real_value(a), y = json_real_value(b);
+        return !memcmp(&x, &y, sizeof x);
+    }
+    default: return 1; /* true, false, null: the type says it all */
+    }
 }
 
 int schema_memo_get(struct schema_memo *m, const struct schema_memo_key *k, json_t *sch,
@@ -130,15 +173,8 @@ int schema_memo_get(struct schema_memo *m, const struct schema_memo_key *k, json
 {
     size_t i;
     pthread_mutex_lock(&m->lock);
-    int known = schema_map_get(&m->index, k, sizeof *k, &i);
-    pthread_mutex_unlock(&m->lock);
-    if (!known) return 0;
-    size_t len;
-    char *text = serialize(sch, &len); /* outside the lock: the entry is never changed */
-    pthread_mutex_lock(&m->lock);
-    /* the table may have been reset meanwhile: look again */
-    int hit = schema_map_get(&m->index, k, sizeof *k, &i) && m->ents.items[i].len == len &&
-        !memcmp(m->ents.items[i].text, text, len);
+    int hit =
+        schema_map_get(&m->index, k, sizeof *k, &i) && same_content(m->ents.items[i].sch, sch);
     if (hit) {
         const struct memo_ent *e = &m->ents.items[i];
         for (size_t x = 0; x < e->errs.len; x++)
@@ -147,36 +183,28 @@ int schema_memo_get(struct schema_memo *m, const struct schema_memo_key *k, json
         *rc = e->rc;
     }
     pthread_mutex_unlock(&m->lock);
-    free(text);
     return hit;
 }
 
 void schema_memo_put(struct schema_memo *m, const struct schema_memo_key *k, json_t *sch, int rc,
                      const struct schema_errors *errs, size_t from)
 {
-    struct memo_ent e = {NULL, 0, rc, SCHEMA_ERRORS_INIT};
     size_t bytes = 0;
     for (size_t x = from; errs && x < errs->len; x++)
         bytes += strlen(errs->items[x].keyword_location) +
             strlen(errs->items[x].instance_location) + strlen(errs->items[x].message) + 3;
     pthread_mutex_lock(&m->lock);
-    int full = m->bytes + bytes > MEMO_MAX_BYTES || schema_map_get(&m->index, k, sizeof *k, NULL);
-    pthread_mutex_unlock(&m->lock);
-    if (full) return; /* out of room, or kept already (or an equal hash: rare, not kept) */
-    e.text = serialize(sch, &e.len);
-    for (size_t x = from; errs && x < errs->len; x++)
-        schema_errors_add(&e.errs, errs->items[x].keyword_location,
-                          errs->items[x].instance_location, "%s", errs->items[x].message);
-    pthread_mutex_lock(&m->lock);
-    if (m->bytes + bytes + e.len <= MEMO_MAX_BYTES &&
+    /* out of room, or kept already (or an equal hash: rare, not kept) */
+    if (m->values + k->values <= MEMO_MAX_VALUES && m->bytes + bytes <= MEMO_MAX_BYTES &&
         !schema_map_get(&m->index, k, sizeof *k, NULL)) {
+        struct memo_ent e = {json_incref(sch), rc, SCHEMA_ERRORS_INIT};
+        for (size_t x = from; errs && x < errs->len; x++)
+            schema_errors_add(&e.errs, errs->items[x].keyword_location,
+                              errs->items[x].instance_location, "%s", errs->items[x].message);
         schema_map_put(&m->index, k, sizeof *k, m->ents.len);
         VEC_PUSH(m->ents, e);
-        m->bytes += bytes + e.len;
-        e.text = NULL;
-        e.errs = (struct schema_errors)SCHEMA_ERRORS_INIT;
+        m->values += k->values;
+        m->bytes += bytes;
     }
     pthread_mutex_unlock(&m->lock);
-    free(e.text);
-    schema_errors_release(&e.errs);
 }

@@ -636,6 +636,7 @@ static int unrunnable_pattern(const char *pat, size_t len, struct buf *at, const
 static int unrunnable_child(json_t *v, struct buf *at, int depth, char **why, const char *kw,
                             const char *key, size_t idx, int is_idx, struct schema_seen *seen)
 {
+    if (!json_is_object(v)) return 0; /* nothing to walk: no pointer to build */
     size_t mark = at->len;
     ptr_append_segment(at, kw, strlen(kw));
     if (key) ptr_append_segment(at, key, strlen(key));
