@@ -388,15 +388,13 @@ struct schema_memo_key {
     int offline;   /* schema_check_offline */
     size_t limit;  /* of the error list */
     int errs_null; /* no error list */
-    size_t values; /* the schema's count of JSON values (equal for equal schemas) */
 };
 struct schema_memo;
 struct schema_memo *schema_memo_new(void);
 void schema_memo_free(struct schema_memo *m);  /* NULL is a no-op */
 void schema_memo_reset(struct schema_memo *m); /* forget every verdict */
-/* K->hash for SCH (the other members zero, for the caller to fill): 0, or -1 when SCH
- * is too deep to be kept. */
-int schema_memo_key(json_t *sch, struct schema_memo_key *k);
+/* K->hash for SCH, the other members zero for the caller to fill. */
+void schema_memo_key(json_t *sch, struct schema_memo_key *k);
 /* A schema equal to SCH checked under K before: 1, *RC its result and its errors
  * appended to ERRS (NULL: none); 0 when there is none. */
 int schema_memo_get(struct schema_memo *m, const struct schema_memo_key *k, json_t *sch,

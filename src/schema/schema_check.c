@@ -59,8 +59,9 @@ static int check_once(schema_ctx *ctx, json_t *sch, const char *base_uri, enum s
                       struct schema_errors *errs, int offline)
 {
     struct schema_memo_key k;
-    if ((base_uri && *base_uri) || (errs && errs->len) || schema_memo_key(sch, &k) < 0)
+    if ((base_uri && *base_uri) || (errs && errs->len))
         return check(ctx, sch, base_uri, dflt, errs, offline);
+    schema_memo_key(sch, &k);
     k.dialect = (int)dflt;
     k.offline = offline;
     k.limit = errs ? errs->limit : 0;

@@ -4,20 +4,24 @@
  * object's, a pagination cursor's): the verdict and the error list of a check are kept
  * under a hash of the schema's content, with a reference to the schema, and found again
  * for an equal one (compared member by member in order, numbers by type and bits,
- * strings by bytes: what the error list depends on). Shared by the threads of one
- * context, under the memo's own lock; bounded in the values it keeps, past which
- * nothing more is kept. Calls the error list and the hash map only. */
+ * strings by bytes: what the error list depends on). The hash reads a schema's first
+ * MEMO_HASH_VALUES values only, so that a schema seen once costs little more than its
+ * check; the comparison reads the rest. Shared by the threads of one context, under the
+ * memo's own lock; bounded in the schemas it keeps, past which nothing more is kept.
+ * Calls the error list and the hash map only. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schema/schemaInt.h"
 
-/* What the memo may hold: the JSON values of the schemas it keeps (alive through its
- * references even once their document is gone) and the bytes of their errors. */
-#define MEMO_MAX_VALUES ((size_t)1 << 18)
+/* What the memo may hold: schemas (alive through its references even once their
+ * document is gone) and the bytes of their errors. */
+#define MEMO_MAX_SCHEMAS 2048u
 #define MEMO_MAX_BYTES ((size_t)4 << 20)
-/* Deeper schemas are not kept (the hash and the comparison recurse). */
+/* The values of a schema its hash reads, in document order. */
+#define MEMO_HASH_VALUES 64
+/* Deeper schemas are never found equal (the comparison recurses). */
 #define MEMO_MAX_DEPTH 256u
 
 struct memo_ent {
@@ -30,7 +34,7 @@ struct schema_memo {
     pthread_mutex_t lock;
     struct schema_map index; /* struct schema_memo_key bytes -> ents */
     VEC(struct memo_ent) ents;
-    size_t values, bytes;
+    size_t bytes;
 };
 
 struct schema_memo *schema_memo_new(void)
@@ -48,7 +52,7 @@ static void memo_clear(struct schema_memo *m)
     }
     VEC_FREE(m->ents);
     schema_map_release(&m->index);
-    m->values = m->bytes = 0;
+    m->bytes = 0;
 }
 
 void schema_memo_reset(struct schema_memo *m)
@@ -91,53 +95,52 @@ static uint64_t mix_bytes(uint64_t h, const char *s, size_t n)
     return mix(h, f);
 }
 
-/* The hash of J's content in member order, and its count of values; -1 past
- * MEMO_MAX_DEPTH. */
-static int content_hash(json_t *j, unsigned depth, uint64_t *h, size_t *values)
+/* The hash of J's content in member order, as far as *BUDGET values go. */
+static void content_hash(json_t *j, int *budget, uint64_t *h)
 {
-    if (depth > MEMO_MAX_DEPTH) return -1;
-    ++*values;
+    if (--*budget < 0) return;
     *h = mix(*h, (uint64_t)json_typeof(j));
     switch (json_typeof(j)) {
     case JSON_OBJECT:
-        for (void *it = json_object_iter(j); it; it = json_object_iter_next(j, it)) {
-            *h = mix_bytes(*h, json_object_iter_key(it), json_object_iter_key_len(it));
-            if (content_hash(json_object_iter_value(it), depth + 1, h, values) < 0) return -1;
-        }
         *h = mix(*h, json_object_size(j));
-        return 0;
+        for (void *it = json_object_iter(j); it && *budget > 0; it = json_object_iter_next(j, it)) {
+            *h = mix_bytes(*h, json_object_iter_key(it), json_object_iter_key_len(it));
+            content_hash(json_object_iter_value(it), budget, h);
+        }
+        return;
     case JSON_ARRAY:
-        for (size_t i = 0; i < json_array_size(j); i++)
-            if (content_hash(json_array_get(j, i), depth + 1, h, values) < 0) return -1;
         *h = mix(*h, json_array_size(j));
-        return 0;
-    case JSON_STRING: *h = mix_bytes(*h, json_string_value(j), json_string_length(j)); return 0;
-    case JSON_INTEGER: *h = mix(*h, (uint64_t)json_integer_value(j)); return 0;
+        for (size_t i = 0; i < json_array_size(j) && *budget > 0; i++)
+            content_hash(json_array_get(j, i), budget, h);
+        return;
+    case JSON_STRING: *h = mix_bytes(*h, json_string_value(j), json_string_length(j)); return;
+    case JSON_INTEGER: *h = mix(*h, (uint64_t)json_integer_value(j)); return;
     case JSON_REAL: {
         double d = json_real_value(j);
         uint64_t bits;
         memcpy(&bits, &d, sizeof bits);
         *h = mix(*h, bits);
-        return 0;
+        return;
     }
-    default: return 0;
+    default: return;
     }
 }
 
-int schema_memo_key(json_t *sch, struct schema_memo_key *k)
+void schema_memo_key(json_t *sch, struct schema_memo_key *k)
 {
     memset(k, 0, sizeof *k); /* the key is compared as bytes: no stray padding */
     k->hash = 0x243F6A8885A308D3ull;
-    return content_hash(sch, 0, &k->hash, &k->values);
+    int budget = MEMO_HASH_VALUES;
+    content_hash(sch, &budget, &k->hash);
 }
 
 /* Are A and B the same content: members in the same order, numbers of the same type and
  * bits, strings of the same bytes? (json_equal ignores member order, which orders the
  * errors, and takes an integer for a real equal to it.) */
-static int same_content(json_t *a, json_t *b)
+static int same_content(json_t *a, json_t *b, unsigned depth)
 {
     if (a == b) return 1;
-    if (json_typeof(a) != json_typeof(b)) return 0;
+    if (json_typeof(a) != json_typeof(b) || depth > MEMO_MAX_DEPTH) return 0;
     switch (json_typeof(a)) {
     case JSON_OBJECT: {
         if (json_object_size(a) != json_object_size(b)) return 0;
@@ -146,7 +149,7 @@ static int same_content(json_t *a, json_t *b)
             size_t n = json_object_iter_key_len(i);
             if (n != json_object_iter_key_len(k) ||
                 memcmp(json_object_iter_key(i), json_object_iter_key(k), n) ||
-                !same_content(json_object_iter_value(i), json_object_iter_value(k)))
+                !same_content(json_object_iter_value(i), json_object_iter_value(k), depth + 1))
                 return 0;
         }
         return !i && !k;
@@ -154,7 +157,7 @@ static int same_content(json_t *a, json_t *b)
     case JSON_ARRAY:
         if (json_array_size(a) != json_array_size(b)) return 0;
         for (size_t i = 0; i < json_array_size(a); i++)
-            if (!same_content(json_array_get(a, i), json_array_get(b, i))) return 0;
+            if (!same_content(json_array_get(a, i), json_array_get(b, i), depth + 1)) return 0;
         return 1;
     case JSON_STRING:
         return json_string_length(a) == json_string_length(b) &&
@@ -174,7 +177,7 @@ int schema_memo_get(struct schema_memo *m, const struct schema_memo_key *k, json
     size_t i;
     pthread_mutex_lock(&m->lock);
     int hit =
-        schema_map_get(&m->index, k, sizeof *k, &i) && same_content(m->ents.items[i].sch, sch);
+        schema_map_get(&m->index, k, sizeof *k, &i) && same_content(m->ents.items[i].sch, sch, 0);
     if (hit) {
         const struct memo_ent *e = &m->ents.items[i];
         for (size_t x = 0; x < e->errs.len; x++)
@@ -195,7 +198,7 @@ void schema_memo_put(struct schema_memo *m, const struct schema_memo_key *k, jso
             strlen(errs->items[x].instance_location) + strlen(errs->items[x].message) + 3;
     pthread_mutex_lock(&m->lock);
     /* out of room, or kept already (or an equal hash: rare, not kept) */
-    if (m->values + k->values <= MEMO_MAX_VALUES && m->bytes + bytes <= MEMO_MAX_BYTES &&
+    if (m->ents.len < MEMO_MAX_SCHEMAS && m->bytes + bytes <= MEMO_MAX_BYTES &&
         !schema_map_get(&m->index, k, sizeof *k, NULL)) {
         struct memo_ent e = {json_incref(sch), rc, SCHEMA_ERRORS_INIT};
         for (size_t x = from; errs && x < errs->len; x++)
@@ -203,7 +206,6 @@ void schema_memo_put(struct schema_memo *m, const struct schema_memo_key *k, jso
                               errs->items[x].instance_location, "%s", errs->items[x].message);
         schema_map_put(&m->index, k, sizeof *k, m->ents.len);
         VEC_PUSH(m->ents, e);
-        m->values += k->values;
         m->bytes += bytes;
     }
     pthread_mutex_unlock(&m->lock);
