@@ -755,6 +755,39 @@ START_TEST(checked_once_per_distinct_schema)
 }
 END_TEST
 
+/* A schema only checked compiles no regex, and says what compiling it would have said. */
+START_TEST(checked_patterns_as_compiled)
+{
+    struct schema_limits lim;
+    schema_limits_default(&lim);
+    lim.max_regex_len = 64; /* past the meta-schema's own patterns */
+    static const char *const texts[] = {"{\"pattern\":\"a{1,2}b{1,2}c{1,2}d{1,2}e{1,2}f{1,2}g{1,2}h{1,2}"
+                                        "i{1,2}j{1,2}k{1,2}l{1,2}m{1,2}n{1,2}o{1,2}\"}", "{\"pattern\":\"a{2,1}\"}",
+                                        "{\"patternProperties\":{\"(?<=a+)b\":{},\"[\":{}}}"};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
+        for (int round = 0; round < 2; round++) {
+            schema_ctx *ctx = schema_ctx_new(i ? NULL : &lim);
+            json_t *s = J(texts[i]);
+            struct schema_errors c = SCHEMA_ERRORS_INIT, k = SCHEMA_ERRORS_INIT;
+            schema *compiled = schema_compile(ctx, s, NULL, SCHEMA_DRAFT2020_12, &c);
+            ck_assert_ptr_null(compiled);
+            schema_free(compiled);
+            ck_assert_int_eq(schema_check(ctx, s, NULL, SCHEMA_DRAFT2020_12, &k), 1);
+            /* the compiler's errors come after the meta-schema's */
+            ck_assert_uint_ge(k.len, c.len);
+            for (size_t e = 0; e < c.len; e++) {
+                const struct schema_error *x = &c.items[e], *y = &k.items[k.len - c.len + e];
+                ck_assert_str_eq(y->message, x->message);
+                ck_assert_str_eq(y->instance_location, x->instance_location);
+            }
+            schema_errors_release(&c);
+            schema_errors_release(&k);
+            json_decref(s);
+            schema_ctx_free(ctx);
+        }
+}
+END_TEST
+
 START_TEST(checked_again_after_a_registration)
 {
     schema_ctx *ctx = schema_ctx_new(NULL);
@@ -837,6 +870,7 @@ Suite *schema_suite(void)
     tcase_add_test(tc, pointers_stored_once);
     tcase_add_test(tc, error_limit);
     tcase_add_test(tc, checked_once_per_distinct_schema);
+    tcase_add_test(tc, checked_patterns_as_compiled);
     tcase_add_test(tc, checked_again_after_a_registration);
     tcase_add_test(tc, checked_on_two_threads);
     suite_add_tcase(s, tc);
