@@ -7,7 +7,7 @@
  * strings by bytes: what the error list depends on). The hash reads a schema's first
  * MEMO_HASH_VALUES values only, so that a schema seen once costs little more than its
  * check; the comparison reads the rest. Shared by the threads of one context, under the
- * memo's own lock; bounded in the schemas it keeps, past which nothing more is kept.
+ * memo's own lock; bounded in the schemas it keeps, past which it starts again.
  * Calls the error list and the hash map only. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -15,8 +15,8 @@
 
 #include "schema/schemaInt.h"
 
-/* What the memo may hold: schemas (alive through its references even once their
- * document is gone) and the bytes of their errors. */
+/* What the memo may hold before it starts again: schemas (alive through its
+ * references even once their document is gone) and the bytes of their errors. */
 #define MEMO_MAX_SCHEMAS 2048u
 #define MEMO_MAX_BYTES ((size_t)4 << 20)
 /* The values of a schema its hash reads, in document order. */
@@ -196,10 +196,13 @@ void schema_memo_put(struct schema_memo *m, const struct schema_memo_key *k, jso
     for (size_t x = from; errs && x < errs->len; x++)
         bytes += strlen(errs->items[x].keyword_location) +
             strlen(errs->items[x].instance_location) + strlen(errs->items[x].message) + 3;
+    if (bytes > MEMO_MAX_BYTES) return; /* never kept */
     pthread_mutex_lock(&m->lock);
-    /* out of room, or kept already (or an equal hash: rare, not kept) */
-    if (m->ents.len < MEMO_MAX_SCHEMAS && m->bytes + bytes <= MEMO_MAX_BYTES &&
-        !schema_map_get(&m->index, k, sizeof *k, NULL)) {
+    /* full: start again (a long-lived context, the language server's, keeps what
+     * recent documents repeat, not what its first ones did) */
+    if (m->ents.len >= MEMO_MAX_SCHEMAS || m->bytes + bytes > MEMO_MAX_BYTES) memo_clear(m);
+    /* kept already (or an equal hash of another schema: rare, not kept) */
+    if (!schema_map_get(&m->index, k, sizeof *k, NULL)) {
         struct memo_ent e = {json_incref(sch), rc, SCHEMA_ERRORS_INIT};
         for (size_t x = from; errs && x < errs->len; x++)
             schema_errors_add(&e.errs, errs->items[x].keyword_location,
