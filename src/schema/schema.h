@@ -131,7 +131,11 @@ int schema_validate(const schema *s, json_t *instance, struct schema_errors *err
  * or a custom meta-schema registered on CTX), then compiles it with every subschema
  * (each pattern and patternProperties regex, each reference). Returns 0 when valid, 1
  * when errors were appended (instance_location then points into SCHEMA), -1 when the
- * dialect is unknown (one error appended naming it). */
+ * dialect is unknown (one error appended naming it). A schema equal to one checked
+ * before on CTX (same content, member order included, same default dialect, an empty
+ * error list with the same bound) takes that check's result without a second check:
+ * CTX keeps a reference to each schema it checked (its memo), so a checked schema must
+ * not be changed afterwards while CTX lives (check a copy of one that will be). */
 int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri,
                  enum schema_dialect default_dialect, struct schema_errors *errs);
 

@@ -4,6 +4,7 @@
  *   schema_map.c      the hash map
  *   schema_num.c      decimal-exact multipleOf (the other value semantics: base/val.c)
  *   schema_regex.c    ECMA-262 patterns on PCRE2
+ *   schema_memo.c     schema checking's verdicts by content
  *   schema_fast.c     the specialised boolean programs
  *   schema_obj.c      the compiled schema: pointers, keyword locations, schema_free
  *   schema_ctx.c      the context: limits, documents, --ref-map, meta-schema cache
@@ -35,10 +36,15 @@
 #define SCHEMA_NONE ((size_t)-1)
 
 /* A string/byte-keyed hash map to size_t (open addressing). */
+#define SCHEMA_MAP_INLINE 16 /* keys this short (a json_t pointer) are kept in the entry */
 struct schema_map_ent {
-    char *key;
+    union {
+        char *p;                    /* klen > SCHEMA_MAP_INLINE */
+        char in[SCHEMA_MAP_INLINE]; /* klen <= SCHEMA_MAP_INLINE */
+    } key;
     size_t klen;
     size_t val;
+    int used;
 };
 struct schema_map {
     struct schema_map_ent *ents;
@@ -98,6 +104,9 @@ struct schema_re {
 struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t max_len, int want_jit,
                                     char **err);
 void schema_re_free(struct schema_re *re);
+/* Would schema_re_compile fail on PATTERN? 0, or -1 and *err (new), its message; the
+ * verdict is kept by pattern for the process (schema checking compiles no regex). */
+int schema_re_valid(const char *pattern, size_t len, uint32_t max_len, char **err);
 
 /* Keyword kinds, in no particular order; compile order decides evaluation order. */
 enum schema_kwk {
@@ -371,6 +380,29 @@ struct schema {
  * "...2020-12/schema\u0000x" into a known dialect). */
 int schema_dialect_of(schema_ctx *ctx, json_t *sv, int *draft, unsigned *vocab, char **why);
 
+/* Schema checking's verdicts by content (schema_memo.c), one memo per context. The
+ * key: a hash of a schema's content and what else its check depends on. */
+struct schema_memo_key {
+    uint64_t hash;
+    int dialect;   /* the default dialect */
+    int offline;   /* schema_check_offline */
+    size_t limit;  /* of the error list */
+    int errs_null; /* no error list */
+};
+struct schema_memo;
+struct schema_memo *schema_memo_new(void);
+void schema_memo_free(struct schema_memo *m);  /* NULL is a no-op */
+void schema_memo_reset(struct schema_memo *m); /* forget every verdict */
+/* K->hash for SCH, the other members zero for the caller to fill. */
+void schema_memo_key(json_t *sch, struct schema_memo_key *k);
+/* A schema equal to SCH checked under K before: 1, *RC its result and its errors
+ * appended to ERRS (NULL: none); 0 when there is none. */
+int schema_memo_get(struct schema_memo *m, const struct schema_memo_key *k, json_t *sch,
+                    struct schema_errors *errs, int *rc);
+/* Keep RC and ERRS' errors from index FROM on as the check of SCH under K. */
+void schema_memo_put(struct schema_memo *m, const struct schema_memo_key *k, json_t *sch, int rc,
+                     const struct schema_errors *errs, size_t from);
+
 /* Context (schema_ctx.c). The document at URI (any fragment ignored): registered (or
  * embedded), else read from a --ref-map directory and registered, under the context's
  * lock. Borrowed; NULL with *WHY (new) when it cannot be had. */
@@ -384,6 +416,9 @@ const struct schema_limits *schema_ctx_limits(const schema_ctx *ctx);
  * unless another thread cached one first (FRESH is then freed). Returns the cached. */
 schema *schema_ctx_meta(schema_ctx *ctx, const char *uri);
 schema *schema_ctx_meta_keep(schema_ctx *ctx, const char *uri, schema *fresh);
+/* The context's memo of schema checks (schema_check.c); emptied when a document or a
+ * --ref-map entry is added, which could change a check. */
+struct schema_memo *schema_ctx_memo(schema_ctx *ctx);
 
 /* Compile SCH for schema_check: every subschema (not only those reachable from the
  * root), no boolean programs; with OFFLINE a network reference that is not available
@@ -455,6 +490,7 @@ struct schema_cstate {
     VEC(struct schema_loc) locs;
     VEC(size_t) work; /* FIFO: work_head is the next to compile */
     size_t work_head;
+    struct buf child_seg; /* the compiler's scratch: a child's pointer below its parent */
 };
 
 /* A compile error at pointer PTR of document DOC, or at keyword KW (NULL: none) of

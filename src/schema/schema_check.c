@@ -50,14 +50,38 @@ static int check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema
     return r < 0 ? 1 : r;
 }
 
+/* check() once per distinct schema: a schema equal to one checked before (in content,
+ * member order included) under the same default dialect and error list bound takes
+ * that check's verdict and errors from the context's memo. Only a schema without a
+ * base URI (its references resolve alike wherever it is) into an empty error list (the
+ * bound counts what was there) is kept. */
+static int check_once(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema_dialect dflt,
+                      struct schema_errors *errs, int offline)
+{
+    struct schema_memo_key k;
+    if ((base_uri && *base_uri) || (errs && errs->len))
+        return check(ctx, sch, base_uri, dflt, errs, offline);
+    schema_memo_key(sch, &k);
+    k.dialect = (int)dflt;
+    k.offline = offline;
+    k.limit = errs ? errs->limit : 0;
+    k.errs_null = !errs;
+    struct schema_memo *memo = schema_ctx_memo(ctx);
+    int rc;
+    if (schema_memo_get(memo, &k, sch, errs, &rc)) return rc;
+    rc = check(ctx, sch, base_uri, dflt, errs, offline);
+    schema_memo_put(memo, &k, sch, rc, errs, 0);
+    return rc;
+}
+
 int schema_check(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema_dialect dflt,
                  struct schema_errors *errs)
 {
-    return check(ctx, sch, base_uri, dflt, errs, 0);
+    return check_once(ctx, sch, base_uri, dflt, errs, 0);
 }
 
 int schema_check_offline(schema_ctx *ctx, json_t *sch, const char *base_uri,
                          enum schema_dialect dflt, struct schema_errors *errs)
 {
-    return check(ctx, sch, base_uri, dflt, errs, 1);
+    return check_once(ctx, sch, base_uri, dflt, errs, 1);
 }

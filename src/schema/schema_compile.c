@@ -79,13 +79,12 @@ static size_t get_node(struct schema_cstate *cs, json_t *j, uint32_t doc, size_t
 static size_t child(struct schema_cstate *cs, const struct schema_node *n, json_t *j,
                     const char *kw, const char *sub, size_t idx)
 {
-    struct buf p = BUF_INIT;
-    ptr_append_segment(&p, kw, strlen(kw));
-    if (sub) ptr_append_segment(&p, sub, strlen(sub));
-    else if (idx != SCHEMA_NONE) ptr_append_index(&p, idx);
-    size_t r = get_node(cs, j, n->doc, n->ptr, buf_str(&p), n->res);
-    buf_release(&p);
-    return r;
+    struct buf *p = &cs->child_seg; /* reused: get_node copies what it keeps */
+    buf_truncate(p, 0);
+    ptr_append_segment(p, kw, strlen(kw));
+    if (sub) ptr_append_segment(p, sub, strlen(sub));
+    else if (idx != SCHEMA_NONE) ptr_append_index(p, idx);
+    return get_node(cs, j, n->doc, n->ptr, buf_str(p), n->res);
 }
 
 /* Resolve reference REF of node N. Returns the target node or NONE (error recorded).
@@ -174,8 +173,14 @@ static struct schema_re *compile_re(struct schema_cstate *cs, const struct schem
                                     const char *kw, const char *pat, size_t len)
 {
     char *err = NULL;
-    struct schema_re *re =
-        schema_re_compile(pat, len, cs->s->lim.max_regex_len, !cs->check_all, &err);
+    if (cs->check_all) {                 /* only checked: the verdict, not the regex (never run) */
+        static struct schema_re checked; /* what the keyword holds, never matched nor freed */
+        if (schema_re_valid(pat, len, cs->s->lim.max_regex_len, &err) == 0) return &checked;
+        schema_cerr(cs, n, kw, "%s", err);
+        free(err);
+        return NULL;
+    }
+    struct schema_re *re = schema_re_compile(pat, len, cs->s->lim.max_regex_len, 1, &err);
     if (!re) {
         schema_cerr(cs, n, kw, "%s", err);
         free(err);
@@ -530,6 +535,7 @@ static void cstate_release(struct schema_cstate *cs)
     schema_map_release(&cs->docmap);
     VEC_FREE(cs->locs);
     VEC_FREE(cs->work);
+    buf_release(&cs->child_seg);
 }
 
 /* Compile ROOT; *BOUNDED (may be NULL) tells whether a bound stopped it. */
@@ -544,9 +550,11 @@ static schema *compile(schema_ctx *ctx, json_t *root, const char *base_uri,
     schema *s = xcalloc(1, sizeof *s);
     s->lim = *schema_ctx_limits(ctx);
     s->root_plain = plain;
-    s->mctx = pcre2_match_context_create(NULL);
-    pcre2_set_match_limit(s->mctx, s->lim.regex_match_limit);
-    pcre2_set_depth_limit(s->mctx, s->lim.regex_depth_limit);
+    if (!(check_all & 1)) { /* a schema only checked matches nothing */
+        s->mctx = pcre2_match_context_create(NULL);
+        pcre2_set_match_limit(s->mctx, s->lim.regex_match_limit);
+        pcre2_set_depth_limit(s->mctx, s->lim.regex_depth_limit);
+    }
     cs.s = s;
     cs.ctx = ctx;
     cs.errs = errs;

@@ -36,12 +36,13 @@ struct schema_ctx {
     VEC(struct refmap_ent) refmap;
     VEC(struct meta_cache_ent) metas; /* compiled meta-schemas, for schema_check */
     VEC(char *) files;                /* files read from disk, in the order read */
+    struct schema_memo *memo;         /* schema_check's verdicts by content */
     /* held around what compiling may add once set up: documents read through the
      * ref-map (docs, docmap, files) and the meta-schema cache (metas) */
     pthread_mutex_t lock;
 };
 
-void schema_ctx_add_document(schema_ctx *ctx, const char *uri, json_t *doc)
+static void add_document(schema_ctx *ctx, const char *uri, json_t *doc)
 {
     char *u = schema_uri_nofrag(uri);
     size_t i;
@@ -57,9 +58,16 @@ void schema_ctx_add_document(schema_ctx *ctx, const char *uri, json_t *doc)
     VEC_PUSH(ctx->docs, e);
 }
 
+void schema_ctx_add_document(schema_ctx *ctx, const char *uri, json_t *doc)
+{
+    schema_memo_reset(ctx->memo); /* a reference may resolve differently now */
+    add_document(ctx, uri, doc);
+}
+
 void schema_ctx_add_ref_map(schema_ctx *ctx, const char *prefix, const char *dir)
 {
     struct refmap_ent e = {xstrdup(prefix), xstrdup(dir)};
+    schema_memo_reset(ctx->memo);
     VEC_PUSH(ctx->refmap, e);
 }
 
@@ -67,6 +75,7 @@ schema_ctx *schema_ctx_new(const struct schema_limits *lim)
 {
     schema_ctx *ctx = xcalloc(1, sizeof *ctx);
     pthread_mutex_init(&ctx->lock, NULL);
+    ctx->memo = schema_memo_new();
     if (lim) ctx->lim = *lim;
     else schema_limits_default(&ctx->lim);
     for (size_t i = 0; i < schema_embedded_count; i++) {
@@ -107,6 +116,7 @@ void schema_ctx_free(schema_ctx *ctx)
     VEC_FREE(ctx->metas);
     for (size_t i = 0; i < ctx->files.len; i++) free(ctx->files.items[i]);
     VEC_FREE(ctx->files);
+    schema_memo_free(ctx->memo);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
 }
@@ -155,6 +165,11 @@ schema *schema_ctx_meta_keep(schema_ctx *ctx, const char *uri, schema *fresh)
     pthread_mutex_unlock(&ctx->lock);
     schema_free(fresh);
     return m;
+}
+
+struct schema_memo *schema_ctx_memo(schema_ctx *ctx)
+{
+    return ctx->memo;
 }
 
 static json_t *ctx_lookup(schema_ctx *ctx, const char *uri)
@@ -209,7 +224,7 @@ static json_t *fetch_unlocked(schema_ctx *ctx, const char *uri, char **why)
             return NULL;
         }
         VEC_PUSH(ctx->files, path);
-        schema_ctx_add_document(ctx, uri, j);
+        add_document(ctx, uri, j); /* what the ref-map gives every time: checks stand */
         json_decref(j);
         return ctx_lookup(ctx, uri);
     }

@@ -73,6 +73,9 @@ struct vst {
     int aborted;
     pcre2_match_data *md;
     struct memo memo;
+    /* evaluations on shared values, added to schema_eval_shared_evals once at the end:
+     * not an atomic add on a line two threads share at every node */
+    unsigned long shared_evals;
 };
 
 #define TRACK(st) ((st)->errs && !(st)->quiet && !schema_errors_full((st)->errs))
@@ -1109,7 +1112,7 @@ static int prog_fast(struct vst *st, const struct schema_node *n, json_t *inst)
 /* The node's specialised program, stopping at the first failure. */
 static int eval_prog(struct vst *st, const struct schema_node *n, json_t *inst)
 {
-    if (inst->refcount > 1) schema_eval_shared_evals++;
+    if (inst->refcount > 1) st->shared_evals++;
     int pushed = st->dynamic && scope_push(st, n); /* for $dynamicRef and $recursiveRef */
     if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
     int ok = prog_fast(st, n, inst);
@@ -1194,6 +1197,7 @@ int schema_validate(const schema *s, json_t *instance, struct schema_errors *err
     buf_release(&st.ip);
     VEC_FREE(st.scope);
     memo_release(&st.memo);
+    if (st.shared_evals) schema_eval_shared_evals += st.shared_evals;
     if (st.aborted) return -1;
     return r ? 0 : 1;
 }

@@ -93,8 +93,8 @@ static const char *const SUB_MAP[] = {"$defs",        "definitions",       "depe
 
 /* Report each URI-like keyword of J (at PTR of DOC) whose value holds a NUL: cut short
  * at the NUL it would name another resource or anchor. */
-static void refuse_nul(struct schema_cstate *cs, json_t *j, uint32_t doc, struct buf *ptr,
-                       int draft)
+static void refuse_nul(struct schema_cstate *cs, json_t *j, uint64_t pres, uint32_t doc,
+                       struct buf *ptr, int draft)
 {
     static const struct {
         const char *kw, *what;
@@ -108,7 +108,7 @@ static void refuse_nul(struct schema_cstate *cs, json_t *j, uint32_t doc, struct
                {"$dynamicAnchor", "anchor", 2020, 9999}};
     size_t mark = ptr->len;
     for (size_t i = 0; i < sizeof KWS / sizeof KWS[0]; i++) {
-        json_t *v = json_object_get(j, KWS[i].kw);
+        json_t *v = schema_kw_get(pres, j, KWS[i].kw);
         if (draft < KWS[i].min || draft > KWS[i].max || !schema_has_nul(v)) continue;
         ptr_append_segment(ptr, KWS[i].kw, strlen(KWS[i].kw));
         char *m = schema_nul_message(KWS[i].what, KWS[i].kw, v);
@@ -140,7 +140,7 @@ static void walk(struct schema_cstate *cs, json_t *j, uint32_t doc, struct buf *
     int draft = R->draft;
     size_t pid = schema_ptr_new(cs->s, up.id, buf_str(ptr) + up.len);
     uint64_t pres = schema_kw_bits(j);
-    refuse_nul(cs, j, doc, ptr, draft);
+    refuse_nul(cs, j, pres, doc, ptr, draft);
     json_t *idv = schema_kw_get(pres, j, draft == 4 ? "id" : "$id");
     int has_ref = json_is_string(schema_kw_get(pres, j, "$ref"));
     char *old_anchor = NULL;

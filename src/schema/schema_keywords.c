@@ -5,6 +5,7 @@
  * meta-schema (the 2020-12 meta-schema and its vocabularies, draft-07/schema, ...), which stays
  * the authority: this table only words what the meta-schema requires. */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "base/ptr.h"
@@ -88,19 +89,58 @@ static const struct schema_kwinfo KEYWORDS[] = {
 };
 #define NKEYWORDS (sizeof KEYWORDS / sizeof KEYWORDS[0])
 
+/* KEYWORDS by name, for the walks that look up every member of every schema: a hash
+ * of the names (built once, for every thread) leading to the first entry of a name,
+ * and each entry to the next of the same name (a keyword that dialects define
+ * differently has several), in the table's order. */
+#define KW_SLOTS 256                     /* a power of two, over twice NKEYWORDS */
+static unsigned char kw_slot[KW_SLOTS];  /* entry + 1 of a name; 0: free */
+static unsigned char kw_next[NKEYWORDS]; /* entry + 1 of the same name; 0: none */
+static pthread_once_t kw_index_once = PTHREAD_ONCE_INIT;
+
+static unsigned kw_hash(const char *s)
+{
+    unsigned h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static void kw_index_build(void)
+{
+    _Static_assert(NKEYWORDS < 255 && KW_SLOTS > 2 * NKEYWORDS, "KW_SLOTS too small");
+    for (size_t i = 0; i < NKEYWORDS; i++) {
+        unsigned h = kw_hash(KEYWORDS[i].kw) & (KW_SLOTS - 1);
+        while (kw_slot[h] && strcmp(KEYWORDS[kw_slot[h] - 1].kw, KEYWORDS[i].kw))
+            h = (h + 1) & (KW_SLOTS - 1);
+        if (!kw_slot[h]) {
+            kw_slot[h] = (unsigned char)(i + 1);
+            continue;
+        }
+        size_t last = kw_slot[h] - 1u;
+        while (kw_next[last]) last = kw_next[last] - 1u;
+        kw_next[last] = (unsigned char)(i + 1);
+    }
+}
+
+/* The first entry named KW + 1, 0 when none is. */
+static size_t kw_first(const char *kw)
+{
+    pthread_once(&kw_index_once, kw_index_build);
+    for (unsigned h = kw_hash(kw) & (KW_SLOTS - 1); kw_slot[h]; h = (h + 1) & (KW_SLOTS - 1))
+        if (!strcmp(KEYWORDS[kw_slot[h] - 1].kw, kw)) return kw_slot[h];
+    return 0;
+}
+
 const struct schema_kwinfo *schema_kwinfo(int draft, const char *kw)
 {
-    for (size_t i = 0; i < NKEYWORDS; i++)
-        if (draft >= KEYWORDS[i].min && draft <= KEYWORDS[i].max && !strcmp(KEYWORDS[i].kw, kw))
-            return &KEYWORDS[i];
+    for (size_t e = kw_first(kw); e; e = kw_next[e - 1])
+        if (draft >= KEYWORDS[e - 1].min && draft <= KEYWORDS[e - 1].max) return &KEYWORDS[e - 1];
     return NULL;
 }
 
 static int known_in_any_dialect(const char *kw)
 {
-    for (size_t i = 0; i < NKEYWORDS; i++)
-        if (!strcmp(KEYWORDS[i].kw, kw)) return 1;
-    return 0;
+    return kw_first(kw) != 0;
 }
 
 /* The one-schema form: booleans are schemas from draft-06 on. */
@@ -181,6 +221,14 @@ int schema_type_name_known(const char *name)
  * JSON Schema keyword but not a misspelling of it. */
 static const char *const FOREIGN[] = {"example"};
 
+/* Are A and B the same once lowercased (as lower() does)? */
+static int same_but_case(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+    return !*a && !*b;
+}
+
 static const char *keyword_suggest(int draft, const char *name)
 {
     if (!strncmp(name, "x-", 2) || known_in_any_dialect(name)) return NULL;
@@ -190,22 +238,18 @@ static const char *keyword_suggest(int draft, const char *name)
     /* a quarter of the name's length, at least one edit and at most three: minimun
      * (minimum) and additionalProperty (additionalProperties), not "then" for "that" */
     size_t max = n / 4 < 1 ? 1 : n / 4 > 3 ? 3 : n / 4;
-    char *l = lower(name);
     const char *best = NULL;
     size_t best_d = max + 1;
     for (size_t i = 0; i < NKEYWORDS; i++) {
         const struct schema_kwinfo *k = &KEYWORDS[i];
         if (draft < k->min || draft > k->max) continue;
-        char *kl = lower(k->kw);
         /* a difference of case alone (readonly) is one edit */
-        size_t d = !strcmp(l, kl) ? 1 : util_edit_distance(name, k->kw);
-        free(kl);
+        size_t d = same_but_case(name, k->kw) ? 1 : util_edit_distance(name, k->kw);
         if (d < best_d && d < strlen(k->kw)) {
             best_d = d;
             best = k->kw;
         }
     }
-    free(l);
     return best;
 }
 

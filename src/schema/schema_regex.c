@@ -7,6 +7,7 @@
  * quantifier). One PCRE2 still cannot compile is "unrunnable": kept without code, taken
  * to match, and reported as a note (schema_regex_runnable), never as the author's
  * error. docs/schema.md lists all of it. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -469,13 +470,95 @@ static pcre2_code *compile_translated(const char *pattern, size_t len, char **wh
     return re;
 }
 
+/* ---- verdicts by pattern --------------------------------------------------------- */
+
+/* What schema checking asks of a pattern (is it ECMA-262, can PCRE2 run it) depends on
+ * its bytes alone, and the same few patterns recur in schema after schema: the verdicts
+ * are kept by pattern, once per process, so a schema only checked costs no PCRE2
+ * compilation for a pattern seen before. Shared by every thread (under VERDICTS_LOCK);
+ * past VERDICTS_MAX patterns the table starts again, so memory stays bounded. */
+struct re_verdict {
+    int ecma;       /* schema_regex_check: 0 or -1 */
+    int runnable;   /* PCRE2 compiles its translation */
+    char *ecma_why; /* when ecma < 0 */
+    char *run_why;  /* when !runnable */
+};
+#define VERDICTS_MAX 4096
+static pthread_mutex_t verdicts_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct schema_map verdict_index; /* pattern bytes -> verdicts[] */
+static VEC(struct re_verdict) verdicts;
+
+static void verdicts_clear(void)
+{
+    for (size_t i = 0; i < verdicts.len; i++) {
+        free(verdicts.items[i].ecma_why);
+        free(verdicts.items[i].run_why);
+    }
+    VEC_FREE(verdicts);
+    schema_map_release(&verdict_index);
+}
+
+/* The verdicts on PATTERN into *V, its strings new (NULL when there is none). */
+static void re_verdict(const char *pattern, size_t len, struct re_verdict *v)
+{
+    size_t i;
+    pthread_mutex_lock(&verdicts_lock);
+    int known = schema_map_get(&verdict_index, pattern, len, &i);
+    if (known) {
+        *v = verdicts.items[i];
+        v->ecma_why = v->ecma_why ? xstrdup(v->ecma_why) : NULL;
+        v->run_why = v->run_why ? xstrdup(v->run_why) : NULL;
+    }
+    pthread_mutex_unlock(&verdicts_lock);
+    if (known) return;
+    memset(v, 0, sizeof *v);
+    v->ecma = schema_regex_check(pattern, len, &v->ecma_why);
+    if (v->ecma == 0) {
+        pcre2_code *re = compile_translated(pattern, len, &v->run_why);
+        v->runnable = re != NULL;
+        pcre2_code_free(re);
+    }
+    struct re_verdict keep = *v;
+    keep.ecma_why = v->ecma_why ? xstrdup(v->ecma_why) : NULL;
+    keep.run_why = v->run_why ? xstrdup(v->run_why) : NULL;
+    pthread_mutex_lock(&verdicts_lock);
+    if (verdicts.len >= VERDICTS_MAX) verdicts_clear();
+    if (!schema_map_get(&verdict_index, pattern, len, &i)) {
+        schema_map_put(&verdict_index, pattern, len, verdicts.len);
+        VEC_PUSH(verdicts, keep);
+    } else { /* another thread was first: the same verdicts */
+        free(keep.ecma_why);
+        free(keep.run_why);
+    }
+    pthread_mutex_unlock(&verdicts_lock);
+}
+
 int schema_regex_runnable(const char *pattern, size_t len, char **why)
 {
-    if (schema_regex_check(pattern, len, why) < 0) return -1;
-    pcre2_code *re = compile_translated(pattern, len, why);
-    if (!re) return 0;
-    pcre2_code_free(re);
-    return 1;
+    struct re_verdict v;
+    re_verdict(pattern, len, &v);
+    *why = v.ecma < 0 ? v.ecma_why : !v.runnable ? v.run_why : NULL;
+    if (*why != v.ecma_why) free(v.ecma_why);
+    if (*why != v.run_why) free(v.run_why);
+    return v.ecma < 0 ? -1 : v.runnable;
+}
+
+/* Had schema_re_compile compiled PATTERN, would it have failed? 0, or -1 and *err (new:
+ * its message). For a schema only checked, whose regexes are never run. */
+int schema_re_valid(const char *pattern, size_t len, uint32_t max_len, char **err)
+{
+    if (len > max_len) {
+        *err = xasprintf("pattern is %zu bytes long, more than the bound max_regex_len=%u", len,
+                         (unsigned)max_len);
+        return -1;
+    }
+    struct re_verdict v;
+    re_verdict(pattern, len, &v);
+    if (v.ecma < 0)
+        *err = xasprintf("invalid regular expression \"%.*s\": %s", (int)len, pattern, v.ecma_why);
+    free(v.ecma_why);
+    free(v.run_why);
+    return v.ecma < 0 ? -1 : 0;
 }
 
 struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t max_len, int want_jit,
@@ -553,6 +636,7 @@ static int unrunnable_pattern(const char *pat, size_t len, struct buf *at, const
 static int unrunnable_child(json_t *v, struct buf *at, int depth, char **why, const char *kw,
                             const char *key, size_t idx, int is_idx, struct schema_seen *seen)
 {
+    if (!json_is_object(v)) return 0; /* nothing to walk: no pointer to build */
     size_t mark = at->len;
     ptr_append_segment(at, kw, strlen(kw));
     if (key) ptr_append_segment(at, key, strlen(key));
@@ -568,30 +652,31 @@ static int unrunnable_in(json_t *sch, struct buf *at, int depth, char **why,
                          struct schema_seen *seen)
 {
     if (!json_is_object(sch) || depth > 256 || !schema_seen_add(seen, sch)) return 0;
-    json_t *pat = json_object_get(sch, "pattern");
+    uint64_t present = schema_kw_bits(sch); /* most of the keywords below are absent */
+    json_t *pat = schema_kw_get(present, sch, "pattern");
     if (json_is_string(pat) &&
         unrunnable_pattern(json_string_value(pat), json_string_length(pat), at, "pattern", NULL,
                            why))
         return 1;
-    json_t *pp = json_object_get(sch, "patternProperties"), *v;
+    json_t *pp = schema_kw_get(present, sch, "patternProperties"), *v;
     const char *key;
     if (json_is_object(pp)) json_object_foreach(pp, key, v)
         {
             if (unrunnable_pattern(key, strlen(key), at, "patternProperties", key, why)) return 1;
         }
     for (size_t k = 0; ONE_SCHEMA[k]; k++)
-        if (unrunnable_child(json_object_get(sch, ONE_SCHEMA[k]), at, depth, why, ONE_SCHEMA[k],
-                             NULL, 0, 0, seen))
+        if (unrunnable_child(schema_kw_get(present, sch, ONE_SCHEMA[k]), at, depth, why,
+                             ONE_SCHEMA[k], NULL, 0, 0, seen))
             return 1;
     for (size_t k = 0; SCHEMA_ARRAYS[k]; k++) {
-        json_t *a = json_object_get(sch, SCHEMA_ARRAYS[k]);
+        json_t *a = schema_kw_get(present, sch, SCHEMA_ARRAYS[k]);
         for (size_t i = 0; json_is_array(a) && i < json_array_size(a); i++)
             if (unrunnable_child(json_array_get(a, i), at, depth, why, SCHEMA_ARRAYS[k], NULL, i, 1,
                                  seen))
                 return 1;
     }
     for (size_t k = 0; SCHEMA_MAPS[k]; k++) {
-        json_t *m = json_object_get(sch, SCHEMA_MAPS[k]);
+        json_t *m = schema_kw_get(present, sch, SCHEMA_MAPS[k]);
         if (json_is_object(m)) json_object_foreach(m, key, v)
             {
                 if (unrunnable_child(v, at, depth, why, SCHEMA_MAPS[k], key, 0, 0, seen)) return 1;

@@ -1,8 +1,10 @@
 /* check_schema.c - the JSON Schema engine's edge cases: the integer type and exact
  * number comparison, code-point lengths (the value semantics themselves are
  * check_val.c's), decimal multipleOf, ECMA regex rewrites, bounds on hostile schemas,
- * reference resolution, unknown dialects, schema checking. */
+ * reference resolution, unknown dialects, schema checking (and its memo: one check per
+ * distinct schema, on two threads). */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -666,6 +668,183 @@ START_TEST(pointers_stored_once)
 }
 END_TEST
 
+/* ---- schema checks once per distinct schema (schema_memo.c) ---------------------- */
+
+/* The errors of E as one text, for comparing lists whole. */
+static char *errs_text(int rc, const struct schema_errors *e)
+{
+    struct buf b = BUF_INIT;
+    buf_addf(&b, "rc=%d n=%zu\n", rc, e->len);
+    for (size_t i = 0; i < e->len; i++)
+        buf_addf(&b, "[%s] [%s] %s\n", e->items[i].keyword_location, e->items[i].instance_location,
+                 e->items[i].message);
+    return buf_detach(&b);
+}
+
+/* TEXT checked on CTX (offline when OFF, errors bounded by LIMIT), as errs_text. */
+static char *checked(schema_ctx *ctx, const char *text, enum schema_dialect d, int off,
+                     size_t limit)
+{
+    json_t *s = J(text);
+    struct schema_errors errs = {.limit = limit};
+    int rc =
+        off ? schema_check_offline(ctx, s, NULL, d, &errs) : schema_check(ctx, s, NULL, d, &errs);
+    char *t = errs_text(rc, &errs);
+    schema_errors_release(&errs);
+    json_decref(s);
+    return t;
+}
+
+/* Schemas whose checks differ only in what the memo must tell apart: member order (the
+ * order of the errors), an integer and a real, the dialect, the error bound. */
+static const char *const MEMO_CASES[] = {
+    "{\"type\":\"object\",\"properties\":{\"a\":{\"pattern\":\"[\",\"minimum\":\"1\"}}}",
+    "{\"properties\":{\"a\":{\"type\":1},\"b\":{\"pattern\":\"[\"}}}",
+    "{\"properties\":{\"b\":{\"pattern\":\"[\"},\"a\":{\"type\":1}}}",
+    "{\"minLength\":1}",
+    "{\"minLength\":1.5}",
+    "{\"minLength\":1.0}",
+    "{\"items\":[{\"type\":\"string\"}]}",
+    "{\"$ref\":\"#/$defs/missing\",\"$defs\":{\"a\":{\"type\":\"strng\"}}}",
+    "{\"$ref\":\"https://example.com/s.json\",\"type\":7}",
+    "{\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"string\"}}}",
+    "{\"anyOf\":[],\"allOf\":[1,2,3],\"oneOf\":[true,{\"enum\":5}]}",
+    "{\"patternProperties\":{\"^a\\\\\":{},\"(?<n>x)\":{}}}",
+    "true",
+    "{}",
+};
+#define NMEMO (sizeof MEMO_CASES / sizeof *MEMO_CASES)
+
+START_TEST(checked_once_per_distinct_schema)
+{
+    static const enum schema_dialect ds[] = {SCHEMA_DRAFT2020_12, SCHEMA_DRAFT07, SCHEMA_DRAFT04};
+    schema_ctx *shared = schema_ctx_new(NULL);
+    for (int round = 0; round < 2; round++) /* the second round from the memo */
+        for (size_t i = 0; i < NMEMO; i++)
+            for (size_t d = 0; d < 3; d++)
+                for (int off = 0; off < 2; off++)
+                    for (size_t limit = 0; limit < 3; limit += 2) {
+                        schema_ctx *fresh = schema_ctx_new(NULL);
+                        char *want = checked(fresh, MEMO_CASES[i], ds[d], off, limit);
+                        char *got = checked(shared, MEMO_CASES[i], ds[d], off, limit);
+                        ck_assert_msg(!strcmp(want, got),
+                                      "%s (d=%d off=%d limit=%zu round %d):\n%s\nnot\n%s",
+                                      MEMO_CASES[i], ds[d], off, limit, round, got, want);
+                        free(want);
+                        free(got);
+                        schema_ctx_free(fresh);
+                    }
+    /* an error list with errors already in it (which count against its bound) is
+     * filled as without the memo */
+    json_t *s = J(MEMO_CASES[0]);
+    char *with[2];
+    for (int k = 0; k < 2; k++) {
+        schema_ctx *ctx = k ? shared : schema_ctx_new(NULL);
+        struct schema_errors errs = {.limit = 2};
+        schema_errors_add(&errs, "", "", "before");
+        int rc = schema_check(ctx, s, NULL, SCHEMA_DRAFT2020_12, &errs);
+        with[k] = errs_text(rc, &errs);
+        schema_errors_release(&errs);
+        if (!k) schema_ctx_free(ctx);
+    }
+    ck_assert_str_eq(with[1], with[0]);
+    free(with[0]);
+    free(with[1]);
+    json_decref(s);
+    schema_ctx_free(shared);
+}
+END_TEST
+
+/* A schema only checked compiles no regex, and says what compiling it would have said. */
+START_TEST(checked_patterns_as_compiled)
+{
+    struct schema_limits lim;
+    schema_limits_default(&lim);
+    lim.max_regex_len = 64; /* past the meta-schema's own patterns */
+    static const char *const texts[] = {"{\"pattern\":\"a{1,2}b{1,2}c{1,2}d{1,2}e{1,2}f{1,2}g{1,2}h{1,2}"
+                                        "i{1,2}j{1,2}k{1,2}l{1,2}m{1,2}n{1,2}o{1,2}\"}", "{\"pattern\":\"a{2,1}\"}",
+                                        "{\"patternProperties\":{\"(?<=a+)b\":{},\"[\":{}}}"};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
+        for (int round = 0; round < 2; round++) {
+            schema_ctx *ctx = schema_ctx_new(i ? NULL : &lim);
+            json_t *s = J(texts[i]);
+            struct schema_errors c = SCHEMA_ERRORS_INIT, k = SCHEMA_ERRORS_INIT;
+            schema *compiled = schema_compile(ctx, s, NULL, SCHEMA_DRAFT2020_12, &c);
+            ck_assert_ptr_null(compiled);
+            schema_free(compiled);
+            ck_assert_int_eq(schema_check(ctx, s, NULL, SCHEMA_DRAFT2020_12, &k), 1);
+            /* the compiler's errors come after the meta-schema's */
+            ck_assert_uint_ge(k.len, c.len);
+            for (size_t e = 0; e < c.len; e++) {
+                const struct schema_error *x = &c.items[e], *y = &k.items[k.len - c.len + e];
+                ck_assert_str_eq(y->message, x->message);
+                ck_assert_str_eq(y->instance_location, x->instance_location);
+            }
+            schema_errors_release(&c);
+            schema_errors_release(&k);
+            json_decref(s);
+            schema_ctx_free(ctx);
+        }
+}
+END_TEST
+
+START_TEST(checked_again_after_a_registration)
+{
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    const char *text = "{\"$ref\":\"urn:example:name\"}";
+    char *before = checked(ctx, text, SCHEMA_DRAFT2020_12, 0, 0);
+    ck_assert_ptr_nonnull(strstr(before, "rc=1"));
+    json_t *doc = J("{\"type\":\"string\"}");
+    schema_ctx_add_document(ctx, "urn:example:name", doc);
+    json_decref(doc);
+    char *after = checked(ctx, text, SCHEMA_DRAFT2020_12, 0, 0);
+    ck_assert_str_eq(after, "rc=0 n=0\n");
+    free(before);
+    free(after);
+    schema_ctx_free(ctx);
+}
+END_TEST
+
+struct memo_thread {
+    schema_ctx *ctx;
+    char *got[NMEMO];
+};
+
+static void *memo_thread_run(void *arg)
+{
+    struct memo_thread *t = arg;
+    for (int round = 0; round < 20; round++)
+        for (size_t i = 0; i < NMEMO; i++) {
+            char *g = checked(t->ctx, MEMO_CASES[i], SCHEMA_DRAFT2020_12, 1, 400);
+            if (!t->got[i]) t->got[i] = g;
+            else if (strcmp(t->got[i], g)) t->got[i][0] = '!'; /* changed between rounds */
+            if (t->got[i] != g) free(g);
+        }
+    return NULL;
+}
+
+START_TEST(checked_on_two_threads)
+{
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    struct memo_thread t[2] = {{ctx, {NULL}}, {ctx, {NULL}}};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, memo_thread_run, &t[i]), 0);
+    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    for (size_t i = 0; i < NMEMO; i++) {
+        schema_ctx *fresh = schema_ctx_new(NULL);
+        char *want = checked(fresh, MEMO_CASES[i], SCHEMA_DRAFT2020_12, 1, 400);
+        ck_assert_str_eq(t[0].got[i], want);
+        ck_assert_str_eq(t[1].got[i], want);
+        free(want);
+        free(t[0].got[i]);
+        free(t[1].got[i]);
+        schema_ctx_free(fresh);
+    }
+    schema_ctx_free(ctx);
+}
+END_TEST
+
 Suite *schema_suite(void)
 {
     Suite *s = suite_create("schema");
@@ -690,6 +869,10 @@ Suite *schema_suite(void)
     tcase_add_test(tc, bound_subschemas_stops_compile);
     tcase_add_test(tc, pointers_stored_once);
     tcase_add_test(tc, error_limit);
+    tcase_add_test(tc, checked_once_per_distinct_schema);
+    tcase_add_test(tc, checked_patterns_as_compiled);
+    tcase_add_test(tc, checked_again_after_a_registration);
+    tcase_add_test(tc, checked_on_two_threads);
     suite_add_tcase(s, tc);
     return s;
 }
