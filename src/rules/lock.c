@@ -241,13 +241,7 @@ static json_t *load_lock(const struct rule_set *rs, const char *tag, char **why)
 {
     char *path = lock_path(rs, tag);
     json_error_t jerr;
-    /* read whole, then parsed from memory: jansson reads a FILE a character at a time */
-    struct buf text = BUF_INIT;
-    json_t *lock = NULL;
-    if (buf_read_file(&text, path) == 0)
-        lock = json_loadb(buf_str(&text), text.len, JSON_REJECT_DUPLICATES, &jerr);
-    else jerr.line = -1;
-    buf_release(&text);
+    json_t *lock = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (!lock && jerr.line > 0) { /* jansson gives a parse error's column with its line */
         char *at = loc_format(path, (uint32_t)jerr.line, (uint32_t)jerr.column);
         *why = xasprintf("%s: error: %s", at, jerr.text);

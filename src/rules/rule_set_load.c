@@ -194,7 +194,7 @@ int rule_overlay_is(const struct rule_overlay *ov, const char *path)
  * say take the partial program, rule_set_load_partial). */
 static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err)
 {
-    if (!rule_overlay_is(ov, path)) return doc_load_file(path, NULL, err);
+    if (!rule_overlay_is(ov, path)) return doc_load_file_cached(path, NULL, err);
     size_t n = strlen(path);
     int yaml =
         (n > 5 && !strcmp(path + n - 5, ".yaml")) || (n > 4 && !strcmp(path + n - 4, ".yml"));
@@ -1006,7 +1006,7 @@ int rule_set_load_probe(const char *dir, char **name, char **tag)
 {
     char *m = xasprintf("%s/manifest.yaml", dir);
     struct doc_error err = {0};
-    doc *d = access(m, R_OK) == 0 ? doc_load_file(m, NULL, &err) : NULL;
+    doc *d = access(m, R_OK) == 0 ? doc_load_file_cached(m, NULL, &err) : NULL;
     free(m);
     doc_error_release(&err);
     int ok = rule_set_load_names(d, name, tag);
