@@ -3,6 +3,7 @@
  *   doc_json.c, doc_yaml.c the loaders: fill a doc's index, using only the model
  *   doc_scalar.c           positions inside a string: one scalar's source read again,
  *                          using only the model (doc_scalar_range)
+ *   doc_cache.c            loaded YAML kept on disk and read back, using only the model
  *   doc_load.c             the public load entry points: read, bound, pick a loader
  * This header is what they share. Nothing outside those files includes it. */
 #ifndef MCPDESC_DOCINT_H
@@ -67,7 +68,7 @@ doc *doc_yaml_load(doc *d, const struct doc_limits *lim, struct doc_error *err);
 
 /* The directory of the entries ($XDG_CACHE_HOME/mcpdesc/docs, else
  * $HOME/.cache/mcpdesc/docs; new), or NULL when nothing is to be kept: $MCPDESC_NO_CACHE
- * is set and not empty, neither variable is an absolute path, or the program has no
+ * is set, not empty and not 0, neither variable is an absolute path, or the program has no
  * build ID. */
 char *doc_cache_dir(void);
 /* The document NAME whose text is TEXT (LEN bytes, room for a NUL, sha256 HEX), read

@@ -91,7 +91,7 @@ static const char *engine_key(void)
 char *doc_cache_dir(void)
 {
     const char *off = getenv("MCPDESC_NO_CACHE");
-    if (off && *off) return NULL;
+    if (off && *off && strcmp(off, "0")) return NULL; /* as MCPDESC_NO_CONFIG */
     if (!*engine_key()) return NULL;
     /* XDG Base Directory: $XDG_CACHE_HOME when absolute, else $HOME/.cache */
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");

@@ -210,6 +210,9 @@ START_TEST(nothing_is_kept_when_off)
     assert_same(p, d);
     ck_assert_uint_eq(entry_inode(), 0);
     doc_free(d);
+    setenv("MCPDESC_NO_CACHE", "0", 1); /* 0: on */
+    doc_free(cached());
+    ck_assert_uint_ne(entry_inode(), 0);
     setenv("MCPDESC_NO_CACHE", "", 1); /* empty: on */
     doc_free(cached());
     ck_assert_uint_ne(entry_inode(), 0);
