@@ -38,7 +38,15 @@
 #define MCPDESC_VERSION "dev"
 #endif
 
-enum { CACHE_FORMAT = 1, ENTRY_FIELDS = 9, MAX_NEST = 10000 };
+/* MAX_NEST: deeper than any document the loader accepts (an entry is only written for a
+ * document loaded within the default bounds). MAX_SHARED: values held more than once
+ * that a document may have and still be kept (each is looked up among those before). */
+enum {
+    CACHE_FORMAT = 1,
+    ENTRY_FIELDS = 9,
+    MAX_NEST = DOC_DEFAULT_MAX_DEPTH + 2,
+    MAX_SHARED = 4096
+};
 static const char MAGIC[8] = {'M', 'C', 'P', 'D', 'D', 'O', 'C', '\n'};
 
 /* ---- the engine: this version and this very program --------------------------------- */
@@ -169,6 +177,7 @@ static int put_shared(struct buf *b, json_t *v, struct shared *sh)
             put_u32(b, (uint32_t)i);
             return 1;
         }
+    if (sh->seen.len >= MAX_SHARED) return 0; /* not kept: parsed again next time */
     VEC_PUSH(sh->seen, v);
     buf_addc(b, 'd');
     return put_value(b, v, sh);
@@ -394,8 +403,13 @@ doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, co
         uint32_t f[ENTRY_FIELDS];
         get(&r, f, sizeof f);
         struct doc_entry e = {f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], 0};
+        /* what the model relies on: spans inside the text, subtrees inside the index */
+        if (e.start > e.end || e.end > len || e.kstart > e.kend || e.kend > len || !e.size ||
+            e.size > nidx - i || !e.line || !e.col)
+            goto out;
         VEC_PUSH(d->idx, e);
     }
+    if (!nidx) goto out;
     for (uint32_t i = 0; i < nidx; i++) get(&r, &d->idx.items[i].flags, 4);
     root = get_value(&r, 0);
     VEC_FREE(r.shared);

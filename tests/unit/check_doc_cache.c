@@ -203,6 +203,51 @@ START_TEST(a_damaged_entry_is_written_anew)
 }
 END_TEST
 
+/* Sets the first index entry's value end (its 7th field) to END in the entry, its
+ * payload digest recomputed: an entry that checks out but is not a document. */
+static void forge_first_end(uint32_t end)
+{
+    char *e = entry();
+    struct buf b = BUF_INIT;
+    ck_assert_int_eq(buf_read_file(&b, e), 0);
+    unsigned char *t = (unsigned char *)b.s;
+    uint32_t kl;
+    memcpy(&kl, t + 12, 4);
+    size_t sum_at = 16 + kl + 64 + 8, payload = sum_at + 32;
+    memcpy(t + payload + 4 + 6 * 4, &end, 4); /* after the entry count, field 7 of entry 0 */
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    sha256_update(&ctx, b.len - payload, t + payload);
+    sha256_digest(&ctx, SHA256_DIGEST_SIZE, t + sum_at);
+    FILE *f = fopen(e, "wb");
+    fwrite(b.s, 1, b.len, f);
+    fclose(f);
+    buf_release(&b);
+    free(e);
+}
+
+START_TEST(an_entry_that_is_no_document_is_not_used)
+{
+    doc *p = parsed();
+    doc_free(cached());
+    forge_first_end(1000000); /* past the text */
+    ino_t before = entry_inode();
+    doc *d = cached();
+    assert_same(p, d);
+    ck_assert_uint_ne(entry_inode(), before); /* refused, written anew */
+    doc_free(d);
+    forge_first_end((uint32_t)(sizeof TEXT - 1)); /* a span that fits: read as written */
+    before = entry_inode();
+    d = cached();
+    ck_assert_uint_eq(entry_inode(), before);
+    struct doc_span v;
+    doc_node_span(d, 0, &v, NULL);
+    ck_assert_uint_eq(v.end, sizeof TEXT - 1);
+    doc_free(d);
+    doc_free(p);
+}
+END_TEST
+
 START_TEST(nothing_is_kept_when_off)
 {
     setenv("MCPDESC_NO_CACHE", "1", 1);
@@ -244,6 +289,7 @@ Suite *doc_cache_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, read_back_is_the_parse);
     tcase_add_test(tc, a_damaged_entry_is_written_anew);
+    tcase_add_test(tc, an_entry_that_is_no_document_is_not_used);
     tcase_add_test(tc, nothing_is_kept_when_off);
     tcase_add_test(tc, a_directory_others_may_write_is_not_used);
     suite_add_tcase(s, tc);
