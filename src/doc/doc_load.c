@@ -121,28 +121,34 @@ doc *doc_load_file(const char *path, const struct doc_limits *lim, struct doc_er
                       err);
 }
 
-doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct doc_error *err)
+doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct doc_error *err,
+                          char text_sha256[65])
 {
-    char *dir = lim || !strcmp(path, "-") || !has_yaml_suffix(path) ? NULL : doc_cache_dir();
-    if (!dir) return doc_load_file(path, lim, err);
+    if (text_sha256) text_sha256[0] = '\0';
+    int yaml = has_yaml_suffix(path), is_stdin = !strcmp(path, "-");
+    char *dir = lim || is_stdin || !yaml ? NULL : doc_cache_dir();
+    if (!dir && !text_sha256) return doc_load_file(path, lim, err);
     char *data;
     size_t len;
-    doc *d = NULL;
-    if (read_input(path, lim, &data, &len, err) == 0) {
-        struct sha256_ctx ctx;
-        uint8_t dg[SHA256_DIGEST_SIZE];
-        char hex[65];
-        sha256_init(&ctx);
-        sha256_update(&ctx, len, (const uint8_t *)data);
-        sha256_digest(&ctx, sizeof dg, dg);
-        for (int i = 0; i < SHA256_DIGEST_SIZE; i++) {
-            hex[2 * i] = "0123456789abcdef"[dg[i] >> 4];
-            hex[2 * i + 1] = "0123456789abcdef"[dg[i] & 15];
-        }
-        hex[64] = '\0';
-        d = doc_cache_get(dir, path, data, len, hex);
-        if (!d && (d = load_owned(path, data, len, 1, lim, err))) doc_cache_put(dir, d, hex);
+    if (read_input(path, lim, &data, &len, err) < 0) {
+        free(dir);
+        return NULL;
     }
+    struct sha256_ctx ctx;
+    uint8_t dg[SHA256_DIGEST_SIZE];
+    char hex[65];
+    sha256_init(&ctx);
+    sha256_update(&ctx, len, (const uint8_t *)data);
+    sha256_digest(&ctx, sizeof dg, dg);
+    for (int i = 0; i < SHA256_DIGEST_SIZE; i++) {
+        hex[2 * i] = "0123456789abcdef"[dg[i] >> 4];
+        hex[2 * i + 1] = "0123456789abcdef"[dg[i] & 15];
+    }
+    hex[64] = '\0';
+    if (text_sha256) memcpy(text_sha256, hex, sizeof hex);
+    doc *d = dir ? doc_cache_get(dir, path, data, len, hex) : NULL;
+    if (!d && (d = load_owned(is_stdin ? "<stdin>" : path, data, len, yaml, lim, err)) && dir)
+        doc_cache_put(dir, d, hex);
     free(dir);
     return d;
 }

@@ -331,7 +331,7 @@ static void load_one(struct cc *cc, const char *name, struct yv at)
     }
     char *full = xasprintf("%s/%s", rs->dir, rel);
     struct doc_error derr;
-    doc *d = doc_load_file_cached(full, NULL, &derr);
+    doc *d = doc_load_file_cached(full, NULL, &derr, NULL);
     if (!d && !derr.line) /* not there, not readable: where the manifest names it */
         rule_cc_error_hint(cc, at.n, 0,
                            "write the path of the data file relative to the manifest, or add "

@@ -35,7 +35,8 @@ struct load_chain {
     size_t depth;
 };
 
-static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err);
+static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err,
+                         char text_sha256[65]);
 
 /* Load DIR/NAME as YAML; on failure append its positioned error and return NULL.
  * *PATH receives the new path string (free it). */
@@ -44,7 +45,12 @@ static doc *load_rule_yaml(struct rule_set *rs, const char *name, char **path,
 {
     *path = xasprintf("%s/%s", rs->dir, name);
     struct doc_error derr;
-    doc *d = overlay_load(rs->overlay, *path, &derr);
+    struct file_digest fd = {NULL, "", RULE_FILE_RULES};
+    doc *d = overlay_load(rs->overlay, *path, &derr, fd.hex);
+    if (d && fd.hex[0]) {
+        fd.path = xstrdup(name);
+        VEC_PUSH(rs->parsed, fd);
+    }
     if (!d) {
         rule_cc_set_error(errs, *path, derr.line, derr.col, "%s", derr.message);
         int yaml = !strncmp(derr.message, "invalid YAML", 12);
@@ -192,9 +198,11 @@ int rule_overlay_is(const struct rule_overlay *ov, const char *path)
  * for PATH, else from disk (doc_load_file). A new doc, or NULL with *ERR filled. Static:
  * the loader is the one reader of a set's manifest and rule files (readers of what they
  * say take the partial program, rule_set_load_partial). */
-static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err)
+static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err,
+                         char text_sha256[65])
 {
-    if (!rule_overlay_is(ov, path)) return doc_load_file_cached(path, NULL, err);
+    if (text_sha256) text_sha256[0] = '\0'; /* an overlay's text: the digest reads it */
+    if (!rule_overlay_is(ov, path)) return doc_load_file_cached(path, NULL, err, text_sha256);
     size_t n = strlen(path);
     int yaml =
         (n > 5 && !strcmp(path + n - 5, ".yaml")) || (n > 4 && !strcmp(path + n - 4, ".yml"));
@@ -379,6 +387,20 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
             snprintf(fd.hex, sizeof fd.hex, "%s", rs->base->digest + 7);
             VEC_PUSH(rs->digests, fd);
             buf_addf(&lines, "%s  %s\n", fd.hex, fd.path);
+            continue;
+        }
+        const char *known = NULL; /* a file parsed in this load: its bytes were hashed then */
+        if (names.items[i].kind == RULE_FILE_MANIFEST || names.items[i].kind == RULE_FILE_RULES)
+            for (size_t k = 0; k < rs->parsed.len && !known; k++)
+                if (!strcmp(rs->parsed.items[k].path, names.items[i].path))
+                    known = rs->parsed.items[k].hex;
+        if (known) {
+            struct file_digest fd;
+            fd.path = xstrdup(names.items[i].path);
+            fd.kind = names.items[i].kind;
+            memcpy(fd.hex, known, sizeof fd.hex);
+            VEC_PUSH(rs->digests, fd);
+            buf_addf(&lines, "%s  %s\n", fd.hex, names.items[i].path);
             continue;
         }
         char *path = xasprintf("%s/%s", rs->dir, names.items[i].path), *data;
@@ -911,7 +933,7 @@ static void read_files_quietly(struct rule_set *rs)
         if (!name || !plain_rule_file_name(name)) continue;
         char *path = xasprintf("%s/%s", rs->dir, name);
         struct doc_error err;
-        doc *d = overlay_load(rs->overlay, path, &err);
+        doc *d = overlay_load(rs->overlay, path, &err, NULL);
         if (!d) doc_error_release(&err);
         VEC_PUSH(rs->files, xstrdup(name));
         VEC_PUSH(rs->file_docs, d);
@@ -1006,7 +1028,7 @@ int rule_set_load_probe(const char *dir, char **name, char **tag)
 {
     char *m = xasprintf("%s/manifest.yaml", dir);
     struct doc_error err = {0};
-    doc *d = access(m, R_OK) == 0 ? doc_load_file_cached(m, NULL, &err) : NULL;
+    doc *d = access(m, R_OK) == 0 ? doc_load_file_cached(m, NULL, &err, NULL) : NULL;
     free(m);
     doc_error_release(&err);
     int ok = rule_set_load_names(d, name, tag);

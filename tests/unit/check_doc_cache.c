@@ -154,7 +154,7 @@ static doc *parsed(void)
 static doc *cached(void)
 {
     struct doc_error err;
-    doc *d = doc_load_file_cached(path, NULL, &err);
+    doc *d = doc_load_file_cached(path, NULL, &err, NULL);
     ck_assert_msg(d != NULL, "%s", d ? "" : err.message);
     return d;
 }
