@@ -91,12 +91,12 @@ static int parse_item(struct parser *ps, struct buf *out, int *optional)
     if (*ps->p == '(') {
         int fewest = -1;
         ps->p++;
-        buf_addf(out, "(?:");
+        buf_adds(out, "(?:");
         for (;;) {
             if (parse_seq(ps, out) < 0) return -1;
             if (fewest < 0 || ps->words < fewest) fewest = ps->words;
             if (*ps->p == '|') {
-                buf_addf(out, "|");
+                buf_addc(out, '|');
                 ps->p++;
                 continue;
             }
@@ -107,7 +107,7 @@ static int parse_item(struct parser *ps, struct buf *out, int *optional)
             ps->p++;
             break;
         }
-        buf_addf(out, ")");
+        buf_addc(out, ')');
         ps->words = fewest;
         if (*ps->p == '?') {
             *optional = 1;
@@ -130,15 +130,15 @@ static int parse_item(struct parser *ps, struct buf *out, int *optional)
     }
     ps->words = 1;
     if (ps->p - w == 1 && *w == '*') {
-        buf_addf(out, "[^ \\t\\n\\r]+");
+        buf_adds(out, "[^ \\t\\n\\r]+");
         return 0;
     }
-    for (const char *c = w; c < ps->p; c++) {
+    for (const char *c = w; c < ps->p; c++) { /* byte by byte: no printf per byte */
         unsigned char u = (unsigned char)*c;
         if (u < 0x80 &&
             !((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9')))
-            buf_addf(out, "\\%c", *c);
-        else buf_addf(out, "%c", *c);
+            buf_addc(out, '\\');
+        buf_addc(out, *c);
     }
     return 0;
 }
@@ -155,8 +155,14 @@ static int parse_seq(struct parser *ps, struct buf *out)
             buf_release(&item);
             return -1;
         }
-        if (optional) buf_addf(out, started ? "(?: %s)?" : "(?:%s )?", buf_str(&item));
-        else buf_addf(out, "%s%s", started ? " " : "", buf_str(&item));
+        if (optional) {
+            buf_adds(out, started ? "(?: " : "(?:");
+            buf_adds(out, buf_str(&item));
+            buf_adds(out, started ? ")?" : " )?");
+        } else {
+            if (started) buf_addc(out, ' ');
+            buf_adds(out, buf_str(&item));
+        }
         started |= !optional;
         if (!optional) words += ps->words;
         buf_release(&item);
