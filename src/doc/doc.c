@@ -65,7 +65,25 @@ const doc *doc_line_table(const doc *d)
 static void line_table_build(doc *m)
 {
     VEC_PUSH(m->line_starts, 0);
+    const unsigned char *t = (const unsigned char *)m->text;
+    if (!m->is_yaml ||
+        (!memchr(t, '\r', m->len) && !memchr(t, 0xC2, m->len) && !memchr(t, 0xE2, m->len))) {
+        /* LF is the only break here: memchr finds them */
+        for (const unsigned char *p = t, *end = t + m->len; (p = memchr(p, '\n', end - p));) {
+            p++;
+            VEC_PUSH(m->line_starts, (size_t)(p - t));
+        }
+        return d;
+    }
     for (size_t i = 0; i < m->len;) {
+        /* most bytes start no break: only LF (JSON), or LF CR and the leads of NEL, LS
+         * and PS (YAML) may; the others skip the call (a rule set's load reads its texts
+         * through here) */
+        unsigned char c = t[i];
+        if (c != '\n' && (!m->is_yaml || (c != '\r' && c != 0xC2 && c != 0xE2))) {
+            i++;
+            continue;
+        }
         size_t n = doc_break_len(m, i);
         if (!n) {
             i++;

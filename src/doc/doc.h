@@ -39,6 +39,14 @@ doc *doc_load_file(const char *path, const struct doc_limits *lim, struct doc_er
 /* Same from memory; NAME is used in messages and by doc_name. is_yaml selects the parser. */
 doc *doc_load_buffer(const char *name, const char *data, size_t len, int is_yaml,
                      const struct doc_limits *lim, struct doc_error *err);
+/* doc_load_file for a YAML file read often and seldom changed (a rule set's files): the
+ * document loaded from the same text before is read back from the cache
+ * ($XDG_CACHE_HOME/mcpdesc/docs, doc_cache.c; off when $MCPDESC_NO_CACHE is set, not empty
+ * and not 0), the same tree and positions. With LIM, standard input or another suffix:
+ * no cache. TEXT_SHA256 (may be NULL) receives the sha256 of the bytes read, in hex (""
+ * when they could not be read), so that a caller that records it reads the file once. */
+doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct doc_error *err,
+                          char text_sha256[65]);
 void doc_free(doc *d); /* NULL is a no-op */
 
 json_t *doc_root(const doc *d);     /* borrowed */

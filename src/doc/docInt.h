@@ -3,6 +3,7 @@
  *   doc_json.c, doc_yaml.c the loaders: fill a doc's index, using only the model
  *   doc_scalar.c           positions inside a string: one scalar's source read again,
  *                          using only the model (doc_scalar_range)
+ *   doc_cache.c            loaded YAML kept on disk and read back, using only the model
  *   doc_load.c             the public load entry points: read, bound, pick a loader
  * This header is what they share. Nothing outside those files includes it. */
 #ifndef MCPDESC_DOCINT_H
@@ -75,5 +76,20 @@ const doc *doc_line_table(const doc *d);
  * Return D with its root and index filled, or free D and return NULL with *ERR filled. */
 doc *doc_json_load(doc *d, const struct doc_limits *lim, struct doc_error *err);
 doc *doc_yaml_load(doc *d, const struct doc_limits *lim, struct doc_error *err);
+
+/* ---- the cache of loaded YAML, for doc_load.c (doc_cache.c) ---- */
+
+/* The directory of the entries ($XDG_CACHE_HOME/mcpdesc/docs, else
+ * $HOME/.cache/mcpdesc/docs; new), or NULL when nothing is to be kept: $MCPDESC_NO_CACHE
+ * is set, not empty and not 0, neither variable is an absolute path, or the program has no
+ * build ID. */
+char *doc_cache_dir(void);
+/* The document NAME whose text is TEXT (LEN bytes, room for a NUL, sha256 HEX), read
+ * from DIR's entry: it takes TEXT over. NULL (TEXT still the caller's) when there is no
+ * entry or it does not check out. */
+doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, const char hex[65]);
+/* Keeps D (a YAML document loaded from a text of sha256 HEX) in DIR, when it can;
+ * failures are silent (the next run parses again). */
+void doc_cache_put(const char *dir, const doc *d, const char hex[65]);
 
 #endif

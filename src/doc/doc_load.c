@@ -5,6 +5,7 @@
 #include "doc/doc.h"
 
 #include <errno.h>
+#include <nettle/sha2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -59,7 +60,10 @@ static int has_yaml_suffix(const char *path)
     return (n > 5 && !strcmp(path + n - 5, ".yaml")) || (n > 4 && !strcmp(path + n - 4, ".yml"));
 }
 
-doc *doc_load_file(const char *path, const struct doc_limits *lim, struct doc_error *err)
+/* Reads PATH ("-": standard input) whole into *DATA (new, room for a NUL) and *LEN;
+ * -1 with *ERR filled when it cannot, or it is over the limit of LIM. */
+static int read_input(const char *path, const struct doc_limits *lim, char **data_out,
+                      size_t *len_out, struct doc_error *err)
 {
     size_t max = lim && lim->max_bytes ? lim->max_bytes : DOC_DEFAULT_MAX_BYTES;
     int is_stdin = !strcmp(path, "-");
@@ -68,7 +72,7 @@ doc *doc_load_file(const char *path, const struct doc_limits *lim, struct doc_er
     err->line = err->col = 0;
     if (!f) {
         doc_set_error(err, 0, 0, xasprintf("cannot open: %s", strerror(errno)));
-        return NULL;
+        return -1;
     }
     /* A regular file's size is known: read it in one buffer, with room for the NUL. */
     struct stat st;
@@ -100,7 +104,52 @@ doc *doc_load_file(const char *path, const struct doc_limits *lim, struct doc_er
     if (read_err) doc_set_error(err, 0, 0, xasprintf("cannot read: %s", strerror(saved)));
     else if (too_big)
         doc_set_error(err, 0, 0, xasprintf("input is over the limit of %zu bytes", max));
-    else return load_owned(is_stdin ? "<stdin>" : path, data, len, has_yaml_suffix(path), lim, err);
+    else {
+        *data_out = data;
+        *len_out = len;
+        return 0;
+    }
     free(data);
-    return NULL;
+    return -1;
+}
+
+doc *doc_load_file(const char *path, const struct doc_limits *lim, struct doc_error *err)
+{
+    char *data;
+    size_t len;
+    if (read_input(path, lim, &data, &len, err) < 0) return NULL;
+    return load_owned(strcmp(path, "-") ? path : "<stdin>", data, len, has_yaml_suffix(path), lim,
+                      err);
+}
+
+doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct doc_error *err,
+                          char text_sha256[65])
+{
+    if (text_sha256) text_sha256[0] = '\0';
+    int yaml = has_yaml_suffix(path), is_stdin = !strcmp(path, "-");
+    char *dir = lim || is_stdin || !yaml ? NULL : doc_cache_dir();
+    if (!dir && !text_sha256) return doc_load_file(path, lim, err);
+    char *data;
+    size_t len;
+    if (read_input(path, lim, &data, &len, err) < 0) {
+        free(dir);
+        return NULL;
+    }
+    struct sha256_ctx ctx;
+    uint8_t dg[SHA256_DIGEST_SIZE];
+    char hex[65];
+    sha256_init(&ctx);
+    sha256_update(&ctx, len, (const uint8_t *)data);
+    sha256_digest(&ctx, sizeof dg, dg);
+    for (int i = 0; i < SHA256_DIGEST_SIZE; i++) {
+        hex[2 * i] = "0123456789abcdef"[dg[i] >> 4];
+        hex[2 * i + 1] = "0123456789abcdef"[dg[i] & 15];
+    }
+    hex[64] = '\0';
+    if (text_sha256) memcpy(text_sha256, hex, sizeof hex);
+    doc *d = dir ? doc_cache_get(dir, path, data, len, hex) : NULL;
+    if (!d && (d = load_owned(is_stdin ? "<stdin>" : path, data, len, yaml, lim, err)) && dir)
+        doc_cache_put(dir, d, hex);
+    free(dir);
+    return d;
 }

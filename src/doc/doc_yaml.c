@@ -435,6 +435,7 @@ struct yload {
     uint32_t line, col;      /* the current event's start */
     uint32_t start, end;     /* and its bytes (from libyaml's mark indexes) */
     size_t at_char, at_byte; /* the last mark converted: character index, byte offset */
+    int ascii;               /* the text after any byte order mark is ASCII */
 };
 
 /* libyaml's mark index counts characters after the byte order mark (a CRLF is two):
@@ -444,6 +445,10 @@ static uint32_t yaml_byte(struct yload *y, size_t idx)
 {
     const unsigned char *t = (const unsigned char *)y->d->text;
     size_t len = y->d->len, c = y->at_char, b = y->at_byte;
+    if (y->ascii) { /* a character is a byte: no walk (what the walk gives, in one step) */
+        size_t bom = doc_bom_len(y->d->text, len);
+        return (uint32_t)(idx < len - bom ? bom + idx : len);
+    }
     if (b == 0) b = doc_bom_len(y->d->text, len), c = 0;
     while (c < idx && b < len) {
         b++;
@@ -768,9 +773,12 @@ static void yaml_release(struct yload *y)
 
 doc *doc_yaml_load(doc *d, const struct doc_limits *lim, struct doc_error *err)
 {
-    struct yload y = {d, lim, err, VEC_INIT, VEC_INIT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    struct yload y = {d, lim, err, VEC_INIT, VEC_INIT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     y.max_nodes = d->len > ((size_t)1 << 20) ? d->len : ((size_t)1 << 20);
     y.max_work = 8 * y.max_nodes;
+    y.ascii = 1;
+    for (size_t i = doc_bom_len(d->text, d->len); i < d->len && y.ascii; i++)
+        y.ascii = !(d->text[i] & 0x80);
     yaml_parser_t parser;
     yaml_event_t ev;
     int done = 0, failed = 0;

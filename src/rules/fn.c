@@ -16,6 +16,7 @@
 #include "base/val.h"
 #include "rules/fnInt.h"
 #include "rules/fn_fold.h"
+#include "rules/regex_jit.h"
 #include "rules/regex_need.h"
 
 enum {
@@ -41,8 +42,10 @@ struct regex_holder {
     struct pred base; /* first: freed through fn_pred_free like any kid */
     pcre2_code *code;
     pcre2_match_context *mctx;
-    int jit; /* JIT-compiled: matched through pcre2_jit_match, without pcre2_match's per-call
-              * checks (the subjects are jansson's strings, valid UTF-8) */
+    /* JIT-compiled on the first match (regex_jit.h): then matched through pcre2_jit_match,
+     * without pcre2_match's per-call checks (the subjects are jansson's strings, valid
+     * UTF-8) */
+    regex_jit_state jit;
     struct regex_need need; /* what a subject must hold: a text node's facts skip the call */
 };
 static int eval_never(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
@@ -530,12 +533,11 @@ static struct pred *regex_compile(struct cc *cc, struct pred *p, struct yv arg)
                       (size_t)off, (const char *)msg);
         return NULL;
     }
-    /* JIT where PCRE2 has it (pcre2_match then uses it): a pattern such as the schema
-     * rules' keyword-position runs on every node of every schema. Without JIT (or if it
-     * fails) the interpreter serves, with the same limits. */
-    int jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
+    /* JIT where PCRE2 has it, on the first match (regex_test): a pattern such as the
+     * schema rules' keyword-position runs on every node of every schema. Without JIT (or
+     * if it fails) the interpreter serves, with the same limits. */
     struct regex_holder *h = xcalloc(1, sizeof *h);
-    h->jit = jit;
+    atomic_init(&h->jit, REGEX_JIT_INIT);
     h->base.fn = &holder_regex;
     h->code = code;
     regex_need_of(code, &h->need);
@@ -569,10 +571,11 @@ static pcre2_match_data *regex_match_data(struct eval_ctx *ctx);
 
 static int regex_test(const struct pred *holder, const char *s, size_t n, struct eval_ctx *ctx)
 {
-    const struct regex_holder *h = (const struct regex_holder *)holder;
+    struct regex_holder *h = (struct regex_holder *)holder; /* only its JIT state changes */
+    int jit = regex_jit_ready(h->code, &h->jit);
     pcre2_match_data *md = ctx ? regex_match_data(ctx) : pcre2_match_data_create(1, NULL);
-    int rc = h->jit ? pcre2_jit_match(h->code, (PCRE2_SPTR)s, n, 0, 0, md, h->mctx)
-                    : pcre2_match(h->code, (PCRE2_SPTR)s, n, 0, 0, md, h->mctx);
+    int rc = jit ? pcre2_jit_match(h->code, (PCRE2_SPTR)s, n, 0, 0, md, h->mctx)
+                 : pcre2_match(h->code, (PCRE2_SPTR)s, n, 0, 0, md, h->mctx);
     if (rc >= 0 && ctx) {
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
         fn_match_note(ctx, ov[0], ov[1] - ov[0]);

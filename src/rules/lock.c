@@ -78,6 +78,59 @@ static void digest_of_kinds(const struct rule_set *rs, unsigned kinds, char out[
     buf_release(&lines);
 }
 
+/* Paths sorted for lookups by bsearch: a lock and a set list a hundred files or more, and
+ * each is looked up in the other on every run that loads a tagged set. */
+struct path_at {
+    const char *path;
+    size_t i; /* its index in the list it came from */
+};
+
+static int path_at_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct path_at *)a)->path, ((const struct path_at *)b)->path);
+}
+
+/* The entry of PATH in the sorted AT (N entries), or NULL. Among equal paths, the one
+ * of the highest index: what a scan to the end would keep. */
+static const struct path_at *path_find(const struct path_at *at, size_t n, const char *path)
+{
+    struct path_at key = {path, 0};
+    const struct path_at *hit = bsearch(&key, at, n, sizeof *at, path_at_cmp);
+    if (!hit) return NULL;
+    const struct path_at *best = hit;
+    for (const struct path_at *q = hit; q > at && !strcmp(q[-1].path, path); q--)
+        if (q[-1].i > best->i) best = q - 1;
+    for (const struct path_at *q = hit + 1; q < at + n && !strcmp(q->path, path); q++)
+        if (q->i > best->i) best = q;
+    return best;
+}
+
+/* RS's digest paths, sorted. */
+static struct path_at *set_paths(const struct rule_set *rs)
+{
+    size_t n = rule_set_digest_count(rs);
+    struct path_at *at = xcalloc(n ? n : 1, sizeof *at);
+    for (size_t k = 0; k < n; k++) at[k] = (struct path_at){rule_set_digest_path(rs, k), k};
+    qsort(at, n, sizeof *at, path_at_cmp);
+    return at;
+}
+
+/* LOCK's file paths (those that are strings), sorted; *N: how many. */
+static struct path_at *lock_paths(json_t *files, size_t *n)
+{
+    struct path_at *at = xcalloc(json_array_size(files) + 1, sizeof *at);
+    size_t i;
+    json_t *f;
+    *n = 0;
+    json_array_foreach(files, i, f)
+    {
+        const char *p = json_string_value(json_object_get(f, "path"));
+        if (p) at[(*n)++] = (struct path_at){p, i};
+    }
+    qsort(at, *n, sizeof *at, path_at_cmp);
+    return at;
+}
+
 /* Compare RS with LOCK; with ERR, say each difference (the first SHOW_FILES). Returns
  * the number of differences. */
 static size_t lock_compare(const struct rule_set *rs, json_t *lock, const char *tag, FILE *err)
@@ -85,7 +138,8 @@ static size_t lock_compare(const struct rule_set *rs, json_t *lock, const char *
     size_t bad = 0;
     unsigned kinds = lock_kinds(lock);
     json_t *files = json_object_get(lock, "files"), *f;
-    size_t i;
+    size_t i, nmine = rule_set_digest_count(rs), nlocked;
+    struct path_at *mine_at = set_paths(rs), *locked_at = lock_paths(files, &nlocked);
 #define SAY(...)                                                                                   \
     do {                                                                                           \
         if (err && bad < SHOW_FILES) fprintf(err, __VA_ARGS__);                                    \
@@ -96,29 +150,19 @@ static size_t lock_compare(const struct rule_set *rs, json_t *lock, const char *
         const char *p = json_string_value(json_object_get(f, "path"));
         const char *h = json_string_value(json_object_get(f, "sha256"));
         if (!p || !h) continue;
-        const char *now = NULL;
-        for (size_t k = 0; k < rule_set_digest_count(rs); k++)
-            if (!strcmp(rule_set_digest_path(rs, k), p)) now = rule_set_digest_hex(rs, k);
+        const struct path_at *at = path_find(mine_at, nmine, p);
+        const char *now = at ? rule_set_digest_hex(rs, at->i) : NULL;
         if (now && strcmp(now, h) != 0) SAY("  %s: differs from the file locked as %s\n", p, tag);
     }
     json_array_foreach(files, i, f) /* after the files that differ: see lock_sums_differences */
     {
         const char *p = json_string_value(json_object_get(f, "path"));
         if (!p || !json_string_value(json_object_get(f, "sha256"))) continue;
-        int now = 0;
-        for (size_t k = 0; k < rule_set_digest_count(rs); k++)
-            now |= !strcmp(rule_set_digest_path(rs, k), p);
-        if (!now) SAY("  %s: locked in %s, not in this set\n", p, tag);
+        if (!path_find(mine_at, nmine, p)) SAY("  %s: locked in %s, not in this set\n", p, tag);
     }
     for (size_t k = 0; k < rule_set_digest_count(rs); k++) {
         if (!(kinds & 1u << rule_set_digest_kind(rs, k))) continue;
-        int found = 0;
-        json_array_foreach(files, i, f)
-        {
-            const char *p = json_string_value(json_object_get(f, "path"));
-            if (p && !strcmp(p, rule_set_digest_path(rs, k))) found = 1;
-        }
-        if (!found)
+        if (!path_find(locked_at, nlocked, rule_set_digest_path(rs, k)))
             SAY("  %s: not part of the set locked as %s\n", rule_set_digest_path(rs, k), tag);
     }
     const char *digest = json_string_value(json_object_get(lock, "digest"));
@@ -128,6 +172,8 @@ static size_t lock_compare(const struct rule_set *rs, json_t *lock, const char *
         SAY("  the digest %s is not the one locked as %s (%s)\n", mine, tag,
             digest ? digest : "none");
 #undef SAY
+    free(mine_at);
+    free(locked_at);
     if (err && bad > SHOW_FILES) fprintf(err, "  ... and %zu more\n", bad - SHOW_FILES);
     return bad;
 }

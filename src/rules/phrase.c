@@ -10,6 +10,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "rules/regex_jit.h"
 #include "rules/regex_need.h"
 
 enum { PAD = PHRASE_PAD }; /* bytes after a folded text: see phrase_fold */
@@ -18,7 +19,9 @@ struct phrase_set {
     pcre2_code *code;
     pcre2_match_context *mctx;
     int min_words; /* the fewest words a hit spans (a text with one word has no 2-word hit) */
-    int jit;       /* compiled by the JIT: an ASCII text is matched without the UTF check */
+    /* compiled by the JIT on the first search (regex_jit.h): an ASCII text is then
+     * matched without the UTF check */
+    regex_jit_state jit;
     struct regex_need need; /* what a folded text must hold for a hit */
     /* A match data kept for the next search (one pair: only where the whole hit is), so
      * that millions of searches do not allocate one each; taken and given back
@@ -88,12 +91,12 @@ static int parse_item(struct parser *ps, struct buf *out, int *optional)
     if (*ps->p == '(') {
         int fewest = -1;
         ps->p++;
-        buf_addf(out, "(?:");
+        buf_adds(out, "(?:");
         for (;;) {
             if (parse_seq(ps, out) < 0) return -1;
             if (fewest < 0 || ps->words < fewest) fewest = ps->words;
             if (*ps->p == '|') {
-                buf_addf(out, "|");
+                buf_addc(out, '|');
                 ps->p++;
                 continue;
             }
@@ -104,7 +107,7 @@ static int parse_item(struct parser *ps, struct buf *out, int *optional)
             ps->p++;
             break;
         }
-        buf_addf(out, ")");
+        buf_addc(out, ')');
         ps->words = fewest;
         if (*ps->p == '?') {
             *optional = 1;
@@ -127,15 +130,15 @@ static int parse_item(struct parser *ps, struct buf *out, int *optional)
     }
     ps->words = 1;
     if (ps->p - w == 1 && *w == '*') {
-        buf_addf(out, "[^ \\t\\n\\r]+");
+        buf_adds(out, "[^ \\t\\n\\r]+");
         return 0;
     }
-    for (const char *c = w; c < ps->p; c++) {
+    for (const char *c = w; c < ps->p; c++) { /* byte by byte: no printf per byte */
         unsigned char u = (unsigned char)*c;
         if (u < 0x80 &&
             !((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9')))
-            buf_addf(out, "\\%c", *c);
-        else buf_addf(out, "%c", *c);
+            buf_addc(out, '\\');
+        buf_addc(out, *c);
     }
     return 0;
 }
@@ -152,8 +155,14 @@ static int parse_seq(struct parser *ps, struct buf *out)
             buf_release(&item);
             return -1;
         }
-        if (optional) buf_addf(out, started ? "(?: %s)?" : "(?:%s )?", buf_str(&item));
-        else buf_addf(out, "%s%s", started ? " " : "", buf_str(&item));
+        if (optional) {
+            buf_adds(out, started ? "(?: " : "(?:");
+            buf_adds(out, buf_str(&item));
+            buf_adds(out, started ? ")?" : " )?");
+        } else {
+            if (started) buf_addc(out, ' ');
+            buf_adds(out, buf_str(&item));
+        }
         started |= !optional;
         if (!optional) words += ps->words;
         buf_release(&item);
@@ -233,10 +242,9 @@ struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsi
         *why = xasprintf("the list does not compile: %s", (const char *)msg);
         return NULL;
     }
-    int jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
     struct phrase_set *s = xcalloc(1, sizeof *s);
     s->code = code;
-    s->jit = jit;
+    atomic_init(&s->jit, REGEX_JIT_INIT);
     regex_need_of(code, &s->need);
     s->min_words = fewest;
     s->mctx = pcre2_match_context_create(NULL);
@@ -471,13 +479,14 @@ static int match_at(const struct phrase_set *set, const struct phrase_text *t, s
                     size_t *b, size_t *e)
 {
     if (start > t->len) return 0;
-    struct phrase_set *mut = (struct phrase_set *)set; /* only its md slot changes */
+    struct phrase_set *mut = (struct phrase_set *)set; /* only its md slot and JIT state change */
+    int jit = regex_jit_ready(mut->code, &mut->jit);
     pcre2_match_data *md = atomic_exchange(&mut->md, NULL);
     if (!md) md = pcre2_match_data_create(1, NULL);
     /* 0: a hit whose groups did not fit the one pair, still a hit */
     /* pcre2_match checks the whole subject is valid UTF-8 on every call: not needed for
      * ASCII, which the JIT's own entry then matches alike */
-    int rc = set->jit && t->ascii
+    int rc = jit && t->ascii
         ? pcre2_jit_match(set->code, (PCRE2_SPTR)t->s, t->len, start, 0, md, set->mctx)
         : pcre2_match(set->code, (PCRE2_SPTR)t->s, t->len, start, 0, md, set->mctx);
     if (rc >= 0) {

@@ -397,7 +397,10 @@ struct rule_set {
     VEC(char *) files;
     VEC(struct pred *) shared_preds; /* named predicates, referenced by `use` */
     VEC(struct file_digest) digests; /* manifest and rule files, sorted by path */
-    VEC(struct rule_data *) data;    /* the manifest's data files (rule_data.h) */
+    /* the sha256 of the manifest and rule files as they were read to be parsed, so that
+     * the digest reads none of them again (during the load only) */
+    VEC(struct file_digest) parsed;
+    VEC(struct rule_data *) data; /* the manifest's data files (rule_data.h) */
     json_t *manifest;
     struct texts_spec *texts;           /* the manifest's `texts:` (owned), or NULL: the base's */
     schema_ctx *schemas;                /* JSON Schema registry for schema predicates */

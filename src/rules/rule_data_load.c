@@ -5,6 +5,7 @@
  * each (phrase.h). */
 #include "rules/rule_data.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,15 +250,40 @@ static void compile_lists(struct cc *cc, struct yv top, struct rule_data *d)
 
 /* Validate the data file D (a mapping with a known kind, K) against its schema; report the
  * deepest failure at its place. 0 when valid. */
+/* The kinds' schemas, compiled once per process: a JSON Schema context costs more to set
+ * up (its meta-schemas) than a data file costs to validate, and every set with data files
+ * (and every load of one, in the editor) would pay it again. Kept to the end, with the
+ * context and the documents they were compiled from; NULL when one did not compile. */
+static schema *data_schemas[2];
+static pthread_once_t data_schemas_once = PTHREAD_ONCE_INIT;
+
+static void compile_data_schemas(void)
+{
+    static schema_ctx *ctx;
+    static json_t *roots[2];
+    ctx = schema_ctx_new(NULL);
+    for (size_t k = 0; k < 2; k++) {
+        json_error_t jerr;
+        roots[k] =
+            json_loads(k == 0 ? rule_data_schema_unicode : rule_data_schema_phrases, 0, &jerr);
+        struct schema_errors errs = SCHEMA_ERRORS_INIT;
+        schema *s = roots[k]
+            ? schema_compile(ctx, roots[k], kinds[k].schema_file, SCHEMA_DRAFT2020_12, &errs)
+            : NULL;
+        if (s && errs.len) { /* the embedded schemas compile cleanly: the golden tests say so */
+            schema_free(s);
+            s = NULL;
+        }
+        data_schemas[k] = s;
+        schema_errors_release(&errs);
+    }
+}
+
 static int validate(struct cc *cc, size_t k)
 {
-    const char *text = k == 0 ? rule_data_schema_unicode : rule_data_schema_phrases;
-    json_error_t jerr;
-    json_t *root = json_loads(text, 0, &jerr);
-    schema_ctx *ctx = schema_ctx_new(NULL);
+    pthread_once(&data_schemas_once, compile_data_schemas);
+    const schema *s = data_schemas[k];
     struct schema_errors errs = SCHEMA_ERRORS_INIT;
-    schema *s =
-        root ? schema_compile(ctx, root, kinds[k].schema_file, SCHEMA_DRAFT2020_12, &errs) : NULL;
     int rc = 0;
     if (!s) {
         rule_cc_error(cc, 0, 0, "internal: %s does not compile", kinds[k].schema_file);
@@ -286,9 +312,6 @@ static int validate(struct cc *cc, size_t k)
         rc = -1;
     }
     schema_errors_release(&errs);
-    schema_free(s);
-    schema_ctx_free(ctx);
-    json_decref(root);
     return rc;
 }
 
@@ -331,7 +354,7 @@ static void load_one(struct cc *cc, const char *name, struct yv at)
     }
     char *full = xasprintf("%s/%s", rs->dir, rel);
     struct doc_error derr;
-    doc *d = doc_load_file(full, NULL, &derr);
+    doc *d = doc_load_file_cached(full, NULL, &derr, NULL);
     if (!d && !derr.line) /* not there, not readable: where the manifest names it */
         rule_cc_error_hint(cc, at.n, 0,
                            "write the path of the data file relative to the manifest, or add "

@@ -103,6 +103,8 @@ void rule_set_free(struct rule_set *rs)
     VEC_FREE(rs->shared_preds);
     for (size_t i = 0; i < rs->digests.len; i++) free(rs->digests.items[i].path);
     VEC_FREE(rs->digests);
+    for (size_t i = 0; i < rs->parsed.len; i++) free(rs->parsed.items[i].path);
+    VEC_FREE(rs->parsed);
     rule_data_free_all(rs);
     for (size_t i = 0; i < rs->files.len; i++) free(rs->files.items[i]);
     VEC_FREE(rs->files);

@@ -35,7 +35,8 @@ struct load_chain {
     size_t depth;
 };
 
-static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err);
+static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err,
+                         char text_sha256[65]);
 
 /* Load DIR/NAME as YAML; on failure append its positioned error and return NULL.
  * *PATH receives the new path string (free it). */
@@ -44,7 +45,12 @@ static doc *load_rule_yaml(struct rule_set *rs, const char *name, char **path,
 {
     *path = xasprintf("%s/%s", rs->dir, name);
     struct doc_error derr;
-    doc *d = overlay_load(rs->overlay, *path, &derr);
+    struct file_digest fd = {NULL, "", RULE_FILE_RULES};
+    doc *d = overlay_load(rs->overlay, *path, &derr, fd.hex);
+    if (d && fd.hex[0]) {
+        fd.path = xstrdup(name);
+        VEC_PUSH(rs->parsed, fd);
+    }
     if (!d) {
         rule_cc_set_error(errs, *path, derr.line, derr.col, "%s", derr.message);
         int yaml = !strncmp(derr.message, "invalid YAML", 12);
@@ -192,9 +198,11 @@ int rule_overlay_is(const struct rule_overlay *ov, const char *path)
  * for PATH, else from disk (doc_load_file). A new doc, or NULL with *ERR filled. Static:
  * the loader is the one reader of a set's manifest and rule files (readers of what they
  * say take the partial program, rule_set_load_partial). */
-static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err)
+static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err,
+                         char text_sha256[65])
 {
-    if (!rule_overlay_is(ov, path)) return doc_load_file(path, NULL, err);
+    if (text_sha256) text_sha256[0] = '\0'; /* an overlay's text: the digest reads it */
+    if (!rule_overlay_is(ov, path)) return doc_load_file_cached(path, NULL, err, text_sha256);
     size_t n = strlen(path);
     int yaml =
         (n > 5 && !strcmp(path + n - 5, ".yaml")) || (n > 4 && !strcmp(path + n - 4, ".yml"));
@@ -228,7 +236,19 @@ static void hex_sha256(const char *data, size_t len, char out[65])
     sha256_init(&ctx);
     sha256_update(&ctx, len, (const uint8_t *)data);
     sha256_digest(&ctx, sizeof dg, dg);
-    for (int i = 0; i < SHA256_DIGEST_SIZE; i++) snprintf(out + 2 * i, 3, "%02x", dg[i]);
+    static const char hex[] = "0123456789abcdef"; /* snprintf per byte: a run's hottest printf */
+    for (int i = 0; i < SHA256_DIGEST_SIZE; i++) {
+        out[2 * i] = hex[dg[i] >> 4];
+        out[2 * i + 1] = hex[dg[i] & 15];
+    }
+    out[64] = '\0';
+}
+
+/* Appends the path segment P (N bytes) to OUT, after a '/' unless it is the first. */
+static void add_segment(struct buf *out, const char *p, size_t n)
+{
+    if (out->len) buf_addc(out, '/');
+    buf_add(out, p, n);
 }
 
 /* PATH (read as "<rule set dir>/REST") as REST with empty and "." segments dropped, so
@@ -241,7 +261,7 @@ static char *rule_relative_path(const struct rule_set *rs, const char *path)
     for (const char *p = path + dl; *p;) {
         while (*p == '/') p++;
         size_t n = strcspn(p, "/");
-        if (n && !(n == 1 && *p == '.')) buf_addf(&out, "%s%.*s", out.len ? "/" : "", (int)n, p);
+        if (n && !(n == 1 && *p == '.')) add_segment(&out, p, n);
         p += n;
     }
     return buf_detach(&out);
@@ -257,8 +277,7 @@ static char *join_relative(const char *dir, const char *rest)
         for (const char *p = parts[k]; *p;) {
             while (*p == '/') p++;
             size_t n = strcspn(p, "/");
-            if (n && !(n == 1 && *p == '.'))
-                buf_addf(&out, "%s%.*s", out.len ? "/" : "", (int)n, p);
+            if (n && !(n == 1 && *p == '.')) add_segment(&out, p, n);
             p += n;
         }
     return buf_detach(&out);
@@ -268,6 +287,11 @@ struct digest_name {
     const char *path;
     enum rule_file_kind kind;
 };
+
+static int str_ptr_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static int name_cmp(const void *a, const void *b)
 {
@@ -284,6 +308,7 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
 {
     VEC(struct digest_name) names = VEC_INIT;
     VEC(char *) owned = VEC_INIT;
+    VEC(char *) cited = VEC_INIT; /* fixtures the examples cite (new), as often as cited */
     struct digest_name dn = {"manifest.yaml", RULE_FILE_MANIFEST};
     VEC_PUSH(names, dn);
     for (size_t i = 0; i < rs->files.len; i++) {
@@ -317,19 +342,26 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
                                                              : json_array_get(together, which - 3));
                 if (!fx || strstr(fx, "..")) continue; /* lint refuses a fixture outside the dir */
                 char *rel = join_relative(rs->fixtures, fx);
-                char *abs = xasprintf("%s/%s", rs->dir, rel);
-                int there = access(abs, R_OK) == 0;
-                free(abs);
-                if (!there) {
-                    free(rel);
-                    continue;
-                }
-                VEC_PUSH(owned, rel);
-                dn = (struct digest_name){rel, RULE_FILE_FIXTURE};
-                VEC_PUSH(names, dn);
+                VEC_PUSH(cited, rel);
             }
         }
     }
+    /* a fixture is cited by many examples: ask the disk once per path */
+    qsort(cited.items, cited.len, sizeof *cited.items, str_ptr_cmp);
+    for (size_t i = 0; i < cited.len; i++) {
+        char *rel = cited.items[i];
+        int there = 0;
+        if (!i || strcmp(cited.items[i - 1], rel)) {
+            char *abs = xasprintf("%s/%s", rs->dir, rel);
+            there = access(abs, R_OK) == 0;
+            free(abs);
+        }
+        VEC_PUSH(owned, rel);
+        if (!there) continue;
+        dn = (struct digest_name){rel, RULE_FILE_FIXTURE};
+        VEC_PUSH(names, dn);
+    }
+    VEC_FREE(cited);
     qsort(names.items, names.len, sizeof *names.items, name_cmp);
     size_t uniq = 0; /* a schema file may be read twice (by path and by URI) */
     for (size_t i = 0; i < names.len; i++)
@@ -355,6 +387,20 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
             snprintf(fd.hex, sizeof fd.hex, "%s", rs->base->digest + 7);
             VEC_PUSH(rs->digests, fd);
             buf_addf(&lines, "%s  %s\n", fd.hex, fd.path);
+            continue;
+        }
+        const char *known = NULL; /* a file parsed in this load: its bytes were hashed then */
+        if (names.items[i].kind == RULE_FILE_MANIFEST || names.items[i].kind == RULE_FILE_RULES)
+            for (size_t k = 0; k < rs->parsed.len && !known; k++)
+                if (!strcmp(rs->parsed.items[k].path, names.items[i].path))
+                    known = rs->parsed.items[k].hex;
+        if (known) {
+            struct file_digest fd;
+            fd.path = xstrdup(names.items[i].path);
+            fd.kind = names.items[i].kind;
+            memcpy(fd.hex, known, sizeof fd.hex);
+            VEC_PUSH(rs->digests, fd);
+            buf_addf(&lines, "%s  %s\n", fd.hex, names.items[i].path);
             continue;
         }
         char *path = xasprintf("%s/%s", rs->dir, names.items[i].path), *data;
@@ -887,7 +933,7 @@ static void read_files_quietly(struct rule_set *rs)
         if (!name || !plain_rule_file_name(name)) continue;
         char *path = xasprintf("%s/%s", rs->dir, name);
         struct doc_error err;
-        doc *d = overlay_load(rs->overlay, path, &err);
+        doc *d = overlay_load(rs->overlay, path, &err, NULL);
         if (!d) doc_error_release(&err);
         VEC_PUSH(rs->files, xstrdup(name));
         VEC_PUSH(rs->file_docs, d);
@@ -982,7 +1028,7 @@ int rule_set_load_probe(const char *dir, char **name, char **tag)
 {
     char *m = xasprintf("%s/manifest.yaml", dir);
     struct doc_error err = {0};
-    doc *d = access(m, R_OK) == 0 ? doc_load_file(m, NULL, &err) : NULL;
+    doc *d = access(m, R_OK) == 0 ? doc_load_file_cached(m, NULL, &err, NULL) : NULL;
     free(m);
     doc_error_release(&err);
     int ok = rule_set_load_names(d, name, tag);

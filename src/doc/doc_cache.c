@@ -1,0 +1,432 @@
+/* doc_cache.c - loaded YAML documents kept on disk, so that a rule set's files are not
+ * parsed again on every run (docInt.h: doc_cache_get, doc_cache_put; the entry point is
+ * doc_load_file_cached in doc_load.c). libyaml reads a rule set's 220 KB of YAML in about
+ * 4 ms, a fifth of a run on a small description; an entry is read back in a tenth of that.
+ *
+ * An entry is named by the sha256 of the YAML text it was loaded from, and holds:
+ *   "MCPDDOC\n", u32 format, u32 n + n bytes: the engine (MCPDESC_VERSION and the
+ *   running program's GNU build ID), 64 hex digits: the text's sha256, u64 payload
+ *   length, 32 bytes: the payload's sha256, the payload:
+ *   u32 entries, the position index (9 u32 each), then the jansson tree in pre-order
+ *   ('o' u32 members (u32 key length, key, value)..., 'a' u32 items, 's' u32 length and
+ *   bytes, 'i' i64, 'r' the double's 64 bits, 't' 'f' 'n'; 'd' before a value held
+ *   again later, 'x' u32: the n-th value so marked, held again).
+ * Integers are the machine's own (an entry is read by the program that wrote it).
+ * Nothing read is trusted unchecked: an entry serves only when its format, engine,
+ * text digest (recomputed from the bytes just read) and payload digest all match and the
+ * payload decodes to the end within bounds; anything else is ignored and written anew.
+ * A value the tree holds more than once (a YAML alias) is read back shared ('d', 'x'
+ * below). A program without a build ID keeps nothing (a rebuilt engine might load
+ * the same text differently). */
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <nettle/sha2.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+#include "doc/docInt.h"
+
+#ifndef MCPDESC_VERSION
+#define MCPDESC_VERSION "dev"
+#endif
+
+/* MAX_NEST: deeper than any document the loader accepts (an entry is only written for a
+ * document loaded within the default bounds). MAX_SHARED: values held more than once
+ * that a document may have and still be kept (each is looked up among those before). */
+enum {
+    CACHE_FORMAT = 1,
+    ENTRY_FIELDS = 9,
+    MAX_NEST = DOC_DEFAULT_MAX_DEPTH + 2,
+    MAX_SHARED = 4096
+};
+static const char MAGIC[8] = {'M', 'C', 'P', 'D', 'D', 'O', 'C', '\n'};
+
+/* ---- the engine: this version and this very program --------------------------------- */
+
+static char engine[128];
+static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
+
+/* The main program's NT_GNU_BUILD_ID note, in hex, into engine (after the version). */
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    char *hex = arg;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE) continue;
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+        const unsigned char *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+            const unsigned char *name = p + sizeof *nh;
+            const unsigned char *desc = name + ((nh->n_namesz + 3) & ~3u);
+            if (desc + nh->n_descsz > end) break;
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && !memcmp(name, "GNU", 4) &&
+                nh->n_descsz > 0 && nh->n_descsz <= 40) {
+                for (size_t k = 0; k < nh->n_descsz; k++) snprintf(hex + 2 * k, 3, "%02x", desc[k]);
+                return 1;
+            }
+            p = desc + ((nh->n_descsz + 3) & ~3u);
+        }
+    }
+    return 1; /* the first object is the main program: look no further */
+}
+
+static void engine_init(void)
+{
+    char id[81] = "";
+    dl_iterate_phdr(find_build_id, id);
+    if (*id) snprintf(engine, sizeof engine, "mcpdesc %s %s", MCPDESC_VERSION, id);
+}
+
+/* "" when this program has no build ID (then nothing is kept). */
+static const char *engine_key(void)
+{
+    pthread_once(&engine_once, engine_init);
+    return engine;
+}
+
+/* ---- where ----------------------------------------------------------------------------- */
+
+char *doc_cache_dir(void)
+{
+    const char *off = getenv("MCPDESC_NO_CACHE");
+    if (off && *off && strcmp(off, "0")) return NULL; /* as MCPDESC_NO_CONFIG */
+    if (!*engine_key()) return NULL;
+    /* XDG Base Directory: $XDG_CACHE_HOME when absolute, else $HOME/.cache */
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && xdg[0] == '/') return xasprintf("%s/mcpdesc/docs", xdg);
+    if (home && home[0] == '/') return xasprintf("%s/.cache/mcpdesc/docs", home);
+    return NULL;
+}
+
+/* DIR is a directory of this user that no one else may write into. */
+static int dir_ours(const char *dir)
+{
+    struct stat st;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+        !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* mkdir -p DIR (each new directory 0700); then dir_ours. */
+static int make_dir(const char *dir)
+{
+    if (dir_ours(dir)) return 1;
+    char *p = xstrdup(dir);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/') continue;
+        *s = '\0';
+        if (mkdir(p, 0700) < 0 && errno != EEXIST) break;
+        *s = '/';
+    }
+    free(p);
+    if (mkdir(dir, 0700) < 0 && errno != EEXIST) return 0;
+    return dir_ours(dir);
+}
+
+static char *entry_path(const char *dir, const char hex[65])
+{
+    return xasprintf("%s/%s.doc", dir, hex);
+}
+
+static void sha256_of(const void *data, size_t len, uint8_t out[SHA256_DIGEST_SIZE])
+{
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    sha256_update(&ctx, len, data);
+    sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
+}
+
+/* ---- writing ------------------------------------------------------------------------ */
+
+static void put_u32(struct buf *b, uint32_t v)
+{
+    buf_add(b, (const char *)&v, sizeof v);
+}
+
+static void put_u64(struct buf *b, uint64_t v)
+{
+    buf_add(b, (const char *)&v, sizeof v);
+}
+
+/* The values held more than once (a YAML alias holds its anchor's value): each is
+ * written once, as 'd' and the value, and then 'x' and its number, and read back shared,
+ * so that the tree read back is the tree written, identities included. */
+struct shared {
+    VEC(json_t *) seen;
+};
+
+static int put_value(struct buf *b, json_t *v, struct shared *sh);
+
+/* V in pre-order; 0 when it is of a kind this format does not know. */
+static int put_shared(struct buf *b, json_t *v, struct shared *sh)
+{
+    /* true, false and null are jansson's singletons: never counted */
+    if (v->refcount == 1 || json_is_boolean(v) || json_is_null(v)) return put_value(b, v, sh);
+    for (size_t i = 0; i < sh->seen.len; i++)
+        if (sh->seen.items[i] == v) {
+            buf_addc(b, 'x');
+            put_u32(b, (uint32_t)i);
+            return 1;
+        }
+    if (sh->seen.len >= MAX_SHARED) return 0; /* not kept: parsed again next time */
+    VEC_PUSH(sh->seen, v);
+    buf_addc(b, 'd');
+    return put_value(b, v, sh);
+}
+
+static int put_value(struct buf *b, json_t *v, struct shared *sh)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        buf_addc(b, 'o');
+        put_u32(b, (uint32_t)json_object_size(v));
+        for (void *it = json_object_iter(v); it; it = json_object_iter_next(v, it)) {
+            size_t kl = json_object_iter_key_len(it);
+            put_u32(b, (uint32_t)kl);
+            buf_add(b, json_object_iter_key(it), kl);
+            if (!put_shared(b, json_object_iter_value(it), sh)) return 0;
+        }
+        return 1;
+    }
+    case JSON_ARRAY:
+        buf_addc(b, 'a');
+        put_u32(b, (uint32_t)json_array_size(v));
+        for (size_t i = 0; i < json_array_size(v); i++)
+            if (!put_shared(b, json_array_get(v, i), sh)) return 0;
+        return 1;
+    case JSON_STRING:
+        buf_addc(b, 's');
+        put_u32(b, (uint32_t)json_string_length(v));
+        buf_add(b, json_string_value(v), json_string_length(v));
+        return 1;
+    case JSON_INTEGER: {
+        buf_addc(b, 'i');
+        int64_t i = (int64_t)json_integer_value(v);
+        buf_add(b, (const char *)&i, sizeof i);
+        return 1;
+    }
+    case JSON_REAL: {
+        buf_addc(b, 'r');
+        double r = json_real_value(v);
+        buf_add(b, (const char *)&r, sizeof r);
+        return 1;
+    }
+    case JSON_TRUE: buf_addc(b, 't'); return 1;
+    case JSON_FALSE: buf_addc(b, 'f'); return 1;
+    case JSON_NULL: buf_addc(b, 'n'); return 1;
+    }
+    return 0;
+}
+
+void doc_cache_put(const char *dir, const doc *d, const char hex[65])
+{
+    struct buf payload = BUF_INIT;
+    put_u32(&payload, (uint32_t)d->idx.len);
+    for (size_t i = 0; i < d->idx.len; i++) {
+        const struct doc_entry *e = &d->idx.items[i];
+        uint32_t f[ENTRY_FIELDS] = {e->line,  e->col, e->kline,  e->kcol, e->size,
+                                    e->start, e->end, e->kstart, e->kend};
+        buf_add(&payload, (const char *)f, sizeof f);
+    }
+    /* the flags go after the fields: not one of the nine above */
+    for (size_t i = 0; i < d->idx.len; i++) put_u32(&payload, d->idx.items[i].flags);
+    struct shared sh = {VEC_INIT};
+    int ok = d->root && put_shared(&payload, d->root, &sh);
+    VEC_FREE(sh.seen);
+    if (!ok || !make_dir(dir)) {
+        buf_release(&payload);
+        return;
+    }
+    const char *key = engine_key();
+    struct buf out = BUF_INIT;
+    buf_add(&out, MAGIC, sizeof MAGIC);
+    put_u32(&out, CACHE_FORMAT);
+    put_u32(&out, (uint32_t)strlen(key));
+    buf_adds(&out, key);
+    buf_add(&out, hex, 64);
+    put_u64(&out, payload.len);
+    uint8_t sum[SHA256_DIGEST_SIZE];
+    sha256_of(buf_str(&payload), payload.len, sum);
+    buf_add(&out, (const char *)sum, sizeof sum);
+    buf_add(&out, buf_str(&payload), payload.len);
+    buf_release(&payload);
+    /* written aside, then renamed over: a reader sees a whole entry or none */
+    char *path = entry_path(dir, hex);
+    char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    ok = fd >= 0;
+    for (size_t off = 0; ok && off < out.len;) {
+        ssize_t n = write(fd, buf_str(&out) + off, out.len - off);
+        if (n <= 0) ok = 0;
+        else off += (size_t)n;
+    }
+    if (fd >= 0 && close(fd) < 0) ok = 0;
+    if (!ok || rename(tmp, path) < 0) unlink(tmp);
+    free(tmp);
+    free(path);
+    buf_release(&out);
+}
+
+/* ---- reading ------------------------------------------------------------------------ */
+
+struct reader {
+    const unsigned char *p, *end;
+    VEC(json_t *) shared; /* borrowed: the tree holds them */
+};
+
+static int get(struct reader *r, void *out, size_t n)
+{
+    if ((size_t)(r->end - r->p) < n) return 0;
+    memcpy(out, r->p, n);
+    r->p += n;
+    return 1;
+}
+
+/* The value at R, new; NULL when the payload does not decode. */
+static json_t *get_value(struct reader *r, int depth)
+{
+    unsigned char tag;
+    uint32_t n;
+    if (depth > MAX_NEST || !get(r, &tag, 1)) return NULL;
+    switch (tag) {
+    case 'd': {
+        if ((size_t)(r->end - r->p) < 1 || *r->p == 'd' || *r->p == 'x') return NULL;
+        size_t at = r->shared.len;
+        VEC_PUSH(r->shared, NULL); /* its number, before the values inside it */
+        json_t *v = get_value(r, depth);
+        r->shared.items[at] = v;
+        return v;
+    }
+    case 'x':
+        if (!get(r, &n, sizeof n) || n >= r->shared.len || !r->shared.items[n]) return NULL;
+        return json_incref(r->shared.items[n]);
+    case 'o': {
+        if (!get(r, &n, sizeof n)) return NULL;
+        json_t *o = json_object();
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t kl;
+            if (!get(r, &kl, sizeof kl) || (size_t)(r->end - r->p) < kl) break;
+            const char *key = (const char *)r->p;
+            r->p += kl;
+            json_t *v = get_value(r, depth + 1);
+            if (!v || json_object_setn_new_nocheck(o, key, kl, v) < 0) break;
+            if (i + 1 == n) return o;
+        }
+        if (n == 0) return o;
+        json_decref(o);
+        return NULL;
+    }
+    case 'a': {
+        if (!get(r, &n, sizeof n)) return NULL;
+        json_t *a = json_array();
+        for (uint32_t i = 0; i < n; i++) {
+            json_t *v = get_value(r, depth + 1);
+            if (!v || json_array_append_new(a, v) < 0) {
+                json_decref(a);
+                return NULL;
+            }
+        }
+        return a;
+    }
+    case 's': {
+        if (!get(r, &n, sizeof n) || (size_t)(r->end - r->p) < n) return NULL;
+        json_t *s = json_stringn_nocheck((const char *)r->p, n);
+        r->p += n;
+        return s;
+    }
+    case 'i': {
+        int64_t i;
+        return get(r, &i, sizeof i) ? json_integer((json_int_t)i) : NULL;
+    }
+    case 'r': {
+        double d;
+        return get(r, &d, sizeof d) ? json_real(d) : NULL;
+    }
+    case 't': return json_true();
+    case 'f': return json_false();
+    case 'n': return json_null();
+    }
+    return NULL;
+}
+
+/* Reads the whole file PATH (new); NULL when it cannot. */
+static char *read_all(const char *path, size_t *len)
+{
+    struct buf b = BUF_INIT;
+    if (buf_read_file(&b, path) < 0) {
+        buf_release(&b);
+        return NULL;
+    }
+    *len = b.len;
+    return buf_detach(&b);
+}
+
+doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, const char hex[65])
+{
+    if (!dir_ours(dir)) return NULL;
+    char *path = entry_path(dir, hex);
+    size_t n = 0;
+    char *data = read_all(path, &n);
+    free(path);
+    if (!data) return NULL;
+    struct reader r = {(const unsigned char *)data, (const unsigned char *)data + n, VEC_INIT};
+    const char *key = engine_key();
+    char magic[sizeof MAGIC], their_hex[64];
+    uint32_t format = 0, kl = 0, nidx = 0;
+    uint64_t plen = 0;
+    uint8_t sum[SHA256_DIGEST_SIZE], mine[SHA256_DIGEST_SIZE];
+    doc *d = NULL;
+    json_t *root = NULL;
+    if (!get(&r, magic, sizeof magic) || memcmp(magic, MAGIC, sizeof MAGIC) ||
+        !get(&r, &format, sizeof format) || format != CACHE_FORMAT || !get(&r, &kl, sizeof kl) ||
+        kl != strlen(key) || (size_t)(r.end - r.p) < kl || memcmp(r.p, key, kl))
+        goto out;
+    r.p += kl;
+    if (!get(&r, their_hex, 64) || memcmp(their_hex, hex, 64) || !get(&r, &plen, sizeof plen) ||
+        !get(&r, sum, sizeof sum) || plen != (uint64_t)(r.end - r.p))
+        goto out;
+    sha256_of(r.p, (size_t)plen, mine);
+    if (memcmp(sum, mine, sizeof sum) || !get(&r, &nidx, sizeof nidx) ||
+        (uint64_t)(r.end - r.p) < (uint64_t)nidx * (ENTRY_FIELDS + 1) * 4)
+        goto out;
+    d = xcalloc(1, sizeof *d);
+    for (uint32_t i = 0; i < nidx; i++) {
+        uint32_t f[ENTRY_FIELDS];
+        get(&r, f, sizeof f);
+        struct doc_entry e = {f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], 0};
+        /* what the model relies on: spans inside the text, subtrees inside the index */
+        if (e.start > e.end || e.end > len || e.kstart > e.kend || e.kend > len || !e.size ||
+            e.size > nidx - i || !e.line || !e.col)
+            goto out;
+        VEC_PUSH(d->idx, e);
+    }
+    if (!nidx) goto out;
+    for (uint32_t i = 0; i < nidx; i++) get(&r, &d->idx.items[i].flags, 4);
+    root = get_value(&r, 0);
+    VEC_FREE(r.shared);
+    if (!root || r.p != r.end) goto out;
+    d->name = xstrdup(name);
+    d->text = text;
+    d->text[len] = '\0';
+    d->len = len;
+    d->is_yaml = 1;
+    d->root = root;
+    free(data);
+    return d;
+out:
+    VEC_FREE(r.shared);
+    json_decref(root);
+    if (d) VEC_FREE(d->idx);
+    free(d);
+    free(data);
+    return NULL;
+}
