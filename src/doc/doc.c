@@ -73,7 +73,7 @@ static void line_table_build(doc *m)
             p++;
             VEC_PUSH(m->line_starts, (size_t)(p - t));
         }
-        return d;
+        return;
     }
     for (size_t i = 0; i < m->len;) {
         /* most bytes start no break: only LF (JSON), or LF CR and the leads of NEL, LS

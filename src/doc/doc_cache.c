@@ -399,6 +399,7 @@ doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, co
         (uint64_t)(r.end - r.p) < (uint64_t)nidx * (ENTRY_FIELDS + 1) * 4)
         goto out;
     d = xcalloc(1, sizeof *d);
+    pthread_mutex_init(&d->cache_lock, NULL);
     for (uint32_t i = 0; i < nidx; i++) {
         uint32_t f[ENTRY_FIELDS];
         get(&r, f, sizeof f);
