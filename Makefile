@@ -39,6 +39,9 @@ SAN_OBJS ?=
 # Every skip of a check is appended to this file (tests/skip.sh, tests/testskip.h) and
 # `make check` lists them at its end; MCPDESC_REQUIRE=all (set by .ci/run) makes a skip fail.
 export MCPDESC_SKIP_LOG ?= $(CURDIR)/build/check-skips.log
+# The rule sets' parsed YAML (src/doc/doc_cache.c) is kept in the build tree for whatever
+# make runs, tests included: they never touch the user's own cache.
+export XDG_CACHE_HOME := $(CURDIR)/build/cache
 # The project's own tests never read a .mcpdesc.yaml of a folder above the checkout
 # (docs/config.md): the config search is off for every recipe (--config still names one).
 export MCPDESC_NO_CONFIG := 1

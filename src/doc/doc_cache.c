@@ -18,6 +18,7 @@
  * A value the tree holds more than once (a YAML alias) is read back shared ('d', 'x'
  * below). A program without a build ID keeps nothing (a rebuilt engine might load
  * the same text differently). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -28,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -135,6 +137,58 @@ static int make_dir(const char *dir)
 static char *entry_path(const char *dir, const char hex[65])
 {
     return xasprintf("%s/%s.doc", dir, hex);
+}
+
+/* ---- a bounded directory --------------------------------------------------------------
+ * Every edit of a rule file leaves an entry for its new text, so the directory would only
+ * grow: past DOC_CACHE_MAX_ENTRIES entries, a write removes the least recently written
+ * until three quarters are left (one still in use is then parsed and written again). */
+
+struct aged {
+    char *name;
+    time_t mtime;
+};
+
+static int aged_cmp(const void *a, const void *b)
+{
+    const struct aged *x = a, *y = b;
+    if (x->mtime != y->mtime) return x->mtime < y->mtime ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static int is_entry_name(const char *n)
+{
+    size_t len = strlen(n);
+    if (len != 64 + 4 || strcmp(n + 64, ".doc")) return 0;
+    for (size_t i = 0; i < 64; i++)
+        if (!((n[i] >= '0' && n[i] <= '9') || (n[i] >= 'a' && n[i] <= 'f'))) return 0;
+    return 1;
+}
+
+static void prune(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) return;
+    VEC(struct aged) all = VEC_INIT;
+    for (struct dirent *e; (e = readdir(dp));) {
+        if (!is_entry_name(e->d_name)) continue;
+        char *p = xasprintf("%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+            struct aged a = {p, st.st_mtime};
+            VEC_PUSH(all, a);
+        } else {
+            free(p);
+        }
+    }
+    closedir(dp);
+    if (all.len > DOC_CACHE_MAX_ENTRIES) {
+        qsort(all.items, all.len, sizeof *all.items, aged_cmp);
+        for (size_t i = 0; i < all.len - DOC_CACHE_MAX_ENTRIES * 3 / 4; i++)
+            unlink(all.items[i].name);
+    }
+    for (size_t i = 0; i < all.len; i++) free(all.items[i].name);
+    VEC_FREE(all);
 }
 
 static void sha256_of(const void *data, size_t len, uint8_t out[SHA256_DIGEST_SIZE])
@@ -271,6 +325,7 @@ void doc_cache_put(const char *dir, const doc *d, const char hex[65])
     }
     if (fd >= 0 && close(fd) < 0) ok = 0;
     if (!ok || rename(tmp, path) < 0) unlink(tmp);
+    else prune(dir);
     free(tmp);
     free(path);
     buf_release(&out);

@@ -3,6 +3,8 @@
  * an entry that does not check out is ignored and written anew, and nothing is kept when
  * the cache is off or its directory is not the user's alone. */
 #include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <nettle/sha2.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include "base/buf.h"
 #include "base/util.h"
 #include "doc/doc.h"
+#include "doc/docInt.h"
 
 /* aliases (a shared mapping, a shared sequence), merge keys, every scalar kind, text
  * that is not ASCII, a NUL inside a string, empty collections, flow style */
@@ -282,6 +285,44 @@ START_TEST(a_directory_others_may_write_is_not_used)
 }
 END_TEST
 
+/* The directory stays bounded: past DOC_CACHE_MAX_ENTRIES, a write removes the oldest
+ * entries (by mtime), never the one just written nor a file that is not an entry. */
+START_TEST(the_directory_is_bounded)
+{
+    doc_free(cached()); /* makes the directory */
+    char *docs = xasprintf("%s/mcpdesc/docs", dir);
+    for (int i = 0; i < DOC_CACHE_MAX_ENTRIES + 20; i++) {
+        char *p = xasprintf("%s/%064x.doc", docs, i);
+        FILE *f = fopen(p, "wb");
+        ck_assert_ptr_nonnull(f);
+        fclose(f);
+        struct timespec old[2] = {{1000000 + i, 0}, {1000000 + i, 0}};
+        ck_assert_int_eq(utimensat(AT_FDCWD, p, old, 0), 0);
+        free(p);
+    }
+    char *other = xasprintf("%s/notes.txt", docs);
+    FILE *f = fopen(other, "wb");
+    fclose(f);
+    char *e = entry();
+    unlink(e); /* written again by the next load: a write prunes */
+    doc_free(cached());
+    size_t n = 0;
+    DIR *dp = opendir(docs);
+    for (struct dirent *de; (de = readdir(dp));) n += strlen(de->d_name) == 68;
+    closedir(dp);
+    ck_assert_uint_eq(n, DOC_CACHE_MAX_ENTRIES * 3 / 4);
+    struct stat st;
+    ck_assert_int_eq(stat(e, &st), 0);     /* the newest kept */
+    ck_assert_int_eq(stat(other, &st), 0); /* not an entry: left alone */
+    char *oldest = xasprintf("%s/%064x.doc", docs, 0);
+    ck_assert_int_ne(stat(oldest, &st), 0);
+    free(oldest);
+    free(other);
+    free(e);
+    free(docs);
+}
+END_TEST
+
 Suite *doc_cache_suite(void)
 {
     Suite *s = suite_create("doc_cache");
@@ -292,6 +333,7 @@ Suite *doc_cache_suite(void)
     tcase_add_test(tc, an_entry_that_is_no_document_is_not_used);
     tcase_add_test(tc, nothing_is_kept_when_off);
     tcase_add_test(tc, a_directory_others_may_write_is_not_used);
+    tcase_add_test(tc, the_directory_is_bounded);
     suite_add_tcase(s, tc);
     return s;
 }
