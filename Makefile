@@ -45,7 +45,7 @@ export XDG_CACHE_HOME := $(CURDIR)/build/cache
 # The project's own tests never read a .mcpdesc.yaml of a folder above the checkout
 # (docs/config.md): the config search is off for every recipe (--config still names one).
 export MCPDESC_NO_CONFIG := 1
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(HEADER_PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(CFLAGS) -Isrc -I$(BUILD)/gen $(PKG_CFLAGS) \
              -DMCPDESC_VERSION='"$(VERSION)"' -DMCPDESC_DATADIR='"$(PREFIX)/share/mcpdesc"' -MMD -MP

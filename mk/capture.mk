@@ -2,7 +2,9 @@
 # MCP server used by the tests, and the capture tests (run by `make check`, plain and
 # again under the sanitizers with BUILD=build/san SAN=1).
 
-PKGS += libcurl
+# libcurl's header only: rpc_http.c loads the library itself when an HTTP session opens
+# (dlopen), so that no other command pays for mapping it at start
+HEADER_PKGS += libcurl
 
 # This fragment is included before the Makefile's `all:` rule: keep `all` the default
 # goal, and name the binary by path (BIN is defined after the include).

@@ -6,14 +6,74 @@
  * initialization (:265-267) and on every request from 2026-07-28 together with
  * `Mcp-Method` (streamable-http.mdx:252-293). Line numbers: MCP repository, b0f60ba. */
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "capture/rpc.h"
 #include "capture/rpcInt.h"
 #include "base/util.h"
+
+/* libcurl is loaded when the first HTTP session opens, not linked: the dynamic loader
+ * mapping it and its 29 libraries cost every command about 5 ms at start (a third of
+ * validate on a small description), and only capture over HTTP uses it. */
+#define CURL_SONAME "libcurl.so.4"
+
+static struct {
+    CURLcode (*global_init)(long flags);
+    CURL *(*easy_init)(void);
+    CURLcode (*easy_setopt)(CURL *curl, CURLoption option, ...);
+    CURLcode (*easy_perform)(CURL *curl);
+    CURLcode (*easy_getinfo)(CURL *curl, CURLINFO info, ...);
+    void (*easy_reset)(CURL *curl);
+    void (*easy_cleanup)(CURL *curl);
+    const char *(*easy_strerror)(CURLcode code);
+    struct curl_slist *(*slist_append)(struct curl_slist *list, const char *s);
+    void (*slist_free_all)(struct curl_slist *list);
+} curl_api;
+static char *curl_missing; /* why libcurl could not be loaded, or NULL */
+
+/* dlopen libcurl and find its functions (once; rpc_global_init): CURL_SONAME, or the file
+ * MCPDESC_LIBCURL names (tests: a library that is not there). */
+static void curl_load(void)
+{
+    const char *name = getenv("MCPDESC_LIBCURL");
+    if (!name || !*name) name = CURL_SONAME;
+    void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *why = dlerror();
+        curl_missing = xasprintf("%s (capture over HTTP needs libcurl: on Debian, install the "
+                                 "libcurl4 package)",
+                                 why ? why : name);
+        return;
+    }
+    static const struct {
+        const char *sym;
+        size_t off;
+    } syms[] = {
+#define CURL_SYM(f) {"curl_" #f, offsetof(__typeof__(curl_api), f)}
+        CURL_SYM(global_init),    CURL_SYM(easy_init),     CURL_SYM(easy_setopt),
+        CURL_SYM(easy_perform),   CURL_SYM(easy_getinfo),  CURL_SYM(easy_reset),
+        CURL_SYM(easy_cleanup),   CURL_SYM(easy_strerror), CURL_SYM(slist_append),
+        CURL_SYM(slist_free_all),
+#undef CURL_SYM
+    };
+    for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
+        void *f = dlsym(lib, syms[i].sym);
+        if (!f) {
+            curl_missing = xasprintf("%s has no %s: capture over HTTP needs libcurl 7.85 or "
+                                     "later",
+                                     name, syms[i].sym);
+            memset(&curl_api, 0, sizeof curl_api);
+            return;
+        }
+        memcpy((char *)&curl_api + syms[i].off, &f, sizeof f);
+    }
+}
 
 struct http_impl {
     CURL *curl;
@@ -124,22 +184,23 @@ static int on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, cu
 static struct curl_slist *headers_for(struct http_impl *h, const char *method)
 {
     struct curl_slist *l = NULL;
-    l = curl_slist_append(l, "Content-Type: application/json");
-    l = curl_slist_append(l, "Accept: application/json, text/event-stream");
+    l = curl_api.slist_append(l, "Content-Type: application/json");
+    l = curl_api.slist_append(l, "Accept: application/json, text/event-stream");
     char line[1024];
     if (h->version) {
         snprintf(line, sizeof line, "MCP-Protocol-Version: %s", h->version);
-        l = curl_slist_append(l, line);
+        l = curl_api.slist_append(l, line);
     }
     if (h->modern && method) {
         snprintf(line, sizeof line, "Mcp-Method: %s", method);
-        l = curl_slist_append(l, line);
+        l = curl_api.slist_append(l, line);
     }
     if (h->session_id) {
         snprintf(line, sizeof line, "Mcp-Session-Id: %s", h->session_id);
-        l = curl_slist_append(l, line);
+        l = curl_api.slist_append(l, line);
     }
-    for (size_t i = 0; h->headers && h->headers[i]; i++) l = curl_slist_append(l, h->headers[i]);
+    for (size_t i = 0; h->headers && h->headers[i]; i++)
+        l = curl_api.slist_append(l, h->headers[i]);
     return l;
 }
 
@@ -174,26 +235,26 @@ static enum rpc_fail post(rpc_conn *c, json_t *msg, json_int_t id, json_t **resp
     rpc_sse_init(&x.sse, c->opts.max_message);
     struct curl_slist *hdrs = headers_for(h, method);
     CURL *cu = h->curl;
-    curl_easy_reset(cu);
-    curl_easy_setopt(cu, CURLOPT_URL, h->url);
-    curl_easy_setopt(cu, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(cu, CURLOPT_POSTFIELDS, text);
-    curl_easy_setopt(cu, CURLOPT_POSTFIELDSIZE, (long)strlen(text));
-    curl_easy_setopt(cu, CURLOPT_HTTPHEADER, hdrs);
-    curl_easy_setopt(cu, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(cu, CURLOPT_HEADERDATA, &x);
-    curl_easy_setopt(cu, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(cu, CURLOPT_WRITEDATA, &x);
-    curl_easy_setopt(cu, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
-    curl_easy_setopt(cu, CURLOPT_CONNECTTIMEOUT_MS, (long)(left * 1000) + 1);
-    curl_easy_setopt(cu, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(cu, CURLOPT_USERAGENT, "mcpdesc/" MCPDESC_VERSION);
-    curl_easy_setopt(cu, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(cu, CURLOPT_NOPROGRESS, 0L);
-    CURLcode rc = curl_easy_perform(cu);
+    curl_api.easy_reset(cu);
+    curl_api.easy_setopt(cu, CURLOPT_URL, h->url);
+    curl_api.easy_setopt(cu, CURLOPT_NOSIGNAL, 1L);
+    curl_api.easy_setopt(cu, CURLOPT_POSTFIELDS, text);
+    curl_api.easy_setopt(cu, CURLOPT_POSTFIELDSIZE, (long)strlen(text));
+    curl_api.easy_setopt(cu, CURLOPT_HTTPHEADER, hdrs);
+    curl_api.easy_setopt(cu, CURLOPT_HEADERFUNCTION, on_header);
+    curl_api.easy_setopt(cu, CURLOPT_HEADERDATA, &x);
+    curl_api.easy_setopt(cu, CURLOPT_WRITEFUNCTION, on_body);
+    curl_api.easy_setopt(cu, CURLOPT_WRITEDATA, &x);
+    curl_api.easy_setopt(cu, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
+    curl_api.easy_setopt(cu, CURLOPT_CONNECTTIMEOUT_MS, (long)(left * 1000) + 1);
+    curl_api.easy_setopt(cu, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_api.easy_setopt(cu, CURLOPT_USERAGENT, "mcpdesc/" MCPDESC_VERSION);
+    curl_api.easy_setopt(cu, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_api.easy_setopt(cu, CURLOPT_NOPROGRESS, 0L);
+    CURLcode rc = curl_api.easy_perform(cu);
     long status = 0;
-    curl_easy_getinfo(cu, CURLINFO_RESPONSE_CODE, &status);
-    curl_slist_free_all(hdrs);
+    curl_api.easy_getinfo(cu, CURLINFO_RESPONSE_CODE, &status);
+    curl_api.slist_free_all(hdrs);
     free(text);
     enum rpc_fail f = RPC_OK;
     if (x.session_id && !h->session_id) h->session_id = xstrdup(x.session_id);
@@ -219,7 +280,8 @@ static enum rpc_fail post(rpc_conn *c, json_t *msg, json_int_t id, json_t **resp
                           "--timeout if it is just slow)",
                           h->url, method, left);
     } else if (rc != CURLE_OK) {
-        f = rpc_fail_with(err, RPC_EHTTP, "cannot reach %s: %s", h->url, curl_easy_strerror(rc));
+        f = rpc_fail_with(err, RPC_EHTTP, "cannot reach %s: %s", h->url,
+                          curl_api.easy_strerror(rc));
     } else if (!id) {
         if (status < 200 || status > 299)
             f = rpc_fail_with(err, RPC_EHTTP, "server at %s refused '%s' with HTTP status %ld",
@@ -283,7 +345,8 @@ static void http_set_version(rpc_conn *c, const char *version, int modern)
 
 static void http_global_init(void)
 {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
+    curl_load();
+    if (!curl_missing) curl_api.global_init(CURL_GLOBAL_DEFAULT);
 }
 
 static void http_close(rpc_conn *c)
@@ -292,18 +355,18 @@ static void http_close(rpc_conn *c)
     if (h->session_id) {
         /* end the session; the server may refuse (405), which is fine */
         struct curl_slist *hdrs = headers_for(h, NULL);
-        curl_easy_reset(h->curl);
-        curl_easy_setopt(h->curl, CURLOPT_URL, h->url);
-        curl_easy_setopt(h->curl, CURLOPT_NOSIGNAL, 1L);
-        curl_easy_setopt(h->curl, CURLOPT_CUSTOMREQUEST, "DELETE");
-        curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, hdrs);
-        curl_easy_setopt(h->curl, CURLOPT_NOBODY, 1L);
-        curl_easy_setopt(h->curl, CURLOPT_TIMEOUT_MS, 2000L);
-        curl_easy_setopt(h->curl, CURLOPT_PROTOCOLS_STR, "http,https");
-        curl_easy_perform(h->curl);
-        curl_slist_free_all(hdrs);
+        curl_api.easy_reset(h->curl);
+        curl_api.easy_setopt(h->curl, CURLOPT_URL, h->url);
+        curl_api.easy_setopt(h->curl, CURLOPT_NOSIGNAL, 1L);
+        curl_api.easy_setopt(h->curl, CURLOPT_CUSTOMREQUEST, "DELETE");
+        curl_api.easy_setopt(h->curl, CURLOPT_HTTPHEADER, hdrs);
+        curl_api.easy_setopt(h->curl, CURLOPT_NOBODY, 1L);
+        curl_api.easy_setopt(h->curl, CURLOPT_TIMEOUT_MS, 2000L);
+        curl_api.easy_setopt(h->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+        curl_api.easy_perform(h->curl);
+        curl_api.slist_free_all(hdrs);
     }
-    curl_easy_cleanup(h->curl);
+    curl_api.easy_cleanup(h->curl);
     free(h->url);
     free(h->session_id);
     free(h->version);
@@ -324,7 +387,12 @@ rpc_conn *rpc_open_http(const char *url, const struct rpc_opts *o, struct rpc_er
         rpc_fail_with(err, RPC_EIO, "'%s' is not an http:// or https:// URL", url);
         return NULL;
     }
-    CURL *cu = curl_easy_init();
+    rpc_global_init();
+    if (curl_missing) {
+        rpc_fail_with(err, RPC_EIO, "cannot load libcurl: %s", curl_missing);
+        return NULL;
+    }
+    CURL *cu = curl_api.easy_init();
     if (!cu) {
         rpc_fail_with(err, RPC_EIO, "cannot initialise libcurl");
         return NULL;

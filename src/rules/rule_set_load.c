@@ -347,7 +347,7 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
         }
     }
     /* a fixture is cited by many examples: ask the disk once per path */
-    qsort(cited.items, cited.len, sizeof *cited.items, str_ptr_cmp);
+    if (cited.len) qsort(cited.items, cited.len, sizeof *cited.items, str_ptr_cmp);
     for (size_t i = 0; i < cited.len; i++) {
         char *rel = cited.items[i];
         int there = 0;
