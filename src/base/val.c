@@ -2,8 +2,12 @@
  * names, code-point length; see val.h. */
 #include "base/val.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "base/buf.h"
 
 static int cmp_int_real(json_int_t i, double r)
 {
@@ -89,4 +93,29 @@ const char *val_type_name(json_t *v)
     case JSON_FALSE: return "boolean";
     default: return "null";
     }
+}
+
+json_t *val_load_file(const char *path, size_t flags, json_error_t *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { /* as jansson says it */
+        int e = errno;
+        json_t *none = json_load_file(path, flags, err);
+        if (none) return none; /* it could after all (a race): take its answer */
+        errno = e;
+        return NULL;
+    }
+    struct buf b = BUF_INIT;
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_add(&b, chunk, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        buf_release(&b);
+        return json_load_file(path, flags, err); /* jansson's own read error */
+    }
+    json_t *v = json_loadb(b.len ? buf_str(&b) : "", b.len, flags, err);
+    buf_release(&b);
+    return v;
 }

@@ -88,6 +88,8 @@ char *doc_cache_dir(void);
  * from DIR's entry: it takes TEXT over. NULL (TEXT still the caller's) when there is no
  * entry or it does not check out. */
 doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, const char hex[65]);
+/* The file of the entry for a text of sha256 HEX in DIR, for this program (new). */
+char *doc_cache_entry_path(const char *dir, const char hex[65]);
 /* The most entries the directory keeps: a write past it removes the oldest (doc_cache.c). */
 #define DOC_CACHE_MAX_ENTRIES 512
 /* Keeps D (a YAML document loaded from a text of sha256 HEX) in DIR, when it can;

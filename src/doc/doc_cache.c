@@ -3,7 +3,9 @@
  * doc_load_file_cached in doc_load.c). libyaml reads a rule set's 220 KB of YAML in about
  * 4 ms, a fifth of a run on a small description; an entry is read back in a tenth of that.
  *
- * An entry is named by the sha256 of the YAML text it was loaded from, and holds:
+ * An entry is named by the sha256 of the YAML text it was loaded from and 16 hex digits
+ * of the engine's (doc_cache_entry_path: two builds used in turn keep their own), and
+ * holds:
  *   "MCPDDOC\n", u32 format, u32 n + n bytes: the engine (MCPDESC_VERSION and the
  *   running program's GNU build ID), 64 hex digits: the text's sha256, u64 payload
  *   length, 32 bytes: the payload's sha256, the payload:
@@ -82,11 +84,20 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg)
     return 1; /* the first object is the main program: look no further */
 }
 
+static char engine_tag[17]; /* 16 hex digits of the engine's sha256: its entries' names */
+
 static void engine_init(void)
 {
     char id[81] = "";
     dl_iterate_phdr(find_build_id, id);
-    if (*id) snprintf(engine, sizeof engine, "mcpdesc %s %s", MCPDESC_VERSION, id);
+    if (!*id) return;
+    snprintf(engine, sizeof engine, "mcpdesc %s %s", MCPDESC_VERSION, id);
+    struct sha256_ctx c;
+    uint8_t sum[SHA256_DIGEST_SIZE];
+    sha256_init(&c);
+    sha256_update(&c, strlen(engine), (const uint8_t *)engine);
+    sha256_digest(&c, sizeof sum, sum);
+    for (int i = 0; i < 8; i++) snprintf(engine_tag + 2 * i, 3, "%02x", sum[i]);
 }
 
 /* "" when this program has no build ID (then nothing is kept). */
@@ -134,9 +145,12 @@ static int make_dir(const char *dir)
     return dir_ours(dir);
 }
 
-static char *entry_path(const char *dir, const char hex[65])
+/* Named by the text and by the program: two builds used in turn (an installed one and
+ * a checkout's) each keep their own entries rather than write over each other's. */
+char *doc_cache_entry_path(const char *dir, const char hex[65])
 {
-    return xasprintf("%s/%s.doc", dir, hex);
+    (void)engine_key(); /* sets engine_tag */
+    return xasprintf("%s/%s-%s.doc", dir, hex, engine_tag);
 }
 
 /* ---- a bounded directory --------------------------------------------------------------
@@ -156,12 +170,13 @@ static int aged_cmp(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* "<64 hex>-<16 hex>.doc" */
 static int is_entry_name(const char *n)
 {
     size_t len = strlen(n);
-    if (len != 64 + 4 || strcmp(n + 64, ".doc")) return 0;
-    for (size_t i = 0; i < 64; i++)
-        if (!((n[i] >= '0' && n[i] <= '9') || (n[i] >= 'a' && n[i] <= 'f'))) return 0;
+    if (len != 64 + 1 + 16 + 4 || n[64] != '-' || strcmp(n + 81, ".doc")) return 0;
+    for (size_t i = 0; i < 81; i++)
+        if (i != 64 && !((n[i] >= '0' && n[i] <= '9') || (n[i] >= 'a' && n[i] <= 'f'))) return 0;
     return 1;
 }
 
@@ -314,7 +329,7 @@ void doc_cache_put(const char *dir, const doc *d, const char hex[65])
     buf_add(&out, buf_str(&payload), payload.len);
     buf_release(&payload);
     /* written aside, then renamed over: a reader sees a whole entry or none */
-    char *path = entry_path(dir, hex);
+    char *path = doc_cache_entry_path(dir, hex);
     char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     ok = fd >= 0;
@@ -428,7 +443,7 @@ static char *read_all(const char *path, size_t *len)
 doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, const char hex[65])
 {
     if (!dir_ours(dir)) return NULL;
-    char *path = entry_path(dir, hex);
+    char *path = doc_cache_entry_path(dir, hex);
     size_t n = 0;
     char *data = read_all(path, &n);
     free(path);

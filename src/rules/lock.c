@@ -16,6 +16,7 @@
 #include "base/buf.h"
 #include "base/loc.h"
 #include "base/util.h"
+#include "base/val.h"
 #include "rules/release.h"
 
 enum { SHOW_FILES = 8 }; /* file lines printed before "... and N more" */
@@ -241,7 +242,7 @@ static json_t *load_lock(const struct rule_set *rs, const char *tag, char **why)
 {
     char *path = lock_path(rs, tag);
     json_error_t jerr;
-    json_t *lock = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *lock = val_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (!lock && jerr.line > 0) { /* jansson gives a parse error's column with its line */
         char *at = loc_format(path, (uint32_t)jerr.line, (uint32_t)jerr.column);
         *why = xasprintf("%s: error: %s", at, jerr.text);

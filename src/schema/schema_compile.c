@@ -625,7 +625,7 @@ schema *schema_compile_file(schema_ctx *ctx, const char *path, enum schema_diale
 {
     json_error_t jerr;
     json_t *j =
-        json_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL | JSON_DECODE_ANY, &jerr);
+        val_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL | JSON_DECODE_ANY, &jerr);
     if (!j) {
         if (jerr.line > 0) { /* jansson says -1 when the file could not be read at all */
             char *at =

@@ -217,7 +217,7 @@ static json_t *fetch_unlocked(schema_ctx *ctx, const char *uri, char **why)
             "%s%s%s", m->dir,
             (*rest == '/' || !*m->dir || m->dir[strlen(m->dir) - 1] == '/') ? "" : "/", rest);
         json_error_t jerr;
-        j = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+        j = val_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
         if (!j) {
             *why = xasprintf("cannot read reference \"%s\" from \"%s\": %s", uri, path, jerr.text);
             free(path);

@@ -74,7 +74,7 @@ static void teardown(void)
     restore("MCPDESC_NO_CACHE", saved_off);
 }
 
-/* The entry of TEXT: $XDG_CACHE_HOME/mcpdesc/docs/<sha256 of TEXT>.doc (new). */
+/* The entry of TEXT: $XDG_CACHE_HOME/mcpdesc/docs/<sha256 of TEXT>-<engine>.doc (new). */
 static char *entry(void)
 {
     struct sha256_ctx ctx;
@@ -84,7 +84,10 @@ static char *entry(void)
     sha256_digest(&ctx, sizeof dg, dg);
     char hex[65];
     for (int i = 0; i < SHA256_DIGEST_SIZE; i++) snprintf(hex + 2 * i, 3, "%02x", dg[i]);
-    return xasprintf("%s/mcpdesc/docs/%s.doc", dir, hex);
+    char *docs = xasprintf("%s/mcpdesc/docs", dir);
+    char *e = doc_cache_entry_path(docs, hex);
+    free(docs);
+    return e;
 }
 
 /* The inode of the entry (a rewrite renames a new file over it), 0 when there is none. */
@@ -292,7 +295,7 @@ START_TEST(the_directory_is_bounded)
     doc_free(cached()); /* makes the directory */
     char *docs = xasprintf("%s/mcpdesc/docs", dir);
     for (int i = 0; i < DOC_CACHE_MAX_ENTRIES + 20; i++) {
-        char *p = xasprintf("%s/%064x.doc", docs, i);
+        char *p = xasprintf("%s/%064x-%016x.doc", docs, i, i);
         FILE *f = fopen(p, "wb");
         ck_assert_ptr_nonnull(f);
         fclose(f);
@@ -308,13 +311,13 @@ START_TEST(the_directory_is_bounded)
     doc_free(cached());
     size_t n = 0;
     DIR *dp = opendir(docs);
-    for (struct dirent *de; (de = readdir(dp));) n += strlen(de->d_name) == 68;
+    for (struct dirent *de; (de = readdir(dp));) n += strlen(de->d_name) == 85;
     closedir(dp);
     ck_assert_uint_eq(n, DOC_CACHE_MAX_ENTRIES * 3 / 4);
     struct stat st;
     ck_assert_int_eq(stat(e, &st), 0);     /* the newest kept */
     ck_assert_int_eq(stat(other, &st), 0); /* not an entry: left alone */
-    char *oldest = xasprintf("%s/%064x.doc", docs, 0);
+    char *oldest = xasprintf("%s/%064x-%016x.doc", docs, 0, 0);
     ck_assert_int_ne(stat(oldest, &st), 0);
     free(oldest);
     free(other);
