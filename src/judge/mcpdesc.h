@@ -53,7 +53,10 @@ const char *mcpdesc_level_name(enum mcpdesc_level level);
  * NAME@TAG/); NULL means $MCPDESC_RULES, else the installed set (`pkg-config
  * --variable=rulesdir mcpdesc`). A set that claims a tag of a set this library ships
  * must be that tag's files (the digests are built in), and `extends: NAME@TAG` finds its
- * base as mcpdesc_rules_load_tag finds a release.
+ * base as mcpdesc_rules_load_tag finds a release. Like the mcpdesc program, a load
+ * keeps the set's parsed YAML in $XDG_CACHE_HOME/mcpdesc/docs (else
+ * ~/.cache/mcpdesc/docs) and reads it back next time; set MCPDESC_NO_CACHE=1 in the
+ * environment to keep nothing there (README, "Speed and robustness").
  * Returns a new rule set, or NULL and, when ERR is not NULL, a new message in *ERR
  * (every loader error, one per line, file:line:col: message; free it with free()). */
 mcpdesc_rules *mcpdesc_rules_load(const char *dir, char **err);
