@@ -350,19 +350,29 @@ static void release_positions(doc *d)
     VEC_FREE(d->big);
 }
 
+static int line_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 void doc_shed(doc *d, const uint32_t *lines, size_t n, const char *const *keep)
 {
     if (d->shed) return;
+    /* sorted once, each line once: a document may have many findings on few lines */
+    uint32_t *sorted = xmalloc((n ? n : 1) * sizeof *sorted);
+    if (n) memcpy(sorted, lines, n * sizeof *sorted);
+    if (n) qsort(sorted, n, sizeof *sorted, line_cmp);
     for (size_t i = 0; i < n; i++) {
         size_t len;
-        const char *t = doc_line(d, lines[i], &len);
-        if (!t || kept_line(d, lines[i], &len)) continue;
-        struct doc_kept_line k = {lines[i], xmalloc(len + 1), len};
+        const char *t = i && sorted[i] == sorted[i - 1] ? NULL : doc_line(d, sorted[i], &len);
+        if (!t) continue;
+        struct doc_kept_line k = {sorted[i], xmalloc(len + 1), len};
         memcpy(k.text, t, len);
         k.text[len] = '\0';
-        VEC_PUSH(d->kept, k);
-        qsort(d->kept.items, d->kept.len, sizeof *d->kept.items, kept_cmp);
+        VEC_PUSH(d->kept, k); /* in line order: kept_line searches it */
     }
+    free(sorted);
     json_t *small = json_object();
     for (size_t i = 0; keep && keep[i]; i++) {
         json_t *v = json_object_get(d->root, keep[i]);
