@@ -25,6 +25,7 @@ test-bench-table:
 .PHONY: bench-compare
 bench-compare: $(BIN)
 	@test -n "$(OLD)" || { echo "usage: make bench-compare OLD=/path/to/old/mcpdesc" >&2; exit 2; }
+	@test -x "$(OLD)" -a -f "$(OLD)" || { echo "make bench-compare: OLD=$(OLD) is not an executable file: give the path of another build's mcpdesc" >&2; exit 2; }
 	@mkdir -p $(BUILD)/bench
 	@for n in 1000 10000; do \
 	    f=$(BUILD)/bench/compare-$$n.json; \

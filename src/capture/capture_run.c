@@ -503,6 +503,12 @@ static char *url_path(const char *url)
 
 json_t *capture_run(const struct capture_opts *o, struct buf *err)
 {
+    /* said once, before any session: not one of them can start without libcurl */
+    const char *missing = o->url ? rpc_http_missing() : NULL;
+    if (missing) {
+        buf_adds(err, missing);
+        return NULL;
+    }
     struct pool p = {o,
                      xcalloc(o->nversions ? o->nversions : 1, sizeof *p.jobs),
                      o->nversions,

@@ -107,6 +107,9 @@ int rpc_interrupted(void);
 /* Process-wide set-up of the transports (libcurl's global state): call once before
  * connections are opened on several threads. Later calls do nothing. */
 void rpc_global_init(void);
+/* Why the HTTP transport cannot be used (libcurl could not be loaded: it is loaded, with
+ * dlopen, by rpc_global_init), or NULL when it can. */
+const char *rpc_http_missing(void);
 
 /* Seconds on a monotonic clock. */
 double rpc_now(void);

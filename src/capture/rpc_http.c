@@ -41,14 +41,17 @@ static char *curl_missing; /* why libcurl could not be loaded, or NULL */
  * MCPDESC_LIBCURL names (tests: a library that is not there). */
 static void curl_load(void)
 {
-    const char *name = getenv("MCPDESC_LIBCURL");
-    if (!name || !*name) name = CURL_SONAME;
+    const char *env = getenv("MCPDESC_LIBCURL");
+    const char *name = env && *env ? env : CURL_SONAME;
     void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *why = dlerror();
-        curl_missing = xasprintf("%s (capture over HTTP needs libcurl: on Debian, install the "
-                                 "libcurl4 package)",
-                                 why ? why : name);
+        curl_missing = env && *env
+            ? xasprintf("cannot load libcurl from MCPDESC_LIBCURL=%s: %s (unset it to load %s)",
+                        env, why ? why : name, CURL_SONAME)
+            : xasprintf("cannot load libcurl: %s (capture over HTTP needs it: on Debian, "
+                        "install the libcurl4 package)",
+                        why ? why : name);
         return;
     }
     static const struct {
@@ -65,9 +68,9 @@ static void curl_load(void)
     for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
         void *f = dlsym(lib, syms[i].sym);
         if (!f) {
-            curl_missing = xasprintf("%s has no %s: capture over HTTP needs libcurl 7.85 or "
-                                     "later",
-                                     name, syms[i].sym);
+            curl_missing = xasprintf("cannot load libcurl: %s%s has no %s (capture over HTTP "
+                                     "needs libcurl 7.85 or later)",
+                                     env && *env ? "MCPDESC_LIBCURL=" : "", name, syms[i].sym);
             memset(&curl_api, 0, sizeof curl_api);
             return;
         }
@@ -373,6 +376,12 @@ static void http_close(rpc_conn *c)
     free(h);
 }
 
+const char *rpc_http_missing(void)
+{
+    rpc_global_init();
+    return curl_missing;
+}
+
 void rpc_global_init(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -387,9 +396,9 @@ rpc_conn *rpc_open_http(const char *url, const struct rpc_opts *o, struct rpc_er
         rpc_fail_with(err, RPC_EIO, "'%s' is not an http:// or https:// URL", url);
         return NULL;
     }
-    rpc_global_init();
-    if (curl_missing) {
-        rpc_fail_with(err, RPC_EIO, "cannot load libcurl: %s", curl_missing);
+    const char *missing = rpc_http_missing();
+    if (missing) {
+        rpc_fail_with(err, RPC_EIO, "%s", missing);
         return NULL;
     }
     CURL *cu = curl_api.easy_init();

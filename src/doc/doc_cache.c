@@ -170,14 +170,21 @@ static int aged_cmp(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-/* "<64 hex>-<16 hex>.doc" */
+static int all_hex(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) return 0;
+    return 1;
+}
+
+/* An entry of any build: "<64 hex>-<16 hex>.doc", or "<64 hex>.doc" (the first naming).
+ * The bound is the directory's: every build's entries count. */
 static int is_entry_name(const char *n)
 {
     size_t len = strlen(n);
-    if (len != 64 + 1 + 16 + 4 || n[64] != '-' || strcmp(n + 81, ".doc")) return 0;
-    for (size_t i = 0; i < 81; i++)
-        if (i != 64 && !((n[i] >= '0' && n[i] <= '9') || (n[i] >= 'a' && n[i] <= 'f'))) return 0;
-    return 1;
+    if (len == 64 + 4) return !strcmp(n + 64, ".doc") && all_hex(n, 64);
+    return len == 64 + 1 + 16 + 4 && n[64] == '-' && !strcmp(n + 81, ".doc") && all_hex(n, 64) &&
+        all_hex(n + 65, 16);
 }
 
 static void prune(const char *dir)
