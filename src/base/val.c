@@ -2,7 +2,6 @@
  * names, code-point length; see val.h. */
 #include "base/val.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -98,13 +97,7 @@ const char *val_type_name(json_t *v)
 json_t *val_load_file(const char *path, size_t flags, json_error_t *err)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) { /* as jansson says it */
-        int e = errno;
-        json_t *none = json_load_file(path, flags, err);
-        if (none) return none; /* it could after all (a race): take its answer */
-        errno = e;
-        return NULL;
-    }
+    if (!f) return json_load_file(path, flags, err); /* its error, as jansson says it */
     struct buf b = BUF_INIT;
     char chunk[65536];
     size_t n;
