@@ -113,6 +113,33 @@ void diag_clear(struct diag *d)
     free(d->related);
 }
 
+void diag_copy(struct diag_list *to, const struct diag *from)
+{
+    struct diag *d =
+        diag_add(to, from->level, from->rule, from->file, from->line, from->col, from->message);
+    d->pointer = dup_or_null(from->pointer);
+    d->versions = from->versions;
+    d->hint = dup_or_null(from->hint);
+    d->component = dup_or_null(from->component);
+    d->has_match = from->has_match;
+    d->match_off = from->match_off;
+    d->match_len = from->match_len;
+    d->end_line = from->end_line;
+    d->end_col = from->end_col;
+    for (size_t i = 0; i < from->nrelated; i++)
+        diag_add_related(d, from->related[i].file, from->related[i].line, from->related[i].col,
+                         from->related[i].pointer, from->related[i].message);
+    d->item_kind = dup_or_null(from->item_kind);
+    d->item_name = dup_or_null(from->item_name);
+    d->fix = from->fix;
+    d->fix_title = dup_or_null(from->fix_title);
+    d->fingerprint = dup_or_null(from->fingerprint);
+    d->suppressed = dup_or_null(from->suppressed);
+    d->suppressed_until = dup_or_null(from->suppressed_until);
+    d->suppress_kind = from->suppress_kind;
+    d->baseline = from->baseline;
+}
+
 void diag_add_related(struct diag *d, const char *file, uint32_t line, uint32_t col,
                       const char *pointer, const char *message)
 {

@@ -86,6 +86,8 @@ struct diag *diag_add(struct diag_list *l, enum diag_level level, const char *ru
  * formatter of loader, lint and other errors). Returns it, for a hint. */
 struct diag *diag_vadd(struct diag_list *l, enum diag_level level, const char *file, uint32_t line,
                        uint32_t col, const char *fmt, va_list ap);
+/* Append to TO a copy of FROM, every string copied (the fix borrowed, as FROM's). */
+void diag_copy(struct diag_list *to, const struct diag *from);
 /* Append a related place to D (strings copied; NULL allowed but FILE). */
 void diag_add_related(struct diag *d, const char *file, uint32_t line, uint32_t col,
                       const char *pointer, const char *message);

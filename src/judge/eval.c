@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/display.h"
+#include "judge/eval_memo.h"
 #include "judge/overlap.h"
 #include "judge/pattern_note.h"
 #include "base/ptr.h"
@@ -617,6 +618,7 @@ struct plan {
     VEC(char *) keys;               /* the collections walked once */
     const struct texts_spec *texts; /* the set's texts declaration, or NULL */
     size_t group_min;               /* the least items of a collection walked */
+    int deep;                       /* split grouping clauses below the top (plan_parts) */
 };
 
 /* If S is "/KEY/STAR..." (STAR the wildcard "*" or "[*]", the same on an array) where KEY
@@ -709,6 +711,30 @@ static void plan_clause(struct plan *pl, size_t rule, const struct clause *cl, v
     }
 }
 
+/* Does CL only group its kids (no selectors, when, require or first)? */
+static int only_parts(const struct clause *cl)
+{
+    return !cl->nsels && !cl->texts && !cl->when && !cl->require && !cl->first && cl->nkids;
+}
+
+/* The kids of CL (only_parts, judged at the root for M), planned one by one: a kid with
+ * selectors joins the walk; a kid that only groups its own kids (an `all` under
+ * `versions`) is split in turn, unless rules test watches each clause judged (its
+ * callback names the grouping clause too) or DEPTH is 8; any other is judged at ROOT. */
+static void plan_parts(struct plan *pl, size_t i, const struct clause *cl, ver_mask m, json_t *root,
+                       int depth)
+{
+    for (size_t k = 0; m && k < cl->nkids; k++) {
+        const struct clause *kid = cl->kids[k];
+        ver_mask km = m & kid->vmask;
+        if (!km) continue;
+        if (kid->nsels || kid->texts) plan_clause(pl, i, kid, km, root);
+        else if (pl->deep && depth < 8 && only_parts(kid))
+            plan_parts(pl, i, kid, km, root, depth + 1);
+        else plan_add(pl, UNIT_ROOT, i, kid, km, NULL);
+    }
+}
+
 /* Split rule I (judged for M) the way run_clause would run it from ROOT. A check
  * without selectors whose parts are independent (no when, require or first) is split
  * into its parts; their own selectors then join the walk. */
@@ -726,13 +752,7 @@ static void plan_rule(struct plan *pl, size_t i, const struct clause *top, ver_m
         return;
     }
     m &= root->vmask; /* judge() at the root */
-    for (size_t k = 0; m && k < top->nkids; k++) {
-        const struct clause *kid = top->kids[k];
-        ver_mask km = m & kid->vmask;
-        if (!km) continue;
-        if (kid->nsels || kid->texts) plan_clause(pl, i, kid, km, root->v);
-        else plan_add(pl, UNIT_ROOT, i, kid, km, NULL);
-    }
+    plan_parts(pl, i, top, m, root->v, 0);
 }
 
 static void plan_release(struct plan *pl)
@@ -845,6 +865,7 @@ struct walk_job {
     size_t nblocks;
     _Atomic size_t next; /* the next block to take */
     _Atomic uint64_t *rule_ns;
+    struct memo_run *memo; /* the findings of unchanged items, or NULL */
 };
 
 /* One walk of a selector that several units share, from an item. */
@@ -854,6 +875,7 @@ struct visit_shared {
     size_t first;               /* the first unit of the chain (plan.u) */
     struct diag_list *per_rule; /* the block's */
     uint64_t judged_ns;         /* --timing: the time spent judging for the later units */
+    const unsigned char *skip;  /* per rule: its findings on this item came from the memo */
 };
 
 static int visit_shared_node(const struct cursor *c, void *arg)
@@ -862,6 +884,7 @@ static int visit_shared_node(const struct cursor *c, void *arg)
     const struct plan *pl = vs->j->pl;
     for (size_t n = vs->first; n != SHARE_NONE; n = pl->u.items[n].share_next) {
         const struct unit *u = &pl->u.items[n];
+        if (vs->skip && vs->skip[u->rule]) continue;
         uint64_t t0 = vs->j->rule_ns && n != vs->first ? now_ns() : 0;
         unit_use(vs->ctx, vs->j->rs, u, vs->per_rule);
         judge(vs->ctx, u->cl, c, u->m);
@@ -877,10 +900,15 @@ static int visit_shared_node(const struct cursor *c, void *arg)
 /* The units chained from unit FIRST, judged in one walk of their selector from ITEM; the
  * walk itself is timed to the first unit's rule. */
 static void walk_shared(const struct walk_job *j, struct eval_ctx *ctx, size_t first,
-                        const struct cursor *item, struct diag_list *per_rule)
+                        const struct cursor *item, struct diag_list *per_rule,
+                        const unsigned char *skip)
 {
     const struct unit *u = &j->pl->u.items[first];
-    struct visit_shared vs = {j, ctx, first, per_rule, 0};
+    size_t n = first;
+    while (n != SHARE_NONE && skip && skip[j->pl->u.items[n].rule])
+        n = j->pl->u.items[n].share_next;
+    if (n == SHARE_NONE) return; /* every unit's findings came from the memo */
+    struct visit_shared vs = {j, ctx, first, per_rule, 0, skip};
     uint64_t t0 = j->rule_ns ? now_ns() : 0;
     sel_run(u->rest, &ctx->sctx, item, visit_shared_node, &vs);
     if (t0) atomic_fetch_add(&j->rule_ns[u->rule], now_ns() - t0 - vs.judged_ns);
@@ -893,20 +921,32 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
     const struct plan *pl = j->pl;
     struct cursor coll, item;
     if (sel_member(&ctx->sctx, root, pl->keys.items[b->key], &coll) < 0) return;
+    size_t nrules = rule_set_count(j->rs);
+    const unsigned char *local = j->memo ? eval_memo_run_local(j->memo) : NULL;
+    size_t *mark = j->memo ? xcalloc(nrules ? nrules : 1, sizeof *mark) : NULL;
     for (size_t i = b->lo; i < b->hi && i < json_array_size(coll.v); i++) {
         if (sel_item(&ctx->sctx, &coll, i, &item) < 0) break;
+        /* an unchanged item: its local rules' findings from the memo */
+        int reused = j->memo && eval_memo_item_reuse(j->memo, b->key, i, b->per_rule);
+        const unsigned char *skip = reused ? local : NULL;
+        for (size_t r = 0; mark && r < nrules; r++) mark[r] = b->per_rule[r].len;
+        ctx->escaped = 0;
         for (size_t n = 0; n < pl->u.len; n++) {
             const struct unit *u = &pl->u.items[n];
             if (u->kind != UNIT_GROUP || u->key != b->key || u->shared) continue;
             if (u->share_next != SHARE_NONE) {
-                walk_shared(j, ctx, n, &item, b->per_rule);
+                walk_shared(j, ctx, n, &item, b->per_rule, skip);
                 continue;
             }
+            if (skip && skip[u->rule]) continue;
             unit_use(ctx, j->rs, u, b->per_rule);
             unit_run(pl, ctx, u, &item, j->rule_ns);
         }
+        if (j->memo && !reused)
+            eval_memo_item_store(j->memo, b->key, i, b->per_rule, mark, !ctx->escaped);
         texts_cache_drop(ctx->texts, &item); /* every rule is done with its texts */
     }
+    free(mark);
 }
 
 /* Take blocks until none is left, judging them with CTX. */
@@ -961,10 +1001,10 @@ static void walk_blocks(struct walk_job *j, const struct cursor *root, struct ev
  * PER_RULE in block order. */
 static void plan_walk(const struct plan *pl, const struct rule_set *rs, struct eval_ctx *ctx,
                       const struct cursor *root, struct diag_list *per_rule,
-                      _Atomic uint64_t *rule_ns, long workers)
+                      _Atomic uint64_t *rule_ns, long workers, struct memo_run *memo)
 {
     size_t nrules = rule_set_count(rs);
-    struct walk_job j = {pl, rs, (const struct eval_run *)ctx, root, NULL, 0, 0, rule_ns};
+    struct walk_job j = {pl, rs, (const struct eval_run *)ctx, root, NULL, 0, 0, rule_ns, memo};
     walk_blocks(&j, root, ctx, nrules, workers);
     if ((size_t)workers > j.nblocks) workers = (long)j.nblocks;
     pthread_t *tids = workers > 1 ? xcalloc((size_t)workers - 1, sizeof *tids) : NULL;
@@ -1037,7 +1077,8 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     size_t nrules = rule_set_count(rs);
     struct diag_list *per_rule = xcalloc(nrules ? nrules : 1, sizeof *per_rule);
     struct plan pl = {VEC_INIT, VEC_INIT, rule_set_texts(rs),
-                      opts && opts->group_min ? opts->group_min : GROUP_MIN};
+                      opts && opts->group_min ? opts->group_min : GROUP_MIN,
+                      !(opts && opts->judged)};
     int walk = has_large_array(root.v, pl.group_min);
     /* --preset, --rule/--skip: the reported rules, and the rules they yield to (overlap.h) */
     unsigned char *need = opts && (opts->enabled || opts->preset)
@@ -1060,7 +1101,11 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     /* more threads only where the order of the calls cannot show: not for rules test's
      * callback, nor in a session (its documents' indexes are shared) */
     long workers = opts && !opts->judged && !session ? opts->workers : 1;
-    plan_walk(&pl, rs, ctx, &root, per_rule, rule_ns, workers);
+    struct memo_run *memo = opts && opts->memo
+        ? eval_memo_run_begin(opts->memo, rs, opts, d, pl.keys.items, pl.keys.len)
+        : NULL;
+    plan_walk(&pl, rs, ctx, &root, per_rule, rule_ns, workers, memo);
+    if (memo) eval_memo_run_end(memo);
     plan_rest(&pl, rs, ctx, &root, per_rule, rule_ns);
     plan_release(&pl);
     if (!session && (!opts || eval_reported(PATTERN_NOTE_RULE, &(struct eval_filter){rs, opts})))

@@ -11,6 +11,8 @@
 #include "doc/doc.h"
 #include "rules/rule.h"
 
+struct eval_memo;
+
 struct eval_options {
     ver_mask versions; /* judge only these (e.g. --protocol-version); 0 = all */
     /* Report only rules for which this returns nonzero (NULL: all); the rules they yield
@@ -47,6 +49,10 @@ struct eval_options {
     /* The least items of a collection judged item by item with every rule (0: 1, every
      * collection, the default). Tests set SIZE_MAX to judge rule by rule, as the walk must. */
     size_t group_min;
+    /* When set (the language server): what the judgement of this document's previous text
+     * left (eval_memo.h); the items it holds unchanged are not judged again by the rules
+     * that read only their item, and it is updated for the next text. NULL: none. */
+    struct eval_memo *memo;
 };
 
 /* The placeholders a message, hint or fix title may hold ("value" for {value}, ...),

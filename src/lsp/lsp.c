@@ -13,6 +13,7 @@
 #include "base/ver.h"
 #include "findings/fingerprint.h"
 #include "findings/fix.h"
+#include "judge/eval_memo.h"
 #include "judge/judge.h"
 #include "resolve/res.h"
 #include "findings/suppress.h"
@@ -62,6 +63,10 @@ struct lsp_job {
     /* the outcome */
     json_t *diagnostics;    /* the LSP diagnostics */
     struct diag_list diags; /* for hover */
+    int not_description;    /* it parsed, and its top level has no mcpDescription member */
+    /* the document's memo (taken from it, given back when the job finishes), or NULL */
+    struct eval_memo *memo;
+    unsigned long memo_gen;
 };
 
 /* A request that waits for the re-judge of its document (answered for the newest text). */
@@ -80,8 +85,9 @@ struct lsp_server {
     double debounce; /* seconds */
     char *root;      /* workspace folder, or NULL */
     int watch_dynamic;
-    int doc_changes; /* the client takes WorkspaceEdit.documentChanges */
-    int async;       /* lsp_server_set_async */
+    int doc_changes;         /* the client takes WorkspaceEdit.documentChanges */
+    int async;               /* lsp_server_set_async */
+    unsigned long rules_gen; /* good loads so far: a document's memo is of one of them */
     struct lsp_store docs;
     VEC(struct deferred) deferred;
 };
@@ -183,6 +189,7 @@ static int load_rules(lsp_server *s, json_t *out)
     rules_unref(s->rules);
     s->rules = xcalloc(1, sizeof *s->rules);
     *s->rules = (struct rules_ref){r, s->host, 1};
+    s->rules_gen++; /* the documents' memos are of the old set: each is dropped at its next job */
     return 0;
 }
 
@@ -308,10 +315,12 @@ static void publish(json_t *out, const char *uri, json_t *version, json_t *diagn
  * does: its rule selection, then the host's levels and suppressions. Fills R (release
  * it with judge_result_release). */
 static void judge_text(const struct rules_ref *rr, const char *name, const char *text, size_t len,
-                       struct judge_result *r)
+                       struct eval_memo *memo, struct judge_result *r)
 {
     struct judge_source src = {JUDGE_BUFFER, name, NULL, text, len};
-    struct judge_options jo = {rr->r.eo, NULL, 0, 0, 0};
+    struct eval_options eo = rr->r.eo ? *rr->r.eo : (struct eval_options){0};
+    eo.memo = memo; /* the items an edit left alone keep their findings */
+    struct judge_options jo = {&eo, NULL, 0, 0, 0};
     judge_document(rr->r.rs, &src, &jo, r);
     if (!r->error && r->d && rr->host.apply)
         rr->host.apply(rr->host.arg, &rr->r, name, r->d, &r->diags);
@@ -327,9 +336,13 @@ static void job_run(struct lsp_job *j)
     if (j->kind == LSPF_DESCRIPTION && rr &&
         !(rr->host.ignored && rr->host.ignored(rr->host.arg, &rr->r, j->name))) {
         struct judge_result r;
-        judge_text(rr, j->name, j->text.s, j->text.len, &r);
+        judge_text(rr, j->name, j->text.s, j->text.len, j->memo, &r);
+        json_t *root = r.d ? doc_root(r.d) : NULL;
         if (r.error) {
             json_array_append_new(j->diagnostics, diag_json(&v, NULL, r.error));
+        } else if (root &&
+                   !(json_is_object(root) && json_object_get(root, JUDGE_DESCRIPTION_MEMBER))) {
+            j->not_description = 1; /* as lspf_classify would say: no findings of it */
         } else if (r.d) {
             for (size_t i = 0; i < r.diags.len; i++) {
                 const struct diag *x = &r.diags.items[i];
@@ -369,6 +382,7 @@ void lsp_job_free(lsp_job *j)
     free(j->not_loaded);
     json_decref(j->diagnostics);
     diag_list_release(&j->diags);
+    eval_memo_free(j->memo);
     free(j);
 }
 
@@ -387,6 +401,13 @@ static struct lsp_job *job_new(lsp_server *s, struct lsp_doc *d)
     j->rules = s->rules;
     if (j->rules) j->rules->refs++;
     else j->not_loaded = xstrdup(s->load_error ? s->load_error : "no rule set");
+    if (d->kind == LSPF_DESCRIPTION && j->rules) {
+        if (d->memo && d->memo_gen != s->rules_gen) eval_memo_free(d->memo);
+        else j->memo = d->memo;
+        d->memo = NULL;
+        if (!j->memo) j->memo = eval_memo_new();
+        j->memo_gen = s->rules_gen;
+    }
     d->dirty = 0;
     d->judging = 1;
     return j;
@@ -400,7 +421,13 @@ static void job_finish(lsp_server *s, struct lsp_job *j, json_t *out)
 {
     struct lsp_doc *d = lsp_store_find(&s->docs, j->uri);
     if (d) d->judging = 0;
+    if (d && !d->memo && j->memo) { /* back to the document, stale result or not */
+        d->memo = j->memo;
+        d->memo_gen = j->memo_gen;
+        j->memo = NULL;
+    }
     if (!d || d->dirty || d->version != j->version || s->state != ST_RUNNING) return;
+    if (j->not_description) d->kind = LSPF_OTHER;
     diag_list_release(&d->diags);
     d->diags = j->diags;
     j->diags = (struct diag_list)DIAG_LIST_INIT;
@@ -780,7 +807,7 @@ static json_t *code_action(lsp_server *s, json_t *params, int *err)
     int any_fix = 1; /* does any finding of the document have a fix? (1: not known) */
     if (kind_wanted(only, "quickfix")) {
         struct judge_result r;
-        judge_text(rr, name, d->text.s, d->text.len, &r);
+        judge_text(rr, name, d->text.s, d->text.len, NULL, &r);
         struct pub_view v = {d->uri, &d->lines, s->enc, rr->r.rs, rr->r.docs_url};
         any_fix = 0;
         for (size_t i = 0; r.d && !r.error && i < r.diags.len; i++) {
@@ -980,7 +1007,7 @@ static void did_change(lsp_server *s, json_t *params, double now, json_t *out)
     if (d->kind == LSPF_OTHER || d->kind == LSPF_DESCRIPTION) {
         /* content decides: a buffer may become a description (or stop being one) */
         struct lspf_text t = {d->path, d->text.s ? d->text.s : "", d->text.len};
-        d->kind = lspf_classify(&t);
+        d->kind = lspf_classify_edited(&t, d->kind);
     }
     schedule(s, d, now);
 }

@@ -540,6 +540,13 @@ enum lspf_kind lspf_classify(const struct lspf_text *t)
     return desc ? LSPF_DESCRIPTION : LSPF_OTHER;
 }
 
+enum lspf_kind lspf_classify_edited(const struct lspf_text *t, enum lspf_kind was)
+{
+    if (was == LSPF_DESCRIPTION && t->text && names_member(t, lspf_text_is_yaml(t)))
+        return LSPF_DESCRIPTION;
+    return lspf_classify(t);
+}
+
 /* ---- lint ---------------------------------------------------------------------------- */
 
 static void copy_diag(struct diag_list *out, const struct diag *d, const char *file)

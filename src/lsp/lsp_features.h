@@ -67,6 +67,11 @@ void lspf_items_release(struct lspf_items *items);
  * is an object with an mcpDescription member (a text that does not parse counts when it
  * names the member where a description has it, so that its parse error is published). */
 enum lspf_kind lspf_classify(const struct lspf_text *t);
+/* lspf_classify after an edit of a document that was of kind WAS: a description that
+ * still names the member stays one without parsing its text here (the judge parses it
+ * anyway, and says when its top level has lost the member: lsp.c then makes it
+ * LSPF_OTHER, as lspf_classify would have); anything else as lspf_classify. */
+enum lspf_kind lspf_classify_edited(const struct lspf_text *t, enum lspf_kind was);
 /* The diagnostics of a rule file, manifest or config for the buffer's text, not the file
  * on disk: what `mcpdesc rules lint` reports for the set the file belongs to, the buffer
  * overlaid through struct rule_overlay (rules/rule.h) wherever the loader and lint would

@@ -2,6 +2,7 @@
 #include "lsp/lsp_pos.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 
@@ -18,12 +19,13 @@ const char *lsp_enc_name(enum lsp_enc e)
 void lsp_lines_init(struct lsp_lines *l, const char *text, size_t len)
 {
     size_t n = 1;
-    for (size_t i = 0; i < len; i++) n += text[i] == '\n';
+    const char *end = text + len;
+    for (const char *p = text; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++) n++;
     l->start = xmalloc(n * sizeof *l->start);
     l->n = 0;
     l->start[l->n++] = 0;
-    for (size_t i = 0; i < len; i++)
-        if (text[i] == '\n') l->start[l->n++] = i + 1;
+    for (const char *p = text; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
+        l->start[l->n++] = (size_t)(p - text) + 1;
     l->text = text;
     l->len = len;
 }

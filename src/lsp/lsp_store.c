@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "base/util.h"
+#include "judge/eval_memo.h"
 
 void lsp_store_init(struct lsp_store *st, size_t max)
 {
@@ -20,6 +21,7 @@ static void lspdoc_free(struct lsp_doc *d)
     buf_release(&d->text);
     lsp_lines_release(&d->lines);
     diag_list_release(&d->diags);
+    eval_memo_free(d->memo);
     free(d);
 }
 

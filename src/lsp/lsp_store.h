@@ -11,6 +11,8 @@
 #include "lsp/lsp_features.h"
 #include "lsp/lsp_pos.h"
 
+struct eval_memo;
+
 struct lsp_doc {
     char *uri;
     char *path; /* the file's path for a file: URI, else NULL */
@@ -23,6 +25,10 @@ struct lsp_doc {
     double due;             /* when (lsp.c) */
     int published;          /* diagnostics were published (cleared on close) */
     struct diag_list diags; /* of the last judge (hover reads them) */
+    /* What the last judge of its text left for the next (judge/eval_memo.h), made with
+     * the rule set of load MEMO_GEN (lsp.c), or NULL; a job in flight holds it. */
+    struct eval_memo *memo;
+    unsigned long memo_gen;
 };
 
 struct lsp_store {

@@ -992,6 +992,7 @@ int fn_eval_ancestor(const struct pred *p, const struct cursor *c, struct eval_c
     json_int_t up = json_integer_value(json_object_get(p->arg, "up"));
     const struct cursor *base = c;
     for (json_int_t i = 0; base && i < up; i++) base = base->parent;
+    if (!base || base->depth < 2) ctx->escaped = 1; /* above the item */
     return base && fn_eval(p->body, base, ctx);
 }
 
@@ -1359,6 +1360,7 @@ int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ct
     for (size_t i = 0; i < p->nkids; i++)
         if (p->kids[i]->sel && !p->kids[i]->side && !sel_is_absolute(p->kids[i]->sel))
             relative = 1; /* a side's selector runs from the pair's item: the same for all */
+    if (relative && (!base || base->depth < 2)) ctx->escaped = 1; /* a base above the item */
     struct sel_index *ix = index_get(p, relative ? base : NULL, fold, keys, ctx);
     /* which entry is this node itself (none: it is not in the selection) */
     size_t self = SIZE_MAX;

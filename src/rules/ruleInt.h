@@ -328,6 +328,10 @@ struct eval_ctx {
      * sctx walks now (RULE_SIDE_NEW, or RULE_SIDE_OLD inside an {old: SEL} selection). */
     const struct rule_pair *pair;
     int side;
+    /* Set by a predicate that read outside the item being judged (above depth 2: the
+     * collection, the document), where eval_memo.h cannot tell whether it changed: the
+     * item's findings are then not kept for the next text. */
+    int escaped;
 };
 /* fn_pair.c: the other side of the pair being judged (NULL outside a pair), and the node
  * at C's place there: C's path below the judged side's item, followed from the other

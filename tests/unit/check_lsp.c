@@ -284,6 +284,31 @@ START_TEST(lsp_incremental_edits)
 }
 END_TEST
 
+/* A description edited so that its top level loses the member (it still names it, lower
+ * down): no longer a description, its findings are withdrawn, as when the server
+ * classified each text by parsing it (the judge now says so, lspf_classify_edited); put
+ * back, it is judged again, the unchanged tool's finding kept in the memo. */
+START_TEST(lsp_description_member_lost)
+{
+    start(0);
+    EXPECT(INIT, INIT_RESULT("utf-16"));
+    EXPECT(OPEN(DOC_J), PUBLISHED("1", NO_NAME(1, 27, 41)));
+    /* the member moves into another object: named, but not at the top level */
+    EXPECT(CHANGE("2",
+                  "{" RANGE(0, 1, 0, 1) ",\"text\":\"\\\"m\\\": {\"},"
+                                        "{" RANGE(0, 32, 0, 32) ",\"text\":\"}\"}"),
+           PUBLISHED("2", ""));
+    EXPECT(CHANGE("3",
+                  "{" RANGE(0, 1, 0, 7) ",\"text\":\"\"},"
+                                        "{" RANGE(0, 26, 0, 27) ",\"text\":\"\"}"),
+           PUBLISHED("3", NO_NAME(1, 27, 41)));
+    /* an edit in the first tool: the second's finding moves with it */
+    EXPECT(CHANGE("4", "{" RANGE(1, 12, 1, 12) ",\"text\":\"  \"}"),
+           PUBLISHED("4", NO_NAME(1, 29, 43)));
+    lsp_server_free(S);
+}
+END_TEST
+
 START_TEST(lsp_errors)
 {
     start(0);
@@ -765,6 +790,7 @@ Suite *lsp_suite(void)
     tcase_add_test(tc, lsp_publishes_diagnostics);
     tcase_add_test(tc, lsp_match_range);
     tcase_add_test(tc, lsp_incremental_edits);
+    tcase_add_test(tc, lsp_description_member_lost);
     tcase_add_test(tc, lsp_errors);
     tcase_add_test(tc, lsp_debounce_cancel_newest);
     tcase_add_test(tc, lsp_stale_job_dropped);
