@@ -334,7 +334,15 @@ struct memo_run *eval_memo_run_begin(struct eval_memo *m, const struct rule_set 
     }
     if (m->text) {
         size_t n = m->len < mr->len ? m->len : mr->len;
+        enum { BLOCK = 4096 }; /* memcmp a block at a time, then byte by byte */
+        while (n - mr->prefix >= BLOCK &&
+               !memcmp(m->text + mr->prefix, mr->text + mr->prefix, BLOCK))
+            mr->prefix += BLOCK;
         while (mr->prefix < n && m->text[mr->prefix] == mr->text[mr->prefix]) mr->prefix++;
+        while (n - mr->prefix - mr->suffix >= BLOCK &&
+               !memcmp(m->text + m->len - mr->suffix - BLOCK,
+                       mr->text + mr->len - mr->suffix - BLOCK, BLOCK))
+            mr->suffix += BLOCK;
         while (mr->suffix < n - mr->prefix &&
                m->text[m->len - 1 - mr->suffix] == mr->text[mr->len - 1 - mr->suffix])
             mr->suffix++;

@@ -64,6 +64,7 @@ struct lsp_job {
     json_t *diagnostics;    /* the LSP diagnostics */
     struct diag_list diags; /* for hover */
     int not_description;    /* it parsed, and its top level has no mcpDescription member */
+    doc *judged;            /* the document judged, freed once its findings are out */
     /* the document's memo (taken from it, given back when the job finishes), or NULL */
     struct eval_memo *memo;
     unsigned long memo_gen;
@@ -353,6 +354,8 @@ static void job_run(struct lsp_job *j)
             j->diags = r.diags;
             r.diags = (struct diag_list)DIAG_LIST_INIT;
         }
+        j->judged = r.d; /* freed after publishing: the editor need not wait for it */
+        r.d = NULL;
         judge_result_release(&r);
     } else if (j->kind == LSPF_DESCRIPTION && !rr) {
         /* never an empty list, which reads as "no findings": say it was not judged */
@@ -383,6 +386,7 @@ void lsp_job_free(lsp_job *j)
     json_decref(j->diagnostics);
     diag_list_release(&j->diags);
     eval_memo_free(j->memo);
+    doc_free(j->judged);
     free(j);
 }
 
@@ -1231,6 +1235,18 @@ lsp_job *lsp_job_take(lsp_server *s, double now)
 void lsp_job_run(lsp_job *j)
 {
     job_run(j);
+}
+
+void *lsp_job_leftovers(lsp_job *j)
+{
+    doc *d = j->judged;
+    j->judged = NULL;
+    return d;
+}
+
+void lsp_leftovers_free(void *left)
+{
+    doc_free(left);
 }
 
 void lsp_job_finish(lsp_server *s, lsp_job *j, json_t *out)

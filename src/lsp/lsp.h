@@ -77,6 +77,11 @@ void lsp_tick(lsp_server *s, double now, json_t *out);
 typedef struct lsp_job lsp_job;
 lsp_job *lsp_job_take(lsp_server *s, double now);
 void lsp_job_run(lsp_job *j);
+/* What a run job holds that only needs freeing (the judged document): taken from J, to
+ * be freed with lsp_leftovers_free once the job is handed back, so that the findings do
+ * not wait for it; left in J, lsp_job_finish frees it. */
+void *lsp_job_leftovers(lsp_job *j);
+void lsp_leftovers_free(void *left);
 void lsp_job_finish(lsp_server *s, lsp_job *j, json_t *out);
 void lsp_job_free(lsp_job *j); /* NULL is a no-op */
 /* When the next re-judge is due (seconds, as NOW), or a negative number when none is

@@ -72,11 +72,15 @@ static void *work(void *arg)
         w->todo = NULL;
         pthread_mutex_unlock(&w->mu);
         lsp_job_run(j);
+        void *left = lsp_job_leftovers(j);
         pthread_mutex_lock(&w->mu);
         w->done = j;
         ssize_t n;
         do n = write(w->wake[1], "j", 1);
         while (n < 0 && errno == EINTR);
+        pthread_mutex_unlock(&w->mu);
+        lsp_leftovers_free(left); /* while the findings go out */
+        pthread_mutex_lock(&w->mu);
     }
     pthread_mutex_unlock(&w->mu);
     return NULL;
