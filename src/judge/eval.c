@@ -564,6 +564,12 @@ static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const 
     if (cl->texts) return c ? run_texts(ctx, cl, c, m, 0) : 0;
     if (!cl->nsels) return c ? judge(ctx, cl, c, m) : 0;
     struct visit v = {ctx, cl, m, 0};
+    const struct eval_options *o = ((struct eval_run *)ctx)->opts;
+    if (c && !cl->sel_sides && cl->nsels > 1 && !(o && o->judged)) {
+        /* a "**" then anyOf, oneOf...: one walk (rules test's callback sees the old order) */
+        sel_run_alt((const struct sel *const *)cl->sels, cl->nsels, &ctx->sctx, c, visit, &v);
+        return v.failed;
+    }
     for (size_t i = 0; i < cl->nsels; i++) {
         int side = cl->sel_sides ? cl->sel_sides[i] : RULE_SIDE_NONE;
         if (side) run_side(ctx, cl->sels[i], side, &v);

@@ -42,6 +42,9 @@ struct walk {
     int peak;               /* deepest cursor a "**" entered */
     struct deep_seen *seen; /* open addressing, allocated at the first shared value */
     size_t seen_cap, seen_len;
+    /* sel_run_alt: the names the last segment may be, each in turn (NULL: the selector's) */
+    const char *const *alts;
+    size_t nalts;
 };
 
 _Atomic unsigned long sel_shared_walks;
@@ -249,10 +252,9 @@ int sel_item(const struct sel_ctx *ctx, const struct cursor *c, size_t idx, stru
 
 static int run_from(struct walk *w, size_t i, const struct cursor *c);
 
-/* Segment I (not a wildcard) names one member, or one item of an array. */
-static int run_named(struct walk *w, size_t i, const struct cursor *c)
+/* Segment I (not a wildcard) names one member, or one item of an array: SEG. */
+static int run_named_as(struct walk *w, size_t i, const char *seg, const struct cursor *c)
 {
-    const char *seg = w->s->segs.segs[i];
     struct cursor child;
     size_t idx;
     if (json_is_object(c->v)) {
@@ -263,6 +265,16 @@ static int run_named(struct walk *w, size_t i, const struct cursor *c)
         return 0;
     }
     return run_from(w, i + 1, &child);
+}
+
+static int run_named(struct walk *w, size_t i, const struct cursor *c)
+{
+    if (w->alts && i + 1 == w->s->segs.n) { /* the last segment: each of its names */
+        int rc = 0;
+        for (size_t k = 0; k < w->nalts && !rc; k++) rc = run_named_as(w, i, w->alts[k], c);
+        return rc;
+    }
+    return run_named_as(w, i, w->s->segs.segs[i], c);
 }
 
 /* Calls STEP(w, NEXT, child) for every member or item of C (every item only, when
@@ -320,7 +332,7 @@ static int children_visit(struct walk *w, size_t next, const struct cursor *c)
 int sel_children(const struct sel_ctx *ctx, const struct cursor *c, sel_visit_fn fn, void *arg)
 {
     struct children_walk cw = {fn, arg};
-    struct walk w = {NULL, ctx, NULL, &cw, 0, 0, 0, 0, NULL, 0, 0};
+    struct walk w = {NULL, ctx, NULL, &cw, 0, 0, 0, 0, NULL, 0, 0, NULL, 0};
     return run_children_with(&w, 0, c, 0, children_visit);
 }
 
@@ -414,9 +426,52 @@ int sel_run(const struct sel *s, const struct sel_ctx *ctx, const struct cursor 
         sel_root(ctx, &root);
         from = &root;
     }
-    struct walk w = {s, ctx, fn, arg, 0, 0, 0, 0, NULL, 0, 0};
+    struct walk w = {s, ctx, fn, arg, 0, 0, 0, 0, NULL, 0, 0, NULL, 0};
     int rc = run_from(&w, 0, from);
     free(w.seen);
+    return rc;
+}
+
+/* Do S and T differ only in their last segment, a name under a "**" (one walk serves
+ * both)? */
+static int alt_of(const struct sel *s, const struct sel *t)
+{
+    size_t n = s->segs.n;
+    if (s->absolute != t->absolute || n < 2 || t->segs.n != n) return 0;
+    int deep = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (strcmp(s->segs.segs[i], t->segs.segs[i])) return 0;
+        deep |= !strcmp(s->segs.segs[i], "**");
+    }
+    for (const struct sel *u = s;; u = t) {
+        const char *last = u->segs.segs[n - 1];
+        if (!strcmp(last, "**") || !strcmp(last, "*") || !strcmp(last, SEL_ITEMS)) return 0;
+        if (u == t) break;
+    }
+    return deep;
+}
+
+int sel_run_alt(const struct sel *const *sels, size_t n, const struct sel_ctx *ctx,
+                const struct cursor *from, sel_visit_fn fn, void *arg)
+{
+    size_t k = 1;
+    while (k < n && alt_of(sels[0], sels[k])) k++;
+    if (n < 2 || k < n) { /* not one walk's worth: each in turn */
+        int rc = 0;
+        for (size_t i = 0; i < n && !rc; i++) rc = sel_run(sels[i], ctx, from, fn, arg);
+        return rc;
+    }
+    const char **names = xcalloc(n, sizeof *names);
+    for (size_t i = 0; i < n; i++) names[i] = sels[i]->segs.segs[sels[i]->segs.n - 1];
+    struct cursor root;
+    if (sels[0]->absolute || !from) {
+        sel_root(ctx, &root);
+        from = &root;
+    }
+    struct walk w = {sels[0], ctx, fn, arg, 0, 0, 0, 0, NULL, 0, 0, names, n};
+    int rc = run_from(&w, 0, from);
+    free(w.seen);
+    free(names);
     return rc;
 }
 

@@ -99,6 +99,12 @@ extern _Atomic unsigned long sel_shared_walks;
 int sel_run(const struct sel *s, const struct sel_ctx *ctx, const struct cursor *from,
             sel_visit_fn fn, void *arg);
 
+/* sel_run of each of SELS (N of them) in turn, as one walk when they differ only in their
+ * last segment, a name, after a "**" (selectors "** / anyOf" and "** / oneOf", spaces aside): FN is called for every
+ * node any of them selects, each once, in document order rather than selector by
+ * selector; the bounds of "**" count as for one of them. FN returning nonzero stops it. */
+int sel_run_alt(const struct sel *const *sels, size_t n, const struct sel_ctx *ctx,
+                const struct cursor *from, sel_visit_fn fn, void *arg);
 /* The cursor's logical pointer (new string). */
 char *sel_pointer(const struct cursor *c);
 

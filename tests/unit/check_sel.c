@@ -52,8 +52,9 @@ static const char *schema =
 
 START_TEST(deep_matches_any_depth_in_document_order)
 {
-    expect_selects(schema, "/**/x-h",
-                   "/x-h /properties/a/x-h /properties/a/properties/b/x-h /properties/c/items/0/x-h");
+    expect_selects(
+        schema, "/**/x-h",
+        "/x-h /properties/a/x-h /properties/a/properties/b/x-h /properties/c/items/0/x-h");
     /* zero levels: the node itself */
     expect_selects("{\"x-h\": 1}", "/**/x-h", "/x-h");
     expect_selects(schema, "/properties/**/x-h",
@@ -74,6 +75,45 @@ START_TEST(deep_combines_with_star_and_names)
 }
 END_TEST
 
+/* The pointers the selectors TEXTS (N) select together from the root of JSON, through
+ * sel_run_alt (new string). */
+static char *select_alt(const char *json, const char *const *texts, size_t n)
+{
+    doc *d = tu_doc(json);
+    ck_assert_ptr_nonnull(d);
+    struct sel *s[4];
+    const char *why = NULL;
+    for (size_t i = 0; i < n; i++) ck_assert_ptr_nonnull(s[i] = sel_compile(texts[i], &why));
+    struct sel_ctx ctx = {d, NULL};
+    struct buf b = BUF_INIT;
+    sel_run_alt((const struct sel *const *)s, n, &ctx, NULL, collect, &b);
+    for (size_t i = 0; i < n; i++) sel_free(s[i]);
+    doc_free(d);
+    return buf_detach(&b);
+}
+
+/* Selectors that differ only in a last name after "**" are one walk, every node they
+ * select once, in document order; any others run one after the other. */
+START_TEST(alternatives_walk_once)
+{
+    static const char *json = "{\"anyOf\": [{\"oneOf\": [{}]}, {\"allOf\": []}],"
+                              " \"p\": {\"oneOf\": [], \"anyOf\": [], \"q\": {\"allOf\": 1}}}";
+    static const char *const deep[] = {"/**/anyOf", "/**/oneOf", "/**/allOf"};
+    char *got = select_alt(json, deep, 3);
+    ck_assert_str_eq(got, "/anyOf /anyOf/0/oneOf /anyOf/1/allOf /p/anyOf /p/oneOf /p/q/allOf");
+    free(got);
+    /* not alternatives: selector by selector, in the order given */
+    static const char *const apart[] = {"/p/oneOf", "/**/anyOf"};
+    got = select_alt(json, apart, 2);
+    ck_assert_str_eq(got, "/p/oneOf /anyOf /p/anyOf");
+    free(got);
+    static const char *const star[] = {"/**/anyOf", "/**/*"};
+    got = select_alt("{\"anyOf\": 1}", star, 2);
+    ck_assert_str_eq(got, "/anyOf /anyOf");
+    free(got);
+}
+END_TEST
+
 /* "[*]" walks the items of an array and nothing else: an MCP array written as a map
  * is reported once by the type rules, never judged member by member */
 START_TEST(items_segment_walks_arrays_only)
@@ -88,7 +128,8 @@ START_TEST(items_segment_walks_arrays_only)
     expect_selects("{\"args\": \"s\"}", "/args/[*]", "");
     expect_selects("[[1, 2], {\"a\": 3}]", "/[*]/[*]", "/0/0 /0/1");
     /* beside "**", and relative */
-    expect_selects("{\"a\": {\"l\": [{\"v\": 1}], \"m\": {\"k\": {\"v\": 2}}}}", "/**/[*]/v", "/a/l/0/v");
+    expect_selects("{\"a\": {\"l\": [{\"v\": 1}], \"m\": {\"k\": {\"v\": 2}}}}", "/**/[*]/v",
+                   "/a/l/0/v");
     expect_selects(arr, "args/[*]", "/args/0 /args/1");
 }
 END_TEST
@@ -156,14 +197,17 @@ START_TEST(deep_follows_components)
     struct rule_set *rs = tu_rules(deep_rule, &errs);
     ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
     struct diag_list out = DIAG_LIST_INIT;
-    tu_eval(rs,
-            "{\"tools\": [{\"name\": \"t\", \"inputSchema\": {\"type\": \"object\", \"properties\": {\n"
-            "  \"a\": {\"$componentRef\": \"#/components/schemas/A\"}, \"b\": {\"x-mcp-header\": \"ok\"}}}}],\n"
-            " \"components\": {\"schemas\": {\n"
-            "  \"A\": {\"type\": \"object\", \"properties\": {\"n\": {\"x-mcp-header\": \"bad\"}}}}}}",
-            &out);
+    tu_eval(
+        rs,
+        "{\"tools\": [{\"name\": \"t\", \"inputSchema\": {\"type\": \"object\", \"properties\": {\n"
+        "  \"a\": {\"$componentRef\": \"#/components/schemas/A\"}, \"b\": {\"x-mcp-header\": "
+        "\"ok\"}}}}],\n"
+        " \"components\": {\"schemas\": {\n"
+        "  \"A\": {\"type\": \"object\", \"properties\": {\"n\": {\"x-mcp-header\": \"bad\"}}}}}}",
+        &out);
     ck_assert_uint_eq(out.len, 1);
-    ck_assert_str_eq(out.items[0].pointer, "/tools/0/inputSchema/properties/a/properties/n/x-mcp-header");
+    ck_assert_str_eq(out.items[0].pointer,
+                     "/tools/0/inputSchema/properties/a/properties/n/x-mcp-header");
     ck_assert_str_eq(out.items[0].message, "\"bad\"");
     ck_assert_uint_eq(out.items[0].line, 4);
     ck_assert_str_eq(out.items[0].component, "/components/schemas/A");
@@ -226,7 +270,6 @@ START_TEST(deep_walks_shared_values_once)
     rule_set_free(rs);
 }
 END_TEST
-
 
 struct seen {
     doc_node node[4];
@@ -308,6 +351,7 @@ Suite *sel_suite(void)
     tcase_add_test(tc, compile_refuses_two_deep_segments);
     tcase_add_test(tc, items_segment_walks_arrays_only);
     tcase_add_test(tc, deep_walk_is_bounded);
+    tcase_add_test(tc, alternatives_walk_once);
     tcase_add_test(tc, deep_follows_components);
     tcase_add_test(tc, deep_walks_shared_values_once);
     tcase_add_test(tc, cursors_read_a_view_written_by_hand);
