@@ -983,7 +983,7 @@ static void *walk_worker(void *arg)
 /* The blocks of the walk: with one worker one per collection; with more, blocks small
  * enough for the workers to share the work evenly (items differ in size). */
 static void walk_blocks(struct walk_job *j, const struct cursor *root, struct eval_ctx *ctx,
-                        size_t nrules, long workers)
+                        size_t nrules, long workers, unsigned char *const *only)
 {
     VEC(struct walk_block) bl = VEC_INIT;
     for (size_t ki = 0; ki < j->pl->keys.len; ki++) {
@@ -992,10 +992,17 @@ static void walk_blocks(struct walk_job *j, const struct cursor *root, struct ev
         size_t n = json_array_size(coll.v);
         size_t step = workers > 1 ? n / ((size_t)workers * 16) : n;
         if (step < 8) step = 8;
-        for (size_t lo = 0; lo < n; lo += step) {
-            struct walk_block b = {ki, lo, lo + step < n ? lo + step : n,
+        for (size_t lo = 0; lo < n;) {
+            if (only && !only[ki][lo]) { /* ONLY: runs of the items it flags */
+                lo++;
+                continue;
+            }
+            size_t hi = lo + 1;
+            while (hi < n && hi - lo < step && (!only || only[ki][hi])) hi++;
+            struct walk_block b = {ki, lo, hi,
                                    xcalloc(nrules ? nrules : 1, sizeof(struct diag_list))};
             VEC_PUSH(bl, b);
+            lo = hi;
         }
     }
     j->blocks = bl.items;
@@ -1007,11 +1014,12 @@ static void walk_blocks(struct walk_job *j, const struct cursor *root, struct ev
  * PER_RULE in block order. */
 static void plan_walk(const struct plan *pl, const struct rule_set *rs, struct eval_ctx *ctx,
                       const struct cursor *root, struct diag_list *per_rule,
-                      _Atomic uint64_t *rule_ns, long workers, struct memo_run *memo)
+                      _Atomic uint64_t *rule_ns, long workers, struct memo_run *memo,
+                      unsigned char *const *only)
 {
     size_t nrules = rule_set_count(rs);
     struct walk_job j = {pl, rs, (const struct eval_run *)ctx, root, NULL, 0, 0, rule_ns, memo};
-    walk_blocks(&j, root, ctx, nrules, workers);
+    walk_blocks(&j, root, ctx, nrules, workers, only);
     if ((size_t)workers > j.nblocks) workers = (long)j.nblocks;
     pthread_t *tids = workers > 1 ? xcalloc((size_t)workers - 1, sizeof *tids) : NULL;
     long started = 0;
@@ -1061,6 +1069,88 @@ static int eval_reported(const char *id, void *arg)
 static size_t eval_finish(const struct rule_set *rs, const struct eval_options *opts, ver_mask want,
                           struct diag_list *found_list, struct diag_list *out, int sort_out);
 
+/* ---- rules judged only where a yield needs them -------------------------------------
+ * A rule that is not reported (--skip, a preset) but that a reported rule yields to only
+ * decides whether the reported rule's findings stay, and a yield is about one value
+ * (overlap.h): so it is judged after the others, and in the walk only in the items where
+ * a finding of a rule that yields to it lies; its units outside the walk run whole, and
+ * so does everything when such a finding lies outside the walked items. Its findings
+ * are never reported: the report is the same as when it is judged everywhere. */
+
+/* Per rule of RS: needed (NEED) but not reported: judged only where a yield needs it.
+ * NULL when there is none. */
+static unsigned char *lazy_rules(const struct rule_set *rs, const struct eval_options *opts,
+                                 const unsigned char *need)
+{
+    size_t n = rule_set_count(rs), count = 0;
+    unsigned char *lazy = xcalloc(n ? n : 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        lazy[i] = need[i] &&
+            !eval_reported(rule_id(rule_set_rule(rs, i)), &(struct eval_filter){rs, opts});
+        count += lazy[i];
+    }
+    if (count) return lazy;
+    free(lazy);
+    return NULL;
+}
+
+/* Flag in ONLY (per collection of PL, per item) the items that hold a finding of a rule
+ * that yields to a LAZY one (PER_RULE: what the others found). 0, or -1 when such a
+ * finding lies outside them (then the lazy rules are judged everywhere). */
+static int lazy_items(const struct plan *pl, const struct rule_set *rs,
+                      const struct diag_list *per_rule, const unsigned char *lazy, json_t *root,
+                      unsigned char **only)
+{
+    size_t n = rule_set_count(rs);
+    for (size_t i = 0; i < n; i++) {
+        const struct rule *r = rule_set_rule(rs, i);
+        int yields = 0;
+        for (size_t k = 0; k < n && !yields && per_rule[i].len; k++)
+            yields = lazy[k] && rule_yields_to(r, rule_id(rule_set_rule(rs, k)));
+        for (size_t d = 0; yields && d < per_rule[i].len; d++) {
+            const char *at = per_rule[i].items[d].pointer, *why;
+            struct ptr p = PTR_INIT;
+            size_t ki = pl->keys.len, idx = 0;
+            if (at && ptr_parse(at, &p, &why) == 0 && p.n >= 2 && ptr_is_index(p.segs[1], &idx))
+                for (ki = 0; ki < pl->keys.len && strcmp(pl->keys.items[ki], p.segs[0]); ki++) {}
+            ptr_release(&p);
+            if (ki == pl->keys.len ||
+                idx >= json_array_size(json_object_get(root, pl->keys.items[ki])))
+                return -1;
+            only[ki][idx] = 1;
+        }
+    }
+    return 0;
+}
+
+/* The lazy rules (LAZY) planned on their own and judged where lazy_items says. */
+static void judge_lazy(const struct rule_set *rs, const struct eval_options *opts,
+                       const unsigned char *lazy, struct eval_ctx *ctx, const struct cursor *root,
+                       ver_mask want, int walk, struct diag_list *per_rule, long workers)
+{
+    struct plan pl = {VEC_INIT, VEC_INIT, rule_set_texts(rs),
+                      opts->group_min ? opts->group_min : GROUP_MIN, 1};
+    for (size_t i = 0; i < rule_set_count(rs); i++) {
+        const struct rule *r = rule_set_rule(rs, i);
+        ver_mask m = r->applies & want;
+        if (!lazy[i] || r->session || r->compare || !m) continue;
+        if (walk) plan_rule(&pl, i, r->check, m, root);
+        else plan_add(&pl, UNIT_WHOLE, i, r->check, m, NULL);
+    }
+    plan_share(&pl);
+    unsigned char **only = xcalloc(pl.keys.len ? pl.keys.len : 1, sizeof *only);
+    for (size_t ki = 0; ki < pl.keys.len; ki++) {
+        size_t n = json_array_size(json_object_get(root->v, pl.keys.items[ki]));
+        only[ki] = xcalloc(n ? n : 1, 1);
+    }
+    int everywhere = lazy_items(&pl, rs, per_rule, lazy, root->v, only) < 0;
+    plan_walk(&pl, rs, ctx, root, per_rule, opts->rule_ns, workers, NULL, everywhere ? NULL : only);
+    plan_rest(&pl, rs, ctx, root, per_rule, opts->rule_ns);
+    for (size_t ki = 0; ki < pl.keys.len; ki++) free(only[ki]);
+    free(only);
+    plan_release(&pl);
+}
+
 size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_options *opts,
                      struct diag_list *out)
 {
@@ -1090,9 +1180,11 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     unsigned char *need = opts && (opts->enabled || opts->preset)
         ? overlap_required(rs, eval_reported, (void *)&(struct eval_filter){rs, opts})
         : NULL;
+    /* the rules only yielded to wait (not for rules test's callback, which watches them) */
+    unsigned char *lazy = need && !opts->judged && !session ? lazy_rules(rs, opts, need) : NULL;
     for (size_t i = 0; i < nrules; i++) {
         const struct rule *r = rule_set_rule(rs, i);
-        if (need && !need[i]) continue;
+        if ((need && !need[i]) || (lazy && lazy[i])) continue;
         if (!r->session != !session) continue; /* session rules run in a session, and only they */
         if (r->compare) continue;              /* change rules judge pairs (eval_pair) */
         ver_mask m = r->applies & want;
@@ -1110,10 +1202,12 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     struct memo_run *memo = opts && opts->memo
         ? eval_memo_run_begin(opts->memo, rs, opts, d, pl.keys.items, pl.keys.len)
         : NULL;
-    plan_walk(&pl, rs, ctx, &root, per_rule, rule_ns, workers, memo);
+    plan_walk(&pl, rs, ctx, &root, per_rule, rule_ns, workers, memo, NULL);
     if (memo) eval_memo_run_end(memo);
     plan_rest(&pl, rs, ctx, &root, per_rule, rule_ns);
     plan_release(&pl);
+    if (lazy) judge_lazy(rs, opts, lazy, ctx, &root, want, walk, per_rule, workers);
+    free(lazy);
     if (!session && (!opts || eval_reported(PATTERN_NOTE_RULE, &(struct eval_filter){rs, opts})))
         pattern_note_scan(&ctx->sctx, rule_set_versions(rs), want, &found);
     /* the built-in diagnostics, then each rule's in rule order */

@@ -758,6 +758,93 @@ START_TEST(workers_give_one_threads_diagnostics)
 }
 END_TEST
 
+/* ---- rules judged only where a yield needs them ---------------------------------------
+ * With the rules that others yield to not reported (--skip), each fixture gives the
+ * same report whether those rules are judged everywhere (no walk: group_min SIZE_MAX)
+ * or only in the items where a yielding rule found something (the walk, on 1 and 2
+ * threads); and on a description where nothing yields, such a rule costs nothing. */
+
+struct skipped {
+    const struct rule_set *rs;
+};
+
+/* enabled: not a rule that another rule of the set yields to */
+static int not_yielded_to(const char *id, void *arg)
+{
+    const struct rule_set *rs = ((struct skipped *)arg)->rs;
+    for (size_t i = 0; i < rule_set_count(rs); i++)
+        if (rule_yields_to(rule_set_rule(rs, i), id)) return 0;
+    return 1;
+}
+
+static void judge_each_skipping(const char *dir, const struct rule_set *rs, size_t *judged)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) return;
+    struct skipped sk = {rs};
+    for (struct dirent *e; (e = readdir(dp));) {
+        if (e->d_name[0] == '.') continue;
+        char *path = xasprintf("%s/%s", dir, e->d_name);
+        struct stat st;
+        size_t n = strlen(e->d_name);
+        char *want = NULL;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) judge_each_skipping(path, rs, judged);
+        else if (n > 5 && !strcmp(e->d_name + n - 5, ".json"))
+            want = judge_fixture(path, rs,
+                                 &(struct eval_options){.enabled = not_yielded_to,
+                                                        .enabled_arg = &sk,
+                                                        .group_min = SIZE_MAX});
+        for (long workers = 1; want && workers <= 2; workers++) {
+            struct eval_options eo = {
+                .enabled = not_yielded_to, .enabled_arg = &sk, .workers = workers};
+            char *got = judge_fixture(path, rs, &eo);
+            ck_assert_msg(got && !strcmp(got, want), "%s, %ld workers:\n%s\nexpected:\n%s", path,
+                          workers, got ? got : "(none)", want);
+            free(got);
+        }
+        if (want) (*judged)++;
+        free(want);
+        free(path);
+    }
+    closedir(dp);
+}
+
+START_TEST(yielded_to_rules_judged_where_needed)
+{
+    const char *top = getenv("MCPDESC_TOP");
+    char *dir = xasprintf("%s/rules-yaml", top ? top : ".");
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = rule_set_load(dir, &errs);
+    ck_assert_msg(rs != NULL, "the shipped rule set loads");
+    size_t judged = 0;
+    for (int k = 0; k < 2; k++) {
+        char *fixtures = xasprintf("%s/%s", top ? top : ".", k ? "examples" : "conformance");
+        judge_each_skipping(fixtures, rs, &judged);
+        free(fixtures);
+    }
+    ck_assert_msg(judged >= 100, "judged %zu fixtures (at least 100 expected)", judged);
+    /* a description where nothing yields: mcp.schema.dialect.valid, skipped, is not run */
+    size_t valid = rule_set_count(rs);
+    for (size_t i = 0; i < rule_set_count(rs); i++)
+        if (!strcmp(rule_id(rule_set_rule(rs, i)), "mcp.schema.dialect.valid")) valid = i;
+    ck_assert_uint_lt(valid, rule_set_count(rs));
+    _Atomic uint64_t *ns = xcalloc(rule_set_count(rs) + 1, sizeof *ns);
+    struct skipped sk = {rs};
+    char *path = xasprintf("%s/examples/corpus/github.json", top ? top : ".");
+    char *shown = judge_fixture(
+        path, rs,
+        &(struct eval_options){.enabled = not_yielded_to, .enabled_arg = &sk, .rule_ns = ns});
+    ck_assert_str_eq(shown, "");
+    ck_assert_uint_eq(atomic_load(&ns[valid]), 0);
+    free(shown);
+    free(path);
+    free(ns);
+    rule_set_free(rs);
+    diag_list_release(&errs);
+    free(dir);
+}
+END_TEST
+
 /* One suite per file (the Makefile runs <module>_suite of each check_<module>.c): the
  * interpreter core, the schema-engine predicates, and the walk of large collections. */
 Suite *eval_suite(void)
@@ -774,6 +861,7 @@ Suite *eval_suite(void)
     tcase_add_test(tc, value_placeholder_cut_beyond_60_characters);
     tcase_add_test(tc, item_placeholders_name_the_item);
     tcase_add_test(tc, enabled_filters_builtin_diagnostics);
+    tcase_add_test(tc, yielded_to_rules_judged_where_needed);
     suite_add_tcase(s, tc);
     tc = tcase_create("schema");
     tcase_add_test(tc, schema_predicates);
