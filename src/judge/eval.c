@@ -624,7 +624,12 @@ struct plan {
     VEC(char *) keys;               /* the collections walked once */
     const struct texts_spec *texts; /* the set's texts declaration, or NULL */
     size_t group_min;               /* the least items of a collection walked */
-    int deep;                       /* split grouping clauses below the top (plan_parts) */
+    /* the index in KEYS of "tools" when the walk also makes the built-in pattern notes
+     * of each tool (into the slot after the rules': pattern_note_item), else SIZE_MAX;
+     * for the versions NOTES_WANT */
+    size_t notes_key;
+    ver_mask notes_want;
+    int deep; /* split grouping clauses below the top (plan_parts) */
 };
 
 /* If S is "/KEY/STAR..." (STAR the wildcard "*" or "[*]", the same on an array) where KEY
@@ -927,15 +932,15 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
     const struct plan *pl = j->pl;
     struct cursor coll, item;
     if (sel_member(&ctx->sctx, root, pl->keys.items[b->key], &coll) < 0) return;
-    size_t nrules = rule_set_count(j->rs);
+    size_t nrules = rule_set_count(j->rs), notes = nrules; /* the slot after the rules' */
     const unsigned char *local = j->memo ? eval_memo_run_local(j->memo) : NULL;
-    size_t *mark = j->memo ? xcalloc(nrules ? nrules : 1, sizeof *mark) : NULL;
+    size_t *mark = j->memo ? xcalloc(nrules + 1, sizeof *mark) : NULL;
     for (size_t i = b->lo; i < b->hi && i < json_array_size(coll.v); i++) {
         if (sel_item(&ctx->sctx, &coll, i, &item) < 0) break;
         /* an unchanged item: its local rules' findings from the memo */
         int reused = j->memo && eval_memo_item_reuse(j->memo, b->key, i, b->per_rule);
         const unsigned char *skip = reused ? local : NULL;
-        for (size_t r = 0; mark && r < nrules; r++) mark[r] = b->per_rule[r].len;
+        for (size_t r = 0; mark && r <= nrules; r++) mark[r] = b->per_rule[r].len;
         ctx->escaped = 0;
         for (size_t n = 0; n < pl->u.len; n++) {
             const struct unit *u = &pl->u.items[n];
@@ -948,6 +953,9 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
             unit_use(ctx, j->rs, u, b->per_rule);
             unit_run(pl, ctx, u, &item, j->rule_ns);
         }
+        if (b->key == pl->notes_key && !(skip && skip[notes])) /* the tool's pattern notes */
+            pattern_note_item(&ctx->sctx, rule_set_versions(j->rs), pl->notes_want, &item,
+                              &b->per_rule[notes]);
         if (j->memo && !reused)
             eval_memo_item_store(j->memo, b->key, i, b->per_rule, mark, !ctx->escaped);
         texts_cache_drop(ctx->texts, &item); /* every rule is done with its texts */
@@ -999,8 +1007,7 @@ static void walk_blocks(struct walk_job *j, const struct cursor *root, struct ev
             }
             size_t hi = lo + 1;
             while (hi < n && hi - lo < step && (!only || only[ki][hi])) hi++;
-            struct walk_block b = {ki, lo, hi,
-                                   xcalloc(nrules ? nrules : 1, sizeof(struct diag_list))};
+            struct walk_block b = {ki, lo, hi, xcalloc(nrules + 1, sizeof(struct diag_list))};
             VEC_PUSH(bl, b);
             lo = hi;
         }
@@ -1029,7 +1036,7 @@ static void plan_walk(const struct plan *pl, const struct rule_set *rs, struct e
     for (long t = 0; t < started; t++) pthread_join(tids[t], NULL);
     free(tids);
     for (size_t b = 0; b < j.nblocks; b++) {
-        for (size_t r = 0; r < nrules; r++) {
+        for (size_t r = 0; r <= nrules; r++) { /* the rules', and the pattern notes' */
             diag_list_move(&per_rule[r], &j.blocks[b].per_rule[r]);
         }
         free(j.blocks[b].per_rule);
@@ -1128,8 +1135,13 @@ static void judge_lazy(const struct rule_set *rs, const struct eval_options *opt
                        const unsigned char *lazy, struct eval_ctx *ctx, const struct cursor *root,
                        ver_mask want, int walk, struct diag_list *per_rule, long workers)
 {
-    struct plan pl = {VEC_INIT, VEC_INIT, rule_set_texts(rs),
-                      opts->group_min ? opts->group_min : GROUP_MIN, 1};
+    struct plan pl = {VEC_INIT,
+                      VEC_INIT,
+                      rule_set_texts(rs),
+                      opts->group_min ? opts->group_min : GROUP_MIN,
+                      SIZE_MAX,
+                      0,
+                      1};
     for (size_t i = 0; i < rule_set_count(rs); i++) {
         const struct rule *r = rule_set_rule(rs, i);
         ver_mask m = r->applies & want;
@@ -1171,9 +1183,13 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     struct cursor root;
     sel_root(&ctx->sctx, &root);
     size_t nrules = rule_set_count(rs);
-    struct diag_list *per_rule = xcalloc(nrules ? nrules : 1, sizeof *per_rule);
-    struct plan pl = {VEC_INIT, VEC_INIT, rule_set_texts(rs),
+    struct diag_list *per_rule = xcalloc(nrules + 1, sizeof *per_rule); /* + pattern notes */
+    struct plan pl = {VEC_INIT,
+                      VEC_INIT,
+                      rule_set_texts(rs),
                       opts && opts->group_min ? opts->group_min : GROUP_MIN,
+                      SIZE_MAX,
+                      0,
                       !(opts && opts->judged)};
     int walk = has_large_array(root.v, pl.group_min);
     /* --preset, --rule/--skip: the reported rules, and the rules they yield to (overlap.h) */
@@ -1194,6 +1210,10 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     }
     free(need);
     plan_share(&pl);
+    int notes =
+        !session && (!opts || eval_reported(PATTERN_NOTE_RULE, &(struct eval_filter){rs, opts}));
+    for (size_t k = 0; notes && k < pl.keys.len; k++)
+        if (!strcmp(pl.keys.items[k], "tools")) pl.notes_key = k, pl.notes_want = want;
     _Atomic uint64_t *rule_ns = opts ? opts->rule_ns : NULL;
     if (rule_ns) atomic_fetch_add(&rule_ns[nrules], now_ns() - t_resolve);
     /* more threads only where the order of the calls cannot show: not for rules test's
@@ -1205,11 +1225,13 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     plan_walk(&pl, rs, ctx, &root, per_rule, rule_ns, workers, memo, NULL);
     if (memo) eval_memo_run_end(memo);
     plan_rest(&pl, rs, ctx, &root, per_rule, rule_ns);
+    size_t pl_notes_key = pl.notes_key;
     plan_release(&pl);
     if (lazy) judge_lazy(rs, opts, lazy, ctx, &root, want, walk, per_rule, workers);
     free(lazy);
-    if (!session && (!opts || eval_reported(PATTERN_NOTE_RULE, &(struct eval_filter){rs, opts})))
+    if (notes && pl_notes_key == SIZE_MAX) /* the walk did not make them */
         pattern_note_scan(&ctx->sctx, rule_set_versions(rs), want, &found);
+    diag_list_move(&found, &per_rule[nrules]);
     /* the built-in diagnostics, then each rule's in rule order */
     for (size_t i = 0; i < nrules; i++) diag_list_move(&found, &per_rule[i]);
     free(per_rule);

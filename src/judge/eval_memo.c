@@ -309,10 +309,11 @@ struct memo_run *eval_memo_run_begin(struct eval_memo *m, const struct rule_set 
         free(m->text);
         m->text = NULL;
         free(m->local);
-        m->nrules = rule_set_count(rs);
-        m->local = xcalloc(m->nrules ? m->nrules : 1, 1);
-        for (size_t i = 0; i < m->nrules; i++)
+        m->nrules = rule_set_count(rs) + 1; /* and the pattern notes' slot (eval.c) */
+        m->local = xcalloc(m->nrules, 1);
+        for (size_t i = 0; i + 1 < m->nrules; i++)
             m->local[i] = clause_local(rule_set_rule(rs, i)->check, 1);
+        m->local[m->nrules - 1] = 1; /* a tool's notes read that tool only */
         m->rs = rs;
         memcpy(m->digest, rs->digest, sizeof m->digest);
         m->versions = opts->versions;

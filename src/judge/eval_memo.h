@@ -41,10 +41,11 @@ struct memo_run;
 struct memo_run *eval_memo_run_begin(struct eval_memo *m, const struct rule_set *rs,
                                      const struct eval_options *opts, const doc *d,
                                      char *const *keys, size_t nkeys);
-/* Per rule of the set: does it read only the item it judges (its findings can be kept)? */
+/* Per rule of the set, and for one more slot after them (the built-in pattern notes of
+ * each tool, eval.c): does it read only the item it judges (its findings can be kept)? */
 const unsigned char *eval_memo_run_local(const struct memo_run *mr);
 /* Item I of collection KI (its index in KEYS): when the memo holds its findings, append
- * them to PER_RULE (one list per rule) and return 1; the item's local rules are then not
+ * them to PER_RULE (one list per slot of eval_memo_run_local) and return 1; the item's local rules are then not
  * judged. Else 0. Threads may call it for different items at once. */
 int eval_memo_item_reuse(struct memo_run *mr, size_t ki, size_t i, struct diag_list *per_rule);
 /* After judging item I of collection KI: keep its findings of the local rules, those of

@@ -62,17 +62,23 @@ static void note(const struct sel_ctx *sctx, const struct cursor *sch, ver_mask 
 void pattern_note_scan(const struct sel_ctx *sctx, const struct ver_list *vl, ver_mask want,
                        struct diag_list *out)
 {
-    struct cursor root, tools, tool, sch;
+    struct cursor root, tools, tool;
     sel_root(sctx, &root);
     if (sel_member(sctx, &root, "tools", &tools) < 0 || !json_is_array(tools.v)) return;
+    for (size_t i = 0; i < json_array_size(tools.v); i++)
+        if (sel_item(sctx, &tools, i, &tool) == 0) pattern_note_item(sctx, vl, want, &tool, out);
+}
+
+void pattern_note_item(const struct sel_ctx *sctx, const struct ver_list *vl, ver_mask want,
+                       const struct cursor *tool, struct diag_list *out)
+{
+    struct cursor sch;
+    if (tool->unresolved) return;
     int output_from = ver_index(vl, "2025-06-18");
     ver_mask output = output_from < 0 ? 0 : ver_range(vl, output_from, -1);
-    for (size_t i = 0; i < json_array_size(tools.v); i++) {
-        if (sel_item(sctx, &tools, i, &tool) < 0 || tool.unresolved) continue;
-        ver_mask m = tool.vmask & want;
-        if (sel_member(sctx, &tool, "inputSchema", &sch) == 0 && !sch.unresolved)
-            note(sctx, &sch, m, out);
-        if (sel_member(sctx, &tool, "outputSchema", &sch) == 0 && !sch.unresolved)
-            note(sctx, &sch, m & output, out);
-    }
+    ver_mask m = tool->vmask & want;
+    if (sel_member(sctx, tool, "inputSchema", &sch) == 0 && !sch.unresolved)
+        note(sctx, &sch, m, out);
+    if (sel_member(sctx, tool, "outputSchema", &sch) == 0 && !sch.unresolved)
+        note(sctx, &sch, m & output, out);
 }

@@ -16,5 +16,9 @@
  * versions within WANT. */
 void pattern_note_scan(const struct sel_ctx *sctx, const struct ver_list *vl, ver_mask want,
                        struct diag_list *out);
+/* The same for one tool, TOOL (an item of "tools"): what the walk over the items calls, so
+ * that the language server keeps an unchanged tool's notes (eval_memo.h). */
+void pattern_note_item(const struct sel_ctx *sctx, const struct ver_list *vl, ver_mask want,
+                       const struct cursor *tool, struct diag_list *out);
 
 #endif
