@@ -98,6 +98,9 @@ void doc_arena_end(struct doc_arena *a);
 void doc_arena_release(struct doc_arena *a); /* the document's hold; NULL is a no-op */
 /* Bytes of A's mapping handed out so far (its header included); 0 for NULL. */
 size_t doc_arena_used(const struct doc_arena *a);
+/* Bytes of A's pages of blocks in memory (mincore; (size_t)-1 when it cannot tell). A
+ * released arena a held value keeps mapped keeps only the pages with live blocks. */
+size_t doc_arena_resident(const struct doc_arena *a);
 
 /* ---- the model's helpers for the loaders (doc.c) ---- */
 

@@ -81,6 +81,35 @@ START_TEST(values_outlive_the_document_while_held)
 }
 END_TEST
 
+/* A value held past the document keeps its pages, not the whole tree's. */
+START_TEST(a_held_value_keeps_only_its_pages)
+{
+    size_t len;
+    char *text = big_json(4000, &len);
+    struct doc_error err;
+    doc *d = doc_load_buffer("t", text, len, 0, NULL, &err);
+    ck_assert_ptr_nonnull(d);
+    struct doc_arena *a = d->arena;
+    ck_assert_ptr_nonnull(a);
+    size_t before = doc_arena_resident(a);
+    ck_assert_uint_gt(before, len); /* the tree is in memory */
+    json_t *tools = json_object_get(doc_root(d), "tools");
+    /* one from the middle, and the last one: its blocks are in the last page made */
+    json_t *tool = json_incref(json_array_get(tools, 1234)),
+           *last = json_incref(json_array_get(tools, 3999));
+    doc_free(d);
+    ck_assert_uint_le(doc_arena_resident(a), 8 * 4096); /* two tools' blocks: a few pages */
+    ck_assert_str_eq(json_string_value(json_object_get(tool, "na\"me")), "t1234");
+    ck_assert_str_eq(json_string_value(json_object_get(last, "na\"me")), "t3999");
+    json_t *a3999 =
+        json_object_get(json_object_get(json_object_get(last, "inputSchema"), "properties"), "a");
+    ck_assert(json_real_value(json_array_get(a3999, 1)) == 2.5); /* the last block made */
+    json_decref(tool);
+    json_decref(last); /* the last blocks: the mapping goes */
+    free(text);
+}
+END_TEST
+
 START_TEST(small_documents_use_malloc)
 {
     struct doc_error err;
@@ -212,6 +241,7 @@ Suite *doc_memory_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, values_outlive_the_document_while_held);
+    tcase_add_test(tc, a_held_value_keeps_only_its_pages);
     tcase_add_test(tc, small_documents_use_malloc);
     tcase_add_test(tc, json_positions_come_from_offsets);
     tcase_add_test(tc, long_line_columns);
