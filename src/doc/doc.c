@@ -6,13 +6,16 @@
 #include "doc/doc.h"
 
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/ptr.h"
 #include "base/util.h"
 #include "doc/docInt.h"
 
-#define DOC_BIG 32 /* children before a container gets an index */
+#define DOC_BIG 32        /* children before a container gets an index */
+#define DOC_CP_BLOCK 4096 /* bytes between two counts of characters (chars_before) */
 
 void doc_error_release(struct doc_error *err)
 {
@@ -49,6 +52,13 @@ size_t doc_break_len(const doc *d, size_t i)
     return 0;
 }
 
+void doc_text_read(const doc *d)
+{
+    doc *m = (doc *)d; /* like a cache: what is mapped, not what is read */
+    if (d->text_mapped && atomic_fetch_add(&m->text_reads, 1) % 64 == 63)
+        doc_text_drop(d, 0, d->len);
+}
+
 static void line_table_build(doc *m);
 static void release_positions(doc *d);
 
@@ -62,36 +72,70 @@ const doc *doc_line_table(const doc *d)
     return d;
 }
 
+void doc_text_release(doc *d)
+{
+    if (d->text_mapped) munmap(d->text, d->len);
+    else free(d->text);
+    d->text = NULL;
+    d->len = 0;
+    d->text_mapped = 0;
+}
+
+void doc_text_drop(const doc *d, size_t from, size_t to)
+{
+    if (!d->text_mapped) return;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = ((uintptr_t)d->text + from + page - 1) & ~(uintptr_t)(page - 1),
+              b = ((uintptr_t)d->text + (to < d->len ? to : d->len)) & ~(uintptr_t)(page - 1);
+    if (to >= d->len) b = ((uintptr_t)d->text + d->len + page - 1) & ~(uintptr_t)(page - 1);
+    if (a < b) madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+/* Calls ON(CTX, START) with the start of each line after the first, in order, until it
+ * returns nonzero. A mapped text's pages leave memory behind the scan. */
+static void lines_scan(const doc *m, int (*on)(void *ctx, size_t start), void *ctx)
+{
+    const unsigned char *t = (const unsigned char *)m->text;
+    /* LF is the only break of JSON, and of most YAML: memchr finds them */
+    int lf_only = !m->is_yaml ||
+        (!memchr(t, '\r', m->len) && !memchr(t, 0xC2, m->len) && !memchr(t, 0xE2, m->len));
+    size_t dropped = 0;
+    for (size_t i = 0; i < m->len;) {
+        size_t n = 1;
+        if (lf_only) {
+            const unsigned char *p = memchr(t + i, '\n', m->len - i);
+            if (!p) break;
+            i = (size_t)(p - t);
+        } else {
+            /* most bytes start no break: only LF, CR and the leads of NEL, LS and PS may;
+             * the others skip the call (a rule set's load reads its texts through here) */
+            unsigned char c = t[i];
+            if ((c != '\n' && c != '\r' && c != 0xC2 && c != 0xE2) || !(n = doc_break_len(m, i))) {
+                i++;
+                continue;
+            }
+        }
+        i += n;
+        if (i - dropped >= DOC_DROP_STEP) {
+            doc_text_drop(m, dropped, i);
+            dropped = i;
+        }
+        if (on(ctx, i)) break;
+    }
+    doc_text_drop(m, dropped, m->len);
+}
+
+static int line_start_push(void *ctx, size_t start)
+{
+    doc *m = ctx;
+    VEC_PUSH(m->line_starts, (uint32_t)start);
+    return 0;
+}
+
 static void line_table_build(doc *m)
 {
     VEC_PUSH(m->line_starts, 0);
-    const unsigned char *t = (const unsigned char *)m->text;
-    if (!m->is_yaml ||
-        (!memchr(t, '\r', m->len) && !memchr(t, 0xC2, m->len) && !memchr(t, 0xE2, m->len))) {
-        /* LF is the only break here: memchr finds them */
-        for (const unsigned char *p = t, *end = t + m->len; (p = memchr(p, '\n', end - p));) {
-            p++;
-            VEC_PUSH(m->line_starts, (size_t)(p - t));
-        }
-        return;
-    }
-    for (size_t i = 0; i < m->len;) {
-        /* most bytes start no break: only LF (JSON), or LF CR and the leads of NEL, LS
-         * and PS (YAML) may; the others skip the call (a rule set's load reads its texts
-         * through here) */
-        unsigned char c = t[i];
-        if (c != '\n' && (!m->is_yaml || (c != '\r' && c != 0xC2 && c != 0xE2))) {
-            i++;
-            continue;
-        }
-        size_t n = doc_break_len(m, i);
-        if (!n) {
-            i++;
-            continue;
-        }
-        i += n;
-        VEC_PUSH(m->line_starts, i);
-    }
+    lines_scan(m, line_start_push, m);
 }
 
 void doc_free(doc *d)
@@ -99,11 +143,12 @@ void doc_free(doc *d)
     if (!d) return;
     /* Large buffers first: freeing one after the tree's many small blocks would make
      * malloc consolidate all of them (a fifth of the run time on a 70 MB document). */
-    free(d->text);
+    doc_text_release(d);
     release_positions(d);
     for (size_t i = 0; i < d->kept.len; i++) free(d->kept.items[i].text);
     VEC_FREE(d->kept);
     json_decref(d->root);
+    doc_arena_release(d->arena);
     free(d->name);
     pthread_mutex_destroy(&d->cache_lock);
     free(d);
@@ -117,26 +162,48 @@ const char *doc_name(const doc *d)
 {
     return d->name;
 }
+/* A document's index is YAML's idx or JSON's jidx (docInt.h): one of them is empty. */
 size_t doc_node_count(const doc *d)
 {
-    return d->idx.len;
+    return d->idx.len + d->jidx.len;
+}
+
+/* Entries in N's subtree (N < doc_node_count). */
+static uint32_t node_size(const doc *d, doc_node n)
+{
+    return d->idx.len ? d->idx.items[n].size : d->jidx.items[n].size;
 }
 
 struct doc_pos doc_node_pos(const doc *d, doc_node n)
 {
-    if (n >= d->idx.len) return (struct doc_pos){0, 0};
+    if (n >= doc_node_count(d)) return (struct doc_pos){0, 0};
+    if (!d->idx.len) return doc_offset_pos(d, d->jidx.items[n].start);
     return (struct doc_pos){d->idx.items[n].line, d->idx.items[n].col};
 }
 
 struct doc_pos doc_node_key_pos(const doc *d, doc_node n)
 {
-    if (n >= d->idx.len) return (struct doc_pos){0, 0};
+    if (n >= doc_node_count(d)) return (struct doc_pos){0, 0};
+    if (!d->idx.len) return doc_offset_pos(d, d->jidx.items[n].kstart);
     return (struct doc_pos){d->idx.items[n].kline, d->idx.items[n].kcol};
 }
 
 int doc_node_span(const doc *d, doc_node n, struct doc_span *value, struct doc_span *key)
 {
-    if (n >= d->idx.len) return -1;
+    if (n >= doc_node_count(d)) return -1;
+    if (!d->idx.len) {
+        const struct doc_jentry *e = &d->jidx.items[n];
+        uint32_t kend = e->kstart;
+        if (kend != e->start) { /* past the key string's closing quote */
+            kend++;
+            while (kend < d->len && d->text[kend] != '"') kend += d->text[kend] == '\\' ? 2 : 1;
+            kend++;
+        }
+        if (value) *value = (struct doc_span){e->start, e->end};
+        if (key) *key = (struct doc_span){e->kstart, kend};
+        doc_text_read(d);
+        return 0;
+    }
     const struct doc_entry *e = &d->idx.items[n];
     if (value) *value = (struct doc_span){e->start, e->end};
     if (key) *key = (struct doc_span){e->kstart, e->kend};
@@ -156,15 +223,15 @@ int doc_is_yaml(const doc *d)
 
 doc_node doc_node_first_child(const doc *d, doc_node n)
 {
-    if (n >= d->idx.len || d->idx.items[n].size < 2) return DOC_NONE;
+    if (n >= doc_node_count(d) || node_size(d, n) < 2) return DOC_NONE;
     return n + 1;
 }
 
 doc_node doc_node_next_sibling(const doc *d, doc_node parent, doc_node n)
 {
-    if (parent >= d->idx.len || n >= d->idx.len) return DOC_NONE;
-    doc_node next = n + d->idx.items[n].size;
-    return next < parent + d->idx.items[parent].size ? next : DOC_NONE;
+    if (parent >= doc_node_count(d) || n >= doc_node_count(d)) return DOC_NONE;
+    doc_node next = n + node_size(d, n);
+    return next < parent + node_size(d, parent) ? next : DOC_NONE;
 }
 
 static uint64_t key_hash(const char *k)
@@ -186,7 +253,7 @@ static const struct doc_children *children_of(const doc *d, doc_node n, json_t *
     size_t count = json_is_object(v) ? json_object_size(v)
         : json_is_array(v)           ? json_array_size(v)
                                      : 0;
-    if (count < DOC_BIG || n >= d->idx.len) return NULL;
+    if (count < DOC_BIG || n >= doc_node_count(d)) return NULL;
     pthread_mutex_lock(&m->cache_lock);
     *out = *children_find(m, n, v, count);
     pthread_mutex_unlock(&m->cache_lock);
@@ -318,7 +385,7 @@ int doc_pointer_pos(const doc *d, const char *pointer, struct doc_pos *value, st
 
 uint32_t doc_node_size(const doc *d, doc_node n)
 {
-    return n < d->idx.len ? d->idx.items[n].size : 0;
+    return n < doc_node_count(d) ? node_size(d, n) : 0;
 }
 
 static int kept_cmp(const void *a, const void *b)
@@ -341,6 +408,8 @@ static const char *kept_line(const doc *d, uint32_t line, size_t *len)
 static void release_positions(doc *d)
 {
     VEC_FREE(d->idx);
+    VEC_FREE(d->jidx);
+    VEC_FREE(d->cp_blocks);
     VEC_FREE(d->line_starts);
     for (size_t i = 0; i < d->big.len; i++) {
         free(d->big.items[i].child);
@@ -356,6 +425,47 @@ static int line_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Line LINE, which starts at byte START, without its break. */
+static const char *line_text(const doc *d, uint32_t line, size_t start, size_t *len)
+{
+    if (line == 1) start = doc_bom_len(d->text, d->len); /* columns count from after it */
+    size_t end = start;
+    while (end < d->len && !doc_break_len(d, end)) end++; /* a CR before LF in JSON too */
+    if (end > start && d->text[end - 1] == '\r') end--;
+    *len = end - start;
+    return d->text + start;
+}
+
+static void keep_line(doc *d, uint32_t line, const char *t, size_t len)
+{
+    struct doc_kept_line k = {line, xmalloc(len + 1), len};
+    memcpy(k.text, t, len);
+    k.text[len] = '\0';
+    VEC_PUSH(d->kept, k); /* in line order: kept_line searches it */
+}
+
+/* doc_shed's scan: the lines WANT (N of them, sorted, each once) and the next one to
+ * find, K; LINE is the number of the line a call to shed_line_start finds. */
+struct shed_scan {
+    doc *d;
+    const uint32_t *want;
+    size_t n, k;
+    uint32_t line;
+};
+
+static int shed_line_start(void *ctx, size_t start)
+{
+    struct shed_scan *sc = ctx;
+    if (sc->k < sc->n && sc->want[sc->k] == sc->line) {
+        size_t len;
+        const char *t = line_text(sc->d, sc->line, start, &len);
+        keep_line(sc->d, sc->line, t, len);
+        sc->k++;
+    }
+    sc->line++;
+    return sc->k == sc->n;
+}
+
 void doc_shed(doc *d, const uint32_t *lines, size_t n, const char *const *keep)
 {
     if (d->shed) return;
@@ -363,14 +473,18 @@ void doc_shed(doc *d, const uint32_t *lines, size_t n, const char *const *keep)
     uint32_t *sorted = xmalloc((n ? n : 1) * sizeof *sorted);
     if (n) memcpy(sorted, lines, n * sizeof *sorted);
     if (n) qsort(sorted, n, sizeof *sorted, line_cmp);
-    for (size_t i = 0; i < n; i++) {
-        size_t len;
-        const char *t = i && sorted[i] == sorted[i - 1] ? NULL : doc_line(d, sorted[i], &len);
-        if (!t) continue;
-        struct doc_kept_line k = {sorted[i], xmalloc(len + 1), len};
-        memcpy(k.text, t, len);
-        k.text[len] = '\0';
-        VEC_PUSH(d->kept, k); /* in line order: kept_line searches it */
+    size_t wanted = 0; /* each line once, no line 0 */
+    for (size_t i = 0; i < n; i++)
+        if (sorted[i] && (!wanted || sorted[i] != sorted[wanted - 1])) sorted[wanted++] = sorted[i];
+    if (d->line_starts.len) { /* the table is there: read the lines through it */
+        for (size_t i = 0; i < wanted; i++) {
+            size_t len;
+            const char *t = doc_line(d, sorted[i], &len);
+            if (t) keep_line(d, sorted[i], t, len);
+        }
+    } else { /* one pass over the text finds them, without a table of every line */
+        struct shed_scan sc = {d, sorted, wanted, 0, 1};
+        if (wanted && shed_line_start(&sc, 0) == 0) lines_scan(d, shed_line_start, &sc);
     }
     free(sorted);
     json_t *small = json_object();
@@ -378,11 +492,12 @@ void doc_shed(doc *d, const uint32_t *lines, size_t n, const char *const *keep)
         json_t *v = json_object_get(d->root, keep[i]);
         if (v) json_object_set_new(small, keep[i], json_deep_copy(v));
     }
-    free(d->text);
+    doc_text_release(d);
     d->text = xstrdup("");
-    d->len = 0;
     release_positions(d);
     json_decref(d->root);
+    doc_arena_release(d->arena);
+    d->arena = NULL;
     d->root = small;
     d->shed = 1;
 }
@@ -392,17 +507,31 @@ const char *doc_line(const doc *d, uint32_t line, size_t *len)
     if (d->shed) return kept_line(d, line, len);
     doc_line_table(d);
     if (line == 0 || line > d->line_starts.len) return NULL;
-    size_t start = d->line_starts.items[line - 1];
-    if (line == 1) start = doc_bom_len(d->text, d->len); /* columns count from after it */
-    size_t end = line < d->line_starts.len ? d->line_starts.items[line] : d->len;
-    for (size_t i = start; i < end; i++)
-        if (doc_break_len(d, i)) { /* the line ends at its break (a CR before LF in JSON too) */
-            end = i;
-            break;
+    doc_text_read(d);
+    return line_text(d, line, d->line_starts.items[line - 1], len);
+}
+
+/* Characters (UTF-8 sequences) in D's text before byte OFF. The count at each
+ * DOC_CP_BLOCK bytes is a cache (built on first use) that bounds the walk. */
+static uint32_t chars_before(const doc *d, size_t off)
+{
+    doc *m = (doc *)d;
+    const unsigned char *t = (const unsigned char *)d->text;
+    pthread_mutex_lock(&m->cache_lock);
+    if (!m->cp_blocks.len) {
+        uint32_t c = 0;
+        VEC_PUSH(m->cp_blocks, 0);
+        for (size_t b = DOC_CP_BLOCK; b <= m->len; b += DOC_CP_BLOCK) {
+            for (size_t i = b - DOC_CP_BLOCK; i < b; i++) c += (t[i] & 0xC0) != 0x80;
+            VEC_PUSH(m->cp_blocks, c);
         }
-    if (end > start && d->text[end - 1] == '\r') end--;
-    *len = end - start;
-    return d->text + start;
+        doc_text_drop(m, 0, m->len);
+    }
+    pthread_mutex_unlock(&m->cache_lock);
+    size_t k = off / DOC_CP_BLOCK;
+    uint32_t c = d->cp_blocks.items[k];
+    for (size_t i = k * DOC_CP_BLOCK; i < off; i++) c += (t[i] & 0xC0) != 0x80;
+    return c;
 }
 
 struct doc_pos doc_offset_pos(const doc *d, size_t off)
@@ -416,7 +545,10 @@ struct doc_pos doc_offset_pos(const doc *d, size_t off)
         else b = mid;
     }
     size_t start = a ? d->line_starts.items[a] : doc_bom_len(d->text, d->len);
+    if (off - start > 2 * DOC_CP_BLOCK) /* a long line (minified JSON): a table, not a walk */
+        return (struct doc_pos){(uint32_t)a + 1, 1 + chars_before(d, off) - chars_before(d, start)};
     uint32_t col = 1;
     for (size_t i = start; i < off; i++) col += ((unsigned char)d->text[i] & 0xC0) != 0x80;
+    doc_text_read(d);
     return (struct doc_pos){(uint32_t)a + 1, col};
 }

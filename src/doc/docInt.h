@@ -1,5 +1,7 @@
 /* docInt.h - the document's files, bottom up, each calling only those below it:
- *   doc.c                  the model: index, navigation, line table, errors (calls none)
+ *   doc_arena.c            the jansson values of a large document in one mapping (calls none)
+ *   doc.c                  the model: index, navigation, line table, errors (calls none
+ *                          but the arena's release)
  *   doc_json.c, doc_yaml.c the loaders: fill a doc's index, using only the model
  *   doc_scalar.c           positions inside a string: one scalar's source read again,
  *                          using only the model (doc_scalar_range)
@@ -10,6 +12,7 @@
 #define MCPDESC_DOCINT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include "doc/doc.h"
 #include "base/buf.h"
 #include "base/util.h"
@@ -24,6 +27,15 @@ struct doc_entry {
     uint32_t flags; /* DOC_SPAN_* */
 };
 
+/* A JSON document's entry: 16 bytes rather than 40, its line and column read from the
+ * text when asked (doc_offset_pos), as they are only for a finding. JSON breaks lines at
+ * LF alone and a key is a string, so both are known from the byte offsets. */
+struct doc_jentry {
+    uint32_t size;       /* entries in this subtree, itself included */
+    uint32_t start, end; /* the value's bytes [start, end) */
+    uint32_t kstart;     /* the member key's opening quote; = start without a key */
+};
+
 /* For a large object or array: its children's nodes, and for an object a hash of its
  * keys (borrowed from jansson), so lookups cost O(1) instead of a walk. Built lazily. */
 struct doc_children {
@@ -35,6 +47,8 @@ struct doc_children {
     size_t nslots;
 };
 
+struct doc_arena;
+
 struct doc_kept_line {
     uint32_t line;
     char *text;
@@ -45,9 +59,16 @@ struct doc {
     char *name;
     char *text; /* the source bytes, NUL-terminated (for excerpts) */
     size_t len;
+    /* text is the file's pages mapped read-only (doc_load.c), not a copy: unmapped when
+     * freed, and its pages leave the process once read (doc_text_drop) */
+    int text_mapped;
+    _Atomic unsigned text_reads; /* of a mapped text since the load (doc_text_read) */
     json_t *root;
-    VEC(struct doc_entry) idx;
-    VEC(size_t) line_starts;      /* built lazily by doc_line */
+    struct doc_arena *arena;      /* where root's values were made, or NULL (doc_arena.c) */
+    VEC(struct doc_entry) idx;    /* YAML's positions (libyaml's marks) */
+    VEC(struct doc_jentry) jidx;  /* JSON's (the other one is empty) */
+    VEC(uint32_t) cp_blocks;      /* characters before each DOC_CP_BLOCK bytes, lazily */
+    VEC(uint32_t) line_starts;    /* built lazily by doc_line (texts are under 4 GiB) */
     int is_yaml;                  /* its line breaks are libyaml's (see doc_break_len) */
     VEC(struct doc_children) big; /* lazily built child indexes, sorted by node */
     /* Held while a cache above is read or built: threads judge the items of one
@@ -58,6 +79,29 @@ struct doc {
     int shed;
 };
 
+/* ---- the arena of a large document's jansson values (doc_arena.c) ---- */
+
+/* Texts shorter than this are parsed into malloc's blocks: an arena is worth its mapping
+ * and its slot from there on. */
+#define DOC_ARENA_MIN_TEXT ((size_t)64 << 10)
+/* A new arena for the tree of a text of TEXT_LEN bytes, or NULL (a short text, no room
+ * left, a program that installed its own jansson allocation functions after ours).
+ * Between doc_arena_begin and doc_arena_end, every jansson allocation of the calling
+ * thread is made in A (malloc's once A is full). Its blocks may be freed on any thread
+ * (json_decref): the mapping goes once doc_arena_release was called and every block is
+ * freed, so values still referenced elsewhere stay valid. A program that sets jansson's
+ * allocation functions itself does it before it loads a document (jansson asks it be
+ * done before any other of its calls). */
+struct doc_arena *doc_arena_new(size_t text_len);
+void doc_arena_begin(struct doc_arena *a);
+void doc_arena_end(struct doc_arena *a);
+void doc_arena_release(struct doc_arena *a); /* the document's hold; NULL is a no-op */
+/* Bytes of A's mapping handed out so far (its header included); 0 for NULL. */
+size_t doc_arena_used(const struct doc_arena *a);
+/* Bytes of A's pages of blocks in memory (mincore; (size_t)-1 when it cannot tell). A
+ * released arena a held value keeps mapped keeps only the pages with live blocks. */
+size_t doc_arena_resident(const struct doc_arena *a);
+
 /* ---- the model's helpers for the loaders (doc.c) ---- */
 
 /* Fills *ERR; MSG is new (ERR takes it). */
@@ -67,6 +111,17 @@ void doc_set_error(struct doc_error *err, uint32_t line, uint32_t col, char *msg
 size_t doc_bom_len(const char *text, size_t len);
 /* Bytes of the line break at D's text[I], 0 if none (JSON: LF only; YAML: libyaml's). */
 size_t doc_break_len(const doc *d, size_t i);
+/* Releases D's text (freed or unmapped): NULL and 0 bytes then. */
+void doc_text_release(doc *d);
+/* A mapped text's pages in [FROM, TO) leave the process's memory: the file's bytes stay
+ * in the kernel's page cache, and a read there maps them again. No-op for a text in
+ * memory of its own. */
+void doc_text_drop(const doc *d, size_t from, size_t to);
+/* Counts a read of D's text at a few places (a position, a line): a read maps the pages
+ * around it (the kernel's fault-around), so every few reads they all leave again. */
+void doc_text_read(const doc *d);
+/* The bytes read between two doc_text_drop calls of a forward scan of a mapped text. */
+#define DOC_DROP_STEP ((size_t)4 << 20)
 /* D's line table (starts of lines), built on first use: a cache. Returns D. */
 const doc *doc_line_table(const doc *d);
 

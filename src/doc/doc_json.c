@@ -67,8 +67,8 @@ static int scan_json(doc *d, size_t start, uint32_t max_depth, struct doc_error 
     struct scan s = {base + start, base + d->len, 1, base + start, 1};
     VEC(uint32_t) stack = VEC_INIT; /* open containers: entry index */
     VEC(char) kinds = VEC_INIT;     /* '{' or '[' */
-    uint32_t kline = 0, kcol = 0;   /* pending member key position */
-    uint32_t kstart = 0, kend = 0;  /* and its bytes */
+    int key = 0;                    /* a member key is pending ... */
+    uint32_t kstart = 0;            /* ... at this byte */
     int rc = 0;
 
     for (;;) {
@@ -83,41 +83,38 @@ static int scan_json(doc *d, size_t start, uint32_t max_depth, struct doc_error 
         if (c == '}' || c == ']') {
             uint32_t open = stack.items[--stack.len];
             kinds.len--;
-            d->idx.items[open].size = (uint32_t)d->idx.len - open;
+            d->jidx.items[open].size = (uint32_t)d->jidx.len - open;
             s.p++;
-            d->idx.items[open].end = (uint32_t)(s.p - base);
+            d->jidx.items[open].end = (uint32_t)(s.p - base);
             continue;
         }
         scan_sync_col(&s);
-        if (in_object && kline == 0 && c == '"') { /* a member key */
-            kline = s.line;
-            kcol = s.col;
+        if (in_object && !key && c == '"') { /* a member key */
+            key = 1;
             kstart = (uint32_t)(s.p - base);
             scan_string(&s);
-            kend = (uint32_t)(s.p - base);
             continue;
         }
         uint32_t at = (uint32_t)(s.p - base);
-        struct doc_entry e = {s.line, s.col, kline ? kline : s.line, kline ? kcol : s.col, 1,
-                              at,     at,    kline ? kstart : at,    kline ? kend : at,    0};
-        kline = 0;
-        VEC_PUSH(d->idx, e);
-        size_t here = d->idx.len - 1;
+        struct doc_jentry e = {1, at, at, key ? kstart : at};
+        key = 0;
+        VEC_PUSH(d->jidx, e);
+        size_t here = d->jidx.len - 1;
         if (c == '{' || c == '[') {
             if (stack.len >= max_depth) {
                 depth_error(err, s.line, s.col, max_depth);
                 rc = -1;
                 break;
             }
-            VEC_PUSH(stack, (uint32_t)d->idx.len - 1);
+            VEC_PUSH(stack, (uint32_t)d->jidx.len - 1);
             VEC_PUSH(kinds, (char)c);
             s.p++;
         } else if (c == '"') {
             scan_string(&s);
-            d->idx.items[here].end = (uint32_t)(s.p - base);
+            d->jidx.items[here].end = (uint32_t)(s.p - base);
         } else {
             while (s.p < s.end && *s.p && !strchr(",]} \t\r\n", *s.p)) s.p++;
-            d->idx.items[here].end = (uint32_t)(s.p - base);
+            d->jidx.items[here].end = (uint32_t)(s.p - base);
         }
     }
     VEC_FREE(stack);
@@ -141,6 +138,7 @@ struct onepass {
     doc *d;
     uint32_t depth, max_depth;
     struct buf str; /* a string with escapes, decoded */
+    size_t dropped; /* a mapped text's pages before it have left memory (doc_text_drop) */
 };
 
 /* Length of the UTF-8 sequence at P (jansson's utf8_check_first/full), 0 if invalid. */
@@ -309,11 +307,7 @@ static json_t *op_number(struct onepass *o)
     return v;
 }
 
-/* A member key's position and bytes (kline 0: no key). */
-struct opkey {
-    uint32_t kline, kcol, kstart, kend;
-};
-static json_t *op_value(struct onepass *o, const struct opkey *key);
+static json_t *op_value(struct onepass *o, const uint32_t *kstart);
 
 /* After a value: whitespace, then the end of the input or one of STOP. */
 static int op_after(struct onepass *o, const char *stop)
@@ -334,13 +328,11 @@ static json_t *op_object(struct onepass *o)
     }
     for (;;) {
         if (s->p >= s->end || *s->p != '"') break;
-        scan_sync_col(s);
         const unsigned char *base = (const unsigned char *)o->d->text;
-        struct opkey key = {s->line, s->col, (uint32_t)(s->p - base), 0};
+        uint32_t kstart = (uint32_t)(s->p - base);
         const char *k;
         size_t klen;
         int krc = op_string(o, &k, &klen);
-        key.kend = (uint32_t)(s->p - base);
         if (krc < 0 || memchr(k, '\0', klen) || json_object_getn(obj, k, klen)) break;
         char *own = k == buf_str(&o->str) ? xstrndup(k, klen) : NULL; /* o->str is reused */
         scan_ws(s);
@@ -348,7 +340,7 @@ static json_t *op_object(struct onepass *o)
         if (s->p < s->end && *s->p == ':') {
             s->p++;
             scan_ws(s);
-            v = op_value(o, &key);
+            v = op_value(o, &kstart);
         }
         if (v) json_object_setn_new_nocheck(obj, own ? own : k, klen, v);
         free(own);
@@ -382,18 +374,17 @@ static json_t *op_array(struct onepass *o)
     return NULL;
 }
 
-/* The value at s->p; its index entry is pushed first (pre-order), its size set after. */
-static json_t *op_value(struct onepass *o, const struct opkey *key)
+/* The value at s->p (a member's when KSTART, its key's first byte, is not NULL); its
+ * index entry is pushed first (pre-order), its size set after. */
+static json_t *op_value(struct onepass *o, const uint32_t *kstart)
 {
     struct scan *s = &o->s;
     if (s->p >= s->end) return NULL;
-    scan_sync_col(s);
     const unsigned char *base = (const unsigned char *)o->d->text;
     uint32_t start = (uint32_t)(s->p - base);
-    struct doc_entry e = {s->line, s->col, key ? key->kline : s->line, key ? key->kcol : s->col, 1,
-                          start,   start,  key ? key->kstart : start,  key ? key->kend : start,  0};
-    uint32_t at = (uint32_t)o->d->idx.len;
-    VEC_PUSH(o->d->idx, e);
+    struct doc_jentry e = {1, start, start, kstart ? *kstart : start};
+    uint32_t at = (uint32_t)o->d->jidx.len;
+    VEC_PUSH(o->d->jidx, e);
     unsigned char c = *s->p;
     json_t *v = NULL;
     const char *text;
@@ -418,18 +409,22 @@ static json_t *op_value(struct onepass *o, const struct opkey *key)
         }
     }
     if (v) {
-        o->d->idx.items[at].size = (uint32_t)o->d->idx.len - at;
-        o->d->idx.items[at].end = (uint32_t)(s->p - base);
+        o->d->jidx.items[at].size = (uint32_t)o->d->jidx.len - at;
+        o->d->jidx.items[at].end = (uint32_t)(s->p - base);
+        if ((size_t)(s->p - base) - o->dropped >= DOC_DROP_STEP) { /* behind the parse */
+            doc_text_drop(o->d, o->dropped, (size_t)(s->p - base));
+            o->dropped = (size_t)(s->p - base);
+        }
     }
     return v;
 }
 
-/* 0 with d->root and d->idx filled, or -1 with both empty (nothing is reported). */
+/* 0 with d->root and d->jidx filled, or -1 with both empty (nothing is reported). */
 static int onepass_json(doc *d, size_t start, uint32_t max_depth)
 {
     const unsigned char *base = (const unsigned char *)d->text;
     struct onepass o = {
-        {base + start, base + d->len, 1, base + start, 1}, d, 0, max_depth, BUF_INIT};
+        {base + start, base + d->len, 1, base + start, 1}, d, 0, max_depth, BUF_INIT, 0};
     scan_ws(&o.s);
     json_t *root = op_value(&o, NULL);
     buf_release(&o.str);
@@ -438,7 +433,7 @@ static int onepass_json(doc *d, size_t start, uint32_t max_depth)
         return 0;
     }
     json_decref(root);
-    d->idx.len = 0;
+    d->jidx.len = 0;
     return -1;
 }
 
@@ -483,8 +478,14 @@ doc *doc_json_load(doc *d, const struct doc_limits *lim, struct doc_error *err)
         doc_free(d);
         return NULL;
     }
-    VEC_RESERVE(d->idx, d->len / 32 + 16); /* pretty JSON: about 35 bytes per value */
-    if (onepass_json(d, start, lim->max_depth) == 0) return d;
+    VEC_RESERVE(d->jidx, d->len / 32 + 16); /* pretty JSON: about 35 bytes per value */
+    d->arena = doc_arena_new(d->len);
+    doc_arena_begin(d->arena);
+    int rc = onepass_json(d, start, lim->max_depth);
+    doc_arena_end(d->arena);
+    if (rc == 0) return d;
+    doc_arena_release(d->arena); /* what it held went with the pass's partial tree */
+    d->arena = NULL;
     json_error_t jerr;
     d->root = json_loadb(d->text + start, d->len - start,
                          JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);

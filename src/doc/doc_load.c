@@ -8,15 +8,28 @@
 #include <nettle/sha2.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "doc/docInt.h"
 
+/* A large file's text is mapped rather than read (read_input): the kernel's page cache
+ * then holds it once, and its pages leave the process once parsed (doc_text_drop). */
+#define DOC_MAP_MIN_TEXT ((size_t)1 << 20)
+
+static void text_release(char *text, size_t len, int mapped)
+{
+    if (mapped) munmap(text, len);
+    else free(text);
+}
+
 /* Load from TEXT, which the doc takes over: LEN bytes plus room for a NUL (a file is
- * read straight into the buffer the doc keeps, so a large input is not copied). */
-static doc *load_owned(const char *name, char *text, size_t len, int is_yaml,
-                       const struct doc_limits *lim, struct doc_error *err)
+ * read straight into the buffer the doc keeps, so a large input is not copied), or when
+ * MAPPED, a file's pages mapped read-only whose last page's zeros end it. */
+static doc *load_mapped(const char *name, char *text, size_t len, int mapped, int is_yaml,
+                        const struct doc_limits *lim, struct doc_error *err)
 {
     struct doc_limits l = lim ? *lim : (struct doc_limits){0, 0};
     if (!l.max_bytes) l.max_bytes = DOC_DEFAULT_MAX_BYTES;
@@ -26,22 +39,31 @@ static doc *load_owned(const char *name, char *text, size_t len, int is_yaml,
     if (len > l.max_bytes) {
         doc_set_error(err, 0, 0,
                       xasprintf("input is %zu bytes, over the limit of %zu", len, l.max_bytes));
-        free(text);
+        text_release(text, len, mapped);
         return NULL;
     }
     if (len > UINT32_MAX) {
         doc_set_error(err, 0, 0, xstrdup("input over 4 GiB"));
-        free(text);
+        text_release(text, len, mapped);
         return NULL;
     }
     doc *d = xcalloc(1, sizeof *d);
     pthread_mutex_init(&d->cache_lock, NULL);
     d->name = xstrdup(name);
     d->text = text;
-    d->text[len] = '\0';
+    if (!mapped) d->text[len] = '\0';
     d->len = len;
+    d->text_mapped = mapped;
     d->is_yaml = is_yaml;
-    return is_yaml ? doc_yaml_load(d, &l, err) : doc_json_load(d, &l, err);
+    d = is_yaml ? doc_yaml_load(d, &l, err) : doc_json_load(d, &l, err);
+    if (d) doc_text_drop(d, 0, d->len); /* parsed: read again only where asked */
+    return d;
+}
+
+static doc *load_owned(const char *name, char *text, size_t len, int is_yaml,
+                       const struct doc_limits *lim, struct doc_error *err)
+{
+    return load_mapped(name, text, len, 0, is_yaml, lim, err);
 }
 
 doc *doc_load_buffer(const char *name, const char *data, size_t len, int is_yaml,
@@ -60,10 +82,22 @@ static int has_yaml_suffix(const char *path)
     return (n > 5 && !strcmp(path + n - 5, ".yaml")) || (n > 4 && !strcmp(path + n - 4, ".yml"));
 }
 
+/* F's LEN bytes mapped read-only, or NULL: LEN must leave room for the NUL in the last
+ * page (the kernel fills it with zeros past the end of the file). */
+static char *map_text(FILE *f, size_t len)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (len < DOC_MAP_MIN_TEXT || len % page == 0) return NULL;
+    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
 /* Reads PATH ("-": standard input) whole into *DATA (new, room for a NUL) and *LEN;
- * -1 with *ERR filled when it cannot, or it is over the limit of LIM. */
+ * -1 with *ERR filled when it cannot, or it is over the limit of LIM. With MAPPED, a
+ * large regular file may be mapped instead (*MAPPED set to 1: doc_load.c's load_mapped
+ * takes it). */
 static int read_input(const char *path, const struct doc_limits *lim, char **data_out,
-                      size_t *len_out, struct doc_error *err)
+                      size_t *len_out, int *mapped, struct doc_error *err)
 {
     size_t max = lim && lim->max_bytes ? lim->max_bytes : DOC_DEFAULT_MAX_BYTES;
     int is_stdin = !strcmp(path, "-");
@@ -77,9 +111,17 @@ static int read_input(const char *path, const struct doc_limits *lim, char **dat
     /* A regular file's size is known: read it in one buffer, with room for the NUL. */
     struct stat st;
     size_t cap = 65536;
-    if (!is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
-        (uint64_t)st.st_size < (uint64_t)max)
-        cap = (size_t)st.st_size + 2; /* + the NUL, + 1 so that EOF is seen without growing */
+    int sized = !is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+        (uint64_t)st.st_size < (uint64_t)max;
+    if (sized) cap = (size_t)st.st_size + 2; /* + the NUL, + 1: EOF is seen without growing */
+    char *map = mapped && sized ? map_text(f, (size_t)st.st_size) : NULL;
+    if (mapped) *mapped = map != NULL;
+    if (map) {
+        fclose(f);
+        *data_out = map;
+        *len_out = (size_t)st.st_size;
+        return 0;
+    }
     char *data = xmalloc(cap);
     size_t len = 0;
     int too_big = 0, read_err = 0;
@@ -117,9 +159,10 @@ doc *doc_load_file(const char *path, const struct doc_limits *lim, struct doc_er
 {
     char *data;
     size_t len;
-    if (read_input(path, lim, &data, &len, err) < 0) return NULL;
-    return load_owned(strcmp(path, "-") ? path : "<stdin>", data, len, has_yaml_suffix(path), lim,
-                      err);
+    int mapped;
+    if (read_input(path, lim, &data, &len, &mapped, err) < 0) return NULL;
+    return load_mapped(strcmp(path, "-") ? path : "<stdin>", data, len, mapped,
+                       has_yaml_suffix(path), lim, err);
 }
 
 doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct doc_error *err,
@@ -131,7 +174,7 @@ doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct
     if (!dir && !text_sha256) return doc_load_file(path, lim, err);
     char *data;
     size_t len;
-    if (read_input(path, lim, &data, &len, err) < 0) {
+    if (read_input(path, lim, &data, &len, NULL, err) < 0) {
         free(dir);
         return NULL;
     }
