@@ -324,6 +324,7 @@ struct schema_node {
     size_t nfkw;
     const struct schema_kw *prog; /* fkws, or kws when nothing was specialised */
     size_t nprog;
+    const struct schema_fnode *fn; /* prog as one record (schema_fast.c), or NULL */
 };
 
 struct schema_dyn_anchor {
@@ -569,5 +570,49 @@ struct schema_seen {
 /* 1 when V was not in S (and now is), 0 when it was */
 int schema_seen_add(struct schema_seen *s, json_t *v);
 void schema_seen_release(struct schema_seen *s);
+
+/* schema eval (h-eval) */
+
+/* A node's boolean program as one record, when every keyword of it is a common one
+ * (schema_fast.c builds it, schema_eval.c runs it): checked by the instance's type in
+ * one pass, in the program's order, without a dispatch per keyword. */
+enum {
+    SF_REF = 1u << 0, /* $ref, first as in the program */
+    SF_TYPE = 1u << 1,
+    SF_STRS = 1u << 2, /* enum of strings, or a string const */
+    SF_NUM = 1u << 3,  /* maximum, exclusiveMaximum, minimum, exclusiveMinimum */
+    SF_MAXLEN = 1u << 4,
+    SF_MINLEN = 1u << 5,
+    SF_PATTERN = 1u << 6,
+    SF_MAXITEMS = 1u << 7,
+    SF_MINITEMS = 1u << 8,
+    SF_ITEMS = 1u << 9,
+    SF_MAXPROPS = 1u << 10,
+    SF_MINPROPS = 1u << 11,
+    SF_REQ = 1u << 12, /* required names not fused into the object op */
+    SF_OBJ = 1u << 13,
+};
+struct schema_fbound {
+    enum schema_kwk kind; /* SK_MAXIMUM, SK_EXMAXIMUM, SK_MINIMUM or SK_EXMINIMUM */
+    int is_int;           /* the limit is a JSON integer: I */
+    json_int_t i;
+    json_t *v; /* the limit */
+};
+struct schema_fnode {
+    unsigned has; /* SF_* */
+    int leaf;     /* no SF_REF, SF_OBJ or SF_ITEMS: no subschema to evaluate */
+    unsigned types;
+    size_t ref;
+    const struct schema_kw *strs; /* SK_ENUMSTR of the boolean program */
+    size_t nbound;
+    struct schema_fbound bound[4];
+    size_t maxlen, minlen;
+    const struct schema_re *re;
+    size_t maxitems, minitems;
+    size_t items, items_start;
+    size_t maxprops, minprops;
+    const struct schema_kw *req;       /* SK_REQNAMES of the boolean program */
+    const struct schema_objop *obj;    /* SK_OBJECT's */
+};
 
 #endif

@@ -380,6 +380,99 @@ static int cmp_hashed(const void *a, const void *b)
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
+/* A record's string keywords: the enum, the lengths, then the pattern. */
+static int fnode_string(struct vst *st, const struct schema_node *n, const struct schema_fnode *f,
+                        json_t *inst)
+{
+    size_t bytes = json_string_length(inst);
+    const char *str = json_string_value(inst);
+    if (f->has & SF_STRS) {
+        size_t i;
+        for (i = 0; i < f->strs->u.strs.n; i++)
+            if (f->strs->u.strs.len[i] == bytes && schema_bytes_eq(f->strs->u.strs.s[i], str, bytes))
+                break;
+        if (i == f->strs->u.strs.n) return 0;
+    }
+    /* code points <= bytes: a short string passes maxLength, fails minLength */
+    if (bytes > f->maxlen && val_utf8_length(str, bytes) > f->maxlen) return 0;
+    if (f->has & SF_MINLEN && (bytes < f->minlen || val_utf8_length(str, bytes) < f->minlen))
+        return 0;
+    return !(f->has & SF_PATTERN) || re_match(st, n, f->re, str, bytes) > 0;
+}
+
+/* A record's numeric bounds (INST is a number): int64 against int64 when both are. */
+static int fnode_bounds(const struct schema_fnode *f, json_t *inst)
+{
+    int isint = json_is_integer(inst);
+    json_int_t x = isint ? json_integer_value(inst) : 0;
+    for (size_t i = 0; i < f->nbound; i++) {
+        const struct schema_fbound *b = &f->bound[i];
+        int c = isint && b->is_int ? (x < b->i ? -1 : x > b->i) : val_num_cmp(inst, b->v);
+        int ok = b->kind == SK_MAXIMUM ? c <= 0
+            : b->kind == SK_EXMAXIMUM  ? c < 0
+            : b->kind == SK_MINIMUM    ? c >= 0
+                                       : c > 0;
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+/* A record's keywords but $ref and the subschemas of members and items, those of INST's
+ * type only, in the program's order (the pattern is a string's last). */
+static inline int fnode_checks(struct vst *st, const struct schema_node *n,
+                               const struct schema_fnode *f, json_t *inst)
+{
+    unsigned has = f->has;
+    if (has & SF_TYPE && !type_ok(f->types, inst)) return 0;
+    switch (json_typeof(inst)) {
+    case JSON_STRING: return fnode_string(st, n, f, inst);
+    case JSON_INTEGER:
+    case JSON_REAL: return !(has & SF_STRS) && (!(has & SF_NUM) || fnode_bounds(f, inst));
+    case JSON_OBJECT: {
+        if (has & SF_STRS) return 0;
+        if (has & (SF_MAXPROPS | SF_MINPROPS)) {
+            size_t np = json_object_size(inst);
+            if (np > f->maxprops || np < f->minprops) return 0;
+        }
+        if (has & SF_REQ)
+            for (size_t i = 0; i < f->req->u.strs.n; i++)
+                if (!json_object_getn(inst, f->req->u.strs.s[i], f->req->u.strs.len[i])) return 0;
+        return 1;
+    }
+    case JSON_ARRAY: {
+        if (has & SF_STRS) return 0;
+        if (has & (SF_MAXITEMS | SF_MINITEMS)) {
+            size_t len = json_array_size(inst);
+            if (len > f->maxitems || len < f->minitems) return 0;
+        }
+        return 1;
+    }
+    default: return !(has & SF_STRS);
+    }
+}
+
+/* eval_fast of node C (index CID), whose record is a leaf (no $ref, no subschema), in
+ * place: the same work, nesting and count of shared evaluations, without the calls. A
+ * bound within reach, a dynamic scope or a shared object or array go the long way. */
+static inline int eval_leaf(struct vst *st, size_t cid, const struct schema_node *c, json_t *v)
+{
+    if (st->depth >= st->max_depth || st->work >= st->max_work || st->aborted || st->dynamic ||
+        (v->refcount > 1 && (json_is_object(v) || json_is_array(v))))
+        return eval_fast(st, cid, v);
+    st->work++;
+    if (v->refcount > 1) st->shared_evals++;
+    if (st->depth + 1 > st->memo.peak) st->memo.peak = st->depth + 1;
+    return fnode_checks(st, c, c->fn, v) && !st->aborted;
+}
+
+/* eval_fast of node CID on V: in place when its record is a leaf. */
+static inline int eval_child(struct vst *st, size_t cid, json_t *v)
+{
+    const struct schema_node *c = st->s->nodes.items[cid];
+    if (c->fn && c->fn->leaf) return eval_leaf(st, cid, c, v);
+    return eval_fast(st, cid, v);
+}
+
 /* Boolean form of properties + required + additionalProperties: one pass over the
  * members against the precomputed name table; stops at the first failure. Only in
  * boolean mode, so children go straight to eval_fast. */
@@ -393,7 +486,7 @@ static int object_fast(struct vst *st, const struct schema_objop *op, json_t *in
             json_t *v = json_object_getn(inst, t->names[i].name, t->names[i].len);
             if (!v) {
                 if (t->names[i].required) return 0;
-            } else if (t->names[i].node != SCHEMA_NONE && !eval_fast(st, t->names[i].node, v)) {
+            } else if (t->names[i].node != SCHEMA_NONE && !eval_child(st, t->names[i].node, v)) {
                 return 0;
             }
         }
@@ -415,13 +508,13 @@ static int object_fast(struct vst *st, const struct schema_objop *op, json_t *in
                 !st->aborted) { /* {"type": ...} in place: what eval_fast would do */
                 st->work++;
                 if (!type_ok(t->names[i].types, v)) return 0;
-            } else if (c != SCHEMA_NONE && !eval_fast(st, c, v)) {
+            } else if (c != SCHEMA_NONE && !eval_child(st, c, v)) {
                 return 0;
             }
             if (t->names[i].declared) continue;
         }
         if (op->add_false) return 0;
-        if (op->add != SCHEMA_NONE && !eval_fast(st, op->add, v)) return 0;
+        if (op->add != SCHEMA_NONE && !eval_child(st, op->add, v)) return 0;
     }
     return (seen & op->reqmask) == op->reqmask;
 }
@@ -992,12 +1085,6 @@ static void memo_release(struct memo *m)
     VEC_FREE(m->seqs);
 }
 
-/* A value under more than one parent: only these are worth remembering. */
-static int shared(const json_t *v)
-{
-    return (json_is_object(v) || json_is_array(v)) && v->refcount > 1;
-}
-
 static int eval_full(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
 {
     const struct schema_node *n = st->s->nodes.items[nid];
@@ -1102,6 +1189,21 @@ static int fast_kw(struct vst *st, const struct schema_node *n, const struct sch
     }
 }
 
+/* A node's record (struct schema_fnode): $ref, the checks, then the subschemas of
+ * members or items. */
+static int fnode_eval(struct vst *st, const struct schema_node *n, const struct schema_fnode *f,
+                      json_t *inst)
+{
+    unsigned has = f->has;
+    if (has & SF_REF && !eval_fast(st, f->ref, inst)) return 0;
+    if (!fnode_checks(st, n, f, inst)) return 0;
+    if (has & SF_OBJ && json_is_object(inst)) return object_fast(st, f->obj, inst);
+    if (has & SF_ITEMS && json_is_array(inst))
+        for (size_t i = f->items_start, len = json_array_size(inst); i < len; i++)
+            if (!eval_child(st, f->items, json_array_get(inst, i))) return 0;
+    return 1;
+}
+
 static int prog_fast(struct vst *st, const struct schema_node *n, json_t *inst)
 {
     for (size_t i = 0; i < n->nprog; i++) /* by index: prog is NULL for {} */
@@ -1110,15 +1212,20 @@ static int prog_fast(struct vst *st, const struct schema_node *n, json_t *inst)
 }
 
 /* The node's specialised program, stopping at the first failure. */
-static int eval_prog(struct vst *st, const struct schema_node *n, json_t *inst)
+static inline int eval_prog_body(struct vst *st, const struct schema_node *n, json_t *inst)
 {
-    if (inst->refcount > 1) st->shared_evals++;
     int pushed = st->dynamic && scope_push(st, n); /* for $dynamicRef and $recursiveRef */
     if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
-    int ok = prog_fast(st, n, inst);
+    int ok = n->fn ? fnode_eval(st, n, n->fn, inst) : prog_fast(st, n, inst);
     st->depth--;
     if (pushed) scope_pop(st);
     return ok && !st->aborted;
+}
+
+static int eval_prog(struct vst *st, const struct schema_node *n, json_t *inst)
+{
+    if (inst->refcount > 1) st->shared_evals++;
+    return eval_prog_body(st, n, inst);
 }
 
 /* eval_prog of a shared value, remembered (struct memo says why this is exact). */
@@ -1172,8 +1279,12 @@ static int eval_fast(struct vst *st, size_t nid, json_t *inst)
         return eval_full(st, nid, inst, NULL);
     st->work++;
     if (n->boolean >= 0) return n->boolean;
-    if (!st->errs && shared(inst)) return eval_shared(st, nid, n, inst);
-    return eval_prog(st, n, inst);
+    if (inst->refcount > 1) {
+        if (!st->errs && (json_is_object(inst) || json_is_array(inst)))
+            return eval_shared(st, nid, n, inst);
+        st->shared_evals++;
+    }
+    return eval_prog_body(st, n, inst);
 }
 
 static int eval(struct vst *st, size_t nid, json_t *inst, struct ann *ann)

@@ -181,6 +181,104 @@ static int is_dynamic(const struct schema_node *n)
     return 0;
 }
 
+/* N's boolean program as one record (struct schema_fnode), or NULL when some keyword
+ * of it is not one the record holds, or a kind comes twice. */
+static struct schema_fnode *build_fnode(const struct schema_node *n)
+{
+    struct schema_fnode f = {0};
+    f.maxlen = f.maxitems = f.maxprops = SIZE_MAX;
+    uint64_t kinds = 0;
+    for (size_t i = 0; i < n->nprog; i++) {
+        const struct schema_kw *k = &n->prog[i];
+        if (k->kind >= 64 || (kinds >> k->kind & 1)) return NULL;
+        kinds |= 1ull << k->kind;
+        switch (k->kind) {
+        case SK_REF:
+            if (i != 0) return NULL; /* checked first */
+            f.has |= SF_REF;
+            f.ref = k->u.ref.node;
+            break;
+        case SK_TYPE:
+            f.has |= SF_TYPE;
+            f.types = k->u.types;
+            break;
+        case SK_ENUMSTR:
+            f.has |= SF_STRS;
+            f.strs = k;
+            break;
+        case SK_MAXIMUM:
+        case SK_EXMAXIMUM:
+        case SK_MINIMUM:
+        case SK_EXMINIMUM: {
+            struct schema_fbound *b = &f.bound[f.nbound++];
+            b->kind = k->kind;
+            b->v = k->u.value;
+            b->is_int = json_is_integer(k->u.value);
+            b->i = b->is_int ? json_integer_value(k->u.value) : 0;
+            f.has |= SF_NUM;
+            break;
+        }
+        case SK_MAXLENGTH:
+            f.has |= SF_MAXLEN;
+            f.maxlen = k->u.count;
+            break;
+        case SK_MINLENGTH:
+            f.has |= SF_MINLEN;
+            f.minlen = k->u.count;
+            break;
+        case SK_PATTERN:
+            f.has |= SF_PATTERN;
+            f.re = k->u.re;
+            break;
+        case SK_MAXITEMS:
+            f.has |= SF_MAXITEMS;
+            f.maxitems = k->u.count;
+            break;
+        case SK_MINITEMS:
+            f.has |= SF_MINITEMS;
+            f.minitems = k->u.count;
+            break;
+        case SK_ITEMS:
+            f.has |= SF_ITEMS;
+            f.items = k->u.items.node;
+            f.items_start = k->u.items.start;
+            break;
+        case SK_MAXPROPS:
+            f.has |= SF_MAXPROPS;
+            f.maxprops = k->u.count;
+            break;
+        case SK_MINPROPS:
+            f.has |= SF_MINPROPS;
+            f.minprops = k->u.count;
+            break;
+        case SK_REQNAMES:
+            f.has |= SF_REQ;
+            f.req = k;
+            break;
+        case SK_OBJECT:
+            f.has |= SF_OBJ;
+            f.obj = k->u.obj;
+            break;
+        default: return NULL;
+        }
+    }
+    /* The record runs a type's keywords in this order: the program's must agree (a
+     * keyword that can stop a validation stays after the checks before it). */
+    static const enum schema_kwk order[] = {
+        SK_REF,       SK_TYPE,     SK_ENUMSTR,  SK_MAXIMUM,  SK_EXMAXIMUM, SK_MINIMUM,
+        SK_EXMINIMUM, SK_MAXLENGTH, SK_MINLENGTH, SK_MAXITEMS, SK_MINITEMS, SK_MAXPROPS,
+        SK_MINPROPS,  SK_PATTERN,  SK_REQNAMES, SK_OBJECT,   SK_ITEMS};
+    size_t o = 0;
+    for (size_t i = 0; i < n->nprog; i++) {
+        while (o < sizeof order / sizeof *order && order[o] != n->prog[i].kind) o++;
+        if (o == sizeof order / sizeof *order) return NULL;
+    }
+    f.leaf = !(f.has & (SF_REF | SF_OBJ | SF_ITEMS));
+    struct schema_fnode *r = xmalloc(sizeof *r);
+    *r = f;
+    return r;
+}
+
 void schema_fast_build(schema *s)
 {
     s->mdcache = xcalloc(1, sizeof *s->mdcache);
@@ -196,6 +294,7 @@ void schema_fast_build(schema *s)
         n->slow = n->has_uneval;
         n->prog = n->fkws ? n->fkws : n->kws;
         n->nprog = n->fkws ? n->nfkw : n->nkw;
+        if (n->boolean < 0 && !n->slow) n->fn = build_fnode(n);
     }
 }
 
@@ -210,6 +309,8 @@ void schema_fast_free(struct schema_node *n)
             free(k->u.strs.len);
         }
     }
+    free((void *)n->fn);
+    n->fn = NULL;
     free(n->fkws);
     n->fkws = NULL;
     n->nfkw = 0;
