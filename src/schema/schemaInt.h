@@ -158,10 +158,10 @@ enum schema_kwk {
 struct schema_pname {
     const char *name; /* borrowed from the schema document */
     size_t len;
-    size_t node;    /* "properties" subschema; SCHEMA_NONE when none or always valid */
-    unsigned types; /* node is only {"type": ...}: its type mask, checked in place */
-    int declared;   /* named by "properties" (so not an additional property) */
+    size_t node;  /* "properties" subschema; SCHEMA_NONE when none or always valid */
+    int declared; /* named by "properties" (so not an additional property) */
     int required;
+    size_t next; /* the name "properties" declares after this one, or SCHEMA_NONE */
 };
 struct schema_ptab {
     size_t n;
@@ -249,6 +249,7 @@ static inline json_t *schema_kw_get(uint64_t present, json_t *j, const char *kw)
  * instance's members (boolean mode only). */
 struct schema_objop {
     struct schema_ptab tab;
+    size_t first;     /* the first name "properties" declares (members often follow its order) */
     uint64_t reqmask; /* bit i: names[i] is required (required names come first) */
     size_t add;       /* additionalProperties subschema, SCHEMA_NONE when absent */
     int add_false;    /* additionalProperties: false */
@@ -592,6 +593,19 @@ enum {
     SF_REQ = 1u << 12, /* required names not fused into the object op */
     SF_OBJ = 1u << 13,
 };
+/* S[0..N), N <= 8, as one word: two strings of the same length up to 8 bytes are equal
+ * exactly when their words are (the two loads cover every byte, overlapping). */
+static inline uint64_t schema_short_key(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4), memcpy(&b, p + n - 4, 4);
+        return a | (uint64_t)b << 32;
+    }
+    return n ? p[0] | (uint32_t)p[n >> 1] << 8 | (uint32_t)p[n - 1] << 16 : 0;
+}
+
 struct schema_fbound {
     enum schema_kwk kind; /* SK_MAXIMUM, SK_EXMAXIMUM, SK_MINIMUM or SK_EXMINIMUM */
     int is_int;           /* the limit is a JSON integer: I */
@@ -601,9 +615,14 @@ struct schema_fbound {
 struct schema_fnode {
     unsigned has; /* SF_* */
     int leaf;     /* no SF_REF, SF_OBJ or SF_ITEMS: no subschema to evaluate */
+    /* bit T (a json_type): a value of type T passes "type" and the string enum; a real
+     * with an integer value passes when REAL_INT; it has checks of its own (JCHECKS) */
+    unsigned jtypes, jchecks;
+    int real_int;
     unsigned types;
     size_t ref;
     const struct schema_kw *strs; /* SK_ENUMSTR of the boolean program */
+    uint64_t *strkeys;            /* schema_short_key of each of its strings up to 8 bytes */
     size_t nbound;
     struct schema_fbound bound[4];
     size_t maxlen, minlen;
@@ -611,8 +630,8 @@ struct schema_fnode {
     size_t maxitems, minitems;
     size_t items, items_start;
     size_t maxprops, minprops;
-    const struct schema_kw *req;       /* SK_REQNAMES of the boolean program */
-    const struct schema_objop *obj;    /* SK_OBJECT's */
+    const struct schema_kw *req;    /* SK_REQNAMES of the boolean program */
+    const struct schema_objop *obj; /* SK_OBJECT's */
 };
 
 #endif

@@ -1,7 +1,8 @@
 /* schema_eval.c - validation of an instance against a compiled schema: keyword
  * dispatch, annotation collection for unevaluated*, the dynamic scope for
  * $dynamicRef/$recursiveRef, the per-validation bounds (work, depth, regex), and the
- * boolean fast path (eval_fast: specialised programs, first failure stops). */
+ * boolean fast path (eval_fast: specialised programs or their records, first failure
+ * stops; a leaf record evaluated in place by the member and item loops). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -387,11 +388,17 @@ static int fnode_string(struct vst *st, const struct schema_node *n, const struc
     size_t bytes = json_string_length(inst);
     const char *str = json_string_value(inst);
     if (f->has & SF_STRS) {
-        size_t i;
-        for (i = 0; i < f->strs->u.strs.n; i++)
-            if (f->strs->u.strs.len[i] == bytes && schema_bytes_eq(f->strs->u.strs.s[i], str, bytes))
-                break;
-        if (i == f->strs->u.strs.n) return 0;
+        const size_t *lens = f->strs->u.strs.len, n_strs = f->strs->u.strs.n;
+        size_t i = 0;
+        if (bytes <= 8) { /* one word against each string of that length */
+            uint64_t key = schema_short_key(str, bytes);
+            while (i < n_strs && !(lens[i] == bytes && f->strkeys[i] == key)) i++;
+        } else {
+            while (i < n_strs &&
+                   !(lens[i] == bytes && schema_bytes_eq(f->strs->u.strs.s[i], str, bytes)))
+                i++;
+        }
+        if (i == n_strs) return 0;
     }
     /* code points <= bytes: a short string passes maxLength, fails minLength */
     if (bytes > f->maxlen && val_utf8_length(str, bytes) > f->maxlen) return 0;
@@ -417,44 +424,48 @@ static int fnode_bounds(const struct schema_fnode *f, json_t *inst)
     return 1;
 }
 
-/* A record's keywords but $ref and the subschemas of members and items, those of INST's
- * type only, in the program's order (the pattern is a string's last). */
-static inline int fnode_checks(struct vst *st, const struct schema_node *n,
-                               const struct schema_fnode *f, json_t *inst)
+/* The checks of a record for a value of jansson type T that has some (f->jchecks). */
+static int fnode_typed(struct vst *st, const struct schema_node *n, const struct schema_fnode *f,
+                       json_t *inst, unsigned t)
 {
-    unsigned has = f->has;
-    if (has & SF_TYPE && !type_ok(f->types, inst)) return 0;
-    switch (json_typeof(inst)) {
+    switch (t) {
     case JSON_STRING: return fnode_string(st, n, f, inst);
     case JSON_INTEGER:
-    case JSON_REAL: return !(has & SF_STRS) && (!(has & SF_NUM) || fnode_bounds(f, inst));
+    case JSON_REAL: return fnode_bounds(f, inst);
     case JSON_OBJECT: {
-        if (has & SF_STRS) return 0;
-        if (has & (SF_MAXPROPS | SF_MINPROPS)) {
-            size_t np = json_object_size(inst);
-            if (np > f->maxprops || np < f->minprops) return 0;
-        }
-        if (has & SF_REQ)
+        size_t np = json_object_size(inst);
+        if (np > f->maxprops || np < f->minprops) return 0;
+        if (f->has & SF_REQ)
             for (size_t i = 0; i < f->req->u.strs.n; i++)
                 if (!json_object_getn(inst, f->req->u.strs.s[i], f->req->u.strs.len[i])) return 0;
         return 1;
     }
     case JSON_ARRAY: {
-        if (has & SF_STRS) return 0;
-        if (has & (SF_MAXITEMS | SF_MINITEMS)) {
-            size_t len = json_array_size(inst);
-            if (len > f->maxitems || len < f->minitems) return 0;
-        }
-        return 1;
+        size_t len = json_array_size(inst);
+        return len <= f->maxitems && len >= f->minitems;
     }
-    default: return !(has & SF_STRS);
+    default: return 1;
     }
+}
+
+/* A record's keywords but $ref and the subschemas of members and items: "type" and a
+ * string enum by one mask of jansson types, then those of INST's type, in the
+ * program's order (the pattern is a string's last). */
+static inline __attribute__((always_inline)) int fnode_checks(struct vst *st,
+                                                              const struct schema_node *n,
+                                                              const struct schema_fnode *f,
+                                                              json_t *inst)
+{
+    unsigned t = json_typeof(inst);
+    if (!(f->jtypes >> t & 1) && !(t == JSON_REAL && f->real_int && val_is_integer(inst))) return 0;
+    return !(f->jchecks >> t & 1) || fnode_typed(st, n, f, inst, t);
 }
 
 /* eval_fast of node C (index CID), whose record is a leaf (no $ref, no subschema), in
  * place: the same work, nesting and count of shared evaluations, without the calls. A
  * bound within reach, a dynamic scope or a shared object or array go the long way. */
-static inline int eval_leaf(struct vst *st, size_t cid, const struct schema_node *c, json_t *v)
+static inline __attribute__((always_inline)) int eval_leaf(struct vst *st, size_t cid,
+                                                           const struct schema_node *c, json_t *v)
 {
     if (st->depth >= st->max_depth || st->work >= st->max_work || st->aborted || st->dynamic ||
         (v->refcount > 1 && (json_is_object(v) || json_is_array(v))))
@@ -466,7 +477,7 @@ static inline int eval_leaf(struct vst *st, size_t cid, const struct schema_node
 }
 
 /* eval_fast of node CID on V: in place when its record is a leaf. */
-static inline int eval_child(struct vst *st, size_t cid, json_t *v)
+static inline __attribute__((always_inline)) int eval_child(struct vst *st, size_t cid, json_t *v)
 {
     const struct schema_node *c = st->s->nodes.items[cid];
     if (c->fn && c->fn->leaf) return eval_leaf(st, cid, c, v);
@@ -493,6 +504,7 @@ static int object_fast(struct vst *st, const struct schema_objop *op, json_t *in
         return 1;
     }
     uint64_t seen = 0;
+    size_t guess = op->first; /* the name expected next, when members follow "properties" */
     for (void *it = json_object_iter(inst), *next; it; it = next) {
         /* members are separate allocations: start loading the next one early */
         next = json_object_iter_next(inst, it);
@@ -500,17 +512,16 @@ static int object_fast(struct vst *st, const struct schema_objop *op, json_t *in
         const char *key = json_object_iter_key(it);
         json_t *v = json_object_iter_value(it);
         __builtin_prefetch(v);
-        size_t i = schema_ptab_find(t, key, json_object_iter_key_len(it));
+        size_t klen = json_object_iter_key_len(it), i;
+        if (guess != SCHEMA_NONE && t->names[guess].len == klen &&
+            schema_bytes_eq(t->names[guess].name, key, klen))
+            i = guess;
+        else i = schema_ptab_find(t, key, klen);
         if (i != SCHEMA_NONE) {
+            guess = t->names[i].next;
             if (i < 64) seen |= 1ull << i;
             size_t c = t->names[i].node;
-            if (t->names[i].types && st->work < st->max_work && st->depth < st->max_depth &&
-                !st->aborted) { /* {"type": ...} in place: what eval_fast would do */
-                st->work++;
-                if (!type_ok(t->names[i].types, v)) return 0;
-            } else if (c != SCHEMA_NONE && !eval_child(st, c, v)) {
-                return 0;
-            }
+            if (c != SCHEMA_NONE && !eval_child(st, c, v)) return 0;
             if (t->names[i].declared) continue;
         }
         if (op->add_false) return 0;
@@ -1191,8 +1202,8 @@ static int fast_kw(struct vst *st, const struct schema_node *n, const struct sch
 
 /* A node's record (struct schema_fnode): $ref, the checks, then the subschemas of
  * members or items. */
-static int fnode_eval(struct vst *st, const struct schema_node *n, const struct schema_fnode *f,
-                      json_t *inst)
+static inline __attribute__((always_inline)) int
+fnode_eval(struct vst *st, const struct schema_node *n, const struct schema_fnode *f, json_t *inst)
 {
     unsigned has = f->has;
     if (has & SF_REF && !eval_fast(st, f->ref, inst)) return 0;
@@ -1212,7 +1223,8 @@ static int prog_fast(struct vst *st, const struct schema_node *n, json_t *inst)
 }
 
 /* The node's specialised program, stopping at the first failure. */
-static inline int eval_prog_body(struct vst *st, const struct schema_node *n, json_t *inst)
+static inline __attribute__((always_inline)) int
+eval_prog_body(struct vst *st, const struct schema_node *n, json_t *inst)
 {
     int pushed = st->dynamic && scope_push(st, n); /* for $dynamicRef and $recursiveRef */
     if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
