@@ -625,6 +625,8 @@ struct schema_fnode {
     uint64_t *strkeys;            /* schema_short_key of each of its strings up to 8 bytes */
     size_t nbound;
     struct schema_fbound bound[4];
+    int int_range; /* every limit an integer: an integer passes when LO <= it <= HI */
+    json_int_t lo, hi;
     size_t maxlen, minlen;
     const struct schema_re *re;
     size_t maxitems, minitems;

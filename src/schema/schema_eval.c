@@ -382,8 +382,10 @@ static int cmp_hashed(const void *a, const void *b)
 }
 
 /* A record's string keywords: the enum, the lengths, then the pattern. */
-static int fnode_string(struct vst *st, const struct schema_node *n, const struct schema_fnode *f,
-                        json_t *inst)
+static inline __attribute__((always_inline)) int fnode_string(struct vst *st,
+                                                              const struct schema_node *n,
+                                                              const struct schema_fnode *f,
+                                                              json_t *inst)
 {
     size_t bytes = json_string_length(inst);
     const char *str = json_string_value(inst);
@@ -412,6 +414,7 @@ static int fnode_bounds(const struct schema_fnode *f, json_t *inst)
 {
     int isint = json_is_integer(inst);
     json_int_t x = isint ? json_integer_value(inst) : 0;
+    if (isint && f->int_range) return x >= f->lo && x <= f->hi;
     for (size_t i = 0; i < f->nbound; i++) {
         const struct schema_fbound *b = &f->bound[i];
         int c = isint && b->is_int ? (x < b->i ? -1 : x > b->i) : val_num_cmp(inst, b->v);
@@ -425,8 +428,10 @@ static int fnode_bounds(const struct schema_fnode *f, json_t *inst)
 }
 
 /* The checks of a record for a value of jansson type T that has some (f->jchecks). */
-static int fnode_typed(struct vst *st, const struct schema_node *n, const struct schema_fnode *f,
-                       json_t *inst, unsigned t)
+static inline __attribute__((always_inline)) int fnode_typed(struct vst *st,
+                                                             const struct schema_node *n,
+                                                             const struct schema_fnode *f,
+                                                             json_t *inst, unsigned t)
 {
     switch (t) {
     case JSON_STRING: return fnode_string(st, n, f, inst);
@@ -1317,9 +1322,12 @@ int schema_validate(const schema *s, json_t *instance, struct schema_errors *err
     if (!errs && st.dynamic) st.memo.inscope = xcalloc(s->res.len, sizeof *st.memo.inscope);
     int r = eval(&st, s->root, instance, NULL);
     schema_md_give(s, st.md);
-    buf_release(&st.ip);
-    VEC_FREE(st.scope);
-    memo_release(&st.memo);
+    /* most validations allocated none of these: no call then (a validation of a small
+     * instance is a few thousand instructions) */
+    if (st.ip.s) buf_release(&st.ip);
+    if (st.scope.items) VEC_FREE(st.scope);
+    if (st.memo.slot || st.memo.inscope || st.memo.firsts.items || st.memo.seqs.items)
+        memo_release(&st.memo);
     if (st.shared_evals) schema_eval_shared_evals += st.shared_evals;
     if (st.aborted) return -1;
     return r ? 0 : 1;

@@ -10,6 +10,10 @@
 
 #include "schema/schemaInt.h"
 
+/* The range of json_int_t (long long, or long without it). */
+#define JINT_MAX ((json_int_t)((1ull << (sizeof(json_int_t) * 8 - 1)) - 1))
+#define JINT_MIN (-JINT_MAX - 1)
+
 struct schema_mdcache {
     _Atomic(pcre2_match_data *) md;
 };
@@ -299,6 +303,25 @@ static int fnode_of(const struct schema_node *n, struct schema_fnode *f)
     for (size_t i = 0; i < n->nprog; i++) {
         while (o < sizeof order / sizeof *order && order[o] != n->prog[i].kind) o++;
         if (o == sizeof order / sizeof *order) return 0;
+    }
+    f->int_range = 1; /* the bounds as one closed range of integers */
+    f->lo = JINT_MIN;
+    f->hi = JINT_MAX;
+    for (size_t i = 0; i < f->nbound; i++) {
+        const struct schema_fbound *b = &f->bound[i];
+        if (!b->is_int || (b->kind == SK_EXMAXIMUM && b->i == JINT_MIN) ||
+            (b->kind == SK_EXMINIMUM && b->i == JINT_MAX)) {
+            f->int_range = 0; /* compared one by one */
+            continue;
+        }
+        json_int_t hi = b->kind == SK_MAXIMUM ? b->i
+            : b->kind == SK_EXMAXIMUM         ? b->i - 1
+                                              : JINT_MAX;
+        json_int_t lo = b->kind == SK_MINIMUM ? b->i
+            : b->kind == SK_EXMINIMUM         ? b->i + 1
+                                              : JINT_MIN;
+        if (hi < f->hi) f->hi = hi;
+        if (lo > f->lo) f->lo = lo;
     }
     f->leaf = !(f->has & (SF_REF | SF_OBJ | SF_ITEMS));
     f->jtypes = ~0u;

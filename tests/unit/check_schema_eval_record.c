@@ -106,6 +106,15 @@ START_TEST(types_and_numbers)
     both("{\"maximum\":1.5}", "1", 0); /* a real limit */
     both("{\"maximum\":1.5}", "2", 1);
     both("{\"minimum\":-9223372036854775808}", "-9223372036854775808", 0);
+    /* integer limits as one closed range, its ends included or not */
+    both("{\"exclusiveMinimum\":1,\"maximum\":3}", "1", 1);
+    both("{\"exclusiveMinimum\":1,\"maximum\":3}", "2", 0);
+    both("{\"exclusiveMinimum\":1,\"maximum\":3}", "3", 0);
+    both("{\"exclusiveMinimum\":1,\"maximum\":3}", "4", 1);
+    both("{\"exclusiveMaximum\":-9223372036854775808}", "-9223372036854775808", 1);
+    both("{\"exclusiveMinimum\":9223372036854775807}", "9223372036854775807", 1);
+    both("{\"minimum\":1,\"maximum\":1.5}", "1", 0); /* one limit not an integer */
+    both("{\"minimum\":1,\"maximum\":1.5}", "2", 1);
     both("{\"maximum\":0}", "\"a\"", 0); /* bounds hold for numbers only */
     both("{\"type\":\"integer\",\"minimum\":1}", "\"a\"", 1);
 }
