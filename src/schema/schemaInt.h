@@ -162,6 +162,7 @@ struct schema_pname {
     int declared; /* named by "properties" (so not an additional property) */
     int required;
     size_t next; /* the name "properties" declares after this one, or SCHEMA_NONE */
+    const struct schema_fnode *leaf; /* node's record when a leaf (schema_fast.c) */
 };
 struct schema_ptab {
     size_t n;
@@ -613,8 +614,9 @@ struct schema_fbound {
     json_t *v; /* the limit */
 };
 struct schema_fnode {
-    unsigned has; /* SF_* */
-    int leaf;     /* no SF_REF, SF_OBJ or SF_ITEMS: no subschema to evaluate */
+    const struct schema_node *node; /* whose program it is */
+    unsigned has;                   /* SF_* */
+    int leaf;                       /* no SF_REF, SF_OBJ or SF_ITEMS: no subschema to evaluate */
     /* bit T (a json_type): a value of type T passes "type" and the string enum; a real
      * with an integer value passes when REAL_INT; it has checks of its own (JCHECKS) */
     unsigned jtypes, jchecks;

@@ -72,6 +72,7 @@ struct vst {
     uint32_t depth, max_depth;
     int dynamic; /* the schema's: the dynamic scope is tracked */
     int aborted;
+    int no_leaf; /* dynamic or aborted: no leaf evaluated in place (eval_leaf) */
     pcre2_match_data *md;
     struct memo memo;
     /* evaluations on shared values, added to schema_eval_shared_evals once at the end:
@@ -160,6 +161,7 @@ static void abort_bound(struct vst *st, const struct schema_node *n, const char 
 {
     if (st->aborted) return;
     st->aborted = 1;
+    st->no_leaf = 1;
     if (!st->errs) return;
     va_list ap;
     va_start(ap, fmt);
@@ -466,26 +468,26 @@ static inline __attribute__((always_inline)) int fnode_checks(struct vst *st,
     return !(f->jchecks >> t & 1) || fnode_typed(st, n, f, inst, t);
 }
 
-/* eval_fast of node C (index CID), whose record is a leaf (no $ref, no subschema), in
- * place: the same work, nesting and count of shared evaluations, without the calls. A
- * bound within reach, a dynamic scope or a shared object or array go the long way. */
+/* eval_fast of node CID, whose record F is a leaf (no $ref, no subschema), in place: the
+ * same work, nesting and count of shared evaluations, without the calls. A bound
+ * within reach, a dynamic scope or a shared object or array go the long way. */
 static inline __attribute__((always_inline)) int eval_leaf(struct vst *st, size_t cid,
-                                                           const struct schema_node *c, json_t *v)
+                                                           const struct schema_fnode *f, json_t *v)
 {
-    if (st->depth >= st->max_depth || st->work >= st->max_work || st->aborted || st->dynamic ||
+    if (st->depth >= st->max_depth || st->work >= st->max_work || st->no_leaf ||
         (v->refcount > 1 && (json_is_object(v) || json_is_array(v))))
         return eval_fast(st, cid, v);
     st->work++;
     if (v->refcount > 1) st->shared_evals++;
     if (st->depth + 1 > st->memo.peak) st->memo.peak = st->depth + 1;
-    return fnode_checks(st, c, c->fn, v) && !st->aborted;
+    return fnode_checks(st, f->node, f, v) && !st->aborted;
 }
 
 /* eval_fast of node CID on V: in place when its record is a leaf. */
 static inline __attribute__((always_inline)) int eval_child(struct vst *st, size_t cid, json_t *v)
 {
-    const struct schema_node *c = st->s->nodes.items[cid];
-    if (c->fn && c->fn->leaf) return eval_leaf(st, cid, c, v);
+    const struct schema_fnode *f = st->s->nodes.items[cid]->fn;
+    if (f && f->leaf) return eval_leaf(st, cid, f, v);
     return eval_fast(st, cid, v);
 }
 
@@ -526,7 +528,9 @@ static int object_fast(struct vst *st, const struct schema_objop *op, json_t *in
             guess = t->names[i].next;
             if (i < 64) seen |= 1ull << i;
             size_t c = t->names[i].node;
-            if (c != SCHEMA_NONE && !eval_child(st, c, v)) return 0;
+            if (c != SCHEMA_NONE &&
+                !(t->names[i].leaf ? eval_leaf(st, c, t->names[i].leaf, v) : eval_fast(st, c, v)))
+                return 0;
             if (t->names[i].declared) continue;
         }
         if (op->add_false) return 0;
@@ -1319,6 +1323,7 @@ int schema_validate(const schema *s, json_t *instance, struct schema_errors *err
     st.max_work = s->lim.max_work;
     st.max_depth = s->lim.max_eval_depth;
     st.dynamic = s->dynamic;
+    st.no_leaf = s->dynamic;
     if (!errs && st.dynamic) st.memo.inscope = xcalloc(s->res.len, sizeof *st.memo.inscope);
     int r = eval(&st, s->root, instance, NULL);
     schema_md_give(s, st.md);

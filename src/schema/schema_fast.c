@@ -40,7 +40,7 @@ static size_t ptab_add(struct schema_ptab *t, size_t *cap, const char *name, siz
         *cap = *cap ? 2 * *cap : 8;
         t->names = xrealloc(t->names, *cap * sizeof *t->names);
     }
-    t->names[t->n] = (struct schema_pname){name, len, SCHEMA_NONE, 0, 0, SCHEMA_NONE};
+    t->names[t->n] = (struct schema_pname){name, len, SCHEMA_NONE, 0, 0, SCHEMA_NONE, NULL};
     return t->n++;
 }
 
@@ -323,6 +323,7 @@ static int fnode_of(const struct schema_node *n, struct schema_fnode *f)
         if (hi < f->hi) f->hi = hi;
         if (lo > f->lo) f->lo = lo;
     }
+    f->node = n;
     f->leaf = !(f->has & (SF_REF | SF_OBJ | SF_ITEMS));
     f->jtypes = ~0u;
     if (f->has & SF_TYPE) { /* the seven type names (bits of schema_kw.u.types) */
@@ -360,6 +361,18 @@ void schema_fast_build(schema *s)
         n->prog = n->fkws ? n->fkws : n->kws;
         n->nprog = n->fkws ? n->nfkw : n->nkw;
         if (n->boolean < 0 && !n->slow) n->fn = build_fnode(n);
+    }
+    for (size_t i = 0; i < s->nodes.len; i++) { /* the object ops' leaf members */
+        struct schema_node *n = s->nodes.items[i];
+        for (size_t k = 0; k < n->nfkw; k++) {
+            if (n->fkws[k].kind != SK_OBJECT) continue;
+            struct schema_ptab *t = &n->fkws[k].u.obj->tab;
+            for (size_t j = 0; j < t->n; j++) {
+                const struct schema_fnode *f =
+                    t->names[j].node == SCHEMA_NONE ? NULL : s->nodes.items[t->names[j].node]->fn;
+                t->names[j].leaf = f && f->leaf ? f : NULL;
+            }
+        }
     }
 }
 

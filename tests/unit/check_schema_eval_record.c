@@ -165,6 +165,18 @@ START_TEST(objects_and_arrays)
     both("{\"properties\":{\"a\":{\"type\":\"string\"}},\"additionalProperties\":{\"type\":"
          "\"integer\"}}",
          "{\"b\":1,\"a\":\"s\",\"c\":\"t\"}", 1);
+    /* a member whose record is not a leaf is evaluated in full */
+    both("{\"properties\":{\"o\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":"
+         "\"integer\"}}},\"l\":{\"items\":{\"type\":\"string\"}},\"r\":{\"$ref\":\"#/$defs/s\"}},"
+         "\"$defs\":{\"s\":{\"type\":\"string\"}}}",
+         "{\"o\":{\"x\":1},\"l\":[\"a\"],\"r\":\"b\"}", 0);
+    both("{\"properties\":{\"o\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":"
+         "\"integer\"}}}}}",
+         "{\"o\":{\"x\":\"s\"}}", 1);
+    both("{\"properties\":{\"l\":{\"items\":{\"type\":\"string\"}}}}", "{\"l\":[1]}", 1);
+    both("{\"properties\":{\"r\":{\"$ref\":\"#/$defs/s\"}},\"$defs\":{\"s\":{\"type\":"
+         "\"string\"}}}",
+         "{\"r\":1}", 1);
     both("{\"minProperties\":1,\"maxProperties\":2}", "{}", 1);
     both("{\"minProperties\":1,\"maxProperties\":2}", "{\"a\":1,\"b\":2}", 0);
     both("{\"minProperties\":1,\"maxProperties\":2}", "{\"a\":1,\"b\":2,\"c\":3}", 1);
