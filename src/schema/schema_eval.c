@@ -406,8 +406,13 @@ static inline __attribute__((always_inline)) int fnode_string(struct vst *st,
     }
     /* code points <= bytes: a short string passes maxLength, fails minLength */
     if (bytes > f->maxlen && val_utf8_length(str, bytes) > f->maxlen) return 0;
-    if (f->has & SF_MINLEN && (bytes < f->minlen || val_utf8_length(str, bytes) < f->minlen))
-        return 0;
+    if (f->has & SF_MINLEN) { /* code points counted until there are enough */
+        if (bytes < f->minlen) return 0;
+        size_t cps = 0;
+        for (size_t i = 0; i < bytes && cps < f->minlen; i++)
+            cps += ((unsigned char)str[i] & 0xC0) != 0x80; /* not a continuation byte */
+        if (cps < f->minlen) return 0;
+    }
     return !(f->has & SF_PATTERN) || re_match(st, n, f->re, str, bytes) > 0;
 }
 
