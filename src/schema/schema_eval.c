@@ -488,12 +488,21 @@ static inline __attribute__((always_inline)) int eval_leaf(struct vst *st, size_
     return fnode_checks(st, f->node, f, v) && !st->aborted;
 }
 
-/* eval_fast of node CID on V: in place when its record is a leaf. */
+/* eval_fast of node CID on V: in place when its record is a leaf, or only a $ref (its
+ * target evaluated one level down, as eval_fast would). */
 static inline __attribute__((always_inline)) int eval_child(struct vst *st, size_t cid, json_t *v)
 {
     const struct schema_fnode *f = st->s->nodes.items[cid]->fn;
     if (f && f->leaf) return eval_leaf(st, cid, f, v);
-    return eval_fast(st, cid, v);
+    if (!f || f->has != SF_REF || st->depth >= st->max_depth || st->work >= st->max_work ||
+        st->no_leaf || (v->refcount > 1 && (json_is_object(v) || json_is_array(v))))
+        return eval_fast(st, cid, v);
+    st->work++;
+    if (v->refcount > 1) st->shared_evals++;
+    if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
+    int ok = eval_fast(st, f->ref, v);
+    st->depth--;
+    return ok && !st->aborted;
 }
 
 /* Boolean form of properties + required + additionalProperties: one pass over the
@@ -534,7 +543,7 @@ static int object_fast(struct vst *st, const struct schema_objop *op, json_t *in
             if (i < 64) seen |= 1ull << i;
             size_t c = t->names[i].node;
             if (c != SCHEMA_NONE &&
-                !(t->names[i].leaf ? eval_leaf(st, c, t->names[i].leaf, v) : eval_fast(st, c, v)))
+                !(t->names[i].leaf ? eval_leaf(st, c, t->names[i].leaf, v) : eval_child(st, c, v)))
                 return 0;
             if (t->names[i].declared) continue;
         }

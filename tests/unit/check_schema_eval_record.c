@@ -233,6 +233,21 @@ START_TEST(leaves_in_place_charge_the_same)
     both_lim(&lim, "{\"items\":{\"type\":\"integer\"}}", "[1,2,3]", 0);
     lim.max_work = 3;
     both_lim(&lim, "{\"items\":{\"type\":\"integer\"}}", "[1,2,3]", -1);
+    /* an item that is only a $ref: the array 1 + two items of (the $ref 1 + its target 1)
+     * = 5 units; the targets three levels down */
+    const char *refs = "{\"items\":{\"$ref\":\"#/$defs/i\"},\"$defs\":{\"i\":{\"type\":"
+                       "\"integer\"}}}";
+    schema_limits_default(&lim);
+    lim.max_work = 5;
+    both_lim(&lim, refs, "[1,2]", 0);
+    lim.max_work = 4;
+    both_lim(&lim, refs, "[1,2]", -1);
+    schema_limits_default(&lim);
+    lim.max_eval_depth = 3;
+    both_lim(&lim, refs, "[1,2]", 0);
+    lim.max_eval_depth = 2;
+    both_lim(&lim, refs, "[1,2]", -1);
+    both(refs, "[1,\"2\"]", 1);
 }
 END_TEST
 
