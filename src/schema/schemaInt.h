@@ -158,10 +158,11 @@ enum schema_kwk {
 struct schema_pname {
     const char *name; /* borrowed from the schema document */
     size_t len;
-    size_t node;    /* "properties" subschema; SCHEMA_NONE when none or always valid */
-    unsigned types; /* node is only {"type": ...}: its type mask, checked in place */
-    int declared;   /* named by "properties" (so not an additional property) */
+    size_t node;  /* "properties" subschema; SCHEMA_NONE when none or always valid */
+    int declared; /* named by "properties" (so not an additional property) */
     int required;
+    size_t next; /* the name "properties" declares after this one, or SCHEMA_NONE */
+    const struct schema_fnode *leaf; /* node's record when a leaf (schema_fast.c) */
 };
 struct schema_ptab {
     size_t n;
@@ -249,6 +250,7 @@ static inline json_t *schema_kw_get(uint64_t present, json_t *j, const char *kw)
  * instance's members (boolean mode only). */
 struct schema_objop {
     struct schema_ptab tab;
+    size_t first;     /* the first name "properties" declares (members often follow its order) */
     uint64_t reqmask; /* bit i: names[i] is required (required names come first) */
     size_t add;       /* additionalProperties subschema, SCHEMA_NONE when absent */
     int add_false;    /* additionalProperties: false */
@@ -324,6 +326,7 @@ struct schema_node {
     size_t nfkw;
     const struct schema_kw *prog; /* fkws, or kws when nothing was specialised */
     size_t nprog;
+    const struct schema_fnode *fn; /* prog as one record (schema_fast.c), or NULL */
 };
 
 struct schema_dyn_anchor {
@@ -569,5 +572,70 @@ struct schema_seen {
 /* 1 when V was not in S (and now is), 0 when it was */
 int schema_seen_add(struct schema_seen *s, json_t *v);
 void schema_seen_release(struct schema_seen *s);
+
+/* schema eval (h-eval) */
+
+/* A node's boolean program as one record, when every keyword of it is a common one
+ * (schema_fast.c builds it, schema_eval.c runs it): checked by the instance's type in
+ * one pass, in the program's order, without a dispatch per keyword. */
+enum {
+    SF_REF = 1u << 0, /* $ref, first as in the program */
+    SF_TYPE = 1u << 1,
+    SF_STRS = 1u << 2, /* enum of strings, or a string const */
+    SF_NUM = 1u << 3,  /* maximum, exclusiveMaximum, minimum, exclusiveMinimum */
+    SF_MAXLEN = 1u << 4,
+    SF_MINLEN = 1u << 5,
+    SF_PATTERN = 1u << 6,
+    SF_MAXITEMS = 1u << 7,
+    SF_MINITEMS = 1u << 8,
+    SF_ITEMS = 1u << 9,
+    SF_MAXPROPS = 1u << 10,
+    SF_MINPROPS = 1u << 11,
+    SF_REQ = 1u << 12, /* required names not fused into the object op */
+    SF_OBJ = 1u << 13,
+};
+/* S[0..N), N <= 8, as one word: two strings of the same length up to 8 bytes are equal
+ * exactly when their words are (the two loads cover every byte, overlapping). */
+static inline uint64_t schema_short_key(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4), memcpy(&b, p + n - 4, 4);
+        return a | (uint64_t)b << 32;
+    }
+    return n ? p[0] | (uint32_t)p[n >> 1] << 8 | (uint32_t)p[n - 1] << 16 : 0;
+}
+
+struct schema_fbound {
+    enum schema_kwk kind; /* SK_MAXIMUM, SK_EXMAXIMUM, SK_MINIMUM or SK_EXMINIMUM */
+    int is_int;           /* the limit is a JSON integer: I */
+    json_int_t i;
+    json_t *v; /* the limit */
+};
+struct schema_fnode {
+    const struct schema_node *node; /* whose program it is */
+    unsigned has;                   /* SF_* */
+    int leaf;                       /* no SF_REF, SF_OBJ or SF_ITEMS: no subschema to evaluate */
+    /* bit T (a json_type): a value of type T passes "type" and the string enum; a real
+     * with an integer value passes when REAL_INT; it has checks of its own (JCHECKS) */
+    unsigned jtypes, jchecks;
+    int real_int;
+    unsigned types;
+    size_t ref;
+    const struct schema_kw *strs; /* SK_ENUMSTR of the boolean program */
+    uint64_t *strkeys;            /* schema_short_key of each of its strings up to 8 bytes */
+    size_t nbound;
+    struct schema_fbound bound[4];
+    int int_range; /* every limit an integer: an integer passes when LO <= it <= HI */
+    json_int_t lo, hi;
+    size_t maxlen, minlen;
+    const struct schema_re *re;
+    size_t maxitems, minitems;
+    size_t items, items_start;
+    size_t maxprops, minprops;
+    const struct schema_kw *req;    /* SK_REQNAMES of the boolean program */
+    const struct schema_objop *obj; /* SK_OBJECT's */
+};
 
 #endif

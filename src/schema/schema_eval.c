@@ -1,7 +1,8 @@
 /* schema_eval.c - validation of an instance against a compiled schema: keyword
  * dispatch, annotation collection for unevaluated*, the dynamic scope for
  * $dynamicRef/$recursiveRef, the per-validation bounds (work, depth, regex), and the
- * boolean fast path (eval_fast: specialised programs, first failure stops). */
+ * boolean fast path (eval_fast: specialised programs or their records, first failure
+ * stops; a leaf record evaluated in place by the member and item loops). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -71,6 +72,7 @@ struct vst {
     uint32_t depth, max_depth;
     int dynamic; /* the schema's: the dynamic scope is tracked */
     int aborted;
+    int no_leaf; /* dynamic or aborted: no leaf evaluated in place (eval_leaf) */
     pcre2_match_data *md;
     struct memo memo;
     /* evaluations on shared values, added to schema_eval_shared_evals once at the end:
@@ -159,6 +161,7 @@ static void abort_bound(struct vst *st, const struct schema_node *n, const char 
 {
     if (st->aborted) return;
     st->aborted = 1;
+    st->no_leaf = 1;
     if (!st->errs) return;
     va_list ap;
     va_start(ap, fmt);
@@ -380,6 +383,128 @@ static int cmp_hashed(const void *a, const void *b)
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
+/* A record's string keywords: the enum, the lengths, then the pattern. */
+static inline __attribute__((always_inline)) int fnode_string(struct vst *st,
+                                                              const struct schema_node *n,
+                                                              const struct schema_fnode *f,
+                                                              json_t *inst)
+{
+    size_t bytes = json_string_length(inst);
+    const char *str = json_string_value(inst);
+    if (f->has & SF_STRS) {
+        const size_t *lens = f->strs->u.strs.len, n_strs = f->strs->u.strs.n;
+        size_t i = 0;
+        if (bytes <= 8) { /* one word against each string of that length */
+            uint64_t key = schema_short_key(str, bytes);
+            while (i < n_strs && !(lens[i] == bytes && f->strkeys[i] == key)) i++;
+        } else {
+            while (i < n_strs &&
+                   !(lens[i] == bytes && schema_bytes_eq(f->strs->u.strs.s[i], str, bytes)))
+                i++;
+        }
+        if (i == n_strs) return 0;
+    }
+    /* code points <= bytes: a short string passes maxLength, fails minLength */
+    if (bytes > f->maxlen && val_utf8_length(str, bytes) > f->maxlen) return 0;
+    if (f->has & SF_MINLEN) { /* code points counted until there are enough */
+        if (bytes < f->minlen) return 0;
+        size_t cps = 0;
+        for (size_t i = 0; i < bytes && cps < f->minlen; i++)
+            cps += ((unsigned char)str[i] & 0xC0) != 0x80; /* not a continuation byte */
+        if (cps < f->minlen) return 0;
+    }
+    return !(f->has & SF_PATTERN) || re_match(st, n, f->re, str, bytes) > 0;
+}
+
+/* A record's numeric bounds (INST is a number): int64 against int64 when both are. */
+static int fnode_bounds(const struct schema_fnode *f, json_t *inst)
+{
+    int isint = json_is_integer(inst);
+    json_int_t x = isint ? json_integer_value(inst) : 0;
+    if (isint && f->int_range) return x >= f->lo && x <= f->hi;
+    for (size_t i = 0; i < f->nbound; i++) {
+        const struct schema_fbound *b = &f->bound[i];
+        int c = isint && b->is_int ? (x < b->i ? -1 : x > b->i) : val_num_cmp(inst, b->v);
+        int ok = b->kind == SK_MAXIMUM ? c <= 0
+            : b->kind == SK_EXMAXIMUM  ? c < 0
+            : b->kind == SK_MINIMUM    ? c >= 0
+                                       : c > 0;
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+/* The checks of a record for a value of jansson type T that has some (f->jchecks). */
+static inline __attribute__((always_inline)) int fnode_typed(struct vst *st,
+                                                             const struct schema_node *n,
+                                                             const struct schema_fnode *f,
+                                                             json_t *inst, unsigned t)
+{
+    switch (t) {
+    case JSON_STRING: return fnode_string(st, n, f, inst);
+    case JSON_INTEGER:
+    case JSON_REAL: return fnode_bounds(f, inst);
+    case JSON_OBJECT: {
+        size_t np = json_object_size(inst);
+        if (np > f->maxprops || np < f->minprops) return 0;
+        if (f->has & SF_REQ)
+            for (size_t i = 0; i < f->req->u.strs.n; i++)
+                if (!json_object_getn(inst, f->req->u.strs.s[i], f->req->u.strs.len[i])) return 0;
+        return 1;
+    }
+    case JSON_ARRAY: {
+        size_t len = json_array_size(inst);
+        return len <= f->maxitems && len >= f->minitems;
+    }
+    default: return 1;
+    }
+}
+
+/* A record's keywords but $ref and the subschemas of members and items: "type" and a
+ * string enum by one mask of jansson types, then those of INST's type, in the
+ * program's order (the pattern is a string's last). */
+static inline __attribute__((always_inline)) int fnode_checks(struct vst *st,
+                                                              const struct schema_node *n,
+                                                              const struct schema_fnode *f,
+                                                              json_t *inst)
+{
+    unsigned t = json_typeof(inst);
+    if (!(f->jtypes >> t & 1) && !(t == JSON_REAL && f->real_int && val_is_integer(inst))) return 0;
+    return !(f->jchecks >> t & 1) || fnode_typed(st, n, f, inst, t);
+}
+
+/* eval_fast of node CID, whose record F is a leaf (no $ref, no subschema), in place: the
+ * same work, nesting and count of shared evaluations, without the calls. A bound
+ * within reach, a dynamic scope or a shared object or array go the long way. */
+static inline __attribute__((always_inline)) int eval_leaf(struct vst *st, size_t cid,
+                                                           const struct schema_fnode *f, json_t *v)
+{
+    if (st->depth >= st->max_depth || st->work >= st->max_work || st->no_leaf ||
+        (v->refcount > 1 && (json_is_object(v) || json_is_array(v))))
+        return eval_fast(st, cid, v);
+    st->work++;
+    if (v->refcount > 1) st->shared_evals++;
+    if (st->depth + 1 > st->memo.peak) st->memo.peak = st->depth + 1;
+    return fnode_checks(st, f->node, f, v) && !st->aborted;
+}
+
+/* eval_fast of node CID on V: in place when its record is a leaf, or only a $ref (its
+ * target evaluated one level down, as eval_fast would). */
+static inline __attribute__((always_inline)) int eval_child(struct vst *st, size_t cid, json_t *v)
+{
+    const struct schema_fnode *f = st->s->nodes.items[cid]->fn;
+    if (f && f->leaf) return eval_leaf(st, cid, f, v);
+    if (!f || f->has != SF_REF || st->depth >= st->max_depth || st->work >= st->max_work ||
+        st->no_leaf || (v->refcount > 1 && (json_is_object(v) || json_is_array(v))))
+        return eval_fast(st, cid, v);
+    st->work++;
+    if (v->refcount > 1) st->shared_evals++;
+    if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
+    int ok = eval_fast(st, f->ref, v);
+    st->depth--;
+    return ok && !st->aborted;
+}
+
 /* Boolean form of properties + required + additionalProperties: one pass over the
  * members against the precomputed name table; stops at the first failure. Only in
  * boolean mode, so children go straight to eval_fast. */
@@ -393,13 +518,14 @@ static int object_fast(struct vst *st, const struct schema_objop *op, json_t *in
             json_t *v = json_object_getn(inst, t->names[i].name, t->names[i].len);
             if (!v) {
                 if (t->names[i].required) return 0;
-            } else if (t->names[i].node != SCHEMA_NONE && !eval_fast(st, t->names[i].node, v)) {
+            } else if (t->names[i].node != SCHEMA_NONE && !eval_child(st, t->names[i].node, v)) {
                 return 0;
             }
         }
         return 1;
     }
     uint64_t seen = 0;
+    size_t guess = op->first; /* the name expected next, when members follow "properties" */
     for (void *it = json_object_iter(inst), *next; it; it = next) {
         /* members are separate allocations: start loading the next one early */
         next = json_object_iter_next(inst, it);
@@ -407,21 +533,22 @@ static int object_fast(struct vst *st, const struct schema_objop *op, json_t *in
         const char *key = json_object_iter_key(it);
         json_t *v = json_object_iter_value(it);
         __builtin_prefetch(v);
-        size_t i = schema_ptab_find(t, key, json_object_iter_key_len(it));
+        size_t klen = json_object_iter_key_len(it), i;
+        if (guess != SCHEMA_NONE && t->names[guess].len == klen &&
+            schema_bytes_eq(t->names[guess].name, key, klen))
+            i = guess;
+        else i = schema_ptab_find(t, key, klen);
         if (i != SCHEMA_NONE) {
+            guess = t->names[i].next;
             if (i < 64) seen |= 1ull << i;
             size_t c = t->names[i].node;
-            if (t->names[i].types && st->work < st->max_work && st->depth < st->max_depth &&
-                !st->aborted) { /* {"type": ...} in place: what eval_fast would do */
-                st->work++;
-                if (!type_ok(t->names[i].types, v)) return 0;
-            } else if (c != SCHEMA_NONE && !eval_fast(st, c, v)) {
+            if (c != SCHEMA_NONE &&
+                !(t->names[i].leaf ? eval_leaf(st, c, t->names[i].leaf, v) : eval_child(st, c, v)))
                 return 0;
-            }
             if (t->names[i].declared) continue;
         }
         if (op->add_false) return 0;
-        if (op->add != SCHEMA_NONE && !eval_fast(st, op->add, v)) return 0;
+        if (op->add != SCHEMA_NONE && !eval_child(st, op->add, v)) return 0;
     }
     return (seen & op->reqmask) == op->reqmask;
 }
@@ -992,12 +1119,6 @@ static void memo_release(struct memo *m)
     VEC_FREE(m->seqs);
 }
 
-/* A value under more than one parent: only these are worth remembering. */
-static int shared(const json_t *v)
-{
-    return (json_is_object(v) || json_is_array(v)) && v->refcount > 1;
-}
-
 static int eval_full(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
 {
     const struct schema_node *n = st->s->nodes.items[nid];
@@ -1102,6 +1223,21 @@ static int fast_kw(struct vst *st, const struct schema_node *n, const struct sch
     }
 }
 
+/* A node's record (struct schema_fnode): $ref, the checks, then the subschemas of
+ * members or items. */
+static inline __attribute__((always_inline)) int
+fnode_eval(struct vst *st, const struct schema_node *n, const struct schema_fnode *f, json_t *inst)
+{
+    unsigned has = f->has;
+    if (has & SF_REF && !eval_fast(st, f->ref, inst)) return 0;
+    if (!fnode_checks(st, n, f, inst)) return 0;
+    if (has & SF_OBJ && json_is_object(inst)) return object_fast(st, f->obj, inst);
+    if (has & SF_ITEMS && json_is_array(inst))
+        for (size_t i = f->items_start, len = json_array_size(inst); i < len; i++)
+            if (!eval_child(st, f->items, json_array_get(inst, i))) return 0;
+    return 1;
+}
+
 static int prog_fast(struct vst *st, const struct schema_node *n, json_t *inst)
 {
     for (size_t i = 0; i < n->nprog; i++) /* by index: prog is NULL for {} */
@@ -1110,15 +1246,21 @@ static int prog_fast(struct vst *st, const struct schema_node *n, json_t *inst)
 }
 
 /* The node's specialised program, stopping at the first failure. */
-static int eval_prog(struct vst *st, const struct schema_node *n, json_t *inst)
+static inline __attribute__((always_inline)) int
+eval_prog_body(struct vst *st, const struct schema_node *n, json_t *inst)
 {
-    if (inst->refcount > 1) st->shared_evals++;
     int pushed = st->dynamic && scope_push(st, n); /* for $dynamicRef and $recursiveRef */
     if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
-    int ok = prog_fast(st, n, inst);
+    int ok = n->fn ? fnode_eval(st, n, n->fn, inst) : prog_fast(st, n, inst);
     st->depth--;
     if (pushed) scope_pop(st);
     return ok && !st->aborted;
+}
+
+static int eval_prog(struct vst *st, const struct schema_node *n, json_t *inst)
+{
+    if (inst->refcount > 1) st->shared_evals++;
+    return eval_prog_body(st, n, inst);
 }
 
 /* eval_prog of a shared value, remembered (struct memo says why this is exact). */
@@ -1172,8 +1314,12 @@ static int eval_fast(struct vst *st, size_t nid, json_t *inst)
         return eval_full(st, nid, inst, NULL);
     st->work++;
     if (n->boolean >= 0) return n->boolean;
-    if (!st->errs && shared(inst)) return eval_shared(st, nid, n, inst);
-    return eval_prog(st, n, inst);
+    if (inst->refcount > 1) {
+        if (!st->errs && (json_is_object(inst) || json_is_array(inst)))
+            return eval_shared(st, nid, n, inst);
+        st->shared_evals++;
+    }
+    return eval_prog_body(st, n, inst);
 }
 
 static int eval(struct vst *st, size_t nid, json_t *inst, struct ann *ann)
@@ -1191,12 +1337,16 @@ int schema_validate(const schema *s, json_t *instance, struct schema_errors *err
     st.max_work = s->lim.max_work;
     st.max_depth = s->lim.max_eval_depth;
     st.dynamic = s->dynamic;
+    st.no_leaf = s->dynamic;
     if (!errs && st.dynamic) st.memo.inscope = xcalloc(s->res.len, sizeof *st.memo.inscope);
     int r = eval(&st, s->root, instance, NULL);
     schema_md_give(s, st.md);
-    buf_release(&st.ip);
-    VEC_FREE(st.scope);
-    memo_release(&st.memo);
+    /* most validations allocated none of these: no call then (a validation of a small
+     * instance is a few thousand instructions) */
+    if (st.ip.s) buf_release(&st.ip);
+    if (st.scope.items) VEC_FREE(st.scope);
+    if (st.memo.slot || st.memo.inscope || st.memo.firsts.items || st.memo.seqs.items)
+        memo_release(&st.memo);
     if (st.shared_evals) schema_eval_shared_evals += st.shared_evals;
     if (st.aborted) return -1;
     return r ? 0 : 1;

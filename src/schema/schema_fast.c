@@ -1,11 +1,18 @@
 /* schema_fast.c - compile-time specialisation of the boolean ("valid?") program of each
  * node: properties/required/additionalProperties fused into one pass over an object's
  * members against a precomputed name table, string enums and required names with
- * precomputed lengths; plus the reusable PCRE2 match data of a compiled schema. */
+ * precomputed lengths; then, when every keyword of that program is a common one, the
+ * program as one record (struct schema_fnode) that schema_eval.c checks by the
+ * instance's type without a dispatch per keyword; plus the reusable PCRE2 match data of
+ * a compiled schema. */
 #include <stdatomic.h>
 #include <string.h>
 
 #include "schema/schemaInt.h"
+
+/* The range of json_int_t (long long, or long without it). */
+#define JINT_MAX ((json_int_t)((1ull << (sizeof(json_int_t) * 8 - 1)) - 1))
+#define JINT_MIN (-JINT_MAX - 1)
 
 struct schema_mdcache {
     _Atomic(pcre2_match_data *) md;
@@ -33,7 +40,7 @@ static size_t ptab_add(struct schema_ptab *t, size_t *cap, const char *name, siz
         *cap = *cap ? 2 * *cap : 8;
         t->names = xrealloc(t->names, *cap * sizeof *t->names);
     }
-    t->names[t->n] = (struct schema_pname){name, len, SCHEMA_NONE, 0, 0, 0};
+    t->names[t->n] = (struct schema_pname){name, len, SCHEMA_NONE, 0, 0, SCHEMA_NONE, NULL};
     return t->n++;
 }
 
@@ -67,13 +74,16 @@ static struct schema_objop *build_objop(const schema *s, const struct schema_nod
             op->reqmask |= 1ull << k;
         }
     }
+    op->first = SCHEMA_NONE;
+    size_t prev = SCHEMA_NONE;
     for (i = 0; pk && i < pk->u.props.n; i++) {
         size_t k = ptab_add(&op->tab, &cap, pk->u.props.names[i], pk->u.props.lens[i]);
+        if (prev == SCHEMA_NONE) op->first = k;
+        else op->tab.names[prev].next = k;
+        prev = k;
         op->tab.names[k].declared = 1;
         const struct schema_node *c = s->nodes.items[pk->u.props.nodes[i]];
         if (!always_valid(c)) op->tab.names[k].node = pk->u.props.nodes[i];
-        if (c->boolean < 0 && c->nkw == 1 && c->kws[0].kind == SK_TYPE && !c->has_uneval)
-            op->tab.names[k].types = c->kws[0].u.types;
     }
     op->add = ak ? ak->u.addprops.node : SCHEMA_NONE;
     op->add_false = ak && s->nodes.items[op->add]->boolean == 0;
@@ -181,6 +191,160 @@ static int is_dynamic(const struct schema_node *n)
     return 0;
 }
 
+static void fnode_free(struct schema_fnode *f)
+{
+    if (!f) return;
+    free(f->strkeys);
+    free(f);
+}
+
+/* Fill F (zeroed) with N's boolean program: 0 when some keyword of it is not one the
+ * record holds, or a kind comes twice. */
+static int fnode_of(const struct schema_node *n, struct schema_fnode *f);
+
+/* N's boolean program as one record (struct schema_fnode), or NULL. */
+static struct schema_fnode *build_fnode(const struct schema_node *n)
+{
+    struct schema_fnode *f = xcalloc(1, sizeof *f);
+    if (fnode_of(n, f)) return f;
+    fnode_free(f);
+    return NULL;
+}
+
+static int fnode_of(const struct schema_node *n, struct schema_fnode *f)
+{
+    f->maxlen = f->maxitems = f->maxprops = SIZE_MAX;
+    uint64_t kinds = 0;
+    for (size_t i = 0; i < n->nprog; i++) {
+        const struct schema_kw *k = &n->prog[i];
+        if (k->kind >= 64 || (kinds >> k->kind & 1)) return 0;
+        kinds |= 1ull << k->kind;
+        switch (k->kind) {
+        case SK_REF:
+            if (i != 0) return 0; /* checked first */
+            f->has |= SF_REF;
+            f->ref = k->u.ref.node;
+            break;
+        case SK_TYPE:
+            f->has |= SF_TYPE;
+            f->types = k->u.types;
+            break;
+        case SK_ENUMSTR:
+            f->has |= SF_STRS;
+            f->strs = k;
+            f->strkeys = xmalloc((k->u.strs.n ? k->u.strs.n : 1) * sizeof *f->strkeys);
+            for (size_t j = 0; j < k->u.strs.n; j++)
+                f->strkeys[j] =
+                    k->u.strs.len[j] <= 8 ? schema_short_key(k->u.strs.s[j], k->u.strs.len[j]) : 0;
+            break;
+        case SK_MAXIMUM:
+        case SK_EXMAXIMUM:
+        case SK_MINIMUM:
+        case SK_EXMINIMUM: {
+            struct schema_fbound *b = &f->bound[f->nbound++];
+            b->kind = k->kind;
+            b->v = k->u.value;
+            b->is_int = json_is_integer(k->u.value);
+            b->i = b->is_int ? json_integer_value(k->u.value) : 0;
+            f->has |= SF_NUM;
+            break;
+        }
+        case SK_MAXLENGTH:
+            f->has |= SF_MAXLEN;
+            f->maxlen = k->u.count;
+            break;
+        case SK_MINLENGTH:
+            f->has |= SF_MINLEN;
+            f->minlen = k->u.count;
+            break;
+        case SK_PATTERN:
+            f->has |= SF_PATTERN;
+            f->re = k->u.re;
+            break;
+        case SK_MAXITEMS:
+            f->has |= SF_MAXITEMS;
+            f->maxitems = k->u.count;
+            break;
+        case SK_MINITEMS:
+            f->has |= SF_MINITEMS;
+            f->minitems = k->u.count;
+            break;
+        case SK_ITEMS:
+            f->has |= SF_ITEMS;
+            f->items = k->u.items.node;
+            f->items_start = k->u.items.start;
+            break;
+        case SK_MAXPROPS:
+            f->has |= SF_MAXPROPS;
+            f->maxprops = k->u.count;
+            break;
+        case SK_MINPROPS:
+            f->has |= SF_MINPROPS;
+            f->minprops = k->u.count;
+            break;
+        case SK_REQNAMES:
+            f->has |= SF_REQ;
+            f->req = k;
+            break;
+        case SK_OBJECT:
+            f->has |= SF_OBJ;
+            f->obj = k->u.obj;
+            break;
+        default: return 0;
+        }
+    }
+    /* The record runs a type's keywords in this order: the program's must agree (a
+     * keyword that can stop a validation stays after the checks before it). */
+    static const enum schema_kwk order[] = {
+        SK_REF,       SK_TYPE,      SK_ENUMSTR,   SK_MAXIMUM,  SK_EXMAXIMUM, SK_MINIMUM,
+        SK_EXMINIMUM, SK_MAXLENGTH, SK_MINLENGTH, SK_MAXITEMS, SK_MINITEMS,  SK_MAXPROPS,
+        SK_MINPROPS,  SK_PATTERN,   SK_REQNAMES,  SK_OBJECT,   SK_ITEMS};
+    size_t o = 0;
+    for (size_t i = 0; i < n->nprog; i++) {
+        while (o < sizeof order / sizeof *order && order[o] != n->prog[i].kind) o++;
+        if (o == sizeof order / sizeof *order) return 0;
+    }
+    f->int_range = 1; /* the bounds as one closed range of integers */
+    f->lo = JINT_MIN;
+    f->hi = JINT_MAX;
+    for (size_t i = 0; i < f->nbound; i++) {
+        const struct schema_fbound *b = &f->bound[i];
+        if (!b->is_int || (b->kind == SK_EXMAXIMUM && b->i == JINT_MIN) ||
+            (b->kind == SK_EXMINIMUM && b->i == JINT_MAX)) {
+            f->int_range = 0; /* compared one by one */
+            continue;
+        }
+        json_int_t hi = b->kind == SK_MAXIMUM ? b->i
+            : b->kind == SK_EXMAXIMUM         ? b->i - 1
+                                              : JINT_MAX;
+        json_int_t lo = b->kind == SK_MINIMUM ? b->i
+            : b->kind == SK_EXMINIMUM         ? b->i + 1
+                                              : JINT_MIN;
+        if (hi < f->hi) f->hi = hi;
+        if (lo > f->lo) f->lo = lo;
+    }
+    f->node = n;
+    f->leaf = !(f->has & (SF_REF | SF_OBJ | SF_ITEMS));
+    f->jtypes = ~0u;
+    if (f->has & SF_TYPE) { /* the seven type names (bits of schema_kw.u.types) */
+        f->jtypes = (f->types & 1 ? 1u << JSON_NULL : 0) |
+            (f->types & 2 ? 1u << JSON_TRUE | 1u << JSON_FALSE : 0) |
+            (f->types & 4 ? 1u << JSON_OBJECT : 0) | (f->types & 8 ? 1u << JSON_ARRAY : 0) |
+            (f->types & 16 ? 1u << JSON_INTEGER | 1u << JSON_REAL : 0) |
+            (f->types & 32 ? 1u << JSON_STRING : 0) | (f->types & 64 ? 1u << JSON_INTEGER : 0);
+        f->real_int = (f->types & 64) && !(f->types & 16);
+    }
+    if (f->has & SF_STRS) { /* only a string can be one of the strings */
+        f->jtypes &= 1u << JSON_STRING;
+        f->real_int = 0;
+    }
+    f->jchecks = (f->has & (SF_STRS | SF_MAXLEN | SF_MINLEN | SF_PATTERN) ? 1u << JSON_STRING : 0) |
+        (f->has & SF_NUM ? 1u << JSON_INTEGER | 1u << JSON_REAL : 0) |
+        (f->has & (SF_MAXPROPS | SF_MINPROPS | SF_REQ) ? 1u << JSON_OBJECT : 0) |
+        (f->has & (SF_MAXITEMS | SF_MINITEMS) ? 1u << JSON_ARRAY : 0);
+    return 1;
+}
+
 void schema_fast_build(schema *s)
 {
     s->mdcache = xcalloc(1, sizeof *s->mdcache);
@@ -196,6 +360,19 @@ void schema_fast_build(schema *s)
         n->slow = n->has_uneval;
         n->prog = n->fkws ? n->fkws : n->kws;
         n->nprog = n->fkws ? n->nfkw : n->nkw;
+        if (n->boolean < 0 && !n->slow) n->fn = build_fnode(n);
+    }
+    for (size_t i = 0; i < s->nodes.len; i++) { /* the object ops' leaf members */
+        struct schema_node *n = s->nodes.items[i];
+        for (size_t k = 0; k < n->nfkw; k++) {
+            if (n->fkws[k].kind != SK_OBJECT) continue;
+            struct schema_ptab *t = &n->fkws[k].u.obj->tab;
+            for (size_t j = 0; j < t->n; j++) {
+                const struct schema_fnode *f =
+                    t->names[j].node == SCHEMA_NONE ? NULL : s->nodes.items[t->names[j].node]->fn;
+                t->names[j].leaf = f && f->leaf ? f : NULL;
+            }
+        }
     }
 }
 
@@ -210,6 +387,8 @@ void schema_fast_free(struct schema_node *n)
             free(k->u.strs.len);
         }
     }
+    fnode_free((struct schema_fnode *)n->fn);
+    n->fn = NULL;
     free(n->fkws);
     n->fkws = NULL;
     n->nfkw = 0;
