@@ -1,8 +1,9 @@
 /* check_start.c - the work a start leaves out or does cheaply, and that it still answers
  * as before: the embedded meta-schemas parsed on their first lookup (schema/schema_ctx.c),
  * a tag's lock taken as it stands when its bytes are the lock the set would write
- * (rules/lock.c), and the digest's fixtures read without asking the disk first
- * (rules/rule_set_load.c). */
+ * (rules/lock.c), the digest's fixtures read without asking the disk first
+ * (rules/rule_set_load.c), and a cache entry's payload checked by a checksum rather than
+ * a sha256 (doc/doc_cache.c). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "doc/docInt.h"
 #include "rules/lock.h"
 #include "schema/schema.h"
 #include "schema/schemaInt.h"
@@ -234,6 +236,33 @@ START_TEST(digest_fixtures)
 }
 END_TEST
 
+/* ---- the cache entry's checksum ------------------------------------------------------ */
+
+/* Every single bit flipped, in the 8-byte steps and in the tail, changes the checksum;
+ * so does a zero byte more (the length counts) and two words swapped. */
+START_TEST(checksum_sees_every_bit)
+{
+    unsigned char b[43];
+    for (size_t i = 0; i < sizeof b; i++) b[i] = (unsigned char)(i * 37 + 11);
+    uint64_t h = doc_cache_checksum(b, sizeof b);
+    ck_assert(doc_cache_checksum(b, sizeof b) == h);
+    for (size_t i = 0; i < sizeof b; i++)
+        for (int bit = 0; bit < 8; bit++) {
+            b[i] ^= (unsigned char)(1u << bit);
+            ck_assert_msg(doc_cache_checksum(b, sizeof b) != h, "byte %zu bit %d unseen", i, bit);
+            b[i] ^= (unsigned char)(1u << bit);
+        }
+    unsigned char z[44] = {0};
+    memcpy(z, b, sizeof b);
+    ck_assert(doc_cache_checksum(z, sizeof z) != h);
+    unsigned char sw[43];
+    memcpy(sw, b + 8, 8);
+    memcpy(sw + 8, b, 8);
+    memcpy(sw + 16, b + 16, sizeof b - 16);
+    ck_assert(doc_cache_checksum(sw, sizeof sw) != h);
+}
+END_TEST
+
 Suite *start_suite(void)
 {
     Suite *s = suite_create("start");
@@ -248,6 +277,9 @@ Suite *start_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("digest");
     tcase_add_test(tc, digest_fixtures);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("doc-cache");
+    tcase_add_test(tc, checksum_sees_every_bit);
     suite_add_tcase(s, tc);
     return s;
 }
