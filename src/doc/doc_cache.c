@@ -503,6 +503,7 @@ doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, co
         goto out;
     d = xcalloc(1, sizeof *d);
     pthread_mutex_init(&d->cache_lock, NULL);
+    VEC_RESERVE(d->idx, nidx); /* at once: the count is bounded by the payload's length */
     for (uint32_t i = 0; i < nidx; i++) {
         uint32_t f[ENTRY_FIELDS];
         get(&r, f, sizeof f);
