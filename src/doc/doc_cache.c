@@ -53,7 +53,8 @@ enum {
     CACHE_FORMAT = 2,
     ENTRY_FIELDS = 9,
     MAX_NEST = DOC_DEFAULT_MAX_DEPTH + 2,
-    MAX_SHARED = 4096
+    MAX_SHARED = 4096,
+    TOUCH_AFTER = 60
 };
 static const char MAGIC[8] = {'M', 'C', 'P', 'D', 'D', 'O', 'C', '\n'};
 
@@ -160,7 +161,11 @@ char *doc_cache_entry_path(const char *dir, const char hex[65])
 /* ---- a bounded directory --------------------------------------------------------------
  * Every edit of a rule file leaves an entry for its new text, so the directory would only
  * grow: past DOC_CACHE_MAX_ENTRIES entries, a write removes the least recently written
- * until three quarters are left (one still in use is then parsed and written again). */
+ * or used until three quarters are left (one still in use is then parsed and written
+ * again). An entry read is marked used (its time set to now) when its time is more than
+ * TOUCH_AFTER seconds old: by write time alone, the entries every run reads were the
+ * first removed when other builds wrote many (several checkouts' tests on one machine),
+ * and each run then parsed its rule set again. */
 
 struct aged {
     char *name;
@@ -449,7 +454,7 @@ static json_t *get_value(struct reader *r, int depth)
 
 /* Reads the whole file PATH (new); NULL when it cannot. Read at its size in one call
  * (stdio copied a 150 KB entry through 64 KB chunks and a growing buffer). */
-static char *read_all(const char *path, size_t *len)
+static char *read_all(const char *path, size_t *len, time_t *mtime)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
@@ -472,6 +477,7 @@ static char *read_all(const char *path, size_t *len)
         return NULL;
     }
     *len = n;
+    *mtime = st.st_mtime;
     return p;
 }
 
@@ -480,9 +486,12 @@ doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, co
     if (!dir_ours(dir)) return NULL;
     char *path = doc_cache_entry_path(dir, hex);
     size_t n = 0;
-    char *data = read_all(path, &n);
-    free(path);
-    if (!data) return NULL;
+    time_t written = 0;
+    char *data = read_all(path, &n, &written);
+    if (!data) {
+        free(path);
+        return NULL;
+    }
     struct reader r = {(const unsigned char *)data, (const unsigned char *)data + n, VEC_INIT};
     const char *key = engine_key();
     char magic[sizeof MAGIC], their_hex[64];
@@ -526,6 +535,8 @@ doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, co
     d->is_yaml = 1;
     d->root = root;
     free(data);
+    if (written < time(NULL) - TOUCH_AFTER) utimensat(AT_FDCWD, path, NULL, 0); /* used */
+    free(path);
     return d;
 out:
     VEC_FREE(r.shared);
@@ -533,5 +544,6 @@ out:
     if (d) VEC_FREE(d->idx);
     free(d);
     free(data);
+    free(path);
     return NULL;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -327,6 +328,46 @@ START_TEST(the_directory_is_bounded)
 }
 END_TEST
 
+/* The entry's modification time, 0 when there is none. */
+static time_t entry_mtime(void)
+{
+    char *e = entry();
+    struct stat st;
+    time_t t = stat(e, &st) == 0 ? st.st_mtime : 0;
+    free(e);
+    return t;
+}
+
+/* Sets the entry's times AGO seconds back. */
+static void age_entry(time_t ago)
+{
+    char *e = entry();
+    time_t t = time(NULL) - ago;
+    struct timespec ts[2] = {{t, 0}, {t, 0}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, e, ts, 0), 0);
+    free(e);
+}
+
+/* An entry read is marked used when its time is over a minute old, so the bound removes
+ * the least recently used, not the entries every run reads; a fresh one is left alone
+ * (no system call per read). */
+START_TEST(a_read_entry_is_marked_used)
+{
+    doc_free(cached());
+    age_entry(3600);
+    time_t old = entry_mtime();
+    ino_t ino = entry_inode();
+    doc_free(cached());
+    ck_assert_uint_eq(entry_inode(), ino); /* read, not written again */
+    ck_assert_int_ge(entry_mtime(), time(NULL) - 5);
+    ck_assert_int_gt(entry_mtime(), old);
+    age_entry(5);
+    old = entry_mtime();
+    doc_free(cached());
+    ck_assert_int_eq(entry_mtime(), old);
+}
+END_TEST
+
 Suite *doc_cache_suite(void)
 {
     Suite *s = suite_create("doc_cache");
@@ -338,6 +379,7 @@ Suite *doc_cache_suite(void)
     tcase_add_test(tc, nothing_is_kept_when_off);
     tcase_add_test(tc, a_directory_others_may_write_is_not_used);
     tcase_add_test(tc, the_directory_is_bounded);
+    tcase_add_test(tc, a_read_entry_is_marked_used);
     suite_add_tcase(s, tc);
     return s;
 }
