@@ -150,5 +150,7 @@ char *doc_cache_entry_path(const char *dir, const char hex[65]);
 /* Keeps D (a YAML document loaded from a text of sha256 HEX) in DIR, when it can;
  * failures are silent (the next run parses again). */
 void doc_cache_put(const char *dir, const doc *d, const char hex[65]);
+/* The checksum of an entry's payload (LEN bytes at DATA): damage on disk, not a digest. */
+uint64_t doc_cache_checksum(const void *data, size_t len);
 
 #endif

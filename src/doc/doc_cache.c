@@ -8,15 +8,19 @@
  * holds:
  *   "MCPDDOC\n", u32 format, u32 n + n bytes: the engine (MCPDESC_VERSION and the
  *   running program's GNU build ID), 64 hex digits: the text's sha256, u64 payload
- *   length, 32 bytes: the payload's sha256, the payload:
+ *   length, u64: the payload's checksum (doc_cache_checksum), the payload:
  *   u32 entries, the position index (9 u32 each), then the jansson tree in pre-order
  *   ('o' u32 members (u32 key length, key, value)..., 'a' u32 items, 's' u32 length and
  *   bytes, 'i' i64, 'r' the double's 64 bits, 't' 'f' 'n'; 'd' before a value held
  *   again later, 'x' u32: the n-th value so marked, held again).
  * Integers are the machine's own (an entry is read by the program that wrote it).
  * Nothing read is trusted unchecked: an entry serves only when its format, engine,
- * text digest (recomputed from the bytes just read) and payload digest all match and the
+ * text digest (recomputed from the bytes just read) and payload checksum all match and the
  * payload decodes to the end within bounds; anything else is ignored and written anew.
+ * The checksum finds an entry torn or damaged on disk; it is no defence against a writer
+ * (who could write any digest beside the payload): the directory must be the user's
+ * own, written by no one else (dir_ours). It replaced the payload's sha256 (format 1),
+ * a quarter of a start's instructions on a processor without SHA extensions.
  * A value the tree holds more than once (a YAML alias) is read back shared ('d', 'x'
  * below). A program without a build ID keeps nothing (a rebuilt engine might load
  * the same text differently). */
@@ -46,10 +50,11 @@
  * document loaded within the default bounds). MAX_SHARED: values held more than once
  * that a document may have and still be kept (each is looked up among those before). */
 enum {
-    CACHE_FORMAT = 1,
+    CACHE_FORMAT = 2,
     ENTRY_FIELDS = 9,
     MAX_NEST = DOC_DEFAULT_MAX_DEPTH + 2,
-    MAX_SHARED = 4096
+    MAX_SHARED = 4096,
+    TOUCH_AFTER = 60
 };
 static const char MAGIC[8] = {'M', 'C', 'P', 'D', 'D', 'O', 'C', '\n'};
 
@@ -156,7 +161,11 @@ char *doc_cache_entry_path(const char *dir, const char hex[65])
 /* ---- a bounded directory --------------------------------------------------------------
  * Every edit of a rule file leaves an entry for its new text, so the directory would only
  * grow: past DOC_CACHE_MAX_ENTRIES entries, a write removes the least recently written
- * until three quarters are left (one still in use is then parsed and written again). */
+ * or used until three quarters are left (one still in use is then parsed and written
+ * again). An entry read is marked used (its time set to now) when its time is more than
+ * TOUCH_AFTER seconds old: by write time alone, the entries every run reads were the
+ * first removed when other builds wrote many (several checkouts' tests on one machine),
+ * and each run then parsed its rule set again. */
 
 struct aged {
     char *name;
@@ -213,12 +222,22 @@ static void prune(const char *dir)
     VEC_FREE(all);
 }
 
-static void sha256_of(const void *data, size_t len, uint8_t out[SHA256_DIGEST_SIZE])
+uint64_t doc_cache_checksum(const void *data, size_t len)
 {
-    struct sha256_ctx ctx;
-    sha256_init(&ctx);
-    sha256_update(&ctx, len, data);
-    sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
+    const unsigned char *p = data;
+    uint64_t h = 0x9e3779b97f4a7c15u ^ (uint64_t)len;
+    /* 8 bytes a step, each multiplied in and folded down: every bit of the payload moves
+     * the sum, at about a byte a cycle */
+    for (; len >= 8; p += 8, len -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdu;
+        h ^= h >> 29;
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, p, len);
+    h = (h ^ tail) * 0xc4ceb9fe1a85ec53u;
+    return h ^ (h >> 32);
 }
 
 /* ---- writing ------------------------------------------------------------------------ */
@@ -330,9 +349,7 @@ void doc_cache_put(const char *dir, const doc *d, const char hex[65])
     buf_adds(&out, key);
     buf_add(&out, hex, 64);
     put_u64(&out, payload.len);
-    uint8_t sum[SHA256_DIGEST_SIZE];
-    sha256_of(buf_str(&payload), payload.len, sum);
-    buf_add(&out, (const char *)sum, sizeof sum);
+    put_u64(&out, doc_cache_checksum(buf_str(&payload), payload.len));
     buf_add(&out, buf_str(&payload), payload.len);
     buf_release(&payload);
     /* written aside, then renamed over: a reader sees a whole entry or none */
@@ -435,16 +452,33 @@ static json_t *get_value(struct reader *r, int depth)
     return NULL;
 }
 
-/* Reads the whole file PATH (new); NULL when it cannot. */
-static char *read_all(const char *path, size_t *len)
+/* Reads the whole file PATH (new); NULL when it cannot. Read at its size in one call
+ * (stdio copied a 150 KB entry through 64 KB chunks and a growing buffer). */
+static char *read_all(const char *path, size_t *len, time_t *mtime)
 {
-    struct buf b = BUF_INIT;
-    if (buf_read_file(&b, path) < 0) {
-        buf_release(&b);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) return NULL;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+        close(fd);
         return NULL;
     }
-    *len = b.len;
-    return buf_detach(&b);
+    size_t want = (size_t)st.st_size, n = 0;
+    char *p = xmalloc(want + 1);
+    while (n < want) {
+        ssize_t r = read(fd, p + n, want - n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        n += (size_t)r;
+    }
+    close(fd);
+    if (n != want) { /* cut short, or changed under us: not an entry to trust */
+        free(p);
+        return NULL;
+    }
+    *len = n;
+    *mtime = st.st_mtime;
+    return p;
 }
 
 doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, const char hex[65])
@@ -452,15 +486,17 @@ doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, co
     if (!dir_ours(dir)) return NULL;
     char *path = doc_cache_entry_path(dir, hex);
     size_t n = 0;
-    char *data = read_all(path, &n);
-    free(path);
-    if (!data) return NULL;
+    time_t written = 0;
+    char *data = read_all(path, &n, &written);
+    if (!data) {
+        free(path);
+        return NULL;
+    }
     struct reader r = {(const unsigned char *)data, (const unsigned char *)data + n, VEC_INIT};
     const char *key = engine_key();
     char magic[sizeof MAGIC], their_hex[64];
     uint32_t format = 0, kl = 0, nidx = 0;
-    uint64_t plen = 0;
-    uint8_t sum[SHA256_DIGEST_SIZE], mine[SHA256_DIGEST_SIZE];
+    uint64_t plen = 0, sum = 0;
     doc *d = NULL;
     json_t *root = NULL;
     if (!get(&r, magic, sizeof magic) || memcmp(magic, MAGIC, sizeof MAGIC) ||
@@ -469,14 +505,14 @@ doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, co
         goto out;
     r.p += kl;
     if (!get(&r, their_hex, 64) || memcmp(their_hex, hex, 64) || !get(&r, &plen, sizeof plen) ||
-        !get(&r, sum, sizeof sum) || plen != (uint64_t)(r.end - r.p))
+        !get(&r, &sum, sizeof sum) || plen != (uint64_t)(r.end - r.p))
         goto out;
-    sha256_of(r.p, (size_t)plen, mine);
-    if (memcmp(sum, mine, sizeof sum) || !get(&r, &nidx, sizeof nidx) ||
+    if (sum != doc_cache_checksum(r.p, (size_t)plen) || !get(&r, &nidx, sizeof nidx) ||
         (uint64_t)(r.end - r.p) < (uint64_t)nidx * (ENTRY_FIELDS + 1) * 4)
         goto out;
     d = xcalloc(1, sizeof *d);
     pthread_mutex_init(&d->cache_lock, NULL);
+    VEC_RESERVE(d->idx, nidx); /* at once: the count is bounded by the payload's length */
     for (uint32_t i = 0; i < nidx; i++) {
         uint32_t f[ENTRY_FIELDS];
         get(&r, f, sizeof f);
@@ -499,6 +535,8 @@ doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, co
     d->is_yaml = 1;
     d->root = root;
     free(data);
+    if (written < time(NULL) - TOUCH_AFTER) utimensat(AT_FDCWD, path, NULL, 0); /* used */
+    free(path);
     return d;
 out:
     VEC_FREE(r.shared);
@@ -506,5 +544,6 @@ out:
     if (d) VEC_FREE(d->idx);
     free(d);
     free(data);
+    free(path);
     return NULL;
 }

@@ -252,6 +252,54 @@ static json_t *load_lock(const struct rule_set *rs, const char *tag, char **why)
     return lock;
 }
 
+/* Can S be written into a lock as it stands: printable ASCII, neither '"' nor '\\'
+ * (what jansson writes without an escape)? */
+static int plain_string(const char *s)
+{
+    for (; *s; s++)
+        if (*s < 0x20 || *s > 0x7e || *s == '"' || *s == '\\') return 0;
+    return 1;
+}
+
+int lock_text(const struct rule_set *rs, const char *tag, struct buf *out)
+{
+    size_t n = rule_set_digest_count(rs);
+    const char *name = rule_set_name(rs), *digest = rule_set_digest(rs);
+    if (!n || !name || !plain_string(name) || !plain_string(tag) || !plain_string(digest)) return 0;
+    buf_addf(out,
+             "{\n  \"format\": 2,\n  \"name\": \"%s\",\n  \"tag\": \"%s\",\n  \"digest\": "
+             "\"%s\",\n  \"files\": [",
+             name, tag, digest);
+    for (size_t k = 0; k < n; k++) {
+        const char *p = rule_set_digest_path(rs, k), *h = rule_set_digest_hex(rs, k);
+        if (!plain_string(p) || !plain_string(h)) return 0;
+        /* pieces, not a printf per file: this runs on every start */
+        buf_adds(out, k ? ",\n    {\n      \"path\": \"" : "\n    {\n      \"path\": \"");
+        buf_adds(out, p);
+        buf_adds(out, "\",\n      \"sha256\": \"");
+        buf_adds(out, h);
+        buf_adds(out, "\"\n    }");
+    }
+    buf_adds(out, "\n  ]\n}\n");
+    return 1;
+}
+
+/* Is the lock of TAG, byte for byte, the lock RS would write? Then it records exactly
+ * RS's files (a committed lock is what `rules lock` wrote), and lock_released_as need
+ * not parse its 20 KB of JSON (about 1 ms of every start); any other lock is parsed and
+ * compared. */
+static int lock_is_written_text(const struct rule_set *rs, const char *tag)
+{
+    struct buf want = BUF_INIT, have = BUF_INIT;
+    char *path = lock_path(rs, tag);
+    int same = lock_text(rs, tag, &want) && buf_read_file(&have, path) == 0 &&
+        have.len == want.len && !memcmp(buf_str(&have), buf_str(&want), want.len);
+    free(path);
+    buf_release(&want);
+    buf_release(&have);
+    return same;
+}
+
 char *lock_released_as(const struct rule_set *rs)
 {
     const char *tag = rule_set_tag(rs);
@@ -262,6 +310,7 @@ char *lock_released_as(const struct rule_set *rs)
         free(sums);
         return same ? xstrdup(tag) : NULL;
     }
+    if (lock_is_written_text(rs, tag)) return xstrdup(tag);
     char *why = NULL;
     json_t *lock = load_lock(rs, tag, &why);
     free(why);

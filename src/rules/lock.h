@@ -23,6 +23,10 @@ int lock_write(const struct rule_set *rs, const char *tag, FILE *err);
 int lock_verify(const struct rule_set *rs, const char *tag, FILE *err);
 /* The lock document for RS (new reference): {format, name, tag, digest, files}. */
 json_t *lock_describe(const struct rule_set *rs, const char *tag);
+/* Append to OUT the text lock_write writes for RS under TAG (json_dumps of lock_describe,
+ * JSON_INDENT(2), and a newline), formatted directly; 0 (OUT partly written) when a
+ * string would need an escape. */
+int lock_text(const struct rule_set *rs, const char *tag, struct buf *out);
 /* The manifest's tag, newly allocated, when a lock for it records exactly RS's files
  * (the release directory's SHA256SUMS, else DIR/tags/TAG.lock); NULL otherwise. Quiet:
  * the loader calls it to name the set honestly. */

@@ -79,10 +79,13 @@ void rule_cc_set_error(struct diag_list *errs, const char *file, uint32_t line, 
 struct yv rule_yv_member(struct cc *cc, struct yv y, const char *key)
 {
     struct yv out = {NULL, DOC_NONE};
-    if (!json_is_object(y.v)) return out;
+    /* most members asked for are optional and absent: the hash says so at once; a present
+     * one is found by its value (a YAML alias may hold it under two keys: the name too) */
+    json_t *v = json_is_object(y.v) ? json_object_get(y.v, key) : NULL;
+    if (!v) return out;
     size_t i = 0;
     for (void *it = json_object_iter(y.v); it; it = json_object_iter_next(y.v, it), i++) {
-        if (strcmp(json_object_iter_key(it), key) != 0) continue;
+        if (json_object_iter_value(it) != v || strcmp(json_object_iter_key(it), key) != 0) continue;
         out.v = json_object_iter_value(it);
         out.n = doc_node_item(cc->d, y.n, i);
         return out;

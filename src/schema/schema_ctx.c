@@ -37,6 +37,9 @@ struct schema_ctx {
     VEC(struct meta_cache_ent) metas; /* compiled meta-schemas, for schema_check */
     VEC(char *) files;                /* files read from disk, in the order read */
     struct schema_memo *memo;         /* schema_check's verdicts by content */
+    /* the embedded meta-schemas parsed so far (one flag each, schema_embedded_docs order):
+     * each is parsed when a lookup first misses it, not up front (0.7 ms of every start) */
+    unsigned char *embedded_parsed;
     /* held around what compiling may add once set up: documents read through the
      * ref-map (docs, docmap, files) and the meta-schema cache (metas) */
     pthread_mutex_t lock;
@@ -78,20 +81,7 @@ schema_ctx *schema_ctx_new(const struct schema_limits *lim)
     ctx->memo = schema_memo_new();
     if (lim) ctx->lim = *lim;
     else schema_limits_default(&ctx->lim);
-    for (size_t i = 0; i < schema_embedded_count; i++) {
-        const struct schema_embedded *e = &schema_embedded_docs[i];
-        json_error_t jerr;
-        json_t *j = json_loadb((const char *)e->data, e->len, 0, &jerr);
-        if (!j) BUG("embedded meta-schema does not parse");
-        if (e->uri) {
-            schema_ctx_add_document(ctx, e->uri, j);
-        } else {
-            const char *k;
-            json_t *v;
-            json_object_foreach(j, k, v) schema_ctx_add_document(ctx, k, v);
-        }
-        json_decref(j);
-    }
+    ctx->embedded_parsed = xcalloc(schema_embedded_count ? schema_embedded_count : 1, 1);
     return ctx;
 }
 
@@ -116,6 +106,7 @@ void schema_ctx_free(schema_ctx *ctx)
     VEC_FREE(ctx->metas);
     for (size_t i = 0; i < ctx->files.len; i++) free(ctx->files.items[i]);
     VEC_FREE(ctx->files);
+    free(ctx->embedded_parsed);
     schema_memo_free(ctx->memo);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
@@ -172,13 +163,63 @@ struct schema_memo *schema_ctx_memo(schema_ctx *ctx)
     return ctx->memo;
 }
 
-static json_t *ctx_lookup(schema_ctx *ctx, const char *uri)
+static json_t *registered(schema_ctx *ctx, const char *u)
 {
     size_t i;
+    return schema_smap_get(&ctx->docmap, u, &i) ? ctx->docs.items[i].root : NULL;
+}
+
+/* Registers the embedded document I (a bundle: each of its members), under the URIs no
+ * document holds yet: one registered by the caller before stays, as when every embedded
+ * one was registered first and the caller's replaced it. */
+static void parse_embedded(schema_ctx *ctx, size_t i)
+{
+    const struct schema_embedded *e = &schema_embedded_docs[i];
+    ctx->embedded_parsed[i] = 1;
+    json_error_t jerr;
+    json_t *j = json_loadb((const char *)e->data, e->len, 0, &jerr);
+    if (!j) BUG("embedded meta-schema does not parse");
+    const char *k;
+    json_t *v;
+    if (e->uri) {
+        char *u = schema_uri_nofrag(e->uri);
+        if (!registered(ctx, u)) add_document(ctx, u, j);
+        free(u);
+    } else {
+        json_object_foreach(j, k, v)
+        {
+            char *u = schema_uri_nofrag(k);
+            if (!registered(ctx, u)) add_document(ctx, u, v);
+            free(u);
+        }
+    }
+    json_decref(j);
+}
+
+/* The document registered under URI; else the embedded one of that URI, parsed now: the
+ * one named so, else those of the bundles (whose URIs are known once parsed). The
+ * caller holds the context's lock. */
+static json_t *ctx_lookup(schema_ctx *ctx, const char *uri)
+{
     char *u = schema_uri_nofrag(uri);
-    int found = schema_smap_get(&ctx->docmap, u, &i);
+    json_t *j = registered(ctx, u);
+    for (size_t i = 0; i < schema_embedded_count && !j; i++) {
+        const struct schema_embedded *e = &schema_embedded_docs[i];
+        if (ctx->embedded_parsed[i] || !e->uri) continue;
+        char *eu = schema_uri_nofrag(e->uri);
+        int same = !strcmp(eu, u);
+        free(eu);
+        if (!same) continue;
+        parse_embedded(ctx, i);
+        j = registered(ctx, u);
+    }
+    for (size_t i = 0; i < schema_embedded_count && !j; i++)
+        if (!ctx->embedded_parsed[i] && !schema_embedded_docs[i].uri) {
+            parse_embedded(ctx, i);
+            j = registered(ctx, u);
+        }
     free(u);
-    return found ? ctx->docs.items[i].root : NULL;
+    return j;
 }
 
 static json_t *fetch_nofrag(schema_ctx *ctx, const char *uri, char **why);

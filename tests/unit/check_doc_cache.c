@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -210,7 +211,7 @@ START_TEST(a_damaged_entry_is_written_anew)
 END_TEST
 
 /* Sets the first index entry's value end (its 7th field) to END in the entry, its
- * payload digest recomputed: an entry that checks out but is not a document. */
+ * payload checksum recomputed: an entry that checks out but is not a document. */
 static void forge_first_end(uint32_t end)
 {
     char *e = entry();
@@ -219,12 +220,10 @@ static void forge_first_end(uint32_t end)
     unsigned char *t = (unsigned char *)b.s;
     uint32_t kl;
     memcpy(&kl, t + 12, 4);
-    size_t sum_at = 16 + kl + 64 + 8, payload = sum_at + 32;
+    size_t sum_at = 16 + kl + 64 + 8, payload = sum_at + 8;
     memcpy(t + payload + 4 + 6 * 4, &end, 4); /* after the entry count, field 7 of entry 0 */
-    struct sha256_ctx ctx;
-    sha256_init(&ctx);
-    sha256_update(&ctx, b.len - payload, t + payload);
-    sha256_digest(&ctx, SHA256_DIGEST_SIZE, t + sum_at);
+    uint64_t sum = doc_cache_checksum(t + payload, b.len - payload);
+    memcpy(t + sum_at, &sum, sizeof sum);
     FILE *f = fopen(e, "wb");
     fwrite(b.s, 1, b.len, f);
     fclose(f);
@@ -329,6 +328,46 @@ START_TEST(the_directory_is_bounded)
 }
 END_TEST
 
+/* The entry's modification time, 0 when there is none. */
+static time_t entry_mtime(void)
+{
+    char *e = entry();
+    struct stat st;
+    time_t t = stat(e, &st) == 0 ? st.st_mtime : 0;
+    free(e);
+    return t;
+}
+
+/* Sets the entry's times AGO seconds back. */
+static void age_entry(time_t ago)
+{
+    char *e = entry();
+    time_t t = time(NULL) - ago;
+    struct timespec ts[2] = {{t, 0}, {t, 0}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, e, ts, 0), 0);
+    free(e);
+}
+
+/* An entry read is marked used when its time is over a minute old, so the bound removes
+ * the least recently used, not the entries every run reads; a fresh one is left alone
+ * (no system call per read). */
+START_TEST(a_read_entry_is_marked_used)
+{
+    doc_free(cached());
+    age_entry(3600);
+    time_t old = entry_mtime();
+    ino_t ino = entry_inode();
+    doc_free(cached());
+    ck_assert_uint_eq(entry_inode(), ino); /* read, not written again */
+    ck_assert_int_ge(entry_mtime(), time(NULL) - 5);
+    ck_assert_int_gt(entry_mtime(), old);
+    age_entry(5);
+    old = entry_mtime();
+    doc_free(cached());
+    ck_assert_int_eq(entry_mtime(), old);
+}
+END_TEST
+
 Suite *doc_cache_suite(void)
 {
     Suite *s = suite_create("doc_cache");
@@ -340,6 +379,7 @@ Suite *doc_cache_suite(void)
     tcase_add_test(tc, nothing_is_kept_when_off);
     tcase_add_test(tc, a_directory_others_may_write_is_not_used);
     tcase_add_test(tc, the_directory_is_bounded);
+    tcase_add_test(tc, a_read_entry_is_marked_used);
     suite_add_tcase(s, tc);
     return s;
 }
