@@ -88,6 +88,9 @@ static char *map_text(FILE *f, size_t len)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     if (len < DOC_MAP_MIN_TEXT || len % page == 0) return NULL;
+    /* MCPDESC_NO_MMAP: read it (a file truncated while mapped would end the run, SIGBUS) */
+    const char *no = getenv("MCPDESC_NO_MMAP");
+    if (no && *no && strcmp(no, "0") != 0) return NULL;
     void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fileno(f), 0);
     return p == MAP_FAILED ? NULL : p;
 }

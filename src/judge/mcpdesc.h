@@ -15,7 +15,13 @@
  * Build with `pkg-config --cflags --libs mcpdesc` (a static library: the .pc file
  * brings its dependencies). Not thread-safe per object: share a
  * loaded rule set between threads only for concurrent validation calls (it is read
- * only after loading), one result per thread. */
+ * only after loading), one result per thread.
+ *
+ * jansson: the library installs jansson's allocation functions (json_set_alloc_funcs)
+ * the first time it loads a JSON document of 64 KiB or more, so that a large document's
+ * values live in one arena; the functions installed before serve everything else. A
+ * program that sets its own with json_set_alloc_funcs must do so before its first call
+ * into this library (jansson asks that of any program), and never after. */
 #ifndef MCPDESC_H
 #define MCPDESC_H
 

@@ -199,6 +199,14 @@ START_TEST(a_large_file_is_mapped_and_reads_the_same)
         if (a) ck_assert(l1 == l2 && !memcmp(a, b, l1));
     }
     doc_free(d);
+    /* MCPDESC_NO_MMAP: read, not mapped; the same document */
+    setenv("MCPDESC_NO_MMAP", "1", 1);
+    d = doc_load_file(path, NULL, &err);
+    unsetenv("MCPDESC_NO_MMAP");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(d->text_mapped, 0);
+    ck_assert(json_equal(doc_root(d), doc_root(e)));
+    doc_free(d);
     doc_free(e);
     unlink(path);
     free(path);
