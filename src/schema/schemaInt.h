@@ -570,4 +570,16 @@ struct schema_seen {
 int schema_seen_add(struct schema_seen *s, json_t *v);
 void schema_seen_release(struct schema_seen *s);
 
+/* schema check (h-check) */
+/* schema_check_fast.c: is SCH certainly a valid schema under DFLT (its $schema else
+ * DFLT), as schema_check would find it (no base URI, the default limits)? 1 when it is,
+ * 0 when unsure: only schema_check can say. Allocates nothing once the context's
+ * meta-schemas are known to be the embedded ones. */
+int schema_check_fast(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema_dialect dflt);
+/* schema_memo.c: the fast path's finding on the context's meta-schemas (SLOT 0:
+ * 2020-12, 1: draft-07): 0 not known, 1 the embedded ones, -1 not; forgotten with the
+ * memo's verdicts when a document or a --ref-map entry is added. */
+int schema_memo_meta_state(struct schema_memo *m, int slot);
+void schema_memo_set_meta_state(struct schema_memo *m, int slot, int state);
+
 #endif

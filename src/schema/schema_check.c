@@ -59,6 +59,8 @@ static int check_once(schema_ctx *ctx, json_t *sch, const char *base_uri, enum s
                       struct schema_errors *errs, int offline)
 {
     struct schema_memo_key k;
+    /* most schemas are valid: a walk that allocates nothing says so, or is unsure */
+    if (schema_check_fast(ctx, sch, base_uri, dflt)) return 0;
     if ((base_uri && *base_uri) || (errs && errs->len))
         return check(ctx, sch, base_uri, dflt, errs, offline);
     schema_memo_key(sch, &k);
