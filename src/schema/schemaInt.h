@@ -581,5 +581,7 @@ int schema_check_fast(schema_ctx *ctx, json_t *sch, const char *base_uri, enum s
  * memo's verdicts when a document or a --ref-map entry is added. */
 int schema_memo_meta_state(struct schema_memo *m, int slot);
 void schema_memo_set_meta_state(struct schema_memo *m, int slot, int state);
+/* The full checks made in the memo's context so far, after counting one more when ADD. */
+unsigned long schema_memo_count_check(struct schema_memo *m, int add);
 
 #endif

@@ -8,6 +8,7 @@
  * other than "#", "#/$defs/NAME" or "#/definitions/NAME", a value it is unsure of, a
  * schema past its small bounds) is "unsure", and the full check decides: a wrong "unsure"
  * costs time, a wrong "valid" would lose errors, so every doubt is "unsure". */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +45,7 @@ enum fast_kind {
 };
 
 /* Every name the engine reads in a schema (the compiler, the index walk, the
- * meta-schemas of all five dialects: schema_keywords.c's table), sorted for bsearch.
+ * meta-schemas of all five dialects: schema_keywords.c's table).
  * A member not named here is an annotation to every part of the engine. */
 #define KW(name, kind)                                                                             \
     {                                                                                              \
@@ -129,22 +130,34 @@ struct fast {
     uint32_t max_regex_len;
 };
 
+/* FAST_KWS by a hash of a name's length and three of its bytes (built once, for every
+ * thread): slot -> entry + 1, 0 free; most names are settled by one slot. */
+#define FAST_SLOTS 256u
+static unsigned char kw_slot[FAST_SLOTS];
+static pthread_once_t kw_once = PTHREAD_ONCE_INIT;
+
+static unsigned kw_hash(const char *name, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)name;
+    return len ? (unsigned)(len * 7u + u[0] * 3u + u[len / 2] * 5u + u[len - 1]) % FAST_SLOTS : 0;
+}
+
+static void kw_build(void)
+{
+    _Static_assert(FAST_NKWS < 255 && FAST_SLOTS > 2 * FAST_NKWS, "FAST_SLOTS too small");
+    for (size_t i = 0; i < FAST_NKWS; i++) {
+        unsigned h = kw_hash(FAST_KWS[i].name, FAST_KWS[i].len);
+        while (kw_slot[h]) h = (h + 1) % FAST_SLOTS;
+        kw_slot[h] = (unsigned char)(i + 1);
+    }
+}
+
 /* The kind of member NAME (LEN bytes, maybe with a NUL inside), or -1: unknown. */
 static int kind_of(const char *name, size_t len)
 {
-    size_t lo = 0, hi = FAST_NKWS;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        const char *k = FAST_KWS[mid].name;
-        size_t klen = FAST_KWS[mid].len;
-        /* the first byte settles most steps without a call */
-        int c = len && (unsigned char)name[0] != (unsigned char)k[0]
-            ? (unsigned char)name[0] - (unsigned char)k[0]
-            : memcmp(name, k, len < klen ? len : klen);
-        if (!c) c = len < klen ? -1 : len > klen;
-        if (!c) return (int)FAST_KWS[mid].kind;
-        if (c < 0) hi = mid;
-        else lo = mid + 1;
+    for (unsigned h = kw_hash(name, len); kw_slot[h]; h = (h + 1) % FAST_SLOTS) {
+        const struct fast_kw *k = &FAST_KWS[kw_slot[h] - 1];
+        if (k->len == len && !memcmp(k->name, name, len)) return (int)k->kind;
     }
     return -1;
 }
@@ -262,11 +275,10 @@ static int member_ok(struct fast *f, int kind, json_t *v, unsigned depth)
     case FK_MAP:
     case FK_PATMAP: {
         if (!json_is_object(v)) return 0;
-        const char *k;
-        size_t kl;
-        json_t *c;
-        json_object_keylen_foreach(v, k, kl, c)
-        {
+        for (void *it = json_object_iter(v); it; it = json_object_iter_next(v, it)) {
+            const char *k = json_object_iter_key(it);
+            size_t kl = json_object_iter_key_len(it);
+            json_t *c = json_object_iter_value(it);
             if (++f->values > FAST_MAX_VALUES) return 0;
             int ok = kind == FK_DEPREQ ? distinct_strings(c, 0)
                 : kind == FK_DEPS
@@ -286,14 +298,10 @@ static int member_ok(struct fast *f, int kind, json_t *v, unsigned depth)
 static int schema_ok(struct fast *f, json_t *j, unsigned depth)
 {
     if (depth > FAST_MAX_DEPTH) return 0;
-    const char *k;
-    size_t kl;
-    json_t *v;
-    json_object_keylen_foreach(j, k, kl, v)
-    {
+    for (void *it = json_object_iter(j); it; it = json_object_iter_next(j, it)) {
         if (++f->values > FAST_MAX_VALUES) return 0;
-        int kind = kind_of(k, kl);
-        if (kind >= 0 && !member_ok(f, kind, v, depth)) return 0;
+        int kind = kind_of(json_object_iter_key(it), json_object_iter_key_len(it));
+        if (kind >= 0 && !member_ok(f, kind, json_object_iter_value(it), depth)) return 0;
     }
     return 1;
 }
@@ -323,26 +331,34 @@ static const char *const META_2020[] = {
 };
 static const char *const META_07[] = {"http://json-schema.org/draft-07/schema"};
 
-/* Does the context give URI as the embedded document of that URI? (A document
- * registered under a meta-schema's URI replaces it, and then the rules of this file
- * are not the meta-schema's.) */
-static int embedded_as_is(schema_ctx *ctx, const char *uri)
+/* Is the context's document at URIS[I] the embedded one of that URI, for every I? (A
+ * document registered under a meta-schema's URI replaces it, and then the rules of this
+ * file are not the meta-schema's.) Each embedded document that can hold one of them (its
+ * own URI, or the vocabularies' object) is parsed once. */
+static int embedded_as_is(schema_ctx *ctx, const char *const *uris, size_t n)
 {
-    char *why = NULL;
-    json_t *have = schema_ctx_fetch(ctx, uri, &why);
-    free(why);
-    if (!have) return 0;
-    for (size_t i = 0; i < schema_embedded_count; i++) {
+    size_t matched = 0;
+    int ok = 1;
+    for (size_t i = 0; i < schema_embedded_count && ok; i++) {
         const struct schema_embedded *e = &schema_embedded_docs[i];
-        if (e->uri && strcmp(e->uri, uri)) continue;
+        size_t u = 0;
+        while (e->uri && u < n && strcmp(e->uri, uris[u])) u++;
+        if (e->uri && u == n) continue;
         json_error_t jerr;
         json_t *doc = json_loadb((const char *)e->data, e->len, 0, &jerr);
-        json_t *want = e->uri ? doc : json_object_get(doc, uri);
-        int eq = want && json_equal(want, have);
+        for (u = 0; u < n && ok; u++) {
+            json_t *want =
+                e->uri ? (strcmp(e->uri, uris[u]) ? NULL : doc) : json_object_get(doc, uris[u]);
+            if (!want) continue;
+            char *why = NULL;
+            json_t *have = schema_ctx_fetch(ctx, uris[u], &why);
+            free(why);
+            ok = have && json_equal(want, have);
+            matched++;
+        }
         json_decref(doc);
-        if (want) return eq;
     }
-    return 0;
+    return ok && matched == n;
 }
 
 static int metas_standard(schema_ctx *ctx, int draft)
@@ -350,10 +366,8 @@ static int metas_standard(schema_ctx *ctx, int draft)
     struct schema_memo *memo = schema_ctx_memo(ctx);
     int slot = draft == 7, known = schema_memo_meta_state(memo, slot);
     if (known) return known > 0;
-    const char *const *uris = draft == 7 ? META_07 : META_2020;
-    size_t n = draft == 7 ? sizeof META_07 / sizeof *META_07 : sizeof META_2020 / sizeof *META_2020;
-    int ok = 1;
-    for (size_t i = 0; i < n && ok; i++) ok = embedded_as_is(ctx, uris[i]);
+    int ok = draft == 7 ? embedded_as_is(ctx, META_07, sizeof META_07 / sizeof *META_07)
+                        : embedded_as_is(ctx, META_2020, sizeof META_2020 / sizeof *META_2020);
     schema_memo_set_meta_state(memo, slot, ok ? 1 : -1);
     return ok;
 }
@@ -375,5 +389,6 @@ int schema_check_fast(schema_ctx *ctx, json_t *sch, const char *base_uri, enum s
     }
     if (draft != SCHEMA_DRAFT2020_12 && draft != SCHEMA_DRAFT07) return 0;
     struct fast f = {sch, draft, 0, schema_ctx_limits(ctx)->max_regex_len};
+    pthread_once(&kw_once, kw_build);
     return schema_ok(&f, sch, 0) && metas_standard(ctx, draft);
 }

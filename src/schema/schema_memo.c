@@ -38,6 +38,7 @@ struct schema_memo {
     /* schema_check_fast's finding on the context's 2020-12 [0] and draft-07 [1]
      * meta-schemas: 0 not looked at, 1 the embedded ones, -1 another */
     int meta_state[2];
+    unsigned long checks; /* full checks made in the context, for schema_check */
 };
 
 struct schema_memo *schema_memo_new(void)
@@ -72,6 +73,14 @@ int schema_memo_meta_state(struct schema_memo *m, int slot)
     int s = m->meta_state[slot];
     pthread_mutex_unlock(&m->lock);
     return s;
+}
+
+unsigned long schema_memo_count_check(struct schema_memo *m, int add)
+{
+    pthread_mutex_lock(&m->lock);
+    unsigned long n = m->checks += add != 0;
+    pthread_mutex_unlock(&m->lock);
+    return n;
 }
 
 void schema_memo_set_meta_state(struct schema_memo *m, int slot, int state)

@@ -283,6 +283,39 @@ START_TEST(replaced_meta_schema)
 }
 END_TEST
 
+/* schema_check asks the fast path only once a context has made a few full checks (its
+ * one-time cost is more than a meta-schema's compile): the first check compiles the
+ * meta-schema and keeps its verdict in the memo; past a few, a valid schema is neither. */
+START_TEST(fast_path_after_the_first_checks)
+{
+    const char *uri = "https://json-schema.org/draft/2020-12/schema";
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    json_t *first = J("{\"type\":\"string\"}"), *later = J("{\"minLength\":77}");
+    struct schema_memo_key k;
+    int rc = -1;
+    ck_assert_int_eq(schema_check(ctx, first, NULL, D2020, NULL), 0);
+    ck_assert_ptr_nonnull(schema_ctx_meta(ctx, uri));
+    schema_memo_key(first, &k);
+    k.dialect = (int)D2020;
+    k.errs_null = 1;
+    ck_assert_int_eq(schema_memo_get(schema_ctx_memo(ctx), &k, first, NULL, &rc), 1);
+    ck_assert_int_eq(rc, 0);
+    for (int i = 0; i < 16; i++) {
+        json_t *s = json_pack("{s:i}", "maxLength", i);
+        ck_assert_int_eq(schema_check(ctx, s, NULL, D2020, NULL), 0);
+        json_decref(s);
+    }
+    ck_assert_int_eq(schema_check(ctx, later, NULL, D2020, NULL), 0);
+    schema_memo_key(later, &k);
+    k.dialect = (int)D2020;
+    k.errs_null = 1;
+    ck_assert_int_eq(schema_memo_get(schema_ctx_memo(ctx), &k, later, NULL, &rc), 0);
+    json_decref(first);
+    json_decref(later);
+    schema_ctx_free(ctx);
+}
+END_TEST
+
 /* One object shared at every level: 2^30 paths (inside the walk's depth bound), a few
  * hundred values. The walk stops at its bound of values and leaves the schema to the
  * full check (which visits each shared value once). */
@@ -356,6 +389,7 @@ Suite *schema_check_suite(void)
     tcase_add_test(tc, unsure_of_valid_schemas);
     tcase_add_test(tc, every_keyword_is_known);
     tcase_add_test(tc, replaced_meta_schema);
+    tcase_add_test(tc, fast_path_after_the_first_checks);
     tcase_add_test(tc, shared_values_stay_bounded);
     tcase_add_test(tc, corpus_objects_agree);
     suite_add_tcase(s, tc);
