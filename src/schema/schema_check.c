@@ -1,7 +1,9 @@
 /* schema_check.c - schema checking (schema_check, schema_check_offline), the top of
  * the JSON Schema engine: a schema against its dialect's meta-schema (compiled once
- * per context and cached there), then compiled with every subschema. It calls the
- * compiler and the validator; no file of the engine calls it. */
+ * per context and cached there), then compiled with every subschema. A schema the fast
+ * path (schema_check_fast.c) is certain of skips both; one equal to a schema checked
+ * before takes that check's verdict from the memo (schema_memo.c). It calls the
+ * compiler, the validator, the fast path and the memo; no file of the engine calls it. */
 #include <stdlib.h>
 
 #include "schema/schemaInt.h"
