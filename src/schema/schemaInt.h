@@ -12,6 +12,8 @@
  *   schema_index.c    the index of identifiers and anchors; reference targets
  *   schema_compile.c  the compiler
  *   schema_eval.c     validation
+ *   schema_check_fast.c schema checking's fast path: one walk, certain of everyday
+ *                     valid schemas (else the full check decides)
  *   schema_check.c    schema checking (against the meta-schema, then compiled)
  *   schema_keywords.c the keywords of each dialect in words: expected forms, did you mean
  *   schema_explain.c  schema_check's errors as one finding per failing value
@@ -637,5 +639,19 @@ struct schema_fnode {
     const struct schema_kw *req;    /* SK_REQNAMES of the boolean program */
     const struct schema_objop *obj; /* SK_OBJECT's */
 };
+
+/* schema check (h-check) */
+/* schema_check_fast.c: is SCH certainly a valid schema under DFLT (its $schema else
+ * DFLT), as schema_check would find it (no base URI, the default limits)? 1 when it is,
+ * 0 when unsure: only schema_check can say. Allocates nothing once the context's
+ * meta-schemas are known to be the embedded ones. */
+int schema_check_fast(schema_ctx *ctx, json_t *sch, const char *base_uri, enum schema_dialect dflt);
+/* schema_memo.c: the fast path's finding on the context's meta-schemas (SLOT 0:
+ * 2020-12, 1: draft-07): 0 not known, 1 the embedded ones, -1 not; forgotten with the
+ * memo's verdicts when a document or a --ref-map entry is added. */
+int schema_memo_meta_state(struct schema_memo *m, int slot);
+void schema_memo_set_meta_state(struct schema_memo *m, int slot, int state);
+/* The full checks made in the memo's context so far, after counting one more when ADD. */
+unsigned long schema_memo_count_check(struct schema_memo *m, int add);
 
 #endif

@@ -35,6 +35,10 @@ struct schema_memo {
     struct schema_map index; /* struct schema_memo_key bytes -> ents */
     VEC(struct memo_ent) ents;
     size_t bytes;
+    /* schema_check_fast's finding on the context's 2020-12 [0] and draft-07 [1]
+     * meta-schemas: 0 not looked at, 1 the embedded ones, -1 another */
+    int meta_state[2];
+    unsigned long checks; /* full checks made in the context, for schema_check */
 };
 
 struct schema_memo *schema_memo_new(void)
@@ -59,6 +63,30 @@ void schema_memo_reset(struct schema_memo *m)
 {
     pthread_mutex_lock(&m->lock);
     memo_clear(m);
+    m->meta_state[0] = m->meta_state[1] = 0; /* a document may replace a meta-schema */
+    pthread_mutex_unlock(&m->lock);
+}
+
+int schema_memo_meta_state(struct schema_memo *m, int slot)
+{
+    pthread_mutex_lock(&m->lock);
+    int s = m->meta_state[slot];
+    pthread_mutex_unlock(&m->lock);
+    return s;
+}
+
+unsigned long schema_memo_count_check(struct schema_memo *m, int add)
+{
+    pthread_mutex_lock(&m->lock);
+    unsigned long n = m->checks += add != 0;
+    pthread_mutex_unlock(&m->lock);
+    return n;
+}
+
+void schema_memo_set_meta_state(struct schema_memo *m, int slot, int state)
+{
+    pthread_mutex_lock(&m->lock);
+    m->meta_state[slot] = state;
     pthread_mutex_unlock(&m->lock);
 }
 
