@@ -332,6 +332,9 @@ struct eval_ctx {
      * collection, the document), where eval_memo.h cannot tell whether it changed: the
      * item's findings are then not kept for the next text. */
     int escaped;
+    /* no-schema-change: the last pair of schemas found equal (one pair's change rules
+     * each ask about the same two schemas), or NULLs */
+    const json_t *same_old, *same_new;
 };
 /* fn_pair.c: the other side of the pair being judged (NULL outside a pair), and the node
  * at C's place there: C's path below the judged side's item, followed from the other

@@ -1248,17 +1248,21 @@ size_t schema_compat_compare(json_t *old_schema, json_t *new_schema,
     return schema_compat_compare_root(old_schema, new_schema, default_dialect, NULL, fn, arg);
 }
 
+int schema_compat_roots_equal(json_t *old_schema, json_t *new_schema)
+{
+    if (old_schema == new_schema) return 1;
+    /* equal roots reach equal definitions: nothing changed, found before any index is
+     * built (unless a value shared many times over makes a root too large to walk) */
+    size_t budget = ROOT_EQUAL_LIMIT;
+    return within(old_schema, &budget) && within(new_schema, &budget) &&
+        val_equal(old_schema, new_schema);
+}
+
 size_t schema_compat_compare_root(json_t *old_schema, json_t *new_schema,
                                   enum schema_dialect default_dialect, const char *root_type,
                                   schema_change_fn fn, void *arg)
 {
-    if (!old_schema || !new_schema || old_schema == new_schema) return 0;
-    /* equal roots reach equal definitions: nothing changed, found before any index is
-     * built (unless a value shared many times over makes a root too large to walk) */
-    size_t budget = ROOT_EQUAL_LIMIT;
-    if (within(old_schema, &budget) && within(new_schema, &budget) &&
-        val_equal(old_schema, new_schema))
-        return 0;
+    if (!old_schema || !new_schema || schema_compat_roots_equal(old_schema, new_schema)) return 0;
     struct strs strs = {NULL, 0, 0};
     struct compat c;
     memset(&c, 0, sizeof c);

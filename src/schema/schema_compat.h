@@ -125,6 +125,11 @@ typedef int (*schema_change_fn)(const struct schema_change *c, void *arg);
 size_t schema_compat_compare(json_t *old_schema, json_t *new_schema,
                              enum schema_dialect default_dialect, schema_change_fn fn, void *arg);
 
+/* Are the two roots equal values (so that no change can be found between them)? The
+ * check schema_compat_compare_root makes first, for a caller that asks several times
+ * about one pair (the change rules of one tool). */
+int schema_compat_roots_equal(json_t *old_schema, json_t *new_schema);
+
 /* The same, where the values the two roots judge are always of the JSON type ROOT_TYPE
  * ("object": a tool's arguments, structuredContent; NULL: any): at the roots, a `type`
  * change that only adds or drops other types is no change (an untyped inputSchema that
