@@ -2,7 +2,7 @@
 # compiled again with clang and -fsanitize=fuzzer-no-link,address,undefined into
 # $(BUILD)/fuzz/, each harness linked with -fsanitize=fuzzer.
 #   make fuzz                 replay tests/fuzz/regressions/, then fuzz every harness
-#                             for FUZZ_SECONDS each (default 60 under CI=true, else 10;
+#                             for FUZZ_SECONDS each (default 40 under CI=true, else 10;
 #                             regex, a small input space, at most 20: run.sh)
 #   make fuzz FUZZ='rules ptr' FUZZ_SECONDS=600   some harnesses, longer
 #   make fuzz-ci              every harness with the default time: for the plain half of
@@ -14,7 +14,7 @@
 
 FUZZ_CC       ?= clang
 FUZZ_BUILD    := $(BUILD)/fuzz
-FUZZ_SECONDS  ?= $(if $(filter true,$(CI)),60,10)
+FUZZ_SECONDS  ?= $(if $(filter true,$(CI)),40,10)
 FUZZ_NAMES    := doc_json doc_yaml rules ptr res schema regex rpc validate capture lsp
 FUZZ          ?= $(FUZZ_NAMES)
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all
