@@ -925,6 +925,17 @@ static void walk_shared(const struct walk_job *j, struct eval_ctx *ctx, size_t f
     if (t0) atomic_fetch_add(&j->rule_ns[u->rule], now_ns() - t0 - vs.judged_ns);
 }
 
+/* Did a unit of the chain from unit FIRST (or unit FIRST alone: CHAIN 0) just read
+ * beyond the item for a rule whose findings the memo may keep? */
+static int escaped_kept(const struct walk_job *j, const struct eval_ctx *ctx, size_t first,
+                        int chain)
+{
+    if (!ctx->escaped) return 0;
+    for (size_t n = first; n != SHARE_NONE; n = chain ? j->pl->u.items[n].share_next : SHARE_NONE)
+        if (eval_memo_rule_kept(j->memo, j->pl->u.items[n].rule)) return 1;
+    return 0;
+}
+
 /* Judge the items of block B with CTX: every GROUP unit of its collection, item by item. */
 static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
                            const struct cursor *root, const struct walk_block *b)
@@ -937,27 +948,30 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
     size_t *mark = j->memo ? xcalloc(nrules + 1, sizeof *mark) : NULL;
     for (size_t i = b->lo; i < b->hi && i < json_array_size(coll.v); i++) {
         if (sel_item(&ctx->sctx, &coll, i, &item) < 0) break;
-        /* an unchanged item: its local rules' findings from the memo */
+        for (size_t r = 0; mark && r <= nrules; r++) mark[r] = b->per_rule[r].len;
+        /* an unchanged item: the findings of the rules that read nothing changed, from
+         * the memo */
         int reused = j->memo && eval_memo_item_reuse(j->memo, b->key, i, b->per_rule);
         const unsigned char *skip = reused ? local : NULL;
-        for (size_t r = 0; mark && r <= nrules; r++) mark[r] = b->per_rule[r].len;
-        ctx->escaped = 0;
+        int escaped = 0; /* a rule the memo keeps read beyond the item */
         for (size_t n = 0; n < pl->u.len; n++) {
             const struct unit *u = &pl->u.items[n];
             if (u->kind != UNIT_GROUP || u->key != b->key || u->shared) continue;
+            ctx->escaped = 0;
             if (u->share_next != SHARE_NONE) {
                 walk_shared(j, ctx, n, &item, b->per_rule, skip);
+                escaped |= j->memo && escaped_kept(j, ctx, n, 1);
                 continue;
             }
             if (skip && skip[u->rule]) continue;
             unit_use(ctx, j->rs, u, b->per_rule);
             unit_run(pl, ctx, u, &item, j->rule_ns);
+            escaped |= j->memo && escaped_kept(j, ctx, n, 0);
         }
         if (b->key == pl->notes_key && !(skip && skip[notes])) /* the tool's pattern notes */
             pattern_note_item(&ctx->sctx, rule_set_versions(j->rs), pl->notes_want, &item,
                               &b->per_rule[notes]);
-        if (j->memo && !reused)
-            eval_memo_item_store(j->memo, b->key, i, b->per_rule, mark, !ctx->escaped);
+        if (j->memo) eval_memo_item_store(j->memo, b->key, i, b->per_rule, mark, !escaped, reused);
         texts_cache_drop(ctx->texts, &item); /* every rule is done with its texts */
     }
     free(mark);
@@ -1219,9 +1233,14 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     /* more threads only where the order of the calls cannot show: not for rules test's
      * callback, nor in a session (its documents' indexes are shared) */
     long workers = opts && !opts->judged && !session ? opts->workers : 1;
-    struct memo_run *memo = opts && opts->memo
-        ? eval_memo_run_begin(opts->memo, rs, opts, d, pl.keys.items, pl.keys.len)
-        : NULL;
+    struct memo_run *memo = NULL;
+    if (opts && opts->memo) {
+        unsigned char *planned = xcalloc(nrules ? nrules : 1, 1);
+        for (size_t n = 0; n < pl.u.len; n++) planned[pl.u.items[n].rule] = 1;
+        memo =
+            eval_memo_run_begin(opts->memo, rs, opts, d, pl.keys.items, pl.keys.len, ctx, planned);
+        free(planned);
+    }
     plan_walk(&pl, rs, ctx, &root, per_rule, rule_ns, workers, memo, NULL);
     if (memo) eval_memo_run_end(memo);
     plan_rest(&pl, rs, ctx, &root, per_rule, rule_ns);

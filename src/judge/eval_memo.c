@@ -5,6 +5,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "base/buf.h"
+#include "base/ptr.h"
 #include "base/util.h"
 #include "judge/eval.h"
 #include "rules/ruleInt.h"
@@ -34,6 +36,24 @@ struct memo_coll {
     size_t n;
 };
 
+/* What a rule reads beyond the item it judges, where a run can tell whether that changed:
+ * the members of the root its absolute selectors start from (unchanged when the edit
+ * lies in another member's array), and its unique/among over the whole document (the
+ * same when their indexes are: fn_index_fingerprint). NEVER: something else (a wildcard
+ * or "**" first, another predicate): judged on every item every time. */
+struct rule_reads {
+    int never;
+    VEC(char *) keys;
+    VEC(const struct pred *) idx;
+};
+
+static void reads_release(struct rule_reads *rd)
+{
+    for (size_t i = 0; i < rd->keys.len; i++) free(rd->keys.items[i]);
+    VEC_FREE(rd->keys);
+    VEC_FREE(rd->idx);
+}
+
 struct eval_memo {
     /* the judgement the entries are for */
     const struct rule_set *rs;
@@ -42,13 +62,22 @@ struct eval_memo {
     enum rule_preset preset;
     int (*enabled)(const char *, void *);
     void *enabled_arg;
-    unsigned char *local; /* per rule */
+    struct rule_reads *reads; /* per rule, and the pattern notes' slot (reads nothing) */
     size_t nrules;
+    /* per unique/among over the document of a rule: its index in the last text judged
+     * (fn_index_fingerprint), when a run computed it */
+    struct memo_index {
+        const struct pred *p;
+        struct buf bytes;
+        int have;
+    } * idx;
+    size_t nidx;
     char *text; /* the text judged, or NULL */
     size_t len;
     struct memo_coll *colls;
     size_t ncolls;
     size_t reused, judged;
+    unsigned char *kept; /* the last run's memo_run.local (usable runs), or NULL */
 };
 
 struct memo_run {
@@ -58,6 +87,10 @@ struct memo_run {
     size_t len;
     int usable;            /* the old entries may serve (same judgement, only items changed) */
     size_t prefix, suffix; /* bytes the old and the new text share at each end */
+    const char *changed;   /* usable: the collection whose array the change lies in (NULL:
+                            * no change) */
+    unsigned char *local;  /* per rule: its findings on an unchanged item may be kept this
+                            * time (it reads nothing that changed) */
     VEC(size_t) line_starts;
     struct memo_coll *colls; /* the new entries, as KEYS */
     size_t ncolls;
@@ -79,6 +112,20 @@ static void item_release(struct memo_item *it)
     it->stored = 0;
 }
 
+static void memo_rules_free(struct eval_memo *m)
+{
+    for (size_t r = 0; m->reads && r < m->nrules; r++) reads_release(&m->reads[r]);
+    free(m->reads);
+    m->reads = NULL;
+    for (size_t i = 0; i < m->nidx; i++) buf_release(&m->idx[i].bytes);
+    free(m->idx);
+    m->idx = NULL;
+    m->nidx = 0;
+    m->nrules = 0;
+    free(m->kept);
+    m->kept = NULL;
+}
+
 static void colls_free(struct memo_coll *c, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -93,8 +140,9 @@ void eval_memo_free(struct eval_memo *m)
 {
     if (!m) return;
     colls_free(m->colls, m->ncolls);
-    free(m->local);
+    memo_rules_free(m);
     free(m->text);
+    free(m->kept);
     free(m);
 }
 
@@ -104,13 +152,14 @@ void eval_memo_stats(const struct eval_memo *m, size_t *reused, size_t *judged)
     *judged = m ? m->judged : 0;
 }
 
-/* ---- which rules read only their item --------------------------------------------- */
+int eval_memo_rule_was_kept(const struct eval_memo *m, size_t r)
+{
+    return m && m->kept && r < m->nrules && m->kept[r];
+}
 
-/* Predicates whose verdict depends on nothing but the item of the node they judge (the
- * components it reaches included: they are outside every collection), when their own
- * selectors are relative: unique, among and ancestor set eval_ctx.escaped when the base
- * they climb to lies above the item, ref-resolves when its schema root does. Any other
- * predicate (mentions, the pair's, a session's) may read other items or the document. */
+/* ---- what each rule reads ---------------------------------------------------------- */
+
+/* See pred_reads. */
 static const char *const local_fns[] = {"json-type",
                                         "declared-type-is",
                                         "declared-type-includes",
@@ -147,40 +196,74 @@ static const char *const local_fns[] = {"json-type",
                                         "(selector)",
                                         NULL};
 
-static int sel_local(const struct sel *s)
+/* The first segment of absolute selector S when it is a member name (new string), else
+ * NULL (a wildcard or "**": any member). */
+static char *first_member(const struct sel *s)
 {
-    return !s || !sel_is_absolute(s);
+    struct ptr p = PTR_INIT;
+    const char *why;
+    char *out = NULL;
+    if (ptr_parse(sel_text(s), &p, &why) == 0 && p.n >= 1 && strcmp(p.segs[0], "*") &&
+        strcmp(p.segs[0], SEL_ITEMS) && strcmp(p.segs[0], "**"))
+        out = xstrdup(p.segs[0]);
+    ptr_release(&p);
+    return out;
 }
 
-static int pred_local(const struct pred *p, int depth)
+/* Selector S (relative: below the node, in the item) into RD. */
+static void sel_reads(const struct sel *s, struct rule_reads *rd)
 {
-    if (!p) return 1;
-    if (depth > 64) return 0; /* named predicates may nest: stay bounded */
+    if (!s || !sel_is_absolute(s)) return;
+    char *k = first_member(s);
+    if (!k) rd->never = 1;
+    else VEC_PUSH(rd->keys, k);
+}
+
+/* Predicates whose verdict depends on nothing but the node they judge and what their own
+ * selectors reach (relative ones: inside the item, the components it reaches included;
+ * unique, among and ancestor set eval_ctx.escaped when the base they climb to lies above
+ * the item, ref-resolves when its schema root does). Any other predicate (mentions, the
+ * pair's, a session's) may read anything. */
+static void pred_reads(const struct pred *p, int depth, struct rule_reads *rd)
+{
+    if (!p || rd->never) return;
+    if (depth > 64) { /* named predicates may nest: stay bounded */
+        rd->never = 1;
+        return;
+    }
     size_t i = 0;
     while (local_fns[i] && strcmp(local_fns[i], p->fn->name)) i++;
-    if (!local_fns[i] || p->session || p->side || !sel_local(p->sel)) return 0;
+    if (!local_fns[i] || p->session || p->side) {
+        rd->never = 1;
+        return;
+    }
     /* the schema root at an absolute depth: inside the item from depth 2 on */
     if (!strcmp(p->fn->name, "ref-resolves") &&
-        json_integer_value(json_object_get(p->arg, "depth")) < 2)
-        return 0;
-    for (size_t k = 0; k < p->nkids; k++)
-        if (!pred_local(p->kids[k], depth + 1)) return 0;
-    return pred_local(p->body, depth + 1);
+        json_integer_value(json_object_get(p->arg, "depth")) < 2) {
+        rd->never = 1;
+        return;
+    }
+    if (fn_is_document_index(p)) { /* its kids only hold its selectors */
+        size_t k = 0;
+        while (k < rd->idx.len && rd->idx.items[k] != p) k++;
+        if (k == rd->idx.len) VEC_PUSH(rd->idx, p);
+        return;
+    }
+    sel_reads(p->sel, rd);
+    for (size_t k = 0; k < p->nkids; k++) pred_reads(p->kids[k], depth + 1, rd);
+    pred_reads(p->body, depth + 1, rd);
 }
 
-/* Clause CL below the selection the walk made (its own selectors are the plan's when TOP;
- * a kid's must be relative). */
-static int clause_local(const struct clause *cl, int top)
+/* Clause CL below the selection the walk made (its own selectors are the plan's when TOP). */
+static void clause_reads(const struct clause *cl, int top, struct rule_reads *rd)
 {
-    if (cl->sel_sides) return 0;
-    for (size_t i = 0; !top && i < cl->nsels; i++)
-        if (!sel_local(cl->sels[i])) return 0;
-    if (!pred_local(cl->when, 0) || !pred_local(cl->require, 0)) return 0;
-    for (size_t i = 0; i < cl->nfixes; i++)
-        if (!pred_local(cl->fixes[i]->when, 0)) return 0;
+    if (cl->sel_sides) rd->never = 1;
+    for (size_t i = 0; !top && i < cl->nsels; i++) sel_reads(cl->sels[i], rd);
+    pred_reads(cl->when, 0, rd);
+    pred_reads(cl->require, 0, rd);
+    for (size_t i = 0; i < cl->nfixes; i++) pred_reads(cl->fixes[i]->when, 0, rd);
     for (size_t i = 0; i < cl->nkids; i++)
-        if (!clause_local(cl->kids[i], top && !cl->nsels && !cl->texts)) return 0;
-    return 1;
+        clause_reads(cl->kids[i], top && !cl->nsels && !cl->texts, rd);
 }
 
 /* ---- spans and offsets ------------------------------------------------------------- */
@@ -266,9 +349,10 @@ static int same_judgement(const struct eval_memo *m, const struct rule_set *rs,
 /* Does the change between the old and the new text lie inside one collection's array in
  * both (so that every byte outside the collections' items is the same), and can no
  * $componentRef reach into that array? */
-static int only_items_changed(const struct memo_run *mr, const struct rule_set *rs)
+static int only_items_changed(struct memo_run *mr, const struct rule_set *rs)
 {
     const struct eval_memo *m = mr->m;
+    mr->changed = NULL;
     if (mr->prefix == m->len && m->len == mr->len) return 1; /* no change */
     size_t old_end = m->len - mr->suffix, new_end = mr->len - mr->suffix;
     for (size_t k = 0; k < mr->ncolls; k++) {
@@ -288,14 +372,100 @@ static int only_items_changed(const struct memo_run *mr, const struct rule_set *
                 (plen - 1 <= klen || pre[klen + 1] == '/'))
                 return 0;
         }
+        mr->changed = n->name;
         return 1;
     }
     return 0;
 }
 
+/* The rules' reads, and the indexes they compare with, for the rule set RS (a new
+ * judgement). */
+static void memo_rules_init(struct eval_memo *m, const struct rule_set *rs)
+{
+    memo_rules_free(m);
+    m->nrules = rule_set_count(rs) + 1; /* and the pattern notes' slot (eval.c) */
+    m->reads = xcalloc(m->nrules, sizeof *m->reads);
+    VEC(struct memo_index) idx = VEC_INIT;
+    for (size_t r = 0; r + 1 < m->nrules; r++) {
+        struct rule_reads *rd = &m->reads[r];
+        clause_reads(rule_set_rule(rs, r)->check, 1, rd);
+        for (size_t k = 0; !rd->never && k < rd->idx.len; k++) {
+            size_t n = 0;
+            while (n < idx.len && idx.items[n].p != rd->idx.items[k]) n++;
+            if (n == idx.len) VEC_PUSH(idx, ((struct memo_index){rd->idx.items[k], BUF_INIT, 0}));
+        }
+    }
+    m->idx = idx.items;
+    m->nidx = idx.len;
+}
+
+/* Does index predicate P read collection KEY (a selector starting from it or from any
+ * member)? */
+static int index_reads(const struct pred *p, const char *key)
+{
+    for (size_t i = 0; i < p->nkids; i++) {
+        char *k = first_member(p->kids[i]->sel);
+        int hit = !k || !strcmp(k, key);
+        free(k);
+        if (hit) return 1;
+    }
+    return 0;
+}
+
+/* The indexes of the rules PLANNED (per rule) in this text, computed with CTX where they
+ * may have changed; SAME (per memo index): equal to the last text's. */
+static void memo_indexes(struct memo_run *mr, struct eval_ctx *ctx, const unsigned char *planned,
+                         unsigned char *same)
+{
+    struct eval_memo *m = mr->m;
+    for (size_t i = 0; i < m->nidx; i++) {
+        struct memo_index *x = &m->idx[i];
+        int used = 0;
+        for (size_t r = 0; !used && r + 1 < m->nrules; r++)
+            for (size_t k = 0; planned[r] && k < m->reads[r].idx.len; k++)
+                used |= m->reads[r].idx.items[k] == x->p;
+        if (!used) {
+            x->have = 0; /* not judged with: unknown for the next text */
+            continue;
+        }
+        if (mr->usable && x->have && (!mr->changed || !index_reads(x->p, mr->changed))) {
+            same[i] = 1; /* the change lies outside what it selects */
+            continue;
+        }
+        struct buf now = BUF_INIT;
+        fn_index_fingerprint(x->p, ctx, &now);
+        same[i] = mr->usable && x->have && now.len == x->bytes.len &&
+            !memcmp(buf_str(&now), buf_str(&x->bytes), now.len);
+        buf_release(&x->bytes);
+        x->bytes = now;
+        x->have = 1;
+    }
+}
+
+/* Which rules' findings on an unchanged item may be kept this time: the rules that read
+ * nothing outside the item that changed (SAME: the indexes that did not). */
+static void memo_local(struct memo_run *mr, const unsigned char *same)
+{
+    const struct eval_memo *m = mr->m;
+    mr->local = xcalloc(m->nrules, 1);
+    for (size_t r = 0; r < m->nrules; r++) {
+        const struct rule_reads *rd = &m->reads[r];
+        int ok = !rd->never;
+        for (size_t k = 0; ok && mr->changed && k < rd->keys.len; k++)
+            ok = strcmp(rd->keys.items[k], mr->changed) != 0;
+        for (size_t k = 0; ok && k < rd->idx.len; k++) {
+            size_t i = 0;
+            while (m->idx[i].p != rd->idx.items[k]) i++;
+            ok = same[i];
+        }
+        mr->local[r] = (unsigned char)ok;
+    }
+}
+
 struct memo_run *eval_memo_run_begin(struct eval_memo *m, const struct rule_set *rs,
                                      const struct eval_options *opts, const doc *d,
-                                     char *const *keys, size_t nkeys)
+                                     char *const *keys, size_t nkeys, struct eval_ctx *ctx,
+                                     const unsigned char *planned)
 {
     if (!m || !opts || opts->judged || opts->session || doc_is_yaml(d)) return NULL;
     struct memo_run *mr = xcalloc(1, sizeof *mr);
@@ -308,12 +478,7 @@ struct memo_run *eval_memo_run_begin(struct eval_memo *m, const struct rule_set 
         m->ncolls = 0;
         free(m->text);
         m->text = NULL;
-        free(m->local);
-        m->nrules = rule_set_count(rs) + 1; /* and the pattern notes' slot (eval.c) */
-        m->local = xcalloc(m->nrules, 1);
-        for (size_t i = 0; i + 1 < m->nrules; i++)
-            m->local[i] = clause_local(rule_set_rule(rs, i)->check, 1);
-        m->local[m->nrules - 1] = 1; /* a tool's notes read that tool only */
+        memo_rules_init(m, rs);
         m->rs = rs;
         memcpy(m->digest, rs->digest, sizeof m->digest);
         m->versions = opts->versions;
@@ -349,12 +514,21 @@ struct memo_run *eval_memo_run_begin(struct eval_memo *m, const struct rule_set 
             mr->suffix++;
         mr->usable = only_items_changed(mr, rs);
     }
+    unsigned char *same = xcalloc(m->nidx ? m->nidx : 1, 1);
+    memo_indexes(mr, ctx, planned, same);
+    memo_local(mr, same);
+    free(same);
     return mr;
 }
 
 const unsigned char *eval_memo_run_local(const struct memo_run *mr)
 {
-    return mr->m->local;
+    return mr->local;
+}
+
+int eval_memo_rule_kept(const struct memo_run *mr, size_t r)
+{
+    return r < mr->m->nrules && !mr->m->reads[r].never;
 }
 
 static struct memo_item *new_item(struct memo_run *mr, size_t ki, size_t i)
@@ -372,13 +546,18 @@ int eval_memo_item_reuse(struct memo_run *mr, size_t ki, size_t i, struct diag_l
     if (!oc->found || i >= oc->n || !oc->items[i].stored) return 0;
     struct memo_item *oi = &oc->items[i];
     if (!same_bytes(mr, oi->start, oi->end, ni->start, ni->end)) return 0;
-    for (size_t k = 0; k < oi->n; k++) { /* every position must survive the change */
+    for (size_t k = 0; k < oi->n; k++) { /* every position kept must survive the change */
         size_t a, b;
-        if (!map_offset(mr, oi->diags[k].off, &a) || !map_offset(mr, oi->diags[k].end_off, &b))
+        if (mr->local[oi->diags[k].rule] &&
+            (!map_offset(mr, oi->diags[k].off, &a) || !map_offset(mr, oi->diags[k].end_off, &b)))
             return 0;
     }
+    /* the new entry takes the old one's findings of the rules kept this time (each old item
+     * serves one new item); eval_memo_item_store adds the others' */
+    VEC(struct memo_diag) kept = VEC_INIT;
     for (size_t k = 0; k < oi->n; k++) {
         struct memo_diag *md = &oi->diags[k];
+        if (!mr->local[md->rule]) continue;
         map_offset(mr, md->off, &md->off);
         map_offset(mr, md->end_off, &md->end_off);
         if (md->off != NO_OFF) {
@@ -392,37 +571,38 @@ int eval_memo_item_reuse(struct memo_run *mr, size_t ki, size_t i, struct diag_l
             md->d.end_col = p.col;
         }
         diag_copy(&per_rule[md->rule], &md->d);
+        VEC_PUSH(kept, *md);
+        md->d = (struct diag){0}; /* moved */
     }
-    /* the new entry takes the old one's findings (each old item serves one new item) */
-    ni->diags = oi->diags;
-    ni->n = oi->n;
-    ni->stored = 1;
-    oi->diags = NULL;
-    oi->n = 0;
-    oi->stored = 0;
+    item_release(oi);
+    ni->diags = kept.items;
+    ni->n = kept.len;
     atomic_fetch_add(&mr->reused, 1);
     return 1;
 }
 
 void eval_memo_item_store(struct memo_run *mr, size_t ki, size_t i,
-                          const struct diag_list *per_rule, const size_t *mark, int keep)
+                          const struct diag_list *per_rule, const size_t *mark, int keep,
+                          int reused)
 {
-    atomic_fetch_add(&mr->judged, 1);
+    if (!reused) atomic_fetch_add(&mr->judged, 1);
     struct memo_item *ni = new_item(mr, ki, i);
-    if (!ni || !keep) return;
-    const unsigned char *local = mr->m->local;
-    VEC(struct memo_diag) kept = VEC_INIT;
-    for (size_t r = 0; r < mr->m->nrules; r++) {
-        if (!local[r]) continue;
-        for (size_t k = mark[r]; k < per_rule[r].len; k++) {
+    if (!ni) return;
+    VEC(struct memo_diag) kept = {ni->diags, ni->n, ni->n}; /* reused: the kept rules' */
+    ni->diags = NULL;
+    ni->n = 0;
+    ni->stored = 0;
+    const struct eval_memo *m = mr->m;
+    for (size_t r = 0; keep && r < m->nrules; r++) {
+        if (m->reads[r].never || (reused && mr->local[r])) continue;
+        for (size_t k = mark[r]; keep && k < per_rule[r].len; k++) {
             const struct diag *x = &per_rule[r].items[k];
             struct memo_diag md = {r, {0}, pos_offset(mr, x->line, x->col), NO_OFF};
             if (x->has_match) md.end_off = pos_offset(mr, x->end_line, x->end_col);
             if ((md.off == NO_OFF && x->line) || (md.end_off == NO_OFF && x->has_match) ||
                 x->nrelated) {
-                for (size_t j = 0; j < kept.len; j++) diag_clear(&kept.items[j].d);
-                VEC_FREE(kept);
-                return; /* a position it cannot move: judged again next time */
+                keep = 0; /* a position it cannot move: judged again next time */
+                break;
             }
             struct diag_list one = DIAG_LIST_INIT;
             diag_copy(&one, x);
@@ -430,6 +610,11 @@ void eval_memo_item_store(struct memo_run *mr, size_t ki, size_t i,
             free(one.items);
             VEC_PUSH(kept, md);
         }
+    }
+    if (!keep) {
+        for (size_t j = 0; j < kept.len; j++) diag_clear(&kept.items[j].d);
+        VEC_FREE(kept);
+        return;
     }
     ni->diags = kept.items;
     ni->n = kept.len;
@@ -451,5 +636,8 @@ void eval_memo_run_end(struct memo_run *mr)
     m->judged = atomic_load(&mr->judged);
     VEC_FREE(mr->line_starts);
     free(mr->old_of);
+    free(m->kept);
+    m->kept = mr->usable ? mr->local : NULL;
+    if (!mr->usable) free(mr->local);
     free(mr);
 }

@@ -1335,6 +1335,43 @@ void fn_indexes_free(struct eval_ctx *ctx)
     ctx->indexes = NULL;
 }
 
+int fn_is_document_index(const struct pred *p)
+{
+    if (!p || (p->fn->eval != fn_eval_context) || !p->nkids) return 0;
+    for (size_t i = 0; i < p->nkids; i++)
+        if (!p->kids[i]->sel || p->kids[i]->session || p->kids[i]->side ||
+            !sel_is_absolute(p->kids[i]->sel))
+            return 0;
+    return 1;
+}
+
+static int fold_of(const struct pred *p)
+{
+    return (json_is_true(json_object_get(p->arg, "ignore-case")) ? FOLD_CASE : 0) |
+        (json_is_true(json_object_get(p->arg, "ignore-separators")) ? FOLD_SEPARATORS : 0);
+}
+
+void fn_index_fingerprint(const struct pred *p, struct eval_ctx *ctx, struct buf *out)
+{
+    struct sel_index *ix =
+        index_get(p, NULL, fold_of(p), json_is_true(json_object_get(p->arg, "keys")), ctx);
+    for (size_t i = 0; i < ix->e.len; i++) {
+        const struct sel_entry *e = &ix->e.items[i];
+        /* lengths first, so that no two different lists make the same bytes */
+        const char *name = e->key ? e->key : e->pointer;
+        buf_addf(out, "%zu:%s %llx ", strlen(name), name, (unsigned long long)e->vmask);
+        if (!e->key && json_is_string(e->v)) {
+            buf_addf(out, "s%zu:", json_string_length(e->v));
+            buf_add(out, json_string_value(e->v), json_string_length(e->v));
+        } else if (!e->key) {
+            char *t = json_dumps(e->v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+            buf_addf(out, "j%zu:%s", t ? strlen(t) : 0, t ? t : "");
+            free(t);
+        }
+        buf_add(out, "\n", 1);
+    }
+}
+
 /* unique: no earlier selected node, offered in a common version, has an equal value; on
  * failure ctx->narrow keeps only the versions shared with the earlier equal nodes (a
  * name duplicated in one shared version is a duplicate in that version only).
@@ -1352,8 +1389,7 @@ int fn_eval_context(const struct pred *p, const struct cursor *c, struct eval_ct
         if (base && base->depth != depth) base = NULL;
     }
     int unique = !strcmp(p->fn->name, "unique");
-    int fold = (json_is_true(json_object_get(p->arg, "ignore-case")) ? FOLD_CASE : 0) |
-        (json_is_true(json_object_get(p->arg, "ignore-separators")) ? FOLD_SEPARATORS : 0);
+    int fold = fold_of(p);
     int keys = json_is_true(json_object_get(p->arg, "keys"));
     if (keys && !json_is_string(c->v)) return unique;
     int relative = 0; /* absolute selectors do not depend on the base: one index serves all */

@@ -311,6 +311,80 @@ START_TEST(memo_judges_only_the_edited_item)
 }
 END_TEST
 
+/* Rules that read beyond their item: kept while what they read is the same, judged again
+ * on every item when it may have changed. Rule 0: prompts read the tools' names with an absolute
+ * selector; rule 1: unique over the tools' names; rule 2: tools read /server only. */
+#define RULE_OF(id, check)                                                                         \
+    "  - id: t." id "\n    owner: t\n    surface: Tool\n    kind: structural\n"                    \
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n    check: " check  \
+    "\n"
+
+static const char reader_rules[] =
+    "rules:\n" RULE_OF("prompt-reads-tools",
+                       "{select: '/prompts/[*]/name', require: {some: {select: '/tools/[*]/name', "
+                       "require: {equals: shared}}}, message: m}")
+        RULE_OF("unique",
+                "{select: '/tools/[*]/name', require: {unique: {select: "
+                "'/tools/[*]/name'}}, message: 'again {value}'}")
+            RULE_OF("reads-server",
+                    "{select: '/tools/[*]/name', require: {some: {select: "
+                    "/server/name, require: {equals: s}}}, message: n}");
+
+static const char reader_doc[] =
+    "{\"mcpDescription\": \"0.9.0\", \"protocolVersions\": [\"2025-06-18\"],\n"
+    " \"server\": {\"name\": \"s\", \"version\": \"1\"},\n"
+    " \"tools\": [\n"
+    "  {\"name\": \"a\", \"description\": \"one\", \"inputSchema\": {\"type\": \"object\"}},\n"
+    "  {\"name\": \"b\", \"description\": \"two\", \"inputSchema\": {\"type\": \"object\"}},\n"
+    "  {\"name\": \"a\", \"description\": \"three\", \"inputSchema\": {\"type\": \"object\"}}\n"
+    " ],\n"
+    " \"prompts\": [{\"name\": \"p\"}, {\"name\": \"q\"}]\n"
+    "}\n";
+
+/* Replace the first FROM after AT in B with TO; judge with and without MEMO: the same
+ * findings; *KEPT[r]: rule r's findings were kept. */
+static void replace_and_judge(const struct rule_set *rs, struct buf *b, const char *at,
+                              const char *from, const char *to, struct eval_memo *memo, int kept[3])
+{
+    const char *where = strstr(strstr(b->s, at), from);
+    ck_assert(where != NULL);
+    splice(b, (size_t)(where - b->s), strlen(from), to, strlen(to));
+    char *want = judge_text(rs, b->s, b->len, NULL);
+    char *got = judge_text(rs, b->s, b->len, memo);
+    ck_assert_ptr_nonnull(want);
+    ck_assert_str_eq(got, want);
+    for (size_t r = 0; r < 3; r++) kept[r] = eval_memo_rule_was_kept(memo, r);
+    free(want);
+    free(got);
+}
+
+START_TEST(memo_keeps_rules_reading_beyond_the_item_while_that_is_unchanged)
+{
+    struct rule_set *rs = tu_rules_ok(reader_rules);
+    struct buf b = BUF_INIT;
+    buf_add(&b, reader_doc, strlen(reader_doc));
+    struct eval_memo *memo = eval_memo_new();
+    char *first = judge_text(rs, b.s, b.len, memo);
+    ck_assert_ptr_nonnull(strstr(first, "again \"a\"")); /* the third tool's name */
+    free(first);
+    int kept[3];
+    /* a tool's description: the tools' names are the same (unique compares them; a plain
+     * selector into the tools cannot tell) */
+    replace_and_judge(rs, &b, "\"b\"", "two", "deux", memo, kept);
+    ck_assert(!kept[0] && kept[1] && kept[2]);
+    /* a tool's name: the tools' names changed; /server did not */
+    replace_and_judge(rs, &b, "\"deux\"", "\"a\"", "\"shared\"", memo, kept);
+    ck_assert(!kept[0] && !kept[1] && kept[2]);
+    /* a prompt's name: the tools' names are the same again */
+    replace_and_judge(rs, &b, "\"prompts\"", "\"q\"", "\"r\"", memo, kept);
+    ck_assert(kept[0] && kept[1] && kept[2]);
+    eval_memo_free(memo);
+    buf_release(&b);
+    rule_set_free(rs);
+}
+END_TEST
+
 Suite *eval_memo_suite(void)
 {
     Suite *s = suite_create("eval_memo");
@@ -318,6 +392,7 @@ Suite *eval_memo_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, memo_equals_full_judgement_after_random_edits);
     tcase_add_test(tc, memo_judges_only_the_edited_item);
+    tcase_add_test(tc, memo_keeps_rules_reading_beyond_the_item_while_that_is_unchanged);
     suite_add_tcase(s, tc);
     return s;
 }
