@@ -1351,24 +1351,32 @@ static int fold_of(const struct pred *p)
         (json_is_true(json_object_get(p->arg, "ignore-separators")) ? FOLD_SEPARATORS : 0);
 }
 
+/* N, then N bytes of S (lengths first: no two different lists make the same bytes). */
+static void add_counted(struct buf *out, const char *s, size_t n)
+{
+    buf_add(out, (const char *)&n, sizeof n);
+    buf_add(out, s, n);
+}
+
 void fn_index_fingerprint(const struct pred *p, struct eval_ctx *ctx, struct buf *out)
 {
     struct sel_index *ix =
         index_get(p, NULL, fold_of(p), json_is_true(json_object_get(p->arg, "keys")), ctx);
     for (size_t i = 0; i < ix->e.len; i++) {
         const struct sel_entry *e = &ix->e.items[i];
-        /* lengths first, so that no two different lists make the same bytes */
         const char *name = e->key ? e->key : e->pointer;
-        buf_addf(out, "%zu:%s %llx ", strlen(name), name, (unsigned long long)e->vmask);
-        if (!e->key && json_is_string(e->v)) {
-            buf_addf(out, "s%zu:", json_string_length(e->v));
-            buf_add(out, json_string_value(e->v), json_string_length(e->v));
-        } else if (!e->key) {
+        add_counted(out, name, strlen(name));
+        buf_add(out, (const char *)&e->vmask, sizeof e->vmask);
+        if (e->key) continue;
+        if (json_is_string(e->v)) {
+            buf_add(out, "s", 1);
+            add_counted(out, json_string_value(e->v), json_string_length(e->v));
+        } else {
             char *t = json_dumps(e->v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-            buf_addf(out, "j%zu:%s", t ? strlen(t) : 0, t ? t : "");
+            buf_add(out, "j", 1);
+            add_counted(out, t ? t : "", t ? strlen(t) : 0);
             free(t);
         }
-        buf_add(out, "\n", 1);
     }
 }
 
