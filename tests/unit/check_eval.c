@@ -673,22 +673,6 @@ END_TEST
  * (group_min SIZE_MAX: no collection walked) and with every collection walked (the
  * default) on 1, 2 and 3 threads: the same diagnostics, in the same order, to the byte. */
 
-/* Every field a report prints, one line per diagnostic (new string). */
-static char *show_all(const struct diag_list *l)
-{
-    struct buf b = BUF_INIT;
-    for (size_t i = 0; i < l->len; i++) {
-        const struct diag *g = &l->items[i];
-        buf_addf(&b, "%s %d %s %x %u:%u-%u:%u %s | %s | %s | %s | %zu+%zu | %zu\n",
-                 g->rule ? g->rule : "-", (int)g->level, g->pointer ? g->pointer : "-",
-                 (unsigned)g->versions, g->line, g->col, g->end_line, g->end_col,
-                 g->message ? g->message : "-", g->hint ? g->hint : "-",
-                 g->component ? g->component : "-", g->nrelated ? g->related[0].pointer : "-",
-                 g->match_off, g->match_len, g->nrelated);
-    }
-    return buf_detach(&b);
-}
-
 /* PATH judged by RS with OPTS, every field (new string); NULL if it is no description.
  * Loaded afresh each time: judging resolves a document in place. */
 static char *judge_fixture(const char *path, const struct rule_set *rs,
@@ -704,14 +688,20 @@ static char *judge_fixture(const char *path, const struct rule_set *rs,
     if (json_is_object(doc_root(d))) {
         struct diag_list out = DIAG_LIST_INIT;
         eval_document(rs, d, opts, &out);
-        shown = show_all(&out);
+        shown = tu_show_all(&out);
         diag_list_release(&out);
     }
     doc_free(d);
     return shown;
 }
 
-static void judge_each_fixture(const char *dir, const struct rule_set *rs, size_t *judged)
+/* Every .json file below DIR judged by RS with WANT, and with GOT on 1 to MAX_WORKERS
+ * threads: the same report, to the byte (the first line apart in the failure: a whole
+ * report is too long for Check's message). *JUDGED counts the files. */
+static void compare_each_fixture(const char *dir, const struct rule_set *rs,
+                                 const struct eval_options *want_opts,
+                                 const struct eval_options *got_opts, long max_workers,
+                                 size_t *judged)
 {
     DIR *dp = opendir(dir);
     if (!dp) return;
@@ -721,14 +711,18 @@ static void judge_each_fixture(const char *dir, const struct rule_set *rs, size_
         struct stat st;
         size_t n = strlen(e->d_name);
         char *want = NULL;
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) judge_each_fixture(path, rs, judged);
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            compare_each_fixture(path, rs, want_opts, got_opts, max_workers, judged);
         else if (n > 5 && !strcmp(e->d_name + n - 5, ".json"))
-            want = judge_fixture(path, rs, &(struct eval_options){.group_min = SIZE_MAX});
-        for (long workers = 1; want && workers <= 3; workers++) {
-            struct eval_options eo = {.workers = workers};
+            want = judge_fixture(path, rs, want_opts);
+        for (long workers = 1; want && workers <= max_workers; workers++) {
+            struct eval_options eo = *got_opts;
+            eo.workers = workers;
             char *got = judge_fixture(path, rs, &eo);
-            ck_assert_msg(got && !strcmp(got, want), "%s, %ld workers:\n%s\nexpected:\n%s", path,
-                          workers, got ? got : "(none)", want);
+            if (!got || strcmp(got, want)) {
+                char *g = tu_first_line_apart(got, want), *w = tu_first_line_apart(want, got);
+                ck_abort_msg("%s, %ld workers: \"%s\", expected \"%s\"", path, workers, g, w);
+            }
             free(got);
         }
         if (want) (*judged)++;
@@ -748,7 +742,8 @@ START_TEST(workers_give_one_threads_diagnostics)
     size_t judged = 0;
     for (int k = 0; k < 2; k++) {
         char *fixtures = xasprintf("%s/%s", top ? top : ".", k ? "examples" : "conformance");
-        judge_each_fixture(fixtures, rs, &judged);
+        compare_each_fixture(fixtures, rs, &(struct eval_options){.group_min = SIZE_MAX},
+                             &(struct eval_options){0}, 3, &judged);
         free(fixtures);
     }
     ck_assert_msg(judged >= 100, "judged %zu fixtures (at least 100 expected)", judged);
@@ -777,38 +772,6 @@ static int not_yielded_to(const char *id, void *arg)
     return 1;
 }
 
-static void judge_each_skipping(const char *dir, const struct rule_set *rs, size_t *judged)
-{
-    DIR *dp = opendir(dir);
-    if (!dp) return;
-    struct skipped sk = {rs};
-    for (struct dirent *e; (e = readdir(dp));) {
-        if (e->d_name[0] == '.') continue;
-        char *path = xasprintf("%s/%s", dir, e->d_name);
-        struct stat st;
-        size_t n = strlen(e->d_name);
-        char *want = NULL;
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) judge_each_skipping(path, rs, judged);
-        else if (n > 5 && !strcmp(e->d_name + n - 5, ".json"))
-            want = judge_fixture(path, rs,
-                                 &(struct eval_options){.enabled = not_yielded_to,
-                                                        .enabled_arg = &sk,
-                                                        .group_min = SIZE_MAX});
-        for (long workers = 1; want && workers <= 2; workers++) {
-            struct eval_options eo = {
-                .enabled = not_yielded_to, .enabled_arg = &sk, .workers = workers};
-            char *got = judge_fixture(path, rs, &eo);
-            ck_assert_msg(got && !strcmp(got, want), "%s, %ld workers:\n%s\nexpected:\n%s", path,
-                          workers, got ? got : "(none)", want);
-            free(got);
-        }
-        if (want) (*judged)++;
-        free(want);
-        free(path);
-    }
-    closedir(dp);
-}
-
 START_TEST(yielded_to_rules_judged_where_needed)
 {
     const char *top = getenv("MCPDESC_TOP");
@@ -816,10 +779,15 @@ START_TEST(yielded_to_rules_judged_where_needed)
     struct diag_list errs = DIAG_LIST_INIT;
     struct rule_set *rs = rule_set_load(dir, &errs);
     ck_assert_msg(rs != NULL, "the shipped rule set loads");
+    struct skipped sk = {rs};
     size_t judged = 0;
     for (int k = 0; k < 2; k++) {
         char *fixtures = xasprintf("%s/%s", top ? top : ".", k ? "examples" : "conformance");
-        judge_each_skipping(fixtures, rs, &judged);
+        compare_each_fixture(
+            fixtures, rs,
+            &(struct eval_options){
+                .enabled = not_yielded_to, .enabled_arg = &sk, .group_min = SIZE_MAX},
+            &(struct eval_options){.enabled = not_yielded_to, .enabled_arg = &sk}, 2, &judged);
         free(fixtures);
     }
     ck_assert_msg(judged >= 100, "judged %zu fixtures (at least 100 expected)", judged);
@@ -829,7 +797,6 @@ START_TEST(yielded_to_rules_judged_where_needed)
         if (!strcmp(rule_id(rule_set_rule(rs, i)), "mcp.schema.dialect.valid")) valid = i;
     ck_assert_uint_lt(valid, rule_set_count(rs));
     _Atomic uint64_t *ns = xcalloc(rule_set_count(rs) + 1, sizeof *ns);
-    struct skipped sk = {rs};
     char *path = xasprintf("%s/examples/corpus/github.json", top ? top : ".");
     char *shown = judge_fixture(
         path, rs,

@@ -27,22 +27,6 @@ static struct rule_set *shipped_rules(void)
     return rs;
 }
 
-/* Every field a report prints (and the fix), one line per diagnostic (new string). */
-static char *show_all(const struct diag_list *l)
-{
-    struct buf b = BUF_INIT;
-    for (size_t i = 0; i < l->len; i++) {
-        const struct diag *g = &l->items[i];
-        buf_addf(&b, "%s %d %s %s %x %u:%u-%u:%u %s | %s | %s | %d %zu+%zu | %zu %p %s\n",
-                 g->rule ? g->rule : "-", (int)g->level, g->file ? g->file : "-",
-                 g->pointer ? g->pointer : "-", (unsigned)g->versions, g->line, g->col, g->end_line,
-                 g->end_col, g->message ? g->message : "-", g->hint ? g->hint : "-",
-                 g->component ? g->component : "-", g->has_match, g->match_off, g->match_len,
-                 g->nrelated, (const void *)g->fix, g->fix_title ? g->fix_title : "-");
-    }
-    return buf_detach(&b);
-}
-
 /* TEXT judged by RS (with MEMO when not NULL, on two threads), every field (new string);
  * NULL when it does not load as a JSON object. */
 static char *judge_text(const struct rule_set *rs, const char *text, size_t len,
@@ -59,7 +43,7 @@ static char *judge_text(const struct rule_set *rs, const char *text, size_t len,
         struct diag_list out = DIAG_LIST_INIT;
         struct eval_options eo = {.workers = memo ? 2 : 1, .memo = memo};
         eval_document(rs, d, &eo, &out);
-        shown = show_all(&out);
+        shown = tu_show_all(&out);
         diag_list_release(&out);
     }
     doc_free(d);
@@ -184,20 +168,6 @@ static void edit_once(struct buf *b)
     doc_free(d);
 }
 
-/* The first line of A that B does not have at the same place (at most 300 bytes; a new
- * string), for a failure message Check can carry. */
-static char *first_line_apart(const char *a, const char *b)
-{
-    if (!a) return xstrdup("(none)");
-    if (!b) b = "";
-    size_t i = 0;
-    while (a[i] && a[i] == b[i]) i++;
-    while (i && a[i - 1] != '\n') i--;
-    const char *end = strchr(a + i, '\n');
-    size_t n = end ? (size_t)(end - a - i) : strlen(a + i);
-    return xasprintf("%.*s", (int)(n > 300 ? 300 : n), a + i);
-}
-
 /* Edits of the text of PATH, each followed by both judgements. */
 static void edit_and_compare(const struct rule_set *rs, const char *path, int steps,
                              size_t *reused_total, size_t *compared)
@@ -214,7 +184,7 @@ static void edit_and_compare(const struct rule_set *rs, const char *path, int st
         char *want = judge_text(rs, b.s, b.len, NULL);
         char *got = judge_text(rs, b.s, b.len, memo);
         if (!((!want && !got) || (want && got && !strcmp(got, want)))) {
-            char *g = first_line_apart(got, want), *w = first_line_apart(want, got);
+            char *g = tu_first_line_apart(got, want), *w = tu_first_line_apart(want, got);
             ck_abort_msg("%s, edit %d: with the memo \"%s\", expected \"%s\"", path, s, g, w);
         }
         size_t reused, judged;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "judge/eval.h"
 #include "base/util.h"
 
@@ -100,4 +101,32 @@ const char *tu_data_dir(void)
     const char *top = getenv("MCPDESC_TOP");
     snprintf(path, sizeof path, "%s/tests/data", top ? top : ".");
     return path;
+}
+
+char *tu_show_all(const struct diag_list *l)
+{
+    struct buf b = BUF_INIT;
+    for (size_t i = 0; i < l->len; i++) {
+        const struct diag *g = &l->items[i];
+        buf_addf(&b, "%s %d %s %s %x %u:%u-%u:%u %s | %s | %s | %s | %d %zu+%zu | %zu %p %s\n",
+                 g->rule ? g->rule : "-", (int)g->level, g->file ? g->file : "-",
+                 g->pointer ? g->pointer : "-", (unsigned)g->versions, g->line, g->col, g->end_line,
+                 g->end_col, g->message ? g->message : "-", g->hint ? g->hint : "-",
+                 g->component ? g->component : "-", g->nrelated ? g->related[0].pointer : "-",
+                 g->has_match, g->match_off, g->match_len, g->nrelated, (const void *)g->fix,
+                 g->fix_title ? g->fix_title : "-");
+    }
+    return buf_detach(&b);
+}
+
+char *tu_first_line_apart(const char *a, const char *b)
+{
+    if (!a) return xstrdup("(none)");
+    if (!b) b = "";
+    size_t i = 0;
+    while (a[i] && a[i] == b[i]) i++;
+    while (i && a[i - 1] != '\n') i--;
+    const char *end = strchr(a + i, '\n');
+    size_t n = end ? (size_t)(end - a - i) : strlen(a + i);
+    return xasprintf("%.*s", (int)(n > 300 ? 300 : n), a + i);
 }

@@ -20,6 +20,12 @@ struct rule_set *tu_rules_ok(const char *text);
 doc *tu_doc(const char *json);
 /* Run RS over JSON; diagnostics in *out (release with diag_list_release). */
 void tu_eval(const struct rule_set *rs, const char *json, struct diag_list *out);
+/* Every field of L's diagnostics that a report prints (and the fix), one line per
+ * diagnostic (new string): two judgements are the same when these are. */
+char *tu_show_all(const struct diag_list *l);
+/* The first line of A that B does not have at the same place (at most 300 bytes; a new
+ * string), for a failure message Check can carry; "(none)" when A is NULL. */
+char *tu_first_line_apart(const char *a, const char *b);
 /* The test data directory (tests/data), from $MCPDESC_TOP or the working directory. */
 const char *tu_data_dir(void);
 
