@@ -38,9 +38,10 @@ struct memo_coll {
 
 /* What a rule reads beyond the item it judges, where a run can tell whether that changed:
  * the members of the root its absolute selectors start from (unchanged when the edit
- * lies in another member's array), and its unique/among over the whole document (the
- * same when their indexes are: fn_index_fingerprint). NEVER: something else (a wildcard
- * or "**" first, another predicate): judged on every item every time. */
+ * lies in another member's array), and its unique, among or mentions over the whole
+ * document (the same when the nodes they select are: fn_index_fingerprint). NEVER:
+ * something else (a wildcard or "**" first, another predicate): judged on every item
+ * every time. */
 struct rule_reads {
     int never;
     VEC(char *) keys;
@@ -64,8 +65,8 @@ struct eval_memo {
     void *enabled_arg;
     struct rule_reads *reads; /* per rule, and the pattern notes' slot (reads nothing) */
     size_t nrules;
-    /* per unique/among over the document of a rule: its index in the last text judged
-     * (fn_index_fingerprint), when a run computed it */
+    /* per unique, among or mentions over the document of a rule: what it read in the last
+     * text judged (fn_index_fingerprint), when a run computed it */
     struct memo_index {
         const struct pred *p;
         struct buf bytes;
@@ -222,13 +223,20 @@ static void sel_reads(const struct sel *s, struct rule_reads *rd)
 /* Predicates whose verdict depends on nothing but the node they judge and what their own
  * selectors reach (relative ones: inside the item, the components it reaches included;
  * unique, among and ancestor set eval_ctx.escaped when the base they climb to lies above
- * the item, ref-resolves when its schema root does). Any other predicate (mentions, the
- * pair's, a session's) may read anything. */
+ * the item, ref-resolves when its schema root does), and unique, among and mentions over
+ * the document (fn_is_document_index). Any other predicate (the pair's, a session's) may
+ * read anything. */
 static void pred_reads(const struct pred *p, int depth, struct rule_reads *rd)
 {
     if (!p || rd->never) return;
     if (depth > 64) { /* named predicates may nest: stay bounded */
         rd->never = 1;
+        return;
+    }
+    if (fn_is_document_index(p)) { /* its kids only hold its selectors */
+        size_t k = 0;
+        while (k < rd->idx.len && rd->idx.items[k] != p) k++;
+        if (k == rd->idx.len) VEC_PUSH(rd->idx, p);
         return;
     }
     size_t i = 0;
@@ -241,12 +249,6 @@ static void pred_reads(const struct pred *p, int depth, struct rule_reads *rd)
     if (!strcmp(p->fn->name, "ref-resolves") &&
         json_integer_value(json_object_get(p->arg, "depth")) < 2) {
         rd->never = 1;
-        return;
-    }
-    if (fn_is_document_index(p)) { /* its kids only hold its selectors */
-        size_t k = 0;
-        while (k < rd->idx.len && rd->idx.items[k] != p) k++;
-        if (k == rd->idx.len) VEC_PUSH(rd->idx, p);
         return;
     }
     sel_reads(p->sel, rd);

@@ -6,10 +6,10 @@
  * at the same index, and nothing outside the collection's array changed; the findings'
  * positions are moved with the bytes around them. A rule that reads beyond the item
  * keeps its findings too when what it reads did not change: its absolute selectors start
- * from members of the root other than the collection edited, and its unique/among over
- * the document select the same values (the same index, fn_index_fingerprint); a rule that
- * reads anything else (mentions, a wildcard or "**" first, a session's documents) judges
- * every item every time.
+ * from members of the root other than the collection edited, and its unique, among or
+ * mentions over the document select the same nodes and values (fn_index_fingerprint); a
+ * rule that reads anything else (a wildcard or "**" first, a session's documents)
+ * judges every item every time.
  *
  * Exactness: an item's findings are a function of what its rules read; a reused item
  * read the same bytes, so the same findings, byte for byte (tests/unit/check_eval_memo.c

@@ -1335,48 +1335,20 @@ void fn_indexes_free(struct eval_ctx *ctx)
     ctx->indexes = NULL;
 }
 
-int fn_is_document_index(const struct pred *p)
-{
-    if (!p || (p->fn->eval != fn_eval_context) || !p->nkids) return 0;
-    for (size_t i = 0; i < p->nkids; i++)
-        if (!p->kids[i]->sel || p->kids[i]->session || p->kids[i]->side ||
-            !sel_is_absolute(p->kids[i]->sel))
-            return 0;
-    return 1;
-}
-
 static int fold_of(const struct pred *p)
 {
     return (json_is_true(json_object_get(p->arg, "ignore-case")) ? FOLD_CASE : 0) |
         (json_is_true(json_object_get(p->arg, "ignore-separators")) ? FOLD_SEPARATORS : 0);
 }
 
-/* N, then N bytes of S (lengths first: no two different lists make the same bytes). */
-static void add_counted(struct buf *out, const char *s, size_t n)
-{
-    buf_add(out, (const char *)&n, sizeof n);
-    buf_add(out, s, n);
-}
-
-void fn_index_fingerprint(const struct pred *p, struct eval_ctx *ctx, struct buf *out)
+void fn_index_each(const struct pred *p, struct eval_ctx *ctx,
+                   void (*visit)(const char *name, ver_mask vmask, json_t *v, void *arg), void *arg)
 {
     struct sel_index *ix =
         index_get(p, NULL, fold_of(p), json_is_true(json_object_get(p->arg, "keys")), ctx);
     for (size_t i = 0; i < ix->e.len; i++) {
         const struct sel_entry *e = &ix->e.items[i];
-        const char *name = e->key ? e->key : e->pointer;
-        add_counted(out, name, strlen(name));
-        buf_add(out, (const char *)&e->vmask, sizeof e->vmask);
-        if (e->key) continue;
-        if (json_is_string(e->v)) {
-            buf_add(out, "s", 1);
-            add_counted(out, json_string_value(e->v), json_string_length(e->v));
-        } else {
-            char *t = json_dumps(e->v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-            buf_add(out, "j", 1);
-            add_counted(out, t ? t : "", t ? strlen(t) : 0);
-            free(t);
-        }
+        visit(e->key ? e->key : e->pointer, e->vmask, e->key ? NULL : e->v, arg);
     }
 }
 

@@ -368,13 +368,14 @@ void fn_cache_put(struct eval_ctx *ctx, const struct pred *p, const struct curso
                   void (*data_free)(void *));
 /* Free the per-document indexes of unique/among (and the memo). */
 void fn_indexes_free(struct eval_ctx *ctx);
-/* Is P a unique or among whose selectors are all absolute selectors of this document (one
- * index serves every node it judges)? */
+/* Is P a unique, among or mentions whose selectors are all absolute selectors of this
+ * document (what it reads beyond the node it judges is the same for every node)? */
 int fn_is_document_index(const struct pred *p);
-/* Such a P's index in ctx's document (built now if no rule built it yet), written to OUT
- * as bytes that are equal exactly when the two indexes are: each entry's pointer (or
- * member name), versions and value, in selection order. What P reads beyond the node it
- * judges (judge/eval_memo.c compares a document's successive texts by it). */
+/* What such a P reads beyond the node it judges in ctx's document, written to OUT as
+ * bytes that are equal exactly when what it reads is: each selected node's pointer (or
+ * member name), versions and value, in selection order (unique, among: their index,
+ * built now if no rule built it yet). judge/eval_memo.c compares a document's
+ * successive texts by it. */
 void fn_index_fingerprint(const struct pred *p, struct eval_ctx *ctx, struct buf *out);
 
 /* ---- the set (rule_set.c reads and frees it; rule_set_load.c builds it) ------------ */

@@ -237,6 +237,33 @@ START_TEST(memo_equals_full_judgement_after_random_edits)
 }
 END_TEST
 
+/* The security set (mentions of other tools, phrases over every text) the same way: it
+ * extends the MCP set's release, found under rules-yaml/releases. */
+START_TEST(memo_equals_full_judgement_with_the_security_set)
+{
+    const char *top = getenv("MCPDESC_TOP");
+    char *releases = xasprintf("%s/rules-yaml/releases", top ? top : ".");
+    char *dir = xasprintf("%s/rules-yaml/security", top ? top : ".");
+    char *corpus = xasprintf("%s/examples/corpus", top ? top : ".");
+    const char *const dirs[] = {releases};
+    struct rule_load_opts lo = {.release_dirs = dirs, .nrelease_dirs = 1};
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = rule_set_load_with(dir, &lo, &errs);
+    ck_assert_msg(rs != NULL, "the security set loads: %s", errs.len ? errs.items[0].message : "");
+    size_t reused = 0, compared = 0;
+    rnd_state = 0x5EC0F17E5EC0F17Eu;
+    edit_each_fixture(rs, corpus, 25, &reused, &compared);
+    ck_assert_msg(compared >= 100, "compared %zu judgements (at least 100 expected)", compared);
+    ck_assert_msg(reused >= 500, "the memo served %zu items in all (at least 500 expected)",
+                  reused);
+    rule_set_free(rs);
+    diag_list_release(&errs);
+    free(releases);
+    free(dir);
+    free(corpus);
+}
+END_TEST
+
 /* The same text judged again: every item from the memo; one string of one tool changed:
  * that tool alone judged again. */
 START_TEST(memo_judges_only_the_edited_item)
@@ -283,7 +310,8 @@ END_TEST
 
 /* Rules that read beyond their item: kept while what they read is the same, judged again
  * on every item when it may have changed. Rule 0: prompts read the tools' names with an absolute
- * selector; rule 1: unique over the tools' names; rule 2: tools read /server only. */
+ * selector; rule 1: unique over the tools' names; rule 2: tools read /server only; rule
+ * 3: a tool's description calls a tool the server lacks (mentions, the tools' names). */
 #define RULE_OF(id, check)                                                                         \
     "  - id: t." id "\n    owner: t\n    surface: Tool\n    kind: structural\n"                    \
     "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
@@ -299,15 +327,21 @@ static const char reader_rules[] =
                 "'/tools/[*]/name'}}, message: 'again {value}'}")
             RULE_OF("reads-server",
                     "{select: '/tools/[*]/name', require: {some: {select: "
-                    "/server/name, require: {equals: s}}}, message: n}");
+                    "/server/name, require: {equals: s}}}, message: n}")
+                RULE_OF("mentions",
+                        "{select: '/tools/[*]/description', require: {not: "
+                        "{mentions: {as: call-target, except: ['/tools/[*]/name']}}}, "
+                        "message: 'calls {detail}'}");
 
 static const char reader_doc[] =
     "{\"mcpDescription\": \"0.9.0\", \"protocolVersions\": [\"2025-06-18\"],\n"
     " \"server\": {\"name\": \"s\", \"version\": \"1\"},\n"
     " \"tools\": [\n"
     "  {\"name\": \"a\", \"description\": \"one\", \"inputSchema\": {\"type\": \"object\"}},\n"
-    "  {\"name\": \"b\", \"description\": \"two\", \"inputSchema\": {\"type\": \"object\"}},\n"
-    "  {\"name\": \"a\", \"description\": \"three\", \"inputSchema\": {\"type\": \"object\"}}\n"
+    "  {\"name\": \"get_data\", \"description\": \"two\", \"inputSchema\": {\"type\": "
+    "\"object\"}},\n"
+    "  {\"name\": \"a\", \"description\": \"Then call `get_data`.\", \"inputSchema\": {\"type\": "
+    "\"object\"}}\n"
     " ],\n"
     " \"prompts\": [{\"name\": \"p\"}, {\"name\": \"q\"}]\n"
     "}\n";
@@ -324,7 +358,7 @@ static void replace_and_judge(const struct rule_set *rs, struct buf *b, const ch
     char *got = judge_text(rs, b->s, b->len, memo);
     ck_assert_ptr_nonnull(want);
     ck_assert_str_eq(got, want);
-    for (size_t r = 0; r < 3; r++) kept[r] = eval_memo_rule_was_kept(memo, r);
+    for (size_t r = 0; r < 4; r++) kept[r] = eval_memo_rule_was_kept(memo, r);
     free(want);
     free(got);
 }
@@ -337,18 +371,25 @@ START_TEST(memo_keeps_rules_reading_beyond_the_item_while_that_is_unchanged)
     struct eval_memo *memo = eval_memo_new();
     char *first = judge_text(rs, b.s, b.len, memo);
     ck_assert_ptr_nonnull(strstr(first, "again \"a\"")); /* the third tool's name */
+    ck_assert_ptr_null(strstr(first, "calls"));          /* `b` is this server's */
     free(first);
-    int kept[3];
+    int kept[4];
     /* a tool's description: the tools' names are the same (unique compares them; a plain
      * selector into the tools cannot tell) */
-    replace_and_judge(rs, &b, "\"b\"", "two", "deux", memo, kept);
-    ck_assert(!kept[0] && kept[1] && kept[2]);
+    replace_and_judge(rs, &b, "\"get_data\"", "two", "deux", memo, kept);
+    ck_assert(!kept[0] && kept[1] && kept[2] && kept[3]);
     /* a tool's name: the tools' names changed; /server did not */
     replace_and_judge(rs, &b, "\"deux\"", "\"a\"", "\"shared\"", memo, kept);
-    ck_assert(!kept[0] && !kept[1] && kept[2]);
+    ck_assert(!kept[0] && !kept[1] && kept[2] && !kept[3]);
     /* a prompt's name: the tools' names are the same again */
     replace_and_judge(rs, &b, "\"prompts\"", "\"q\"", "\"r\"", memo, kept);
-    ck_assert(kept[0] && kept[1] && kept[2]);
+    ck_assert(kept[0] && kept[1] && kept[2] && kept[3]);
+    /* get_data renamed: the third tool's call of it is now of a tool this server lacks */
+    replace_and_judge(rs, &b, "\"tools\"", "\"get_data\"", "\"get_info\"", memo, kept);
+    ck_assert(!kept[3]);
+    char *last = judge_text(rs, b.s, b.len, NULL);
+    ck_assert_ptr_nonnull(strstr(last, "calls"));
+    free(last);
     eval_memo_free(memo);
     buf_release(&b);
     rule_set_free(rs);
@@ -361,6 +402,7 @@ Suite *eval_memo_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, memo_equals_full_judgement_after_random_edits);
+    tcase_add_test(tc, memo_equals_full_judgement_with_the_security_set);
     tcase_add_test(tc, memo_judges_only_the_edited_item);
     tcase_add_test(tc, memo_keeps_rules_reading_beyond_the_item_while_that_is_unchanged);
     suite_add_tcase(s, tc);
