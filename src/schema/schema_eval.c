@@ -226,6 +226,8 @@ static int re_match(struct vst *st, const struct schema_node *n, const struct sc
 {
     if (!charge(st, n, 1 + len / 64)) return -1;
     if (!re->code) return 1; /* valid ECMA-262 that PCRE2 cannot run: never a failure */
+    if (re->lin && schema_relin_usable(re->lin, len, &st->s->lim))
+        return schema_relin_match(re->lin, s, len);
     if (!st->md) st->md = schema_md_take(st->s);
     /* pcre2_jit_match: the JIT fast path (no option checks; the match limit holds) */
     int rc = re->jit
