@@ -165,13 +165,16 @@ struct schema_pname {
     size_t node;  /* "properties" subschema; SCHEMA_NONE when none or always valid */
     int declared; /* named by "properties" (so not an additional property) */
     int required;
-    size_t next; /* the name "properties" declares after this one, or SCHEMA_NONE */
+    /* the name "properties" declares after this one, else the table's sentinel: the
+     * entry after the last name, whose length no key has */
+    size_t next;
     const struct schema_fnode *leaf; /* node's record when a leaf (schema_fast.c) */
+    uint64_t reqbit;                 /* its bit of schema_objop.reqmask, 0 when not required */
 };
 struct schema_ptab {
     size_t n;
-    struct schema_pname *names;
-    uint32_t *slots; /* index + 1, 0 = empty; power-of-two size */
+    struct schema_pname *names; /* n names, then the sentinel (schema_pname.next) */
+    uint32_t *slots;            /* index + 1, 0 = empty; power-of-two size */
     uint32_t mask;
 };
 
@@ -254,7 +257,8 @@ static inline json_t *schema_kw_get(uint64_t present, json_t *j, const char *kw)
  * instance's members (boolean mode only). */
 struct schema_objop {
     struct schema_ptab tab;
-    size_t first;     /* the first name "properties" declares (members often follow its order) */
+    size_t first;     /* the first name "properties" declares (members often follow its order),
+                   * else the sentinel */
     uint64_t reqmask; /* bit i: names[i] is required (required names come first) */
     size_t add;       /* additionalProperties subschema, SCHEMA_NONE when absent */
     int add_false;    /* additionalProperties: false */
