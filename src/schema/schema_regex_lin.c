@@ -18,10 +18,12 @@
 
 #include "schema/schemaInt.h"
 
-#define LIN_MAXPOS 64   /* positions: bits of a uint64_t */
-#define LIN_MAXNODE 96  /* parsed nodes */
-#define LIN_MAXREP 16   /* bound of a counted repetition */
-#define LIN_MAXSTATE 64 /* states of the table automaton */
+#define LIN_MAXPOS 64  /* positions: bits of a uint64_t */
+#define LIN_MAXNODE 96 /* parsed nodes */
+#define LIN_MAXREP 16  /* bound of a counted repetition */
+/* states of the table automaton: its rows take 512 bytes each, so a pattern costs at
+ * most 8.5 KiB, about what PCRE2 keeps for it (JIT code included) */
+#define LIN_MAXSTATE 16
 #define LIN_DEAD 0xFF
 
 struct schema_relin {

@@ -61,6 +61,7 @@ static const char *const refused[] = {
     "^()$",
     "^a**$",
     "^[a-z]{1,64}$",
+    "^(a|b)*a(a|b)(a|b)(a|b)(a|b)$", /* 32 sets of positions: more than 16 states */
 };
 
 static struct schema_re *compile(const char *pat)
@@ -184,6 +185,50 @@ START_TEST(answers_as_pcre2)
 }
 END_TEST
 
+/* Random patterns over the subset's syntax (and a few bytes outside it): the parser
+ * takes any bytes without harm, and every matcher it builds for a pattern PCRE2 runs
+ * answers as PCRE2 does on random subjects. */
+START_TEST(random_patterns)
+{
+    static const char *const atoms[] = {
+        "a", "b", "-", "/", "\\d", "\\w",   "[a-c]", "[-b]",     "(", ")",
+        "|", "*", "+", "?", "{2}", "{1,3}", "{2,}",  "(?:",      ".", "\\",
+        "[", "]", "$", "^", "{",   "\\.",   "[^a]",  "\xc3\xa9", "}"};
+    char pat[128], s[64];
+    size_t built = 0;
+    for (int t = 0; t < 30000; t++) {
+        size_t n = 0;
+        if (next_rand(8)) pat[n++] = '^';
+        for (unsigned k = next_rand(10); k > 0; k--) {
+            const char *a = atoms[next_rand(sizeof atoms / sizeof *atoms)];
+            memcpy(pat + n, a, strlen(a));
+            n += strlen(a);
+        }
+        if (next_rand(2)) pat[n++] = '$';
+        struct schema_relin *l = schema_relin_compile(pat, n); /* any bytes */
+        schema_relin_free(l);
+        char *err = NULL;
+        struct schema_re *re = schema_re_compile(pat, n, 8192, 1, &err);
+        free(err);
+        if (!re) continue;
+        if (re->lin && re->code) {
+            built++;
+            for (int k = 0; k < 30; k++) {
+                size_t sn = 0;
+                for (unsigned m = next_rand(12); m > 0; m--) s[sn++] = "ab-/0_.x"[next_rand(8)];
+                int want = pcre2_answer(re, s, sn, 100000000u, 100000000u, 1);
+                ck_assert_int_ge(want, 0);
+                ck_assert_msg(schema_relin_match(re->lin, s, sn) == want,
+                              "%.*s on \"%.*s\": linear %d, PCRE2 %d", (int)n, pat, (int)sn, s,
+                              !want, want);
+            }
+        }
+        schema_re_free(re);
+    }
+    ck_assert_msg(built > 1000, "only %zu random patterns got a matcher", built);
+}
+END_TEST
+
 /* Under tight limits: whenever the matcher may decide a subject, PCRE2 (JIT, or its
  * interpreter after the JIT's stack ran out) decides it too, without stopping. */
 START_TEST(usable_only_where_pcre2_cannot_stop)
@@ -268,6 +313,7 @@ Suite *schema_regex_lin_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, which_patterns);
     tcase_add_test(tc, answers_as_pcre2);
+    tcase_add_test(tc, random_patterns);
     tcase_add_test(tc, usable_only_where_pcre2_cannot_stop);
     tcase_add_test(tc, validation_as_before);
     suite_add_tcase(s, tc);
