@@ -553,7 +553,7 @@ static int object_fast(struct vst *st, const struct schema_objop *op, json_t *in
     size_t guess = op->first; /* the name expected next, when members follow "properties" */
     /* what a leaf member checks that this loop cannot change: the nesting (members come
      * back to it) and no_leaf (set by an abort, which ends the loop) */
-    int leaves = st->depth < st->max_depth && !st->no_leaf;
+    int leaves = !st->no_leaf && st->depth < st->max_depth;
     for (void *it = json_object_iter(inst), *next; it; it = next) {
         /* members are separate allocations: start loading the next one early */
         next = json_object_iter_next(inst, it);
