@@ -3,6 +3,7 @@
  *   schema_errors.c   the error list and message helpers
  *   schema_map.c      the hash map
  *   schema_num.c      decimal-exact multipleOf (the other value semantics: base/val.c)
+ *   schema_regex_lin.c a linear matcher for simple patterns (beside PCRE2)
  *   schema_regex.c    ECMA-262 patterns on PCRE2
  *   schema_memo.c     schema checking's verdicts by content
  *   schema_fast.c     the specialised boolean programs
@@ -97,9 +98,10 @@ extern const size_t schema_embedded_count;
 
 /* Compiled regex. */
 struct schema_re {
-    pcre2_code *code; /* NULL: valid ECMA-262 that PCRE2 cannot run (taken to match) */
-    int jit;          /* JIT-compiled: matched through pcre2_jit_match */
-    char *src;        /* the original ECMA pattern */
+    pcre2_code *code;         /* NULL: valid ECMA-262 that PCRE2 cannot run (taken to match) */
+    int jit;                  /* JIT-compiled: matched through pcre2_jit_match */
+    char *src;                /* the original ECMA pattern */
+    struct schema_relin *lin; /* a linear matcher for it (schema_regex_lin.c), or NULL */
 };
 /* Compile PATTERN (with JIT when WANT_JIT and PCRE2 has it); NULL and *err (new) when
  * it is not ECMA-262 or longer than MAX_LEN. */
@@ -163,13 +165,16 @@ struct schema_pname {
     size_t node;  /* "properties" subschema; SCHEMA_NONE when none or always valid */
     int declared; /* named by "properties" (so not an additional property) */
     int required;
-    size_t next; /* the name "properties" declares after this one, or SCHEMA_NONE */
+    /* the name "properties" declares after this one, else the table's sentinel: the
+     * entry after the last name, whose length no key has */
+    size_t next;
     const struct schema_fnode *leaf; /* node's record when a leaf (schema_fast.c) */
+    uint64_t reqbit;                 /* its bit of schema_objop.reqmask, 0 when not required */
 };
 struct schema_ptab {
     size_t n;
-    struct schema_pname *names;
-    uint32_t *slots; /* index + 1, 0 = empty; power-of-two size */
+    struct schema_pname *names; /* n names, then the sentinel (schema_pname.next) */
+    uint32_t *slots;            /* index + 1, 0 = empty; power-of-two size */
     uint32_t mask;
 };
 
@@ -252,7 +257,8 @@ static inline json_t *schema_kw_get(uint64_t present, json_t *j, const char *kw)
  * instance's members (boolean mode only). */
 struct schema_objop {
     struct schema_ptab tab;
-    size_t first;     /* the first name "properties" declares (members often follow its order) */
+    size_t first;     /* the first name "properties" declares (members often follow its order),
+                   * else the sentinel */
     uint64_t reqmask; /* bit i: names[i] is required (required names come first) */
     size_t add;       /* additionalProperties subschema, SCHEMA_NONE when absent */
     int add_false;    /* additionalProperties: false */
@@ -639,6 +645,19 @@ struct schema_fnode {
     const struct schema_kw *req;    /* SK_REQNAMES of the boolean program */
     const struct schema_objop *obj; /* SK_OBJECT's */
 };
+
+/* schema regex (h-eval2) */
+/* schema_regex_lin.c: a table automaton for a simple anchored pattern (ASCII literals,
+ * \d \w, classes, groups, quantifiers; unambiguous), or NULL when
+ * PATTERN is not one. It answers as PCRE2 does, and in time linear in the subject. */
+struct schema_relin;
+struct schema_relin *schema_relin_compile(const char *pattern, size_t len);
+void schema_relin_free(struct schema_relin *l);
+/* May L decide a subject of LEN bytes? Only when PCRE2 could not have stopped on it
+ * under LIM (its frames per byte are bounded by L's cost): else PCRE2 decides. */
+int schema_relin_usable(const struct schema_relin *l, size_t len, const struct schema_limits *lim);
+/* 1 when S[0..LEN) matches, else 0. */
+int schema_relin_match(const struct schema_relin *l, const char *s, size_t len);
 
 /* schema check (h-check) */
 /* schema_check_fast.c: is SCH certainly a valid schema under DFLT (its $schema else

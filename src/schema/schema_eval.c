@@ -187,6 +187,7 @@ static int charge(struct vst *st, const struct schema_node *n, uint64_t units)
 
 static int eval(struct vst *st, size_t nid, json_t *inst, struct ann *ann);
 static int eval_fast(struct vst *st, size_t nid, json_t *inst);
+static int eval_record(struct vst *st, const struct schema_fnode *f, json_t *v);
 
 /* Evaluate a subschema in place (same instance location), merging its annotations. */
 static int eval_here(struct vst *st, size_t nid, json_t *inst, struct ann *a)
@@ -226,6 +227,8 @@ static int re_match(struct vst *st, const struct schema_node *n, const struct sc
 {
     if (!charge(st, n, 1 + len / 64)) return -1;
     if (!re->code) return 1; /* valid ECMA-262 that PCRE2 cannot run: never a failure */
+    if (re->lin && schema_relin_usable(re->lin, len, &st->s->lim))
+        return schema_relin_match(re->lin, s, len);
     if (!st->md) st->md = schema_md_take(st->s);
     /* pcre2_jit_match: the JIT fast path (no option checks; the match limit holds) */
     int rc = re->jit
@@ -417,7 +420,8 @@ static inline __attribute__((always_inline)) int fnode_string(struct vst *st,
 }
 
 /* A record's numeric bounds (INST is a number): int64 against int64 when both are. */
-static int fnode_bounds(const struct schema_fnode *f, json_t *inst)
+static inline __attribute__((always_inline)) int fnode_bounds(const struct schema_fnode *f,
+                                                              json_t *inst)
 {
     int isint = json_is_integer(inst);
     json_int_t x = isint ? json_integer_value(inst) : 0;
@@ -476,31 +480,52 @@ static inline __attribute__((always_inline)) int fnode_checks(struct vst *st,
 /* eval_fast of node CID, whose record F is a leaf (no $ref, no subschema), in place: the
  * same work, nesting and count of shared evaluations, without the calls. A bound
  * within reach, a dynamic scope or a shared object or array go the long way. */
-static inline __attribute__((always_inline)) int eval_leaf(struct vst *st, size_t cid,
-                                                           const struct schema_fnode *f, json_t *v)
+static inline __attribute__((always_inline)) int
+eval_leaf_here(struct vst *st, size_t cid, const struct schema_fnode *f, json_t *v)
 {
-    if (st->depth >= st->max_depth || st->work >= st->max_work || st->no_leaf ||
-        (v->refcount > 1 && (json_is_object(v) || json_is_array(v))))
-        return eval_fast(st, cid, v);
+    /* the caller checked the nesting and no_leaf */
+    if (st->work >= st->max_work) return eval_fast(st, cid, v);
+    if (v->refcount > 1) {
+        if (json_is_object(v) || json_is_array(v)) return eval_fast(st, cid, v);
+        st->shared_evals++;
+    }
     st->work++;
-    if (v->refcount > 1) st->shared_evals++;
     if (st->depth + 1 > st->memo.peak) st->memo.peak = st->depth + 1;
     return fnode_checks(st, f->node, f, v) && !st->aborted;
 }
 
-/* eval_fast of node CID on V: in place when its record is a leaf, or only a $ref (its
- * target evaluated one level down, as eval_fast would). */
+static inline __attribute__((always_inline)) int eval_leaf(struct vst *st, size_t cid,
+                                                           const struct schema_fnode *f, json_t *v)
+{
+    if (st->depth >= st->max_depth || st->no_leaf) return eval_fast(st, cid, v);
+    return eval_leaf_here(st, cid, f, v);
+}
+
+/* eval_fast of node CID on V: in place when its record is a leaf; else its record one
+ * level down (only a $ref: its target), as eval_fast would, without its other tests. */
 static inline __attribute__((always_inline)) int eval_child(struct vst *st, size_t cid, json_t *v)
 {
     const struct schema_fnode *f = st->s->nodes.items[cid]->fn;
     if (f && f->leaf) return eval_leaf(st, cid, f, v);
-    if (!f || f->has != SF_REF || st->depth >= st->max_depth || st->work >= st->max_work ||
-        st->no_leaf || (v->refcount > 1 && (json_is_object(v) || json_is_array(v))))
+    if (!f || st->depth >= st->max_depth || st->work >= st->max_work || st->no_leaf ||
+        (v->refcount > 1 && (json_is_object(v) || json_is_array(v))))
         return eval_fast(st, cid, v);
     st->work++;
     if (v->refcount > 1) st->shared_evals++;
     if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
-    int ok = eval_fast(st, f->ref, v);
+    int ok;
+    if (f->has != SF_REF) {
+        ok = eval_record(st, f, v);
+    } else if ((f = st->s->nodes.items[f->ref]->fn) && st->depth < st->max_depth &&
+               st->work < st->max_work) { /* the target's record, as eval_fast would */
+        st->work++;
+        if (v->refcount > 1) st->shared_evals++;
+        if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
+        ok = eval_record(st, f, v) && !st->aborted;
+        st->depth--;
+    } else {
+        ok = eval_fast(st, st->s->nodes.items[cid]->fn->ref, v);
+    }
     st->depth--;
     return ok && !st->aborted;
 }
@@ -526,6 +551,9 @@ static int object_fast(struct vst *st, const struct schema_objop *op, json_t *in
     }
     uint64_t seen = 0;
     size_t guess = op->first; /* the name expected next, when members follow "properties" */
+    /* what a leaf member checks that this loop cannot change: the nesting (members come
+     * back to it) and no_leaf (set by an abort, which ends the loop) */
+    int leaves = !st->no_leaf && st->depth < st->max_depth;
     for (void *it = json_object_iter(inst), *next; it; it = next) {
         /* members are separate allocations: start loading the next one early */
         next = json_object_iter_next(inst, it);
@@ -534,18 +562,18 @@ static int object_fast(struct vst *st, const struct schema_objop *op, json_t *in
         json_t *v = json_object_iter_value(it);
         __builtin_prefetch(v);
         size_t klen = json_object_iter_key_len(it), i;
-        if (guess != SCHEMA_NONE && t->names[guess].len == klen &&
-            schema_bytes_eq(t->names[guess].name, key, klen))
+        if (t->names[guess].len == klen && schema_bytes_eq(t->names[guess].name, key, klen))
             i = guess;
         else i = schema_ptab_find(t, key, klen);
         if (i != SCHEMA_NONE) {
-            guess = t->names[i].next;
-            if (i < 64) seen |= 1ull << i;
-            size_t c = t->names[i].node;
+            const struct schema_pname *pn = &t->names[i];
+            guess = pn->next;
+            seen |= pn->reqbit;
+            size_t c = pn->node;
             if (c != SCHEMA_NONE &&
-                !(t->names[i].leaf ? eval_leaf(st, c, t->names[i].leaf, v) : eval_child(st, c, v)))
+                !(pn->leaf && leaves ? eval_leaf_here(st, c, pn->leaf, v) : eval_child(st, c, v)))
                 return 0;
-            if (t->names[i].declared) continue;
+            if (pn->declared) continue;
         }
         if (op->add_false) return 0;
         if (op->add != SCHEMA_NONE && !eval_child(st, op->add, v)) return 0;
@@ -1236,6 +1264,12 @@ fnode_eval(struct vst *st, const struct schema_node *n, const struct schema_fnod
         for (size_t i = f->items_start, len = json_array_size(inst); i < len; i++)
             if (!eval_child(st, f->items, json_array_get(inst, i))) return 0;
     return 1;
+}
+
+/* fnode_eval, not inlined (it holds eval_child, which calls this). */
+static int eval_record(struct vst *st, const struct schema_fnode *f, json_t *v)
+{
+    return fnode_eval(st, f->node, f, v);
 }
 
 static int prog_fast(struct vst *st, const struct schema_node *n, json_t *inst)

@@ -40,7 +40,7 @@ static size_t ptab_add(struct schema_ptab *t, size_t *cap, const char *name, siz
         *cap = *cap ? 2 * *cap : 8;
         t->names = xrealloc(t->names, *cap * sizeof *t->names);
     }
-    t->names[t->n] = (struct schema_pname){name, len, SCHEMA_NONE, 0, 0, SCHEMA_NONE, NULL};
+    t->names[t->n] = (struct schema_pname){name, len, SCHEMA_NONE, 0, 0, SCHEMA_NONE, NULL, 0};
     return t->n++;
 }
 
@@ -71,6 +71,7 @@ static struct schema_objop *build_objop(const schema *s, const struct schema_nod
         {
             size_t k = ptab_add(&op->tab, &cap, json_string_value(r), json_string_length(r));
             op->tab.names[k].required = 1;
+            op->tab.names[k].reqbit = 1ull << k;
             op->reqmask |= 1ull << k;
         }
     }
@@ -85,6 +86,16 @@ static struct schema_objop *build_objop(const schema *s, const struct schema_nod
         const struct schema_node *c = s->nodes.items[pk->u.props.nodes[i]];
         if (!always_valid(c)) op->tab.names[k].node = pk->u.props.nodes[i];
     }
+    /* the sentinel, after the names: "next" of the last declared one, a length no key
+     * has (a member then needs no test of whether a name is expected) */
+    size_t end = op->tab.n;
+    if (end == cap)
+        op->tab.names = xrealloc(op->tab.names, (cap = end + 1) * sizeof *op->tab.names);
+    op->tab.names[end] =
+        (struct schema_pname){"", SIZE_MAX, SCHEMA_NONE, 0, 0, SCHEMA_NONE, NULL, 0};
+    for (i = 0; i < end; i++)
+        if (op->tab.names[i].next == SCHEMA_NONE) op->tab.names[i].next = end;
+    if (op->first == SCHEMA_NONE) op->first = end;
     op->add = ak ? ak->u.addprops.node : SCHEMA_NONE;
     op->add_false = ak && s->nodes.items[op->add]->boolean == 0;
     if (ak && always_valid(s->nodes.items[op->add])) op->add = SCHEMA_NONE;

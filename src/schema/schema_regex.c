@@ -584,6 +584,7 @@ struct schema_re *schema_re_compile(const char *pattern, size_t len, uint32_t ma
     r->code = re;
     r->jit = jit;
     r->src = xstrndup(pattern, len);
+    r->lin = re ? schema_relin_compile(pattern, len) : NULL; /* an unrunnable one matches all */
     return r;
 }
 
@@ -591,6 +592,7 @@ void schema_re_free(struct schema_re *re)
 {
     if (!re) return;
     pcre2_code_free(re->code);
+    schema_relin_free(re->lin);
     free(re->src);
     free(re);
 }
