@@ -973,6 +973,8 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         for (size_t i = 0; i <= nrules; i++) atomic_init(&v->rule_ns[i], 0);
         v->eo.rule_ns = v->rule_ns;
     }
+    /* the last field, shed: with one file nothing is judged after it, and shedding its
+     * tree would only free it on one core (a tenth of a large file's run) before exit */
     v->job =
         (struct job){v->rs,
                      &v->eo,
@@ -993,7 +995,7 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                      0,
                      o->cfg && o->cfg->suppress.len ? suppress_run_new(o->cfg, v->today) : NULL,
                      PTHREAD_MUTEX_INITIALIZER,
-                     !o->then};
+                     !o->then && n > 1};
     /* the threads -j gives beyond one per file judge the items of each file */
     v->eo.workers = n && (size_t)o->jobs > n ? o->jobs / (long)n : 1;
     judge_all(&v->job, o->jobs);
