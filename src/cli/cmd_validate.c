@@ -20,6 +20,7 @@
 #include "cli/cmd_common.h"
 #include "cli/cmd_config.h"
 #include "cli/cmd_validateInt.h"
+#include "doc/doc.h"
 #include "findings/baseline.h"
 #include "findings/fingerprint.h"
 #include "judge/judge.h"
@@ -998,6 +999,8 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                      !o->then && n > 1};
     /* the threads -j gives beyond one per file judge the items of each file */
     v->eo.workers = n && (size_t)o->jobs > n ? o->jobs / (long)n : 1;
+    /* ... and the parse of a large JSON file: two threads when it has two or more */
+    doc_json_set_threads(v->eo.workers > 1 ? 2 : 1, DOC_JSON_SPLIT_MIN);
     judge_all(&v->job, o->jobs);
     if (o->together) { /* the session rules, then each file's suppressions and fingerprints */
         unsigned char *twice = session_repeats(&v->job, o->quiet);
