@@ -487,6 +487,7 @@ struct split {
     uint32_t max_depth;
     pthread_t thread;
     int joined, adopted;
+    _Atomic int stop; /* the first thread no longer wants the items (it failed, or is done) */
     /* the second thread's, read once it is joined */
     json_t *items;   /* the items from AT to the array's end; NULL when it failed */
     doc_jvec jidx;   /* their entries */
@@ -513,7 +514,7 @@ static void *split_run(void *arg)
                         NULL,
                         0};
     json_t *items = json_array();
-    for (;;) {
+    while (!atomic_load_explicit(&sp->stop, memory_order_relaxed)) {
         json_t *v = op_value(&o, NULL);
         if (!v) break;
         json_array_append_new(items, v);
@@ -570,6 +571,7 @@ static int split_start(struct split *sp, doc *d, size_t start, uint32_t max_dept
     size_t at = split_guess(d->text, start, d->len);
     if (!at) return -1;
     memset(sp, 0, sizeof *sp);
+    atomic_init(&sp->stop, 0);
     sp->d = d;
     sp->at = at;
     sp->max_depth = max_depth;
@@ -580,7 +582,10 @@ static int split_start(struct split *sp, doc *d, size_t start, uint32_t max_dept
  * values D now holds keep their arena with D. */
 static void split_end(struct split *sp, doc *d)
 {
-    if (!sp->joined) pthread_join(sp->thread, NULL);
+    if (!sp->joined) {
+        atomic_store_explicit(&sp->stop, 1, memory_order_relaxed);
+        pthread_join(sp->thread, NULL);
+    }
     json_decref(sp->items);
     VEC_FREE(sp->jidx);
     d->split_taken = sp->adopted;
