@@ -20,6 +20,7 @@
 #include "cli/cmd_common.h"
 #include "cli/cmd_config.h"
 #include "cli/cmd_validateInt.h"
+#include "doc/doc.h"
 #include "findings/baseline.h"
 #include "findings/fingerprint.h"
 #include "judge/judge.h"
@@ -973,6 +974,8 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
         for (size_t i = 0; i <= nrules; i++) atomic_init(&v->rule_ns[i], 0);
         v->eo.rule_ns = v->rule_ns;
     }
+    /* the last field, shed: with one file nothing is judged after it, and shedding its
+     * tree would only free it on one core (a tenth of a large file's run) before exit */
     v->job =
         (struct job){v->rs,
                      &v->eo,
@@ -993,9 +996,11 @@ static int judge_inputs(const struct validate_opts *o, struct validate_run *v)
                      0,
                      o->cfg && o->cfg->suppress.len ? suppress_run_new(o->cfg, v->today) : NULL,
                      PTHREAD_MUTEX_INITIALIZER,
-                     !o->then};
+                     !o->then && n > 1};
     /* the threads -j gives beyond one per file judge the items of each file */
     v->eo.workers = n && (size_t)o->jobs > n ? o->jobs / (long)n : 1;
+    /* ... and the parse of a large JSON file: two threads when it has two or more */
+    doc_json_set_threads(v->eo.workers > 1 ? 2 : 1, DOC_JSON_SPLIT_MIN);
     judge_all(&v->job, o->jobs);
     if (o->together) { /* the session rules, then each file's suppressions and fingerprints */
         unsigned char *twice = session_repeats(&v->job, o->quiet);

@@ -149,6 +149,7 @@ void doc_free(doc *d)
     VEC_FREE(d->kept);
     json_decref(d->root);
     doc_arena_release(d->arena);
+    doc_arena_release(d->arena2);
     free(d->name);
     pthread_mutex_destroy(&d->cache_lock);
     free(d);
@@ -497,7 +498,8 @@ void doc_shed(doc *d, const uint32_t *lines, size_t n, const char *const *keep)
     release_positions(d);
     json_decref(d->root);
     doc_arena_release(d->arena);
-    d->arena = NULL;
+    doc_arena_release(d->arena2);
+    d->arena = d->arena2 = NULL;
     d->root = small;
     d->shed = 1;
 }

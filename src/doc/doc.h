@@ -49,6 +49,15 @@ doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct
                           char text_sha256[65]);
 void doc_free(doc *d); /* NULL is a no-op */
 
+/* Threads for a large JSON text (doc_json.c): with THREADS 2, a text of MIN_BYTES or more
+ * is parsed on the loading thread and one more, which parses the later half of an array
+ * near the text's middle while the first parses up to it, and hands its items over. The
+ * document is the same, value for value and position for position, as one thread's; an
+ * error anywhere, or a guess that was not an array's item, leaves it all to the first
+ * thread. 1 (the default): one thread. A program's setting: set it before loading. */
+void doc_json_set_threads(unsigned threads, size_t min_bytes);
+#define DOC_JSON_SPLIT_MIN ((size_t)1 << 20)
+
 json_t *doc_root(const doc *d);     /* borrowed */
 const char *doc_name(const doc *d); /* borrowed */
 

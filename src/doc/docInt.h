@@ -36,6 +36,8 @@ struct doc_jentry {
     uint32_t kstart;     /* the member key's opening quote; = start without a key */
 };
 
+typedef VEC(struct doc_jentry) doc_jvec;
+
 /* For a large object or array: its children's nodes, and for an object a hash of its
  * keys (borrowed from jansson), so lookups cost O(1) instead of a walk. Built lazily. */
 struct doc_children {
@@ -65,8 +67,10 @@ struct doc {
     _Atomic unsigned text_reads; /* of a mapped text since the load (doc_text_read) */
     json_t *root;
     struct doc_arena *arena;      /* where root's values were made, or NULL (doc_arena.c) */
+    struct doc_arena *arena2;     /* ... those a second parse thread made (doc_json.c) */
+    int split_taken;              /* the parse took a second thread's items (doc_json.c) */
     VEC(struct doc_entry) idx;    /* YAML's positions (libyaml's marks) */
-    VEC(struct doc_jentry) jidx;  /* JSON's (the other one is empty) */
+    doc_jvec jidx;                /* JSON's (the other one is empty) */
     VEC(uint32_t) cp_blocks;      /* characters before each DOC_CP_BLOCK bytes, lazily */
     VEC(uint32_t) line_starts;    /* built lazily by doc_line (texts are under 4 GiB) */
     int is_yaml;                  /* its line breaks are libyaml's (see doc_break_len) */

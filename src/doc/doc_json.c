@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "base/buf.h"
@@ -133,12 +135,17 @@ static int scan_json(doc *d, size_t start, uint32_t max_depth, struct doc_error 
  * (UTF-8 checked, control characters refused, \u escapes with surrogate pairs) and
  * numbers (integers through strtoll, reals through strtod). */
 
+struct split;
+
 struct onepass {
     struct scan s;
-    doc *d;
+    doc *d; /* its text (read only: a second thread reads it too) */
     uint32_t depth, max_depth;
-    struct buf str; /* a string with escapes, decoded */
-    size_t dropped; /* a mapped text's pages before it have left memory (doc_text_drop) */
+    struct buf str;      /* a string with escapes, decoded */
+    size_t dropped;      /* a mapped text's pages before it have left memory (doc_text_drop) */
+    doc_jvec *jidx;      /* where the entries go: d->jidx, or a second thread's own */
+    struct split *split; /* the first thread's: where the second one started, till it is there */
+    uint32_t levels;     /* the most containers open at once (the second thread's depth) */
 };
 
 /* Length of the UTF-8 sequence at P (jansson's utf8_check_first/full), 0 if invalid. */
@@ -308,6 +315,8 @@ static json_t *op_number(struct onepass *o)
 }
 
 static json_t *op_value(struct onepass *o, const uint32_t *kstart);
+static int split_here(const struct onepass *o);
+static int split_adopt(struct onepass *o, json_t *arr);
 
 /* After a value: whitespace, then the end of the input or one of STOP. */
 static int op_after(struct onepass *o, const char *stop)
@@ -363,6 +372,10 @@ static json_t *op_array(struct onepass *o)
         return arr;
     }
     for (;;) {
+        if (o->split && split_here(o) && split_adopt(o, arr) == 0) {
+            s->p++; /* the closing bracket the second thread stopped at */
+            return arr;
+        }
         json_t *v = op_value(o, NULL);
         if (!v) break;
         json_array_append_new(arr, v);
@@ -383,15 +396,15 @@ static json_t *op_value(struct onepass *o, const uint32_t *kstart)
     const unsigned char *base = (const unsigned char *)o->d->text;
     uint32_t start = (uint32_t)(s->p - base);
     struct doc_jentry e = {1, start, start, kstart ? *kstart : start};
-    uint32_t at = (uint32_t)o->d->jidx.len;
-    VEC_PUSH(o->d->jidx, e);
+    uint32_t at = (uint32_t)o->jidx->len;
+    VEC_PUSH(*o->jidx, e);
     unsigned char c = *s->p;
     json_t *v = NULL;
     const char *text;
     size_t len;
     if (c == '{' || c == '[') {
         if (o->depth >= o->max_depth) return NULL; /* the scan words the error */
-        o->depth++;
+        if (++o->depth > o->levels) o->levels = o->depth;
         v = c == '{' ? op_object(o) : op_array(o);
         o->depth--;
     } else if (c == '"') {
@@ -409,8 +422,8 @@ static json_t *op_value(struct onepass *o, const uint32_t *kstart)
         }
     }
     if (v) {
-        o->d->jidx.items[at].size = (uint32_t)o->d->jidx.len - at;
-        o->d->jidx.items[at].end = (uint32_t)(s->p - base);
+        o->jidx->items[at].size = (uint32_t)o->jidx->len - at;
+        o->jidx->items[at].end = (uint32_t)(s->p - base);
         if ((size_t)(s->p - base) - o->dropped >= DOC_DROP_STEP) { /* behind the parse */
             doc_text_drop(o->d, o->dropped, (size_t)(s->p - base));
             o->dropped = (size_t)(s->p - base);
@@ -419,15 +432,187 @@ static json_t *op_value(struct onepass *o, const uint32_t *kstart)
     return v;
 }
 
+/* ---- a large text on two threads -------------------------------------------------
+ * The second thread parses, from a guessed item of an array near the text's middle, the
+ * items up to that array's closing bracket, into values and index entries of its own;
+ * the first parses from the start as always. Its parse is the reference: only when it
+ * reaches the guessed byte as the start of an array's item does it take the second
+ * thread's items over, and then they are what it would have parsed itself (a value's
+ * parse depends on its bytes alone; entries hold byte offsets, sizes count entries).
+ * The nesting bound is checked against the depth the first thread is at. Anything else
+ * (a guess inside a string, an error after the guess, too deep) and the second
+ * thread's work is dropped: the first parses on, errors and all. */
+
+static _Atomic unsigned json_threads = 1;
+static _Atomic size_t json_split_min = DOC_JSON_SPLIT_MIN;
+
+void doc_json_set_threads(unsigned threads, size_t min_bytes)
+{
+    atomic_store_explicit(&json_threads, threads, memory_order_relaxed);
+    atomic_store_explicit(&json_split_min, min_bytes, memory_order_relaxed);
+}
+
+/* How far past the middle the guess looks, at most. */
+#define SPLIT_WINDOW ((size_t)256 << 10)
+
+/* The guess: an array item's first byte in a window after the middle of TEXT's [START,
+ * LEN), or 0. Outside strings, a '{' or '[' after a comma (and whitespace) starts an
+ * array's item, as in an object a key follows a comma; and a comma followed by a line
+ * break is never inside a string (a string holds no raw control character), so in
+ * pretty JSON the guess is always an item. The least indented such item in the window
+ * is taken: most likely one of the largest array. Without line breaks, the first one
+ * (it may be in a string: the first thread finds out). */
+static size_t split_guess(const char *text, size_t start, size_t len)
+{
+    size_t from = start + (len - start) / 2, window = (len - start) / 8;
+    const char *p = text + from,
+               *end = text + from + (window < SPLIT_WINDOW ? window : SPLIT_WINDOW);
+    size_t best = 0, best_indent = SIZE_MAX;
+    while (p < end && (p = memchr(p, ',', (size_t)(end - p)))) {
+        const char *q = ++p;
+        size_t indent = SIZE_MAX; /* no line break yet */
+        for (; q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'); q++)
+            indent = *q == '\n' ? 0 : indent == SIZE_MAX ? SIZE_MAX : indent + 1;
+        if (q < end && (*q == '{' || *q == '[') && (!best || indent < best_indent)) {
+            best = (size_t)(q - text);
+            best_indent = indent;
+        }
+    }
+    return best;
+}
+
+struct split {
+    doc *d;
+    size_t at; /* the guessed item's first byte */
+    uint32_t max_depth;
+    pthread_t thread;
+    int joined, adopted;
+    _Atomic int stop; /* the first thread no longer wants the items (it failed, or is done) */
+    /* the second thread's, read once it is joined */
+    json_t *items;   /* the items from AT to the array's end; NULL when it failed */
+    doc_jvec jidx;   /* their entries */
+    size_t end;      /* the array's closing bracket */
+    uint32_t levels; /* the most containers open at once in them */
+    struct doc_arena *arena;
+};
+
+static void *split_run(void *arg)
+{
+    struct split *sp = arg;
+    const unsigned char *base = (const unsigned char *)sp->d->text;
+    size_t len = sp->d->len;
+    sp->arena = doc_arena_new(len - sp->at);
+    doc_arena_begin(sp->arena);
+    VEC_RESERVE(sp->jidx, (len - sp->at) / 32 + 16);
+    struct onepass o = {{base + sp->at, base + len, 1, base + sp->at, 1},
+                        sp->d,
+                        0,
+                        sp->max_depth,
+                        BUF_INIT,
+                        sp->at,
+                        &sp->jidx,
+                        NULL,
+                        0};
+    json_t *items = json_array();
+    while (!atomic_load_explicit(&sp->stop, memory_order_relaxed)) {
+        json_t *v = op_value(&o, NULL);
+        if (!v) break;
+        json_array_append_new(items, v);
+        if (op_after(&o, ",]") < 0 || o.s.p >= o.s.end) break;
+        if (*o.s.p == ']') {
+            sp->items = items;
+            items = NULL;
+            sp->end = (size_t)(o.s.p - base);
+            break;
+        }
+        o.s.p++;
+        scan_ws(&o.s);
+    }
+    json_decref(items);
+    buf_release(&o.str);
+    sp->levels = o.levels;
+    doc_arena_end(sp->arena);
+    return NULL;
+}
+
+/* Is the first thread at the second one's start (an item of the array it parses)? */
+static int split_here(const struct onepass *o)
+{
+    return (size_t)(o->s.p - (const unsigned char *)o->d->text) == o->split->at;
+}
+
+/* At the second thread's start, an item of ARR: its items appended to ARR and its
+ * entries to the index, 0 with s.p at the array's closing bracket; -1 (nothing taken)
+ * when it failed, or when its items nest deeper than the bound allows from here. */
+static int split_adopt(struct onepass *o, json_t *arr)
+{
+    struct split *sp = o->split;
+    o->split = NULL; /* one try */
+    pthread_join(sp->thread, NULL);
+    sp->joined = 1;
+    if (!sp->items || o->depth + sp->levels > o->max_depth) return -1;
+    size_t n = json_array_size(sp->items);
+    for (size_t i = 0; i < n; i++) json_array_append(arr, json_array_get(sp->items, i));
+    VEC_RESERVE(*o->jidx, sp->jidx.len);
+    memcpy(o->jidx->items + o->jidx->len, sp->jidx.items, sp->jidx.len * sizeof *sp->jidx.items);
+    o->jidx->len += sp->jidx.len;
+    o->s.p = (const unsigned char *)o->d->text + sp->end;
+    o->dropped = sp->end; /* the second thread let the pages before it go */
+    sp->adopted = 1;
+    return 0;
+}
+
+/* Starts the second thread on D's text from START, when it is worth it; 0 if started. */
+static int split_start(struct split *sp, doc *d, size_t start, uint32_t max_depth)
+{
+    if (atomic_load_explicit(&json_threads, memory_order_relaxed) < 2 ||
+        d->len - start < atomic_load_explicit(&json_split_min, memory_order_relaxed))
+        return -1;
+    size_t at = split_guess(d->text, start, d->len);
+    if (!at) return -1;
+    memset(sp, 0, sizeof *sp);
+    atomic_init(&sp->stop, 0);
+    sp->d = d;
+    sp->at = at;
+    sp->max_depth = max_depth;
+    return pthread_create(&sp->thread, NULL, split_run, sp) == 0 ? 0 : -1;
+}
+
+/* The second thread's work, taken over or not: what it made is released, and the
+ * values D now holds keep their arena with D. */
+static void split_end(struct split *sp, doc *d)
+{
+    if (!sp->joined) {
+        atomic_store_explicit(&sp->stop, 1, memory_order_relaxed);
+        pthread_join(sp->thread, NULL);
+    }
+    json_decref(sp->items);
+    VEC_FREE(sp->jidx);
+    d->split_taken = sp->adopted;
+    if (sp->adopted) d->arena2 = sp->arena;
+    else doc_arena_release(sp->arena);
+}
+
 /* 0 with d->root and d->jidx filled, or -1 with both empty (nothing is reported). */
 static int onepass_json(doc *d, size_t start, uint32_t max_depth)
 {
     const unsigned char *base = (const unsigned char *)d->text;
-    struct onepass o = {
-        {base + start, base + d->len, 1, base + start, 1}, d, 0, max_depth, BUF_INIT, 0};
+    struct onepass o = {{base + start, base + d->len, 1, base + start, 1},
+                        d,
+                        0,
+                        max_depth,
+                        BUF_INIT,
+                        0,
+                        &d->jidx,
+                        NULL,
+                        0};
+    struct split sp;
+    if (split_start(&sp, d, start, max_depth) == 0) o.split = &sp;
+    int split = o.split != NULL;
     scan_ws(&o.s);
     json_t *root = op_value(&o, NULL);
     buf_release(&o.str);
+    if (split) split_end(&sp, d);
     if (root && op_after(&o, "") == 0) {
         d->root = root;
         return 0;
@@ -485,7 +670,8 @@ doc *doc_json_load(doc *d, const struct doc_limits *lim, struct doc_error *err)
     doc_arena_end(d->arena);
     if (rc == 0) return d;
     doc_arena_release(d->arena); /* what it held went with the pass's partial tree */
-    d->arena = NULL;
+    doc_arena_release(d->arena2);
+    d->arena = d->arena2 = NULL;
     json_error_t jerr;
     d->root = json_loadb(d->text + start, d->len - start,
                          JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);

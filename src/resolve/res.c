@@ -91,14 +91,29 @@ struct res {
     unsigned char *mark;                 /* view.mark */
 };
 
+/* What a reference string names, looked up once however many sites spell it (thousands
+ * of tools refer to a few hundred components): the tree is not changed until every
+ * site is checked, so the answer is the same for each. */
+struct ref_target {
+    const char *ref; /* the string (borrowed from the tree), without a NUL in it */
+    size_t len;
+    char *target;    /* the decoded pointer (new), NULL when it is not one ... */
+    const char *why; /* ... and why (static) */
+    doc_node node;   /* under the prefix, the node it points at, or DOC_NONE */
+    json_t *value;   /* ... and its value (borrowed) */
+};
+
 /* One resolution in progress: its input (the document and the shape), where its
  * problems go, and the sites being worked on (the result is struct res, below). */
 struct walk {
     const struct res_config *cfg;
     const doc *d;
     struct diag_list *out;
-    VEC(struct site) sites; /* found in the scopes; sorted by node once all are found */
-    VEC(size_t) order;      /* acyclic valid sites, each after the sites inside its target */
+    VEC(struct site) sites;      /* found in the scopes; sorted by node once all are found */
+    VEC(size_t) order;           /* acyclic valid sites, each after the sites inside its target */
+    VEC(struct ref_target) refs; /* every distinct reference string, ... */
+    uint32_t *ref_slots;         /* ... hashed: index + 1 in refs, 0 for a free slot */
+    size_t nref_slots;           /* a power of two, or 0 */
 };
 
 static void report(struct walk *w, const char *rule, doc_node n, const char *pointer,
@@ -307,6 +322,57 @@ static void site_release(struct site *s)
     json_decref(s->target_value);
 }
 
+static uint64_t ref_hash(const char *ref, size_t len)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)ref[i]) * 1099511628211ull;
+    return h;
+}
+
+/* What REF (LEN bytes, no NUL) names in the (not yet modified) source tree. */
+static const struct ref_target *ref_target_of(struct walk *w, const char *ref, size_t len)
+{
+    if (w->refs.len * 2 >= w->nref_slots) { /* grow, and hash every string again */
+        free(w->ref_slots);
+        w->nref_slots = w->nref_slots ? w->nref_slots * 2 : 64;
+        w->ref_slots = xcalloc(w->nref_slots, sizeof *w->ref_slots);
+        for (size_t i = 0; i < w->refs.len; i++) {
+            size_t k = ref_hash(w->refs.items[i].ref, w->refs.items[i].len) & (w->nref_slots - 1);
+            while (w->ref_slots[k]) k = (k + 1) & (w->nref_slots - 1);
+            w->ref_slots[k] = (uint32_t)i + 1;
+        }
+    }
+    size_t k = ref_hash(ref, len) & (w->nref_slots - 1);
+    for (; w->ref_slots[k]; k = (k + 1) & (w->nref_slots - 1)) {
+        const struct ref_target *t = &w->refs.items[w->ref_slots[k] - 1];
+        if (t->len == len && !memcmp(t->ref, ref, len)) return t;
+    }
+    struct ref_target t = {ref, len, NULL, NULL, DOC_NONE, NULL};
+    t.target = ptr_from_fragment(ref, &t.why);
+    const char *prefix = w->cfg->ref_prefix;
+    size_t plen = strlen(prefix);
+    if (t.target && !strncmp(t.target, prefix, plen) && t.target[plen]) {
+        t.node = doc_pointer_node(w->d, t.target);
+        if (t.node != DOC_NONE) {
+            struct ptr p;
+            const char *why;
+            ptr_parse(t.target, &p, &why);
+            t.value = ptr_get(doc_root(w->d), &p);
+            ptr_release(&p);
+        }
+    }
+    VEC_PUSH(w->refs, t);
+    w->ref_slots[k] = (uint32_t)w->refs.len;
+    return &w->refs.items[w->refs.len - 1];
+}
+
+static void refs_release(struct walk *w)
+{
+    for (size_t i = 0; i < w->refs.len; i++) free(w->refs.items[i].target);
+    VEC_FREE(w->refs);
+    free(w->ref_slots);
+}
+
 /* Check one site's form and find its target in the (not yet modified) source tree. */
 static void check_site(struct walk *w, struct site *s)
 {
@@ -334,37 +400,33 @@ static void check_site(struct walk *w, struct site *s)
     }
     /* shown escaped: a \u0000 or a newline in it must be seen, not cut or obeyed */
     struct buf shown = BUF_INIT;
-    buf_add_json_escaped(&shown, json_string_value(ref), json_string_length(ref));
     const char *why = NULL;
-    char *target = NULL;
+    const struct ref_target *t = NULL;
     if (strlen(json_string_value(ref)) != json_string_length(ref))
         why = "it contains a NUL character (\\u0000), which no name can hold";
-    else target = ptr_from_fragment(json_string_value(ref), &why);
+    else why = (t = ref_target_of(w, json_string_value(ref), json_string_length(ref)))->why;
     size_t plen = strlen(cfg->ref_prefix);
-    if (!target || strncmp(target, cfg->ref_prefix, plen) != 0 || !target[plen]) {
+    if (!t || !t->target || strncmp(t->target, cfg->ref_prefix, plen) != 0 || !t->target[plen]) {
+        buf_add_json_escaped(&shown, json_string_value(ref), json_string_length(ref));
         report(w, "mcpdesc.component-ref.invalid", s->node, s->pointer, s->vmask,
                "write \"#/components/schemas/Name\" (RFC 6901: ~0 for '~', ~1 for '/')",
                "%s \"%s\" is not a reference into %s%s%s", cfg->ref_member, buf_str(&shown),
                cfg->ref_prefix, why ? ": " : "", why ? why : "");
-        free(target);
         buf_release(&shown);
         return;
     }
-    s->component = target;
-    s->target = doc_pointer_node(w->d, target);
+    s->component = xstrdup(t->target);
+    s->target = t->node;
     if (s->target == DOC_NONE) {
         s->rule = "mcpdesc.component-ref.dangling";
+        buf_add_json_escaped(&shown, json_string_value(ref), json_string_length(ref));
         report(w, s->rule, s->node, s->pointer, s->vmask,
                "define the component under components.schemas, or fix the name",
                "%s \"%s\" points at nothing", cfg->ref_member, buf_str(&shown));
         buf_release(&shown);
         return;
     }
-    buf_release(&shown);
-    struct ptr p;
-    ptr_parse(target, &p, &why);
-    s->target_value = json_incref(ptr_get(doc_root(w->d), &p));
-    ptr_release(&p);
+    s->target_value = json_incref(t->value);
     s->state = SITE_OK;
 }
 
@@ -692,6 +754,7 @@ static void resolve_refs(struct walk *w, const struct view *versions)
     }
     w->sites.len = out;
     for (size_t i = 0; i < w->sites.len; i++) check_site(w, &w->sites.items[i]);
+    refs_release(w);
     find_cycles_and_finals(w);
     report_cycles(w);
     refuse_large_sites(w);
@@ -742,7 +805,7 @@ static void publish_sites(struct walk *w, struct res *r)
 struct res *res_resolve(doc *d, const struct res_config *cfg, struct diag_list *out)
 {
     struct res *r = xcalloc(1, sizeof *r);
-    struct walk w = {cfg, d, out, VEC_INIT, VEC_INIT};
+    struct walk w = {cfg, d, out, VEC_INIT, VEC_INIT, VEC_INIT, NULL, 0};
     resolve_versions(&w, r);
     const struct view versions = r->view; /* stage 1's view: versions, no sites */
     resolve_refs(&w, &versions);
