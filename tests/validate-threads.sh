@@ -37,7 +37,8 @@ done
 # One large file: its items are judged on -j threads (eval.h: workers), blocks of
 # consecutive items taken in turn, each thread with its own context, all sharing the
 # document's lazily built caches (doc.c: child indexes, line table). Same report as -j1.
-python3 tools/bench/gen-description.py 300 "$tmp/large.json" --seed=7100 >/dev/null || exit 2
+# Over 1 MiB, so that with two threads its text is parsed on two threads too (doc_json.c).
+python3 tools/bench/gen-description.py 500 "$tmp/large.json" --seed=7100 >/dev/null || exit 2
 # an object of 32 or more members gets an index of its keys on first lookup, by whichever
 # thread gets there first: 40 more members in each tool's input schema
 python3 - "$tmp/large.json" <<'PY' || exit 2
@@ -48,6 +49,7 @@ for t in d["tools"]:
         t["inputSchema"].update({"x-k%d" % i: i for i in range(40)})
 json.dump(d, open(sys.argv[1], "w"), indent=1)
 PY
+check "the large file is over 1 MiB" [ "$(wc -c < "$tmp/large.json")" -gt 1048576 ]
 "$bin" validate -j1 --format json "$tmp/large.json" > "$tmp/large-one.json" 2> "$tmp/large-one.err"
 one=$?
 check "one large file, -j1 runs (exit $one)" [ "$one" -le 1 ]

@@ -1002,8 +1002,10 @@ static void *walk_worker(void *arg)
     return NULL;
 }
 
-/* The blocks of the walk: with one worker one per collection; with more, blocks small
- * enough for the workers to share the work evenly (items differ in size). */
+/* The blocks of the walk: with one worker one per collection; with more, blocks that
+ * shrink as the collection is used up (a quarter of a worker's share of what is left,
+ * at least 8 items): large blocks while there is much to share, small ones at the end,
+ * so that no worker waits long for the last block of another (items differ in size). */
 static void walk_blocks(struct walk_job *j, const struct cursor *root, struct eval_ctx *ctx,
                         size_t nrules, long workers, unsigned char *const *only)
 {
@@ -1012,13 +1014,13 @@ static void walk_blocks(struct walk_job *j, const struct cursor *root, struct ev
         struct cursor coll;
         if (sel_member(&ctx->sctx, root, j->pl->keys.items[ki], &coll) < 0) continue;
         size_t n = json_array_size(coll.v);
-        size_t step = workers > 1 ? n / ((size_t)workers * 16) : n;
-        if (step < 8) step = 8;
         for (size_t lo = 0; lo < n;) {
             if (only && !only[ki][lo]) { /* ONLY: runs of the items it flags */
                 lo++;
                 continue;
             }
+            size_t step = workers > 1 ? (n - lo) / ((size_t)workers * 4) : n;
+            if (step < 8) step = 8;
             size_t hi = lo + 1;
             while (hi < n && hi - lo < step && (!only || only[ki][hi])) hi++;
             struct walk_block b = {ki, lo, hi, xcalloc(nrules + 1, sizeof(struct diag_list))};
