@@ -376,7 +376,8 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
         if (names.items[i].kind == RULE_FILE_MANIFEST || names.items[i].kind == RULE_FILE_RULES ||
             names.items[i].kind == RULE_FILE_SCHEMA)
             for (size_t k = 0; k < rs->parsed.len && !known; k++)
-                if (!strcmp(rs->parsed.items[k].path, names.items[i].path))
+                if (rs->parsed.items[k].hex[0] &&
+                    !strcmp(rs->parsed.items[k].path, names.items[i].path))
                     known = rs->parsed.items[k].hex;
         if (known) {
             struct file_digest fd;
@@ -975,7 +976,9 @@ static int settle_deferred(struct rule_set *rs, struct diag_list *errs, char sto
             char *rel = rule_relative_path(rs, got.v.items[i].path);
             if (!rel) continue;
             struct file_digest fd = {rel, "", RULE_FILE_SCHEMA};
-            memcpy(fd.hex, got.v.items[i].hex, sizeof fd.hex);
+            /* an editor's buffer standing for it: the digest reads the buffer */
+            if (!rule_overlay_is(rs->overlay, got.v.items[i].path))
+                memcpy(fd.hex, got.v.items[i].hex, sizeof fd.hex);
             VEC_PUSH(rs->parsed, fd);
         }
         rule_cache_files_release(&got);
