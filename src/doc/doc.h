@@ -54,6 +54,7 @@ void doc_free(doc *d); /* NULL is a no-op */
  * (new, NUL-terminated) and its length, or NULL when there is none whole or the cache is
  * off; drop removes it. */
 const char *doc_cache_engine(void); /* "" when this program keeps nothing */
+int doc_cache_on(void);             /* 0 when nothing is kept (MCPDESC_NO_CACHE, ...) */
 char *doc_cache_record_get(const char key[65], size_t *len);
 void doc_cache_record_put(const char key[65], const char *data, size_t len);
 void doc_cache_record_drop(const char key[65]);

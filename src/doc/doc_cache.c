@@ -574,6 +574,13 @@ const char *doc_cache_engine(void)
     return engine_key();
 }
 
+int doc_cache_on(void)
+{
+    char *dir = doc_cache_dir();
+    free(dir);
+    return dir != NULL;
+}
+
 char *doc_cache_record_get(const char key[65], size_t *len)
 {
     char *dir = doc_cache_dir();

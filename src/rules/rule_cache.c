@@ -164,6 +164,7 @@ int rule_cache_schema_get(const char key[65], struct rule_cache_files *out)
 
 void rule_cache_schema_put(const char key[65], const schema_ctx *ctx)
 {
+    if (!doc_cache_on()) return; /* before reading every file again for nothing */
     struct buf rec = BUF_INIT;
     buf_adds(&rec, RECORD_HEAD);
     int ok = 1;
