@@ -48,6 +48,16 @@ doc *doc_load_buffer(const char *name, const char *data, size_t len, int is_yaml
 doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct doc_error *err,
                           char text_sha256[65]);
 void doc_free(doc *d); /* NULL is a no-op */
+/* A few bytes a caller keeps beside the cache of loaded YAML, under KEY (64 hex digits,
+ * the sha256 of what they stand for, the engine included: doc_cache_engine), for this
+ * engine only (rules/rule_cache.c: the files a rule set's schemas read). get: a copy
+ * (new, NUL-terminated) and its length, or NULL when there is none whole or the cache is
+ * off; drop removes it. */
+const char *doc_cache_engine(void); /* "" when this program keeps nothing */
+int doc_cache_on(void);             /* 0 when nothing is kept (MCPDESC_NO_CACHE, ...) */
+char *doc_cache_record_get(const char key[65], size_t *len);
+void doc_cache_record_put(const char key[65], const char *data, size_t len);
+void doc_cache_record_drop(const char key[65]);
 
 /* Threads for a large JSON text (doc_json.c): with THREADS 2, a text of MIN_BYTES or more
  * is parsed on the loading thread and one more, which parses the later half of an array

@@ -186,13 +186,15 @@ static int all_hex(const char *s, size_t n)
     return 1;
 }
 
-/* An entry of any build: "<64 hex>-<16 hex>.doc", or "<64 hex>.doc" (the first naming).
- * The bound is the directory's: every build's entries count. */
+/* An entry of any build: "<64 hex>-<16 hex>.doc", or "<64 hex>.doc" (the first naming),
+ * or a record (doc_cache_record_put): "<64 hex>-<16 hex>.rec". The bound is the
+ * directory's: every build's entries count. */
 static int is_entry_name(const char *n)
 {
     size_t len = strlen(n);
     if (len == 64 + 4) return !strcmp(n + 64, ".doc") && all_hex(n, 64);
-    return len == 64 + 1 + 16 + 4 && n[64] == '-' && !strcmp(n + 81, ".doc") && all_hex(n, 64) &&
+    return len == 64 + 1 + 16 + 4 && n[64] == '-' &&
+        (!strcmp(n + 81, ".doc") || !strcmp(n + 81, ".rec")) && all_hex(n, 64) &&
         all_hex(n + 65, 16);
 }
 
@@ -322,6 +324,24 @@ static int put_value(struct buf *b, json_t *v, struct shared *sh)
     return 0;
 }
 
+/* Write OUT to DIR/NAME's place PATH: aside, then renamed over, so that a reader sees a
+ * whole entry or none; then the directory is held to its bound. */
+static void write_entry(const char *dir, const char *path, const struct buf *out)
+{
+    char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int ok = fd >= 0;
+    for (size_t off = 0; ok && off < out->len;) {
+        ssize_t n = write(fd, buf_str(out) + off, out->len - off);
+        if (n <= 0) ok = 0;
+        else off += (size_t)n;
+    }
+    if (fd >= 0 && close(fd) < 0) ok = 0;
+    if (!ok || rename(tmp, path) < 0) unlink(tmp);
+    else prune(dir);
+    free(tmp);
+}
+
 void doc_cache_put(const char *dir, const doc *d, const char hex[65])
 {
     struct buf payload = BUF_INIT;
@@ -352,20 +372,8 @@ void doc_cache_put(const char *dir, const doc *d, const char hex[65])
     put_u64(&out, doc_cache_checksum(buf_str(&payload), payload.len));
     buf_add(&out, buf_str(&payload), payload.len);
     buf_release(&payload);
-    /* written aside, then renamed over: a reader sees a whole entry or none */
     char *path = doc_cache_entry_path(dir, hex);
-    char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    ok = fd >= 0;
-    for (size_t off = 0; ok && off < out.len;) {
-        ssize_t n = write(fd, buf_str(&out) + off, out.len - off);
-        if (n <= 0) ok = 0;
-        else off += (size_t)n;
-    }
-    if (fd >= 0 && close(fd) < 0) ok = 0;
-    if (!ok || rename(tmp, path) < 0) unlink(tmp);
-    else prune(dir);
-    free(tmp);
+    write_entry(dir, path, &out);
     free(path);
     buf_release(&out);
 }
@@ -546,4 +554,96 @@ out:
     free(data);
     free(path);
     return NULL;
+}
+
+/* ---- records: a caller's few bytes kept by key ---------------------------------------
+ * "MCPDREC\n", u32 format, u32 n + n bytes: the engine, 64 hex digits: the key, u64
+ * payload length, u64 the payload's checksum, the payload. Read back only by the same
+ * engine, whole and with its checksum right. */
+
+static const char REC_MAGIC[8] = {'M', 'C', 'P', 'D', 'R', 'E', 'C', '\n'};
+
+static char *record_path(const char *dir, const char key[65])
+{
+    (void)engine_key(); /* sets engine_tag */
+    return xasprintf("%s/%.64s-%s.rec", dir, key, engine_tag);
+}
+
+const char *doc_cache_engine(void)
+{
+    return engine_key();
+}
+
+int doc_cache_on(void)
+{
+    char *dir = doc_cache_dir();
+    free(dir);
+    return dir != NULL;
+}
+
+char *doc_cache_record_get(const char key[65], size_t *len)
+{
+    char *dir = doc_cache_dir();
+    if (!dir) return NULL;
+    char *path = dir_ours(dir) ? record_path(dir, key) : NULL;
+    size_t n = 0;
+    time_t written = 0;
+    char *data = path ? read_all(path, &n, &written) : NULL;
+    char *payload = NULL;
+    struct reader r = {(const unsigned char *)data, (const unsigned char *)data + n, VEC_INIT};
+    const char *engine_now = engine_key();
+    char magic[sizeof REC_MAGIC], their_key[64];
+    uint32_t format = 0, kl = 0;
+    uint64_t plen = 0, sum = 0;
+    if (data && get(&r, magic, sizeof magic) && !memcmp(magic, REC_MAGIC, sizeof magic) &&
+        get(&r, &format, sizeof format) && format == CACHE_FORMAT && get(&r, &kl, sizeof kl) &&
+        kl == strlen(engine_now) && (size_t)(r.end - r.p) >= kl && !memcmp(r.p, engine_now, kl)) {
+        r.p += kl;
+        if (get(&r, their_key, 64) && !memcmp(their_key, key, 64) && get(&r, &plen, sizeof plen) &&
+            get(&r, &sum, sizeof sum) && plen == (uint64_t)(r.end - r.p) &&
+            sum == doc_cache_checksum(r.p, (size_t)plen)) {
+            payload = xmalloc((size_t)plen + 1);
+            memcpy(payload, r.p, (size_t)plen);
+            payload[plen] = '\0';
+            *len = (size_t)plen;
+            if (written < time(NULL) - TOUCH_AFTER) utimensat(AT_FDCWD, path, NULL, 0);
+        }
+    }
+    free(data);
+    free(path);
+    free(dir);
+    return payload;
+}
+
+void doc_cache_record_put(const char key[65], const char *data, size_t len)
+{
+    char *dir = doc_cache_dir();
+    if (!dir || !make_dir(dir)) {
+        free(dir);
+        return;
+    }
+    const char *engine_now = engine_key();
+    struct buf out = BUF_INIT;
+    buf_add(&out, REC_MAGIC, sizeof REC_MAGIC);
+    put_u32(&out, CACHE_FORMAT);
+    put_u32(&out, (uint32_t)strlen(engine_now));
+    buf_adds(&out, engine_now);
+    buf_add(&out, key, 64);
+    put_u64(&out, len);
+    put_u64(&out, doc_cache_checksum(data, len));
+    buf_add(&out, data, len);
+    char *path = record_path(dir, key);
+    write_entry(dir, path, &out);
+    free(path);
+    buf_release(&out);
+    free(dir);
+}
+
+void doc_cache_record_drop(const char key[65])
+{
+    char *dir = doc_cache_dir();
+    char *path = dir && dir_ours(dir) ? record_path(dir, key) : NULL;
+    if (path) unlink(path);
+    free(path);
+    free(dir);
 }

@@ -7,7 +7,8 @@
  *                       declared dialect, else D) is a near miss of a keyword ("minimun")
  *   dialect-in: [D...]  the node's declared dialect (or the first D) is one of these
  *   matches-schema: F   the node validates against schema file F (relative to the rule
- *                       set's directory), compiled once when the rules load;
+ *                       set's directory), compiled once: when the rules load, or on its
+ *                       first match when the load may defer it (rule_cache.h);
  *                       {file: F, without: [M...]}: the node minus its members M (the
  *                       description-only members of a native projection, e.g.
  *                       protocolVersions) validates against F
@@ -24,12 +25,37 @@
  * discriminates the object's type, so the object is the value that does not have it.
  * The predicates are listed, with their names and synopses, in fn_table[] (fn_table.c);
  * this file exports their functions through fnInt.h. */
+#include <pthread.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "rules/fnInt.h"
+#include "rules/rule_cache.h"
 #include "schema/schema.h"
+
+/* A matches-schema schema compiled on its first match (p->data): items are judged on two
+ * threads, so the first to need it compiles it under LOCK and publishes it; the others
+ * wait for it there. */
+struct deferred_schema {
+    pthread_mutex_t lock;
+    int done;        /* compiled, or failed (then s NULL and why says why) */
+    schema *s;       /* read without the lock once done is seen */
+    char *path;      /* as the compiler is given it */
+    schema_ctx *ctx; /* the set's that named it (a base's rules keep their base's) */
+    char *why;
+    char record[65]; /* the rule_cache record that said it compiles, dropped if it does not */
+};
+
+static void deferred_free(struct deferred_schema *d)
+{
+    if (!d) return;
+    pthread_mutex_destroy(&d->lock);
+    schema_free(d->s);
+    free(d->path);
+    free(d->why);
+    free(d);
+}
 
 /* The outermost directory of PATH's that does not exist (new), or NULL when PATH's own
  * directory exists (only the file is missing). */
@@ -295,7 +321,8 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
     }
     char *path = xasprintf("%s/%s", rule_set_dir(cc->rs), json_string_value(file.v));
     p->file = util_normalize_path(json_string_value(file.v));
-    char *missing = access(path, R_OK) != 0 ? missing_root(path) : NULL;
+    int readable = access(path, R_OK) == 0;
+    char *missing = !readable ? missing_root(path) : NULL;
     if (missing) {
         /* the usual cause: a rule directory copied without the schemas beside it; said
          * once for the directory, not for every file in it */
@@ -312,7 +339,7 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
         free(path);
         return -1;
     }
-    if (access(path, R_OK) != 0) {
+    if (!readable) {
         rule_cc_error_hint(cc, file.n, 0,
                            "a rule directory alone is not a whole rule set: copy its release "
                            "directory NAME@TAG/ (`mcpdesc rules pack`, docs/releases.md), or put "
@@ -322,6 +349,16 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
         free(path);
         return -1;
     }
+    if (cc->rs->defer_schemas) { /* the loader compiles it, or leaves it to its first match */
+        struct deferred_schema *d = xcalloc(1, sizeof *d);
+        pthread_mutex_init(&d->lock, NULL);
+        d->path = path;
+        d->ctx = rule_set_schemas(cc->rs);
+        p->data = d;
+        VEC_PUSH(cc->rs->deferred, p);
+        VEC_PUSH(cc->rs->deferred_files, d->path);
+        return 0;
+    }
     struct schema_errors errs = {.limit = DETAIL_ERRORS};
     p->compiled = schema_compile_file(rule_set_schemas(cc->rs), path, SCHEMA_DRAFT2020_12, &errs);
     if (!p->compiled)
@@ -330,6 +367,52 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
     schema_errors_release(&errs);
     free(path);
     return p->compiled ? 0 : -1;
+}
+
+int fn_schema_compile_deferred(struct pred *p)
+{
+    struct deferred_schema *d = p->data;
+    struct schema_errors errs = {.limit = DETAIL_ERRORS};
+    p->compiled = schema_compile_file(d->ctx, d->path, SCHEMA_DRAFT2020_12, &errs);
+    schema_errors_release(&errs);
+    p->data = NULL;
+    deferred_free(d);
+    return p->compiled ? 0 : -1;
+}
+
+void fn_schema_defer(struct pred *p, const char record[65])
+{
+    struct deferred_schema *d = p->data;
+    memcpy(d->record, record, sizeof d->record);
+}
+
+/* P's compiled schema: compiled now when deferred and not yet compiled, NULL when it
+ * does not compile (ctx->detail says why). */
+static schema *schema_of(const struct pred *p, struct eval_ctx *ctx)
+{
+    struct deferred_schema *d = p->data;
+    if (!d) return p->compiled;
+    if (!__atomic_load_n(&d->done, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&d->lock);
+        if (!d->done) {
+            struct schema_errors errs = {.limit = DETAIL_ERRORS};
+            d->s = schema_compile_file(d->ctx, d->path, SCHEMA_DRAFT2020_12, &errs);
+            /* changed since the record was checked: the next load compiles and reports it */
+            if (!d->s) {
+                d->why = xasprintf("cannot use schema %s: %s", d->path,
+                                   errs.len ? errs.items[0].message : "?");
+                rule_cache_schema_drop(d->record);
+            }
+            schema_errors_release(&errs);
+            __atomic_store_n(&d->done, 1, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&d->lock);
+    }
+    if (!d->s) {
+        buf_reset(&ctx->detail);
+        buf_adds(&ctx->detail, d->why);
+    }
+    return d->s;
 }
 
 /* The value to validate: the node, or a shallow copy without the `without` members
@@ -350,11 +433,13 @@ static json_t *projected(const struct pred *p, json_t *v)
 int fn_schema_eval_matches_schema(const struct pred *p, const struct cursor *c,
                                   struct eval_ctx *ctx)
 {
+    schema *s = schema_of(p, ctx);
+    if (!s) return 0;
     struct schema_errors errs = {.limit = DETAIL_ERRORS};
     json_t *v = projected(p, c->v);
     /* yes/no first (the engine's fast path); the error list only for a failure */
-    int rc = schema_validate(p->compiled, v, NULL);
-    if (rc != 0) rc = schema_validate(p->compiled, v, &errs);
+    int rc = schema_validate(s, v, NULL);
+    if (rc != 0) rc = schema_validate(s, v, &errs);
     json_decref(v);
     if (rc != 0) {
         /* an item's missing member is its presence rule's; the document's own
@@ -437,9 +522,11 @@ int fn_schema_eval_ref_resolves(const struct pred *p, const struct cursor *c, st
     return ok;
 }
 
-/* matches-schema's free hook: the schema its compiler compiled when the rules loaded. */
+/* matches-schema's free hook: the schema its compiler compiled when the rules loaded, or
+ * the one compiled on first use. */
 void fn_schema_free_compiled(struct pred *p)
 {
     schema_free(p->compiled);
+    deferred_free(p->data);
     free(p->file);
 }

@@ -422,7 +422,14 @@ struct rule_set {
     schema_ctx *schemas;                /* JSON Schema registry for schema predicates */
     const struct rule_overlay *overlay; /* during the load only (rule_load_opts) */
     int ok;                             /* loaded without any error */
-    int keep_docs;                      /* a partial load keeps the documents it parsed: */
+    /* matches-schema's schemas compiled on first use (rule_cache.h): set for a load that
+     * may defer them; the predicates deferred and their files, and the schema-map as
+     * given (prefix, directory, ...), during the load only */
+    int defer_schemas;
+    VEC(struct pred *) deferred;
+    VEC(char *) deferred_files; /* borrowed from the predicates */
+    VEC(char *) schema_maps;
+    int keep_docs; /* a partial load keeps the documents it parsed: */
     doc *manifest_doc;
     VEC(doc *) file_docs; /* parallel to files (NULL entries: not read) */
 };
@@ -462,6 +469,12 @@ void rule_cc_check_yields(const struct rule_set *rs, struct diag_list *errs);
  * compiled (LINE 0 when there is no position), with the general hint. */
 void rule_cc_set_error(struct diag_list *errs, const char *file, uint32_t line, uint32_t col,
                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* matches-schema predicates a load deferred (rs->deferred, fn_schema.c): compile P now
+ * (0, or -1 when it does not compile: the loader loads again without deferring, to
+ * report it where it is named); or leave it to its first match, RECORD being the
+ * rule_cache record that said it compiles. */
+int fn_schema_compile_deferred(struct pred *p);
+void fn_schema_defer(struct pred *p, const char record[65]);
 /* The closest of NAMES (NULL-terminated) to S, if close enough to be a typo. */
 const char *rule_cc_nearest(const char *s, const char *const *names);
 

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <nettle/sha2.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +21,7 @@
 #include "base/uri.h"
 #include "base/util.h"
 #include "rules/lock.h"
+#include "rules/rule_cache.h"
 #include "rules/release.h"
 #include "rules/rule_data.h"
 #include "rules/ruleInt.h"
@@ -212,37 +212,6 @@ static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct
     return doc_load_buffer(path, ov->data ? ov->data : "", ov->data ? ov->len : 0, yaml, NULL, err);
 }
 
-/* The bytes of the file PATH (new, NUL-terminated) in four system calls for a regular
- * file (open, fstat, one read, close; stdio takes six): the digest reads a hundred files
- * or more on every start. -1 when it cannot be read. */
-static int read_whole(const char *path, char **data, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    struct stat st;
-    int reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    size_t cap = reg && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
-    char *p = xmalloc(cap + 1);
-    for (;;) {
-        if (n == cap) p = xrealloc(p, (cap *= 2) + 1);
-        ssize_t r = read(fd, p + n, cap - n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) {
-            close(fd);
-            free(p);
-            return -1;
-        }
-        n += (size_t)r;
-        /* a regular file read short has ended (one size + 1 bytes long has grown) */
-        if (r == 0 || (reg && n < cap)) break;
-    }
-    close(fd);
-    p[n] = '\0';
-    *data = p;
-    *len = n;
-    return 0;
-}
-
 static int read_file(const struct rule_overlay *ov, const char *path, char **data, size_t *len)
 {
     if (rule_overlay_is(ov, path)) {
@@ -252,22 +221,7 @@ static int read_file(const struct rule_overlay *ov, const char *path, char **dat
         (*data)[*len] = '\0';
         return 0;
     }
-    return read_whole(path, data, len);
-}
-
-static void hex_sha256(const char *data, size_t len, char out[65])
-{
-    struct sha256_ctx ctx;
-    uint8_t dg[SHA256_DIGEST_SIZE];
-    sha256_init(&ctx);
-    sha256_update(&ctx, len, (const uint8_t *)data);
-    sha256_digest(&ctx, sizeof dg, dg);
-    static const char hex[] = "0123456789abcdef"; /* snprintf per byte: a run's hottest printf */
-    for (int i = 0; i < SHA256_DIGEST_SIZE; i++) {
-        out[2 * i] = hex[dg[i] >> 4];
-        out[2 * i + 1] = hex[dg[i] & 15];
-    }
-    out[64] = '\0';
+    return rule_file_read(path, data, len);
 }
 
 /* Appends the path segment P (N bytes) to OUT, after a '/' unless it is the first. */
@@ -348,6 +302,11 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
         dn = (struct digest_name){rel, RULE_FILE_SCHEMA};
         VEC_PUSH(names, dn);
     }
+    for (size_t i = 0; i < rs->parsed.len; i++) { /* deferred schemas' (settle_deferred) */
+        if (rs->parsed.items[i].kind != RULE_FILE_SCHEMA) continue;
+        dn = (struct digest_name){rs->parsed.items[i].path, RULE_FILE_SCHEMA};
+        VEC_PUSH(names, dn);
+    }
     for (size_t i = 0; i < rs->data.len; i++) { /* the set's own: the base's digest has its own */
         dn = (struct digest_name){rs->data.items[i]->path, RULE_FILE_DATA};
         VEC_PUSH(names, dn);
@@ -411,10 +370,14 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
             buf_addf(&lines, "%s  %s\n", fd.hex, fd.path);
             continue;
         }
-        const char *known = NULL; /* a file parsed in this load: its bytes were hashed then */
-        if (names.items[i].kind == RULE_FILE_MANIFEST || names.items[i].kind == RULE_FILE_RULES)
+        /* a file parsed in this load, or a schema file whose record was checked: its bytes
+         * were hashed then */
+        const char *known = NULL;
+        if (names.items[i].kind == RULE_FILE_MANIFEST || names.items[i].kind == RULE_FILE_RULES ||
+            names.items[i].kind == RULE_FILE_SCHEMA)
             for (size_t k = 0; k < rs->parsed.len && !known; k++)
-                if (!strcmp(rs->parsed.items[k].path, names.items[i].path))
+                if (rs->parsed.items[k].hex[0] &&
+                    !strcmp(rs->parsed.items[k].path, names.items[i].path))
                     known = rs->parsed.items[k].hex;
         if (known) {
             struct file_digest fd;
@@ -444,7 +407,7 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
             struct file_digest fd;
             fd.path = xstrdup(names.items[i].path);
             fd.kind = names.items[i].kind;
-            hex_sha256(data, len, fd.hex);
+            rule_sha256_hex(data, len, fd.hex);
             VEC_PUSH(rs->digests, fd);
             buf_addf(&lines, "%s  %s\n", fd.hex, names.items[i].path);
             free(data);
@@ -452,7 +415,7 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
         free(path);
     }
     char hex[65];
-    hex_sha256(buf_str(&lines), lines.len, hex);
+    rule_sha256_hex(buf_str(&lines), lines.len, hex);
     snprintf(rs->digest, sizeof rs->digest, "sha256:%s", hex);
     rs->sums = buf_detach(&lines);
     free(base_line);
@@ -870,7 +833,8 @@ static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts
             if (!json_is_string(dirv)) continue; /* refused where it is written */
             char *sdir = xasprintf("%s/%s", from->dir, json_string_value(dirv));
             schema_ctx_add_ref_map(rs->schemas, prefix, sdir);
-            free(sdir);
+            VEC_PUSH(rs->schema_maps, xstrdup(prefix));
+            VEC_PUSH(rs->schema_maps, sdir);
         }
         rule_override_load(&cc, rule_yv_member(&cc, top, "overrides"));
         rule_data_load(&cc, rule_yv_member(&cc, top, "data"));
@@ -917,7 +881,8 @@ static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts
             }
             char *dir = xasprintf("%s/%s", rs->dir, json_string_value(dirv));
             schema_ctx_add_ref_map(rs->schemas, prefix, dir);
-            free(dir);
+            VEC_PUSH(rs->schema_maps, xstrdup(prefix));
+            VEC_PUSH(rs->schema_maps, dir);
         }
     }
     struct yv docm = rule_yv_member(&cc, top, "document");
@@ -991,10 +956,71 @@ struct rule_set *rule_set_load_partial(const char *dir, const struct rule_load_o
     return load_set(dir, opts, NULL, 1, errs);
 }
 
-/* PARTIAL: keep the set, and the documents it parsed, whenever the manifest parses. */
+/* The matches-schema schemas the load deferred (rs->deferred): left to their first match
+ * when a record (rule_cache.h) says that their files are the ones that all compiled
+ * before (each file then in rs->parsed, with the sha256 the check took: the digest lists
+ * it as if the compiler had read it);
+ * else compiled now, and STORE set to the key to record them under once the load ends
+ * without an error (else ""). -1 when one does not compile (the caller loads again
+ * without deferring, which reports it where it is named). */
+static int settle_deferred(struct rule_set *rs, struct diag_list *errs, char store[65])
+{
+    store[0] = '\0';
+    if (!rs->deferred.len) return 0;
+    char key[65];
+    rule_cache_schema_key(rs->dir, rs->schema_maps.items, rs->schema_maps.len,
+                          rs->deferred_files.items, rs->deferred_files.len, key);
+    struct rule_cache_files got = {VEC_INIT};
+    if (rule_cache_schema_get(key, &got)) {
+        for (size_t i = 0; i < got.v.len; i++) {
+            char *rel = rule_relative_path(rs, got.v.items[i].path);
+            if (!rel) continue;
+            struct file_digest fd = {rel, "", RULE_FILE_SCHEMA};
+            /* an editor's buffer standing for it: the digest reads the buffer */
+            if (!rule_overlay_is(rs->overlay, got.v.items[i].path))
+                memcpy(fd.hex, got.v.items[i].hex, sizeof fd.hex);
+            VEC_PUSH(rs->parsed, fd);
+        }
+        rule_cache_files_release(&got);
+        for (size_t i = 0; i < rs->deferred.len; i++) fn_schema_defer(rs->deferred.items[i], key);
+        return 0;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < rs->deferred.len; i++)
+        if (fn_schema_compile_deferred(rs->deferred.items[i]) < 0) rc = -1;
+    if (rc < 0) rule_cc_set_error(errs, rs->dir, 0, 0, "a schema file does not compile");
+    else memcpy(store, key, sizeof key);
+    return rc;
+}
+
+static struct rule_set *load_set_as(const char *dir, const struct rule_load_opts *opts,
+                                    const struct load_chain *chain, int partial, int defer,
+                                    int *deferred, struct diag_list *errs);
+
+/* PARTIAL: keep the set, and the documents it parsed, whenever the manifest parses.
+ * A whole load defers its matches-schema schemas (settle_deferred); when it fails after
+ * deferring any, it is done again without deferring, so that it reports what it always
+ * did, in the same order (a schema's error among the rules' own). */
 static struct rule_set *load_set(const char *dir, const struct rule_load_opts *opts,
                                  const struct load_chain *chain, int partial,
                                  struct diag_list *errs)
+{
+    if (partial) return load_set_as(dir, opts, chain, 1, 0, NULL, errs);
+    struct diag_list first = DIAG_LIST_INIT;
+    int deferred = 0;
+    struct rule_set *rs = load_set_as(dir, opts, chain, 0, 1, &deferred, &first);
+    if (rs || !deferred) {
+        diag_list_move(errs, &first);
+        diag_list_release(&first);
+        return rs;
+    }
+    diag_list_release(&first);
+    return load_set_as(dir, opts, chain, 0, 0, NULL, errs);
+}
+
+static struct rule_set *load_set_as(const char *dir, const struct rule_load_opts *opts,
+                                    const struct load_chain *chain, int partial, int defer,
+                                    int *deferred, struct diag_list *errs)
 {
     size_t before = errs->len;
     struct rule_set *rs = xcalloc(1, sizeof *rs);
@@ -1002,6 +1028,7 @@ static struct rule_set *load_set(const char *dir, const struct rule_load_opts *o
     rs->schemas = schema_ctx_new(NULL);
     rs->overlay = opts ? opts->overlay : NULL;
     rs->keep_docs = partial;
+    rs->defer_schemas = defer;
     load_manifest(rs, opts, chain, errs);
     if (errs->len != before && rs->manifest_doc) {
         read_files_quietly(rs);
@@ -1013,9 +1040,17 @@ static struct rule_set *load_set(const char *dir, const struct rule_load_opts *o
         }
         rule_override_apply(rs);
         compile_files(rs, errs);
+        char store[65] = "";
+        if (deferred) *deferred = rs->deferred.len > 0;
+        if (errs->len == before) settle_deferred(rs, errs, store);
         rule_cc_check_yields(rs, errs);
         compute_digest(rs, errs);
+        if (errs->len == before && store[0]) rule_cache_schema_put(store, rs->schemas);
     }
+    VEC_FREE(rs->deferred);
+    VEC_FREE(rs->deferred_files);
+    for (size_t i = 0; i < rs->schema_maps.len; i++) free(rs->schema_maps.items[i]);
+    VEC_FREE(rs->schema_maps);
     rs->overlay = NULL; /* borrowed for the load only */
     if (errs->len == before) {
         rs->released = lock_released_as(rs);

@@ -41,7 +41,8 @@ struct schema_ctx {
      * each is parsed when a lookup first misses it, not up front (0.7 ms of every start) */
     unsigned char *embedded_parsed;
     /* held around what compiling may add once set up: documents read through the
-     * ref-map (docs, docmap, files) and the meta-schema cache (metas) */
+     * ref-map (docs, docmap, files), files compiled (files) and the meta-schema cache
+     * (metas) */
     pthread_mutex_t lock;
 };
 
@@ -123,7 +124,10 @@ const char *schema_ctx_file(const schema_ctx *ctx, size_t i)
 
 void schema_ctx_add_file(schema_ctx *ctx, const char *path)
 {
-    VEC_PUSH(ctx->files, xstrdup(path));
+    char *copy = xstrdup(path);
+    pthread_mutex_lock(&ctx->lock); /* a schema compiled on first use: on a judging thread */
+    VEC_PUSH(ctx->files, copy);
+    pthread_mutex_unlock(&ctx->lock);
 }
 
 const struct schema_limits *schema_ctx_limits(const schema_ctx *ctx)

@@ -1,0 +1,45 @@
+/* rule_cache.h - which files the schemas of a rule set's matches-schema predicates read,
+ * recorded by content (rule_cache.c), so that a load whose files are all unchanged since a
+ * load that compiled every one of them compiles none: each is compiled on its first
+ * match (fn_schema.c), and the digest still covers every file (rule_set_load.c). Also the
+ * loader's way of reading and hashing a file. */
+#ifndef MCPDESC_RULE_CACHE_H
+#define MCPDESC_RULE_CACHE_H
+
+#include <stddef.h>
+
+#include "base/util.h"
+#include "schema/schema.h"
+
+/* The bytes of the file PATH (new, NUL-terminated) in four system calls for a regular
+ * file; -1 when it cannot be read. */
+int rule_file_read(const char *path, char **data, size_t *len);
+/* The sha256 of DATA in lowercase hex. */
+void rule_sha256_hex(const char *data, size_t len, char out[65]);
+
+/* A file a record lists: its path as the compiler read it, and the sha256 of its bytes. */
+struct rule_cache_file {
+    char *path;
+    char hex[65];
+};
+struct rule_cache_files {
+    VEC(struct rule_cache_file) v;
+};
+void rule_cache_files_release(struct rule_cache_files *f);
+
+/* The record's key (64 hex digits) for a set in DIR (as given) whose schema-map is MAPS
+ * (prefix, directory, prefix, ...: N strings, as given) and whose matches-schema files are
+ * FILES (NFILES paths as given to the compiler, in any order, repeats allowed): the engine
+ * and the working directory are part of it. */
+void rule_cache_schema_key(const char *dir, char *const *maps, size_t n, char *const *files,
+                           size_t nfiles, char key[65]);
+/* The files recorded under KEY, each read and hashed now: 1 and OUT filled when every
+ * one still has its recorded sha256, else 0 (OUT empty). */
+int rule_cache_schema_get(const char key[65], struct rule_cache_files *out);
+/* Record under KEY the files CTX read (schema_ctx_file), each read and hashed now; none
+ * when one cannot be read. Call only when every schema of the set compiled. */
+void rule_cache_schema_put(const char key[65], const schema_ctx *ctx);
+/* Forget the record KEY (its schemas did not compile when first used). */
+void rule_cache_schema_drop(const char key[65]);
+
+#endif

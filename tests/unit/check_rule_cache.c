@@ -1,0 +1,235 @@
+/* check_rule_cache.c - matches-schema's schemas compiled on first use (rules/fn_schema.c)
+ * when a record of the files they read says those files all compiled before
+ * (rules/rule_cache.c): the set's digest and verdicts are those of a load that compiles
+ * every schema, and a schema file changed since is compiled at load and reported there,
+ * exactly as without the record. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/util.h"
+#include "rules/rule_cache.h"
+#include "rules/ruleInt.h"
+#include "testutil.h"
+
+static char cache[64];
+static char *saved_xdg, *saved_off; /* the harness runs every suite in one process */
+
+static char *saved(const char *name)
+{
+    const char *v = getenv(name);
+    return v ? xstrdup(v) : NULL;
+}
+
+static void restore(const char *name, char *v)
+{
+    if (v) setenv(name, v, 1);
+    else unsetenv(name);
+    free(v);
+}
+
+static void setup(void)
+{
+    strcpy(cache, "/tmp/mcpdesc-rule-cache-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(cache));
+    saved_xdg = saved("XDG_CACHE_HOME");
+    saved_off = saved("MCPDESC_NO_CACHE");
+    setenv("XDG_CACHE_HOME", cache, 1);
+    unsetenv("MCPDESC_NO_CACHE");
+}
+
+static void teardown(void)
+{
+    char *cmd = xasprintf("rm -rf '%s'", cache);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    restore("XDG_CACHE_HOME", saved_xdg);
+    restore("MCPDESC_NO_CACHE", saved_off);
+}
+
+static const char RULES[] =
+    "rules:\n  - id: t.point\n    owner: t\n    surface: Tool\n    kind: structural\n"
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
+    "    check:\n      select: /p\n      require: {matches-schema: schemas/point.json}\n"
+    "      message: 'not a point: {detail}'\n";
+
+static const char POINT[] =
+    "{\"$id\": \"https://example.test/s/point.json\", \"type\": \"object\", "
+    "\"required\": [\"x\"], \"properties\": {\"x\": {\"$ref\": "
+    "\"num.json\"}}}";
+
+/* A set whose schema point.json reaches num.json through the schema-map. */
+static char *point_set(void)
+{
+    const char *files[] = {"t.yaml"};
+    const char *texts[] = {RULES};
+    char *dir = tu_rule_dir(files, texts, 1);
+    char *m = xasprintf("%s/manifest.yaml", dir);
+    FILE *f = fopen(m, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs("schema-map: {'https://example.test/s/': schemas}\n", f);
+    fclose(f);
+    free(m);
+    char *sdir = xasprintf("%s/schemas", dir);
+    ck_assert_int_eq(mkdir(sdir, 0700), 0);
+    tu_write_file(sdir, "point.json", POINT);
+    tu_write_file(sdir, "num.json", "{\"type\": \"number\"}");
+    free(sdir);
+    return dir;
+}
+
+static struct rule_set *load(const char *dir, int cached, struct diag_list *errs)
+{
+    if (cached) unsetenv("MCPDESC_NO_CACHE");
+    else setenv("MCPDESC_NO_CACHE", "1", 1);
+    struct rule_set *rs = rule_set_load(dir, errs);
+    unsetenv("MCPDESC_NO_CACHE");
+    return rs;
+}
+
+static struct rule_set *load_ok(const char *dir, int cached)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = load(dir, cached, &errs);
+    ck_assert_msg(rs != NULL, "%s", errs.len ? errs.items[0].message : "?");
+    diag_list_release(&errs);
+    return rs;
+}
+
+/* The one diagnostic of RS on /p = P (new), or NULL when there is none. */
+static char *verdict(const struct rule_set *rs, const char *p)
+{
+    char *json = xasprintf("{\"p\": %s}", p);
+    struct diag_list out = DIAG_LIST_INIT;
+    tu_eval(rs, json, &out);
+    free(json);
+    ck_assert_uint_le(out.len, 1);
+    char *msg = out.len ? xstrdup(out.items[0].message) : NULL;
+    diag_list_release(&out);
+    return msg;
+}
+
+static size_t records(void)
+{
+    char *d = xasprintf("%s/mcpdesc/docs", cache);
+    DIR *dp = opendir(d);
+    free(d);
+    size_t n = 0;
+    for (struct dirent *e; dp && (e = readdir(dp));) n += strstr(e->d_name, ".rec") != NULL;
+    if (dp) closedir(dp);
+    return n;
+}
+
+START_TEST(deferred_schemas_same_digest_and_verdicts)
+{
+    char *dir = point_set();
+    struct rule_set *eager = load_ok(dir, 0); /* no record: every schema compiled at load */
+    ck_assert_uint_eq(records(), 0);
+    ck_assert_ptr_nonnull(strstr(rule_set_sums(eager), "schemas/num.json\n"));
+    char *bad = verdict(eager, "{\"x\": \"1\"}");
+    ck_assert_ptr_nonnull(bad);
+    ck_assert_ptr_null(verdict(eager, "{\"x\": 1}"));
+
+    struct rule_set *first = load_ok(dir, 1); /* compiles them all, then records their files */
+    ck_assert_uint_eq(records(), 1);
+    ck_assert_str_eq(rule_set_sums(first), rule_set_sums(eager));
+
+    struct rule_set *later = load_ok(dir, 1); /* the record holds: nothing compiled yet */
+    ck_assert_uint_eq(schema_ctx_file_count(rule_set_schemas(later)), 0);
+    ck_assert_str_eq(rule_set_digest(later), rule_set_digest(eager));
+    ck_assert_str_eq(rule_set_sums(later), rule_set_sums(eager));
+    char *bad_later = verdict(later, "{\"x\": \"1\"}");
+    ck_assert_ptr_nonnull(bad_later);
+    ck_assert_str_eq(bad_later, bad);
+    ck_assert_uint_gt(schema_ctx_file_count(rule_set_schemas(later)), 0); /* on first use */
+    ck_assert_ptr_null(verdict(later, "{\"x\": 1}"));
+    free(bad);
+    free(bad_later);
+    rule_set_free(eager);
+    rule_set_free(first);
+    rule_set_free(later);
+    tu_rmdir(dir);
+}
+END_TEST
+
+/* A file the record lists, changed since: a broken one is reported at load as without
+ * the record (same errors, same places), a changed valid one judges by its new text. */
+START_TEST(changed_schema_compiled_at_load)
+{
+    char *dir = point_set();
+    rule_set_free(load_ok(dir, 1));
+    ck_assert_uint_eq(records(), 1);
+    char *sdir = xasprintf("%s/schemas", dir);
+    tu_write_file(sdir, "num.json", "{\"type\": ]");
+    struct diag_list want = DIAG_LIST_INIT, got = DIAG_LIST_INIT;
+    ck_assert_ptr_null(load(dir, 0, &want));
+    ck_assert_ptr_null(load(dir, 1, &got));
+    ck_assert_uint_ge(want.len, 1);
+    ck_assert_uint_eq(got.len, want.len);
+    for (size_t i = 0; i < want.len; i++) {
+        ck_assert_str_eq(got.items[i].message, want.items[i].message);
+        ck_assert_str_eq(got.items[i].file, want.items[i].file);
+        ck_assert_uint_eq(got.items[i].line, want.items[i].line);
+        ck_assert_uint_eq(got.items[i].col, want.items[i].col);
+    }
+    ck_assert_ptr_nonnull(strstr(got.items[0].message, "cannot use schema"));
+    diag_list_release(&want);
+    diag_list_release(&got);
+
+    tu_write_file(sdir, "num.json", "{\"type\": \"string\"}");
+    rule_set_free(load_ok(dir, 1)); /* compiled at load, recorded anew */
+    struct rule_set *rs = load_ok(dir, 1);
+    ck_assert_uint_eq(schema_ctx_file_count(rule_set_schemas(rs)), 0);
+    char *v = verdict(rs, "{\"x\": \"1\"}");
+    ck_assert_ptr_null(v);
+    v = verdict(rs, "{\"x\": 1}");
+    ck_assert_ptr_nonnull(v);
+    free(v);
+    rule_set_free(rs);
+    free(sdir);
+    tu_rmdir(dir);
+}
+END_TEST
+
+/* A record only serves whole: a damaged one is another miss, and the load compiles. */
+START_TEST(damaged_record_ignored)
+{
+    char *dir = point_set();
+    rule_set_free(load_ok(dir, 1));
+    char *d = xasprintf("%s/mcpdesc/docs", cache);
+    DIR *dp = opendir(d);
+    ck_assert_ptr_nonnull(dp);
+    for (struct dirent *e; (e = readdir(dp));) {
+        if (!strstr(e->d_name, ".rec")) continue;
+        char *p = xasprintf("%s/%s", d, e->d_name);
+        FILE *f = fopen(p, "r+b");
+        ck_assert_ptr_nonnull(f);
+        fseek(f, -3, SEEK_END); /* inside the last path */
+        fputc('#', f);
+        fclose(f);
+        free(p);
+    }
+    closedir(dp);
+    free(d);
+    struct rule_set *rs = load_ok(dir, 1);
+    ck_assert_uint_gt(schema_ctx_file_count(rule_set_schemas(rs)), 0); /* compiled at load */
+    rule_set_free(rs);
+    tu_rmdir(dir);
+}
+END_TEST
+
+Suite *rule_cache_suite(void)
+{
+    Suite *s = suite_create("rule_cache");
+    TCase *tc = tcase_create("deferred");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, deferred_schemas_same_digest_and_verdicts);
+    tcase_add_test(tc, changed_schema_compiled_at_load);
+    tcase_add_test(tc, damaged_record_ignored);
+    suite_add_tcase(s, tc);
+    return s;
+}
