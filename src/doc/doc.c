@@ -222,6 +222,35 @@ int doc_is_yaml(const doc *d)
     return d->is_yaml;
 }
 
+static uint64_t dollar_hash(const char *name, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
+    return h;
+}
+
+void doc_dollar_add(struct doc_dollar *s, const char *name, size_t len)
+{
+    doc_dollar_add_hash(s, dollar_hash(name, len));
+}
+
+void doc_dollar_add_hash(struct doc_dollar *s, uint64_t h)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (s->h[i] == h) return;
+    if (s->n == DOC_DOLLAR_MAX) s->over = 1;
+    else s->h[s->n++] = h;
+}
+
+int doc_may_have_member(const doc *d, const char *name)
+{
+    if (!d->dollar_known || name[0] != '$') return 1;
+    uint64_t h = dollar_hash(name, strlen(name));
+    for (unsigned i = 0; i < d->dollar.n; i++)
+        if (d->dollar.h[i] == h) return 1;
+    return 0;
+}
+
 doc_node doc_node_first_child(const doc *d, doc_node n)
 {
     if (n >= doc_node_count(d) || node_size(d, n) < 2) return DOC_NONE;

@@ -115,6 +115,10 @@ int doc_node_span(const doc *d, doc_node n, struct doc_span *value, struct doc_s
 /* The source bytes (borrowed, NUL-terminated) and their length; is D YAML? */
 const char *doc_text(const doc *d, size_t *len);
 int doc_is_yaml(const doc *d);
+/* 0 when D certainly has no member named NAME anywhere (a name starting with '$' in a
+ * JSON document its one-pass parse read whole); 1 when it may. Resolution skips looking
+ * for $componentRef sites in a document that has none. */
+int doc_may_have_member(const doc *d, const char *name);
 
 /* The line and column (code points from the line's start, as every position of a doc
  * counts them) of byte OFF of the source text; {0, 0} past its end. */

@@ -57,6 +57,18 @@ struct doc_kept_line {
     size_t len;
 };
 
+/* The member names starting with '$' a JSON parse met (schema keywords, $componentRef),
+ * as 64-bit hashes, at most DOC_DOLLAR_MAX different ones (OVER: more): enough to say
+ * that a document has no member of such a name at all (doc_may_have_member). */
+#define DOC_DOLLAR_MAX 32
+struct doc_dollar {
+    uint64_t h[DOC_DOLLAR_MAX];
+    unsigned n;
+    int over;
+};
+void doc_dollar_add(struct doc_dollar *s, const char *name, size_t len);
+void doc_dollar_add_hash(struct doc_dollar *s, uint64_t h); /* another set's entry */
+
 struct doc {
     char *name;
     char *text; /* the source bytes, NUL-terminated (for excerpts) */
@@ -69,6 +81,8 @@ struct doc {
     struct doc_arena *arena;      /* where root's values were made, or NULL (doc_arena.c) */
     struct doc_arena *arena2;     /* ... those a second parse thread made (doc_json.c) */
     int split_taken;              /* the parse took a second thread's items (doc_json.c) */
+    struct doc_dollar dollar;     /* the '$' member names of the text (doc_json.c) ... */
+    int dollar_known;             /* ... when set: every one of them, no more */
     VEC(struct doc_entry) idx;    /* YAML's positions (libyaml's marks) */
     doc_jvec jidx;                /* JSON's (the other one is empty) */
     VEC(uint32_t) cp_blocks;      /* characters before each DOC_CP_BLOCK bytes, lazily */

@@ -146,6 +146,7 @@ struct onepass {
     doc_jvec *jidx;      /* where the entries go: d->jidx, or a second thread's own */
     struct split *split; /* the first thread's: where the second one started, till it is there */
     uint32_t levels;     /* the most containers open at once (the second thread's depth) */
+    struct doc_dollar *dollar; /* where member names starting with '$' are recorded */
 };
 
 /* Length of the UTF-8 sequence at P (jansson's utf8_check_first/full), 0 if invalid. */
@@ -343,6 +344,7 @@ static json_t *op_object(struct onepass *o)
         size_t klen;
         int krc = op_string(o, &k, &klen);
         if (krc < 0 || memchr(k, '\0', klen) || json_object_getn(obj, k, klen)) break;
+        if (klen && k[0] == '$') doc_dollar_add(o->dollar, k, klen);
         char *own = k == buf_str(&o->str) ? xstrndup(k, klen) : NULL; /* o->str is reused */
         scan_ws(s);
         json_t *v = NULL;
@@ -494,6 +496,7 @@ struct split {
     size_t end;      /* the array's closing bracket */
     uint32_t levels; /* the most containers open at once in them */
     struct doc_arena *arena;
+    struct doc_dollar dollar; /* the '$' member names in them */
 };
 
 static void *split_run(void *arg)
@@ -512,7 +515,8 @@ static void *split_run(void *arg)
                         sp->at,
                         &sp->jidx,
                         NULL,
-                        0};
+                        0,
+                        &sp->dollar};
     json_t *items = json_array();
     while (!atomic_load_explicit(&sp->stop, memory_order_relaxed)) {
         json_t *v = op_value(&o, NULL);
@@ -556,6 +560,8 @@ static int split_adopt(struct onepass *o, json_t *arr)
     VEC_RESERVE(*o->jidx, sp->jidx.len);
     memcpy(o->jidx->items + o->jidx->len, sp->jidx.items, sp->jidx.len * sizeof *sp->jidx.items);
     o->jidx->len += sp->jidx.len;
+    for (unsigned i = 0; i < sp->dollar.n; i++) doc_dollar_add_hash(o->dollar, sp->dollar.h[i]);
+    o->dollar->over |= sp->dollar.over;
     o->s.p = (const unsigned char *)o->d->text + sp->end;
     o->dropped = sp->end; /* the second thread let the pages before it go */
     sp->adopted = 1;
@@ -605,7 +611,9 @@ static int onepass_json(doc *d, size_t start, uint32_t max_depth)
                         0,
                         &d->jidx,
                         NULL,
-                        0};
+                        0,
+                        &d->dollar};
+    memset(&d->dollar, 0, sizeof d->dollar);
     struct split sp;
     if (split_start(&sp, d, start, max_depth) == 0) o.split = &sp;
     int split = o.split != NULL;
@@ -615,6 +623,7 @@ static int onepass_json(doc *d, size_t start, uint32_t max_depth)
     if (split) split_end(&sp, d);
     if (root && op_after(&o, "") == 0) {
         d->root = root;
+        d->dollar_known = !d->dollar.over; /* every member was read here */
         return 0;
     }
     json_decref(root);

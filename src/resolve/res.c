@@ -741,7 +741,9 @@ static void resolve_refs(struct walk *w, const struct view *versions)
 {
     const struct res_config *cfg = w->cfg;
     struct sel_ctx ctx = {w->d, versions};
-    for (size_t i = 0; i < cfg->nscopes; i++) sel_run(cfg->scopes[i], &ctx, NULL, collect_scope, w);
+    /* a document without a single such member has no site: nothing to look for */
+    for (size_t i = 0; doc_may_have_member(w->d, cfg->ref_member) && i < cfg->nscopes; i++)
+        sel_run(cfg->scopes[i], &ctx, NULL, collect_scope, w);
     if (!w->sites.len) return;
     qsort(w->sites.items, w->sites.len, sizeof *w->sites.items, site_cmp);
     size_t out = 0; /* overlapping scopes may find a site twice */

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "doc/doc.h"
+#include "base/buf.h"
+#include "doc/docInt.h"
 
 static doc *load(const char *text, int yaml, struct doc_error *err)
 {
@@ -980,11 +981,41 @@ START_TEST(shed_keeps_lines_and_members)
 }
 END_TEST
 
+/* doc_may_have_member: certain only of '$' names in JSON its one pass read whole. */
+START_TEST(dollar_members_known)
+{
+    struct doc_error e = {0};
+    static const char with[] = "{\"a\": [{\"\\u0024componentRef\": \"x\"}], \"$schema\": 1}";
+    doc *d = doc_load_buffer("t.json", with, strlen(with), 0, NULL, &e);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(doc_may_have_member(d, "$componentRef"), 1); /* written escaped */
+    ck_assert_int_eq(doc_may_have_member(d, "$schema"), 1);
+    ck_assert_int_eq(doc_may_have_member(d, "$ref"), 0);
+    ck_assert_int_eq(doc_may_have_member(d, "name"), 1); /* not recorded: may */
+    doc_free(d);
+    static const char yaml[] = "a: 1\n";
+    d = doc_load_buffer("t.yaml", yaml, strlen(yaml), 1, NULL, &e);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(doc_may_have_member(d, "$ref"), 1); /* YAML: not recorded */
+    doc_free(d);
+    struct buf many = BUF_INIT; /* more names than the set holds */
+    buf_adds(&many, "{");
+    for (int i = 0; i <= DOC_DOLLAR_MAX; i++) buf_addf(&many, "%s\"$k%d\": %d", i ? "," : "", i, i);
+    buf_adds(&many, "}");
+    d = doc_load_buffer("t.json", many.s, many.len, 0, NULL, &e);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(doc_may_have_member(d, "$ref"), 1);
+    doc_free(d);
+    buf_release(&many);
+}
+END_TEST
+
 Suite *doc_suite(void)
 {
     Suite *s = suite_create("doc");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, json_positions);
+    tcase_add_test(tc, dollar_members_known);
     tcase_add_test(tc, shed_keeps_lines_and_members);
     tcase_add_test(tc, json_columns_are_characters);
     tcase_add_test(tc, json_errors_are_positioned);

@@ -100,6 +100,31 @@ END_TEST
 
 /* A guess inside a string that the second thread parses to the end of "its" array: the
  * first thread never gets there as an item, so nothing is taken. */
+/* The '$' member names the second thread met count as the first's: a $componentRef in
+ * the last tool only (past the guess) is seen with two threads as with one. */
+START_TEST(dollar_names_of_the_second_thread_kept)
+{
+    size_t len;
+    char *text = tools_text(2000, 2, &len);
+    char *last = strstr(text + len / 2, "\"extra\"");
+    while (last && strstr(last + 1, "\"extra\"")) last = strstr(last + 1, "\"extra\"");
+    ck_assert_ptr_nonnull(last);
+    memcpy(last, "\"$xtra\"", 7); /* the same length: only the name changes */
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        doc_json_set_threads(threads, threads == 2 ? 0 : DOC_JSON_SPLIT_MIN);
+        struct doc_error e = {0};
+        doc *d = doc_load_buffer("t.json", text, len, 0, NULL, &e);
+        doc_json_set_threads(1, DOC_JSON_SPLIT_MIN);
+        ck_assert_ptr_nonnull(d);
+        ck_assert_int_eq(d->split_taken, threads == 2);
+        ck_assert_int_eq(doc_may_have_member(d, "$xtra"), 1);
+        ck_assert_int_eq(doc_may_have_member(d, "$componentRef"), 0);
+        doc_free(d);
+    }
+    free(text);
+}
+END_TEST
+
 START_TEST(guess_inside_a_string_is_not_taken)
 {
     size_t reps = 60000, len = 0;
@@ -218,6 +243,7 @@ Suite *doc_parallel_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, split_is_the_one_threads_document);
+    tcase_add_test(tc, dollar_names_of_the_second_thread_kept);
     tcase_add_test(tc, guess_inside_a_string_is_not_taken);
     tcase_add_test(tc, errors_and_depth_are_the_first_threads);
     tcase_add_test(tc, random_documents_agree);
