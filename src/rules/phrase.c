@@ -414,6 +414,36 @@ static void set_runs(struct phrase_set *s, const char *const *phrases, size_t n)
     masks_free(&all);
 }
 
+/* The bytes of the N phrases into S, each set once and none that holds another (a text
+ * with all the bytes of a set that holds another has those of the other too), or none
+ * when a phrase needs no byte. */
+static void set_bytes(struct phrase_set *s, const char *const *phrases, size_t n)
+{
+    s->bytes = xcalloc(n ? n : 1, sizeof *s->bytes);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t b[2];
+        phrase_bytes(phrases[i], b);
+        if (!b[0] && !b[1]) { /* a phrase any text may hold */
+            free(s->bytes);
+            s->bytes = NULL;
+            s->nbytes = 0;
+            return;
+        }
+        size_t k = 0, kept = 0;
+        for (; k < s->nbytes; k++)
+            if (!(s->bytes[k][0] & ~b[0]) && !(s->bytes[k][1] & ~b[1])) break; /* k within b */
+        if (k < s->nbytes) continue;
+        for (k = 0; k < s->nbytes; k++) /* drop those b lies within */
+            if ((b[0] & ~s->bytes[k][0]) || (b[1] & ~s->bytes[k][1])) {
+                s->bytes[kept][0] = s->bytes[k][0];
+                s->bytes[kept++][1] = s->bytes[k][1];
+            }
+        s->bytes[kept][0] = b[0];
+        s->bytes[kept][1] = b[1];
+        s->nbytes = kept + 1;
+    }
+}
+
 struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsigned flags,
                                       char **why)
 {
@@ -455,17 +485,7 @@ struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsi
     regex_need_of(code, &s->need);
     s->min_words = fewest;
     if (flags & PHRASE_WORDS) set_runs(s, phrases, n);
-    s->bytes = xcalloc(n ? n : 1, sizeof *s->bytes);
-    s->nbytes = n;
-    for (size_t i = 0; i < n; i++) {
-        phrase_bytes(phrases[i], s->bytes[i]);
-        if (!s->bytes[i][0] && !s->bytes[i][1]) { /* a phrase any text may hold */
-            free(s->bytes);
-            s->bytes = NULL;
-            s->nbytes = 0;
-            break;
-        }
-    }
+    set_bytes(s, phrases, n);
     s->mctx = pcre2_match_context_create(NULL);
     pcre2_set_match_limit(s->mctx, 100000);
     pcre2_set_depth_limit(s->mctx, 1000);

@@ -26,9 +26,12 @@ static const char *const list_a[] = {
     "instead of (the)? * (of|from) (any|every|another) (other)? (server|servers|tool|tools)",
     "you are now (a|an|in|the|no longer)",
 };
-static const char *const list_b[] = {
-    "~/.ssh/id_rsa", ".env (file)?",          "id_ed25519", "(api|access|secret) (key|keys|token)",
-    "mcp.json",      "password (file|files)",
+static const char *const list_b[] =
+    {
+        "~/.ssh/id_rsa", ".env (file)?",
+        "id_ed25519",    "(api|access|secret) (key|keys|token)",
+        "mcp.json",      "password (file|files)",
+        "ssh", /* its bytes lie within the first phrase's: the smaller set is the one kept */
 };
 static const char *const list_c[] = {"\xE2\x84\xAA"
                                      "ey vault",
@@ -190,8 +193,10 @@ END_TEST
 START_TEST(cannot_where_a_word_or_byte_lacks)
 {
     char *why = NULL;
-    struct phrase_set *a = phrase_set_compile(list_a, 4, FOLD | PHRASE_WORDS, &why);
-    struct phrase_set *b = phrase_set_compile(list_b, 6, FOLD | PHRASE_WORDS, &why);
+    struct phrase_set *a =
+        phrase_set_compile(list_a, sizeof list_a / sizeof *list_a, FOLD | PHRASE_WORDS, &why);
+    struct phrase_set *b =
+        phrase_set_compile(list_b, sizeof list_b / sizeof *list_b, FOLD | PHRASE_WORDS, &why);
     ck_assert(a && b);
     /* every letter of "ignore previous instructions", but not its words */
     ck_assert(!may(a, "Signore: obvious instructing rules prior"));
@@ -215,7 +220,8 @@ END_TEST
 START_TEST(words_of_a_reused_address_read_again)
 {
     char *why = NULL;
-    struct phrase_set *b = phrase_set_compile(list_b, 6, FOLD | PHRASE_WORDS, &why);
+    struct phrase_set *b =
+        phrase_set_compile(list_b, sizeof list_b / sizeof *list_b, FOLD | PHRASE_WORDS, &why);
     ck_assert(b);
     char buf[32];
     strcpy(buf, "send the mcp.json");
