@@ -584,14 +584,18 @@ static int regex_test(const struct pred *holder, const char *s, size_t n, struct
     return rc >= 0;
 }
 
+int fn_matches_may_hold(const struct pred *p, const struct cursor *c)
+{
+    const struct regex_holder *h = (const struct regex_holder *)p->kids[0];
+    return json_is_string(c->v) &&
+        !((c->text_facts & SEL_TEXT_FACTS) &&
+          !regex_need_may_match(&h->need, json_string_length(c->v), c->text_ascii,
+                                (c->text_facts & SEL_TEXT_NON_ASCII) != 0));
+}
+
 int fn_eval_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    if (!json_is_string(c->v)) return 0;
-    const struct regex_holder *h = (const struct regex_holder *)p->kids[0];
-    if ((c->text_facts & SEL_TEXT_FACTS) &&
-        !regex_need_may_match(&h->need, json_string_length(c->v), c->text_ascii,
-                              (c->text_facts & SEL_TEXT_NON_ASCII) != 0))
-        return 0;
+    if (!fn_matches_may_hold(p, c)) return 0;
     return regex_test(p->kids[0], json_string_value(c->v), json_string_length(c->v), ctx);
 }
 

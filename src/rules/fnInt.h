@@ -57,4 +57,10 @@ fn_compile_fn fn_chars_arg, fn_phrases_arg;
 fn_eval_fn fn_chars_eval, fn_phrases_eval;
 void fn_chars_free(struct pred *p), fn_phrases_free(struct pred *p);
 
+/* 0 only when the predicate cannot hold on C, by C's text facts (sel.h): the first test of
+ * its evaluator, for fn_text_skip.c (fn.c: matches) */
+int fn_chars_may_hold(const struct pred *p, const struct cursor *c);
+int fn_phrases_may_hold(const struct pred *p, const struct cursor *c);
+int fn_matches_may_hold(const struct pred *p, const struct cursor *c);
+
 #endif

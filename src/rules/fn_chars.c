@@ -226,14 +226,20 @@ static size_t run_end(const struct chars_prog *cp, const uint32_t *cps, size_t n
     return 0;
 }
 
+int fn_chars_may_hold(const struct pred *p, const struct cursor *c)
+{
+    const struct chars_prog *cp = p->data;
+    /* a text node known to be ASCII without a code point looked for cannot */
+    return !((c->text_facts & (SEL_TEXT_FACTS | SEL_TEXT_NON_ASCII)) == SEL_TEXT_FACTS &&
+             !(c->text_ascii[0] & cp->ascii_bits[0]) && !(c->text_ascii[1] & cp->ascii_bits[1]) &&
+             cp->run_lowest >= 0x80);
+}
+
 int fn_chars_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     if (!json_is_string(c->v)) return 0;
     const struct chars_prog *cp = p->data;
-    if ((c->text_facts & (SEL_TEXT_FACTS | SEL_TEXT_NON_ASCII)) == SEL_TEXT_FACTS &&
-        !(c->text_ascii[0] & cp->ascii_bits[0]) && !(c->text_ascii[1] & cp->ascii_bits[1]) &&
-        cp->run_lowest >= 0x80)
-        return 0; /* a text node known to be ASCII without a code point looked for */
+    if (!fn_chars_may_hold(p, c)) return 0;
     const char *s = json_string_value(c->v);
     size_t len = json_string_length(c->v), n = 0;
     /* Most texts are ASCII without a code point looked for (property names, enum values):

@@ -90,7 +90,7 @@ static int near_hit(const struct phrases_prog *pp, struct phrase_text *t, size_t
     return 0;
 }
 
-int fn_phrases_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_phrases_may_hold(const struct pred *p, const struct cursor *c)
 {
     if (!json_is_string(c->v)) return 0;
     const struct phrases_prog *pp = p->data;
@@ -109,6 +109,16 @@ int fn_phrases_eval(const struct pred *p, const struct cursor *c, struct eval_ct
           !phrase_set_may_match_bytes(pp->near->phrases, json_string_length(c->v), c->text_ascii,
                                       (f & SEL_TEXT_NON_ASCII) != 0))))
         return 0;
+    /* the last test reads the string: its whole words */
+    return phrase_set_may_match_runs(pp->list->phrases, json_string_value(c->v),
+                                     json_string_length(c->v));
+}
+
+int fn_phrases_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+{
+    if (!fn_phrases_may_hold(p, c)) return 0;
+    const struct phrases_prog *pp = p->data;
+    unsigned f = c->text_facts;
     struct phrase_text t;
     char buf[512];
     if ((f & SEL_TEXT_FACTS) && !(f & (SEL_TEXT_NON_ASCII | SEL_TEXT_UNFOLDED)))

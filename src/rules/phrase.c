@@ -3,6 +3,7 @@
 #include "rules/phrase.h"
 
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,6 +24,20 @@ struct phrase_set {
      * matched without the UTF check */
     regex_jit_state jit;
     struct regex_need need; /* what a folded text must hold for a hit */
+    /* Per phrase, the ASCII bytes (letters in lower case) every hit of it holds: the
+     * bytes of its words outside optional groups, and of a group those all its
+     * alternatives hold. An ASCII text that lacks some byte of every phrase has no hit
+     * (most texts), without a search. NULL: no phrase can be ruled out so. */
+    uint64_t (*bytes)[2];
+    size_t nbytes;
+    /* Whole words only: per phrase, the words of letters, digits and _ its hits hold, each
+     * a bit of a 256-bit filter (RUN_BIT); a hit stands between non-word bytes and spaces,
+     * so each such run of a phrase's word is a whole run of an ASCII text's (phrase_runs).
+     * Phrase I needs, for each of its items [item_at[I], item_at[I + 1]), one bit of the
+     * item's mask. NULL: not whole words, or a phrase that needs no run. */
+    uint64_t (*items)[4];
+    size_t *item_at;
+    size_t nphrases;
     /* A match data kept for the next search (one pair: only where the whole hit is), so
      * that millions of searches do not allocate one each; taken and given back
      * atomically, as threads judging other files share the set. */
@@ -207,6 +222,228 @@ char *phrase_pattern(const char *phrase, char **why, size_t *at)
     return pattern_words(phrase, why, at, &words);
 }
 
+/* ---- the bytes a hit must hold ------------------------------------------------- */
+
+/* Every ASCII byte of a word, letters in lower case (a caseless letter of an ASCII text
+ * matches only its two ASCII cases; a byte above ASCII in a phrase may match an ASCII
+ * letter caselessly, U+212A a k: it requires nothing). */
+static void word_bytes(const char *w, size_t n, uint64_t out[2])
+{
+    if (n == 1 && *w == '*') return; /* any word */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char u = (unsigned char)w[i];
+        if (u >= 0x80) continue;
+        if (u >= 'A' && u <= 'Z') u = (unsigned char)(u - 'A' + 'a');
+        out[u >> 6] |= (uint64_t)1 << (u & 63);
+    }
+}
+
+/* The bytes every match of the items from *P up to | ) or the end holds (the phrase is
+ * valid: phrase_pattern accepted it). */
+static void seq_bytes(const char **p, uint64_t out[2])
+{
+    for (;;) {
+        while (**p == ' ' || **p == '\t' || **p == '\n') (*p)++;
+        if (!**p || **p == '|' || **p == ')') return;
+        uint64_t item[2] = {0, 0};
+        if (**p == '(') { /* what every alternative holds */
+            uint64_t all[2] = {~(uint64_t)0, ~(uint64_t)0};
+            (*p)++;
+            for (;;) {
+                uint64_t alt[2] = {0, 0};
+                seq_bytes(p, alt);
+                all[0] &= alt[0];
+                all[1] &= alt[1];
+                if (**p != '|') break;
+                (*p)++;
+            }
+            if (**p == ')') (*p)++;
+            item[0] = all[0];
+            item[1] = all[1];
+            if (**p == '?') { /* optional: requires nothing */
+                (*p)++;
+                item[0] = item[1] = 0;
+            }
+        } else {
+            const char *w = *p;
+            while (word_char(**p)) (*p)++;
+            word_bytes(w, (size_t)(*p - w), item);
+        }
+        out[0] |= item[0];
+        out[1] |= item[1];
+    }
+}
+
+/* The bytes of PHRASE's hits into OUT. */
+static void phrase_bytes(const char *phrase, uint64_t out[2])
+{
+    const char *p = phrase;
+    out[0] = out[1] = 0;
+    seq_bytes(&p, out);
+}
+
+/* ---- the whole words a hit must hold --------------------------------------------- */
+
+static int run_byte(unsigned char u)
+{
+    return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_';
+}
+
+/* The filter bit of a run, from its bytes in lower case (FNV-1a). */
+static unsigned run_bit(uint64_t h)
+{
+    return (unsigned)(h >> 56);
+}
+
+static uint64_t run_step(uint64_t h, unsigned char u)
+{
+    if (u >= 'A' && u <= 'Z') u = (unsigned char)(u - 'A' + 'a');
+    return (h ^ u) * 1099511628211ull;
+}
+
+#define RUN_SEED 1469598103934665603ull
+
+static unsigned char run_lower[256]; /* a run byte in lower case; 0: not a run byte */
+
+static void runs_table(void)
+{
+    for (unsigned u = 0; u < 128; u++)
+        if (run_byte((unsigned char)u))
+            run_lower[u] = (unsigned char)(u >= 'A' && u <= 'Z' ? u - 'A' + 'a' : u);
+}
+
+typedef VEC(uint64_t *) mask_list; /* each 4 words, owned */
+
+static uint64_t *mask_new(void)
+{
+    return xcalloc(4, sizeof(uint64_t));
+}
+
+static int mask_bits(const uint64_t *m)
+{
+    return __builtin_popcountll(m[0]) + __builtin_popcountll(m[1]) + __builtin_popcountll(m[2]) +
+        __builtin_popcountll(m[3]);
+}
+
+static void masks_free(mask_list *l)
+{
+    for (size_t i = 0; i < l->len; i++) free(l->items[i]);
+    VEC_FREE(*l);
+}
+
+/* Each run of the word W (N bytes) as an item of one bit; a word above ASCII (a caseless
+ * U+212A matches an ASCII k) or * needs none. */
+static void word_runs(const char *w, size_t n, mask_list *out)
+{
+    if (n == 1 && *w == '*') return;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)w[i] >= 0x80) return;
+    for (size_t i = 0; i < n;) {
+        if (!run_byte((unsigned char)w[i])) {
+            i++;
+            continue;
+        }
+        uint64_t h = RUN_SEED;
+        while (i < n && run_byte((unsigned char)w[i])) h = run_step(h, (unsigned char)w[i++]);
+        uint64_t *m = mask_new();
+        unsigned b = run_bit(h);
+        m[b >> 6] |= (uint64_t)1 << (b & 63);
+        VEC_PUSH(*out, m);
+    }
+}
+
+/* The items every match of the items from *P up to | ) or the end needs, into OUT. */
+static void seq_runs(const char **p, mask_list *out)
+{
+    for (;;) {
+        while (**p == ' ' || **p == '\t' || **p == '\n') (*p)++;
+        if (!**p || **p == '|' || **p == ')') return;
+        if (**p != '(') {
+            const char *w = *p;
+            while (word_char(**p)) (*p)++;
+            word_runs(w, (size_t)(*p - w), out);
+            continue;
+        }
+        /* a group: one of its alternatives' items each (the one of fewest bits) */
+        uint64_t *any = mask_new();
+        int bounded = 1;
+        (*p)++;
+        for (;;) {
+            mask_list alt = VEC_INIT;
+            seq_runs(p, &alt);
+            const uint64_t *best = NULL;
+            for (size_t i = 0; i < alt.len; i++)
+                if (!best || mask_bits(alt.items[i]) < mask_bits(best)) best = alt.items[i];
+            if (best)
+                for (int k = 0; k < 4; k++) any[k] |= best[k];
+            else bounded = 0; /* an alternative any text may hold */
+            masks_free(&alt);
+            if (**p != '|') break;
+            (*p)++;
+        }
+        if (**p == ')') (*p)++;
+        if (**p == '?') { /* optional: needs nothing */
+            (*p)++;
+            bounded = 0;
+        }
+        if (bounded) VEC_PUSH(*out, any);
+        else free(any);
+    }
+}
+
+/* The run items of the N phrases into S (whole words only), or none. */
+static void set_runs(struct phrase_set *s, const char *const *phrases, size_t n)
+{
+    mask_list all = VEC_INIT;
+    size_t *at = xcalloc(n + 1, sizeof *at);
+    for (size_t i = 0; i < n; i++) {
+        const char *p = phrases[i];
+        at[i] = all.len;
+        seq_runs(&p, &all);
+        if (all.len == at[i]) { /* a phrase no run rules out */
+            masks_free(&all);
+            free(at);
+            return;
+        }
+    }
+    at[n] = all.len;
+    s->items = xcalloc(all.len ? all.len : 1, sizeof *s->items);
+    for (size_t i = 0; i < all.len; i++) memcpy(s->items[i], all.items[i], sizeof *s->items);
+    s->item_at = at;
+    s->nphrases = n;
+    masks_free(&all);
+}
+
+/* The bytes of the N phrases into S, each set once and none that holds another (a text
+ * with all the bytes of a set that holds another has those of the other too), or none
+ * when a phrase needs no byte. */
+static void set_bytes(struct phrase_set *s, const char *const *phrases, size_t n)
+{
+    s->bytes = xcalloc(n ? n : 1, sizeof *s->bytes);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t b[2];
+        phrase_bytes(phrases[i], b);
+        if (!b[0] && !b[1]) { /* a phrase any text may hold */
+            free(s->bytes);
+            s->bytes = NULL;
+            s->nbytes = 0;
+            return;
+        }
+        size_t k = 0, kept = 0;
+        for (; k < s->nbytes; k++)
+            if (!(s->bytes[k][0] & ~b[0]) && !(s->bytes[k][1] & ~b[1])) break; /* k within b */
+        if (k < s->nbytes) continue;
+        for (k = 0; k < s->nbytes; k++) /* drop those b lies within */
+            if ((b[0] & ~s->bytes[k][0]) || (b[1] & ~s->bytes[k][1])) {
+                s->bytes[kept][0] = s->bytes[k][0];
+                s->bytes[kept++][1] = s->bytes[k][1];
+            }
+        s->bytes[kept][0] = b[0];
+        s->bytes[kept][1] = b[1];
+        s->nbytes = kept + 1;
+    }
+}
+
 struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsigned flags,
                                       char **why)
 {
@@ -247,6 +484,8 @@ struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsi
     atomic_init(&s->jit, REGEX_JIT_INIT);
     regex_need_of(code, &s->need);
     s->min_words = fewest;
+    if (flags & PHRASE_WORDS) set_runs(s, phrases, n);
+    set_bytes(s, phrases, n);
     s->mctx = pcre2_match_context_create(NULL);
     pcre2_set_match_limit(s->mctx, 100000);
     pcre2_set_depth_limit(s->mctx, 1000);
@@ -259,6 +498,9 @@ void phrase_set_free(struct phrase_set *s)
     pcre2_code_free(s->code);
     pcre2_match_context_free(s->mctx);
     pcre2_match_data_free(atomic_load(&s->md));
+    free(s->bytes);
+    free(s->items);
+    free(s->item_at);
     free(s);
 }
 
@@ -273,7 +515,80 @@ int phrase_set_may_match_bytes(const struct phrase_set *set, size_t n, const uin
     /* folding an ASCII text keeps its bytes but turns white space into spaces, and never
      * makes a text longer than its bytes in code points */
     uint64_t folded[2] = {ascii[0] | (uint64_t)1 << ' ', ascii[1]};
-    return regex_need_may_match(&set->need, n, folded, high);
+    if (!regex_need_may_match(&set->need, n, folded, high)) return 0;
+    if (high || !set->bytes) return 1;
+    /* the text's letters in lower case: A-Z (bits 1-26 of the second word) onto a-z
+     * (bits 33-58) */
+    uint64_t lower = folded[1] | (folded[1] >> 1 & 0x3FFFFFF) << 33;
+    for (size_t i = 0; i < set->nbytes; i++)
+        if (!(set->bytes[i][0] & ~folded[0]) && !(set->bytes[i][1] & ~lower)) return 1;
+    return 0;
+}
+
+/* The filter bits of the runs of S (N bytes, ASCII): 0, or -1 when S is not ASCII. */
+static int runs_of(const char *s, size_t n, uint64_t have[4])
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, runs_table);
+    have[0] = have[1] = have[2] = have[3] = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char u = (unsigned char)s[i];
+        if (u >= 0x80) return -1; /* ASCII only: caseless matching stays in ASCII */
+        if (!run_lower[u]) {
+            i++;
+            continue;
+        }
+        uint64_t h = RUN_SEED;
+        for (; i < n && run_lower[(unsigned char)s[i]]; i++)
+            h = (h ^ run_lower[(unsigned char)s[i]]) * 1099511628211ull;
+        unsigned b = run_bit(h);
+        have[b >> 6] |= (uint64_t)1 << (b & 63);
+    }
+    return 0;
+}
+
+/* The runs of the texts judged last on this thread: every phrase rule reads the same texts
+ * of an item, one rule after another. Keyed by the string's address and length, and
+ * checked against a copy of its bytes (an address may be a freed string's). */
+enum { RUNS_SLOTS = 128, RUNS_MAX = 192 };
+struct runs_slot {
+    const char *s;
+    size_t n;
+    uint64_t have[4];
+    char copy[RUNS_MAX];
+};
+static _Thread_local struct runs_slot runs_cache[RUNS_SLOTS];
+
+static int runs_cached(const char *s, size_t n, uint64_t have[4])
+{
+    if (n > RUNS_MAX) return runs_of(s, n, have);
+    struct runs_slot *k = &runs_cache[((uintptr_t)s >> 3 ^ n) & (RUNS_SLOTS - 1)];
+    if (k->s == s && k->n == n && !memcmp(k->copy, s, n)) {
+        memcpy(have, k->have, sizeof k->have);
+        return 0;
+    }
+    if (runs_of(s, n, have) < 0) return -1;
+    k->s = s;
+    k->n = n;
+    memcpy(k->have, have, sizeof k->have);
+    memcpy(k->copy, s, n);
+    return 0;
+}
+
+int phrase_set_may_match_runs(const struct phrase_set *set, const char *s, size_t n)
+{
+    if (!set->items) return 1;
+    uint64_t have[4];
+    if (runs_cached(s, n, have) < 0) return 1;
+    for (size_t i = 0; i < set->nphrases; i++) {
+        size_t k = set->item_at[i];
+        while (k < set->item_at[i + 1] &&
+               ((have[0] & set->items[k][0]) | (have[1] & set->items[k][1]) |
+                (have[2] & set->items[k][2]) | (have[3] & set->items[k][3])))
+            k++;
+        if (k == set->item_at[i + 1]) return 1; /* every item of phrase I is there */
+    }
+    return 0;
 }
 
 int phrase_set_may_match(const struct phrase_set *set, const char *s, size_t n)

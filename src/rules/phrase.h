@@ -34,6 +34,10 @@ int phrase_set_may_match_facts(const struct phrase_set *set, int may_have_space)
  * short, or without a byte every hit begins with or holds (regex_need.h). */
 int phrase_set_may_match_bytes(const struct phrase_set *set, size_t n, const uint64_t ascii[2],
                                int high);
+/* Can SET (of whole words) have a hit in S (N bytes before folding)? 0 only when S is
+ * ASCII and, for every phrase, lacks some word of letters, digits and _ that every hit of
+ * the phrase holds as a whole word (most texts: one pass, no search). */
+int phrase_set_may_match_runs(const struct phrase_set *set, const char *s, size_t n);
 struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsigned flags,
                                       char **why);
 void phrase_set_free(struct phrase_set *s);
