@@ -615,6 +615,7 @@ int fn_eval_key(const struct pred *p, const struct cursor *c, struct eval_ctx *c
     struct cursor k = *c;
     k.v = json_string(c->key);
     if (!k.v) return 0;
+    k.text_facts = 0; /* the facts are the value's (sel.h): the name has none known */
     struct fn_match before = ctx->match;
     ctx->match.set = 0;
     int ok = fn_eval(p->kids[0], &k, ctx);

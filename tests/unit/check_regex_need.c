@@ -13,6 +13,8 @@
 #include "rules/phrase.h"
 #include "rules/regex_need.h"
 #include "testutil.h"
+#include "base/buf.h"
+#include "rules/ruleInt.h"
 
 static const char *const patterns[] = {
     "<!--",
@@ -178,6 +180,38 @@ START_TEST(phrase_set_never_cannot_where_it_hits)
 }
 END_TEST
 
+/* key: {matches: ...} on a text node judges the member name, not the value: the value's
+ * text facts (no 'z' in "aaa") must not rule out a match in the name "zzz". */
+START_TEST(key_is_judged_without_the_values_facts)
+{
+    struct rule_set *rs = tu_rules_ok(
+        "rules:\n  - id: t.x\n    owner: t\n    surface: Tool\n    kind: structural\n"
+        "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"
+        "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
+        "    check: {select: /x, require: {key: {matches: z}}, message: m}\n");
+    const struct pred *p = rs->rules.items[0].check->require;
+    struct eval_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.detail = (struct buf)BUF_INIT;
+    json_t *obj = json_pack("{s:s}", "zzz", "aaa");
+    struct cursor parent, c;
+    memset(&parent, 0, sizeof parent);
+    parent.v = obj;
+    memset(&c, 0, sizeof c);
+    c.parent = &parent;
+    c.key = "zzz";
+    c.v = json_object_get(obj, "zzz");
+    c.depth = 1;
+    sel_text_facts(&c);
+    ck_assert(c.text_facts & SEL_TEXT_FACTS);
+    ck_assert_int_eq(fn_eval(p, &c, &ctx), 1);
+    json_decref(obj);
+    buf_release(&ctx.detail);
+    fn_indexes_free(&ctx);
+    rule_set_free(rs);
+}
+END_TEST
+
 Suite *regex_need_suite(void)
 {
     Suite *s = suite_create("regex_need");
@@ -185,6 +219,7 @@ Suite *regex_need_suite(void)
     tcase_add_loop_test(tc, never_cannot_where_pcre2_matches, 0,
                         (int)(sizeof patterns / sizeof *patterns));
     tcase_add_test(tc, cannot_where_it_saves_the_call);
+    tcase_add_test(tc, key_is_judged_without_the_values_facts);
     tcase_add_test(tc, phrase_set_never_cannot_where_it_hits);
     suite_add_tcase(s, tc);
     return s;
