@@ -18,6 +18,7 @@
 #include "base/util.h"
 #include "doc/doc.h"
 #include "doc/docInt.h"
+#include "testutil.h"
 
 /* aliases (a shared mapping, a shared sequence), merge keys, every scalar kind, text
  * that is not ASCII, a NUL inside a string, empty collections, flow style */
@@ -39,19 +40,6 @@ static const char TEXT[] = "# a rule file\n"
 static char dir[64], path[128];
 static char *saved_xdg, *saved_off; /* the harness runs every suite in one process */
 
-static char *saved(const char *name)
-{
-    const char *v = getenv(name);
-    return v ? xstrdup(v) : NULL;
-}
-
-static void restore(const char *name, char *v)
-{
-    if (v) setenv(name, v, 1);
-    else unsetenv(name);
-    free(v);
-}
-
 static void setup(void)
 {
     strcpy(dir, "/tmp/mcpdesc-doc-cache-XXXXXX");
@@ -60,8 +48,8 @@ static void setup(void)
     FILE *f = fopen(path, "wb");
     fwrite(TEXT, 1, sizeof TEXT - 1, f);
     fclose(f);
-    saved_xdg = saved("XDG_CACHE_HOME");
-    saved_off = saved("MCPDESC_NO_CACHE");
+    saved_xdg = tu_env_save("XDG_CACHE_HOME");
+    saved_off = tu_env_save("MCPDESC_NO_CACHE");
     setenv("XDG_CACHE_HOME", dir, 1);
     unsetenv("MCPDESC_NO_CACHE");
 }
@@ -71,8 +59,8 @@ static void teardown(void)
     char *cmd = xasprintf("rm -rf '%s'", dir);
     ck_assert_int_eq(system(cmd), 0);
     free(cmd);
-    restore("XDG_CACHE_HOME", saved_xdg);
-    restore("MCPDESC_NO_CACHE", saved_off);
+    tu_env_restore("XDG_CACHE_HOME", saved_xdg);
+    tu_env_restore("MCPDESC_NO_CACHE", saved_off);
 }
 
 /* The entry of TEXT: $XDG_CACHE_HOME/mcpdesc/docs/<sha256 of TEXT>-<engine>.doc (new). */

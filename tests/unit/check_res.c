@@ -34,12 +34,16 @@ static void setup(void)
     ck_assert_msg(rs != NULL, "probe rules: %s", errs.len ? errs.items[0].message : "?");
 }
 
-static void teardown(void) { rule_set_free(rs); }
+static void teardown(void)
+{
+    rule_set_free(rs);
+}
 
 static const struct diag *find(const struct diag_list *l, const char *rule, const char *pointer)
 {
     for (size_t i = 0; i < l->len; i++)
-        if (!strcmp(l->items[i].rule, rule) && !strcmp(l->items[i].pointer, pointer)) return &l->items[i];
+        if (!strcmp(l->items[i].rule, rule) && !strcmp(l->items[i].pointer, pointer))
+            return &l->items[i];
     return NULL;
 }
 
@@ -47,10 +51,12 @@ START_TEST(substitutes_chains_and_keeps_component_positions)
 {
     struct diag_list out = DIAG_LIST_INIT;
     tu_eval(rs,
-            "{\"tools\": [{\"name\": \"t\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/A\"}}],\n"
+            "{\"tools\": [{\"name\": \"t\", \"inputSchema\": {\"$componentRef\": "
+            "\"#/components/schemas/A\"}}],\n"
             " \"components\": {\"schemas\": {\n"
             "  \"A\": {\"$componentRef\": \"#/components/schemas/B%20C\"},\n"
-            "  \"B C\": {\"type\": \"object\", \"x\": {\"$componentRef\": \"#/components/schemas/D~1E\"}},\n"
+            "  \"B C\": {\"type\": \"object\", \"x\": {\"$componentRef\": "
+            "\"#/components/schemas/D~1E\"}},\n"
             "  \"D/E\": {\"type\": \"string\"}}}}",
             &out);
     const struct diag *d = find(&out, "test.probe", "/tools/0/inputSchema");
@@ -70,13 +76,17 @@ START_TEST(reports_bad_references_at_their_site)
     tu_eval(rs,
             "{\"protocolVersions\": [\"2025-11-25\", \"2026-07-28\"],\n"
             " \"tools\": [\n"
-            "  {\"name\": \"a\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/Nope\"}},\n"
-            "  {\"name\": \"b\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/S\", \"type\": \"object\"}},\n"
+            "  {\"name\": \"a\", \"inputSchema\": {\"$componentRef\": "
+            "\"#/components/schemas/Nope\"}},\n"
+            "  {\"name\": \"b\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/S\", "
+            "\"type\": \"object\"}},\n"
             "  {\"name\": \"c\", \"inputSchema\": {\"$componentRef\": 3}},\n"
             "  {\"name\": \"d\", \"inputSchema\": {\"$componentRef\": \"#/tools/0\"}},\n"
-            "  {\"name\": \"e\", \"protocolVersions\": [\"2026-07-28\"], \"inputSchema\": {\"$componentRef\": \"#/components/schemas/Loop\"}}],\n"
+            "  {\"name\": \"e\", \"protocolVersions\": [\"2026-07-28\"], \"inputSchema\": "
+            "{\"$componentRef\": \"#/components/schemas/Loop\"}}],\n"
             " \"components\": {\"schemas\": {\"S\": {\"type\": \"object\"},\n"
-            "   \"Loop\": {\"type\": \"object\", \"properties\": {\"next\": {\"$componentRef\": \"#/components/schemas/Loop\"}}}}}}",
+            "   \"Loop\": {\"type\": \"object\", \"properties\": {\"next\": {\"$componentRef\": "
+            "\"#/components/schemas/Loop\"}}}}}}",
             &out);
     const struct diag *d = find(&out, "mcpdesc.component-ref.dangling", "/tools/0/inputSchema");
     ck_assert_ptr_nonnull(d);
@@ -101,11 +111,13 @@ START_TEST(effective_versions_narrow_and_report)
     struct diag_list out = DIAG_LIST_INIT;
     tu_eval(rs,
             "{\"protocolVersions\": [\"2025-06-18\", \"2025-11-25\", \"2099-01-01\"],\n"
-            " \"tools\": [{\"name\": \"a\", \"protocolVersions\": [\"2025-11-25\", \"2026-07-28\"], \"inputSchema\": {}},\n"
+            " \"tools\": [{\"name\": \"a\", \"protocolVersions\": [\"2025-11-25\", "
+            "\"2026-07-28\"], \"inputSchema\": {}},\n"
             "            {\"name\": \"b\", \"inputSchema\": {}}]}",
             &out);
     ck_assert_ptr_nonnull(find(&out, "mcpdesc.protocol-versions.unknown", "/protocolVersions/2"));
-    ck_assert_ptr_nonnull(find(&out, "mcpdesc.protocol-versions.not-in-document", "/tools/0/protocolVersions/1"));
+    ck_assert_ptr_nonnull(
+        find(&out, "mcpdesc.protocol-versions.not-in-document", "/tools/0/protocolVersions/1"));
     ck_assert_uint_eq(find(&out, "test.probe", "/tools/0/inputSchema")->versions, 0x08);
     ck_assert_uint_eq(find(&out, "test.probe", "/tools/1/inputSchema")->versions, 0x0C);
     diag_list_release(&out);
@@ -122,8 +134,10 @@ START_TEST(long_chains_and_cycles_are_bounded)
     for (int cyclic = 0; cyclic < 2; cyclic++) {
         struct buf b = BUF_INIT;
         int n = 100000;
-        buf_adds(&b, "{\"tools\": [{\"inputSchema\": {\"$componentRef\": \"#/components/schemas/c0\"}}], "
-                     "\"components\": {\"schemas\": {");
+        buf_adds(
+            &b,
+            "{\"tools\": [{\"inputSchema\": {\"$componentRef\": \"#/components/schemas/c0\"}}], "
+            "\"components\": {\"schemas\": {");
         for (int i = 0; i < n; i++)
             buf_addf(&b, "\"c%d\": {\"$componentRef\": \"#/components/schemas/c%d\"}, ", i,
                      i + 1 < n ? i + 1 : (cyclic ? 0 : n));
@@ -132,9 +146,11 @@ START_TEST(long_chains_and_cycles_are_bounded)
         tu_eval(rs, buf_str(&b), &out);
         if (cyclic) { /* every link, and the tool's reference into the cycle */
             ck_assert_uint_eq(diag_count(&out, DIAG_ERROR), (size_t)n + 1);
-            const struct diag *d = find(&out, "mcpdesc.component-ref.cycle", "/tools/0/inputSchema");
+            const struct diag *d =
+                find(&out, "mcpdesc.component-ref.cycle", "/tools/0/inputSchema");
             ck_assert_ptr_nonnull(d);
-            ck_assert_ptr_nonnull(strstr(d->message, "points at a reference that cannot be resolved"));
+            ck_assert_ptr_nonnull(
+                strstr(d->message, "points at a reference that cannot be resolved"));
         } else {
             ck_assert_uint_eq(out.len, 1);
             ck_assert_str_eq(out.items[0].message, "{\"type\":\"object\"}");
@@ -153,10 +169,14 @@ START_TEST(references_to_unresolved_references_are_not_judged)
 {
     struct diag_list out = DIAG_LIST_INIT;
     tu_eval(rs,
-            "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/CycA\"}},\n"
-            "            {\"name\": \"b\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/ToNowhere\"}},\n"
-            "            {\"name\": \"c\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/Chain\"}}],\n"
-            " \"components\": {\"schemas\": {\"CycA\": {\"$componentRef\": \"#/components/schemas/CycB\"},\n"
+            "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"$componentRef\": "
+            "\"#/components/schemas/CycA\"}},\n"
+            "            {\"name\": \"b\", \"inputSchema\": {\"$componentRef\": "
+            "\"#/components/schemas/ToNowhere\"}},\n"
+            "            {\"name\": \"c\", \"inputSchema\": {\"$componentRef\": "
+            "\"#/components/schemas/Chain\"}}],\n"
+            " \"components\": {\"schemas\": {\"CycA\": {\"$componentRef\": "
+            "\"#/components/schemas/CycB\"},\n"
             "   \"CycB\": {\"$componentRef\": \"#/components/schemas/CycA\"},\n"
             "   \"ToNowhere\": {\"$componentRef\": \"#/components/schemas/Nope\"},\n"
             "   \"Chain\": {\"$componentRef\": \"#/components/schemas/ToNowhere\"}}}}",
@@ -169,10 +189,13 @@ START_TEST(references_to_unresolved_references_are_not_judged)
     const struct diag *d = find(&out, "mcpdesc.component-ref.cycle", "/tools/0/inputSchema");
     ck_assert_ptr_nonnull(d);
     ck_assert_uint_eq(d->line, 1);
-    ck_assert_ptr_nonnull(strstr(d->message, "\"#/components/schemas/CycA\" points at a reference"));
-    ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.dangling", "/components/schemas/ToNowhere"));
+    ck_assert_ptr_nonnull(
+        strstr(d->message, "\"#/components/schemas/CycA\" points at a reference"));
+    ck_assert_ptr_nonnull(
+        find(&out, "mcpdesc.component-ref.dangling", "/components/schemas/ToNowhere"));
     ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.dangling", "/tools/1/inputSchema"));
-    ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.dangling", "/components/schemas/Chain"));
+    ck_assert_ptr_nonnull(
+        find(&out, "mcpdesc.component-ref.dangling", "/components/schemas/Chain"));
     ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.dangling", "/tools/2/inputSchema"));
     ck_assert_uint_eq(out.len, 7);
     diag_list_release(&out);
@@ -184,18 +207,21 @@ START_TEST(nul_in_a_reference_is_invalid)
 {
     struct diag_list out = DIAG_LIST_INIT;
     tu_eval(rs,
-            "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/Obj\\u0000evil\"}}],\n"
+            "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"$componentRef\": "
+            "\"#/components/schemas/Obj\\u0000evil\"}}],\n"
             " \"components\": {\"schemas\": {\"Obj\": {\"type\": \"string\"}}}}",
             &out);
     const struct diag *d = find(&out, "mcpdesc.component-ref.invalid", "/tools/0/inputSchema");
     ck_assert_ptr_nonnull(d);
-    ck_assert_ptr_nonnull(strstr(d->message, "\"#/components/schemas/Obj\\u0000evil\" is not a reference"));
+    ck_assert_ptr_nonnull(
+        strstr(d->message, "\"#/components/schemas/Obj\\u0000evil\" is not a reference"));
     ck_assert_ptr_null(find(&out, "test.probe", "/tools/0/inputSchema"));
     ck_assert_uint_eq(out.len, 1);
     diag_list_release(&out);
     /* other control characters are shown escaped too, and resolve as written */
     tu_eval(rs,
-            "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/A\\nB\"}}]}",
+            "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"$componentRef\": "
+            "\"#/components/schemas/A\\nB\"}}]}",
             &out);
     d = find(&out, "mcpdesc.component-ref.dangling", "/tools/0/inputSchema");
     ck_assert_ptr_nonnull(d);
@@ -211,19 +237,28 @@ static char *nest_chains(int k, int twice, int tools)
     struct buf b = BUF_INIT;
     buf_adds(&b, "{\"tools\": [");
     for (int i = 0; i < tools; i++)
-        buf_addf(&b, "%s{\"name\": \"t%d\", \"inputSchema\": {\"$componentRef\": \"#/components/schemas/S0\"}}",
+        buf_addf(&b,
+                 "%s{\"name\": \"t%d\", \"inputSchema\": {\"$componentRef\": "
+                 "\"#/components/schemas/S0\"}}",
                  i ? ", " : "", i);
     buf_adds(&b, "],\n \"components\": {\"schemas\": {\n");
     for (int i = 0; i < k; i++) {
-        buf_addf(&b, "  \"S%d\": {\"properties\": {\"a\": {\"$componentRef\": \"#/components/schemas/S%d\"}", i, i + 1);
-        if (twice) buf_addf(&b, ", \"b\": {\"$componentRef\": \"#/components/schemas/S%d\"}", i + 1);
+        buf_addf(
+            &b,
+            "  \"S%d\": {\"properties\": {\"a\": {\"$componentRef\": \"#/components/schemas/S%d\"}",
+            i, i + 1);
+        if (twice)
+            buf_addf(&b, ", \"b\": {\"$componentRef\": \"#/components/schemas/S%d\"}", i + 1);
         buf_adds(&b, "}},\n");
     }
     buf_addf(&b, "  \"S%d\": {\"type\": \"object\"}}}}", k);
     return buf_detach(&b);
 }
 
-static char *nest_chain(int k, int twice) { return nest_chains(k, twice, 1); }
+static char *nest_chain(int k, int twice)
+{
+    return nest_chains(k, twice, 1);
+}
 
 START_TEST(substitution_stays_within_the_nesting_bound)
 {
@@ -241,7 +276,8 @@ START_TEST(substitution_stays_within_the_nesting_bound)
     ck_assert_ptr_nonnull(d);
     ck_assert_ptr_nonnull(strstr(d->message, "deeper than 512 levels (3 here + 511 substituted)"));
     ck_assert_ptr_nonnull(d->hint);
-    ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.too-large", "/components/schemas/S0/properties/a"));
+    ck_assert_ptr_nonnull(
+        find(&out, "mcpdesc.component-ref.too-large", "/components/schemas/S0/properties/a"));
     ck_assert_ptr_null(find(&out, "test.probe", "/tools/0/inputSchema"));
     ck_assert_uint_eq(out.len, 2);
     diag_list_release(&out);
@@ -250,7 +286,8 @@ START_TEST(substitution_stays_within_the_nesting_bound)
     free(text);
     ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.too-large", "/tools/0/inputSchema"));
     ck_assert_ptr_null(find(&out, "test.probe", "/tools/0/inputSchema"));
-    ck_assert_uint_eq(diag_count(&out, DIAG_ERROR), 100000 - 254 + 1); /* S0..S99745, and the tool */
+    ck_assert_uint_eq(diag_count(&out, DIAG_ERROR),
+                      100000 - 254 + 1); /* S0..S99745, and the tool */
     diag_list_release(&out);
 }
 END_TEST
@@ -267,8 +304,10 @@ START_TEST(substitution_stays_within_the_node_bound)
     ck_assert_ptr_nonnull(strstr(d->message, "more than 1048576 nodes"));
     ck_assert_ptr_null(find(&out, "test.probe", "/tools/0/inputSchema"));
     /* S(i) expands to 3 * 2^(40-i) + ... nodes: the links from S21 on stay within */
-    ck_assert_ptr_nonnull(find(&out, "mcpdesc.component-ref.too-large", "/components/schemas/S0/properties/b"));
-    ck_assert_ptr_null(find(&out, "mcpdesc.component-ref.too-large", "/components/schemas/S30/properties/a"));
+    ck_assert_ptr_nonnull(
+        find(&out, "mcpdesc.component-ref.too-large", "/components/schemas/S0/properties/b"));
+    ck_assert_ptr_null(
+        find(&out, "mcpdesc.component-ref.too-large", "/components/schemas/S30/properties/a"));
     diag_list_release(&out);
     /* 20 tools sharing a component of 2^19 nodes: each within the bound, together not */
     text = nest_chains(17, 1, 20);
@@ -281,7 +320,9 @@ START_TEST(substitution_stays_within_the_node_bound)
         d = find(&out, "mcpdesc.component-ref.too-large", ptr);
         ck_assert_msg((d != NULL) == (i >= 14), "tool %d", i);
         ck_assert_msg((find(&out, "test.probe", ptr) != NULL) == (i < 14), "tool %d", i);
-        if (d) ck_assert_ptr_nonnull(strstr(d->message, "would bring the document past 8388608 nodes"));
+        if (d)
+            ck_assert_ptr_nonnull(
+                strstr(d->message, "would bring the document past 8388608 nodes"));
     }
     ck_assert_uint_eq(diag_count(&out, DIAG_ERROR), 6);
     diag_list_release(&out);
@@ -345,6 +386,63 @@ START_TEST(the_view_holds_versions_and_sites)
 }
 END_TEST
 
+static size_t count(const struct diag_list *l, const char *rule, const char *pointer,
+                    const char *message)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->len; i++)
+        n += !strcmp(l->items[i].rule, rule) && !strcmp(l->items[i].pointer, pointer) &&
+            (!message || !strcmp(l->items[i].message, message));
+    return n;
+}
+
+/* Each distinct $componentRef string is looked up once (ref_target_of), however many
+ * sites spell it: every site still gets its own component, and every bad one its own
+ * diagnostic. 400 tools over 40 components whose names have the same length (one hash table must
+ * tell them apart by their bytes), and bad references each spelled by several tools. */
+START_TEST(each_site_gets_its_own_component)
+{
+    struct buf b = BUF_INIT;
+    buf_adds(&b, "{\"tools\": [\n");
+    static const char *const bad[] = {"#/components/schemas/Nope", "#/tools/0", "#/c%zz",
+                                      "#/components/schemas/"};
+    for (int i = 0; i < 400; i++) {
+        char ref[64];
+        if (i % 50 < 4) snprintf(ref, sizeof ref, "%s", bad[i % 50]);
+        else snprintf(ref, sizeof ref, "#/components/schemas/C%03d", (i * 7) % 40);
+        buf_addf(&b, "%s{\"name\": \"t%d\", \"inputSchema\": {\"$componentRef\": \"%s\"}}",
+                 i ? ",\n" : "", i, ref);
+    }
+    buf_adds(&b, "],\n\"components\": {\"schemas\": {");
+    for (int k = 0; k < 40; k++)
+        buf_addf(&b, "%s\"C%03d\": {\"const\": \"C%03d\"}", k ? ", " : "", k, k);
+    buf_adds(&b, "}}}");
+    struct diag_list out = DIAG_LIST_INIT;
+    tu_eval(rs, buf_str(&b), &out);
+    size_t dangling = 0, invalid = 0;
+    for (int i = 0; i < 400; i++) {
+        char pointer[64], want[64];
+        snprintf(pointer, sizeof pointer, "/tools/%d/inputSchema", i);
+        if (i % 50 < 4) {
+            size_t d = count(&out, "mcpdesc.component-ref.dangling", pointer, NULL),
+                   v = count(&out, "mcpdesc.component-ref.invalid", pointer, NULL);
+            ck_assert_msg(d + v == 1, "tool %d: %zu diagnostics of its reference", i, d + v);
+            ck_assert_uint_eq(d, i % 50 == 0);
+            dangling += d;
+            invalid += v;
+            continue;
+        }
+        snprintf(want, sizeof want, "{\"const\":\"C%03d\"}", (i * 7) % 40);
+        ck_assert_msg(count(&out, "test.probe", pointer, want) == 1, "tool %d is not C%03d", i,
+                      (i * 7) % 40);
+    }
+    ck_assert_uint_eq(dangling, 8);
+    ck_assert_uint_eq(invalid, 24);
+    diag_list_release(&out);
+    buf_release(&b);
+}
+END_TEST
+
 Suite *res_suite(void)
 {
     Suite *s = suite_create("res");
@@ -360,6 +458,7 @@ Suite *res_suite(void)
     tcase_add_test(tc, substitution_stays_within_the_nesting_bound);
     tcase_add_test(tc, substitution_stays_within_the_node_bound);
     tcase_add_test(tc, the_view_holds_versions_and_sites);
+    tcase_add_test(tc, each_site_gets_its_own_component);
     suite_add_tcase(s, tc);
     return s;
 }

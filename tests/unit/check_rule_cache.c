@@ -18,25 +18,12 @@
 static char cache[64];
 static char *saved_xdg, *saved_off; /* the harness runs every suite in one process */
 
-static char *saved(const char *name)
-{
-    const char *v = getenv(name);
-    return v ? xstrdup(v) : NULL;
-}
-
-static void restore(const char *name, char *v)
-{
-    if (v) setenv(name, v, 1);
-    else unsetenv(name);
-    free(v);
-}
-
 static void setup(void)
 {
     strcpy(cache, "/tmp/mcpdesc-rule-cache-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(cache));
-    saved_xdg = saved("XDG_CACHE_HOME");
-    saved_off = saved("MCPDESC_NO_CACHE");
+    saved_xdg = tu_env_save("XDG_CACHE_HOME");
+    saved_off = tu_env_save("MCPDESC_NO_CACHE");
     setenv("XDG_CACHE_HOME", cache, 1);
     unsetenv("MCPDESC_NO_CACHE");
 }
@@ -46,8 +33,8 @@ static void teardown(void)
     char *cmd = xasprintf("rm -rf '%s'", cache);
     ck_assert_int_eq(system(cmd), 0);
     free(cmd);
-    restore("XDG_CACHE_HOME", saved_xdg);
-    restore("MCPDESC_NO_CACHE", saved_off);
+    tu_env_restore("XDG_CACHE_HOME", saved_xdg);
+    tu_env_restore("MCPDESC_NO_CACHE", saved_off);
 }
 
 static const char RULES[] =

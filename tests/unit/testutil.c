@@ -130,3 +130,16 @@ char *tu_first_line_apart(const char *a, const char *b)
     size_t n = end ? (size_t)(end - a - i) : strlen(a + i);
     return xasprintf("%.*s", (int)(n > 300 ? 300 : n), a + i);
 }
+
+char *tu_env_save(const char *name)
+{
+    const char *v = getenv(name);
+    return v ? xstrdup(v) : NULL;
+}
+
+void tu_env_restore(const char *name, char *v)
+{
+    if (v) setenv(name, v, 1);
+    else unsetenv(name);
+    free(v);
+}

@@ -26,6 +26,10 @@ char *tu_show_all(const struct diag_list *l);
 /* The first line of A that B does not have at the same place (at most 300 bytes; a new
  * string), for a failure message Check can carry; "(none)" when A is NULL. */
 char *tu_first_line_apart(const char *a, const char *b);
+/* An environment variable's value (new string), or NULL when it is unset; and put it
+ * back as it was (V freed): the harness runs every suite in one process. */
+char *tu_env_save(const char *name);
+void tu_env_restore(const char *name, char *v);
 /* The test data directory (tests/data), from $MCPDESC_TOP or the working directory. */
 const char *tu_data_dir(void);
 
