@@ -590,7 +590,8 @@ char *doc_cache_record_get(const char key[65], size_t *len)
     time_t written = 0;
     char *data = path ? read_all(path, &n, &written) : NULL;
     char *payload = NULL;
-    struct reader r = {(const unsigned char *)data, (const unsigned char *)data + n, VEC_INIT};
+    const unsigned char *bytes = (const unsigned char *)data; /* NULL: none read */
+    struct reader r = {bytes, bytes ? bytes + n : NULL, VEC_INIT};
     const char *engine_now = engine_key();
     char magic[sizeof REC_MAGIC], their_key[64];
     uint32_t format = 0, kl = 0;
