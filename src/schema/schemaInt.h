@@ -430,6 +430,9 @@ schema *schema_ctx_meta_keep(schema_ctx *ctx, const char *uri, schema *fresh);
 /* The context's memo of schema checks (schema_check.c); emptied when a document or a
  * --ref-map entry is added, which could change a check. */
 struct schema_memo *schema_ctx_memo(schema_ctx *ctx);
+/* 1 while no document but the embedded ones was registered under a json-schema.org URI:
+ * every standard meta-schema the context gives is then the embedded one, unchanged. */
+int schema_ctx_metas_embedded(schema_ctx *ctx);
 
 /* Compile SCH for schema_check: every subschema (not only those reachable from the
  * root), no boolean programs; with OFFLINE a network reference that is not available

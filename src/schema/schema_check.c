@@ -68,9 +68,10 @@ static int check_once(schema_ctx *ctx, json_t *sch, const char *base_uri, enum s
     struct schema_memo_key k;
     struct schema_memo *memo = schema_ctx_memo(ctx);
     /* most schemas are valid: a walk that allocates nothing says so, or is unsure; not
-     * for a context's first few checks, where its one-time cost (the meta-schemas
-     * compared with the embedded ones) is more than compiling the meta-schema */
-    if (schema_memo_count_check(memo, 0) >= FAST_AFTER_CHECKS &&
+     * for a context's first few checks when a document was registered under a
+     * meta-schema's URI: then its one-time cost (the meta-schemas compared with the
+     * embedded ones) is more than compiling the meta-schema */
+    if ((schema_ctx_metas_embedded(ctx) || schema_memo_count_check(memo, 0) >= FAST_AFTER_CHECKS) &&
         schema_check_fast(ctx, sch, base_uri, dflt))
         return 0;
     if ((base_uri && *base_uri) || (errs && errs->len)) {

@@ -364,6 +364,7 @@ static int embedded_as_is(schema_ctx *ctx, const char *const *uris, size_t n)
 static int metas_standard(schema_ctx *ctx, int draft)
 {
     struct schema_memo *memo = schema_ctx_memo(ctx);
+    if (schema_ctx_metas_embedded(ctx)) return 1; /* no need to compare them */
     int slot = draft == 7, known = schema_memo_meta_state(memo, slot);
     if (known) return known > 0;
     int ok = draft == 7 ? embedded_as_is(ctx, META_07, sizeof META_07 / sizeof *META_07)

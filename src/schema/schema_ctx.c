@@ -3,6 +3,7 @@
  * context's lock), the files read from disk and the cache of compiled meta-schemas.
  * Nothing here compiles or validates. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,16 +41,27 @@ struct schema_ctx {
     /* the embedded meta-schemas parsed so far (one flag each, schema_embedded_docs order):
      * each is parsed when a lookup first misses it, not up front (0.7 ms of every start) */
     unsigned char *embedded_parsed;
+    /* a document not embedded was registered under a json-schema.org URI: the meta-schemas
+     * may not be the standard ones (schema_ctx_metas_embedded) */
+    _Atomic int foreign_meta;
     /* held around what compiling may add once set up: documents read through the
      * ref-map (docs, docmap, files), files compiled (files) and the meta-schema cache
      * (metas) */
     pthread_mutex_t lock;
 };
 
-static void add_document(schema_ctx *ctx, const char *uri, json_t *doc)
+static int meta_uri(const char *u)
+{
+    return !strncmp(u, "https://json-schema.org/", 24) || !strncmp(u, "http://json-schema.org/", 23);
+}
+
+/* EMBEDDED: one of the embedded meta-schemas (parse_embedded), else the caller's or the
+ * ref-map's. */
+static void add_document_as(schema_ctx *ctx, const char *uri, json_t *doc, int embedded)
 {
     char *u = schema_uri_nofrag(uri);
     size_t i;
+    if (!embedded && meta_uri(u)) atomic_store(&ctx->foreign_meta, 1);
     json_incref(doc);
     if (schema_smap_get(&ctx->docmap, u, &i)) {
         json_decref(ctx->docs.items[i].root);
@@ -60,6 +72,16 @@ static void add_document(schema_ctx *ctx, const char *uri, json_t *doc)
     struct schema_docent e = {u, doc};
     schema_smap_put(&ctx->docmap, u, ctx->docs.len);
     VEC_PUSH(ctx->docs, e);
+}
+
+static void add_document(schema_ctx *ctx, const char *uri, json_t *doc)
+{
+    add_document_as(ctx, uri, doc, 0);
+}
+
+int schema_ctx_metas_embedded(schema_ctx *ctx)
+{
+    return !atomic_load(&ctx->foreign_meta);
 }
 
 void schema_ctx_add_document(schema_ctx *ctx, const char *uri, json_t *doc)
@@ -187,13 +209,14 @@ static void parse_embedded(schema_ctx *ctx, size_t i)
     json_t *v;
     if (e->uri) {
         char *u = schema_uri_nofrag(e->uri);
-        if (!registered(ctx, u)) add_document(ctx, u, j);
+        if (!registered(ctx, u)) add_document_as(ctx, u, j, 1);
         free(u);
     } else {
         json_object_foreach(j, k, v)
         {
+            if (!meta_uri(k)) BUG("an embedded bundle holds a URI not under json-schema.org");
             char *u = schema_uri_nofrag(k);
-            if (!registered(ctx, u)) add_document(ctx, u, v);
+            if (!registered(ctx, u)) add_document_as(ctx, u, v, 1);
             free(u);
         }
     }
@@ -217,7 +240,9 @@ static json_t *ctx_lookup(schema_ctx *ctx, const char *uri)
         parse_embedded(ctx, i);
         j = registered(ctx, u);
     }
-    for (size_t i = 0; i < schema_embedded_count && !j; i++)
+    /* a bundle holds the vocabularies' meta-schemas (parse_embedded checks): any other
+     * URI, such as a rule set's schema file, is not parsed for */
+    for (size_t i = 0; i < schema_embedded_count && !j && meta_uri(u); i++)
         if (!ctx->embedded_parsed[i] && !schema_embedded_docs[i].uri) {
             parse_embedded(ctx, i);
             j = registered(ctx, u);

@@ -283,21 +283,35 @@ START_TEST(replaced_meta_schema)
 }
 END_TEST
 
-/* schema_check asks the fast path only once a context has made a few full checks (its
- * one-time cost is more than a meta-schema's compile): the first check compiles the
+/* schema_check asks the fast path at once while the context's meta-schemas are the
+ * embedded ones by construction: the first check compiles no meta-schema and keeps no
+ * verdict. Once a document was registered under a json-schema.org URI, the fast path's
+ * one-time comparison of the meta-schemas costs more than a meta-schema's compile: only a
+ * context that has made a few full checks asks it; the first check compiles the
  * meta-schema and keeps its verdict in the memo; past a few, a valid schema is neither. */
 START_TEST(fast_path_after_the_first_checks)
 {
     const char *uri = "https://json-schema.org/draft/2020-12/schema";
-    schema_ctx *ctx = schema_ctx_new(NULL);
     json_t *first = J("{\"type\":\"string\"}"), *later = J("{\"minLength\":77}");
     struct schema_memo_key k;
     int rc = -1;
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    ck_assert_int_eq(schema_ctx_metas_embedded(ctx), 1);
     ck_assert_int_eq(schema_check(ctx, first, NULL, D2020, NULL), 0);
-    ck_assert_ptr_nonnull(schema_ctx_meta(ctx, uri));
+    ck_assert_ptr_null(schema_ctx_meta(ctx, uri));
     schema_memo_key(first, &k);
     k.dialect = (int)D2020;
     k.errs_null = 1;
+    ck_assert_int_eq(schema_memo_get(schema_ctx_memo(ctx), &k, first, NULL, &rc), 0);
+    schema_ctx_free(ctx);
+
+    ctx = schema_ctx_new(NULL);
+    json_t *other = J("{\"$id\":\"https://json-schema.org/extra\"}");
+    schema_ctx_add_document(ctx, "https://json-schema.org/extra", other);
+    json_decref(other);
+    ck_assert_int_eq(schema_ctx_metas_embedded(ctx), 0);
+    ck_assert_int_eq(schema_check(ctx, first, NULL, D2020, NULL), 0);
+    ck_assert_ptr_nonnull(schema_ctx_meta(ctx, uri));
     ck_assert_int_eq(schema_memo_get(schema_ctx_memo(ctx), &k, first, NULL, &rc), 1);
     ck_assert_int_eq(rc, 0);
     for (int i = 0; i < 16; i++) {
@@ -312,6 +326,31 @@ START_TEST(fast_path_after_the_first_checks)
     ck_assert_int_eq(schema_memo_get(schema_ctx_memo(ctx), &k, later, NULL, &rc), 0);
     json_decref(first);
     json_decref(later);
+    schema_ctx_free(ctx);
+}
+END_TEST
+
+/* Documents of other URIs (a rule set's schema files) leave the meta-schemas embedded;
+ * the vocabularies are found all the same. */
+START_TEST(other_documents_leave_metas_embedded)
+{
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    json_t *sdoc = J("{\"type\":\"object\"}");
+    schema_ctx_add_document(ctx, "https://example.com/s.json", sdoc);
+    json_decref(sdoc);
+    char *why = NULL;
+    ck_assert_ptr_nonnull(schema_ctx_fetch(ctx, "https://example.com/s.json", &why));
+    ck_assert_ptr_null(schema_ctx_fetch(ctx, "https://example.com/none.json", &why));
+    free(why);
+    ck_assert_int_eq(schema_ctx_metas_embedded(ctx), 1);
+    /* the vocabularies are found all the same, and are the embedded ones */
+    why = NULL;
+    ck_assert_ptr_nonnull(
+        schema_ctx_fetch(ctx, "https://json-schema.org/draft/2020-12/meta/validation", &why));
+    ck_assert_int_eq(schema_ctx_metas_embedded(ctx), 1);
+    json_t *bad = J("{\"minLength\":-1}");
+    ck_assert_int_eq(schema_check(ctx, bad, NULL, D2020, NULL), 1);
+    json_decref(bad);
     schema_ctx_free(ctx);
 }
 END_TEST
@@ -390,6 +429,7 @@ Suite *schema_check_suite(void)
     tcase_add_test(tc, every_keyword_is_known);
     tcase_add_test(tc, replaced_meta_schema);
     tcase_add_test(tc, fast_path_after_the_first_checks);
+    tcase_add_test(tc, other_documents_leave_metas_embedded);
     tcase_add_test(tc, shared_values_stay_bounded);
     tcase_add_test(tc, corpus_objects_agree);
     suite_add_tcase(s, tc);
