@@ -396,6 +396,51 @@ START_TEST(memo_keeps_rules_reading_beyond_the_item_while_that_is_unchanged)
 }
 END_TEST
 
+/* The versions a name is compared in are part of what unique reads: two tools of one name
+ * in different versions do not collide; when the first one's versions widen, the second
+ * one (unchanged, names all the same) collides, and narrowing them again parts them. */
+static const char versions_doc[] =
+    "{\"mcpDescription\": \"0.9.0\", \"protocolVersions\": [\"2025-06-18\", \"2025-11-25\"],\n"
+    " \"server\": {\"name\": \"s\", \"version\": \"1\"},\n"
+    " \"tools\": [\n"
+    "  {\"name\": \"a\", \"protocolVersions\": [\"2025-06-18\"], \"description\": \"one\", "
+    "\"inputSchema\": {\"type\": \"object\"}},\n"
+    "  {\"name\": \"b\", \"description\": \"two\", \"inputSchema\": {\"type\": \"object\"}},\n"
+    "  {\"name\": \"a\", \"protocolVersions\": [\"2025-11-25\"], \"description\": \"three\", "
+    "\"inputSchema\": {\"type\": \"object\"}}\n"
+    " ]\n"
+    "}\n";
+
+START_TEST(memo_sees_versions_change_under_unchanged_names)
+{
+    struct rule_set *rs = tu_rules_ok(reader_rules);
+    struct buf b = BUF_INIT;
+    buf_add(&b, versions_doc, strlen(versions_doc));
+    struct eval_memo *memo = eval_memo_new();
+    char *first = judge_text(rs, b.s, b.len, memo);
+    ck_assert_ptr_null(strstr(first, "again"));
+    free(first);
+    int kept[4];
+    replace_and_judge(rs, &b, "\"one\"", "\"description\"", "\"description\"", memo, kept);
+    ck_assert(kept[1]); /* nothing changed: unique's findings kept */
+    replace_and_judge(rs, &b, "\"tools\"", "[\"2025-06-18\"]", "[\"2025-06-18\", \"2025-11-25\"]",
+                      memo, kept);
+    ck_assert(!kept[1]);
+    char *widened = judge_text(rs, b.s, b.len, memo);
+    ck_assert_ptr_nonnull(strstr(widened, "again \"a\""));
+    free(widened);
+    replace_and_judge(rs, &b, "\"tools\"", "[\"2025-06-18\", \"2025-11-25\"]", "[\"2025-06-18\"]",
+                      memo, kept);
+    ck_assert(!kept[1]);
+    char *narrowed = judge_text(rs, b.s, b.len, memo);
+    ck_assert_ptr_null(strstr(narrowed, "again"));
+    free(narrowed);
+    eval_memo_free(memo);
+    buf_release(&b);
+    rule_set_free(rs);
+}
+END_TEST
+
 Suite *eval_memo_suite(void)
 {
     Suite *s = suite_create("eval_memo");
@@ -405,6 +450,7 @@ Suite *eval_memo_suite(void)
     tcase_add_test(tc, memo_equals_full_judgement_with_the_security_set);
     tcase_add_test(tc, memo_judges_only_the_edited_item);
     tcase_add_test(tc, memo_keeps_rules_reading_beyond_the_item_while_that_is_unchanged);
+    tcase_add_test(tc, memo_sees_versions_change_under_unchanged_names);
     suite_add_tcase(s, tc);
     return s;
 }
