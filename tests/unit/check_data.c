@@ -19,10 +19,7 @@ static struct rule_set *set;
 static void load_set(void)
 {
     char *dir = xasprintf("%s/rules-data/set", tu_data_dir());
-    struct diag_list errs = DIAG_LIST_INIT;
-    set = rule_set_load(dir, &errs);
-    ck_assert_msg(set != NULL, "%s", errs.len ? errs.items[0].message : "");
-    diag_list_release(&errs);
+    set = tu_load_ok(dir);
     free(dir);
 }
 

@@ -735,10 +735,7 @@ static void compare_each_fixture(const char *dir, const struct rule_set *rs,
 START_TEST(workers_give_one_threads_diagnostics)
 {
     const char *top = getenv("MCPDESC_TOP");
-    char *dir = xasprintf("%s/rules-yaml", top ? top : ".");
-    struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *rs = rule_set_load(dir, &errs);
-    ck_assert_msg(rs != NULL, "the shipped rule set loads");
+    struct rule_set *rs = tu_shipped_rules();
     size_t judged = 0;
     for (int k = 0; k < 2; k++) {
         char *fixtures = xasprintf("%s/%s", top ? top : ".", k ? "examples" : "conformance");
@@ -748,8 +745,6 @@ START_TEST(workers_give_one_threads_diagnostics)
     }
     ck_assert_msg(judged >= 100, "judged %zu fixtures (at least 100 expected)", judged);
     rule_set_free(rs);
-    diag_list_release(&errs);
-    free(dir);
 }
 END_TEST
 
@@ -775,10 +770,7 @@ static int not_yielded_to(const char *id, void *arg)
 START_TEST(yielded_to_rules_judged_where_needed)
 {
     const char *top = getenv("MCPDESC_TOP");
-    char *dir = xasprintf("%s/rules-yaml", top ? top : ".");
-    struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *rs = rule_set_load(dir, &errs);
-    ck_assert_msg(rs != NULL, "the shipped rule set loads");
+    struct rule_set *rs = tu_shipped_rules();
     struct skipped sk = {rs};
     size_t judged = 0;
     for (int k = 0; k < 2; k++) {
@@ -807,8 +799,6 @@ START_TEST(yielded_to_rules_judged_where_needed)
     free(path);
     free(ns);
     rule_set_free(rs);
-    diag_list_release(&errs);
-    free(dir);
 }
 END_TEST
 

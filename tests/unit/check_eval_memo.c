@@ -15,18 +15,6 @@
 #include "judge/eval_memo.h"
 #include "testutil.h"
 
-static struct rule_set *shipped_rules(void)
-{
-    const char *top = getenv("MCPDESC_TOP");
-    char *dir = xasprintf("%s/rules-yaml", top ? top : ".");
-    struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *rs = rule_set_load(dir, &errs);
-    ck_assert_msg(rs != NULL, "the shipped rule set loads");
-    diag_list_release(&errs);
-    free(dir);
-    return rs;
-}
-
 /* TEXT judged by RS (with MEMO when not NULL, on two threads), every field (new string);
  * NULL when it does not load as a JSON object. */
 static char *judge_text(const struct rule_set *rs, const char *text, size_t len,
@@ -215,7 +203,7 @@ static void edit_each_fixture(const struct rule_set *rs, const char *dir, int st
 
 START_TEST(memo_equals_full_judgement_after_random_edits)
 {
-    struct rule_set *rs = shipped_rules();
+    struct rule_set *rs = tu_shipped_rules();
     const char *top = getenv("MCPDESC_TOP");
     size_t reused = 0, compared = 0;
     static const struct {
@@ -268,7 +256,7 @@ END_TEST
  * that tool alone judged again. */
 START_TEST(memo_judges_only_the_edited_item)
 {
-    struct rule_set *rs = shipped_rules();
+    struct rule_set *rs = tu_shipped_rules();
     const char *top = getenv("MCPDESC_TOP");
     char *path = xasprintf("%s/examples/corpus/github.json", top ? top : ".");
     struct buf b = BUF_INIT;

@@ -681,19 +681,6 @@ END_TEST
 
 /* ---- description members, from the format's schema ------------------------------------ */
 
-/* The development rule set of this tree (its ../schema/mcp-description.schema.json). */
-static struct rule_set *tree_rules(void)
-{
-    const char *top = getenv("MCPDESC_TOP");
-    char *dir = xasprintf("%s/rules-yaml", top ? top : ".");
-    struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *rs = rule_set_load(dir, &errs);
-    ck_assert_msg(rs != NULL, "%s", errs.len ? errs.items[0].message : "?");
-    diag_list_release(&errs);
-    free(dir);
-    return rs;
-}
-
 /* TEXT + "|" marking the position (removed), as a description named PATH. */
 static struct doc_pos marked_pos(const char *marked, char **text)
 {
@@ -728,7 +715,8 @@ static const struct lspf_item *item_named(const struct lspf_items *it, const cha
 
 START_TEST(complete_description_members)
 {
-    struct rule_set *rs = tree_rules();
+    struct rule_set *rs =
+        tu_shipped_rules() /* this tree's: its ../schema/mcp-description.schema.json */;
     struct lspf_items it;
     /* JSON: an escaped quote and brackets inside a value do not open anything */
     complete_desc_at(rs, "/w/d.json",
@@ -771,7 +759,7 @@ END_TEST
 
 START_TEST(hover_description_member)
 {
-    struct rule_set *rs = tree_rules();
+    struct rule_set *rs = tu_shipped_rules();
     struct diag_list none = DIAG_LIST_INIT;
     struct lspf_hover h;
     char *text;

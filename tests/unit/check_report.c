@@ -51,17 +51,13 @@ struct fixture {
  * as modified (tests/rules-modified.sh), and these tests are about a released one. */
 static struct rule_set *load_locked(const char *dir)
 {
-    struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *rs = rule_set_load(dir, &errs);
-    ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
+    struct rule_set *rs = tu_load_ok(dir);
     FILE *quiet = fopen("/dev/null", "w");
     ck_assert_int_eq(lock_write(rs, "v1.2.3", quiet), 0);
     fclose(quiet);
     rule_set_free(rs);
-    rs = rule_set_load(dir, &errs);
-    ck_assert_ptr_nonnull(rs);
+    rs = tu_load_ok(dir);
     ck_assert_str_eq(rule_set_released_tag(rs), "v1.2.3");
-    diag_list_release(&errs);
     return rs;
 }
 

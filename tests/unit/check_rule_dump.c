@@ -82,12 +82,7 @@ static struct rule_set *load(char **base)
     fprintf(f, rules_fmt, *base, *base);
     fclose(f);
     free(path);
-    struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *rs = rule_set_load(dir, &errs);
-    ck_assert_msg(rs != NULL, "rules: %s:%u:%u: %s", errs.len ? errs.items[0].file : "",
-                  errs.len ? errs.items[0].line : 0, errs.len ? errs.items[0].col : 0,
-                  errs.len ? errs.items[0].message : "?");
-    diag_list_release(&errs);
+    struct rule_set *rs = tu_load_ok(dir);
     tu_rmdir(dir);
     return rs;
 }

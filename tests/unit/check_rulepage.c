@@ -21,12 +21,9 @@ static void shipped_open(struct shipped *s)
 {
     const char *top = getenv("MCPDESC_TOP");
     s->top = xstrdup(top ? top : ".");
-    char *dir = xasprintf("%s/rules-yaml", s->top), *fx = xasprintf("%s/conformance", s->top);
-    struct diag_list errs = DIAG_LIST_INIT;
-    s->rs = rule_set_load(dir, &errs);
-    ck_assert_msg(s->rs != NULL, "the shipped rule set does not load");
+    char *fx = xasprintf("%s/conformance", s->top);
+    s->rs = tu_shipped_rules();
     s->site = rulepage_site_new(s->rs, fx);
-    free(dir);
     free(fx);
 }
 
@@ -72,7 +69,8 @@ START_TEST(every_page_has_every_section)
         if (!strcmp(rule_id(r), "mcpdesc.description.format"))
             ck_assert_ptr_nonnull(strstr(buf_str(&text), "\"\" (the document root)"));
         /* no external resource of any kind */
-        static const char *const banned[] = {"<script", "<link", "<img", "<iframe", "@import", "url(", " src=", NULL};
+        static const char *const banned[] = {"<script", "<link", "<img",  "<iframe",
+                                             "@import", "url(",  " src=", NULL};
         for (const char *const *b = banned; *b; b++)
             ck_assert_msg(!strstr(buf_str(&html), *b), "%s: the HTML page uses %s", rule_id(r), *b);
         ck_assert_ptr_nonnull(strstr(buf_str(&html), "<style>"));
@@ -80,7 +78,8 @@ START_TEST(every_page_has_every_section)
         buf_release(&md);
         buf_release(&text);
     }
-    for (size_t i = 0; i < rulepage_problem_count(s.site); i++) fprintf(stderr, "  %s\n", rulepage_problem(s.site, i));
+    for (size_t i = 0; i < rulepage_problem_count(s.site); i++)
+        fprintf(stderr, "  %s\n", rulepage_problem(s.site, i));
     ck_assert_msg(rulepage_problem_count(s.site) == 0, "examples that cannot be shown (see above)");
     shipped_close(&s);
 }
@@ -161,7 +160,8 @@ static int ignored(const char *line, const char *ignore)
     for (const char *p = ignore; *p;) {
         size_t n = strcspn(p, "\n");
         if (n && *p != '#') {
-            if (p[n - 1] == '*' ? !strncmp(line, p, n - 1) : (strlen(line) == n && !strncmp(line, p, n)))
+            if (p[n - 1] == '*' ? !strncmp(line, p, n - 1)
+                                : (strlen(line) == n && !strncmp(line, p, n)))
                 return 1;
         }
         p += n;
@@ -188,7 +188,8 @@ static char *seed_line_at_tag(const char *line, const struct rule_set *rs)
 }
 
 /* Every seed line (but the site's chrome) appears in the rendered page, in order. */
-static void compare_seed(struct shipped *s, const char *seed_path, const char *ignore, size_t *checked)
+static void compare_seed(struct shipped *s, const char *seed_path, const char *ignore,
+                         size_t *checked)
 {
     char *seed = read_all(seed_path);
     const char *idl = strstr(seed, "Rule ID: ");
@@ -215,8 +216,8 @@ static void compare_seed(struct shipped *s, const char *seed_path, const char *i
             ck_assert_msg(hit != NULL, "%s: the page of %s %s the seed line: %s", seed_path, id,
                           strstr(np, want) ? "has out of order" : "lacks", l);
             /* the terminal page (rules explain) has it too */
-            ck_assert_msg(strstr(nt, want) != NULL, "%s: `rules explain %s` lacks the seed line: %s",
-                          seed_path, id, l);
+            ck_assert_msg(strstr(nt, want) != NULL,
+                          "%s: `rules explain %s` lacks the seed line: %s", seed_path, id, l);
             at = hit + strlen(want);
             ++*checked;
         }
@@ -265,7 +266,8 @@ END_TEST
 START_TEST(seed_comparison_catches_a_missing_sentence)
 {
     char *page = html_text("<p>Rule ID: <code>a.b</code></p><p>Kind: structural</p>");
-    char *np = norm(page), *w1 = norm("Rule ID: a.b"), *w2 = norm("Kind: semantic"), *w3 = norm("“a.b”");
+    char *np = norm(page), *w1 = norm("Rule ID: a.b"), *w2 = norm("Kind: semantic"),
+         *w3 = norm("“a.b”");
     ck_assert_ptr_nonnull(strstr(np, w1));
     ck_assert_ptr_null(strstr(np, w2));
     ck_assert_str_eq(w3, "\"a.b\"");

@@ -117,20 +117,11 @@ static char *fixture_set(void)
     return dir;
 }
 
-static struct rule_set *load_ok(const char *dir)
-{
-    struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *rs = rule_set_load(dir, &errs);
-    ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
-    diag_list_release(&errs);
-    return rs;
-}
-
 /* lock_text is, byte for byte, what lock_write writes: jansson's JSON_INDENT(2). */
 START_TEST(lock_text_is_the_written_lock)
 {
     char *dir = fixture_set();
-    struct rule_set *rs = load_ok(dir);
+    struct rule_set *rs = tu_load_ok(dir);
     struct buf text = BUF_INIT;
     ck_assert_int_eq(lock_text(rs, "v0.0.0-test", &text), 1);
     json_t *lock = lock_describe(rs, "v0.0.0-test");
@@ -160,12 +151,12 @@ END_TEST
 START_TEST(lock_released_only_when_same)
 {
     char *dir = fixture_set();
-    struct rule_set *rs = load_ok(dir);
+    struct rule_set *rs = tu_load_ok(dir);
     FILE *quiet = fopen("/dev/null", "w");
     ck_assert_int_eq(lock_write(rs, "v0.0.0-test", quiet), 0);
     fclose(quiet);
     rule_set_free(rs);
-    rs = load_ok(dir);
+    rs = tu_load_ok(dir);
     ck_assert_str_eq(rule_set_display_tag(rs), "v0.0.0-test");
 
     /* the same lock written compactly: not the text, the same content */
@@ -174,7 +165,7 @@ START_TEST(lock_released_only_when_same)
     tu_write_file(dir, "tags/v0.0.0-test.lock", compact);
     free(compact);
     rule_set_free(rs);
-    rs = load_ok(dir);
+    rs = tu_load_ok(dir);
     ck_assert_str_eq(rule_set_display_tag(rs), "v0.0.0-test");
 
     /* the written text with one file's digest changed: another set's lock */
@@ -190,7 +181,7 @@ START_TEST(lock_released_only_when_same)
     buf_release(&text);
     json_decref(lock);
     rule_set_free(rs);
-    rs = load_ok(dir);
+    rs = tu_load_ok(dir);
     ck_assert_str_eq(rule_set_display_tag(rs), "v0.0.0-test+modified");
     rule_set_free(rs);
     tu_rmdir(dir);
@@ -205,7 +196,7 @@ END_TEST
 START_TEST(digest_fixtures)
 {
     char *dir = fixture_set();
-    struct rule_set *rs = load_ok(dir);
+    struct rule_set *rs = tu_load_ok(dir);
     size_t here = 0, gone = 0, fixtures = 0;
     for (size_t i = 0; i < rule_set_digest_count(rs); i++) {
         const char *p = rule_set_digest_path(rs, i);

@@ -191,10 +191,7 @@ static struct rule_set *texts_rules(int copies)
     ck_assert_ptr_nonnull(f);
     fputs(texts_manifest, f);
     fclose(f);
-    struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *rs = rule_set_load(dir, &errs);
-    ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
-    diag_list_release(&errs);
+    struct rule_set *rs = tu_load_ok(dir);
     free(path);
     tu_rmdir(dir);
     buf_release(&r);

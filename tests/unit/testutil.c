@@ -103,6 +103,26 @@ const char *tu_data_dir(void)
     return path;
 }
 
+struct rule_set *tu_load_ok(const char *dir)
+{
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = rule_set_load(dir, &errs);
+    ck_assert_msg(rs != NULL, "rules %s: %s:%u:%u: %s", dir, errs.len ? errs.items[0].file : "",
+                  errs.len ? errs.items[0].line : 0, errs.len ? errs.items[0].col : 0,
+                  errs.len ? errs.items[0].message : "?");
+    diag_list_release(&errs);
+    return rs;
+}
+
+struct rule_set *tu_shipped_rules(void)
+{
+    const char *top = getenv("MCPDESC_TOP");
+    char *dir = xasprintf("%s/rules-yaml", top ? top : ".");
+    struct rule_set *rs = tu_load_ok(dir);
+    free(dir);
+    return rs;
+}
+
 char *tu_show_all(const struct diag_list *l)
 {
     struct buf b = BUF_INIT;

@@ -32,5 +32,9 @@ char *tu_env_save(const char *name);
 void tu_env_restore(const char *name, char *v);
 /* The test data directory (tests/data), from $MCPDESC_TOP or the working directory. */
 const char *tu_data_dir(void);
+/* The rule set in DIR, failing the test with the first error (file:line:col: message)
+ * when it does not load; and the shipped one ($MCPDESC_TOP/rules-yaml). */
+struct rule_set *tu_load_ok(const char *dir);
+struct rule_set *tu_shipped_rules(void);
 
 #endif
