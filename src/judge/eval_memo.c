@@ -224,7 +224,7 @@ static void sel_reads(const struct sel *s, struct rule_reads *rd)
  * selectors reach (relative ones: inside the item, the components it reaches included;
  * unique, among and ancestor set eval_ctx.escaped when the base they climb to lies above
  * the item, ref-resolves when its schema root does), and unique, among and mentions over
- * the document (fn_is_document_index). Any other predicate (the pair's, a session's) may
+ * the document (fn_reads_document). Any other predicate (the pair's, a session's) may
  * read anything. */
 static void pred_reads(const struct pred *p, int depth, struct rule_reads *rd)
 {
@@ -233,7 +233,7 @@ static void pred_reads(const struct pred *p, int depth, struct rule_reads *rd)
         rd->never = 1;
         return;
     }
-    if (fn_is_document_index(p)) { /* its kids only hold its selectors */
+    if (fn_reads_document(p)) { /* its kids only hold its selectors */
         size_t k = 0;
         while (k < rd->idx.len && rd->idx.items[k] != p) k++;
         if (k == rd->idx.len) VEC_PUSH(rd->idx, p);

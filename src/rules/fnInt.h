@@ -28,7 +28,7 @@ fn_eval_fn fn_eval_json_type, fn_eval_declared_type_is, fn_eval_declared_type_in
 
 /* fn.c: a private holder of one selector, with ARG (owned; the owner's meaning) */
 struct pred *fn_sel_holder(struct sel *sl, json_t *arg);
-/* fn.c: each entry of the index of P (unique, among: fn_is_document_index) in ctx's
+/* fn.c: each entry of the index of P (unique, among: fn_reads_document) in ctx's
  * document, in selection order: its pointer (keys: the member name), versions and value
  * (keys: NULL). The index is built now if no rule built it yet. */
 void fn_index_each(const struct pred *p, struct eval_ctx *ctx,

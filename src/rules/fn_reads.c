@@ -6,7 +6,7 @@
 #include "base/buf.h"
 #include "rules/fnInt.h"
 
-int fn_is_document_index(const struct pred *p)
+int fn_reads_document(const struct pred *p)
 {
     if (!p || !p->nkids || (p->fn->eval != fn_eval_context && p->fn->eval != fn_mentions_eval))
         return 0;

@@ -370,7 +370,7 @@ void fn_cache_put(struct eval_ctx *ctx, const struct pred *p, const struct curso
 void fn_indexes_free(struct eval_ctx *ctx);
 /* Is P a unique, among or mentions whose selectors are all absolute selectors of this
  * document (what it reads beyond the node it judges is the same for every node)? */
-int fn_is_document_index(const struct pred *p);
+int fn_reads_document(const struct pred *p);
 /* What such a P reads beyond the node it judges in ctx's document, written to OUT as
  * bytes that are equal exactly when what it reads is: each selected node's pointer (or
  * member name), versions and value, in selection order (unique, among: their index,
