@@ -52,7 +52,8 @@ struct schema_ctx {
 
 static int meta_uri(const char *u)
 {
-    return !strncmp(u, "https://json-schema.org/", 24) || !strncmp(u, "http://json-schema.org/", 23);
+    return !strncmp(u, "https://json-schema.org/", 24) ||
+        !strncmp(u, "http://json-schema.org/", 23);
 }
 
 /* EMBEDDED: one of the embedded meta-schemas (parse_embedded), else the caller's or the
