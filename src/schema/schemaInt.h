@@ -662,6 +662,9 @@ struct schema_fnode {
     size_t maxprops, minprops;
     const struct schema_kw *req;    /* SK_REQNAMES of the boolean program */
     const struct schema_objop *obj; /* SK_OBJECT's */
+    /* an object passes its checks (no $ref, "type" admits it, no checks of objects):
+     * only OBJ's member loop is left to run on one */
+    int obj_loop_only;
 };
 
 /* schema regex (h-eval2) */

@@ -189,6 +189,8 @@ static int charge(struct vst *st, const struct schema_node *n, uint64_t units)
 static int eval(struct vst *st, size_t nid, json_t *inst, struct ann *ann);
 static int eval_fast(struct vst *st, size_t nid, json_t *inst);
 static int eval_record(struct vst *st, const struct schema_fnode *f, json_t *v);
+static int object_in_place(struct vst *st, const struct schema_objop *op, json_t *inst);
+static int object_by_api(struct vst *st, const struct schema_objop *op, json_t *inst);
 
 /* Evaluate a subschema in place (same instance location), merging its annotations. */
 static int eval_here(struct vst *st, size_t nid, json_t *inst, struct ann *a)
@@ -512,6 +514,16 @@ eval_leaf(struct vst *st, size_t cid, const struct schema_fnode *f, json_t *v, i
     return eval_leaf_here(st, cid, f, v, jd, NULL);
 }
 
+/* eval_record of F on V; an object whose record leaves only the member loop to run
+ * goes straight to it. */
+static inline __attribute__((always_inline)) int
+eval_record_of(struct vst *st, const struct schema_fnode *f, json_t *v, int jd)
+{
+    if (f->obj_loop_only && json_is_object(v))
+        return jd ? object_in_place(st, f->obj, v) : object_by_api(st, f->obj, v);
+    return eval_record(st, f, v);
+}
+
 /* eval_fast of node CID on V: in place when its record is a leaf; else its record one
  * level down (only a $ref: its target), as eval_fast would, without its other tests. */
 static inline __attribute__((always_inline)) int eval_child(struct vst *st, size_t cid, json_t *v,
@@ -527,13 +539,13 @@ static inline __attribute__((always_inline)) int eval_child(struct vst *st, size
     if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
     int ok;
     if (f->has != SF_REF) {
-        ok = eval_record(st, f, v);
+        ok = eval_record_of(st, f, v, jd);
     } else if ((f = st->s->nodes.items[f->ref]->fn) && st->depth < st->max_depth &&
                st->work < st->max_work) { /* the target's record, as eval_fast would */
         st->work++;
         if (v->refcount > 1) st->shared_evals++;
         if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
-        ok = eval_record(st, f, v) && !st->aborted;
+        ok = eval_record_of(st, f, v, jd) && !st->aborted;
         st->depth--;
     } else {
         ok = eval_fast(st, st->s->nodes.items[cid]->fn->ref, v);

@@ -395,6 +395,8 @@ static int fnode_of(const struct schema_node *n, struct schema_fnode *f)
         (f->has & SF_NUM ? 1u << JSON_INTEGER | 1u << JSON_REAL : 0) |
         (f->has & (SF_MAXPROPS | SF_MINPROPS | SF_REQ) ? 1u << JSON_OBJECT : 0) |
         (f->has & (SF_MAXITEMS | SF_MINITEMS) ? 1u << JSON_ARRAY : 0);
+    f->obj_loop_only = (f->has & SF_OBJ) && !(f->has & SF_REF) && (f->jtypes >> JSON_OBJECT & 1) &&
+        !(f->jchecks >> JSON_OBJECT & 1);
     return 1;
 }
 

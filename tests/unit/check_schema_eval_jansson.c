@@ -2,8 +2,9 @@
  * (schemaInt.h's views, schema_eval_jansson.c's probe) and the slot table of a string
  * enum's short strings (schema_fast.c): the probe takes this jansson when it is a
  * version the views copy, the views read what the API reads on parsed and edited
- * values, validation gives the same verdicts read in place and through the API, and
- * an enum's table finds exactly its strings. */
+ * values, validation gives the same verdicts read in place and through the API, an
+ * enum's table finds exactly its strings, and a member or item that only needs its
+ * member loop goes straight to it. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +180,57 @@ START_TEST(same_verdicts_both_ways)
 }
 END_TEST
 
+/* A member or item whose record leaves an object only its member loop goes straight to
+ * it (eval_record_of): the type, the checks of objects and a $ref still decide when
+ * present. */
+START_TEST(member_loop_straight)
+{
+    static const char *const cases[][3] = {
+        {"{\"properties\":{\"o\":{\"type\":\"array\",\"properties\":{\"a\":{}}}}}", "{\"o\":{}}",
+         "1"},
+        {"{\"properties\":{\"o\":{\"type\":\"array\",\"properties\":{\"a\":{}}}}}", "{\"o\":[]}",
+         "0"},
+        {"{\"properties\":{\"o\":{\"type\":\"object\",\"minProperties\":1,"
+         "\"properties\":{\"a\":{\"type\":\"string\"}}}}}",
+         "{\"o\":{}}", "1"},
+        {"{\"properties\":{\"o\":{\"type\":\"object\",\"maxProperties\":1,"
+         "\"properties\":{\"a\":{\"type\":\"string\"}}}}}",
+         "{\"o\":{\"a\":\"x\",\"b\":2}}", "1"},
+        {"{\"properties\":{\"o\":{\"type\":\"object\",\"maxProperties\":1,"
+         "\"properties\":{\"a\":{\"type\":\"string\"}}}}}",
+         "{\"o\":{\"a\":\"x\"}}", "0"},
+        {"{\"properties\":{\"o\":{\"type\":\"object\",\"required\":[\"b\"],"
+         "\"properties\":{\"a\":{}}}}}",
+         "{\"o\":{\"a\":1}}", "1"},
+        {"{\"$defs\":{\"d\":{\"required\":[\"z\"]}},\"properties\":{\"o\":{\"$ref\":"
+         "\"#/$defs/d\",\"properties\":{\"a\":{\"type\":\"string\"}}}}}",
+         "{\"o\":{\"a\":\"x\"}}", "1"},
+        {"{\"$defs\":{\"d\":{\"required\":[\"z\"]}},\"properties\":{\"o\":{\"$ref\":"
+         "\"#/$defs/d\",\"properties\":{\"a\":{\"type\":\"string\"}}}}}",
+         "{\"o\":{\"a\":\"x\",\"z\":0}}", "0"},
+        {"{\"properties\":{\"o\":{\"type\":[\"object\",\"null\"],\"properties\":{\"a\":{"
+         "\"type\":\"string\"}}}}}",
+         "{\"o\":{\"a\":1}}", "1"},
+        {"{\"properties\":{\"o\":{\"type\":[\"object\",\"null\"],\"properties\":{\"a\":{"
+         "\"type\":\"string\"}}}}}",
+         "{\"o\":null}", "0"},
+        {"{\"items\":{\"type\":\"string\",\"properties\":{\"a\":{\"type\":\"string\"}}}}",
+         "[{\"a\":\"x\"}]", "1"},
+        {"{\"items\":{\"$ref\":\"#/$defs/d\"},\"$defs\":{\"d\":{\"type\":\"integer\","
+         "\"properties\":{\"a\":{}}}}}",
+         "[{\"a\":\"x\"}]", "1"},
+        {"{\"items\":{\"$ref\":\"#/$defs/d\"},\"$defs\":{\"d\":{\"type\":\"object\","
+         "\"properties\":{\"a\":{\"maxLength\":1}}}}}",
+         "[{\"a\":\"x\"},{\"a\":\"yy\"}]", "1"},
+        {"{\"items\":{\"$ref\":\"#/$defs/d\"},\"$defs\":{\"d\":{\"type\":\"object\","
+         "\"properties\":{\"a\":{\"maxLength\":1}}}}}",
+         "[{\"a\":\"x\"},{\"b\":\"yy\"}]", "0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        both_ways_text(cases[i][0], cases[i][1], cases[i][2][0] - '0');
+}
+END_TEST
+
 /* A string of up to 9 bytes over a small alphabet with a NUL: same-length strings often
  * share bytes, and "a", "aa" and "aaa" have one schema_short_key. */
 static size_t random_string(char *out)
@@ -239,6 +291,7 @@ Suite *schema_eval_jansson_suite(void)
     tcase_add_test(tc, read_in_place_under_this_jansson);
     tcase_add_test(tc, same_verdicts_both_ways);
     tcase_add_test(tc, string_enum_tables);
+    tcase_add_test(tc, member_loop_straight);
     suite_add_tcase(s, tc);
     return s;
 }
