@@ -665,6 +665,17 @@ struct schema_fnode {
     /* an object passes its checks (no $ref, "type" admits it, no checks of objects):
      * only OBJ's member loop is left to run on one */
     int obj_loop_only;
+    /* by json_type of the value: what passes "type" and the string enum leaves to do */
+    uint8_t jact[8];
+};
+enum schema_jact {
+    SJA_FAIL,     /* fails "type" or the enum */
+    SJA_PASS,     /* passes, no checks of its type */
+    SJA_STRING,   /* the string checks (fnode_string) */
+    SJA_NUMBER,   /* the numeric bounds */
+    SJA_OBJECT,   /* minProperties, maxProperties, required not fused */
+    SJA_ARRAY,    /* minItems, maxItems */
+    SJA_REAL_INT, /* a real: passes "integer" when its value is one, then the bounds */
 };
 
 /* schema regex (h-eval2) */

@@ -447,17 +447,22 @@ static inline __attribute__((always_inline)) int fnode_bounds(const struct schem
     return 1;
 }
 
-/* The checks of a record for a value of jansson type T that has some (f->jchecks). */
-static inline __attribute__((always_inline)) int fnode_typed(struct vst *st,
-                                                             const struct schema_node *n,
-                                                             const struct schema_fnode *f,
-                                                             json_t *inst, unsigned t, int jd)
+/* A record's keywords but $ref and the subschemas of members and items: "type" and a
+ * string enum by the type of INST, then the checks of that type (f->jact), in the
+ * program's order (the pattern is a string's last). */
+static inline __attribute__((always_inline)) int fnode_checks(struct vst *st,
+                                                              const struct schema_node *n,
+                                                              const struct schema_fnode *f,
+                                                              json_t *inst, int jd)
 {
-    switch (t) {
-    case JSON_STRING: return fnode_string(st, n, f, inst, jd);
-    case JSON_INTEGER:
-    case JSON_REAL: return fnode_bounds(f, inst, jd);
-    case JSON_OBJECT: {
+    switch (f->jact[json_typeof(inst)]) {
+    case SJA_PASS: return 1;
+    case SJA_STRING: return fnode_string(st, n, f, inst, jd);
+    case SJA_NUMBER: return fnode_bounds(f, inst, jd);
+    case SJA_REAL_INT:
+        return val_is_integer(inst) &&
+            (!(f->jchecks >> JSON_REAL & 1) || fnode_bounds(f, inst, jd));
+    case SJA_OBJECT: {
         size_t np = schema_jobject_size(inst, jd);
         if (np > f->maxprops || np < f->minprops) return 0;
         if (f->has & SF_REQ)
@@ -465,25 +470,12 @@ static inline __attribute__((always_inline)) int fnode_typed(struct vst *st,
                 if (!json_object_getn(inst, f->req->u.strs.s[i], f->req->u.strs.len[i])) return 0;
         return 1;
     }
-    case JSON_ARRAY: {
+    case SJA_ARRAY: {
         size_t len = schema_jarray_size(inst, jd);
         return len <= f->maxitems && len >= f->minitems;
     }
-    default: return 1;
+    default: return 0;
     }
-}
-
-/* A record's keywords but $ref and the subschemas of members and items: "type" and a
- * string enum by one mask of jansson types, then those of INST's type, in the
- * program's order (the pattern is a string's last). */
-static inline __attribute__((always_inline)) int fnode_checks(struct vst *st,
-                                                              const struct schema_node *n,
-                                                              const struct schema_fnode *f,
-                                                              json_t *inst, int jd)
-{
-    unsigned t = json_typeof(inst);
-    if (!(f->jtypes >> t & 1) && !(t == JSON_REAL && f->real_int && val_is_integer(inst))) return 0;
-    return !(f->jchecks >> t & 1) || fnode_typed(st, n, f, inst, t, jd);
 }
 
 /* eval_fast of node CID, whose record F is a leaf (no $ref, no subschema), in place: the

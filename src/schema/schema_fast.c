@@ -395,6 +395,16 @@ static int fnode_of(const struct schema_node *n, struct schema_fnode *f)
         (f->has & SF_NUM ? 1u << JSON_INTEGER | 1u << JSON_REAL : 0) |
         (f->has & (SF_MAXPROPS | SF_MINPROPS | SF_REQ) ? 1u << JSON_OBJECT : 0) |
         (f->has & (SF_MAXITEMS | SF_MINITEMS) ? 1u << JSON_ARRAY : 0);
+    for (unsigned t = 0; t < 8; t++) {
+        static const uint8_t checks[8] = {[JSON_STRING] = SJA_STRING,
+                                          [JSON_INTEGER] = SJA_NUMBER,
+                                          [JSON_REAL] = SJA_NUMBER,
+                                          [JSON_OBJECT] = SJA_OBJECT,
+                                          [JSON_ARRAY] = SJA_ARRAY};
+        if (f->jtypes >> t & 1)
+            f->jact[t] = f->jchecks >> t & 1 && checks[t] ? checks[t] : SJA_PASS;
+        else f->jact[t] = t == JSON_REAL && f->real_int ? SJA_REAL_INT : SJA_FAIL;
+    }
     f->obj_loop_only = (f->has & SF_OBJ) && !(f->has & SF_REF) && (f->jtypes >> JSON_OBJECT & 1) &&
         !(f->jchecks >> JSON_OBJECT & 1);
     return 1;
