@@ -618,6 +618,18 @@ static inline uint64_t schema_short_key(const char *s, size_t n)
     return n ? p[0] | (uint32_t)p[n >> 1] << 8 | (uint32_t)p[n - 1] << 16 : 0;
 }
 
+/* The slot of a string of LEN <= 8 bytes with schema_short_key KEY in a table of
+ * 2^(64 - SHIFT) slots (struct schema_fnode's STRTAB). */
+static inline size_t schema_strtab_slot(uint64_t mul, unsigned shift, uint64_t key, size_t len)
+{
+    return (size_t)(((key ^ len) * mul) >> shift);
+}
+
+struct schema_strslot {
+    uint64_t key; /* schema_short_key */
+    size_t len;   /* SIZE_MAX: an empty slot */
+};
+
 struct schema_fbound {
     enum schema_kwk kind; /* SK_MAXIMUM, SK_EXMAXIMUM, SK_MINIMUM or SK_EXMINIMUM */
     int is_int;           /* the limit is a JSON integer: I */
@@ -636,6 +648,12 @@ struct schema_fnode {
     size_t ref;
     const struct schema_kw *strs; /* SK_ENUMSTR of the boolean program */
     uint64_t *strkeys;            /* schema_short_key of each of its strings up to 8 bytes */
+    /* its strings up to 8 bytes by (key, length), one per slot: slot
+     * schema_strtab_slot(F, key, length); NULL: none, or no multiplier put each in a slot
+     * of its own (then STRKEYS are compared in turn) */
+    struct schema_strslot *strtab;
+    uint64_t strmul;
+    unsigned strshift;
     size_t nbound;
     struct schema_fbound bound[4];
     int int_range; /* every limit an integer: an integer passes when LO <= it <= HI */
@@ -647,6 +665,20 @@ struct schema_fnode {
     size_t maxprops, minprops;
     const struct schema_kw *req;    /* SK_REQNAMES of the boolean program */
     const struct schema_objop *obj; /* SK_OBJECT's */
+    /* an object passes its checks (no $ref, "type" admits it, no checks of objects):
+     * only OBJ's member loop is left to run on one */
+    int obj_loop_only;
+    /* by json_type of the value: what passes "type" and the string enum leaves to do */
+    uint8_t jact[8];
+};
+enum schema_jact {
+    SJA_FAIL,     /* fails "type" or the enum */
+    SJA_PASS,     /* passes, no checks of its type */
+    SJA_STRING,   /* the string checks (fnode_string) */
+    SJA_NUMBER,   /* the numeric bounds */
+    SJA_OBJECT,   /* minProperties, maxProperties, required not fused */
+    SJA_ARRAY,    /* minItems, maxItems */
+    SJA_REAL_INT, /* a real: passes "integer" when its value is one, then the bounds */
 };
 
 /* schema regex (h-eval2) */
@@ -675,5 +707,103 @@ int schema_memo_meta_state(struct schema_memo *m, int slot);
 void schema_memo_set_meta_state(struct schema_memo *m, int slot, int state);
 /* The full checks made in the memo's context so far, after counting one more when ADD. */
 unsigned long schema_memo_count_check(struct schema_memo *m, int add);
+
+/* ---- jansson's values read in place (schema_eval_jansson.c) -------------------------
+ * The member loop asked jansson four functions per member (object iterator, key, its
+ * length, value): with the calls and the registers they clobber, about half of what a
+ * leaf member cost. Jansson 2.14 and 2.15 lay their values out as below (their
+ * src/jansson_private.h and src/hashtable.h: an object iterator is the address of a
+ * member's link in the list of members in insertion order). schema_jansson_direct()
+ * says whether the jansson this process runs is one of those versions and reads the
+ * same through these views as through its API on a probe of every field read; when
+ * not, the evaluator keeps to the API. JD below: 1 read in place, 0 ask jansson. */
+struct schema_jlist {
+    struct schema_jlist *prev, *next;
+};
+struct schema_jmember { /* what an object iterator points to */
+    struct schema_jlist order;
+    size_t hash;
+    json_t *value;
+    size_t key_len;
+    char key[];
+};
+struct schema_jobject {
+    json_t json;
+    size_t size;
+    void *buckets;
+    size_t order_bits;
+    struct schema_jlist list, ordered; /* ORDERED: the head of the members in order */
+};
+struct schema_jarray {
+    json_t json;
+    size_t size, entries;
+    json_t **table;
+};
+struct schema_jstring {
+    json_t json;
+    char *value;
+    size_t length;
+};
+struct schema_jinteger {
+    json_t json;
+    json_int_t value;
+};
+
+/* 1 when values are read in place (probed once per process), else 0. */
+int schema_jansson_direct(void);
+/* For tests: ON 1 keeps every later validation to jansson's API, 0 undoes it. */
+void schema_jansson_force_api(int on);
+
+#define SCHEMA_JINLINE static inline __attribute__((always_inline))
+SCHEMA_JINLINE void *schema_jiter(json_t *o, int jd)
+{
+    if (!jd) return json_object_iter(o);
+    struct schema_jobject *ob = (struct schema_jobject *)o;
+    return ob->ordered.next == &ob->ordered ? NULL : ob->ordered.next;
+}
+SCHEMA_JINLINE void *schema_jiter_next(json_t *o, void *it, int jd)
+{
+    if (!jd) return json_object_iter_next(o, it);
+    struct schema_jlist *n = ((struct schema_jlist *)it)->next;
+    return n == &((struct schema_jobject *)o)->ordered ? NULL : n;
+}
+SCHEMA_JINLINE const char *schema_jiter_key(void *it, int jd)
+{
+    return jd ? ((struct schema_jmember *)it)->key : json_object_iter_key(it);
+}
+SCHEMA_JINLINE size_t schema_jiter_key_len(void *it, int jd)
+{
+    return jd ? ((struct schema_jmember *)it)->key_len : json_object_iter_key_len(it);
+}
+SCHEMA_JINLINE json_t *schema_jiter_value(void *it, int jd)
+{
+    return jd ? ((struct schema_jmember *)it)->value : json_object_iter_value(it);
+}
+/* The next four: V is of the type they read (the API would answer 0 or NULL else). */
+SCHEMA_JINLINE size_t schema_jobject_size(json_t *v, int jd)
+{
+    return jd ? ((struct schema_jobject *)v)->size : json_object_size(v);
+}
+SCHEMA_JINLINE const char *schema_jstring_value(json_t *v, int jd)
+{
+    return jd ? ((struct schema_jstring *)v)->value : json_string_value(v);
+}
+SCHEMA_JINLINE size_t schema_jstring_length(json_t *v, int jd)
+{
+    return jd ? ((struct schema_jstring *)v)->length : json_string_length(v);
+}
+SCHEMA_JINLINE json_int_t schema_jinteger_value(json_t *v, int jd)
+{
+    return jd ? ((struct schema_jinteger *)v)->value : json_integer_value(v);
+}
+SCHEMA_JINLINE size_t schema_jarray_size(json_t *v, int jd)
+{
+    return jd ? ((struct schema_jarray *)v)->entries : json_array_size(v);
+}
+/* Element I < schema_jarray_size of array V. */
+SCHEMA_JINLINE json_t *schema_jarray_get(json_t *v, size_t i, int jd)
+{
+    return jd ? ((struct schema_jarray *)v)->table[i] : json_array_get(v, i);
+}
 
 #endif

@@ -73,6 +73,7 @@ struct vst {
     int dynamic; /* the schema's: the dynamic scope is tracked */
     int aborted;
     int no_leaf; /* dynamic or aborted: no leaf evaluated in place (eval_leaf) */
+    int jd;      /* jansson's values read in place (schemaInt.h, schema_jansson_direct) */
     pcre2_match_data *md;
     struct memo memo;
     /* evaluations on shared values, added to schema_eval_shared_evals once at the end:
@@ -188,6 +189,8 @@ static int charge(struct vst *st, const struct schema_node *n, uint64_t units)
 static int eval(struct vst *st, size_t nid, json_t *inst, struct ann *ann);
 static int eval_fast(struct vst *st, size_t nid, json_t *inst);
 static int eval_record(struct vst *st, const struct schema_fnode *f, json_t *v);
+static int object_in_place(struct vst *st, const struct schema_objop *op, json_t *inst);
+static int object_by_api(struct vst *st, const struct schema_objop *op, json_t *inst);
 
 /* Evaluate a subschema in place (same instance location), merging its annotations. */
 static int eval_here(struct vst *st, size_t nid, json_t *inst, struct ann *a)
@@ -390,14 +393,20 @@ static int cmp_hashed(const void *a, const void *b)
 static inline __attribute__((always_inline)) int fnode_string(struct vst *st,
                                                               const struct schema_node *n,
                                                               const struct schema_fnode *f,
-                                                              json_t *inst)
+                                                              json_t *inst, int jd)
 {
-    size_t bytes = json_string_length(inst);
-    const char *str = json_string_value(inst);
+    size_t bytes = schema_jstring_length(inst, jd);
+    const char *str = schema_jstring_value(inst, jd);
     if (f->has & SF_STRS) {
         const size_t *lens = f->strs->u.strs.len, n_strs = f->strs->u.strs.n;
         size_t i = 0;
-        if (bytes <= 8) { /* one word against each string of that length */
+        if (bytes <= 8 && f->strtab) { /* the one slot it can be in */
+            uint64_t key = schema_short_key(str, bytes);
+            const struct schema_strslot *e =
+                &f->strtab[schema_strtab_slot(f->strmul, f->strshift, key, bytes)];
+            if (e->len != bytes || e->key != key) return 0;
+            i = 0;               /* found (the enum has strings: i < n_strs) */
+        } else if (bytes <= 8) { /* one word against each string of that length */
             uint64_t key = schema_short_key(str, bytes);
             while (i < n_strs && !(lens[i] == bytes && f->strkeys[i] == key)) i++;
         } else {
@@ -421,10 +430,10 @@ static inline __attribute__((always_inline)) int fnode_string(struct vst *st,
 
 /* A record's numeric bounds (INST is a number): int64 against int64 when both are. */
 static inline __attribute__((always_inline)) int fnode_bounds(const struct schema_fnode *f,
-                                                              json_t *inst)
+                                                              json_t *inst, int jd)
 {
     int isint = json_is_integer(inst);
-    json_int_t x = isint ? json_integer_value(inst) : 0;
+    json_int_t x = isint ? schema_jinteger_value(inst, jd) : 0;
     if (isint && f->int_range) return x >= f->lo && x <= f->hi;
     for (size_t i = 0; i < f->nbound; i++) {
         const struct schema_fbound *b = &f->bound[i];
@@ -438,50 +447,45 @@ static inline __attribute__((always_inline)) int fnode_bounds(const struct schem
     return 1;
 }
 
-/* The checks of a record for a value of jansson type T that has some (f->jchecks). */
-static inline __attribute__((always_inline)) int fnode_typed(struct vst *st,
-                                                             const struct schema_node *n,
-                                                             const struct schema_fnode *f,
-                                                             json_t *inst, unsigned t)
+/* A record's keywords but $ref and the subschemas of members and items: "type" and a
+ * string enum by the type of INST, then the checks of that type (f->jact), in the
+ * program's order (the pattern is a string's last). */
+static inline __attribute__((always_inline)) int fnode_checks(struct vst *st,
+                                                              const struct schema_node *n,
+                                                              const struct schema_fnode *f,
+                                                              json_t *inst, int jd)
 {
-    switch (t) {
-    case JSON_STRING: return fnode_string(st, n, f, inst);
-    case JSON_INTEGER:
-    case JSON_REAL: return fnode_bounds(f, inst);
-    case JSON_OBJECT: {
-        size_t np = json_object_size(inst);
+    switch (f->jact[json_typeof(inst)]) {
+    case SJA_PASS: return 1;
+    case SJA_STRING: return fnode_string(st, n, f, inst, jd);
+    case SJA_NUMBER: return fnode_bounds(f, inst, jd);
+    case SJA_REAL_INT:
+        return val_is_integer(inst) &&
+            (!(f->jchecks >> JSON_REAL & 1) || fnode_bounds(f, inst, jd));
+    case SJA_OBJECT: {
+        size_t np = schema_jobject_size(inst, jd);
         if (np > f->maxprops || np < f->minprops) return 0;
         if (f->has & SF_REQ)
             for (size_t i = 0; i < f->req->u.strs.n; i++)
                 if (!json_object_getn(inst, f->req->u.strs.s[i], f->req->u.strs.len[i])) return 0;
         return 1;
     }
-    case JSON_ARRAY: {
-        size_t len = json_array_size(inst);
+    case SJA_ARRAY: {
+        size_t len = schema_jarray_size(inst, jd);
         return len <= f->maxitems && len >= f->minitems;
     }
-    default: return 1;
+    default: return 0;
     }
-}
-
-/* A record's keywords but $ref and the subschemas of members and items: "type" and a
- * string enum by one mask of jansson types, then those of INST's type, in the
- * program's order (the pattern is a string's last). */
-static inline __attribute__((always_inline)) int fnode_checks(struct vst *st,
-                                                              const struct schema_node *n,
-                                                              const struct schema_fnode *f,
-                                                              json_t *inst)
-{
-    unsigned t = json_typeof(inst);
-    if (!(f->jtypes >> t & 1) && !(t == JSON_REAL && f->real_int && val_is_integer(inst))) return 0;
-    return !(f->jchecks >> t & 1) || fnode_typed(st, n, f, inst, t);
 }
 
 /* eval_fast of node CID, whose record F is a leaf (no $ref, no subschema), in place: the
  * same work, nesting and count of shared evaluations, without the calls. A bound
- * within reach, a dynamic scope or a shared object or array go the long way. */
-static inline __attribute__((always_inline)) int
-eval_leaf_here(struct vst *st, size_t cid, const struct schema_fnode *f, json_t *v)
+ * within reach, a dynamic scope or a shared object or array go the long way. The
+ * nesting it reaches (one below st->depth) is noted in st->memo.peak, or when LEAFED is
+ * not NULL, *LEAFED is set for the caller to note it once for many leaves. */
+static inline __attribute__((always_inline)) int eval_leaf_here(struct vst *st, size_t cid,
+                                                                const struct schema_fnode *f,
+                                                                json_t *v, int jd, int *leafed)
 {
     /* the caller checked the nesting and no_leaf */
     if (st->work >= st->max_work) return eval_fast(st, cid, v);
@@ -490,23 +494,35 @@ eval_leaf_here(struct vst *st, size_t cid, const struct schema_fnode *f, json_t 
         st->shared_evals++;
     }
     st->work++;
-    if (st->depth + 1 > st->memo.peak) st->memo.peak = st->depth + 1;
-    return fnode_checks(st, f->node, f, v) && !st->aborted;
+    if (leafed) *leafed = 1;
+    else if (st->depth + 1 > st->memo.peak) st->memo.peak = st->depth + 1;
+    return fnode_checks(st, f->node, f, v, jd) && !st->aborted;
 }
 
-static inline __attribute__((always_inline)) int eval_leaf(struct vst *st, size_t cid,
-                                                           const struct schema_fnode *f, json_t *v)
+static inline __attribute__((always_inline)) int
+eval_leaf(struct vst *st, size_t cid, const struct schema_fnode *f, json_t *v, int jd)
 {
     if (st->depth >= st->max_depth || st->no_leaf) return eval_fast(st, cid, v);
-    return eval_leaf_here(st, cid, f, v);
+    return eval_leaf_here(st, cid, f, v, jd, NULL);
+}
+
+/* eval_record of F on V; an object whose record leaves only the member loop to run
+ * goes straight to it. */
+static inline __attribute__((always_inline)) int
+eval_record_of(struct vst *st, const struct schema_fnode *f, json_t *v, int jd)
+{
+    if (f->obj_loop_only && json_is_object(v))
+        return jd ? object_in_place(st, f->obj, v) : object_by_api(st, f->obj, v);
+    return eval_record(st, f, v);
 }
 
 /* eval_fast of node CID on V: in place when its record is a leaf; else its record one
  * level down (only a $ref: its target), as eval_fast would, without its other tests. */
-static inline __attribute__((always_inline)) int eval_child(struct vst *st, size_t cid, json_t *v)
+static inline __attribute__((always_inline)) int eval_child(struct vst *st, size_t cid, json_t *v,
+                                                            int jd)
 {
     const struct schema_fnode *f = st->s->nodes.items[cid]->fn;
-    if (f && f->leaf) return eval_leaf(st, cid, f, v);
+    if (f && f->leaf) return eval_leaf(st, cid, f, v, jd);
     if (!f || st->depth >= st->max_depth || st->work >= st->max_work || st->no_leaf ||
         (v->refcount > 1 && (json_is_object(v) || json_is_array(v))))
         return eval_fast(st, cid, v);
@@ -515,13 +531,13 @@ static inline __attribute__((always_inline)) int eval_child(struct vst *st, size
     if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
     int ok;
     if (f->has != SF_REF) {
-        ok = eval_record(st, f, v);
+        ok = eval_record_of(st, f, v, jd);
     } else if ((f = st->s->nodes.items[f->ref]->fn) && st->depth < st->max_depth &&
                st->work < st->max_work) { /* the target's record, as eval_fast would */
         st->work++;
         if (v->refcount > 1) st->shared_evals++;
         if (++st->depth > st->memo.peak) st->memo.peak = st->depth;
-        ok = eval_record(st, f, v) && !st->aborted;
+        ok = eval_record_of(st, f, v, jd) && !st->aborted;
         st->depth--;
     } else {
         ok = eval_fast(st, st->s->nodes.items[cid]->fn->ref, v);
@@ -532,18 +548,20 @@ static inline __attribute__((always_inline)) int eval_child(struct vst *st, size
 
 /* Boolean form of properties + required + additionalProperties: one pass over the
  * members against the precomputed name table; stops at the first failure. Only in
- * boolean mode, so children go straight to eval_fast. */
-static int object_fast(struct vst *st, const struct schema_objop *op, json_t *inst)
+ * boolean mode, so children go straight to eval_fast. Written once for both ways of
+ * reading INST (JD a constant in each copy, see object_fast). */
+static inline __attribute__((always_inline)) int
+object_members(struct vst *st, const struct schema_objop *op, json_t *inst, int jd, int *leafed)
 {
-    if (!json_is_object(inst)) return 1;
     const struct schema_ptab *t = &op->tab;
     if (op->add == SCHEMA_NONE && !op->add_false &&
-        json_object_size(inst) > 4 * t->n + 8) { /* few names, many members: look up */
+        schema_jobject_size(inst, jd) > 4 * t->n + 8) { /* few names, many members: look up */
         for (size_t i = 0; i < t->n; i++) {
             json_t *v = json_object_getn(inst, t->names[i].name, t->names[i].len);
             if (!v) {
                 if (t->names[i].required) return 0;
-            } else if (t->names[i].node != SCHEMA_NONE && !eval_child(st, t->names[i].node, v)) {
+            } else if (t->names[i].node != SCHEMA_NONE &&
+                       !eval_child(st, t->names[i].node, v, jd)) {
                 return 0;
             }
         }
@@ -554,14 +572,14 @@ static int object_fast(struct vst *st, const struct schema_objop *op, json_t *in
     /* what a leaf member checks that this loop cannot change: the nesting (members come
      * back to it) and no_leaf (set by an abort, which ends the loop) */
     int leaves = !st->no_leaf && st->depth < st->max_depth;
-    for (void *it = json_object_iter(inst), *next; it; it = next) {
+    for (void *it = schema_jiter(inst, jd), *next; it; it = next) {
         /* members are separate allocations: start loading the next one early */
-        next = json_object_iter_next(inst, it);
+        next = schema_jiter_next(inst, it, jd);
         if (next) __builtin_prefetch(next);
-        const char *key = json_object_iter_key(it);
-        json_t *v = json_object_iter_value(it);
+        const char *key = schema_jiter_key(it, jd);
+        json_t *v = schema_jiter_value(it, jd);
         __builtin_prefetch(v);
-        size_t klen = json_object_iter_key_len(it), i;
+        size_t klen = schema_jiter_key_len(it, jd), i;
         if (t->names[guess].len == klen && schema_bytes_eq(t->names[guess].name, key, klen))
             i = guess;
         else i = schema_ptab_find(t, key, klen);
@@ -571,14 +589,42 @@ static int object_fast(struct vst *st, const struct schema_objop *op, json_t *in
             seen |= pn->reqbit;
             size_t c = pn->node;
             if (c != SCHEMA_NONE &&
-                !(pn->leaf && leaves ? eval_leaf_here(st, c, pn->leaf, v) : eval_child(st, c, v)))
+                !(pn->leaf && leaves ? eval_leaf_here(st, c, pn->leaf, v, jd, leafed)
+                                     : eval_child(st, c, v, jd)))
                 return 0;
             if (pn->declared) continue;
         }
         if (op->add_false) return 0;
-        if (op->add != SCHEMA_NONE && !eval_child(st, op->add, v)) return 0;
+        if (op->add != SCHEMA_NONE && !eval_child(st, op->add, v, jd)) return 0;
     }
     return (seen & op->reqmask) == op->reqmask;
+}
+
+/* object_members, the nesting of its leaves noted once: nothing in between reads it
+ * (a shared value's memo keeps the larger of its own and what came before). */
+static inline __attribute__((always_inline)) int
+object_loop(struct vst *st, const struct schema_objop *op, json_t *inst, int jd)
+{
+    int leafed = 0;
+    int ok = object_members(st, op, inst, jd, &leafed);
+    if (leafed && st->depth + 1 > st->memo.peak) st->memo.peak = st->depth + 1;
+    return ok;
+}
+
+static int object_in_place(struct vst *st, const struct schema_objop *op, json_t *inst)
+{
+    return object_loop(st, op, inst, 1);
+}
+
+static int object_by_api(struct vst *st, const struct schema_objop *op, json_t *inst)
+{
+    return object_loop(st, op, inst, 0);
+}
+
+static int object_fast(struct vst *st, const struct schema_objop *op, json_t *inst)
+{
+    if (!json_is_object(inst)) return 1;
+    return st->jd ? object_in_place(st, op, inst) : object_by_api(st, op, inst);
 }
 
 /* Boolean form of an enum of strings. */
@@ -1258,11 +1304,12 @@ fnode_eval(struct vst *st, const struct schema_node *n, const struct schema_fnod
 {
     unsigned has = f->has;
     if (has & SF_REF && !eval_fast(st, f->ref, inst)) return 0;
-    if (!fnode_checks(st, n, f, inst)) return 0;
+    int jd = st->jd;
+    if (!fnode_checks(st, n, f, inst, jd)) return 0;
     if (has & SF_OBJ && json_is_object(inst)) return object_fast(st, f->obj, inst);
     if (has & SF_ITEMS && json_is_array(inst))
-        for (size_t i = f->items_start, len = json_array_size(inst); i < len; i++)
-            if (!eval_child(st, f->items, json_array_get(inst, i))) return 0;
+        for (size_t i = f->items_start, len = schema_jarray_size(inst, jd); i < len; i++)
+            if (!eval_child(st, f->items, schema_jarray_get(inst, i, jd), jd)) return 0;
     return 1;
 }
 
@@ -1372,6 +1419,7 @@ int schema_validate(const schema *s, json_t *instance, struct schema_errors *err
     st.max_depth = s->lim.max_eval_depth;
     st.dynamic = s->dynamic;
     st.no_leaf = s->dynamic;
+    st.jd = schema_jansson_direct();
     if (!errs && st.dynamic) st.memo.inscope = xcalloc(s->res.len, sizeof *st.memo.inscope);
     int r = eval(&st, s->root, instance, NULL);
     schema_md_give(s, st.md);

@@ -202,10 +202,51 @@ static int is_dynamic(const struct schema_node *n)
     return 0;
 }
 
+/* A table of the strings up to 8 bytes of enum K in which each has a slot of its own
+ * (the first of some odd multipliers that gives one, in up to 8 slots a string): a
+ * lookup then compares one slot. Left NULL when there are none, more than 32, or no
+ * multiplier tried places them all apart: STRKEYS are compared in turn then. */
+static void build_strtab(struct schema_fnode *f, const struct schema_kw *k)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < k->u.strs.n; j++) n += k->u.strs.len[j] <= 8;
+    if (n == 0 || n > 32) return;
+    unsigned bits = 1;
+    while ((1u << bits) < 2 * n) bits++;
+    uint64_t mul = 0x9E3779B97F4A7C15ull;
+    for (unsigned top = bits + 2; bits <= top; bits++) {
+        size_t size = (size_t)1 << bits;
+        struct schema_strslot *tab = xmalloc(size * sizeof *tab);
+        for (int attempt = 0; attempt < 64; attempt++) {
+            mul = (mul ^ mul >> 29) * 0xBF58476D1CE4E5B9ull | 1; /* the next odd multiplier */
+            for (size_t i = 0; i < size; i++) tab[i].len = SIZE_MAX, tab[i].key = 0;
+            size_t j = 0;
+            for (; j < k->u.strs.n; j++) {
+                size_t len = k->u.strs.len[j];
+                if (len > 8) continue;
+                struct schema_strslot *e =
+                    &tab[schema_strtab_slot(mul, 64 - bits, f->strkeys[j], len)];
+                if (e->len != SIZE_MAX && (e->len != len || e->key != f->strkeys[j]))
+                    break; /* two strings in one slot (the same string twice is one) */
+                e->len = len;
+                e->key = f->strkeys[j];
+            }
+            if (j == k->u.strs.n) {
+                f->strtab = tab;
+                f->strmul = mul;
+                f->strshift = 64 - bits;
+                return;
+            }
+        }
+        free(tab);
+    }
+}
+
 static void fnode_free(struct schema_fnode *f)
 {
     if (!f) return;
     free(f->strkeys);
+    free(f->strtab);
     free(f);
 }
 
@@ -247,6 +288,7 @@ static int fnode_of(const struct schema_node *n, struct schema_fnode *f)
             for (size_t j = 0; j < k->u.strs.n; j++)
                 f->strkeys[j] =
                     k->u.strs.len[j] <= 8 ? schema_short_key(k->u.strs.s[j], k->u.strs.len[j]) : 0;
+            build_strtab(f, k);
             break;
         case SK_MAXIMUM:
         case SK_EXMAXIMUM:
@@ -353,6 +395,18 @@ static int fnode_of(const struct schema_node *n, struct schema_fnode *f)
         (f->has & SF_NUM ? 1u << JSON_INTEGER | 1u << JSON_REAL : 0) |
         (f->has & (SF_MAXPROPS | SF_MINPROPS | SF_REQ) ? 1u << JSON_OBJECT : 0) |
         (f->has & (SF_MAXITEMS | SF_MINITEMS) ? 1u << JSON_ARRAY : 0);
+    for (unsigned t = 0; t < 8; t++) {
+        static const uint8_t checks[8] = {[JSON_STRING] = SJA_STRING,
+                                          [JSON_INTEGER] = SJA_NUMBER,
+                                          [JSON_REAL] = SJA_NUMBER,
+                                          [JSON_OBJECT] = SJA_OBJECT,
+                                          [JSON_ARRAY] = SJA_ARRAY};
+        if (f->jtypes >> t & 1)
+            f->jact[t] = f->jchecks >> t & 1 && checks[t] ? checks[t] : SJA_PASS;
+        else f->jact[t] = t == JSON_REAL && f->real_int ? SJA_REAL_INT : SJA_FAIL;
+    }
+    f->obj_loop_only = (f->has & SF_OBJ) && !(f->has & SF_REF) && (f->jtypes >> JSON_OBJECT & 1) &&
+        !(f->jchecks >> JSON_OBJECT & 1);
     return 1;
 }
 

@@ -473,11 +473,16 @@ int schema_relin_match(const struct schema_relin *l, const char *s, size_t len)
             st = row[st + p[i]];
             if (st == dead) return 0;
         }
-    } else {
-        for (size_t i = 0; i < len; i++) {
+    } else { /* DEAD takes every byte to DEAD: asked once every four bytes */
+        size_t i = 0;
+        for (; i + 4 <= len; i += 4) {
             st = row[st + p[i]];
+            st = row[st + p[i + 1]];
+            st = row[st + p[i + 2]];
+            st = row[st + p[i + 3]];
             if (st == dead) return 0;
         }
+        for (; i < len; i++) st = row[st + p[i]];
     }
-    return l->accept[st >> 8];
+    return l->accept[st >> 8]; /* DEAD's is 0 */
 }
