@@ -8,9 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,36 +41,22 @@ struct load_chain {
 static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err,
                          char text_sha256[65]);
 
-/* A rule file as overlay_load gave it: the document, or NULL and the error; the sha256
- * of its text ("" for an editor's buffer). */
-struct fetched {
-    char *path;
-    doc *d;
-    struct doc_error err;
-    char hex[65];
-};
-
-static void fetch_rule_yaml(const struct rule_overlay *ov, struct fetched *ft)
-{
-    ft->d = overlay_load(ov, ft->path, &ft->err, ft->hex);
-}
-
-/* What DIR/NAME gave (FT, its path and error taken over): the document, recorded for the
- * digest; else NULL after appending its positioned error. */
-static doc *take_rule_yaml(struct rule_set *rs, const char *name, struct fetched *ft,
+/* Load DIR/NAME as YAML; on failure append its positioned error and return NULL.
+ * *PATH receives the new path string (free it). */
+static doc *load_rule_yaml(struct rule_set *rs, const char *name, char **path,
                            struct diag_list *errs)
 {
-    doc *d = ft->d;
+    *path = xasprintf("%s/%s", rs->dir, name);
+    struct doc_error derr;
     struct file_digest fd = {NULL, "", RULE_FILE_RULES};
-    memcpy(fd.hex, ft->hex, sizeof fd.hex);
+    doc *d = overlay_load(rs->overlay, *path, &derr, fd.hex);
     if (d && fd.hex[0]) {
         fd.path = xstrdup(name);
         VEC_PUSH(rs->parsed, fd);
     }
     if (!d) {
-        struct doc_error *derr = &ft->err;
-        rule_cc_set_error(errs, ft->path, derr->line, derr->col, "%s", derr->message);
-        int yaml = !strncmp(derr->message, "invalid YAML", 12);
+        rule_cc_set_error(errs, *path, derr.line, derr.col, "%s", derr.message);
+        int yaml = !strncmp(derr.message, "invalid YAML", 12);
         int first = !rs->unread && strcmp(name, "manifest.yaml");
         if (first) rs->unread = xstrdup(name);
         struct diag *dg = &errs->items[errs->len - 1];
@@ -89,49 +73,9 @@ static doc *take_rule_yaml(struct rule_set *rs, const char *name, struct fetched
             first && rs->files.len > 1 ? name : "", first && rs->files.len > 1 ? " reads" : "");
         free(dg->hint);
         dg->hint = hint;
-        doc_error_release(derr);
+        doc_error_release(&derr);
     }
-    free(ft->path);
     return d;
-}
-
-/* Load DIR/NAME as YAML; on failure append its positioned error and return NULL. */
-static doc *load_rule_yaml(struct rule_set *rs, const char *name, struct diag_list *errs)
-{
-    struct fetched ft = {xasprintf("%s/%s", rs->dir, name), NULL, {0}, ""};
-    fetch_rule_yaml(rs->overlay, &ft);
-    return take_rule_yaml(rs, name, &ft, errs);
-}
-
-/* The rule files read ahead, on two threads taking the next file in turn: reading,
- * hashing and rebuilding them from the cache is some 40% of a load, and each file is
- * read alone (overlay_load shares nothing but the cache directory, which other
- * processes write at the same time anyway). Taken in manifest order (take_rule_yaml),
- * so that errors and records come as when they are read one after another. */
-struct prefetch {
-    const struct rule_overlay *ov;
-    struct fetched *files;
-    size_t n;
-    atomic_size_t next;
-};
-
-static void *prefetch_run(void *arg)
-{
-    struct prefetch *pf = arg;
-    for (size_t i; (i = atomic_fetch_add(&pf->next, 1)) < pf->n;)
-        fetch_rule_yaml(pf->ov, &pf->files[i]);
-    return NULL;
-}
-
-static void prefetch_files(const struct rule_set *rs, struct fetched *files, size_t n)
-{
-    struct prefetch pf = {rs->overlay, files, n, 0};
-    for (size_t i = 0; i < n; i++) files[i].path = xasprintf("%s/%s", rs->dir, rs->files.items[i]);
-    pthread_t helper;
-    /* a few files only: a thread costs more than it saves */
-    int two = n >= 4 && pthread_create(&helper, NULL, prefetch_run, &pf) == 0;
-    prefetch_run(&pf);
-    if (two) pthread_join(helper, NULL);
 }
 
 /* Compile the set's own rule files: first every file's `predicates:` (one namespace for
@@ -144,10 +88,10 @@ static void compile_files(struct rule_set *rs, struct diag_list *errs)
     doc **docs = xcalloc(n ? n : 1, sizeof *docs);
     int *nodes = xcalloc(n ? n : 1, sizeof *nodes);
     struct named_preds named = {VEC_INIT};
-    struct fetched *fetched = xcalloc(n ? n : 1, sizeof *fetched);
-    prefetch_files(rs, fetched, n);
     for (size_t f = 0; f < n; f++) {
-        doc *d = take_rule_yaml(rs, rs->files.items[f], &fetched[f], errs);
+        char *path;
+        doc *d = load_rule_yaml(rs, rs->files.items[f], &path, errs);
+        free(path);
         if (!d) continue;
         struct cc cc = {d, rs, errs, &named, 0};
         struct yv top = {doc_root(d), 0};
@@ -222,7 +166,6 @@ static void compile_files(struct rule_set *rs, struct diag_list *errs)
     }
     free(docs);
     free(nodes);
-    free(fetched);
 }
 
 /* ---- manifest -------------------------------------------------------------------- */
@@ -838,8 +781,12 @@ const struct rule_lang_map rule_set_lang_component_ref = {
 static void load_manifest(struct rule_set *rs, const struct rule_load_opts *opts,
                           const struct load_chain *chain, struct diag_list *errs)
 {
-    doc *d = load_rule_yaml(rs, "manifest.yaml", errs);
-    if (!d) return;
+    char *path;
+    doc *d = load_rule_yaml(rs, "manifest.yaml", &path, errs);
+    if (!d) {
+        free(path);
+        return;
+    }
     struct cc cc = {d, rs, errs, NULL, 0};
     struct yv top = {doc_root(d), 0};
     const char *what = "the manifest";
@@ -967,6 +914,7 @@ files:;
 out:
     if (rs->keep_docs) rs->manifest_doc = d;
     else doc_free(d);
+    free(path);
 }
 
 /* After an error in the manifest of a partial load: the rule files it lists, parsed but

@@ -2,9 +2,8 @@
  * as before: the embedded meta-schemas parsed on their first lookup (schema/schema_ctx.c),
  * a tag's lock taken as it stands when its bytes are the lock the set would write
  * (rules/lock.c), the digest's fixtures read without asking the disk first
- * (rules/rule_set_load.c), the rule files read on two threads and taken in order (the
- * same file), and a cache entry's payload checked by a checksum rather than a sha256
- * (doc/doc_cache.c). */
+ * (rules/rule_set_load.c), and a cache entry's payload checked by a checksum rather than
+ * a sha256 (doc/doc_cache.c). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +14,6 @@
 #include "base/util.h"
 #include "doc/docInt.h"
 #include "rules/lock.h"
-#include "rules/ruleInt.h"
 #include "schema/schema.h"
 #include "schema/schemaInt.h"
 #include "testutil.h"
@@ -229,53 +227,6 @@ START_TEST(digest_fixtures)
 }
 END_TEST
 
-/* ---- rule files read ahead --------------------------------------------------------- */
-
-#define RULE_ID(id)                                                                                \
-    "rules:\n  - id: " id "\n    owner: t\n    surface: Tool\n    kind: structural\n"             \
-    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
-    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"                   \
-    "    check: {select: /tools/*, require: {has: name}, message: m}\n"
-
-/* The rule files are read on two threads (rule_set_load.c, prefetch_files) and taken in
- * the manifest's order: the rules and the digest are those of one reading after another,
- * and of two broken files the first listed is the one whose error says what was left out,
- * whichever was read first. Many rounds: the threads' order varies. */
-START_TEST(rule_files_read_ahead_keep_their_order)
-{
-    const char *files[] = {"a.yaml", "b.yaml", "c.yaml", "d.yaml", "e.yaml", "f.yaml"};
-    const char *texts[] = {RULE_ID("t.a"), RULE_ID("t.b"), RULE_ID("t.c"),
-                           RULE_ID("t.d"), RULE_ID("t.e"), RULE_ID("t.f")};
-    char *dir = tu_rule_dir(files, texts, 6);
-    char digest[80] = "";
-    for (int round = 0; round < 20; round++) {
-        struct rule_set *rs = tu_load_ok(dir);
-        ck_assert_uint_eq(rs->rules.len, 6);
-        for (size_t i = 0; i < 6; i++) {
-            char want[8];
-            snprintf(want, sizeof want, "t.%c", (char)('a' + i));
-            ck_assert_str_eq(rs->rules.items[i].id, want);
-        }
-        if (!round) snprintf(digest, sizeof digest, "%s", rule_set_digest(rs));
-        ck_assert_str_eq(rule_set_digest(rs), digest);
-        rule_set_free(rs);
-    }
-    tu_write_file(dir, "b.yaml", "rules: [\n");
-    tu_write_file(dir, "e.yaml", "rules: {\n");
-    for (int round = 0; round < 20; round++) {
-        struct diag_list errs = DIAG_LIST_INIT;
-        ck_assert_ptr_null(rule_set_load(dir, &errs));
-        ck_assert_uint_eq(errs.len, 2);
-        ck_assert_ptr_nonnull(strstr(errs.items[0].file, "/b.yaml"));
-        ck_assert_ptr_nonnull(strstr(errs.items[0].hint, "until b.yaml reads"));
-        ck_assert_ptr_nonnull(strstr(errs.items[1].file, "/e.yaml"));
-        ck_assert_ptr_null(strstr(errs.items[1].hint, "until"));
-        diag_list_release(&errs);
-    }
-    tu_rmdir(dir);
-}
-END_TEST
-
 /* ---- the cache entry's checksum ------------------------------------------------------ */
 
 /* Every single bit flipped, in the 8-byte steps and in the tail, changes the checksum;
@@ -317,7 +268,6 @@ Suite *start_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("digest");
     tcase_add_test(tc, digest_fixtures);
-    tcase_add_test(tc, rule_files_read_ahead_keep_their_order);
     suite_add_tcase(s, tc);
     tc = tcase_create("doc-cache");
     tcase_add_test(tc, checksum_sees_every_bit);
