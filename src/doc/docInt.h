@@ -111,6 +111,11 @@ struct doc {
  * allocation functions itself does it before it loads a document (jansson asks it be
  * done before any other of its calls). */
 struct doc_arena *doc_arena_new(size_t text_len);
+/* The same for a tree rebuilt from a cache entry (doc_cache.c) whose values take about
+ * TREE_BYTES: worth it from DOC_ARENA_MIN_TREE (a rule file's tree of a few hundred
+ * blocks: the bump allocation and its denser pages cost less than malloc's blocks). */
+#define DOC_ARENA_MIN_TREE ((size_t)8 << 10)
+struct doc_arena *doc_arena_new_tree(size_t tree_bytes);
 void doc_arena_begin(struct doc_arena *a);
 void doc_arena_end(struct doc_arena *a);
 void doc_arena_release(struct doc_arena *a); /* the document's hold; NULL is a no-op */

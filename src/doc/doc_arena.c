@@ -140,18 +140,32 @@ static void hooks_install(void)
     json_set_alloc_funcs(arena_malloc, arena_free);
 }
 
+static struct doc_arena *arena_new(size_t room);
+
 struct doc_arena *doc_arena_new(size_t text_len)
 {
     if (text_len < DOC_ARENA_MIN_TEXT || text_len > DOC_DEFAULT_MAX_BYTES) return NULL;
+    /* pretty JSON's tree takes 3 to 4 times its text: room for twice that */
+    return arena_new(8 * text_len);
+}
+
+struct doc_arena *doc_arena_new_tree(size_t tree_bytes)
+{
+    if (tree_bytes < DOC_ARENA_MIN_TREE || tree_bytes > DOC_DEFAULT_MAX_BYTES) return NULL;
+    return arena_new(2 * tree_bytes);
+}
+
+/* An arena of ROOM bytes or more: address space only (pages are used as the parse
+ * reaches them); a larger tree goes on in malloc. */
+static struct doc_arena *arena_new(size_t room)
+{
     pthread_once(&hooks_once, hooks_install);
     json_malloc_t m;
     json_free_t f;
     json_get_alloc_funcs(&m, &f);
     if (m != arena_malloc || f != arena_free) return NULL; /* a program replaced them */
-    /* pretty JSON's tree takes 3 to 4 times its text: room for twice that, address space
-     * only (pages are used as the parse reaches them); a larger tree goes on in malloc */
     int log2 = 20;
-    while (((size_t)1 << log2) < 8 * text_len) log2++;
+    while (((size_t)1 << log2) < room) log2++;
     size_t size = (size_t)1 << log2;
     void *base = mmap(NULL, size, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

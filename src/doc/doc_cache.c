@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -460,18 +461,37 @@ static json_t *get_value(struct reader *r, int depth)
     return NULL;
 }
 
-/* Reads the whole file PATH (new); NULL when it cannot. Read at its size in one call
- * (stdio copied a 150 KB entry through 64 KB chunks and a growing buffer). */
-static char *read_all(const char *path, size_t *len, time_t *mtime)
+/* The whole file PATH, or NULL when it cannot be read: an entry of ENTRY_MAP_MIN bytes
+ * or more mapped (its pages are the page cache's: neither copied nor faulted in one by
+ * one; an entry is replaced by a rename, never written in place, so the mapped file stays
+ * whole), a smaller one read at its size in one call (stdio copied a 150 KB entry through
+ * 64 KB chunks and a growing buffer). Let go of it with release_all. */
+#define ENTRY_MAP_MIN ((size_t)32 << 10)
+
+struct whole {
+    char *data;
+    size_t len;
+    int mapped;
+};
+
+static int read_all(const char *path, struct whole *w, time_t *mtime)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
-    if (fd < 0) return NULL;
+    if (fd < 0) return -1;
     if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
         close(fd);
-        return NULL;
+        return -1;
     }
     size_t want = (size_t)st.st_size, n = 0;
+    *mtime = st.st_mtime;
+    if (want >= ENTRY_MAP_MIN) {
+        void *m = mmap(NULL, want, PROT_READ, MAP_PRIVATE, fd, 0);
+        close(fd);
+        if (m == MAP_FAILED) return -1;
+        *w = (struct whole){m, want, 1};
+        return 0;
+    }
     char *p = xmalloc(want + 1);
     while (n < want) {
         ssize_t r = read(fd, p + n, want - n);
@@ -482,25 +502,31 @@ static char *read_all(const char *path, size_t *len, time_t *mtime)
     close(fd);
     if (n != want) { /* cut short, or changed under us: not an entry to trust */
         free(p);
-        return NULL;
+        return -1;
     }
-    *len = n;
-    *mtime = st.st_mtime;
-    return p;
+    *w = (struct whole){p, n, 0};
+    return 0;
+}
+
+static void release_all(struct whole *w)
+{
+    if (w->mapped) munmap(w->data, w->len);
+    else free(w->data);
+    w->data = NULL;
 }
 
 doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, const char hex[65])
 {
     if (!dir_ours(dir)) return NULL;
     char *path = doc_cache_entry_path(dir, hex);
-    size_t n = 0;
     time_t written = 0;
-    char *data = read_all(path, &n, &written);
-    if (!data) {
+    struct whole w;
+    if (read_all(path, &w, &written) < 0) {
         free(path);
         return NULL;
     }
-    struct reader r = {(const unsigned char *)data, (const unsigned char *)data + n, VEC_INIT};
+    const unsigned char *data = (const unsigned char *)w.data;
+    struct reader r = {data, data + w.len, VEC_INIT};
     const char *key = engine_key();
     char magic[sizeof MAGIC], their_hex[64];
     uint32_t format = 0, kl = 0, nidx = 0;
@@ -533,7 +559,10 @@ doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, co
     }
     if (!nidx) goto out;
     for (uint32_t i = 0; i < nidx; i++) get(&r, &d->idx.items[i].flags, 4);
+    d->arena = doc_arena_new_tree((size_t)plen); /* the payload: about the tree's size */
+    doc_arena_begin(d->arena);
     root = get_value(&r, 0);
+    doc_arena_end(d->arena);
     VEC_FREE(r.shared);
     if (!root || r.p != r.end) goto out;
     d->name = xstrdup(name);
@@ -542,16 +571,20 @@ doc *doc_cache_get(const char *dir, const char *name, char *text, size_t len, co
     d->len = len;
     d->is_yaml = 1;
     d->root = root;
-    free(data);
+    release_all(&w);
     if (written < time(NULL) - TOUCH_AFTER) utimensat(AT_FDCWD, path, NULL, 0); /* used */
     free(path);
     return d;
 out:
     VEC_FREE(r.shared);
     json_decref(root);
-    if (d) VEC_FREE(d->idx);
+    if (d) {
+        VEC_FREE(d->idx);
+        doc_arena_release(d->arena); /* after the tree's values went (json_decref above) */
+        pthread_mutex_destroy(&d->cache_lock);
+    }
     free(d);
-    free(data);
+    release_all(&w);
     free(path);
     return NULL;
 }
@@ -586,12 +619,12 @@ char *doc_cache_record_get(const char key[65], size_t *len)
     char *dir = doc_cache_dir();
     if (!dir) return NULL;
     char *path = dir_ours(dir) ? record_path(dir, key) : NULL;
-    size_t n = 0;
     time_t written = 0;
-    char *data = path ? read_all(path, &n, &written) : NULL;
-    char *payload = NULL;
+    struct whole w = {NULL, 0, 0};
+    if (path && read_all(path, &w, &written) < 0) w.data = NULL;
+    char *payload = NULL, *data = w.data;
     const unsigned char *bytes = (const unsigned char *)data; /* NULL: none read */
-    struct reader r = {bytes, bytes ? bytes + n : NULL, VEC_INIT};
+    struct reader r = {bytes, bytes ? bytes + w.len : NULL, VEC_INIT};
     const char *engine_now = engine_key();
     char magic[sizeof REC_MAGIC], their_key[64];
     uint32_t format = 0, kl = 0;
@@ -610,7 +643,7 @@ char *doc_cache_record_get(const char key[65], size_t *len)
             if (written < time(NULL) - TOUCH_AFTER) utimensat(AT_FDCWD, path, NULL, 0);
         }
     }
-    free(data);
+    if (data) release_all(&w);
     free(path);
     free(dir);
     return payload;

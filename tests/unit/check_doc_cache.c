@@ -241,6 +241,74 @@ START_TEST(an_entry_that_is_no_document_is_not_used)
 }
 END_TEST
 
+/* An entry of TEXT (LEN bytes) with one byte more after its tree, its length and
+ * checksum made right: it checks out, but its tree ends before the payload does. */
+static void forge_trailing_byte(const char *text, size_t len)
+{
+    struct sha256_ctx ctx;
+    uint8_t dg[SHA256_DIGEST_SIZE];
+    sha256_init(&ctx);
+    sha256_update(&ctx, len, (const uint8_t *)text);
+    sha256_digest(&ctx, sizeof dg, dg);
+    char hex[65];
+    for (int i = 0; i < SHA256_DIGEST_SIZE; i++) snprintf(hex + 2 * i, 3, "%02x", dg[i]);
+    char *docs = xasprintf("%s/mcpdesc/docs", dir);
+    char *e = doc_cache_entry_path(docs, hex);
+    struct buf b = BUF_INIT;
+    ck_assert_int_eq(buf_read_file(&b, e), 0);
+    buf_addc(&b, '\0');
+    unsigned char *t = (unsigned char *)b.s;
+    uint32_t kl;
+    memcpy(&kl, t + 12, 4);
+    size_t len_at = 16 + kl + 64, sum_at = len_at + 8, payload = sum_at + 8;
+    uint64_t plen = b.len - payload, sum = doc_cache_checksum(t + payload, plen);
+    memcpy(t + len_at, &plen, sizeof plen);
+    memcpy(t + sum_at, &sum, sizeof sum);
+    FILE *f = fopen(e, "wb");
+    fwrite(b.s, 1, b.len, f);
+    fclose(f);
+    buf_release(&b);
+    free(e);
+    free(docs);
+}
+
+/* A tree of DOC_ARENA_MIN_TREE or more is rebuilt in an arena of its own (doc_arena.c),
+ * the same tree as parsed. An entry refused after its arena was made lets go of it:
+ * refused more often than there are arenas, a good entry still gets one. */
+START_TEST(a_large_tree_is_rebuilt_in_an_arena)
+{
+    struct buf big = BUF_INIT;
+    for (int i = 0; i < 400; i++)
+        buf_addf(&big, "key%d: {name: \"value number %d\", list: [1, 2, 3]}\n", i, i);
+    char *bpath = xasprintf("%s/big.yaml", dir);
+    FILE *f = fopen(bpath, "wb");
+    fwrite(big.s, 1, big.len, f);
+    fclose(f);
+    struct doc_error err;
+    doc *p = doc_load_file(bpath, NULL, &err);
+    ck_assert_ptr_nonnull(p);
+    doc_free(doc_load_file_cached(bpath, NULL, &err, NULL)); /* written */
+    doc *hit = doc_load_file_cached(bpath, NULL, &err, NULL);
+    ck_assert_ptr_nonnull(hit->arena);
+    ck_assert(json_equal(doc_root(p), doc_root(hit)));
+    ck_assert_uint_eq(doc_node_count(p), doc_node_count(hit));
+    doc_free(hit);
+    for (int round = 0; round < 80; round++) {
+        forge_trailing_byte(big.s, big.len);
+        doc *d = doc_load_file_cached(bpath, NULL, &err, NULL);
+        ck_assert_ptr_null(d->arena); /* refused: parsed, and written anew */
+        ck_assert(json_equal(doc_root(p), doc_root(d)));
+        doc_free(d);
+    }
+    hit = doc_load_file_cached(bpath, NULL, &err, NULL);
+    ck_assert_ptr_nonnull(hit->arena);
+    doc_free(hit);
+    doc_free(p);
+    free(bpath);
+    buf_release(&big);
+}
+END_TEST
+
 START_TEST(nothing_is_kept_when_off)
 {
     setenv("MCPDESC_NO_CACHE", "1", 1);
@@ -364,6 +432,7 @@ Suite *doc_cache_suite(void)
     tcase_add_test(tc, read_back_is_the_parse);
     tcase_add_test(tc, a_damaged_entry_is_written_anew);
     tcase_add_test(tc, an_entry_that_is_no_document_is_not_used);
+    tcase_add_test(tc, a_large_tree_is_rebuilt_in_an_arena);
     tcase_add_test(tc, nothing_is_kept_when_off);
     tcase_add_test(tc, a_directory_others_may_write_is_not_used);
     tcase_add_test(tc, the_directory_is_bounded);
