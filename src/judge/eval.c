@@ -514,8 +514,12 @@ static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
         verdicts = texts_cache_verdicts(&ctx->texts, l);
         bit = (uint64_t)1 << q;
     }
+    /* the nodes whose string may not hold (texts_cache_open), else every node */
+    size_t n = l->nodes.len;
+    const uint32_t *open = verdicts ? texts_cache_open(&ctx->texts, l, q, &n) : NULL;
     ver_mask failed = 0;
-    for (size_t i = 0; i < l->nodes.len; i++) {
+    for (size_t k = 0; k < n; k++) {
+        size_t i = open ? open[k] : k;
         const struct cursor *c = l->nodes.items[i];
         struct texts_verdict *v = verdicts ? verdicts[i] : NULL;
         if (v && (v->known & bit) ? (v->yes & bit) != 0 /* most nodes: one test */

@@ -105,6 +105,8 @@ static void list_reset(struct texts_list *l)
     l->entered = l->cuts = 0;
     l->verdicts.len = 0;
     l->has_verdicts = 0;
+    l->open.len = 0;
+    l->has_open = 0;
 }
 
 void texts_list_free(struct texts_list *l)
@@ -118,6 +120,7 @@ void texts_list_free(struct texts_list *l)
     VEC_FREE(l->owned);
     VEC_FREE(l->nodes);
     VEC_FREE(l->verdicts);
+    VEC_FREE(l->open);
     free(l);
 }
 
@@ -159,6 +162,7 @@ struct verdicts {
     struct verdict_block *blocks;
     const void *askers[64];
     int nasked;
+    unsigned char hint[256]; /* an asker's number, by its address (texts_cache_question) */
 };
 
 static void verdicts_free(struct verdicts *t)
@@ -288,9 +292,27 @@ struct walk {
     const struct cursor *at;  /* the kept parent of the children being visited */
     int mode;                 /* what a child of AT is: see visit_child */
     struct verdicts *vt;      /* the cache's records of strings, or NULL */
+    const uint64_t *named;    /* named_bytes of the spec */
 };
 
 enum { CHILD_SCHEMA, CHILD_LEAVES, CHILD_KEYS };
+
+/* The first bytes of the members a schema walk treats apart (skip, values, keys), a bit
+ * each: most members of a schema (type, items, required) start with none of them. */
+static void named_bytes(const struct texts_spec *spec, uint64_t out[4])
+{
+    out[0] = out[1] = out[2] = out[3] = 0;
+    const texts_entries *lists[] = {&spec->values, &spec->keys};
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < lists[k]->len; i++) {
+            unsigned char b = (unsigned char)lists[k]->items[i].member[0];
+            out[b >> 6] |= (uint64_t)1 << (b & 63);
+        }
+    for (size_t i = 0; i < spec->skip.len; i++) {
+        unsigned char b = (unsigned char)spec->skip.items[i][0];
+        out[b >> 6] |= (uint64_t)1 << (b & 63);
+    }
+}
 
 /* Within the bounds of one item's walk? Counts C as entered. */
 static int enter_ok(struct walk *w, const struct cursor *c)
@@ -330,9 +352,28 @@ static int visit_child(const struct cursor *child, void *arg)
 {
     struct walk *w = arg;
     if (!enter_ok(w, child)) return 0;
+    const struct texts_entry *e;
+    unsigned char b;
+    if (w->mode != CHILD_KEYS && !json_is_object(child->v) && !json_is_array(child->v)) {
+        /* a scalar (most schema members: type, minimum, the strings of required) is a text
+         * only as a string leaf, of a values member when in a schema: kept only then */
+        if (!json_is_string(child->v)) return 0;
+        if (w->mode == CHILD_SCHEMA) {
+            b = (unsigned char)(child->key ? child->key[0] : 0);
+            if (!child->key || !(w->named[b >> 6] >> (b & 63) & 1)) return 0;
+            for (size_t i = 0; i < w->spec->skip.len; i++)
+                if (w->spec->skip.items[i][0] == child->key[0] &&
+                    !strcmp(w->spec->skip.items[i], child->key))
+                    return 0;
+            if (!(e = entry_named(&w->spec->values, child->key))) return 0;
+            add_text(w->l, w->vt, keep(w->l, child, w->at), e->kind);
+            return 0;
+        }
+        add_text(w->l, w->vt, keep(w->l, child, w->at), w->kind);
+        return 0;
+    }
     struct cursor *k = keep(w->l, child, w->at);
     struct walk sub = *w;
-    const struct texts_entry *e;
     switch (w->mode) {
     case CHILD_LEAVES: walk_leaves(&sub, k, w->kind); break;
     case CHILD_KEYS: {
@@ -356,7 +397,8 @@ static int visit_child(const struct cursor *child, void *arg)
         break;
     }
     case CHILD_SCHEMA:
-        if (!k->key) {
+        b = (unsigned char)(k->key ? k->key[0] : 0);
+        if (!k->key || !(w->named[b >> 6] >> (b & 63) & 1)) {
             walk_schema(&sub, k);
             break;
         }
@@ -417,7 +459,9 @@ static void fill_item(struct texts_list *l, const struct texts_spec *spec,
         : NULL;
     if (!coll) return;
     texts_item_walks++;
-    struct walk w = {spec, ctx, l, keep_chain(l, item), NULL, NULL, CHILD_SCHEMA, vt};
+    uint64_t named[4];
+    named_bytes(spec, named);
+    struct walk w = {spec, ctx, l, keep_chain(l, item), NULL, NULL, CHILD_SCHEMA, vt, named};
     l->has_verdicts = vt != NULL;
     run_entries(&w, &coll->entries);
     for (size_t i = 0; i < spec->roots.len; i++)
@@ -436,7 +480,9 @@ struct texts_list *texts_of_document(const struct texts_spec *spec, const struct
                                      const struct cursor *root)
 {
     struct texts_list *l = xcalloc(1, sizeof *l);
-    struct walk w = {spec, ctx, l, keep_chain(l, root), NULL, NULL, CHILD_SCHEMA, NULL};
+    uint64_t named[4];
+    named_bytes(spec, named);
+    struct walk w = {spec, ctx, l, keep_chain(l, root), NULL, NULL, CHILD_SCHEMA, NULL, named};
     run_entries(&w, &spec->document);
     return l;
 }
@@ -469,11 +515,37 @@ static struct verdicts *verdicts_of(struct texts_cache **cache)
 int texts_cache_question(struct texts_cache **cache, const void *asker)
 {
     struct verdicts *t = verdicts_of(cache);
+    /* every item asks every question: a slot by address answers most */
+    unsigned char *hint = &t->hint[((uintptr_t)asker >> 4 ^ (uintptr_t)asker >> 12) & 255];
+    if (*hint < t->nasked && t->askers[*hint] == asker) return *hint;
     for (int i = 0; i < t->nasked; i++)
-        if (t->askers[i] == asker) return i;
+        if (t->askers[i] == asker) return *hint = (unsigned char)i;
     if (t->nasked == 64) return -1;
     t->askers[t->nasked] = asker;
+    *hint = (unsigned char)t->nasked;
     return t->nasked++;
+}
+
+const uint32_t *texts_cache_open(struct texts_cache **cache, const struct texts_list *cl, int q,
+                                 size_t *n)
+{
+    struct texts_list *l = (struct texts_list *)cl; /* the cache's own list */
+    struct texts_verdict *const *v = texts_cache_verdicts(cache, cl);
+    if (!l->has_open) {
+        int asked = verdicts_of(cache)->nasked;
+        l->open_for = asked >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << asked) - 1;
+        l->open.len = 0;
+        for (size_t i = 0; i < l->nodes.len; i++)
+            if (!v[i] || (v[i]->known & v[i]->yes & l->open_for) != l->open_for)
+                VEC_PUSH(l->open, (uint32_t)i);
+        l->has_open = 1;
+    }
+    if (q < 0 || q >= 64 || !(l->open_for >> q & 1)) {
+        *n = l->nodes.len;
+        return NULL;
+    }
+    *n = l->open.len;
+    return l->open.items;
 }
 
 struct texts_verdict *const *texts_cache_verdicts(struct texts_cache **cache,

@@ -57,6 +57,9 @@ struct texts_list {
     /* per node, its string's verdicts (texts_cache_verdicts), once asked for */
     VEC(struct texts_verdict *) verdicts;
     int has_verdicts;
+    VEC(uint32_t) open; /* texts_cache_open's nodes, for the questions in OPEN_FOR */
+    uint64_t open_for;
+    int has_open;
 };
 
 /* The texts of ITEM (a cursor of an item of a declared collection; else none): a new
@@ -95,6 +98,12 @@ int texts_cache_question(struct texts_cache **cache, const void *asker);
  * is dropped. */
 struct texts_verdict *const *texts_cache_verdicts(struct texts_cache **cache,
                                                   const struct texts_list *l);
+/* The nodes of L (by index, in L's order) whose answer to question Q may be other than
+ * YES: every node but those whose verdicts said YES to every question numbered when L was
+ * first asked (answers never change once known). NULL (every node) when Q was numbered
+ * later. *N receives their number. */
+const uint32_t *texts_cache_open(struct texts_cache **cache, const struct texts_list *l, int q,
+                                 size_t *n);
 
 /* Forget ITEM's list (a walk of a large collection is done with the item). */
 void texts_cache_drop(struct texts_cache *cache, const struct cursor *item);
