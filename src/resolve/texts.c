@@ -535,6 +535,7 @@ const uint32_t *texts_cache_open(struct texts_cache **cache, const struct texts_
         int asked = verdicts_of(cache)->nasked;
         l->open_for = asked >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << asked) - 1;
         l->open.len = 0;
+        VEC_RESERVE(l->open, 1); /* never NULL: NULL says every node */
         for (size_t i = 0; i < l->nodes.len; i++)
             if (!v[i] || (v[i]->known & v[i]->yes & l->open_for) != l->open_for)
                 VEC_PUSH(l->open, (uint32_t)i);

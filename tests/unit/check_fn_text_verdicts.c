@@ -131,6 +131,52 @@ START_TEST(equal_strings_share_one_record)
 }
 END_TEST
 
+/* The open nodes of a list: those whose string has not said YES to every question
+ * numbered when the list was first asked; every node for a question numbered later. */
+START_TEST(open_nodes_are_those_not_yet_settled)
+{
+    doc *d = tu_doc("{\"tools\": [{\"name\": \"a\", \"description\": \"seen\"},"
+                    " {\"name\": \"b\", \"description\": \"seen\"},"
+                    " {\"name\": \"c\", \"description\": \"seen\"}]}");
+    ck_assert_ptr_nonnull(d);
+    struct texts_spec *spec = spec_new();
+    struct sel_ctx ctx = {d, NULL};
+    struct cursor root, coll, item[3];
+    sel_root(&ctx, &root);
+    ck_assert_int_eq(sel_member(&ctx, &root, "tools", &coll), 0);
+    for (size_t i = 0; i < 3; i++) ck_assert_int_eq(sel_item(&ctx, &coll, i, &item[i]), 0);
+    struct texts_cache *cache = NULL;
+    int asker[2];
+    int q0 = texts_cache_question(&cache, &asker[0]);
+    /* tool a: both its strings said YES to q0 */
+    const struct texts_list *la = texts_cache_item(&cache, spec, &ctx, &item[0]);
+    struct texts_verdict *const *va = texts_cache_verdicts(&cache, la);
+    ck_assert_uint_eq(la->nodes.len, 2);
+    for (size_t i = 0; i < la->nodes.len; i++) {
+        va[i]->known |= (uint64_t)1 << q0;
+        va[i]->yes |= (uint64_t)1 << q0;
+    }
+    /* tool b: "seen" settled, "b" not */
+    const struct texts_list *lb = texts_cache_item(&cache, spec, &ctx, &item[1]);
+    size_t n;
+    const uint32_t *open = texts_cache_open(&cache, lb, q0, &n);
+    ck_assert_ptr_nonnull(open);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(json_string_value(lb->nodes.items[open[0]]->v), "b");
+    /* a question numbered after b's list was first asked: every node of it */
+    int q1 = texts_cache_question(&cache, &asker[1]);
+    ck_assert_ptr_null(texts_cache_open(&cache, lb, q1, &n));
+    ck_assert_uint_eq(n, lb->nodes.len);
+    /* tool c, first asked now: "seen" said nothing to q1 yet, so it is open */
+    const struct texts_list *lc = texts_cache_item(&cache, spec, &ctx, &item[2]);
+    ck_assert_ptr_nonnull(texts_cache_open(&cache, lc, q0, &n));
+    ck_assert_uint_eq(n, 2);
+    texts_cache_free(cache);
+    texts_spec_free(spec);
+    doc_free(d);
+}
+END_TEST
+
 /* ---- judged with the kept answers: the same findings as judging every node ---- */
 
 static const char *manifest = "texts:\n"
@@ -188,7 +234,8 @@ static void count_judged(const struct rule *r, const char *pointer, int whole, v
 
 /* Tool I of N: the same texts again and again (a secret in every third description and
  * property name, a $componentRef'd text in each), and a sentence naming "notes", a
- * parameter of the odd tools only. */
+ * parameter of the even tools only (the first among them: its list is made before the
+ * later rules ask their first question). */
 static char *many_tools(size_t n)
 {
     struct buf b = BUF_INIT;
@@ -202,7 +249,7 @@ static char *many_tools(size_t n)
                  "{\"type\": \"object\", \"properties\": {\"%s\": {\"description\": \"Pass "
                  "the file as notes.\"}, \"c\": {\"$componentRef\": \"#/components/schemas/C\"},"
                  " \"%s\": {\"type\": \"string\"}}}}",
-                 i ? "," : "", i, i % 3 ? "fine" : "a secret", i % 2 ? "notes" : "path",
+                 i ? "," : "", i, i % 3 ? "fine" : "a secret", i % 2 ? "path" : "notes",
                  i % 3 == 1 ? "secret_key" : "max_results");
     buf_adds(&b,
              "], \"components\": {\"schemas\": {\"C\": {\"type\": \"string\","
@@ -237,12 +284,12 @@ START_TEST(kept_answers_change_no_finding)
         secret_name += !strcmp(r, "t.secret-name");
         own += !strcmp(r, "t.own-param");
     }
-    size_t thirds = (n + 2) / 3, ones = (n + 1) / 3, odd = n / 2;
+    size_t thirds = (n + 2) / 3, ones = (n + 1) / 3, even = (n + 1) / 2;
     /* the component's text is reported once per site or once in its component: either
      * way, the same in both runs (above); here only the items' own */
     ck_assert_uint_ge(secret, thirds + ones);
     ck_assert_uint_eq(secret_name, ones);
-    ck_assert_uint_eq(own, odd);
+    ck_assert_uint_eq(own, even);
     free(apart);
     free(w);
     free(g);
@@ -259,6 +306,7 @@ Suite *fn_text_verdicts_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, equal_strings_share_one_record);
+    tcase_add_test(tc, open_nodes_are_those_not_yet_settled);
     tcase_add_loop_test(tc, kept_answers_change_no_finding, 0, 2);
     suite_add_tcase(s, tc);
     return s;
