@@ -523,7 +523,7 @@ static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
         const struct cursor *c = l->nodes.items[i];
         struct texts_verdict *v = verdicts ? verdicts[i] : NULL;
         if (v && (v->known & bit) ? (v->yes & bit) != 0 /* most nodes: one test */
-                : verdicts        ? fn_text_holds(cl->require, !cl->when, c, v, bit, ctx)
+                : verdicts        ? fn_text_holds(cl->require, cl->when, c, v, bit, ctx)
                                   : skip && fn_text_surely_holds(cl->require, c))
             continue;
         failed |= judge(ctx, cl, c, m);

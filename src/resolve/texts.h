@@ -89,6 +89,7 @@ const struct texts_list *texts_cache_document(struct texts_cache **cache,
  * their meaning fixed while the cache lives. */
 struct texts_verdict {
     uint64_t known, yes;
+    uint64_t unsure; /* the caller's own use: a first test that left the answer open */
 };
 /* Question ASKER's number in CACHE (ASKER: any address that stays the same while the
  * cache lives): 0 to 63, or -1 when 64 are taken. */

@@ -52,19 +52,27 @@ int fn_text_verdict_worth(const struct pred *require)
     return require && require->fn->eval == fn_eval_not && require->nkids == 1;
 }
 
-int fn_text_holds(const struct pred *require, int judged, const struct cursor *c,
+int fn_text_holds(const struct pred *require, const struct pred *when, const struct cursor *c,
                   struct texts_verdict *v, uint64_t bit, struct eval_ctx *ctx)
 {
     if (v && (v->known & bit)) return (v->yes & bit) != 0;
-    int holds = fn_text_surely_holds(require, c);
-    /* a text node (facts set) whose require the judge would evaluate anyway: evaluated
-     * here once per distinct string (a failure is judged again, and reported, by judge) */
-    if (!holds && judged && v && (c->text_facts & SEL_TEXT_FACTS) &&
-        on_string_alone(require->kids[0], ctx))
-        holds = fn_eval(require, c, ctx);
-    if (v) {
-        v->known |= bit;
-        if (holds) v->yes |= bit;
+    if (!(v && (v->unsure & bit))) { /* the facts' answer, once per string */
+        if (fn_text_surely_holds(require, c)) {
+            if (v) v->known |= bit, v->yes |= bit;
+            return 1;
+        }
+        if (!v || !(c->text_facts & SEL_TEXT_FACTS) || !on_string_alone(require->kids[0], ctx)) {
+            if (v) v->known |= bit; /* judged on every node */
+            return 0;
+        }
+        v->unsure |= bit;
     }
+    /* a text node whose require the judge evaluates once its `when` held: evaluated here
+     * once per distinct string (a failure is judged again, and reported, by judge). A
+     * `when` reads the node: evaluated on each, as judge would, its answer not kept. */
+    if (when && !fn_eval(when, c, ctx)) return 1;
+    int holds = fn_eval(require, c, ctx);
+    v->known |= bit;
+    if (holds) v->yes |= bit;
     return holds;
 }

@@ -19,13 +19,14 @@ int fn_text_surely_holds(const struct pred *require, const struct cursor *c);
 /* Whether fn_text_holds may answer for REQUIRE: it is `not P`. */
 int fn_text_verdict_worth(const struct pred *require);
 
-/* 1 when REQUIRE (fn_text_verdict_worth) surely holds on text node C, as
- * fn_text_surely_holds says; with JUDGED (the clause has no `when`, so its require is
- * evaluated on every node anyway), also when REQUIRE holds once evaluated, if P's answer
- * depends on the string alone (chars, phrases, matches, all/any/use of them). The answer is
- * kept in V (C's string's verdicts, or NULL) as bit BIT and read from there when known:
- * a string's answer is the same on every node that holds it. */
-int fn_text_holds(const struct pred *require, int judged, const struct cursor *c,
+/* 1 when a clause of REQUIRE (fn_text_verdict_worth) and WHEN (may be NULL) surely finds
+ * nothing on text node C: REQUIRE surely holds by C's facts (fn_text_surely_holds); or,
+ * when P's answer depends on the string alone (chars, phrases, matches, all/any/use of
+ * them, mentions without a relative selector), WHEN fails on C or REQUIRE holds once
+ * evaluated. REQUIRE's answer is kept in V (C's string's verdicts, or NULL) as bit BIT and
+ * read from there when known: a string's answer is the same on every node that holds it;
+ * WHEN's, which reads the node, never is. 0: judge C. */
+int fn_text_holds(const struct pred *require, const struct pred *when, const struct cursor *c,
                   struct texts_verdict *v, uint64_t bit, struct eval_ctx *ctx);
 
 #endif

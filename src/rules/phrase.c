@@ -296,9 +296,12 @@ static int run_byte(unsigned char u)
     return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_';
 }
 
-/* The filter bit of a run, from its bytes in lower case (FNV-1a). */
+/* The filter bit of a run, from its bytes in lower case (FNV-1a), mixed: FNV-1a's top
+ * bits hardly change with a run's last bytes ("key1" and "key2" would share a bit). */
 static unsigned run_bit(uint64_t h)
 {
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ull;
     return (unsigned)(h >> 56);
 }
 

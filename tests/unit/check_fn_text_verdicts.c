@@ -233,7 +233,8 @@ static void count_judged(const struct rule *r, const char *pointer, int whole, v
 }
 
 /* Tool I of N: the same texts again and again (a secret in every third description and
- * property name, a $componentRef'd text in each), and a sentence naming "notes", a
+ * property name, the name also a description before it: t.secret-name's `when` fails
+ * there, holds at the name; a $componentRef'd text in each), and a sentence naming "notes", a
  * parameter of the even tools only (the first among them: its list is made before the
  * later rules ask their first question). */
 static char *many_tools(size_t n)
@@ -249,8 +250,11 @@ static char *many_tools(size_t n)
                  "{\"type\": \"object\", \"properties\": {\"%s\": {\"description\": \"Pass "
                  "the file as notes.\"}, \"c\": {\"$componentRef\": \"#/components/schemas/C\"},"
                  " \"%s\": {\"type\": \"string\"}}}}",
-                 i ? "," : "", i, i % 3 ? "fine" : "a secret", i % 2 ? "path" : "notes",
-                 i % 3 == 1 ? "secret_key" : "max_results");
+                 i ? "," : "", i,
+                 i % 3 == 1  ? "secret_key"
+                     : i % 3 ? "fine"
+                             : "a secret",
+                 i % 2 ? "path" : "notes", i % 3 == 1 ? "secret_key" : "max_results");
     buf_adds(&b,
              "], \"components\": {\"schemas\": {\"C\": {\"type\": \"string\","
              " \"description\": \"keep it secret\"}}}}");

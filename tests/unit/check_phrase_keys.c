@@ -98,11 +98,35 @@ START_TEST(every_phrase_found_by_any_alternative)
 }
 END_TEST
 
+/* Words that differ only in their last characters ("token_1", "token_2") are told apart
+ * by the filter: most texts holding a sibling of the phrase's word are ruled out. */
+START_TEST(words_differing_at_the_end_told_apart)
+{
+    char *why = NULL;
+    const char *phrase[] = {"send token_x7 now"};
+    struct phrase_set *set = phrase_set_compile(phrase, 1, FOLD | PHRASE_WORDS, &why);
+    ck_assert_msg(set != NULL, "%s", why ? why : "");
+    size_t ruled_out = 0, n = 0;
+    char text[64];
+    for (char a = 'a'; a <= 'z'; a++)
+        for (char d = '0'; d <= '9'; d++) {
+            if (a == 'x' && d == '7') continue;
+            snprintf(text, sizeof text, "send token_%c%c now", a, d);
+            n++;
+            ruled_out += !phrase_set_may_match_runs(set, text, strlen(text));
+        }
+    ck_assert(phrase_set_may_match_runs(set, "send token_x7 now", 17));
+    ck_assert_msg(ruled_out * 10 >= n * 9, "only %zu of %zu ruled out", ruled_out, n);
+    phrase_set_free(set);
+}
+END_TEST
+
 Suite *phrase_keys_suite(void)
 {
     Suite *s = suite_create("phrase_keys");
     TCase *tc = tcase_create("core");
     tcase_add_loop_test(tc, every_phrase_found_by_any_alternative, 0, 2);
+    tcase_add_test(tc, words_differing_at_the_end_told_apart);
     suite_add_tcase(s, tc);
     return s;
 }
