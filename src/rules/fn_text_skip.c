@@ -56,6 +56,13 @@ int fn_text_holds(const struct pred *require, const struct pred *when, const str
                   struct texts_verdict *v, uint64_t bit, struct eval_ctx *ctx)
 {
     if (v && (v->known & bit)) return (v->yes & bit) != 0;
+    if (!when && v && (c->text_facts & SEL_TEXT_FACTS) && on_string_alone(require->kids[0], ctx)) {
+        /* evaluated at once: its evaluators start with the facts' test themselves */
+        int holds = fn_eval(require, c, ctx);
+        v->known |= bit;
+        if (holds) v->yes |= bit;
+        return holds;
+    }
     if (!(v && (v->unsure & bit))) { /* the facts' answer, once per string */
         if (fn_text_surely_holds(require, c)) {
             if (v) v->known |= bit, v->yes |= bit;
