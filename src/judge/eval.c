@@ -506,10 +506,28 @@ static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
         texts_cache_item(&ctx->texts, rule_set_texts(ctx->rs), &ctx->sctx, item);
     const struct eval_options *o = ((struct eval_run *)ctx)->opts;
     int skip = !(o && o->judged); /* rules test's callback sees every node */
+    /* the answers on a string, kept for its next nodes (fn_text_skip.h) */
+    struct texts_verdict *const *verdicts = NULL;
+    uint64_t bit = 0;
+    int q = skip && fn_text_verdict_worth(cl->require) ? texts_cache_question(&ctx->texts, cl) : -1;
+    if (q >= 0) {
+        verdicts = texts_cache_verdicts(&ctx->texts, l);
+        bit = (uint64_t)1 << q;
+    }
+    /* the nodes whose string may not hold (texts_cache_open), else every node */
+    size_t n = l->nodes.len;
+    const uint32_t *open = verdicts ? texts_cache_open(&ctx->texts, l, q, &n) : NULL;
     ver_mask failed = 0;
-    for (size_t i = 0; i < l->nodes.len; i++)
-        if (!(skip && fn_text_surely_holds(cl->require, l->nodes.items[i])))
-            failed |= judge(ctx, cl, l->nodes.items[i], m);
+    for (size_t k = 0; k < n; k++) {
+        size_t i = open ? open[k] : k;
+        const struct cursor *c = l->nodes.items[i];
+        struct texts_verdict *v = verdicts ? verdicts[i] : NULL;
+        if (v && (v->known & bit) ? (v->yes & bit) != 0 /* most nodes: one test */
+                : verdicts        ? fn_text_holds(cl->require, cl->when, c, v, bit, ctx)
+                                  : skip && fn_text_surely_holds(cl->require, c))
+            continue;
+        failed |= judge(ctx, cl, c, m);
+    }
     return failed;
 }
 

@@ -90,13 +90,6 @@ static const struct cursor *keep_below(struct texts_list *l, const struct cursor
     return keep(l, c, keep_below(l, c->parent, top));
 }
 
-static void add_text(struct texts_list *l, struct cursor *c, const char *kind)
-{
-    c->text_kind = kind;
-    sel_text_facts(c);
-    VEC_PUSH(l->nodes, c);
-}
-
 /* Empty L for another walk, keeping its chunks (as spares: an item as large as the last
  * one allocates nothing) and its vectors' room. */
 static void list_reset(struct texts_list *l)
@@ -110,6 +103,10 @@ static void list_reset(struct texts_list *l)
     for (size_t i = 0; i < l->owned.len; i++) json_decref(l->owned.items[i]);
     l->owned.len = l->nodes.len = 0;
     l->entered = l->cuts = 0;
+    l->verdicts.len = 0;
+    l->has_verdicts = 0;
+    l->open.len = 0;
+    l->has_open = 0;
 }
 
 void texts_list_free(struct texts_list *l)
@@ -122,7 +119,166 @@ void texts_list_free(struct texts_list *l)
     }
     VEC_FREE(l->owned);
     VEC_FREE(l->nodes);
+    VEC_FREE(l->verdicts);
+    VEC_FREE(l->open);
     free(l);
+}
+
+/* ---- verdicts on distinct strings: an open-addressing table of copies -------------- */
+
+/* Bounds: a longer string costs more to hash and compare than most answers, and is
+ * seldom repeated (descriptions); the table stops taking strings at its bounds. */
+enum {
+    VERDICT_MAX_LEN = 256,
+    VERDICT_MAX_STRINGS = 1 << 18,
+    VERDICT_MAX_BYTES = 8 << 20,
+    VERDICT_BLOCK = 64 << 10
+};
+
+struct verdict_rec { /* in a block: the verdict, then the string's bytes */
+    struct texts_verdict v;
+    uint64_t ascii[2]; /* the string's facts (sel.h), found once */
+    unsigned facts;
+    int named;    /* NAME was made (NULL then: not UTF-8) */
+    json_t *name; /* the string as the value of key nodes, or NULL */
+    size_t n;
+    char s[];
+};
+
+struct verdict_entry {
+    uint64_t hash;
+    struct verdict_rec *r; /* NULL: an empty entry */
+};
+
+struct verdict_block {
+    struct verdict_block *next;
+    size_t used;
+    _Alignas(16) char bytes[VERDICT_BLOCK];
+};
+
+struct verdicts {
+    struct verdict_entry *e;
+    size_t cap, len, bytes;
+    struct verdict_block *blocks;
+    const void *askers[64];
+    int nasked;
+    unsigned char hint[256]; /* an asker's number, by its address (texts_cache_question) */
+};
+
+static void verdicts_free(struct verdicts *t)
+{
+    if (!t) return;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->e[i].r) json_decref(t->e[i].r->name);
+    for (struct verdict_block *b = t->blocks, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(t->e);
+    free(t);
+}
+
+/* Eight bytes at a time (FNV-like mixing), then the tail. */
+static uint64_t string_hash(const char *s, size_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0x100000001B3ull;
+        h ^= h >> 29;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s + i, n - i);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    return h ^ h >> 32;
+}
+
+static void verdicts_grow(struct verdicts *t)
+{
+    size_t old = t->cap;
+    struct verdict_entry *oe = t->e;
+    t->cap = old ? old * 2 : 1024;
+    t->e = xcalloc(t->cap, sizeof *t->e);
+    for (size_t i = 0; i < old; i++) {
+        if (!oe[i].r) continue;
+        size_t k = oe[i].hash & (t->cap - 1);
+        while (t->e[k].r) k = (k + 1) & (t->cap - 1);
+        t->e[k] = oe[i];
+    }
+    free(oe);
+}
+
+/* The record of string S (N bytes), made when new (no facts yet: FACTS 0); NULL past the
+ * bounds. */
+static struct verdict_rec *verdict_for(struct verdicts *t, const char *s, size_t n)
+{
+    if (n > VERDICT_MAX_LEN) return NULL;
+    if (2 * (t->len + 1) > t->cap) {
+        if (t->len >= VERDICT_MAX_STRINGS) return NULL;
+        verdicts_grow(t);
+    }
+    uint64_t h = string_hash(s, n);
+    size_t k = h & (t->cap - 1);
+    for (; t->e[k].r; k = (k + 1) & (t->cap - 1)) {
+        const struct verdict_rec *r = t->e[k].r;
+        if (t->e[k].hash == h && r->n == n && !memcmp(r->s, s, n)) return t->e[k].r;
+    }
+    size_t size = (sizeof(struct verdict_rec) + n + 15) & ~(size_t)15;
+    if (t->bytes + size > VERDICT_MAX_BYTES) return NULL;
+    if (!t->blocks || t->blocks->used + size > VERDICT_BLOCK) {
+        struct verdict_block *b = xmalloc(sizeof *b);
+        b->next = t->blocks;
+        b->used = 0;
+        t->blocks = b;
+    }
+    struct verdict_rec *r = (struct verdict_rec *)(t->blocks->bytes + t->blocks->used);
+    t->blocks->used += size;
+    t->bytes += size;
+    memset(r, 0, sizeof *r);
+    r->n = n;
+    memcpy(r->s, s, n);
+    t->e[k].hash = h;
+    t->e[k].r = r;
+    t->len++;
+    return r;
+}
+
+/* C's facts (sel.h): R's when R has them, else found (and kept in R). */
+static void text_facts(struct cursor *c, struct verdict_rec *r)
+{
+    if (r && r->facts) {
+        c->text_facts = r->facts;
+        c->text_ascii[0] = r->ascii[0];
+        c->text_ascii[1] = r->ascii[1];
+        return;
+    }
+    sel_text_facts(c);
+    if (r) {
+        r->facts = c->text_facts;
+        r->ascii[0] = c->text_ascii[0];
+        r->ascii[1] = c->text_ascii[1];
+    }
+}
+
+/* C a text node of L, of KIND; R its string's record, if any. A list with verdicts
+ * (T given to the walk) has one entry per node. */
+static void add_text_rec(struct texts_list *l, struct cursor *c, const char *kind,
+                         struct verdict_rec *r)
+{
+    c->text_kind = kind;
+    text_facts(c, r);
+    VEC_PUSH(l->nodes, c);
+    if (l->has_verdicts) VEC_PUSH(l->verdicts, r ? &r->v : NULL);
+}
+
+static void add_text(struct texts_list *l, struct verdicts *t, struct cursor *c, const char *kind)
+{
+    struct verdict_rec *r = t && json_is_string(c->v)
+        ? verdict_for(t, json_string_value(c->v), json_string_length(c->v))
+        : NULL;
+    add_text_rec(l, c, kind, r);
 }
 
 /* ---- the walk ----------------------------------------------------------------------- */
@@ -135,9 +291,28 @@ struct walk {
     const char *kind;         /* the entry's kind (selectors) */
     const struct cursor *at;  /* the kept parent of the children being visited */
     int mode;                 /* what a child of AT is: see visit_child */
+    struct verdicts *vt;      /* the cache's records of strings, or NULL */
+    const uint64_t *named;    /* named_bytes of the spec */
 };
 
 enum { CHILD_SCHEMA, CHILD_LEAVES, CHILD_KEYS };
+
+/* The first bytes of the members a schema walk treats apart (skip, values, keys), a bit
+ * each: most members of a schema (type, items, required) start with none of them. */
+static void named_bytes(const struct texts_spec *spec, uint64_t out[4])
+{
+    out[0] = out[1] = out[2] = out[3] = 0;
+    const texts_entries *lists[] = {&spec->values, &spec->keys};
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < lists[k]->len; i++) {
+            unsigned char b = (unsigned char)lists[k]->items[i].member[0];
+            out[b >> 6] |= (uint64_t)1 << (b & 63);
+        }
+    for (size_t i = 0; i < spec->skip.len; i++) {
+        unsigned char b = (unsigned char)spec->skip.items[i][0];
+        out[b >> 6] |= (uint64_t)1 << (b & 63);
+    }
+}
 
 /* Within the bounds of one item's walk? Counts C as entered. */
 static int enter_ok(struct walk *w, const struct cursor *c)
@@ -169,7 +344,7 @@ static void walk_schema(struct walk *w, const struct cursor *c)
 
 static void walk_leaves(struct walk *w, const struct cursor *c, const char *kind)
 {
-    if (json_is_string(c->v)) add_text(w->l, (struct cursor *)c, kind);
+    if (json_is_string(c->v)) add_text(w->l, w->vt, (struct cursor *)c, kind);
     else if (json_is_object(c->v) || json_is_array(c->v)) walk_children(w, c, CHILD_LEAVES, kind);
 }
 
@@ -177,25 +352,53 @@ static int visit_child(const struct cursor *child, void *arg)
 {
     struct walk *w = arg;
     if (!enter_ok(w, child)) return 0;
+    const struct texts_entry *e;
+    unsigned char b;
+    if (w->mode != CHILD_KEYS && !json_is_object(child->v) && !json_is_array(child->v)) {
+        /* a scalar (most schema members: type, minimum, the strings of required) is a text
+         * only as a string leaf, of a values member when in a schema: kept only then */
+        if (!json_is_string(child->v)) return 0;
+        if (w->mode == CHILD_SCHEMA) {
+            b = (unsigned char)(child->key ? child->key[0] : 0);
+            if (!child->key || !(w->named[b >> 6] >> (b & 63) & 1)) return 0;
+            for (size_t i = 0; i < w->spec->skip.len; i++)
+                if (w->spec->skip.items[i][0] == child->key[0] &&
+                    !strcmp(w->spec->skip.items[i], child->key))
+                    return 0;
+            if (!(e = entry_named(&w->spec->values, child->key))) return 0;
+            add_text(w->l, w->vt, keep(w->l, child, w->at), e->kind);
+            return 0;
+        }
+        add_text(w->l, w->vt, keep(w->l, child, w->at), w->kind);
+        return 0;
+    }
     struct cursor *k = keep(w->l, child, w->at);
     struct walk sub = *w;
-    const struct texts_entry *e;
     switch (w->mode) {
     case CHILD_LEAVES: walk_leaves(&sub, k, w->kind); break;
     case CHILD_KEYS: {
-        json_t *name = json_string(k->key);
-        if (name) {
+        /* the name as a string: one per distinct name, the record's, when recorded */
+        struct verdict_rec *r = w->vt ? verdict_for(w->vt, k->key, strlen(k->key)) : NULL;
+        json_t *name;
+        if (r) {
+            if (!r->named) r->name = json_string(k->key);
+            r->named = 1;
+            name = r->name;
+        } else if ((name = json_string(k->key))) {
             VEC_PUSH(w->l->owned, name);
+        }
+        if (name) {
             struct cursor *kn = keep(w->l, k, w->at);
             kn->v = name;
             kn->is_key = 1;
-            add_text(w->l, kn, w->kind);
+            add_text_rec(w->l, kn, w->kind, r);
         }
         walk_schema(&sub, k);
         break;
     }
     case CHILD_SCHEMA:
-        if (!k->key) {
+        b = (unsigned char)(k->key ? k->key[0] : 0);
+        if (!k->key || !(w->named[b >> 6] >> (b & 63) & 1)) {
             walk_schema(&sub, k);
             break;
         }
@@ -227,7 +430,7 @@ static int visit_entry(const struct cursor *c, void *arg)
     if (!json_is_string(c->v)) return 0;
     const struct cursor *k = keep_below(w->l, c, w->top);
     if (k == w->top) return 0; /* an item is not a string */
-    add_text(w->l, (struct cursor *)k, w->kind);
+    add_text(w->l, w->vt, (struct cursor *)k, w->kind);
     return 0;
 }
 
@@ -247,16 +450,19 @@ static void run_entries(struct walk *w, const texts_entries *e)
     }
 }
 
-/* The texts of ITEM into L (empty). */
+/* The texts of ITEM into L (empty), with their strings' records from VT when given. */
 static void fill_item(struct texts_list *l, const struct texts_spec *spec,
-                      const struct sel_ctx *ctx, const struct cursor *item)
+                      const struct sel_ctx *ctx, const struct cursor *item, struct verdicts *vt)
 {
     const struct texts_coll *coll = item->parent && item->depth == 2 && !item->key
         ? texts_spec_coll(spec, item->parent->key)
         : NULL;
     if (!coll) return;
     texts_item_walks++;
-    struct walk w = {spec, ctx, l, keep_chain(l, item), NULL, NULL, CHILD_SCHEMA};
+    uint64_t named[4];
+    named_bytes(spec, named);
+    struct walk w = {spec, ctx, l, keep_chain(l, item), NULL, NULL, CHILD_SCHEMA, vt, named};
+    l->has_verdicts = vt != NULL;
     run_entries(&w, &coll->entries);
     for (size_t i = 0; i < spec->roots.len; i++)
         sel_run(spec->roots.items[i], ctx, w.top, visit_root, &w);
@@ -266,7 +472,7 @@ struct texts_list *texts_of_item(const struct texts_spec *spec, const struct sel
                                  const struct cursor *item)
 {
     struct texts_list *l = xcalloc(1, sizeof *l);
-    fill_item(l, spec, ctx, item);
+    fill_item(l, spec, ctx, item, NULL);
     return l;
 }
 
@@ -274,7 +480,9 @@ struct texts_list *texts_of_document(const struct texts_spec *spec, const struct
                                      const struct cursor *root)
 {
     struct texts_list *l = xcalloc(1, sizeof *l);
-    struct walk w = {spec, ctx, l, keep_chain(l, root), NULL, NULL, CHILD_SCHEMA};
+    uint64_t named[4];
+    named_bytes(spec, named);
+    struct walk w = {spec, ctx, l, keep_chain(l, root), NULL, NULL, CHILD_SCHEMA, NULL, named};
     run_entries(&w, &spec->document);
     return l;
 }
@@ -293,8 +501,73 @@ struct texts_cache {
     struct slot **b;
     size_t cap, len;
     struct texts_list *document;
-    struct slot *spare; /* the last dropped slot and its list, reused by the next item */
+    struct slot *spare;  /* the last dropped slot and its list, reused by the next item */
+    struct verdicts *vt; /* the verdicts on distinct strings, or NULL */
 };
+
+static struct verdicts *verdicts_of(struct texts_cache **cache)
+{
+    if (!*cache) *cache = xcalloc(1, sizeof **cache);
+    if (!(*cache)->vt) (*cache)->vt = xcalloc(1, sizeof *(*cache)->vt);
+    return (*cache)->vt;
+}
+
+int texts_cache_question(struct texts_cache **cache, const void *asker)
+{
+    struct verdicts *t = verdicts_of(cache);
+    /* every item asks every question: a slot by address answers most */
+    unsigned char *hint = &t->hint[((uintptr_t)asker >> 4 ^ (uintptr_t)asker >> 12) & 255];
+    if (*hint < t->nasked && t->askers[*hint] == asker) return *hint;
+    for (int i = 0; i < t->nasked; i++)
+        if (t->askers[i] == asker) return *hint = (unsigned char)i;
+    if (t->nasked == 64) return -1;
+    t->askers[t->nasked] = asker;
+    *hint = (unsigned char)t->nasked;
+    return t->nasked++;
+}
+
+const uint32_t *texts_cache_open(struct texts_cache **cache, const struct texts_list *cl, int q,
+                                 size_t *n)
+{
+    struct texts_list *l = (struct texts_list *)cl; /* the cache's own list */
+    struct texts_verdict *const *v = texts_cache_verdicts(cache, cl);
+    if (!l->has_open) {
+        int asked = verdicts_of(cache)->nasked;
+        l->open_for = asked >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << asked) - 1;
+        l->open.len = 0;
+        VEC_RESERVE(l->open, 1); /* never NULL: NULL says every node */
+        for (size_t i = 0; i < l->nodes.len; i++)
+            if (!v[i] || (v[i]->known & v[i]->yes & l->open_for) != l->open_for)
+                VEC_PUSH(l->open, (uint32_t)i);
+        l->has_open = 1;
+    }
+    if (q < 0 || q >= 64 || !(l->open_for >> q & 1)) {
+        *n = l->nodes.len;
+        return NULL;
+    }
+    *n = l->open.len;
+    return l->open.items;
+}
+
+struct texts_verdict *const *texts_cache_verdicts(struct texts_cache **cache,
+                                                  const struct texts_list *cl)
+{
+    struct texts_list *l = (struct texts_list *)cl; /* the cache's own list */
+    if (l->has_verdicts) return l->verdicts.items;
+    /* a list walked without records (the document's): its records now */
+    struct verdicts *t = verdicts_of(cache);
+    l->verdicts.len = 0;
+    VEC_RESERVE(l->verdicts, l->nodes.len + 1);
+    for (size_t i = 0; i < l->nodes.len; i++) {
+        const json_t *v = l->nodes.items[i]->v;
+        struct verdict_rec *r =
+            json_is_string(v) ? verdict_for(t, json_string_value(v), json_string_length(v)) : NULL;
+        l->verdicts.items[i] = r ? &r->v : NULL;
+    }
+    l->verdicts.len = l->nodes.len;
+    l->has_verdicts = 1;
+    return l->verdicts.items;
+}
 
 static size_t bucket(const struct texts_cache *c, const json_t *v, size_t index)
 {
@@ -344,7 +617,7 @@ const struct texts_list *texts_cache_item(struct texts_cache **cache, const stru
         n->v = item->v;
         n->coll = item->parent ? item->parent->key : NULL;
         n->index = item->index;
-        fill_item(n->l, spec, ctx, item);
+        fill_item(n->l, spec, ctx, item, verdicts_of(cache));
         *s = n;
         c->len++;
     }
@@ -389,5 +662,6 @@ void texts_cache_free(struct texts_cache *c)
     texts_list_free(c->document);
     if (c->spare) texts_list_free(c->spare->l);
     free(c->spare);
+    verdicts_free(c->vt);
     free(c);
 }

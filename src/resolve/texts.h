@@ -54,6 +54,12 @@ struct texts_list {
     VEC(json_t *) owned;
     size_t entered; /* schema nodes entered */
     size_t cuts;    /* nodes a bound kept out */
+    /* per node, its string's verdicts (texts_cache_verdicts), once asked for */
+    VEC(struct texts_verdict *) verdicts;
+    int has_verdicts;
+    VEC(uint32_t) open; /* texts_cache_open's nodes, for the questions in OPEN_FOR */
+    uint64_t open_for;
+    int has_open;
 };
 
 /* The texts of ITEM (a cursor of an item of a declared collection; else none): a new
@@ -76,6 +82,30 @@ const struct texts_list *texts_cache_item(struct texts_cache **cache, const stru
 const struct texts_list *texts_cache_document(struct texts_cache **cache,
                                               const struct texts_spec *spec,
                                               const struct sel_ctx *ctx, const struct cursor *root);
+/* Answers about a string that depend on its bytes alone, shared by every text node of the
+ * cache's document with the same string (the same property names, enum values and
+ * $componentRef texts recur in every item): bit Q of YES is the answer to question Q, when
+ * bit Q of KNOWN is set. The caller numbers its questions (texts_cache_question) and keeps
+ * their meaning fixed while the cache lives. */
+struct texts_verdict {
+    uint64_t known, yes;
+    uint64_t unsure; /* the caller's own use: a first test that left the answer open */
+};
+/* Question ASKER's number in CACHE (ASKER: any address that stays the same while the
+ * cache lives): 0 to 63, or -1 when 64 are taken. */
+int texts_cache_question(struct texts_cache **cache, const void *asker);
+/* The verdicts of L's nodes (L from CACHE), one per node in L's order, each NULL when the
+ * node has none (not a string, a long one, or too many distinct strings). Valid until L
+ * is dropped. */
+struct texts_verdict *const *texts_cache_verdicts(struct texts_cache **cache,
+                                                  const struct texts_list *l);
+/* The nodes of L (by index, in L's order) whose answer to question Q may be other than
+ * YES: every node but those whose verdicts said YES to every question numbered when L was
+ * first asked (answers never change once known). NULL (every node) when Q was numbered
+ * later. *N receives their number. */
+const uint32_t *texts_cache_open(struct texts_cache **cache, const struct texts_list *l, int q,
+                                 size_t *n);
+
 /* Forget ITEM's list (a walk of a large collection is done with the item). */
 void texts_cache_drop(struct texts_cache *cache, const struct cursor *item);
 void texts_cache_free(struct texts_cache *cache);

@@ -39,6 +39,9 @@ void fn_index_each(const struct pred *p, struct eval_ctx *ctx,
 fn_compile_fn fn_mentions_arg;
 fn_eval_fn fn_mentions_eval;
 void fn_mentions_free(struct pred *p);
+/* 1 when P compares with the same names wherever it is evaluated in one document (no
+ * relative selector): its answer on a string is then the same on every node. */
+int fn_mentions_per_document(const struct pred *p);
 
 /* fn_schema.c */
 fn_compile_fn fn_schema_arg_dialect, fn_schema_arg_schema_file, fn_schema_arg_ref_resolves;

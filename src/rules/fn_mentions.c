@@ -741,6 +741,11 @@ static int scan(const char *s, size_t n, enum mentions_as as, const struct known
     return 0;
 }
 
+int fn_mentions_per_document(const struct pred *p)
+{
+    return !((const struct mentions_prog *)p->data)->relative;
+}
+
 int fn_mentions_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     if (!json_is_string(c->v)) return 0;

@@ -32,3 +32,54 @@ int fn_text_surely_holds(const struct pred *require, const struct cursor *c)
     if (!(c->text_facts & SEL_TEXT_FACTS)) return 0;
     return cannot_hold(require->kids[0], c);
 }
+
+/* Is P's answer on a text node the same on every node with the same string, in one
+ * document's run? Not when it reads the node's place, or other nodes than the document's
+ * fixed ones (mentions' names; a pair's sides change documents). */
+static int on_string_alone(const struct pred *p, const struct eval_ctx *ctx)
+{
+    fn_eval_fn *eval = p->fn->eval;
+    if (eval == fn_chars_eval || eval == fn_phrases_eval || eval == fn_eval_matches) return 1;
+    if (eval == fn_mentions_eval) return !ctx->pair && fn_mentions_per_document(p);
+    if (eval != fn_eval_any && eval != fn_eval_all) return 0;
+    for (size_t i = 0; i < p->nkids; i++)
+        if (!on_string_alone(p->kids[i], ctx)) return 0;
+    return 1;
+}
+
+int fn_text_verdict_worth(const struct pred *require)
+{
+    return require && require->fn->eval == fn_eval_not && require->nkids == 1;
+}
+
+int fn_text_holds(const struct pred *require, const struct pred *when, const struct cursor *c,
+                  struct texts_verdict *v, uint64_t bit, struct eval_ctx *ctx)
+{
+    if (v && (v->known & bit)) return (v->yes & bit) != 0;
+    if (!when && v && (c->text_facts & SEL_TEXT_FACTS) && on_string_alone(require->kids[0], ctx)) {
+        /* evaluated at once: its evaluators start with the facts' test themselves */
+        int holds = fn_eval(require, c, ctx);
+        v->known |= bit;
+        if (holds) v->yes |= bit;
+        return holds;
+    }
+    if (!(v && (v->unsure & bit))) { /* the facts' answer, once per string */
+        if (fn_text_surely_holds(require, c)) {
+            if (v) v->known |= bit, v->yes |= bit;
+            return 1;
+        }
+        if (!v || !(c->text_facts & SEL_TEXT_FACTS) || !on_string_alone(require->kids[0], ctx)) {
+            if (v) v->known |= bit; /* judged on every node */
+            return 0;
+        }
+        v->unsure |= bit;
+    }
+    /* a text node whose require the judge evaluates once its `when` held: evaluated here
+     * once per distinct string (a failure is judged again, and reported, by judge). A
+     * `when` reads the node: evaluated on each, as judge would, its answer not kept. */
+    if (when && !fn_eval(when, c, ctx)) return 1;
+    int holds = fn_eval(require, c, ctx);
+    v->known |= bit;
+    if (holds) v->yes |= bit;
+    return holds;
+}

@@ -6,12 +6,27 @@
 #define MCPDESC_FN_TEXT_SKIP_H
 
 #include "resolve/sel.h"
+#include "resolve/texts.h"
 
 struct pred;
+struct eval_ctx;
 
 /* 1 only when REQUIRE holds on C whatever else is known: REQUIRE is `not P` and P cannot
  * hold on C's string by its facts (P: chars, phrases or matches, or all/any/use of them).
  * 0 when it may fail, or when this cannot tell (C without facts, another predicate). */
 int fn_text_surely_holds(const struct pred *require, const struct cursor *c);
+
+/* Whether fn_text_holds may answer for REQUIRE: it is `not P`. */
+int fn_text_verdict_worth(const struct pred *require);
+
+/* 1 when a clause of REQUIRE (fn_text_verdict_worth) and WHEN (may be NULL) surely finds
+ * nothing on text node C: REQUIRE surely holds by C's facts (fn_text_surely_holds); or,
+ * when P's answer depends on the string alone (chars, phrases, matches, all/any/use of
+ * them, mentions without a relative selector), WHEN fails on C or REQUIRE holds once
+ * evaluated. REQUIRE's answer is kept in V (C's string's verdicts, or NULL) as bit BIT and
+ * read from there when known: a string's answer is the same on every node that holds it;
+ * WHEN's, which reads the node, never is. 0: judge C. */
+int fn_text_holds(const struct pred *require, const struct pred *when, const struct cursor *c,
+                  struct texts_verdict *v, uint64_t bit, struct eval_ctx *ctx);
 
 #endif

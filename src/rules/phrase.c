@@ -38,6 +38,13 @@ struct phrase_set {
     uint64_t (*items)[4];
     size_t *item_at;
     size_t nphrases;
+    /* The phrases by the bits of one item of each (its key: the one of fewest bits): a
+     * text can hold phrase I only if it holds a bit of I's key, so a text's bits that are
+     * some key's (KEYS) lead to the only phrases to test: bucket B's are
+     * by_key[key_at[B] .. key_at[B + 1]). */
+    uint64_t keys[4];
+    uint32_t *key_at;
+    uint32_t *by_key;
     /* A match data kept for the next search (one pair: only where the whole hit is), so
      * that millions of searches do not allocate one each; taken and given back
      * atomically, as threads judging other files share the set. */
@@ -289,9 +296,12 @@ static int run_byte(unsigned char u)
     return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_';
 }
 
-/* The filter bit of a run, from its bytes in lower case (FNV-1a). */
+/* The filter bit of a run, from its bytes in lower case (FNV-1a), mixed: FNV-1a's top
+ * bits hardly change with a run's last bytes ("key1" and "key2" would share a bit). */
 static unsigned run_bit(uint64_t h)
 {
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ull;
     return (unsigned)(h >> 56);
 }
 
@@ -391,6 +401,31 @@ static void seq_runs(const char **p, mask_list *out)
     }
 }
 
+/* S's keys (struct phrase_set) from its items. */
+static void set_keys(struct phrase_set *s)
+{
+    size_t *key = xcalloc(s->nphrases ? s->nphrases : 1, sizeof *key);
+    s->key_at = xcalloc(257, sizeof *s->key_at);
+    for (size_t i = 0; i < s->nphrases; i++) {
+        key[i] = s->item_at[i];
+        for (size_t k = s->item_at[i]; k < s->item_at[i + 1]; k++)
+            if (mask_bits(s->items[k]) < mask_bits(s->items[key[i]])) key[i] = k;
+        for (unsigned b = 0; b < 256; b++)
+            if (s->items[key[i]][b >> 6] >> (b & 63) & 1) s->key_at[b + 1]++;
+    }
+    for (unsigned b = 0; b < 256; b++) s->key_at[b + 1] += s->key_at[b];
+    s->by_key = xcalloc(s->key_at[256] ? s->key_at[256] : 1, sizeof *s->by_key);
+    uint32_t *fill = xcalloc(256, sizeof *fill);
+    for (size_t i = 0; i < s->nphrases; i++) /* in phrase order within a bucket */
+        for (unsigned b = 0; b < 256; b++)
+            if (s->items[key[i]][b >> 6] >> (b & 63) & 1) {
+                s->by_key[s->key_at[b] + fill[b]++] = (uint32_t)i;
+                s->keys[b >> 6] |= (uint64_t)1 << (b & 63);
+            }
+    free(fill);
+    free(key);
+}
+
 /* The run items of the N phrases into S (whole words only), or none. */
 static void set_runs(struct phrase_set *s, const char *const *phrases, size_t n)
 {
@@ -412,6 +447,7 @@ static void set_runs(struct phrase_set *s, const char *const *phrases, size_t n)
     s->item_at = at;
     s->nphrases = n;
     masks_free(&all);
+    set_keys(s);
 }
 
 /* The bytes of the N phrases into S, each set once and none that holds another (a text
@@ -501,6 +537,8 @@ void phrase_set_free(struct phrase_set *s)
     free(s->bytes);
     free(s->items);
     free(s->item_at);
+    free(s->key_at);
+    free(s->by_key);
     free(s);
 }
 
@@ -580,14 +618,19 @@ int phrase_set_may_match_runs(const struct phrase_set *set, const char *s, size_
     if (!set->items) return 1;
     uint64_t have[4];
     if (runs_cached(s, n, have) < 0) return 1;
-    for (size_t i = 0; i < set->nphrases; i++) {
-        size_t k = set->item_at[i];
-        while (k < set->item_at[i + 1] &&
-               ((have[0] & set->items[k][0]) | (have[1] & set->items[k][1]) |
-                (have[2] & set->items[k][2]) | (have[3] & set->items[k][3])))
-            k++;
-        if (k == set->item_at[i + 1]) return 1; /* every item of phrase I is there */
-    }
+    /* only the phrases whose key the text holds: a few, of lists of hundreds */
+    for (unsigned w = 0; w < 4; w++)
+        for (uint64_t bits = have[w] & set->keys[w]; bits; bits &= bits - 1) {
+            unsigned b = w * 64 + (unsigned)__builtin_ctzll(bits);
+            for (uint32_t j = set->key_at[b]; j < set->key_at[b + 1]; j++) {
+                size_t i = set->by_key[j], k = set->item_at[i];
+                while (k < set->item_at[i + 1] &&
+                       ((have[0] & set->items[k][0]) | (have[1] & set->items[k][1]) |
+                        (have[2] & set->items[k][2]) | (have[3] & set->items[k][3])))
+                    k++;
+                if (k == set->item_at[i + 1]) return 1; /* every item of phrase I is there */
+            }
+        }
     return 0;
 }
 

@@ -1,0 +1,317 @@
+/* check_fn_text_verdicts.c - the answers a text rule keeps per distinct string
+ * (resolve/texts.h: texts_cache_verdicts; rules/fn_text_skip.h: fn_text_holds): equal
+ * strings share one record (its facts, and one name string for key nodes), other strings
+ * never do; and judging with the kept answers reports exactly what judging every node
+ * does, for a require over the string alone, one with a `when`, and a mentions whose names
+ * depend on the item (never kept). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "doc/doc.h"
+#include "judge/eval.h"
+#include "resolve/texts.h"
+#include "rules/rule.h"
+#include "testutil.h"
+#include "base/util.h"
+
+static void add_entry(texts_entries *e, const char *sel, const char *member, const char *kind)
+{
+    const char *why;
+    struct texts_entry t = {sel ? sel_compile(sel, &why) : NULL, member ? xstrdup(member) : NULL,
+                            xstrdup(kind)};
+    VEC_PUSH(*e, t);
+}
+
+/* tools: name, description; schema roots inputSchema; values description; keys
+ * properties. */
+static struct texts_spec *spec_new(void)
+{
+    struct texts_spec *s = texts_spec_new();
+    struct texts_coll tools = {xstrdup("tools"), VEC_INIT};
+    add_entry(&tools.entries, "name", NULL, "name");
+    add_entry(&tools.entries, "description", NULL, "description");
+    VEC_PUSH(s->item, tools);
+    const char *why;
+    VEC_PUSH(s->roots, sel_compile("inputSchema", &why));
+    add_entry(&s->values, NULL, "description", "description");
+    add_entry(&s->keys, NULL, "properties", "property name");
+    return s;
+}
+
+/* The record of the node of L whose pointer ends with TAIL (the test fails without one). */
+static struct texts_verdict *record_at(const struct texts_list *l, struct texts_verdict *const *v,
+                                       const char *tail, const struct cursor **node)
+{
+    for (size_t i = 0; i < l->nodes.len; i++) {
+        char *p = sel_pointer(l->nodes.items[i]);
+        size_t n = strlen(p), t = strlen(tail);
+        int hit = n >= t && !strcmp(p + n - t, tail);
+        free(p);
+        if (!hit) continue;
+        if (node) *node = l->nodes.items[i];
+        return v[i];
+    }
+    ck_abort_msg("no text at ...%s", tail);
+    return NULL;
+}
+
+START_TEST(equal_strings_share_one_record)
+{
+    struct buf j = BUF_INIT;
+    char longer[301];
+    memset(longer, 'x', 300);
+    longer[300] = 0;
+    /* "secret" and "secret word" share a prefix, "secreT" all but one byte */
+    buf_addf(&j,
+             "{\"tools\": [{\"name\": \"a\", \"description\": \"secret\", \"inputSchema\": "
+             "{\"properties\": {\"max_results\": {\"description\": \"secret word\"},"
+             " \"other\": {\"description\": \"%s\"}}}},"
+             " {\"name\": \"b\", \"description\": \"secret word\", \"inputSchema\": "
+             "{\"properties\": {\"max_results\": {\"description\": \"secreT\"}}}}]}",
+             longer);
+    doc *d = tu_doc(buf_str(&j));
+    ck_assert_ptr_nonnull(d);
+    struct texts_spec *spec = spec_new();
+    struct sel_ctx ctx = {d, NULL};
+    struct cursor root, coll, a, b;
+    sel_root(&ctx, &root);
+    ck_assert_int_eq(sel_member(&ctx, &root, "tools", &coll), 0);
+    ck_assert_int_eq(sel_item(&ctx, &coll, 0, &a), 0);
+    ck_assert_int_eq(sel_item(&ctx, &coll, 1, &b), 0);
+    struct texts_cache *cache = NULL;
+    const struct texts_list *la = texts_cache_item(&cache, spec, &ctx, &a);
+    const struct texts_list *lb = texts_cache_item(&cache, spec, &ctx, &b);
+    struct texts_verdict *const *va = texts_cache_verdicts(&cache, la);
+    struct texts_verdict *const *vb = texts_cache_verdicts(&cache, lb);
+    ck_assert_ptr_eq(texts_cache_verdicts(&cache, la), va); /* made once */
+    const struct cursor *ka, *kb, *n;
+    /* the same string: one record, values and names alike */
+    ck_assert_ptr_eq(record_at(la, va, "properties/max_results/description", NULL),
+                     record_at(lb, vb, "/tools/1/description", NULL));
+    struct texts_verdict *name_a = record_at(la, va, "properties/max_results", &ka);
+    ck_assert_ptr_eq(name_a, record_at(lb, vb, "properties/max_results", &kb));
+    ck_assert(ka->is_key && kb->is_key);
+    ck_assert_ptr_eq(ka->v, kb->v); /* one name string */
+    ck_assert_str_eq(json_string_value(ka->v), "max_results");
+    /* other strings: other records; a long one: none */
+    struct texts_verdict *secret = record_at(la, va, "/tools/0/description", NULL);
+    ck_assert_ptr_nonnull(secret);
+    ck_assert_ptr_ne(secret, record_at(lb, vb, "/tools/1/description", NULL));
+    ck_assert_ptr_ne(secret, record_at(lb, vb, "properties/max_results/description", NULL));
+    ck_assert_ptr_ne(record_at(lb, vb, "/tools/1/description", NULL),
+                     record_at(lb, vb, "properties/max_results/description", NULL));
+    ck_assert_ptr_ne(secret, name_a);
+    ck_assert_ptr_null(record_at(la, va, "properties/other/description", NULL));
+    /* every node's facts are its own string's */
+    const struct texts_list *lists[] = {la, lb};
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < lists[k]->nodes.len; i++) {
+            n = lists[k]->nodes.items[i];
+            struct cursor fresh = *n;
+            sel_text_facts(&fresh);
+            ck_assert_uint_eq(n->text_facts, fresh.text_facts);
+            ck_assert(n->text_facts & SEL_TEXT_FACTS);
+            ck_assert(n->text_ascii[0] == fresh.text_ascii[0]);
+            ck_assert(n->text_ascii[1] == fresh.text_ascii[1]);
+        }
+    /* a record starts knowing nothing; what one node learns, the others read */
+    ck_assert(secret->known == 0 && secret->yes == 0);
+    /* questions: one number per asker, 64 at most */
+    int askers[65];
+    for (int i = 0; i < 64; i++) ck_assert_int_eq(texts_cache_question(&cache, &askers[i]), i);
+    ck_assert_int_eq(texts_cache_question(&cache, &askers[3]), 3);
+    ck_assert_int_eq(texts_cache_question(&cache, &askers[64]), -1);
+    texts_cache_free(cache);
+    texts_spec_free(spec);
+    doc_free(d);
+    buf_release(&j);
+}
+END_TEST
+
+/* The open nodes of a list: those whose string has not said YES to every question
+ * numbered when the list was first asked; every node for a question numbered later. */
+START_TEST(open_nodes_are_those_not_yet_settled)
+{
+    doc *d = tu_doc("{\"tools\": [{\"name\": \"a\", \"description\": \"seen\"},"
+                    " {\"name\": \"b\", \"description\": \"seen\"},"
+                    " {\"name\": \"c\", \"description\": \"seen\"}]}");
+    ck_assert_ptr_nonnull(d);
+    struct texts_spec *spec = spec_new();
+    struct sel_ctx ctx = {d, NULL};
+    struct cursor root, coll, item[3];
+    sel_root(&ctx, &root);
+    ck_assert_int_eq(sel_member(&ctx, &root, "tools", &coll), 0);
+    for (size_t i = 0; i < 3; i++) ck_assert_int_eq(sel_item(&ctx, &coll, i, &item[i]), 0);
+    struct texts_cache *cache = NULL;
+    int asker[2];
+    int q0 = texts_cache_question(&cache, &asker[0]);
+    /* tool a: both its strings said YES to q0 */
+    const struct texts_list *la = texts_cache_item(&cache, spec, &ctx, &item[0]);
+    struct texts_verdict *const *va = texts_cache_verdicts(&cache, la);
+    ck_assert_uint_eq(la->nodes.len, 2);
+    for (size_t i = 0; i < la->nodes.len; i++) {
+        va[i]->known |= (uint64_t)1 << q0;
+        va[i]->yes |= (uint64_t)1 << q0;
+    }
+    /* tool b: "seen" settled, "b" not */
+    const struct texts_list *lb = texts_cache_item(&cache, spec, &ctx, &item[1]);
+    size_t n;
+    const uint32_t *open = texts_cache_open(&cache, lb, q0, &n);
+    ck_assert_ptr_nonnull(open);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(json_string_value(lb->nodes.items[open[0]]->v), "b");
+    /* a question numbered after b's list was first asked: every node of it */
+    int q1 = texts_cache_question(&cache, &asker[1]);
+    ck_assert_ptr_null(texts_cache_open(&cache, lb, q1, &n));
+    ck_assert_uint_eq(n, lb->nodes.len);
+    /* tool c, first asked now: "seen" said nothing to q1 yet, so it is open */
+    const struct texts_list *lc = texts_cache_item(&cache, spec, &ctx, &item[2]);
+    ck_assert_ptr_nonnull(texts_cache_open(&cache, lc, q0, &n));
+    ck_assert_uint_eq(n, 2);
+    texts_cache_free(cache);
+    texts_spec_free(spec);
+    doc_free(d);
+}
+END_TEST
+
+/* ---- judged with the kept answers: the same findings as judging every node ---- */
+
+static const char *manifest = "texts:\n"
+                              "  item:\n"
+                              "    tools: [name, description]\n"
+                              "  schema:\n"
+                              "    roots: [inputSchema]\n"
+                              "    values: [description]\n"
+                              "    keys: [{member: properties, kind: property name}]\n";
+
+#define HEAD(id)                                                                                   \
+    "  - id: " id "\n    owner: t\n    surface: Tool\n    kind: style\n    level: should\n"        \
+    "    status: stable\n    enforcement: registry\n    applies: all\n    summary: s\n"            \
+    "    requirement: r\n    based-on: [{tier: 1, text: t}]\n"
+
+static const char *rules = "rules:\n" HEAD(
+    "t.secret") "    check:\n      select: {texts: item}\n"
+                "      require: {not: {any: [{matches: secret}, {matches: '^never$'}]}}\n"
+                "      message: '{text-kind}: {value}'\n" HEAD(
+                    "t.secret-name") "    check:\n"
+                                     "      select: {texts: item}\n      when: {text-kind: "
+                                     "[property name]}\n"
+                                     "      require: {not: {matches: secret}}\n      message: "
+                                     "'{value}'\n" HEAD(
+                                         "t.own-param") "    check:\n      select: {texts: item}\n"
+                                                        "      require: {not: {mentions: {as: "
+                                                        "parameter, among: [{keys: "
+                                                        "inputSchema/properties}],"
+                                                        " depth: 2}}}\n      message: '{detail}'\n";
+
+static struct rule_set *load_rules(void)
+{
+    const char *files[] = {"test.yaml"};
+    char *dir = tu_rule_dir(files, &rules, 1);
+    char *path = xasprintf("%s/manifest.yaml", dir);
+    FILE *f = fopen(path, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs(manifest, f);
+    fclose(f);
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = rule_set_load(dir, &errs);
+    ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
+    diag_list_release(&errs);
+    free(path);
+    tu_rmdir(dir);
+    return rs;
+}
+
+static void count_judged(const struct rule *r, const char *pointer, int whole, ver_mask judged,
+                         ver_mask failed, void *arg)
+{
+    (void)r, (void)pointer, (void)whole, (void)judged, (void)failed;
+    ++*(size_t *)arg;
+}
+
+/* Tool I of N: the same texts again and again (a secret in every third description and
+ * property name, the name also a description before it: t.secret-name's `when` fails
+ * there, holds at the name; a $componentRef'd text in each), and a sentence naming "notes", a
+ * parameter of the even tools only (the first among them: its list is made before the
+ * later rules ask their first question). */
+static char *many_tools(size_t n)
+{
+    struct buf b = BUF_INIT;
+    buf_adds(&b,
+             "{\"mcpDescription\": \"0.9.0\", \"protocolVersions\": [\"2025-11-25\"],"
+             " \"serverInfo\": {\"name\": \"s\", \"version\": \"1\"},"
+             " \"capabilities\": {\"tools\": {}}, \"tools\": [");
+    for (size_t i = 0; i < n; i++)
+        buf_addf(&b,
+                 "%s{\"name\": \"t%zu\", \"description\": \"%s\", \"inputSchema\": "
+                 "{\"type\": \"object\", \"properties\": {\"%s\": {\"description\": \"Pass "
+                 "the file as notes.\"}, \"c\": {\"$componentRef\": \"#/components/schemas/C\"},"
+                 " \"%s\": {\"type\": \"string\"}}}}",
+                 i ? "," : "", i,
+                 i % 3 == 1  ? "secret_key"
+                     : i % 3 ? "fine"
+                             : "a secret",
+                 i % 2 ? "path" : "notes", i % 3 == 1 ? "secret_key" : "max_results");
+    buf_adds(&b,
+             "], \"components\": {\"schemas\": {\"C\": {\"type\": \"string\","
+             " \"description\": \"keep it secret\"}}}}");
+    return buf_detach(&b);
+}
+
+START_TEST(kept_answers_change_no_finding)
+{
+    struct rule_set *rs = load_rules();
+    size_t n = (size_t)_i ? 40 : 7; /* 40: walked item by item with every rule */
+    char *json = many_tools(n);
+    /* every node judged (rules test's callback turns the kept answers off) */
+    size_t judged = 0;
+    struct eval_options all = {0};
+    all.judged = count_judged;
+    all.judged_arg = &judged;
+    doc *d = tu_doc(json);
+    struct diag_list want = DIAG_LIST_INIT, got = DIAG_LIST_INIT;
+    eval_document(rs, d, &all, &want);
+    doc_free(d);
+    ck_assert(judged > 0);
+    tu_eval(rs, json, &got);
+    char *w = tu_show_all(&want), *g = tu_show_all(&got);
+    char *apart = tu_first_line_apart(w, g);
+    ck_assert_msg(!strcmp(w, g), "kept answers changed the findings: %s", apart);
+    /* and the findings are those expected: each occurrence, not each string */
+    size_t secret = 0, secret_name = 0, own = 0;
+    for (size_t i = 0; i < got.len; i++) {
+        const char *r = got.items[i].rule ? got.items[i].rule : "";
+        secret += !strcmp(r, "t.secret");
+        secret_name += !strcmp(r, "t.secret-name");
+        own += !strcmp(r, "t.own-param");
+    }
+    size_t thirds = (n + 2) / 3, ones = (n + 1) / 3, even = (n + 1) / 2;
+    /* the component's text is reported once per site or once in its component: either
+     * way, the same in both runs (above); here only the items' own */
+    ck_assert_uint_ge(secret, thirds + ones);
+    ck_assert_uint_eq(secret_name, ones);
+    ck_assert_uint_eq(own, even);
+    free(apart);
+    free(w);
+    free(g);
+    diag_list_release(&want);
+    diag_list_release(&got);
+    free(json);
+    rule_set_free(rs);
+}
+END_TEST
+
+Suite *fn_text_verdicts_suite(void)
+{
+    Suite *s = suite_create("fn_text_verdicts");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, equal_strings_share_one_record);
+    tcase_add_test(tc, open_nodes_are_those_not_yet_settled);
+    tcase_add_loop_test(tc, kept_answers_change_no_finding, 0, 2);
+    suite_add_tcase(s, tc);
+    return s;
+}
