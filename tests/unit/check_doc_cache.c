@@ -63,13 +63,14 @@ static void teardown(void)
     tu_env_restore("MCPDESC_NO_CACHE", saved_off);
 }
 
-/* The entry of TEXT: $XDG_CACHE_HOME/mcpdesc/docs/<sha256 of TEXT>-<engine>.doc (new). */
-static char *entry(void)
+/* The entry of the text T of LEN bytes: $XDG_CACHE_HOME/mcpdesc/docs/<its sha256>-<engine>.doc
+ * (new). */
+static char *entry_of(const char *t, size_t len)
 {
     struct sha256_ctx ctx;
     uint8_t dg[SHA256_DIGEST_SIZE];
     sha256_init(&ctx);
-    sha256_update(&ctx, sizeof TEXT - 1, (const uint8_t *)TEXT);
+    sha256_update(&ctx, len, (const uint8_t *)t);
     sha256_digest(&ctx, sizeof dg, dg);
     char hex[65];
     for (int i = 0; i < SHA256_DIGEST_SIZE; i++) snprintf(hex + 2 * i, 3, "%02x", dg[i]);
@@ -77,6 +78,11 @@ static char *entry(void)
     char *e = doc_cache_entry_path(docs, hex);
     free(docs);
     return e;
+}
+
+static char *entry(void)
+{
+    return entry_of(TEXT, sizeof TEXT - 1);
 }
 
 /* The inode of the entry (a rewrite renames a new file over it), 0 when there is none. */
@@ -198,25 +204,37 @@ START_TEST(a_damaged_entry_is_written_anew)
 }
 END_TEST
 
-/* Sets the first index entry's value end (its 7th field) to END in the entry, its
- * payload checksum recomputed: an entry that checks out but is not a document. */
-static void forge_first_end(uint32_t end)
+/* The entry E edited by EDIT (given its bytes and where its payload starts), written back
+ * with its payload's length and checksum made right: an entry that checks out. */
+static void forge(char *e, void (*edit)(struct buf *b, size_t payload, const void *arg),
+                  const void *arg)
 {
-    char *e = entry();
     struct buf b = BUF_INIT;
     ck_assert_int_eq(buf_read_file(&b, e), 0);
-    unsigned char *t = (unsigned char *)b.s;
     uint32_t kl;
-    memcpy(&kl, t + 12, 4);
-    size_t sum_at = 16 + kl + 64 + 8, payload = sum_at + 8;
-    memcpy(t + payload + 4 + 6 * 4, &end, 4); /* after the entry count, field 7 of entry 0 */
-    uint64_t sum = doc_cache_checksum(t + payload, b.len - payload);
-    memcpy(t + sum_at, &sum, sizeof sum);
+    memcpy(&kl, b.s + 12, 4);
+    size_t len_at = 16 + kl + 64, sum_at = len_at + 8, payload = sum_at + 8;
+    edit(&b, payload, arg);
+    uint64_t plen = b.len - payload, sum = doc_cache_checksum(b.s + payload, plen);
+    memcpy(b.s + len_at, &plen, sizeof plen);
+    memcpy(b.s + sum_at, &sum, sizeof sum);
     FILE *f = fopen(e, "wb");
     fwrite(b.s, 1, b.len, f);
     fclose(f);
     buf_release(&b);
     free(e);
+}
+
+static void set_first_end(struct buf *b, size_t payload, const void *end)
+{
+    memcpy(b->s + payload + 4 + 6 * 4, end, 4); /* after the entry count, field 7 of entry 0 */
+}
+
+/* Sets the first index entry's value end (its 7th field) to END in TEXT's entry: it checks
+ * out but is not a document. */
+static void forge_first_end(uint32_t end)
+{
+    forge(entry(), set_first_end, &end);
 }
 
 START_TEST(an_entry_that_is_no_document_is_not_used)
@@ -241,35 +259,11 @@ START_TEST(an_entry_that_is_no_document_is_not_used)
 }
 END_TEST
 
-/* An entry of TEXT (LEN bytes) with one byte more after its tree, its length and
- * checksum made right: it checks out, but its tree ends before the payload does. */
-static void forge_trailing_byte(const char *text, size_t len)
+static void add_byte(struct buf *b, size_t payload, const void *unused)
 {
-    struct sha256_ctx ctx;
-    uint8_t dg[SHA256_DIGEST_SIZE];
-    sha256_init(&ctx);
-    sha256_update(&ctx, len, (const uint8_t *)text);
-    sha256_digest(&ctx, sizeof dg, dg);
-    char hex[65];
-    for (int i = 0; i < SHA256_DIGEST_SIZE; i++) snprintf(hex + 2 * i, 3, "%02x", dg[i]);
-    char *docs = xasprintf("%s/mcpdesc/docs", dir);
-    char *e = doc_cache_entry_path(docs, hex);
-    struct buf b = BUF_INIT;
-    ck_assert_int_eq(buf_read_file(&b, e), 0);
-    buf_addc(&b, '\0');
-    unsigned char *t = (unsigned char *)b.s;
-    uint32_t kl;
-    memcpy(&kl, t + 12, 4);
-    size_t len_at = 16 + kl + 64, sum_at = len_at + 8, payload = sum_at + 8;
-    uint64_t plen = b.len - payload, sum = doc_cache_checksum(t + payload, plen);
-    memcpy(t + len_at, &plen, sizeof plen);
-    memcpy(t + sum_at, &sum, sizeof sum);
-    FILE *f = fopen(e, "wb");
-    fwrite(b.s, 1, b.len, f);
-    fclose(f);
-    buf_release(&b);
-    free(e);
-    free(docs);
+    (void)payload;
+    (void)unused;
+    buf_addc(b, '\0');
 }
 
 /* A tree of DOC_ARENA_MIN_TREE or more is rebuilt in an arena of its own (doc_arena.c),
@@ -294,7 +288,7 @@ START_TEST(a_large_tree_is_rebuilt_in_an_arena)
     ck_assert_uint_eq(doc_node_count(p), doc_node_count(hit));
     doc_free(hit);
     for (int round = 0; round < 80; round++) {
-        forge_trailing_byte(big.s, big.len);
+        forge(entry_of(big.s, big.len), add_byte, NULL); /* a byte after the tree */
         doc *d = doc_load_file_cached(bpath, NULL, &err, NULL);
         ck_assert_ptr_null(d->arena); /* refused: parsed, and written anew */
         ck_assert(json_equal(doc_root(p), doc_root(d)));

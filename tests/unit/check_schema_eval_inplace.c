@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "schema/schemaInt.h"
+#include "testutil.h"
 
 /* schema, instance ("SHARED": an object holding one object twice and one string twice,
  * built in shared_instance) */
@@ -115,48 +116,27 @@ static json_t *instance(const char *text)
     return j;
 }
 
-/* schema_validate of INST against SCH with these bounds, with an error list when ERRS. */
-static int run(const char *sch, json_t *inst, uint64_t work, uint32_t depth, int errs)
-{
-    struct schema_limits lim;
-    schema_limits_default(&lim);
-    lim.max_work = work;
-    lim.max_eval_depth = depth;
-    json_t *sj = json_loads(sch, 0, NULL);
-    ck_assert_msg(sj != NULL, "bad schema %s", sch);
-    schema_ctx *ctx = schema_ctx_new(&lim);
-    schema *s = schema_compile(ctx, sj, NULL, SCHEMA_DRAFT2020_12, NULL);
-    ck_assert_msg(s != NULL, "%s does not compile", sch);
-    struct schema_errors e = SCHEMA_ERRORS_INIT;
-    int r = schema_validate(s, inst, errs ? &e : NULL);
-    schema_errors_release(&e);
-    schema_free(s);
-    schema_ctx_free(ctx);
-    json_decref(sj);
-    return r;
-}
-
 START_TEST(charges_as_before)
 {
     ck_assert_int_eq(sizeof cases / sizeof *cases, sizeof want / sizeof *want);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         json_t *inst = instance(cases[i][1]);
         unsigned long before = schema_eval_shared_evals;
-        int r = run(cases[i][0], inst, 50000000u, 1000u, 0);
+        int r = tu_schema_run(cases[i][0], inst, 50000000u, 1000u, 0);
         unsigned long shared = schema_eval_shared_evals - before;
         ck_assert_msg(r == (int)want[i][0], "case %zu: verdict %d, expected %lu", i, r, want[i][0]);
-        ck_assert_msg(run(cases[i][0], inst, 50000000u, 1000u, 1) == r, "case %zu: modes differ",
-                      i);
+        ck_assert_msg(tu_schema_run(cases[i][0], inst, 50000000u, 1000u, 1) == r,
+                      "case %zu: modes differ", i);
         uint64_t lo = 0, hi = 1000; /* the smallest budget that does not stop it */
         while (lo < hi) {
             uint64_t m = (lo + hi) / 2;
-            if (run(cases[i][0], inst, m, 1000u, 0) < 0) lo = m + 1;
+            if (tu_schema_run(cases[i][0], inst, m, 1000u, 0) < 0) lo = m + 1;
             else hi = m;
         }
         uint32_t dlo = 0, dhi = 1000;
         while (dlo < dhi) {
             uint32_t m = (dlo + dhi) / 2;
-            if (run(cases[i][0], inst, 50000000u, m, 0) < 0) dlo = m + 1;
+            if (tu_schema_run(cases[i][0], inst, 50000000u, m, 0) < 0) dlo = m + 1;
             else dhi = m;
         }
         ck_assert_msg(lo == want[i][1], "case %zu: max_work %lu needed, expected %lu", i,
@@ -167,10 +147,10 @@ START_TEST(charges_as_before)
                       shared, want[i][3]);
         /* one short of either bound stops it, in both modes */
         if (lo > 0) {
-            ck_assert_int_eq(run(cases[i][0], inst, lo - 1, 1000u, 0), -1);
-            ck_assert_int_eq(run(cases[i][0], inst, lo - 1, 1000u, 1), -1);
+            ck_assert_int_eq(tu_schema_run(cases[i][0], inst, lo - 1, 1000u, 0), -1);
+            ck_assert_int_eq(tu_schema_run(cases[i][0], inst, lo - 1, 1000u, 1), -1);
         }
-        if (dlo > 0) ck_assert_int_eq(run(cases[i][0], inst, 50000000u, dlo - 1, 0), -1);
+        if (dlo > 0) ck_assert_int_eq(tu_schema_run(cases[i][0], inst, 50000000u, dlo - 1, 0), -1);
         json_decref(inst);
     }
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "schema/schemaInt.h"
+#include "testutil.h"
 
 /* schema; the shared value; where it goes ("%s" twice in the instance's text) */
 static const char *const cases[][3] = {
@@ -43,24 +44,6 @@ static const unsigned long want_evals[][3] = {
     {4, 4, 3},
     {2, 3, 3},
 };
-
-static int run(const char *sch, json_t *inst, uint64_t work, uint32_t depth)
-{
-    struct schema_limits lim;
-    schema_limits_default(&lim);
-    lim.max_work = work;
-    lim.max_eval_depth = depth;
-    json_t *sj = json_loads(sch, 0, NULL);
-    ck_assert_msg(sj != NULL, "bad schema %s", sch);
-    schema_ctx *ctx = schema_ctx_new(&lim);
-    schema *s = schema_compile(ctx, sj, NULL, SCHEMA_DRAFT2020_12, NULL);
-    ck_assert_msg(s != NULL, "%s does not compile", sch);
-    int r = schema_validate(s, inst, NULL);
-    schema_free(s);
-    schema_ctx_free(ctx);
-    json_decref(sj);
-    return r;
-}
 
 /* The instance of case I, its value shared (one json_t at both places) or copied. */
 static json_t *instance(size_t i, int shared)
@@ -109,7 +92,7 @@ static uint32_t least_depth(const char *sch, json_t *inst)
     uint32_t lo = 0, hi = 1000;
     while (lo < hi) {
         uint32_t m = (lo + hi) / 2;
-        if (run(sch, inst, 50000000u, m) < 0) lo = m + 1;
+        if (tu_schema_run(sch, inst, 50000000u, m, 0) < 0) lo = m + 1;
         else hi = m;
     }
     return lo;
@@ -120,7 +103,7 @@ static uint64_t least_work(const char *sch, json_t *inst)
     uint64_t lo = 0, hi = 1000;
     while (lo < hi) {
         uint64_t m = (lo + hi) / 2;
-        if (run(sch, inst, m, 1000u) < 0) lo = m + 1;
+        if (tu_schema_run(sch, inst, m, 1000u, 0) < 0) lo = m + 1;
         else hi = m;
     }
     return lo;
@@ -132,9 +115,10 @@ START_TEST(shared_needs_what_copies_need)
         schema_jansson_force_api(api);
         for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
             json_t *sh = instance(i, 1), *cp = instance(i, 0);
-            int r = run(cases[i][0], cp, 50000000u, 1000u);
+            int r = tu_schema_run(cases[i][0], cp, 50000000u, 1000u, 0);
             ck_assert_int_ge(r, 0);
-            ck_assert_msg(run(cases[i][0], sh, 50000000u, 1000u) == r, "case %zu: verdict", i);
+            ck_assert_msg(tu_schema_run(cases[i][0], sh, 50000000u, 1000u, 0) == r,
+                          "case %zu: verdict", i);
             uint32_t d = least_depth(cases[i][0], cp);
             ck_assert_msg(least_depth(cases[i][0], sh) == d,
                           "case %zu: shared needs max_eval_depth %u, copies %u", i,
@@ -144,9 +128,9 @@ START_TEST(shared_needs_what_copies_need)
              * object (PRINT_FIGURES prints them) */
             for (uint32_t m = d - 1; m <= d + 1; m++) {
                 unsigned long before = schema_eval_shared_evals;
-                int got = run(cases[i][0], sh, 50000000u, m);
+                int got = tu_schema_run(cases[i][0], sh, 50000000u, m, 0);
                 unsigned long evals = schema_eval_shared_evals - before;
-                ck_assert_msg(got == run(cases[i][0], cp, 50000000u, m),
+                ck_assert_msg(got == tu_schema_run(cases[i][0], cp, 50000000u, m, 0),
                               "case %zu, max_eval_depth %u: shared and copies differ", i, m);
 #ifdef PRINT_FIGURES
                 fprintf(stderr, "case %zu depth %u (least %u): %lu shared evaluations\n", i, m, d,

@@ -9,6 +9,7 @@
 
 #include "base/buf.h"
 #include "judge/eval.h"
+#include "schema/schema.h"
 #include "base/util.h"
 
 static const char *manifest =
@@ -121,6 +122,26 @@ struct rule_set *tu_shipped_rules(void)
     struct rule_set *rs = tu_load_ok(dir);
     free(dir);
     return rs;
+}
+
+int tu_schema_run(const char *sch, json_t *inst, uint64_t work, uint32_t depth, int errs)
+{
+    struct schema_limits lim;
+    schema_limits_default(&lim);
+    lim.max_work = work;
+    lim.max_eval_depth = depth;
+    json_t *sj = json_loads(sch, 0, NULL);
+    ck_assert_msg(sj != NULL, "bad schema %s", sch);
+    schema_ctx *ctx = schema_ctx_new(&lim);
+    schema *s = schema_compile(ctx, sj, NULL, SCHEMA_DRAFT2020_12, NULL);
+    ck_assert_msg(s != NULL, "%s does not compile", sch);
+    struct schema_errors e = SCHEMA_ERRORS_INIT;
+    int r = schema_validate(s, inst, errs ? &e : NULL);
+    schema_errors_release(&e);
+    schema_free(s);
+    schema_ctx_free(ctx);
+    json_decref(sj);
+    return r;
 }
 
 char *tu_show_all(const struct diag_list *l)

@@ -7,6 +7,8 @@
 #include "doc/doc.h"
 #include "rules/rule.h"
 
+#include <stdint.h>
+
 /* A fresh temporary directory holding manifest.yaml (the five versions, the standard
  * document shape) and FILES/TEXTS as rule files. New string; remove with tu_rmdir. */
 char *tu_rule_dir(const char *const *files, const char *const *texts, size_t n);
@@ -36,5 +38,8 @@ const char *tu_data_dir(void);
  * when it does not load; and the shipped one ($MCPDESC_TOP/rules-yaml). */
 struct rule_set *tu_load_ok(const char *dir);
 struct rule_set *tu_shipped_rules(void);
+/* schema_validate of INST against the 2020-12 schema text SCH compiled under these
+ * bounds (max_work, max_eval_depth), with an error list when ERRS. */
+int tu_schema_run(const char *sch, json_t *inst, uint64_t work, uint32_t depth, int errs);
 
 #endif
