@@ -144,20 +144,6 @@ static void unknown_member(struct cc *cc, struct yv y, size_t i, const char *k, 
     buf_release(&list);
 }
 
-/* Report members of mapping Y that are not in ALLOWED; a did-you-mean looks in PREFER
- * (a part of ALLOWED, or NULL) first. */
-static void check_members_prefer(struct cc *cc, struct yv y, const char *what,
-                                 const char *const *allowed, const char *const *prefer)
-{
-    size_t i = 0;
-    for (void *it = json_object_iter(y.v); it; it = json_object_iter_next(y.v, it), i++) {
-        const char *k = json_object_iter_key(it);
-        int ok = 0;
-        for (const char *const *a = allowed; *a && !ok; a++) ok = !strcmp(*a, k);
-        if (!ok) unknown_member(cc, y, i, k, what, allowed, prefer);
-    }
-}
-
 const char *rule_cc_need_string(struct cc *cc, struct yv parent, const char *key, const char *what,
                                 int required)
 {
@@ -188,24 +174,20 @@ static void map_names(const struct rule_lang_map *map, const char **names)
     names[n] = NULL;
 }
 
-/* Report the I-th member K of mapping Y, which MAP does not have. */
-static void unknown_in_map(struct cc *cc, struct yv y, size_t i, const char *k, const char *what,
-                           const struct rule_lang_map *map)
-{
-    const char *names[MAX_MEMBERS + 1];
-    map_names(map, names);
-    unknown_member(cc, y, i, k, what, names, NULL);
-}
-
 void rule_cc_unknown_members(struct cc *cc, struct yv y, const struct rule_lang_map *map,
                              const char *what)
 {
     const char *names[MAX_MEMBERS + 1];
     map_names(map, names);
-    const char *const *prefer = map->prefer;
+    const char *const *prefer = map->prefer; /* a did-you-mean looks there first */
     for (const char *const *p = prefer; p && *p; p++)
         if (rule_yv_member(cc, y, *p).v) prefer = NULL; /* it has one: no preference */
-    check_members_prefer(cc, y, what, names, prefer);
+    size_t i = 0;
+    for (void *it = json_object_iter(y.v); it; it = json_object_iter_next(y.v, it), i++) {
+        const char *k = json_object_iter_key(it), *const *a = names;
+        while (*a && strcmp(*a, k)) a++;
+        if (!*a) unknown_member(cc, y, i, k, what, names, prefer);
+    }
 }
 
 enum { WALK_GENERIC = 1, WALK_OWN = 2 }; /* which rows a walk looks at */
@@ -218,12 +200,13 @@ static int walk_list(struct cc *cc, struct yv y, const struct rule_lang_member *
 static int walk_generic(struct cc *cc, struct rule_lang_walk *w)
 {
     const struct rule_lang_member *row = w->row;
-    int required = (row->flags & RULE_LANG_REQUIRED) != 0;
-    if (row->kind == RULE_LANG_STRING) {
-        if (!rule_cc_need_string(cc, w->y, row->name, w->what, required)) return 0;
-    } else if (!w->m.v) {
-        if (required)
+    if (!w->m.v) { /* rule_cc_need_string's words, for a string too */
+        if (row->flags & RULE_LANG_REQUIRED)
             rule_cc_error(cc, w->y.n, 0, "%s has no \"%s\" (it is required)", w->what, row->name);
+        return 0;
+    } else if (row->kind == RULE_LANG_STRING && !json_is_string(w->m.v)) {
+        rule_cc_error(cc, w->m.n, 0, "\"%s\" of %s must be a string, not a %s", row->name, w->what,
+                      rule_json_type_name(w->m.v));
         return 0;
     } else if (row->kind == RULE_LANG_STRINGS) {
         rule_cc_check_string_list(cc, w->m, row->name, w->what);
@@ -234,21 +217,44 @@ static int walk_generic(struct cc *cc, struct rule_lang_walk *w)
     return row->handler ? row->handler(cc, w) : 0;
 }
 
+/* Y's members named by the NROWS ROWS into FOUND by row (NULL if absent), in one pass (not
+ * a lookup and a walk to its node per row); 1 when Y has a member no row names. */
+static int find_rows(struct cc *cc, struct yv y, const struct rule_lang_member *rows, size_t nrows,
+                     struct yv *found)
+{
+    for (size_t r = 0; r < nrows; r++) found[r] = (struct yv){NULL, DOC_NONE};
+    int unknown = 0;
+    doc_node c = doc_node_first_child(cc->d, y.n); /* the I-th member's node, as doc_node_item */
+    for (void *it = json_object_iter(y.v); it; it = json_object_iter_next(y.v, it)) {
+        const char *k = json_object_iter_key(it);
+        size_t r = 0; /* the first character first: most rows differ there */
+        while (r < nrows && (rows[r].name[0] != k[0] || strcmp(rows[r].name, k) != 0)) r++;
+        if (r == nrows) unknown = 1;
+        else found[r] = (struct yv){json_object_iter_value(it), c};
+        if (c != DOC_NONE) c = doc_node_next_sibling(cc->d, y.n, c);
+    }
+    return unknown;
+}
+
 /* Walk the mapping Y against MAP: its unknown members, then the rows WHICH names, step by
  * step (rule_lang.h), each checked by the walker or by its handler. */
 static int walk(struct cc *cc, struct yv y, const struct rule_lang_map *map, const char *what,
                 void *out, int which)
 {
-    if (which & WALK_GENERIC) rule_cc_unknown_members(cc, y, map, what);
+    struct yv found[MAX_MEMBERS];
+    size_t nrows = 0;
     unsigned last = 0;
-    for (const struct rule_lang_member *m = map->members; m->name; m++)
+    for (const struct rule_lang_member *m = map->members; m->name; m++, nrows++)
         if (m->step > last) last = m->step;
+    if (nrows > MAX_MEMBERS) BUG("a rule_lang table with more than MAX_MEMBERS rows");
+    if (find_rows(cc, y, map->members, nrows, found) && (which & WALK_GENERIC))
+        rule_cc_unknown_members(cc, y, map, what);
     int bad = 0;
     for (unsigned step = 0; step <= last; step++)
         for (const struct rule_lang_member *m = map->members; m->name; m++) {
             int own = (m->flags & RULE_LANG_OWN) != 0;
             if (m->step != step || !(which & (own ? WALK_OWN : WALK_GENERIC))) continue;
-            struct rule_lang_walk w = {y, what, m, rule_yv_member(cc, y, m->name), out};
+            struct rule_lang_walk w = {y, what, m, found[m - map->members], out};
             if (own ? m->handler && m->handler(cc, &w) < 0 : walk_generic(cc, &w) < 0) bad = 1;
         }
     return bad ? -1 : 0;
@@ -325,10 +331,12 @@ static void spec_error(void *arg, const struct ver_spec_error *e)
         rule_cc_error(cc, at, 0,
                       "an empty version list never applies; remove the rule or list versions");
         break;
-    case VER_SPEC_UNKNOWN_MEMBER:
-        unknown_in_map(cc, sc->y, (size_t)e->index, e->member, "a version range",
-                       &rule_cc_lang_version_range);
+    case VER_SPEC_UNKNOWN_MEMBER: {
+        const char *names[MAX_MEMBERS + 1];
+        map_names(&rule_cc_lang_version_range, names);
+        unknown_member(cc, sc->y, (size_t)e->index, e->member, "a version range", names, NULL);
         break;
+    }
     case VER_SPEC_NO_BOUND:
         rule_cc_error(cc, at, 0, "a version range needs \"from\", \"before\" or both");
         break;

@@ -284,6 +284,16 @@ static int name_cmp(const void *a, const void *b)
  * the text `sha256sum` prints, kept as a release's SHA256SUMS, so anyone can recompute
  * it. A cited fixture that does not exist is left out (lint reports it); the set then
  * differs from its lock. */
+/* One line of the set's sums, as sha256sum writes it: "HEX  PATH\n" (appended, not
+ * formatted: a set has a line per file, and printf's cost showed in the start). */
+static void add_sum_line(struct buf *lines, const char *hex, const char *path)
+{
+    buf_adds(lines, hex);
+    buf_add(lines, "  ", 2);
+    buf_adds(lines, path);
+    buf_addc(lines, '\n');
+}
+
 static void compute_digest(struct rule_set *rs, struct diag_list *errs)
 {
     VEC(struct digest_name) names = VEC_INIT;
@@ -367,7 +377,7 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
             fd.kind = RULE_FILE_BASE;
             snprintf(fd.hex, sizeof fd.hex, "%s", rs->base->digest + 7);
             VEC_PUSH(rs->digests, fd);
-            buf_addf(&lines, "%s  %s\n", fd.hex, fd.path);
+            add_sum_line(&lines, fd.hex, fd.path);
             continue;
         }
         /* a file parsed in this load, or a schema file whose record was checked: its bytes
@@ -385,7 +395,7 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
             fd.kind = names.items[i].kind;
             memcpy(fd.hex, known, sizeof fd.hex);
             VEC_PUSH(rs->digests, fd);
-            buf_addf(&lines, "%s  %s\n", fd.hex, names.items[i].path);
+            add_sum_line(&lines, fd.hex, names.items[i].path);
             continue;
         }
         char *path = xasprintf("%s/%s", rs->dir, names.items[i].path), *data;
@@ -409,7 +419,7 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
             fd.kind = names.items[i].kind;
             rule_sha256_hex(data, len, fd.hex);
             VEC_PUSH(rs->digests, fd);
-            buf_addf(&lines, "%s  %s\n", fd.hex, names.items[i].path);
+            add_sum_line(&lines, fd.hex, names.items[i].path);
             free(data);
         }
         free(path);
