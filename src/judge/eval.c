@@ -502,14 +502,15 @@ static int visit(const struct cursor *c, void *arg)
 static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
                                  const struct cursor *item, ver_mask m)
 {
-    const struct texts_list *l =
-        texts_cache_item(&ctx->texts, rule_set_texts(ctx->rs), &ctx->sctx, item);
     const struct eval_options *o = ((struct eval_run *)ctx)->opts;
     int skip = !(o && o->judged); /* rules test's callback sees every node */
     /* the answers on a string, kept for its next nodes (fn_text_skip.h) */
     struct texts_verdict *const *verdicts = NULL;
     uint64_t bit = 0;
     int q = skip && fn_text_verdict_worth(cl->require) ? texts_cache_question(&ctx->texts, cl) : -1;
+    /* without the texts whose string answered YES to Q and every question before it */
+    const struct texts_list *l =
+        texts_cache_item_for(&ctx->texts, rule_set_texts(ctx->rs), &ctx->sctx, item, q);
     if (q >= 0) {
         verdicts = texts_cache_verdicts(&ctx->texts, l);
         bit = (uint64_t)1 << q;

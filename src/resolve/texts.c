@@ -6,6 +6,7 @@
 #include <string.h>
 
 _Atomic unsigned long texts_item_walks;
+_Atomic unsigned long texts_values_left_out;
 
 static void entries_free(texts_entries *e)
 {
@@ -107,6 +108,9 @@ static void list_reset(struct texts_list *l)
     l->has_verdicts = 0;
     l->open.len = 0;
     l->has_open = 0;
+    l->peak = 0;
+    l->skipped_for = 0;
+    l->has_skips = 0;
 }
 
 void texts_list_free(struct texts_list *l)
@@ -121,6 +125,7 @@ void texts_list_free(struct texts_list *l)
     VEC_FREE(l->nodes);
     VEC_FREE(l->verdicts);
     VEC_FREE(l->open);
+    VEC_FREE(l->rec);
     free(l);
 }
 
@@ -132,7 +137,8 @@ enum {
     VERDICT_MAX_LEN = 256,
     VERDICT_MAX_STRINGS = 1 << 18,
     VERDICT_MAX_BYTES = 8 << 20,
-    VERDICT_BLOCK = 64 << 10
+    VERDICT_BLOCK = 64 << 10,
+    VERDICT_MAX_KINDS = 32
 };
 
 struct verdict_rec { /* in a block: the verdict, then the string's bytes */
@@ -141,6 +147,7 @@ struct verdict_rec { /* in a block: the verdict, then the string's bytes */
     unsigned facts;
     int named;    /* NAME was made (NULL then: not UTF-8) */
     json_t *name; /* the string as the value of key nodes, or NULL */
+    const char *kind;
     size_t n;
     char s[];
 };
@@ -160,6 +167,10 @@ struct verdicts {
     struct verdict_entry *e;
     size_t cap, len, bytes;
     struct verdict_block *blocks;
+    struct {
+        const char *as, *canonical;
+    } kinds[VERDICT_MAX_KINDS];
+    size_t nkinds;
     const void *askers[64];
     int nasked;
     unsigned char hint[256]; /* an asker's number, by its address (texts_cache_question) */
@@ -210,20 +221,39 @@ static void verdicts_grow(struct verdicts *t)
     free(oe);
 }
 
-/* The record of string S (N bytes), made when new (no facts yet: FACTS 0); NULL past the
- * bounds. */
-static struct verdict_rec *verdict_for(struct verdicts *t, const char *s, size_t n)
+/* KIND as the first equal kind name T saw (entries of a spec name a kind apart: texts of
+ * one kind share records whichever entry found them) in *OUT; 0 past the bound. */
+static int canonical_kind(struct verdicts *t, const char *kind, const char **out)
 {
-    if (n > VERDICT_MAX_LEN) return NULL;
+    for (size_t i = 0; i < t->nkinds; i++)
+        if (t->kinds[i].as == kind) return *out = t->kinds[i].canonical, 1;
+    const char *canonical = NULL;
+    for (size_t i = 0; kind && i < t->nkinds && !canonical; i++)
+        if (t->kinds[i].canonical && !strcmp(t->kinds[i].canonical, kind))
+            canonical = t->kinds[i].canonical;
+    if (t->nkinds == VERDICT_MAX_KINDS) return 0;
+    t->kinds[t->nkinds].as = kind;
+    t->kinds[t->nkinds++].canonical = *out = canonical ? canonical : kind;
+    return 1;
+}
+
+/* The record of string S (N bytes) as a text of KIND (the spec's string: one record per
+ * kind, so that an answer may also depend on the kind), made when new (no facts yet:
+ * FACTS 0); NULL past the bounds. */
+static struct verdict_rec *verdict_for(struct verdicts *t, const char *kind, const char *s,
+                                       size_t n)
+{
+    if (n > VERDICT_MAX_LEN || !canonical_kind(t, kind, &kind)) return NULL;
     if (2 * (t->len + 1) > t->cap) {
         if (t->len >= VERDICT_MAX_STRINGS) return NULL;
         verdicts_grow(t);
     }
-    uint64_t h = string_hash(s, n);
+    uint64_t h = string_hash(s, n) ^ (uint64_t)(uintptr_t)kind * 0x9E3779B97F4A7C15ull;
     size_t k = h & (t->cap - 1);
     for (; t->e[k].r; k = (k + 1) & (t->cap - 1)) {
         const struct verdict_rec *r = t->e[k].r;
-        if (t->e[k].hash == h && r->n == n && !memcmp(r->s, s, n)) return t->e[k].r;
+        if (t->e[k].hash == h && r->kind == kind && r->n == n && !memcmp(r->s, s, n))
+            return t->e[k].r;
     }
     size_t size = (sizeof(struct verdict_rec) + n + 15) & ~(size_t)15;
     if (t->bytes + size > VERDICT_MAX_BYTES) return NULL;
@@ -237,6 +267,7 @@ static struct verdict_rec *verdict_for(struct verdicts *t, const char *s, size_t
     t->blocks->used += size;
     t->bytes += size;
     memset(r, 0, sizeof *r);
+    r->kind = kind;
     r->n = n;
     memcpy(r->s, s, n);
     t->e[k].hash = h;
@@ -262,6 +293,83 @@ static void text_facts(struct cursor *c, struct verdict_rec *r)
     }
 }
 
+/* ---- shared subtrees: a component's texts left out of a list once all settled -------
+ * The texts below a value depend on the value alone (a schema walk reads no place: as a
+ * "**" walk's, sel.c), and a substituted component is the same value at every site. So
+ * the first walk of a shared value records the records of its texts' strings, how many
+ * nodes it entered and how deep it reached; at a later site, when no bound could cut it
+ * there and every one of those strings' answers is YES to every question numbered (so
+ * every rule asking one skips their nodes: texts_cache_open), the value is not walked:
+ * only its nodes are counted. A list that left one out says for which questions
+ * (texts_list.skipped_for); asked for another, or for every node, it is walked again in
+ * full (texts_cache_item_for). */
+struct settled_value {
+    const json_t *v;  /* NULL: a free slot */
+    size_t entered;   /* nodes entered below V */
+    int reach;        /* deepest node entered, below V */
+    int complete;     /* every text had a record and no bound cut the walk */
+    size_t at, n;     /* its records: settled.recs[at, at + n) */
+    uint64_t yes_for; /* questions every record answered YES (found so far) */
+};
+
+struct settled {
+    struct settled_value *e;
+    size_t cap, len;
+    VEC(struct verdict_rec *) recs;
+    int off; /* a caller needed every node: nothing left out any more */
+};
+
+enum { SETTLED_MAX_RECS = 1 << 20 }; /* past it, values are walked (records kept stay) */
+
+static struct settled_value *settled_slot(const struct settled *st, const json_t *v)
+{
+    size_t i = (size_t)(((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15ull >> 20) & (st->cap - 1);
+    while (st->e[i].v && st->e[i].v != v) i = (i + 1) & (st->cap - 1);
+    return &st->e[i];
+}
+
+static void settled_put(struct settled *st, const struct settled_value *sv)
+{
+    if (2 * (st->len + 1) > st->cap) {
+        struct settled_value *old = st->e;
+        size_t n = st->cap;
+        st->cap = n ? 2 * n : 64;
+        st->e = xcalloc(st->cap, sizeof *st->e);
+        for (size_t k = 0; k < n; k++)
+            if (old[k].v) *settled_slot(st, old[k].v) = old[k];
+        free(old);
+    }
+    *settled_slot(st, sv->v) = *sv;
+    st->len++;
+}
+
+static void settled_free(struct settled *st)
+{
+    if (!st) return;
+    free(st->e);
+    VEC_FREE(st->recs);
+    free(st);
+}
+
+/* A text's record R (NULL: none) while L records a shared value's texts. */
+static void record_rec(struct texts_list *l, struct verdict_rec *r)
+{
+    if (!r) l->rec_nulls++;
+    else VEC_PUSH(l->rec, r);
+}
+
+/* Did every record of SV answer YES to every question in MASK? */
+static int settled_yes(struct settled *st, struct settled_value *sv, uint64_t mask)
+{
+    if ((sv->yes_for & mask) == mask) return 1;
+    for (size_t i = 0; i < sv->n; i++) {
+        const struct texts_verdict *v = &st->recs.items[sv->at + i]->v;
+        if ((v->known & v->yes & mask) != mask) return 0;
+    }
+    sv->yes_for = mask;
+    return 1;
+}
+
 /* C a text node of L, of KIND; R its string's record, if any. A list with verdicts
  * (T given to the walk) has one entry per node. */
 static void add_text_rec(struct texts_list *l, struct cursor *c, const char *kind,
@@ -271,12 +379,13 @@ static void add_text_rec(struct texts_list *l, struct cursor *c, const char *kin
     text_facts(c, r);
     VEC_PUSH(l->nodes, c);
     if (l->has_verdicts) VEC_PUSH(l->verdicts, r ? &r->v : NULL);
+    if (l->recording) record_rec(l, r);
 }
 
 static void add_text(struct texts_list *l, struct verdicts *t, struct cursor *c, const char *kind)
 {
     struct verdict_rec *r = t && json_is_string(c->v)
-        ? verdict_for(t, json_string_value(c->v), json_string_length(c->v))
+        ? verdict_for(t, kind, json_string_value(c->v), json_string_length(c->v))
         : NULL;
     add_text_rec(l, c, kind, r);
 }
@@ -293,6 +402,7 @@ struct walk {
     int mode;                 /* what a child of AT is: see visit_child */
     struct verdicts *vt;      /* the cache's records of strings, or NULL */
     const uint64_t *named;    /* named_bytes of the spec */
+    struct settled *st;       /* the cache's shared subtrees, or NULL: none left out */
 };
 
 enum { CHILD_SCHEMA, CHILD_LEAVES, CHILD_KEYS };
@@ -321,6 +431,7 @@ static int enter_ok(struct walk *w, const struct cursor *c)
         w->l->cuts++;
         return 0;
     }
+    if (c->depth > w->l->peak) w->l->peak = c->depth;
     return 1;
 }
 
@@ -337,9 +448,13 @@ static void walk_children(struct walk *w, const struct cursor *at, int mode, con
 /* A schema (or any value inside one): its members are keywords, or unknown members whose
  * values are walked alike; a member named in values gives its string leaves, one named in
  * keys its member names (then each member's value, a schema). */
+static void walk_shared_schema(struct walk *w, const struct cursor *c);
+
 static void walk_schema(struct walk *w, const struct cursor *c)
 {
-    if (json_is_object(c->v) || json_is_array(c->v)) walk_children(w, c, CHILD_SCHEMA, NULL);
+    if (!json_is_object(c->v) && !json_is_array(c->v)) return;
+    if (w->st && c->v->refcount > 1) walk_shared_schema(w, c); /* a substituted component */
+    else walk_children(w, c, CHILD_SCHEMA, NULL);
 }
 
 static void walk_leaves(struct walk *w, const struct cursor *c, const char *kind)
@@ -378,7 +493,7 @@ static int visit_child(const struct cursor *child, void *arg)
     case CHILD_LEAVES: walk_leaves(&sub, k, w->kind); break;
     case CHILD_KEYS: {
         /* the name as a string: one per distinct name, the record's, when recorded */
-        struct verdict_rec *r = w->vt ? verdict_for(w->vt, k->key, strlen(k->key)) : NULL;
+        struct verdict_rec *r = w->vt ? verdict_for(w->vt, w->kind, k->key, strlen(k->key)) : NULL;
         json_t *name;
         if (r) {
             if (!r->named) r->name = json_string(k->key);
@@ -423,6 +538,48 @@ static void walk_children(struct walk *w, const struct cursor *at, int mode, con
     sel_children(w->ctx, at, visit_child, &sub);
 }
 
+/* walk_schema of C, a shared value: left out when settled (see struct settled_value), else
+ * walked, and its texts' records recorded at its first walk. */
+static void walk_shared_schema(struct walk *w, const struct cursor *c)
+{
+    struct texts_list *l = w->l;
+    struct settled *st = w->st;
+    struct settled_value *sv = st->cap ? settled_slot(st, c->v) : NULL;
+    if (sv && !sv->v) sv = NULL;
+    if (sv && sv->complete && l->skip_mask && l->entered + sv->entered <= SEL_DEEP_MAX_NODES &&
+        c->depth + sv->reach < SEL_DEEP_MAX_DEPTH && settled_yes(st, sv, l->skip_mask)) {
+        l->entered += sv->entered;
+        if (c->depth + sv->reach > l->peak) l->peak = c->depth + sv->reach;
+        if (l->recording) /* an enclosing shared value's records hold these too */
+            for (size_t i = 0; i < sv->n; i++) VEC_PUSH(l->rec, st->recs.items[sv->at + i]);
+        l->skipped_for = l->skip_mask;
+        l->has_skips = 1;
+        texts_values_left_out++;
+        return;
+    }
+    if (sv || st->recs.len >= SETTLED_MAX_RECS) {
+        walk_children(w, c, CHILD_SCHEMA, NULL);
+        return;
+    }
+    size_t entered = l->entered, cuts = l->cuts, at = l->rec.len, nulls = l->rec_nulls;
+    int peak = l->peak;
+    l->peak = c->depth;
+    l->recording++;
+    walk_children(w, c, CHILD_SCHEMA, NULL);
+    l->recording--;
+    struct settled_value rec = {c->v,
+                                l->entered - entered,
+                                l->peak - c->depth,
+                                l->cuts == cuts && l->rec_nulls == nulls,
+                                st->recs.len,
+                                l->rec.len - at,
+                                0};
+    if (peak > l->peak) l->peak = peak;
+    for (size_t i = at; i < l->rec.len; i++) VEC_PUSH(st->recs, l->rec.items[i]);
+    if (!l->recording) l->rec.len = 0, l->rec_nulls = 0;
+    settled_put(st, &rec);
+}
+
 /* A string an entry's selector reached: a text of the entry's kind. */
 static int visit_entry(const struct cursor *c, void *arg)
 {
@@ -452,7 +609,8 @@ static void run_entries(struct walk *w, const texts_entries *e)
 
 /* The texts of ITEM into L (empty), with their strings' records from VT when given. */
 static void fill_item(struct texts_list *l, const struct texts_spec *spec,
-                      const struct sel_ctx *ctx, const struct cursor *item, struct verdicts *vt)
+                      const struct sel_ctx *ctx, const struct cursor *item, struct verdicts *vt,
+                      struct settled *st)
 {
     const struct texts_coll *coll = item->parent && item->depth == 2 && !item->key
         ? texts_spec_coll(spec, item->parent->key)
@@ -461,8 +619,11 @@ static void fill_item(struct texts_list *l, const struct texts_spec *spec,
     texts_item_walks++;
     uint64_t named[4];
     named_bytes(spec, named);
-    struct walk w = {spec, ctx, l, keep_chain(l, item), NULL, NULL, CHILD_SCHEMA, vt, named};
+    struct walk w = {spec, ctx, l, keep_chain(l, item), NULL, NULL, CHILD_SCHEMA, vt, named, st};
     l->has_verdicts = vt != NULL;
+    /* the questions a left-out value must have settled: every one numbered, when any */
+    int asked = vt ? vt->nasked : 0;
+    l->skip_mask = asked >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << asked) - 1;
     run_entries(&w, &coll->entries);
     for (size_t i = 0; i < spec->roots.len; i++)
         sel_run(spec->roots.items[i], ctx, w.top, visit_root, &w);
@@ -472,7 +633,7 @@ struct texts_list *texts_of_item(const struct texts_spec *spec, const struct sel
                                  const struct cursor *item)
 {
     struct texts_list *l = xcalloc(1, sizeof *l);
-    fill_item(l, spec, ctx, item, NULL);
+    fill_item(l, spec, ctx, item, NULL, NULL);
     return l;
 }
 
@@ -482,7 +643,8 @@ struct texts_list *texts_of_document(const struct texts_spec *spec, const struct
     struct texts_list *l = xcalloc(1, sizeof *l);
     uint64_t named[4];
     named_bytes(spec, named);
-    struct walk w = {spec, ctx, l, keep_chain(l, root), NULL, NULL, CHILD_SCHEMA, NULL, named};
+    struct walk w = {spec, ctx,   l,   keep_chain(l, root), NULL, NULL, CHILD_SCHEMA,
+                     NULL, named, NULL};
     run_entries(&w, &spec->document);
     return l;
 }
@@ -503,6 +665,7 @@ struct texts_cache {
     struct texts_list *document;
     struct slot *spare;  /* the last dropped slot and its list, reused by the next item */
     struct verdicts *vt; /* the verdicts on distinct strings, or NULL */
+    struct settled *st;  /* shared values' texts (struct settled_value), or NULL */
 };
 
 static struct verdicts *verdicts_of(struct texts_cache **cache)
@@ -560,8 +723,10 @@ struct texts_verdict *const *texts_cache_verdicts(struct texts_cache **cache,
     VEC_RESERVE(l->verdicts, l->nodes.len + 1);
     for (size_t i = 0; i < l->nodes.len; i++) {
         const json_t *v = l->nodes.items[i]->v;
-        struct verdict_rec *r =
-            json_is_string(v) ? verdict_for(t, json_string_value(v), json_string_length(v)) : NULL;
+        struct verdict_rec *r = json_is_string(v)
+            ? verdict_for(t, l->nodes.items[i]->text_kind, json_string_value(v),
+                          json_string_length(v))
+            : NULL;
         l->verdicts.items[i] = r ? &r->v : NULL;
     }
     l->verdicts.len = l->nodes.len;
@@ -602,8 +767,18 @@ static void grow(struct texts_cache *c)
 const struct texts_list *texts_cache_item(struct texts_cache **cache, const struct texts_spec *spec,
                                           const struct sel_ctx *ctx, const struct cursor *item)
 {
+    return texts_cache_item_for(cache, spec, ctx, item, -1);
+}
+
+const struct texts_list *texts_cache_item_for(struct texts_cache **cache,
+                                              const struct texts_spec *spec,
+                                              const struct sel_ctx *ctx, const struct cursor *item,
+                                              int q)
+{
     if (!*cache) *cache = xcalloc(1, sizeof **cache);
     struct texts_cache *c = *cache;
+    if (!c->st) c->st = xcalloc(1, sizeof *c->st);
+    if (q < 0) c->st->off = 1; /* for good: the lists of the next items are whole */
     if (2 * (c->len + 1) > c->cap) grow(c);
     struct slot **s = find(c, item);
     if (!*s) {
@@ -617,9 +792,13 @@ const struct texts_list *texts_cache_item(struct texts_cache **cache, const stru
         n->v = item->v;
         n->coll = item->parent ? item->parent->key : NULL;
         n->index = item->index;
-        fill_item(n->l, spec, ctx, item, verdicts_of(cache));
+        fill_item(n->l, spec, ctx, item, verdicts_of(cache), c->st->off ? NULL : c->st);
         *s = n;
         c->len++;
+    } else if ((*s)->l->has_skips && (q < 0 || q >= 64 || !((*s)->l->skipped_for >> q & 1))) {
+        /* a list that left out texts this caller may need: walked again, whole */
+        list_reset((*s)->l);
+        fill_item((*s)->l, spec, ctx, item, verdicts_of(cache), NULL);
     }
     return (*s)->l;
 }
@@ -663,5 +842,6 @@ void texts_cache_free(struct texts_cache *c)
     if (c->spare) texts_list_free(c->spare->l);
     free(c->spare);
     verdicts_free(c->vt);
+    settled_free(c->st);
     free(c);
 }

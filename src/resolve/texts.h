@@ -47,6 +47,7 @@ const struct texts_coll *texts_spec_coll(const struct texts_spec *spec, const ch
 /* The text nodes of an item or of the document, in walk order. The cursors (and their
  * parent chains, and the key strings of key nodes) belong to the list. */
 struct texts_chunk;
+struct verdict_rec;
 struct texts_list {
     VEC(const struct cursor *) nodes;
     struct texts_chunk *chunks;
@@ -60,6 +61,15 @@ struct texts_list {
     VEC(uint32_t) open; /* texts_cache_open's nodes, for the questions in OPEN_FOR */
     uint64_t open_for;
     int has_open;
+    /* Texts left out (texts_cache_item_for): only when HAS_SKIPS, all with YES to every
+     * question in SKIPPED_FOR. The rest: the walk's own state. */
+    uint64_t skipped_for;
+    int has_skips;
+    uint64_t skip_mask; /* the questions numbered when the walk began */
+    int peak;           /* deepest node entered */
+    int recording;      /* shared values being recorded, nested */
+    VEC(struct verdict_rec *) rec;
+    size_t rec_nulls;
 };
 
 /* The texts of ITEM (a cursor of an item of a declared collection; else none): a new
@@ -73,19 +83,30 @@ void texts_list_free(struct texts_list *l);
 
 /* How many item walks texts_of_item did (for the tests: the cache walks each item once). */
 extern _Atomic unsigned long texts_item_walks;
+/* How many times a shared value's settled texts were left out of a list (for the tests). */
+extern _Atomic unsigned long texts_values_left_out;
 
 /* A per-document cache of text lists, so that every rule over texts reuses one walk of
  * each item. *CACHE starts NULL; lists stay valid until dropped or freed. */
 struct texts_cache;
 const struct texts_list *texts_cache_item(struct texts_cache **cache, const struct texts_spec *spec,
                                           const struct sel_ctx *ctx, const struct cursor *item);
+/* texts_cache_item for a caller that asks question Q of every text (texts_cache_question;
+ * -1: none, it reads every node): the list may leave out the texts of a component
+ * substituted at several sites once every string in it answered YES to Q and every other
+ * question numbered (their nodes are then skipped by texts_cache_open's callers alike). A
+ * Q of -1 makes this and the next lists whole. */
+const struct texts_list *texts_cache_item_for(struct texts_cache **cache,
+                                              const struct texts_spec *spec,
+                                              const struct sel_ctx *ctx, const struct cursor *item,
+                                              int q);
 const struct texts_list *texts_cache_document(struct texts_cache **cache,
                                               const struct texts_spec *spec,
                                               const struct sel_ctx *ctx, const struct cursor *root);
-/* Answers about a string that depend on its bytes alone, shared by every text node of the
- * cache's document with the same string (the same property names, enum values and
- * $componentRef texts recur in every item): bit Q of YES is the answer to question Q, when
- * bit Q of KNOWN is set. The caller numbers its questions (texts_cache_question) and keeps
+/* Answers about a string that depend on its bytes and its kind alone, shared by every
+ * text node of the cache's document with the same string and kind (the same property
+ * names, enum values and $componentRef texts recur in every item): bit Q of YES is the
+ * answer to question Q, when bit Q of KNOWN is set. The caller numbers its questions (texts_cache_question) and keeps
  * their meaning fixed while the cache lives. */
 struct texts_verdict {
     uint64_t known, yes;

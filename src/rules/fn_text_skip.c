@@ -47,6 +47,20 @@ static int on_string_alone(const struct pred *p, const struct eval_ctx *ctx)
     return 1;
 }
 
+/* Is P's answer on a text node the same on every node with the same string and text kind
+ * (a verdict's record is one string of one kind: texts.h)? A `when` that picks texts by
+ * kind and string, as {text-kind: [property name]}. */
+static int on_text_alone(const struct pred *p, const struct eval_ctx *ctx)
+{
+    fn_eval_fn *eval = p->fn->eval;
+    if (eval == fn_eval_text_kind) return 1;
+    if (eval != fn_eval_not && eval != fn_eval_any && eval != fn_eval_all)
+        return on_string_alone(p, ctx);
+    for (size_t i = 0; i < p->nkids; i++)
+        if (!on_text_alone(p->kids[i], ctx)) return 0;
+    return 1;
+}
+
 int fn_text_verdict_worth(const struct pred *require)
 {
     return require && require->fn->eval == fn_eval_not && require->nkids == 1;
@@ -76,8 +90,16 @@ int fn_text_holds(const struct pred *require, const struct pred *when, const str
     }
     /* a text node whose require the judge evaluates once its `when` held: evaluated here
      * once per distinct string (a failure is judged again, and reported, by judge). A
-     * `when` reads the node: evaluated on each, as judge would, its answer not kept. */
-    if (when && !fn_eval(when, c, ctx)) return 1;
+     * `when` reads the node: evaluated on each, as judge would, its answer kept only when
+     * it reads no more than the string and its kind (the record's: a YES then says that
+     * no node of this string and kind is judged, whatever the require). */
+    if (when && !fn_eval(when, c, ctx)) {
+        if (on_text_alone(when, ctx)) { /* not judged on any node of this string and kind */
+            v->yes |= bit;
+            v->known |= bit;
+        }
+        return 1;
+    }
     int holds = fn_eval(require, c, ctx);
     v->known |= bit;
     if (holds) v->yes |= bit;

@@ -23,9 +23,11 @@ int fn_text_verdict_worth(const struct pred *require);
  * nothing on text node C: REQUIRE surely holds by C's facts (fn_text_surely_holds); or,
  * when P's answer depends on the string alone (chars, phrases, matches, all/any/use of
  * them, mentions without a relative selector), WHEN fails on C or REQUIRE holds once
- * evaluated. REQUIRE's answer is kept in V (C's string's verdicts, or NULL) as bit BIT and
- * read from there when known: a string's answer is the same on every node that holds it;
- * WHEN's, which reads the node, never is. 0: judge C. */
+ * evaluated. REQUIRE's answer is kept in V (C's string's verdicts, per string and text
+ * kind, or NULL) as bit BIT and read from there when known: a string's answer is the same
+ * on every node that holds it; WHEN failing is kept too (as YES) when WHEN reads the
+ * string and the text kind alone (text-kind, and the predicates above, under not, all,
+ * any), else never. 0: judge C. */
 int fn_text_holds(const struct pred *require, const struct pred *when, const struct cursor *c,
                   struct texts_verdict *v, uint64_t bit, struct eval_ctx *ctx);
 

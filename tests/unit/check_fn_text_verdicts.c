@@ -12,8 +12,10 @@
 #include "base/buf.h"
 #include "doc/doc.h"
 #include "judge/eval.h"
+#include "resolve/res.h"
 #include "resolve/texts.h"
 #include "rules/rule.h"
+#include "rules/ruleInt.h"
 #include "testutil.h"
 #include "base/util.h"
 
@@ -68,7 +70,7 @@ START_TEST(equal_strings_share_one_record)
     buf_addf(&j,
              "{\"tools\": [{\"name\": \"a\", \"description\": \"secret\", \"inputSchema\": "
              "{\"properties\": {\"max_results\": {\"description\": \"secret word\"},"
-             " \"other\": {\"description\": \"%s\"}}}},"
+             " \"other\": {\"description\": \"%s\"}, \"secret\": {}}}},"
              " {\"name\": \"b\", \"description\": \"secret word\", \"inputSchema\": "
              "{\"properties\": {\"max_results\": {\"description\": \"secreT\"}}}}]}",
              longer);
@@ -105,6 +107,9 @@ START_TEST(equal_strings_share_one_record)
                      record_at(lb, vb, "properties/max_results/description", NULL));
     ck_assert_ptr_ne(secret, name_a);
     ck_assert_ptr_null(record_at(la, va, "properties/other/description", NULL));
+    /* the same string as another kind: another record (an answer may read the kind) */
+    ck_assert_ptr_nonnull(record_at(la, va, "properties/secret", NULL));
+    ck_assert_ptr_ne(secret, record_at(la, va, "properties/secret", NULL));
     /* every node's facts are its own string's */
     const struct texts_list *lists[] = {la, lb};
     for (size_t k = 0; k < 2; k++)
@@ -207,10 +212,10 @@ static const char *rules = "rules:\n" HEAD(
                                                         "inputSchema/properties}],"
                                                         " depth: 2}}}\n      message: '{detail}'\n";
 
-static struct rule_set *load_rules(void)
+static struct rule_set *load_rules_text(const char *text)
 {
     const char *files[] = {"test.yaml"};
-    char *dir = tu_rule_dir(files, &rules, 1);
+    char *dir = tu_rule_dir(files, &text, 1);
     char *path = xasprintf("%s/manifest.yaml", dir);
     FILE *f = fopen(path, "a");
     ck_assert_ptr_nonnull(f);
@@ -223,6 +228,11 @@ static struct rule_set *load_rules(void)
     free(path);
     tu_rmdir(dir);
     return rs;
+}
+
+static struct rule_set *load_rules(void)
+{
+    return load_rules_text(rules);
 }
 
 static void count_judged(const struct rule *r, const char *pointer, int whole, ver_mask judged,
@@ -244,11 +254,13 @@ static char *many_tools(size_t n)
              "{\"mcpDescription\": \"0.9.0\", \"protocolVersions\": [\"2025-11-25\"],"
              " \"serverInfo\": {\"name\": \"s\", \"version\": \"1\"},"
              " \"capabilities\": {\"tools\": {}}, \"tools\": [");
+    /* every tool also has a component whose texts all hold: left out once settled */
     for (size_t i = 0; i < n; i++)
         buf_addf(&b,
                  "%s{\"name\": \"t%zu\", \"description\": \"%s\", \"inputSchema\": "
                  "{\"type\": \"object\", \"properties\": {\"%s\": {\"description\": \"Pass "
                  "the file as notes.\"}, \"c\": {\"$componentRef\": \"#/components/schemas/C\"},"
+                 " \"p\": {\"$componentRef\": \"#/components/schemas/P\"},"
                  " \"%s\": {\"type\": \"string\"}}}}",
                  i ? "," : "", i,
                  i % 3 == 1  ? "secret_key"
@@ -257,7 +269,8 @@ static char *many_tools(size_t n)
                  i % 2 ? "path" : "notes", i % 3 == 1 ? "secret_key" : "max_results");
     buf_adds(&b,
              "], \"components\": {\"schemas\": {\"C\": {\"type\": \"string\","
-             " \"description\": \"keep it secret\"}}}}");
+             " \"description\": \"keep it secret\"}, \"P\": {\"type\": \"object\","
+             " \"properties\": {\"plain\": {\"description\": \"Select the correct set.\"}}}}}}");
     return buf_detach(&b);
 }
 
@@ -304,6 +317,105 @@ START_TEST(kept_answers_change_no_finding)
 }
 END_TEST
 
+/* A component's texts that said YES to every question are left out of the next items'
+ * lists (texts.h: texts_cache_item_for): the findings stay those of judging every node,
+ * the component with a secret in it is never left out, and P's texts are. Without
+ * t.own-param, whose answers depend on the item, P's texts settle. */
+START_TEST(settled_component_texts_left_out)
+{
+    char *text = xstrdup(rules);
+    *strstr(text, "  - id: t.own-param") = 0;
+    struct rule_set *rs = load_rules_text(text);
+    char *json = many_tools(40);
+    size_t judged = 0;
+    struct eval_options all = {0};
+    all.judged = count_judged;
+    all.judged_arg = &judged;
+    doc *d = tu_doc(json);
+    struct diag_list want = DIAG_LIST_INIT, got = DIAG_LIST_INIT;
+    unsigned long left_out = texts_values_left_out;
+    eval_document(rs, d, &all, &want);
+    doc_free(d);
+    ck_assert_uint_eq(texts_values_left_out, left_out); /* every node judged: none */
+    tu_eval(rs, json, &got);
+    /* P at every tool but the first few (C, with its secret, at none) */
+    ck_assert_uint_ge(texts_values_left_out - left_out, 35);
+    ck_assert_uint_le(texts_values_left_out - left_out, 39);
+    char *w = tu_show_all(&want), *g = tu_show_all(&got);
+    char *apart = tu_first_line_apart(w, g);
+    ck_assert_msg(!strcmp(w, g), "leaving texts out changed the findings: %s", apart);
+    ck_assert_uint_gt(got.len, 40); /* the secrets, C's at each site among them */
+    free(apart);
+    free(w);
+    free(g);
+    diag_list_release(&want);
+    diag_list_release(&got);
+    free(json);
+    free(text);
+    rule_set_free(rs);
+}
+END_TEST
+
+/* A list that leaves settled values out counts their nodes as entered (the bounds of a
+ * walk are the same: texts.h), and a caller that reads every node, or asks a question the
+ * left-out texts did not answer, gets the whole list again. */
+START_TEST(left_out_values_keep_counts)
+{
+    struct rule_set *rs = load_rules();
+    char *json = many_tools(6);
+    doc *d = tu_doc(json);
+    struct diag_list out = DIAG_LIST_INIT;
+    struct res *r = res_resolve(d, rule_set_res_config(rs), &out);
+    struct sel_ctx ctx = {d, res_view(r)};
+    const struct texts_spec *spec = rule_set_texts(rs);
+    struct cursor root, coll, item;
+    sel_root(&ctx, &root);
+    ck_assert_int_eq(sel_member(&ctx, &root, "tools", &coll), 0);
+    struct texts_cache *cache = NULL;
+    int asker[2];
+    int q0 = texts_cache_question(&cache, &asker[0]);
+    size_t skipped = 0;
+    for (size_t i = 0; i < 6; i++) {
+        ck_assert_int_eq(sel_item(&ctx, &coll, i, &item), 0);
+        const struct texts_list *l = texts_cache_item_for(&cache, spec, &ctx, &item, q0);
+        struct texts_list *whole = texts_of_item(spec, &ctx, &item);
+        ck_assert_uint_eq(l->entered, whole->entered);
+        ck_assert_uint_eq(l->cuts, whole->cuts);
+        skipped += l->has_skips;
+        if (l->has_skips) ck_assert_uint_lt(l->nodes.len, whole->nodes.len);
+        else ck_assert_uint_eq(l->nodes.len, whole->nodes.len);
+        /* every text says YES to q0: its values are left out of the next lists */
+        struct texts_verdict *const *v = texts_cache_verdicts(&cache, l);
+        for (size_t k = 0; k < l->nodes.len; k++)
+            if (v[k]) v[k]->yes |= (uint64_t)1 << q0, v[k]->known |= (uint64_t)1 << q0;
+        if (i == 4) { /* a later question: the whole list */
+            int q1 = texts_cache_question(&cache, &asker[1]);
+            l = texts_cache_item_for(&cache, spec, &ctx, &item, q1);
+            ck_assert(!l->has_skips);
+            ck_assert_uint_eq(l->nodes.len, whole->nodes.len);
+            v = texts_cache_verdicts(&cache, l);
+            for (size_t k = 0; k < l->nodes.len; k++)
+                if (v[k]) v[k]->yes |= 3ull << q0, v[k]->known |= 3ull << q0;
+        }
+        if (i == 5) {
+            ck_assert(l->has_skips);
+                /* settled for q0 and q1 */ /* every node: the whole list, and the next ones whole too */
+            l = texts_cache_item_for(&cache, spec, &ctx, &item, -1);
+            ck_assert(!l->has_skips);
+            ck_assert_uint_eq(l->nodes.len, whole->nodes.len);
+        }
+        texts_list_free(whole);
+    }
+    ck_assert_uint_ge(skipped, 3); /* tools 1 to 5, but the first one of q1 */
+    texts_cache_free(cache);
+    res_free(r);
+    diag_list_release(&out);
+    doc_free(d);
+    free(json);
+    rule_set_free(rs);
+}
+END_TEST
+
 Suite *fn_text_verdicts_suite(void)
 {
     Suite *s = suite_create("fn_text_verdicts");
@@ -312,6 +424,8 @@ Suite *fn_text_verdicts_suite(void)
     tcase_add_test(tc, equal_strings_share_one_record);
     tcase_add_test(tc, open_nodes_are_those_not_yet_settled);
     tcase_add_loop_test(tc, kept_answers_change_no_finding, 0, 2);
+    tcase_add_test(tc, settled_component_texts_left_out);
+    tcase_add_test(tc, left_out_values_keep_counts);
     suite_add_tcase(s, tc);
     return s;
 }
