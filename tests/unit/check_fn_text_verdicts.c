@@ -19,27 +19,19 @@
 #include "testutil.h"
 #include "base/util.h"
 
-static void add_entry(texts_entries *e, const char *sel, const char *member, const char *kind)
-{
-    const char *why;
-    struct texts_entry t = {sel ? sel_compile(sel, &why) : NULL, member ? xstrdup(member) : NULL,
-                            xstrdup(kind)};
-    VEC_PUSH(*e, t);
-}
-
 /* tools: name, description; schema roots inputSchema; values description; keys
  * properties. */
 static struct texts_spec *spec_new(void)
 {
     struct texts_spec *s = texts_spec_new();
     struct texts_coll tools = {xstrdup("tools"), VEC_INIT};
-    add_entry(&tools.entries, "name", NULL, "name");
-    add_entry(&tools.entries, "description", NULL, "description");
+    tu_texts_entry(&tools.entries, "name", NULL, "name");
+    tu_texts_entry(&tools.entries, "description", NULL, "description");
     VEC_PUSH(s->item, tools);
     const char *why;
     VEC_PUSH(s->roots, sel_compile("inputSchema", &why));
-    add_entry(&s->values, NULL, "description", "description");
-    add_entry(&s->keys, NULL, "properties", "property name");
+    tu_texts_entry(&s->values, NULL, "description", "description");
+    tu_texts_entry(&s->keys, NULL, "properties", "property name");
     return s;
 }
 
@@ -242,6 +234,26 @@ static void count_judged(const struct rule *r, const char *pointer, int whole, v
     ++*(size_t *)arg;
 }
 
+/* JSON judged by RS with every node judged (rules test's callback turns the kept answers
+ * and the leaving out off) into *WANT, and as validate judges it into *GOT; the texts
+ * left out while every node was judged (none expected). */
+static unsigned long judge_both_ways(const struct rule_set *rs, const char *json,
+                                     struct diag_list *want, struct diag_list *got)
+{
+    size_t judged = 0;
+    struct eval_options all = {0};
+    all.judged = count_judged;
+    all.judged_arg = &judged;
+    doc *d = tu_doc(json);
+    unsigned long before = texts_values_left_out;
+    eval_document(rs, d, &all, want);
+    unsigned long left_out = texts_values_left_out - before;
+    doc_free(d);
+    ck_assert(judged > 0);
+    tu_eval(rs, json, got);
+    return left_out;
+}
+
 /* Tool I of N: the same texts again and again (a secret in every third description and
  * property name, the name also a description before it: t.secret-name's `when` fails
  * there, holds at the name; a $componentRef'd text in each), and a sentence naming "notes", a
@@ -279,17 +291,8 @@ START_TEST(kept_answers_change_no_finding)
     struct rule_set *rs = load_rules();
     size_t n = (size_t)_i ? 40 : 7; /* 40: walked item by item with every rule */
     char *json = many_tools(n);
-    /* every node judged (rules test's callback turns the kept answers off) */
-    size_t judged = 0;
-    struct eval_options all = {0};
-    all.judged = count_judged;
-    all.judged_arg = &judged;
-    doc *d = tu_doc(json);
     struct diag_list want = DIAG_LIST_INIT, got = DIAG_LIST_INIT;
-    eval_document(rs, d, &all, &want);
-    doc_free(d);
-    ck_assert(judged > 0);
-    tu_eval(rs, json, &got);
+    ck_assert_uint_eq(judge_both_ways(rs, json, &want, &got), 0);
     char *w = tu_show_all(&want), *g = tu_show_all(&got);
     char *apart = tu_first_line_apart(w, g);
     ck_assert_msg(!strcmp(w, g), "kept answers changed the findings: %s", apart);
@@ -327,17 +330,9 @@ START_TEST(settled_component_texts_left_out)
     *strstr(text, "  - id: t.own-param") = 0;
     struct rule_set *rs = load_rules_text(text);
     char *json = many_tools(40);
-    size_t judged = 0;
-    struct eval_options all = {0};
-    all.judged = count_judged;
-    all.judged_arg = &judged;
-    doc *d = tu_doc(json);
     struct diag_list want = DIAG_LIST_INIT, got = DIAG_LIST_INIT;
     unsigned long left_out = texts_values_left_out;
-    eval_document(rs, d, &all, &want);
-    doc_free(d);
-    ck_assert_uint_eq(texts_values_left_out, left_out); /* every node judged: none */
-    tu_eval(rs, json, &got);
+    ck_assert_uint_eq(judge_both_ways(rs, json, &want, &got), 0); /* every node judged: none */
     /* P at every tool but the first few (C, with its secret, at none) */
     ck_assert_uint_ge(texts_values_left_out - left_out, 35);
     ck_assert_uint_le(texts_values_left_out - left_out, 39);
@@ -399,7 +394,7 @@ START_TEST(left_out_values_keep_counts)
         }
         if (i == 5) {
             ck_assert(l->has_skips);
-                /* settled for q0 and q1 */ /* every node: the whole list, and the next ones whole too */
+            /* settled for q0 and q1 */ /* every node: the whole list, and the next ones whole too */
             l = texts_cache_item_for(&cache, spec, &ctx, &item, -1);
             ck_assert(!l->has_skips);
             ck_assert_uint_eq(l->nodes.len, whole->nodes.len);

@@ -15,31 +15,23 @@
 #include "testutil.h"
 #include "base/util.h"
 
-static void add_entry(texts_entries *e, const char *sel, const char *member, const char *kind)
-{
-    const char *why;
-    struct texts_entry t = {sel ? sel_compile(sel, &why) : NULL, member ? xstrdup(member) : NULL,
-                            xstrdup(kind)};
-    VEC_PUSH(*e, t);
-}
-
 /* tools: name, description; schema roots inputSchema; values description, enum, default;
  * keys properties, $defs; skip _meta. */
 static struct texts_spec *spec_new(void)
 {
     struct texts_spec *s = texts_spec_new();
     struct texts_coll tools = {xstrdup("tools"), VEC_INIT};
-    add_entry(&tools.entries, "name", NULL, "name");
-    add_entry(&tools.entries, "description", NULL, "description");
+    tu_texts_entry(&tools.entries, "name", NULL, "name");
+    tu_texts_entry(&tools.entries, "description", NULL, "description");
     VEC_PUSH(s->item, tools);
-    add_entry(&s->document, "instructions", NULL, "instructions");
+    tu_texts_entry(&s->document, "instructions", NULL, "instructions");
     const char *why;
     VEC_PUSH(s->roots, sel_compile("inputSchema", &why));
-    add_entry(&s->values, NULL, "description", "description");
-    add_entry(&s->values, NULL, "enum", "enum value");
-    add_entry(&s->values, NULL, "default", "default");
-    add_entry(&s->keys, NULL, "properties", "property name");
-    add_entry(&s->keys, NULL, "$defs", "definition name");
+    tu_texts_entry(&s->values, NULL, "description", "description");
+    tu_texts_entry(&s->values, NULL, "enum", "enum value");
+    tu_texts_entry(&s->values, NULL, "default", "default");
+    tu_texts_entry(&s->keys, NULL, "properties", "property name");
+    tu_texts_entry(&s->keys, NULL, "$defs", "definition name");
     VEC_PUSH(s->skip, xstrdup("_meta"));
     return s;
 }

@@ -124,6 +124,14 @@ struct rule_set *tu_shipped_rules(void)
     return rs;
 }
 
+void tu_texts_entry(texts_entries *e, const char *sel, const char *member, const char *kind)
+{
+    const char *why;
+    struct texts_entry t = {sel ? sel_compile(sel, &why) : NULL, member ? xstrdup(member) : NULL,
+                            xstrdup(kind)};
+    VEC_PUSH(*e, t);
+}
+
 int tu_schema_run(const char *sch, json_t *inst, uint64_t work, uint32_t depth, int errs)
 {
     struct schema_limits lim;

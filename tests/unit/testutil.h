@@ -5,6 +5,7 @@
 
 #include "base/diag.h"
 #include "doc/doc.h"
+#include "resolve/texts.h"
 #include "rules/rule.h"
 
 #include <stdint.h>
@@ -38,6 +39,9 @@ const char *tu_data_dir(void);
  * when it does not load; and the shipped one ($MCPDESC_TOP/rules-yaml). */
 struct rule_set *tu_load_ok(const char *dir);
 struct rule_set *tu_shipped_rules(void);
+/* An entry of a texts declaration (rule_texts.c's struct texts_entry): its selector SEL
+ * (or NULL), its MEMBER (or NULL) and KIND, appended to E. */
+void tu_texts_entry(texts_entries *e, const char *sel, const char *member, const char *kind);
 /* schema_validate of INST against the 2020-12 schema text SCH compiled under these
  * bounds (max_work, max_eval_depth), with an error list when ERRS. */
 int tu_schema_run(const char *sch, json_t *inst, uint64_t work, uint32_t depth, int errs);
