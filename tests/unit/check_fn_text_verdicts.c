@@ -234,6 +234,18 @@ static void count_judged(const struct rule *r, const char *pointer, int whole, v
     ++*(size_t *)arg;
 }
 
+/* WANT and GOT show the same findings, every field (WHAT says what would differ). */
+static void assert_same_findings(const struct diag_list *want, const struct diag_list *got,
+                                 const char *what)
+{
+    char *w = tu_show_all(want), *g = tu_show_all(got);
+    char *apart = tu_first_line_apart(w, g);
+    ck_assert_msg(!strcmp(w, g), "%s changed the findings: %s", what, apart);
+    free(apart);
+    free(w);
+    free(g);
+}
+
 /* JSON judged by RS with every node judged (rules test's callback turns the kept answers
  * and the leaving out off) into *WANT, and as validate judges it into *GOT; the texts
  * left out while every node was judged (none expected). */
@@ -293,9 +305,7 @@ START_TEST(kept_answers_change_no_finding)
     char *json = many_tools(n);
     struct diag_list want = DIAG_LIST_INIT, got = DIAG_LIST_INIT;
     ck_assert_uint_eq(judge_both_ways(rs, json, &want, &got), 0);
-    char *w = tu_show_all(&want), *g = tu_show_all(&got);
-    char *apart = tu_first_line_apart(w, g);
-    ck_assert_msg(!strcmp(w, g), "kept answers changed the findings: %s", apart);
+    assert_same_findings(&want, &got, "kept answers");
     /* and the findings are those expected: each occurrence, not each string */
     size_t secret = 0, secret_name = 0, own = 0;
     for (size_t i = 0; i < got.len; i++) {
@@ -310,9 +320,6 @@ START_TEST(kept_answers_change_no_finding)
     ck_assert_uint_ge(secret, thirds + ones);
     ck_assert_uint_eq(secret_name, ones);
     ck_assert_uint_eq(own, even);
-    free(apart);
-    free(w);
-    free(g);
     diag_list_release(&want);
     diag_list_release(&got);
     free(json);
@@ -336,13 +343,8 @@ START_TEST(settled_component_texts_left_out)
     /* P at every tool but the first few (C, with its secret, at none) */
     ck_assert_uint_ge(texts_values_left_out - left_out, 35);
     ck_assert_uint_le(texts_values_left_out - left_out, 39);
-    char *w = tu_show_all(&want), *g = tu_show_all(&got);
-    char *apart = tu_first_line_apart(w, g);
-    ck_assert_msg(!strcmp(w, g), "leaving texts out changed the findings: %s", apart);
+    assert_same_findings(&want, &got, "leaving texts out");
     ck_assert_uint_gt(got.len, 40); /* the secrets, C's at each site among them */
-    free(apart);
-    free(w);
-    free(g);
     diag_list_release(&want);
     diag_list_release(&got);
     free(json);
