@@ -134,6 +134,7 @@ void texts_list_free(struct texts_list *l)
 /* Bounds: a longer string costs more to hash and compare than most answers, and is
  * seldom repeated (descriptions); the table stops taking strings at its bounds. */
 enum {
+    VERDICT_SEEN_BITS = 1 << 20, /* 128 KiB: within a core's second-level cache */
     VERDICT_MAX_LEN = 256,
     VERDICT_MAX_STRINGS = 1 << 18,
     VERDICT_MAX_BYTES = 8 << 20,
@@ -164,6 +165,7 @@ struct verdict_block {
 };
 
 struct verdicts {
+    uint64_t *seen; /* a bit per hash: a string (and kind) met before, maybe (see verdict_for) */
     struct verdict_entry *e;
     size_t cap, len, bytes;
     struct verdict_block *blocks;
@@ -186,6 +188,7 @@ static void verdicts_free(struct verdicts *t)
         free(b);
     }
     free(t->e);
+    free(t->seen);
     free(t);
 }
 
@@ -239,16 +242,27 @@ static int canonical_kind(struct verdicts *t, const char *kind, const char **out
 
 /* The record of string S (N bytes) as a text of KIND (the spec's string: one record per
  * kind, so that an answer may also depend on the kind), made when new (no facts yet:
- * FACTS 0); NULL past the bounds. */
+ * FACTS 0); NULL past the bounds, and at a string's first sighting unless ALWAYS.
+ * Most strings of a document are met once (each tool's own descriptions: 67,000 of the
+ * 70,000 distinct strings of the 10,000-tool benchmark file), and a record of those only
+ * cost a miss in a table of megabytes, twice: a string gets its record when met again,
+ * which a bit per hash, in a table small enough to stay in cache, tells (a bit set by
+ * another string only makes a record early). */
 static struct verdict_rec *verdict_for(struct verdicts *t, const char *kind, const char *s,
-                                       size_t n)
+                                       size_t n, int always)
 {
     if (n > VERDICT_MAX_LEN || !canonical_kind(t, kind, &kind)) return NULL;
+    uint64_t h = string_hash(s, n) ^ (uint64_t)(uintptr_t)kind * 0x9E3779B97F4A7C15ull;
+    size_t bit = (size_t)(h >> 40) & (VERDICT_SEEN_BITS - 1);
+    if (!t->seen) t->seen = xcalloc(VERDICT_SEEN_BITS / 64, sizeof *t->seen);
+    uint64_t *word = &t->seen[bit / 64], mask = (uint64_t)1 << (bit % 64);
+    int met = (*word & mask) != 0;
+    *word |= mask;
+    if (!met && !always) return NULL;
     if (2 * (t->len + 1) > t->cap) {
         if (t->len >= VERDICT_MAX_STRINGS) return NULL;
         verdicts_grow(t);
     }
-    uint64_t h = string_hash(s, n) ^ (uint64_t)(uintptr_t)kind * 0x9E3779B97F4A7C15ull;
     size_t k = h & (t->cap - 1);
     for (; t->e[k].r; k = (k + 1) & (t->cap - 1)) {
         const struct verdict_rec *r = t->e[k].r;
@@ -385,7 +399,7 @@ static void add_text_rec(struct texts_list *l, struct cursor *c, const char *kin
 static void add_text(struct texts_list *l, struct verdicts *t, struct cursor *c, const char *kind)
 {
     struct verdict_rec *r = t && json_is_string(c->v)
-        ? verdict_for(t, kind, json_string_value(c->v), json_string_length(c->v))
+        ? verdict_for(t, kind, json_string_value(c->v), json_string_length(c->v), l->recording)
         : NULL;
     add_text_rec(l, c, kind, r);
 }
@@ -493,7 +507,8 @@ static int visit_child(const struct cursor *child, void *arg)
     case CHILD_LEAVES: walk_leaves(&sub, k, w->kind); break;
     case CHILD_KEYS: {
         /* the name as a string: one per distinct name, the record's, when recorded */
-        struct verdict_rec *r = w->vt ? verdict_for(w->vt, w->kind, k->key, strlen(k->key)) : NULL;
+        struct verdict_rec *r =
+            w->vt ? verdict_for(w->vt, w->kind, k->key, strlen(k->key), w->l->recording) : NULL;
         json_t *name;
         if (r) {
             if (!r->named) r->name = json_string(k->key);
@@ -725,7 +740,7 @@ struct texts_verdict *const *texts_cache_verdicts(struct texts_cache **cache,
         const json_t *v = l->nodes.items[i]->v;
         struct verdict_rec *r = json_is_string(v)
             ? verdict_for(t, l->nodes.items[i]->text_kind, json_string_value(v),
-                          json_string_length(v))
+                          json_string_length(v), 0)
             : NULL;
         l->verdicts.items[i] = r ? &r->v : NULL;
     }

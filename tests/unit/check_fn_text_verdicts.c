@@ -52,6 +52,9 @@ static struct texts_verdict *record_at(const struct texts_list *l, struct texts_
     return NULL;
 }
 
+/* A string met for the first time in a document has no record (most are met once: texts.c,
+ * verdict_for); met again, it gets one, which every later node of the same string and
+ * kind shares, and no other string does. Tool p meets the strings first. */
 START_TEST(equal_strings_share_one_record)
 {
     struct buf j = BUF_INIT;
@@ -60,7 +63,10 @@ START_TEST(equal_strings_share_one_record)
     longer[300] = 0;
     /* "secret" and "secret word" share a prefix, "secreT" all but one byte */
     buf_addf(&j,
-             "{\"tools\": [{\"name\": \"a\", \"description\": \"secret\", \"inputSchema\": "
+             "{\"tools\": [{\"name\": \"p\", \"description\": \"secret\", \"inputSchema\": "
+             "{\"properties\": {\"max_results\": {\"description\": \"secret word\"},"
+             " \"secret\": {}}}},"
+             " {\"name\": \"a\", \"description\": \"secret\", \"inputSchema\": "
              "{\"properties\": {\"max_results\": {\"description\": \"secret word\"},"
              " \"other\": {\"description\": \"%s\"}, \"secret\": {}}}},"
              " {\"name\": \"b\", \"description\": \"secret word\", \"inputSchema\": "
@@ -70,41 +76,48 @@ START_TEST(equal_strings_share_one_record)
     ck_assert_ptr_nonnull(d);
     struct texts_spec *spec = spec_new();
     struct sel_ctx ctx = {d, NULL};
-    struct cursor root, coll, a, b;
+    struct cursor root, coll, p, a, b;
     sel_root(&ctx, &root);
     ck_assert_int_eq(sel_member(&ctx, &root, "tools", &coll), 0);
-    ck_assert_int_eq(sel_item(&ctx, &coll, 0, &a), 0);
-    ck_assert_int_eq(sel_item(&ctx, &coll, 1, &b), 0);
+    ck_assert_int_eq(sel_item(&ctx, &coll, 0, &p), 0);
+    ck_assert_int_eq(sel_item(&ctx, &coll, 1, &a), 0);
+    ck_assert_int_eq(sel_item(&ctx, &coll, 2, &b), 0);
     struct texts_cache *cache = NULL;
+    const struct texts_list *lp = texts_cache_item(&cache, spec, &ctx, &p);
     const struct texts_list *la = texts_cache_item(&cache, spec, &ctx, &a);
     const struct texts_list *lb = texts_cache_item(&cache, spec, &ctx, &b);
+    struct texts_verdict *const *vp = texts_cache_verdicts(&cache, lp);
     struct texts_verdict *const *va = texts_cache_verdicts(&cache, la);
     struct texts_verdict *const *vb = texts_cache_verdicts(&cache, lb);
     ck_assert_ptr_eq(texts_cache_verdicts(&cache, la), va); /* made once */
+    /* met first: no record, and no record made for it when met again */
+    ck_assert_uint_eq(lp->nodes.len, 5);
+    for (size_t i = 0; i < lp->nodes.len; i++) ck_assert_ptr_null(vp[i]);
     const struct cursor *ka, *kb, *n;
     /* the same string: one record, values and names alike */
+    ck_assert_ptr_nonnull(record_at(la, va, "properties/max_results/description", NULL));
     ck_assert_ptr_eq(record_at(la, va, "properties/max_results/description", NULL),
-                     record_at(lb, vb, "/tools/1/description", NULL));
+                     record_at(lb, vb, "/tools/2/description", NULL));
     struct texts_verdict *name_a = record_at(la, va, "properties/max_results", &ka);
+    ck_assert_ptr_nonnull(name_a);
     ck_assert_ptr_eq(name_a, record_at(lb, vb, "properties/max_results", &kb));
     ck_assert(ka->is_key && kb->is_key);
     ck_assert_ptr_eq(ka->v, kb->v); /* one name string */
     ck_assert_str_eq(json_string_value(ka->v), "max_results");
-    /* other strings: other records; a long one: none */
-    struct texts_verdict *secret = record_at(la, va, "/tools/0/description", NULL);
+    /* other strings: other records; one met once, or a long one: none */
+    struct texts_verdict *secret = record_at(la, va, "/tools/1/description", NULL);
     ck_assert_ptr_nonnull(secret);
-    ck_assert_ptr_ne(secret, record_at(lb, vb, "/tools/1/description", NULL));
-    ck_assert_ptr_ne(secret, record_at(lb, vb, "properties/max_results/description", NULL));
-    ck_assert_ptr_ne(record_at(lb, vb, "/tools/1/description", NULL),
-                     record_at(lb, vb, "properties/max_results/description", NULL));
+    ck_assert_ptr_ne(secret, record_at(lb, vb, "/tools/2/description", NULL));
+    ck_assert_ptr_null(record_at(lb, vb, "properties/max_results/description", NULL));
+    ck_assert_ptr_null(record_at(lb, vb, "/tools/2/name", NULL));
     ck_assert_ptr_ne(secret, name_a);
     ck_assert_ptr_null(record_at(la, va, "properties/other/description", NULL));
     /* the same string as another kind: another record (an answer may read the kind) */
     ck_assert_ptr_nonnull(record_at(la, va, "properties/secret", NULL));
     ck_assert_ptr_ne(secret, record_at(la, va, "properties/secret", NULL));
-    /* every node's facts are its own string's */
-    const struct texts_list *lists[] = {la, lb};
-    for (size_t k = 0; k < 2; k++)
+    /* every node's facts are its own string's, with a record or without */
+    const struct texts_list *lists[] = {lp, la, lb};
+    for (size_t k = 0; k < 3; k++)
         for (size_t i = 0; i < lists[k]->nodes.len; i++) {
             n = lists[k]->nodes.items[i];
             struct cursor fresh = *n;
@@ -132,19 +145,27 @@ END_TEST
  * numbered when the list was first asked; every node for a question numbered later. */
 START_TEST(open_nodes_are_those_not_yet_settled)
 {
+    /* tool 0 meets "a" and "seen" first: their records come with tool a */
     doc *d = tu_doc("{\"tools\": [{\"name\": \"a\", \"description\": \"seen\"},"
+                    " {\"name\": \"a\", \"description\": \"seen\"},"
                     " {\"name\": \"b\", \"description\": \"seen\"},"
                     " {\"name\": \"c\", \"description\": \"seen\"}]}");
     ck_assert_ptr_nonnull(d);
     struct texts_spec *spec = spec_new();
     struct sel_ctx ctx = {d, NULL};
-    struct cursor root, coll, item[3];
+    struct cursor root, coll, first, item[3];
     sel_root(&ctx, &root);
     ck_assert_int_eq(sel_member(&ctx, &root, "tools", &coll), 0);
-    for (size_t i = 0; i < 3; i++) ck_assert_int_eq(sel_item(&ctx, &coll, i, &item[i]), 0);
+    ck_assert_int_eq(sel_item(&ctx, &coll, 0, &first), 0);
+    for (size_t i = 0; i < 3; i++) ck_assert_int_eq(sel_item(&ctx, &coll, i + 1, &item[i]), 0);
     struct texts_cache *cache = NULL;
     int asker[2];
     int q0 = texts_cache_question(&cache, &asker[0]);
+    /* strings met first: no record, so every node open */
+    const struct texts_list *l0 = texts_cache_item(&cache, spec, &ctx, &first);
+    size_t n;
+    ck_assert_ptr_nonnull(texts_cache_open(&cache, l0, q0, &n));
+    ck_assert_uint_eq(n, 2);
     /* tool a: both its strings said YES to q0 */
     const struct texts_list *la = texts_cache_item(&cache, spec, &ctx, &item[0]);
     struct texts_verdict *const *va = texts_cache_verdicts(&cache, la);
@@ -155,7 +176,6 @@ START_TEST(open_nodes_are_those_not_yet_settled)
     }
     /* tool b: "seen" settled, "b" not */
     const struct texts_list *lb = texts_cache_item(&cache, spec, &ctx, &item[1]);
-    size_t n;
     const uint32_t *open = texts_cache_open(&cache, lb, q0, &n);
     ck_assert_ptr_nonnull(open);
     ck_assert_uint_eq(n, 1);
