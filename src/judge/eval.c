@@ -499,15 +499,18 @@ static int visit(const struct cursor *c, void *arg)
 }
 
 /* {texts: item}: every text node of ITEM, its list walked once for every rule (texts.h). */
+/* WORTH: fn_text_verdict_worth of CL's require (a unit keeps it: reading the predicate
+ * for every item and rule missed the cache), or -1: found here. */
 static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
-                                 const struct cursor *item, ver_mask m)
+                                 const struct cursor *item, ver_mask m, int worth)
 {
     const struct eval_options *o = ((struct eval_run *)ctx)->opts;
     int skip = !(o && o->judged); /* rules test's callback sees every node */
     /* the answers on a string, kept for its next nodes (fn_text_skip.h) */
     struct texts_verdict *const *verdicts = NULL;
     uint64_t bit = 0;
-    int q = skip && fn_text_verdict_worth(cl->require) ? texts_cache_question(&ctx->texts, cl) : -1;
+    if (worth < 0) worth = fn_text_verdict_worth(cl->require);
+    int q = skip && worth ? texts_cache_question(&ctx->texts, cl) : -1;
     /* without the texts whose string answered YES to Q and every question before it */
     const struct texts_list *l =
         texts_cache_item_for(&ctx->texts, rule_set_texts(ctx->rs), &ctx->sctx, item, q);
@@ -550,7 +553,7 @@ static ver_mask run_texts(struct eval_ctx *ctx, const struct clause *cl, const s
         if (cl->texts == RULE_TEXTS_DOCUMENT) return failed;
     }
     if (c->depth == 2 && !c->key && c->parent && texts_spec_coll(spec, c->parent->key))
-        return judge_item_texts(ctx, cl, c, m);
+        return judge_item_texts(ctx, cl, c, m, -1);
     if (c->depth) return 0;
     for (size_t k = 0; k < spec->item.len; k++) {
         struct cursor coll, item;
@@ -558,7 +561,7 @@ static ver_mask run_texts(struct eval_ctx *ctx, const struct clause *cl, const s
         size_t n = json_is_array(coll.v) ? json_array_size(coll.v) : 0;
         if (skip_large && n >= skip_large) continue;
         for (size_t i = 0; i < n && sel_item(&ctx->sctx, &coll, i, &item) == 0; i++)
-            failed |= judge_item_texts(ctx, cl, &item, m);
+            failed |= judge_item_texts(ctx, cl, &item, m, -1);
     }
     return failed;
 }
@@ -633,7 +636,8 @@ struct unit {
     struct sel *rest;      /* UNIT_GROUP: the selector after "/KEY/STAR" (owned), or
                                * NULL: the item itself */
     size_t key;            /* UNIT_GROUP: index in plan.keys */
-    int texts;             /* UNIT_GROUP: the item's texts ({texts: item}) */
+    int texts;             /* UNIT_GROUP: the item's texts ({texts: item}), then
+                            * 1 + fn_text_verdict_worth of its require */
     /* UNIT_GROUP with REST: the next unit of the same collection with the same selector
      * (its walk is shared: the first unit's walk judges every node for all of them), or
      * SHARE_NONE; SHARED: an earlier unit's walk serves this one */
@@ -713,8 +717,16 @@ static void plan_texts(struct plan *pl, size_t rule, const struct clause *cl, ve
         const char *name = pl->texts->item.items[k].name;
         json_t *arr = json_object_get(root, name);
         if (!json_is_array(arr) || json_array_size(arr) < pl->group_min) continue;
-        struct unit u = {UNIT_GROUP, rule,       cl, m, NULL, NULL, plan_key(pl, xstrdup(name)),
-                         1,          SHARE_NONE, 0};
+        struct unit u = {UNIT_GROUP,
+                         rule,
+                         cl,
+                         m,
+                         NULL,
+                         NULL,
+                         plan_key(pl, xstrdup(name)),
+                         1 + fn_text_verdict_worth(cl->require),
+                         SHARE_NONE,
+                         0};
         VEC_PUSH(pl->u, u);
     }
     plan_add(pl, UNIT_TEXTS, rule, cl, m, NULL);
@@ -848,7 +860,7 @@ static void unit_run(const struct plan *pl, struct eval_ctx *ctx, const struct u
 {
     uint64_t t0 = rule_ns ? now_ns() : 0;
     if (u->kind == UNIT_GROUP && u->texts) {
-        judge_item_texts(ctx, u->cl, c, u->m);
+        judge_item_texts(ctx, u->cl, c, u->m, u->texts - 1);
     } else if (u->kind == UNIT_TEXTS) {
         run_texts(ctx, u->cl, c, u->m, pl->group_min);
     } else if (u->kind == UNIT_GROUP && !u->rest) {
@@ -970,6 +982,13 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
     size_t nrules = rule_set_count(j->rs), notes = nrules; /* the slot after the rules' */
     const unsigned char *local = j->memo ? eval_memo_run_local(j->memo) : NULL;
     size_t *mark = j->memo ? xcalloc(nrules + 1, sizeof *mark) : NULL;
+    /* the units of this collection, listed once: scanning every unit of the plan for
+     * each item missed the cache */
+    size_t *units = xmalloc((pl->u.len + 1) * sizeof *units), nunits = 0;
+    for (size_t n = 0; n < pl->u.len; n++) {
+        const struct unit *u = &pl->u.items[n];
+        if (u->kind == UNIT_GROUP && u->key == b->key && !u->shared) units[nunits++] = n;
+    }
     for (size_t i = b->lo; i < b->hi && i < json_array_size(coll.v); i++) {
         if (sel_item(&ctx->sctx, &coll, i, &item) < 0) break;
         for (size_t r = 0; mark && r <= nrules; r++) mark[r] = b->per_rule[r].len;
@@ -978,9 +997,9 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
         int reused = j->memo && eval_memo_item_reuse(j->memo, b->key, i, b->per_rule);
         const unsigned char *skip = reused ? local : NULL;
         int escaped = 0; /* a rule the memo keeps read beyond the item */
-        for (size_t n = 0; n < pl->u.len; n++) {
+        for (size_t k = 0; k < nunits; k++) {
+            size_t n = units[k];
             const struct unit *u = &pl->u.items[n];
-            if (u->kind != UNIT_GROUP || u->key != b->key || u->shared) continue;
             ctx->escaped = 0;
             if (u->share_next != SHARE_NONE) {
                 walk_shared(j, ctx, n, &item, b->per_rule, skip);
@@ -998,6 +1017,7 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
         if (j->memo) eval_memo_item_store(j->memo, b->key, i, b->per_rule, mark, !escaped, reused);
         texts_cache_drop(ctx->texts, &item); /* every rule is done with its texts */
     }
+    free(units);
     free(mark);
 }
 

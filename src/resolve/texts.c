@@ -176,6 +176,8 @@ struct verdicts {
     const void *askers[64];
     int nasked;
     unsigned char hint[256]; /* an asker's number, by its address (texts_cache_question) */
+    const struct texts_spec *named_of; /* the spec whose named_bytes NAMED holds, or NULL */
+    uint64_t named[4];
 };
 
 static void verdicts_free(struct verdicts *t)
@@ -632,8 +634,14 @@ static void fill_item(struct texts_list *l, const struct texts_spec *spec,
         : NULL;
     if (!coll) return;
     texts_item_walks++;
-    uint64_t named[4];
-    named_bytes(spec, named);
+    uint64_t own[4];
+    const uint64_t *named = own;
+    if (vt && vt->named_of == spec) {
+        named = vt->named;
+    } else {
+        named_bytes(spec, own);
+        if (vt) memcpy(vt->named, own, sizeof own), vt->named_of = spec;
+    }
     struct walk w = {spec, ctx, l, keep_chain(l, item), NULL, NULL, CHILD_SCHEMA, vt, named, st};
     l->has_verdicts = vt != NULL;
     /* the questions a left-out value must have settled: every one numbered, when any */
