@@ -154,6 +154,58 @@ const char *sel_text(const struct sel *s)
     return s->text;
 }
 
+/* Eight bytes at P, the first one lowest. */
+static uint64_t load8(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+/* Bytes 0 or 1 of W (the first one lowest), packed into a bit each. */
+static uint64_t pack_flags(uint64_t w)
+{
+    return (w * 0x0102040810204080ull) >> 56;
+}
+
+/* The facts over N >= 8 bytes of S, eight at a time (most of a text's bytes are a
+ * description's): a byte's flag set in a table (a store, where setting its bit was a
+ * shift, a load and a store), folded once; two spaces in a row found in each word of
+ * eight (a space byte's high bit, against the one before it). */
+static unsigned facts_long(const unsigned char *s, size_t n, uint64_t ascii[2])
+{
+    unsigned char seen[256]; /* only the ASCII half is read: only it is cleared */
+    memset(seen, 0, 128);
+    uint64_t spaces = 0, before = 0; /* before: the last byte of the word before, a space */
+    uint64_t high = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        for (size_t k = 0; k < 8; k++) seen[s[i + k]] = 1;
+        uint64_t w = load8(s + i);
+        high |= w;
+        uint64_t x = w ^ 0x2020202020202020ull; /* a space: a zero byte, found exactly */
+        uint64_t m =
+            ~(((x & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | x) & 0x8080808080808080ull;
+        spaces |= m & (m << 8 | before);
+        before = m >> 56;
+    }
+    int twice = spaces != 0, prev = before != 0;
+    for (; i < n; i++) {
+        seen[s[i]] = 1;
+        high |= s[i];
+        twice |= prev & (s[i] == ' ');
+        prev = s[i] == ' ';
+    }
+    ascii[0] = ascii[1] = 0;
+    for (size_t k = 0; k < 16; k++)
+        ascii[k / 8] |= pack_flags(load8(seen + 8 * k)) << (8 * (k % 8));
+    return (high & 0x8080808080808080ull ? SEL_TEXT_NON_ASCII : 0) |
+        (twice ? SEL_TEXT_UNFOLDED : 0);
+}
+
 void sel_text_facts(struct cursor *c)
 {
     c->text_facts = 0;
@@ -163,14 +215,19 @@ void sel_text_facts(struct cursor *c)
     unsigned f = SEL_TEXT_FACTS, prev = 0, twice = 0;
     uint64_t a[4] = {0, 0, 0, 0}; /* every byte's bit, without a branch: bits of 0x80 and up
                                    * say only that there are some */
-    for (size_t i = 0; i < n; i++) {
-        unsigned b = s[i];
-        a[b >> 6] |= (uint64_t)1 << (b & 63);
-        twice |= (b == ' ') & (prev == ' ');
-        prev = b;
+    if (n >= 24) {
+        f |= facts_long(s, n, a);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            unsigned b = s[i];
+            a[b >> 6] |= (uint64_t)1 << (b & 63);
+            twice |= (b == ' ') & (prev == ' ');
+            prev = b;
+        }
+        if (a[2] | a[3]) f |= SEL_TEXT_NON_ASCII;
+        if (twice) f |= SEL_TEXT_UNFOLDED;
     }
-    if (a[2] | a[3]) f |= SEL_TEXT_NON_ASCII;
-    if (twice || (a[0] & ((uint64_t)0x1F << 0x09))) f |= SEL_TEXT_UNFOLDED; /* TAB to CR */
+    if (a[0] & ((uint64_t)0x1F << 0x09)) f |= SEL_TEXT_UNFOLDED; /* TAB to CR */
     c->text_ascii[0] = a[0];
     c->text_ascii[1] = a[1];
     c->text_facts = f;

@@ -342,6 +342,54 @@ START_TEST(cursors_read_a_view_written_by_hand)
 }
 END_TEST
 
+/* A text's facts (sel_text_facts) as the byte-by-byte definition says: which ASCII bytes
+ * occur, whether a byte of 0x80 or more does, and TAB to CR or two spaces in a row; over
+ * strings of every length around the eight-byte words of the long path, spaces at each
+ * word boundary, NUL and high bytes. */
+static void reference_facts(const unsigned char *s, size_t n, unsigned *f, uint64_t a[2])
+{
+    *f = SEL_TEXT_FACTS;
+    a[0] = a[1] = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] >= 0x80) *f |= SEL_TEXT_NON_ASCII;
+        else a[s[i] / 64] |= (uint64_t)1 << (s[i] % 64);
+        if ((s[i] >= 0x09 && s[i] <= 0x0D) || (i && s[i] == ' ' && s[i - 1] == ' '))
+            *f |= SEL_TEXT_UNFOLDED;
+    }
+}
+
+START_TEST(text_facts_as_defined)
+{
+    unsigned char s[200];
+    unsigned seed = 7;
+    const unsigned char alphabet[] = {' ', ' ', ' ', 'a', 'Z', '0', 0, '\t', 0x7F, 0x80, 0xFF, '~'};
+    for (int round = 0; round < 4000; round++) {
+        size_t n = (size_t)(round % 97);
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 16;
+            /* mostly letters and single spaces, now and then a byte from the alphabet */
+            s[i] = r % 5 ? (unsigned char)('a' + r % 26) : alphabet[r / 5 % sizeof alphabet];
+        }
+        if (round % 7 == 0 && n > 9) s[7] = s[8] = ' '; /* across the first word boundary */
+        if (round % 11 == 0 && n > 1) s[n - 1] = s[n - 2] = ' ';
+        if (round % 13 == 0) /* every byte value once */
+            for (size_t i = 0; i < n; i++) s[i] = (unsigned char)(round / 13 + i * 37);
+        json_t *v = json_stringn_nocheck((const char *)s, n);
+        struct cursor c;
+        memset(&c, 0, sizeof c);
+        c.v = v;
+        sel_text_facts(&c);
+        unsigned f;
+        uint64_t a[2];
+        reference_facts(s, n, &f, a);
+        ck_assert_msg(c.text_facts == f && c.text_ascii[0] == a[0] && c.text_ascii[1] == a[1],
+                      "round %d, %zu bytes: facts %u / %u", round, n, c.text_facts, f);
+        json_decref(v);
+    }
+}
+END_TEST
+
 Suite *sel_suite(void)
 {
     Suite *s = suite_create("sel");
@@ -355,6 +403,7 @@ Suite *sel_suite(void)
     tcase_add_test(tc, deep_follows_components);
     tcase_add_test(tc, deep_walks_shared_values_once);
     tcase_add_test(tc, cursors_read_a_view_written_by_hand);
+    tcase_add_test(tc, text_facts_as_defined);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
