@@ -498,8 +498,8 @@ static int visit(const struct cursor *c, void *arg)
     return 0;
 }
 
-/* {texts: item}: every text node of ITEM, its list walked once for every rule (texts.h). */
-/* WORTH: fn_text_verdict_worth of CL's require (a unit keeps it: reading the predicate
+/* {texts: item}: every text node of ITEM, its list walked once for every rule (texts.h).
+ * WORTH: fn_text_verdict_worth of CL's require (a unit keeps it: reading the predicate
  * for every item and rule missed the cache), or -1: found here. */
 static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
                                  const struct cursor *item, ver_mask m, int worth)
