@@ -108,7 +108,6 @@ static void list_reset(struct texts_list *l)
     l->has_verdicts = 0;
     l->open.len = 0;
     l->has_open = 0;
-    l->peak = 0;
     l->skipped_for = 0;
     l->has_skips = 0;
 }
@@ -125,7 +124,6 @@ void texts_list_free(struct texts_list *l)
     VEC_FREE(l->nodes);
     VEC_FREE(l->verdicts);
     VEC_FREE(l->open);
-    VEC_FREE(l->rec);
     free(l);
 }
 
@@ -367,11 +365,20 @@ static void settled_free(struct settled *st)
     free(st);
 }
 
-/* A text's record R (NULL: none) while L records a shared value's texts. */
-static void record_rec(struct texts_list *l, struct verdict_rec *r)
+/* One walk's own state, beside its list (fill_item's). */
+struct walk_state {
+    uint64_t skip_mask;            /* the questions numbered when the walk began */
+    int peak;                      /* deepest node entered */
+    int recording;                 /* shared values being recorded, nested */
+    VEC(struct verdict_rec *) rec; /* their texts' records */
+    size_t rec_nulls;              /* their texts without one */
+};
+
+/* A text's record R (NULL: none) while WS records a shared value's texts. */
+static void record_rec(struct walk_state *ws, struct verdict_rec *r)
 {
-    if (!r) l->rec_nulls++;
-    else VEC_PUSH(l->rec, r);
+    if (!r) ws->rec_nulls++;
+    else VEC_PUSH(ws->rec, r);
 }
 
 /* Did every record of SV answer YES to every question in MASK? */
@@ -384,26 +391,6 @@ static int settled_yes(struct settled *st, struct settled_value *sv, uint64_t ma
     }
     sv->yes_for = mask;
     return 1;
-}
-
-/* C a text node of L, of KIND; R its string's record, if any. A list with verdicts
- * (T given to the walk) has one entry per node. */
-static void add_text_rec(struct texts_list *l, struct cursor *c, const char *kind,
-                         struct verdict_rec *r)
-{
-    c->text_kind = kind;
-    text_facts(c, r);
-    VEC_PUSH(l->nodes, c);
-    if (l->has_verdicts) VEC_PUSH(l->verdicts, r ? &r->v : NULL);
-    if (l->recording) record_rec(l, r);
-}
-
-static void add_text(struct texts_list *l, struct verdicts *t, struct cursor *c, const char *kind)
-{
-    struct verdict_rec *r = t && json_is_string(c->v)
-        ? verdict_for(t, kind, json_string_value(c->v), json_string_length(c->v), l->recording)
-        : NULL;
-    add_text_rec(l, c, kind, r);
 }
 
 /* ---- the walk ----------------------------------------------------------------------- */
@@ -419,9 +406,31 @@ struct walk {
     struct verdicts *vt;      /* the cache's records of strings, or NULL */
     const uint64_t *named;    /* named_bytes of the spec */
     struct settled *st;       /* the cache's shared subtrees, or NULL: none left out */
+    struct walk_state *ws;    /* shared by the walk's every step */
 };
 
 enum { CHILD_SCHEMA, CHILD_LEAVES, CHILD_KEYS };
+
+/* C a text node of W's list, of KIND; R its string's record, if any. A list with verdicts
+ * (records given to the walk) has one entry per node. */
+static void add_text_rec(struct walk *w, struct cursor *c, const char *kind, struct verdict_rec *r)
+{
+    struct texts_list *l = w->l;
+    c->text_kind = kind;
+    text_facts(c, r);
+    VEC_PUSH(l->nodes, c);
+    if (l->has_verdicts) VEC_PUSH(l->verdicts, r ? &r->v : NULL);
+    if (w->ws->recording) record_rec(w->ws, r);
+}
+
+static void add_text(struct walk *w, struct cursor *c, const char *kind)
+{
+    struct verdict_rec *r = w->vt && json_is_string(c->v)
+        ? verdict_for(w->vt, kind, json_string_value(c->v), json_string_length(c->v),
+                      w->ws->recording)
+        : NULL;
+    add_text_rec(w, c, kind, r);
+}
 
 /* The first bytes of the members a schema walk treats apart (skip, values, keys), a bit
  * each: most members of a schema (type, items, required) start with none of them. */
@@ -447,7 +456,7 @@ static int enter_ok(struct walk *w, const struct cursor *c)
         w->l->cuts++;
         return 0;
     }
-    if (c->depth > w->l->peak) w->l->peak = c->depth;
+    if (c->depth > w->ws->peak) w->ws->peak = c->depth;
     return 1;
 }
 
@@ -475,7 +484,7 @@ static void walk_schema(struct walk *w, const struct cursor *c)
 
 static void walk_leaves(struct walk *w, const struct cursor *c, const char *kind)
 {
-    if (json_is_string(c->v)) add_text(w->l, w->vt, (struct cursor *)c, kind);
+    if (json_is_string(c->v)) add_text(w, (struct cursor *)c, kind);
     else if (json_is_object(c->v) || json_is_array(c->v)) walk_children(w, c, CHILD_LEAVES, kind);
 }
 
@@ -497,10 +506,10 @@ static int visit_child(const struct cursor *child, void *arg)
                     !strcmp(w->spec->skip.items[i], child->key))
                     return 0;
             if (!(e = entry_named(&w->spec->values, child->key))) return 0;
-            add_text(w->l, w->vt, keep(w->l, child, w->at), e->kind);
+            add_text(w, keep(w->l, child, w->at), e->kind);
             return 0;
         }
-        add_text(w->l, w->vt, keep(w->l, child, w->at), w->kind);
+        add_text(w, keep(w->l, child, w->at), w->kind);
         return 0;
     }
     struct cursor *k = keep(w->l, child, w->at);
@@ -510,7 +519,7 @@ static int visit_child(const struct cursor *child, void *arg)
     case CHILD_KEYS: {
         /* the name as a string: one per distinct name, the record's, when recorded */
         struct verdict_rec *r =
-            w->vt ? verdict_for(w->vt, w->kind, k->key, strlen(k->key), w->l->recording) : NULL;
+            w->vt ? verdict_for(w->vt, w->kind, k->key, strlen(k->key), w->ws->recording) : NULL;
         json_t *name;
         if (r) {
             if (!r->named) r->name = json_string(k->key);
@@ -523,7 +532,7 @@ static int visit_child(const struct cursor *child, void *arg)
             struct cursor *kn = keep(w->l, k, w->at);
             kn->v = name;
             kn->is_key = 1;
-            add_text_rec(w->l, kn, w->kind, r);
+            add_text_rec(w, kn, w->kind, r);
         }
         walk_schema(&sub, k);
         break;
@@ -560,16 +569,17 @@ static void walk_children(struct walk *w, const struct cursor *at, int mode, con
 static void walk_shared_schema(struct walk *w, const struct cursor *c)
 {
     struct texts_list *l = w->l;
+    struct walk_state *ws = w->ws;
     struct settled *st = w->st;
     struct settled_value *sv = st->cap ? settled_slot(st, c->v) : NULL;
     if (sv && !sv->v) sv = NULL;
-    if (sv && sv->complete && l->skip_mask && l->entered + sv->entered <= SEL_DEEP_MAX_NODES &&
-        c->depth + sv->reach < SEL_DEEP_MAX_DEPTH && settled_yes(st, sv, l->skip_mask)) {
+    if (sv && sv->complete && ws->skip_mask && l->entered + sv->entered <= SEL_DEEP_MAX_NODES &&
+        c->depth + sv->reach < SEL_DEEP_MAX_DEPTH && settled_yes(st, sv, ws->skip_mask)) {
         l->entered += sv->entered;
-        if (c->depth + sv->reach > l->peak) l->peak = c->depth + sv->reach;
-        if (l->recording) /* an enclosing shared value's records hold these too */
-            for (size_t i = 0; i < sv->n; i++) VEC_PUSH(l->rec, st->recs.items[sv->at + i]);
-        l->skipped_for = l->skip_mask;
+        if (c->depth + sv->reach > ws->peak) ws->peak = c->depth + sv->reach;
+        if (ws->recording) /* an enclosing shared value's records hold these too */
+            for (size_t i = 0; i < sv->n; i++) VEC_PUSH(ws->rec, st->recs.items[sv->at + i]);
+        l->skipped_for = ws->skip_mask;
         l->has_skips = 1;
         texts_values_left_out++;
         return;
@@ -578,22 +588,22 @@ static void walk_shared_schema(struct walk *w, const struct cursor *c)
         walk_children(w, c, CHILD_SCHEMA, NULL);
         return;
     }
-    size_t entered = l->entered, cuts = l->cuts, at = l->rec.len, nulls = l->rec_nulls;
-    int peak = l->peak;
-    l->peak = c->depth;
-    l->recording++;
+    size_t entered = l->entered, cuts = l->cuts, at = ws->rec.len, nulls = ws->rec_nulls;
+    int peak = ws->peak;
+    ws->peak = c->depth;
+    ws->recording++;
     walk_children(w, c, CHILD_SCHEMA, NULL);
-    l->recording--;
+    ws->recording--;
     struct settled_value rec = {c->v,
                                 l->entered - entered,
-                                l->peak - c->depth,
-                                l->cuts == cuts && l->rec_nulls == nulls,
+                                ws->peak - c->depth,
+                                l->cuts == cuts && ws->rec_nulls == nulls,
                                 st->recs.len,
-                                l->rec.len - at,
+                                ws->rec.len - at,
                                 0};
-    if (peak > l->peak) l->peak = peak;
-    for (size_t i = at; i < l->rec.len; i++) VEC_PUSH(st->recs, l->rec.items[i]);
-    if (!l->recording) l->rec.len = 0, l->rec_nulls = 0;
+    if (peak > ws->peak) ws->peak = peak;
+    for (size_t i = at; i < ws->rec.len; i++) VEC_PUSH(st->recs, ws->rec.items[i]);
+    if (!ws->recording) ws->rec.len = 0, ws->rec_nulls = 0;
     settled_put(st, &rec);
 }
 
@@ -604,7 +614,7 @@ static int visit_entry(const struct cursor *c, void *arg)
     if (!json_is_string(c->v)) return 0;
     const struct cursor *k = keep_below(w->l, c, w->top);
     if (k == w->top) return 0; /* an item is not a string */
-    add_text(w->l, w->vt, (struct cursor *)k, w->kind);
+    add_text(w, (struct cursor *)k, w->kind);
     return 0;
 }
 
@@ -642,14 +652,17 @@ static void fill_item(struct texts_list *l, const struct texts_spec *spec,
         named_bytes(spec, own);
         if (vt) memcpy(vt->named, own, sizeof own), vt->named_of = spec;
     }
-    struct walk w = {spec, ctx, l, keep_chain(l, item), NULL, NULL, CHILD_SCHEMA, vt, named, st};
-    l->has_verdicts = vt != NULL;
     /* the questions a left-out value must have settled: every one numbered, when any */
     int asked = vt ? vt->nasked : 0;
-    l->skip_mask = asked >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << asked) - 1;
+    struct walk_state ws = {asked >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << asked) - 1, 0, 0, VEC_INIT,
+                            0};
+    struct walk w = {spec,  ctx, l,  keep_chain(l, item), NULL, NULL, CHILD_SCHEMA, vt,
+                     named, st,  &ws};
+    l->has_verdicts = vt != NULL;
     run_entries(&w, &coll->entries);
     for (size_t i = 0; i < spec->roots.len; i++)
         sel_run(spec->roots.items[i], ctx, w.top, visit_root, &w);
+    VEC_FREE(ws.rec);
 }
 
 struct texts_list *texts_of_item(const struct texts_spec *spec, const struct sel_ctx *ctx,
@@ -666,9 +679,11 @@ struct texts_list *texts_of_document(const struct texts_spec *spec, const struct
     struct texts_list *l = xcalloc(1, sizeof *l);
     uint64_t named[4];
     named_bytes(spec, named);
-    struct walk w = {spec, ctx,   l,   keep_chain(l, root), NULL, NULL, CHILD_SCHEMA,
-                     NULL, named, NULL};
+    struct walk_state ws = {0, 0, 0, VEC_INIT, 0};
+    struct walk w = {spec,  ctx,  l,  keep_chain(l, root), NULL, NULL, CHILD_SCHEMA, NULL,
+                     named, NULL, &ws};
     run_entries(&w, &spec->document);
+    VEC_FREE(ws.rec);
     return l;
 }
 

@@ -47,7 +47,6 @@ const struct texts_coll *texts_spec_coll(const struct texts_spec *spec, const ch
 /* The text nodes of an item or of the document, in walk order. The cursors (and their
  * parent chains, and the key strings of key nodes) belong to the list. */
 struct texts_chunk;
-struct verdict_rec;
 struct texts_list {
     VEC(const struct cursor *) nodes;
     struct texts_chunk *chunks;
@@ -62,14 +61,9 @@ struct texts_list {
     uint64_t open_for;
     int has_open;
     /* Texts left out (texts_cache_item_for): only when HAS_SKIPS, all with YES to every
-     * question in SKIPPED_FOR. The rest: the walk's own state. */
+     * question in SKIPPED_FOR. */
     uint64_t skipped_for;
     int has_skips;
-    uint64_t skip_mask; /* the questions numbered when the walk began */
-    int peak;           /* deepest node entered */
-    int recording;      /* shared values being recorded, nested */
-    VEC(struct verdict_rec *) rec;
-    size_t rec_nulls;
 };
 
 /* The texts of ITEM (a cursor of an item of a declared collection; else none): a new
