@@ -67,6 +67,7 @@ static void regex_free(struct pred *p)
     struct regex_holder *h = (struct regex_holder *)p;
     pcre2_code_free(h->code);
     pcre2_match_context_free(h->mctx);
+    regex_need_release(&h->need);
 }
 
 void fn_places_reset(struct eval_ctx *ctx)
@@ -541,6 +542,7 @@ static struct pred *regex_compile(struct cc *cc, struct pred *p, struct yv arg)
     h->base.fn = &holder_regex;
     h->code = code;
     regex_need_of(code, &h->need);
+    regex_need_of_source(json_string_value(arg.v), json_string_length(arg.v), &h->need);
     h->mctx = pcre2_match_context_create(NULL);
     pcre2_set_match_limit(h->mctx, 100000);
     pcre2_set_depth_limit(h->mctx, 1000);
@@ -596,7 +598,16 @@ int fn_matches_may_hold(const struct pred *p, const struct cursor *c)
 int fn_eval_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
     if (!fn_matches_may_hold(p, c)) return 0;
-    return regex_test(p->kids[0], json_string_value(c->v), json_string_length(c->v), ctx);
+    const struct regex_holder *h = (const struct regex_holder *)p->kids[0];
+    const char *s = json_string_value(c->v);
+    size_t n = json_string_length(c->v);
+    /* the literals and runs every match holds, by one pass over the text: most texts lack
+     * them (no 80 base64 characters in a row), and a PCRE2 call costs more */
+    int facts = (c->text_facts & SEL_TEXT_FACTS) != 0;
+    if (!regex_need_text_may_match(&h->need, s, n, facts ? c->text_ascii : NULL,
+                                   (c->text_facts & SEL_TEXT_NON_ASCII) != 0))
+        return 0;
+    return regex_test(p->kids[0], s, n, ctx);
 }
 
 int fn_eval_path_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)

@@ -32,6 +32,7 @@ struct mentions_prog {
     enum mentions_as as;
     json_int_t up, depth; /* -1: not given */
     int relative;         /* a selector of except or among is relative */
+    int any_tool_like;    /* neither names nor among: every tool-like name is a candidate */
 };
 
 /* ---- compile ---- */
@@ -182,6 +183,7 @@ int fn_mentions_arg(struct cc *cc, struct pred *p, struct yv arg)
     mp->as = strcmp(how, "parameter") ? AS_CALL_TARGET : AS_PARAMETER;
     mp->up = up;
     mp->depth = depth;
+    mp->any_tool_like = !names.v && !among.v;
     for (size_t k = 0; k < p->nkids; k++)
         if (!p->kids[k]->session && !sel_is_absolute(p->kids[k]->sel)) mp->relative = 1;
     p->data = mp;
@@ -751,12 +753,14 @@ int fn_mentions_eval(const struct pred *p, const struct cursor *c, struct eval_c
     if (!json_is_string(c->v)) return 0;
     const char *s = json_string_value(c->v);
     size_t n = json_string_length(c->v);
-    enum mentions_as as = ((const struct mentions_prog *)p->data)->as;
+    const struct mentions_prog *mp = p->data;
+    /* with no names given, only a tool-like name is a candidate: most texts hold none (a
+     * test before the names' lookup) */
+    if (mp->any_tool_like && !may_hold_tool_like(s, n, c)) return 0;
+    enum mentions_as as = mp->as;
     struct word w;
     struct hit h = {0};
     const struct known *k = known_get(p, c, ctx);
-    /* with no names given, only a tool-like name is a candidate: most texts hold none */
-    if (!k->allowed.given && !k->allowed.len && !may_hold_tool_like(s, n, c)) return 0;
     if (!scan(s, n, as, k, &w, &h)) return 0;
     fn_match_note(ctx, w.off, w.len);
     const struct name_origin *from = set_origin(&k->allowed, s + w.off, w.len);

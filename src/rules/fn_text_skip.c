@@ -66,23 +66,28 @@ int fn_text_verdict_worth(const struct pred *require)
     return require && require->fn->eval == fn_eval_not && require->nkids == 1;
 }
 
-int fn_text_holds(const struct pred *require, const struct pred *when, const struct cursor *c,
-                  struct texts_verdict *v, uint64_t bit, struct eval_ctx *ctx)
+/* on_string_alone with its most frequent answer first, without a call: a text rule's
+ * require is not chars, phrases or matches */
+static inline int string_alone(const struct pred *p, const struct eval_ctx *ctx)
 {
-    if (v && (v->known & bit)) return (v->yes & bit) != 0;
-    if (!when && v && (c->text_facts & SEL_TEXT_FACTS) && on_string_alone(require->kids[0], ctx)) {
-        /* evaluated at once: its evaluators start with the facts' test themselves */
-        int holds = fn_eval(require, c, ctx);
-        v->known |= bit;
-        if (holds) v->yes |= bit;
-        return holds;
-    }
+    fn_eval_fn *eval = p->fn->eval;
+    return eval == fn_chars_eval || eval == fn_phrases_eval || eval == fn_eval_matches ||
+        on_string_alone(p, ctx);
+}
+
+/* fn_text_holds past its common case (no `when`, a record, facts, a require over the
+ * string alone): kept out of it so that the common case saves and restores few
+ * registers (it runs once per new string and rule, a million times at 10,000 tools). */
+static __attribute__((noinline)) int
+text_holds_rest(const struct pred *require, const struct pred *when, const struct cursor *c,
+                struct texts_verdict *v, uint64_t bit, struct eval_ctx *ctx)
+{
     if (!(v && (v->unsure & bit))) { /* the facts' answer, once per string */
         if (fn_text_surely_holds(require, c)) {
             if (v) v->known |= bit, v->yes |= bit;
             return 1;
         }
-        if (!v || !(c->text_facts & SEL_TEXT_FACTS) || !on_string_alone(require->kids[0], ctx)) {
+        if (!v || !(c->text_facts & SEL_TEXT_FACTS) || !string_alone(require->kids[0], ctx)) {
             if (v) v->known |= bit; /* judged on every node */
             return 0;
         }
@@ -104,4 +109,18 @@ int fn_text_holds(const struct pred *require, const struct pred *when, const str
     v->known |= bit;
     if (holds) v->yes |= bit;
     return holds;
+}
+
+int fn_text_holds(const struct pred *require, const struct pred *when, const struct cursor *c,
+                  struct texts_verdict *v, uint64_t bit, struct eval_ctx *ctx)
+{
+    if (v && (v->known & bit)) return (v->yes & bit) != 0;
+    if (!when && v && (c->text_facts & SEL_TEXT_FACTS) && string_alone(require->kids[0], ctx)) {
+        /* evaluated at once: its evaluators start with the facts' test themselves */
+        int holds = fn_eval(require, c, ctx);
+        v->known |= bit;
+        if (holds) v->yes |= bit;
+        return holds;
+    }
+    return text_holds_rest(require, when, c, v, bit, ctx);
 }

@@ -34,8 +34,11 @@ struct phrase_set {
      * a bit of a 256-bit filter (RUN_BIT); a hit stands between non-word bytes and spaces,
      * so each such run of a phrase's word is a whole run of an ASCII text's (phrase_runs).
      * Phrase I needs, for each of its items [item_at[I], item_at[I + 1]), one bit of the
-     * item's mask. NULL: not whole words, or a phrase that needs no run. */
-    uint64_t (*items)[4];
+     * item's mask. A second filter of other bits of the same runs (words 4-7 of a mask:
+     * RUN_BIT2) rules out what a bit shared by chance let through: a one-word phrase
+     * passes the first for one text in 256 of ten words, both for few in 10,000. NULL:
+     * not whole words, or a phrase that needs no run. */
+    uint64_t (*items)[8];
     size_t *item_at;
     size_t nphrases;
     /* The phrases by the bits of one item of each (its key: the one of fewest bits): a
@@ -296,13 +299,24 @@ static int run_byte(unsigned char u)
     return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_';
 }
 
-/* The filter bit of a run, from its bytes in lower case (FNV-1a), mixed: FNV-1a's top
- * bits hardly change with a run's last bytes ("key1" and "key2" would share a bit). */
-static unsigned run_bit(uint64_t h)
+/* The filter bits of a run, from its bytes in lower case (FNV-1a), mixed: FNV-1a's top
+ * bits hardly change with a run's last bytes ("key1" and "key2" would share a bit). The
+ * first filter's bit in *A, the second's (another byte of the mix) in *B. */
+static void run_bits(uint64_t h, unsigned *a, unsigned *b)
 {
     h ^= h >> 31;
     h *= 0xBF58476D1CE4E5B9ull;
-    return (unsigned)(h >> 56);
+    *a = (unsigned)(h >> 56);
+    *b = (unsigned)(h >> 48 & 0xFF);
+}
+
+/* Mask or filter M (8 words) with the run of hash H. */
+static void run_set(uint64_t *m, uint64_t h)
+{
+    unsigned a, b;
+    run_bits(h, &a, &b);
+    m[a >> 6] |= (uint64_t)1 << (a & 63);
+    m[4 + (b >> 6)] |= (uint64_t)1 << (b & 63);
 }
 
 static uint64_t run_step(uint64_t h, unsigned char u)
@@ -322,11 +336,11 @@ static void runs_table(void)
             run_lower[u] = (unsigned char)(u >= 'A' && u <= 'Z' ? u - 'A' + 'a' : u);
 }
 
-typedef VEC(uint64_t *) mask_list; /* each 4 words, owned */
+typedef VEC(uint64_t *) mask_list; /* each 8 words (the two filters), owned */
 
 static uint64_t *mask_new(void)
 {
-    return xcalloc(4, sizeof(uint64_t));
+    return xcalloc(8, sizeof(uint64_t));
 }
 
 static int mask_bits(const uint64_t *m)
@@ -356,8 +370,7 @@ static void word_runs(const char *w, size_t n, mask_list *out)
         uint64_t h = RUN_SEED;
         while (i < n && run_byte((unsigned char)w[i])) h = run_step(h, (unsigned char)w[i++]);
         uint64_t *m = mask_new();
-        unsigned b = run_bit(h);
-        m[b >> 6] |= (uint64_t)1 << (b & 63);
+        run_set(m, h);
         VEC_PUSH(*out, m);
     }
 }
@@ -385,7 +398,7 @@ static void seq_runs(const char **p, mask_list *out)
             for (size_t i = 0; i < alt.len; i++)
                 if (!best || mask_bits(alt.items[i]) < mask_bits(best)) best = alt.items[i];
             if (best)
-                for (int k = 0; k < 4; k++) any[k] |= best[k];
+                for (int k = 0; k < 8; k++) any[k] |= best[k];
             else bounded = 0; /* an alternative any text may hold */
             masks_free(&alt);
             if (**p != '|') break;
@@ -564,11 +577,11 @@ int phrase_set_may_match_bytes(const struct phrase_set *set, size_t n, const uin
 }
 
 /* The filter bits of the runs of S (N bytes, ASCII): 0, or -1 when S is not ASCII. */
-static int runs_of(const char *s, size_t n, uint64_t have[4])
+static int runs_of(const char *s, size_t n, uint64_t have[8])
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, runs_table);
-    have[0] = have[1] = have[2] = have[3] = 0;
+    memset(have, 0, 8 * sizeof *have);
     for (size_t i = 0; i < n;) {
         unsigned char u = (unsigned char)s[i];
         if (u >= 0x80) return -1; /* ASCII only: caseless matching stays in ASCII */
@@ -579,8 +592,7 @@ static int runs_of(const char *s, size_t n, uint64_t have[4])
         uint64_t h = RUN_SEED;
         for (; i < n && run_lower[(unsigned char)s[i]]; i++)
             h = (h ^ run_lower[(unsigned char)s[i]]) * 1099511628211ull;
-        unsigned b = run_bit(h);
-        have[b >> 6] |= (uint64_t)1 << (b & 63);
+        run_set(have, h);
     }
     return 0;
 }
@@ -592,12 +604,12 @@ enum { RUNS_SLOTS = 128, RUNS_MAX = 192 };
 struct runs_slot {
     const char *s;
     size_t n;
-    uint64_t have[4];
+    uint64_t have[8];
     char copy[RUNS_MAX];
 };
 static _Thread_local struct runs_slot runs_cache[RUNS_SLOTS];
 
-static int runs_cached(const char *s, size_t n, uint64_t have[4])
+static int runs_cached(const char *s, size_t n, uint64_t have[8])
 {
     if (n > RUNS_MAX) return runs_of(s, n, have);
     struct runs_slot *k = &runs_cache[((uintptr_t)s >> 3 ^ n) & (RUNS_SLOTS - 1)];
@@ -613,22 +625,31 @@ static int runs_cached(const char *s, size_t n, uint64_t have[4])
     return 0;
 }
 
+/* Does the text of filters HAVE hold a bit of every item of phrase I, in the filter of
+ * words AT .. AT + 3? */
+static int items_held(const struct phrase_set *set, size_t i, const uint64_t have[8], int at)
+{
+    const uint64_t *h = have + at;
+    for (size_t k = set->item_at[i]; k < set->item_at[i + 1]; k++) {
+        const uint64_t *m = set->items[k] + at;
+        if (!((h[0] & m[0]) | (h[1] & m[1]) | (h[2] & m[2]) | (h[3] & m[3]))) return 0;
+    }
+    return 1;
+}
+
 int phrase_set_may_match_runs(const struct phrase_set *set, const char *s, size_t n)
 {
     if (!set->items) return 1;
-    uint64_t have[4];
+    uint64_t have[8];
     if (runs_cached(s, n, have) < 0) return 1;
     /* only the phrases whose key the text holds: a few, of lists of hundreds */
     for (unsigned w = 0; w < 4; w++)
         for (uint64_t bits = have[w] & set->keys[w]; bits; bits &= bits - 1) {
             unsigned b = w * 64 + (unsigned)__builtin_ctzll(bits);
             for (uint32_t j = set->key_at[b]; j < set->key_at[b + 1]; j++) {
-                size_t i = set->by_key[j], k = set->item_at[i];
-                while (k < set->item_at[i + 1] &&
-                       ((have[0] & set->items[k][0]) | (have[1] & set->items[k][1]) |
-                        (have[2] & set->items[k][2]) | (have[3] & set->items[k][3])))
-                    k++;
-                if (k == set->item_at[i + 1]) return 1; /* every item of phrase I is there */
+                size_t i = set->by_key[j];
+                if (items_held(set, i, have, 0) && items_held(set, i, have, 4))
+                    return 1; /* every item of phrase I is there, in both filters */
             }
         }
     return 0;

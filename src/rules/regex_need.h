@@ -17,6 +17,10 @@ struct regex_need {
                               * subject) */
     int last;                /* every match holds last_a or last_b (two cases of one letter) */
     unsigned char last_a, last_b;
+    /* What the pattern's source says every match holds: literal strings and runs of a
+     * class ([0-9A-Fa-f]{129,} needs 129 hex digits in a row), all or one of several;
+     * NULL when it says nothing or uses what the reader does not know (regex_need.c). */
+    struct regex_text_need *text;
 };
 
 /* The needs of CODE (a pcre2_code of 8-bit code units; void here so that this header
@@ -27,5 +31,15 @@ void regex_need_of(const void *code, struct regex_need *out);
  * that holds a byte of 0x80 or more when HIGH? 0 only when it cannot. */
 int regex_need_may_match(const struct regex_need *need, size_t n, const uint64_t ascii[2],
                          int high);
+
+/* NEED's text from the PATTERN's source (N bytes, valid for PCRE2 with PCRE2_UTF), after
+ * regex_need_of (which clears it); regex_need_release frees it. */
+void regex_need_of_source(const char *pattern, size_t n, struct regex_need *need);
+void regex_need_release(struct regex_need *need);
+/* Can a match lie in S (N bytes), by NEED's text? ASCII and HIGH are S's facts as for
+ * regex_need_may_match, or ASCII NULL when not known. 0 only when it cannot: a literal
+ * or a run every match holds is not in S. One pass over S per need, no PCRE2 call. */
+int regex_need_text_may_match(const struct regex_need *need, const char *s, size_t n,
+                              const uint64_t ascii[2], int high);
 
 #endif

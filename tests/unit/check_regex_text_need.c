@@ -1,0 +1,335 @@
+/* check_regex_text_need.c - what a pattern's source says every match holds
+ * (regex_need_of_source, regex_need_text_may_match): never "cannot" where PCRE2 finds a
+ * match (fixed and generated subjects, with a text's facts and without, ASCII and not, a
+ * caseless k matched by U+212A among them), "cannot" where it saves the call (no run of
+ * 80 base64 characters, no literal of any alternative), and nothing read from a pattern
+ * the reader does not know. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <check.h>
+#include <jansson.h>
+#include <pcre2.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "resolve/sel.h"
+#include "rules/regex_need.h"
+#include "testutil.h"
+
+static const char *const patterns[] = {
+    /* the security set's, as rules-yaml/security writes them */
+    "(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{0,200}[a-z])(?=[A-Za-z0-9+/]{0,200}[A-Z])"
+    "(?=[A-Za-z0-9+/]{0,200}[0-9])[A-Za-z0-9+/]{8,}={0,2}",
+    "(?<![0-9A-Fa-f])[0-9A-Fa-f]{12,}",
+    "<!--",
+    "(?i)<\\s*/?\\s*(?:important|system|sys|instructions?|system[-_ ]prompt)\\s*>|\\[/?INST\\]|"
+    "(?-i:\\[/?(?:SYSTEM|SYS)\\])(?!\\()|<\\|(?:im_start|user)\\|>",
+    "(?:[ \\t\\x{A0}\\x{2000}-\\x{200A}\\x{3000}]{4,}|(?:\\r?\\n[ \\t]*){3,})(?=\\S)",
+    "(?ix)(?<!\\bblocks\\x20)(?<!\\bnot\\x20)\n"
+    "  (?:(?<![0-9.])169\\.254\\.169\\.254(?![0-9])|metadata\\.google\\.internal # a name\n"
+    "  |fd00:ec2::254)\n"
+    "  (?![^.;,!?\\n]{0,60}?\\b(?:is|are)\\x20(?:blocked|denied)\\b)",
+    "(?<=[A-Za-z])[\\x{0430}\\x{0435}]|[\\x{0430}\\x{0435}](?=[A-Za-z])",
+    /* what the reader must get right */
+    "(?i)kelvin",
+    "(?i)ask",
+    "ab?c",
+    "ab*c",
+    "ab{0}c",
+    "ab{2,}c",
+    "a(?:bc)?d",
+    "a(?:bc)+d",
+    "(?:x|)y",
+    "a|",
+    "[^a]{3,}",
+    "[a-c-]{2}",
+    "[]a]{2}",
+    "[\\]x]{2}",
+    "[\\x{E9}-\\x{EA}]",
+    "caf\\x{E9}",
+    "\\x41\\x{42}C",
+    "a\\bb",
+    "a(?=b)b",
+    "(ab)(?i)CD",
+    "(?i:ab)cd",
+    "x(?#comment)y",
+    "(?<name>ab)c",
+    "a.c",
+    "\\d{3}x",
+    "a\\sb",
+    "^ab$",
+    "(?m)^ab$",
+    "(?s)a.b",
+    "(?x) a b # c\n c",
+    "(?x)[ ]x",
+    "(?x: a )b c",
+    "(?i)[\\x{212A}]{2}",
+    "a\\.b",
+    "\\t\\n",
+    "(a|b)c+",
+    "[[:alpha:]]{3}",
+    "[\\d]{3}",
+    "\\p{L}x",
+    "\\Qa.b\\E",
+    "(a)\\1",
+    "x{,3}",
+    "(?x)a +",
+    "(?(?=a)ab|cd)",
+    "(*UTF)ab",
+    "a{3",
+};
+
+static const char *const subjects[] = {
+    "",
+    "plain words only",
+    "a <!-- hidden --> comment",
+    "< IMPORTANT >",
+    "<system_prompt>",
+    "[INST] hi",
+    "[SYSTEM]",
+    "<|im_start|>",
+    "deadbeefcafe0123",
+    "aGVsbG8gd29ybGQ1",
+    "at 169.254.169.254 now",
+    "METADATA.GOOGLE.INTERNAL",
+    "fd00:ec2::254 is blocked",
+    "gap     here",
+    "lines\n\n\n\nx",
+    "\xC2\xA0\xC2\xA0\xC2\xA0\xC2\xA0y",
+    "\xE3\x80\x80\xE3\x80\x80\xE3\x80\x80\xE3\x80\x80y",
+    "\xE2\x84\xAA"
+    "elvin", /* U+212A KELVIN SIGN, caseless k */
+    "a\xC5\xBF"
+    "k", /* U+017F LONG S, caseless s */
+    "ASK",
+    "r\xD0\xB5"
+    "ad", /* a Cyrillic e in a Latin word */
+    "ac",
+    "abc",
+    "abbbc",
+    "ad",
+    "abcbcd",
+    "y",
+    "bbb",
+    "]a",
+    "]x",
+    "-c",
+    "caf\xC3\xA9",
+    "\xC3\xAA",
+    "ABC",
+    "abCD",
+    "ABcd",
+    "xy",
+    "a\nb",
+    "a\nb\nab",
+    "a.b",
+    "a-c",
+    "123x",
+    "a b",
+    "abc",
+    "\t\n",
+    "xxxxxx",
+    "ab c",
+    "kK",
+    "bc",
+    "a{3",
+    "x{,3}",
+};
+
+/* A cursor on S with its text facts, as a {texts: ...} walk sets them. */
+static void facts_of(const char *s, struct cursor *c, json_t **v)
+{
+    *v = json_string(s);
+    ck_assert_ptr_nonnull(*v);
+    memset(c, 0, sizeof *c);
+    c->v = *v;
+    sel_text_facts(c);
+}
+
+static pcre2_code *compile(const char *p)
+{
+    int err;
+    PCRE2_SIZE off;
+    pcre2_code *code =
+        pcre2_compile((PCRE2_SPTR)p, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &err, &off, NULL);
+    ck_assert_msg(code != NULL, "%s does not compile", p);
+    return code;
+}
+
+static int pcre_matches(pcre2_code *code, const char *s)
+{
+    pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+    int rc = pcre2_match(code, (PCRE2_SPTR)s, strlen(s), 0, 0, md, NULL);
+    pcre2_match_data_free(md);
+    return rc >= 0;
+}
+
+/* What the pattern's source says of S, with S's facts (WITH_FACTS) or without. */
+static int may(const char *pattern, const char *s, int with_facts)
+{
+    struct regex_need need;
+    memset(&need, 0, sizeof need);
+    regex_need_of_source(pattern, strlen(pattern), &need);
+    struct cursor c;
+    json_t *v;
+    facts_of(s, &c, &v);
+    ck_assert(c.text_facts & SEL_TEXT_FACTS);
+    int r = regex_need_text_may_match(&need, s, strlen(s), with_facts ? c.text_ascii : NULL,
+                                      (c.text_facts & SEL_TEXT_NON_ASCII) != 0);
+    json_decref(v);
+    regex_need_release(&need);
+    return r;
+}
+
+static void check_never_cannot(const char *pattern, pcre2_code *code, const char *s)
+{
+    if (!pcre_matches(code, s)) return;
+    ck_assert_msg(may(pattern, s, 1), "%s matches \"%s\", said cannot (facts)", pattern, s);
+    ck_assert_msg(may(pattern, s, 0), "%s matches \"%s\", said cannot (no facts)", pattern, s);
+}
+
+START_TEST(never_cannot_where_pcre2_matches)
+{
+    pcre2_code *code = compile(patterns[_i]);
+    for (size_t k = 0; k < sizeof subjects / sizeof *subjects; k++)
+        check_never_cannot(patterns[_i], code, subjects[k]);
+    /* generated subjects of the bytes the patterns name, some above ASCII */
+    static const char *const pieces[] = {
+        "a",
+        "b",
+        "c",
+        "d",
+        "A",
+        "B",
+        "C",
+        "D",
+        "e",
+        "0",
+        "9",
+        "1",
+        "6",
+        ".",
+        ":",
+        " ",
+        "\t",
+        "\n",
+        "\r",
+        "<",
+        ">",
+        "!",
+        "-",
+        "[",
+        "]",
+        "/",
+        "|",
+        "_",
+        "x",
+        "y",
+        "k",
+        "s",
+        "=",
+        "\xE2\x84\xAA",
+        "\xC5\xBF",
+        "\xC2\xA0",
+        "\xD0\xB5",
+        "\xC3\xA9",
+        "INST",
+        "SYSTEM",
+        "system",
+        "169.254.169.254",
+        "metadata.google.internal",
+        "fd00:ec2::254",
+        "cafe",
+    };
+    size_t npieces = sizeof pieces / sizeof *pieces;
+    uint64_t x = 0x9E3779B97F4A7C15ull ^ (uint64_t)_i;
+    for (int round = 0; round < 3000; round++) {
+        char s[160];
+        size_t len = 0;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int n = (int)(x % 24);
+        for (int k = 0; k < n; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            const char *p = pieces[x % npieces];
+            size_t pl = strlen(p);
+            if (len + pl >= sizeof s) break;
+            memcpy(s + len, p, pl);
+            len += pl;
+        }
+        s[len] = '\0';
+        check_never_cannot(patterns[_i], code, s);
+    }
+    pcre2_code_free(code);
+}
+END_TEST
+
+START_TEST(cannot_where_it_saves_the_call)
+{
+    static const struct {
+        const char *pattern, *subject;
+    } none[] = {
+        /* no 8 base64 characters in a row, though many in all */
+        {patterns[0], "Format the order of a cursor"},
+        {patterns[1], "deadbeef cafe 0123 4567"}, /* hex, in short runs */
+        {patterns[2], "a <! -- b"},
+        {patterns[3], "a b system user"},
+        {patterns[4], "single spaces only, one line"},
+        {patterns[5], "the metadata of google's internal 169.254 range"},
+        {patterns[6], "plain ascii words"},
+        {"(?i)kelvin", "KELVI N"},
+        {"ab?c", "abb"},
+        {"ab{2,}c", "abd b"},
+        {"a(?:bc)+d", "abd"},
+        {"[^a]{3,}", "aaxxaa"},
+        {"caf\\x{E9}", "cafe"},
+        {"\\x41\\x{42}C", "ABc"},
+        {"(?x) a b # c\n c", "a b c"},
+        {"(?i:ab)cd", "ABxx"},
+    };
+    for (size_t k = 0; k < sizeof none / sizeof *none; k++) {
+        pcre2_code *code = compile(none[k].pattern);
+        ck_assert_msg(!pcre_matches(code, none[k].subject), "%s matches \"%s\"", none[k].pattern,
+                      none[k].subject);
+        pcre2_code_free(code);
+        ck_assert_msg(!may(none[k].pattern, none[k].subject, 1), "%s on \"%s\": said may",
+                      none[k].pattern, none[k].subject);
+        ck_assert_msg(!may(none[k].pattern, none[k].subject, 0), "%s on \"%s\": said may",
+                      none[k].pattern, none[k].subject);
+    }
+    /* a caseless letter's other forms beyond ASCII: such a text is always searched */
+    ck_assert(may("(?i)kelvin",
+                  "\xE2\x84\xAA"
+                  "elvin",
+                  1));
+}
+END_TEST
+
+/* A pattern with what the reader does not know, or whose every match may be empty or
+ * any text, says nothing: every subject may match. */
+START_TEST(nothing_from_what_it_does_not_know)
+{
+    static const char *const unknown[] = {
+        "\\Qa.b\\E", "(a)\\1", "x{,3}", "(?x)a +", "(?(?=a)ab|cd)",
+        "(*UTF)ab",  "a{3",    "a|",    "(?:x|)",  "x*",
+        "^$",        "a(?x)b", ".*",    "\\d+",    "(?x:a)b c",
+    };
+    for (size_t k = 0; k < sizeof unknown / sizeof *unknown; k++) {
+        struct regex_need need;
+        memset(&need, 0, sizeof need);
+        regex_need_of_source(unknown[k], strlen(unknown[k]), &need);
+        ck_assert_msg(need.text == NULL, "%s: a need read", unknown[k]);
+        ck_assert(regex_need_text_may_match(&need, "zzz", 3, NULL, 0));
+    }
+}
+END_TEST
+
+Suite *regex_text_need_suite(void)
+{
+    Suite *s = suite_create("regex_text_need");
+    TCase *tc = tcase_create("core");
+    tcase_add_loop_test(tc, never_cannot_where_pcre2_matches, 0,
+                        (int)(sizeof patterns / sizeof *patterns));
+    tcase_add_test(tc, cannot_where_it_saves_the_call);
+    tcase_add_test(tc, nothing_from_what_it_does_not_know);
+    suite_add_tcase(s, tc);
+    return s;
+}
