@@ -229,11 +229,12 @@ END_TEST
 
 /* ---- the cache entry's checksum ------------------------------------------------------ */
 
-/* Every single bit flipped, in the 8-byte steps and in the tail, changes the checksum;
- * so does a zero byte more (the length counts) and two words swapped. */
+/* Every single bit flipped, in each of the four lanes of 32-byte blocks, in the 8-byte
+ * steps after them and in the tail, changes the checksum; so does a zero byte more (the
+ * length counts) and two words swapped. */
 START_TEST(checksum_sees_every_bit)
 {
-    unsigned char b[43];
+    unsigned char b[107]; /* three blocks, a word, three bytes */
     for (size_t i = 0; i < sizeof b; i++) b[i] = (unsigned char)(i * 37 + 11);
     uint64_t h = doc_cache_checksum(b, sizeof b);
     ck_assert(doc_cache_checksum(b, sizeof b) == h);
@@ -243,14 +244,17 @@ START_TEST(checksum_sees_every_bit)
             ck_assert_msg(doc_cache_checksum(b, sizeof b) != h, "byte %zu bit %d unseen", i, bit);
             b[i] ^= (unsigned char)(1u << bit);
         }
-    unsigned char z[44] = {0};
+    unsigned char z[sizeof b + 1] = {0};
     memcpy(z, b, sizeof b);
     ck_assert(doc_cache_checksum(z, sizeof z) != h);
-    unsigned char sw[43];
-    memcpy(sw, b + 8, 8);
-    memcpy(sw + 8, b, 8);
-    memcpy(sw + 16, b + 16, sizeof b - 16);
-    ck_assert(doc_cache_checksum(sw, sizeof sw) != h);
+    /* two words of two lanes swapped, in the first block and in the last */
+    for (size_t at = 0; at <= 64; at += 64) {
+        unsigned char sw[sizeof b];
+        memcpy(sw, b, sizeof b);
+        memcpy(sw + at, b + at + 8, 8);
+        memcpy(sw + at + 8, b + at, 8);
+        ck_assert_msg(doc_cache_checksum(sw, sizeof sw) != h, "words at %zu swapped: unseen", at);
+    }
 }
 END_TEST
 
