@@ -2,12 +2,14 @@
  * as before: the embedded meta-schemas parsed on their first lookup (schema/schema_ctx.c),
  * a tag's lock taken as it stands when its bytes are the lock the set would write
  * (rules/lock.c), the digest's fixtures read without asking the disk first
- * (rules/rule_set_load.c), and a cache entry's payload checked by a checksum rather than
- * a sha256 (doc/doc_cache.c). */
+ * (rules/rule_set_load.c), a cache entry's payload checked by a checksum rather than
+ * a sha256 (doc/doc_cache.c), and the pages of a tree read back from it made at once
+ * (doc/doc_arena.c). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "base/buf.h"
@@ -258,6 +260,39 @@ START_TEST(checksum_sees_every_bit)
 }
 END_TEST
 
+/* Whether this kernel makes pages on request (MADV_POPULATE_WRITE, Linux 5.14). */
+static int kernel_populates(void)
+{
+#ifdef MADV_POPULATE_WRITE
+    void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    int ok = p != MAP_FAILED && madvise(p, 4096, MADV_POPULATE_WRITE) == 0;
+    if (p != MAP_FAILED) munmap(p, 4096);
+    return ok;
+#else
+    return 0;
+#endif
+}
+
+/* A tree's arena (doc_arena_new_tree) has the pages of twice the tree's size in memory
+ * before the first block is made: the last of them too, far past that block. */
+START_TEST(tree_arena_pages_made_at_once)
+{
+    if (!kernel_populates()) return; /* they fault one by one, as before */
+    size_t tree = (size_t)64 << 10;
+    struct doc_arena *a = doc_arena_new_tree(tree);
+    ck_assert_ptr_nonnull(a);
+    doc_arena_begin(a);
+    json_t *v = json_object(); /* the arena's first block, on its first page */
+    doc_arena_end(a);
+    uintptr_t first = (uintptr_t)v & ~(uintptr_t)4095;
+    unsigned char in = 0;
+    ck_assert_int_eq(mincore((void *)(first + 2 * tree - 4096), 4096, &in), 0);
+    ck_assert_msg(in & 1, "the last page of the tree's room is not in memory");
+    json_decref(v);
+    doc_arena_release(a);
+}
+END_TEST
+
 Suite *start_suite(void)
 {
     Suite *s = suite_create("start");
@@ -275,6 +310,7 @@ Suite *start_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("doc-cache");
     tcase_add_test(tc, checksum_sees_every_bit);
+    tcase_add_test(tc, tree_arena_pages_made_at_once);
     suite_add_tcase(s, tc);
     return s;
 }
