@@ -113,7 +113,8 @@ struct doc {
 struct doc_arena *doc_arena_new(size_t text_len);
 /* The same for a tree rebuilt from a cache entry (doc_cache.c) whose values take about
  * TREE_BYTES: worth it from DOC_ARENA_MIN_TREE (a rule file's tree of a few hundred
- * blocks: the bump allocation and its denser pages cost less than malloc's blocks). */
+ * blocks: the bump allocation and its denser pages cost less than malloc's blocks). The
+ * pages of the first 2 * TREE_BYTES are made at once (MADV_POPULATE_WRITE). */
 #define DOC_ARENA_MIN_TREE ((size_t)8 << 10)
 struct doc_arena *doc_arena_new_tree(size_t tree_bytes);
 void doc_arena_begin(struct doc_arena *a);

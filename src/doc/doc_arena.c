@@ -152,7 +152,16 @@ struct doc_arena *doc_arena_new(size_t text_len)
 struct doc_arena *doc_arena_new_tree(size_t tree_bytes)
 {
     if (tree_bytes < DOC_ARENA_MIN_TREE || tree_bytes > DOC_DEFAULT_MAX_BYTES) return NULL;
-    return arena_new(2 * tree_bytes);
+    struct doc_arena *a = arena_new(2 * tree_bytes);
+#ifdef MADV_POPULATE_WRITE
+    /* A tree read back from the cache fills about twice its payload (the shipped set's
+     * 0.44 MB of entries, 0.93 MB of blocks): those pages made in one call rather than
+     * one fault each (200 of a start's 570). A kernel before 5.14 refuses: they fault. */
+    size_t room = a ? (size_t)(a->end - a->first) : 0, want = 2 * tree_bytes;
+    if (a)
+        madvise(a->first, want < room ? want / ARENA_PAGE * ARENA_PAGE : room, MADV_POPULATE_WRITE);
+#endif
+    return a;
 }
 
 /* An arena of ROOM bytes or more: address space only (pages are used as the parse

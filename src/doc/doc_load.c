@@ -5,6 +5,7 @@
 #include "doc/doc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <nettle/sha2.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,45 +83,60 @@ static int has_yaml_suffix(const char *path)
     return (n > 5 && !strcmp(path + n - 5, ".yaml")) || (n > 4 && !strcmp(path + n - 4, ".yml"));
 }
 
-/* F's LEN bytes mapped read-only, or NULL: LEN must leave room for the NUL in the last
+/* FD's LEN bytes mapped read-only, or NULL: LEN must leave room for the NUL in the last
  * page (the kernel fills it with zeros past the end of the file). */
-static char *map_text(FILE *f, size_t len)
+static char *map_text(int fd, size_t len)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     if (len < DOC_MAP_MIN_TEXT || len % page == 0) return NULL;
     /* MCPDESC_NO_MMAP: read it (a file truncated while mapped would end the run, SIGBUS) */
     const char *no = getenv("MCPDESC_NO_MMAP");
     if (no && *no && strcmp(no, "0") != 0) return NULL;
-    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     return p == MAP_FAILED ? NULL : p;
+}
+
+/* Up to N bytes from F (standard input, through stdio: what was buffered there comes
+ * first) or else from FD: the count, 0 at the end, -1 on an error (errno). */
+static ssize_t read_some(FILE *f, int fd, char *to, size_t n)
+{
+    if (f) {
+        size_t got = fread(to, 1, n, f);
+        return got || !ferror(f) ? (ssize_t)got : -1;
+    }
+    for (;;) {
+        ssize_t r = read(fd, to, n);
+        if (r >= 0 || errno != EINTR) return r;
+    }
 }
 
 /* Reads PATH ("-": standard input) whole into *DATA (new, room for a NUL) and *LEN;
  * -1 with *ERR filled when it cannot, or it is over the limit of LIM. With MAPPED, a
  * large regular file may be mapped instead (*MAPPED set to 1: doc_load.c's load_mapped
- * takes it). */
+ * takes it). A file is read with open, fstat and read at its size (stdio's fopen, its
+ * buffer and a second fstat cost a rule set's start a system call and a page per file). */
 static int read_input(const char *path, const struct doc_limits *lim, char **data_out,
                       size_t *len_out, int *mapped, struct doc_error *err)
 {
     size_t max = lim && lim->max_bytes ? lim->max_bytes : DOC_DEFAULT_MAX_BYTES;
     int is_stdin = !strcmp(path, "-");
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    int fd = is_stdin ? -1 : open(path, O_RDONLY | O_CLOEXEC);
     err->message = NULL;
     err->line = err->col = 0;
-    if (!f) {
+    if (!is_stdin && fd < 0) {
         doc_set_error(err, 0, 0, xasprintf("cannot open: %s", strerror(errno)));
         return -1;
     }
     /* A regular file's size is known: read it in one buffer, with room for the NUL. */
     struct stat st;
     size_t cap = 65536;
-    int sized = !is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+    int sized = !is_stdin && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
         (uint64_t)st.st_size < (uint64_t)max;
     if (sized) cap = (size_t)st.st_size + 2; /* + the NUL, + 1: EOF is seen without growing */
-    char *map = mapped && sized ? map_text(f, (size_t)st.st_size) : NULL;
+    char *map = mapped && sized ? map_text(fd, (size_t)st.st_size) : NULL;
     if (mapped) *mapped = map != NULL;
     if (map) {
-        fclose(f);
+        close(fd);
         *data_out = map;
         *len_out = (size_t)st.st_size;
         return 0;
@@ -133,19 +149,21 @@ static int read_input(const char *path, const struct doc_limits *lim, char **dat
             cap *= 2;
             data = xrealloc(data, cap);
         }
-        size_t n = fread(data + len, 1, cap - 1 - len, f);
-        len += n;
+        ssize_t n = read_some(is_stdin ? stdin : NULL, fd, data + len, cap - 1 - len);
+        if (n < 0) {
+            read_err = 1;
+            break;
+        }
+        len += (size_t)n;
         if (len > max) {
             too_big = 1;
             break;
         }
-        if (n == 0) {
-            read_err = ferror(f);
-            break;
-        }
+        /* a regular file read short has ended (its size's worth read: the NUL's room left) */
+        if (n == 0 || (sized && len < cap - 1)) break;
     }
     int saved = errno;
-    if (!is_stdin) fclose(f);
+    if (!is_stdin) close(fd);
     if (read_err) doc_set_error(err, 0, 0, xasprintf("cannot read: %s", strerror(saved)));
     else if (too_big)
         doc_set_error(err, 0, 0, xasprintf("input is over the limit of %zu bytes", max));

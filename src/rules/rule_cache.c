@@ -13,11 +13,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <nettle/sha2.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -136,7 +138,7 @@ static int is_hex64(const char *s)
     return 1;
 }
 
-int rule_cache_schema_get(const char key[65], struct rule_cache_files *out)
+int rule_cache_schema_get(const char key[65], struct rule_sums *sums, struct rule_cache_files *out)
 {
     size_t len = 0;
     char *rec = doc_cache_record_get(key, &len);
@@ -153,7 +155,7 @@ int rule_cache_schema_get(const char key[65], struct rule_cache_files *out)
         /* the file as it is now: its bytes must be the ones that compiled */
         char *want = p;
         want[64] = '\0';
-        ok = file_hex(f.path, out->v.items[out->v.len - 1].hex) == 0 &&
+        ok = rule_sums_file_hex(sums, f.path, out->v.items[out->v.len - 1].hex) == 0 &&
             !strcmp(out->v.items[out->v.len - 1].hex, want);
         p = nl + 1;
     }
@@ -181,4 +183,201 @@ void rule_cache_schema_put(const char key[65], const schema_ctx *ctx)
 void rule_cache_schema_drop(const char key[65])
 {
     doc_cache_record_drop(key);
+}
+
+/* ---- sums kept by a file's identity ------------------------------------------------
+ * The fixtures a set's examples cite are read only to be hashed into its digest: 66
+ * files, four system calls and a fresh buffer each, on every start. A record (one per
+ * set directory and working directory) keeps each file's sha256 beside its identity
+ * from one stat: device, inode, mode, size, mtime and ctime to the nanosecond, as git's
+ * index does. A file whose identity is the recorded one is taken to hold the recorded
+ * bytes; any other is read and hashed. The racy case: a file changed in the same clock
+ * tick as it was hashed could keep its identity, so a file whose mtime or ctime is not
+ * older than rule_sums_settle_ns before the load began is hashed on every load and
+ * never recorded (the record says from when its entries are trusted, and the reader
+ * refuses a record with an entry newer than that). The limit is git's: whoever rewrites
+ * a file and sets both its times back (ctime moves back only with the clock) can make
+ * it pass for the recorded one. */
+static const char SUMS_HEAD[] = "mcpdesc file sums 1\n";
+
+long long rule_sums_settle_ns = 2000000000LL; /* coarser than any file system's times */
+
+struct sum_id {
+    long long dev, ino, mode, size, mtime_s, mtime_ns, ctime_s, ctime_ns;
+};
+enum { SUM_ID_FIELDS = 8 };
+
+struct rule_sum {
+    char *path;
+    struct sum_id id;
+    char hex[65];
+};
+typedef VEC(struct rule_sum) sum_vec;
+
+struct rule_sums {
+    char key[65];
+    sum_vec rec;                     /* the record read, sorted by path */
+    sum_vec next;                    /* this load's settled files: the next record */
+    long long settled_s, settled_ns; /* this load's: changed at or after it, not recorded */
+    int missed;                      /* a settled file the record did not have right */
+};
+
+static void id_of(const struct stat *st, struct sum_id *id)
+{
+    *id = (struct sum_id){(long long)st->st_dev,  (long long)st->st_ino, (long long)st->st_mode,
+                          (long long)st->st_size, st->st_mtim.tv_sec,    st->st_mtim.tv_nsec,
+                          st->st_ctim.tv_sec,     st->st_ctim.tv_nsec};
+}
+
+static int before(long long s, long long ns, long long ref_s, long long ref_ns)
+{
+    return s < ref_s || (s == ref_s && ns < ref_ns);
+}
+
+/* Neither of the file's times is at or after the moment S.NS. */
+static int id_settled(const struct sum_id *id, long long s, long long ns)
+{
+    return before(id->mtime_s, id->mtime_ns, s, ns) && before(id->ctime_s, id->ctime_ns, s, ns);
+}
+
+static int sum_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct rule_sum *)a)->path, ((const struct rule_sum *)b)->path);
+}
+
+/* A decimal number at *P, then the byte STOP (*P moved past both); 0 when not so. */
+static int num_then(char **p, char stop, long long *out)
+{
+    char *s = *p, *end;
+    if (*s < '0' || *s > '9') return 0;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end != stop || v > (unsigned long long)LLONG_MAX) return 0;
+    *out = (long long)v;
+    *p = end + 1;
+    return 1;
+}
+
+static void sums_clear(sum_vec *v)
+{
+    for (size_t i = 0; i < v->len; i++) free(v->items[i].path);
+    VEC_FREE(*v);
+}
+
+/* The record REC (LEN bytes, NUL-terminated) into S->rec: "settled S NS", then a line
+ * per file: the identity's 8 numbers, the sha256, the path. 0 (and S->rec empty) when
+ * any of it does not read exactly as written. */
+static int sums_parse(struct rule_sums *s, char *rec, size_t len)
+{
+    size_t hl = sizeof SUMS_HEAD - 1;
+    if (len <= hl || memcmp(rec, SUMS_HEAD, hl) || rec[len - 1] != '\n' || strlen(rec) != len)
+        return 0;
+    char *p = rec + hl;
+    long long ts, tns;
+    if (strncmp(p, "settled ", 8)) return 0;
+    p += 8;
+    if (!num_then(&p, ' ', &ts) || !num_then(&p, '\n', &tns) || tns >= 1000000000LL) return 0;
+    while (p < rec + len) {
+        long long f[SUM_ID_FIELDS];
+        int ok = 1;
+        for (int i = 0; i < SUM_ID_FIELDS && ok; i++) ok = num_then(&p, ' ', &f[i]);
+        char *nl = ok ? strchr(p, '\n') : NULL;
+        if (!nl || nl - p < 66 || !is_hex64(p) || p[64] != ' ') goto bad;
+        struct rule_sum e = {NULL, {f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]}, ""};
+        memcpy(e.hex, p, 64);
+        e.hex[64] = '\0';
+        if (!id_settled(&e.id, ts, tns)) goto bad; /* never written so */
+        e.path = xstrndup(p + 65, (size_t)(nl - p - 65));
+        VEC_PUSH(s->rec, e);
+        if (s->rec.len > 1 && strcmp(s->rec.items[s->rec.len - 2].path, e.path) >= 0)
+            goto bad; /* written sorted, once each */
+        p = nl + 1;
+    }
+    return 1;
+bad:
+    sums_clear(&s->rec);
+    return 0;
+}
+
+void rule_sums_key(const char *dir, char key[65])
+{
+    struct sha256_ctx c;
+    sha256_init(&c);
+    add_str(&c, SUMS_HEAD);
+    char *cwd = dir[0] == '/' ? NULL : getcwd(NULL, 0); /* a relative DIR: from where */
+    add_str(&c, cwd ? cwd : "");
+    free(cwd);
+    add_str(&c, dir);
+    uint8_t dg[SHA256_DIGEST_SIZE];
+    sha256_digest(&c, sizeof dg, dg);
+    hex_of(dg, sizeof dg, key);
+}
+
+struct rule_sums *rule_sums_open(const char *dir)
+{
+    if (!doc_cache_on()) return NULL;
+    struct rule_sums *s = xcalloc(1, sizeof *s);
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t); /* before any file is looked at */
+    long long at = (long long)t.tv_sec * 1000000000LL + t.tv_nsec - rule_sums_settle_ns;
+    s->settled_s = at / 1000000000LL;
+    s->settled_ns = at % 1000000000LL;
+    rule_sums_key(dir, s->key);
+    size_t len = 0;
+    char *rec = doc_cache_record_get(s->key, &len);
+    if (rec) sums_parse(s, rec, len);
+    free(rec);
+    return s;
+}
+
+int rule_sums_file_hex(struct rule_sums *s, const char *path, char out[65])
+{
+    if (!s) return file_hex(path, out);
+    struct stat st;
+    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) return file_hex(path, out);
+    struct rule_sum e = {(char *)path, {0}, ""};
+    id_of(&st, &e.id);
+    const struct rule_sum *had =
+        s->rec.len ? bsearch(&e, s->rec.items, s->rec.len, sizeof e, sum_cmp) : NULL;
+    if (had && !memcmp(&had->id, &e.id, sizeof e.id)) {
+        memcpy(out, had->hex, 65);
+    } else {
+        if (file_hex(path, out) < 0) return -1;
+        if (!id_settled(&e.id, s->settled_s, s->settled_ns)) return 0; /* hashed every time */
+        s->missed = 1;
+    }
+    e.path = xstrdup(path);
+    memcpy(e.hex, out, 65);
+    VEC_PUSH(s->next, e);
+    return 0;
+}
+
+void rule_sums_close(struct rule_sums *s)
+{
+    if (!s) return;
+    if (s->next.len) qsort(s->next.items, s->next.len, sizeof *s->next.items, sum_cmp);
+    size_t uniq = 0;
+    for (size_t i = 0; i < s->next.len; i++)
+        if (!uniq || strcmp(s->next.items[uniq - 1].path, s->next.items[i].path))
+            s->next.items[uniq++] = s->next.items[i];
+        else free(s->next.items[i].path);
+    s->next.len = uniq;
+    /* written again when it was missing a file, or lists one no longer asked for */
+    if (s->missed || s->next.len != s->rec.len) {
+        struct buf out = BUF_INIT;
+        buf_adds(&out, SUMS_HEAD);
+        buf_addf(&out, "settled %lld %lld\n", s->settled_s, s->settled_ns);
+        for (size_t i = 0; i < s->next.len; i++) {
+            const struct rule_sum *e = &s->next.items[i];
+            if (strchr(e->path, '\n')) continue;
+            buf_addf(&out, "%lld %lld %lld %lld %lld %lld %lld %lld %s %s\n", e->id.dev, e->id.ino,
+                     e->id.mode, e->id.size, e->id.mtime_s, e->id.mtime_ns, e->id.ctime_s,
+                     e->id.ctime_ns, e->hex, e->path);
+        }
+        doc_cache_record_put(s->key, buf_str(&out), out.len);
+        buf_release(&out);
+    }
+    sums_clear(&s->rec);
+    sums_clear(&s->next);
+    free(s);
 }

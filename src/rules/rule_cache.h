@@ -33,13 +33,35 @@ void rule_cache_files_release(struct rule_cache_files *f);
  * and the working directory are part of it. */
 void rule_cache_schema_key(const char *dir, char *const *maps, size_t n, char *const *files,
                            size_t nfiles, char key[65]);
-/* The files recorded under KEY, each read and hashed now: 1 and OUT filled when every
- * one still has its recorded sha256, else 0 (OUT empty). */
-int rule_cache_schema_get(const char key[65], struct rule_cache_files *out);
+struct rule_sums;
+/* The files recorded under KEY, each one's sha256 now taken through SUMS (its bytes
+ * read and hashed, or kept by its identity: rule_sums below): 1 and OUT filled when
+ * every one still has its recorded sha256, else 0 (OUT empty). */
+int rule_cache_schema_get(const char key[65], struct rule_sums *sums, struct rule_cache_files *out);
 /* Record under KEY the files CTX read (schema_ctx_file), each read and hashed now; none
  * when one cannot be read. Call only when every schema of the set compiled. */
 void rule_cache_schema_put(const char key[65], const schema_ctx *ctx);
 /* Forget the record KEY (its schemas did not compile when first used). */
 void rule_cache_schema_drop(const char key[65]);
+
+/* The sha256 of files read only to be hashed (a set's fixtures), kept in a record by
+ * each file's identity from one stat, as git's index keeps them (rule_cache.c says how
+ * and what it trusts). Open one per set directory DIR (as given) for a load: NULL when
+ * nothing is kept (MCPDESC_NO_CACHE, ...), and the functions below then read and hash
+ * every file. */
+struct rule_sums *rule_sums_open(const char *dir);
+/* The key of DIR's record (doc_cache_record_get): its text is "mcpdesc file sums 1",
+ * "settled S NS" (the moment its entries were older than), then a line per file:
+ * "DEV INO MODE SIZE MTIME_S MTIME_NS CTIME_S CTIME_NS SHA256 PATH", sorted by path. */
+void rule_sums_key(const char *dir, char key[65]);
+/* The sha256 of the file PATH into OUT: the recorded one when the file's identity is the
+ * recorded one, else its bytes read and hashed now. -1 when it cannot be read. */
+int rule_sums_file_hex(struct rule_sums *s, const char *path, char out[65]);
+/* Write the record again when this load found it short or stale; free S. */
+void rule_sums_close(struct rule_sums *s);
+/* A file whose mtime or ctime is less than this many nanoseconds before rule_sums_open
+ * is hashed and not recorded (it may change again within its clock tick). 2 s; the unit
+ * tests set 0 to see a record of the files they have just written. */
+extern long long rule_sums_settle_ns;
 
 #endif

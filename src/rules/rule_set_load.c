@@ -294,7 +294,7 @@ static void add_sum_line(struct buf *lines, const char *hex, const char *path)
     buf_addc(lines, '\n');
 }
 
-static void compute_digest(struct rule_set *rs, struct diag_list *errs)
+static void compute_digest(struct rule_set *rs, struct rule_sums *sums, struct diag_list *errs)
 {
     VEC(struct digest_name) names = VEC_INIT;
     VEC(char *) owned = VEC_INIT;
@@ -407,20 +407,26 @@ static void compute_digest(struct rule_set *rs, struct diag_list *errs)
             free(path);
             continue;
         }
-        if (read_file(rs->overlay, path, &data, &len) < 0) {
+        struct file_digest fd;
+        int hashed;
+        /* a fixture is read only for its sha256: kept by its identity (rule_sums) */
+        if (fixture && !rule_overlay_is(rs->overlay, path)) {
+            hashed = rule_sums_file_hex(sums, path, fd.hex) == 0;
+        } else if ((hashed = read_file(rs->overlay, path, &data, &len) == 0)) {
+            rule_sha256_hex(data, len, fd.hex);
+            free(data);
+        }
+        if (!hashed) {
             if (fixture && access(path, R_OK) != 0) {
                 free(path);
                 continue;
             }
             rule_cc_set_error(errs, path, 0, 0, "cannot read rule file");
         } else {
-            struct file_digest fd;
             fd.path = xstrdup(names.items[i].path);
             fd.kind = names.items[i].kind;
-            rule_sha256_hex(data, len, fd.hex);
             VEC_PUSH(rs->digests, fd);
             add_sum_line(&lines, fd.hex, names.items[i].path);
-            free(data);
         }
         free(path);
     }
@@ -973,7 +979,8 @@ struct rule_set *rule_set_load_partial(const char *dir, const struct rule_load_o
  * else compiled now, and STORE set to the key to record them under once the load ends
  * without an error (else ""). -1 when one does not compile (the caller loads again
  * without deferring, which reports it where it is named). */
-static int settle_deferred(struct rule_set *rs, struct diag_list *errs, char store[65])
+static int settle_deferred(struct rule_set *rs, struct rule_sums *sums, struct diag_list *errs,
+                           char store[65])
 {
     store[0] = '\0';
     if (!rs->deferred.len) return 0;
@@ -981,7 +988,7 @@ static int settle_deferred(struct rule_set *rs, struct diag_list *errs, char sto
     rule_cache_schema_key(rs->dir, rs->schema_maps.items, rs->schema_maps.len,
                           rs->deferred_files.items, rs->deferred_files.len, key);
     struct rule_cache_files got = {VEC_INIT};
-    if (rule_cache_schema_get(key, &got)) {
+    if (rule_cache_schema_get(key, sums, &got)) {
         for (size_t i = 0; i < got.v.len; i++) {
             char *rel = rule_relative_path(rs, got.v.items[i].path);
             if (!rel) continue;
@@ -1052,9 +1059,12 @@ static struct rule_set *load_set_as(const char *dir, const struct rule_load_opts
         compile_files(rs, errs);
         char store[65] = "";
         if (deferred) *deferred = rs->deferred.len > 0;
-        if (errs->len == before) settle_deferred(rs, errs, store);
+        /* the schema record's files and the fixtures: sha256s kept by identity */
+        struct rule_sums *sums = rule_sums_open(rs->dir);
+        if (errs->len == before) settle_deferred(rs, sums, errs, store);
         rule_cc_check_yields(rs, errs);
-        compute_digest(rs, errs);
+        compute_digest(rs, sums, errs);
+        rule_sums_close(sums);
         if (errs->len == before && store[0]) rule_cache_schema_put(store, rs->schemas);
     }
     VEC_FREE(rs->deferred);

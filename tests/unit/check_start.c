@@ -2,12 +2,14 @@
  * as before: the embedded meta-schemas parsed on their first lookup (schema/schema_ctx.c),
  * a tag's lock taken as it stands when its bytes are the lock the set would write
  * (rules/lock.c), the digest's fixtures read without asking the disk first
- * (rules/rule_set_load.c), and a cache entry's payload checked by a checksum rather than
- * a sha256 (doc/doc_cache.c). */
+ * (rules/rule_set_load.c), a cache entry's payload checked by a checksum rather than
+ * a sha256 (doc/doc_cache.c), and the pages of a tree read back from it made at once
+ * (doc/doc_arena.c). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "base/buf.h"
@@ -229,11 +231,12 @@ END_TEST
 
 /* ---- the cache entry's checksum ------------------------------------------------------ */
 
-/* Every single bit flipped, in the 8-byte steps and in the tail, changes the checksum;
- * so does a zero byte more (the length counts) and two words swapped. */
+/* Every single bit flipped, in each of the four lanes of 32-byte blocks, in the 8-byte
+ * steps after them and in the tail, changes the checksum; so does a zero byte more (the
+ * length counts) and two words swapped. */
 START_TEST(checksum_sees_every_bit)
 {
-    unsigned char b[43];
+    unsigned char b[107]; /* three blocks, a word, three bytes */
     for (size_t i = 0; i < sizeof b; i++) b[i] = (unsigned char)(i * 37 + 11);
     uint64_t h = doc_cache_checksum(b, sizeof b);
     ck_assert(doc_cache_checksum(b, sizeof b) == h);
@@ -243,14 +246,50 @@ START_TEST(checksum_sees_every_bit)
             ck_assert_msg(doc_cache_checksum(b, sizeof b) != h, "byte %zu bit %d unseen", i, bit);
             b[i] ^= (unsigned char)(1u << bit);
         }
-    unsigned char z[44] = {0};
+    unsigned char z[sizeof b + 1] = {0};
     memcpy(z, b, sizeof b);
     ck_assert(doc_cache_checksum(z, sizeof z) != h);
-    unsigned char sw[43];
-    memcpy(sw, b + 8, 8);
-    memcpy(sw + 8, b, 8);
-    memcpy(sw + 16, b + 16, sizeof b - 16);
-    ck_assert(doc_cache_checksum(sw, sizeof sw) != h);
+    /* two words of two lanes swapped, in the first block and in the last */
+    for (size_t at = 0; at <= 64; at += 64) {
+        unsigned char sw[sizeof b];
+        memcpy(sw, b, sizeof b);
+        memcpy(sw + at, b + at + 8, 8);
+        memcpy(sw + at + 8, b + at, 8);
+        ck_assert_msg(doc_cache_checksum(sw, sizeof sw) != h, "words at %zu swapped: unseen", at);
+    }
+}
+END_TEST
+
+/* Whether this kernel makes pages on request (MADV_POPULATE_WRITE, Linux 5.14). */
+static int kernel_populates(void)
+{
+#ifdef MADV_POPULATE_WRITE
+    void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    int ok = p != MAP_FAILED && madvise(p, 4096, MADV_POPULATE_WRITE) == 0;
+    if (p != MAP_FAILED) munmap(p, 4096);
+    return ok;
+#else
+    return 0;
+#endif
+}
+
+/* A tree's arena (doc_arena_new_tree) has the pages of twice the tree's size in memory
+ * before the first block is made: the last of them too, far past that block. */
+START_TEST(tree_arena_pages_made_at_once)
+{
+    if (!kernel_populates()) return; /* they fault one by one, as before */
+    size_t tree = (size_t)64 << 10;
+    struct doc_arena *a = doc_arena_new_tree(tree);
+    ck_assert_ptr_nonnull(a);
+    doc_arena_begin(a);
+    json_t *v = json_object(); /* the arena's first block, on its first page */
+    doc_arena_end(a);
+    uintptr_t first = (uintptr_t)v & ~(uintptr_t)4095;
+    unsigned char in = 0;
+    ck_assert_int_eq(mincore((void *)(first + 2 * tree - 4096), 4096, &in), 0);
+    ck_assert_msg(in & 1, "the last page of the tree's room is not in memory");
+    json_decref(v);
+    doc_arena_release(a);
 }
 END_TEST
 
@@ -271,6 +310,7 @@ Suite *start_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("doc-cache");
     tcase_add_test(tc, checksum_sees_every_bit);
+    tcase_add_test(tc, tree_arena_pages_made_at_once);
     suite_add_tcase(s, tc);
     return s;
 }
