@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -363,23 +364,34 @@ int release_check_loaded(const struct rule_set *rs, const char *const *pins, siz
     return rc;
 }
 
+/* The running program's directory and, for a build tree's binary, its tree's root (real
+ * paths; NULL when unknown): asked several times a run (the default rules, the release
+ * search), each a dozen system calls, and the same for the whole process: found once. */
+static char *where_exe, *where_tree;
+static pthread_once_t where_once = PTHREAD_ONCE_INIT;
+
+static void where_find(void)
+{
+    char *exe = realpath("/proc/self/exe", NULL);
+    char *slash = exe ? strrchr(exe, '/') : NULL;
+    if (slash) *slash = '\0';
+    where_exe = exe;
+    char *bin = realpath(release_tree_bin_dir, NULL);
+    if (exe && bin && !strcmp(exe, bin)) where_tree = realpath(release_tree_src, NULL);
+    free(bin);
+}
+
 /* The running program's directory (real path), new; NULL when /proc cannot say. */
 static char *exe_dir(void)
 {
-    char *exe = realpath("/proc/self/exe", NULL);
-    if (!exe) return NULL;
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = '\0';
-    return exe;
+    pthread_once(&where_once, where_find);
+    return where_exe ? xstrdup(where_exe) : NULL;
 }
 
 char *release_tree_root(void)
 {
-    char *exe = exe_dir(), *bin = realpath(release_tree_bin_dir, NULL);
-    int ours = exe && bin && !strcmp(exe, bin);
-    free(exe);
-    free(bin);
-    return ours ? realpath(release_tree_src, NULL) : NULL;
+    pthread_once(&where_once, where_find);
+    return where_tree ? xstrdup(where_tree) : NULL;
 }
 
 static void search_add(struct release_search *s, char *dir)

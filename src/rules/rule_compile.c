@@ -95,8 +95,7 @@ struct yv rule_yv_member(struct cc *cc, struct yv y, const char *key)
 
 struct yv rule_yv_item(struct cc *cc, struct yv y, size_t i)
 {
-    /* an array's index (doc_node_array_item): a loop over a long list (phrases, code
-     * points) stepping to each item from the first was quadratic */
+    /* by the array's index: stepping from the first item made a loop over a list quadratic */
     struct yv out = {json_array_get(y.v, i), doc_node_array_item(cc->d, y.n, y.v, i)};
     return out;
 }

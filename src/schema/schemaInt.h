@@ -433,6 +433,10 @@ struct schema_memo *schema_ctx_memo(schema_ctx *ctx);
 /* 1 while no document but the embedded ones was registered under a json-schema.org URI:
  * every standard meta-schema the context gives is then the embedded one, unchanged. */
 int schema_ctx_metas_embedded(schema_ctx *ctx);
+/* realpath(PATH) (new, or NULL), its directory's real path found once per context: the
+ * schema files of a set stand in a few directories, and realpath costs a system call for
+ * every component of every path. A file that is a symbolic link is resolved whole. */
+char *schema_ctx_real_path(schema_ctx *ctx, const char *path);
 
 /* Compile SCH for schema_check: every subschema (not only those reachable from the
  * root), no boolean programs; with OFFLINE a network reference that is not available

@@ -636,7 +636,7 @@ schema *schema_compile_file(schema_ctx *ctx, const char *path, enum schema_diale
         return NULL;
     }
     schema_ctx_add_file(ctx, path);
-    char *rp = realpath(path, NULL);
+    char *rp = schema_ctx_real_path(ctx, path);
     char *base = uri_from_path(rp ? rp : path);
     free(rp);
     schema *s = schema_compile(ctx, j, base, dflt, errs);

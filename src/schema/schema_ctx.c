@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "schema/schemaInt.h"
 
@@ -30,6 +31,10 @@ struct meta_cache_ent {
     schema *s;
 };
 
+struct real_dir {
+    char *dir, *real;
+};
+
 struct schema_ctx {
     struct schema_limits lim;
     VEC(struct schema_docent) docs;
@@ -37,6 +42,7 @@ struct schema_ctx {
     VEC(struct refmap_ent) refmap;
     VEC(struct meta_cache_ent) metas; /* compiled meta-schemas, for schema_check */
     VEC(char *) files;                /* files read from disk, in the order read */
+    VEC(struct real_dir) real_dirs;   /* directories' real paths (schema_ctx_real_path) */
     struct schema_memo *memo;         /* schema_check's verdicts by content */
     /* the embedded meta-schemas parsed so far (one flag each, schema_embedded_docs order):
      * each is parsed when a lookup first misses it, not up front (0.7 ms of every start) */
@@ -130,6 +136,11 @@ void schema_ctx_free(schema_ctx *ctx)
     VEC_FREE(ctx->metas);
     for (size_t i = 0; i < ctx->files.len; i++) free(ctx->files.items[i]);
     VEC_FREE(ctx->files);
+    for (size_t i = 0; i < ctx->real_dirs.len; i++) {
+        free(ctx->real_dirs.items[i].dir);
+        free(ctx->real_dirs.items[i].real);
+    }
+    VEC_FREE(ctx->real_dirs);
     free(ctx->embedded_parsed);
     schema_memo_free(ctx->memo);
     pthread_mutex_destroy(&ctx->lock);
@@ -143,6 +154,35 @@ size_t schema_ctx_file_count(const schema_ctx *ctx)
 const char *schema_ctx_file(const schema_ctx *ctx, size_t i)
 {
     return ctx->files.items[i];
+}
+
+char *schema_ctx_real_path(schema_ctx *ctx, const char *path)
+{
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    struct stat st;
+    if (!*base || !strcmp(base, ".") || !strcmp(base, "..") || lstat(path, &st) != 0 ||
+        S_ISLNK(st.st_mode))
+        return realpath(path, NULL); /* as realpath says, a link or a missing file included */
+    char *dir = !slash ? xstrdup(".") : xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+    char *real = NULL;
+    pthread_mutex_lock(&ctx->lock);
+    for (size_t i = 0; i < ctx->real_dirs.len && !real; i++)
+        if (!strcmp(ctx->real_dirs.items[i].dir, dir)) real = xstrdup(ctx->real_dirs.items[i].real);
+    pthread_mutex_unlock(&ctx->lock);
+    if (real) {
+        free(dir);
+    } else if ((real = realpath(dir, NULL))) {
+        struct real_dir rd = {dir, xstrdup(real)};
+        pthread_mutex_lock(&ctx->lock);
+        VEC_PUSH(ctx->real_dirs, rd);
+        pthread_mutex_unlock(&ctx->lock);
+    } else {
+        free(dir);
+        return NULL;
+    }
+    char *out = xasprintf("%s%s%s", real, strcmp(real, "/") ? "/" : "", base);
+    free(real);
+    return out;
 }
 
 void schema_ctx_add_file(schema_ctx *ctx, const char *path)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/util.h"
@@ -293,6 +294,57 @@ START_TEST(tree_arena_pages_made_at_once)
 }
 END_TEST
 
+/* A schema file's real path, its directory's found once (schema_ctx_real_path), is what
+ * realpath says: a plain file, one reached through a linked directory and "..", a file
+ * that is itself a link (to another directory), a name without a directory, a missing
+ * file (NULL), and the same directory asked again. */
+START_TEST(schema_file_real_path_as_realpath)
+{
+    char tmpl[] = "/tmp/mcpdesc-realpath-XXXXXX";
+    char *top = mkdtemp(tmpl);
+    ck_assert_ptr_nonnull(top);
+    char *a = xasprintf("%s/a", top), *b = xasprintf("%s/b", top), *ln = xasprintf("%s/ln", top);
+    ck_assert_int_eq(mkdir(a, 0700), 0);
+    ck_assert_int_eq(mkdir(b, 0700), 0);
+    tu_write_file(a, "s.json", "{}");
+    tu_write_file(b, "t.json", "{}");
+    ck_assert_int_eq(symlink(a, ln), 0); /* ln -> a */
+    char *flink = xasprintf("%s/f.json", a);
+    char *target = xasprintf("%s/t.json", b);
+    ck_assert_int_eq(symlink(target, flink), 0); /* a/f.json -> b/t.json */
+    schema_ctx *ctx = schema_ctx_new(NULL);
+    const char *names[] = {"/a/s.json",       "/ln/s.json", "/ln/../b/t.json", "/ln/f.json",
+                           "/a/missing.json", "/ln/s.json", "/a/f.json",       "/a/s.json/x"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char *path = xasprintf("%s%s", top, names[i]);
+        char *want = realpath(path, NULL), *got = schema_ctx_real_path(ctx, path);
+        if (want) ck_assert_msg(got && !strcmp(got, want), "%s: %s, not %s", names[i], got, want);
+        else ck_assert_msg(!got, "%s: %s, realpath says none", names[i], got);
+        free(want);
+        free(got);
+        free(path);
+    }
+    char cwd[4096];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(a), 0);
+    char *want = realpath("s.json", NULL), *got = schema_ctx_real_path(ctx, "s.json");
+    ck_assert_int_eq(chdir(cwd), 0);
+    ck_assert_ptr_nonnull(want);
+    ck_assert_str_eq(got, want);
+    free(want);
+    free(got);
+    schema_ctx_free(ctx);
+    unlink(flink);
+    unlink(ln);
+    free(flink);
+    free(target);
+    free(ln);
+    free(a);
+    free(b);
+    tu_rmdir(xstrdup(top));
+}
+END_TEST
+
 Suite *start_suite(void)
 {
     Suite *s = suite_create("start");
@@ -307,6 +359,7 @@ Suite *start_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("digest");
     tcase_add_test(tc, digest_fixtures);
+    tcase_add_test(tc, schema_file_real_path_as_realpath);
     suite_add_tcase(s, tc);
     tc = tcase_create("doc-cache");
     tcase_add_test(tc, checksum_sees_every_bit);
