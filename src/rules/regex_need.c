@@ -8,6 +8,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "rules/phrase.h"
 
 static int ascii_has(const uint64_t set[2], unsigned c)
 {
@@ -183,24 +184,6 @@ static unsigned ascii_lower(unsigned c)
     return c >= 'A' && c <= 'Z' ? c + 32 : c;
 }
 
-/* The code point at S (N > 0 bytes left) and its length in *LEN; a byte that starts no
- * valid sequence stands for itself (PCRE2 refuses such a pattern anyway). */
-static long utf8_next(const char *str, size_t n, size_t *len)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    unsigned c = s[0];
-    size_t k = c < 0x80      ? 1
-        : (c & 0xE0) == 0xC0 ? 2
-        : (c & 0xF0) == 0xE0 ? 3
-        : (c & 0xF8) == 0xF0 ? 4
-                             : 1;
-    long cp = k == 1 ? c : k == 2 ? c & 0x1F : k == 3 ? c & 0x0F : c & 0x07;
-    if (k > n) k = 1, cp = c;
-    for (size_t i = 1; i < k; i++) cp = cp << 6 | (s[i] & 0x3F);
-    *len = k;
-    return cp;
-}
-
 static int hex_digit(char c)
 {
     return c >= '0' && c <= '9' ? c - '0'
@@ -362,7 +345,7 @@ static void read_class(struct need_reader *r, struct item *it)
             }
         } else {
             size_t len = 1;
-            lo = (long)utf8_next(r->p, (size_t)(r->end - r->p), &len);
+            lo = (long)phrase_utf8_next(r->p, (size_t)(r->end - r->p), &len);
             r->p += len;
         }
         long hi = lo;
@@ -381,7 +364,7 @@ static void read_class(struct need_reader *r, struct item *it)
                 continue;
             } else {
                 size_t len = 1;
-                hi = (long)utf8_next(r->p, (size_t)(r->end - r->p), &len);
+                hi = (long)phrase_utf8_next(r->p, (size_t)(r->end - r->p), &len);
                 r->p += len;
             }
         }
@@ -567,7 +550,7 @@ static void read_item(struct need_reader *r, struct item *it)
         }
     } else {
         size_t len = 1;
-        cp = (long)utf8_next(r->p, (size_t)(r->end - r->p), &len);
+        cp = (long)phrase_utf8_next(r->p, (size_t)(r->end - r->p), &len);
         r->p += len;
     }
     if (r->caseless && cp >= 0x80) { /* its other cases are other bytes */

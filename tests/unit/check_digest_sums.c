@@ -63,12 +63,7 @@ static char *fixture_set(void)
     const char *files[] = {"t.yaml"};
     const char *texts[] = {RULES};
     char *dir = tu_rule_dir(files, texts, 1);
-    char *m = xasprintf("%s/manifest.yaml", dir);
-    FILE *f = fopen(m, "a");
-    ck_assert_ptr_nonnull(f);
-    fputs("fixtures: fx\n", f);
-    fclose(f);
-    free(m);
+    tu_manifest_add(dir, "fixtures: fx\n");
     char *fx = xasprintf("%s/fx", dir), *bad = xasprintf("%s/fx/bad", dir);
     ck_assert_int_eq(mkdir(fx, 0700), 0);
     ck_assert_int_eq(mkdir(bad, 0700), 0);

@@ -228,16 +228,11 @@ static struct rule_set *load_rules_text(const char *text)
 {
     const char *files[] = {"test.yaml"};
     char *dir = tu_rule_dir(files, &text, 1);
-    char *path = xasprintf("%s/manifest.yaml", dir);
-    FILE *f = fopen(path, "a");
-    ck_assert_ptr_nonnull(f);
-    fputs(manifest, f);
-    fclose(f);
+    tu_manifest_add(dir, manifest);
     struct diag_list errs = DIAG_LIST_INIT;
     struct rule_set *rs = rule_set_load(dir, &errs);
     ck_assert_msg(rs != NULL, "rules: %s", errs.len ? errs.items[0].message : "?");
     diag_list_release(&errs);
-    free(path);
     tu_rmdir(dir);
     return rs;
 }

@@ -62,41 +62,13 @@ static const char *const subjects[] = {
     "\xC2\xA0\xC2\xA0\xC2\xA0\xC2\xA0\xC2\xA0\xC2\xA0y",
 };
 
-/* A cursor on S with its text facts, as a {texts: ...} walk sets them. */
-static void facts_of(const char *s, struct cursor *c, json_t **v)
-{
-    *v = json_string(s);
-    ck_assert_ptr_nonnull(*v);
-    memset(c, 0, sizeof *c);
-    c->v = *v;
-    sel_text_facts(c);
-}
-
-static pcre2_code *compile(const char *p)
-{
-    int err;
-    PCRE2_SIZE off;
-    pcre2_code *code =
-        pcre2_compile((PCRE2_SPTR)p, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &err, &off, NULL);
-    ck_assert_msg(code != NULL, "%s does not compile", p);
-    return code;
-}
-
-static int pcre_matches(pcre2_code *code, const char *s)
-{
-    pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-    int rc = pcre2_match(code, (PCRE2_SPTR)s, strlen(s), 0, 0, md, NULL);
-    pcre2_match_data_free(md);
-    return rc >= 0;
-}
-
 static int may(pcre2_code *code, const char *s)
 {
     struct regex_need need;
     regex_need_of(code, &need);
     struct cursor c;
     json_t *v;
-    facts_of(s, &c, &v);
+    tu_text_cursor(s, &c, &v);
     int r = regex_need_may_match(&need, strlen(s), c.text_ascii,
                                  (c.text_facts & SEL_TEXT_NON_ASCII) != 0);
     json_decref(v);
@@ -105,9 +77,9 @@ static int may(pcre2_code *code, const char *s)
 
 START_TEST(never_cannot_where_pcre2_matches)
 {
-    pcre2_code *code = compile(patterns[_i]);
+    pcre2_code *code = tu_pcre_compile(patterns[_i]);
     for (size_t k = 0; k < sizeof subjects / sizeof *subjects; k++)
-        if (pcre_matches(code, subjects[k]))
+        if (tu_pcre_matches(code, subjects[k]))
             ck_assert_msg(may(code, subjects[k]), "%s matches \"%s\", said cannot", patterns[_i],
                           subjects[k]);
     pcre2_code_free(code);
@@ -126,13 +98,13 @@ START_TEST(cannot_where_it_saves_the_call)
         {"\\x{E9}", "cafe"},                         /* a byte above ASCII, in none */
     };
     for (size_t k = 0; k < sizeof none / sizeof *none; k++) {
-        pcre2_code *code = compile(none[k].pattern);
+        pcre2_code *code = tu_pcre_compile(none[k].pattern);
         ck_assert_msg(!may(code, none[k].subject), "%s on \"%s\": said may", none[k].pattern,
                       none[k].subject);
         pcre2_code_free(code);
     }
     /* a caseless letter's other forms beyond ASCII: a text above ASCII is always searched */
-    pcre2_code *code = compile("(?i)kelvin");
+    pcre2_code *code = tu_pcre_compile("(?i)kelvin");
     ck_assert(may(code,
                   "\xE2\x84\xAA"
                   "elvin"));
@@ -169,7 +141,7 @@ START_TEST(phrase_set_never_cannot_where_it_hits)
         phrase_text_release(&t);
         struct cursor c;
         json_t *v;
-        facts_of(texts[k], &c, &v);
+        tu_text_cursor(texts[k], &c, &v);
         int may_hit = phrase_set_may_match_bytes(set, strlen(texts[k]), c.text_ascii,
                                                  (c.text_facts & SEL_TEXT_NON_ASCII) != 0);
         json_decref(v);

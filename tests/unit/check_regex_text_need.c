@@ -135,34 +135,6 @@ static const char *const subjects[] = {
     "x{,3}",
 };
 
-/* A cursor on S with its text facts, as a {texts: ...} walk sets them. */
-static void facts_of(const char *s, struct cursor *c, json_t **v)
-{
-    *v = json_string(s);
-    ck_assert_ptr_nonnull(*v);
-    memset(c, 0, sizeof *c);
-    c->v = *v;
-    sel_text_facts(c);
-}
-
-static pcre2_code *compile(const char *p)
-{
-    int err;
-    PCRE2_SIZE off;
-    pcre2_code *code =
-        pcre2_compile((PCRE2_SPTR)p, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &err, &off, NULL);
-    ck_assert_msg(code != NULL, "%s does not compile", p);
-    return code;
-}
-
-static int pcre_matches(pcre2_code *code, const char *s)
-{
-    pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-    int rc = pcre2_match(code, (PCRE2_SPTR)s, strlen(s), 0, 0, md, NULL);
-    pcre2_match_data_free(md);
-    return rc >= 0;
-}
-
 /* What the pattern's source says of S, with S's facts (WITH_FACTS) or without. */
 static int may(const char *pattern, const char *s, int with_facts)
 {
@@ -171,7 +143,7 @@ static int may(const char *pattern, const char *s, int with_facts)
     regex_need_of_source(pattern, strlen(pattern), &need);
     struct cursor c;
     json_t *v;
-    facts_of(s, &c, &v);
+    tu_text_cursor(s, &c, &v);
     ck_assert(c.text_facts & SEL_TEXT_FACTS);
     int r = regex_need_text_may_match(&need, s, strlen(s), with_facts ? c.text_ascii : NULL,
                                       (c.text_facts & SEL_TEXT_NON_ASCII) != 0);
@@ -182,14 +154,14 @@ static int may(const char *pattern, const char *s, int with_facts)
 
 static void check_never_cannot(const char *pattern, pcre2_code *code, const char *s)
 {
-    if (!pcre_matches(code, s)) return;
+    if (!tu_pcre_matches(code, s)) return;
     ck_assert_msg(may(pattern, s, 1), "%s matches \"%s\", said cannot (facts)", pattern, s);
     ck_assert_msg(may(pattern, s, 0), "%s matches \"%s\", said cannot (no facts)", pattern, s);
 }
 
 START_TEST(never_cannot_where_pcre2_matches)
 {
-    pcre2_code *code = compile(patterns[_i]);
+    pcre2_code *code = tu_pcre_compile(patterns[_i]);
     for (size_t k = 0; k < sizeof subjects / sizeof *subjects; k++)
         check_never_cannot(patterns[_i], code, subjects[k]);
     /* generated subjects of the bytes the patterns name, some above ASCII */
@@ -286,8 +258,8 @@ START_TEST(cannot_where_it_saves_the_call)
         {"(?i:ab)cd", "ABxx"},
     };
     for (size_t k = 0; k < sizeof none / sizeof *none; k++) {
-        pcre2_code *code = compile(none[k].pattern);
-        ck_assert_msg(!pcre_matches(code, none[k].subject), "%s matches \"%s\"", none[k].pattern,
+        pcre2_code *code = tu_pcre_compile(none[k].pattern);
+        ck_assert_msg(!tu_pcre_matches(code, none[k].subject), "%s matches \"%s\"", none[k].pattern,
                       none[k].subject);
         pcre2_code_free(code);
         ck_assert_msg(!may(none[k].pattern, none[k].subject, 1), "%s on \"%s\": said may",

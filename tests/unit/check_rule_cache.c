@@ -55,12 +55,7 @@ static char *point_set(void)
     const char *files[] = {"t.yaml"};
     const char *texts[] = {RULES};
     char *dir = tu_rule_dir(files, texts, 1);
-    char *m = xasprintf("%s/manifest.yaml", dir);
-    FILE *f = fopen(m, "a");
-    ck_assert_ptr_nonnull(f);
-    fputs("schema-map: {'https://example.test/s/': schemas}\n", f);
-    fclose(f);
-    free(m);
+    tu_manifest_add(dir, "schema-map: {'https://example.test/s/': schemas}\n");
     char *sdir = xasprintf("%s/schemas", dir);
     ck_assert_int_eq(mkdir(sdir, 0700), 0);
     tu_write_file(sdir, "point.json", POINT);

@@ -110,12 +110,7 @@ static char *fixture_set(void)
 {
     const char *files[] = {"t.yaml"}, *texts[] = {RULE};
     char *dir = tu_rule_dir(files, texts, 1);
-    char *path = xasprintf("%s/manifest.yaml", dir);
-    FILE *f = fopen(path, "a");
-    ck_assert_ptr_nonnull(f);
-    fputs("fixtures: .\n", f);
-    fclose(f);
-    free(path);
+    tu_manifest_add(dir, "fixtures: .\n");
     tu_write_file(dir, "fx-here.json", "{\"tools\": []}\n");
     return dir;
 }

@@ -178,13 +178,8 @@ static struct rule_set *texts_rules(int copies)
     const char *files[] = {"test.yaml"};
     const char *text = buf_str(&r);
     char *dir = tu_rule_dir(files, &text, 1);
-    char *path = xasprintf("%s/manifest.yaml", dir);
-    FILE *f = fopen(path, "a");
-    ck_assert_ptr_nonnull(f);
-    fputs(texts_manifest, f);
-    fclose(f);
+    tu_manifest_add(dir, texts_manifest);
     struct rule_set *rs = tu_load_ok(dir);
-    free(path);
     tu_rmdir(dir);
     buf_release(&r);
     return rs;

@@ -63,6 +63,16 @@ void tu_rmdir(char *dir)
     free(dir);
 }
 
+void tu_manifest_add(const char *dir, const char *text)
+{
+    char *path = xasprintf("%s/manifest.yaml", dir);
+    FILE *f = fopen(path, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    free(path);
+}
+
 struct rule_set *tu_rules(const char *text, struct diag_list *errs)
 {
     const char *files[] = {"test.yaml"};
@@ -191,4 +201,31 @@ void tu_env_restore(const char *name, char *v)
     if (v) setenv(name, v, 1);
     else unsetenv(name);
     free(v);
+}
+
+void tu_text_cursor(const char *s, struct cursor *c, json_t **v)
+{
+    *v = json_string(s);
+    ck_assert_ptr_nonnull(*v);
+    memset(c, 0, sizeof *c);
+    c->v = *v;
+    sel_text_facts(c);
+}
+
+pcre2_code *tu_pcre_compile(const char *pattern)
+{
+    int err;
+    PCRE2_SIZE off;
+    pcre2_code *code =
+        pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &err, &off, NULL);
+    ck_assert_msg(code != NULL, "%s does not compile", pattern);
+    return code;
+}
+
+int tu_pcre_matches(pcre2_code *code, const char *s)
+{
+    pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+    int rc = pcre2_match(code, (PCRE2_SPTR)s, strlen(s), 0, 0, md, NULL);
+    pcre2_match_data_free(md);
+    return rc >= 0;
 }

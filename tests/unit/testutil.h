@@ -10,10 +10,17 @@
 
 #include <stdint.h>
 
+#ifndef PCRE2_CODE_UNIT_WIDTH
+#define PCRE2_CODE_UNIT_WIDTH 8
+#endif
+#include <pcre2.h>
+
 /* A fresh temporary directory holding manifest.yaml (the five versions, the standard
  * document shape) and FILES/TEXTS as rule files. New string; remove with tu_rmdir. */
 char *tu_rule_dir(const char *const *files, const char *const *texts, size_t n);
 void tu_rmdir(char *dir);
+/* TEXT appended to DIR/manifest.yaml (a manifest of tu_rule_dir's, with more members). */
+void tu_manifest_add(const char *dir, const char *text);
 /* Write TEXT to DIR/NAME (the test fails when it cannot). */
 void tu_write_file(const char *dir, const char *name, const char *text);
 /* Load a rule set from a single rule file TEXT (NULL and errors in *errs on failure). */
@@ -45,5 +52,11 @@ void tu_texts_entry(texts_entries *e, const char *sel, const char *member, const
 /* schema_validate of INST against the 2020-12 schema text SCH compiled under these
  * bounds (max_work, max_eval_depth), with an error list when ERRS. */
 int tu_schema_run(const char *sch, json_t *inst, uint64_t work, uint32_t depth, int errs);
+/* A cursor C on a new string S (*V, the caller's to release) with its text facts, as a
+ * {texts: ...} walk sets them. */
+void tu_text_cursor(const char *s, struct cursor *c, json_t **v);
+/* PATTERN compiled as the rules compile it (UTF), or the test fails; does it match S? */
+pcre2_code *tu_pcre_compile(const char *pattern);
+int tu_pcre_matches(pcre2_code *code, const char *s);
 
 #endif
