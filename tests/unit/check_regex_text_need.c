@@ -7,10 +7,15 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <check.h>
 #include <jansson.h>
+#include <ctype.h>
+#include <dirent.h>
 #include <pcre2.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
+#include "doc/doc.h"
 #include "resolve/sel.h"
 #include "rules/regex_need.h"
 #include "testutil.h"
@@ -152,11 +157,13 @@ static int may(const char *pattern, const char *s, int with_facts)
     return r;
 }
 
-static void check_never_cannot(const char *pattern, pcre2_code *code, const char *s)
+/* 1 when PATTERN matches S (and the need said it may) */
+static int check_never_cannot(const char *pattern, pcre2_code *code, const char *s)
 {
-    if (!tu_pcre_matches(code, s)) return;
+    if (!tu_pcre_matches(code, s)) return 0;
     ck_assert_msg(may(pattern, s, 1), "%s matches \"%s\", said cannot (facts)", pattern, s);
     ck_assert_msg(may(pattern, s, 0), "%s matches \"%s\", said cannot (no facts)", pattern, s);
+    return 1;
 }
 
 START_TEST(never_cannot_where_pcre2_matches)
@@ -294,6 +301,163 @@ START_TEST(nothing_from_what_it_does_not_know)
 }
 END_TEST
 
+/* Every pattern the shipped rule sets' `matches` hold (rules-yaml/, rules-yaml/security/):
+ * never "cannot" where PCRE2 matches, on subjects made of the pattern's own bytes, words
+ * and runs of one byte (a rule added later is covered without editing this test). */
+static void collect_patterns(json_t *v, json_t *out)
+{
+    const char *k;
+    json_t *x;
+    size_t i;
+    if (json_is_object(v)) {
+        json_object_foreach(v, k, x)
+        {
+            if (!strcmp(k, "matches") && json_is_string(x)) json_array_append(out, x);
+            else collect_patterns(x, out);
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, x) collect_patterns(x, out);
+    }
+}
+
+static void patterns_of_dir(const char *dir, json_t *out)
+{
+    char *path = xasprintf("%s/manifest.yaml", dir);
+    struct doc_error err;
+    doc *m = doc_load_file(path, NULL, &err);
+    free(path);
+    ck_assert_msg(m != NULL, "cannot load %s/manifest.yaml", dir);
+    json_t *listed = json_object_get(doc_root(m), "files"), *f;
+    size_t i;
+    json_array_foreach(listed, i, f)
+    {
+        char *fp = xasprintf("%s/%s", dir, json_string_value(f));
+        doc *d = doc_load_file(fp, NULL, &err);
+        ck_assert_msg(d != NULL, "cannot load %s", fp);
+        collect_patterns(doc_root(d), out);
+        doc_free(d);
+        free(fp);
+    }
+    doc_free(m);
+}
+
+/* Every string (values and member names) of the JSON files under DIR, into OUT. */
+static void strings_of(json_t *v, json_t *out)
+{
+    const char *k;
+    json_t *x;
+    size_t i;
+    if (json_is_string(v)) json_array_append(out, v);
+    else if (json_is_object(v)) {
+        json_object_foreach(v, k, x)
+        {
+            json_array_append_new(out, json_string(k));
+            strings_of(x, out);
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, x) strings_of(x, out);
+    }
+}
+
+static void fixture_strings(const char *dir, json_t *out)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        char *p = xasprintf("%s/%s", dir, e->d_name);
+        size_t n = strlen(p);
+        if (n > 5 && !strcmp(p + n - 5, ".json")) {
+            json_t *j = json_load_file(p, 0, NULL);
+            if (j) strings_of(j, out);
+            json_decref(j);
+        } else {
+            fixture_strings(p, out); /* a directory, or nothing */
+        }
+        free(p);
+    }
+    closedir(d);
+}
+
+START_TEST(shipped_patterns_never_cannot)
+{
+    const char *top = getenv("MCPDESC_TOP") ? getenv("MCPDESC_TOP") : "..";
+    json_t *pats = json_array();
+    char *mcp = xasprintf("%s/rules-yaml", top), *sec = xasprintf("%s/rules-yaml/security", top);
+    patterns_of_dir(mcp, pats);
+    patterns_of_dir(sec, pats);
+    ck_assert_uint_ge(json_array_size(pats), 10);
+    size_t i;
+    json_t *pv;
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    size_t matched_patterns = 0; /* patterns some subject matched: the test can fail */
+    /* the texts of the fixtures, where the rules find what they look for */
+    json_t *texts = json_array();
+    char *fx = xasprintf("%s/conformance", top); /* the security set's under it too */
+    fixture_strings(fx, texts);
+    ck_assert_uint_ge(json_array_size(texts), 1000);
+    json_array_foreach(pats, i, pv)
+    {
+        const char *pattern = json_string_value(pv);
+        pcre2_code *code = tu_pcre_compile(pattern);
+        size_t plen = strlen(pattern);
+        static const char *const extra[] = {" ", "\n", "a", "Z", "0", "f", "\xC2\xA0", "word "};
+        size_t matched = 0, t;
+        json_t *tv;
+        json_array_foreach(texts, t, tv) matched +=
+            check_never_cannot(pattern, code, json_string_value(tv));
+        for (int round = 0; round < 1500; round++) {
+            char s[640];
+            size_t len = 0;
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            /* every fifth: one byte repeated; every fifth after it: a few of the pattern's
+             * letters and digits alone (an anchored pattern of names) */
+            int n = (int)(x % 60), run = round % 5 == 0, tiny = round % 5 == 1;
+            char rb = pattern[x % plen];
+            if (tiny) {
+                n = 1 + (int)(x % 12);
+                for (int k = 0; k < n; k++) {
+                    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                    char b = pattern[x % plen];
+                    s[len++] = isalnum((unsigned char)b) || k % 4 == 3 ? b : 'a';
+                }
+                n = 0;
+            }
+            for (int k = 0; k < (run ? 150 + (int)(x % 100) : n) && len + 40 < sizeof s; k++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                if (run) {
+                    s[len++] = x % 7 ? rb : pattern[x % plen];
+                } else if (x % 3 == 1) {
+                    s[len++] = pattern[x % plen]; /* the pattern's own bytes */
+                } else if (x % 3 == 2) {          /* a word of the pattern, as its literals read */
+                    size_t at = x / 3 % plen, e = at;
+                    while (at < plen && !isalnum((unsigned char)pattern[at])) at++;
+                    for (e = at; e < plen && isalnum((unsigned char)pattern[e]) && e - at < 30; e++)
+                        ;
+                    memcpy(s + len, pattern + at, e - at);
+                    len += e - at;
+                    s[len++] = ' ';
+                } else {
+                    const char *p = extra[x / 3 % (sizeof extra / sizeof *extra)];
+                    memcpy(s + len, p, strlen(p));
+                    len += strlen(p);
+                }
+            }
+            s[len] = '\0';
+            matched += check_never_cannot(pattern, code, s);
+        }
+        matched_patterns += matched > 0;
+        pcre2_code_free(code);
+    }
+    ck_assert_uint_ge(matched_patterns * 4, json_array_size(pats) * 3); /* most of them */
+    json_decref(pats);
+    json_decref(texts);
+    free(fx);
+    free(mcp);
+    free(sec);
+}
+END_TEST
+
 Suite *regex_text_need_suite(void)
 {
     Suite *s = suite_create("regex_text_need");
@@ -302,6 +466,7 @@ Suite *regex_text_need_suite(void)
                         (int)(sizeof patterns / sizeof *patterns));
     tcase_add_test(tc, cannot_where_it_saves_the_call);
     tcase_add_test(tc, nothing_from_what_it_does_not_know);
+    tcase_add_test(tc, shipped_patterns_never_cannot);
     suite_add_tcase(s, tc);
     return s;
 }
