@@ -8,7 +8,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
-#include "rules/phrase.h"
+#include "base/display.h"
 
 static int ascii_has(const uint64_t set[2], unsigned c)
 {
@@ -184,6 +184,15 @@ static unsigned ascii_lower(unsigned c)
     return c >= 'A' && c <= 'Z' ? c + 32 : c;
 }
 
+/* The code point at R's position (a pattern PCRE2 compiled in UTF mode: valid UTF-8) and
+ * its length in *LEN. */
+static long utf8_at(const struct need_reader *r, size_t *len)
+{
+    uint32_t cp;
+    *len = display_utf8_next(r->p, (size_t)(r->end - r->p), &cp);
+    return cp == UINT32_MAX ? (long)(unsigned char)*r->p : (long)cp;
+}
+
 static int hex_digit(char c)
 {
     return c >= '0' && c <= '9' ? c - '0'
@@ -345,7 +354,7 @@ static void read_class(struct need_reader *r, struct item *it)
             }
         } else {
             size_t len = 1;
-            lo = (long)phrase_utf8_next(r->p, (size_t)(r->end - r->p), &len);
+            lo = utf8_at(r, &len);
             r->p += len;
         }
         long hi = lo;
@@ -364,7 +373,7 @@ static void read_class(struct need_reader *r, struct item *it)
                 continue;
             } else {
                 size_t len = 1;
-                hi = (long)phrase_utf8_next(r->p, (size_t)(r->end - r->p), &len);
+                hi = utf8_at(r, &len);
                 r->p += len;
             }
         }
@@ -550,7 +559,7 @@ static void read_item(struct need_reader *r, struct item *it)
         }
     } else {
         size_t len = 1;
-        cp = (long)phrase_utf8_next(r->p, (size_t)(r->end - r->p), &len);
+        cp = utf8_at(r, &len);
         r->p += len;
     }
     if (r->caseless && cp >= 0x80) { /* its other cases are other bytes */
