@@ -21,29 +21,19 @@
 #include "rules/ruleInt.h"
 #include "testutil.h"
 
-static char cache[64];
-static char *saved_xdg, *saved_off; /* the harness runs every suite in one process */
+static struct tu_cache cache; /* the harness runs every suite in one process */
 static long long saved_settle;
 
 static void setup(void)
 {
-    strcpy(cache, "/tmp/mcpdesc-digest-sums-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(cache));
-    saved_xdg = tu_env_save("XDG_CACHE_HOME");
-    saved_off = tu_env_save("MCPDESC_NO_CACHE");
-    setenv("XDG_CACHE_HOME", cache, 1);
-    unsetenv("MCPDESC_NO_CACHE");
+    tu_cache_begin(&cache, "digest-sums");
     saved_settle = rule_sums_settle_ns;
 }
 
 static void teardown(void)
 {
     rule_sums_settle_ns = saved_settle;
-    char *cmd = xasprintf("rm -rf '%s'", cache);
-    ck_assert_int_eq(system(cmd), 0);
-    free(cmd);
-    tu_env_restore("XDG_CACHE_HOME", saved_xdg);
-    tu_env_restore("MCPDESC_NO_CACHE", saved_off);
+    tu_cache_end(&cache);
 }
 
 static const char RULES[] =
@@ -90,7 +80,7 @@ static char *digest(const char *dir, int cached)
 /* The records of the cache directory, their bytes one after another (new). */
 static char *all_records(void)
 {
-    char *d = xasprintf("%s/mcpdesc/docs", cache);
+    char *d = xasprintf("%s/mcpdesc/docs", cache.dir);
     DIR *dp = opendir(d);
     struct buf all = BUF_INIT;
     for (struct dirent *e; dp && (e = readdir(dp));) {

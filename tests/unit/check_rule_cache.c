@@ -15,26 +15,16 @@
 #include "rules/ruleInt.h"
 #include "testutil.h"
 
-static char cache[64];
-static char *saved_xdg, *saved_off; /* the harness runs every suite in one process */
+static struct tu_cache cache; /* the harness runs every suite in one process */
 
 static void setup(void)
 {
-    strcpy(cache, "/tmp/mcpdesc-rule-cache-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(cache));
-    saved_xdg = tu_env_save("XDG_CACHE_HOME");
-    saved_off = tu_env_save("MCPDESC_NO_CACHE");
-    setenv("XDG_CACHE_HOME", cache, 1);
-    unsetenv("MCPDESC_NO_CACHE");
+    tu_cache_begin(&cache, "rule-cache");
 }
 
 static void teardown(void)
 {
-    char *cmd = xasprintf("rm -rf '%s'", cache);
-    ck_assert_int_eq(system(cmd), 0);
-    free(cmd);
-    tu_env_restore("XDG_CACHE_HOME", saved_xdg);
-    tu_env_restore("MCPDESC_NO_CACHE", saved_off);
+    tu_cache_end(&cache);
 }
 
 static const char RULES[] =
@@ -97,7 +87,7 @@ static char *verdict(const struct rule_set *rs, const char *p)
 
 static size_t records(void)
 {
-    char *d = xasprintf("%s/mcpdesc/docs", cache);
+    char *d = xasprintf("%s/mcpdesc/docs", cache.dir);
     DIR *dp = opendir(d);
     free(d);
     size_t n = 0;
@@ -182,7 +172,7 @@ START_TEST(damaged_record_ignored)
 {
     char *dir = point_set();
     rule_set_free(load_ok(dir, 1));
-    char *d = xasprintf("%s/mcpdesc/docs", cache);
+    char *d = xasprintf("%s/mcpdesc/docs", cache.dir);
     DIR *dp = opendir(d);
     ck_assert_ptr_nonnull(dp);
     for (struct dirent *e; (e = readdir(dp));) {

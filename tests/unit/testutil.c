@@ -63,6 +63,23 @@ void tu_rmdir(char *dir)
     free(dir);
 }
 
+void tu_cache_begin(struct tu_cache *c, const char *name)
+{
+    snprintf(c->dir, sizeof c->dir, "/tmp/mcpdesc-%s-XXXXXX", name);
+    ck_assert_ptr_nonnull(mkdtemp(c->dir));
+    c->xdg = tu_env_save("XDG_CACHE_HOME");
+    c->off = tu_env_save("MCPDESC_NO_CACHE");
+    setenv("XDG_CACHE_HOME", c->dir, 1);
+    unsetenv("MCPDESC_NO_CACHE");
+}
+
+void tu_cache_end(struct tu_cache *c)
+{
+    tu_rmdir(xstrdup(c->dir));
+    tu_env_restore("XDG_CACHE_HOME", c->xdg);
+    tu_env_restore("MCPDESC_NO_CACHE", c->off);
+}
+
 void tu_manifest_add(const char *dir, const char *text)
 {
     char *path = xasprintf("%s/manifest.yaml", dir);

@@ -19,6 +19,14 @@
  * document shape) and FILES/TEXTS as rule files. New string; remove with tu_rmdir. */
 char *tu_rule_dir(const char *const *files, const char *const *texts, size_t n);
 void tu_rmdir(char *dir);
+/* A private doc cache for a test: a new directory named after NAME as XDG_CACHE_HOME,
+ * MCPDESC_NO_CACHE unset; tu_cache_end removes it and restores both. */
+struct tu_cache {
+    char dir[96];
+    char *xdg, *off;
+};
+void tu_cache_begin(struct tu_cache *c, const char *name);
+void tu_cache_end(struct tu_cache *c);
 /* TEXT appended to DIR/manifest.yaml (a manifest of tu_rule_dir's, with more members). */
 void tu_manifest_add(const char *dir, const char *text);
 /* Write TEXT to DIR/NAME (the test fails when it cannot). */
