@@ -171,6 +171,7 @@ START_TEST(open_nodes_are_those_not_yet_settled)
     struct texts_verdict *const *va = texts_cache_verdicts(&cache, la);
     ck_assert_uint_eq(la->nodes.len, 2);
     for (size_t i = 0; i < la->nodes.len; i++) {
+        ck_assert_ptr_nonnull(va[i]); /* met before: a record */
         va[i]->known |= (uint64_t)1 << q0;
         va[i]->yes |= (uint64_t)1 << q0;
     }
