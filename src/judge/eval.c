@@ -521,15 +521,24 @@ static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
     /* the nodes whose string may not hold (texts_cache_open), else every node */
     size_t n = l->nodes.len;
     const uint32_t *open = verdicts ? texts_cache_open(&ctx->texts, l, q, &n) : NULL;
+    /* the facts' test of the require's predicate, called directly: most nodes left are
+     * strings met once, settled by it (fn_text_holds would answer and record the same) */
+    const struct pred *kid = NULL;
+    fn_text_may_hold_fn *may_hold = skip ? fn_text_may_hold_of(cl->require, &kid) : NULL;
     ver_mask failed = 0;
     for (size_t k = 0; k < n; k++) {
         size_t i = open ? open[k] : k;
         const struct cursor *c = l->nodes.items[i];
         struct texts_verdict *v = verdicts ? verdicts[i] : NULL;
-        if (v && (v->known & bit) ? (v->yes & bit) != 0 /* most nodes: one test */
-                : verdicts        ? fn_text_holds(cl->require, cl->when, c, v, bit, ctx)
-                                  : skip && fn_text_surely_holds(cl->require, c))
+        if (v && (v->known & bit)) {
+            if (v->yes & bit) continue; /* most nodes: one test */
+        } else if (may_hold && (c->text_facts & SEL_TEXT_FACTS) && !may_hold(kid, c)) {
+            if (v) v->known |= bit, v->yes |= bit;
             continue;
+        } else if (verdicts ? fn_text_holds(cl->require, cl->when, c, v, bit, ctx)
+                            : skip && fn_text_surely_holds(cl->require, c)) {
+            continue;
+        }
         failed |= judge(ctx, cl, c, m);
     }
     return failed;

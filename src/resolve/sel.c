@@ -393,6 +393,41 @@ int sel_children(const struct sel_ctx *ctx, const struct cursor *c, sel_visit_fn
     return run_children_with(&w, 0, c, 0, children_visit);
 }
 
+int sel_children_unless(const struct sel_ctx *ctx, const struct cursor *c, sel_skip_fn skip,
+                        sel_visit_fn fn, void *arg)
+{
+    doc_node n = c->node == DOC_NONE ? DOC_NONE : doc_node_first_child(ctx->d, c->node);
+    struct cursor child;
+    int rc = 0;
+    if (json_is_object(c->v)) {
+        for (void *it = json_object_iter(c->v); it && !rc; it = json_object_iter_next(c->v, it)) {
+            child.v = json_object_iter_value(it);
+            child.key = json_object_iter_key(it);
+            if (!skip(child.key, child.v, arg)) {
+                child.index = 0;
+                child.node = n;
+                enter(ctx, c, &child);
+                rc = fn(&child, arg);
+            }
+            if (n != DOC_NONE) n = doc_node_next_sibling(ctx->d, c->node, n);
+        }
+    } else if (json_is_array(c->v)) {
+        size_t len = json_array_size(c->v);
+        for (size_t k = 0; k < len && !rc; k++) {
+            child.v = json_array_get(c->v, k);
+            if (!skip(NULL, child.v, arg)) {
+                child.key = NULL;
+                child.index = k;
+                child.node = n;
+                enter(ctx, c, &child);
+                rc = fn(&child, arg);
+            }
+            if (n != DOC_NONE) n = doc_node_next_sibling(ctx->d, c->node, n);
+        }
+    }
+    return rc;
+}
+
 /* "**" at segment I: the rest of the selector from C itself (zero segments), then from
  * every node below C (pre-order), each node once; bounded by SEL_DEEP_MAX_NODES. */
 static int run_deep_node(struct walk *w, size_t i, const struct cursor *c)

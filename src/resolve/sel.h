@@ -89,6 +89,12 @@ int sel_item(const struct sel_ctx *ctx, const struct cursor *c, size_t idx, stru
  * FN returns nonzero to stop, and sel_children returns that value (else 0). */
 typedef int (*sel_visit_fn)(const struct cursor *c, void *arg);
 int sel_children(const struct sel_ctx *ctx, const struct cursor *c, sel_visit_fn fn, void *arg);
+/* sel_children, asking SKIP first of each child's member name (NULL for an item) and
+ * value: a child SKIP answers nonzero for gets no cursor and no call of FN (a walk that
+ * wants few of many children saves making their cursors). */
+typedef int (*sel_skip_fn)(const char *key, const json_t *v, void *arg);
+int sel_children_unless(const struct sel_ctx *ctx, const struct cursor *c, sel_skip_fn skip,
+                        sel_visit_fn fn, void *arg);
 
 /* Calls FN for every node S selects from FROM (absolute selectors start at the root),
  * in document order. FN returns nonzero to stop; sel_run returns that value (else 0). */

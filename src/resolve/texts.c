@@ -140,6 +140,8 @@ enum {
     VERDICT_MAX_KINDS = 32
 };
 
+enum { NAMED_WORDS = 16 }; /* named_bytes' filter: 1,024 bits */
+
 struct verdict_rec { /* in a block: the verdict, then the string's bytes */
     struct texts_verdict v;
     uint64_t ascii[2]; /* the string's facts (sel.h), found once */
@@ -175,7 +177,7 @@ struct verdicts {
     int nasked;
     unsigned char hint[256]; /* an asker's number, by its address (texts_cache_question) */
     const struct texts_spec *named_of; /* the spec whose named_bytes NAMED holds, or NULL */
-    uint64_t named[4];
+    uint64_t named[NAMED_WORDS];
 };
 
 static void verdicts_free(struct verdicts *t)
@@ -404,7 +406,7 @@ struct walk {
     const struct cursor *at;  /* the kept parent of the children being visited */
     int mode;                 /* what a child of AT is: see visit_child */
     struct verdicts *vt;      /* the cache's records of strings, or NULL */
-    const uint64_t *named;    /* named_bytes of the spec */
+    const uint64_t *named;    /* named_bytes of the spec (NAMED_WORDS) */
     struct settled *st;       /* the cache's shared subtrees, or NULL: none left out */
     struct walk_state *ws;    /* shared by the walk's every step */
 };
@@ -432,19 +434,34 @@ static void add_text(struct walk *w, struct cursor *c, const char *kind)
     add_text_rec(w, c, kind, r);
 }
 
-/* The first bytes of the members a schema walk treats apart (skip, values, keys), a bit
- * each: most members of a schema (type, items, required) start with none of them. */
-static void named_bytes(const struct texts_spec *spec, uint64_t out[4])
+/* The bit of a member name by its first two bytes (the second NUL for a name of one). */
+static unsigned named_bit(const char *key)
 {
-    out[0] = out[1] = out[2] = out[3] = 0;
+    return ((unsigned char)key[0] * 31u + (unsigned char)(key[0] ? key[1] : 0)) &
+        (NAMED_WORDS * 64 - 1);
+}
+
+/* Could KEY be a member a schema walk treats apart (NAMED from named_bytes)? */
+static int may_be_named(const uint64_t *named, const char *key)
+{
+    unsigned b = named_bit(key);
+    return named[b >> 6] >> (b & 63) & 1;
+}
+
+/* The first two bytes of the members a schema walk treats apart (skip, values, keys), a
+ * bit each: most members of a schema (type, items, required; type against title) have
+ * none of them. */
+static void named_bytes(const struct texts_spec *spec, uint64_t out[NAMED_WORDS])
+{
+    memset(out, 0, NAMED_WORDS * sizeof *out);
     const texts_entries *lists[] = {&spec->values, &spec->keys};
     for (size_t k = 0; k < 2; k++)
         for (size_t i = 0; i < lists[k]->len; i++) {
-            unsigned char b = (unsigned char)lists[k]->items[i].member[0];
+            unsigned b = named_bit(lists[k]->items[i].member);
             out[b >> 6] |= (uint64_t)1 << (b & 63);
         }
     for (size_t i = 0; i < spec->skip.len; i++) {
-        unsigned char b = (unsigned char)spec->skip.items[i][0];
+        unsigned b = named_bit(spec->skip.items[i]);
         out[b >> 6] |= (uint64_t)1 << (b & 63);
     }
 }
@@ -488,25 +505,43 @@ static void walk_leaves(struct walk *w, const struct cursor *c, const char *kind
     else if (json_is_object(c->v) || json_is_array(c->v)) walk_children(w, c, CHILD_LEAVES, kind);
 }
 
+/* The values entry of a schema member KEY (NULL for an item) whose string leaves are
+ * texts, or NULL (not one, or a member the walk skips). */
+static const struct texts_entry *schema_value_entry(const struct walk *w, const char *key)
+{
+    if (!key || !may_be_named(w->named, key)) return NULL;
+    for (size_t i = 0; i < w->spec->skip.len; i++)
+        if (w->spec->skip.items[i][0] == key[0] && !strcmp(w->spec->skip.items[i], key))
+            return NULL;
+    return entry_named(&w->spec->values, key);
+}
+
+/* Is a child (member KEY, or an item) of value V a scalar that is no text in W's mode?
+ * A scalar (most schema members: type, minimum, the strings of required) is a text only
+ * as a string leaf, of a values member when in a schema. Such a child gets no cursor: it
+ * is counted as enter_ok counts a node entered, and left. */
+static int skip_child(const char *key, const json_t *v, void *arg)
+{
+    struct walk *w = arg;
+    if (w->mode == CHILD_KEYS || json_is_object(v) || json_is_array(v)) return 0;
+    if (json_is_string(v) && (w->mode == CHILD_LEAVES || (key && may_be_named(w->named, key))))
+        return 0; /* visit_child tells */
+    int depth = w->at->depth + 1;
+    if (++w->l->entered > SEL_DEEP_MAX_NODES || depth >= SEL_DEEP_MAX_DEPTH) w->l->cuts++;
+    else if (depth > w->ws->peak) w->ws->peak = depth;
+    return 1;
+}
+
 static int visit_child(const struct cursor *child, void *arg)
 {
     struct walk *w = arg;
     if (!enter_ok(w, child)) return 0;
     const struct texts_entry *e;
-    unsigned char b;
     if (w->mode != CHILD_KEYS && !json_is_object(child->v) && !json_is_array(child->v)) {
-        /* a scalar (most schema members: type, minimum, the strings of required) is a text
-         * only as a string leaf, of a values member when in a schema: kept only then */
-        if (!json_is_string(child->v)) return 0;
+        /* a string text (skip_child left the rest out) */
         if (w->mode == CHILD_SCHEMA) {
-            b = (unsigned char)(child->key ? child->key[0] : 0);
-            if (!child->key || !(w->named[b >> 6] >> (b & 63) & 1)) return 0;
-            for (size_t i = 0; i < w->spec->skip.len; i++)
-                if (w->spec->skip.items[i][0] == child->key[0] &&
-                    !strcmp(w->spec->skip.items[i], child->key))
-                    return 0;
-            if (!(e = entry_named(&w->spec->values, child->key))) return 0;
-            add_text(w, keep(w->l, child, w->at), e->kind);
+            if ((e = schema_value_entry(w, child->key)))
+                add_text(w, keep(w->l, child, w->at), e->kind);
             return 0;
         }
         add_text(w, keep(w->l, child, w->at), w->kind);
@@ -538,8 +573,7 @@ static int visit_child(const struct cursor *child, void *arg)
         break;
     }
     case CHILD_SCHEMA:
-        b = (unsigned char)(k->key ? k->key[0] : 0);
-        if (!k->key || !(w->named[b >> 6] >> (b & 63) & 1)) {
+        if (!k->key || !may_be_named(w->named, k->key)) {
             walk_schema(&sub, k);
             break;
         }
@@ -561,7 +595,7 @@ static void walk_children(struct walk *w, const struct cursor *at, int mode, con
     sub.at = at;
     sub.mode = mode;
     sub.kind = kind;
-    sel_children(w->ctx, at, visit_child, &sub);
+    sel_children_unless(w->ctx, at, skip_child, visit_child, &sub);
 }
 
 /* walk_schema of C, a shared value: left out when settled (see struct settled_value), else
@@ -644,7 +678,7 @@ static void fill_item(struct texts_list *l, const struct texts_spec *spec,
         : NULL;
     if (!coll) return;
     texts_item_walks++;
-    uint64_t own[4];
+    uint64_t own[NAMED_WORDS];
     const uint64_t *named = own;
     if (vt && vt->named_of == spec) {
         named = vt->named;
@@ -677,7 +711,7 @@ struct texts_list *texts_of_document(const struct texts_spec *spec, const struct
                                      const struct cursor *root)
 {
     struct texts_list *l = xcalloc(1, sizeof *l);
-    uint64_t named[4];
+    uint64_t named[NAMED_WORDS];
     named_bytes(spec, named);
     struct walk_state ws = {0, 0, 0, VEC_INIT, 0};
     struct walk w = {spec,  ctx,  l,  keep_chain(l, root), NULL, NULL, CHILD_SCHEMA, NULL,

@@ -42,6 +42,9 @@ void fn_mentions_free(struct pred *p);
 /* 1 when P compares with the same names wherever it is evaluated in one document (no
  * relative selector): its answer on a string is then the same on every node. */
 int fn_mentions_per_document(const struct pred *p);
+/* 0 only when P cannot hold on C: P looks for any tool-like name and C's string holds none
+ * (the test fn_mentions_eval starts with). */
+int fn_mentions_may_hold(const struct pred *p, const struct cursor *c);
 
 /* fn_schema.c */
 fn_compile_fn fn_schema_arg_dialect, fn_schema_arg_schema_file, fn_schema_arg_ref_resolves;

@@ -700,6 +700,15 @@ static int stands(const char *s, size_t n, const struct window *win, enum mentio
     return 1;
 }
 
+/* The high bit of each byte of W (eight bytes, the first lowest) that is an ASCII byte
+ * from LO to HI. */
+static uint64_t bytes_within(uint64_t w, unsigned char lo, unsigned char hi)
+{
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t t = w & 0x7F7F7F7F7F7F7F7Full; /* no carry between bytes below */
+    return (t + ones * (0x80u - lo)) & ~(t + ones * (0x7Fu - hi)) & ~w & 0x8080808080808080ull;
+}
+
 /* Can S hold a tool-like name (tool_like)? 0 only when it cannot: no _ or - (a name of
  * two parts), and no lowercase letter just before an uppercase one (camelCase). */
 static int may_hold_tool_like(const char *s, size_t n, const struct cursor *c)
@@ -711,7 +720,20 @@ static int may_hold_tool_like(const char *s, size_t n, const struct cursor *c)
     } else if (memchr(s, '_', n) || memchr(s, '-', n)) {
         return 1;
     }
-    for (size_t i = 1; i < n; i++)
+    /* eight bytes at a time: an upper case letter's high bit against the one before */
+    uint64_t after_lower = 0; /* 0x80 when the byte before the word is a lower case letter */
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w);
+#endif
+        uint64_t lower = bytes_within(w, 'a', 'z');
+        if (bytes_within(w, 'A', 'Z') & (lower << 8 | after_lower)) return 1;
+        after_lower = lower >> 56;
+    }
+    for (i = i ? i : 1; i < n; i++)
         if (s[i] >= 'A' && s[i] <= 'Z' && s[i - 1] >= 'a' && s[i - 1] <= 'z') return 1;
     return 0;
 }
@@ -748,15 +770,22 @@ int fn_mentions_per_document(const struct pred *p)
     return !((const struct mentions_prog *)p->data)->relative;
 }
 
-int fn_mentions_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+int fn_mentions_may_hold(const struct pred *p, const struct cursor *c)
 {
     if (!json_is_string(c->v)) return 0;
-    const char *s = json_string_value(c->v);
-    size_t n = json_string_length(c->v);
     const struct mentions_prog *mp = p->data;
     /* with no names given, only a tool-like name is a candidate: most texts hold none (a
      * test before the names' lookup) */
-    if (mp->any_tool_like && !may_hold_tool_like(s, n, c)) return 0;
+    return !mp->any_tool_like ||
+        may_hold_tool_like(json_string_value(c->v), json_string_length(c->v), c);
+}
+
+int fn_mentions_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
+{
+    if (!fn_mentions_may_hold(p, c)) return 0;
+    const char *s = json_string_value(c->v);
+    size_t n = json_string_length(c->v);
+    const struct mentions_prog *mp = p->data;
     enum mentions_as as = mp->as;
     struct word w;
     struct hit h = {0};

@@ -102,16 +102,16 @@ int fn_phrases_may_hold(const struct pred *p, const struct cursor *c)
             : !phrase_set_may_match(pp->list->phrases, json_string_value(c->v),
                                     json_string_length(c->v)))
         return 0;
-    if ((f & SEL_TEXT_FACTS) &&
-        (!phrase_set_may_match_bytes(pp->list->phrases, json_string_length(c->v), c->text_ascii,
-                                     (f & SEL_TEXT_NON_ASCII) != 0) ||
-         (pp->near &&
-          !phrase_set_may_match_bytes(pp->near->phrases, json_string_length(c->v), c->text_ascii,
-                                      (f & SEL_TEXT_NON_ASCII) != 0))))
-        return 0;
-    /* the last test reads the string: its whole words */
-    return phrase_set_may_match_runs(pp->list->phrases, json_string_value(c->v),
-                                     json_string_length(c->v));
+    size_t n = json_string_length(c->v);
+    /* the text's whole words first: found once per string for every list (phrase.c keeps
+     * the last texts'), they rule out the most */
+    if (!phrase_set_may_match_runs(pp->list->phrases, json_string_value(c->v), n)) return 0;
+    return !(f & SEL_TEXT_FACTS) ||
+        (phrase_set_may_match_bytes(pp->list->phrases, n, c->text_ascii,
+                                    (f & SEL_TEXT_NON_ASCII) != 0) &&
+         (!pp->near ||
+          phrase_set_may_match_bytes(pp->near->phrases, n, c->text_ascii,
+                                     (f & SEL_TEXT_NON_ASCII) != 0)));
 }
 
 int fn_phrases_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)

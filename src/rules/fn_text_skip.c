@@ -12,6 +12,7 @@ static int cannot_hold(const struct pred *p, const struct cursor *c)
     if (eval == fn_chars_eval) return !fn_chars_may_hold(p, c);
     if (eval == fn_phrases_eval) return !fn_phrases_may_hold(p, c);
     if (eval == fn_eval_matches) return !fn_matches_may_hold(p, c);
+    if (eval == fn_mentions_eval) return !fn_mentions_may_hold(p, c);
     if (eval == fn_eval_any) {
         if (!p->nkids) return 0; /* not worth knowing */
         for (size_t i = 0; i < p->nkids; i++)
@@ -59,6 +60,19 @@ static int on_text_alone(const struct pred *p, const struct eval_ctx *ctx)
     for (size_t i = 0; i < p->nkids; i++)
         if (!on_text_alone(p->kids[i], ctx)) return 0;
     return 1;
+}
+
+fn_text_may_hold_fn *fn_text_may_hold_of(const struct pred *require, const struct pred **kid)
+{
+    if (!fn_text_verdict_worth(require)) return NULL;
+    const struct pred *p = require->kids[0];
+    fn_eval_fn *eval = p->fn->eval;
+    *kid = p;
+    return eval == fn_chars_eval   ? fn_chars_may_hold
+        : eval == fn_phrases_eval  ? fn_phrases_may_hold
+        : eval == fn_eval_matches  ? fn_matches_may_hold
+        : eval == fn_mentions_eval ? fn_mentions_may_hold
+                                   : NULL;
 }
 
 int fn_text_verdict_worth(const struct pred *require)

@@ -12,7 +12,8 @@ struct pred;
 struct eval_ctx;
 
 /* 1 only when REQUIRE holds on C whatever else is known: REQUIRE is `not P` and P cannot
- * hold on C's string by its facts (P: chars, phrases or matches, or all/any/use of them).
+ * hold on C's string by its facts (P: chars, phrases, matches or mentions, or all/any/use
+ * of them).
  * 0 when it may fail, or when this cannot tell (C without facts, another predicate). */
 int fn_text_surely_holds(const struct pred *require, const struct cursor *c);
 
@@ -30,5 +31,15 @@ int fn_text_verdict_worth(const struct pred *require);
  * any), else never. 0: judge C. */
 int fn_text_holds(const struct pred *require, const struct pred *when, const struct cursor *c,
                   struct texts_verdict *v, uint64_t bit, struct eval_ctx *ctx);
+
+/* A test of P on a text node by its facts (and, for phrases and mentions, a scan of its
+ * string that needs no decoding): 0 only when P cannot hold on C. Each is the test P's
+ * evaluator starts with. */
+typedef int fn_text_may_hold_fn(const struct pred *p, const struct cursor *c);
+/* P's test when REQUIRE is `not P` and P is chars, phrases, matches or mentions (*KID set
+ * to P), else NULL: a caller over many text nodes finds it once per clause, and a node
+ * with facts (SEL_TEXT_FACTS) on which it answers 0 is one fn_text_holds answers YES (and
+ * records as YES in its verdict) without a further call. */
+fn_text_may_hold_fn *fn_text_may_hold_of(const struct pred *require, const struct pred **kid);
 
 #endif

@@ -214,6 +214,33 @@ START_TEST(long_text_bounded)
 }
 END_TEST
 
+/* A camelCase name is the only tool-like name of the text (no _ or -): its lower case
+ * letter then upper case one found at every place in a word of eight bytes of the scan
+ * (fn_mentions.c: may_hold_tool_like), in the last bytes of the text, and after a byte
+ * above ASCII; an upper case letter after anything but a lower case one is no camelCase. */
+START_TEST(camel_case_at_every_offset)
+{
+    for (int pad = 0; pad < 20; pad++) {
+        char *text = xasprintf("%*sCall `sendEmail` now.", pad, "");
+        char *got = detail(0, text, NULL, NULL);
+        ck_assert_msg(!strcmp(got, "names \"sendEmail\" as a call target (code-formatted)"),
+                      "pad %d: got [%s]", pad, got);
+        free(got);
+        free(text);
+        text = xasprintf("%*sthen call `getUserNameX`", pad, ""); /* the name ends the text */
+        got = detail(0, text, NULL, NULL);
+        ck_assert_msg(strstr(got, "names \"getUserNameX\"") == got, "pad %d: got [%s]", pad, got);
+        free(got);
+        free(text);
+        text = xasprintf("%*sCall `Send.Email` or `\u00e9Email` now.", pad, "");
+        got = detail(0, text, NULL, NULL);
+        ck_assert_msg(!*got, "pad %d: got [%s]", pad, got);
+        free(got);
+        free(text);
+    }
+}
+END_TEST
+
 /* The own names of the whole document are read once: 2,000 tools whose descriptions each
  * name the previous tool as a call target pass. */
 START_TEST(own_names_of_many_tools)
@@ -366,6 +393,7 @@ Suite *mentions_suite(void)
     tcase_set_timeout(tc, 20);
     tcase_add_loop_test(tc, names_as_call_target_or_not, 0, sizeof cases / sizeof cases[0]);
     tcase_add_test(tc, long_text_bounded);
+    tcase_add_test(tc, camel_case_at_every_offset);
     tcase_add_test(tc, own_names_of_many_tools);
     tcase_add_test(tc, parameters_of_the_same_item);
     tcase_add_loop_test(tc, match_points_at_the_name, 0, sizeof matches / sizeof matches[0]);

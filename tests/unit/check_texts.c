@@ -144,6 +144,25 @@ START_TEST(walk_is_bounded)
     ck_assert_uint_gt(n, SEL_DEEP_MAX_NODES - 10);
     ck_assert_uint_gt(cuts, 0);
     free(got);
+    /* members that are no text (numbers, strings of other members, items of required) are
+     * nodes the bound counts too, though the walk makes no cursor of them: a description
+     * after more of them than the bound is cut, one before is not */
+    static const char *const fillers[] = {"\"m%u\": 1", "\"type%u\": \"string\"", "\"t%u\": null",
+                                          "\"x%u\": {\"required\": [\"a\"]}"};
+    for (size_t f = 0; f < sizeof fillers / sizeof fillers[0]; f++) {
+        buf_reset(&b);
+        buf_adds(&b, "{\"tools\": [{\"inputSchema\": {\"description\": \"first\"");
+        for (unsigned i = 0; i < SEL_DEEP_MAX_NODES; i++) {
+            buf_addc(&b, ',');
+            buf_addf(&b, fillers[f], i);
+        }
+        buf_adds(&b, ", \"default\": \"last\"}}]}");
+        got = texts_of_first_tool(spec, buf_str(&b), &cuts);
+        ck_assert_msg(!strcmp(got, "/tools/0/inputSchema/description=description"),
+                      "filler %zu: got %.200s", f, got);
+        ck_assert_uint_gt(cuts, 0);
+        free(got);
+    }
     buf_release(&b);
     texts_spec_free(spec);
 }
