@@ -589,10 +589,15 @@ static int regex_test(const struct pred *holder, const char *s, size_t n, struct
 int fn_matches_may_hold(const struct pred *p, const struct cursor *c)
 {
     const struct regex_holder *h = (const struct regex_holder *)p->kids[0];
-    return json_is_string(c->v) &&
-        !((c->text_facts & SEL_TEXT_FACTS) &&
-          !regex_need_may_match(&h->need, json_string_length(c->v), c->text_ascii,
-                                (c->text_facts & SEL_TEXT_NON_ASCII) != 0));
+    if (!json_is_string(c->v)) return 0;
+    if (!(c->text_facts & SEL_TEXT_FACTS)) return 1;
+    size_t n = json_string_length(c->v);
+    int high = (c->text_facts & SEL_TEXT_NON_ASCII) != 0;
+    /* the facts, then the literals and runs every match holds, by one pass over the text:
+     * most texts lack them (no 80 base64 characters in a row), and a PCRE2 call costs
+     * more */
+    return regex_need_may_match(&h->need, n, c->text_ascii, high) &&
+        regex_need_text_may_match(&h->need, json_string_value(c->v), n, c->text_ascii, high);
 }
 
 int fn_eval_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
@@ -601,11 +606,8 @@ int fn_eval_matches(const struct pred *p, const struct cursor *c, struct eval_ct
     const struct regex_holder *h = (const struct regex_holder *)p->kids[0];
     const char *s = json_string_value(c->v);
     size_t n = json_string_length(c->v);
-    /* the literals and runs every match holds, by one pass over the text: most texts lack
-     * them (no 80 base64 characters in a row), and a PCRE2 call costs more */
-    int facts = (c->text_facts & SEL_TEXT_FACTS) != 0;
-    if (!regex_need_text_may_match(&h->need, s, n, facts ? c->text_ascii : NULL,
-                                   (c->text_facts & SEL_TEXT_NON_ASCII) != 0))
+    /* a node without facts: its literals and runs here */
+    if (!(c->text_facts & SEL_TEXT_FACTS) && !regex_need_text_may_match(&h->need, s, n, NULL, 0))
         return 0;
     return regex_test(p->kids[0], s, n, ctx);
 }
