@@ -147,14 +147,18 @@ START_TEST(walk_is_bounded)
     /* members that are no text (numbers, strings of other members, items of required) are
      * nodes the bound counts too, though the walk makes no cursor of them: a description
      * after more of them than the bound is cut, one before is not */
-    static const char *const fillers[] = {"\"m%u\": 1", "\"type%u\": \"string\"", "\"t%u\": null",
-                                          "\"x%u\": {\"required\": [\"a\"]}"};
+    static const struct {
+        const char *member; /* %u: its number */
+        unsigned nodes;     /* the nodes it counts */
+    } fillers[] = {{"\"m%u\": 1", 1},
+                   {"\"type%u\": \"string\"", 1},
+                   {"\"x%u\": {\"required\": [\"a\", \"b\"]}", 4}};
     for (size_t f = 0; f < sizeof fillers / sizeof fillers[0]; f++) {
         buf_reset(&b);
         buf_adds(&b, "{\"tools\": [{\"inputSchema\": {\"description\": \"first\"");
-        for (unsigned i = 0; i < SEL_DEEP_MAX_NODES; i++) {
+        for (unsigned i = 0; i < SEL_DEEP_MAX_NODES / fillers[f].nodes + 1; i++) {
             buf_addc(&b, ',');
-            buf_addf(&b, fillers[f], i);
+            buf_addf(&b, fillers[f].member, i);
         }
         buf_adds(&b, ", \"default\": \"last\"}}]}");
         got = texts_of_first_tool(spec, buf_str(&b), &cuts);
