@@ -58,6 +58,11 @@ int doc_cache_on(void);             /* 0 when nothing is kept (MCPDESC_NO_CACHE,
 char *doc_cache_record_get(const char key[65], size_t *len);
 void doc_cache_record_put(const char key[65], const char *data, size_t len);
 void doc_cache_record_drop(const char key[65]);
+/* A jansson value kept as such a record (the cache entries' tree form: every type, an
+ * integer apart from a real, members in their order, strings with their NULs): get gives
+ * a new value equal to the one put, or NULL (none, damaged, or the cache is off). */
+void doc_cache_value_put(const char key[65], json_t *v);
+json_t *doc_cache_value_get(const char key[65]);
 
 /* Threads for a large JSON text (doc_json.c): with THREADS 2, a text of MIN_BYTES or more
  * is parsed on the loading thread and one more, which parses the later half of an array

@@ -23,9 +23,13 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/val.h"
 #include "doc/doc.h"
 
 static const char RECORD_HEAD[] = "mcpdesc schema files 1\n";
+static const char JSON_HEAD[] = "mcpdesc json parse 1\n";
+
+static void add_str(struct sha256_ctx *c, const char *s);
 
 /* open, fstat, one read, close for a regular file (stdio takes six): the digest reads a
  * hundred files or more on every start. */
@@ -85,6 +89,38 @@ static int file_hex(const char *path, char out[65])
     rule_sha256_hex(data, len, out);
     free(data);
     return 0;
+}
+
+/* The key of a JSON file's parse: its bytes, the parser's flags and the engine (which
+ * names the jansson it runs with). */
+static void json_key(const char *data, size_t len, size_t flags, char key[65])
+{
+    struct sha256_ctx c;
+    char fl[32];
+    uint8_t dg[SHA256_DIGEST_SIZE];
+    sha256_init(&c);
+    add_str(&c, JSON_HEAD);
+    add_str(&c, doc_cache_engine());
+    snprintf(fl, sizeof fl, "%zu", flags);
+    add_str(&c, fl);
+    sha256_update(&c, len, (const uint8_t *)data);
+    sha256_digest(&c, sizeof dg, dg);
+    hex_of(dg, sizeof dg, key);
+}
+
+json_t *rule_cache_load_json(void *arg, const char *path, size_t flags, json_error_t *err)
+{
+    (void)arg;
+    char *data;
+    size_t len;
+    /* not read: val_load_file says why, as it always did */
+    if (rule_file_read(path, &data, &len) < 0) return val_load_file(path, flags, err);
+    char key[65];
+    json_key(data, len, flags, key);
+    json_t *v = doc_cache_value_get(key);
+    if (!v && (v = json_loadb(data, len, flags, err))) doc_cache_value_put(key, v);
+    free(data);
+    return v; /* a parse error: jansson's on these bytes, as val_load_file gives it */
 }
 
 void rule_cache_files_release(struct rule_cache_files *f)

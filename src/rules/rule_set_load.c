@@ -1043,6 +1043,7 @@ static struct rule_set *load_set_as(const char *dir, const struct rule_load_opts
     struct rule_set *rs = xcalloc(1, sizeof *rs);
     rs->dir = xstrdup(dir);
     rs->schemas = schema_ctx_new(NULL);
+    if (doc_cache_on()) schema_ctx_set_loader(rs->schemas, rule_cache_load_json, NULL);
     rs->overlay = opts ? opts->overlay : NULL;
     rs->keep_docs = partial;
     rs->defer_schemas = defer;

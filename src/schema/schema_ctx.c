@@ -44,6 +44,8 @@ struct schema_ctx {
     VEC(char *) files;                /* files read from disk, in the order read */
     VEC(struct real_dir) real_dirs;   /* directories' real paths (schema_ctx_real_path) */
     struct schema_memo *memo;         /* schema_check's verdicts by content */
+    schema_file_loader loader;        /* NULL: val_load_file */
+    void *loader_arg;
     /* the embedded meta-schemas parsed so far (one flag each, schema_embedded_docs order):
      * each is parsed when a lookup first misses it, not up front (0.7 ms of every start) */
     unsigned char *embedded_parsed;
@@ -145,6 +147,18 @@ void schema_ctx_free(schema_ctx *ctx)
     schema_memo_free(ctx->memo);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
+}
+
+void schema_ctx_set_loader(schema_ctx *ctx, schema_file_loader fn, void *arg)
+{
+    ctx->loader = fn;
+    ctx->loader_arg = arg;
+}
+
+json_t *schema_ctx_load_file(schema_ctx *ctx, const char *path, size_t flags, json_error_t *err)
+{
+    return ctx->loader ? ctx->loader(ctx->loader_arg, path, flags, err)
+                       : val_load_file(path, flags, err);
 }
 
 size_t schema_ctx_file_count(const schema_ctx *ctx)
@@ -328,7 +342,7 @@ static json_t *fetch_unlocked(schema_ctx *ctx, const char *uri, char **why)
             "%s%s%s", m->dir,
             (*rest == '/' || !*m->dir || m->dir[strlen(m->dir) - 1] == '/') ? "" : "/", rest);
         json_error_t jerr;
-        j = val_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+        j = schema_ctx_load_file(ctx, path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
         if (!j) {
             *why = xasprintf("cannot read reference \"%s\" from \"%s\": %s", uri, path, jerr.text);
             free(path);
