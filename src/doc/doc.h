@@ -47,6 +47,13 @@ doc *doc_load_buffer(const char *name, const char *data, size_t len, int is_yaml
  * when they could not be read), so that a caller that records it reads the file once. */
 doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct doc_error *err,
                           char text_sha256[65]);
+/* doc_load_file_cached(PATH, NULL, ERR, TEXT_SHA256) for a file whose bytes the caller
+ * knows to have the sha256 KNOWN (kept by the file's identity: rules/rule_cache.c,
+ * rule_sums): the cached document of that text is taken without hashing the bytes read
+ * (TEXT_SHA256 is then KNOWN); when there is none, the bytes are hashed and TEXT_SHA256
+ * is theirs. */
+doc *doc_load_file_known(const char *path, struct doc_error *err, const char known[65],
+                         char text_sha256[65]);
 void doc_free(doc *d); /* NULL is a no-op */
 /* A few bytes a caller keeps beside the cache of loaded YAML, under KEY (64 hex digits,
  * the sha256 of what they stand for, the engine included: doc_cache_engine), for this

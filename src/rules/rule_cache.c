@@ -256,6 +256,7 @@ struct rule_sums {
     sum_vec next;                    /* this load's settled files: the next record */
     long long settled_s, settled_ns; /* this load's: changed at or after it, not recorded */
     int missed;                      /* a settled file the record did not have right */
+    struct rule_sum pending;         /* rule_sums_known's file not recorded (path NULL: none) */
 };
 
 static void id_of(const struct stat *st, struct sum_id *id)
@@ -388,9 +389,46 @@ int rule_sums_file_hex(struct rule_sums *s, const char *path, char out[65])
     return 0;
 }
 
+int rule_sums_known(struct rule_sums *s, const char *path, char known[65])
+{
+    if (!s) return 0;
+    free(s->pending.path);
+    s->pending.path = NULL;
+    struct stat st;
+    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) return 0;
+    struct rule_sum e = {(char *)path, {0}, ""};
+    id_of(&st, &e.id);
+    const struct rule_sum *had =
+        s->rec.len ? bsearch(&e, s->rec.items, s->rec.len, sizeof e, sum_cmp) : NULL;
+    e.path = xstrdup(path);
+    if (!had || memcmp(&had->id, &e.id, sizeof e.id)) {
+        s->pending = e; /* its identity before it is read: a change after this moves it */
+        return 0;
+    }
+    memcpy(known, had->hex, 65);
+    memcpy(e.hex, had->hex, 65);
+    VEC_PUSH(s->next, e);
+    return 1;
+}
+
+void rule_sums_read(struct rule_sums *s, const char *path, const char hex[65])
+{
+    if (!s || !s->pending.path) return;
+    struct rule_sum e = s->pending;
+    s->pending.path = NULL;
+    if (strcmp(e.path, path) || !hex[0] || !id_settled(&e.id, s->settled_s, s->settled_ns)) {
+        free(e.path); /* hashed every time until it settles */
+        return;
+    }
+    memcpy(e.hex, hex, 65);
+    VEC_PUSH(s->next, e);
+    s->missed = 1;
+}
+
 void rule_sums_close(struct rule_sums *s)
 {
     if (!s) return;
+    free(s->pending.path);
     if (s->next.len) qsort(s->next.items, s->next.len, sizeof *s->next.items, sum_cmp);
     size_t uniq = 0;
     for (size_t i = 0; i < s->next.len; i++)

@@ -63,6 +63,12 @@ void rule_sums_key(const char *dir, char key[65]);
 /* The sha256 of the file PATH into OUT: the recorded one when the file's identity is the
  * recorded one, else its bytes read and hashed now. -1 when it cannot be read. */
 int rule_sums_file_hex(struct rule_sums *s, const char *path, char out[65]);
+/* For a file the caller reads and hashes itself (a rule file, parsed through the doc
+ * cache: doc_load_file_known): 1 and KNOWN, its recorded sha256, when PATH's identity
+ * from one stat is the recorded one; else 0 (S NULL included), and once it has read
+ * the file the caller gives the sha256 of its bytes ("": not read) to rule_sums_read. */
+int rule_sums_known(struct rule_sums *s, const char *path, char known[65]);
+void rule_sums_read(struct rule_sums *s, const char *path, const char hex[65]);
 /* Write the record again when this load found it short or stale; free S. */
 void rule_sums_close(struct rule_sums *s);
 /* A file whose mtime or ctime is less than this many nanoseconds before rule_sums_open
