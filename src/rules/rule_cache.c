@@ -91,9 +91,9 @@ static int file_hex(const char *path, char out[65])
     return 0;
 }
 
-/* The key of a JSON file's parse: its bytes, the parser's flags and the engine (which
- * names the jansson it runs with). */
-static void json_key(const char *data, size_t len, size_t flags, char key[65])
+/* The key of a JSON file's parse: the sha256 of its bytes (TEXT_HEX), the parser's flags
+ * and the engine (which names the jansson it runs with). */
+static void json_key(const char text_hex[65], size_t flags, char key[65])
 {
     struct sha256_ctx c;
     char fl[32];
@@ -103,20 +103,40 @@ static void json_key(const char *data, size_t len, size_t flags, char key[65])
     add_str(&c, doc_cache_engine());
     snprintf(fl, sizeof fl, "%zu", flags);
     add_str(&c, fl);
-    sha256_update(&c, len, (const uint8_t *)data);
+    add_str(&c, text_hex);
     sha256_digest(&c, sizeof dg, dg);
     hex_of(dg, sizeof dg, key);
 }
 
+struct rule_cache_files *rule_cache_known_new(void)
+{
+    return xcalloc(1, sizeof(struct rule_cache_files));
+}
+
+void rule_cache_known_free(void *known)
+{
+    if (!known) return;
+    rule_cache_files_release(known);
+    free(known);
+}
+
 json_t *rule_cache_load_json(void *arg, const char *path, size_t flags, json_error_t *err)
 {
-    (void)arg;
+    const struct rule_cache_files *known = arg;
+    char key[65], hex[65];
+    for (size_t i = 0; known && i < known->v.len; i++)
+        if (!strcmp(known->v.items[i].path, path)) {
+            json_key(known->v.items[i].hex, flags, key);
+            json_t *v = doc_cache_value_get(key);
+            if (v) return v;
+            break; /* none kept: read as any other */
+        }
     char *data;
     size_t len;
     /* not read: val_load_file says why, as it always did */
     if (rule_file_read(path, &data, &len) < 0) return val_load_file(path, flags, err);
-    char key[65];
-    json_key(data, len, flags, key);
+    rule_sha256_hex(data, len, hex);
+    json_key(hex, flags, key);
     json_t *v = doc_cache_value_get(key);
     if (!v && (v = json_loadb(data, len, flags, err))) doc_cache_value_put(key, v);
     free(data);

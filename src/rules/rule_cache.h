@@ -20,8 +20,12 @@ void rule_sha256_hex(const char *data, size_t len, char out[65]);
 /* A schema_file_loader (schema.h) for a rule set's schema files: the value parsed from
  * the same bytes before, kept by their sha256 (doc_cache_value_get), else the bytes parsed
  * now and kept. The value or error of val_load_file(PATH, FLAGS, ERR), a parse's 0.5 ms
- * of a start spared. ARG unused. */
+ * of a start spared. ARG (may be NULL): a struct rule_cache_files (rule_cache_known_new)
+ * of the files whose sha256 the load took (the schema record's, through rule_sums): such
+ * a file's kept value is found by that sha256 without reading it, as the digest takes it. */
 json_t *rule_cache_load_json(void *arg, const char *path, size_t flags, json_error_t *err);
+struct rule_cache_files *rule_cache_known_new(void);
+void rule_cache_known_free(void *known);
 
 /* A file a record lists: its path as the compiler read it, and the sha256 of its bytes. */
 struct rule_cache_file {

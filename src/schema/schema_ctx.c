@@ -46,6 +46,7 @@ struct schema_ctx {
     struct schema_memo *memo;         /* schema_check's verdicts by content */
     schema_file_loader loader;        /* NULL: val_load_file */
     void *loader_arg;
+    void (*loader_free)(void *);
     /* the embedded meta-schemas parsed so far (one flag each, schema_embedded_docs order):
      * each is parsed when a lookup first misses it, not up front (0.7 ms of every start) */
     unsigned char *embedded_parsed;
@@ -144,15 +145,24 @@ void schema_ctx_free(schema_ctx *ctx)
     }
     VEC_FREE(ctx->real_dirs);
     free(ctx->embedded_parsed);
+    if (ctx->loader_free) ctx->loader_free(ctx->loader_arg);
     schema_memo_free(ctx->memo);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
 }
 
-void schema_ctx_set_loader(schema_ctx *ctx, schema_file_loader fn, void *arg)
+void schema_ctx_set_loader(schema_ctx *ctx, schema_file_loader fn, void *arg,
+                           void (*free_arg)(void *))
 {
+    if (ctx->loader_free) ctx->loader_free(ctx->loader_arg);
     ctx->loader = fn;
     ctx->loader_arg = arg;
+    ctx->loader_free = free_arg;
+}
+
+void *schema_ctx_loader_arg(const schema_ctx *ctx)
+{
+    return ctx->loader_arg;
 }
 
 json_t *schema_ctx_load_file(schema_ctx *ctx, const char *path, size_t flags, json_error_t *err)
