@@ -227,6 +227,67 @@ START_TEST(fresh_rule_file_not_recorded)
 }
 END_TEST
 
+/* The decimal digits of V (unsigned, up to 2^128) into OUT. */
+static void dec128(unsigned __int128 v, char out[48])
+{
+    char tmp[48];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
+    out[n] = '\0';
+}
+
+/* t.yaml's record written by hand with its device number DEV (digits) and settled at S:
+ * is it taken (rule_sums_known)? */
+static int taken_with(const char *dir, const char *path, const char *dev, const char *s)
+{
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    char *text =
+        xasprintf("mcpdesc file sums 1\nsettled %s 0\n"
+                  "%s %lld %lld %lld %lld %lld %lld %lld %s %s\n",
+                  s, dev, (long long)st.st_ino, (long long)st.st_mode, (long long)st.st_size,
+                  (long long)st.st_mtim.tv_sec, (long long)st.st_mtim.tv_nsec,
+                  (long long)st.st_ctim.tv_sec, (long long)st.st_ctim.tv_nsec, FORGED, path);
+    char key[65], known[65];
+    rule_sums_key(dir, key);
+    doc_cache_record_put(key, text, strlen(text));
+    free(text);
+    struct rule_sums *sums = rule_sums_open(dir);
+    int taken = rule_sums_known(sums, path, known);
+    rule_sums_close(sums);
+    return taken;
+}
+
+/* A record's numbers are read as written: up to LLONG_MAX, digits only; one past it
+ * (or 2^64 past the true one), a sign, a space or another character refuses the record. */
+START_TEST(record_numbers_read_exactly)
+{
+    char *dir = rule_set_with(RULES("no name"));
+    char *path = xasprintf("%s/t.yaml", dir);
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    char dev[48], wrapped[48], dev0[56];
+    dec128((unsigned __int128)st.st_dev, dev);
+    dec128((unsigned __int128)st.st_dev + ((unsigned __int128)1 << 64), wrapped);
+    snprintf(dev0, sizeof dev0, "000%s", dev);
+    ck_assert_int_eq(taken_with(dir, path, dev, "9223372036854775807"), 1);
+    ck_assert_int_eq(taken_with(dir, path, dev0, "9223372036854775807"), 1); /* zeros first */
+    ck_assert_int_eq(taken_with(dir, path, dev, "9223372036854775808"), 0);
+    ck_assert_int_eq(taken_with(dir, path, dev, "99999999999999999999"), 0);
+    ck_assert_int_eq(taken_with(dir, path, wrapped, "9223372036854775807"), 0);
+    ck_assert_int_eq(taken_with(dir, path, dev, "+9223372036854775807"), 0);
+    ck_assert_int_eq(taken_with(dir, path, dev, " 9223372036854775807"), 0);
+    ck_assert_int_eq(taken_with(dir, path, dev, "9223372036854775807x"), 0);
+    ck_assert_int_eq(taken_with(dir, path, dev, ""), 0);
+    free(path);
+    tu_rmdir(dir);
+}
+END_TEST
+
 Suite *load_yaml_suite(void)
 {
     Suite *s = suite_create("load_yaml");
@@ -235,6 +296,7 @@ Suite *load_yaml_suite(void)
     tcase_add_test(tc, rule_file_edited_in_place);
     tcase_add_test(tc, known_sha_without_document_not_trusted);
     tcase_add_test(tc, fresh_rule_file_not_recorded);
+    tcase_add_test(tc, record_numbers_read_exactly);
     suite_add_tcase(s, tc);
     return s;
 }
