@@ -47,6 +47,13 @@ doc *doc_load_buffer(const char *name, const char *data, size_t len, int is_yaml
  * when they could not be read), so that a caller that records it reads the file once. */
 doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct doc_error *err,
                           char text_sha256[65]);
+/* doc_load_file_cached(PATH, NULL, ERR, TEXT_SHA256) for a file whose bytes the caller
+ * knows to have the sha256 KNOWN (kept by the file's identity: rules/rule_cache.c,
+ * rule_sums): the cached document of that text is taken without hashing the bytes read
+ * (TEXT_SHA256 is then KNOWN); when there is none, the bytes are hashed and TEXT_SHA256
+ * is theirs. */
+doc *doc_load_file_known(const char *path, struct doc_error *err, const char known[65],
+                         char text_sha256[65]);
 void doc_free(doc *d); /* NULL is a no-op */
 /* A few bytes a caller keeps beside the cache of loaded YAML, under KEY (64 hex digits,
  * the sha256 of what they stand for, the engine included: doc_cache_engine), for this
@@ -58,6 +65,11 @@ int doc_cache_on(void);             /* 0 when nothing is kept (MCPDESC_NO_CACHE,
 char *doc_cache_record_get(const char key[65], size_t *len);
 void doc_cache_record_put(const char key[65], const char *data, size_t len);
 void doc_cache_record_drop(const char key[65]);
+/* A jansson value kept as such a record (the cache entries' tree form: every type, an
+ * integer apart from a real, members in their order, strings with their NULs): get gives
+ * a new value equal to the one put, or NULL (none, damaged, or the cache is off). */
+void doc_cache_value_put(const char key[65], json_t *v);
+json_t *doc_cache_value_get(const char key[65]);
 
 /* Threads for a large JSON text (doc_json.c): with THREADS 2, a text of MIN_BYTES or more
  * is parsed on the loading thread and one more, which parses the later half of an array

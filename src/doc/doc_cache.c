@@ -24,7 +24,10 @@
  * computes it in four lanes.
  * A value the tree holds more than once (a YAML alias) is read back shared ('d', 'x'
  * below). A program without a build ID keeps nothing (a rebuilt engine might load
- * the same text differently). */
+ * the same text differently).
+ * A record (doc_cache_record_*, ".rec") keeps a caller's bytes by key, and a value record
+ * (doc_cache_value_*, ".val") a jansson value in the tree form above: a rule set's schema
+ * files parsed once (rules/rule_cache.c), read back in a fifth of jansson's parse. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -189,15 +192,15 @@ static int all_hex(const char *s, size_t n)
 }
 
 /* An entry of any build: "<64 hex>-<16 hex>.doc", or "<64 hex>.doc" (the first naming),
- * or a record (doc_cache_record_put): "<64 hex>-<16 hex>.rec". The bound is the
- * directory's: every build's entries count. */
+ * or a record (doc_cache_record_put, doc_cache_value_put): "<64 hex>-<16 hex>.rec" or
+ * ".val". The bound is the directory's: every build's entries count. */
 static int is_entry_name(const char *n)
 {
     size_t len = strlen(n);
     if (len == 64 + 4) return !strcmp(n + 64, ".doc") && all_hex(n, 64);
     return len == 64 + 1 + 16 + 4 && n[64] == '-' &&
-        (!strcmp(n + 81, ".doc") || !strcmp(n + 81, ".rec")) && all_hex(n, 64) &&
-        all_hex(n + 65, 16);
+        (!strcmp(n + 81, ".doc") || !strcmp(n + 81, ".rec") || !strcmp(n + 81, ".val")) &&
+        all_hex(n, 64) && all_hex(n + 65, 16);
 }
 
 static void prune(const char *dir)
@@ -613,10 +616,12 @@ out:
 
 static const char REC_MAGIC[8] = {'M', 'C', 'P', 'D', 'R', 'E', 'C', '\n'};
 
-static char *record_path(const char *dir, const char key[65])
+/* SUFFIX: "rec" for a caller's bytes, "val" for a value (doc_cache_value_put): a value's
+ * record is not counted among the records of a caller's (rules/rule_cache.c). */
+static char *record_path(const char *dir, const char key[65], const char *suffix)
 {
     (void)engine_key(); /* sets engine_tag */
-    return xasprintf("%s/%.64s-%s.rec", dir, key, engine_tag);
+    return xasprintf("%s/%.64s-%s.%s", dir, key, engine_tag, suffix);
 }
 
 const char *doc_cache_engine(void)
@@ -631,11 +636,11 @@ int doc_cache_on(void)
     return dir != NULL;
 }
 
-char *doc_cache_record_get(const char key[65], size_t *len)
+static char *record_get_as(const char key[65], const char *suffix, size_t *len)
 {
     char *dir = doc_cache_dir();
     if (!dir) return NULL;
-    char *path = dir_ours(dir) ? record_path(dir, key) : NULL;
+    char *path = dir_ours(dir) ? record_path(dir, key, suffix) : NULL;
     time_t written = 0;
     struct whole w = {NULL, 0, 0};
     if (path && read_all(path, &w, &written) < 0) w.data = NULL;
@@ -666,7 +671,12 @@ char *doc_cache_record_get(const char key[65], size_t *len)
     return payload;
 }
 
-void doc_cache_record_put(const char key[65], const char *data, size_t len)
+char *doc_cache_record_get(const char key[65], size_t *len)
+{
+    return record_get_as(key, "rec", len);
+}
+
+static void record_put_as(const char key[65], const char *suffix, const char *data, size_t len)
 {
     char *dir = doc_cache_dir();
     if (!dir || !make_dir(dir)) {
@@ -683,18 +693,52 @@ void doc_cache_record_put(const char key[65], const char *data, size_t len)
     put_u64(&out, len);
     put_u64(&out, doc_cache_checksum(data, len));
     buf_add(&out, data, len);
-    char *path = record_path(dir, key);
+    char *path = record_path(dir, key, suffix);
     write_entry(dir, path, &out);
     free(path);
     buf_release(&out);
     free(dir);
 }
 
+void doc_cache_record_put(const char key[65], const char *data, size_t len)
+{
+    record_put_as(key, "rec", data, len);
+}
+
 void doc_cache_record_drop(const char key[65])
 {
     char *dir = doc_cache_dir();
-    char *path = dir && dir_ours(dir) ? record_path(dir, key) : NULL;
+    char *path = dir && dir_ours(dir) ? record_path(dir, key, "rec") : NULL;
     if (path) unlink(path);
     free(path);
     free(dir);
+}
+
+/* ---- values: a jansson value kept as a record, in the entries' tree form ------------ */
+
+void doc_cache_value_put(const char key[65], json_t *v)
+{
+    if (!doc_cache_on()) return;
+    struct buf payload = BUF_INIT;
+    struct shared sh = {VEC_INIT};
+    if (v && put_shared(&payload, v, &sh))
+        record_put_as(key, "val", buf_str(&payload), payload.len);
+    VEC_FREE(sh.seen);
+    buf_release(&payload);
+}
+
+json_t *doc_cache_value_get(const char key[65])
+{
+    size_t len = 0;
+    char *rec = record_get_as(key, "val", &len);
+    if (!rec) return NULL;
+    struct reader r = {(const unsigned char *)rec, (const unsigned char *)rec + len, VEC_INIT};
+    json_t *v = get_value(&r, 0);
+    VEC_FREE(r.shared);
+    if (v && r.p != r.end) { /* more after the value: not one this program wrote */
+        json_decref(v);
+        v = NULL;
+    }
+    free(rec);
+    return v;
 }

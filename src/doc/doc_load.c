@@ -186,8 +186,10 @@ doc *doc_load_file(const char *path, const struct doc_limits *lim, struct doc_er
                        has_yaml_suffix(path), lim, err);
 }
 
-doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct doc_error *err,
-                          char text_sha256[65])
+/* KNOWN: the sha256 the caller vouches the bytes have (or NULL): their entry is taken
+ * without hashing them; when there is none, they are hashed as without it. */
+static doc *load_cached(const char *path, const struct doc_limits *lim, struct doc_error *err,
+                        const char *known, char text_sha256[65])
 {
     if (text_sha256) text_sha256[0] = '\0';
     int yaml = has_yaml_suffix(path), is_stdin = !strcmp(path, "-");
@@ -198,6 +200,12 @@ doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct
     if (read_input(path, lim, &data, &len, NULL, err) < 0) {
         free(dir);
         return NULL;
+    }
+    doc *kept = dir && known ? doc_cache_get(dir, path, data, len, known) : NULL;
+    if (kept) {
+        if (text_sha256) memcpy(text_sha256, known, 65);
+        free(dir);
+        return kept;
     }
     struct sha256_ctx ctx;
     uint8_t dg[SHA256_DIGEST_SIZE];
@@ -211,9 +219,23 @@ doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct
     }
     hex[64] = '\0';
     if (text_sha256) memcpy(text_sha256, hex, sizeof hex);
-    doc *d = dir ? doc_cache_get(dir, path, data, len, hex) : NULL;
+    /* the entry of KNOWN was asked for already: the same text, none */
+    doc *d =
+        dir && !(known && !strcmp(known, hex)) ? doc_cache_get(dir, path, data, len, hex) : NULL;
     if (!d && (d = load_owned(is_stdin ? "<stdin>" : path, data, len, yaml, lim, err)) && dir)
         doc_cache_put(dir, d, hex);
     free(dir);
     return d;
+}
+
+doc *doc_load_file_cached(const char *path, const struct doc_limits *lim, struct doc_error *err,
+                          char text_sha256[65])
+{
+    return load_cached(path, lim, err, NULL, text_sha256);
+}
+
+doc *doc_load_file_known(const char *path, struct doc_error *err, const char known[65],
+                         char text_sha256[65])
+{
+    return load_cached(path, NULL, err, known, text_sha256);
 }

@@ -321,6 +321,19 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
     }
     char *path = xasprintf("%s/%s", rule_set_dir(cc->rs), json_string_value(file.v));
     p->file = util_normalize_path(json_string_value(file.v));
+    /* Deferred, it is not looked at here (a start's 31 access calls): the loader's record
+     * check finds it by its identity, or compiles it at load; one that cannot be read fails
+     * that load, which is then done again without deferring and reports it below. */
+    if (cc->rs->defer_schemas) {
+        struct deferred_schema *d = xcalloc(1, sizeof *d);
+        pthread_mutex_init(&d->lock, NULL);
+        d->path = path;
+        d->ctx = rule_set_schemas(cc->rs);
+        p->data = d;
+        VEC_PUSH(cc->rs->deferred, p);
+        VEC_PUSH(cc->rs->deferred_files, d->path);
+        return 0;
+    }
     int readable = access(path, R_OK) == 0;
     char *missing = !readable ? missing_root(path) : NULL;
     if (missing) {
@@ -348,16 +361,6 @@ int fn_schema_arg_schema_file(struct cc *cc, struct pred *p, struct yv arg)
                            json_string_value(file.v), path);
         free(path);
         return -1;
-    }
-    if (cc->rs->defer_schemas) { /* the loader compiles it, or leaves it to its first match */
-        struct deferred_schema *d = xcalloc(1, sizeof *d);
-        pthread_mutex_init(&d->lock, NULL);
-        d->path = path;
-        d->ctx = rule_set_schemas(cc->rs);
-        p->data = d;
-        VEC_PUSH(cc->rs->deferred, p);
-        VEC_PUSH(cc->rs->deferred_files, d->path);
-        return 0;
     }
     struct schema_errors errs = {.limit = DETAIL_ERRORS};
     p->compiled = schema_compile_file(rule_set_schemas(cc->rs), path, SCHEMA_DRAFT2020_12, &errs);

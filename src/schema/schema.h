@@ -94,6 +94,16 @@ void schema_ctx_add_document(schema_ctx *ctx, const char *uri, json_t *doc);
  * URI (JSON files, loaded at compile time). Only these and registered documents are
  * ever read; nothing is fetched. */
 void schema_ctx_add_ref_map(schema_ctx *ctx, const char *prefix, const char *dir);
+/* How the context reads a schema file (schema_compile_file, the --ref-map): FN(ARG, PATH,
+ * FLAGS, ERR) returns what val_load_file(PATH, FLAGS, ERR) would, the same value or the
+ * same error, such as a parse kept from before (rules/rule_cache.c). Set it while setting
+ * up: FN may be called on several threads at once. NULL (the default): val_load_file.
+ * The context frees ARG with FREE_ARG (may be NULL) when it is freed; schema_ctx_loader_arg
+ * gives ARG back (the caller may add to it until the context is used on threads). */
+typedef json_t *(*schema_file_loader)(void *arg, const char *path, size_t flags, json_error_t *err);
+void schema_ctx_set_loader(schema_ctx *ctx, schema_file_loader fn, void *arg,
+                           void (*free_arg)(void *));
+void *schema_ctx_loader_arg(const schema_ctx *ctx);
 /* The files this context has read from disk (schema_compile_file and --ref-map), as
  * the paths they were read by, in the order read: what a rule set's digest covers. */
 size_t schema_ctx_file_count(const schema_ctx *ctx);

@@ -418,6 +418,8 @@ void schema_memo_put(struct schema_memo *m, const struct schema_memo_key *k, jso
  * embedded), else read from a --ref-map directory and registered, under the context's
  * lock. Borrowed; NULL with *WHY (new) when it cannot be had. */
 json_t *schema_ctx_fetch(schema_ctx *ctx, const char *uri, char **why);
+/* The JSON file PATH read through the context's loader (schema_ctx_set_loader). */
+json_t *schema_ctx_load_file(schema_ctx *ctx, const char *path, size_t flags, json_error_t *err);
 /* Note PATH (copied) as read from disk (schema_ctx_file). */
 void schema_ctx_add_file(schema_ctx *ctx, const char *path);
 const struct schema_limits *schema_ctx_limits(const schema_ctx *ctx);

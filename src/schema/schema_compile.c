@@ -624,8 +624,8 @@ schema *schema_compile_file(schema_ctx *ctx, const char *path, enum schema_diale
                             struct schema_errors *errs)
 {
     json_error_t jerr;
-    json_t *j =
-        val_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL | JSON_DECODE_ANY, &jerr);
+    json_t *j = schema_ctx_load_file(
+        ctx, path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL | JSON_DECODE_ANY, &jerr);
     if (!j) {
         if (jerr.line > 0) { /* jansson says -1 when the file could not be read at all */
             char *at =

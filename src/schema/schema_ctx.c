@@ -44,6 +44,9 @@ struct schema_ctx {
     VEC(char *) files;                /* files read from disk, in the order read */
     VEC(struct real_dir) real_dirs;   /* directories' real paths (schema_ctx_real_path) */
     struct schema_memo *memo;         /* schema_check's verdicts by content */
+    schema_file_loader loader;        /* NULL: val_load_file */
+    void *loader_arg;
+    void (*loader_free)(void *);
     /* the embedded meta-schemas parsed so far (one flag each, schema_embedded_docs order):
      * each is parsed when a lookup first misses it, not up front (0.7 ms of every start) */
     unsigned char *embedded_parsed;
@@ -142,9 +145,30 @@ void schema_ctx_free(schema_ctx *ctx)
     }
     VEC_FREE(ctx->real_dirs);
     free(ctx->embedded_parsed);
+    if (ctx->loader_free) ctx->loader_free(ctx->loader_arg);
     schema_memo_free(ctx->memo);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
+}
+
+void schema_ctx_set_loader(schema_ctx *ctx, schema_file_loader fn, void *arg,
+                           void (*free_arg)(void *))
+{
+    if (ctx->loader_free) ctx->loader_free(ctx->loader_arg);
+    ctx->loader = fn;
+    ctx->loader_arg = arg;
+    ctx->loader_free = free_arg;
+}
+
+void *schema_ctx_loader_arg(const schema_ctx *ctx)
+{
+    return ctx->loader_arg;
+}
+
+json_t *schema_ctx_load_file(schema_ctx *ctx, const char *path, size_t flags, json_error_t *err)
+{
+    return ctx->loader ? ctx->loader(ctx->loader_arg, path, flags, err)
+                       : val_load_file(path, flags, err);
 }
 
 size_t schema_ctx_file_count(const schema_ctx *ctx)
@@ -328,7 +352,7 @@ static json_t *fetch_unlocked(schema_ctx *ctx, const char *uri, char **why)
             "%s%s%s", m->dir,
             (*rest == '/' || !*m->dir || m->dir[strlen(m->dir) - 1] == '/') ? "" : "/", rest);
         json_error_t jerr;
-        j = val_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+        j = schema_ctx_load_file(ctx, path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
         if (!j) {
             *why = xasprintf("cannot read reference \"%s\" from \"%s\": %s", uri, path, jerr.text);
             free(path);

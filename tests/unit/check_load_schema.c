@@ -1,0 +1,168 @@
+/* check_load_schema.c - a deferred matches-schema file is not looked at when the rules
+ * compile (rules/fn_schema.c): one that is missing when a record of its set exists is
+ * still reported as a load without records reports it (same messages, files and places),
+ * whether the file or its whole directory is gone; and a schema file's value found by the
+ * sha256 the load took (rules/rule_cache.c, rule_cache_load_json) judges as its bytes do. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "rules/ruleInt.h"
+#include "testutil.h"
+
+static struct tu_cache cache; /* the harness runs every suite in one process */
+
+static void setup(void)
+{
+    tu_cache_begin(&cache, "load-schema");
+}
+
+static void teardown(void)
+{
+    tu_cache_end(&cache);
+}
+
+static const char RULES[] =
+    "rules:\n  - id: t.point\n    owner: t\n    surface: Tool\n    kind: structural\n"
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
+    "    check:\n      select: /p\n      require: {matches-schema: schemas/point.json}\n"
+    "      message: 'not a point: {detail}'\n"
+    "  - id: t.name\n    owner: t\n    surface: Tool\n    kind: structural\n"
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
+    "    check:\n      select: /n\n      require: {matches-schema: schemas/name.json}\n"
+    "      message: 'not a name: {detail}'\n";
+
+/* A set of two schema files, point.json reaching num.json through the schema-map. */
+static char *schema_set(void)
+{
+    const char *files[] = {"t.yaml"};
+    const char *texts[] = {RULES};
+    char *dir = tu_rule_dir(files, texts, 1);
+    tu_manifest_add(dir, "schema-map: {'https://example.test/s/': schemas}\n");
+    char *sdir = xasprintf("%s/schemas", dir);
+    ck_assert_int_eq(mkdir(sdir, 0700), 0);
+    tu_write_file(sdir, "point.json",
+                  "{\"$id\": \"https://example.test/s/point.json\", \"type\": \"object\", "
+                  "\"required\": [\"x\"], \"properties\": {\"x\": {\"$ref\": \"num.json\"}}}");
+    tu_write_file(sdir, "num.json", "{\"type\": \"number\"}");
+    tu_write_file(sdir, "name.json", "{\"type\": \"string\", \"maxLength\": 3}");
+    free(sdir);
+    return dir;
+}
+
+static struct rule_set *load(const char *dir, int cached, struct diag_list *errs)
+{
+    if (!cached) setenv("MCPDESC_NO_CACHE", "1", 1);
+    struct rule_set *rs = rule_set_load(dir, errs);
+    unsetenv("MCPDESC_NO_CACHE");
+    return rs;
+}
+
+/* DIR's load with records and without: the same failure, diagnostic for diagnostic. */
+static void same_failure(const char *dir, const char *says)
+{
+    struct diag_list want = DIAG_LIST_INIT, got = DIAG_LIST_INIT;
+    ck_assert_ptr_null(load(dir, 0, &want));
+    ck_assert_ptr_null(load(dir, 1, &got));
+    ck_assert_uint_ge(want.len, 1);
+    ck_assert_uint_eq(got.len, want.len);
+    for (size_t i = 0; i < want.len; i++) {
+        ck_assert_str_eq(got.items[i].message, want.items[i].message);
+        ck_assert_str_eq(got.items[i].file, want.items[i].file);
+        ck_assert_uint_eq(got.items[i].line, want.items[i].line);
+        ck_assert_uint_eq(got.items[i].col, want.items[i].col);
+        ck_assert_str_eq(got.items[i].hint ? got.items[i].hint : "",
+                         want.items[i].hint ? want.items[i].hint : "");
+    }
+    ck_assert_msg(strstr(got.items[0].message, says) != NULL, "%s", got.items[0].message);
+    diag_list_release(&want);
+    diag_list_release(&got);
+}
+
+START_TEST(missing_schema_reported_as_before)
+{
+    char *dir = schema_set();
+    struct diag_list errs = DIAG_LIST_INIT;
+    rule_set_free(load(dir, 1, &errs)); /* recorded: the next load defers every schema */
+    rule_set_free(load(dir, 1, &errs));
+    ck_assert_uint_eq(errs.len, 0);
+    char *name = xasprintf("%s/schemas/name.json", dir);
+    ck_assert_int_eq(unlink(name), 0);
+    same_failure(dir, "there is no such file");
+    char *point = xasprintf("%s/schemas/point.json", dir),
+         *num = xasprintf("%s/schemas/num.json", dir), *sdir = xasprintf("%s/schemas", dir);
+    ck_assert_int_eq(unlink(point), 0);
+    ck_assert_int_eq(unlink(num), 0);
+    ck_assert_int_eq(rmdir(sdir), 0);
+    same_failure(dir, "schema directory");
+    free(name);
+    free(point);
+    free(num);
+    free(sdir);
+    tu_rmdir(dir);
+}
+END_TEST
+
+/* The diagnostics of RS on JSON, their messages one per line (new; "" for none). */
+static char *verdict(const struct rule_set *rs, const char *json)
+{
+    struct diag_list out = DIAG_LIST_INIT;
+    tu_eval(rs, json, &out);
+    char *all = xstrdup("");
+    for (size_t i = 0; i < out.len; i++) {
+        char *more = xasprintf("%s%s\n", all, out.items[i].message);
+        free(all);
+        all = more;
+    }
+    diag_list_release(&out);
+    return all;
+}
+
+/* Loaded without records, then with them (recorded), then by the record (every value by
+ * the sha256 the load took): each file's schema judges as its own bytes do. */
+START_TEST(kept_values_judge_as_the_files)
+{
+    static const char *const docs[] = {
+        "{\"p\": {\"x\": 1}, \"n\": \"abc\"}", "{\"p\": {\"x\": \"1\"}, \"n\": \"abc\"}",
+        "{\"p\": {\"x\": 1}, \"n\": \"abcd\"}", "{\"p\": {\"y\": 1}, \"n\": 7}"};
+    char *dir = schema_set();
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *eager = load(dir, 0, &errs), *first = load(dir, 1, &errs),
+                    *later = load(dir, 1, &errs), *again = load(dir, 1, &errs);
+    ck_assert_uint_eq(errs.len, 0);
+    for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+        char *want = verdict(eager, docs[i]);
+        ck_assert_msg(i == 0 ? !*want : *want != 0, "doc %zu: %s", i, want); /* fails but 0 */
+        struct rule_set *sets[] = {first, later, again};
+        for (size_t k = 0; k < 3; k++) {
+            char *got = verdict(sets[k], docs[i]);
+            ck_assert_msg(!strcmp(want, got), "doc %zu, load %zu: %s, expected %s", i, k, got,
+                          want);
+            free(got);
+        }
+        free(want);
+    }
+    rule_set_free(eager);
+    rule_set_free(first);
+    rule_set_free(later);
+    rule_set_free(again);
+    tu_rmdir(dir);
+}
+END_TEST
+
+Suite *load_schema_suite(void)
+{
+    Suite *s = suite_create("load_schema");
+    TCase *tc = tcase_create("deferred");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, missing_schema_reported_as_before);
+    tcase_add_test(tc, kept_values_judge_as_the_files);
+    suite_add_tcase(s, tc);
+    return s;
+}
