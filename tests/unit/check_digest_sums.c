@@ -98,33 +98,6 @@ static char *all_records(void)
     return buf_detach(&all);
 }
 
-/* Rewrite PATH with TEXT in place (its inode kept), its mtime set back to what it was,
- * once the clock has moved past its ctime: only the ctime then tells the change. */
-static void edit_in_place(const char *path, const char *text)
-{
-    struct stat before, after;
-    ck_assert_int_eq(stat(path, &before), 0);
-    for (int tries = 0; tries < 200; tries++) {
-        int fd = open(path, O_WRONLY | O_TRUNC);
-        ck_assert_int_ge(fd, 0);
-        ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-        close(fd);
-        struct timespec times[2] = {before.st_atim, before.st_mtim};
-        ck_assert_int_eq(utimensat(AT_FDCWD, path, times, 0), 0);
-        ck_assert_int_eq(stat(path, &after), 0);
-        if (after.st_ctim.tv_sec != before.st_ctim.tv_sec ||
-            after.st_ctim.tv_nsec != before.st_ctim.tv_nsec)
-            break;
-        nanosleep(&(struct timespec){0, 5000000}, NULL); /* the same clock tick: again */
-    }
-    ck_assert_int_eq(after.st_ino, before.st_ino);
-    ck_assert_int_eq(after.st_size, before.st_size);
-    ck_assert_int_eq(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
-    ck_assert_int_eq(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
-    ck_assert(after.st_ctim.tv_sec != before.st_ctim.tv_sec ||
-              after.st_ctim.tv_nsec != before.st_ctim.tv_nsec);
-}
-
 /* The fixture recorded (no settling time), then edited in place: the digest is the one
  * of its new bytes, as a load without records computes it. */
 START_TEST(fixture_edited_in_place_new_digest)
@@ -140,7 +113,7 @@ START_TEST(fixture_edited_in_place_new_digest)
     ck_assert_str_eq(again, truth);
 
     char *fx = xasprintf("%s/fx/bad/a.json", dir);
-    edit_in_place(fx, EDITED);
+    tu_edit_in_place(fx, EDITED);
     char *truth2 = digest(dir, 0), *after = digest(dir, 1);
     ck_assert_str_ne(truth2, truth);
     ck_assert_str_eq(after, truth2);

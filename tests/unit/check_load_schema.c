@@ -27,49 +27,29 @@ static void teardown(void)
 }
 
 static const char RULES[] =
-    "rules:\n  - id: t.point\n    owner: t\n    surface: Tool\n    kind: structural\n"
-    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"
-    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
-    "    check:\n      select: /p\n      require: {matches-schema: schemas/point.json}\n"
-    "      message: 'not a point: {detail}'\n"
+    "rules:\n" TU_POINT_RULE
     "  - id: t.name\n    owner: t\n    surface: Tool\n    kind: structural\n"
     "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"
     "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
     "    check:\n      select: /n\n      require: {matches-schema: schemas/name.json}\n"
     "      message: 'not a name: {detail}'\n";
 
-/* A set of two schema files, point.json reaching num.json through the schema-map. */
+/* The point set of testutil with a second rule's schema, name.json. */
 static char *schema_set(void)
 {
-    const char *files[] = {"t.yaml"};
-    const char *texts[] = {RULES};
-    char *dir = tu_rule_dir(files, texts, 1);
-    tu_manifest_add(dir, "schema-map: {'https://example.test/s/': schemas}\n");
+    char *dir = tu_point_schema_set(RULES);
     char *sdir = xasprintf("%s/schemas", dir);
-    ck_assert_int_eq(mkdir(sdir, 0700), 0);
-    tu_write_file(sdir, "point.json",
-                  "{\"$id\": \"https://example.test/s/point.json\", \"type\": \"object\", "
-                  "\"required\": [\"x\"], \"properties\": {\"x\": {\"$ref\": \"num.json\"}}}");
-    tu_write_file(sdir, "num.json", "{\"type\": \"number\"}");
     tu_write_file(sdir, "name.json", "{\"type\": \"string\", \"maxLength\": 3}");
     free(sdir);
     return dir;
-}
-
-static struct rule_set *load(const char *dir, int cached, struct diag_list *errs)
-{
-    if (!cached) setenv("MCPDESC_NO_CACHE", "1", 1);
-    struct rule_set *rs = rule_set_load(dir, errs);
-    unsetenv("MCPDESC_NO_CACHE");
-    return rs;
 }
 
 /* DIR's load with records and without: the same failure, diagnostic for diagnostic. */
 static void same_failure(const char *dir, const char *says)
 {
     struct diag_list want = DIAG_LIST_INIT, got = DIAG_LIST_INIT;
-    ck_assert_ptr_null(load(dir, 0, &want));
-    ck_assert_ptr_null(load(dir, 1, &got));
+    ck_assert_ptr_null(tu_load_cached(dir, 0, &want));
+    ck_assert_ptr_null(tu_load_cached(dir, 1, &got));
     ck_assert_uint_ge(want.len, 1);
     ck_assert_uint_eq(got.len, want.len);
     for (size_t i = 0; i < want.len; i++) {
@@ -89,8 +69,8 @@ START_TEST(missing_schema_reported_as_before)
 {
     char *dir = schema_set();
     struct diag_list errs = DIAG_LIST_INIT;
-    rule_set_free(load(dir, 1, &errs)); /* recorded: the next load defers every schema */
-    rule_set_free(load(dir, 1, &errs));
+    rule_set_free(tu_load_cached(dir, 1, &errs)); /* recorded: the next load defers every schema */
+    rule_set_free(tu_load_cached(dir, 1, &errs));
     ck_assert_uint_eq(errs.len, 0);
     char *name = xasprintf("%s/schemas/name.json", dir);
     ck_assert_int_eq(unlink(name), 0);
@@ -133,8 +113,8 @@ START_TEST(kept_values_judge_as_the_files)
         "{\"p\": {\"x\": 1}, \"n\": \"abcd\"}", "{\"p\": {\"y\": 1}, \"n\": 7}"};
     char *dir = schema_set();
     struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *eager = load(dir, 0, &errs), *first = load(dir, 1, &errs),
-                    *later = load(dir, 1, &errs), *again = load(dir, 1, &errs);
+    struct rule_set *eager = tu_load_cached(dir, 0, &errs), *first = tu_load_cached(dir, 1, &errs),
+                    *later = tu_load_cached(dir, 1, &errs), *again = tu_load_cached(dir, 1, &errs);
     ck_assert_uint_eq(errs.len, 0);
     for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
         char *want = verdict(eager, docs[i]);

@@ -73,31 +73,6 @@ static char *load_digest(const char *dir, int cached, char **message)
     return d;
 }
 
-/* Rewrite PATH with TEXT in place (its inode kept), its mtime set back to what it was,
- * once the clock has moved past its ctime: only the ctime then tells the change (as
- * check_digest_sums.c does for a fixture). */
-static void edit_in_place(const char *path, const char *text)
-{
-    struct stat before, after;
-    ck_assert_int_eq(stat(path, &before), 0);
-    for (int tries = 0; tries < 200; tries++) {
-        int fd = open(path, O_WRONLY | O_TRUNC);
-        ck_assert_int_ge(fd, 0);
-        ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-        close(fd);
-        struct timespec times[2] = {before.st_atim, before.st_mtim};
-        ck_assert_int_eq(utimensat(AT_FDCWD, path, times, 0), 0);
-        ck_assert_int_eq(stat(path, &after), 0);
-        if (after.st_ctim.tv_sec != before.st_ctim.tv_sec ||
-            after.st_ctim.tv_nsec != before.st_ctim.tv_nsec)
-            break;
-        nanosleep(&(struct timespec){0, 5000000}, NULL); /* the same clock tick: again */
-    }
-    ck_assert_int_eq(after.st_size, before.st_size);
-    ck_assert(after.st_ctim.tv_sec != before.st_ctim.tv_sec ||
-              after.st_ctim.tv_nsec != before.st_ctim.tv_nsec);
-}
-
 /* Recorded (no settling time), read back by identity, then edited in place: each load
  * judges by the file's bytes and has the digest of a load that keeps nothing. */
 START_TEST(rule_file_edited_in_place)
@@ -117,7 +92,7 @@ START_TEST(rule_file_edited_in_place)
     ck_assert_int_eq(rule_sums_known(s, path, known), 1); /* recorded */
     rule_sums_close(s);
 
-    edit_in_place(path, RULES("no nome"));
+    tu_edit_in_place(path, RULES("no nome"));
     char *m3, *m4, *m5;
     char *truth2 = load_digest(dir, 0, &m3), *after = load_digest(dir, 1, &m4);
     char *later = load_digest(dir, 1, &m5); /* recorded anew */

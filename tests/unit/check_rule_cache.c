@@ -27,46 +27,12 @@ static void teardown(void)
     tu_cache_end(&cache);
 }
 
-static const char RULES[] =
-    "rules:\n  - id: t.point\n    owner: t\n    surface: Tool\n    kind: structural\n"
-    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"
-    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
-    "    check:\n      select: /p\n      require: {matches-schema: schemas/point.json}\n"
-    "      message: 'not a point: {detail}'\n";
-
-static const char POINT[] =
-    "{\"$id\": \"https://example.test/s/point.json\", \"type\": \"object\", "
-    "\"required\": [\"x\"], \"properties\": {\"x\": {\"$ref\": "
-    "\"num.json\"}}}";
-
-/* A set whose schema point.json reaches num.json through the schema-map. */
-static char *point_set(void)
-{
-    const char *files[] = {"t.yaml"};
-    const char *texts[] = {RULES};
-    char *dir = tu_rule_dir(files, texts, 1);
-    tu_manifest_add(dir, "schema-map: {'https://example.test/s/': schemas}\n");
-    char *sdir = xasprintf("%s/schemas", dir);
-    ck_assert_int_eq(mkdir(sdir, 0700), 0);
-    tu_write_file(sdir, "point.json", POINT);
-    tu_write_file(sdir, "num.json", "{\"type\": \"number\"}");
-    free(sdir);
-    return dir;
-}
-
-static struct rule_set *load(const char *dir, int cached, struct diag_list *errs)
-{
-    if (cached) unsetenv("MCPDESC_NO_CACHE");
-    else setenv("MCPDESC_NO_CACHE", "1", 1);
-    struct rule_set *rs = rule_set_load(dir, errs);
-    unsetenv("MCPDESC_NO_CACHE");
-    return rs;
-}
+static const char RULES[] = "rules:\n" TU_POINT_RULE;
 
 static struct rule_set *load_ok(const char *dir, int cached)
 {
     struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *rs = load(dir, cached, &errs);
+    struct rule_set *rs = tu_load_cached(dir, cached, &errs);
     ck_assert_msg(rs != NULL, "%s", errs.len ? errs.items[0].message : "?");
     diag_list_release(&errs);
     return rs;
@@ -98,7 +64,7 @@ static size_t records(void)
 
 START_TEST(deferred_schemas_same_digest_and_verdicts)
 {
-    char *dir = point_set();
+    char *dir = tu_point_schema_set(RULES);
     struct rule_set *eager = load_ok(dir, 0); /* no record: every schema compiled at load */
     ck_assert_uint_eq(records(), 0);
     ck_assert_ptr_nonnull(strstr(rule_set_sums(eager), "schemas/num.json\n"));
@@ -132,14 +98,14 @@ END_TEST
  * the record (same errors, same places), a changed valid one judges by its new text. */
 START_TEST(changed_schema_compiled_at_load)
 {
-    char *dir = point_set();
+    char *dir = tu_point_schema_set(RULES);
     rule_set_free(load_ok(dir, 1));
     ck_assert_uint_eq(records(), 1);
     char *sdir = xasprintf("%s/schemas", dir);
     tu_write_file(sdir, "num.json", "{\"type\": ]");
     struct diag_list want = DIAG_LIST_INIT, got = DIAG_LIST_INIT;
-    ck_assert_ptr_null(load(dir, 0, &want));
-    ck_assert_ptr_null(load(dir, 1, &got));
+    ck_assert_ptr_null(tu_load_cached(dir, 0, &want));
+    ck_assert_ptr_null(tu_load_cached(dir, 1, &got));
     ck_assert_uint_ge(want.len, 1);
     ck_assert_uint_eq(got.len, want.len);
     for (size_t i = 0; i < want.len; i++) {
@@ -170,7 +136,7 @@ END_TEST
 /* A record only serves whole: a damaged one is another miss, and the load compiles. */
 START_TEST(damaged_record_ignored)
 {
-    char *dir = point_set();
+    char *dir = tu_point_schema_set(RULES);
     rule_set_free(load_ok(dir, 1));
     char *d = xasprintf("%s/mcpdesc/docs", cache.dir);
     DIR *dp = opendir(d);

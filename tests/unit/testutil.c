@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -78,6 +81,56 @@ void tu_cache_end(struct tu_cache *c)
     tu_rmdir(xstrdup(c->dir));
     tu_env_restore("XDG_CACHE_HOME", c->xdg);
     tu_env_restore("MCPDESC_NO_CACHE", c->off);
+}
+
+void tu_edit_in_place(const char *path, const char *text)
+{
+    struct stat before, after;
+    ck_assert_int_eq(stat(path, &before), 0);
+    for (int tries = 0; tries < 200; tries++) {
+        int fd = open(path, O_WRONLY | O_TRUNC);
+        ck_assert_int_ge(fd, 0);
+        ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+        close(fd);
+        struct timespec times[2] = {before.st_atim, before.st_mtim};
+        ck_assert_int_eq(utimensat(AT_FDCWD, path, times, 0), 0);
+        ck_assert_int_eq(stat(path, &after), 0);
+        if (after.st_ctim.tv_sec != before.st_ctim.tv_sec ||
+            after.st_ctim.tv_nsec != before.st_ctim.tv_nsec)
+            break;
+        nanosleep(&(struct timespec){0, 5000000}, NULL); /* the same clock tick: again */
+    }
+    ck_assert_int_eq(after.st_ino, before.st_ino);
+    ck_assert_int_eq(after.st_size, before.st_size);
+    ck_assert_int_eq(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+    ck_assert_int_eq(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+    ck_assert(after.st_ctim.tv_sec != before.st_ctim.tv_sec ||
+              after.st_ctim.tv_nsec != before.st_ctim.tv_nsec);
+}
+
+char *tu_point_schema_set(const char *rules)
+{
+    const char *files[] = {"t.yaml"};
+    const char *texts[] = {rules};
+    char *dir = tu_rule_dir(files, texts, 1);
+    tu_manifest_add(dir, "schema-map: {'https://example.test/s/': schemas}\n");
+    char *sdir = xasprintf("%s/schemas", dir);
+    ck_assert_int_eq(mkdir(sdir, 0700), 0);
+    tu_write_file(sdir, "point.json",
+                  "{\"$id\": \"https://example.test/s/point.json\", \"type\": \"object\", "
+                  "\"required\": [\"x\"], \"properties\": {\"x\": {\"$ref\": \"num.json\"}}}");
+    tu_write_file(sdir, "num.json", "{\"type\": \"number\"}");
+    free(sdir);
+    return dir;
+}
+
+struct rule_set *tu_load_cached(const char *dir, int cached, struct diag_list *errs)
+{
+    if (cached) unsetenv("MCPDESC_NO_CACHE");
+    else setenv("MCPDESC_NO_CACHE", "1", 1);
+    struct rule_set *rs = rule_set_load(dir, errs);
+    unsetenv("MCPDESC_NO_CACHE");
+    return rs;
 }
 
 void tu_manifest_add(const char *dir, const char *text)

@@ -27,6 +27,25 @@ struct tu_cache {
 };
 void tu_cache_begin(struct tu_cache *c, const char *name);
 void tu_cache_end(struct tu_cache *c);
+
+/* Rewrite PATH with TEXT in place (its inode kept), its mtime set back to what it was,
+ * once the clock has moved past its ctime: only the ctime then tells the change (the
+ * stat-identity records of rule_cache.c must see it). TEXT has the file's old size. */
+void tu_edit_in_place(const char *path, const char *text);
+
+/* A rule judging /p by {matches-schema: schemas/point.json} (message "not a point:
+ * {detail}"), for the tests of the schema records. */
+#define TU_POINT_RULE                                                                              \
+    "  - id: t.point\n    owner: t\n    surface: Tool\n    kind: structural\n"                     \
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"           \
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"                   \
+    "    check:\n      select: /p\n      require: {matches-schema: schemas/point.json}\n"          \
+    "      message: 'not a point: {detail}'\n"
+/* A new rule directory of RULES (t.yaml) with schemas/point.json, an object whose x is
+ * num.json's number reached through the manifest's schema-map, and schemas/num.json. */
+char *tu_point_schema_set(const char *rules);
+/* DIR loaded with the user's cache (CACHED) or with MCPDESC_NO_CACHE set. */
+struct rule_set *tu_load_cached(const char *dir, int cached, struct diag_list *errs);
 /* TEXT appended to DIR/manifest.yaml (a manifest of tu_rule_dir's, with more members). */
 void tu_manifest_add(const char *dir, const char *text);
 /* Write TEXT to DIR/NAME (the test fails when it cannot). */
