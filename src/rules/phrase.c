@@ -499,7 +499,7 @@ struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsi
     struct buf re = BUF_INIT;
     int fewest = -1;
     /* whole words: no letter, digit or _ just outside the hit */
-    buf_addf(&re, "%s(?:", flags & PHRASE_WORDS ? "(?<![\\p{L}\\p{N}_])" : "");
+    buf_adds(&re, flags & PHRASE_WORDS ? "(?<![\\p{L}\\p{N}_])(?:" : "(?:");
     for (size_t i = 0; i < n; i++) {
         char *w = NULL;
         size_t at;
@@ -512,10 +512,12 @@ struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsi
             return NULL;
         }
         if (fewest < 0 || words < fewest) fewest = words;
-        buf_addf(&re, "%s(?:%s)", i ? "|" : "", p);
+        buf_adds(&re, i ? "|(?:" : "(?:"); /* no printf per phrase */
+        buf_adds(&re, p);
+        buf_addc(&re, ')');
         free(p);
     }
-    buf_addf(&re, ")%s", flags & PHRASE_WORDS ? "(?![\\p{L}\\p{N}_])" : "");
+    buf_adds(&re, flags & PHRASE_WORDS ? ")(?![\\p{L}\\p{N}_])" : ")");
     int err;
     PCRE2_SIZE off;
     pcre2_code *code = pcre2_compile((PCRE2_SPTR)buf_str(&re), re.len,

@@ -22,8 +22,6 @@ struct phrase_set;
  * byte offset. Grammar: words separated by spaces; (a b|c) a group of alternatives; ? after
  * a group: optional; * alone: any one word. Everything else is literal. */
 char *phrase_pattern(const char *phrase, char **why, size_t *at);
-/* The N phrases (each valid for phrase_pattern) as one set under FLAGS; NULL with *WHY
- * when PCRE2 refuses the whole (too large). */
 /* Can SET have a hit in the N bytes S (before folding)? 0 only when it cannot: every
  * phrase spans two words or more and S has no white space (an identifier, an enum value). */
 int phrase_set_may_match(const struct phrase_set *set, const char *s, size_t n);
@@ -38,6 +36,8 @@ int phrase_set_may_match_bytes(const struct phrase_set *set, size_t n, const uin
  * ASCII and, for every phrase, lacks some word of letters, digits and _ that every hit of
  * the phrase holds as a whole word (most texts: one pass, no search). */
 int phrase_set_may_match_runs(const struct phrase_set *set, const char *s, size_t n);
+/* The N phrases as one set under FLAGS; NULL with *WHY (new) when a phrase does not parse
+ * (phrase_pattern says where) or PCRE2 refuses the whole (too large). */
 struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsigned flags,
                                       char **why);
 void phrase_set_free(struct phrase_set *s);

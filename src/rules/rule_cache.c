@@ -241,6 +241,55 @@ void rule_cache_schema_drop(const char key[65])
     doc_cache_record_drop(key);
 }
 
+/* ---- data files that matched their kind's schema -------------------------------------
+ * A record per data file text that validated (rule_data_load.c): named by the sha256 of
+ * the engine (whose build ID covers the kinds' schemas, embedded in it), the kind and the
+ * text's sha256; its text says the same, so a record found under a colliding name is not
+ * taken. Only a text that matched is recorded: one that did not is validated on every
+ * load and reported as before. */
+static const char DATA_HEAD[] = "mcpdesc data valid 1\n";
+
+static void data_key(const char *kind, const char text_hex[65], char key[65])
+{
+    struct sha256_ctx c;
+    uint8_t dg[SHA256_DIGEST_SIZE];
+    sha256_init(&c);
+    add_str(&c, DATA_HEAD);
+    add_str(&c, doc_cache_engine());
+    add_str(&c, kind);
+    add_str(&c, text_hex);
+    sha256_digest(&c, sizeof dg, dg);
+    hex_of(dg, sizeof dg, key);
+}
+
+static char *data_record(const char *kind, const char text_hex[65])
+{
+    return xasprintf("%s%s %s\n", DATA_HEAD, kind, text_hex);
+}
+
+int rule_cache_data_valid(const char *kind, const char text_hex[65])
+{
+    if (strlen(text_hex) != 64 || !*doc_cache_engine()) return 0;
+    char key[65];
+    data_key(kind, text_hex, key);
+    size_t len = 0;
+    char *rec = doc_cache_record_get(key, &len), *want = data_record(kind, text_hex);
+    int ok = rec && len == strlen(want) && !memcmp(rec, want, len);
+    free(rec);
+    free(want);
+    return ok;
+}
+
+void rule_cache_data_valid_put(const char *kind, const char text_hex[65])
+{
+    if (strlen(text_hex) != 64 || !doc_cache_on()) return;
+    char key[65];
+    data_key(kind, text_hex, key);
+    char *rec = data_record(kind, text_hex);
+    doc_cache_record_put(key, rec, strlen(rec));
+    free(rec);
+}
+
 /* ---- sums kept by a file's identity ------------------------------------------------
  * The fixtures a set's examples cite are read only to be hashed into its digest: 66
  * files, four system calls and a fresh buffer each, on every start. A record (one per

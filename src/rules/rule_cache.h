@@ -54,6 +54,13 @@ void rule_cache_schema_put(const char key[65], const schema_ctx *ctx);
 /* Forget the record KEY (its schemas did not compile when first used). */
 void rule_cache_schema_drop(const char key[65]);
 
+/* Whether a data file's text whose sha256 is TEXT_HEX ("": not read) matched the schema of
+ * its kind KIND ("phrase-lists", ...) in a load by this engine: 1 when the record says so
+ * (its validation may be skipped: the same bytes parse to the same value), else 0. put
+ * records it, after it matched (nothing when the cache is off). */
+int rule_cache_data_valid(const char *kind, const char text_hex[65]);
+void rule_cache_data_valid_put(const char *kind, const char text_hex[65]);
+
 /* The sha256 of files read only to be hashed (a set's fixtures), kept in a record by
  * each file's identity from one stat, as git's index keeps them (rule_cache.c says how
  * and what it trusts). Open one per set directory DIR (as given) for a load: NULL when

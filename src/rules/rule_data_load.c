@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "rules/rule_cache.h"
 #include "schema/schema.h"
 
 /* Generated from schema/data-*.schema.json ($(BUILD)/gen/data_schemas.c). */
@@ -177,8 +178,9 @@ static void compile_unicode(struct cc *cc, struct yv top, struct rule_data *d)
 
 /* ---- phrase lists -------------------------------------------------------------------- */
 
-/* The strings of LIST's member KEY as one set (NULL when it has none), or report the first
- * phrase that does not parse at its place. */
+/* The strings of LIST's member KEY as one set (NULL when it has none), or report each
+ * phrase that does not parse at its place. The phrases are parsed once, by the set's
+ * compile; only when it fails are they parsed one by one to say where. */
 static int compile_phrases(struct cc *cc, struct yv list, const char *list_name, const char *key,
                            unsigned flags, struct phrase_set **out)
 {
@@ -187,33 +189,28 @@ static int compile_phrases(struct cc *cc, struct yv list, const char *list_name,
     *out = NULL;
     if (!n) return 0;
     const char **texts = xcalloc(n, sizeof *texts);
-    int rc = 0;
-    for (size_t i = 0; i < n; i++) {
-        struct yv e = rule_yv_item(cc, m, i);
-        texts[i] = json_string_value(e.v);
+    for (size_t i = 0; i < n; i++) texts[i] = json_string_value(json_array_get(m.v, i));
+    char *set_why = NULL;
+    *out = phrase_set_compile(texts, n, flags, &set_why);
+    int rc = *out ? 0 : -1, bad_phrase = 0;
+    for (size_t i = 0; i < n && !*out; i++) {
         char *why = NULL;
         size_t at = 0;
         char *p = phrase_pattern(texts[i], &why, &at);
         if (!p) {
-            rule_cc_error_hint(cc, e.n, 0,
+            rule_cc_error_hint(cc, rule_yv_item(cc, m, i).n, 0,
                                "a phrase is words, (a|b) groups, ? after a group, * for any one "
                                "word (rules-yaml/README.md, \"Data files\")",
                                "list \"%s\", %s: \"%s\": %s (at character %zu)", list_name, key,
                                texts[i], why, at + 1);
             free(why);
-            rc = -1;
+            bad_phrase = 1;
         }
         free(p);
     }
-    if (!rc) {
-        char *why = NULL;
-        *out = phrase_set_compile(texts, n, flags, &why);
-        if (!*out) {
-            rule_cc_error_hint(cc, m.n, 1, hint_data, "list \"%s\", %s: %s", list_name, key, why);
-            free(why);
-            rc = -1;
-        }
-    }
+    if (!*out && !bad_phrase)
+        rule_cc_error_hint(cc, m.n, 1, hint_data, "list \"%s\", %s: %s", list_name, key, set_why);
+    free(set_why);
     free(texts);
     return rc;
 }
@@ -315,6 +312,17 @@ static int validate(struct cc *cc, size_t k)
     return rc;
 }
 
+/* Does the data file (its text's sha256 TEXT_HEX) match kind K's schema? A text that
+ * matched before is not validated again: the schemas' setup and a validation were a
+ * quarter of the security set's data load (rule_cache.h, rule_cache_data_valid). */
+static int data_matches(struct cc *cc, size_t k, const char text_hex[65])
+{
+    if (rule_cache_data_valid(kinds[k].kind, text_hex)) return 1;
+    if (validate(cc, k) != 0) return 0;
+    rule_cache_data_valid_put(kinds[k].kind, text_hex);
+    return 1;
+}
+
 /* PATH (relative to the manifest) with empty and "." segments dropped; NULL for an
  * absolute path or one with a ".." segment (a data file lies in the set's directory). */
 static char *plain_path(const char *path)
@@ -354,7 +362,8 @@ static void load_one(struct cc *cc, const char *name, struct yv at)
     }
     char *full = xasprintf("%s/%s", rs->dir, rel);
     struct doc_error derr;
-    doc *d = doc_load_file_cached(full, NULL, &derr, NULL);
+    char text_hex[65] = "";
+    doc *d = doc_load_file_cached(full, NULL, &derr, text_hex);
     if (!d && !derr.line) /* not there, not readable: where the manifest names it */
         rule_cc_error_hint(cc, at.n, 0,
                            "write the path of the data file relative to the manifest, or add "
@@ -381,7 +390,7 @@ static void load_one(struct cc *cc, const char *name, struct yv at)
     if (k == sizeof kinds / sizeof *kinds) {
         rule_cc_error_hint(&dc, kind.v ? kind.n : 0, 0, hint_data,
                            "a data file begins with kind: unicode-classes or kind: phrase-lists");
-    } else if (validate(&dc, k) == 0) {
+    } else if (data_matches(&dc, k, text_hex)) {
         struct rule_data *rd = xcalloc(1, sizeof *rd);
         rd->name = xstrdup(name);
         rd->path = rel;

@@ -2,7 +2,8 @@
  * when a record of the files they read says those files all compiled before
  * (rules/rule_cache.c): the set's digest and verdicts are those of a load that compiles
  * every schema, and a schema file changed since is compiled at load and reported there,
- * exactly as without the record. */
+ * exactly as without the record. Also the record of a data file's text that matched its
+ * kind's schema (validated once), and the report of each bad phrase of a list. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -160,6 +161,111 @@ START_TEST(damaged_record_ignored)
 }
 END_TEST
 
+/* ---- data files recorded as valid (rules/rule_data_load.c, rule_cache_data_valid) ---- */
+
+static const char LISTS_OK[] = "kind: phrase-lists\nlists:\n  l:\n    phrases: [ignore "
+                               "previous instructions]\n";
+/* The same list with a number where a phrase goes: not the list schema's. */
+static const char LISTS_BAD[] = "kind: phrase-lists\nlists:\n  l:\n    phrases: [ignore "
+                                "previous instructions, 7]\n";
+
+static const char PLAIN_RULES[] =
+    "rules:\n  - id: t.named\n    owner: t\n    surface: Tool\n    kind: structural\n"
+    "    level: must\n    status: stable\n    enforcement: internal\n    applies: all\n"
+    "    summary: s\n    requirement: r\n    based-on: [{tier: 1, text: src}]\n"
+    "    check:\n      select: /tools/*\n      require: {has: name}\n"
+    "      message: 'no name'\n";
+
+/* A set of one rule file and the data file lists.yaml holding TEXT. */
+static char *data_set(const char *text)
+{
+    const char *files[] = {"t.yaml"};
+    const char *texts[] = {PLAIN_RULES};
+    char *dir = tu_rule_dir(files, texts, 1);
+    tu_manifest_add(dir, "data: {lists: lists.yaml}\n");
+    tu_write_file(dir, "lists.yaml", text);
+    return dir;
+}
+
+static void sha_of(const char *text, char hex[65])
+{
+    rule_sha256_hex(text, strlen(text), hex);
+}
+
+/* A data file that matched is recorded by its text and loads again from the record; one
+ * that did not is reported on every load (never recorded), and the valid text after it
+ * still loads. */
+START_TEST(data_file_valid_by_record)
+{
+    char ok_hex[65], bad_hex[65];
+    sha_of(LISTS_OK, ok_hex);
+    sha_of(LISTS_BAD, bad_hex);
+    char *dir = data_set(LISTS_OK);
+    ck_assert_int_eq(rule_cache_data_valid("phrase-lists", ok_hex), 0);
+    rule_set_free(load_ok(dir, 1));
+    ck_assert_int_eq(rule_cache_data_valid("phrase-lists", ok_hex), 1);
+    ck_assert_int_eq(rule_cache_data_valid("unicode-classes", ok_hex), 0); /* kind in key */
+    rule_set_free(load_ok(dir, 1));                                        /* from the record */
+
+    tu_write_file(dir, "lists.yaml", LISTS_BAD);
+    for (int round = 0; round < 2; round++) {
+        struct diag_list errs = DIAG_LIST_INIT;
+        struct rule_set *rs = tu_load_cached(dir, 1, &errs);
+        ck_assert_ptr_null(rs);
+        ck_assert_uint_ge(errs.len, 1);
+        ck_assert_msg(strstr(errs.items[0].message,
+                             "the data file does not match schema/data-phrase-lists") != NULL,
+                      "%s", errs.items[0].message);
+        diag_list_release(&errs);
+        ck_assert_int_eq(rule_cache_data_valid("phrase-lists", bad_hex), 0);
+    }
+    tu_write_file(dir, "lists.yaml", LISTS_OK);
+    rule_set_free(load_ok(dir, 1));
+    tu_rmdir(dir);
+}
+END_TEST
+
+/* A record's text must be the one its name stands for; with the cache off nothing is
+ * recorded or found. */
+START_TEST(data_record_off_or_empty)
+{
+    char hex[65];
+    sha_of(LISTS_OK, hex);
+    setenv("MCPDESC_NO_CACHE", "1", 1);
+    rule_cache_data_valid_put("phrase-lists", hex);
+    ck_assert_int_eq(rule_cache_data_valid("phrase-lists", hex), 0);
+    unsetenv("MCPDESC_NO_CACHE");
+    ck_assert_int_eq(rule_cache_data_valid("phrase-lists", hex), 0);
+    char unread[65] = ""; /* a file not read: nothing */
+    rule_cache_data_valid_put("phrase-lists", unread);
+    ck_assert_int_eq(rule_cache_data_valid("phrase-lists", unread), 0);
+    ck_assert_uint_eq(records(), 0);
+    rule_cache_data_valid_put("phrase-lists", hex);
+    ck_assert_int_eq(rule_cache_data_valid("phrase-lists", hex), 1);
+    ck_assert_uint_eq(records(), 1);
+}
+END_TEST
+
+/* Every phrase of a list that does not parse is reported at its place (the set's
+ * compile fails on the first; each is then parsed to say where). */
+START_TEST(data_every_bad_phrase_reported)
+{
+    char *dir = data_set("kind: phrase-lists\nlists:\n  l:\n    phrases:\n      - a (b\n"
+                         "      - fine words\n      - c?\n");
+    struct diag_list errs = DIAG_LIST_INIT;
+    struct rule_set *rs = tu_load_cached(dir, 0, &errs);
+    ck_assert_ptr_null(rs);
+    ck_assert_uint_eq(errs.len, 2);
+    ck_assert_msg(strstr(errs.items[0].message, "\"a (b\": a group ( ... ) is not closed") != NULL,
+                  "%s", errs.items[0].message);
+    ck_assert_uint_eq(errs.items[0].line, 5);
+    ck_assert_msg(strstr(errs.items[1].message, "\"c?\"") != NULL, "%s", errs.items[1].message);
+    ck_assert_uint_eq(errs.items[1].line, 7);
+    diag_list_release(&errs);
+    tu_rmdir(dir);
+}
+END_TEST
+
 Suite *rule_cache_suite(void)
 {
     Suite *s = suite_create("rule_cache");
@@ -168,6 +274,9 @@ Suite *rule_cache_suite(void)
     tcase_add_test(tc, deferred_schemas_same_digest_and_verdicts);
     tcase_add_test(tc, changed_schema_compiled_at_load);
     tcase_add_test(tc, damaged_record_ignored);
+    tcase_add_test(tc, data_file_valid_by_record);
+    tcase_add_test(tc, data_record_off_or_empty);
+    tcase_add_test(tc, data_every_bad_phrase_reported);
     suite_add_tcase(s, tc);
     return s;
 }
