@@ -197,34 +197,47 @@ static int find_rows(struct cc *cc, struct yv y, const struct rule_lang_member *
     return unknown;
 }
 
+/* MAP's rows into ORDER by step, in table order within a step (a stable insertion sort:
+ * one pass over the rows, not one per step); their count. */
+static size_t rows_by_step(const struct rule_lang_map *map, unsigned char *order)
+{
+    const struct rule_lang_member *rows = map->members;
+    size_t n = 0;
+    for (; rows[n].name; n++) {
+        if (n == MAX_MEMBERS) BUG("a rule_lang table with more than MAX_MEMBERS rows");
+        size_t i = n;
+        for (; i > 0 && rows[order[i - 1]].step > rows[n].step; i--) order[i] = order[i - 1];
+        order[i] = (unsigned char)n;
+    }
+    return n;
+}
+
 /* Walk the mapping Y against MAP: its unknown members, then the rows WHICH names, step by
- * step (rule_lang.h), each checked by the walker or by its handler. */
-static int walk(struct cc *cc, struct yv y, const struct rule_lang_map *map, const char *what,
-                void *out, int which)
+ * step (rule_lang.h; ORDER and NROWS of rows_by_step), each checked by the walker or by its
+ * handler. */
+static int walk(struct cc *cc, struct yv y, const struct rule_lang_map *map,
+                const unsigned char *order, size_t nrows, const char *what, void *out, int which)
 {
     struct yv found[MAX_MEMBERS];
-    size_t nrows = 0;
-    unsigned last = 0;
-    for (const struct rule_lang_member *m = map->members; m->name; m++, nrows++)
-        if (m->step > last) last = m->step;
-    if (nrows > MAX_MEMBERS) BUG("a rule_lang table with more than MAX_MEMBERS rows");
     if (find_rows(cc, y, map->members, nrows, found) && (which & WALK_GENERIC))
         rule_cc_unknown_members(cc, y, map, what);
     int bad = 0;
-    for (unsigned step = 0; step <= last; step++)
-        for (const struct rule_lang_member *m = map->members; m->name; m++) {
-            int own = (m->flags & RULE_LANG_OWN) != 0;
-            if (m->step != step || !(which & (own ? WALK_OWN : WALK_GENERIC))) continue;
-            struct rule_lang_walk w = {y, what, m, found[m - map->members], out};
-            if (own ? m->handler && m->handler(cc, &w) < 0 : walk_generic(cc, &w) < 0) bad = 1;
-        }
+    for (size_t k = 0; k < nrows; k++) {
+        const struct rule_lang_member *m = &map->members[order[k]];
+        int own = (m->flags & RULE_LANG_OWN) != 0;
+        if (!(which & (own ? WALK_OWN : WALK_GENERIC))) continue;
+        struct rule_lang_walk w = {y, what, m, found[order[k]], out};
+        if (own ? m->handler && m->handler(cc, &w) < 0 : walk_generic(cc, &w) < 0) bad = 1;
+    }
     return bad ? -1 : 0;
 }
 
 int rule_cc_members(struct cc *cc, struct yv y, const struct rule_lang_map *map, const char *what,
                     void *out)
 {
-    return walk(cc, y, map, what, out, WALK_GENERIC | WALK_OWN);
+    unsigned char order[MAX_MEMBERS];
+    size_t nrows = rows_by_step(map, order);
+    return walk(cc, y, map, order, nrows, what, out, WALK_GENERIC | WALK_OWN);
 }
 
 /* A list of mappings, each of the table ROW->map, as rules-yaml/README.md has them: the
@@ -239,16 +252,19 @@ static int walk_list(struct cc *cc, struct yv y, const struct rule_lang_member *
     }
     char what[64];
     snprintf(what, sizeof what, "a \"%s\" entry", key);
+    unsigned char order[MAX_MEMBERS]; /* the entries' rows by step, sorted once for all */
+    size_t nrows = rows_by_step(row->map, order);
     for (size_t i = 0; i < json_array_size(y.v); i++) {
         struct yv e = rule_yv_item(cc, y, i);
         if (!json_is_object(e.v))
             rule_cc_error(cc, e.n, 0, "\"%s\" entries must be mappings, not a %s", key,
                           rule_json_type_name(e.v));
-        else walk(cc, e, row->map, what, out, WALK_GENERIC);
+        else walk(cc, e, row->map, order, nrows, what, out, WALK_GENERIC);
     }
     int bad = 0;
     for (size_t i = 0; i < json_array_size(y.v); i++) /* not-mappings too: they say so */
-        if (walk(cc, rule_yv_item(cc, y, i), row->map, what, out, WALK_OWN) < 0) bad = 1;
+        if (walk(cc, rule_yv_item(cc, y, i), row->map, order, nrows, what, out, WALK_OWN) < 0)
+            bad = 1;
     return bad ? -1 : 0;
 }
 
