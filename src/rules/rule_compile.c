@@ -250,8 +250,12 @@ static int walk_list(struct cc *cc, struct yv y, const struct rule_lang_member *
         rule_cc_error(cc, y.n, 0, "\"%s\" must be a list of mappings", key);
         return 0;
     }
-    char what[64];
-    snprintf(what, sizeof what, "a \"%s\" entry", key);
+    char what[64]; /* "a \"KEY\" entry", put together: snprintf cost more than the walk */
+    size_t klen = strlen(key);
+    if (klen + sizeof "a \"\" entry" > sizeof what) BUG("a rule_lang row name over 53 bytes");
+    memcpy(what, "a \"", 3);
+    memcpy(what + 3, key, klen);
+    memcpy(what + 3 + klen, "\" entry", sizeof "\" entry");
     unsigned char order[MAX_MEMBERS]; /* the entries' rows by step, sorted once for all */
     size_t nrows = rows_by_step(row->map, order);
     for (size_t i = 0; i < json_array_size(y.v); i++) {
@@ -1185,16 +1189,16 @@ void rule_cc_check_yields(const struct rule_set *rs, struct diag_list *errs)
     for (size_t i = 0; i < rs->rules.len; i++) {
         const struct rule *r = &rs->rules.items[i];
         if (r->borrowed) continue; /* checked when its own set loaded */
-        for (size_t k = 0; k < r->nyields; k++) {
-            size_t hits = 0;
-            for (size_t j = 0; j < rs->rules.len; j++)
+        for (size_t k = 0; k < r->nyields && !rs->unread; k++) { /* unread: it may be there */
+            size_t hits = 0; /* the first is enough: no loop goes on past it */
+            for (size_t j = 0; j < rs->rules.len && !hits; j++)
                 hits += j != i && rule_yield_matches(r->yields[k].pattern, rs->rules.items[j].id);
-            for (size_t j = 0; j < res_nbuiltins; j++) /* built-in rules report too */
+            for (size_t j = 0; j < res_nbuiltins && !hits; j++) /* built-in rules report too */
                 hits += rule_yield_matches(r->yields[k].pattern, res_builtins[j].id);
-            for (size_t j = 0; j < rs->refused.len; j++) /* already reported: no second error */
+            for (size_t j = 0; j < rs->refused.len && !hits; j++) /* reported: no second error */
                 hits += rs->refused.items[j].id_valid && strcmp(rs->refused.items[j].id, r->id) &&
                     rule_yield_matches(r->yields[k].pattern, rs->refused.items[j].id);
-            if (hits || rs->unread) continue; /* unread: the rule may be there */
+            if (hits) continue;
             char *path = xasprintf("%s/%s", rs->dir, r->file);
             rule_cc_set_error(
                 errs, path, r->yields[k].line, r->yields[k].col,
