@@ -46,7 +46,10 @@ struct regex_holder {
      * without pcre2_match's per-call checks (the subjects are jansson's strings, valid
      * UTF-8) */
     regex_jit_state jit;
-    struct regex_need need; /* what a subject must hold: a text node's facts skip the call */
+    /* what a subject must hold: a text node's facts skip the call; its text read from
+     * SOURCE (the pattern) on the first use (holder_need) */
+    struct regex_need need;
+    json_t *source;
 };
 static int eval_never(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx);
 static void regex_free(struct pred *p);
@@ -68,6 +71,16 @@ static void regex_free(struct pred *p)
     pcre2_code_free(h->code);
     pcre2_match_context_free(h->mctx);
     regex_need_release(&h->need);
+    json_decref(h->source);
+}
+
+/* H's need, its text read on the first use (regex_need_text_ready): most of a set's
+ * patterns never meet a text on a small description. */
+static const struct regex_need *holder_need(const struct regex_holder *h)
+{
+    struct regex_holder *m = (struct regex_holder *)h; /* only its need's text changes, once */
+    return regex_need_text_ready(&m->need, json_string_value(h->source),
+                                 json_string_length(h->source));
 }
 
 void fn_places_reset(struct eval_ctx *ctx)
@@ -542,7 +555,7 @@ static struct pred *regex_compile(struct cc *cc, struct pred *p, struct yv arg)
     h->base.fn = &holder_regex;
     h->code = code;
     regex_need_of(code, &h->need);
-    regex_need_of_source(json_string_value(arg.v), json_string_length(arg.v), &h->need);
+    h->source = json_incref(arg.v);
     h->mctx = pcre2_match_context_create(NULL);
     pcre2_set_match_limit(h->mctx, 100000);
     pcre2_set_depth_limit(h->mctx, 1000);
@@ -597,7 +610,7 @@ int fn_matches_may_hold(const struct pred *p, const struct cursor *c)
      * most texts lack them (no 80 base64 characters in a row), and a PCRE2 call costs
      * more */
     return regex_need_may_match(&h->need, n, c->text_ascii, high) &&
-        regex_need_text_may_match(&h->need, json_string_value(c->v), n, c->text_ascii, high);
+        regex_need_text_may_match(holder_need(h), json_string_value(c->v), n, c->text_ascii, high);
 }
 
 int fn_eval_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
@@ -607,7 +620,8 @@ int fn_eval_matches(const struct pred *p, const struct cursor *c, struct eval_ct
     const char *s = json_string_value(c->v);
     size_t n = json_string_length(c->v);
     /* a node without facts: its literals and runs here */
-    if (!(c->text_facts & SEL_TEXT_FACTS) && !regex_need_text_may_match(&h->need, s, n, NULL, 0))
+    if (!(c->text_facts & SEL_TEXT_FACTS) &&
+        !regex_need_text_may_match(holder_need(h), s, n, NULL, 0))
         return 0;
     return regex_test(p->kids[0], s, n, ctx);
 }

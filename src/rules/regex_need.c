@@ -3,6 +3,7 @@
 #include "rules/regex_need.h"
 
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,7 @@ void regex_need_of(const void *pattern, struct regex_need *out)
 {
     const pcre2_code *code = pattern;
     memset(out, 0, sizeof *out);
+    atomic_init(&out->text_read, 0);
     uint32_t min = 0, type = 0, unit = 0;
     if (pcre2_pattern_info(code, PCRE2_INFO_MINLENGTH, &min) == 0) out->min_len = min;
     if (!out->min_len) return; /* a match may be empty: it needs no code unit */
@@ -735,7 +737,8 @@ static int need_met(const struct regex_text_need *n, const struct subject *t)
     return 1;
 }
 
-void regex_need_of_source(const char *pattern, size_t n, struct regex_need *need)
+/* NEED's text from the PATTERN's source; text_read is its caller's to set */
+static void read_text(const char *pattern, size_t n, struct regex_need *need)
 {
     struct need_reader r = {pattern, pattern + n, 0, 0, 0, pattern};
     struct regex_text_need *text = read_alternatives(&r);
@@ -744,6 +747,28 @@ void regex_need_of_source(const char *pattern, size_t n, struct regex_need *need
         text = NULL;
     }
     need->text = text;
+}
+
+void regex_need_of_source(const char *pattern, size_t n, struct regex_need *need)
+{
+    read_text(pattern, n, need);
+    atomic_store_explicit(&need->text_read, 1, memory_order_relaxed);
+}
+
+/* one reading at a time; a need's text is not looked at before its text_read says so */
+static pthread_mutex_t text_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const struct regex_need *regex_need_text_ready(struct regex_need *need, const char *pattern,
+                                               size_t n)
+{
+    if (atomic_load_explicit(&need->text_read, memory_order_acquire)) return need;
+    pthread_mutex_lock(&text_lock);
+    if (!atomic_load_explicit(&need->text_read, memory_order_relaxed)) {
+        read_text(pattern, n, need);
+        atomic_store_explicit(&need->text_read, 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&text_lock);
+    return need;
 }
 
 int regex_need_text_may_match(const struct regex_need *need, const char *s, size_t n,

@@ -76,59 +76,6 @@ void rule_cc_set_error(struct diag_list *errs, const char *file, uint32_t line, 
     dg->hint = xstrdup(hint_format);
 }
 
-struct yv rule_yv_member(struct cc *cc, struct yv y, const char *key)
-{
-    struct yv out = {NULL, DOC_NONE};
-    /* most members asked for are optional and absent: the hash says so at once; a present
-     * one is found by its value (a YAML alias may hold it under two keys: the name too) */
-    json_t *v = json_is_object(y.v) ? json_object_get(y.v, key) : NULL;
-    if (!v) return out;
-    size_t i = 0;
-    for (void *it = json_object_iter(y.v); it; it = json_object_iter_next(y.v, it), i++) {
-        if (json_object_iter_value(it) != v || strcmp(json_object_iter_key(it), key) != 0) continue;
-        out.v = json_object_iter_value(it);
-        out.n = doc_node_item(cc->d, y.n, i);
-        return out;
-    }
-    return out;
-}
-
-struct yv rule_yv_item(struct cc *cc, struct yv y, size_t i)
-{
-    /* by the array's index: stepping from the first item made a loop over a list quadratic */
-    struct yv out = {json_array_get(y.v, i), doc_node_array_item(cc->d, y.n, y.v, i)};
-    return out;
-}
-
-const char *rule_json_type_name(json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "mapping";
-    case JSON_ARRAY: return "list";
-    case JSON_STRING: return "string";
-    case JSON_INTEGER: return "integer";
-    case JSON_REAL: return "number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "boolean";
-    default: return "null";
-    }
-}
-
-/* The closest of NAMES (NULL-terminated) to S, if close enough to be a typo. */
-const char *rule_cc_nearest(const char *s, const char *const *names)
-{
-    const char *best = NULL;
-    size_t bd = 3;
-    for (; *names; names++) {
-        size_t d = util_edit_distance(s, *names);
-        if (d < bd) {
-            bd = d;
-            best = *names;
-        }
-    }
-    return best;
-}
-
 /* Report the I-th member K of mapping Y, which is not in ALLOWED. */
 static void unknown_member(struct cc *cc, struct yv y, size_t i, const char *k, const char *what,
                            const char *const *allowed, const char *const *prefer)
@@ -145,10 +92,10 @@ static void unknown_member(struct cc *cc, struct yv y, size_t i, const char *k, 
     buf_release(&list);
 }
 
-const char *rule_cc_need_string(struct cc *cc, struct yv parent, const char *key, const char *what,
-                                int required)
+/* Y, the member KEY of PARENT as found (its value NULL when absent), as a string. */
+static const char *string_member(struct cc *cc, struct yv parent, struct yv y, const char *key,
+                                 const char *what, int required)
 {
-    struct yv y = rule_yv_member(cc, parent, key);
     if (!y.v) {
         if (required)
             rule_cc_error(cc, parent.n, 0, "%s has no \"%s\" (it is required)", what, key);
@@ -160,6 +107,19 @@ const char *rule_cc_need_string(struct cc *cc, struct yv parent, const char *key
         return NULL;
     }
     return json_string_value(y.v);
+}
+
+const char *rule_cc_need_string(struct cc *cc, struct yv parent, const char *key, const char *what,
+                                int required)
+{
+    return string_member(cc, parent, rule_yv_member(cc, parent, key), key, what, required);
+}
+
+/* Whether the mapping Y has KEY, without the walk to its node that rule_yv_member makes
+ * (a node is wanted only to report at). */
+static int has_member(struct yv y, const char *key)
+{
+    return json_is_object(y.v) && json_object_get(y.v, key) != NULL;
 }
 
 /* ---- a mapping against its table (rule_lang.h) ------------------------------------ */
@@ -182,7 +142,7 @@ void rule_cc_unknown_members(struct cc *cc, struct yv y, const struct rule_lang_
     map_names(map, names);
     const char *const *prefer = map->prefer; /* a did-you-mean looks there first */
     for (const char *const *p = prefer; p && *p; p++)
-        if (rule_yv_member(cc, y, *p).v) prefer = NULL; /* it has one: no preference */
+        if (has_member(y, *p)) prefer = NULL; /* it has one: no preference */
     size_t i = 0;
     for (void *it = json_object_iter(y.v); it; it = json_object_iter_next(y.v, it), i++) {
         const char *k = json_object_iter_key(it), *const *a = names;
@@ -237,34 +197,47 @@ static int find_rows(struct cc *cc, struct yv y, const struct rule_lang_member *
     return unknown;
 }
 
+/* MAP's rows into ORDER by step, in table order within a step (a stable insertion sort:
+ * one pass over the rows, not one per step); their count. */
+static size_t rows_by_step(const struct rule_lang_map *map, unsigned char *order)
+{
+    const struct rule_lang_member *rows = map->members;
+    size_t n = 0;
+    for (; rows[n].name; n++) {
+        if (n == MAX_MEMBERS) BUG("a rule_lang table with more than MAX_MEMBERS rows");
+        size_t i = n;
+        for (; i > 0 && rows[order[i - 1]].step > rows[n].step; i--) order[i] = order[i - 1];
+        order[i] = (unsigned char)n;
+    }
+    return n;
+}
+
 /* Walk the mapping Y against MAP: its unknown members, then the rows WHICH names, step by
- * step (rule_lang.h), each checked by the walker or by its handler. */
-static int walk(struct cc *cc, struct yv y, const struct rule_lang_map *map, const char *what,
-                void *out, int which)
+ * step (rule_lang.h; ORDER and NROWS of rows_by_step), each checked by the walker or by its
+ * handler. */
+static int walk(struct cc *cc, struct yv y, const struct rule_lang_map *map,
+                const unsigned char *order, size_t nrows, const char *what, void *out, int which)
 {
     struct yv found[MAX_MEMBERS];
-    size_t nrows = 0;
-    unsigned last = 0;
-    for (const struct rule_lang_member *m = map->members; m->name; m++, nrows++)
-        if (m->step > last) last = m->step;
-    if (nrows > MAX_MEMBERS) BUG("a rule_lang table with more than MAX_MEMBERS rows");
     if (find_rows(cc, y, map->members, nrows, found) && (which & WALK_GENERIC))
         rule_cc_unknown_members(cc, y, map, what);
     int bad = 0;
-    for (unsigned step = 0; step <= last; step++)
-        for (const struct rule_lang_member *m = map->members; m->name; m++) {
-            int own = (m->flags & RULE_LANG_OWN) != 0;
-            if (m->step != step || !(which & (own ? WALK_OWN : WALK_GENERIC))) continue;
-            struct rule_lang_walk w = {y, what, m, found[m - map->members], out};
-            if (own ? m->handler && m->handler(cc, &w) < 0 : walk_generic(cc, &w) < 0) bad = 1;
-        }
+    for (size_t k = 0; k < nrows; k++) {
+        const struct rule_lang_member *m = &map->members[order[k]];
+        int own = (m->flags & RULE_LANG_OWN) != 0;
+        if (!(which & (own ? WALK_OWN : WALK_GENERIC))) continue;
+        struct rule_lang_walk w = {y, what, m, found[order[k]], out};
+        if (own ? m->handler && m->handler(cc, &w) < 0 : walk_generic(cc, &w) < 0) bad = 1;
+    }
     return bad ? -1 : 0;
 }
 
 int rule_cc_members(struct cc *cc, struct yv y, const struct rule_lang_map *map, const char *what,
                     void *out)
 {
-    return walk(cc, y, map, what, out, WALK_GENERIC | WALK_OWN);
+    unsigned char order[MAX_MEMBERS];
+    size_t nrows = rows_by_step(map, order);
+    return walk(cc, y, map, order, nrows, what, out, WALK_GENERIC | WALK_OWN);
 }
 
 /* A list of mappings, each of the table ROW->map, as rules-yaml/README.md has them: the
@@ -277,18 +250,25 @@ static int walk_list(struct cc *cc, struct yv y, const struct rule_lang_member *
         rule_cc_error(cc, y.n, 0, "\"%s\" must be a list of mappings", key);
         return 0;
     }
-    char what[64];
-    snprintf(what, sizeof what, "a \"%s\" entry", key);
+    char what[64]; /* "a \"KEY\" entry", put together: snprintf cost more than the walk */
+    size_t klen = strlen(key);
+    if (klen + sizeof "a \"\" entry" > sizeof what) BUG("a rule_lang row name over 53 bytes");
+    memcpy(what, "a \"", 3);
+    memcpy(what + 3, key, klen);
+    memcpy(what + 3 + klen, "\" entry", sizeof "\" entry");
+    unsigned char order[MAX_MEMBERS]; /* the entries' rows by step, sorted once for all */
+    size_t nrows = rows_by_step(row->map, order);
     for (size_t i = 0; i < json_array_size(y.v); i++) {
         struct yv e = rule_yv_item(cc, y, i);
         if (!json_is_object(e.v))
             rule_cc_error(cc, e.n, 0, "\"%s\" entries must be mappings, not a %s", key,
                           rule_json_type_name(e.v));
-        else walk(cc, e, row->map, what, out, WALK_GENERIC);
+        else walk(cc, e, row->map, order, nrows, what, out, WALK_GENERIC);
     }
     int bad = 0;
     for (size_t i = 0; i < json_array_size(y.v); i++) /* not-mappings too: they say so */
-        if (walk(cc, rule_yv_item(cc, y, i), row->map, what, out, WALK_OWN) < 0) bad = 1;
+        if (walk(cc, rule_yv_item(cc, y, i), row->map, order, nrows, what, out, WALK_OWN) < 0)
+            bad = 1;
     return bad ? -1 : 0;
 }
 
@@ -616,7 +596,7 @@ static int fix_action(struct cc *cc, struct rule_lang_walk *w)
     while (fix_ops[i] && strcmp(fix_ops[i], w->row->name)) i++;
     if (!e.v) return 0;
     for (int k = 0; k < i; k++)
-        if (rule_yv_member(cc, w->y, fix_ops[k]).v) return 0;
+        if (has_member(w->y, fix_ops[k])) return 0;
     f->op = (enum rule_fix_op)i;
     if (i == RULE_FIX_REPLACE) {
         f->value = json_incref(e.v);
@@ -702,7 +682,7 @@ static struct rule_fix *compile_fix(struct cc *cc, struct yv y)
     f->at = xstrdup("");
     int bad = rule_cc_members(cc, y, &rule_cc_lang_fix, "a fix", f) < 0;
     int nops = 0;
-    for (int i = 0; fix_ops[i]; i++) nops += rule_yv_member(cc, y, fix_ops[i]).v != NULL;
+    for (int i = 0; fix_ops[i]; i++) nops += has_member(y, fix_ops[i]);
     if (nops != 1) {
         rule_cc_error_hint(cc, y.n, 0,
                            nops ? "keep one action; for another case write a list of fixes, "
@@ -771,8 +751,8 @@ static int clause_select(struct cc *cc, struct rule_lang_walk *w)
     struct clause *c = w->out;
     struct yv s = w->m;
     int bad = 0;
-    if (json_is_object(s.v) && !rule_yv_member(cc, s, "old").v &&
-        !rule_yv_member(cc, s, "new").v) { /* {texts: item | document} */
+    if (json_is_object(s.v) && !has_member(s, "old") &&
+        !has_member(s, "new")) { /* {texts: item | document} */
         c->texts = clause_select_texts(cc, s);
         return c->texts < 0 ? (c->texts = 0, -1) : 0;
     }
@@ -818,8 +798,7 @@ static int clause_require(struct cc *cc, struct rule_lang_walk *w)
 {
     struct clause *c = w->out;
     int bad = 0;
-    int forms =
-        !!w->m.v + !!rule_yv_member(cc, w->y, "all").v + !!rule_yv_member(cc, w->y, "first").v;
+    int forms = !!w->m.v + has_member(w->y, "all") + has_member(w->y, "first");
     if (forms != 1) {
         rule_cc_error(cc, w->y.n, 0,
                       "%s needs exactly one of \"require\" (a predicate), \"all\" "
@@ -835,8 +814,8 @@ static int clause_require(struct cc *cc, struct rule_lang_walk *w)
 static int clause_message(struct cc *cc, struct rule_lang_walk *w)
 {
     struct clause *c = w->out;
-    if (rule_yv_member(cc, w->y, "require").v) {
-        const char *msg = rule_cc_need_string(cc, w->y, "message", w->what, 1);
+    if (has_member(w->y, "require")) {
+        const char *msg = string_member(cc, w->y, w->m, "message", w->what, 1);
         c->message = msg ? xstrdup(msg) : NULL;
         return msg ? 0 : -1;
     }
@@ -860,7 +839,7 @@ static int clause_fix(struct cc *cc, struct rule_lang_walk *w)
 {
     struct clause *c = w->out;
     struct yv fx = w->m;
-    if (!rule_yv_member(cc, w->y, "require").v) {
+    if (!has_member(w->y, "require")) {
         rule_cc_error(cc, fx.n, 1,
                       "\"fix\" belongs beside \"require\" and \"message\" (the finding it "
                       "fixes)");
@@ -898,7 +877,7 @@ static int clause_report_at(struct cc *cc, struct rule_lang_walk *w)
                       "(where in the string a text predicate found its text)");
         return -1;
     }
-    if (!rule_yv_member(cc, w->y, "require").v) {
+    if (!has_member(w->y, "require")) {
         rule_cc_error(cc, at.n, 1, "\"report-at\" belongs beside \"require\"");
         return -1;
     }
@@ -912,8 +891,8 @@ static int clause_kids(struct cc *cc, struct rule_lang_walk *w)
 {
     struct clause *c = w->out;
     struct yv kids = w->m;
-    if (!strcmp(w->row->name, "first") && rule_yv_member(cc, w->y, "all").v) return 0;
-    c->first = rule_yv_member(cc, w->y, "first").v != NULL;
+    if (!strcmp(w->row->name, "first") && has_member(w->y, "all")) return 0;
+    c->first = has_member(w->y, "first");
     if (!json_is_array(kids.v) || !json_array_size(kids.v)) {
         rule_cc_error(cc, kids.n, 0, "\"%s\" takes a non-empty list of checks",
                       c->first ? "first" : "all");
@@ -1019,26 +998,27 @@ void rule_cc_check_string_list(struct cc *cc, struct yv y, const char *key, cons
 static int example_meaning(struct cc *cc, struct rule_lang_walk *w)
 {
     struct yv e = w->y;
-    const char *ex = rule_cc_need_string(cc, e, "expect", "an example", 1);
+    const char *ex = string_member(cc, e, w->m, "expect", "an example", 1);
     int known = 0;
     for (const char *const *k = w->row->values; ex && *k; k++) known |= !strcmp(*k, ex);
     if (ex && !known)
         rule_cc_error(cc, w->m.n, 0,
                       "expect must be valid, invalid, warning, info or fix, not \"%s\"", ex);
-    struct yv after = rule_yv_member(cc, e, "after");
     if (ex && !strcmp(ex, "fix")) {
         rule_cc_need_string(cc, e, "after", "a fix example", 1);
-    } else if (after.v) {
-        rule_cc_error_hint(cc, after.n, 1,
+    } else if (has_member(e, "after")) {
+        rule_cc_error_hint(cc, rule_yv_member(cc, e, "after").n, 1,
                            "write {expect: fix, fixture: BEFORE, after: AFTER, pointer: P}",
                            "\"after\" belongs to an example with expect: fix");
     }
-    struct yv p = rule_yv_member(cc, e, "pointer");
+    const char *ps = json_string_value(json_object_get(e.v, "pointer"));
     struct ptr parsed;
     const char *why;
-    if (json_is_string(p.v)) {
-        if (ptr_parse(json_string_value(p.v), &parsed, &why) < 0)
-            rule_cc_error_hint(cc, p.n, 0,
+    /* a pointer is refused only for its first byte or a '~' (ptr_parse): most are read
+     * no further */
+    if (ps && *ps && (*ps != '/' || strchr(ps, '~'))) {
+        if (ptr_parse(ps, &parsed, &why) < 0)
+            rule_cc_error_hint(cc, rule_yv_member(cc, e, "pointer").n, 0,
                                "an example's pointer is an RFC 6901 pointer from the fixture's "
                                "root, e.g. /tools/0/inputSchema",
                                "bad JSON Pointer: %s", why);
@@ -1062,7 +1042,7 @@ static int example_absent(struct cc *cc, struct rule_lang_walk *w)
                       "removed)");
         return -1;
     }
-    if (rule_yv_member(cc, w->y, "old").v) {
+    if (has_member(w->y, "old")) {
         rule_cc_error(cc, w->m.n, 1,
                       "an example has \"old\" (the old description) or \"absent\", "
                       "not both");
@@ -1120,7 +1100,7 @@ static int based_on_source(struct cc *cc, struct rule_lang_walk *w)
     if (!json_is_integer(tier.v) || json_integer_value(tier.v) < 1 ||
         json_integer_value(tier.v) > 4)
         rule_cc_error(cc, tier.v ? tier.n : e.n, 0, "based-on needs \"tier\": 1 to 4");
-    if (!rule_yv_member(cc, e, "text").v && !rule_yv_member(cc, e, "url").v)
+    if (!has_member(e, "text") && !has_member(e, "url"))
         rule_cc_error(cc, e.n, 0, "a based-on entry needs \"text\", \"url\" or both");
     return 0;
 }
@@ -1209,16 +1189,16 @@ void rule_cc_check_yields(const struct rule_set *rs, struct diag_list *errs)
     for (size_t i = 0; i < rs->rules.len; i++) {
         const struct rule *r = &rs->rules.items[i];
         if (r->borrowed) continue; /* checked when its own set loaded */
-        for (size_t k = 0; k < r->nyields; k++) {
-            size_t hits = 0;
-            for (size_t j = 0; j < rs->rules.len; j++)
+        for (size_t k = 0; k < r->nyields && !rs->unread; k++) { /* unread: it may be there */
+            size_t hits = 0; /* the first is enough: no loop goes on past it */
+            for (size_t j = 0; j < rs->rules.len && !hits; j++)
                 hits += j != i && rule_yield_matches(r->yields[k].pattern, rs->rules.items[j].id);
-            for (size_t j = 0; j < res_nbuiltins; j++) /* built-in rules report too */
+            for (size_t j = 0; j < res_nbuiltins && !hits; j++) /* built-in rules report too */
                 hits += rule_yield_matches(r->yields[k].pattern, res_builtins[j].id);
-            for (size_t j = 0; j < rs->refused.len; j++) /* already reported: no second error */
+            for (size_t j = 0; j < rs->refused.len && !hits; j++) /* reported: no second error */
                 hits += rs->refused.items[j].id_valid && strcmp(rs->refused.items[j].id, r->id) &&
                     rule_yield_matches(r->yields[k].pattern, rs->refused.items[j].id);
-            if (hits || rs->unread) continue; /* unread: the rule may be there */
+            if (hits) continue;
             char *path = xasprintf("%s/%s", rs->dir, r->file);
             rule_cc_set_error(
                 errs, path, r->yields[k].line, r->yields[k].col,
@@ -1302,7 +1282,7 @@ struct rule_build {
 static int rule_id_member(struct cc *cc, struct rule_lang_walk *w)
 {
     struct rule_build *b = w->out;
-    const char *id = rule_cc_need_string(cc, w->y, "id", w->what, 1);
+    const char *id = string_member(cc, w->y, w->m, "id", w->what, 1);
     if (id && !valid_rule_id(id)) {
         rule_cc_error(
             cc, w->m.n, 0,
@@ -1339,7 +1319,7 @@ static const enum diag_level level_values[] = {DIAG_ERROR, DIAG_WARNING, DIAG_IN
 static int rule_level_member(struct cc *cc, struct rule_lang_walk *w)
 {
     struct rule_build *b = w->out;
-    const char *level = rule_cc_need_string(cc, w->y, "level", w->what, 1);
+    const char *level = string_member(cc, w->y, w->m, "level", w->what, 1);
     if (!level) return -1;
     size_t k = 0;
     while (level_names[k] && strcmp(level_names[k], level)) k++;

@@ -296,6 +296,10 @@ START_TEST(loader_checks_yields_to)
                       13, 17, "names no other rule");
     expect_load_error("rules:\n" RULE("test.general", "    yields-to: [test.general]\n"),
                       13, 17, "names no other rule");
+    /* an entry that names several rules does not answer for the next one */
+    expect_load_error("rules:\n" RULE("test.general", "    yields-to: [test.*, test.missing]\n")
+                          RULE("test.b", "") RULE("test.c", ""),
+                      13, 25, "entry \"test.missing\" of rule test.general names no other rule");
     expect_load_error("rules:\n" RULE("test.general", "    yields-to: [Bad Id]\n") RULE("test.b", ""),
                       13, 17, "not a rule id");
     expect_load_error("rules:\n" RULE("test.general", "    yields-to: []\n") RULE("test.b", ""),

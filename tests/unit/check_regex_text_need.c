@@ -3,13 +3,15 @@
  * match (fixed and generated subjects, with a text's facts and without, ASCII and not, a
  * caseless k matched by U+212A among them), "cannot" where it saves the call (no run of
  * 80 base64 characters, no literal of any alternative), and nothing read from a pattern
- * the reader does not know. */
+ * the reader does not know; read on a need's first use (regex_need_text_ready), once,
+ * by one of two threads asking at once. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <check.h>
 #include <jansson.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -458,6 +460,83 @@ START_TEST(shipped_patterns_never_cannot)
 }
 END_TEST
 
+static pcre2_code *compile_utf(const char *pattern)
+{
+    int err;
+    PCRE2_SIZE off;
+    pcre2_code *code =
+        pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &err, &off, NULL);
+    ck_assert_ptr_nonnull(code);
+    return code;
+}
+
+/* regex_need_of leaves the text unread (every subject may match by it); the first
+ * regex_need_text_ready reads it, and a later one reads nothing again. */
+START_TEST(text_read_on_first_use_once)
+{
+    const char *pattern = "token=[0-9a-f]{40}";
+    pcre2_code *code = compile_utf(pattern);
+    struct regex_need need;
+    regex_need_of(code, &need);
+    ck_assert_ptr_null(need.text);
+    ck_assert(regex_need_text_may_match(&need, "no secret", 9, NULL, 0));
+    const struct regex_need *ready = regex_need_text_ready(&need, pattern, strlen(pattern));
+    ck_assert_ptr_eq(ready, &need);
+    ck_assert_ptr_nonnull(need.text);
+    ck_assert(!regex_need_text_may_match(&need, "no secret", 9, NULL, 0));
+    const char *hit = "token=0123456789abcdef0123456789abcdef01234567";
+    ck_assert(regex_need_text_may_match(&need, hit, strlen(hit), NULL, 0));
+    const struct regex_text_need *text = need.text;
+    regex_need_text_ready(&need, ".*", 2); /* already read: not read again */
+    ck_assert_ptr_eq(need.text, text);
+    ck_assert(!regex_need_text_may_match(&need, "no secret", 9, NULL, 0));
+    regex_need_release(&need);
+    pcre2_code_free(code);
+}
+END_TEST
+
+enum { LAZY_NEEDS = 64 };
+static struct regex_need lazy_needs[LAZY_NEEDS];
+static char lazy_patterns[LAZY_NEEDS][32];
+
+/* every need made ready and asked of a subject it cannot match and one it may */
+static void *ask_all(void *arg)
+{
+    int *bad = arg;
+    for (int i = 0; i < LAZY_NEEDS; i++) {
+        char hit[48];
+        snprintf(hit, sizeof hit, "x item%dliteral y", i);
+        const struct regex_need *need =
+            regex_need_text_ready(&lazy_needs[i], lazy_patterns[i], strlen(lazy_patterns[i]));
+        if (regex_need_text_may_match(need, "zzzz", 4, NULL, 0)) ++*bad;
+        if (!regex_need_text_may_match(need, hit, strlen(hit), NULL, 0)) ++*bad;
+    }
+    return NULL;
+}
+
+START_TEST(two_threads_read_at_once)
+{
+    for (int round = 0; round < 20; round++) {
+        pcre2_code *codes[LAZY_NEEDS];
+        for (int i = 0; i < LAZY_NEEDS; i++) {
+            snprintf(lazy_patterns[i], sizeof lazy_patterns[i], "item%dliteral", i);
+            codes[i] = compile_utf(lazy_patterns[i]);
+            regex_need_of(codes[i], &lazy_needs[i]);
+        }
+        int bad[2] = {0, 0};
+        pthread_t t;
+        ck_assert_int_eq(pthread_create(&t, NULL, ask_all, &bad[0]), 0);
+        ask_all(&bad[1]);
+        pthread_join(t, NULL);
+        ck_assert_int_eq(bad[0] + bad[1], 0);
+        for (int i = 0; i < LAZY_NEEDS; i++) {
+            regex_need_release(&lazy_needs[i]);
+            pcre2_code_free(codes[i]);
+        }
+    }
+}
+END_TEST
+
 Suite *regex_text_need_suite(void)
 {
     Suite *s = suite_create("regex_text_need");
@@ -467,6 +546,8 @@ Suite *regex_text_need_suite(void)
     tcase_add_test(tc, cannot_where_it_saves_the_call);
     tcase_add_test(tc, nothing_from_what_it_does_not_know);
     tcase_add_test(tc, shipped_patterns_never_cannot);
+    tcase_add_test(tc, text_read_on_first_use_once);
+    tcase_add_test(tc, two_threads_read_at_once);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -116,6 +116,32 @@ START_TEST(list_entries_at_their_nodes)
 }
 END_TEST
 
+/* A check whose members' table order is not their steps' (all, report-at, fix in the
+ * table; fix, report-at, all by step): the errors by step. */
+START_TEST(clause_errors_by_step_not_table_order)
+{
+    expect_errors("rules:\n"
+                  "  - id: t.x\n"
+                  "    owner: t\n"
+                  "    surface: Tool\n"
+                  "    kind: structural\n"
+                  "    level: must\n"
+                  "    status: stable\n"
+                  "    enforcement: internal\n"
+                  "    applies: all\n"
+                  "    summary: s\n"
+                  "    requirement: r\n"
+                  "    based-on: [{tier: 1, text: src}]\n"
+                  "    check: {all: 5, report-at: here, fix: {remove: a}}\n",
+                  "13:38: \"fix\" belongs beside \"require\" and \"message\" (the finding it "
+                  "fixes)\n"
+                  "13:32: report-at is \"node\" (the judged node, the default), \"failure\" (the "
+                  "value where matches-schema failed) or \"match\" (where in the string a text "
+                  "predicate found its text)\n"
+                  "13:18: \"all\" takes a non-empty list of checks\n");
+}
+END_TEST
+
 Suite *rule_compile_walk_suite(void)
 {
     Suite *s = suite_create("rule_compile_walk");
@@ -123,6 +149,7 @@ Suite *rule_compile_walk_suite(void)
     tcase_add_test(tc, members_in_any_order_at_their_nodes);
     tcase_add_test(tc, alias_value_at_each_key);
     tcase_add_test(tc, list_entries_at_their_nodes);
+    tcase_add_test(tc, clause_errors_by_step_not_table_order);
     suite_add_tcase(s, tc);
     return s;
 }

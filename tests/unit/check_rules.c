@@ -64,6 +64,13 @@ static const struct {
     {HEAD "    examples: [{expect: valid, fixture: f.json, pointer: tools}]\n"
           "    check: {require: {json-type: object}, message: m}\n",
      13, 58, "bad JSON Pointer"},
+    /* ... one that starts well but has a '~' it must refuse; an expect not a string */
+    {HEAD "    examples: [{expect: valid, fixture: f.json, pointer: /tools/~2}]\n"
+          "    check: {require: {json-type: object}, message: m}\n",
+     13, 58, "bad JSON Pointer: '~' in a JSON Pointer must be followed by 0 or 1"},
+    {HEAD "    examples: [{expect: [valid], fixture: f.json, pointer: /tools}]\n"
+          "    check: {require: {json-type: object}, message: m}\n",
+     13, 25, "\"expect\" of an example must be a string, not a list"},
     /* several forms in one check */
     {HEAD "    check: {require: {json-type: object}, message: m, all: [{require: {has: a}, "
           "message: n}]}\n",
