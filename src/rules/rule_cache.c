@@ -108,12 +108,7 @@ static void json_key(const char text_hex[65], size_t flags, char key[65])
     hex_of(dg, sizeof dg, key);
 }
 
-struct rule_cache_files *rule_cache_known_new(void)
-{
-    return xcalloc(1, sizeof(struct rule_cache_files));
-}
-
-void rule_cache_known_free(void *known)
+static void known_free(void *known)
 {
     if (!known) return;
     rule_cache_files_release(known);
@@ -147,6 +142,24 @@ void rule_cache_files_release(struct rule_cache_files *f)
 {
     for (size_t i = 0; i < f->v.len; i++) free(f->v.items[i].path);
     VEC_FREE(f->v);
+}
+
+void rule_cache_use_loader(schema_ctx *ctx)
+{
+    schema_ctx_set_loader(ctx, rule_cache_load_json, xcalloc(1, sizeof(struct rule_cache_files)),
+                          known_free);
+}
+
+void rule_cache_known_add(schema_ctx *ctx, const struct rule_cache_files *files)
+{
+    /* the one loader with an argument a rule set's context gets is rule_cache_load_json's; none
+     * (MCPDESC_NO_CACHE): nothing to tell */
+    struct rule_cache_files *known = schema_ctx_loader_arg(ctx);
+    for (size_t i = 0; known && i < files->v.len; i++) {
+        struct rule_cache_file f = {xstrdup(files->v.items[i].path), ""};
+        memcpy(f.hex, files->v.items[i].hex, sizeof f.hex);
+        VEC_PUSH(known->v, f);
+    }
 }
 
 static int str_ptr_cmp(const void *a, const void *b)

@@ -1001,12 +1001,7 @@ static int settle_deferred(struct rule_set *rs, struct rule_sums *sums, struct d
     struct rule_cache_files got = {VEC_INIT};
     if (rule_cache_schema_get(key, sums, &got)) {
         /* their values by the sha256 just taken: not read again at first use */
-        struct rule_cache_files *known = schema_ctx_loader_arg(rs->schemas);
-        for (size_t i = 0; known && i < got.v.len; i++) {
-            struct rule_cache_file f = {xstrdup(got.v.items[i].path), ""};
-            memcpy(f.hex, got.v.items[i].hex, sizeof f.hex);
-            VEC_PUSH(known->v, f);
-        }
+        rule_cache_known_add(rs->schemas, &got);
         for (size_t i = 0; i < got.v.len; i++) {
             char *rel = rule_relative_path(rs, got.v.items[i].path);
             if (!rel) continue;
@@ -1061,9 +1056,7 @@ static struct rule_set *load_set_as(const char *dir, const struct rule_load_opts
     struct rule_set *rs = xcalloc(1, sizeof *rs);
     rs->dir = xstrdup(dir);
     rs->schemas = schema_ctx_new(NULL);
-    if (doc_cache_on())
-        schema_ctx_set_loader(rs->schemas, rule_cache_load_json, rule_cache_known_new(),
-                              rule_cache_known_free);
+    if (doc_cache_on()) rule_cache_use_loader(rs->schemas);
     rs->overlay = opts ? opts->overlay : NULL;
     rs->keep_docs = partial;
     rs->defer_schemas = defer;
