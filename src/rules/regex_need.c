@@ -750,12 +750,6 @@ static void read_text(const char *pattern, size_t n, struct regex_need *need)
     need->text = text;
 }
 
-void regex_need_of_source(const char *pattern, size_t n, struct regex_need *need)
-{
-    read_text(pattern, n, need);
-    atomic_store_explicit(&need->text_read, 1, memory_order_relaxed);
-}
-
 /* one reading at a time; a need's text is not looked at before its text_read says so */
 static pthread_mutex_t text_lock = PTHREAD_MUTEX_INITIALIZER;
 
