@@ -265,8 +265,7 @@ START_TEST(data_file_valid_by_record)
 }
 END_TEST
 
-/* A record's text must be the one its name stands for; with the cache off nothing is
- * recorded or found. */
+/* With the cache off nothing is recorded or found, nor for a text not read (no sha256). */
 START_TEST(data_record_off_or_empty)
 {
     char hex[65];
