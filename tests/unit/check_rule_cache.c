@@ -105,20 +105,7 @@ START_TEST(changed_schema_compiled_at_load)
     ck_assert_uint_eq(records(), 1);
     char *sdir = xasprintf("%s/schemas", dir);
     tu_write_file(sdir, "num.json", "{\"type\": ]");
-    struct diag_list want = DIAG_LIST_INIT, got = DIAG_LIST_INIT;
-    ck_assert_ptr_null(tu_load_cached(dir, 0, &want));
-    ck_assert_ptr_null(tu_load_cached(dir, 1, &got));
-    ck_assert_uint_ge(want.len, 1);
-    ck_assert_uint_eq(got.len, want.len);
-    for (size_t i = 0; i < want.len; i++) {
-        ck_assert_str_eq(got.items[i].message, want.items[i].message);
-        ck_assert_str_eq(got.items[i].file, want.items[i].file);
-        ck_assert_uint_eq(got.items[i].line, want.items[i].line);
-        ck_assert_uint_eq(got.items[i].col, want.items[i].col);
-    }
-    ck_assert_ptr_nonnull(strstr(got.items[0].message, "cannot use schema"));
-    diag_list_release(&want);
-    diag_list_release(&got);
+    tu_same_failure(dir, "cannot use schema");
 
     tu_write_file(sdir, "num.json", "{\"type\": \"string\"}");
     rule_set_free(load_ok(dir, 1)); /* compiled at load, recorded anew */
