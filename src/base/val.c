@@ -80,18 +80,30 @@ size_t val_utf8_length(const char *s, size_t n)
     return count;
 }
 
+/* Each JSON type's name in both vocabularies, the one place they are written. */
+static const struct type_name {
+    const char *json, *yaml;
+} type_names[] = {
+    [JSON_OBJECT] = {"object", "mapping"}, [JSON_ARRAY] = {"array", "list"},
+    [JSON_STRING] = {"string", "string"},  [JSON_INTEGER] = {"integer", "integer"},
+    [JSON_REAL] = {"number", "number"},    [JSON_TRUE] = {"boolean", "boolean"},
+    [JSON_FALSE] = {"boolean", "boolean"}, [JSON_NULL] = {"null", "null"},
+};
+
+static const struct type_name *type_name_of(json_t *v)
+{
+    size_t t = (size_t)json_typeof(v);
+    return &type_names[t < sizeof type_names / sizeof *type_names ? t : JSON_NULL];
+}
+
 const char *val_type_name(json_t *v)
 {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "object";
-    case JSON_ARRAY: return "array";
-    case JSON_STRING: return "string";
-    case JSON_INTEGER: return "integer";
-    case JSON_REAL: return "number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "boolean";
-    default: return "null";
-    }
+    return type_name_of(v)->json;
+}
+
+const char *val_type_name_yaml(json_t *v)
+{
+    return type_name_of(v)->yaml;
 }
 
 json_t *val_load_file(const char *path, size_t flags, json_error_t *err)

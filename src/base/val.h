@@ -24,6 +24,9 @@ int val_is_integer(json_t *v);
 /* The JSON Schema type name of V (static): "object", "array", "string", "integer"
  * (an integer literal), "number" (a real, even 1.0), "boolean", "null". */
 const char *val_type_name(json_t *v);
+/* The same in YAML's words, as a rule file's messages say them: "mapping" for an
+ * object, "list" for an array, the others as val_type_name. */
+const char *val_type_name_yaml(json_t *v);
 
 /* The length of S[0..N) in code points: the bytes that are not UTF-8 continuation
  * bytes (10xxxxxx). S is not checked: a stray continuation byte counts 0, a truncated

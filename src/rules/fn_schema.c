@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/once.h"
 #include "rules/fnInt.h"
 #include "rules/rule_cache.h"
 #include "schema/schema.h"
@@ -39,7 +40,7 @@
  * wait for it there. */
 struct deferred_schema {
     pthread_mutex_t lock;
-    int done;        /* compiled, or failed (then s NULL and why says why) */
+    once_state done; /* compiled, or failed (then s NULL and why says why) */
     schema *s;       /* read without the lock once done is seen */
     char *path;      /* as the compiler is given it */
     schema_ctx *ctx; /* the set's that named it (a base's rules keep their base's) */
@@ -389,28 +390,29 @@ void fn_schema_defer(struct pred *p, const char record[65])
     memcpy(d->record, record, sizeof d->record);
 }
 
+/* D's schema compiled (once_run's doer: schema_of), or why it does not compile. */
+static int deferred_compile(void *arg)
+{
+    struct deferred_schema *d = arg;
+    struct schema_errors errs = {.limit = DETAIL_ERRORS};
+    d->s = schema_compile_file(d->ctx, d->path, SCHEMA_DRAFT2020_12, &errs);
+    /* changed since the record was checked: the next load compiles and reports it */
+    if (!d->s) {
+        d->why =
+            xasprintf("cannot use schema %s: %s", d->path, errs.len ? errs.items[0].message : "?");
+        rule_cache_schema_drop(d->record);
+    }
+    schema_errors_release(&errs);
+    return 1;
+}
+
 /* P's compiled schema: compiled now when deferred and not yet compiled, NULL when it
  * does not compile (ctx->detail says why). */
 static schema *schema_of(const struct pred *p, struct eval_ctx *ctx)
 {
     struct deferred_schema *d = p->data;
     if (!d) return p->compiled;
-    if (!__atomic_load_n(&d->done, __ATOMIC_ACQUIRE)) {
-        pthread_mutex_lock(&d->lock);
-        if (!d->done) {
-            struct schema_errors errs = {.limit = DETAIL_ERRORS};
-            d->s = schema_compile_file(d->ctx, d->path, SCHEMA_DRAFT2020_12, &errs);
-            /* changed since the record was checked: the next load compiles and reports it */
-            if (!d->s) {
-                d->why = xasprintf("cannot use schema %s: %s", d->path,
-                                   errs.len ? errs.items[0].message : "?");
-                rule_cache_schema_drop(d->record);
-            }
-            schema_errors_release(&errs);
-            __atomic_store_n(&d->done, 1, __ATOMIC_RELEASE);
-        }
-        pthread_mutex_unlock(&d->lock);
-    }
+    once_run(&d->done, &d->lock, deferred_compile, d);
     if (!d->s) {
         buf_reset(&ctx->detail);
         buf_adds(&ctx->detail, d->why);

@@ -9,12 +9,13 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #endif
 #include <pcre2.h>
-#include <stdatomic.h>
+
+#include "base/once.h"
 
 /* A pattern's JIT state: REGEX_JIT_INIT (zero, as xcalloc leaves it) until the first
  * match. */
-typedef atomic_int regex_jit_state;
-#define REGEX_JIT_INIT 0
+typedef once_state regex_jit_state;
+#define REGEX_JIT_INIT ONCE_INIT
 
 /* 1 when CODE is JIT-compiled (pcre2_jit_match may run it), 0 when PCRE2 has no JIT or
  * it failed (the interpreter serves, with the same limits). Compiles it on the first

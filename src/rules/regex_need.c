@@ -10,6 +10,7 @@
 #include "base/buf.h"
 #include "base/util.h"
 #include "base/display.h"
+#include "base/once.h"
 
 static int ascii_has(const uint64_t set[2], unsigned c)
 {
@@ -749,25 +750,27 @@ static void read_text(const char *pattern, size_t n, struct regex_need *need)
     need->text = text;
 }
 
-void regex_need_of_source(const char *pattern, size_t n, struct regex_need *need)
-{
-    read_text(pattern, n, need);
-    atomic_store_explicit(&need->text_read, 1, memory_order_relaxed);
-}
-
 /* one reading at a time; a need's text is not looked at before its text_read says so */
 static pthread_mutex_t text_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct text_reading {
+    const char *pattern;
+    size_t n;
+    struct regex_need *need;
+};
+
+static int read_text_once(void *arg)
+{
+    const struct text_reading *r = arg;
+    read_text(r->pattern, r->n, r->need);
+    return 1;
+}
 
 const struct regex_need *regex_need_text_ready(struct regex_need *need, const char *pattern,
                                                size_t n)
 {
-    if (atomic_load_explicit(&need->text_read, memory_order_acquire)) return need;
-    pthread_mutex_lock(&text_lock);
-    if (!atomic_load_explicit(&need->text_read, memory_order_relaxed)) {
-        read_text(pattern, n, need);
-        atomic_store_explicit(&need->text_read, 1, memory_order_release);
-    }
-    pthread_mutex_unlock(&text_lock);
+    struct text_reading r = {pattern, n, need};
+    once_run(&need->text_read, &text_lock, read_text_once, &r);
     return need;
 }
 

@@ -22,8 +22,8 @@ struct regex_need {
      * class ([0-9A-Fa-f]{129,} needs 129 hex digits in a row), all or one of several;
      * NULL when it says nothing or uses what the reader does not know (regex_need.c). */
     struct regex_text_need *text;
-    /* text has been read (regex_need_of_source, regex_need_text_ready): 0 (as
-     * regex_need_of leaves it) until then */
+    /* text has been read (regex_need_text_ready): 0 (as regex_need_of leaves it) until
+     * then */
     atomic_int text_read;
 };
 
@@ -36,18 +36,16 @@ void regex_need_of(const void *code, struct regex_need *out);
 int regex_need_may_match(const struct regex_need *need, size_t n, const uint64_t ascii[2],
                          int high);
 
-/* NEED's text from the PATTERN's source (N bytes, valid for PCRE2 with PCRE2_UTF), after
- * regex_need_of (which clears it); regex_need_release frees it. */
-void regex_need_of_source(const char *pattern, size_t n, struct regex_need *need);
-void regex_need_release(struct regex_need *need);
-/* NEED (of regex_need_of) with its text read from the PATTERN's source on the first call
- * for NEED rather than at load: a rule set holds hundreds of patterns and a run on a small
- * description meets few of them in a text. Reads it once, under a lock (the items of a
+/* NEED (of regex_need_of) with its text read from the PATTERN's source (N bytes, valid
+ * for PCRE2 with PCRE2_UTF) on the first call for NEED rather than at load: a rule set
+ * holds hundreds of patterns and a run on a small description meets few of them in a text. Reads it once, under a lock (the items of a
  * document are judged on several threads at once); every later call is one atomic load.
  * The reading reports nothing: a source it cannot read leaves no text (every subject may
  * match). Call it before regex_need_text_may_match on a need shared by threads. */
 const struct regex_need *regex_need_text_ready(struct regex_need *need, const char *pattern,
                                                size_t n);
+/* Free NEED's text. */
+void regex_need_release(struct regex_need *need);
 /* Can a match lie in S (N bytes), by NEED's text? ASCII and HIGH are S's facts as for
  * regex_need_may_match, or ASCII NULL when not known. 0 only when it cannot: a literal
  * or a run every match holds is not in S. One pass over S per need, no PCRE2 call. */

@@ -422,6 +422,9 @@ struct rule_set {
     schema_ctx *schemas;                /* JSON Schema registry for schema predicates */
     const struct rule_overlay *overlay; /* during the load only (rule_load_opts) */
     int ok;                             /* loaded without any error */
+    /* the record of sha256s by identity (rule_cache.h: rule_sums) this set's load reads
+     * and writes (a base's load keeps its own), during the load only, or NULL */
+    struct rule_sums *load_sums;
     /* matches-schema's schemas compiled on first use (rule_cache.h): set for a load that
      * may defer them; the predicates deferred and their files, and the schema-map as
      * given (prefix, directory, ...), during the load only */

@@ -108,12 +108,7 @@ static void json_key(const char text_hex[65], size_t flags, char key[65])
     hex_of(dg, sizeof dg, key);
 }
 
-struct rule_cache_files *rule_cache_known_new(void)
-{
-    return xcalloc(1, sizeof(struct rule_cache_files));
-}
-
-void rule_cache_known_free(void *known)
+static void known_free(void *known)
 {
     if (!known) return;
     rule_cache_files_release(known);
@@ -147,6 +142,24 @@ void rule_cache_files_release(struct rule_cache_files *f)
 {
     for (size_t i = 0; i < f->v.len; i++) free(f->v.items[i].path);
     VEC_FREE(f->v);
+}
+
+void rule_cache_use_loader(schema_ctx *ctx)
+{
+    schema_ctx_set_loader(ctx, rule_cache_load_json, xcalloc(1, sizeof(struct rule_cache_files)),
+                          known_free);
+}
+
+void rule_cache_known_add(schema_ctx *ctx, const struct rule_cache_files *files)
+{
+    /* the one loader with an argument a rule set's context gets is rule_cache_load_json's; none
+     * (MCPDESC_NO_CACHE): nothing to tell */
+    struct rule_cache_files *known = schema_ctx_loader_arg(ctx);
+    for (size_t i = 0; known && i < files->v.len; i++) {
+        struct rule_cache_file f = {xstrdup(files->v.items[i].path), ""};
+        memcpy(f.hex, files->v.items[i].hex, sizeof f.hex);
+        VEC_PUSH(known->v, f);
+    }
 }
 
 static int str_ptr_cmp(const void *a, const void *b)
@@ -244,10 +257,13 @@ void rule_cache_schema_drop(const char key[65])
 /* ---- data files that matched their kind's schema -------------------------------------
  * A record per data file text that validated (rule_data_load.c): named by the sha256 of
  * the engine (whose build ID covers the kinds' schemas, embedded in it), the kind and the
- * text's sha256; its text says the same, so a record found under a colliding name is not
- * taken. Only a text that matched is recorded: one that did not is validated on every
- * load and reported as before. */
+ * text's sha256. The name is all that is asked: doc_cache_record_get gives a record only
+ * when the key and the engine written in it are the ones asked for, so a record found
+ * says this engine validated this kind's text, whatever it holds (one word; a build that
+ * wrote more is another engine, whose records are never read). Only a text that matched
+ * is recorded: one that did not is validated on every load and reported as before. */
 static const char DATA_HEAD[] = "mcpdesc data valid 1\n";
+static const char DATA_VALID[] = "valid\n";
 
 static void data_key(const char *kind, const char text_hex[65], char key[65])
 {
@@ -262,22 +278,16 @@ static void data_key(const char *kind, const char text_hex[65], char key[65])
     hex_of(dg, sizeof dg, key);
 }
 
-static char *data_record(const char *kind, const char text_hex[65])
-{
-    return xasprintf("%s%s %s\n", DATA_HEAD, kind, text_hex);
-}
-
 int rule_cache_data_valid(const char *kind, const char text_hex[65])
 {
     if (strlen(text_hex) != 64 || !*doc_cache_engine()) return 0;
     char key[65];
     data_key(kind, text_hex, key);
     size_t len = 0;
-    char *rec = doc_cache_record_get(key, &len), *want = data_record(kind, text_hex);
-    int ok = rec && len == strlen(want) && !memcmp(rec, want, len);
+    char *rec = doc_cache_record_get(key, &len);
+    int found = rec != NULL;
     free(rec);
-    free(want);
-    return ok;
+    return found;
 }
 
 void rule_cache_data_valid_put(const char *kind, const char text_hex[65])
@@ -285,9 +295,7 @@ void rule_cache_data_valid_put(const char *kind, const char text_hex[65])
     if (strlen(text_hex) != 64 || !doc_cache_on()) return;
     char key[65];
     data_key(kind, text_hex, key);
-    char *rec = data_record(kind, text_hex);
-    doc_cache_record_put(key, rec, strlen(rec));
-    free(rec);
+    doc_cache_record_put(key, DATA_VALID, strlen(DATA_VALID));
 }
 
 /* ---- sums kept by a file's identity ------------------------------------------------

@@ -17,16 +17,6 @@ int rule_file_read(const char *path, char **data, size_t *len);
 /* The sha256 of DATA in lowercase hex. */
 void rule_sha256_hex(const char *data, size_t len, char out[65]);
 
-/* A schema_file_loader (schema.h) for a rule set's schema files: the value parsed from
- * the same bytes before, kept by their sha256 (doc_cache_value_get), else the bytes parsed
- * now and kept. The value or error of val_load_file(PATH, FLAGS, ERR), a parse's 0.5 ms
- * of a start spared. ARG (may be NULL): a struct rule_cache_files (rule_cache_known_new)
- * of the files whose sha256 the load took (the schema record's, through rule_sums): such
- * a file's kept value is found by that sha256 without reading it, as the digest takes it. */
-json_t *rule_cache_load_json(void *arg, const char *path, size_t flags, json_error_t *err);
-struct rule_cache_files *rule_cache_known_new(void);
-void rule_cache_known_free(void *known);
-
 /* A file a record lists: its path as the compiler read it, and the sha256 of its bytes. */
 struct rule_cache_file {
     char *path;
@@ -36,6 +26,22 @@ struct rule_cache_files {
     VEC(struct rule_cache_file) v;
 };
 void rule_cache_files_release(struct rule_cache_files *f);
+
+/* A schema_file_loader (schema.h) for a rule set's schema files: the value parsed from
+ * the same bytes before, kept by their sha256 (doc_cache_value_get), else the bytes parsed
+ * now and kept. The value or error of val_load_file(PATH, FLAGS, ERR), a parse's 0.5 ms
+ * of a start spared. ARG (may be NULL): the files whose sha256 the load took
+ * (rule_cache_known_add): such a file's kept value is found by that sha256 without
+ * reading it, as the digest takes it. */
+json_t *rule_cache_load_json(void *arg, const char *path, size_t flags, json_error_t *err);
+/* Make CTX read its files through rule_cache_load_json, with a list of known files of
+ * its own (freed with CTX). Call while setting CTX up. */
+void rule_cache_use_loader(schema_ctx *ctx);
+/* FILES, whose sha256 the load took (the schema record's, through rule_sums), told to
+ * CTX's loader (rule_cache_use_loader): such a file's kept value is then found by that
+ * sha256 without reading it, as the digest takes it. CTX has that loader or none (then
+ * nothing is done). */
+void rule_cache_known_add(schema_ctx *ctx, const struct rule_cache_files *files);
 
 /* The record's key (64 hex digits) for a set in DIR (as given) whose schema-map is MAPS
  * (prefix, directory, prefix, ...: N strings, as given) and whose matches-schema files are

@@ -41,13 +41,9 @@ struct load_chain {
 static doc *overlay_load(const struct rule_overlay *ov, const char *path, struct doc_error *err,
                          char text_sha256[65]);
 
-/* The record of sha256s by identity (rule_cache.h, rule_sums) of the set this thread is
- * loading (a base's load keeps its own), or NULL. */
-static _Thread_local struct rule_sums *load_sums;
-
 /* Load DIR/NAME as YAML; on failure append its positioned error and return NULL.
  * *PATH receives the new path string (free it). A file whose identity is the one
- * recorded (load_sums) is taken to hold the recorded bytes, as a fixture is: its cached
+ * recorded (rs->load_sums) is taken to hold the recorded bytes, as a fixture is: its cached
  * document is found by their sha256 without hashing it again (a start's 300 KB). */
 static doc *load_rule_yaml(struct rule_set *rs, const char *name, char **path,
                            struct diag_list *errs)
@@ -57,13 +53,13 @@ static doc *load_rule_yaml(struct rule_set *rs, const char *name, char **path,
     struct file_digest fd = {NULL, "", RULE_FILE_RULES};
     char known[65];
     doc *d;
-    if (!load_sums || rule_overlay_is(rs->overlay, *path)) {
+    if (!rs->load_sums || rule_overlay_is(rs->overlay, *path)) {
         d = overlay_load(rs->overlay, *path, &derr, fd.hex);
-    } else if (rule_sums_known(load_sums, *path, known)) {
+    } else if (rule_sums_known(rs->load_sums, *path, known)) {
         d = doc_load_file_known(*path, &derr, known, fd.hex);
     } else {
         d = overlay_load(rs->overlay, *path, &derr, fd.hex);
-        rule_sums_read(load_sums, *path, fd.hex);
+        rule_sums_read(rs->load_sums, *path, fd.hex);
     }
     if (d && fd.hex[0]) {
         fd.path = xstrdup(name);
@@ -1005,12 +1001,7 @@ static int settle_deferred(struct rule_set *rs, struct rule_sums *sums, struct d
     struct rule_cache_files got = {VEC_INIT};
     if (rule_cache_schema_get(key, sums, &got)) {
         /* their values by the sha256 just taken: not read again at first use */
-        struct rule_cache_files *known = schema_ctx_loader_arg(rs->schemas);
-        for (size_t i = 0; known && i < got.v.len; i++) {
-            struct rule_cache_file f = {xstrdup(got.v.items[i].path), ""};
-            memcpy(f.hex, got.v.items[i].hex, sizeof f.hex);
-            VEC_PUSH(known->v, f);
-        }
+        rule_cache_known_add(rs->schemas, &got);
         for (size_t i = 0; i < got.v.len; i++) {
             char *rel = rule_relative_path(rs, got.v.items[i].path);
             if (!rel) continue;
@@ -1065,17 +1056,14 @@ static struct rule_set *load_set_as(const char *dir, const struct rule_load_opts
     struct rule_set *rs = xcalloc(1, sizeof *rs);
     rs->dir = xstrdup(dir);
     rs->schemas = schema_ctx_new(NULL);
-    if (doc_cache_on())
-        schema_ctx_set_loader(rs->schemas, rule_cache_load_json, rule_cache_known_new(),
-                              rule_cache_known_free);
+    if (doc_cache_on()) rule_cache_use_loader(rs->schemas);
     rs->overlay = opts ? opts->overlay : NULL;
     rs->keep_docs = partial;
     rs->defer_schemas = defer;
     /* the rule files, the schema record's files and the fixtures: sha256s kept by identity */
-    struct rule_sums *sums = rule_sums_open(rs->dir), *outer = load_sums;
-    load_sums = sums;
+    struct rule_sums *sums = rule_sums_open(rs->dir);
+    rs->load_sums = sums;
     load_manifest(rs, opts, chain, errs);
-    load_sums = sums; /* a base set's load (extends) set and left its own */
     if (errs->len != before && rs->manifest_doc) {
         read_files_quietly(rs);
     } else if (errs->len == before) {
@@ -1092,11 +1080,11 @@ static struct rule_set *load_set_as(const char *dir, const struct rule_load_opts
         rule_cc_check_yields(rs, errs);
         compute_digest(rs, sums, errs);
         rule_sums_close(sums);
-        sums = NULL;
+        sums = rs->load_sums = NULL;
         if (errs->len == before && store[0]) rule_cache_schema_put(store, rs->schemas);
     }
     rule_sums_close(sums); /* a set that did not load: what it read is recorded */
-    load_sums = outer;
+    rs->load_sums = NULL;
     VEC_FREE(rs->deferred);
     VEC_FREE(rs->deferred_files);
     for (size_t i = 0; i < rs->schema_maps.len; i++) free(rs->schema_maps.items[i]);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "base/val.h"
 #include "doc/doc.h"
 #include "rules/ruleInt.h"
 
@@ -36,16 +37,7 @@ struct yv rule_yv_item(struct cc *cc, struct yv y, size_t i)
 
 const char *rule_json_type_name(json_t *v)
 {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "mapping";
-    case JSON_ARRAY: return "list";
-    case JSON_STRING: return "string";
-    case JSON_INTEGER: return "integer";
-    case JSON_REAL: return "number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "boolean";
-    default: return "null";
-    }
+    return val_type_name_yaml(v);
 }
 
 /* The closest of NAMES (NULL-terminated) to S, if close enough to be a typo. */

@@ -44,27 +44,6 @@ static char *schema_set(void)
     return dir;
 }
 
-/* DIR's load with records and without: the same failure, diagnostic for diagnostic. */
-static void same_failure(const char *dir, const char *says)
-{
-    struct diag_list want = DIAG_LIST_INIT, got = DIAG_LIST_INIT;
-    ck_assert_ptr_null(tu_load_cached(dir, 0, &want));
-    ck_assert_ptr_null(tu_load_cached(dir, 1, &got));
-    ck_assert_uint_ge(want.len, 1);
-    ck_assert_uint_eq(got.len, want.len);
-    for (size_t i = 0; i < want.len; i++) {
-        ck_assert_str_eq(got.items[i].message, want.items[i].message);
-        ck_assert_str_eq(got.items[i].file, want.items[i].file);
-        ck_assert_uint_eq(got.items[i].line, want.items[i].line);
-        ck_assert_uint_eq(got.items[i].col, want.items[i].col);
-        ck_assert_str_eq(got.items[i].hint ? got.items[i].hint : "",
-                         want.items[i].hint ? want.items[i].hint : "");
-    }
-    ck_assert_msg(strstr(got.items[0].message, says) != NULL, "%s", got.items[0].message);
-    diag_list_release(&want);
-    diag_list_release(&got);
-}
-
 START_TEST(missing_schema_reported_as_before)
 {
     char *dir = schema_set();
@@ -74,13 +53,13 @@ START_TEST(missing_schema_reported_as_before)
     ck_assert_uint_eq(errs.len, 0);
     char *name = xasprintf("%s/schemas/name.json", dir);
     ck_assert_int_eq(unlink(name), 0);
-    same_failure(dir, "there is no such file");
+    tu_same_failure(dir, "there is no such file");
     char *point = xasprintf("%s/schemas/point.json", dir),
          *num = xasprintf("%s/schemas/num.json", dir), *sdir = xasprintf("%s/schemas", dir);
     ck_assert_int_eq(unlink(point), 0);
     ck_assert_int_eq(unlink(num), 0);
     ck_assert_int_eq(rmdir(sdir), 0);
-    same_failure(dir, "schema directory");
+    tu_same_failure(dir, "schema directory");
     free(name);
     free(point);
     free(num);

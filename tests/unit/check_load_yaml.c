@@ -57,10 +57,8 @@ static char *rule_set_with(const char *text)
  * the message of its one diagnostic on DOC (new). */
 static char *load_digest(const char *dir, int cached, char **message)
 {
-    if (!cached) setenv("MCPDESC_NO_CACHE", "1", 1);
     struct diag_list errs = DIAG_LIST_INIT;
-    struct rule_set *rs = rule_set_load(dir, &errs);
-    unsetenv("MCPDESC_NO_CACHE");
+    struct rule_set *rs = tu_load_cached(dir, cached, &errs);
     ck_assert_msg(rs != NULL, "%s", errs.len ? errs.items[0].message : "?");
     diag_list_release(&errs);
     struct diag_list out = DIAG_LIST_INIT;
@@ -134,6 +132,38 @@ static size_t entries_named(const char *hex)
     return n;
 }
 
+/* The decimal digits of V (unsigned, up to 2^128) into OUT. */
+static void dec128(unsigned __int128 v, char out[48])
+{
+    char tmp[48];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
+    out[n] = '\0';
+}
+
+/* DIR's record of sums written by hand, settled at SETTLED (digits): one line, PATH's
+ * identity from a stat now but for its device number DEV (digits), and FORGED as its
+ * sha256. */
+static void forge_record(const char *dir, const char *path, const char *dev, const char *settled)
+{
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    char *text = xasprintf("mcpdesc file sums 1\nsettled %s 0\n"
+                           "%s %lld %lld %lld %lld %lld %lld %lld %s %s\n",
+                           settled, dev, (long long)st.st_ino, (long long)st.st_mode,
+                           (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                           (long long)st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
+                           (long long)st.st_ctim.tv_nsec, FORGED, path);
+    char key[65];
+    rule_sums_key(dir, key);
+    doc_cache_record_put(key, text, strlen(text));
+    free(text);
+}
+
 /* A record whose sha256 for t.yaml has no document in the cache (its entry removed, or a
  * record that lies): the bytes are parsed and hashed, the digest is theirs, and nothing
  * is kept under the record's sha256. */
@@ -146,16 +176,10 @@ START_TEST(known_sha_without_document_not_trusted)
     char *path = xasprintf("%s/t.yaml", dir);
     struct stat st;
     ck_assert_int_eq(stat(path, &st), 0);
-    char *text =
-        xasprintf("mcpdesc file sums 1\nsettled %lld 0\n"
-                  "%lld %lld %lld %lld %lld %lld %lld %lld %s %s\n",
-                  (long long)st.st_ctim.tv_sec + 10, (long long)st.st_dev, (long long)st.st_ino,
-                  (long long)st.st_mode, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-                  (long long)st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
-                  (long long)st.st_ctim.tv_nsec, FORGED, path);
-    char key[65];
-    rule_sums_key(dir, key);
-    doc_cache_record_put(key, text, strlen(text));
+    char dev[48], settled[48];
+    dec128((unsigned __int128)st.st_dev, dev);
+    dec128((unsigned __int128)st.st_ctim.tv_sec + 10, settled);
+    forge_record(dir, path, dev, settled);
     char known[65];
     struct rule_sums *s = rule_sums_open(dir);
     ck_assert_int_eq(rule_sums_known(s, path, known), 1); /* the record is taken as it is */
@@ -167,7 +191,6 @@ START_TEST(known_sha_without_document_not_trusted)
     ck_assert_uint_eq(entries_named(FORGED), 0);
     char *again = load_digest(dir, 1, &m2);
     ck_assert_str_eq(again, truth);
-    free(text);
     free(path);
     free(truth);
     free(got);
@@ -202,35 +225,12 @@ START_TEST(fresh_rule_file_not_recorded)
 }
 END_TEST
 
-/* The decimal digits of V (unsigned, up to 2^128) into OUT. */
-static void dec128(unsigned __int128 v, char out[48])
-{
-    char tmp[48];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + (int)(v % 10));
-        v /= 10;
-    } while (v);
-    for (size_t i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
-    out[n] = '\0';
-}
-
 /* t.yaml's record written by hand with its device number DEV (digits) and settled at S:
  * is it taken (rule_sums_known)? */
 static int taken_with(const char *dir, const char *path, const char *dev, const char *s)
 {
-    struct stat st;
-    ck_assert_int_eq(stat(path, &st), 0);
-    char *text =
-        xasprintf("mcpdesc file sums 1\nsettled %s 0\n"
-                  "%s %lld %lld %lld %lld %lld %lld %lld %s %s\n",
-                  s, dev, (long long)st.st_ino, (long long)st.st_mode, (long long)st.st_size,
-                  (long long)st.st_mtim.tv_sec, (long long)st.st_mtim.tv_nsec,
-                  (long long)st.st_ctim.tv_sec, (long long)st.st_ctim.tv_nsec, FORGED, path);
-    char key[65], known[65];
-    rule_sums_key(dir, key);
-    doc_cache_record_put(key, text, strlen(text));
-    free(text);
+    forge_record(dir, path, dev, s);
+    char known[65];
     struct rule_sums *sums = rule_sums_open(dir);
     int taken = rule_sums_known(sums, path, known);
     rule_sums_close(sums);

@@ -1,5 +1,5 @@
 /* check_regex_text_need.c - what a pattern's source says every match holds
- * (regex_need_of_source, regex_need_text_may_match): never "cannot" where PCRE2 finds a
+ * (regex_need_text_ready, regex_need_text_may_match): never "cannot" where PCRE2 finds a
  * match (fixed and generated subjects, with a text's facts and without, ASCII and not, a
  * caseless k matched by U+212A among them), "cannot" where it saves the call (no run of
  * 80 base64 characters, no literal of any alternative), and nothing read from a pattern
@@ -147,7 +147,7 @@ static int may(const char *pattern, const char *s, int with_facts)
 {
     struct regex_need need;
     memset(&need, 0, sizeof need);
-    regex_need_of_source(pattern, strlen(pattern), &need);
+    regex_need_text_ready(&need, pattern, strlen(pattern));
     struct cursor c;
     json_t *v;
     tu_text_cursor(s, &c, &v);
@@ -296,7 +296,7 @@ START_TEST(nothing_from_what_it_does_not_know)
     for (size_t k = 0; k < sizeof unknown / sizeof *unknown; k++) {
         struct regex_need need;
         memset(&need, 0, sizeof need);
-        regex_need_of_source(unknown[k], strlen(unknown[k]), &need);
+        regex_need_text_ready(&need, unknown[k], strlen(unknown[k]));
         ck_assert_msg(need.text == NULL, "%s: a need read", unknown[k]);
         ck_assert(regex_need_text_may_match(&need, "zzz", 3, NULL, 0));
     }

@@ -143,16 +143,20 @@ END_TEST
 
 START_TEST(type_names)
 {
+    /* JSON Schema's words, and YAML's, a rule file's messages (rule_json_type_name) */
     static const struct {
-        const char *json, *name;
+        const char *json, *name, *yaml;
     } cases[] = {
-        {"{}", "object"}, {"[]", "array"},    {"\"s\"", "string"}, {"1", "integer"},
-        {"1.0", "number"}, {"1.5", "number"}, {"true", "boolean"}, {"false", "boolean"},
-        {"null", "null"},
+        {"{}", "object", "mapping"},    {"[]", "array", "list"},
+        {"\"s\"", "string", "string"},  {"1", "integer", "integer"},
+        {"1.0", "number", "number"},    {"1.5", "number", "number"},
+        {"true", "boolean", "boolean"}, {"false", "boolean", "boolean"},
+        {"null", "null", "null"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *v = J(cases[i].json);
         ck_assert_str_eq(val_type_name(v), cases[i].name);
+        ck_assert_str_eq(val_type_name_yaml(v), cases[i].yaml);
         json_decref(v);
     }
 }

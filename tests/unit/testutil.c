@@ -133,6 +133,26 @@ struct rule_set *tu_load_cached(const char *dir, int cached, struct diag_list *e
     return rs;
 }
 
+void tu_same_failure(const char *dir, const char *says)
+{
+    struct diag_list want = DIAG_LIST_INIT, got = DIAG_LIST_INIT;
+    ck_assert_ptr_null(tu_load_cached(dir, 0, &want));
+    ck_assert_ptr_null(tu_load_cached(dir, 1, &got));
+    ck_assert_uint_ge(want.len, 1);
+    ck_assert_uint_eq(got.len, want.len);
+    for (size_t i = 0; i < want.len; i++) {
+        ck_assert_str_eq(got.items[i].message, want.items[i].message);
+        ck_assert_str_eq(got.items[i].file, want.items[i].file);
+        ck_assert_uint_eq(got.items[i].line, want.items[i].line);
+        ck_assert_uint_eq(got.items[i].col, want.items[i].col);
+        ck_assert_str_eq(got.items[i].hint ? got.items[i].hint : "",
+                         want.items[i].hint ? want.items[i].hint : "");
+    }
+    ck_assert_msg(strstr(got.items[0].message, says) != NULL, "%s", got.items[0].message);
+    diag_list_release(&want);
+    diag_list_release(&got);
+}
+
 void tu_manifest_add(const char *dir, const char *text)
 {
     char *path = xasprintf("%s/manifest.yaml", dir);

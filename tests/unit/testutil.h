@@ -46,6 +46,10 @@ void tu_edit_in_place(const char *path, const char *text);
 char *tu_point_schema_set(const char *rules);
 /* DIR loaded with the user's cache (CACHED) or with MCPDESC_NO_CACHE set. */
 struct rule_set *tu_load_cached(const char *dir, int cached, struct diag_list *errs);
+/* DIR fails to load with the user's cache as it fails without it (tu_load_cached): the
+ * same diagnostics, message, file, line, column and hint, in the same order; the test
+ * fails otherwise, or when the first message does not contain SAYS. */
+void tu_same_failure(const char *dir, const char *says);
 /* TEXT appended to DIR/manifest.yaml (a manifest of tu_rule_dir's, with more members). */
 void tu_manifest_add(const char *dir, const char *text);
 /* Write TEXT to DIR/NAME (the test fails when it cannot). */
