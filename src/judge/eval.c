@@ -679,16 +679,8 @@ static void unit_run(const struct plan *pl, struct eval_ctx *ctx, const struct u
                      const struct cursor *c, _Atomic uint64_t *rule_ns)
 {
     uint64_t t0 = rule_ns ? now_ns() : 0;
-    if (u->kind == UNIT_GROUP && u->texts) { /* walk_block_run's units keep their probe */
-        struct texts_probe tp = texts_probe_of(ctx, u->cl);
-        judge_item_texts(ctx, u->cl, c, u->m, &tp);
-    } else if (u->kind == UNIT_TEXTS) {
+    if (u->kind == UNIT_TEXTS) { /* GROUP units: the walk's block_unit_run */
         run_texts(ctx, u->cl, c, u->m, pl->group_min);
-    } else if (u->kind == UNIT_GROUP && !u->rest) {
-        judge(ctx, u->cl, c, u->m);
-    } else if (u->kind == UNIT_GROUP) {
-        struct visit v = {ctx, u->cl, u->m, 0};
-        sel_run(u->rest, &ctx->sctx, c, visit, &v);
     } else if (u->kind == UNIT_WHOLE) {
         run_clause(ctx, u->cl, c, u->m);
     } else if (u->kind == UNIT_ROOT) {
@@ -793,24 +785,36 @@ static int escaped_kept(const struct walk_job *j, const struct eval_ctx *ctx, si
     return 0;
 }
 
-/* A GROUP unit of a block's collection, as the block's item loop reads it: the unit (N,
- * in plan.u), its rule (index and record), clause and versions; CHAIN: its walk is shared
- * (walk_shared); TEXTS: a {texts: item} unit, TP its probe in the block's context. */
+/* A GROUP unit of a block's collection, as the block's item loop reads it: its clause,
+ * rule (record and index), versions, the selector after the item (REST, or NULL: the item
+ * itself), its index N in plan.u; TEXTS: a {texts: item} unit, TP its probe in the
+ * block's context. */
 struct block_unit {
-    size_t n, rule;
-    const struct rule *r;
     const struct clause *cl;
+    const struct rule *r;
+    const struct sel *rest;
     ver_mask m;
-    int chain, texts;
+    size_t n, rule;
+    int texts;
     struct texts_probe tp;
+};
+
+/* What the item loop does, in plan order: one unit; a chain of units that share a walk
+ * (walk_shared, from unit FIRST); or a run of COUNT text units judged node by node. */
+enum step_kind { STEP_UNIT, STEP_CHAIN, STEP_RUN };
+struct block_step {
+    enum step_kind kind;
+    size_t first, count;
 };
 
 /* Can block unit BU join a run of text units judged node by node (judge_texts_run)? A
  * {texts: item} unit with a question (not under rules test's callback). */
 static int texts_runnable(const struct block_unit *bu)
 {
-    return bu->texts && !bu->chain && bu->tp.q >= 0;
+    return bu->texts && bu->tp.q >= 0;
 }
+
+_Atomic unsigned long eval_texts_runs;
 
 /* The text units US[0 .. NU) (texts_runnable, consecutive in the plan) on ITEM, node by
  * node: each open node's string, facts and verdicts read once for every unit rather than
@@ -818,8 +822,6 @@ static int texts_runnable(const struct block_unit *bu)
  * judged for each rule, in the same order, into its own list (PER_RULE), as unit by unit.
  * 0, or -1 when the item's list left out texts one of the units may need (then nothing
  * was judged: the caller runs them one by one). */
-_Atomic unsigned long eval_texts_runs;
-
 static int judge_texts_run(struct eval_ctx *ctx, const struct block_unit *us, size_t nu,
                            const struct cursor *item, struct diag_list *per_rule)
 {
@@ -852,6 +854,63 @@ static int judge_texts_run(struct eval_ctx *ctx, const struct block_unit *us, si
     return 0;
 }
 
+/* Block unit BU on ITEM, as unit_run runs a GROUP unit (timed into RULE_NS if set). */
+static void block_unit_run(struct eval_ctx *ctx, const struct block_unit *bu,
+                           const struct cursor *item, _Atomic uint64_t *rule_ns)
+{
+    uint64_t t0 = rule_ns ? now_ns() : 0;
+    if (bu->texts) {
+        judge_item_texts(ctx, bu->cl, item, bu->m, &bu->tp);
+    } else if (!bu->rest) {
+        judge(ctx, bu->cl, item, bu->m);
+    } else {
+        struct visit v = {ctx, bu->cl, bu->m, 0};
+        sel_run(bu->rest, &ctx->sctx, item, visit, &v);
+    }
+    if (rule_ns) atomic_fetch_add(&rule_ns[bu->rule], now_ns() - t0);
+}
+
+/* The units of block B's collection in CTX, once per block with what the item loop reads
+ * of them (reading the plan's units, rules, clauses and predicates again for every item
+ * missed the cache), into *UNITS; the steps over them into *STEPS; returns their number. */
+static size_t block_steps(const struct walk_job *j, struct eval_ctx *ctx,
+                          const struct walk_block *b, struct block_unit **units,
+                          struct block_step **steps)
+{
+    const struct plan *pl = j->pl;
+    struct block_unit *us = *units = xmalloc((pl->u.len + 1) * sizeof *us);
+    struct block_step *st = *steps = xmalloc((pl->u.len + 1) * sizeof *st);
+    size_t nu = 0, ns = 0;
+    for (size_t n = 0; n < pl->u.len; n++) {
+        const struct unit *u = &pl->u.items[n];
+        if (u->kind != UNIT_GROUP || u->key != b->key || u->shared) continue;
+        struct block_unit *bu = &us[nu];
+        *bu = (struct block_unit){u->cl,
+                                  rule_set_rule(j->rs, u->rule),
+                                  u->rest,
+                                  u->m,
+                                  n,
+                                  u->rule,
+                                  u->texts != 0,
+                                  {0, -1, NULL, NULL}};
+        if (bu->texts) bu->tp = texts_probe_of(ctx, u->cl);
+        /* a run of text units, node by node (neither timed per rule nor memoized) */
+        int runnable = !j->memo && !j->rule_ns && u->share_next == SHARE_NONE && texts_runnable(bu);
+        if (runnable && ns && st[ns - 1].kind == STEP_RUN &&
+            st[ns - 1].first + st[ns - 1].count == nu)
+            st[ns - 1].count++;
+        else
+            st[ns++] = (struct block_step){u->share_next != SHARE_NONE ? STEP_CHAIN
+                                               : runnable              ? STEP_RUN
+                                                                       : STEP_UNIT,
+                                           nu, 1};
+        nu++;
+    }
+    for (size_t k = 0; k < ns; k++) /* a run of one is a unit */
+        if (st[k].kind == STEP_RUN && st[k].count == 1) st[k].kind = STEP_UNIT;
+    return ns;
+}
+
 /* Judge the items of block B with CTX: every GROUP unit of its collection, item by item. */
 static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
                            const struct cursor *root, const struct walk_block *b)
@@ -862,25 +921,9 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
     size_t nrules = rule_set_count(j->rs), notes = nrules; /* the slot after the rules' */
     const unsigned char *local = j->memo ? eval_memo_run_local(j->memo) : NULL;
     size_t *mark = j->memo ? xcalloc(nrules + 1, sizeof *mark) : NULL;
-    /* the units of this collection, listed once with what the item loop reads of them:
-     * scanning every unit of the plan for each item, then reading each unit's rule,
-     * clause and predicate, missed the cache */
-    struct block_unit *units = xmalloc((pl->u.len + 1) * sizeof *units);
-    size_t nunits = 0;
-    for (size_t n = 0; n < pl->u.len; n++) {
-        const struct unit *u = &pl->u.items[n];
-        if (u->kind != UNIT_GROUP || u->key != b->key || u->shared) continue;
-        struct block_unit *bu = &units[nunits++];
-        *bu = (struct block_unit){n,
-                                  u->rule,
-                                  rule_set_rule(j->rs, u->rule),
-                                  u->cl,
-                                  u->m,
-                                  u->share_next != SHARE_NONE,
-                                  u->texts != 0,
-                                  {0, -1, NULL, NULL}};
-        if (bu->texts) bu->tp = texts_probe_of(ctx, u->cl);
-    }
+    struct block_unit *units;
+    struct block_step *steps;
+    size_t nsteps = block_steps(j, ctx, b, &units, &steps);
     for (size_t i = b->lo; i < b->hi && i < json_array_size(coll.v); i++) {
         if (sel_item(&ctx->sctx, &coll, i, &item) < 0) break;
         for (size_t r = 0; mark && r <= nrules; r++) mark[r] = b->per_rule[r].len;
@@ -889,33 +932,24 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
         int reused = j->memo && eval_memo_item_reuse(j->memo, b->key, i, b->per_rule);
         const unsigned char *skip = reused ? local : NULL;
         int escaped = 0; /* a rule the memo keeps read beyond the item */
-        for (size_t k = 0; k < nunits; k++) {
-            const struct block_unit *bu = &units[k];
-            /* a run of text units, node by node (neither timed per rule nor memoized) */
-            size_t run = 0;
-            while (!j->memo && !j->rule_ns && k + run < nunits && texts_runnable(&units[k + run]))
-                run++;
-            if (run > 1 && judge_texts_run(ctx, bu, run, &item, b->per_rule) == 0) {
-                k += run - 1;
+        for (size_t k = 0; k < nsteps; k++) {
+            const struct block_step *s = &steps[k];
+            const struct block_unit *bu = &units[s->first];
+            if (s->kind == STEP_RUN && judge_texts_run(ctx, bu, s->count, &item, b->per_rule) == 0)
                 continue;
+            for (size_t u = 0; u < s->count; u++, bu++) { /* one unit, or a run one by one */
+                ctx->escaped = 0;
+                if (s->kind == STEP_CHAIN) {
+                    walk_shared(j, ctx, bu->n, &item, b->per_rule, skip);
+                    escaped |= j->memo && escaped_kept(j, ctx, bu->n, 1);
+                    continue;
+                }
+                if (skip && skip[bu->rule]) continue;
+                ctx->rule = bu->r;
+                ctx->out = &b->per_rule[bu->rule];
+                block_unit_run(ctx, bu, &item, j->rule_ns);
+                escaped |= j->memo && escaped_kept(j, ctx, bu->n, 0);
             }
-            ctx->escaped = 0;
-            if (bu->chain) {
-                walk_shared(j, ctx, bu->n, &item, b->per_rule, skip);
-                escaped |= j->memo && escaped_kept(j, ctx, bu->n, 1);
-                continue;
-            }
-            if (skip && skip[bu->rule]) continue;
-            ctx->rule = bu->r;
-            ctx->out = &b->per_rule[bu->rule];
-            if (bu->texts) {
-                uint64_t t0 = j->rule_ns ? now_ns() : 0;
-                judge_item_texts(ctx, bu->cl, &item, bu->m, &bu->tp);
-                if (t0) atomic_fetch_add(&j->rule_ns[bu->rule], now_ns() - t0);
-            } else {
-                unit_run(pl, ctx, &pl->u.items[bu->n], &item, j->rule_ns);
-            }
-            escaped |= j->memo && escaped_kept(j, ctx, bu->n, 0);
         }
         if (b->key == pl->notes_key && !(skip && skip[notes])) /* the tool's pattern notes */
             pattern_note_item(&ctx->sctx, rule_set_versions(j->rs), pl->notes_want, &item,
@@ -924,6 +958,7 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
         texts_cache_drop(ctx->texts, &item); /* every rule is done with its texts */
     }
     free(units);
+    free(steps);
     free(mark);
 }
 
