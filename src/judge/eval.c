@@ -283,6 +283,7 @@ static int visit(const struct cursor *c, void *arg)
  * MAY_HOLD and KID: the facts' test of its predicate (fn_text_may_hold_of), or NULL. */
 struct texts_probe {
     int skip, q;
+    uint64_t bit; /* 1 << Q when Q >= 0 */
     fn_text_may_hold_fn *may_hold;
     const struct pred *kid;
 };
@@ -290,8 +291,9 @@ struct texts_probe {
 static struct texts_probe texts_probe_of(struct eval_ctx *ctx, const struct clause *cl)
 {
     const struct eval_options *o = ((struct eval_run *)ctx)->opts;
-    struct texts_probe tp = {!(o && o->judged), -1, NULL, NULL};
+    struct texts_probe tp = {!(o && o->judged), -1, 0, NULL, NULL};
     if (tp.skip && fn_text_verdict_worth(cl->require)) tp.q = texts_cache_question(&ctx->texts, cl);
+    if (tp.q >= 0) tp.bit = (uint64_t)1 << tp.q;
     if (tp.skip) tp.may_hold = fn_text_may_hold_of(cl->require, &tp.kid);
     return tp;
 }
@@ -842,11 +844,9 @@ static int judge_texts_run(struct eval_ctx *ctx, const struct block_unit *us, si
         struct texts_verdict *v = verdicts[i];
         for (size_t u = 0; u < nu; u++) {
             const struct block_unit *bu = &us[u];
-            uint64_t bit = (uint64_t)1 << bu->tp.q;
-            if (v && (v->known & bit) && (v->yes & bit)) continue; /* most: one test */
-            ctx->rule = bu->r;
+            if (text_settled(bu->cl, bu->tp.kid, bu->tp.may_hold, c, v, bu->tp.bit, ctx)) continue;
+            ctx->rule = bu->r; /* only judge reads them (the predicates never do) */
             ctx->out = &per_rule[bu->rule];
-            if (text_settled(bu->cl, bu->tp.kid, bu->tp.may_hold, c, v, bit, ctx)) continue;
             judge(ctx, bu->cl, c, bu->m);
         }
     }
@@ -885,14 +885,9 @@ static size_t block_steps(const struct walk_job *j, struct eval_ctx *ctx,
         const struct unit *u = &pl->u.items[n];
         if (u->kind != UNIT_GROUP || u->key != b->key || u->shared) continue;
         struct block_unit *bu = &us[nu];
-        *bu = (struct block_unit){u->cl,
-                                  rule_set_rule(j->rs, u->rule),
-                                  u->rest,
-                                  u->m,
-                                  n,
-                                  u->rule,
-                                  u->texts != 0,
-                                  {0, -1, NULL, NULL}};
+        *bu = (struct block_unit){
+            u->cl,         rule_set_rule(j->rs, u->rule), u->rest, u->m, n, u->rule,
+            u->texts != 0, {0, -1, 0, NULL, NULL}};
         if (bu->texts) bu->tp = texts_probe_of(ctx, u->cl);
         /* a run of text units, node by node (neither timed per rule nor memoized) */
         int runnable = !j->memo && !j->rule_ns && u->share_next == SHARE_NONE && texts_runnable(bu);
