@@ -12,6 +12,7 @@
 #include "base/buf.h"
 #include "base/display.h"
 #include "judge/eval_memo.h"
+#include "judge/eval_message.h"
 #include "judge/overlap.h"
 #include "judge/pattern_note.h"
 #include "base/ptr.h"
@@ -29,230 +30,6 @@ struct visit {
 
 static ver_mask run_clause(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
                            ver_mask m);
-
-/* ORDER PLACEHOLDER: the placeholders, as enum and as the names eval.h exports. */
-enum placeholder {
-    PH_POINTER,
-    PH_KEY,
-    PH_TYPE,
-    PH_VERSIONS,
-    PH_DETAIL,
-    PH_VALUE,
-    PH_ITEM,
-    PH_ITEM_KIND,
-    PH_MATCH,
-    PH_CODEPOINT,
-    PH_TEXT_KIND,
-    PH_RELATED,
-    PH_NONE
-};
-const char *const eval_placeholders[] = {
-    "pointer",   "key",   "type",      "versions",  "detail",  "value", "item",
-    "item-kind", "match", "codepoint", "text-kind", "related", NULL};
-
-/* The MCP item collections: what {item-kind} calls an item, and the member {item} names
- * it by (schema.ts: Tool.name, Prompt.name, Resource.uri, ResourceTemplate.uriTemplate). */
-static const struct {
-    const char *collection, *kind, *member;
-} item_kinds[] = {
-    {"tools", "tool", "name"},
-    {"prompts", "prompt", "name"},
-    {"resources", "resource", "uri"},
-    {"resourceTemplates", "resource template", "uriTemplate"},
-};
-
-const char *eval_item_member(const char *collection, const char **kind)
-{
-    for (size_t i = 0; i < sizeof item_kinds / sizeof item_kinds[0]; i++)
-        if (!strcmp(collection, item_kinds[i].collection)) {
-            if (kind) *kind = item_kinds[i].kind;
-            return item_kinds[i].member;
-        }
-    if (kind) *kind = collection;
-    return "name";
-}
-
-/* The item C lies in (a member of a collection of the document, at depth 2), or NULL. */
-static const struct cursor *enclosing_item(const struct cursor *c)
-{
-    for (; c && c->depth >= 2; c = c->parent)
-        if (c->depth == 2 && !c->key && c->parent->coll >= 0) return c;
-    return NULL;
-}
-
-/* {item-kind}: "tool", ... for the MCP collections, a collection's own name otherwise,
- * "document" outside any item. */
-static const char *item_kind(const struct cursor *item, const char **member)
-{
-    *member = "name";
-    if (!item) return "document";
-    const char *coll = item->parent->key;
-    for (size_t i = 0; i < sizeof item_kinds / sizeof item_kinds[0]; i++)
-        if (!strcmp(coll, item_kinds[i].collection)) {
-            *member = item_kinds[i].member;
-            return item_kinds[i].kind;
-        }
-    return coll;
-}
-
-/* {item}: the item's name, uri or uriTemplate as written (at most ITEM_MAX bytes, cut at
- * a character boundary); its pointer when that member is not a string (a nameless tool),
- * the node's own pointer outside any item. */
-#define ITEM_MAX 100
-static void add_item(struct buf *b, const struct cursor *c, const char *pointer)
-{
-    const char *member;
-    const struct cursor *item = enclosing_item(c);
-    item_kind(item, &member);
-    const char *name = item ? json_string_value(json_object_get(item->v, member)) : NULL;
-    if (!name) {
-        char *at = item ? sel_pointer(item) : NULL;
-        buf_adds(b, at ? at : pointer);
-        free(at);
-        return;
-    }
-    size_t n = strlen(name);
-    if (n <= ITEM_MAX) {
-        display_add(b, name, n);
-        return;
-    }
-    n = ITEM_MAX - 3;
-    while (n && ((unsigned char)name[n] & 0xC0) == 0x80) n--;
-    display_add(b, name, n);
-    buf_adds(b, "...");
-}
-
-/* What the failing require found, for report-at: match and {match} {codepoint}: the
- * judged string (the node's value, or its member name when the key predicate found the
- * text there), its length, and the match's bytes in it. S is NULL when nothing was
- * recorded. */
-struct found {
-    const char *s;
-    size_t slen, off, len;
-    const char *related; /* {related}: the other documents' places, or NULL */
-};
-
-static struct found found_text(const struct eval_ctx *ctx, const struct cursor *c)
-{
-    struct found f = {NULL, 0, 0, 0, NULL};
-    if (!ctx->match.set) return f;
-    const char *s = ctx->match.key ? c->key : json_string_value(c->v);
-    size_t n = !s ? 0 : ctx->match.key ? strlen(s) : json_string_length(c->v);
-    if (!s || ctx->match.off > n || ctx->match.len > n - ctx->match.off) return f;
-    return (struct found){s, n, ctx->match.off, ctx->match.len, NULL};
-}
-
-/* report-at: match: the source positions of F's match at C (its start, and just after
- * its end), in the source of the node's value, or of its member name (where the key
- * predicate found it; a cursor on a member name): 0, or -1 when neither source decodes
- * to the judged string (a string the resolver made). A match of no characters is
- * placed where it stands. */
-static int found_pos(const struct eval_ctx *ctx, const struct cursor *c, const struct found *f,
-                     struct doc_pos *at, struct doc_pos *end)
-{
-    struct doc_span v, k;
-    const doc *d = ctx->sctx.d;
-    if (!f->s || f->off >= f->slen || doc_node_span(d, c->node, &v, &k) < 0) return -1;
-    size_t n = f->len ? f->len : 1;
-    int found = (!ctx->match.key && !c->is_key &&
-                 doc_scalar_range(d, v.start, f->s, f->slen, f->off, n, at, end) == 0) ||
-        (k.end > k.start && doc_scalar_range(d, k.start, f->s, f->slen, f->off, n, at, end) == 0);
-    if (found && !f->len) *end = *at;
-    return found ? 0 : -1;
-}
-
-/* {match}: the matched text, at most MATCH_MAX characters (else its first ones and
- * "..."), hidden characters escaped. */
-#define MATCH_MAX 60
-static void add_match(struct buf *b, const struct found *f)
-{
-    if (!f->s) return;
-    const char *s = f->s + f->off;
-    size_t n = 0, chars = 0, cut = 0;
-    for (; n < f->len; n++) {
-        if (((unsigned char)s[n] & 0xC0) == 0x80) continue;
-        if (chars == MATCH_MAX - 3) cut = n;
-        chars++;
-    }
-    if (chars <= MATCH_MAX) {
-        display_add(b, s, f->len);
-        return;
-    }
-    display_add(b, s, cut);
-    buf_adds(b, "...");
-}
-
-static enum placeholder placeholder_of(const char *name, size_t n)
-{
-    for (int i = 0; eval_placeholders[i]; i++)
-        if (strlen(eval_placeholders[i]) == n && !strncmp(name, eval_placeholders[i], n))
-            return (enum placeholder)i;
-    return PH_NONE;
-}
-
-/* Expand {pointer} {key} {value} {type} {versions} {detail} {item} {item-kind} {match}
- * {codepoint} {text-kind} {related} in a message template. What they bring from the document is shown with its
- * hidden characters escaped (display.h): a report about hidden text does not carry it. */
-static char *expand(const char *tmpl, const struct cursor *c, const char *pointer, ver_mask m,
-                    const struct ver_list *vl, const struct buf *detail, const struct found *f)
-{
-    struct buf b = BUF_INIT;
-    for (const char *p = tmpl; *p; p++) {
-        const char *close = *p == '{' ? strchr(p, '}') : NULL;
-        if (!close) {
-            buf_addc(&b, *p);
-            continue;
-        }
-        size_t n = (size_t)(close - p - 1);
-        switch (placeholder_of(p + 1, n)) {
-        case PH_POINTER: display_add(&b, pointer, strlen(pointer)); break;
-        case PH_KEY:
-            if (c->key) display_add(&b, c->key, strlen(c->key));
-            else buf_addf(&b, "%zu", c->index);
-            break;
-        case PH_TYPE: buf_adds(&b, val_type_name(c->v)); break;
-        case PH_VERSIONS: ver_format(&b, vl, m, ", "); break;
-        case PH_DETAIL: display_add(&b, buf_str(detail), detail->len); break;
-        case PH_VALUE: {
-            char *s = json_dumps(c->v, JSON_COMPACT | JSON_ENCODE_ANY);
-            size_t len = strlen(s);
-            if (len > 60) { /* 57 bytes, cut at a character's start: never half a UTF-8 one */
-                size_t cut = 57;
-                while (cut && ((unsigned char)s[cut] & 0xC0) == 0x80) cut--;
-                display_add(&b, s, cut);
-                buf_adds(&b, "...");
-            } else {
-                display_add(&b, s, len);
-            }
-            free(s);
-            break;
-        }
-        case PH_ITEM: add_item(&b, c, pointer); break;
-        case PH_ITEM_KIND: {
-            const char *member;
-            buf_adds(&b, item_kind(enclosing_item(c), &member));
-            break;
-        }
-        case PH_MATCH: add_match(&b, f); break;
-        case PH_CODEPOINT:
-            if (f->s && f->len) {
-                uint32_t cp;
-                display_utf8_next(f->s + f->off, f->len, &cp);
-                if (cp != UINT32_MAX) display_add_codepoint(&b, cp);
-            }
-            break;
-        case PH_TEXT_KIND: buf_adds(&b, c->text_kind ? c->text_kind : ""); break;
-        case PH_RELATED:
-            if (f->related) display_add(&b, f->related, strlen(f->related));
-            break;
-        case PH_NONE:
-            buf_add(&b, p, n + 2); /* not a placeholder: keep the braces (JSON in messages) */
-            break;
-        }
-        p = close;
-    }
-    return buf_detach(&b);
-}
 
 /* report-at: failure: the cursor of the value at ctx->at below C, as deep as the
  * document has it (a "required" failure names the object itself). The steps are
@@ -321,7 +98,7 @@ static char *pair_other_place(struct eval_ctx *ctx, const struct cursor *c, stru
     struct cursor *steps = xcalloc((size_t)c->depth + 1, sizeof *steps), root, coll;
     const struct cursor *at = NULL;
     if (fn_pair_counterpart(ctx, c, steps, (size_t)c->depth + 1, &at) < 0) {
-        const struct cursor *item = enclosing_item(c);
+        const struct cursor *item = eval_enclosing_item(c);
         sel_root(&sc, &root);
         at = &root;
         if (item && sel_member(&sc, &root, item->parent->key, &coll) == 0) at = &coll;
@@ -340,8 +117,8 @@ static void pair_place(struct eval_ctx *ctx, const struct cursor *c, struct diag
 {
     const struct rule_pair_side *other = fn_pair_other(ctx);
     const char *member;
-    const struct cursor *item = enclosing_item(c);
-    dg->item_kind = xstrdup(item_kind(item, &member));
+    const struct cursor *item = eval_enclosing_item(c);
+    dg->item_kind = xstrdup(eval_item_kind(item, &member));
     const char *name = item ? json_string_value(json_object_get(item->v, member)) : NULL;
     dg->item_name = name ? xstrdup(name) : NULL;
     if (!other->d) return; /* a description added or removed: its own place is all */
@@ -381,15 +158,15 @@ static void report_one(struct eval_ctx *ctx, const struct clause *cl, const stru
     const struct rule *r = ctx->rule;
     const struct ver_list *vl = rule_set_versions(ctx->rs);
     char *pointer = sel_pointer(c);
-    struct found f = found_text(ctx, c); /* before a fix's `when` records another */
+    struct found f = eval_found_text(ctx, c); /* before a fix's `when` records another */
     char *related = related_text(ctx);
     f.related = related;
-    char *msg = expand(cl->message, c, pointer, m, vl, &ctx->detail, &f);
+    char *msg = eval_expand(cl->message, c, pointer, m, vl, &ctx->detail, &f);
     /* a member name's text node (texts.h) stands at its key */
     struct doc_pos pos = c->is_key ? doc_node_key_pos(ctx->sctx.d, c->node)
                                    : doc_node_pos(ctx->sctx.d, c->node),
                    end;
-    int at_match = cl->at_match && found_pos(ctx, c, &f, &pos, &end) == 0;
+    int at_match = cl->at_match && eval_found_pos(ctx, c, &f, &pos, &end) == 0;
     struct diag *dg =
         diag_add(ctx->out, r->level, r->id, doc_name(ctx->sctx.d), pos.line, pos.col, msg);
     dg->pointer = pointer;
@@ -401,7 +178,7 @@ static void report_one(struct eval_ctx *ctx, const struct clause *cl, const stru
         dg->end_line = end.line;
         dg->end_col = end.col;
     }
-    dg->hint = cl->hint ? expand(cl->hint, c, pointer, m, vl, &ctx->detail, &f) : NULL;
+    dg->hint = cl->hint ? eval_expand(cl->hint, c, pointer, m, vl, &ctx->detail, &f) : NULL;
     dg->component = c->component ? xstrdup(c->component) : NULL;
     add_related(ctx, dg);
     if (ctx->pair) pair_place(ctx, c, dg);
@@ -412,7 +189,7 @@ static void report_one(struct eval_ctx *ctx, const struct clause *cl, const stru
         if (fx->when && !fn_eval(fx->when, c, ctx)) continue;
         dg = &ctx->out->items[ctx->out->len - 1];
         dg->fix = fx;
-        dg->fix_title = expand(fx->title, c, pointer, m, vl, &ctx->detail, &f);
+        dg->fix_title = eval_expand(fx->title, c, pointer, m, vl, &ctx->detail, &f);
         break;
     }
     free(msg);
@@ -498,19 +275,54 @@ static int visit(const struct cursor *c, void *arg)
     return 0;
 }
 
-/* {texts: item}: every text node of ITEM, its list walked once for every rule (texts.h).
- * WORTH: fn_text_verdict_worth of CL's require (a unit keeps it: reading the predicate
- * for every item and rule missed the cache), or -1: found here. */
-static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
-                                 const struct cursor *item, ver_mask m, int worth)
+/* What judge_item_texts asks of a {texts: item} clause's require, found once for a run
+ * of items (a block of the walk keeps one per unit, side by side: read from the program
+ * for every item and rule, the clause, its require and the predicate's table row each
+ * missed the cache). SKIP: nodes may be left out (not under rules test's callback, which
+ * sees every node); Q: the require's question in the context's texts cache, or -1;
+ * MAY_HOLD and KID: the facts' test of its predicate (fn_text_may_hold_of), or NULL. */
+struct texts_probe {
+    int skip, q;
+    uint64_t bit; /* 1 << Q when Q >= 0 */
+    fn_text_may_hold_fn *may_hold;
+    const struct pred *kid;
+};
+
+static struct texts_probe texts_probe_of(struct eval_ctx *ctx, const struct clause *cl)
 {
     const struct eval_options *o = ((struct eval_run *)ctx)->opts;
-    int skip = !(o && o->judged); /* rules test's callback sees every node */
+    struct texts_probe tp = {!(o && o->judged), -1, 0, NULL, NULL};
+    if (tp.skip && fn_text_verdict_worth(cl->require)) tp.q = texts_cache_question(&ctx->texts, cl);
+    if (tp.q >= 0) tp.bit = (uint64_t)1 << tp.q;
+    if (tp.skip) tp.may_hold = fn_text_may_hold_of(cl->require, &tp.kid);
+    return tp;
+}
+
+/* Does CL's require surely hold on text node C, whose string's verdicts V (or NULL) keep
+ * the require's answer as BIT? Answered from V, else by the facts' test MAY_HOLD of KID
+ * (texts_probe), else by fn_text_holds, which records the answer in V. */
+static inline int text_settled(const struct clause *cl, const struct pred *kid,
+                               fn_text_may_hold_fn *may_hold, const struct cursor *c,
+                               struct texts_verdict *v, uint64_t bit, struct eval_ctx *ctx)
+{
+    if (v && (v->known & bit)) return (v->yes & bit) != 0; /* most nodes: one test */
+    if (may_hold && (c->text_facts & SEL_TEXT_FACTS) && !may_hold(kid, c)) {
+        if (v) v->known |= bit, v->yes |= bit;
+        return 1;
+    }
+    return fn_text_holds(cl->require, cl->when, c, v, bit, ctx);
+}
+
+/* {texts: item}: every text node of ITEM, its list walked once for every rule (texts.h);
+ * TP: texts_probe_of CL in CTX. */
+static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
+                                 const struct cursor *item, ver_mask m,
+                                 const struct texts_probe *tp)
+{
     /* the answers on a string, kept for its next nodes (fn_text_skip.h) */
     struct texts_verdict *const *verdicts = NULL;
     uint64_t bit = 0;
-    if (worth < 0) worth = fn_text_verdict_worth(cl->require);
-    int q = skip && worth ? texts_cache_question(&ctx->texts, cl) : -1;
+    int skip = tp->skip, q = tp->q;
     /* without the texts whose string answered YES to Q and every question before it */
     const struct texts_list *l =
         texts_cache_item_for(&ctx->texts, rule_set_texts(ctx->rs), &ctx->sctx, item, q);
@@ -523,22 +335,17 @@ static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
     const uint32_t *open = verdicts ? texts_cache_open(&ctx->texts, l, q, &n) : NULL;
     /* the facts' test of the require's predicate, called directly: most nodes left are
      * strings met once, settled by it (fn_text_holds would answer and record the same) */
-    const struct pred *kid = NULL;
-    fn_text_may_hold_fn *may_hold = skip ? fn_text_may_hold_of(cl->require, &kid) : NULL;
+    const struct pred *kid = tp->kid;
+    fn_text_may_hold_fn *may_hold = tp->may_hold;
     ver_mask failed = 0;
     for (size_t k = 0; k < n; k++) {
         size_t i = open ? open[k] : k;
         const struct cursor *c = l->nodes.items[i];
         struct texts_verdict *v = verdicts ? verdicts[i] : NULL;
-        if (v && (v->known & bit)) {
-            if (v->yes & bit) continue; /* most nodes: one test */
-        } else if (may_hold && (c->text_facts & SEL_TEXT_FACTS) && !may_hold(kid, c)) {
-            if (v) v->known |= bit, v->yes |= bit;
+        if (verdicts ? text_settled(cl, kid, may_hold, c, v, bit, ctx)
+                     : (may_hold && (c->text_facts & SEL_TEXT_FACTS) && !may_hold(kid, c)) ||
+                    (skip && fn_text_surely_holds(cl->require, c)))
             continue;
-        } else if (verdicts ? fn_text_holds(cl->require, cl->when, c, v, bit, ctx)
-                            : skip && fn_text_surely_holds(cl->require, c)) {
-            continue;
-        }
         failed |= judge(ctx, cl, c, m);
     }
     return failed;
@@ -561,16 +368,22 @@ static ver_mask run_texts(struct eval_ctx *ctx, const struct clause *cl, const s
         for (size_t i = 0; i < l->nodes.len; i++) failed |= judge(ctx, cl, l->nodes.items[i], m);
         if (cl->texts == RULE_TEXTS_DOCUMENT) return failed;
     }
-    if (c->depth == 2 && !c->key && c->parent && texts_spec_coll(spec, c->parent->key))
-        return judge_item_texts(ctx, cl, c, m, -1);
+    struct texts_probe tp;
+    if (c->depth == 2 && !c->key && c->parent && texts_spec_coll(spec, c->parent->key)) {
+        tp = texts_probe_of(ctx, cl);
+        return judge_item_texts(ctx, cl, c, m, &tp);
+    }
     if (c->depth) return 0;
+    int probed = 0; /* a question numbered only for a clause that judges an item */
     for (size_t k = 0; k < spec->item.len; k++) {
         struct cursor coll, item;
         if (sel_member(&ctx->sctx, c, spec->item.items[k].name, &coll) < 0) continue;
         size_t n = json_is_array(coll.v) ? json_array_size(coll.v) : 0;
         if (skip_large && n >= skip_large) continue;
-        for (size_t i = 0; i < n && sel_item(&ctx->sctx, &coll, i, &item) == 0; i++)
-            failed |= judge_item_texts(ctx, cl, &item, m, -1);
+        for (size_t i = 0; i < n && sel_item(&ctx->sctx, &coll, i, &item) == 0; i++) {
+            if (!probed) tp = texts_probe_of(ctx, cl), probed = 1;
+            failed |= judge_item_texts(ctx, cl, &item, m, &tp);
+        }
     }
     return failed;
 }
@@ -868,15 +681,8 @@ static void unit_run(const struct plan *pl, struct eval_ctx *ctx, const struct u
                      const struct cursor *c, _Atomic uint64_t *rule_ns)
 {
     uint64_t t0 = rule_ns ? now_ns() : 0;
-    if (u->kind == UNIT_GROUP && u->texts) {
-        judge_item_texts(ctx, u->cl, c, u->m, u->texts - 1);
-    } else if (u->kind == UNIT_TEXTS) {
+    if (u->kind == UNIT_TEXTS) { /* GROUP units: the walk's block_unit_run */
         run_texts(ctx, u->cl, c, u->m, pl->group_min);
-    } else if (u->kind == UNIT_GROUP && !u->rest) {
-        judge(ctx, u->cl, c, u->m);
-    } else if (u->kind == UNIT_GROUP) {
-        struct visit v = {ctx, u->cl, u->m, 0};
-        sel_run(u->rest, &ctx->sctx, c, visit, &v);
     } else if (u->kind == UNIT_WHOLE) {
         run_clause(ctx, u->cl, c, u->m);
     } else if (u->kind == UNIT_ROOT) {
@@ -981,6 +787,125 @@ static int escaped_kept(const struct walk_job *j, const struct eval_ctx *ctx, si
     return 0;
 }
 
+/* A GROUP unit of a block's collection, as the block's item loop reads it: its clause,
+ * rule (record and index), versions, the selector after the item (REST, or NULL: the item
+ * itself), its index N in plan.u; TEXTS: a {texts: item} unit, TP its probe in the
+ * block's context. */
+struct block_unit {
+    const struct clause *cl;
+    const struct rule *r;
+    const struct sel *rest;
+    ver_mask m;
+    size_t n, rule;
+    int texts;
+    struct texts_probe tp;
+};
+
+/* What the item loop does, in plan order: one unit; a chain of units that share a walk
+ * (walk_shared, from unit FIRST); or a run of COUNT text units judged node by node. */
+enum step_kind { STEP_UNIT, STEP_CHAIN, STEP_RUN };
+struct block_step {
+    enum step_kind kind;
+    size_t first, count;
+};
+
+/* Can block unit BU join a run of text units judged node by node (judge_texts_run)? A
+ * {texts: item} unit with a question (not under rules test's callback). */
+static int texts_runnable(const struct block_unit *bu)
+{
+    return bu->texts && bu->tp.q >= 0;
+}
+
+_Atomic unsigned long eval_texts_runs;
+
+/* The text units US[0 .. NU) (texts_runnable, consecutive in the plan) on ITEM, node by
+ * node: each open node's string, facts and verdicts read once for every unit rather than
+ * once per unit, and the item's list and open nodes found once. The same nodes are
+ * judged for each rule, in the same order, into its own list (PER_RULE), as unit by unit.
+ * 0, or -1 when the item's list left out texts one of the units may need (then nothing
+ * was judged: the caller runs them one by one). */
+static int judge_texts_run(struct eval_ctx *ctx, const struct block_unit *us, size_t nu,
+                           const struct cursor *item, struct diag_list *per_rule)
+{
+    const struct texts_list *l =
+        texts_cache_item_for(&ctx->texts, rule_set_texts(ctx->rs), &ctx->sctx, item, us[0].tp.q);
+    for (size_t u = 1; u < nu; u++)
+        if (l->has_skips && !(l->skipped_for >> us[u].tp.q & 1)) return -1;
+    struct texts_verdict *const *verdicts = texts_cache_verdicts(&ctx->texts, l);
+    /* the open nodes, when every unit's question was numbered before they were found */
+    size_t n = l->nodes.len, open_n;
+    const uint32_t *open = texts_cache_open(&ctx->texts, l, us[0].tp.q, &open_n);
+    for (size_t u = 1; open && u < nu; u++) /* as texts_cache_open would answer */
+        if (!(l->open_for >> us[u].tp.q & 1)) open = NULL;
+    if (open) n = open_n;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = open ? open[k] : k;
+        const struct cursor *c = l->nodes.items[i];
+        struct texts_verdict *v = verdicts[i];
+        for (size_t u = 0; u < nu; u++) {
+            const struct block_unit *bu = &us[u];
+            if (text_settled(bu->cl, bu->tp.kid, bu->tp.may_hold, c, v, bu->tp.bit, ctx)) continue;
+            ctx->rule = bu->r; /* only judge reads them (the predicates never do) */
+            ctx->out = &per_rule[bu->rule];
+            judge(ctx, bu->cl, c, bu->m);
+        }
+    }
+    eval_texts_runs++;
+    return 0;
+}
+
+/* Block unit BU on ITEM, as unit_run runs a GROUP unit (timed into RULE_NS if set). */
+static void block_unit_run(struct eval_ctx *ctx, const struct block_unit *bu,
+                           const struct cursor *item, _Atomic uint64_t *rule_ns)
+{
+    uint64_t t0 = rule_ns ? now_ns() : 0;
+    if (bu->texts) {
+        judge_item_texts(ctx, bu->cl, item, bu->m, &bu->tp);
+    } else if (!bu->rest) {
+        judge(ctx, bu->cl, item, bu->m);
+    } else {
+        struct visit v = {ctx, bu->cl, bu->m, 0};
+        sel_run(bu->rest, &ctx->sctx, item, visit, &v);
+    }
+    if (rule_ns) atomic_fetch_add(&rule_ns[bu->rule], now_ns() - t0);
+}
+
+/* The units of block B's collection in CTX, once per block with what the item loop reads
+ * of them (reading the plan's units, rules, clauses and predicates again for every item
+ * missed the cache), into *UNITS; the steps over them into *STEPS; returns their number. */
+static size_t block_steps(const struct walk_job *j, struct eval_ctx *ctx,
+                          const struct walk_block *b, struct block_unit **units,
+                          struct block_step **steps)
+{
+    const struct plan *pl = j->pl;
+    struct block_unit *us = *units = xmalloc((pl->u.len + 1) * sizeof *us);
+    struct block_step *st = *steps = xmalloc((pl->u.len + 1) * sizeof *st);
+    size_t nu = 0, ns = 0;
+    for (size_t n = 0; n < pl->u.len; n++) {
+        const struct unit *u = &pl->u.items[n];
+        if (u->kind != UNIT_GROUP || u->key != b->key || u->shared) continue;
+        struct block_unit *bu = &us[nu];
+        *bu = (struct block_unit){
+            u->cl,         rule_set_rule(j->rs, u->rule), u->rest, u->m, n, u->rule,
+            u->texts != 0, {0, -1, 0, NULL, NULL}};
+        if (bu->texts) bu->tp = texts_probe_of(ctx, u->cl);
+        /* a run of text units, node by node (neither timed per rule nor memoized) */
+        int runnable = !j->memo && !j->rule_ns && u->share_next == SHARE_NONE && texts_runnable(bu);
+        if (runnable && ns && st[ns - 1].kind == STEP_RUN &&
+            st[ns - 1].first + st[ns - 1].count == nu)
+            st[ns - 1].count++;
+        else
+            st[ns++] = (struct block_step){u->share_next != SHARE_NONE ? STEP_CHAIN
+                                               : runnable              ? STEP_RUN
+                                                                       : STEP_UNIT,
+                                           nu, 1};
+        nu++;
+    }
+    for (size_t k = 0; k < ns; k++) /* a run of one is a unit */
+        if (st[k].kind == STEP_RUN && st[k].count == 1) st[k].kind = STEP_UNIT;
+    return ns;
+}
+
 /* Judge the items of block B with CTX: every GROUP unit of its collection, item by item. */
 static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
                            const struct cursor *root, const struct walk_block *b)
@@ -991,13 +916,9 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
     size_t nrules = rule_set_count(j->rs), notes = nrules; /* the slot after the rules' */
     const unsigned char *local = j->memo ? eval_memo_run_local(j->memo) : NULL;
     size_t *mark = j->memo ? xcalloc(nrules + 1, sizeof *mark) : NULL;
-    /* the units of this collection, listed once: scanning every unit of the plan for
-     * each item missed the cache */
-    size_t *units = xmalloc((pl->u.len + 1) * sizeof *units), nunits = 0;
-    for (size_t n = 0; n < pl->u.len; n++) {
-        const struct unit *u = &pl->u.items[n];
-        if (u->kind == UNIT_GROUP && u->key == b->key && !u->shared) units[nunits++] = n;
-    }
+    struct block_unit *units;
+    struct block_step *steps;
+    size_t nsteps = block_steps(j, ctx, b, &units, &steps);
     for (size_t i = b->lo; i < b->hi && i < json_array_size(coll.v); i++) {
         if (sel_item(&ctx->sctx, &coll, i, &item) < 0) break;
         for (size_t r = 0; mark && r <= nrules; r++) mark[r] = b->per_rule[r].len;
@@ -1006,19 +927,24 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
         int reused = j->memo && eval_memo_item_reuse(j->memo, b->key, i, b->per_rule);
         const unsigned char *skip = reused ? local : NULL;
         int escaped = 0; /* a rule the memo keeps read beyond the item */
-        for (size_t k = 0; k < nunits; k++) {
-            size_t n = units[k];
-            const struct unit *u = &pl->u.items[n];
-            ctx->escaped = 0;
-            if (u->share_next != SHARE_NONE) {
-                walk_shared(j, ctx, n, &item, b->per_rule, skip);
-                escaped |= j->memo && escaped_kept(j, ctx, n, 1);
+        for (size_t k = 0; k < nsteps; k++) {
+            const struct block_step *s = &steps[k];
+            const struct block_unit *bu = &units[s->first];
+            if (s->kind == STEP_RUN && judge_texts_run(ctx, bu, s->count, &item, b->per_rule) == 0)
                 continue;
+            for (size_t u = 0; u < s->count; u++, bu++) { /* one unit, or a run one by one */
+                ctx->escaped = 0;
+                if (s->kind == STEP_CHAIN) {
+                    walk_shared(j, ctx, bu->n, &item, b->per_rule, skip);
+                    escaped |= j->memo && escaped_kept(j, ctx, bu->n, 1);
+                    continue;
+                }
+                if (skip && skip[bu->rule]) continue;
+                ctx->rule = bu->r;
+                ctx->out = &b->per_rule[bu->rule];
+                block_unit_run(ctx, bu, &item, j->rule_ns);
+                escaped |= j->memo && escaped_kept(j, ctx, bu->n, 0);
             }
-            if (skip && skip[u->rule]) continue;
-            unit_use(ctx, j->rs, u, b->per_rule);
-            unit_run(pl, ctx, u, &item, j->rule_ns);
-            escaped |= j->memo && escaped_kept(j, ctx, n, 0);
         }
         if (b->key == pl->notes_key && !(skip && skip[notes])) /* the tool's pattern notes */
             pattern_note_item(&ctx->sctx, rule_set_versions(j->rs), pl->notes_want, &item,
@@ -1027,6 +953,7 @@ static void walk_block_run(const struct walk_job *j, struct eval_ctx *ctx,
         texts_cache_drop(ctx->texts, &item); /* every rule is done with its texts */
     }
     free(units);
+    free(steps);
     free(mark);
 }
 

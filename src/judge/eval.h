@@ -60,6 +60,11 @@ struct eval_options {
  * `rules lint` checks templates against. Any other {...} is kept as written. */
 extern const char *const eval_placeholders[];
 
+/* How many times a run of {texts: item} rules judged an item's texts node by node, every
+ * rule on each node in turn (for the tests: validate takes that way, rules test and
+ * --timing judge rule by rule). */
+extern _Atomic unsigned long eval_texts_runs;
+
 /* Judge D (resolved in place) with RS. Appends diagnostics to OUT, sorted by position
  * and merged per rule, node and failure. Returns the number appended. Threads may
  * judge their own documents with one rule set at the same time: a loaded rule set is
