@@ -64,6 +64,8 @@ build_pcre2() {
 # nettle: configure writes config.h; only SHA-256's files are compiled (nettle's whole
 # Makefile runs host programs, desdata, that emscripten's output cannot be)
 NETTLE_SRCS="sha256.c sha256-compress.c write-be32.c"
+NETTLE_OBJS="sha256.o sha256-compress.o write-be32.o"
+# shellcheck disable=SC2086 # NETTLE_OBJS: file names, one word each
 build_nettle() {
     cp -R "$1/." . &&
         emconfigure ./configure --host=wasm32-unknown-emscripten --prefix="$prefix" \
@@ -72,7 +74,7 @@ build_nettle() {
         for f in $NETTLE_SRCS; do
             emcc -O2 -DHAVE_CONFIG_H -I. -c "$f" -o "${f%.c}.o" || return 1
         done &&
-        emar rcs libnettle.a $(echo "$NETTLE_SRCS" | sed 's/\.c/.o/g') &&
+        emar rcs libnettle.a $NETTLE_OBJS &&
         mkdir -p "$prefix/include/nettle" &&
         cp libnettle.a "$prefix/lib/" &&
         cp ./*.h "$prefix/include/nettle/"

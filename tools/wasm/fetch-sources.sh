@@ -58,9 +58,18 @@ apt_update() {
 
 # unpack_by_hand PKG: orig + debian tarballs of a 3.0 (quilt) package, patches applied
 unpack_by_hand() {
-    orig=$(ls "$pkg_dl"/*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -n 1)
-    deb=$(ls "$pkg_dl"/*.debian.tar.* 2>/dev/null | head -n 1)
-    [ -n "$orig" ] && [ -n "$deb" ] || { echo "fetch-sources: $1: no orig and debian tarballs to unpack" >&2; return 1; }
+    orig=
+    deb=
+    for f in "$pkg_dl"/*.orig.tar.*; do
+        case $f in *.asc) ;; *) [ -f "$f" ] && orig=$f ;; esac
+    done
+    for f in "$pkg_dl"/*.debian.tar.*; do
+        [ -f "$f" ] && deb=$f
+    done
+    if [ -z "$orig" ] || [ -z "$deb" ]; then
+        echo "fetch-sources: $1: no orig and debian tarballs to unpack" >&2
+        return 1
+    fi
     mkdir -p "$dir/src/$1.tmp"
     tar -xf "$orig" -C "$dir/src/$1.tmp"
     top=$(ls "$dir/src/$1.tmp")
@@ -103,7 +112,7 @@ fetch_version() {
         return 1
     }
     missing_dsc=0
-    echo "$uris" | while read -r url file size hash; do
+    echo "$uris" | while read -r url file _size hash; do
         url=$(echo "$url" | tr -d "'")
         if ! /usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$url" "$pkg_dl/$file" "$hash" > "$pkg_dl/$file.log" 2>&1; then
             echo "fetch-sources: $pkg $version ($suite): $file: $(grep -m1 -E 'Err|E:' "$pkg_dl/$file.log" || echo 'download failed')" >&2
