@@ -10,7 +10,7 @@
 //   - standard input, output and error as the host's descriptors, byte for byte
 //     (emscripten's terminal device decodes output as UTF-8 and writes it line by line),
 //     and a terminal only where the host's descriptor is one (--color auto).
-/* global Module, ENV, FS, NODEFS */
+/* global Module, ENV, FS, NODEFS, PATH */
 Module['preRun'] = Module['preRun'] || [];
 Module['preRun'].push(function () {
   var nodeFs = require('fs');
@@ -32,6 +32,16 @@ Module['preRun'].push(function () {
       if (!e.code) throw e;
       throw new FS.ErrnoError(NODEFS.convertNodeCode(e));
     }
+  };
+
+  // mkdir of ".", ".." or "/" is EEXIST on Linux; 3.1.6 says EINVAL, which a caller
+  // making every folder of a path ("./a/b": ".", then "./a") takes for a failure
+  var mkdir = FS.mkdir;
+  FS.mkdir = function (path, mode) {
+    var name = PATH.basename(PATH.normalize(path));
+    if ((name === '' || name === '.' || name === '..' || name === '/') && FS.analyzePath(path).exists)
+      throw new FS.ErrnoError(20); // EEXIST
+    return mkdir(path, mode);
   };
 
   var own = { dev: true, proc: true, 'mcpdesc-embedded': true };
