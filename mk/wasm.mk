@@ -75,5 +75,10 @@ $(WASM_DIR)/mcpdesc.js: $(WASM_OBJS) tools/wasm/pre.js $(WASM_DIR)/embedded/defa
 	    $(WASM_DIR)/mcpdesc.wasm "$$(wc -c < $(WASM_DIR)/mcpdesc.wasm)"
 	@cat $(WASM_DIR)/src/*.version | sed 's/ (.*//' | paste -sd, - | sed 's/,/, /g'
 
-test-wasm:
-	sh tests/wasm/run.sh $(BUILD)/mcpdesc $(WASM_DIR)/mcpdesc.js
+# Without emscripten (tools/install-deps.sh wasm) the test is a counted skip, as the
+# other optional tests are; with it, the build is made first.
+test-wasm: $(BUILD)/mcpdesc
+	@if command -v $(EMCC) > /dev/null 2>&1; then \
+	    $(MAKE) --no-print-directory wasm && sh tests/wasm/run.sh $(BUILD)/mcpdesc $(WASM_DIR)/mcpdesc.js; \
+	else . tests/skip.sh; test_skip test-wasm "the WebAssembly command line against the native one" \
+	    "emcc not found: sh tools/install-deps.sh wasm" || exit 1; fi
