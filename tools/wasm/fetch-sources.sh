@@ -60,27 +60,33 @@ apt_update() {
 unpack_by_hand() {
     orig=
     deb=
-    for f in "$pkg_dl"/*.orig.tar.*; do
-        case $f in *.asc) ;; *) [ -f "$f" ] && orig=$f ;; esac
-    done
-    for f in "$pkg_dl"/*.debian.tar.*; do
-        [ -f "$f" ] && deb=$f
+    for f in "$pkg_dl"/*; do
+        case $f in
+        *.orig.tar.gz | *.orig.tar.xz | *.orig.tar.bz2) orig=$f ;;
+        *.debian.tar.gz | *.debian.tar.xz | *.debian.tar.bz2) deb=$f ;;
+        esac
     done
     if [ -z "$orig" ] || [ -z "$deb" ]; then
         echo "fetch-sources: $1: no orig and debian tarballs to unpack" >&2
         return 1
     fi
-    mkdir -p "$dir/src/$1.tmp"
-    tar -xf "$orig" -C "$dir/src/$1.tmp"
+    # every step checked: errexit does not hold in a function called from `||`
+    mkdir -p "$dir/src/$1.tmp" && tar -xf "$orig" -C "$dir/src/$1.tmp" || return 1
     top=$(ls "$dir/src/$1.tmp")
-    [ "$(echo "$top" | wc -l)" = 1 ] || { echo "fetch-sources: $1: the orig tarball has more than one top directory" >&2; return 1; }
-    mv "$dir/src/$1.tmp/$top" "$dir/src/$1"
-    rmdir "$dir/src/$1.tmp"
-    tar -xf "$deb" -C "$dir/src/$1"
+    if [ -z "$top" ] || [ "$(echo "$top" | wc -l)" != 1 ]; then
+        echo "fetch-sources: $1: the orig tarball does not hold one top directory" >&2
+        return 1
+    fi
+    mv "$dir/src/$1.tmp/$top" "$dir/src/$1" && rmdir "$dir/src/$1.tmp" &&
+        tar -xf "$deb" -C "$dir/src/$1" || return 1
+    [ -f "$dir/src/$1/CMakeLists.txt" ] || [ -f "$dir/src/$1/configure" ] || {
+        echo "fetch-sources: $1: unpacked, but holds neither CMakeLists.txt nor configure" >&2
+        return 1
+    }
     if [ -f "$dir/src/$1/debian/patches/series" ]; then
         sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$dir/src/$1/debian/patches/series" | while read -r p opt; do
             (cd "$dir/src/$1" && patch -s -p1 ${opt:+"$opt"} < "debian/patches/$p") || exit 1
-        done
+        done || return 1
     fi
 }
 
@@ -106,7 +112,7 @@ fetch_version() {
     version=$3
     pkg_dl="$dir/dl/$pkg-$version"
     rm -rf "$pkg_dl" "$dir/src/$pkg" "$dir/src/$pkg.tmp"
-    mkdir -p "$pkg_dl"
+    mkdir -p "$pkg_dl/log"
     uris=$(apt_in "$suite" apt-get source --print-uris -qq "$pkg=$version" 2>/dev/null | grep "^'") || {
         echo "fetch-sources: $pkg $version: apt-get source found no files" >&2
         return 1
@@ -114,19 +120,19 @@ fetch_version() {
     missing_dsc=0
     echo "$uris" | while read -r url file _size hash; do
         url=$(echo "$url" | tr -d "'")
-        if ! /usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$url" "$pkg_dl/$file" "$hash" > "$pkg_dl/$file.log" 2>&1; then
-            echo "fetch-sources: $pkg $version ($suite): $file: $(grep -m1 -E 'Err|E:' "$pkg_dl/$file.log" || echo 'download failed')" >&2
+        if ! /usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$url" "$pkg_dl/$file" "$hash" > "$pkg_dl/log/$file" 2>&1; then
+            echo "fetch-sources: $pkg $version ($suite): $file: $(grep -A1 -m1 -E 'Err|E:' "$pkg_dl/log/$file" | tr -s ' \n' ' ' || echo 'download failed')" >&2
             rm -f "$pkg_dl/$file"
-            case $file in *.dsc) echo dsc >> "$pkg_dl/failed" ;; *) echo "$file" >> "$pkg_dl/failed" ;; esac
+            case $file in *.dsc) echo dsc >> "$pkg_dl/log/failed" ;; *) echo "$file" >> "$pkg_dl/log/failed" ;; esac
         fi
     done
-    if [ -f "$pkg_dl/failed" ]; then
-        grep -qv '^dsc$' "$pkg_dl/failed" && return 1
+    if [ -f "$pkg_dl/log/failed" ]; then
+        grep -qv '^dsc$' "$pkg_dl/log/failed" && return 1
         missing_dsc=1
     fi
     if [ $missing_dsc = 0 ]; then
-        dpkg-source -q -x "$pkg_dl"/*.dsc "$dir/src/$pkg" > "$pkg_dl/unpack.log" 2>&1 || {
-            cat "$pkg_dl/unpack.log" >&2
+        dpkg-source -q -x "$pkg_dl"/*.dsc "$dir/src/$pkg" > "$pkg_dl/log/unpack" 2>&1 || {
+            cat "$pkg_dl/log/unpack" >&2
             return 1
         }
         how="apt, dpkg-source"
