@@ -1,5 +1,5 @@
 #!/bin/sh
-# install-deps.sh [--list] [build|test|deb|deb-test]... - install the Debian packages of
+# install-deps.sh [--list] [build|test|deb|deb-test|wasm]... - install the Debian packages of
 # each group named (default: build), only those missing. Needs root (or sudo) the first
 # time on a fresh machine. --list prints the packages of the groups, one a line, and
 # installs nothing (tests/install-deps.sh).
@@ -15,6 +15,9 @@
 #             libsubunit-dev too, the test-only ones: a fresh clone lacked them and
 #             dpkg-buildpackage stopped at "Unmet build dependencies")
 #   deb-test  installing them in a clean root (`make test-deb`): debootstrap
+#   wasm      the WebAssembly build (`make wasm`, docs/wasm.md): emscripten (it brings
+#             clang-14, lld-14, binaryen and node), cmake for the libraries' builds,
+#             dpkg-dev (dpkg-source unpacks Debian's source packages), patch and xz-utils
 set -eu
 BUILD_PKGS="make gcc pkg-config python3-jsonschema nettle-dev libcurl4-openssl-dev libjansson-dev libyaml-dev libpcre2-dev liburiparser-dev"
 TEST_PKGS="man-db clang-format json-schema-test-suite check libsubunit-dev"
@@ -43,6 +46,7 @@ node_pkgs() {
 }
 DEB_PKGS="build-essential dpkg-dev debhelper fakeroot lintian"
 DEB_TEST_PKGS="debootstrap"
+WASM_PKGS="emscripten cmake dpkg-dev patch xz-utils"
 # The Build-Depends of debian/control, one name a line, as dpkg-buildpackage reads them:
 # the first of alternatives, without version, architecture or :qualifier; an entry with
 # a build profile (check <!nocheck>) only where DEB_BUILD_PROFILES selects it; the
@@ -83,7 +87,8 @@ for g in "$@"; do
     test) PKGS="$PKGS $BUILD_PKGS $TEST_PKGS $(node_pkgs)" ;;
     deb) PKGS="$PKGS $DEB_PKGS $(build_depends | tr '\n' ' ')" ;;
     deb-test) PKGS="$PKGS $DEB_TEST_PKGS" ;;
-    *) echo "install-deps: unknown group '$g' (build, test, deb, deb-test)" >&2; exit 2 ;;
+    wasm) PKGS="$PKGS $WASM_PKGS" ;;
+    *) echo "install-deps: unknown group '$g' (build, test, deb, deb-test, wasm)" >&2; exit 2 ;;
     esac
 done
 if [ $list -eq 1 ]; then

@@ -1133,7 +1133,8 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
         /* /dev/null and the like are written, never replaced by a renamed file */
         if (!util_write_in_place(target)) tmp = xasprintf("%s.tmp.%ld", target, (long)getpid());
         if (!(out = fopen(tmp ? tmp : target, "w"))) {
-            fprintf(stderr, "mcpdesc %s: cannot write '%s': %m\n", cmd_validate_label, r->file);
+            fprintf(stderr, "mcpdesc %s: cannot write '%s': %s\n", cmd_validate_label, r->file,
+                    strerror(errno));
             free(tmp);
             free(target);
             return 2;
@@ -1171,7 +1172,8 @@ static int emit_one(const struct validate_opts *o, const struct validate_run *v,
     if (r->file) {
         int write_failed = ferror(out); /* an error the final flush would not repeat */
         if (fclose(out) != 0 || write_failed || (tmp && rename(tmp, target) != 0)) {
-            fprintf(stderr, "mcpdesc %s: cannot write '%s': %m\n", cmd_validate_label, r->file);
+            fprintf(stderr, "mcpdesc %s: cannot write '%s': %s\n", cmd_validate_label, r->file,
+                    strerror(errno));
             if (tmp) unlink(tmp);
             status = 2;
         }

@@ -6,6 +6,24 @@
 #include "base/util.h"
 #include "cli/cmd.h"
 
+#ifdef MCPDESC_WASM
+/* The WebAssembly build (mk/wasm.mk) cannot start a server process nor serve an editor
+ * over a long-lived pipe: capture and lsp are the native program's. */
+static int native_only(int argc, char **argv)
+{
+    (void)argc;
+    fprintf(stderr,
+            "mcpdesc: '%s' is not in the WebAssembly build: it needs %s; use the native "
+            "mcpdesc (built with make, or the Debian package: docs/wasm.md)\n",
+            argv[0],
+            !strcmp(argv[0], "capture") ? "to start the server's process or reach its URL"
+                                        : "a language server's process for the editor");
+    return 2;
+}
+#define cmd_capture native_only
+#define cmd_lsp native_only
+#endif
+
 static const struct command {
     const char *name;
     int (*run)(int argc, char **argv);

@@ -31,7 +31,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#ifndef __EMSCRIPTEN__
 #include <link.h>
+#endif
 #include <nettle/sha2.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -68,6 +70,7 @@ static const char MAGIC[8] = {'M', 'C', 'P', 'D', 'D', 'O', 'C', '\n'};
 static char engine[128];
 static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
 
+#ifndef __EMSCRIPTEN__
 /* The main program's NT_GNU_BUILD_ID note, in hex, into engine (after the version). */
 static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -93,13 +96,20 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg)
     }
     return 1; /* the first object is the main program: look no further */
 }
+#endif
 
 static char engine_tag[17]; /* 16 hex digits of the engine's sha256: its entries' names */
 
 static void engine_init(void)
 {
     char id[81] = "";
+#if defined(MCPDESC_BUILD_ID)
+    /* a build without ELF notes (WebAssembly, mk/wasm.mk) names itself: the digest of
+     * everything it was compiled from */
+    snprintf(id, sizeof id, "%s", MCPDESC_BUILD_ID);
+#elif !defined(__EMSCRIPTEN__)
     dl_iterate_phdr(find_build_id, id);
+#endif
     if (!*id) return;
     snprintf(engine, sizeof engine, "mcpdesc %s %s", MCPDESC_VERSION, id);
     struct sha256_ctx c;

@@ -105,12 +105,18 @@ done:
     return rc;
 }
 
-static int by_fp_cmp(const void *a, const void *b, void *arg)
+/* An entry's fingerprint and index, sorted by both: the order is total, so qsort needs no
+ * context (qsort_r is a GNU extension that WebAssembly's libc lacks, docs/wasm.md). */
+struct fp_at {
+    const char *fp;
+    size_t i;
+};
+
+static int fp_at_cmp(const void *a, const void *b)
 {
-    const struct baseline *bl = arg;
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    int c = strcmp(bl->entries[x].fingerprint, bl->entries[y].fingerprint);
-    return c ? c : (x > y) - (x < y);
+    const struct fp_at *x = a, *y = b;
+    int c = strcmp(x->fp, y->fp);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
 struct baseline *baseline_load(const char *path, const char *cwd, struct doc_error *err)
@@ -148,8 +154,11 @@ struct baseline *baseline_load(const char *path, const char *cwd, struct doc_err
         return NULL;
     }
     b->by_fp = xcalloc(b->n ? b->n : 1, sizeof *b->by_fp);
-    for (size_t i = 0; i < b->n; i++) b->by_fp[i] = i;
-    if (b->n) qsort_r(b->by_fp, b->n, sizeof *b->by_fp, by_fp_cmp, b);
+    struct fp_at *order = xcalloc(b->n ? b->n : 1, sizeof *order);
+    for (size_t i = 0; i < b->n; i++) order[i] = (struct fp_at){b->entries[i].fingerprint, i};
+    if (b->n) qsort(order, b->n, sizeof *order, fp_at_cmp);
+    for (size_t i = 0; i < b->n; i++) b->by_fp[i] = order[i].i;
+    free(order);
     return b;
 }
 

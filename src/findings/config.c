@@ -3,6 +3,7 @@
 
 #include <fnmatch.h>
 #include <limits.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -483,7 +484,7 @@ struct config *config_read(const char *path, struct diag_list *errs)
 {
     struct buf b = BUF_INIT;
     if (buf_read_file(&b, path) < 0) {
-        diag_errorf(errs, path, 0, 0, "cannot read the config: %m");
+        diag_errorf(errs, path, 0, 0, "cannot read the config: %s", strerror(errno));
         buf_release(&b);
         return NULL;
     }

@@ -94,7 +94,7 @@ void report_json(const struct report_opts *o, const struct report_file *files, s
         json_t *fj = json_pack("{s:s}", "file", f->name);
         if (f->error) {
             json_object_set_new(fj, "error",
-                                json_pack("{s:s, s:i, s:i}", "message", f->error->message, "line",
+                                json_pack("{s:s, s:I, s:I}", "message", f->error->message, "line",
                                           (json_int_t)f->error->line, "column",
                                           (json_int_t)f->error->col));
         } else {

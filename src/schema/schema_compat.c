@@ -2,6 +2,7 @@
  * (schema_compat.h lists every decision). One file: the state and the index of each
  * root, references, the recursion and dispatch, then one comparison per keyword. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,7 +198,11 @@ static int trivial(const struct side *s, json_t *v)
 
 /* ---- the index of one root ---------------------------------------------------------- */
 
-#define SIZE_CAP ((size_t)1 << 40)
+/* A size is kept as size << 1 | reference in a size_t: 2^40, or what a 32-bit size_t
+ * (WebAssembly) holds shifted, whichever is less. */
+#define SIZE_CAP                                                                                   \
+    ((uint64_t)(SIZE_MAX >> 2) < ((uint64_t)1 << 40) ? (size_t)(SIZE_MAX >> 2)                     \
+                                                     : (size_t)((uint64_t)1 << 40))
 #define ROOT_EQUAL_LIMIT ((size_t)1 << 22)
 
 static void add_anchor(struct side *s, const char *name, json_t *node, const char *path)
