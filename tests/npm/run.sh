@@ -1,0 +1,102 @@
+#!/bin/sh
+# run.sh NATIVE TGZ - the npm package (make npm, docs/wasm.md) against the native
+# program, run by `make test-npm` (mk/npm.mk), from the repository root:
+#   install      a scratch project (build/npm/scratch) installs the tarball offline
+#                (the package has no dependencies; npm's cache is build/npm/cache)
+#   cli          `npx mcpdesc` there: every conformance fixture folder judged by both
+#                (json, sarif and text reports), standard input, a usage error, an
+#                `rules list`, `--version`: stdout, stderr and exit status byte for byte the same
+# Prints ok/FAIL per check, then "N passed, N failed"; exits 1 on a failure.
+set -u
+if [ $# -ne 2 ]; then
+    echo "usage: sh tests/npm/run.sh NATIVE TGZ" >&2
+    exit 2
+fi
+here=$(pwd)
+native=$1
+tgz=$2
+case $native in /*) ;; *) native="$here/$native" ;; esac
+case $tgz in /*) ;; *) tgz="$here/$tgz" ;; esac
+cd "$(dirname "$0")/../.." || exit 2
+root=$(pwd)
+MCPDESC_NO_CONFIG=1
+export MCPDESC_NO_CONFIG
+passed=0
+failed=0
+ok() {
+    echo "ok $1"
+    passed=$((passed + 1))
+}
+fail() {
+    echo "FAIL $1"
+    failed=$((failed + 1))
+}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-npm.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+
+scratch=$root/build/npm/scratch
+npm_config_cache=$root/build/npm/cache
+export npm_config_cache
+rm -rf "$scratch"
+mkdir -p "$scratch"
+printf '{ "name": "scratch", "private": true, "type": "commonjs" }\n' > "$scratch/package.json"
+if (cd "$scratch" && npm install --offline --no-audit --no-fund "$tgz") > "$tmp/install.log" 2>&1 &&
+    [ -x "$scratch/node_modules/.bin/mcpdesc" ]; then
+    ok "install: $(basename "$tgz") into build/npm/scratch, offline"
+else
+    fail "install:"
+    sed 's/^/    /' "$tmp/install.log" | head -n 20
+    echo "$passed passed, $failed failed"
+    exit 1
+fi
+
+# same NAME ARGS...: the native program and `npx mcpdesc` in the scratch project, both
+# from the repository root, standard input from $stdin: stdout, stderr, status the same
+stdin=/dev/null
+same() {
+    name=$1
+    shift
+    "$native" "$@" > "$tmp/n.out" 2> "$tmp/n.err" < "$stdin"
+    ns=$?
+    npx --no --prefix "$scratch" mcpdesc "$@" > "$tmp/w.out" 2> "$tmp/w.err" < "$stdin"
+    ws=$?
+    problems=""
+    [ "$ns" = "$ws" ] || problems="$problems status($ns/$ws)"
+    cmp -s "$tmp/n.out" "$tmp/w.out" || problems="$problems stdout"
+    cmp -s "$tmp/n.err" "$tmp/w.err" || problems="$problems stderr"
+    if [ -z "$problems" ]; then
+        ok "cli $name"
+        return
+    fi
+    fail "cli $name:$problems (- native, + npx mcpdesc)"
+    diff -u "$tmp/n.out" "$tmp/w.out" | tail -n +3 | head -n 10 | sed 's/^/    /'
+    diff -u "$tmp/n.err" "$tmp/w.err" | tail -n +3 | head -n 10 | sed 's/^/    /'
+}
+
+rules=$root/rules-yaml
+for d in conformance/*/; do
+    d=${d%/}
+    r=$rules
+    case $d in
+    conformance/security) r=$rules/security ;;
+    conformance/diff) continue ;;
+    esac
+    for f in json sarif text; do
+        same "$d ($f)" validate --rules "$r" --preset all --format "$f" --color never "$d"
+    done
+done
+for pair in conformance/diff/*/; do
+    if [ -f "${pair}old.json" ] && [ -f "${pair}new.json" ]; then
+        same "diff ${pair%/}" diff --rules "$rules/diff" --format json "${pair}old.json" "${pair}new.json"
+    fi
+done
+stdin=examples/weather.json
+same "standard input" validate --rules "$rules" --format json --stdin-filepath weather.json -
+stdin=/dev/null
+same "usage error" validate --rules "$rules" --bogus examples/weather.json
+same "rules list" rules list --rules "$rules"
+same "version" --version
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
