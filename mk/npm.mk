@@ -1,14 +1,14 @@
 # mk/npm.mk - the npm package mcpdesc (docs/npm.md, issue 33 item 2): `make npm` packs
-# make wasm's command line with tools/npm/'s sources (bin/mcpdesc.js, the `mcpdesc`
-# command) into build/npm/mcpdesc-VERSION.tgz (tools/npm/assemble.sh;
+# make wasm's command line with tools/npm/'s sources (bin/mcpdesc.js, the API index.js
+# and its types index.d.ts) into build/npm/mcpdesc-VERSION.tgz (tools/npm/assemble.sh;
 # publishing is out of scope). test-npm (tests/npm/run.sh): the tarball installed in a
-# scratch project, `npx mcpdesc` against the native program. Not part of
+# scratch project, `npx mcpdesc` and the API against the native program. Not part of
 # `make check` yet.
 NPM_DIR := build/npm
 # mk/wasm.mk's WASM_DIR, named here: npm.mk is read before wasm.mk (rules expand early)
 NPM_WASM_DIR := build/wasm
 NPM_TGZ := $(NPM_DIR)/mcpdesc-$(VERSION).tgz
-NPM_SRCS := tools/npm/package.json.in tools/npm/README.md \
+NPM_SRCS := tools/npm/package.json.in tools/npm/index.js tools/npm/index.d.ts tools/npm/README.md \
     tools/npm/bin/mcpdesc.js tools/npm/assemble.sh
 
 .PHONY: npm test-npm

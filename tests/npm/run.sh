@@ -1,11 +1,20 @@
 #!/bin/sh
-# run.sh NATIVE TGZ - the npm package (make npm, docs/wasm.md) against the native
+# run.sh NATIVE TGZ - the npm package (make npm, docs/npm.md) against the native
 # program, run by `make test-npm` (mk/npm.mk), from the repository root:
 #   install      a scratch project (build/npm/scratch) installs the tarball offline
 #                (the package has no dependencies; npm's cache is build/npm/cache)
 #   cli          `npx mcpdesc` there: every conformance fixture folder judged by both
 #                (json, sarif and text reports), standard input, a usage error, an
 #                `rules list`, `--version`: stdout, stderr and exit status byte for byte the same
+#   api          tests/npm/api.test.js under `node --test` in the scratch project:
+#                validate, validateFiles and loadRules against the native JSON report,
+#                finding by finding, field by field
+#   types        tests/npm/types.test.ts under `tsc --noEmit --strict` there, against the
+#                package's index.d.ts: with $MCPDESC_TSC (a tsc whose node_modules also
+#                hold @types/node) or a tsc on PATH; else a counted skip. Checked with
+#                typescript 5 and @types/node 20 from npm (`npm install` in a folder of
+#                your own, MCPDESC_TSC=that/node_modules/.bin/tsc); Debian's
+#                node-typescript (4.8) is not tried yet
 # Prints ok/FAIL per check, then "N passed, N failed"; exits 1 on a failure.
 set -u
 if [ $# -ne 2 ]; then
@@ -97,6 +106,32 @@ stdin=/dev/null
 same "usage error" validate --rules "$rules" --bogus examples/weather.json
 same "rules list" rules list --rules "$rules"
 same "version" --version
+
+# the API, under node's test runner in the scratch project
+cp tests/npm/api.test.js "$scratch/"
+if (cd "$scratch" && MCPDESC_TOP="$root" MCPDESC_NATIVE="$native" node --test api.test.js) > "$tmp/api.log" 2>&1; then
+    ok "api: node --test api.test.js: $(grep -E '^# (pass|fail)' "$tmp/api.log" | tr '\n' ' ')"
+else
+    fail "api: node --test api.test.js:"
+    grep -v '^ *\(duration_ms\|\.\.\.\|---\|type:\)' "$tmp/api.log" | head -n 60 | sed 's/^/    /'
+fi
+
+# the types, when a TypeScript compiler is at hand
+tsc=${MCPDESC_TSC:-$(command -v tsc 2> /dev/null || true)}
+if [ -n "$tsc" ] && [ -x "$tsc" ]; then
+    types=$(cd "$(dirname "$tsc")/.." && pwd)/@types
+    cp tests/npm/types.test.ts "$scratch/"
+    if (cd "$scratch" && "$tsc" --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 \
+        --typeRoots "$types" --types node types.test.ts) > "$tmp/tsc.log" 2>&1; then
+        ok "types: tsc --noEmit --strict types.test.ts ($("$tsc" --version))"
+    else
+        fail "types: tsc --noEmit --strict types.test.ts:"
+        sed 's/^/    /' "$tmp/tsc.log" | head -n 20
+    fi
+else
+    . tests/skip.sh
+    test_skip test-npm "the TypeScript types (tsc --noEmit)" "no tsc: set MCPDESC_TSC" || failed=$((failed + 1))
+fi
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

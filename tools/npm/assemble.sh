@@ -16,7 +16,7 @@ pkg=$out/package
 rm -rf "$pkg" "$out/mcpdesc-$version.tgz"
 mkdir -p "$pkg/bin" "$pkg/wasm"
 sed "s/@VERSION@/$version/" "$src/package.json.in" > "$pkg/package.json"
-cp "$src/README.md" "$pkg/"
+cp "$src/index.js" "$src/index.d.ts" "$src/README.md" "$pkg/"
 cp "$src/bin/mcpdesc.js" "$pkg/bin/"
 chmod 755 "$pkg/bin/mcpdesc.js"
 cp "$wasm/mcpdesc.js" "$wasm/mcpdesc.wasm" "$pkg/wasm/"
