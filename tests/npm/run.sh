@@ -15,6 +15,9 @@
 #                typescript 5 and @types/node 20 from npm (`npm install` in a folder of
 #                your own, MCPDESC_TSC=that/node_modules/.bin/tsc); Debian's
 #                node-typescript (4.8) is not tried yet
+#   docs         the API example of docs/npm.md (the ```js block after
+#                <!-- test-npm: example.mjs -->), run there as example.mjs: it must
+#                print the block after <!-- test-npm: example.mjs output -->
 # Prints ok/FAIL per check, then "N passed, N failed"; exits 1 on a failure.
 set -u
 if [ $# -ne 2 ]; then
@@ -131,6 +134,25 @@ if [ -n "$tsc" ] && [ -x "$tsc" ]; then
 else
     . tests/skip.sh
     test_skip test-npm "the TypeScript types (tsc --noEmit)" "no tsc: set MCPDESC_TSC" || failed=$((failed + 1))
+fi
+
+# the example of docs/npm.md, and what it prints: the block after each marker
+block() {
+    awk -v mark="<!-- test-npm: $1 -->" '$0 == mark { want = 1; next }
+        want && /^```[a-z]+$/ { inside = 1; next }
+        inside && /^```$/ { exit }
+        inside { print }' docs/npm.md
+}
+block example.mjs > "$scratch/example.mjs"
+block "example.mjs output" > "$tmp/ex.want"
+if [ ! -s "$scratch/example.mjs" ] || [ ! -s "$tmp/ex.want" ]; then
+    fail "docs: no example or output marked <!-- test-npm: example.mjs --> / <!-- test-npm: example.mjs output --> in docs/npm.md"
+elif (cd "$scratch" && cp "$root/examples/weather.json" . && node example.mjs) > "$tmp/ex.log" 2>&1 &&
+    cmp -s "$tmp/ex.want" "$tmp/ex.log"; then
+    ok "docs: docs/npm.md's example prints what docs/npm.md says ($(wc -l < "$tmp/ex.log") lines)"
+else
+    fail "docs: docs/npm.md's example (- docs/npm.md, + printed):"
+    diff -u "$tmp/ex.want" "$tmp/ex.log" | tail -n +3 | head -n 20 | sed 's/^/    /'
 fi
 
 echo "$passed passed, $failed failed"
