@@ -4,8 +4,10 @@
 #   install      a scratch project (build/npm/scratch) installs the tarball offline
 #                (the package has no dependencies; npm's cache is build/npm/cache)
 #   cli          `npx mcpdesc` there: every conformance fixture folder judged by both
-#                (json, sarif and text reports), standard input, a usage error, an
-#                `rules list`, `--version`: stdout, stderr and exit status byte for byte the same
+#                (json, sarif and text reports), the diff pairs, standard input, a
+#                usage error, rules list/lint/test/explain, fix (--dry-run --diff, and
+#                in place on copies), --version: stdout, stderr and exit status byte for
+#                byte the same; capture and lsp exit 2 naming the native build
 #   api          tests/npm/api.test.js under `node --test` in the scratch project:
 #                validate, validateFiles and loadRules against the native JSON report,
 #                finding by finding, field by field
@@ -109,6 +111,35 @@ stdin=/dev/null
 same "usage error" validate --rules "$rules" --bogus examples/weather.json
 same "rules list" rules list --rules "$rules"
 same "version" --version
+same "rules lint" rules lint --rules "$rules"
+same "rules test" rules test --rules "$rules/security"
+same "rules explain" rules explain --rules "$rules" mcp.tool.input-schema.object-root
+same "fix --dry-run --diff" fix --dry-run --diff --rules "$rules" conformance/fixes
+# fix in place: two copies of the fixtures, one fixed by each program, the same after
+mkdir -p "$tmp/fix-n" "$tmp/fix-w"
+cp conformance/fixes/* "$tmp/fix-n/" && cp conformance/fixes/* "$tmp/fix-w/"
+(cd "$tmp/fix-n" && "$native" fix --rules "$rules" . > ../fix-n.out 2>&1)
+ns=$?
+(cd "$tmp/fix-w" && npx --no --prefix "$scratch" mcpdesc fix --rules "$rules" . > ../fix-w.out 2>&1)
+ws=$?
+if diff -r conformance/fixes "$tmp/fix-n" > /dev/null; then
+    fail "cli fix in place: the native program fixed nothing in conformance/fixes"
+elif [ "$ns" = "$ws" ] && cmp -s "$tmp/fix-n.out" "$tmp/fix-w.out" && diff -r "$tmp/fix-n" "$tmp/fix-w" > /dev/null; then
+    ok "cli fix in place: the same files, output and status ($ns)"
+else
+    fail "cli fix in place: status $ns/$ws, output or files differ"
+    diff -r "$tmp/fix-n" "$tmp/fix-w" | head -n 10 | sed 's/^/    /'
+fi
+# capture and lsp need a process or the network: exit 2, naming the native build
+for c in capture lsp; do
+    npx --no --prefix "$scratch" mcpdesc "$c" > "$tmp/c.out" 2> "$tmp/c.err" < /dev/null
+    st=$?
+    if [ $st = 2 ] && grep -q native "$tmp/c.err" && [ ! -s "$tmp/c.out" ]; then
+        ok "cli $c: exit 2, names the native build"
+    else
+        fail "cli $c: status $st, stderr: $(head -n 3 "$tmp/c.err")"
+    fi
+done
 
 # the API, under node's test runner in the scratch project
 cp tests/npm/api.test.js "$scratch/"
