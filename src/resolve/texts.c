@@ -141,6 +141,7 @@ enum {
 };
 
 enum { NAMED_WORDS = 16 }; /* named_bytes' filter: 1,024 bits */
+enum { PICK_MAX = 16 };    /* an item's selectors run_item finds in one pass, at most */
 
 struct verdict_rec { /* in a block: the verdict, then the string's bytes */
     struct texts_verdict v;
@@ -178,6 +179,10 @@ struct verdicts {
     unsigned char hint[256]; /* an asker's number, by its address (texts_cache_question) */
     const struct texts_spec *named_of; /* the spec whose named_bytes NAMED holds, or NULL */
     uint64_t named[NAMED_WORDS];
+    /* sel_member_name of a collection's selectors (entries, then roots), found once: the
+     * selectors themselves are read again only when run */
+    const texts_entries *picks_of;
+    const char *picks[PICK_MAX];
 };
 
 static void verdicts_free(struct verdicts *t)
@@ -673,8 +678,6 @@ static void run_entries(struct walk *w, const texts_entries *e)
  * a lookup each costs two hash lookups and a search of the member's source node, where
  * one pass over the item's few members finds them all. The selectors still run in their
  * order, each from what the pass found. */
-enum { PICK_MAX = 16 };
-
 struct pick {
     const char *name[PICK_MAX]; /* per selector (entries, then roots): its member, or NULL */
     size_t n;
@@ -733,9 +736,16 @@ static void run_item(struct walk *w, const texts_entries *e)
     size_t named = 0;
     if (json_is_object(w->top->v) && e->len + spec->roots.len <= PICK_MAX) {
         p.n = e->len + spec->roots.len;
+        struct verdicts *vt = w->vt;
+        if (vt && vt->picks_of == e) {
+            memcpy(p.name, vt->picks, p.n * sizeof *p.name);
+        } else {
+            for (size_t i = 0; i < p.n; i++)
+                p.name[i] =
+                    sel_member_name(i < e->len ? e->items[i].sel : spec->roots.items[i - e->len]);
+            if (vt) memcpy(vt->picks, p.name, p.n * sizeof *p.name), vt->picks_of = e;
+        }
         for (size_t i = 0; i < p.n; i++) {
-            p.name[i] =
-                sel_member_name(i < e->len ? e->items[i].sel : spec->roots.items[i - e->len]);
             p.has[i] = 0;
             named += p.name[i] != NULL;
         }

@@ -33,17 +33,9 @@ static struct texts_spec *spec_new(void)
     return s;
 }
 
-/* "POINTER=KIND" of every text of tool INDEX of JSON, space-separated (new string). */
-static char *texts_of_tool(const struct texts_spec *spec, const char *json, size_t index)
+/* "POINTER=KIND" of every text of L, space-separated (new string). */
+static char *list_text(const struct texts_list *l)
 {
-    doc *d = tu_doc(json);
-    ck_assert_ptr_nonnull(d);
-    struct sel_ctx ctx = {d, NULL};
-    struct cursor root, coll, item;
-    sel_root(&ctx, &root);
-    ck_assert_int_eq(sel_member(&ctx, &root, "tools", &coll), 0);
-    ck_assert_int_eq(sel_item(&ctx, &coll, index, &item), 0);
-    struct texts_list *l = texts_of_item(spec, &ctx, &item);
     struct buf b = BUF_INIT;
     for (size_t i = 0; i < l->nodes.len; i++) {
         const struct cursor *c = l->nodes.items[i];
@@ -52,9 +44,38 @@ static char *texts_of_tool(const struct texts_spec *spec, const char *json, size
         ck_assert(json_is_string(c->v));
         free(p);
     }
-    texts_list_free(l);
-    doc_free(d);
+    buf_addc(&b, '\0'); /* an empty list: "" rather than NULL */
     return buf_detach(&b);
+}
+
+/* The texts of item INDEX of collection COLL of JSON (list_text); from the cache CACHE
+ * when given (its records, and its selectors' names found once), else walked alone. */
+static char *texts_of(const struct texts_spec *spec, const char *json, const char *coll_name,
+                      size_t index, struct texts_cache **cache)
+{
+    doc *d = tu_doc(json);
+    ck_assert_ptr_nonnull(d);
+    struct sel_ctx ctx = {d, NULL};
+    struct cursor root, coll, item;
+    sel_root(&ctx, &root);
+    ck_assert_int_eq(sel_member(&ctx, &root, coll_name, &coll), 0);
+    ck_assert_int_eq(sel_item(&ctx, &coll, index, &item), 0);
+    char *out;
+    if (cache) {
+        out = list_text(texts_cache_item(cache, spec, &ctx, &item));
+        texts_cache_drop(*cache, &item);
+    } else {
+        struct texts_list *l = texts_of_item(spec, &ctx, &item);
+        out = list_text(l);
+        texts_list_free(l);
+    }
+    doc_free(d);
+    return out;
+}
+
+static char *texts_of_tool(const struct texts_spec *spec, const char *json, size_t index)
+{
+    return texts_of(spec, json, "tools", index, NULL);
 }
 
 START_TEST(one_member_selectors_keep_their_order)
@@ -115,6 +136,41 @@ START_TEST(member_name_of_selectors)
 }
 END_TEST
 
+/* The cache keeps the names of one collection's selectors: another collection's items
+ * (other selectors) are not read with them, nor the first's again after. */
+START_TEST(cached_names_follow_the_collection)
+{
+    struct texts_spec *spec = spec_new();
+    struct texts_coll prompts = {xstrdup("prompts"), VEC_INIT};
+    tu_texts_entry(&prompts.entries, "title", NULL, "prompt title");
+    tu_texts_entry(&prompts.entries, "arguments/[*]/name", NULL, "argument name");
+    VEC_PUSH(spec->item, prompts);
+    const char *json =
+        "{\"tools\": [{\"name\": \"a\", \"title\": \"A\", \"description\": \"d\"},"
+        " {\"title\": \"B\", \"name\": \"b\"}],"
+        " \"prompts\": [{\"name\": \"p\", \"title\": \"P\", \"arguments\": [{\"name\": \"x\"}]}]}";
+    struct texts_cache *cache = NULL;
+    const char *order[][2] = {{"tools", "0"}, {"prompts", "0"}, {"tools", "1"}, {"prompts", "0"}};
+    const char *want[] = {
+        "/tools/0/description=description /tools/0/name=name /tools/0/name=name again"
+        " /tools/0/title=title",
+        "/prompts/0/title=prompt title /prompts/0/arguments/0/name=argument name",
+        "/tools/1/name=name /tools/1/name=name again /tools/1/title=title",
+        "/prompts/0/title=prompt title /prompts/0/arguments/0/name=argument name"};
+    for (size_t i = 0; i < 4; i++) {
+        size_t index = (size_t)(order[i][1][0] - '0');
+        char *alone = texts_of(spec, json, order[i][0], index, NULL);
+        char *cached = texts_of(spec, json, order[i][0], index, &cache);
+        ck_assert_str_eq(alone, want[i]);
+        ck_assert_str_eq(cached, want[i]);
+        free(alone);
+        free(cached);
+    }
+    texts_cache_free(cache);
+    texts_spec_free(spec);
+}
+END_TEST
+
 Suite *texts_pick_suite(void)
 {
     Suite *s = suite_create("texts_pick");
@@ -123,6 +179,7 @@ Suite *texts_pick_suite(void)
     tcase_add_test(tc, absent_members_and_non_strings_yield_nothing);
     tcase_add_test(tc, an_item_that_is_an_array_runs_each_selector);
     tcase_add_test(tc, member_name_of_selectors);
+    tcase_add_test(tc, cached_names_follow_the_collection);
     suite_add_tcase(s, tc);
     return s;
 }
