@@ -153,6 +153,11 @@ const char *sel_text(const struct sel *s)
 {
     return s->text;
 }
+const char *sel_member_name(const struct sel *s)
+{
+    if (s->absolute || s->segs.n != 1 || s->wildcard) return NULL;
+    return s->segs.segs[0];
+}
 
 /* Eight bytes at P, the first one lowest. */
 static uint64_t load8(const unsigned char *p)

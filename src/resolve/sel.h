@@ -78,6 +78,10 @@ char *sel_from_jsonpath(const char *text);
 int sel_is_absolute(const struct sel *s);
 int sel_has_wildcard(const struct sel *s);
 const char *sel_text(const struct sel *s);
+/* The member S names when it is a relative selector of one segment, a name (neither a
+ * wildcard nor "**"): what sel_run of S from an object selects is that member, if
+ * present. NULL for any other selector. */
+const char *sel_member_name(const struct sel *s);
 
 void sel_root(const struct sel_ctx *ctx, struct cursor *out);
 /* Step from C into member KEY / item IDX; returns 0 and fills *out, -1 if absent. */

@@ -141,6 +141,7 @@ enum {
 };
 
 enum { NAMED_WORDS = 16 }; /* named_bytes' filter: 1,024 bits */
+enum { PICK_MAX = 16 };    /* an item's selectors run_item finds in one pass, at most */
 
 struct verdict_rec { /* in a block: the verdict, then the string's bytes */
     struct texts_verdict v;
@@ -178,6 +179,10 @@ struct verdicts {
     unsigned char hint[256]; /* an asker's number, by its address (texts_cache_question) */
     const struct texts_spec *named_of; /* the spec whose named_bytes NAMED holds, or NULL */
     uint64_t named[NAMED_WORDS];
+    /* sel_member_name of a collection's selectors (entries, then roots), found once: the
+     * selectors themselves are read again only when run */
+    const texts_entries *picks_of;
+    const char *picks[PICK_MAX];
 };
 
 static void verdicts_free(struct verdicts *t)
@@ -668,6 +673,92 @@ static void run_entries(struct walk *w, const texts_entries *e)
     }
 }
 
+/* ---- an item's members named by one-member selectors, found in one pass -------------
+ * Most of an item's entries and roots are one member (name, description, inputSchema):
+ * a lookup each costs two hash lookups and a search of the member's source node, where
+ * one pass over the item's few members finds them all. The selectors still run in their
+ * order, each from what the pass found. */
+struct pick {
+    const char *name[PICK_MAX]; /* per selector (entries, then roots): its member, or NULL */
+    size_t n;
+    struct cursor found[PICK_MAX];
+    unsigned char has[PICK_MAX];
+    size_t at; /* the first selector naming the member pick_skip let through */
+};
+
+/* Short names (an item's members), compared without a call. */
+static int same_name(const char *a, const char *b)
+{
+    while (*a && *a == *b) a++, b++;
+    return *a == *b;
+}
+
+/* Skip a member no selector of P names; else note the first that does (pick_visit, which
+ * sel_children_unless calls next, starts there). */
+static int pick_skip(const char *key, const json_t *v, void *arg)
+{
+    (void)v;
+    struct pick *p = arg;
+    for (size_t i = 0; key && i < p->n; i++)
+        if (p->name[i] && same_name(p->name[i], key)) return p->at = i, 0;
+    return 1;
+}
+
+static int pick_visit(const struct cursor *c, void *arg)
+{
+    struct pick *p = arg;
+    for (size_t i = p->at; i < p->n; i++)
+        if (p->name[i] && (i == p->at || same_name(p->name[i], c->key))) {
+            p->found[i] = *c;
+            p->has[i] = 1;
+        }
+    return 0;
+}
+
+/* Selector I of P (entries, then roots), SEL, from W's top: what the pass found when it
+ * names a member, else a run. */
+static void pick_run(struct walk *w, const struct pick *p, size_t i, const struct sel *sel,
+                     sel_visit_fn fn)
+{
+    if (i < p->n && p->name[i]) {
+        if (p->has[i]) fn(&p->found[i], w);
+    } else {
+        sel_run(sel, w->ctx, w->top, fn, w);
+    }
+}
+
+/* The entries E and then the roots of W's spec, from W's top (an item). */
+static void run_item(struct walk *w, const texts_entries *e)
+{
+    const struct texts_spec *spec = w->spec;
+    struct pick p;
+    p.n = 0;
+    size_t named = 0;
+    if (json_is_object(w->top->v) && e->len + spec->roots.len <= PICK_MAX) {
+        p.n = e->len + spec->roots.len;
+        struct verdicts *vt = w->vt;
+        if (vt && vt->picks_of == e) {
+            memcpy(p.name, vt->picks, p.n * sizeof *p.name);
+        } else {
+            for (size_t i = 0; i < p.n; i++)
+                p.name[i] =
+                    sel_member_name(i < e->len ? e->items[i].sel : spec->roots.items[i - e->len]);
+            if (vt) memcpy(vt->picks, p.name, p.n * sizeof *p.name), vt->picks_of = e;
+        }
+        for (size_t i = 0; i < p.n; i++) {
+            p.has[i] = 0;
+            named += p.name[i] != NULL;
+        }
+        if (named) sel_children_unless(w->ctx, w->top, pick_skip, pick_visit, &p);
+    }
+    for (size_t i = 0; i < e->len; i++) {
+        w->kind = e->items[i].kind;
+        pick_run(w, &p, i, e->items[i].sel, visit_entry);
+    }
+    for (size_t i = 0; i < spec->roots.len; i++)
+        pick_run(w, &p, e->len + i, spec->roots.items[i], visit_root);
+}
+
 /* The texts of ITEM into L (empty), with their strings' records from VT when given. */
 static void fill_item(struct texts_list *l, const struct texts_spec *spec,
                       const struct sel_ctx *ctx, const struct cursor *item, struct verdicts *vt,
@@ -693,9 +784,7 @@ static void fill_item(struct texts_list *l, const struct texts_spec *spec,
     struct walk w = {spec,  ctx, l,  keep_chain(l, item), NULL, NULL, CHILD_SCHEMA, vt,
                      named, st,  &ws};
     l->has_verdicts = vt != NULL;
-    run_entries(&w, &coll->entries);
-    for (size_t i = 0; i < spec->roots.len; i++)
-        sel_run(spec->roots.items[i], ctx, w.top, visit_root, &w);
+    run_item(&w, &coll->entries);
     VEC_FREE(ws.rec);
 }
 
