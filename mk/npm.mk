@@ -14,7 +14,12 @@ NPM_SRCS := tools/npm/package.json.in tools/npm/index.js tools/npm/index.d.ts to
 .PHONY: npm test-npm
 npm: $(NPM_TGZ)
 
-$(NPM_TGZ): $(NPM_WASM_DIR)/mcpdesc.js $(NPM_SRCS)
+# npm itself (tools/install-deps.sh npm: Debian's npm, never over a node already there)
+$(NPM_DIR)/.deps-ok: tools/install-deps.sh
+	@sh tools/install-deps.sh npm
+	@mkdir -p $(dir $@) && touch $@
+
+$(NPM_TGZ): $(NPM_WASM_DIR)/mcpdesc.js $(NPM_SRCS) | $(NPM_DIR)/.deps-ok
 	sh tools/npm/assemble.sh $(VERSION) $(NPM_WASM_DIR) $(NPM_DIR)
 
 # Without emscripten or npm the test is a counted skip, as test-wasm is.

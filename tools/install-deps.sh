@@ -1,5 +1,5 @@
 #!/bin/sh
-# install-deps.sh [--list] [build|test|deb|deb-test|wasm]... - install the Debian packages of
+# install-deps.sh [--list] [build|test|deb|deb-test|wasm|npm]... - install the Debian packages of
 # each group named (default: build), only those missing. Needs root (or sudo) the first
 # time on a fresh machine. --list prints the packages of the groups, one a line, and
 # installs nothing (tests/install-deps.sh).
@@ -18,6 +18,9 @@
 #   wasm      the WebAssembly build (`make wasm`, docs/wasm.md): emscripten (it brings
 #             clang-14, lld-14, binaryen and node), cmake for the libraries' builds,
 #             dpkg-dev (dpkg-source unpacks Debian's source packages), patch and xz-utils
+#   npm       the npm package (`make npm`, docs/npm.md): the wasm group, and npm (with
+#             Debian's nodejs when no node is on PATH; a node already there is never
+#             replaced, as for test): a fresh Debian 12 stopped at "npm: not found"
 set -eu
 BUILD_PKGS="make gcc pkg-config python3-jsonschema nettle-dev libcurl4-openssl-dev libjansson-dev libyaml-dev libpcre2-dev liburiparser-dev"
 TEST_PKGS="man-db clang-format json-schema-test-suite check libsubunit-dev"
@@ -88,7 +91,8 @@ for g in "$@"; do
     deb) PKGS="$PKGS $DEB_PKGS $(build_depends | tr '\n' ' ')" ;;
     deb-test) PKGS="$PKGS $DEB_TEST_PKGS" ;;
     wasm) PKGS="$PKGS $WASM_PKGS" ;;
-    *) echo "install-deps: unknown group '$g' (build, test, deb, deb-test, wasm)" >&2; exit 2 ;;
+    npm) PKGS="$PKGS $WASM_PKGS $(node_pkgs)" ;;
+    *) echo "install-deps: unknown group '$g' (build, test, deb, deb-test, wasm, npm)" >&2; exit 2 ;;
     esac
 done
 if [ $list -eq 1 ]; then
