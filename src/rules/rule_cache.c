@@ -152,9 +152,8 @@ void rule_cache_use_loader(schema_ctx *ctx)
 
 void rule_cache_known_add(schema_ctx *ctx, const struct rule_cache_files *files)
 {
-    /* the one loader with an argument a rule set's context gets is rule_cache_load_json's; none
-     * (MCPDESC_NO_CACHE): nothing to tell */
-    struct rule_cache_files *known = schema_ctx_loader_arg(ctx);
+    /* another loader or none (MCPDESC_NO_CACHE): nothing to tell */
+    struct rule_cache_files *known = schema_ctx_loader_arg(ctx, rule_cache_load_json);
     for (size_t i = 0; known && i < files->v.len; i++) {
         struct rule_cache_file f = {xstrdup(files->v.items[i].path), ""};
         memcpy(f.hex, files->v.items[i].hex, sizeof f.hex);

@@ -39,8 +39,8 @@ json_t *rule_cache_load_json(void *arg, const char *path, size_t flags, json_err
 void rule_cache_use_loader(schema_ctx *ctx);
 /* FILES, whose sha256 the load took (the schema record's, through rule_sums), told to
  * CTX's loader (rule_cache_use_loader): such a file's kept value is then found by that
- * sha256 without reading it, as the digest takes it. CTX has that loader or none (then
- * nothing is done). */
+ * sha256 without reading it, as the digest takes it. With another loader or none,
+ * nothing is done. */
 void rule_cache_known_add(schema_ctx *ctx, const struct rule_cache_files *files);
 
 /* The record's key (64 hex digits) for a set in DIR (as given) whose schema-map is MAPS

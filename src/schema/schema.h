@@ -99,11 +99,13 @@ void schema_ctx_add_ref_map(schema_ctx *ctx, const char *prefix, const char *dir
  * same error, such as a parse kept from before (rules/rule_cache.c). Set it while setting
  * up: FN may be called on several threads at once. NULL (the default): val_load_file.
  * The context frees ARG with FREE_ARG (may be NULL) when it is freed; schema_ctx_loader_arg
- * gives ARG back (the caller may add to it until the context is used on threads). */
+ * gives ARG back to the owner of FN (the caller may add to it until the context is used on
+ * threads). */
 typedef json_t *(*schema_file_loader)(void *arg, const char *path, size_t flags, json_error_t *err);
 void schema_ctx_set_loader(schema_ctx *ctx, schema_file_loader fn, void *arg,
                            void (*free_arg)(void *));
-void *schema_ctx_loader_arg(const schema_ctx *ctx);
+/* ARG when CTX reads through FN, else NULL: only FN's owner knows what ARG is. */
+void *schema_ctx_loader_arg(const schema_ctx *ctx, schema_file_loader fn);
 /* The files this context has read from disk (schema_compile_file and --ref-map), as
  * the paths they were read by, in the order read: what a rule set's digest covers. */
 size_t schema_ctx_file_count(const schema_ctx *ctx);

@@ -160,9 +160,9 @@ void schema_ctx_set_loader(schema_ctx *ctx, schema_file_loader fn, void *arg,
     ctx->loader_free = free_arg;
 }
 
-void *schema_ctx_loader_arg(const schema_ctx *ctx)
+void *schema_ctx_loader_arg(const schema_ctx *ctx, schema_file_loader fn)
 {
-    return ctx->loader_arg;
+    return ctx->loader == fn ? ctx->loader_arg : NULL;
 }
 
 json_t *schema_ctx_load_file(schema_ctx *ctx, const char *path, size_t flags, json_error_t *err)

@@ -149,8 +149,14 @@ START_TEST(damaged_record_ignored)
 }
 END_TEST
 
+static json_t *other_loader(void *arg, const char *path, size_t flags, json_error_t *err)
+{
+    return val_load_file(path, flags, err);
+}
+
 /* A file told to the loader with a sha256 is read by that sha256's kept value, not from
- * disk (here it does not exist); a context without the loader is left as it is. */
+ * disk (here it does not exist); a context without the loader, or with another loader and
+ * its own argument, is left as it is. */
 START_TEST(known_file_read_by_its_sha256)
 {
     static const char TEXT[] = "{\"type\": \"integer\"}";
@@ -179,6 +185,13 @@ START_TEST(known_file_read_by_its_sha256)
     rule_cache_known_add(plain, &files);
     ck_assert_ptr_null(schema_ctx_load_file(plain, b, 0, &err));
     schema_ctx_free(plain);
+    static unsigned char other_arg[64]; /* another loader's argument: not a file list */
+    schema_ctx *other = schema_ctx_new(NULL);
+    schema_ctx_set_loader(other, other_loader, other_arg, NULL);
+    rule_cache_known_add(other, &files);
+    for (size_t i = 0; i < sizeof other_arg; i++) ck_assert_uint_eq(other_arg[i], 0);
+    ck_assert_ptr_null(schema_ctx_load_file(other, b, 0, &err));
+    schema_ctx_free(other);
     rule_cache_files_release(&files);
     json_decref(va);
     schema_ctx_free(ctx);
