@@ -1,6 +1,7 @@
 # mk/npm.mk - the npm package mcpdesc (docs/npm.md, issue 33 item 2): `make npm` packs
-# make wasm's command line with tools/npm/'s sources (bin/mcpdesc.js, the API index.js
-# and its types index.d.ts) into build/npm/mcpdesc-VERSION.tgz (tools/npm/assemble.sh;
+# make wasm's command line, the API's module linked here from the same objects
+# (build/npm/api/), and tools/npm/'s sources (bin/mcpdesc.js, the API index.js and its
+# types index.d.ts) into build/npm/mcpdesc-VERSION.tgz (tools/npm/assemble.sh;
 # publishing is out of scope). test-npm (tests/npm/run.sh): the tarball installed in a
 # scratch project, `npx mcpdesc` and the API against the native program. Not part of
 # `make check` yet.
