@@ -27,29 +27,38 @@ $(NPM_TGZ): $(NPM_WASM_DIR)/mcpdesc.js $(NPM_API_JS) $(NPM_SRCS) | $(NPM_DIR)/.d
 # The API's module (tools/npm/index.js): the command line's objects (make wasm's, linked
 # again) as a library that one node process instantiates once and calls many times
 # (src/cli/wasm_api.c, tools/npm/api-pre.js): MODULARIZE, no main run at start, no exit
-# of the runtime, node's process events left alone. Only cmd_validate.o is its own: built
-# with MCPDESC_FREE_AT_EXIT (base/util.h), a call frees its rule set and documents, which
-# the command line leaves to the process's end. The recipe names mk/wasm.mk's objects
+# of the runtime, node's process events left alone. Two objects are its own: wasm_api.o
+# (MCPDESC_WASM_API: the calls; the rule sets carried inside kept from call to call, by
+# --wrap of cmd_load_rules_tagged and rule_set_free), and cmd_validate.o built with
+# MCPDESC_FREE_AT_EXIT (base/util.h): a call frees its rule set and documents, which the
+# command line leaves to the process's end. (_main exported: emcc warns that an unexported
+# main may be dropped; wasm_api.o calls it.) The recipe names mk/wasm.mk's objects
 # and flags (expanded when it runs: wasm.mk is read after this file); the command line
 # being linked means they are all built.
 NPM_API_OBJDIR := $(NPM_DIR)/obj
 NPM_API_LDFLAGS = $(filter-out -sEXIT_RUNTIME=1,$(WASM_LDFLAGS)) -sMODULARIZE=1 \
     -sEXPORT_NAME=createMcpdescApi -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 \
-    -sEXPORTED_FUNCTIONS=_main,_mcpdesc_wasm_run,_mcpdesc_wasm_env_clear,_mcpdesc_wasm_env_set,_malloc,_free
+    -sEXPORTED_FUNCTIONS=_main,_mcpdesc_wasm_run,_mcpdesc_wasm_env_clear,_mcpdesc_wasm_env_set,_malloc,_free \
+    -Wl,--wrap=cmd_load_rules_tagged -Wl,--wrap=rule_set_free
 
 $(NPM_API_OBJDIR)/cmd_validate.o: src/cli/cmd_validate.c $(NPM_WASM_DIR)/mcpdesc.js
 	@mkdir -p $(dir $@)
 	$(EMCC) $(WASM_CFLAGS) -DMCPDESC_FREE_AT_EXIT -c $< -o $@
 
--include $(NPM_API_OBJDIR)/cmd_validate.d
+# the glue: empty in the command line's objects, the API's calls with MCPDESC_WASM_API
+$(NPM_API_OBJDIR)/wasm_api.o: src/cli/wasm_api.c $(NPM_WASM_DIR)/mcpdesc.js
+	@mkdir -p $(dir $@)
+	$(EMCC) $(WASM_CFLAGS) -DMCPDESC_WASM_API -c $< -o $@
 
-$(NPM_API_JS): $(NPM_WASM_DIR)/mcpdesc.js $(NPM_API_OBJDIR)/cmd_validate.o tools/npm/api-pre.js \
-    tools/wasm/pre.js
+-include $(NPM_API_OBJDIR)/cmd_validate.d $(NPM_API_OBJDIR)/wasm_api.d
+
+$(NPM_API_JS): $(NPM_WASM_DIR)/mcpdesc.js $(NPM_API_OBJDIR)/cmd_validate.o \
+    $(NPM_API_OBJDIR)/wasm_api.o tools/npm/api-pre.js tools/wasm/pre.js mk/npm.mk
 	@mkdir -p $(dir $@)
 	$(EMCC) $(NPM_API_LDFLAGS) --pre-js tools/wasm/pre.js --pre-js $(WASM_DIR)/embedded/default.js \
 	    --pre-js tools/npm/api-pre.js --embed-file $(WASM_DIR)/embedded/tree@/mcpdesc-embedded \
-	    -o $@ $(filter-out $(WASM_OBJDIR)/src/cli/cmd_validate.o,$(WASM_OBJS)) \
-	    $(NPM_API_OBJDIR)/cmd_validate.o -L$(WASM_DIR)/deps/lib $(WASM_LIBS)
+	    -o $@ $(filter-out $(WASM_OBJDIR)/src/cli/cmd_validate.o $(WASM_OBJDIR)/src/cli/wasm_api.o,$(WASM_OBJS)) \
+	    $(NPM_API_OBJDIR)/cmd_validate.o $(NPM_API_OBJDIR)/wasm_api.o -L$(WASM_DIR)/deps/lib $(WASM_LIBS)
 	@printf 'npm api: %s (%s bytes) and %s (%s bytes)\n' $@ "$$(wc -c < $@)" \
 	    $(NPM_API_JS:.js=.wasm) "$$(wc -c < $(NPM_API_JS:.js=.wasm))"
 

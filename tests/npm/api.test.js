@@ -280,6 +280,50 @@ test('one instance, many calls: each has its own working directory, environment 
   }
 });
 
+// The rule sets carried inside are loaded once and kept for later calls when nothing
+// else can be found (no rules folder, no MCPDESC_RULES, no MCPDESC_RULES_PATH:
+// src/cli/wasm_api.c): the kept set must judge every call as a fresh load does.
+test('the carried rule set, kept between calls: every fixture as the native program judges it with that release', async () => {
+  const set = JSON.parse(nativeRun(['rules', 'list', '--format', 'json', '--rules', rules]).stdout);
+  const spec = `${set.name}@${set.tag}`;
+  const carriedEnv = { ...env };
+  delete carriedEnv.MCPDESC_RULES_PATH;
+  delete carriedEnv.MCPDESC_RULES;
+  const files = [];
+  for (const dir of ['expected-invalid', 'expected-warning', 'expected-valid']) {
+    for (const name of fs.readdirSync(path.join(top, 'conformance', dir)).sort()) {
+      if (/\.(json|ya?ml)$/.test(name)) files.push(path.join('conformance', dir, name));
+    }
+  }
+  let judged = 0;
+  for (const file of files) {
+    const args = ['--rules-tag', spec, '--preset', 'all', file];
+    if (nativeRun(['validate', '--format', 'json', ...args]).status === 2) continue;
+    const want = nativeFindings(args);
+    const text = fs.readFileSync(path.join(top, file), 'utf8');
+    // the default set and the same release by its tag, alternately: two kept sets
+    sameFindings(await mcpdesc.validate(text, { preset: 'all', filepath: file, cwd: top, env: carriedEnv }), want, `${file} (default)`);
+    sameFindings(await mcpdesc.validate(text, { rulesTag: spec, preset: 'all', filepath: file, cwd: top, env: carriedEnv }), want, `${file} (${spec})`);
+    judged++;
+  }
+  assert.ok(judged > 30, `fixtures judged: ${judged}`);
+  // another carried set by its tag, then the default again: each call gets the set it asks for
+  const empty = '{"mcpDescription": "0.9.0"}';
+  let security;
+  for (const release of fs.readdirSync(releases).filter((n) => n.startsWith('mcpdesc-security@')).sort()) {
+    try {
+      security = await mcpdesc.validateReport(empty, { rulesTag: release, env: carriedEnv });
+    } catch (e) {
+      assert.equal(e.status, 2, e.stderr); // a release not carried inside: not found
+    }
+  }
+  assert.ok(security, 'a mcpdesc-security release is carried inside');
+  assert.equal(security.rules.name, 'mcpdesc-security');
+  const report = await mcpdesc.validateReport(empty, { env: carriedEnv });
+  assert.equal(report.rules.name, 'mcpdesc-mcp');
+  assert.ok(report.rules.dir.startsWith('/mcpdesc-embedded/'), `the carried set: ${report.rules.dir}`);
+});
+
 // A call frees what it allocated (cmd_validate.c built with MCPDESC_FREE_AT_EXIT for this
 // module, mk/npm.mk): the command line leaves its rule set and documents to the process's
 // exit, which here never comes (about 1.5 MiB a call on this description if it did).
