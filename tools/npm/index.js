@@ -1,23 +1,22 @@
 // index.js - the API of the npm package mcpdesc (docs/npm.md, index.d.ts): validate a
 // description (an object or its JSON/YAML text) or files, load a rule set.
 //
-// Each call runs the package's WebAssembly command line (wasm/mcpdesc.js, `make wasm`)
-// in a child node process with `--format json` and returns what its report says. Why a
-// process and not the module in this one: that module is the command line itself: it
-// reads process.argv at load, writes to descriptors 1 and 2 directly and ends the
-// process at exit (tools/wasm/pre.js, mk/wasm.mk), so it cannot be called twice in one
-// process; a second, library-shaped module is issue 33's later step. The child's report
-// is the native program's JSON report byte for byte (make test-wasm), so the findings
-// are the CLI's, field by field (make test-npm checks them against the native program).
+// Each call runs the command line's `validate --format json` (or `rules list --format
+// json`) as a function of the API's WebAssembly module (wasm/mcpdesc-api.js: make npm,
+// src/cli/wasm_api.c, api-pre.js), instantiated once per process on the first call and
+// kept: no child process, no second compile. The call has its own arguments, working
+// directory, environment and standard input; what it writes is kept in memory and its
+// JSON report read here. The report is the native program's byte for byte (make
+// test-wasm; make test-npm compares the findings field by field), so the findings are
+// the CLI's, with the config, baseline, preset and pins as the CLI applies them.
 //
 // CommonJS, written as `exports.NAME = ...` so that node's ESM loader also finds the
 // names: `import { validate } from 'mcpdesc'` and `require('mcpdesc')` both work.
 'use strict';
-const childProcess = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const CLI = path.join(__dirname, 'wasm', 'mcpdesc.js');
+const API_MODULE = path.join(__dirname, 'wasm', 'mcpdesc-api.js');
 
 // The command line's exit status 2 (bad usage, a rule set that does not load, an input
 // that is not a description), with what it printed.
@@ -32,30 +31,33 @@ class McpdescError extends Error {
   }
 }
 
-// run(ARGS, {input, cwd, env}) -> Promise<{status, stdout, stderr}>
-function run(args, opts) {
-  return new Promise((resolve, reject) => {
-    const child = childProcess.spawn(process.execPath, [CLI, ...args], {
-      cwd: opts.cwd,
-      env: opts.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
+// The module's instance, made on the first call (a promise: instantiating is
+// asynchronous in emscripten's MODULARIZE), dropped when a call breaks it (an abort:
+// out of memory) so that the next call starts a new one.
+let instance;
+function api() {
+  if (!instance) {
+    const made = require(API_MODULE)();
+    instance = made && made.ready ? made.ready : Promise.resolve(made); // emscripten 3.1.6 | newer
+  }
+  return instance;
+}
+
+// run(ARGS, {input, cwd, env}) -> Promise<{status, stdout, stderr}>: `mcpdesc ARGS...`
+// in the module, as a child process with that working directory, environment and
+// standard input would run it.
+async function run(args, opts) {
+  const m = await api();
+  const input = opts.input === undefined ? undefined : Buffer.isBuffer(opts.input) ? opts.input : Buffer.from(opts.input, 'utf8');
+  try {
+    return m.mcpdescCall(args, {
+      input,
+      cwd: path.resolve(opts.cwd || process.cwd()),
+      env: opts.env || process.env,
     });
-    const out = [];
-    const err = [];
-    child.stdout.on('data', (b) => out.push(b));
-    child.stderr.on('data', (b) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (status, signal) => {
-      resolve({
-        status: signal ? 128 : status,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
-      });
-    });
-    // a child that exits before reading all of its input is not an error of ours
-    child.stdin.on('error', () => {});
-    child.stdin.end(opts.input === undefined ? '' : opts.input);
-  });
+  } finally {
+    if (m.mcpdescBroken) instance = undefined;
+  }
 }
 
 function list(value, name) {
