@@ -300,13 +300,15 @@ static struct texts_probe texts_probe_of(struct eval_ctx *ctx, const struct clau
 
 /* Does CL's require surely hold on text node C, whose string's verdicts V (or NULL) keep
  * the require's answer as BIT? Answered from V, else by the facts' test MAY_HOLD of KID
- * (texts_probe), else by fn_text_holds, which records the answer in V. */
+ * (texts_probe; with C's SCRATCH, or NULL), else by fn_text_holds, which records the
+ * answer in V. */
 static inline int text_settled(const struct clause *cl, const struct pred *kid,
                                fn_text_may_hold_fn *may_hold, const struct cursor *c,
-                               struct texts_verdict *v, uint64_t bit, struct eval_ctx *ctx)
+                               struct texts_verdict *v, uint64_t bit,
+                               struct fn_text_scratch *scratch, struct eval_ctx *ctx)
 {
     if (v && (v->known & bit)) return (v->yes & bit) != 0; /* most nodes: one test */
-    if (may_hold && (c->text_facts & SEL_TEXT_FACTS) && !may_hold(kid, c)) {
+    if (may_hold && (c->text_facts & SEL_TEXT_FACTS) && !may_hold(kid, c, scratch)) {
         if (v) v->known |= bit, v->yes |= bit;
         return 1;
     }
@@ -342,8 +344,8 @@ static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
         size_t i = open ? open[k] : k;
         const struct cursor *c = l->nodes.items[i];
         struct texts_verdict *v = verdicts ? verdicts[i] : NULL;
-        if (verdicts ? text_settled(cl, kid, may_hold, c, v, bit, ctx)
-                     : (may_hold && (c->text_facts & SEL_TEXT_FACTS) && !may_hold(kid, c)) ||
+        if (verdicts ? text_settled(cl, kid, may_hold, c, v, bit, NULL, ctx)
+                     : (may_hold && (c->text_facts & SEL_TEXT_FACTS) && !may_hold(kid, c, NULL)) ||
                     (skip && fn_text_surely_holds(cl->require, c)))
             continue;
         failed |= judge(ctx, cl, c, m);
@@ -842,9 +844,12 @@ static int judge_texts_run(struct eval_ctx *ctx, const struct block_unit *us, si
         size_t i = open ? open[k] : k;
         const struct cursor *c = l->nodes.items[i];
         struct texts_verdict *v = verdicts[i];
+        struct fn_text_scratch scratch; /* what the units' tests share on C */
+        fn_text_scratch_clear(&scratch);
         for (size_t u = 0; u < nu; u++) {
             const struct block_unit *bu = &us[u];
-            if (text_settled(bu->cl, bu->tp.kid, bu->tp.may_hold, c, v, bu->tp.bit, ctx)) continue;
+            if (text_settled(bu->cl, bu->tp.kid, bu->tp.may_hold, c, v, bu->tp.bit, &scratch, ctx))
+                continue;
             ctx->rule = bu->r; /* only judge reads them (the predicates never do) */
             ctx->out = &per_rule[bu->rule];
             judge(ctx, bu->cl, c, bu->m);
