@@ -553,9 +553,9 @@ static int visit_child(const struct cursor *child, void *arg)
         return 0;
     }
     struct cursor *k = keep(w->l, child, w->at);
-    struct walk sub = *w;
+    /* the walks below set their own AT, MODE and KIND (walk_children) and restore them */
     switch (w->mode) {
-    case CHILD_LEAVES: walk_leaves(&sub, k, w->kind); break;
+    case CHILD_LEAVES: walk_leaves(w, k, w->kind); break;
     case CHILD_KEYS: {
         /* the name as a string: one per distinct name, the record's, when recorded */
         struct verdict_rec *r =
@@ -574,33 +574,40 @@ static int visit_child(const struct cursor *child, void *arg)
             kn->is_key = 1;
             add_text_rec(w, kn, w->kind, r);
         }
-        walk_schema(&sub, k);
+        walk_schema(w, k);
         break;
     }
     case CHILD_SCHEMA:
         if (!k->key || !may_be_named(w->named, k->key)) {
-            walk_schema(&sub, k);
+            walk_schema(w, k);
             break;
         }
         for (size_t i = 0; i < w->spec->skip.len; i++)
             if (w->spec->skip.items[i][0] == k->key[0] && !strcmp(w->spec->skip.items[i], k->key))
                 return 0;
-        if ((e = entry_named(&w->spec->values, k->key))) walk_leaves(&sub, k, e->kind);
+        if ((e = entry_named(&w->spec->values, k->key))) walk_leaves(w, k, e->kind);
         else if ((e = entry_named(&w->spec->keys, k->key)) && json_is_object(k->v))
-            walk_children(&sub, k, CHILD_KEYS, e->kind);
-        else walk_schema(&sub, k);
+            walk_children(w, k, CHILD_KEYS, e->kind);
+        else walk_schema(w, k);
         break;
     }
     return 0;
 }
 
+/* The children of AT in MODE (texts of KIND), with W's AT, MODE and KIND set for them and
+ * then restored (W is the whole walk's: set in place rather than copied per node). */
 static void walk_children(struct walk *w, const struct cursor *at, int mode, const char *kind)
 {
-    struct walk sub = *w;
-    sub.at = at;
-    sub.mode = mode;
-    sub.kind = kind;
-    sel_children_unless(w->ctx, at, skip_child, visit_child, &sub);
+    const struct cursor *at0 = w->at;
+    int mode0 = w->mode;
+    const char *kind0 = w->kind;
+    w->at = at;
+    w->mode = mode;
+    w->kind = kind;
+    sel_children_unless(w->ctx, at, skip_child, visit_child, w);
+    w->at = at0;
+    w->mode = mode0;
+    w->kind = kind0;
 }
 
 /* walk_schema of C, a shared value: left out when settled (see struct settled_value), else
