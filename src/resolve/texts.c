@@ -183,6 +183,7 @@ struct verdicts {
      * selectors themselves are read again only when run */
     const texts_entries *picks_of;
     const char *picks[PICK_MAX];
+    unsigned char picks_rest[PICK_MAX];
 };
 
 static void verdicts_free(struct verdicts *t)
@@ -680,13 +681,15 @@ static void run_entries(struct walk *w, const texts_entries *e)
     }
 }
 
-/* ---- an item's members named by one-member selectors, found in one pass -------------
- * Most of an item's entries and roots are one member (name, description, inputSchema):
- * a lookup each costs two hash lookups and a search of the member's source node, where
- * one pass over the item's few members finds them all. The selectors still run in their
- * order, each from what the pass found. */
+/* ---- an item's members named by selectors, found in one pass -------------------------
+ * Most of an item's entries and roots are one member (name, description, inputSchema),
+ * or start with one (annotations/title, arguments/[*]/name): a lookup each costs two hash
+ * lookups and a search of the member's source node, where one pass over the item's few
+ * members finds them all. The selectors still run in their order, each from what the
+ * pass found (the rest of a longer one run from its first member: sel_run_rest). */
 struct pick {
-    const char *name[PICK_MAX]; /* per selector (entries, then roots): its member, or NULL */
+    const char *name[PICK_MAX];   /* per selector (entries, then roots): its member, or NULL */
+    unsigned char rest[PICK_MAX]; /* the selector goes on past its member */
     size_t n;
     struct cursor found[PICK_MAX];
     unsigned char has[PICK_MAX];
@@ -728,7 +731,9 @@ static void pick_run(struct walk *w, const struct pick *p, size_t i, const struc
                      sel_visit_fn fn)
 {
     if (i < p->n && p->name[i]) {
-        if (p->has[i]) fn(&p->found[i], w);
+        if (!p->has[i]) return;
+        if (p->rest[i]) sel_run_rest(sel, w->ctx, &p->found[i], fn, w);
+        else fn(&p->found[i], w);
     } else {
         sel_run(sel, w->ctx, w->top, fn, w);
     }
@@ -746,11 +751,19 @@ static void run_item(struct walk *w, const texts_entries *e)
         struct verdicts *vt = w->vt;
         if (vt && vt->picks_of == e) {
             memcpy(p.name, vt->picks, p.n * sizeof *p.name);
+            memcpy(p.rest, vt->picks_rest, p.n);
         } else {
-            for (size_t i = 0; i < p.n; i++)
-                p.name[i] =
-                    sel_member_name(i < e->len ? e->items[i].sel : spec->roots.items[i - e->len]);
-            if (vt) memcpy(vt->picks, p.name, p.n * sizeof *p.name), vt->picks_of = e;
+            for (size_t i = 0; i < p.n; i++) {
+                const struct sel *sel =
+                    i < e->len ? e->items[i].sel : spec->roots.items[i - e->len];
+                p.name[i] = sel_member_name(sel);
+                p.rest[i] = !p.name[i] && (p.name[i] = sel_first_member(sel)) != NULL;
+            }
+            if (vt) {
+                memcpy(vt->picks, p.name, p.n * sizeof *p.name);
+                memcpy(vt->picks_rest, p.rest, p.n);
+                vt->picks_of = e;
+            }
         }
         for (size_t i = 0; i < p.n; i++) {
             p.has[i] = 0;
