@@ -220,6 +220,7 @@ static void report(struct eval_ctx *ctx, const struct clause *cl, const struct c
 struct eval_run {
     struct eval_ctx ctx; /* first: judge() finds the run from its context */
     const struct eval_options *opts;
+    struct eval_stats stats; /* this context's (eval_options.stats: the document's, summed) */
 };
 
 static ver_mask judge_node(struct eval_ctx *ctx, const struct clause *cl, const struct cursor *c,
@@ -300,13 +301,15 @@ static struct texts_probe texts_probe_of(struct eval_ctx *ctx, const struct clau
 
 /* Does CL's require surely hold on text node C, whose string's verdicts V (or NULL) keep
  * the require's answer as BIT? Answered from V, else by the facts' test MAY_HOLD of KID
- * (texts_probe), else by fn_text_holds, which records the answer in V. */
+ * (texts_probe; with C's SCRATCH, or NULL), else by fn_text_holds, which records the
+ * answer in V. */
 static inline int text_settled(const struct clause *cl, const struct pred *kid,
                                fn_text_may_hold_fn *may_hold, const struct cursor *c,
-                               struct texts_verdict *v, uint64_t bit, struct eval_ctx *ctx)
+                               struct texts_verdict *v, uint64_t bit,
+                               struct fn_text_scratch *scratch, struct eval_ctx *ctx)
 {
     if (v && (v->known & bit)) return (v->yes & bit) != 0; /* most nodes: one test */
-    if (may_hold && (c->text_facts & SEL_TEXT_FACTS) && !may_hold(kid, c)) {
+    if (may_hold && (c->text_facts & SEL_TEXT_FACTS) && !may_hold(kid, c, scratch)) {
         if (v) v->known |= bit, v->yes |= bit;
         return 1;
     }
@@ -342,8 +345,8 @@ static ver_mask judge_item_texts(struct eval_ctx *ctx, const struct clause *cl,
         size_t i = open ? open[k] : k;
         const struct cursor *c = l->nodes.items[i];
         struct texts_verdict *v = verdicts ? verdicts[i] : NULL;
-        if (verdicts ? text_settled(cl, kid, may_hold, c, v, bit, ctx)
-                     : (may_hold && (c->text_facts & SEL_TEXT_FACTS) && !may_hold(kid, c)) ||
+        if (verdicts ? text_settled(cl, kid, may_hold, c, v, bit, NULL, ctx)
+                     : (may_hold && (c->text_facts & SEL_TEXT_FACTS) && !may_hold(kid, c, NULL)) ||
                     (skip && fn_text_surely_holds(cl->require, c)))
             continue;
         failed |= judge(ctx, cl, c, m);
@@ -725,7 +728,8 @@ struct walk_job {
     const struct cursor *root;
     struct walk_block *blocks;
     size_t nblocks;
-    _Atomic size_t next; /* the next block to take */
+    _Atomic size_t next;              /* the next block to take */
+    _Atomic unsigned long texts_runs; /* the workers' stats, each added once it is done */
     _Atomic uint64_t *rule_ns;
     struct memo_run *memo; /* the findings of unchanged items, or NULL */
 };
@@ -816,8 +820,6 @@ static int texts_runnable(const struct block_unit *bu)
     return bu->texts && bu->tp.q >= 0;
 }
 
-_Atomic unsigned long eval_texts_runs;
-
 /* The text units US[0 .. NU) (texts_runnable, consecutive in the plan) on ITEM, node by
  * node: each open node's string, facts and verdicts read once for every unit rather than
  * once per unit, and the item's list and open nodes found once. The same nodes are
@@ -842,15 +844,18 @@ static int judge_texts_run(struct eval_ctx *ctx, const struct block_unit *us, si
         size_t i = open ? open[k] : k;
         const struct cursor *c = l->nodes.items[i];
         struct texts_verdict *v = verdicts[i];
+        struct fn_text_scratch scratch; /* what the units' tests share on C */
+        fn_text_scratch_clear(&scratch);
         for (size_t u = 0; u < nu; u++) {
             const struct block_unit *bu = &us[u];
-            if (text_settled(bu->cl, bu->tp.kid, bu->tp.may_hold, c, v, bu->tp.bit, ctx)) continue;
+            if (text_settled(bu->cl, bu->tp.kid, bu->tp.may_hold, c, v, bu->tp.bit, &scratch, ctx))
+                continue;
             ctx->rule = bu->r; /* only judge reads them (the predicates never do) */
             ctx->out = &per_rule[bu->rule];
             judge(ctx, bu->cl, c, bu->m);
         }
     }
-    eval_texts_runs++;
+    ((struct eval_run *)ctx)->stats.texts_runs++;
     return 0;
 }
 
@@ -973,10 +978,12 @@ static void *walk_worker(void *arg)
     struct walk_job *j = arg;
     struct eval_run run = {
         {.rs = j->rs, .sctx = j->proto->ctx.sctx, .detail = BUF_INIT, .at = BUF_INIT},
-        j->proto->opts};
+        j->proto->opts,
+        {0}};
     struct cursor root;
     sel_root(&run.ctx.sctx, &root);
     walk_take(j, &run.ctx, &root);
+    atomic_fetch_add(&j->texts_runs, run.stats.texts_runs);
     texts_cache_free(run.ctx.texts);
     eval_ctx_release(&run.ctx);
     return NULL;
@@ -1021,7 +1028,7 @@ static void plan_walk(const struct plan *pl, const struct rule_set *rs, struct e
                       unsigned char *const *only)
 {
     size_t nrules = rule_set_count(rs);
-    struct walk_job j = {pl, rs, (const struct eval_run *)ctx, root, NULL, 0, 0, rule_ns, memo};
+    struct walk_job j = {pl, rs, (const struct eval_run *)ctx, root, NULL, 0, 0, 0, rule_ns, memo};
     walk_blocks(&j, root, ctx, nrules, workers, only);
     if ((size_t)workers > j.nblocks) workers = (long)j.nblocks;
     pthread_t *tids = workers > 1 ? xcalloc((size_t)workers - 1, sizeof *tids) : NULL;
@@ -1031,6 +1038,7 @@ static void plan_walk(const struct plan *pl, const struct rule_set *rs, struct e
     walk_take(&j, ctx, root);
     for (long t = 0; t < started; t++) pthread_join(tids[t], NULL);
     free(tids);
+    ((struct eval_run *)ctx)->stats.texts_runs += atomic_load(&j.texts_runs);
     for (size_t b = 0; b < j.nblocks; b++) {
         for (size_t r = 0; r <= nrules; r++) { /* the rules', and the pattern notes' */
             diag_list_move(&per_rule[r], &j.blocks[b].per_rule[r]);
@@ -1174,7 +1182,8 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
          .detail = BUF_INIT,
          .at = BUF_INIT,
          .session = session},
-        opts};
+        opts,
+        {0}};
     struct eval_ctx *ctx = &run.ctx;
     struct cursor root;
     sel_root(&ctx->sctx, &root);
@@ -1239,6 +1248,7 @@ size_t eval_document(const struct rule_set *rs, doc *d, const struct eval_option
     texts_cache_free(ctx->texts);
     res_free(res);
     eval_ctx_release(ctx);
+    if (opts && opts->stats) opts->stats->texts_runs += run.stats.texts_runs;
     return eval_finish(rs, opts, want, &found, out, 1);
 }
 
@@ -1295,7 +1305,8 @@ void eval_pair(const struct rule_set *rs, const char *compare, const struct rule
                             .at = BUF_INIT,
                             .pair = pair,
                             .side = RULE_SIDE_NEW},
-                           opts};
+                           opts,
+                           {0}};
     struct eval_ctx *ctx = &run.ctx;
     for (size_t i = 0; i < rule_set_count(rs); i++) {
         const struct rule *r = rule_set_rule(rs, i);

@@ -13,6 +13,14 @@
 
 struct eval_memo;
 
+/* What one run did (eval_options.stats), for the tests. */
+struct eval_stats {
+    /* how many times a run of {texts: item} rules judged an item's texts node by node,
+     * every rule on each node in turn (validate takes that way, rules test and --timing
+     * judge rule by rule) */
+    unsigned long texts_runs;
+};
+
 struct eval_options {
     ver_mask versions; /* judge only these (e.g. --protocol-version); 0 = all */
     /* Report only rules for which this returns nonzero (NULL: all); the rules they yield
@@ -53,17 +61,14 @@ struct eval_options {
      * left (eval_memo.h); the items it holds unchanged are not judged again by the rules
      * that read only their item, and it is updated for the next text. NULL: none. */
     struct eval_memo *memo;
+    /* When set: what eval_document did is added to it (the caller's own: one run's). */
+    struct eval_stats *stats;
 };
 
 /* The placeholders a message, hint or fix title may hold ("value" for {value}, ...),
  * NULL-terminated (borrowed, static): the one table the interpreter expands, which
  * `rules lint` checks templates against. Any other {...} is kept as written. */
 extern const char *const eval_placeholders[];
-
-/* How many times a run of {texts: item} rules judged an item's texts node by node, every
- * rule on each node in turn (for the tests: validate takes that way, rules test and
- * --timing judge rule by rule). */
-extern _Atomic unsigned long eval_texts_runs;
 
 /* Judge D (resolved in place) with RS. Appends diagnostics to OUT, sorted by position
  * and merged per rule, node and failure. Returns the number appended. Threads may

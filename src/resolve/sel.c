@@ -529,6 +529,23 @@ int sel_run(const struct sel *s, const struct sel_ctx *ctx, const struct cursor 
     return rc;
 }
 
+const char *sel_first_member(const struct sel *s)
+{
+    if (s->absolute || s->segs.n < 2) return NULL;
+    const char *seg = s->segs.segs[0];
+    if (!strcmp(seg, "**") || !strcmp(seg, "*") || !strcmp(seg, SEL_ITEMS)) return NULL;
+    return seg;
+}
+
+int sel_run_rest(const struct sel *s, const struct sel_ctx *ctx, const struct cursor *c,
+                 sel_visit_fn fn, void *arg)
+{
+    struct walk w = {s, ctx, fn, arg, 0, 0, 0, 0, NULL, 0, 0, NULL, 0};
+    int rc = run_from(&w, 1, c);
+    free(w.seen);
+    return rc;
+}
+
 /* Do S and T differ only in their last segment, a name under a "**" (one walk serves
  * both)? */
 static int alt_of(const struct sel *s, const struct sel *t)

@@ -82,6 +82,10 @@ const char *sel_text(const struct sel *s);
  * wildcard nor "**"): what sel_run of S from an object selects is that member, if
  * present. NULL for any other selector. */
 const char *sel_member_name(const struct sel *s);
+/* The member the first segment of S names when S is relative, of two segments or more,
+ * and that segment is a name (neither a wildcard nor "**"), else NULL: sel_run of S from
+ * an object is then sel_run_rest of S from that member, if present (sel_run_rest). */
+const char *sel_first_member(const struct sel *s);
 
 void sel_root(const struct sel_ctx *ctx, struct cursor *out);
 /* Step from C into member KEY / item IDX; returns 0 and fills *out, -1 if absent. */
@@ -108,6 +112,9 @@ int sel_children_unless(const struct sel_ctx *ctx, const struct cursor *c, sel_s
 extern _Atomic unsigned long sel_shared_walks;
 int sel_run(const struct sel *s, const struct sel_ctx *ctx, const struct cursor *from,
             sel_visit_fn fn, void *arg);
+/* sel_run of S's segments after the first, from C (S relative, of two segments or more). */
+int sel_run_rest(const struct sel *s, const struct sel_ctx *ctx, const struct cursor *c,
+                 sel_visit_fn fn, void *arg);
 
 /* sel_run of each of SELS (N of them) in turn, as one walk when they differ only in their
  * last segment, a name, after a "**" (selectors "** / anyOf" and "** / oneOf", spaces aside): FN is called for every

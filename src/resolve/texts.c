@@ -183,6 +183,7 @@ struct verdicts {
      * selectors themselves are read again only when run */
     const texts_entries *picks_of;
     const char *picks[PICK_MAX];
+    unsigned char picks_rest[PICK_MAX];
 };
 
 static void verdicts_free(struct verdicts *t)
@@ -553,9 +554,9 @@ static int visit_child(const struct cursor *child, void *arg)
         return 0;
     }
     struct cursor *k = keep(w->l, child, w->at);
-    struct walk sub = *w;
+    /* the walks below set their own AT, MODE and KIND (walk_children) and restore them */
     switch (w->mode) {
-    case CHILD_LEAVES: walk_leaves(&sub, k, w->kind); break;
+    case CHILD_LEAVES: walk_leaves(w, k, w->kind); break;
     case CHILD_KEYS: {
         /* the name as a string: one per distinct name, the record's, when recorded */
         struct verdict_rec *r =
@@ -574,33 +575,40 @@ static int visit_child(const struct cursor *child, void *arg)
             kn->is_key = 1;
             add_text_rec(w, kn, w->kind, r);
         }
-        walk_schema(&sub, k);
+        walk_schema(w, k);
         break;
     }
     case CHILD_SCHEMA:
         if (!k->key || !may_be_named(w->named, k->key)) {
-            walk_schema(&sub, k);
+            walk_schema(w, k);
             break;
         }
         for (size_t i = 0; i < w->spec->skip.len; i++)
             if (w->spec->skip.items[i][0] == k->key[0] && !strcmp(w->spec->skip.items[i], k->key))
                 return 0;
-        if ((e = entry_named(&w->spec->values, k->key))) walk_leaves(&sub, k, e->kind);
+        if ((e = entry_named(&w->spec->values, k->key))) walk_leaves(w, k, e->kind);
         else if ((e = entry_named(&w->spec->keys, k->key)) && json_is_object(k->v))
-            walk_children(&sub, k, CHILD_KEYS, e->kind);
-        else walk_schema(&sub, k);
+            walk_children(w, k, CHILD_KEYS, e->kind);
+        else walk_schema(w, k);
         break;
     }
     return 0;
 }
 
+/* The children of AT in MODE (texts of KIND), with W's AT, MODE and KIND set for them and
+ * then restored (W is the whole walk's: set in place rather than copied per node). */
 static void walk_children(struct walk *w, const struct cursor *at, int mode, const char *kind)
 {
-    struct walk sub = *w;
-    sub.at = at;
-    sub.mode = mode;
-    sub.kind = kind;
-    sel_children_unless(w->ctx, at, skip_child, visit_child, &sub);
+    const struct cursor *at0 = w->at;
+    int mode0 = w->mode;
+    const char *kind0 = w->kind;
+    w->at = at;
+    w->mode = mode;
+    w->kind = kind;
+    sel_children_unless(w->ctx, at, skip_child, visit_child, w);
+    w->at = at0;
+    w->mode = mode0;
+    w->kind = kind0;
 }
 
 /* walk_schema of C, a shared value: left out when settled (see struct settled_value), else
@@ -673,34 +681,31 @@ static void run_entries(struct walk *w, const texts_entries *e)
     }
 }
 
-/* ---- an item's members named by one-member selectors, found in one pass -------------
- * Most of an item's entries and roots are one member (name, description, inputSchema):
- * a lookup each costs two hash lookups and a search of the member's source node, where
- * one pass over the item's few members finds them all. The selectors still run in their
- * order, each from what the pass found. */
+/* ---- an item's members named by selectors, found in one pass -------------------------
+ * Most of an item's entries and roots are one member (name, description, inputSchema),
+ * or start with one (annotations/title, arguments/[*]/name): a lookup each costs two hash
+ * lookups and a search of the member's source node, where one pass over the item's few
+ * members finds them all. The selectors still run in their order, each from what the
+ * pass found (the rest of a longer one run from its first member: sel_run_rest). */
 struct pick {
-    const char *name[PICK_MAX]; /* per selector (entries, then roots): its member, or NULL */
+    const char *name[PICK_MAX];   /* per selector (entries, then roots): its member, or NULL */
+    unsigned char rest[PICK_MAX]; /* the selector goes on past its member */
     size_t n;
     struct cursor found[PICK_MAX];
     unsigned char has[PICK_MAX];
     size_t at; /* the first selector naming the member pick_skip let through */
 };
 
-/* Short names (an item's members), compared without a call. */
-static int same_name(const char *a, const char *b)
-{
-    while (*a && *a == *b) a++, b++;
-    return *a == *b;
-}
-
 /* Skip a member no selector of P names; else note the first that does (pick_visit, which
- * sel_children_unless calls next, starts there). */
+ * sel_children_unless calls next, starts there). Names are compared from their first
+ * byte: an item's members mostly differ there, and a strcmp call costs more (4 M at
+ * 10,000 tools). */
 static int pick_skip(const char *key, const json_t *v, void *arg)
 {
     (void)v;
     struct pick *p = arg;
     for (size_t i = 0; key && i < p->n; i++)
-        if (p->name[i] && same_name(p->name[i], key)) return p->at = i, 0;
+        if (p->name[i] && p->name[i][0] == key[0] && !strcmp(p->name[i], key)) return p->at = i, 0;
     return 1;
 }
 
@@ -708,7 +713,8 @@ static int pick_visit(const struct cursor *c, void *arg)
 {
     struct pick *p = arg;
     for (size_t i = p->at; i < p->n; i++)
-        if (p->name[i] && (i == p->at || same_name(p->name[i], c->key))) {
+        if (p->name[i] &&
+            (i == p->at || (p->name[i][0] == c->key[0] && !strcmp(p->name[i], c->key)))) {
             p->found[i] = *c;
             p->has[i] = 1;
         }
@@ -721,7 +727,9 @@ static void pick_run(struct walk *w, const struct pick *p, size_t i, const struc
                      sel_visit_fn fn)
 {
     if (i < p->n && p->name[i]) {
-        if (p->has[i]) fn(&p->found[i], w);
+        if (!p->has[i]) return;
+        if (p->rest[i]) sel_run_rest(sel, w->ctx, &p->found[i], fn, w);
+        else fn(&p->found[i], w);
     } else {
         sel_run(sel, w->ctx, w->top, fn, w);
     }
@@ -739,11 +747,19 @@ static void run_item(struct walk *w, const texts_entries *e)
         struct verdicts *vt = w->vt;
         if (vt && vt->picks_of == e) {
             memcpy(p.name, vt->picks, p.n * sizeof *p.name);
+            memcpy(p.rest, vt->picks_rest, p.n);
         } else {
-            for (size_t i = 0; i < p.n; i++)
-                p.name[i] =
-                    sel_member_name(i < e->len ? e->items[i].sel : spec->roots.items[i - e->len]);
-            if (vt) memcpy(vt->picks, p.name, p.n * sizeof *p.name), vt->picks_of = e;
+            for (size_t i = 0; i < p.n; i++) {
+                const struct sel *sel =
+                    i < e->len ? e->items[i].sel : spec->roots.items[i - e->len];
+                p.name[i] = sel_member_name(sel);
+                p.rest[i] = !p.name[i] && (p.name[i] = sel_first_member(sel)) != NULL;
+            }
+            if (vt) {
+                memcpy(vt->picks, p.name, p.n * sizeof *p.name);
+                memcpy(vt->picks_rest, p.rest, p.n);
+                vt->picks_of = e;
+            }
         }
         for (size_t i = 0; i < p.n; i++) {
             p.has[i] = 0;

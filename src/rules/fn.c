@@ -599,7 +599,8 @@ static int regex_test(const struct pred *holder, const char *s, size_t n, struct
     return rc >= 0;
 }
 
-int fn_matches_may_hold(const struct pred *p, const struct cursor *c)
+int fn_matches_may_hold(const struct pred *p, const struct cursor *c,
+                        struct fn_text_scratch *scratch)
 {
     const struct regex_holder *h = (const struct regex_holder *)p->kids[0];
     if (!json_is_string(c->v)) return 0;
@@ -615,7 +616,7 @@ int fn_matches_may_hold(const struct pred *p, const struct cursor *c)
 
 int fn_eval_matches(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    if (!fn_matches_may_hold(p, c)) return 0;
+    if (!fn_matches_may_hold(p, c, NULL)) return 0;
     const struct regex_holder *h = (const struct regex_holder *)p->kids[0];
     const char *s = json_string_value(c->v);
     size_t n = json_string_length(c->v);

@@ -16,6 +16,8 @@ typedef int fn_eval_fn(const struct pred *p, const struct cursor *c, struct eval
 fn_compile_fn fn_arg_types, fn_arg_string, fn_arg_strings, fn_arg_any, fn_arg_values, fn_arg_preds,
     fn_arg_pred, fn_arg_quantifier, fn_arg_use, fn_arg_length, fn_arg_regex, fn_arg_range,
     fn_arg_format, fn_arg_context, fn_arg_nesting, fn_arg_ancestor;
+struct fn_text_scratch;
+
 fn_eval_fn fn_eval_json_type, fn_eval_declared_type_is, fn_eval_declared_type_includes, fn_eval_has,
     fn_eval_lacks, fn_eval_equals, fn_eval_one_of, fn_eval_all, fn_eval_any, fn_eval_not,
     fn_eval_every, fn_eval_some, fn_eval_length, fn_eval_matches, fn_eval_path_matches, fn_eval_key,
@@ -44,7 +46,8 @@ void fn_mentions_free(struct pred *p);
 int fn_mentions_per_document(const struct pred *p);
 /* 0 only when P cannot hold on C: P looks for any tool-like name and C's string holds none
  * (the test fn_mentions_eval starts with). */
-int fn_mentions_may_hold(const struct pred *p, const struct cursor *c);
+int fn_mentions_may_hold(const struct pred *p, const struct cursor *c,
+                         struct fn_text_scratch *scratch);
 
 /* fn_schema.c */
 fn_compile_fn fn_schema_arg_dialect, fn_schema_arg_schema_file, fn_schema_arg_ref_resolves;
@@ -65,8 +68,11 @@ void fn_chars_free(struct pred *p), fn_phrases_free(struct pred *p);
 
 /* 0 only when the predicate cannot hold on C, by C's text facts (sel.h): the first test of
  * its evaluator, for fn_text_skip.c (fn.c: matches) */
-int fn_chars_may_hold(const struct pred *p, const struct cursor *c);
-int fn_phrases_may_hold(const struct pred *p, const struct cursor *c);
-int fn_matches_may_hold(const struct pred *p, const struct cursor *c);
+int fn_chars_may_hold(const struct pred *p, const struct cursor *c,
+                      struct fn_text_scratch *scratch);
+int fn_phrases_may_hold(const struct pred *p, const struct cursor *c,
+                        struct fn_text_scratch *scratch);
+int fn_matches_may_hold(const struct pred *p, const struct cursor *c,
+                        struct fn_text_scratch *scratch);
 
 #endif

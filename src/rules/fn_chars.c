@@ -226,7 +226,7 @@ static size_t run_end(const struct chars_prog *cp, const uint32_t *cps, size_t n
     return 0;
 }
 
-int fn_chars_may_hold(const struct pred *p, const struct cursor *c)
+int fn_chars_may_hold(const struct pred *p, const struct cursor *c, struct fn_text_scratch *scratch)
 {
     const struct chars_prog *cp = p->data;
     /* a text node known to be ASCII without a code point looked for cannot */
@@ -239,7 +239,7 @@ int fn_chars_eval(const struct pred *p, const struct cursor *c, struct eval_ctx 
 {
     if (!json_is_string(c->v)) return 0;
     const struct chars_prog *cp = p->data;
-    if (!fn_chars_may_hold(p, c)) return 0;
+    if (!fn_chars_may_hold(p, c, NULL)) return 0;
     const char *s = json_string_value(c->v);
     size_t len = json_string_length(c->v), n = 0;
     /* Most texts are ASCII without a code point looked for (property names, enum values):

@@ -770,7 +770,8 @@ int fn_mentions_per_document(const struct pred *p)
     return !((const struct mentions_prog *)p->data)->relative;
 }
 
-int fn_mentions_may_hold(const struct pred *p, const struct cursor *c)
+int fn_mentions_may_hold(const struct pred *p, const struct cursor *c,
+                         struct fn_text_scratch *scratch)
 {
     if (!json_is_string(c->v)) return 0;
     const struct mentions_prog *mp = p->data;
@@ -782,7 +783,7 @@ int fn_mentions_may_hold(const struct pred *p, const struct cursor *c)
 
 int fn_mentions_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    if (!fn_mentions_may_hold(p, c)) return 0;
+    if (!fn_mentions_may_hold(p, c, NULL)) return 0;
     const char *s = json_string_value(c->v);
     size_t n = json_string_length(c->v);
     const struct mentions_prog *mp = p->data;

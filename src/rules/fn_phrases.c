@@ -6,6 +6,7 @@
 
 #include "base/util.h"
 #include "rules/fnInt.h"
+#include "rules/fn_text_skip.h"
 #include "rules/rule_data.h"
 
 struct phrases_prog {
@@ -90,7 +91,8 @@ static int near_hit(const struct phrases_prog *pp, struct phrase_text *t, size_t
     return 0;
 }
 
-int fn_phrases_may_hold(const struct pred *p, const struct cursor *c)
+int fn_phrases_may_hold(const struct pred *p, const struct cursor *c,
+                        struct fn_text_scratch *scratch)
 {
     if (!json_is_string(c->v)) return 0;
     const struct phrases_prog *pp = p->data;
@@ -102,21 +104,27 @@ int fn_phrases_may_hold(const struct pred *p, const struct cursor *c)
             : !phrase_set_may_match(pp->list->phrases, json_string_value(c->v),
                                     json_string_length(c->v)))
         return 0;
+    /* the text's whole words first: found once per node for every list (in SCRATCH, or
+     * else phrase.c keeps the last texts'), they rule out the most; the length is read
+     * only for what follows (most texts are ruled out by a filter already found) */
+    if (scratch) {
+        if (!scratch->runs.state)
+            phrase_runs_find(&scratch->runs, json_string_value(c->v), json_string_length(c->v));
+        if (!phrase_set_may_match_runs_of(pp->list->phrases, &scratch->runs)) return 0;
+    } else if (!phrase_set_may_match_runs(pp->list->phrases, json_string_value(c->v),
+                                          json_string_length(c->v))) {
+        return 0;
+    }
+    if (!(f & SEL_TEXT_FACTS)) return 1;
     size_t n = json_string_length(c->v);
-    /* the text's whole words first: found once per string for every list (phrase.c keeps
-     * the last texts'), they rule out the most */
-    if (!phrase_set_may_match_runs(pp->list->phrases, json_string_value(c->v), n)) return 0;
-    return !(f & SEL_TEXT_FACTS) ||
-        (phrase_set_may_match_bytes(pp->list->phrases, n, c->text_ascii,
-                                    (f & SEL_TEXT_NON_ASCII) != 0) &&
-         (!pp->near ||
-          phrase_set_may_match_bytes(pp->near->phrases, n, c->text_ascii,
-                                     (f & SEL_TEXT_NON_ASCII) != 0)));
+    int high = (f & SEL_TEXT_NON_ASCII) != 0;
+    return phrase_set_may_match_bytes(pp->list->phrases, n, c->text_ascii, high) &&
+        (!pp->near || phrase_set_may_match_bytes(pp->near->phrases, n, c->text_ascii, high));
 }
 
 int fn_phrases_eval(const struct pred *p, const struct cursor *c, struct eval_ctx *ctx)
 {
-    if (!fn_phrases_may_hold(p, c)) return 0;
+    if (!fn_phrases_may_hold(p, c, NULL)) return 0;
     const struct phrases_prog *pp = p->data;
     unsigned f = c->text_facts;
     struct phrase_text t;

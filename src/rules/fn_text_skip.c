@@ -9,10 +9,10 @@
 static int cannot_hold(const struct pred *p, const struct cursor *c)
 {
     fn_eval_fn *eval = p->fn->eval;
-    if (eval == fn_chars_eval) return !fn_chars_may_hold(p, c);
-    if (eval == fn_phrases_eval) return !fn_phrases_may_hold(p, c);
-    if (eval == fn_eval_matches) return !fn_matches_may_hold(p, c);
-    if (eval == fn_mentions_eval) return !fn_mentions_may_hold(p, c);
+    if (eval == fn_chars_eval) return !fn_chars_may_hold(p, c, NULL);
+    if (eval == fn_phrases_eval) return !fn_phrases_may_hold(p, c, NULL);
+    if (eval == fn_eval_matches) return !fn_matches_may_hold(p, c, NULL);
+    if (eval == fn_mentions_eval) return !fn_mentions_may_hold(p, c, NULL);
     if (eval == fn_eval_any) {
         if (!p->nkids) return 0; /* not worth knowing */
         for (size_t i = 0; i < p->nkids; i++)

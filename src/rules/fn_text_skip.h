@@ -6,6 +6,7 @@
 #define MCPDESC_FN_TEXT_SKIP_H
 
 #include "resolve/sel.h"
+#include "rules/phrase.h"
 #include "resolve/texts.h"
 
 struct pred;
@@ -35,7 +36,20 @@ int fn_text_holds(const struct pred *require, const struct pred *when, const str
 /* A test of P on a text node by its facts (and, for phrases and mentions, a scan of its
  * string that needs no decoding): 0 only when P cannot hold on C. Each is the test P's
  * evaluator starts with. */
-typedef int fn_text_may_hold_fn(const struct pred *p, const struct cursor *c);
+/* What the tests of many rules on one text node share, found at most once for the node
+ * by the first test that needs it (the filter of its words, for every phrase list): a
+ * caller judging a node for many rules clears one per node (fn_text_scratch_clear) and
+ * passes it to each test; NULL: none (phrase.c then keeps the last texts' filters). */
+struct fn_text_scratch {
+    struct phrase_runs runs;
+};
+static inline void fn_text_scratch_clear(struct fn_text_scratch *s)
+{
+    s->runs.state = 0;
+}
+
+typedef int fn_text_may_hold_fn(const struct pred *p, const struct cursor *c,
+                                struct fn_text_scratch *s);
 /* P's test when REQUIRE is `not P` and P is chars, phrases, matches or mentions (*KID set
  * to P), else NULL: a caller over many text nodes finds it once per clause, and a node
  * with facts (SEL_TEXT_FACTS) on which it answers 0 is one fn_text_holds answers YES (and

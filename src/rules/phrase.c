@@ -639,11 +639,9 @@ static int items_held(const struct phrase_set *set, size_t i, const uint64_t hav
     return 1;
 }
 
-int phrase_set_may_match_runs(const struct phrase_set *set, const char *s, size_t n)
+/* Can SET have a hit in a text whose words' filter is HAVE (SET has items)? */
+static inline int may_match_have(const struct phrase_set *set, const uint64_t have[8])
 {
-    if (!set->items) return 1;
-    uint64_t have[8];
-    if (runs_cached(s, n, have) < 0) return 1;
     /* only the phrases whose key the text holds: a few, of lists of hundreds */
     for (unsigned w = 0; w < 4; w++)
         for (uint64_t bits = have[w] & set->keys[w]; bits; bits &= bits - 1) {
@@ -655,6 +653,24 @@ int phrase_set_may_match_runs(const struct phrase_set *set, const char *s, size_
             }
         }
     return 0;
+}
+
+int phrase_set_may_match_runs(const struct phrase_set *set, const char *s, size_t n)
+{
+    if (!set->items) return 1;
+    uint64_t have[8];
+    if (runs_cached(s, n, have) < 0) return 1;
+    return may_match_have(set, have);
+}
+
+void phrase_runs_find(struct phrase_runs *r, const char *s, size_t n)
+{
+    r->state = runs_of(s, n, r->have) < 0 ? -1 : 1;
+}
+
+int phrase_set_may_match_runs_of(const struct phrase_set *set, const struct phrase_runs *r)
+{
+    return !set->items || r->state < 0 || may_match_have(set, r->have);
 }
 
 int phrase_set_may_match(const struct phrase_set *set, const char *s, size_t n)

@@ -36,6 +36,17 @@ int phrase_set_may_match_bytes(const struct phrase_set *set, size_t n, const uin
  * ASCII and, for every phrase, lacks some word of letters, digits and _ that every hit of
  * the phrase holds as a whole word (most texts: one pass, no search). */
 int phrase_set_may_match_runs(const struct phrase_set *set, const char *s, size_t n);
+/* The filter of one text's words (phrase_set_may_match_runs), found once for every list
+ * asked about the text: a caller judging one text for many rules keeps one per text,
+ * STATE 0 until phrase_runs_find. */
+struct phrase_runs {
+    int state; /* 0: not found yet; 1: HAVE holds it; -1: the text is not ASCII (none) */
+    uint64_t have[8];
+};
+/* R's filter, of S (N bytes). */
+void phrase_runs_find(struct phrase_runs *r, const char *s, size_t n);
+/* phrase_set_may_match_runs of the text whose filter R holds (found). */
+int phrase_set_may_match_runs_of(const struct phrase_set *set, const struct phrase_runs *r);
 /* The N phrases as one set under FLAGS; NULL with *WHY (new) when a phrase does not parse
  * (phrase_pattern says where) or PCRE2 refuses the whole (too large). */
 struct phrase_set *phrase_set_compile(const char *const *phrases, size_t n, unsigned flags,

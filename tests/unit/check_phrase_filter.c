@@ -234,6 +234,42 @@ START_TEST(words_of_a_reused_address_read_again)
 }
 END_TEST
 
+/* A text's word filter found once (phrase_runs_find) and read for every list answers as
+ * each list's own search of the text's words (how a run of phrase rules shares it), for
+ * texts above ASCII too (no filter: never ruled out). */
+START_TEST(one_filter_per_text_answers_for_every_list)
+{
+    enum { NLISTS = sizeof lists / sizeof *lists };
+    struct phrase_set *sets[NLISTS];
+    char *why = NULL;
+    for (size_t i = 0; i < NLISTS; i++) {
+        sets[i] = phrase_set_compile(lists[i].phrases, lists[i].n, lists[i].flags, &why);
+        ck_assert_msg(sets[i] != NULL, "%s", why ? why : "");
+    }
+    size_t ruled_out = 0, not_ascii = 0;
+    for (int k = 0; k < 3000; k++) {
+        char text[512] = "";
+        unsigned words = 1 + next_rand(9);
+        for (unsigned w = 0; w < words; w++) {
+            if (w) strcat(text, seps[next_rand(sizeof seps / sizeof *seps)]);
+            strcat(text, vocab[next_rand(sizeof vocab / sizeof *vocab)]);
+        }
+        struct phrase_runs r = {0};
+        phrase_runs_find(&r, text, strlen(text));
+        not_ascii += r.state < 0;
+        for (size_t i = 0; i < NLISTS; i++) {
+            int kept = phrase_set_may_match_runs_of(sets[i], &r),
+                own = phrase_set_may_match_runs(sets[i], text, strlen(text));
+            ck_assert_msg(kept == own, "list %zu on \"%s\": %d with the kept filter, %d without", i,
+                          text, kept, own);
+            ruled_out += !kept;
+        }
+    }
+    ck_assert(ruled_out > 0 && not_ascii > 0); /* both kinds of answer seen */
+    for (size_t i = 0; i < NLISTS; i++) phrase_set_free(sets[i]);
+}
+END_TEST
+
 /* ---- a require that surely holds: only when judging would find it holds ---- */
 
 static struct rule_set *set;
@@ -305,6 +341,7 @@ Suite *phrase_filter_suite(void)
     tcase_add_loop_test(tc, never_cannot_where_it_hits, 0, (int)(sizeof lists / sizeof *lists));
     tcase_add_test(tc, cannot_where_a_word_or_byte_lacks);
     tcase_add_test(tc, words_of_a_reused_address_read_again);
+    tcase_add_test(tc, one_filter_per_text_answers_for_every_list);
     tcase_add_test(tc, surely_holds_only_where_it_holds);
     suite_add_tcase(s, tc);
     return s;

@@ -1,8 +1,10 @@
-/* check_texts_pick.c - an item's one-member selectors (entries and schema roots) found in
- * one pass over its members (resolve/texts.c: run_item) yield what a run of each selector
- * would: in the order of the selectors, not of the members; a member two selectors name
- * for both; a selector of more segments, or any selector from an item that is no object,
- * still run (sel_member_name tells which selectors are one member). */
+/* check_texts_pick.c - an item's selectors that are or start with one member (entries and
+ * schema roots) found in one pass over its members (resolve/texts.c: run_item) yield what
+ * a run of each selector would: in the order of the selectors, not of the members; a
+ * member two selectors name for both; a longer selector's rest run from its first member
+ * (arguments/[*]/name, annotations/title); a selector starting with a wildcard, or any
+ * selector from an item that is no object, still run (sel_member_name and
+ * sel_first_member tell which). */
 #include <check.h>
 #include <stdlib.h>
 
@@ -136,6 +138,59 @@ START_TEST(member_name_of_selectors)
 }
 END_TEST
 
+START_TEST(first_member_of_selectors)
+{
+    const char *why;
+    const char *texts[] = {"name", "a/b",    "*",   "[*]/name", "**/title", "*/x",
+                           "/a/b", "a~1b/c", "0/1", "a/[*]/b",  "a/**"};
+    const char *want[] = {NULL, "a", NULL, NULL, NULL, NULL, NULL, "a/b", "0", "a", "a"};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        struct sel *s = sel_compile(texts[i], &why);
+        ck_assert_ptr_nonnull(s);
+        const char *got = sel_first_member(s);
+        if (want[i]) ck_assert_str_eq(got, want[i]);
+        else ck_assert_msg(got == NULL, "%s: first member %s", texts[i], got);
+        sel_free(s);
+    }
+}
+END_TEST
+
+/* Selectors of several segments from their first member, found in the pass: every node
+ * the rest selects, below that member (its pointer through it), none when the member is
+ * absent or the rest finds nothing there (arguments as an object: no items). */
+START_TEST(longer_selectors_run_from_their_first_member)
+{
+    struct texts_spec *spec = spec_new();
+    struct texts_coll prompts = {xstrdup("prompts"), VEC_INIT};
+    tu_texts_entry(&prompts.entries, "arguments/[*]/name", NULL, "argument name");
+    tu_texts_entry(&prompts.entries, "name", NULL, "name");
+    tu_texts_entry(&prompts.entries, "arguments/[*]/description", NULL, "argument description");
+    tu_texts_entry(&prompts.entries, "meta/**", NULL, "deep");
+    VEC_PUSH(spec->item, prompts);
+    const char *json = "{\"prompts\": [{\"arguments\": [{\"name\": \"x\", \"description\": \"dx\"},"
+                       " {\"description\": \"dy\"}, {\"name\": \"z\"}], \"name\": \"p\","
+                       " \"meta\": {\"a\": [\"m\"]}},"
+                       " {\"name\": \"q\", \"arguments\": {\"name\": \"not an item\"}},"
+                       " {\"name\": \"r\"}]}";
+    const char *want[] = {
+        "/prompts/0/arguments/0/name=argument name /prompts/0/arguments/2/name=argument name"
+        " /prompts/0/name=name /prompts/0/arguments/0/description=argument description"
+        " /prompts/0/arguments/1/description=argument description /prompts/0/meta/a/0=deep",
+        "/prompts/1/name=name", "/prompts/2/name=name"};
+    struct texts_cache *cache = NULL;
+    for (size_t i = 0; i < 3; i++) {
+        char *alone = texts_of(spec, json, "prompts", i, NULL);
+        char *cached = texts_of(spec, json, "prompts", i, &cache);
+        ck_assert_str_eq(alone, want[i]);
+        ck_assert_str_eq(cached, want[i]);
+        free(alone);
+        free(cached);
+    }
+    texts_cache_free(cache);
+    texts_spec_free(spec);
+}
+END_TEST
+
 /* The cache keeps the names of one collection's selectors: another collection's items
  * (other selectors) are not read with them, nor the first's again after. */
 START_TEST(cached_names_follow_the_collection)
@@ -179,6 +234,8 @@ Suite *texts_pick_suite(void)
     tcase_add_test(tc, absent_members_and_non_strings_yield_nothing);
     tcase_add_test(tc, an_item_that_is_an_array_runs_each_selector);
     tcase_add_test(tc, member_name_of_selectors);
+    tcase_add_test(tc, first_member_of_selectors);
+    tcase_add_test(tc, longer_selectors_run_from_their_first_member);
     tcase_add_test(tc, cached_names_follow_the_collection);
     suite_add_tcase(s, tc);
     return s;

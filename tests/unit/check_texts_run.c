@@ -128,16 +128,19 @@ static void count_judged(const struct rule *r, const char *pointer, int whole, v
     ++*(size_t *)arg;
 }
 
-/* JSON judged by RS with OPTS into *OUT; how many runs judged texts node by node. */
+/* JSON judged by RS with OPTS (NULL: the defaults) into *OUT; how many runs judged texts
+ * node by node (the run's eval_stats). */
 static unsigned long judge_with(const struct rule_set *rs, const char *json,
                                 const struct eval_options *opts, struct diag_list *out)
 {
     doc *d = tu_doc(json);
     ck_assert_ptr_nonnull(d);
-    unsigned long before = eval_texts_runs;
-    eval_document(rs, d, opts, out);
+    struct eval_options counted = opts ? *opts : (struct eval_options){0};
+    struct eval_stats stats = {0};
+    counted.stats = &stats;
+    eval_document(rs, d, &counted, out);
     doc_free(d);
-    return eval_texts_runs - before;
+    return stats.texts_runs;
 }
 
 static void assert_same(const struct diag_list *want, const struct diag_list *got, const char *what)
