@@ -151,7 +151,17 @@ check: $(TEST_DEPS_STAMP)
 	@mkdir -p build && rm -f $(MCPDESC_SKIP_LOG)
 	@st=0; $(MAKE) --no-print-directory check-plain check-sanitize || st=$$?; \
 	    sh tests/skip-summary.sh "$(MCPDESC_SKIP_LOG)" || st=1; exit $$st
-check-plain: all test-unit test-conformance test-cli $(EXTRA_CHECKS) check-symbols check-layers check-format test-threads fuzz-ci check-deb check-fresh-root
+check-plain: all test-unit test-conformance test-cli $(EXTRA_CHECKS) check-symbols check-layers check-format test-threads fuzz-ci check-deb check-fresh-root check-wasm
+# The WebAssembly build and the npm package (docs/wasm.md, docs/npm.md): the command line
+# compiled with emscripten against the native program (test-wasm), and the packed tarball
+# installed into a scratch project, its command and API run through node's test runner
+# (test-npm). In the plain half only: the sanitizer build does not change them. Built
+# first, each installing its tools (emscripten, npm), so that neither test can skip for
+# want of them.
+.PHONY: check-wasm
+check-wasm: $(BIN)
+	$(MAKE) --no-print-directory wasm npm
+	$(MAKE) --no-print-directory test-wasm test-npm
 check-sanitize: $(TEST_DEPS_STAMP)
 	@rm -rf build/san/sanitizer-reports && mkdir -p build/san/sanitizer-reports
 	@st=0; $(MAKE) --no-print-directory SAN=1 BUILD=build/san test-unit test-conformance test-cli \

@@ -13,10 +13,9 @@
 #                finding by finding, field by field
 #   types        tests/npm/types.test.ts under `tsc --noEmit --strict` there, against the
 #                package's index.d.ts: with $MCPDESC_TSC (a tsc whose node_modules also
-#                hold @types/node) or a tsc on PATH; else a counted skip. Checked with
-#                typescript 5 and @types/node 20 from npm (`npm install` in a folder of
-#                your own, MCPDESC_TSC=that/node_modules/.bin/tsc); Debian's
-#                node-typescript (4.8) is not tried yet
+#                hold @types/node), else a pinned typescript and @types/node installed
+#                from the npm registry into build/npm/tsc (once; Debian 12 has no
+#                @types/node package); a counted skip when the registry is unreachable
 #   docs         the API example of docs/npm.md (the ```js block after
 #                <!-- test-npm: example.mjs -->), run there as example.mjs: it must
 #                print the block after <!-- test-npm: example.mjs output -->
@@ -150,8 +149,21 @@ else
     grep -v '^ *\(duration_ms\|\.\.\.\|---\|type:\)' "$tmp/api.log" | head -n 60 | sed 's/^/    /'
 fi
 
-# the types, when a TypeScript compiler is at hand
-tsc=${MCPDESC_TSC:-$(command -v tsc 2> /dev/null || true)}
+# the types: $MCPDESC_TSC, else a pinned compiler with node's types from the registry
+TS_PIN=typescript@5.6.3
+TYPES_PIN=@types/node@18.19.64
+tsc=${MCPDESC_TSC:-}
+if [ -z "$tsc" ]; then
+    tsdir=$root/build/npm/tsc
+    tsc=$tsdir/node_modules/.bin/tsc
+    if [ ! -x "$tsc" ] || [ ! -d "$tsdir/node_modules/@types/node" ]; then
+        mkdir -p "$tsdir"
+        [ -f "$tsdir/package.json" ] || echo '{ "private": true }' > "$tsdir/package.json"
+        (cd "$tsdir" && timeout 300 npm install --no-audit --no-fund --loglevel=error "$TS_PIN" "$TYPES_PIN") \
+            > "$tmp/tsc-install.log" 2>&1 || tsc=
+        [ -n "$tsc" ] || echo "    npm install $TS_PIN $TYPES_PIN failed: $(tail -n 1 "$tmp/tsc-install.log")"
+    fi
+fi
 if [ -n "$tsc" ] && [ -x "$tsc" ]; then
     types=$(cd "$(dirname "$tsc")/.." && pwd)/@types
     cp tests/npm/types.test.ts "$scratch/"
@@ -164,7 +176,8 @@ if [ -n "$tsc" ] && [ -x "$tsc" ]; then
     fi
 else
     . tests/skip.sh
-    test_skip test-npm "the TypeScript types (tsc --noEmit)" "no tsc: set MCPDESC_TSC" || failed=$((failed + 1))
+    test_skip test-npm "the TypeScript types (tsc --noEmit)" \
+        "no tsc: the npm registry unreachable for $TS_PIN; set MCPDESC_TSC" || failed=$((failed + 1))
 fi
 
 # the example of docs/npm.md, and what it prints: the block after each marker
