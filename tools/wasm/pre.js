@@ -11,6 +11,17 @@
 //     (emscripten's terminal device decodes output as UTF-8 and writes it line by line),
 //     and a terminal only where the host's descriptor is one (--color auto).
 /* global Module, ENV, FS, NODEFS, PATH */
+
+// V8 runs the module's functions compiled by Liftoff, its quick compiler, and compiles
+// again with TurboFan, on other threads, each that has used up a budget (about 1.8
+// million bytes of code executed). A run of one description spends most of its CPU time
+// in those compiles, thrown away with the process (node's CPU time 0.65 s, 0.21 s
+// without them), and on two shared cores they take time from the run itself. Fifty-five
+// times that budget leaves TurboFan the functions a large description keeps busy
+// (10,000 tools: the same time or less than by default). Set before the module is
+// compiled (the code after this file in mcpdesc.js). V8 prints an error for a flag it
+// does not know: only a V8 of 10 or later (node 18 and later) is given it.
+if (parseInt(process.versions.v8, 10) >= 10) require('v8').setFlagsFromString('--wasm-tiering-budget=100000000');
 Module['preRun'] = Module['preRun'] || [];
 Module['preRun'].push(function () {
   var nodeFs = require('fs');
