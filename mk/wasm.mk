@@ -66,7 +66,7 @@ $(WASM_DIR)/build-id: $(WASM_ID_INPUTS) mk/wasm.mk | $(WASM_DIR)/deps/.built
 	    sha256sum | cut -c1-40 > $@.new
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv -f $@.new $@; fi
 $(WASM_OBJDIR)/src/doc/doc_cache.o: $(WASM_DIR)/build-id
-$(WASM_OBJDIR)/src/doc/doc_cache.o: WASM_CFLAGS += -DMCPDESC_BUILD_ID='"$(shell cat $(WASM_DIR)/build-id)"'
+$(WASM_OBJDIR)/src/doc/doc_cache.o: private WASM_CFLAGS += -DMCPDESC_BUILD_ID='"$(shell cat $(WASM_DIR)/build-id)"'
 
 $(WASM_OBJDIR)/%.o: %.c $(VERSION_STAMP) | $(WASM_DIR)/deps/.built
 	@mkdir -p $(dir $@)
