@@ -59,11 +59,12 @@ $(WASM_DIR)/deps/.built: $(WASM_DIR)/src/.fetched tools/wasm/build-deps.sh
 # program is compiled from (mcpdesc's sources and headers, the generated ones, the flags,
 # emcc's version, the libraries). It is written only when it changes, so doc_cache.o is
 # compiled again only then.
-WASM_ID_INPUTS = $(sort $(WASM_SRCS) $(GEN_SRCS) $(wildcard src/*/*.h $(BUILD)/gen/*.h) \
-    $(wildcard $(WASM_DIR)/deps/lib/*.a))
-$(WASM_DIR)/build-id: $(WASM_ID_INPUTS) mk/wasm.mk | $(WASM_DIR)/deps/.built
-	@{ echo '$(WASM_CFLAGS)'; $(EMCC) --version | head -n 1; cat $(WASM_ID_INPUTS); } | \
-	    sha256sum | cut -c1-40 > $@.new
+# (The libraries are globbed when the recipe runs: before the first build they are not
+# there when make reads this file.)
+WASM_ID_INPUTS = $(sort $(WASM_SRCS) $(GEN_SRCS) $(wildcard src/*/*.h))
+$(WASM_DIR)/build-id: $(WASM_ID_INPUTS) mk/wasm.mk $(WASM_DIR)/deps/.built
+	@{ echo '$(WASM_CFLAGS)'; $(EMCC) --version | head -n 1; \
+	    cat $(WASM_ID_INPUTS) $(WASM_DIR)/deps/lib/*.a; } | sha256sum | cut -c1-40 > $@.new
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv -f $@.new $@; fi
 $(WASM_OBJDIR)/src/doc/doc_cache.o: $(WASM_DIR)/build-id
 $(WASM_OBJDIR)/src/doc/doc_cache.o: private WASM_CFLAGS += -DMCPDESC_BUILD_ID='"$(shell cat $(WASM_DIR)/build-id)"'
