@@ -32,3 +32,12 @@ bench-compare: $(BIN)
 	    [ -f $$f ] || python3 tools/bench/gen-description.py $$n $$f --seed=20261201 || exit 2; \
 	    echo "== $$n tools"; sh tools/bench/compare.sh "$(OLD)" $(BIN) $$f 5 || exit 1; \
 	done
+
+# The WebAssembly row of `make bench` (tools/bench/run.sh, BENCH_WASM): the build is made
+# first when emcc is installed (tools/install-deps.sh wasm); without it, or without node,
+# the table says why the row was not measured.
+bench: bench-wasm-build
+.PHONY: bench-wasm-build
+bench-wasm-build:
+	@if command -v $(EMCC) > /dev/null 2>&1; then $(MAKE) --no-print-directory wasm; \
+	else echo "bench: no emcc: the WebAssembly row is not measured (sh tools/install-deps.sh wasm)"; fi

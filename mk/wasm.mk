@@ -54,6 +54,21 @@ $(WASM_DIR)/deps/.built: $(WASM_DIR)/src/.fetched tools/wasm/build-deps.sh
 	sh tools/wasm/build-deps.sh $(WASM_DIR)
 	@touch $@
 
+# The build's name for the doc cache (src/doc/doc_cache.c keys its entries by it; a
+# program without one keeps none): natively the ELF build ID, here the sha256 of what the
+# program is compiled from (mcpdesc's sources and headers, the generated ones, the flags,
+# emcc's version, the libraries). It is written only when it changes, so doc_cache.o is
+# compiled again only then.
+# (The libraries are globbed when the recipe runs: before the first build they are not
+# there when make reads this file.)
+WASM_ID_INPUTS = $(sort $(WASM_SRCS) $(GEN_SRCS) $(wildcard src/*/*.h))
+$(WASM_DIR)/build-id: $(WASM_ID_INPUTS) mk/wasm.mk $(WASM_DIR)/deps/.built
+	@{ echo '$(WASM_CFLAGS)'; $(EMCC) --version | head -n 1; \
+	    cat $(WASM_ID_INPUTS) $(WASM_DIR)/deps/lib/*.a; } | sha256sum | cut -c1-40 > $@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv -f $@.new $@; fi
+$(WASM_OBJDIR)/src/doc/doc_cache.o: $(WASM_DIR)/build-id
+$(WASM_OBJDIR)/src/doc/doc_cache.o: private WASM_CFLAGS += -DMCPDESC_BUILD_ID='"$(shell cat $(WASM_DIR)/build-id)"'
+
 $(WASM_OBJDIR)/%.o: %.c $(VERSION_STAMP) | $(WASM_DIR)/deps/.built
 	@mkdir -p $(dir $@)
 	$(EMCC) $(WASM_CFLAGS) -c $< -o $@
@@ -67,8 +82,9 @@ $(WASM_OBJDIR)/gen/%.o: $(BUILD)/gen/%.c $(VERSION_STAMP) | $(WASM_DIR)/deps/.bu
 $(WASM_DIR)/embedded/default.js: tools/wasm/embed-rules.sh $(wildcard rules-yaml/releases/*)
 	sh tools/wasm/embed-rules.sh rules-yaml/releases $(WASM_DIR)/embedded
 
-$(WASM_DIR)/mcpdesc.js: $(WASM_OBJS) tools/wasm/pre.js $(WASM_DIR)/embedded/default.js
+$(WASM_DIR)/mcpdesc.js: $(WASM_OBJS) tools/wasm/pre.js tools/wasm/library.js $(WASM_DIR)/embedded/default.js
 	$(EMCC) $(WASM_LDFLAGS) --pre-js tools/wasm/pre.js --pre-js $(WASM_DIR)/embedded/default.js \
+	    --js-library tools/wasm/library.js \
 	    --embed-file $(WASM_DIR)/embedded/tree@/mcpdesc-embedded \
 	    -o $@ $(WASM_OBJS) -L$(WASM_DIR)/deps/lib $(WASM_LIBS)
 	@printf 'wasm: %s (%s bytes) and %s (%s bytes); libraries: ' $@ "$$(wc -c < $@)" \

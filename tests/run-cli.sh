@@ -35,7 +35,9 @@
 # .../projection-types.json alone), so SARIF's file:// base URI is the same on every machine.
 # --write-missing writes the files a case lacks from this run (review them before
 # committing); it never rewrites an existing golden. Cases run from the repository root.
-# Prints ok/FAIL per case, then "N passed, N failed".
+# MCPDESC_CLI_SHARD=K/N runs only the cases whose place in the list, counted from 0, is K
+# modulo N: a runner that splits the cases among N processes (tests/wasm/run.sh) gives
+# each its K. Prints ok/FAIL per case, then "N passed, N failed".
 set -u
 # no .mcpdesc.yaml above the checkout changes a golden (cases name theirs with --config)
 MCPDESC_NO_CONFIG=1
@@ -134,11 +136,27 @@ run_case() {
     mask_path "$root" @ROOT@ "$tmp/out" "$tmp/err"
 }
 
+shard_k=0
+shard_n=1
+if [ -n "${MCPDESC_CLI_SHARD:-}" ]; then
+    shard_k=${MCPDESC_CLI_SHARD%%/*}
+    shard_n=${MCPDESC_CLI_SHARD#*/}
+    case $shard_k/$shard_n in
+    *[!0-9/]* | /* | */ | 0/0 | */0) shard_n=0 ;;
+    esac
+    if [ "$shard_n" = 0 ] || [ "$shard_k" -ge "$shard_n" ]; then
+        echo "run-cli: MCPDESC_CLI_SHARD=$MCPDESC_CLI_SHARD: expected K/N, 0 <= K < N" >&2
+        exit 2
+    fi
+fi
 passed=0
 failed=0
 cases=0
+place=-1
 for case_dir in tests/cli/*/; do
     [ -d "$case_dir" ] || continue
+    place=$((place + 1))
+    [ $((place % shard_n)) -eq "$shard_k" ] || continue
     case_dir=${case_dir%/}
     cases=$((cases + 1))
     missing=""

@@ -16,6 +16,8 @@
 #include "doc/docInt.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #define ARENA_SLOTS 64
@@ -104,12 +106,41 @@ static struct doc_arena *arena_of(const void *p)
     return NULL;
 }
 
+/* SIZE bytes of address space whose first HEAD bytes are zero, or NULL. Linux maps
+ * untouched pages; emscripten's mmap is its malloc and then a memset of the whole
+ * length (a 10,000-tools document's arena: a seventh of the WebAssembly program's run),
+ * so there the space comes from malloc with only the head zeroed: the blocks handed out
+ * need no zeros, and memory the module grows by is untouched until used. */
+static void *region_map(size_t size, size_t head)
+{
+#ifdef __EMSCRIPTEN__
+    void *p = aligned_alloc(ARENA_PAGE, size);
+    if (p) memset(p, 0, head);
+    return p;
+#else
+    (void)head;
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+#endif
+}
+
+static void region_unmap(void *p, size_t size)
+{
+#ifdef __EMSCRIPTEN__
+    (void)size;
+    free(p);
+#else
+    munmap(p, size);
+#endif
+}
+
 static void arena_unmap(struct doc_arena *a)
 {
     pthread_mutex_lock(&slots_lock);
     atomic_store(&slots[a->slot], 0); /* before the pages go: no reader matches them then */
     pthread_mutex_unlock(&slots_lock);
-    munmap(a, a->size);
+    region_unmap(a, a->size);
 }
 
 static void arena_unref(struct doc_arena *a, uint64_t n)
@@ -176,9 +207,9 @@ static struct doc_arena *arena_new(size_t room)
     int log2 = 20;
     while (((size_t)1 << log2) < room) log2++;
     size_t size = (size_t)1 << log2;
-    void *base = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base == MAP_FAILED) return NULL;
+    size_t head = sizeof(struct doc_arena) + size / ARENA_PAGE * sizeof(uint32_t); /* counts */
+    void *base = region_map(size, head);
+    if (!base) return NULL;
     struct doc_arena *a = base;
     pthread_mutex_lock(&slots_lock);
     int slot = 0;
@@ -189,12 +220,11 @@ static struct doc_arena *arena_new(size_t room)
     }
     pthread_mutex_unlock(&slots_lock);
     if (slot == ARENA_SLOTS) { /* that many large documents at once: malloc for this one */
-        munmap(base, size);
+        region_unmap(base, size);
         return NULL;
     }
     atomic_init(&a->live, 1 + ARENA_BIAS);
     atomic_init(&a->released, 0);
-    size_t head = sizeof *a + size / ARENA_PAGE * sizeof *a->page_live; /* counts: zeros */
     a->first = a->next = (char *)base + (head + ARENA_PAGE - 1) / ARENA_PAGE * ARENA_PAGE;
     a->end = (char *)base + size;
     a->made = a->page_made = 0;

@@ -9,6 +9,9 @@
 #   goldens      tests/run-cli.sh with the wasm program: every case passes but those
 #                tests/wasm/cli-skip.txt lists with the reason (capture, lsp, -j
 #                specifics, the build tree's own rules folder): each counted as a skip
+#   cache        the doc cache (src/doc/doc_cache.c; docs/wasm.md): a run with an empty
+#                cache folder keeps entries, a second one reads them and reports the same;
+#                as a user not root (as root: nobody, with setpriv) entries are kept too
 #   embedded     the default rule set from any folder with no rules folder (/): the
 #                newest release of mcpdesc-mcp, as the native program's installed set;
 #                capture and lsp exit 2 naming the native build
@@ -19,8 +22,10 @@
 #                asserted (speed is measured, not tested)
 # The wasm program runs through a wrapper that gives it what a build tree's native
 # binary finds by itself: the tree's rules-yaml as default set (MCPDESC_RULES) and the
-# tree's releases ahead of the embedded ones (MCPDESC_RULES_PATH). Prints ok/FAIL per
-# check, then "N passed, N failed, N skipped"; exits 1 on a failure.
+# tree's releases ahead of the embedded ones (MCPDESC_RULES_PATH). The goldens run in
+# MCPDESC_TEST_JOBS processes (default: nproc; tests/run-cli.sh's MCPDESC_CLI_SHARD), beside
+# the conformance and corpus checks. Prints ok/FAIL per check, then "N passed, N failed,
+# N skipped"; exits 1 on a failure.
 set -u
 if [ $# -ne 2 ]; then
     echo "usage: sh tests/wasm/run.sh NATIVE WASM_JS" >&2
@@ -37,7 +42,9 @@ root=$(pwd)
 MCPDESC_NO_CONFIG=1
 export MCPDESC_NO_CONFIG
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpdesc-wasm.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+shard_pids=""
+# shellcheck disable=SC2086
+trap 'kill $shard_pids 2> /dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 passed=0
 failed=0
@@ -61,6 +68,16 @@ exec node "$js" "\$@"
 EOF
 # readable by all: a golden case may run it as nobody (tests/run-cli.sh, readonly)
 chmod 755 "$tmp" "$wasm"
+
+# goldens, started first: MCPDESC_TEST_JOBS shards of tests/run-cli.sh in the background
+jobs=${MCPDESC_TEST_JOBS:-$(nproc 2> /dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
+k=0
+while [ $k -lt "$jobs" ]; do
+    MCPDESC_CLI_SHARD=$k/$jobs sh tests/run-cli.sh "$wasm" > "$tmp/cli.$k.log" 2>&1 &
+    shard_pids="$shard_pids $!"
+    k=$((k + 1))
+done
 
 # same NAME ARGS...: NATIVE and the wasm program with ARGS; their stdout, stderr and
 # status must be the same
@@ -110,8 +127,16 @@ else
     grep -v '^ok ' "$tmp/corpus.log" | head -n 20 | sed 's/^/    /'
 fi
 
-# goldens
-sh tests/run-cli.sh "$wasm" > "$tmp/cli.log" 2>&1
+# goldens: the shards' logs, and one "N passed, N failed" line summing theirs
+for p in $shard_pids; do wait "$p"; done
+cat "$tmp"/cli.*.log > "$tmp/cli.log"
+for k in $(seq 0 $((jobs - 1))); do tail -n 1 "$tmp/cli.$k.log"; done |
+    awk '$2 == "passed," && $4 == "failed" { p += $1; f += $3; n++ }
+        END { if (n == '"$jobs"') print p " passed, " f " failed"; else print "a shard of tests/run-cli.sh did not finish" }' >> "$tmp/cli.log"
+if [ "$(tail -n 1 "$tmp/cli.log")" = "a shard of tests/run-cli.sh did not finish" ]; then
+    fail "tests/run-cli.sh: a shard did not finish:"
+    for k in $(seq 0 $((jobs - 1))); do tail -n 3 "$tmp/cli.$k.log" | sed "s/^/    shard $k: /"; done
+fi
 grep '^FAIL tests/cli/' "$tmp/cli.log" | sed 's|^FAIL tests/cli/||' | sort > "$tmp/cli-failed"
 sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' tests/wasm/cli-skip.txt | sort -u > "$tmp/cli-skip"
 unexpected=$(comm -23 "$tmp/cli-failed" "$tmp/cli-skip")
@@ -133,6 +158,38 @@ done
 for c in $(comm -13 "$tmp/cli-failed" "$tmp/cli-skip"); do
     fail "tests/wasm/cli-skip.txt lists $c, which now passes: remove it"
 done
+
+# the doc cache: kept in an empty folder, read back with the same report; and kept for a
+# user who is not root (emscripten's geteuid said 0: tools/wasm/library.js)
+mkdir -p "$tmp/cache"
+XDG_CACHE_HOME="$tmp/cache" "$wasm" validate --format json examples/weather.json > "$tmp/c1.out" 2>&1
+kept=$(find "$tmp/cache" -type f | wc -l)
+XDG_CACHE_HOME="$tmp/cache" "$wasm" validate --format json examples/weather.json > "$tmp/c2.out" 2>&1
+if [ "$kept" -gt 0 ] && cmp -s "$tmp/c1.out" "$tmp/c2.out"; then
+    ok "doc cache: $kept entries kept, the same report read from them"
+else
+    fail "doc cache: $kept entries kept in $tmp/cache; reports of the two runs: $(cmp "$tmp/c1.out" "$tmp/c2.out" 2>&1)"
+fi
+as_user=""
+if [ "$(id -u)" != 0 ]; then
+    as_user=" "
+elif command -v setpriv > /dev/null 2>&1; then
+    as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
+if [ -n "$as_user" ]; then
+    mkdir -p "$tmp/user" && cp examples/weather.json "$tmp/user/" && chmod 777 "$tmp/user"
+    # shellcheck disable=SC2086
+    (cd "$tmp/user" && XDG_CACHE_HOME="$tmp/user" $as_user node "$js" validate weather.json > /dev/null 2>&1)
+    kept=$(find "$tmp/user/mcpdesc" -type f 2> /dev/null | wc -l)
+    if [ "$kept" -gt 0 ]; then
+        ok "doc cache: kept for a user who is not root ($kept entries)"
+    else
+        fail "doc cache: no entry kept for a user who is not root (geteuid: tools/wasm/library.js)"
+    fi
+else
+    test_skip test-wasm "the doc cache of a user who is not root" "root without setpriv" || failed=$((failed + 1))
+    skipped=$((skipped + 1))
+fi
 
 # embedded rule sets, from a folder with no rules folder, without the wrapper
 out=$(cd / && node "$js" validate --format json "$root/examples/weather.json" 2>&1)

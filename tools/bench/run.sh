@@ -27,8 +27,9 @@
 # prints the table from the samples ($BENCH_DIR/out/samples).
 #
 # It also checks that mcpdesc (seed rules) and Spectral report the same (rule, JSON
-# pointer, versions) nodes (tools/bench/compare.py). Exit status: 0 when everything ran and
-# the nodes agree, 1 when the nodes differ, 2 when something could not run. A missed goal
+# pointer, versions) nodes (tools/bench/compare.py), and that the WebAssembly build
+# (BENCH_WASM) writes the native program's report. Exit status: 0 when everything ran and
+# the reports agree, 1 when they differ, 2 when something could not run. A missed goal
 # is printed as NOT MET and does not change the status.
 #
 # Settings (environment):
@@ -48,6 +49,13 @@
 #   MCPDESC=build/mcpdesc           the binary to measure (make bench passes $(BIN))
 #   BENCH_DIR=build/bench           generated files, outputs, parse-floor binary
 #   BENCH_NPM=build/bench/npm       scratch npm prefix for @stoplight/spectral-cli 6.x
+#   BENCH_WASM=build/wasm/mcpdesc.js  the WebAssembly build (make wasm, docs/wasm.md), run
+#                                   by node as "wasm" beside "full" (the same rule set:
+#                                   BENCH_RULES, else this checkout's rules-yaml/) on the
+#                                   sizes up to BENCH_WASM_MAX and the 1-tool file, its
+#                                   output checked against the native one's, and its code's
+#                                   gzip -9 size; without node or the build: a skip line
+#   BENCH_WASM_MAX=10000            the WebAssembly build on sizes up to this (0: never)
 # Needs python3, cc, pkg-config + jansson; installs nodejs and npm with apt-get (as root,
 # or with sudo) when Spectral is to run and they are missing.
 set -eu
@@ -65,6 +73,8 @@ seed=${BENCH_SEED:-20261201}
 mcpdesc=${MCPDESC:-build/mcpdesc}
 bench=${BENCH_DIR:-build/bench}
 npmdir=${BENCH_NPM:-build/bench/npm}
+wasm_js=${BENCH_WASM:-build/wasm/mcpdesc.js}
+wasm_max=${BENCH_WASM_MAX:-10000}
 schema_lib=${BENCH_SCHEMA_LIB:-$(dirname "$mcpdesc")/libmcpdesc.a}
 out=$bench/out
 samples=$out/samples
@@ -84,7 +94,8 @@ count BENCH_REPS "$reps"
 [ "$reps" -gt 0 ] || die "BENCH_REPS must be positive"
 count BENCH_STARTUP_REPS "$startup_reps"
 [ "$startup_reps" -gt 0 ] || die "BENCH_STARTUP_REPS must be positive"
-for v in "BENCH_SPECTRAL_MIN $spectral_min" "BENCH_SPECTRAL_MAX $spectral_max" "BENCH_LSP_MAX $lsp_max"; do
+for v in "BENCH_SPECTRAL_MIN $spectral_min" "BENCH_SPECTRAL_MAX $spectral_max" "BENCH_LSP_MAX $lsp_max" \
+    "BENCH_WASM_MAX $wasm_max"; do
     # shellcheck disable=SC2086
     count $v
 done
@@ -129,6 +140,20 @@ if [ "$want_spectral" = 1 ]; then
     case $spectral_version in 6.*) ;; *) die "Spectral 6 expected, found '$spectral_version'";; esac
 fi
 
+# The WebAssembly build: measured when node and the build are there, else a skip line
+# (mk/bench.mk builds it first when emcc is installed).
+wasm_skip=""
+if [ "$wasm_max" = 0 ]; then
+    wasm_skip="BENCH_WASM_MAX=0"
+elif ! command -v node >/dev/null 2>&1; then
+    wasm_skip="node not found (sh tools/install-deps.sh wasm)"
+elif [ ! -f "$wasm_js" ] || [ ! -f "${wasm_js%.js}.wasm" ]; then
+    wasm_skip="no $wasm_js (make wasm; emcc: sh tools/install-deps.sh wasm)"
+fi
+wasm_rules=${rules:-$top/rules-yaml}
+# wasm_at N: the WebAssembly build runs at N tools
+wasm_at() { [ -z "$wasm_skip" ] && [ "$1" -le "$wasm_max" ]; }
+
 # ---- what is measured ---------------------------------------------------------------
 floor=$bench/parse-floor
 # newer A B: A was modified after B (POSIX test has no -nt)
@@ -170,18 +195,33 @@ run() {
     security) set -- "$mcpdesc" validate --rules rules-yaml/security --format json "$f" ;;
     diff) set -- "$mcpdesc" diff --rules rules-yaml/diff --format json "$f" "${f%.json}-changed.json" ;;
     spectral) set -- "$spectral" lint -q -r "$ruleset" -f json "$f" ;;
+    wasm) set -- node "$wasm_js" validate --rules "$wasm_rules" --format json "$f" ;;
     esac
     stdout=-
     case $p in floor | strict) stdout=$out/stdout ;; esac
     m=$(python3 tools/bench/spawn.py "$stdout" "$out/stderr" "$@") || die "cannot run $1"
     st=${m##* }
     case $p:$st in
-    floor:0 | strict:0 | version:0 | seed:[01] | full:[01] | security:[01] | diff:[01] | spectral:[01]) ;;
+    floor:0 | strict:0 | version:0 | seed:[01] | full:[01] | security:[01] | diff:[01] | spectral:[01] | wasm:[01]) ;;
     *) die "$p exited with $st on $f: $(head -3 "$out/stderr")" ;;
     esac
     parse=""
     case $p in floor | strict) parse=" $(awk '{print $2}' "$out/stdout")" ;; esac
     echo "run $n $p ${m% *}$parse" >>"$samples"
+}
+
+# wasm_same FILE: one untimed run of the native program and of the WebAssembly build with
+# the same rule set on FILE: the same report, byte for byte, and the same status
+# (tests/wasm/run.sh holds them to it on the tests' inputs; this is the benchmark's)
+wasm_same() {
+    ns=0 ws=0
+    "$mcpdesc" validate --rules "$wasm_rules" --format json "$1" >"$out/native.json" 2>"$out/stderr" || ns=$?
+    node "$wasm_js" validate --rules "$wasm_rules" --format json "$1" >"$out/wasm.json" 2>"$out/wasm.err" || ws=$?
+    [ "$ns" -le 1 ] || die "mcpdesc exited with $ns on $1: $(head -3 "$out/stderr")"
+    if [ "$ns" = "$ws" ] && cmp -s "$out/native.json" "$out/wasm.json"; then return 0; fi
+    echo "bench: FAILED: the WebAssembly build's report on $1 differs from the native one's" \
+        "(status $ws, native $ns; $out/wasm.json, $out/native.json): $(head -3 "$out/wasm.err")" >&2
+    return 1
 }
 
 # rounds SIZE FILE COUNT PROG...: COUNT rounds of every PROG on FILE, the first one rotating
@@ -245,6 +285,10 @@ for n in $sizes; do
         fi
         echo "compare $n $cmp" | tr '\n' ' ' >>"$samples" && echo >>"$samples"
     fi
+    if wasm_at "$n"; then
+        progs="$progs wasm"
+        wasm_same "$file" || status=1
+    fi
     say "$n tools: $reps rounds of $progs"
     # shellcheck disable=SC2086
     rounds "$n" "$file" "$reps" $progs
@@ -252,8 +296,21 @@ done
 [ "$want_spectral" = 1 ] ||
     echo "skip spectral no size from BENCH_SPECTRAL_MIN=$spectral_min to BENCH_SPECTRAL_MAX=$spectral_max" >>"$samples"
 
-say "1-tool file: $startup_reps rounds of floor, mcpdesc --version, full rule set"
-rounds one "$one" "$startup_reps" floor version full
+if [ -n "$wasm_skip" ]; then
+    say "1-tool file: $startup_reps rounds of floor, mcpdesc --version, full rule set"
+    rounds one "$one" "$startup_reps" floor version full
+else
+    say "1-tool file: $startup_reps rounds of floor, mcpdesc --version, full rule set, wasm"
+    wasm_same "$one" || status=1
+    rounds one "$one" "$startup_reps" floor version full wasm
+fi
+# the WebAssembly build's code as a page or a package would ship it: gzip -9 of both files
+if [ -n "$wasm_skip" ]; then
+    echo "skip wasm $wasm_skip" >>"$samples"
+else
+    echo "wasmsize $(($(gzip -9c "${wasm_js%.js}.wasm" | wc -c) + $(gzip -9c "$wasm_js" | wc -c)))" \
+        "$(($(wc -c <"${wasm_js%.js}.wasm") + $(wc -c <"$wasm_js")))" >>"$samples"
+fi
 
 # The language server: edit -> diagnostics on the same files.
 lsp_files=""
@@ -289,7 +346,8 @@ echo "note load average at the end: $(loadavg)" >>"$samples"
 python3 tools/bench/table.py "$samples" || die "tools/bench/table.py failed on $samples"
 if [ "$status" != 0 ]; then
     echo
-    echo "bench: FAILED: mcpdesc and Spectral do not report the same nodes (see above;"
-    echo "       reports in $out/seed-N.json and $out/spectral-N.json)"
+    echo "bench: FAILED: mcpdesc and Spectral do not report the same nodes, or the WebAssembly"
+    echo "       build not the native report (see above; reports in $out/seed-N.json and"
+    echo "       $out/spectral-N.json, $out/wasm.json and $out/native.json)"
 fi
 exit "$status"

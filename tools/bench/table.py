@@ -16,13 +16,16 @@ SAMPLES holds one fact a line, the first word saying which ("#" starts a comment
   skip ROW REASON...               a row that could not be measured (ROW: schema, lsp,
                                    spectral), and why
   compare SIZE TEXT...             mcpdesc's seed rules against Spectral: the same nodes?
+  wasmsize GZIP_BYTES BYTES        the WebAssembly build's code (mcpdesc.wasm + mcpdesc.js),
+                                   gzip -9 and as is
 Medians are the lower middle for an even count, as everywhere in tools/bench."""
 import sys
 
 # Programs of run.sh: floor = json_loadb flags 0 (the unit of every ratio), strict =
 # json_loadb with mcpdesc's flags, full = the full rule set (default preset), seed = the two
 # seed rules, security / diff = the targets of issues 8 and 31, spectral = Spectral 6 with
-# the two seed rules; on the 1-tool file: floor, version (mcpdesc --version), full.
+# the two seed rules, wasm = the WebAssembly build under node with the full rule set
+# (issue 33); on the 1-tool file: floor, version (mcpdesc --version), full, wasm.
 
 
 def median(xs):
@@ -34,6 +37,7 @@ class Samples:
     def __init__(self, path):
         self.notes, self.runs, self.bytes, self.lsp, self.schema = [], {}, {}, {}, []
         self.skips, self.compares, self.nproc = {}, {}, 1
+        self.wasm_size = None
         for no, line in enumerate(open(path, encoding="utf-8"), 1):
             w = line.split()
             if not w or w[0].startswith("#"):
@@ -67,6 +71,8 @@ class Samples:
             self.skips[w[1]] = " ".join(w[2:])
         elif kind == "compare":
             self.compares[int(w[1])] = " ".join(w[2:])
+        elif kind == "wasmsize":
+            self.wasm_size = (int(w[1]), int(w[2]))
         else:
             raise ValueError
 
@@ -121,6 +127,35 @@ def cpu_ratio(s, n, prog):
     """PROG's CPU time over the floor's: less moved by other work on a shared host than the
     wall-time ratio the goals judge, and above it when PROG keeps more than one core busy."""
     return ratio(cpu(s, n, prog), cpu(s, n, "floor"))
+
+
+def wasm_rows(s, row):
+    """The WebAssembly build (issue 33): its time against the native full rule set's in
+    the same rounds (at most 2x at 10,000 tools), and its code's size (at most 2 MiB
+    compressed)."""
+    what = "WebAssembly build (node), against native full"
+    measured = [n for n in s.sizes() if (n, "wasm") in s.runs]
+    for n in measured:
+        r = ratio(s.med(n, "wasm", 0), s.med(n, "full", 0))
+        now = "%s (%.3f s; CPU time %s)" % (fx(r), s.med(n, "wasm", 0) / 1e3,
+                                            fx(ratio(cpu(s, n, "wasm"), cpu(s, n, "full"))))
+        if n >= 10000:
+            row(what, tools(n), now, "<= 2.00x", upto(r, 2.0))
+        else:
+            row(what, tools(n), now, "(at 10k)")
+    if ("one", "wasm") in s.runs:
+        row(what, "1", "%s (%.0f ms; CPU time %.0f ms)" % (
+            fx(ratio(s.med("one", "wasm", 0), s.med("one", "full", 0))), s.med("one", "wasm", 0),
+            cpu(s, "one", "wasm")))
+        measured.append("one")
+    if not measured:
+        row(what, "-", "not run: " + s.skips.get("wasm", "no wasm samples"), "<= 2.00x at 10k",
+            "not measured")
+    if s.wasm_size:
+        gz, raw = s.wasm_size
+        row("  its code: mcpdesc.wasm + mcpdesc.js, gzip -9", "-",
+            "%.2f MiB (%.2f MiB as is)" % (gz / 1048576, raw / 1048576), "<= 2 MiB",
+            upto(gz / 1048576, 2.0))
 
 
 def table(s):
@@ -233,6 +268,7 @@ def table(s):
             r = ratio(s.med(n, "diff", 0), full)
             row("diff, one change, against the full rule set (issue 31)", tools(n), fx(r),
                 "<= 2.00x", upto(r, 2.0))
+    wasm_rows(s, row)
 
     for line in s.notes:
         print(line)

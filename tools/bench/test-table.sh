@@ -4,8 +4,9 @@
 #  1. tools/bench/table.py on known samples (tools/bench/testdata/samples) prints exactly
 #     tools/bench/testdata/table.expected: the medians (the lower middle of an even count),
 #     the ratios against the floor, every goal at its edge (3.00x at 1k, 0.10x Spectral,
-#     0.80x the walk floor: met) and just past it (2.10x at 10k, 6.40x the file, 1.33x the
-#     parse, 0.90 cores of 2: NOT MET, by how much).
+#     0.80x the walk floor, 2.00 MiB of WebAssembly code: met) and just past it (2.10x at
+#     10k, 6.40x the file, 1.33x the parse, 0.90 cores of 2, the WebAssembly build 2.10x
+#     native at 10k: NOT MET, by how much).
 #  2. tools/bench/spawn.py reports a child's exit status, and a CPU time and RSS.
 #  3. tools/bench/run.sh refuses a bad setting with status 2 before running anything.
 # Exit 0 when all pass, 1 otherwise.
