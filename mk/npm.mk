@@ -53,10 +53,10 @@ $(NPM_API_OBJDIR)/wasm_api.o: src/cli/wasm_api.c $(NPM_WASM_DIR)/mcpdesc.js
 -include $(NPM_API_OBJDIR)/cmd_validate.d $(NPM_API_OBJDIR)/wasm_api.d
 
 $(NPM_API_JS): $(NPM_WASM_DIR)/mcpdesc.js $(NPM_API_OBJDIR)/cmd_validate.o \
-    $(NPM_API_OBJDIR)/wasm_api.o tools/npm/api-pre.js tools/wasm/pre.js mk/npm.mk
+    $(NPM_API_OBJDIR)/wasm_api.o tools/npm/api-pre.js tools/wasm/pre.js tools/wasm/library.js mk/npm.mk
 	@mkdir -p $(dir $@)
 	$(EMCC) $(NPM_API_LDFLAGS) --pre-js tools/wasm/pre.js --pre-js $(WASM_DIR)/embedded/default.js \
-	    --pre-js tools/npm/api-pre.js --embed-file $(WASM_DIR)/embedded/tree@/mcpdesc-embedded \
+	    --pre-js tools/npm/api-pre.js --js-library tools/wasm/library.js --embed-file $(WASM_DIR)/embedded/tree@/mcpdesc-embedded \
 	    -o $@ $(filter-out $(WASM_OBJDIR)/src/cli/cmd_validate.o $(WASM_OBJDIR)/src/cli/wasm_api.o,$(WASM_OBJS)) \
 	    $(NPM_API_OBJDIR)/cmd_validate.o $(NPM_API_OBJDIR)/wasm_api.o -L$(WASM_DIR)/deps/lib $(WASM_LIBS)
 	@printf 'npm api: %s (%s bytes) and %s (%s bytes)\n' $@ "$$(wc -c < $@)" \

@@ -82,8 +82,9 @@ $(WASM_OBJDIR)/gen/%.o: $(BUILD)/gen/%.c $(VERSION_STAMP) | $(WASM_DIR)/deps/.bu
 $(WASM_DIR)/embedded/default.js: tools/wasm/embed-rules.sh $(wildcard rules-yaml/releases/*)
 	sh tools/wasm/embed-rules.sh rules-yaml/releases $(WASM_DIR)/embedded
 
-$(WASM_DIR)/mcpdesc.js: $(WASM_OBJS) tools/wasm/pre.js tools/wasm/library.js $(WASM_DIR)/embedded/default.js
-	$(EMCC) $(WASM_LDFLAGS) --pre-js tools/wasm/pre.js --pre-js $(WASM_DIR)/embedded/default.js \
+$(WASM_DIR)/mcpdesc.js: $(WASM_OBJS) tools/wasm/cli-flags.js tools/wasm/pre.js tools/wasm/library.js \
+    $(WASM_DIR)/embedded/default.js
+	$(EMCC) $(WASM_LDFLAGS) --pre-js tools/wasm/cli-flags.js --pre-js tools/wasm/pre.js --pre-js $(WASM_DIR)/embedded/default.js \
 	    --js-library tools/wasm/library.js \
 	    --embed-file $(WASM_DIR)/embedded/tree@/mcpdesc-embedded \
 	    -o $@ $(WASM_OBJS) -L$(WASM_DIR)/deps/lib $(WASM_LIBS)
