@@ -62,7 +62,16 @@ Module['preRun'].push(function () {
     }
     FS.mount(NODEFS, { root: '/' + name }, '/' + name);
   });
-  FS.chdir(process.cwd());
+  // A working directory whose path the process may not walk (a folder below a mode-700
+  // one of another user: the kernel lets the process use it, NODEFS must reach it by its
+  // absolute path): an empty in-memory folder instead, so that a relative name fails as
+  // not found rather than resolving somewhere else. Absolute names work as natively.
+  try {
+    FS.chdir(process.cwd());
+  } catch (e) {
+    FS.mkdirTree('/mcpdesc-unreachable-cwd');
+    FS.chdir('/mcpdesc-unreachable-cwd');
+  }
   // the default rule set, as `make install` links PREFIX/share/mcpdesc/rules. Its
   // schema/ and conformance/ are linked too: emscripten resolves ".." before symbolic
   // links, so rules/../schema must be there as well. (The embedded files are created by
