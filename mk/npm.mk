@@ -3,8 +3,8 @@
 # (build/npm/api/), and tools/npm/'s sources (bin/mcpdesc.js, the API index.js and its
 # types index.d.ts) into build/npm/mcpdesc-VERSION.tgz (tools/npm/assemble.sh;
 # publishing is out of scope). test-npm (tests/npm/run.sh): the tarball installed in a
-# scratch project, `npx mcpdesc` and the API against the native program. Not part of
-# `make check` yet.
+# scratch project, `npx mcpdesc` and the API against the native program; `make check`
+# runs it (check-wasm, in the Makefile).
 NPM_DIR := build/npm
 # mk/wasm.mk's WASM_DIR, named here: npm.mk is read before wasm.mk (rules expand early)
 NPM_WASM_DIR := build/wasm

@@ -696,16 +696,21 @@ struct pick {
     size_t at; /* the first selector naming the member pick_skip let through */
 };
 
+/* Short names (an item's members), compared from their first byte: they mostly differ
+ * there, and a strcmp call on every pair costs more (4 M at 10,000 tools). */
+static inline int same_name(const char *a, const char *b)
+{
+    return a[0] == b[0] && !strcmp(a, b);
+}
+
 /* Skip a member no selector of P names; else note the first that does (pick_visit, which
- * sel_children_unless calls next, starts there). Names are compared from their first
- * byte: an item's members mostly differ there, and a strcmp call costs more (4 M at
- * 10,000 tools). */
+ * sel_children_unless calls next, starts there). */
 static int pick_skip(const char *key, const json_t *v, void *arg)
 {
     (void)v;
     struct pick *p = arg;
     for (size_t i = 0; key && i < p->n; i++)
-        if (p->name[i] && p->name[i][0] == key[0] && !strcmp(p->name[i], key)) return p->at = i, 0;
+        if (p->name[i] && same_name(p->name[i], key)) return p->at = i, 0;
     return 1;
 }
 
@@ -713,8 +718,7 @@ static int pick_visit(const struct cursor *c, void *arg)
 {
     struct pick *p = arg;
     for (size_t i = p->at; i < p->n; i++)
-        if (p->name[i] &&
-            (i == p->at || (p->name[i][0] == c->key[0] && !strcmp(p->name[i], c->key)))) {
+        if (p->name[i] && (i == p->at || same_name(p->name[i], c->key))) {
             p->found[i] = *c;
             p->has[i] = 1;
         }
